@@ -1,0 +1,505 @@
+//! Safe wrapper around the parts of libclang that hipgen uses.
+//!
+//! This is the only module that calls clang-sys: everything else sees `TranslationUnit`,
+//! `Cursor`, `Type` and plain Rust values.
+
+use anyhow::{bail, Context, Result};
+use clang_sys::*;
+use std::ffi::{CStr, CString};
+use std::os::raw::{c_int, c_uint};
+use std::path::Path;
+use std::ptr;
+
+/// Converts and frees a libclang string.
+fn take_string(s: CXString) -> String {
+    // SAFETY: `s` comes from libclang and is disposed exactly once here.
+    unsafe {
+        let c = clang_getCString(s);
+        let out = if c.is_null() {
+            String::new()
+        } else {
+            CStr::from_ptr(c).to_string_lossy().into_owned()
+        };
+        clang_disposeString(s);
+        out
+    }
+}
+
+/// Loads libclang once per process (clang-sys's `runtime` feature opens it with dlopen).
+pub fn load_libclang() -> Result<()> {
+    if clang_sys::is_loaded() {
+        return Ok(());
+    }
+    clang_sys::load().map_err(|e| {
+        anyhow::anyhow!(
+            "{e}\nInstall libclang (Debian: apt-get install libclang-15-dev) or set LIBCLANG_PATH"
+        )
+    })
+}
+
+/// A parsed header together with the index that owns it.
+pub struct TranslationUnit {
+    /// The libclang index; disposed after the unit.
+    index: CXIndex,
+    /// The parsed unit.
+    tu: CXTranslationUnit,
+}
+
+impl TranslationUnit {
+    /// Parses `file` with the given compiler arguments, keeping macro definitions.
+    pub fn parse(file: &Path, args: &[String]) -> Result<Self> {
+        load_libclang()?;
+        let cfile = CString::new(file.to_string_lossy().as_bytes())?;
+        let cargs: Vec<CString> = args
+            .iter()
+            .map(|a| CString::new(a.as_bytes()))
+            .collect::<Result<_, _>>()?;
+        let argv: Vec<*const i8> = cargs.iter().map(|a| a.as_ptr()).collect();
+        // SAFETY: all pointers stay alive for the duration of the call.
+        unsafe {
+            let index = clang_createIndex(0, 0);
+            let mut tu: CXTranslationUnit = ptr::null_mut();
+            let flags = CXTranslationUnit_DetailedPreprocessingRecord
+                | CXTranslationUnit_SkipFunctionBodies;
+            let err = clang_parseTranslationUnit2(
+                index,
+                cfile.as_ptr(),
+                argv.as_ptr(),
+                argv.len() as c_int,
+                ptr::null_mut(),
+                0,
+                flags,
+                &mut tu,
+            );
+            if err != CXError_Success || tu.is_null() {
+                clang_disposeIndex(index);
+                bail!("libclang could not parse {} (error {err})", file.display());
+            }
+            let unit = TranslationUnit { index, tu };
+            unit.check_errors()
+                .with_context(|| format!("parsing {}", file.display()))?;
+            Ok(unit)
+        }
+    }
+
+    /// Fails on the first error-level diagnostic, so a missing include never goes unnoticed.
+    fn check_errors(&self) -> Result<()> {
+        // SAFETY: the unit is alive; diagnostics are disposed after formatting.
+        unsafe {
+            let n = clang_getNumDiagnostics(self.tu);
+            let mut errors = Vec::new();
+            for i in 0..n {
+                let d = clang_getDiagnostic(self.tu, i);
+                if clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error {
+                    errors.push(take_string(clang_formatDiagnostic(
+                        d,
+                        clang_defaultDiagnosticDisplayOptions(),
+                    )));
+                }
+                clang_disposeDiagnostic(d);
+            }
+            if !errors.is_empty() {
+                bail!("{}", errors.join("\n"));
+            }
+        }
+        Ok(())
+    }
+
+    /// The root cursor of the unit.
+    pub fn cursor(&self) -> Cursor<'_> {
+        // SAFETY: the unit is alive for the lifetime of the returned cursor.
+        Cursor {
+            raw: unsafe { clang_getTranslationUnitCursor(self.tu) },
+            tu: self,
+        }
+    }
+}
+
+impl Drop for TranslationUnit {
+    fn drop(&mut self) {
+        // SAFETY: created in `parse`, disposed once.
+        unsafe {
+            clang_disposeTranslationUnit(self.tu);
+            clang_disposeIndex(self.index);
+        }
+    }
+}
+
+/// What kind of declaration a cursor points at, restricted to what hipgen reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CursorKind {
+    /// `struct` declaration.
+    Struct,
+    /// `union` declaration.
+    Union,
+    /// `enum` declaration.
+    Enum,
+    /// One enumerator.
+    EnumConstant,
+    /// Function declaration.
+    Function,
+    /// Function parameter.
+    Param,
+    /// `typedef` declaration.
+    Typedef,
+    /// Field of a struct or union.
+    Field,
+    /// `#define`.
+    MacroDefinition,
+    /// `extern "C" { ... }` (C++ only), whose children are declarations.
+    LinkageSpec,
+    /// Anything else.
+    Other,
+}
+
+/// A cursor into a translation unit.
+#[derive(Clone, Copy)]
+pub struct Cursor<'tu> {
+    /// The libclang cursor.
+    raw: CXCursor,
+    /// The unit that owns the cursor.
+    tu: &'tu TranslationUnit,
+}
+
+/// Trampoline that forwards libclang's visitor callback to a Rust closure.
+extern "C" fn visit_trampoline(
+    cursor: CXCursor,
+    _parent: CXCursor,
+    data: CXClientData,
+) -> CXChildVisitResult {
+    // SAFETY: `data` is the `&mut Vec<CXCursor>` passed by `children`.
+    let out = unsafe { &mut *(data as *mut Vec<CXCursor>) };
+    out.push(cursor);
+    CXChildVisit_Continue
+}
+
+impl<'tu> Cursor<'tu> {
+    /// Wraps a raw cursor of the same unit.
+    fn wrap(&self, raw: CXCursor) -> Cursor<'tu> {
+        Cursor { raw, tu: self.tu }
+    }
+
+    /// Direct children, in source order.
+    pub fn children(&self) -> Vec<Cursor<'tu>> {
+        let mut raw: Vec<CXCursor> = Vec::new();
+        // SAFETY: the callback only pushes into `raw`, which outlives the call.
+        unsafe {
+            clang_visitChildren(
+                self.raw,
+                visit_trampoline,
+                &mut raw as *mut Vec<CXCursor> as CXClientData,
+            );
+        }
+        raw.into_iter().map(|c| self.wrap(c)).collect()
+    }
+
+    /// The declaration kind.
+    pub fn kind(&self) -> CursorKind {
+        // SAFETY: plain query on a live cursor.
+        match unsafe { clang_getCursorKind(self.raw) } {
+            CXCursor_StructDecl => CursorKind::Struct,
+            CXCursor_UnionDecl => CursorKind::Union,
+            CXCursor_EnumDecl => CursorKind::Enum,
+            CXCursor_EnumConstantDecl => CursorKind::EnumConstant,
+            CXCursor_FunctionDecl => CursorKind::Function,
+            CXCursor_ParmDecl => CursorKind::Param,
+            CXCursor_TypedefDecl => CursorKind::Typedef,
+            CXCursor_FieldDecl => CursorKind::Field,
+            CXCursor_MacroDefinition => CursorKind::MacroDefinition,
+            CXCursor_LinkageSpec => CursorKind::LinkageSpec,
+            _ => CursorKind::Other,
+        }
+    }
+
+    /// The name as written (empty for anonymous declarations).
+    pub fn spelling(&self) -> String {
+        // SAFETY: plain query on a live cursor.
+        take_string(unsafe { clang_getCursorSpelling(self.raw) })
+    }
+
+    /// The file the declaration is spelled in, if any.
+    pub fn file(&self) -> Option<String> {
+        // SAFETY: plain queries on a live cursor; the file name string is taken once.
+        unsafe {
+            let loc = clang_getCursorLocation(self.raw);
+            let mut file: CXFile = ptr::null_mut();
+            clang_getSpellingLocation(
+                loc,
+                &mut file,
+                ptr::null_mut(),
+                ptr::null_mut(),
+                ptr::null_mut(),
+            );
+            if file.is_null() {
+                None
+            } else {
+                Some(take_string(clang_getFileName(file)))
+            }
+        }
+    }
+
+    /// Whether this is a definition (not a forward declaration).
+    pub fn is_definition(&self) -> bool {
+        // SAFETY: plain query on a live cursor.
+        unsafe { clang_isCursorDefinition(self.raw) != 0 }
+    }
+
+    /// Whether a record or enum has no name of its own.
+    pub fn is_anonymous(&self) -> bool {
+        // SAFETY: plain query on a live cursor.
+        unsafe { clang_Cursor_isAnonymous(self.raw) != 0 }
+    }
+
+    /// The declaration's type.
+    pub fn ty(&self) -> Type<'tu> {
+        // SAFETY: plain query on a live cursor.
+        Type {
+            raw: unsafe { clang_getCursorType(self.raw) },
+            tu: self.tu,
+        }
+    }
+
+    /// The result type of a function declaration.
+    pub fn result_type(&self) -> Type<'tu> {
+        // SAFETY: plain query on a live cursor.
+        Type {
+            raw: unsafe { clang_getCursorResultType(self.raw) },
+            tu: self.tu,
+        }
+    }
+
+    /// The parameters of a function declaration.
+    pub fn arguments(&self) -> Vec<Cursor<'tu>> {
+        // SAFETY: indices stay below the count libclang reports.
+        unsafe {
+            let n = clang_Cursor_getNumArguments(self.raw).max(0) as c_uint;
+            (0..n)
+                .map(|i| self.wrap(clang_Cursor_getArgument(self.raw, i)))
+                .collect()
+        }
+    }
+
+    /// Whether a function takes `...`.
+    pub fn is_variadic(&self) -> bool {
+        // SAFETY: plain query on a live cursor.
+        unsafe { clang_Cursor_isVariadic(self.raw) != 0 }
+    }
+
+    /// The value of an enumerator.
+    pub fn enum_value(&self) -> i64 {
+        // SAFETY: plain query on a live cursor.
+        unsafe { clang_getEnumConstantDeclValue(self.raw) }
+    }
+
+    /// The underlying type of an enum declaration.
+    pub fn enum_integer_type(&self) -> Type<'tu> {
+        // SAFETY: plain query on a live cursor.
+        Type {
+            raw: unsafe { clang_getEnumDeclIntegerType(self.raw) },
+            tu: self.tu,
+        }
+    }
+
+    /// The type a typedef names.
+    pub fn typedef_underlying(&self) -> Type<'tu> {
+        // SAFETY: plain query on a live cursor.
+        Type {
+            raw: unsafe { clang_getTypedefDeclUnderlyingType(self.raw) },
+            tu: self.tu,
+        }
+    }
+
+    /// Offset of a field in bits from the start of its record.
+    pub fn field_offset_bits(&self) -> i64 {
+        // SAFETY: plain query on a live cursor.
+        unsafe { clang_Cursor_getOffsetOfField(self.raw) }
+    }
+
+    /// Width of a bitfield, or `None` for ordinary fields.
+    pub fn bit_width(&self) -> Option<u32> {
+        // SAFETY: plain queries on a live cursor.
+        unsafe {
+            if clang_Cursor_isBitField(self.raw) != 0 {
+                Some(clang_getFieldDeclBitWidth(self.raw).max(0) as u32)
+            } else {
+                None
+            }
+        }
+    }
+
+    /// The Doxygen comment attached to the declaration, as written.
+    pub fn raw_comment(&self) -> Option<String> {
+        // SAFETY: plain query on a live cursor.
+        let s = take_string(unsafe { clang_Cursor_getRawCommentText(self.raw) });
+        (!s.is_empty()).then_some(s)
+    }
+
+    /// Whether the declaration carries `__attribute__((deprecated))`.
+    pub fn is_deprecated(&self) -> bool {
+        // SAFETY: plain query on a live cursor.
+        unsafe { clang_getCursorAvailability(self.raw) == CXAvailability_Deprecated }
+    }
+
+    /// Whether a macro takes arguments.
+    pub fn is_function_like_macro(&self) -> bool {
+        // SAFETY: plain query on a live cursor.
+        unsafe { clang_Cursor_isMacroFunctionLike(self.raw) != 0 }
+    }
+
+    /// The tokens spelled by the cursor (for a macro: its name, then its body).
+    pub fn tokens(&self) -> Vec<String> {
+        // SAFETY: tokens are disposed after being copied out.
+        unsafe {
+            let range = clang_getCursorExtent(self.raw);
+            let mut toks: *mut CXToken = ptr::null_mut();
+            let mut n: c_uint = 0;
+            clang_tokenize(self.tu.tu, range, &mut toks, &mut n);
+            let out = (0..n as usize)
+                .map(|i| take_string(clang_getTokenSpelling(self.tu.tu, *toks.add(i))))
+                .collect();
+            if !toks.is_null() {
+                clang_disposeTokens(self.tu.tu, toks, n);
+            }
+            out
+        }
+    }
+}
+
+/// A type in a translation unit.
+#[derive(Clone, Copy)]
+pub struct Type<'tu> {
+    /// The libclang type.
+    raw: CXType,
+    /// The unit that owns the type.
+    tu: &'tu TranslationUnit,
+}
+
+/// The shape of a type after typedefs are looked through one step at a time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TypeKind {
+    /// `void`.
+    Void,
+    /// `bool` / `_Bool`.
+    Bool,
+    /// `char` (its signedness is the platform's).
+    CharS,
+    /// Signed integer.
+    SignedInt,
+    /// Unsigned integer.
+    UnsignedInt,
+    /// `float`, `double`.
+    Float,
+    /// A pointer.
+    Pointer,
+    /// `T[N]`.
+    ConstantArray,
+    /// `T[]`.
+    IncompleteArray,
+    /// A typedef name.
+    Typedef,
+    /// `struct X`, `enum X` as spelled with a keyword or qualifier.
+    Elaborated,
+    /// A struct or union.
+    Record,
+    /// An enum.
+    Enum,
+    /// A function prototype.
+    FunctionProto,
+    /// Anything else (complex, vector, long double, ...).
+    Other,
+}
+
+impl<'tu> Type<'tu> {
+    /// Wraps a raw type of the same unit.
+    fn wrap(&self, raw: CXType) -> Type<'tu> {
+        Type { raw, tu: self.tu }
+    }
+
+    /// The kind of this type, without looking through typedefs.
+    pub fn kind(&self) -> TypeKind {
+        match self.raw.kind {
+            CXType_Void => TypeKind::Void,
+            CXType_Bool => TypeKind::Bool,
+            CXType_Char_S | CXType_Char_U => TypeKind::CharS,
+            CXType_SChar | CXType_Short | CXType_Int | CXType_Long | CXType_LongLong
+            | CXType_Int128 | CXType_WChar => TypeKind::SignedInt,
+            CXType_UChar | CXType_UShort | CXType_UInt | CXType_ULong | CXType_ULongLong
+            | CXType_UInt128 | CXType_Char16 | CXType_Char32 => TypeKind::UnsignedInt,
+            CXType_Float | CXType_Double | CXType_Half | CXType_Float16 => TypeKind::Float,
+            CXType_Pointer => TypeKind::Pointer,
+            CXType_ConstantArray => TypeKind::ConstantArray,
+            CXType_IncompleteArray => TypeKind::IncompleteArray,
+            CXType_Typedef => TypeKind::Typedef,
+            CXType_Elaborated => TypeKind::Elaborated,
+            CXType_Record => TypeKind::Record,
+            CXType_Enum => TypeKind::Enum,
+            CXType_FunctionProto | CXType_FunctionNoProto => TypeKind::FunctionProto,
+            _ => TypeKind::Other,
+        }
+    }
+
+    /// The type as C spells it.
+    pub fn spelling(&self) -> String {
+        // SAFETY: plain query on a live type.
+        take_string(unsafe { clang_getTypeSpelling(self.raw) })
+    }
+
+    /// The type with every typedef resolved.
+    pub fn canonical(&self) -> Type<'tu> {
+        // SAFETY: plain query on a live type.
+        self.wrap(unsafe { clang_getCanonicalType(self.raw) })
+    }
+
+    /// The pointee of a pointer type.
+    pub fn pointee(&self) -> Type<'tu> {
+        // SAFETY: plain query on a live type.
+        self.wrap(unsafe { clang_getPointeeType(self.raw) })
+    }
+
+    /// The element type of an array.
+    pub fn element(&self) -> Type<'tu> {
+        // SAFETY: plain query on a live type.
+        self.wrap(unsafe { clang_getArrayElementType(self.raw) })
+    }
+
+    /// The length of a constant array.
+    pub fn array_len(&self) -> u64 {
+        // SAFETY: plain query on a live type.
+        unsafe { clang_getArraySize(self.raw).max(0) as u64 }
+    }
+
+    /// The type an elaborated type names (`struct X` → X).
+    pub fn named(&self) -> Type<'tu> {
+        // SAFETY: plain query on a live type.
+        self.wrap(unsafe { clang_Type_getNamedType(self.raw) })
+    }
+
+    /// Whether the type is `const`-qualified.
+    pub fn is_const(&self) -> bool {
+        // SAFETY: plain query on a live type.
+        unsafe { clang_isConstQualifiedType(self.raw) != 0 }
+    }
+
+    /// `sizeof`, or `None` for incomplete types.
+    pub fn size(&self) -> Option<u64> {
+        // SAFETY: plain query on a live type.
+        let s = unsafe { clang_Type_getSizeOf(self.raw) };
+        (s >= 0).then_some(s as u64)
+    }
+
+    /// `alignof`, or `None` for incomplete types.
+    pub fn align(&self) -> Option<u64> {
+        // SAFETY: plain query on a live type.
+        let s = unsafe { clang_Type_getAlignOf(self.raw) };
+        (s >= 0).then_some(s as u64)
+    }
+
+    /// The declaration of a named type.
+    pub fn declaration(&self) -> Cursor<'tu> {
+        // SAFETY: plain query on a live type.
+        Cursor {
+            raw: unsafe { clang_getTypeDeclaration(self.raw) },
+            tu: self.tu,
+        }
+    }
+}

@@ -1,0 +1,22 @@
+//! Constants from `#define`s and from enumerators of anonymous enums.
+
+use serde::{Deserialize, Serialize};
+
+/// A module-level constant.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Constant {
+    /// Its name.
+    pub name: String,
+    /// Its value.
+    pub value: ConstValue,
+}
+
+/// The value of a constant: an integer or a string literal.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(untagged)]
+pub enum ConstValue {
+    /// An integer expression's value.
+    Int(i64),
+    /// A string literal.
+    Str(String),
+}

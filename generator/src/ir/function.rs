@@ -1,0 +1,60 @@
+//! Functions and their parameters, with how each pointer parameter is used.
+
+use super::{CType, Doc};
+use serde::{Deserialize, Serialize};
+
+/// A C function exported by the library.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Function {
+    /// API name, also the Python name (`hipGetDeviceProperties`).
+    pub name: String,
+    /// Symbol looked up in the shared library (`hipGetDevicePropertiesR0600`).
+    pub symbol: String,
+    /// Parameters in C order.
+    pub params: Vec<Param>,
+    /// Return type.
+    pub ret: CType,
+    /// Whether the header marks it deprecated.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub deprecated: bool,
+    /// Whether the GIL stays held (calls that never block, such as error-string lookups).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub keep_gil: bool,
+    /// Documentation.
+    #[serde(default, skip_serializing_if = "Doc::is_empty")]
+    pub doc: Doc,
+}
+
+/// One parameter.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Param {
+    /// Name as in the header (`arg<N>` where the header has none).
+    pub name: String,
+    /// How C spells the type.
+    pub spelling: String,
+    /// The type.
+    pub ty: CType,
+    /// How the Python side passes it.
+    pub usage: Usage,
+    /// For an out `void **`: the parameter giving its size in bytes, making it a `DeviceArray`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size_param: Option<String>,
+}
+
+/// How a parameter travels between Python and C.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, Hash)]
+#[serde(rename_all = "snake_case")]
+pub enum Usage {
+    /// Passed by value from Python (numbers, enums, handles, structs by value).
+    In,
+    /// A pointer the C function writes through; not a Python argument, returned instead.
+    Out,
+    /// Any pointer-like Python object (buffers, arrays, structs, `Pointer`s).
+    Pointer,
+    /// A NUL-terminated input string (`bytes`, `str` or pointer-like).
+    String,
+    /// An array of input strings (`list` of `bytes`/`str`, or pointer-like).
+    StringArray,
+    /// `hipModuleLaunchKernel`'s `extra`: a tuple of `ctypes` values and pointers, packed.
+    KernelExtra,
+}

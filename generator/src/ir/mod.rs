@@ -1,0 +1,52 @@
+//! The language-neutral model of one C library: parsing produces it, rendering consumes it.
+//! It is plain serde data, so `hipgen ir` can dump it and `hipgen diff` can compare releases.
+
+pub mod comment;
+pub mod constant;
+pub mod enum_ty;
+pub mod function;
+pub mod record;
+pub mod types;
+
+pub use comment::Doc;
+pub use constant::{ConstValue, Constant};
+pub use enum_ty::Enum;
+pub use function::{Function, Param, Usage};
+pub use record::{Field, Handle, Record};
+pub use types::CType;
+
+use serde::{Deserialize, Serialize};
+
+/// Everything hipgen knows about one library of one ROCm release.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Library {
+    /// Spec name, e.g. `hip`.
+    pub name: String,
+    /// ROCm release the headers came from, e.g. `6.4.3`.
+    pub release: String,
+    /// Headers parsed, relative to the include directory.
+    pub headers: Vec<String>,
+    /// Functions in header order.
+    pub functions: Vec<Function>,
+    /// Enums in header order.
+    pub enums: Vec<Enum>,
+    /// Structs and unions, nested ones after their parents.
+    pub records: Vec<Record>,
+    /// Opaque handle types (typedefs of pointers to records, function pointers).
+    pub handles: Vec<Handle>,
+    /// Typedef names of `void *` (Python aliases of `Pointer`).
+    pub pointer_aliases: Vec<String>,
+    /// Integer macro constants and anonymous enumerators.
+    pub constants: Vec<Constant>,
+    /// Declarations seen but left out, with the reason (reported, never silent).
+    pub skipped: Vec<Skipped>,
+}
+
+/// A declaration the generator could not bind, and why.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Skipped {
+    /// Its name.
+    pub name: String,
+    /// Why it was left out.
+    pub reason: String,
+}

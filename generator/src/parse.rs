@@ -1,0 +1,611 @@
+//! Walks a parsed header and builds the IR of one library.
+
+use crate::clang::{Cursor, CursorKind, TranslationUnit, Type, TypeKind};
+use crate::ir::{
+    self, CType, ConstValue, Constant, Doc, Enum, Field, Function, Handle, Library, Param, Record,
+    Skipped,
+};
+use crate::macros;
+use crate::rules;
+use crate::spec::{compile_all, CompiledFilter, Spec};
+use anyhow::{Context, Result};
+use regex::Regex;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+/// Parses the spec's headers under `include_dir` and returns the library's IR.
+pub fn parse_library(spec: &Spec, include_dir: &Path, release: &str) -> Result<Library> {
+    let source = wrapper_source(spec)?;
+    let args = compiler_args(spec, include_dir);
+    let tu = TranslationUnit::parse(&source, &args)
+        .with_context(|| format!("parsing headers of {}", spec.name))?;
+    let include_dir = include_dir
+        .canonicalize()
+        .with_context(|| format!("include directory {}", include_dir.display()))?;
+    let mut walker = Walker::new(spec, include_dir, release)?;
+    walker.collect(tu.cursor());
+    walker.finish()
+}
+
+/// Writes a source file that includes every header of the spec.
+fn wrapper_source(spec: &Spec) -> Result<PathBuf> {
+    let ext = if spec.language == "c++" { "cpp" } else { "c" };
+    let path = std::env::temp_dir().join(format!(
+        "hipgen-{}-{}.{ext}",
+        spec.name,
+        std::process::id()
+    ));
+    let body: String = spec
+        .headers
+        .iter()
+        .map(|h| format!("#include <{h}>\n"))
+        .collect();
+    std::fs::write(&path, body)?;
+    Ok(path)
+}
+
+/// Compiler arguments for libclang.
+fn compiler_args(spec: &Spec, include_dir: &Path) -> Vec<String> {
+    let mut args = vec![
+        "-x".to_string(),
+        spec.language.clone(),
+        format!("-I{}", include_dir.display()),
+    ];
+    if spec.language == "c++" {
+        args.push("-std=c++17".into());
+    }
+    args.extend(spec.defines.iter().map(|d| format!("-D{d}")));
+    args
+}
+
+/// State of one walk over a translation unit.
+struct Walker<'s> {
+    /// The library's spec.
+    spec: &'s Spec,
+    /// Canonical include directory, to make header paths relative.
+    include_dir: PathBuf,
+    /// Release name recorded in the IR.
+    release: String,
+    /// Header files whose declarations are bound.
+    bind_files: Vec<Regex>,
+    /// Function filter.
+    function_filter: CompiledFilter,
+    /// Enum filter.
+    enum_filter: CompiledFilter,
+    /// Record filter.
+    record_filter: CompiledFilter,
+    /// Constant filter.
+    constant_filter: CompiledFilter,
+    /// Functions whose GIL stays held.
+    keep_gil: Vec<Regex>,
+    /// Cache of whether a file is bound.
+    file_bound: HashMap<String, bool>,
+    /// Names given to records and enums, keyed by canonical type spelling.
+    type_names: HashMap<String, String>,
+    /// Typedef names that alias each record/enum API name.
+    aliases: BTreeMap<String, Vec<String>>,
+    /// Typedefs of pointers, by typedef name: the Python class that represents them.
+    handle_of_typedef: HashMap<String, String>,
+    /// Handle classes in order of appearance.
+    handles: Vec<Handle>,
+    /// Typedefs of `void *`.
+    pointer_aliases: Vec<String>,
+    /// Enums collected.
+    enums: Vec<Enum>,
+    /// Records collected.
+    records: Vec<Record>,
+    /// Records already collected, by API name.
+    record_seen: HashSet<String>,
+    /// Functions collected (raw cursors kept until names are final).
+    functions: Vec<Function>,
+    /// Function names already collected.
+    function_seen: HashSet<String>,
+    /// Object-like macros: name and body tokens.
+    macros: Vec<(String, Vec<String>)>,
+    /// Constants from anonymous enums.
+    constants: Vec<Constant>,
+    /// What was left out.
+    skipped: Vec<Skipped>,
+}
+
+impl<'s> Walker<'s> {
+    /// Prepares a walk for a spec.
+    fn new(spec: &'s Spec, include_dir: PathBuf, release: &str) -> Result<Self> {
+        Ok(Walker {
+            spec,
+            include_dir,
+            release: release.to_string(),
+            bind_files: compile_all(&spec.bind_files)?,
+            function_filter: CompiledFilter::new(&spec.functions)?,
+            enum_filter: CompiledFilter::new(&spec.enums)?,
+            record_filter: CompiledFilter::new(&spec.records)?,
+            constant_filter: CompiledFilter::new(&spec.constants)?,
+            keep_gil: compile_all(&spec.keep_gil)?,
+            file_bound: HashMap::new(),
+            type_names: HashMap::new(),
+            aliases: BTreeMap::new(),
+            handle_of_typedef: HashMap::new(),
+            handles: Vec::new(),
+            pointer_aliases: Vec::new(),
+            enums: Vec::new(),
+            records: Vec::new(),
+            record_seen: HashSet::new(),
+            functions: Vec::new(),
+            function_seen: HashSet::new(),
+            macros: Vec::new(),
+            constants: Vec::new(),
+            skipped: Vec::new(),
+        })
+    }
+
+    /// Whether a cursor is declared in a bound header.
+    fn is_bound(&mut self, c: &Cursor) -> bool {
+        let Some(file) = c.file() else { return false };
+        if let Some(b) = self.file_bound.get(&file) {
+            return *b;
+        }
+        let rel = Path::new(&file)
+            .canonicalize()
+            .ok()
+            .and_then(|p| {
+                p.strip_prefix(&self.include_dir)
+                    .ok()
+                    .map(|r| r.to_string_lossy().into_owned())
+            })
+            .unwrap_or_default();
+        let bound = !rel.is_empty() && self.bind_files.iter().any(|r| r.is_match(&rel));
+        self.file_bound.insert(file, bound);
+        bound
+    }
+
+    /// First pass: names of records, enums and typedefs; second pass: everything else.
+    fn collect(&mut self, root: Cursor) {
+        let decls = flatten(root);
+        for c in &decls {
+            if self.is_bound(c) {
+                self.name_types(c);
+            }
+        }
+        for c in &decls {
+            if !self.is_bound(c) {
+                continue;
+            }
+            match c.kind() {
+                CursorKind::Enum => self.enum_decl(c),
+                CursorKind::Struct | CursorKind::Union => {
+                    if c.is_definition() {
+                        let name = self.record_name(c);
+                        self.record_decl(c, &name);
+                    }
+                }
+                CursorKind::Function => self.function_decl(c),
+                CursorKind::MacroDefinition if !c.is_function_like_macro() => {
+                    let toks = c.tokens();
+                    if let Some((name, body)) = toks.split_first() {
+                        self.macros.push((name.clone(), body.to_vec()));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Records API names of records and enums, typedef aliases and handle typedefs.
+    fn name_types(&mut self, c: &Cursor) {
+        match c.kind() {
+            CursorKind::Struct | CursorKind::Union | CursorKind::Enum => {
+                let name = c.spelling();
+                if !name.is_empty() && !c.is_anonymous() {
+                    let key = c.ty().canonical().spelling();
+                    self.type_names.entry(key).or_insert(name);
+                }
+            }
+            CursorKind::Typedef => {
+                let name = c.spelling();
+                let under = c.typedef_underlying();
+                let canon = under.canonical();
+                match canon.kind() {
+                    TypeKind::Record | TypeKind::Enum => {
+                        let key = canon.spelling();
+                        match self.type_names.get(&key) {
+                            Some(api) if api != &name => {
+                                self.aliases.entry(api.clone()).or_default().push(name)
+                            }
+                            Some(_) => {}
+                            None => {
+                                self.type_names.insert(key, name);
+                            }
+                        }
+                    }
+                    TypeKind::Pointer => self.pointer_typedef(&name, canon),
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// A typedef of a pointer: a handle class, or an alias of `Pointer` for `void *`.
+    fn pointer_typedef(&mut self, name: &str, canon: Type) {
+        let pointee = canon.pointee().canonical();
+        match pointee.kind() {
+            TypeKind::Record => {
+                let decl = pointee.declaration();
+                let class = if decl.is_anonymous() || decl.spelling().is_empty() {
+                    name.to_string()
+                } else {
+                    decl.spelling()
+                };
+                self.add_handle(&class, name);
+            }
+            TypeKind::FunctionProto => self.add_handle(name, name),
+            TypeKind::Void => self.pointer_aliases.push(name.to_string()),
+            _ => {}
+        }
+    }
+
+    /// Registers `alias` as a name of the handle class `class`.
+    fn add_handle(&mut self, class: &str, alias: &str) {
+        self.handle_of_typedef
+            .insert(alias.to_string(), class.to_string());
+        match self.handles.iter_mut().find(|h| h.name == class) {
+            Some(h) => {
+                if alias != class && !h.aliases.iter().any(|a| a == alias) {
+                    h.aliases.push(alias.to_string());
+                }
+            }
+            None => self.handles.push(Handle {
+                name: class.to_string(),
+                aliases: if alias == class {
+                    vec![]
+                } else {
+                    vec![alias.to_string()]
+                },
+            }),
+        }
+    }
+
+    /// The API name of a record or enum declaration.
+    fn record_name(&self, c: &Cursor) -> String {
+        let key = c.ty().canonical().spelling();
+        self.type_names
+            .get(&key)
+            .cloned()
+            .unwrap_or_else(|| c.spelling())
+    }
+
+    /// Collects an enum, or its members as constants when it has no name.
+    fn enum_decl(&mut self, c: &Cursor) {
+        if !c.is_definition() {
+            return;
+        }
+        let key = c.ty().canonical().spelling();
+        let members: Vec<(String, i64)> = c
+            .children()
+            .iter()
+            .filter(|m| m.kind() == CursorKind::EnumConstant)
+            .map(|m| (m.spelling(), m.enum_value()))
+            .collect();
+        let Some(name) = self.type_names.get(&key).cloned() else {
+            for (n, v) in members {
+                if self.constant_filter.accepts(&n) {
+                    self.constants.push(Constant {
+                        name: n,
+                        value: ConstValue::Int(v),
+                    });
+                }
+            }
+            return;
+        };
+        if !self.enum_filter.accepts(&name) || self.enums.iter().any(|e| e.name == name) {
+            return;
+        }
+        let int_ty = c.enum_integer_type().canonical();
+        self.enums.push(Enum {
+            aliases: self.aliases.get(&name).cloned().unwrap_or_default(),
+            size: int_ty.size().unwrap_or(4) as u8,
+            signed: int_ty.kind() == TypeKind::SignedInt,
+            members,
+            doc: c.raw_comment().map(|r| Doc::parse(&r)).unwrap_or_default(),
+            name,
+        });
+    }
+
+    /// Collects a record and, first, the anonymous and nested records inside it.
+    fn record_decl(&mut self, c: &Cursor, name: &str) {
+        if self.record_seen.contains(name) || !self.record_filter.accepts(name) {
+            return;
+        }
+        self.record_seen.insert(name.to_string());
+        let ty = c.ty();
+        let (Some(size), Some(align)) = (ty.size(), ty.align()) else {
+            return;
+        };
+        let mut counters: HashMap<&'static str, usize> = HashMap::new();
+        let mut nested_names: HashMap<String, String> = HashMap::new();
+        let mut fields = Vec::new();
+        let mut nested = Vec::new();
+        for child in c.children() {
+            match child.kind() {
+                CursorKind::Struct | CursorKind::Union if child.is_definition() => {
+                    let kind = if child.kind() == CursorKind::Union {
+                        "union"
+                    } else {
+                        "struct"
+                    };
+                    let nested_name = if child.is_anonymous() || child.spelling().is_empty() {
+                        let n = counters.entry(kind).or_insert(0);
+                        let s = format!("{name}_{kind}_{n}");
+                        *n += 1;
+                        s
+                    } else {
+                        format!("{name}_{}", child.spelling())
+                    };
+                    nested_names.insert(child.ty().canonical().spelling(), nested_name.clone());
+                    self.type_names
+                        .insert(child.ty().canonical().spelling(), nested_name.clone());
+                    nested.push((child, nested_name));
+                }
+                CursorKind::Field => {
+                    let fname = child.spelling();
+                    let fty = self.convert(child.ty());
+                    fields.push(Field {
+                        default: self
+                            .spec
+                            .field_defaults
+                            .get(name)
+                            .and_then(|d| d.get(&fname))
+                            .copied(),
+                        name: fname,
+                        ty: fty,
+                        offset_bits: child.field_offset_bits().max(0) as u64,
+                        bit_width: child.bit_width(),
+                    });
+                }
+                _ => {}
+            }
+        }
+        let record = Record {
+            name: name.to_string(),
+            aliases: self.aliases.get(name).cloned().unwrap_or_default(),
+            is_union: c.kind() == CursorKind::Union,
+            size,
+            align,
+            fields,
+            doc: c.raw_comment().map(|r| Doc::parse(&r)).unwrap_or_default(),
+        };
+        self.records.push(record);
+        for (child, nested_name) in nested {
+            self.record_decl(&child, &nested_name);
+        }
+    }
+
+    /// Collects a function declaration.
+    fn function_decl(&mut self, c: &Cursor) {
+        let symbol = c.spelling();
+        if self.function_seen.contains(&symbol) {
+            return;
+        }
+        self.function_seen.insert(symbol.clone());
+        if c.is_variadic() {
+            self.skip(&symbol, "variadic");
+            return;
+        }
+        let params: Vec<Param> = c
+            .arguments()
+            .iter()
+            .enumerate()
+            .map(|(i, a)| {
+                let n = a.spelling();
+                let ty = a.ty();
+                Param {
+                    name: if n.is_empty() { format!("arg{i}") } else { n },
+                    spelling: ty.spelling(),
+                    ty: self.convert(ty),
+                    usage: ir::Usage::In,
+                    size_param: None,
+                }
+            })
+            .collect();
+        let ret = self.convert(c.result_type());
+        self.functions.push(Function {
+            name: symbol.clone(),
+            symbol,
+            params,
+            ret,
+            deprecated: c.is_deprecated(),
+            keep_gil: false,
+            doc: c.raw_comment().map(|r| Doc::parse(&r)).unwrap_or_default(),
+        });
+    }
+
+    /// Records a declaration that was left out.
+    fn skip(&mut self, name: &str, reason: &str) {
+        self.skipped.push(Skipped {
+            name: name.to_string(),
+            reason: reason.to_string(),
+        });
+    }
+
+    /// Converts a libclang type into the IR's `CType`.
+    fn convert(&self, ty: Type) -> CType {
+        match ty.kind() {
+            TypeKind::Typedef => {
+                let name = ty.declaration().spelling();
+                if let Some(class) = self.handle_of_typedef.get(&name) {
+                    // Where the pointee record has fields, `class` is that record's class.
+                    return CType::Handle {
+                        name: class.clone(),
+                    };
+                }
+                self.convert(ty.declaration().typedef_underlying())
+            }
+            TypeKind::Elaborated => self.convert(ty.named()),
+            TypeKind::Record | TypeKind::Enum => {
+                let canon = ty.canonical();
+                let key = canon.spelling();
+                let name = self
+                    .type_names
+                    .get(&key)
+                    .cloned()
+                    .unwrap_or_else(|| canon.declaration().spelling());
+                if ty.kind() == TypeKind::Enum {
+                    let int_ty = canon.declaration().enum_integer_type().canonical();
+                    CType::Enum {
+                        name,
+                        size: int_ty.size().unwrap_or(4) as u8,
+                        signed: int_ty.kind() == TypeKind::SignedInt,
+                    }
+                } else {
+                    CType::Record { name }
+                }
+            }
+            TypeKind::Pointer => {
+                let pointee = ty.pointee();
+                let pointee_ir = if pointee.canonical().kind() == TypeKind::FunctionProto {
+                    CType::Void
+                } else {
+                    self.convert(pointee)
+                };
+                CType::Pointer {
+                    pointee: Box::new(pointee_ir),
+                    is_const: pointee.is_const(),
+                }
+            }
+            TypeKind::ConstantArray => CType::Array {
+                elem: Box::new(self.convert(ty.element())),
+                len: ty.array_len(),
+            },
+            TypeKind::IncompleteArray => CType::Pointer {
+                pointee: Box::new(self.convert(ty.element())),
+                is_const: ty.element().is_const(),
+            },
+            TypeKind::Void => CType::Void,
+            TypeKind::Bool => CType::Bool,
+            TypeKind::CharS | TypeKind::SignedInt | TypeKind::UnsignedInt => {
+                let size = ty.size().unwrap_or(4) as u8;
+                if size > 8 {
+                    return CType::Unsupported {
+                        spelling: ty.spelling(),
+                    };
+                }
+                CType::Int {
+                    size,
+                    signed: ty.kind() != TypeKind::UnsignedInt,
+                    is_char: ty.kind() == TypeKind::CharS,
+                }
+            }
+            TypeKind::Float => match ty.size() {
+                Some(s @ (4 | 8)) => CType::Float { size: s as u8 },
+                _ => CType::Unsupported {
+                    spelling: ty.spelling(),
+                },
+            },
+            _ => CType::Unsupported {
+                spelling: ty.spelling(),
+            },
+        }
+    }
+
+    /// Applies renames, rules and filters, and returns the finished IR.
+    fn finish(mut self) -> Result<Library> {
+        let consts = macros::evaluate(&self.macros, &self.constants);
+        let renames = macros::renames(&self.macros);
+        // `#define hipGetDeviceProperties hipGetDevicePropertiesR0600`: the API name is the
+        // macro's, the symbol stays the declaration's.
+        for f in &mut self.functions {
+            if let Some(api) = renames.get(&f.symbol) {
+                f.name = api.clone();
+            }
+        }
+        for r in &mut self.records {
+            if let Some(api) = renames.get(&r.name) {
+                r.aliases.push(std::mem::replace(&mut r.name, api.clone()));
+            }
+        }
+        let record_renames: HashMap<String, String> = renames
+            .iter()
+            .filter(|(from, _)| self.record_seen.contains(*from))
+            .map(|(a, b)| (a.clone(), b.clone()))
+            .collect();
+        let complete: HashSet<String> = self.records.iter().map(|r| r.name.clone()).collect();
+        let mut functions = Vec::new();
+        for mut f in std::mem::take(&mut self.functions) {
+            rename_in_type(&mut f.ret, &record_renames);
+            for p in &mut f.params {
+                rename_in_type(&mut p.ty, &record_renames);
+            }
+            if !self.function_filter.accepts(&f.name) {
+                continue;
+            }
+            if let Some(bad) = f
+                .params
+                .iter()
+                .map(|p| &p.ty)
+                .chain([&f.ret])
+                .find(|t| !t.is_supported())
+            {
+                self.skip(&f.name, &format!("unsupported type {bad:?}"));
+                continue;
+            }
+            rules::apply(self.spec, &mut f, &complete)?;
+            f.keep_gil = self.keep_gil.iter().any(|r| r.is_match(&f.name));
+            functions.push(f);
+        }
+        for r in &mut self.records {
+            for fl in &mut r.fields {
+                rename_in_type(&mut fl.ty, &record_renames);
+            }
+        }
+        let mut constants: Vec<Constant> = std::mem::take(&mut self.constants);
+        constants.extend(
+            consts
+                .into_iter()
+                .filter(|c| self.constant_filter.accepts(&c.name)),
+        );
+        // Handles whose class is a complete record are that record, not an opaque class.
+        let handles = std::mem::take(&mut self.handles)
+            .into_iter()
+            .filter(|h| !complete.contains(&h.name))
+            .collect();
+        Ok(Library {
+            name: self.spec.name.clone(),
+            release: self.release.clone(),
+            headers: self.spec.headers.clone(),
+            functions,
+            enums: self.enums,
+            records: self.records,
+            handles,
+            pointer_aliases: self.pointer_aliases,
+            constants,
+            skipped: self.skipped,
+        })
+    }
+}
+
+/// Applies record renames inside a type.
+fn rename_in_type(ty: &mut CType, renames: &HashMap<String, String>) {
+    match ty {
+        CType::Record { name } | CType::Handle { name } => {
+            if let Some(n) = renames.get(name) {
+                *name = n.clone();
+            }
+        }
+        CType::Pointer { pointee, .. } => rename_in_type(pointee, renames),
+        CType::Array { elem, .. } => rename_in_type(elem, renames),
+        _ => {}
+    }
+}
+
+/// Top-level declarations, looking inside `extern "C"` blocks.
+fn flatten(root: Cursor) -> Vec<Cursor> {
+    let mut out = Vec::new();
+    for c in root.children() {
+        if c.kind() == CursorKind::LinkageSpec {
+            out.extend(flatten(c));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}

@@ -1,0 +1,160 @@
+//! The YAML spec of one library: what to parse, what to bind, and how pointers are used.
+
+use crate::ir::Usage;
+use anyhow::{Context, Result};
+use regex::Regex;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// One library's spec, as read from `generator/specs/<name>.yaml`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Spec {
+    /// Short name, also the Python submodule name (`hip` → `hip.hip`).
+    pub name: String,
+    /// Headers to include, relative to the include directory.
+    pub headers: Vec<String>,
+    /// Regexes on header paths (relative to the include directory) whose declarations are bound.
+    pub bind_files: Vec<String>,
+    /// Preprocessor definitions.
+    #[serde(default)]
+    pub defines: Vec<String>,
+    /// `c` or `c++`.
+    #[serde(default = "default_language")]
+    pub language: String,
+    /// The shared library the symbols come from.
+    pub library: LibrarySpec,
+    /// The enum returned as status, if the library has one.
+    #[serde(default)]
+    pub status: Option<StatusSpec>,
+    /// Which functions to bind.
+    #[serde(default)]
+    pub functions: Filter,
+    /// Which enums to bind.
+    #[serde(default)]
+    pub enums: Filter,
+    /// Which structs and unions to bind.
+    #[serde(default)]
+    pub records: Filter,
+    /// Which macros become constants.
+    #[serde(default)]
+    pub constants: Filter,
+    /// Functions (regexes) that never block, so the GIL stays held around them.
+    #[serde(default)]
+    pub keep_gil: Vec<String>,
+    /// Per-parameter rules, keyed `function.param` (either part may be a regex).
+    #[serde(default)]
+    pub params: BTreeMap<String, ParamRule>,
+    /// Values the keyword constructor of a record starts from, per record and field.
+    #[serde(default)]
+    pub field_defaults: BTreeMap<String, BTreeMap<String, i64>>,
+}
+
+/// Default parsing language.
+fn default_language() -> String {
+    "c".into()
+}
+
+/// Where the shared library is looked for.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LibrarySpec {
+    /// Name used in messages and by `rocm_sdk.find_libraries` (`amdhip64`).
+    pub name: String,
+    /// Environment variable that overrides the path.
+    pub env: String,
+    /// File names tried in order, in `$ROCM_PATH/lib` and then by the system loader.
+    pub sonames: Vec<String>,
+}
+
+/// The status enum of a library.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StatusSpec {
+    /// Enum name (`hipError_t`).
+    #[serde(rename = "enum")]
+    pub enum_name: String,
+    /// Member put first in the result of functions that return a plain value
+    /// (`hipGetErrorString` returns `(hipSuccess, text)`), as hip-python does.
+    #[serde(default)]
+    pub success_for_plain_returns: Option<String>,
+}
+
+/// Include and exclude regexes; an empty include list includes everything.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Filter {
+    /// Names must match one of these (anchored by the author).
+    #[serde(default)]
+    pub include: Vec<String>,
+    /// Names matching one of these are left out.
+    #[serde(default)]
+    pub exclude: Vec<String>,
+}
+
+/// An override of how one parameter is used.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ParamRule {
+    /// Its usage.
+    pub usage: Usage,
+    /// For an out `void **`: the parameter holding its size in bytes.
+    #[serde(default)]
+    pub size_param: Option<String>,
+}
+
+/// A filter compiled into regexes.
+pub struct CompiledFilter {
+    /// Compiled include patterns.
+    include: Vec<Regex>,
+    /// Compiled exclude patterns.
+    exclude: Vec<Regex>,
+}
+
+impl CompiledFilter {
+    /// Compiles a filter.
+    pub fn new(f: &Filter) -> Result<Self> {
+        Ok(Self {
+            include: compile_all(&f.include)?,
+            exclude: compile_all(&f.exclude)?,
+        })
+    }
+
+    /// Whether a name passes.
+    pub fn accepts(&self, name: &str) -> bool {
+        (self.include.is_empty() || self.include.iter().any(|r| r.is_match(name)))
+            && !self.exclude.iter().any(|r| r.is_match(name))
+    }
+}
+
+/// Compiles a list of anchored regexes.
+pub fn compile_all(patterns: &[String]) -> Result<Vec<Regex>> {
+    patterns
+        .iter()
+        .map(|p| Regex::new(&format!("^(?:{p})$")).with_context(|| format!("bad regex {p:?}")))
+        .collect()
+}
+
+impl Spec {
+    /// Reads a spec file.
+    pub fn load(path: &Path) -> Result<Spec> {
+        let text =
+            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        serde_yaml::from_str(&text).with_context(|| format!("parsing {}", path.display()))
+    }
+
+    /// The rule for a parameter, if the spec has one.
+    pub fn param_rule(&self, function: &str, param: &str) -> Result<Option<&ParamRule>> {
+        for (key, rule) in &self.params {
+            let (f, p) = key
+                .split_once('.')
+                .with_context(|| format!("param rule {key:?} is not `function.param`"))?;
+            let [f, p] = [f, p].map(|s| Regex::new(&format!("^(?:{s})$")));
+            if f?.is_match(function) && p?.is_match(param) {
+                return Ok(Some(rule));
+            }
+        }
+        Ok(None)
+    }
+}

@@ -1,0 +1,116 @@
+//! The buffer protocol under the stable ABI.
+//!
+//! `PyObject_GetBuffer` joined the limited API only in Python 3.11, yet every CPython 3
+//! exports it and `Py_buffer` has kept one layout since 3.3, so abi3 wheels for 3.9 may
+//! declare it themselves.
+
+use pyo3::exceptions::PyTypeError;
+use pyo3::ffi;
+use pyo3::prelude::*;
+use std::os::raw::{c_char, c_int, c_void};
+
+/// CPython's `Py_buffer`.
+#[repr(C)]
+struct RawBuffer {
+    /// Start of the memory.
+    buf: *mut c_void,
+    /// The exporting object (a new reference).
+    obj: *mut ffi::PyObject,
+    /// Length in bytes.
+    len: isize,
+    /// Size of one item.
+    itemsize: isize,
+    /// Whether the memory is read-only.
+    readonly: c_int,
+    /// Number of dimensions.
+    ndim: c_int,
+    /// Item format.
+    format: *mut c_char,
+    /// Shape.
+    shape: *mut isize,
+    /// Strides.
+    strides: *mut isize,
+    /// Sub-offsets.
+    suboffsets: *mut isize,
+    /// Exporter's private data.
+    internal: *mut c_void,
+}
+
+extern "C" {
+    fn PyObject_GetBuffer(obj: *mut ffi::PyObject, view: *mut RawBuffer, flags: c_int) -> c_int;
+    fn PyBuffer_Release(view: *mut RawBuffer);
+}
+
+/// `PyBUF_SIMPLE`: contiguous bytes.
+const PYBUF_SIMPLE: c_int = 0;
+/// `PyBUF_WRITABLE`.
+const PYBUF_WRITABLE: c_int = 0x0001;
+
+/// An exported buffer, released on drop (with the GIL held, as the wrappers drop it).
+pub struct BufferGuard {
+    /// The export.
+    view: Box<RawBuffer>,
+}
+
+impl BufferGuard {
+    /// Exports `obj`'s buffer; `None` if it has no buffer interface.
+    ///
+    /// A read-only buffer passed where C writes is an error, not a silent copy.
+    pub fn try_new(obj: &Bound<'_, PyAny>, writable: bool) -> PyResult<Option<BufferGuard>> {
+        // SAFETY: `RawBuffer` is plain data; zeroed is its documented initial state.
+        let mut view: Box<RawBuffer> = Box::new(unsafe { std::mem::zeroed() });
+        let flags = if writable {
+            PYBUF_SIMPLE | PYBUF_WRITABLE
+        } else {
+            PYBUF_SIMPLE
+        };
+        // SAFETY: `obj` is a live object and `view` outlives the export.
+        let rc = unsafe { PyObject_GetBuffer(obj.as_ptr(), &mut *view, flags) };
+        if rc == 0 {
+            return Ok(Some(BufferGuard { view }));
+        }
+        let err = PyErr::fetch(obj.py());
+        if writable && PyBuffer_is_readonly(obj) {
+            return Err(PyTypeError::new_err(format!(
+                "a {} is read-only, but this argument is written to: pass a writable buffer \
+                 such as a bytearray",
+                obj.get_type().name()?
+            )));
+        }
+        if err.is_instance_of::<PyTypeError>(obj.py()) && !is_buffer_error(&err, obj.py()) {
+            return Ok(None);
+        }
+        Err(err)
+    }
+
+    /// Start of the exported memory.
+    pub fn addr(&self) -> usize {
+        self.view.buf as usize
+    }
+}
+
+/// Whether `obj` exports a buffer that is read-only.
+#[allow(non_snake_case)]
+fn PyBuffer_is_readonly(obj: &Bound<'_, PyAny>) -> bool {
+    BufferGuard::try_new(obj, false)
+        .ok()
+        .flatten()
+        .is_some_and(|g| g.view.readonly != 0)
+}
+
+/// Whether a TypeError came from an exporter that exists but refused the request
+/// (for example a non-contiguous array), rather than from a missing buffer interface.
+fn is_buffer_error(err: &PyErr, py: Python<'_>) -> bool {
+    let msg = err.value(py).to_string();
+    !msg.contains("does not support the buffer interface")
+        && !msg.contains("a bytes-like object is required")
+        && !msg.contains("buffer protocol")
+}
+
+impl Drop for BufferGuard {
+    fn drop(&mut self) {
+        // SAFETY: the view was filled by a successful PyObject_GetBuffer; the generated
+        // wrappers drop their arguments with the GIL held.
+        unsafe { PyBuffer_Release(&mut *self.view) }
+    }
+}

@@ -1,0 +1,75 @@
+//! Hand-written runtime shared by every module that hipgen generates: library loading,
+//! pointer and string arguments, lazily created enum/struct/handle classes, and the
+//! helpers the generated wrappers call. Generated code stays thin; the logic lives here.
+
+pub mod buffer;
+pub mod extra;
+pub mod loader;
+pub mod pointer;
+pub mod record;
+pub mod registry;
+pub mod strings;
+
+pub use extra::KernelExtra;
+pub use loader::{HipLoadError, Library, LibrarySpec, Symbol};
+pub use pointer::{DeviceArray, Pointer, PtrArg, PtrArgMut};
+pub use record::Struct;
+pub use registry::{
+    EnumDef, FieldDef, FieldKind, HandleDef, RecordDef, TypeDef, TypeRegistry, TypeSlot,
+};
+pub use strings::{cstr_result, CStrArg, CStrArrayArg};
+
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+use pyo3::BoundObject;
+
+/// A result tuple from already converted items.
+#[inline]
+pub fn tuple<const N: usize>(py: Python<'_>, items: [PyObject; N]) -> PyResult<PyObject> {
+    Ok(PyTuple::new(py, items)?.into_any().unbind())
+}
+
+/// Converts any value with a Python conversion into an object.
+#[inline]
+pub fn obj<'py, T: IntoPyObject<'py>>(py: Python<'py>, v: T) -> PyResult<PyObject>
+where
+    PyErr: From<T::Error>,
+{
+    Ok(v.into_pyobject(py)?.into_any().unbind())
+}
+
+/// A new `Pointer` at `addr` (None for NULL).
+pub fn pointer_result(py: Python<'_>, addr: usize) -> PyResult<PyObject> {
+    if addr == 0 {
+        return Ok(py.None());
+    }
+    Ok(Bound::new(py, Pointer::at(addr))?.into_any().unbind())
+}
+
+/// A `DeviceArray` of `size` bytes at `addr` (None for NULL).
+pub fn device_array_result(py: Python<'_>, addr: usize, size: u64) -> PyResult<PyObject> {
+    if addr == 0 {
+        return Ok(py.None());
+    }
+    DeviceArray::bytes(py, addr, size)
+}
+
+/// Adds the runtime's own classes to a module (`hip._util.types` re-exports them).
+pub fn add_runtime_classes(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Pointer>()?;
+    m.add_class::<DeviceArray>()?;
+    m.add_class::<Struct>()?;
+    m.add("HipLoadError", m.py().get_type::<HipLoadError>())?;
+    Ok(())
+}
+
+/// Registers `module` in `sys.modules` under `qualified`, so `import hip.hip` finds it.
+pub fn publish_module(m: &Bound<'_, PyModule>, qualified: &str) -> PyResult<()> {
+    let py = m.py();
+    m.setattr("__name__", qualified)?;
+    py.import("sys")?
+        .getattr("modules")?
+        .downcast_into::<PyDict>()?
+        .set_item(qualified, m)?;
+    Ok(())
+}

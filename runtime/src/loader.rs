@@ -1,0 +1,183 @@
+//! Lazy loading of shared libraries and symbols, with errors that say where we looked.
+//!
+//! One handle per library, opened on first use; one pointer per symbol, resolved on first
+//! use and cached in an atomic, so the hot path is a single load.
+
+use pyo3::exceptions::PyRuntimeError;
+use pyo3::prelude::*;
+use pyo3::sync::GILOnceCell;
+use std::ffi::CStr;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+pyo3::create_exception!(
+    _native,
+    HipLoadError,
+    PyRuntimeError,
+    "A ROCm library or one of its symbols could not be loaded."
+);
+
+/// Where a library is looked for, in the order given by the fields.
+pub struct LibrarySpec {
+    /// Name in messages and for `rocm_sdk.find_libraries` (`amdhip64`).
+    pub name: &'static str,
+    /// Environment variable holding an explicit path (`HIP_PYTHON_LIBAMDHIP64`).
+    pub env: &'static str,
+    /// File names tried in `$ROCM_PATH/lib` and then by the system loader.
+    pub sonames: &'static [&'static str],
+}
+
+/// A lazily opened shared library.
+pub struct Library {
+    /// Where to look.
+    pub spec: LibrarySpec,
+    /// The handle, or the message explaining why there is none.
+    handle: GILOnceCell<Result<(libloading::Library, String), String>>,
+}
+
+impl Library {
+    /// A library that is opened on first use.
+    pub const fn new(spec: LibrarySpec) -> Self {
+        Library {
+            spec,
+            handle: GILOnceCell::new(),
+        }
+    }
+
+    /// The open library, opening it if needed.
+    fn get(&self, py: Python<'_>) -> PyResult<&libloading::Library> {
+        match self.handle.get_or_init(py, || self.open(py)) {
+            Ok((lib, _)) => Ok(lib),
+            Err(msg) => Err(HipLoadError::new_err(msg.clone())),
+        }
+    }
+
+    /// The path the library was loaded from, or the error text.
+    pub fn describe(&self, py: Python<'_>) -> Result<String, String> {
+        self.handle
+            .get_or_init(py, || self.open(py))
+            .as_ref()
+            .map(|(_, path)| path.clone())
+            .map_err(Clone::clone)
+    }
+
+    /// Candidates in search order: (path or soname, where it came from).
+    fn candidates(&self, py: Python<'_>) -> Vec<(String, String)> {
+        let spec = &self.spec;
+        let mut out = Vec::new();
+        if let Ok(path) = std::env::var(spec.env) {
+            if !path.is_empty() {
+                // An explicit override is the only candidate: silently falling back would
+                // hide a typo in the path.
+                return vec![(path, format!("${}", spec.env))];
+            }
+        }
+        for path in rocm_sdk_paths(py, spec.name) {
+            out.push((path, "rocm_sdk.find_libraries".to_string()));
+        }
+        if let Ok(root) = std::env::var("ROCM_PATH") {
+            for so in spec.sonames {
+                out.push((format!("{root}/lib/{so}"), "$ROCM_PATH/lib".to_string()));
+            }
+        }
+        for so in spec.sonames {
+            out.push((so.to_string(), "system loader".to_string()));
+        }
+        out
+    }
+
+    /// Tries every candidate in order.
+    fn open(&self, py: Python<'_>) -> Result<(libloading::Library, String), String> {
+        let mut tried = Vec::new();
+        for (path, origin) in self.candidates(py) {
+            // SAFETY: loading a ROCm library runs its initialisers, which is what the user
+            // asked for by calling into it.
+            match unsafe { libloading::Library::new(&path) } {
+                Ok(lib) => return Ok((lib, path)),
+                Err(e) => tried.push(format!("  {path} ({origin}): {e}")),
+            }
+        }
+        Err(format!(
+            "could not load library '{name}'. Tried:\n{tried}\n\
+             Install ROCm (or the library's package), set ROCM_PATH to its root, \
+             or set {env} to the library's full path.",
+            name = self.spec.name,
+            tried = tried.join("\n"),
+            env = self.spec.env,
+        ))
+    }
+}
+
+/// Paths that TheRock's `rocm_sdk` reports for a library, when it is installed.
+fn rocm_sdk_paths(py: Python<'_>, name: &str) -> Vec<String> {
+    let Ok(sdk) = py.import("rocm_sdk") else {
+        // Not installed: the import error is expected and discarded.
+        return Vec::new();
+    };
+    sdk.call_method1("find_libraries", (name,))
+        .and_then(|r| r.try_iter()?.map(|p| p?.str()?.extract()).collect())
+        .unwrap_or_default()
+}
+
+/// A lazily resolved function pointer.
+pub struct Symbol {
+    /// The library that exports it.
+    library: &'static Library,
+    /// Its name, NUL-terminated.
+    name: &'static CStr,
+    /// The address once resolved; 0 before.
+    addr: AtomicUsize,
+}
+
+impl Symbol {
+    /// A symbol resolved on first use.
+    pub const fn new(library: &'static Library, name: &'static CStr) -> Self {
+        Symbol {
+            library,
+            name,
+            addr: AtomicUsize::new(0),
+        }
+    }
+
+    /// The symbol's address, resolving it on first call.
+    #[inline]
+    pub fn get(&self, py: Python<'_>) -> PyResult<usize> {
+        let a = self.addr.load(Ordering::Acquire);
+        if a != 0 {
+            return Ok(a);
+        }
+        self.resolve(py)
+    }
+
+    /// Looks the symbol up and caches it.
+    #[cold]
+    fn resolve(&self, py: Python<'_>) -> PyResult<usize> {
+        let lib = self.library.get(py)?;
+        // SAFETY: only the address is taken; the caller casts it to the C signature the
+        // generator read from the header.
+        let found = unsafe { lib.get::<*const ()>(self.name.to_bytes_with_nul()) };
+        match found {
+            Ok(sym) if !(*sym).is_null() => {
+                let a = *sym as usize;
+                self.addr.store(a, Ordering::Release);
+                Ok(a)
+            }
+            _ => {
+                let path = self.library.describe(py).unwrap_or_default();
+                Err(HipLoadError::new_err(format!(
+                    "symbol '{sym}' not found in library '{lib}' (loaded from {path}). \
+                     The installed ROCm release is older or newer than the one these bindings \
+                     were generated for; install a matching ROCm or set {env} to another \
+                     build of the library.",
+                    sym = self.name.to_string_lossy(),
+                    lib = self.library.spec.name,
+                    env = self.library.spec.env,
+                )))
+            }
+        }
+    }
+
+    /// Whether the symbol can be resolved (used by diagnostics, never raises).
+    pub fn is_available(&self, py: Python<'_>) -> bool {
+        self.get(py).is_ok()
+    }
+}

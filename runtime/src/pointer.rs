@@ -1,0 +1,388 @@
+//! `Pointer`, `DeviceArray`, and the conversion of any pointer-like Python object to an address.
+
+use crate::buffer::BufferGuard;
+use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::sync::GILOnceCell;
+use pyo3::types::{PyDict, PyInt, PyTuple, PyType};
+
+/// An address, optionally keeping alive the Python object that owns the memory.
+///
+/// Base class of every handle, struct and array type, as `hip._util.types.Pointer` is in
+/// hip-python.
+#[pyclass(subclass, module = "hip._util.types")]
+pub struct Pointer {
+    /// The address.
+    pub addr: usize,
+    /// Object owning the memory, kept alive as long as this pointer.
+    pub owner: Option<PyObject>,
+}
+
+impl Pointer {
+    /// A pointer to `addr`, owning nothing.
+    pub fn at(addr: usize) -> Self {
+        Pointer { addr, owner: None }
+    }
+}
+
+#[pymethods]
+impl Pointer {
+    /// Wraps any pointer-like object (None, int, buffer, ctypes object, array interface).
+    #[new]
+    #[pyo3(signature = (pyobj=None))]
+    fn new(pyobj: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        let Some(obj) = pyobj else {
+            return Ok(Pointer::at(0));
+        };
+        let arg = PtrArg::convert(obj, false)?;
+        Ok(Pointer {
+            addr: arg.addr,
+            owner: Some(obj.clone().unbind()),
+        })
+    }
+
+    /// hip-python's constructor from any pointer-like object.
+    #[classmethod]
+    #[pyo3(name = "fromObj")]
+    fn from_obj<'py>(
+        cls: &Bound<'py, PyType>,
+        pyobj: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        if pyobj.is_instance(cls)? {
+            return Ok(pyobj.clone());
+        }
+        cls.call1((pyobj,))
+    }
+
+    /// Whether the address is 0.
+    fn is_ptr_null(&self) -> bool {
+        self.addr == 0
+    }
+
+    /// The address.
+    fn __int__(&self) -> usize {
+        self.addr
+    }
+
+    /// Whether the address is not 0.
+    fn __bool__(&self) -> bool {
+        self.addr != 0
+    }
+
+    /// Two pointers are equal when their addresses are.
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        PtrArg::convert(other, false).is_ok_and(|o| o.addr == self.addr)
+    }
+
+    /// Hash of the address.
+    fn __hash__(&self) -> u64 {
+        self.addr as u64
+    }
+
+    /// `<ClassName object at 0x...>` style representation.
+    fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        let name = slf.get_type().name()?;
+        Ok(format!("<{name} object, addr=0x{:x}>", slf.borrow().addr))
+    }
+
+    /// The address as `ctypes.c_void_p`.
+    fn as_c_void_p<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        py.import("ctypes")?
+            .getattr("c_void_p")?
+            .call1((self.addr,))
+    }
+
+    /// A new `Pointer` at this address plus `offset` bytes.
+    fn __getitem__(&self, py: Python<'_>, offset: isize) -> PyResult<Pointer> {
+        let addr = (self.addr as isize)
+            .checked_add(offset)
+            .ok_or_else(|| PyOverflowError::new_err("pointer offset overflows"))?;
+        Ok(Pointer {
+            addr: addr as usize,
+            owner: self.owner.as_ref().map(|o| o.clone_ref(py)),
+        })
+    }
+}
+
+/// Device memory with `__cuda_array_interface__`, as returned by `hipMalloc`.
+#[pyclass(extends = Pointer, subclass, module = "hip._util.types")]
+pub struct DeviceArray {
+    /// Shape in elements.
+    shape: Vec<usize>,
+    /// NumPy type string of one element (`|u1` for bytes).
+    typestr: String,
+    /// Whether consumers may only read.
+    read_only: bool,
+}
+
+impl DeviceArray {
+    /// A byte array of `size` bytes at `addr`.
+    pub fn bytes(py: Python<'_>, addr: usize, size: u64) -> PyResult<PyObject> {
+        let init = PyClassInitializer::from(Pointer::at(addr)).add_subclass(DeviceArray {
+            shape: vec![size as usize],
+            typestr: "|u1".into(),
+            read_only: false,
+        });
+        Ok(Bound::new(py, init)?.into_any().unbind())
+    }
+}
+
+/// Size in bytes of one element of a NumPy type string such as `<f4`.
+fn typestr_itemsize(typestr: &str) -> PyResult<usize> {
+    typestr
+        .get(2..)
+        .and_then(|n| n.parse::<usize>().ok())
+        .filter(|n| *n > 0)
+        .ok_or_else(|| PyValueError::new_err(format!("invalid typestr {typestr:?}")))
+}
+
+#[pymethods]
+impl DeviceArray {
+    /// Wraps an object with `__cuda_array_interface__`, or any pointer-like object.
+    #[new]
+    #[pyo3(signature = (pyobj=None))]
+    fn new(pyobj: Option<&Bound<'_, PyAny>>) -> PyResult<PyClassInitializer<Self>> {
+        let mut shape = vec![0];
+        let mut typestr = "|u1".to_string();
+        if let Some(obj) = pyobj {
+            if let Some(cai) = obj.getattr_opt("__cuda_array_interface__")? {
+                shape = cai.get_item("shape")?.extract()?;
+                typestr = cai.get_item("typestr")?.extract()?;
+            }
+        }
+        Ok(PyClassInitializer::from(Pointer::new(pyobj)?).add_subclass(DeviceArray {
+            shape,
+            typestr,
+            read_only: false,
+        }))
+    }
+
+    /// The CUDA array interface (version 3) of the memory.
+    #[getter]
+    fn __cuda_array_interface__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let py = slf.py();
+        let me = slf.borrow();
+        let addr = me.as_super().addr;
+        let d = PyDict::new(py);
+        d.set_item("shape", PyTuple::new(py, &me.shape)?)?;
+        d.set_item("typestr", &me.typestr)?;
+        d.set_item("data", (addr, me.read_only))?;
+        d.set_item("strides", py.None())?;
+        d.set_item("version", 3)?;
+        Ok(d)
+    }
+
+    /// Shape in elements.
+    #[getter]
+    fn shape<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, &self.shape)
+    }
+
+    /// NumPy type string of one element.
+    #[getter]
+    fn typestr(&self) -> &str {
+        &self.typestr
+    }
+
+    /// Size of one element in bytes.
+    #[getter]
+    fn itemsize(&self) -> PyResult<usize> {
+        typestr_itemsize(&self.typestr)
+    }
+
+    /// Number of elements.
+    #[getter]
+    fn size(&self) -> usize {
+        self.shape.iter().product()
+    }
+
+    /// Changes the shape and element type, keeping the address; returns self.
+    ///
+    /// Without `_force`, the new view may not cover more bytes than the old one.
+    #[pyo3(signature = (**kwargs))]
+    fn configure<'py>(
+        slf: &Bound<'py, Self>,
+        kwargs: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, Self>> {
+        let mut me = slf.borrow_mut();
+        let old_bytes = me.shape.iter().product::<usize>() * typestr_itemsize(&me.typestr)?;
+        let mut shape = me.shape.clone();
+        let mut typestr = me.typestr.clone();
+        let mut force = false;
+        if let Some(kw) = kwargs {
+            for (k, v) in kw.iter() {
+                match k.extract::<String>()?.as_str() {
+                    "shape" => {
+                        shape = match v.extract::<usize>() {
+                            Ok(n) => vec![n],
+                            Err(_) => v.extract()?,
+                        }
+                    }
+                    "typestr" => typestr = v.extract()?,
+                    "read_only" => me.read_only = v.extract()?,
+                    "_force" => force = v.extract()?,
+                    other => {
+                        return Err(PyTypeError::new_err(format!(
+                            "configure() got an unexpected keyword argument '{other}'"
+                        )))
+                    }
+                }
+            }
+        }
+        let new_bytes = shape.iter().product::<usize>() * typestr_itemsize(&typestr)?;
+        if !force && new_bytes > old_bytes {
+            return Err(PyValueError::new_err(format!(
+                "new shape and typestr cover {new_bytes} bytes, more than the {old_bytes} bytes \
+                 of the array"
+            )));
+        }
+        me.shape = shape;
+        me.typestr = typestr;
+        drop(me);
+        Ok(slf.clone())
+    }
+}
+
+/// A pointer argument converted from Python, keeping a buffer export alive for the call.
+pub struct PtrArg {
+    /// The address passed to C.
+    pub addr: usize,
+    /// Keeps an exported buffer alive until the call returns.
+    _guard: Option<BufferGuard>,
+}
+
+/// `ctypes` classes needed to read addresses out of `ctypes` objects.
+struct CtypesClasses {
+    /// `ctypes._SimpleCData`.
+    simple: Py<PyType>,
+    /// `ctypes._Pointer`.
+    pointer: Py<PyType>,
+    /// `ctypes._CFuncPtr`.
+    funcptr: Py<PyType>,
+    /// `ctypes.c_void_p`, to read pointer values with `ctypes.cast`.
+    c_void_p: PyObject,
+    /// `ctypes.cast`.
+    cast: PyObject,
+}
+
+/// Lazily imported `ctypes` classes.
+static CTYPES: GILOnceCell<CtypesClasses> = GILOnceCell::new();
+
+/// The `ctypes` classes, importing `ctypes` on first use.
+fn ctypes_classes(py: Python<'_>) -> PyResult<&CtypesClasses> {
+    CTYPES.get_or_try_init(py, || {
+        let m = py.import("ctypes")?;
+        let ty = |n: &str| -> PyResult<Py<PyType>> {
+            Ok(m.getattr(n)?.downcast_into::<PyType>()?.unbind())
+        };
+        Ok(CtypesClasses {
+            simple: ty("_SimpleCData")?,
+            pointer: ty("_Pointer")?,
+            funcptr: ty("_CFuncPtr")?,
+            c_void_p: m.getattr("c_void_p")?.unbind(),
+            cast: m.getattr("cast")?.unbind(),
+        })
+    })
+}
+
+/// Reads an address from a non-negative Python int.
+fn int_to_addr(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
+    obj.extract::<usize>().map_err(|e| {
+        if obj.extract::<i64>().is_ok_and(|v| v < 0) {
+            PyOverflowError::new_err("a pointer address cannot be negative")
+        } else {
+            e
+        }
+    })
+}
+
+impl PtrArg {
+    /// Converts `obj`; `writable` asks exported buffers to be writable.
+    pub fn convert(obj: &Bound<'_, PyAny>, writable: bool) -> PyResult<PtrArg> {
+        let plain = |addr| Ok(PtrArg { addr, _guard: None });
+        if let Ok(p) = obj.downcast::<Pointer>() {
+            return plain(p.borrow().addr);
+        }
+        if obj.is_none() {
+            return plain(0);
+        }
+        if obj.is_exact_instance_of::<PyInt>() {
+            return plain(int_to_addr(obj)?);
+        }
+        let py = obj.py();
+        if let Some(cai) = obj.getattr_opt("__cuda_array_interface__")? {
+            return plain(int_to_addr(&cai.get_item("data")?.get_item(0)?)?);
+        }
+        let ct = ctypes_classes(py)?;
+        if obj.is_instance(ct.pointer.bind(py))? || obj.is_instance(ct.funcptr.bind(py))? {
+            let v = ct.cast.bind(py).call1((obj, ct.c_void_p.bind(py)))?;
+            let v = v.getattr("value")?;
+            return plain(if v.is_none() { 0 } else { int_to_addr(&v)? });
+        }
+        if obj.is_instance(ct.simple.bind(py))? {
+            // c_void_p, c_char_p and c_wchar_p hold a pointer value; other simple ctypes
+            // values are passed by address, like `ctypes.byref`.
+            let code: String = obj.getattr("_type_")?.extract()?;
+            if matches!(code.as_str(), "P" | "z" | "Z") {
+                let v = obj.getattr("value")?;
+                if v.is_none() {
+                    return plain(0);
+                }
+                if code == "P" {
+                    return plain(int_to_addr(&v)?);
+                }
+            }
+        }
+        if let Some(guard) = BufferGuard::try_new(obj, writable)? {
+            return Ok(PtrArg {
+                addr: guard.addr(),
+                _guard: Some(guard),
+            });
+        }
+        if let Some(ai) = obj.getattr_opt("__array_interface__")? {
+            return plain(int_to_addr(&ai.get_item("data")?.get_item(0)?)?);
+        }
+        if obj.hasattr("__index__")? {
+            return plain(int_to_addr(obj)?);
+        }
+        Err(PyTypeError::new_err(format!(
+            "expected a pointer-like object (None, int, hip._util.types.Pointer, a buffer, a \
+             ctypes object, or an object with __cuda_array_interface__ or \
+             __array_interface__), got {}",
+            obj.get_type().name()?
+        )))
+    }
+}
+
+impl<'py> FromPyObject<'py> for PtrArg {
+    fn extract_bound(obj: &Bound<'py, PyAny>) -> PyResult<Self> {
+        PtrArg::convert(obj, false)
+    }
+}
+
+/// A pointer argument the C function writes through: exported buffers must be writable.
+pub struct PtrArgMut(pub PtrArg);
+
+impl<'py> FromPyObject<'py> for PtrArgMut {
+    fn extract_bound(obj: &Bound<'py, PyAny>) -> PyResult<Self> {
+        PtrArg::convert(obj, true).map(PtrArgMut)
+    }
+}
+
+impl PtrArgMut {
+    /// The address passed to C.
+    #[inline]
+    pub fn addr(&self) -> usize {
+        self.0.addr
+    }
+}
+
+impl PtrArg {
+    /// The address passed to C.
+    #[inline]
+    pub fn addr(&self) -> usize {
+        self.addr
+    }
+}

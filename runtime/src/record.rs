@@ -1,0 +1,497 @@
+//! Struct and union instances: memory with fields read and written through descriptors.
+
+use crate::pointer::{Pointer, PtrArg};
+use crate::registry::{FieldDef, FieldKind, RecordDef, TypeRegistry};
+use pyo3::exceptions::{PyIndexError, PyKeyError, PyOverflowError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyByteArray, PyBytes, PyDict, PyInt, PyList, PyString, PyTuple, PyType};
+
+/// The layout of one record class, stored on the class as `_hipgen_layout_`.
+#[pyclass(frozen, module = "hip._util.types")]
+pub struct Layout {
+    /// The record's table entry.
+    pub def: &'static RecordDef,
+    /// The registry its field types refer to.
+    pub registry: &'static TypeRegistry,
+}
+
+/// A field descriptor on a record class.
+#[pyclass(frozen, module = "hip._util.types")]
+pub struct Field {
+    /// The field's table entry.
+    pub def: &'static FieldDef,
+    /// The registry its type refers to.
+    pub registry: &'static TypeRegistry,
+}
+
+/// The address of a struct instance.
+fn addr_of(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
+    let p = obj.downcast::<Pointer>()?.borrow();
+    if p.addr == 0 {
+        return Err(PyValueError::new_err("the struct points at NULL"));
+    }
+    Ok(p.addr)
+}
+
+#[pymethods]
+impl Field {
+    /// Reads the field of `obj` (or returns the descriptor on class access).
+    fn __get__(
+        slf: &Bound<'_, Self>,
+        obj: Option<&Bound<'_, PyAny>>,
+        _owner: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyObject> {
+        let Some(obj) = obj.filter(|o| !o.is_none()) else {
+            return Ok(slf.clone().into_any().unbind());
+        };
+        let f = slf.get();
+        let base = addr_of(obj)?;
+        read_field(obj.py(), f.registry, f.def, base, obj)
+    }
+
+    /// Writes the field of `obj`.
+    fn __set__(&self, obj: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        let base = addr_of(obj)?;
+        write_field(self.registry, self.def, base, value)
+            .map_err(|e| annotate(obj.py(), e, self.def.name))
+    }
+}
+
+/// Prefixes an error with the field's name.
+fn annotate(py: Python<'_>, e: PyErr, field: &str) -> PyErr {
+    let msg = format!("field '{field}': {}", e.value(py));
+    if e.is_instance_of::<PyOverflowError>(py) {
+        PyOverflowError::new_err(msg)
+    } else if e.is_instance_of::<PyValueError>(py) {
+        PyValueError::new_err(msg)
+    } else if e.is_instance_of::<PyTypeError>(py) {
+        PyTypeError::new_err(msg)
+    } else {
+        e
+    }
+}
+
+/// Reads an integer of `size` bytes at `addr`.
+///
+/// # Safety
+/// `addr..addr+size` must be readable.
+unsafe fn read_int(addr: usize, size: u8, signed: bool) -> i128 {
+    let p = addr as *const u8;
+    match (size, signed) {
+        (1, true) => p.cast::<i8>().read_unaligned() as i128,
+        (1, false) => p.read_unaligned() as i128,
+        (2, true) => p.cast::<i16>().read_unaligned() as i128,
+        (2, false) => p.cast::<u16>().read_unaligned() as i128,
+        (4, true) => p.cast::<i32>().read_unaligned() as i128,
+        (4, false) => p.cast::<u32>().read_unaligned() as i128,
+        (_, true) => p.cast::<i64>().read_unaligned() as i128,
+        (_, false) => p.cast::<u64>().read_unaligned() as i128,
+    }
+}
+
+/// Writes an integer of `size` bytes at `addr` (the value is already range-checked).
+///
+/// # Safety
+/// `addr..addr+size` must be writable.
+unsafe fn write_int(addr: usize, size: u8, v: i128) {
+    let p = addr as *mut u8;
+    match size {
+        1 => p.write_unaligned(v as u8),
+        2 => p.cast::<u16>().write_unaligned(v as u16),
+        4 => p.cast::<u32>().write_unaligned(v as u32),
+        _ => p.cast::<u64>().write_unaligned(v as u64),
+    }
+}
+
+/// Extracts an int that fits in `bits` bits of the given signedness.
+pub fn int_in_range(value: &Bound<'_, PyAny>, bits: u32, signed: bool) -> PyResult<i128> {
+    let v: i128 = value.extract()?;
+    let (lo, hi) = if signed {
+        (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+    } else {
+        (0, (1i128 << bits) - 1)
+    };
+    if v < lo || v > hi {
+        return Err(PyOverflowError::new_err(format!(
+            "{v} does not fit in a {}{bits}-bit integer",
+            if signed { "signed " } else { "unsigned " }
+        )));
+    }
+    Ok(v)
+}
+
+/// Reads the bits of a bitfield.
+///
+/// # Safety
+/// The bytes covering the field must be readable.
+unsafe fn read_bits(addr: usize, shift: u8, width: u8, signed: bool) -> i128 {
+    let nbytes = (shift as usize + width as usize).div_ceil(8);
+    let mut raw = 0u64;
+    for i in 0..nbytes {
+        raw |= ((addr as *const u8).add(i).read() as u64) << (8 * i);
+    }
+    let v = (raw >> shift) & ((1u64 << width) - 1);
+    if signed && width > 0 && v >> (width - 1) == 1 {
+        v as i128 - (1i128 << width)
+    } else {
+        v as i128
+    }
+}
+
+/// Writes the bits of a bitfield, leaving the neighbouring bits as they are.
+///
+/// # Safety
+/// The bytes covering the field must be writable.
+unsafe fn write_bits(addr: usize, shift: u8, width: u8, v: i128) {
+    let nbytes = (shift as usize + width as usize).div_ceil(8);
+    let mask = ((1u64 << width) - 1) << shift;
+    let mut raw = 0u64;
+    for i in 0..nbytes {
+        raw |= ((addr as *const u8).add(i).read() as u64) << (8 * i);
+    }
+    raw = (raw & !mask) | (((v as u64) << shift) & mask);
+    for i in 0..nbytes {
+        (addr as *mut u8).add(i).write((raw >> (8 * i)) as u8);
+    }
+}
+
+/// Reads a field of the record at `base`.
+fn read_field(
+    py: Python<'_>,
+    reg: &'static TypeRegistry,
+    f: &FieldDef,
+    base: usize,
+    owner: &Bound<'_, PyAny>,
+) -> PyResult<PyObject> {
+    let addr = base + f.offset;
+    if let Some((shift, width)) = f.bits {
+        let signed = matches!(f.kind, FieldKind::Int { signed: true, .. });
+        // SAFETY: the field lies inside the record's memory.
+        let v = unsafe { read_bits(addr, shift, width, signed) };
+        return match &f.kind {
+            FieldKind::Enum { ty, .. } => reg.enum_member(py, *ty, v as i64),
+            FieldKind::Bool => Ok(pyo3::types::PyBool::new(py, v != 0).to_owned().into_any().unbind()),
+            _ => Ok(v.into_pyobject(py)?.into_any().unbind()),
+        };
+    }
+    read_kind(py, reg, &f.kind, addr, owner)
+}
+
+/// Reads a value of `kind` at `addr`.
+fn read_kind(
+    py: Python<'_>,
+    reg: &'static TypeRegistry,
+    kind: &FieldKind,
+    addr: usize,
+    owner: &Bound<'_, PyAny>,
+) -> PyResult<PyObject> {
+    // SAFETY (all reads below): `addr` lies inside the record's memory, which `owner` keeps.
+    Ok(match kind {
+        FieldKind::Int { size, signed } => unsafe { read_int(addr, *size, *signed) }
+            .into_pyobject(py)?
+            .into_any()
+            .unbind(),
+        FieldKind::Bool => pyo3::types::PyBool::new(py, unsafe { *(addr as *const u8) } != 0)
+            .to_owned()
+            .into_any()
+            .unbind(),
+        FieldKind::Float { size: 4 } => unsafe { (addr as *const f32).read_unaligned() as f64 }
+            .into_pyobject(py)?
+            .into_any()
+            .unbind(),
+        FieldKind::Float { .. } => unsafe { (addr as *const f64).read_unaligned() }
+            .into_pyobject(py)?
+            .into_any()
+            .unbind(),
+        FieldKind::Enum { ty, size, signed } => {
+            reg.enum_member(py, *ty, unsafe { read_int(addr, *size, *signed) } as i64)?
+        }
+        FieldKind::Record(ty) => reg.instance_at(py, *ty, addr, Some(owner.clone().unbind()))?,
+        FieldKind::Handle(ty) => {
+            let v = unsafe { (addr as *const usize).read_unaligned() };
+            reg.instance_at(py, *ty, v, None)?
+        }
+        FieldKind::Pointer => {
+            let v = unsafe { (addr as *const usize).read_unaligned() };
+            Bound::new(py, Pointer::at(v))?.into_any().unbind()
+        }
+        FieldKind::Chars(len) => {
+            let bytes = unsafe { std::slice::from_raw_parts(addr as *const u8, *len) };
+            let end = bytes.iter().position(|b| *b == 0).unwrap_or(*len);
+            PyBytes::new(py, &bytes[..end]).into_any().unbind()
+        }
+        FieldKind::Array { elem, len, stride } => {
+            let items = PyList::empty(py);
+            for i in 0..*len {
+                items.append(read_kind(py, reg, elem, addr + i * stride, owner)?)?;
+            }
+            items.into_any().unbind()
+        }
+    })
+}
+
+/// Writes a field of the record at `base`.
+fn write_field(
+    reg: &'static TypeRegistry,
+    f: &FieldDef,
+    base: usize,
+    value: &Bound<'_, PyAny>,
+) -> PyResult<()> {
+    let addr = base + f.offset;
+    if let Some((shift, width)) = f.bits {
+        let v = match &f.kind {
+            FieldKind::Enum { ty, .. } => reg.enum_arg(*ty, value)? as i128,
+            FieldKind::Bool => value.is_truthy()? as i128,
+            FieldKind::Int { signed, .. } => int_in_range(value, width as u32, *signed)?,
+            _ => return Err(PyTypeError::new_err("unsupported bitfield type")),
+        };
+        // SAFETY: the field lies inside the record's memory.
+        unsafe { write_bits(addr, shift, width, v) };
+        return Ok(());
+    }
+    write_kind(reg, &f.kind, addr, value)
+}
+
+/// Writes a value of `kind` at `addr`.
+fn write_kind(
+    reg: &'static TypeRegistry,
+    kind: &FieldKind,
+    addr: usize,
+    value: &Bound<'_, PyAny>,
+) -> PyResult<()> {
+    // SAFETY (all writes below): `addr` lies inside the record's memory.
+    match kind {
+        FieldKind::Int { size, signed } => {
+            let v = int_in_range(value, *size as u32 * 8, *signed)?;
+            unsafe { write_int(addr, *size, v) }
+        }
+        FieldKind::Bool => unsafe { *(addr as *mut u8) = value.is_truthy()? as u8 },
+        FieldKind::Float { size: 4 } => {
+            let v: f64 = value.extract()?;
+            unsafe { (addr as *mut f32).write_unaligned(v as f32) }
+        }
+        FieldKind::Float { .. } => {
+            let v: f64 = value.extract()?;
+            unsafe { (addr as *mut f64).write_unaligned(v) }
+        }
+        FieldKind::Enum { ty, size, signed } => {
+            let v = reg.enum_arg(*ty, value)? as i128;
+            let bits = *size as u32 * 8;
+            if (*signed && (v < -(1i128 << (bits - 1)) || v >= 1i128 << (bits - 1)))
+                || (!*signed && (v < 0 || v >= 1i128 << bits))
+            {
+                return Err(PyOverflowError::new_err(format!("{v} is out of the enum's range")));
+            }
+            unsafe { write_int(addr, *size, v) }
+        }
+        FieldKind::Record(ty) => {
+            let crate::registry::TypeDef::Record(r) = &reg.defs[*ty] else {
+                return Err(PyTypeError::new_err("not a record"));
+            };
+            let src = PtrArg::convert(value, false)?.addr;
+            if src == 0 {
+                return Err(PyValueError::new_err(format!(
+                    "expected a {} instance, got NULL",
+                    r.name
+                )));
+            }
+            unsafe { std::ptr::copy(src as *const u8, addr as *mut u8, r.size) }
+        }
+        FieldKind::Handle(_) | FieldKind::Pointer => {
+            let v = PtrArg::convert(value, false)?.addr;
+            unsafe { (addr as *mut usize).write_unaligned(v) }
+        }
+        FieldKind::Chars(len) => {
+            let bytes: Vec<u8> = if let Ok(s) = value.downcast::<PyString>() {
+                s.to_cow()?.as_bytes().to_vec()
+            } else {
+                value.extract()?
+            };
+            if bytes.len() > *len {
+                return Err(PyValueError::new_err(format!(
+                    "{} bytes do not fit in char[{len}]",
+                    bytes.len()
+                )));
+            }
+            unsafe {
+                std::ptr::write_bytes(addr as *mut u8, 0, *len);
+                std::ptr::copy_nonoverlapping(bytes.as_ptr(), addr as *mut u8, bytes.len());
+            }
+        }
+        FieldKind::Array { elem, len, stride } => {
+            let items: Vec<Bound<'_, PyAny>> = value.try_iter()?.collect::<PyResult<_>>()?;
+            if items.len() > *len {
+                return Err(PyValueError::new_err(format!(
+                    "{} values do not fit in an array of {len}",
+                    items.len()
+                )));
+            }
+            for (i, item) in items.iter().enumerate() {
+                write_kind(reg, elem, addr + i * stride, item)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Base class of every generated struct and union class.
+#[pyclass(extends = Pointer, subclass, module = "hip._util.types")]
+pub struct Struct;
+
+/// The layout stored on a record class.
+fn layout_of<'py>(cls: &Bound<'py, PyType>) -> PyResult<Bound<'py, Layout>> {
+    cls.getattr("_hipgen_layout_")?
+        .downcast_into::<Layout>()
+        .map_err(|_| PyTypeError::new_err("not a generated struct class"))
+}
+
+impl Struct {
+    /// An instance of `cls` viewing memory at `addr`, kept alive by `owner`.
+    pub fn view(cls: &Bound<'_, PyType>, addr: usize, owner: Option<PyObject>) -> PyResult<PyObject> {
+        let kw = PyDict::new(cls.py());
+        kw.set_item("_hipgen_view", (addr, owner))?;
+        Ok(cls.call((), Some(&kw))?.unbind())
+    }
+}
+
+#[pymethods]
+impl Struct {
+    /// Allocates a zeroed instance; positional and keyword arguments set fields in order
+    /// and by name.
+    #[new]
+    #[classmethod]
+    #[pyo3(signature = (*args, **kwargs))]
+    fn new(
+        cls: &Bound<'_, PyType>,
+        args: &Bound<'_, PyTuple>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<PyClassInitializer<Self>> {
+        let py = cls.py();
+        if let Some(view) = kwargs.and_then(|k| k.get_item("_hipgen_view").ok().flatten()) {
+            let (addr, owner): (usize, Option<PyObject>) = view.extract()?;
+            return Ok(PyClassInitializer::from(Pointer { addr, owner }).add_subclass(Struct));
+        }
+        let layout = layout_of(cls)?;
+        let layout = layout.get();
+        let def = layout.def;
+        // The memory is a bytearray: allocated by Python, 16-byte aligned, freed with it.
+        let storage = PyByteArray::new(py, &vec![0u8; def.size.max(1)]);
+        let base = storage.data() as usize;
+        for f in def.fields {
+            if let Some(d) = f.default {
+                write_field(layout.registry, f, base, &PyInt::new(py, d))?;
+            }
+        }
+        if args.len() > def.fields.len() {
+            return Err(PyValueError::new_err(format!(
+                "{} takes at most {} positional arguments ({} given)",
+                def.name,
+                def.fields.len(),
+                args.len()
+            )));
+        }
+        for (f, v) in def.fields.iter().zip(args.iter()) {
+            write_field(layout.registry, f, base, &v).map_err(|e| annotate(py, e, f.name))?;
+        }
+        if let Some(kw) = kwargs {
+            for (k, v) in kw.iter() {
+                let name: String = k.extract()?;
+                let pos = def.fields.iter().position(|f| f.name == name);
+                match pos {
+                    Some(i) if i < args.len() => {
+                        return Err(PyKeyError::new_err(format!(
+                            "argument '{name}' has already been given as positional argument"
+                        )))
+                    }
+                    Some(i) => write_field(layout.registry, &def.fields[i], base, &v)
+                        .map_err(|e| annotate(py, e, &name))?,
+                    None => {
+                        return Err(PyKeyError::new_err(format!(
+                            "'{name}' is not a field of {}; fields: {}",
+                            def.name,
+                            def.fields.iter().map(|f| f.name).collect::<Vec<_>>().join(", ")
+                        )))
+                    }
+                }
+            }
+        }
+        Ok(PyClassInitializer::from(Pointer {
+            addr: base,
+            owner: Some(storage.into_any().unbind()),
+        })
+        .add_subclass(Struct))
+    }
+
+    /// A view of the struct at any pointer-like object's address (no copy).
+    #[classmethod]
+    #[pyo3(name = "fromObj")]
+    fn from_obj(cls: &Bound<'_, PyType>, pyobj: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        if pyobj.is_instance(cls)? {
+            return Ok(pyobj.clone().unbind());
+        }
+        let addr = PtrArg::convert(pyobj, false)?.addr;
+        Struct::view(cls, addr, Some(pyobj.clone().unbind()))
+    }
+
+    /// Field names in declaration order.
+    #[classmethod]
+    #[pyo3(name = "PROPERTIES")]
+    fn properties(cls: &Bound<'_, PyType>) -> PyResult<Vec<&'static str>> {
+        Ok(layout_of(cls)?.get().def.fields.iter().map(|f| f.name).collect())
+    }
+
+    /// `sizeof` of the C type.
+    fn c_sizeof(slf: &Bound<'_, Self>) -> PyResult<usize> {
+        Ok(layout_of(&slf.get_type())?.get().def.size)
+    }
+
+    /// Field values in declaration order, so that `*dim3(x=32)` unpacks.
+    fn __iter__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        let values = PyList::empty(slf.py());
+        for f in layout_of(&slf.get_type())?.get().def.fields {
+            values.append(slf.getattr(f.name)?)?;
+        }
+        values.try_iter().map(|i| i.into_any())
+    }
+
+    /// A field value by name or position.
+    fn __getitem__(slf: &Bound<'_, Self>, item: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        let layout = layout_of(&slf.get_type())?;
+        let fields = layout.get().def.fields;
+        let name = if let Ok(i) = item.extract::<usize>() {
+            fields
+                .get(i)
+                .ok_or_else(|| PyIndexError::new_err("field index out of range"))?
+                .name
+        } else {
+            let n: String = item.extract()?;
+            fields
+                .iter()
+                .find(|f| f.name == n)
+                .ok_or_else(|| PyKeyError::new_err(n))?
+                .name
+        };
+        Ok(slf.getattr(name)?.unbind())
+    }
+
+    /// Whether a field of that name exists.
+    fn __contains__(slf: &Bound<'_, Self>, item: &str) -> PyResult<bool> {
+        Ok(layout_of(&slf.get_type())?
+            .get()
+            .def
+            .fields
+            .iter()
+            .any(|f| f.name == item))
+    }
+
+    /// `Name(field=value, ...)`.
+    fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        let layout = layout_of(&slf.get_type())?;
+        let def = layout.get().def;
+        let mut parts = Vec::new();
+        for f in def.fields {
+            parts.push(format!("{}={}", f.name, slf.getattr(f.name)?.repr()?));
+        }
+        Ok(format!("{}({})", def.name, parts.join(", ")))
+    }
+}

@@ -1,0 +1,416 @@
+//! The types of one generated module (enums, records, handles), described by static tables
+//! and turned into Python classes on first use, so that importing a module builds none.
+
+use crate::pointer::Pointer;
+use crate::record::{Field, Layout, Struct};
+use pyo3::exceptions::{PyAttributeError, PyTypeError};
+use pyo3::prelude::*;
+use pyo3::sync::GILOnceCell;
+use pyo3::types::{PyCFunction, PyDict, PyInt, PyList, PyTuple, PyType};
+use std::collections::HashMap;
+
+/// A C enum.
+pub struct EnumDef {
+    /// API name.
+    pub name: &'static str,
+    /// Other names bound to the same class.
+    pub aliases: &'static [&'static str],
+    /// Members in declaration order.
+    pub members: &'static [(&'static str, i64)],
+}
+
+/// A struct or union.
+pub struct RecordDef {
+    /// API name.
+    pub name: &'static str,
+    /// Other names bound to the same class.
+    pub aliases: &'static [&'static str],
+    /// `sizeof`.
+    pub size: usize,
+    /// Fields in declaration order.
+    pub fields: &'static [FieldDef],
+    /// Docstring.
+    pub doc: &'static str,
+}
+
+/// An opaque handle class (subclass of `Pointer`).
+pub struct HandleDef {
+    /// Class name.
+    pub name: &'static str,
+    /// Other names bound to the same class.
+    pub aliases: &'static [&'static str],
+}
+
+/// One field of a record.
+pub struct FieldDef {
+    /// Field name.
+    pub name: &'static str,
+    /// Offset in bytes (for bitfields, of the byte holding the first bit).
+    pub offset: usize,
+    /// Bit offset within that byte and width, for bitfields.
+    pub bits: Option<(u8, u8)>,
+    /// What the field holds.
+    pub kind: FieldKind,
+    /// Value the keyword constructor starts from.
+    pub default: Option<i64>,
+}
+
+/// What a field holds; other types are referred to by their index in the registry.
+pub enum FieldKind {
+    /// Integer of `size` bytes.
+    Int {
+        /// Size in bytes.
+        size: u8,
+        /// Signedness.
+        signed: bool,
+    },
+    /// `bool`.
+    Bool,
+    /// `float` (4) or `double` (8).
+    Float {
+        /// Size in bytes.
+        size: u8,
+    },
+    /// An enum stored as an integer.
+    Enum {
+        /// Registry index of the enum.
+        ty: usize,
+        /// Size in bytes.
+        size: u8,
+        /// Signedness.
+        signed: bool,
+    },
+    /// A nested record, by registry index.
+    Record(usize),
+    /// A handle, by registry index of its class.
+    Handle(usize),
+    /// Any other pointer.
+    Pointer,
+    /// `char[N]`, shown as `bytes`.
+    Chars(usize),
+    /// `T[N]`, shown as a list.
+    Array {
+        /// Element kind.
+        elem: &'static FieldKind,
+        /// Number of elements.
+        len: usize,
+        /// Size of one element in bytes.
+        stride: usize,
+    },
+}
+
+/// One entry of a registry.
+pub enum TypeDef {
+    /// An enum.
+    Enum(EnumDef),
+    /// A struct or union.
+    Record(RecordDef),
+    /// An opaque handle.
+    Handle(HandleDef),
+}
+
+impl TypeDef {
+    /// The class name.
+    pub fn name(&self) -> &'static str {
+        match self {
+            TypeDef::Enum(e) => e.name,
+            TypeDef::Record(r) => r.name,
+            TypeDef::Handle(h) => h.name,
+        }
+    }
+
+    /// Other names of the class.
+    fn aliases(&self) -> &'static [&'static str] {
+        match self {
+            TypeDef::Enum(e) => e.aliases,
+            TypeDef::Record(r) => r.aliases,
+            TypeDef::Handle(h) => h.aliases,
+        }
+    }
+}
+
+/// The lazily created Python side of one registry entry.
+pub struct TypeSlot {
+    /// The class.
+    class: GILOnceCell<Py<PyType>>,
+    /// For enums: value → member, first declared name wins.
+    members: GILOnceCell<HashMap<i64, PyObject>>,
+}
+
+impl TypeSlot {
+    /// An empty slot.
+    #[allow(clippy::new_without_default)]
+    pub const fn new() -> Self {
+        TypeSlot {
+            class: GILOnceCell::new(),
+            members: GILOnceCell::new(),
+        }
+    }
+}
+
+/// All types of one generated module.
+pub struct TypeRegistry {
+    /// Python module name (`hip.hip`), set as each class's `__module__`.
+    pub module: &'static str,
+    /// The type tables.
+    pub defs: &'static [TypeDef],
+    /// One slot per table entry.
+    pub slots: &'static [TypeSlot],
+    /// Name (and alias) → index, built on first lookup.
+    names: GILOnceCell<HashMap<&'static str, usize>>,
+}
+
+/// `enum.IntEnum` and `enum.Enum`, imported once.
+static ENUM_CLASSES: GILOnceCell<(Py<PyAny>, Py<PyType>)> = GILOnceCell::new();
+
+impl TypeRegistry {
+    /// A registry over generated tables; `slots` has one entry per def.
+    pub const fn new(
+        module: &'static str,
+        defs: &'static [TypeDef],
+        slots: &'static [TypeSlot],
+    ) -> Self {
+        TypeRegistry {
+            module,
+            defs,
+            slots,
+            names: GILOnceCell::new(),
+        }
+    }
+
+    /// The index of a class name or alias.
+    pub fn lookup(&self, py: Python<'_>, name: &str) -> Option<usize> {
+        let names = self.names.get_or_init(py, || {
+            let mut m = HashMap::new();
+            for (i, d) in self.defs.iter().enumerate() {
+                m.insert(d.name(), i);
+                for a in d.aliases() {
+                    m.entry(*a).or_insert(i);
+                }
+            }
+            m
+        });
+        names.get(name).copied()
+    }
+
+    /// Every class name and alias.
+    pub fn all_names(&self) -> impl Iterator<Item = &'static str> {
+        self.defs
+            .iter()
+            .flat_map(|d| std::iter::once(d.name()).chain(d.aliases().iter().copied()))
+    }
+
+    /// The Python class of entry `idx`, created on first use.
+    pub fn class<'py>(&'static self, py: Python<'py>, idx: usize) -> PyResult<Bound<'py, PyType>> {
+        self.slots[idx]
+            .class
+            .get_or_try_init(py, || self.create_class(py, idx))
+            .map(|c| c.bind(py).clone())
+    }
+
+    /// Builds the class of entry `idx`.
+    fn create_class(&'static self, py: Python<'_>, idx: usize) -> PyResult<Py<PyType>> {
+        let def = &self.defs[idx];
+        let class = match def {
+            TypeDef::Enum(e) => {
+                let (int_enum, _) = enum_classes(py)?;
+                let members = PyList::empty(py);
+                for (n, v) in e.members {
+                    members.append((*n, *v))?;
+                }
+                let kw = PyDict::new(py);
+                kw.set_item("module", self.module)?;
+                kw.set_item("qualname", e.name)?;
+                int_enum.bind(py).call((e.name, members), Some(&kw))?
+            }
+            TypeDef::Record(r) => {
+                let ns = PyDict::new(py);
+                ns.set_item("__module__", self.module)?;
+                ns.set_item("__doc__", r.doc)?;
+                ns.set_item("__slots__", PyTuple::empty(py))?;
+                ns.set_item(
+                    "_hipgen_layout_",
+                    Layout {
+                        def: r,
+                        registry: self,
+                    },
+                )?;
+                for f in r.fields {
+                    ns.set_item(
+                        f.name,
+                        Field {
+                            def: f,
+                            registry: self,
+                        },
+                    )?;
+                }
+                py.get_type::<PyType>()
+                    .call1((r.name, (py.get_type::<Struct>(),), ns))?
+            }
+            TypeDef::Handle(h) => {
+                let ns = PyDict::new(py);
+                ns.set_item("__module__", self.module)?;
+                ns.set_item("__slots__", PyTuple::empty(py))?;
+                py.get_type::<PyType>()
+                    .call1((h.name, (py.get_type::<Pointer>(),), ns))?
+            }
+        };
+        Ok(class.downcast_into::<PyType>()?.unbind())
+    }
+
+    /// The enum member with value `v`, or a plain int for values the header does not list.
+    #[inline]
+    pub fn enum_member(&'static self, py: Python<'_>, idx: usize, v: i64) -> PyResult<PyObject> {
+        let members = self.slots[idx]
+            .members
+            .get_or_try_init(py, || -> PyResult<_> {
+                let class = self.class(py, idx)?;
+                let TypeDef::Enum(e) = &self.defs[idx] else {
+                    return Err(PyTypeError::new_err("not an enum"));
+                };
+                let mut m = HashMap::new();
+                for (n, val) in e.members {
+                    if !m.contains_key(val) {
+                        m.insert(*val, class.getattr(*n)?.unbind());
+                    }
+                }
+                Ok(m)
+            })?;
+        match members.get(&v) {
+            Some(m) => Ok(m.clone_ref(py)),
+            None => Ok(PyInt::new(py, v).into_any().unbind()),
+        }
+    }
+
+    /// Reads an enum argument: a member of the right enum class, or an int.
+    ///
+    /// A member of another enum is refused: that is almost always a mistake.
+    #[inline]
+    pub fn enum_arg(&'static self, idx: usize, obj: &Bound<'_, PyAny>) -> PyResult<i64> {
+        let py = obj.py();
+        if obj.is_exact_instance_of::<PyInt>() {
+            return obj.extract();
+        }
+        let class = self.class(py, idx)?;
+        if obj.is_instance(&class)? {
+            return obj.extract();
+        }
+        let (_, enum_base) = enum_classes(py)?;
+        if obj.is_instance(enum_base.bind(py))? || !obj.hasattr("__index__")? {
+            return Err(PyTypeError::new_err(format!(
+                "expected a member of {} or an int, got {}",
+                self.defs[idx].name(),
+                obj.repr()?
+            )));
+        }
+        obj.extract()
+    }
+
+    /// An instance of handle or record class `idx` at `addr` (None for NULL), keeping
+    /// `owner` alive.
+    pub fn instance_at(
+        &'static self,
+        py: Python<'_>,
+        idx: usize,
+        addr: usize,
+        owner: Option<PyObject>,
+    ) -> PyResult<PyObject> {
+        if addr == 0 {
+            return Ok(py.None());
+        }
+        let class = self.class(py, idx)?;
+        match &self.defs[idx] {
+            TypeDef::Record(_) => Struct::view(&class, addr, owner),
+            _ => Ok(class.call1((addr,))?.unbind()),
+        }
+    }
+
+    /// A new record instance holding a copy of `size` bytes at `addr`.
+    pub fn record_copy(&'static self, py: Python<'_>, idx: usize, addr: usize) -> PyResult<PyObject> {
+        let class = self.class(py, idx)?;
+        let obj = class.call0()?;
+        let TypeDef::Record(r) = &self.defs[idx] else {
+            return Err(PyTypeError::new_err("not a record"));
+        };
+        let dst = obj.downcast::<Pointer>()?.borrow().addr;
+        // SAFETY: `addr` holds a value of this record returned by C; `dst` was allocated with
+        // the record's size.
+        unsafe { std::ptr::copy_nonoverlapping(addr as *const u8, dst as *mut u8, r.size) };
+        Ok(obj.unbind())
+    }
+
+    /// Reads a record argument passed by value: an instance of the class, or pointer-like.
+    pub fn record_arg<T: Copy>(&'static self, idx: usize, obj: &Bound<'_, PyAny>) -> PyResult<T> {
+        let addr = crate::pointer::PtrArg::convert(obj, false)?.addr;
+        if addr == 0 {
+            return Err(PyTypeError::new_err(format!(
+                "expected a {} instance, got {}",
+                self.defs[idx].name(),
+                obj.repr()?
+            )));
+        }
+        // SAFETY: the address points at a value of this record (a struct instance or memory
+        // the caller vouches for); it is read without alignment assumptions.
+        Ok(unsafe { std::ptr::read_unaligned(addr as *const T) })
+    }
+
+    /// Makes the module create classes on first attribute access (PEP 562) and list them
+    /// in `dir()`.
+    pub fn install(&'static self, module: &Bound<'_, PyModule>) -> PyResult<()> {
+        let py = module.py();
+        let m = module.clone().unbind();
+        let getattr = PyCFunction::new_closure(
+            py,
+            Some(c"__getattr__"),
+            Some(c"Creates enum, struct and handle classes on first access."),
+            move |args: &Bound<'_, PyTuple>, _kw: Option<&Bound<'_, PyDict>>| -> PyResult<PyObject> {
+                let py = args.py();
+                let name: String = args.get_item(0)?.extract()?;
+                let module = m.bind(py);
+                match self.lookup(py, &name) {
+                    Some(idx) => {
+                        let class = self.class(py, idx)?;
+                        module.setattr(name.as_str(), &class)?;
+                        Ok(class.into_any().unbind())
+                    }
+                    None => Err(PyAttributeError::new_err(format!(
+                        "module '{}' has no attribute '{name}'",
+                        self.module
+                    ))),
+                }
+            },
+        )?;
+        module.add("__getattr__", getattr)?;
+        let m2 = module.clone().unbind();
+        let dir = PyCFunction::new_closure(
+            py,
+            Some(c"__dir__"),
+            None,
+            move |args: &Bound<'_, PyTuple>, _kw: Option<&Bound<'_, PyDict>>| -> PyResult<PyObject> {
+                let py = args.py();
+                let names = PyList::empty(py);
+                for k in m2.bind(py).dict().keys() {
+                    names.append(k)?;
+                }
+                for n in self.all_names() {
+                    names.append(n)?;
+                }
+                names.sort()?;
+                Ok(names.into_any().unbind())
+            },
+        )?;
+        module.add("__dir__", dir)?;
+        Ok(())
+    }
+}
+
+/// `enum.IntEnum` and `enum.Enum`.
+fn enum_classes(py: Python<'_>) -> PyResult<&(Py<PyAny>, Py<PyType>)> {
+    ENUM_CLASSES.get_or_try_init(py, || {
+        let m = py.import("enum")?;
+        Ok((
+            m.getattr("IntEnum")?.unbind(),
+            m.getattr("Enum")?.downcast_into::<PyType>()?.unbind(),
+        ))
+    })
+}
