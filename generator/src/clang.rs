@@ -3,6 +3,9 @@
 //! This is the only module that calls clang-sys: everything else sees `TranslationUnit`,
 //! `Cursor`, `Type` and plain Rust values.
 
+// clang-sys names its constants after libclang's C enumerators.
+#![allow(non_upper_case_globals)]
+
 use anyhow::{bail, Context, Result};
 use clang_sys::*;
 use std::ffi::{CStr, CString};

@@ -1,1 +1,145 @@
-fn main() {}
+//! hipgen: reads ROCm C headers through libclang and renders PyO3 modules from them.
+
+mod clang;
+mod diff;
+mod ir;
+mod macros;
+mod parse;
+mod render;
+mod rules;
+mod spec;
+
+use anyhow::{Context, Result};
+use clap::{Parser, Subcommand};
+use std::path::{Path, PathBuf};
+
+/// Command line of hipgen.
+#[derive(Parser)]
+#[command(version, about = "Generate Python bindings for ROCm libraries from their headers")]
+struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// hipgen's subcommands.
+#[derive(Subcommand)]
+enum Command {
+    /// Print the IR of one library as JSON or YAML.
+    Ir {
+        /// The library's spec.
+        #[arg(long)]
+        spec: PathBuf,
+        /// Include directory holding the ROCm headers (e.g. /opt/rocm/include).
+        #[arg(long)]
+        include: PathBuf,
+        /// ROCm release the headers belong to.
+        #[arg(long)]
+        release: String,
+        /// `json` or `yaml`.
+        #[arg(long, default_value = "yaml")]
+        format: String,
+    },
+    /// Write the generated Rust modules and IR of several libraries.
+    Generate {
+        /// Include directory holding the ROCm headers.
+        #[arg(long)]
+        include: PathBuf,
+        /// ROCm release the headers belong to (names the output folder).
+        #[arg(long)]
+        release: String,
+        /// Comma-separated spec names.
+        #[arg(long, default_value = "hip,hiprtc")]
+        libs: String,
+        /// Folder of the spec files.
+        #[arg(long, default_value = "generator/specs")]
+        specs: PathBuf,
+        /// Folder of the templates.
+        #[arg(long, default_value = "templates")]
+        templates: PathBuf,
+        /// Output root; files go to `<out>/rocm-<release>/`.
+        #[arg(long, default_value = "bindings")]
+        out: PathBuf,
+    },
+    /// List functions, enums and struct fields added, removed or changed between two IRs.
+    Diff {
+        /// The older IR (JSON, as written by `generate`).
+        old: PathBuf,
+        /// The newer IR.
+        new: PathBuf,
+    },
+}
+
+fn main() -> Result<()> {
+    match Cli::parse().command {
+        Command::Ir {
+            spec,
+            include,
+            release,
+            format,
+        } => {
+            let spec = spec::Spec::load(&spec)?;
+            let lib = parse::parse_library(&spec, &include, &release)?;
+            let text = if format == "json" {
+                serde_json::to_string_pretty(&lib)?
+            } else {
+                serde_yaml::to_string(&lib)?
+            };
+            println!("{text}");
+        }
+        Command::Generate {
+            include,
+            release,
+            libs,
+            specs,
+            templates,
+            out,
+        } => generate(&include, &release, &libs, &specs, &templates, &out)?,
+        Command::Diff { old, new } => {
+            let read = |p: &Path| -> Result<ir::Library> {
+                let text = std::fs::read_to_string(p)
+                    .with_context(|| format!("reading {}", p.display()))?;
+                Ok(serde_json::from_str(&text)?)
+            };
+            print!("{}", diff::diff(&read(&old)?, &read(&new)?));
+        }
+    }
+    Ok(())
+}
+
+/// Parses and renders each library, writing `<lib>.rs` and `<lib>.ir.json`.
+fn generate(
+    include: &Path,
+    release: &str,
+    libs: &str,
+    specs: &Path,
+    templates: &Path,
+    out: &Path,
+) -> Result<()> {
+    let dir = out.join(format!("rocm-{release}"));
+    std::fs::create_dir_all(&dir)?;
+    for name in libs.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let spec = spec::Spec::load(&specs.join(format!("{name}.yaml")))?;
+        let lib = parse::parse_library(&spec, include, release)?;
+        let command = format!("hipgen generate --release {release} --libs {name} (or ./build_pkgs.sh --regenerate)");
+        let code = render::render(&lib, &spec, templates, &command)?;
+        std::fs::write(dir.join(format!("{name}.rs")), code)?;
+        std::fs::write(
+            dir.join(format!("{name}.ir.json")),
+            serde_json::to_string_pretty(&lib)? + "\n",
+        )?;
+        eprintln!(
+            "{name}: {} functions, {} enums, {} records, {} handles, {} constants, {} skipped",
+            lib.functions.len(),
+            lib.enums.len(),
+            lib.records.len(),
+            lib.handles.len(),
+            lib.constants.len(),
+            lib.skipped.len()
+        );
+        for s in &lib.skipped {
+            eprintln!("  skipped {}: {}", s.name, s.reason);
+        }
+    }
+    Ok(())
+}

@@ -523,6 +523,12 @@ impl<'s> Walker<'s> {
                 r.aliases.push(std::mem::replace(&mut r.name, api.clone()));
             }
         }
+        // `#define hiprtcJIT_option hipJitOption`: both names name the enum.
+        for e in &mut self.enums {
+            if let Some(api) = renames.get(&e.name) {
+                e.aliases.push(api.clone());
+            }
+        }
         let record_renames: HashMap<String, String> = renames
             .iter()
             .filter(|(from, _)| self.record_seen.contains(*from))
@@ -563,11 +569,19 @@ impl<'s> Walker<'s> {
                 .into_iter()
                 .filter(|c| self.constant_filter.accepts(&c.name)),
         );
-        // Handles whose class is a complete record are that record, not an opaque class.
-        let handles = std::mem::take(&mut self.handles)
-            .into_iter()
-            .filter(|h| !complete.contains(&h.name))
-            .collect();
+        // Handles whose class is a complete record are that record, not an opaque class:
+        // their typedefs become the record's aliases.
+        let mut handles = Vec::new();
+        for mut h in std::mem::take(&mut self.handles) {
+            // `typedef struct _hipGraphicsResource hipGraphicsResource;` names the handle too.
+            if let Some(extra) = self.aliases.get(&h.name) {
+                h.aliases.extend(extra.iter().cloned());
+            }
+            match self.records.iter_mut().find(|r| r.name == h.name) {
+                Some(r) => r.aliases.extend(h.aliases),
+                None => handles.push(h),
+            }
+        }
         Ok(Library {
             name: self.spec.name.clone(),
             release: self.release.clone(),

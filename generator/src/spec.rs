@@ -43,7 +43,7 @@ pub struct Spec {
     /// Functions (regexes) that never block, so the GIL stays held around them.
     #[serde(default)]
     pub keep_gil: Vec<String>,
-    /// Per-parameter rules, keyed `function.param` (either part may be a regex).
+    /// Per-parameter rules, keyed by a regex matched against `function.param`.
     #[serde(default)]
     pub params: BTreeMap<String, ParamRule>,
     /// Values the keyword constructor of a record starts from, per record and field.
@@ -144,14 +144,13 @@ impl Spec {
         serde_yaml::from_str(&text).with_context(|| format!("parsing {}", path.display()))
     }
 
-    /// The rule for a parameter, if the spec has one.
+    /// The rule for a parameter: the first key that, as a regex, matches `function.param`.
     pub fn param_rule(&self, function: &str, param: &str) -> Result<Option<&ParamRule>> {
+        let target = format!("{function}.{param}");
         for (key, rule) in &self.params {
-            let (f, p) = key
-                .split_once('.')
-                .with_context(|| format!("param rule {key:?} is not `function.param`"))?;
-            let [f, p] = [f, p].map(|s| Regex::new(&format!("^(?:{s})$")));
-            if f?.is_match(function) && p?.is_match(param) {
+            let re = Regex::new(&format!("^(?:{key})$"))
+                .with_context(|| format!("bad param rule {key:?}"))?;
+            if re.is_match(&target) {
                 return Ok(Some(rule));
             }
         }

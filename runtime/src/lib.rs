@@ -73,3 +73,26 @@ pub fn publish_module(m: &Bound<'_, PyModule>, qualified: &str) -> PyResult<()> 
         .set_item(qualified, m)?;
     Ok(())
 }
+
+/// Narrows an enum value to the C integer type of its parameter.
+#[inline]
+pub fn narrow<T: TryFrom<i64>>(v: i64) -> PyResult<T> {
+    T::try_from(v).map_err(|_| {
+        pyo3::exceptions::PyOverflowError::new_err(format!("{v} is out of range for this enum"))
+    })
+}
+
+/// A zeroed buffer for a `char *` the C function fills, from its length argument.
+pub fn out_string_buffer(len: i64) -> PyResult<Vec<u8>> {
+    let len = usize::try_from(len).map_err(|_| {
+        pyo3::exceptions::PyValueError::new_err(format!("buffer length {len} is negative"))
+    })?;
+    // One spare byte keeps the result NUL-terminated even if C fills every byte.
+    Ok(vec![0u8; len + 1])
+}
+
+/// The bytes of a filled buffer up to its first NUL.
+pub fn bytes_until_nul(py: Python<'_>, buf: &[u8]) -> PyObject {
+    let end = buf.iter().position(|b| *b == 0).unwrap_or(buf.len());
+    pyo3::types::PyBytes::new(py, &buf[..end]).into_any().unbind()
+}

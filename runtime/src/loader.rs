@@ -10,7 +10,7 @@ use std::ffi::CStr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 pyo3::create_exception!(
-    _native,
+    hip,
     HipLoadError,
     PyRuntimeError,
     "A ROCm library or one of its symbols could not be loaded."

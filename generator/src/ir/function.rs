@@ -36,7 +36,8 @@ pub struct Param {
     pub ty: CType,
     /// How the Python side passes it.
     pub usage: Usage,
-    /// For an out `void **`: the parameter giving its size in bytes, making it a `DeviceArray`.
+    /// For an out `void **`: its size in bytes (making it a `DeviceArray`); for an
+    /// `out_string`: the buffer's length.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub size_param: Option<String>,
 }
@@ -57,4 +58,8 @@ pub enum Usage {
     StringArray,
     /// `hipModuleLaunchKernel`'s `extra`: a tuple of `ctypes` values and pointers, packed.
     KernelExtra,
+    /// A `char *` buffer of `size_param` bytes the C function fills; returned as `bytes`.
+    OutString,
+    /// A handle passed by reference (`hiprtcProgram *`): the Python argument is the handle.
+    ByRef,
 }

@@ -72,11 +72,6 @@ impl CType {
         matches!(self, CType::Int { is_char: true, .. })
     }
 
-    /// Whether this is a pointer whose pointee is `char`.
-    pub fn is_char_pointer(&self) -> bool {
-        matches!(self, CType::Pointer { pointee, .. } if pointee.is_char())
-    }
-
     /// Whether a value of this type is a plain number (integer, float, bool or enum).
     pub fn is_scalar(&self) -> bool {
         matches!(

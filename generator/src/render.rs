@@ -1,0 +1,600 @@
+//! Turns the IR into PyO3 code through the minijinja templates in `templates/`.
+//!
+//! The per-item decisions (which Rust type extracts an argument, how a result becomes a
+//! Python object) are made here, in plain Rust; the templates only lay the code out.
+
+use crate::ir::{CType, ConstValue, Doc, Function, Library, Record, Usage};
+use crate::spec::Spec;
+use anyhow::{bail, Context, Result};
+use minijinja::Environment;
+use serde::Serialize;
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+
+/// Rust keywords that C parameter names may collide with.
+const RUST_KEYWORDS: &[&str] = &[
+    "as", "break", "const", "continue", "crate", "else", "enum", "extern", "false", "fn", "for",
+    "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return",
+    "static", "struct", "super", "trait", "true", "type", "unsafe", "use", "where", "while",
+    "async", "await", "dyn", "abstract", "become", "box", "do", "final", "macro", "override",
+    "priv", "typeof", "unsized", "virtual", "yield", "try", "gen",
+];
+
+/// A function as the template sees it.
+#[derive(Serialize)]
+struct FunctionModel {
+    /// API (Python) name.
+    name: String,
+    /// Symbol in the library.
+    symbol: String,
+    /// Docstring lines.
+    doc: Vec<String>,
+    /// Python parameter names, in order.
+    py_params: Vec<String>,
+    /// `name: Type` for each Rust parameter.
+    rust_params: Vec<String>,
+    /// Statements run before the call, with the GIL held.
+    prep: Vec<String>,
+    /// FFI parameter types.
+    ffi_params: Vec<String>,
+    /// FFI return type.
+    ffi_ret: String,
+    /// Arguments of the call (plain values captured by the closure).
+    call_args: Vec<String>,
+    /// Whether the GIL stays held.
+    keep_gil: bool,
+    /// Expressions that build the result tuple items.
+    results: Vec<String>,
+}
+
+/// A record by value as the template sees it: a `#[repr(C)]` mirror.
+#[derive(Serialize)]
+struct MirrorModel {
+    /// Rust type name.
+    name: String,
+    /// `name: Type` for each field.
+    fields: Vec<String>,
+    /// `sizeof` checked at compile time.
+    size: u64,
+}
+
+/// Everything a library's templates need.
+#[derive(Serialize)]
+struct ModuleModel {
+    /// Spec name.
+    name: String,
+    /// Python module (`hip.hip`).
+    python_module: String,
+    /// ROCm release.
+    release: String,
+    /// Headers parsed.
+    headers: Vec<String>,
+    /// The command that regenerates the file.
+    command: String,
+    /// Library name for messages.
+    lib_name: String,
+    /// Environment override.
+    lib_env: String,
+    /// Sonames in search order.
+    lib_sonames: Vec<String>,
+    /// Type table entries (Rust expressions).
+    types: Vec<String>,
+    /// Record mirrors.
+    mirrors: Vec<MirrorModel>,
+    /// Functions.
+    functions: Vec<FunctionModel>,
+    /// Integer constants.
+    int_constants: Vec<(String, i64)>,
+    /// String constants.
+    str_constants: Vec<(String, String)>,
+}
+
+/// Indices of types in the registry, by every name they go by.
+struct TypeIndex {
+    /// Name or alias → index.
+    by_name: HashMap<String, usize>,
+}
+
+impl TypeIndex {
+    /// The index of a type name.
+    fn get(&self, name: &str) -> Result<usize> {
+        self.by_name
+            .get(name)
+            .copied()
+            .with_context(|| format!("type {name} is not in the registry"))
+    }
+}
+
+/// Renders the Rust module of one library.
+pub fn render(lib: &Library, spec: &Spec, templates: &Path, command: &str) -> Result<String> {
+    let mut env = Environment::new();
+    env.set_loader(minijinja::path_loader(templates));
+    env.set_trim_blocks(true);
+    env.set_lstrip_blocks(true);
+    env.set_keep_trailing_newline(true);
+    let model = module_model(lib, spec, command)?;
+    let tmpl = env.get_template("module.rs.j2")?;
+    Ok(tmpl.render(minijinja::context! { m => model })?)
+}
+
+/// Builds the module model.
+fn module_model(lib: &Library, spec: &Spec, command: &str) -> Result<ModuleModel> {
+    let mut by_name = HashMap::new();
+    let mut idx = 0;
+    for e in &lib.enums {
+        for n in std::iter::once(&e.name).chain(&e.aliases) {
+            by_name.entry(n.clone()).or_insert(idx);
+        }
+        idx += 1;
+    }
+    for r in &lib.records {
+        for n in std::iter::once(&r.name).chain(&r.aliases) {
+            by_name.entry(n.clone()).or_insert(idx);
+        }
+        idx += 1;
+    }
+    for h in &lib.handles {
+        for n in std::iter::once(&h.name).chain(&h.aliases) {
+            by_name.entry(n.clone()).or_insert(idx);
+        }
+        idx += 1;
+    }
+    let types = TypeIndex { by_name };
+    let records: HashMap<&str, &Record> = lib
+        .records
+        .iter()
+        .flat_map(|r| std::iter::once((r.name.as_str(), r)).chain(r.aliases.iter().map(move |a| (a.as_str(), r))))
+        .collect();
+
+    let mut type_entries = Vec::new();
+    for e in &lib.enums {
+        let members: Vec<String> = e
+            .members
+            .iter()
+            .map(|(n, v)| format!("({n:?}, {v})"))
+            .collect();
+        type_entries.push(format!(
+            "rt::TypeDef::Enum(rt::EnumDef {{ name: {:?}, aliases: &{:?}, members: &[{}] }})",
+            e.name,
+            e.aliases,
+            members.join(", ")
+        ));
+    }
+    for r in &lib.records {
+        let fields: Result<Vec<String>> = r
+            .fields
+            .iter()
+            .map(|f| {
+                let (offset, bits) = match f.bit_width {
+                    Some(w) => (
+                        f.offset_bits / 8,
+                        format!("Some(({}, {w}))", f.offset_bits % 8),
+                    ),
+                    None => (f.offset_bits / 8, "None".to_string()),
+                };
+                Ok(format!(
+                    "rt::FieldDef {{ name: {:?}, offset: {offset}, bits: {bits}, kind: {}, default: {:?} }}",
+                    f.name,
+                    field_kind(&f.ty, &types, &records)?,
+                    f.default
+                ))
+            })
+            .collect();
+        type_entries.push(format!(
+            "rt::TypeDef::Record(rt::RecordDef {{ name: {:?}, aliases: &{:?}, size: {}, fields: &[{}], doc: {:?} }})",
+            r.name,
+            r.aliases,
+            r.size,
+            fields?.join(", "),
+            docstring(&r.doc, &[], &[]).join("\n")
+        ));
+    }
+    for h in &lib.handles {
+        type_entries.push(format!(
+            "rt::TypeDef::Handle(rt::HandleDef {{ name: {:?}, aliases: &{:?} }})",
+            h.name, h.aliases
+        ));
+    }
+
+    let status = spec.status.as_ref();
+    let status_idx = status.map(|s| types.get(&s.enum_name)).transpose()?;
+    let success_value = match status.and_then(|s| s.success_for_plain_returns.as_ref()) {
+        Some(member) => {
+            let e = lib
+                .enums
+                .iter()
+                .find(|e| Some(&e.name) == status.map(|s| &s.enum_name))
+                .context("status enum not found")?;
+            Some(
+                e.members
+                    .iter()
+                    .find(|(n, _)| n == member)
+                    .with_context(|| format!("{member} is not a member of {}", e.name))?
+                    .1,
+            )
+        }
+        None => None,
+    };
+
+    let mut mirrors = BTreeMap::new();
+    let mut functions = Vec::new();
+    for f in &lib.functions {
+        let ctx = FnCtx {
+            types: &types,
+            records: &records,
+            status: status.map(|s| s.enum_name.as_str()),
+            status_idx,
+            success_value,
+        };
+        functions.push(ctx.function(f, &mut mirrors)?);
+    }
+
+    let mut int_constants = Vec::new();
+    let mut str_constants = Vec::new();
+    for c in &lib.constants {
+        match &c.value {
+            ConstValue::Int(v) => int_constants.push((c.name.clone(), *v)),
+            ConstValue::Str(s) => str_constants.push((c.name.clone(), s.clone())),
+        }
+    }
+    Ok(ModuleModel {
+        name: lib.name.clone(),
+        python_module: format!("hip.{}", lib.name),
+        release: lib.release.clone(),
+        headers: lib.headers.clone(),
+        command: command.to_string(),
+        lib_name: spec.library.name.clone(),
+        lib_env: spec.library.env.clone(),
+        lib_sonames: spec.library.sonames.clone(),
+        types: type_entries,
+        mirrors: mirrors.into_values().collect(),
+        functions,
+        int_constants,
+        str_constants,
+    })
+}
+
+/// The `rt::FieldKind` expression of a field type.
+fn field_kind(ty: &CType, types: &TypeIndex, records: &HashMap<&str, &Record>) -> Result<String> {
+    Ok(match ty {
+        CType::Bool => "rt::FieldKind::Bool".into(),
+        CType::Int { size, signed, .. } => {
+            format!("rt::FieldKind::Int {{ size: {size}, signed: {signed} }}")
+        }
+        CType::Float { size } => format!("rt::FieldKind::Float {{ size: {size} }}"),
+        CType::Enum { name, size, signed } => format!(
+            "rt::FieldKind::Enum {{ ty: {}, size: {size}, signed: {signed} }}",
+            types.get(name)?
+        ),
+        CType::Record { name } => format!("rt::FieldKind::Record({})", types.get(name)?),
+        CType::Handle { name } => format!("rt::FieldKind::Handle({})", types.get(name)?),
+        CType::Array { elem, len } if elem.is_char() => format!("rt::FieldKind::Chars({len})"),
+        CType::Array { elem, len } => format!(
+            "rt::FieldKind::Array {{ elem: &{}, len: {len}, stride: {} }}",
+            field_kind(elem, types, records)?,
+            size_of(elem, records)?
+        ),
+        CType::Pointer { .. } => "rt::FieldKind::Pointer".into(),
+        CType::Void | CType::Unsupported { .. } => bail!("field of unsupported type {ty:?}"),
+    })
+}
+
+/// `sizeof` a type.
+fn size_of(ty: &CType, records: &HashMap<&str, &Record>) -> Result<u64> {
+    Ok(match ty {
+        CType::Bool => 1,
+        CType::Int { size, .. } | CType::Float { size } | CType::Enum { size, .. } => *size as u64,
+        CType::Pointer { .. } | CType::Handle { .. } => 8,
+        CType::Record { name } => records.get(name.as_str()).context("unknown record")?.size,
+        CType::Array { elem, len } => size_of(elem, records)? * len,
+        _ => bail!("no size for {ty:?}"),
+    })
+}
+
+/// Rust integer type of a size and signedness.
+fn int_type(size: u8, signed: bool) -> &'static str {
+    match (size, signed) {
+        (1, true) => "i8",
+        (1, false) => "u8",
+        (2, true) => "i16",
+        (2, false) => "u16",
+        (4, true) => "i32",
+        (4, false) => "u32",
+        (_, true) => "i64",
+        (_, false) => "u64",
+    }
+}
+
+/// What one function's rendering needs to know about its library.
+struct FnCtx<'a> {
+    /// Registry indices.
+    types: &'a TypeIndex,
+    /// Records by name.
+    records: &'a HashMap<&'a str, &'a Record>,
+    /// Name of the status enum.
+    status: Option<&'a str>,
+    /// Registry index of the status enum.
+    status_idx: Option<usize>,
+    /// Value put first in the result of plain-returning functions.
+    success_value: Option<i64>,
+}
+
+impl FnCtx<'_> {
+    /// The FFI type of a C type; records by value get a mirror.
+    fn ffi_type(&self, ty: &CType, mirrors: &mut BTreeMap<String, MirrorModel>) -> Result<String> {
+        Ok(match ty {
+            CType::Void => "()".into(),
+            CType::Bool => "bool".into(),
+            CType::Int { size, signed, .. } => int_type(*size, *signed).into(),
+            CType::Float { size: 4 } => "f32".into(),
+            CType::Float { .. } => "f64".into(),
+            CType::Enum { size, signed, .. } => int_type(*size, *signed).into(),
+            CType::Record { name } => self.mirror(name, mirrors)?,
+            CType::Handle { .. } | CType::Pointer { .. } => "usize".into(),
+            CType::Array { elem, len } => {
+                format!("[{}; {len}]", self.ffi_type(elem, mirrors)?)
+            }
+            CType::Unsupported { spelling } => bail!("unsupported type {spelling}"),
+        })
+    }
+
+    /// Declares a `#[repr(C)]` mirror of a record passed by value and returns its name.
+    fn mirror(&self, name: &str, mirrors: &mut BTreeMap<String, MirrorModel>) -> Result<String> {
+        let rust_name = format!("R_{name}");
+        if mirrors.contains_key(&rust_name) {
+            return Ok(rust_name);
+        }
+        let r = self
+            .records
+            .get(name)
+            .with_context(|| format!("record {name} has no definition"))?;
+        if r.is_union || r.fields.iter().any(|f| f.bit_width.is_some()) {
+            bail!("record {name} passed by value is a union or has bitfields");
+        }
+        let mut fields = Vec::new();
+        for f in &r.fields {
+            fields.push(format!("pub {}: {}", sanitize(&f.name), self.ffi_type(&f.ty, mirrors)?));
+        }
+        mirrors.insert(
+            rust_name.clone(),
+            MirrorModel {
+                name: rust_name.clone(),
+                fields,
+                size: r.size,
+            },
+        );
+        Ok(rust_name)
+    }
+
+    /// The render model of a function.
+    fn function(&self, f: &Function, mirrors: &mut BTreeMap<String, MirrorModel>) -> Result<FunctionModel> {
+        let mut m = FunctionModel {
+            name: f.name.clone(),
+            symbol: f.symbol.clone(),
+            doc: Vec::new(),
+            py_params: Vec::new(),
+            rust_params: Vec::new(),
+            prep: Vec::new(),
+            ffi_params: Vec::new(),
+            ffi_ret: self.ffi_type(&f.ret, mirrors)?,
+            call_args: Vec::new(),
+            keep_gil: f.keep_gil,
+            results: Vec::new(),
+        };
+        let mut returns_doc: Vec<String> = Vec::new();
+        let mut outs: Vec<String> = Vec::new();
+        let is_status = matches!(&f.ret, CType::Enum { name, .. } if Some(name.as_str()) == self.status);
+        if is_status {
+            let idx = self.status_idx.context("status index")?;
+            outs.push(format!("TYPES.enum_member(py, {idx}, __r as i64)?"));
+            returns_doc.push(format!("{}: status", self.status.unwrap_or_default()));
+        } else if f.ret != CType::Void {
+            if let (Some(idx), Some(v)) = (self.status_idx, self.success_value) {
+                outs.push(format!("TYPES.enum_member(py, {idx}, {v})?"));
+                returns_doc.push(format!("{}: always success", self.status.unwrap_or_default()));
+            }
+            outs.push(self.result_expr(&f.ret, "__r", None)?);
+            returns_doc.push(describe(&f.ret));
+        }
+        for p in &f.params {
+            if p.name == "py" || p.name.starts_with("__") {
+                bail!("{}: parameter name {} collides with generated names", f.name, p.name);
+            }
+            let rust_name = sanitize(&p.name);
+            let a = format!("a_{}", p.name);
+            m.ffi_params.push(self.ffi_type(&p.ty, mirrors)?);
+            match p.usage {
+                Usage::Out => {
+                    let CType::Pointer { pointee, .. } = &p.ty else {
+                        bail!("{}.{} is out but not a pointer", f.name, p.name);
+                    };
+                    if let CType::Record { name } = pointee.as_ref() {
+                        // The C function fills a struct: allocate one and return it.
+                        m.prep.push(format!(
+                            "let o_{} = TYPES.class(py, {})?.call0()?;",
+                            p.name,
+                            self.types.get(name)?
+                        ));
+                        m.prep.push(format!("let {a} = rt::PtrArg::convert(&o_{}, false)?.addr();", p.name));
+                        outs.push(format!("o_{}.unbind()", p.name));
+                        returns_doc.push(format!("{}: {name}", p.name));
+                    } else {
+                        let storage = match pointee.as_ref() {
+                            CType::Bool => "u8".to_string(),
+                            CType::Array { .. } | CType::Void => {
+                                bail!("{}.{}: cannot return a {pointee:?}", f.name, p.name)
+                            }
+                            other => self.ffi_type(other, mirrors)?,
+                        };
+                        m.prep.push(format!("let mut o_{}: {storage} = Default::default();", p.name));
+                        m.prep.push(format!(
+                            "let {a} = &mut o_{} as *mut {storage} as usize;",
+                            p.name
+                        ));
+                        let size = p.size_param.as_ref().map(|s| sanitize(s));
+                        outs.push(self.result_expr(pointee, &format!("o_{}", p.name), size.as_deref())?);
+                        returns_doc.push(format!("{}: {}", p.name, describe(pointee)));
+                    }
+                }
+                Usage::OutString => {
+                    let len = sanitize(p.size_param.as_deref().context("out_string size")?);
+                    m.prep.push(format!("let mut o_{} = rt::out_string_buffer({len} as i64)?;", p.name));
+                    m.prep.push(format!("let {a} = o_{}.as_mut_ptr() as usize;", p.name));
+                    outs.push(format!("rt::bytes_until_nul(py, &o_{})", p.name));
+                    returns_doc.push(format!("{}: bytes", p.name));
+                }
+                Usage::ByRef => {
+                    m.py_params.push(rust_name.clone());
+                    m.rust_params.push(format!("{rust_name}: rt::PtrArg"));
+                    m.prep.push(format!("let mut o_{}: usize = {rust_name}.addr();", p.name));
+                    m.prep.push(format!("let {a} = &mut o_{} as *mut usize as usize;", p.name));
+                }
+                usage => {
+                    m.py_params.push(rust_name.clone());
+                    let (ty, prep) = self.in_param(&p.ty, usage, &rust_name, mirrors)?;
+                    m.rust_params.push(format!("{rust_name}: {ty}"));
+                    m.prep.push(format!("let {a} = {prep};"));
+                }
+            }
+            m.call_args.push(a);
+        }
+        m.results = outs;
+        m.doc = docstring(&f.doc, &f.params.iter().filter(|p| p.usage != Usage::Out).map(|p| p.name.clone()).collect::<Vec<_>>(), &returns_doc);
+        if f.deprecated {
+            m.doc.push(String::new());
+            m.doc.push("Deprecated in the C API.".into());
+        }
+        Ok(m)
+    }
+
+    /// The Rust parameter type and the expression giving the C value of an input.
+    fn in_param(
+        &self,
+        ty: &CType,
+        usage: Usage,
+        name: &str,
+        mirrors: &mut BTreeMap<String, MirrorModel>,
+    ) -> Result<(String, String)> {
+        Ok(match usage {
+            Usage::String => ("rt::CStrArg".into(), format!("{name}.addr()")),
+            Usage::StringArray => ("rt::CStrArrayArg".into(), format!("{name}.addr()")),
+            Usage::KernelExtra => ("rt::KernelExtra".into(), format!("{name}.addr()")),
+            Usage::Pointer => match ty {
+                CType::Pointer { is_const: false, .. } => {
+                    ("rt::PtrArgMut".into(), format!("{name}.addr()"))
+                }
+                _ => ("rt::PtrArg".into(), format!("{name}.addr()")),
+            },
+            Usage::In => match ty {
+                CType::Bool | CType::Int { .. } | CType::Float { .. } => {
+                    (self.ffi_type(ty, mirrors)?, name.to_string())
+                }
+                CType::Enum { name: e, size, signed } => (
+                    "&Bound<'_, PyAny>".into(),
+                    format!(
+                        "rt::narrow::<{}>(TYPES.enum_arg({}, {name})?)?",
+                        int_type(*size, *signed),
+                        self.types.get(e)?
+                    ),
+                ),
+                CType::Record { name: r } => (
+                    "&Bound<'_, PyAny>".into(),
+                    format!(
+                        "TYPES.record_arg::<{}>({}, {name})?",
+                        self.mirror(r, mirrors)?,
+                        self.types.get(r)?
+                    ),
+                ),
+                CType::Handle { .. } | CType::Pointer { .. } => {
+                    ("rt::PtrArg".into(), format!("{name}.addr()"))
+                }
+                other => bail!("cannot pass {other:?}"),
+            },
+            Usage::Out | Usage::OutString | Usage::ByRef => unreachable!("handled by the caller"),
+        })
+    }
+
+    /// The expression turning a C value `v` into a Python object.
+    fn result_expr(&self, ty: &CType, v: &str, size_param: Option<&str>) -> Result<String> {
+        Ok(match ty {
+            CType::Bool => format!("rt::obj(py, {v} != 0)?"),
+            CType::Int { .. } | CType::Float { .. } => format!("rt::obj(py, {v})?"),
+            CType::Enum { name, .. } => {
+                format!("TYPES.enum_member(py, {}, {v} as i64)?", self.types.get(name)?)
+            }
+            CType::Handle { name } => {
+                format!("TYPES.instance_at(py, {}, {v}, None)?", self.types.get(name)?)
+            }
+            CType::Pointer { pointee, .. } if pointee.is_char() => format!("rt::cstr_result(py, {v})"),
+            CType::Pointer { pointee, .. } if matches!(**pointee, CType::Record { .. }) => {
+                let CType::Record { name } = pointee.as_ref() else { unreachable!() };
+                format!("TYPES.instance_at(py, {}, {v}, None)?", self.types.get(name)?)
+            }
+            CType::Pointer { .. } => match size_param {
+                Some(s) => format!("rt::device_array_result(py, {v}, {s} as u64)?"),
+                None => format!("rt::pointer_result(py, {v})?"),
+            },
+            CType::Record { name } => format!(
+                "TYPES.record_copy(py, {}, &{v} as *const _ as usize)?",
+                self.types.get(name)?
+            ),
+            other => bail!("cannot return {other:?}"),
+        })
+    }
+}
+
+/// A Rust-safe identifier for a C name.
+fn sanitize(name: &str) -> String {
+    if RUST_KEYWORDS.contains(&name) {
+        format!("r#{name}")
+    } else {
+        name.to_string()
+    }
+}
+
+/// A short description of a returned C type.
+fn describe(ty: &CType) -> String {
+    match ty {
+        CType::Bool => "bool".into(),
+        CType::Int { .. } => "int".into(),
+        CType::Float { .. } => "float".into(),
+        CType::Enum { name, .. } | CType::Record { name } | CType::Handle { name } => name.clone(),
+        CType::Pointer { pointee, .. } if pointee.is_char() => "bytes".into(),
+        CType::Pointer { .. } => "Pointer".into(),
+        _ => "object".into(),
+    }
+}
+
+/// Docstring lines: description, `Args:` and `Returns:` sections.
+fn docstring(doc: &Doc, params: &[String], returns: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = doc.text.lines().map(str::to_string).collect();
+    if !params.is_empty() {
+        if !out.is_empty() {
+            out.push(String::new());
+        }
+        out.push("Args:".into());
+        for p in params {
+            let entry = doc.params.iter().find(|(n, _, _)| n == p);
+            match entry {
+                Some((_, dir, text)) if !text.is_empty() => {
+                    let dir = if dir.is_empty() { String::new() } else { format!(" [{dir}]") };
+                    let mut lines = text.lines();
+                    out.push(format!("    {p}{dir}: {}", lines.next().unwrap_or_default()));
+                    out.extend(lines.map(|l| format!("        {l}")));
+                }
+                _ => out.push(format!("    {p}")),
+            }
+        }
+    }
+    if !returns.is_empty() {
+        if !out.is_empty() {
+            out.push(String::new());
+        }
+        out.push(format!("Returns: a tuple of {} item(s):", returns.len()));
+        out.extend(returns.iter().map(|r| format!("    {r}")));
+        if !doc.returns.is_empty() {
+            out.extend(doc.returns.lines().map(|l| format!("    {l}")));
+        }
+    }
+    out
+}

@@ -1,0 +1,37 @@
+"""HIP and ROCm libraries for Python: `from hip import hip, hiprtc`.
+
+Each module binds one ROCm library, loaded on first use; a module left out of the build is
+simply absent. Names, calling conventions and results follow hip-python 6.4.3.
+"""
+
+from hip import _native
+from hip._native import HipLoadError
+
+ROCM_VERSION = 60400003
+ROCM_VERSION_NAME = rocm_version_name = "6.4.3"
+ROCM_VERSION_TUPLE = rocm_version_tuple = (6, 4, 3)
+
+__all__ = ["HipLoadError", "ROCM_VERSION", "ROCM_VERSION_NAME", "ROCM_VERSION_TUPLE"]
+
+for _name in ("hip", "hiprtc"):
+    if hasattr(_native, _name):
+        globals()[_name] = getattr(_native, _name)
+        __all__.append(_name)
+
+if "hip" in globals():
+    HIP_VERSION = hip.HIP_VERSION  # noqa: F821 - set just above
+    HIP_VERSION_NAME = hip_version_name = (
+        f"{hip.HIP_VERSION_MAJOR}.{hip.HIP_VERSION_MINOR}.{hip.HIP_VERSION_PATCH}"  # noqa: F821
+    )
+    HIP_VERSION_TUPLE = hip_version_tuple = (
+        hip.HIP_VERSION_MAJOR,  # noqa: F821
+        hip.HIP_VERSION_MINOR,  # noqa: F821
+        hip.HIP_VERSION_PATCH,  # noqa: F821
+    )
+
+if "hiprtc" in globals():
+    from hip import hiprtc_pyext as _ext
+
+    hiprtc.ext = _ext  # noqa: F821 - set just above
+
+del _name

@@ -1,0 +1,1 @@
+"""Helper types shared by all modules (hip-python's `hip._util`)."""
