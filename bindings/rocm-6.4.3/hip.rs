@@ -83,7 +83,7 @@ static TYPE_DEFS: [rt::TypeDef; NUM_TYPES] = [
     rt::TypeDef::Enum(rt::EnumDef { name: "hipGraphDependencyType", aliases: &[], members: &[("hipGraphDependencyTypeDefault", 0), ("hipGraphDependencyTypeProgrammatic", 1)] }),
     rt::TypeDef::Enum(rt::EnumDef { name: "hipDataType", aliases: &[], members: &[("HIP_R_32F", 0), ("HIP_R_64F", 1), ("HIP_R_16F", 2), ("HIP_R_8I", 3), ("HIP_C_32F", 4), ("HIP_C_64F", 5), ("HIP_C_16F", 6), ("HIP_C_8I", 7), ("HIP_R_8U", 8), ("HIP_C_8U", 9), ("HIP_R_32I", 10), ("HIP_C_32I", 11), ("HIP_R_32U", 12), ("HIP_C_32U", 13), ("HIP_R_16BF", 14), ("HIP_C_16BF", 15), ("HIP_R_4I", 16), ("HIP_C_4I", 17), ("HIP_R_4U", 18), ("HIP_C_4U", 19), ("HIP_R_16I", 20), ("HIP_C_16I", 21), ("HIP_R_16U", 22), ("HIP_C_16U", 23), ("HIP_R_64I", 24), ("HIP_C_64I", 25), ("HIP_R_64U", 26), ("HIP_C_64U", 27), ("HIP_R_8F_E4M3", 28), ("HIP_R_8F_E5M2", 29), ("HIP_R_8F_E4M3_FNUZ", 1000), ("HIP_R_8F_E5M2_FNUZ", 1001)] }),
     rt::TypeDef::Enum(rt::EnumDef { name: "hipLibraryPropertyType", aliases: &[], members: &[("HIP_LIBRARY_MAJOR_VERSION", 0), ("HIP_LIBRARY_MINOR_VERSION", 1), ("HIP_LIBRARY_PATCH_LEVEL", 2)] }),
-    rt::TypeDef::Record(rt::RecordDef { name: "hipDeviceArch_t", aliases: &[], size: 4, fields: &[rt::FieldDef { name: "hasGlobalInt32Atomics", offset: 0, bits: Some((0, 1)), kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }, rt::FieldDef { name: "hasGlobalFloatAtomicExch", offset: 0, bits: Some((1, 1)), kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }, rt::FieldDef { name: "hasSharedInt32Atomics", offset: 0, bits: Some((2, 1)), kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }, rt::FieldDef { name: "hasSharedFloatAtomicExch", offset: 0, bits: Some((3, 1)), kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }, rt::FieldDef { name: "hasFloatAtomicAdd", offset: 0, bits: Some((4, 1)), kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }, rt::FieldDef { name: "hasGlobalInt64Atomics", offset: 0, bits: Some((5, 1)), kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }, rt::FieldDef { name: "hasSharedInt64Atomics", offset: 0, bits: Some((6, 1)), kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }, rt::FieldDef { name: "hasDoubles", offset: 0, bits: Some((7, 1)), kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }, rt::FieldDef { name: "hasWarpVote", offset: 1, bits: Some((0, 1)), kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }, rt::FieldDef { name: "hasWarpBallot", offset: 1, bits: Some((1, 1)), kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }, rt::FieldDef { name: "hasWarpShuffle", offset: 1, bits: Some((2, 1)), kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }, rt::FieldDef { name: "hasFunnelShift", offset: 1, bits: Some((3, 1)), kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }, rt::FieldDef { name: "hasThreadFenceSystem", offset: 1, bits: Some((4, 1)), kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }, rt::FieldDef { name: "hasSyncThreadsExt", offset: 1, bits: Some((5, 1)), kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }, rt::FieldDef { name: "hasSurfaceFuncs", offset: 1, bits: Some((6, 1)), kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }, rt::FieldDef { name: "has3dGrid", offset: 1, bits: Some((7, 1)), kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }, rt::FieldDef { name: "hasDynamicParallelism", offset: 2, bits: Some((0, 1)), kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }], doc: "" }),
+    rt::TypeDef::Record(rt::RecordDef { name: "hipDeviceArch_t", aliases: &[], size: 4, fields: &[rt::FieldDef { name: "hasGlobalInt32Atomics", offset: 0, bits: Some((0, 1)), kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }, rt::FieldDef { name: "hasGlobalFloatAtomicExch", offset: 0, bits: Some((1, 1)), kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }, rt::FieldDef { name: "hasSharedInt32Atomics", offset: 0, bits: Some((2, 1)), kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }, rt::FieldDef { name: "hasSharedFloatAtomicExch", offset: 0, bits: Some((3, 1)), kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }, rt::FieldDef { name: "hasFloatAtomicAdd", offset: 0, bits: Some((4, 1)), kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }, rt::FieldDef { name: "hasGlobalInt64Atomics", offset: 0, bits: Some((5, 1)), kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }, rt::FieldDef { name: "hasSharedInt64Atomics", offset: 0, bits: Some((6, 1)), kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }, rt::FieldDef { name: "hasDoubles", offset: 0, bits: Some((7, 1)), kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }, rt::FieldDef { name: "hasWarpVote", offset: 1, bits: Some((0, 1)), kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }, rt::FieldDef { name: "hasWarpBallot", offset: 1, bits: Some((1, 1)), kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }, rt::FieldDef { name: "hasWarpShuffle", offset: 1, bits: Some((2, 1)), kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }, rt::FieldDef { name: "hasFunnelShift", offset: 1, bits: Some((3, 1)), kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }, rt::FieldDef { name: "hasThreadFenceSystem", offset: 1, bits: Some((4, 1)), kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }, rt::FieldDef { name: "hasSyncThreadsExt", offset: 1, bits: Some((5, 1)), kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }, rt::FieldDef { name: "hasSurfaceFuncs", offset: 1, bits: Some((6, 1)), kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }, rt::FieldDef { name: "has3dGrid", offset: 1, bits: Some((7, 1)), kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }, rt::FieldDef { name: "hasDynamicParallelism", offset: 2, bits: Some((0, 1)), kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }], doc: "hipDeviceArch_t" }),
     rt::TypeDef::Record(rt::RecordDef { name: "hipUUID_t", aliases: &["hipUUID"], size: 16, fields: &[rt::FieldDef { name: "bytes", offset: 0, bits: None, kind: rt::FieldKind::Chars(16), default: None }], doc: "" }),
     rt::TypeDef::Record(rt::RecordDef { name: "hipDeviceProp_t", aliases: &["hipDeviceProp_tR0600"], size: 1472, fields: &[rt::FieldDef { name: "name", offset: 0, bits: None, kind: rt::FieldKind::Chars(256), default: None }, rt::FieldDef { name: "uuid", offset: 256, bits: None, kind: rt::FieldKind::Record(64), default: None }, rt::FieldDef { name: "luid", offset: 272, bits: None, kind: rt::FieldKind::Chars(8), default: None }, rt::FieldDef { name: "luidDeviceNodeMask", offset: 280, bits: None, kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }, rt::FieldDef { name: "totalGlobalMem", offset: 288, bits: None, kind: rt::FieldKind::Int { size: 8, signed: false }, default: None }, rt::FieldDef { name: "sharedMemPerBlock", offset: 296, bits: None, kind: rt::FieldKind::Int { size: 8, signed: false }, default: None }, rt::FieldDef { name: "regsPerBlock", offset: 304, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "warpSize", offset: 308, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "memPitch", offset: 312, bits: None, kind: rt::FieldKind::Int { size: 8, signed: false }, default: None }, rt::FieldDef { name: "maxThreadsPerBlock", offset: 320, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "maxThreadsDim", offset: 324, bits: None, kind: rt::FieldKind::Array { elem: &rt::FieldKind::Int { size: 4, signed: true }, len: 3, stride: 4 }, default: None }, rt::FieldDef { name: "maxGridSize", offset: 336, bits: None, kind: rt::FieldKind::Array { elem: &rt::FieldKind::Int { size: 4, signed: true }, len: 3, stride: 4 }, default: None }, rt::FieldDef { name: "clockRate", offset: 348, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "totalConstMem", offset: 352, bits: None, kind: rt::FieldKind::Int { size: 8, signed: false }, default: None }, rt::FieldDef { name: "major", offset: 360, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "minor", offset: 364, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "textureAlignment", offset: 368, bits: None, kind: rt::FieldKind::Int { size: 8, signed: false }, default: None }, rt::FieldDef { name: "texturePitchAlignment", offset: 376, bits: None, kind: rt::FieldKind::Int { size: 8, signed: false }, default: None }, rt::FieldDef { name: "deviceOverlap", offset: 384, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "multiProcessorCount", offset: 388, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "kernelExecTimeoutEnabled", offset: 392, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "integrated", offset: 396, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "canMapHostMemory", offset: 400, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "computeMode", offset: 404, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "maxTexture1D", offset: 408, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "maxTexture1DMipmap", offset: 412, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "maxTexture1DLinear", offset: 416, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "maxTexture2D", offset: 420, bits: None, kind: rt::FieldKind::Array { elem: &rt::FieldKind::Int { size: 4, signed: true }, len: 2, stride: 4 }, default: None }, rt::FieldDef { name: "maxTexture2DMipmap", offset: 428, bits: None, kind: rt::FieldKind::Array { elem: &rt::FieldKind::Int { size: 4, signed: true }, len: 2, stride: 4 }, default: None }, rt::FieldDef { name: "maxTexture2DLinear", offset: 436, bits: None, kind: rt::FieldKind::Array { elem: &rt::FieldKind::Int { size: 4, signed: true }, len: 3, stride: 4 }, default: None }, rt::FieldDef { name: "maxTexture2DGather", offset: 448, bits: None, kind: rt::FieldKind::Array { elem: &rt::FieldKind::Int { size: 4, signed: true }, len: 2, stride: 4 }, default: None }, rt::FieldDef { name: "maxTexture3D", offset: 456, bits: None, kind: rt::FieldKind::Array { elem: &rt::FieldKind::Int { size: 4, signed: true }, len: 3, stride: 4 }, default: None }, rt::FieldDef { name: "maxTexture3DAlt", offset: 468, bits: None, kind: rt::FieldKind::Array { elem: &rt::FieldKind::Int { size: 4, signed: true }, len: 3, stride: 4 }, default: None }, rt::FieldDef { name: "maxTextureCubemap", offset: 480, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "maxTexture1DLayered", offset: 484, bits: None, kind: rt::FieldKind::Array { elem: &rt::FieldKind::Int { size: 4, signed: true }, len: 2, stride: 4 }, default: None }, rt::FieldDef { name: "maxTexture2DLayered", offset: 492, bits: None, kind: rt::FieldKind::Array { elem: &rt::FieldKind::Int { size: 4, signed: true }, len: 3, stride: 4 }, default: None }, rt::FieldDef { name: "maxTextureCubemapLayered", offset: 504, bits: None, kind: rt::FieldKind::Array { elem: &rt::FieldKind::Int { size: 4, signed: true }, len: 2, stride: 4 }, default: None }, rt::FieldDef { name: "maxSurface1D", offset: 512, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "maxSurface2D", offset: 516, bits: None, kind: rt::FieldKind::Array { elem: &rt::FieldKind::Int { size: 4, signed: true }, len: 2, stride: 4 }, default: None }, rt::FieldDef { name: "maxSurface3D", offset: 524, bits: None, kind: rt::FieldKind::Array { elem: &rt::FieldKind::Int { size: 4, signed: true }, len: 3, stride: 4 }, default: None }, rt::FieldDef { name: "maxSurface1DLayered", offset: 536, bits: None, kind: rt::FieldKind::Array { elem: &rt::FieldKind::Int { size: 4, signed: true }, len: 2, stride: 4 }, default: None }, rt::FieldDef { name: "maxSurface2DLayered", offset: 544, bits: None, kind: rt::FieldKind::Array { elem: &rt::FieldKind::Int { size: 4, signed: true }, len: 3, stride: 4 }, default: None }, rt::FieldDef { name: "maxSurfaceCubemap", offset: 556, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "maxSurfaceCubemapLayered", offset: 560, bits: None, kind: rt::FieldKind::Array { elem: &rt::FieldKind::Int { size: 4, signed: true }, len: 2, stride: 4 }, default: None }, rt::FieldDef { name: "surfaceAlignment", offset: 568, bits: None, kind: rt::FieldKind::Int { size: 8, signed: false }, default: None }, rt::FieldDef { name: "concurrentKernels", offset: 576, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "ECCEnabled", offset: 580, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "pciBusID", offset: 584, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "pciDeviceID", offset: 588, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "pciDomainID", offset: 592, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "tccDriver", offset: 596, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "asyncEngineCount", offset: 600, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "unifiedAddressing", offset: 604, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "memoryClockRate", offset: 608, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "memoryBusWidth", offset: 612, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "l2CacheSize", offset: 616, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "persistingL2CacheMaxSize", offset: 620, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "maxThreadsPerMultiProcessor", offset: 624, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "streamPrioritiesSupported", offset: 628, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "globalL1CacheSupported", offset: 632, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "localL1CacheSupported", offset: 636, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "sharedMemPerMultiprocessor", offset: 640, bits: None, kind: rt::FieldKind::Int { size: 8, signed: false }, default: None }, rt::FieldDef { name: "regsPerMultiprocessor", offset: 648, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "managedMemory", offset: 652, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "isMultiGpuBoard", offset: 656, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "multiGpuBoardGroupID", offset: 660, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "hostNativeAtomicSupported", offset: 664, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "singleToDoublePrecisionPerfRatio", offset: 668, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "pageableMemoryAccess", offset: 672, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "concurrentManagedAccess", offset: 676, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "computePreemptionSupported", offset: 680, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "canUseHostPointerForRegisteredMem", offset: 684, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "cooperativeLaunch", offset: 688, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "cooperativeMultiDeviceLaunch", offset: 692, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "sharedMemPerBlockOptin", offset: 696, bits: None, kind: rt::FieldKind::Int { size: 8, signed: false }, default: None }, rt::FieldDef { name: "pageableMemoryAccessUsesHostPageTables", offset: 704, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "directManagedMemAccessFromHost", offset: 708, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "maxBlocksPerMultiProcessor", offset: 712, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "accessPolicyMaxWindowSize", offset: 716, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "reservedSharedMemPerBlock", offset: 720, bits: None, kind: rt::FieldKind::Int { size: 8, signed: false }, default: None }, rt::FieldDef { name: "hostRegisterSupported", offset: 728, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "sparseHipArraySupported", offset: 732, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "hostRegisterReadOnlySupported", offset: 736, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "timelineSemaphoreInteropSupported", offset: 740, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "memoryPoolsSupported", offset: 744, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "gpuDirectRDMASupported", offset: 748, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "gpuDirectRDMAFlushWritesOptions", offset: 752, bits: None, kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }, rt::FieldDef { name: "gpuDirectRDMAWritesOrdering", offset: 756, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "memoryPoolSupportedHandleTypes", offset: 760, bits: None, kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }, rt::FieldDef { name: "deferredMappingHipArraySupported", offset: 764, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "ipcEventSupported", offset: 768, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "clusterLaunch", offset: 772, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "unifiedFunctionPointers", offset: 776, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "reserved", offset: 780, bits: None, kind: rt::FieldKind::Array { elem: &rt::FieldKind::Int { size: 4, signed: true }, len: 63, stride: 4 }, default: None }, rt::FieldDef { name: "hipReserved", offset: 1032, bits: None, kind: rt::FieldKind::Array { elem: &rt::FieldKind::Int { size: 4, signed: true }, len: 32, stride: 4 }, default: None }, rt::FieldDef { name: "gcnArchName", offset: 1160, bits: None, kind: rt::FieldKind::Chars(256), default: None }, rt::FieldDef { name: "maxSharedMemoryPerMultiProcessor", offset: 1416, bits: None, kind: rt::FieldKind::Int { size: 8, signed: false }, default: None }, rt::FieldDef { name: "clockInstructionRate", offset: 1424, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "arch", offset: 1428, bits: None, kind: rt::FieldKind::Record(63), default: None }, rt::FieldDef { name: "hdpMemFlushCntl", offset: 1432, bits: None, kind: rt::FieldKind::Pointer, default: None }, rt::FieldDef { name: "hdpRegFlushCntl", offset: 1440, bits: None, kind: rt::FieldKind::Pointer, default: None }, rt::FieldDef { name: "cooperativeMultiDeviceUnmatchedFunc", offset: 1448, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "cooperativeMultiDeviceUnmatchedGridDim", offset: 1452, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "cooperativeMultiDeviceUnmatchedBlockDim", offset: 1456, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "cooperativeMultiDeviceUnmatchedSharedMem", offset: 1460, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "isLargeBar", offset: 1464, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "asicRevision", offset: 1468, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }], doc: "" }),
     rt::TypeDef::Record(rt::RecordDef { name: "hipPointerAttribute_t", aliases: &[], size: 32, fields: &[rt::FieldDef { name: "type", offset: 0, bits: None, kind: rt::FieldKind::Enum { ty: 4, size: 4, signed: false }, default: None }, rt::FieldDef { name: "device", offset: 4, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "devicePointer", offset: 8, bits: None, kind: rt::FieldKind::Pointer, default: None }, rt::FieldDef { name: "hostPointer", offset: 16, bits: None, kind: rt::FieldKind::Pointer, default: None }, rt::FieldDef { name: "isManaged", offset: 24, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "allocationFlags", offset: 28, bits: None, kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }], doc: "Pointer attributes" }),
@@ -167,15 +167,15 @@ static TYPE_DEFS: [rt::TypeDef; NUM_TYPES] = [
     rt::TypeDef::Record(rt::RecordDef { name: "hipIpcMemHandle_st", aliases: &["hipIpcMemHandle_t"], size: 64, fields: &[rt::FieldDef { name: "reserved", offset: 0, bits: None, kind: rt::FieldKind::Chars(64), default: None }], doc: "" }),
     rt::TypeDef::Record(rt::RecordDef { name: "hipIpcEventHandle_st", aliases: &["hipIpcEventHandle_t"], size: 64, fields: &[rt::FieldDef { name: "reserved", offset: 0, bits: None, kind: rt::FieldKind::Chars(64), default: None }], doc: "" }),
     rt::TypeDef::Record(rt::RecordDef { name: "hipFuncAttributes", aliases: &[], size: 56, fields: &[rt::FieldDef { name: "binaryVersion", offset: 0, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "cacheModeCA", offset: 4, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "constSizeBytes", offset: 8, bits: None, kind: rt::FieldKind::Int { size: 8, signed: false }, default: None }, rt::FieldDef { name: "localSizeBytes", offset: 16, bits: None, kind: rt::FieldKind::Int { size: 8, signed: false }, default: None }, rt::FieldDef { name: "maxDynamicSharedSizeBytes", offset: 24, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "maxThreadsPerBlock", offset: 28, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "numRegs", offset: 32, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "preferredShmemCarveout", offset: 36, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "ptxVersion", offset: 40, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "sharedSizeBytes", offset: 48, bits: None, kind: rt::FieldKind::Int { size: 8, signed: false }, default: None }], doc: "" }),
-    rt::TypeDef::Record(rt::RecordDef { name: "hipStreamBatchMemOpParams_union", aliases: &["hipStreamBatchMemOpParams"], size: 48, fields: &[rt::FieldDef { name: "operation", offset: 0, bits: None, kind: rt::FieldKind::Enum { ty: 28, size: 4, signed: false }, default: None }, rt::FieldDef { name: "waitValue", offset: 0, bits: None, kind: rt::FieldKind::Record(148), default: None }, rt::FieldDef { name: "writeValue", offset: 0, bits: None, kind: rt::FieldKind::Record(150), default: None }, rt::FieldDef { name: "flushRemoteWrites", offset: 0, bits: None, kind: rt::FieldKind::Record(152), default: None }, rt::FieldDef { name: "memoryBarrier", offset: 0, bits: None, kind: rt::FieldKind::Record(153), default: None }, rt::FieldDef { name: "pad", offset: 0, bits: None, kind: rt::FieldKind::Array { elem: &rt::FieldKind::Int { size: 8, signed: false }, len: 6, stride: 8 }, default: None }], doc: "Union representing batch memory operation parameters for HIP streams.\n\nhipStreamBatchMemOpParams is used to specify the parameters for batch memory\noperations in a HIP stream. This union supports various operations including\nwaiting for a specific value, writing a value, and different flags for wait conditions.\n\nThe union includes fields for different types of operations defined in the\nenum hipStreamBatchMemOpType:\n- hipStreamMemOpWaitValue32:  Wait for a 32-bit value.\n- hipStreamMemOpWriteValue32: Write a 32-bit value.\n- hipStreamMemOpWaitValue64:  Wait for a 64-bit value.\n- hipStreamMemOpWriteValue64: Write a 64-bit value.\n\nEach operation type includes an address, the value to wait for or write, flags, and an\noptional alias that is not relevant on AMD GPUs. Flags can be used to specify different\nwait conditions such as equality, bitwise AND, greater than or equal, and bitwise NOR.\n\nExample usage:" }),
+    rt::TypeDef::Record(rt::RecordDef { name: "hipStreamBatchMemOpParams_union", aliases: &["hipStreamBatchMemOpParams"], size: 48, fields: &[rt::FieldDef { name: "operation", offset: 0, bits: None, kind: rt::FieldKind::Enum { ty: 28, size: 4, signed: false }, default: None }, rt::FieldDef { name: "waitValue", offset: 0, bits: None, kind: rt::FieldKind::Record(148), default: None }, rt::FieldDef { name: "writeValue", offset: 0, bits: None, kind: rt::FieldKind::Record(150), default: None }, rt::FieldDef { name: "flushRemoteWrites", offset: 0, bits: None, kind: rt::FieldKind::Record(152), default: None }, rt::FieldDef { name: "memoryBarrier", offset: 0, bits: None, kind: rt::FieldKind::Record(153), default: None }, rt::FieldDef { name: "pad", offset: 0, bits: None, kind: rt::FieldKind::Array { elem: &rt::FieldKind::Int { size: 8, signed: false }, len: 6, stride: 8 }, default: None }], doc: "Union representing batch memory operation parameters for HIP streams.\n\nhipStreamBatchMemOpParams is used to specify the parameters for batch memory\noperations in a HIP stream. This union supports various operations including\nwaiting for a specific value, writing a value, and different flags for wait conditions.\n\nThe union includes fields for different types of operations defined in the\nenum hipStreamBatchMemOpType:\n- hipStreamMemOpWaitValue32:  Wait for a 32-bit value.\n- hipStreamMemOpWriteValue32: Write a 32-bit value.\n- hipStreamMemOpWaitValue64:  Wait for a 64-bit value.\n- hipStreamMemOpWriteValue64: Write a 64-bit value.\n\nEach operation type includes an address, the value to wait for or write, flags, and an\noptional alias that is not relevant on AMD GPUs. Flags can be used to specify different\nwait conditions such as equality, bitwise AND, greater than or equal, and bitwise NOR.\n\nExample usage:\n\nmyArray[1].operation = hipStreamMemOpWriteValue32;\nmyArray[1].writeValue.address = writeAddr1;\nmyArray[1].writeValue.value = 0x1;\nmyArray[1].writeValue.flags = 0x0;\n\nresult = hipStreamBatchMemOp(stream, 2, myArray, 0);" }),
     rt::TypeDef::Record(rt::RecordDef { name: "hipStreamBatchMemOpParams_union_hipStreamMemOpWaitValueParams_t", aliases: &[], size: 40, fields: &[rt::FieldDef { name: "operation", offset: 0, bits: None, kind: rt::FieldKind::Enum { ty: 28, size: 4, signed: false }, default: None }, rt::FieldDef { name: "address", offset: 8, bits: None, kind: rt::FieldKind::Pointer, default: None }, rt::FieldDef { name: "flags", offset: 24, bits: None, kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }, rt::FieldDef { name: "alias", offset: 32, bits: None, kind: rt::FieldKind::Pointer, default: None }], doc: "" }),
     rt::TypeDef::Record(rt::RecordDef { name: "hipStreamBatchMemOpParams_union_hipStreamMemOpWaitValueParams_t_union_0", aliases: &[], size: 8, fields: &[rt::FieldDef { name: "value", offset: 0, bits: None, kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }, rt::FieldDef { name: "value64", offset: 0, bits: None, kind: rt::FieldKind::Int { size: 8, signed: false }, default: None }], doc: "" }),
     rt::TypeDef::Record(rt::RecordDef { name: "hipStreamBatchMemOpParams_union_hipStreamMemOpWriteValueParams_t", aliases: &[], size: 40, fields: &[rt::FieldDef { name: "operation", offset: 0, bits: None, kind: rt::FieldKind::Enum { ty: 28, size: 4, signed: false }, default: None }, rt::FieldDef { name: "address", offset: 8, bits: None, kind: rt::FieldKind::Pointer, default: None }, rt::FieldDef { name: "flags", offset: 24, bits: None, kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }, rt::FieldDef { name: "alias", offset: 32, bits: None, kind: rt::FieldKind::Pointer, default: None }], doc: "" }),
     rt::TypeDef::Record(rt::RecordDef { name: "hipStreamBatchMemOpParams_union_hipStreamMemOpWriteValueParams_t_union_0", aliases: &[], size: 8, fields: &[rt::FieldDef { name: "value", offset: 0, bits: None, kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }, rt::FieldDef { name: "value64", offset: 0, bits: None, kind: rt::FieldKind::Int { size: 8, signed: false }, default: None }], doc: "" }),
     rt::TypeDef::Record(rt::RecordDef { name: "hipStreamBatchMemOpParams_union_hipStreamMemOpFlushRemoteWritesParams_t", aliases: &[], size: 8, fields: &[rt::FieldDef { name: "operation", offset: 0, bits: None, kind: rt::FieldKind::Enum { ty: 28, size: 4, signed: false }, default: None }, rt::FieldDef { name: "flags", offset: 4, bits: None, kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }], doc: "" }),
     rt::TypeDef::Record(rt::RecordDef { name: "hipStreamBatchMemOpParams_union_hipStreamMemOpMemoryBarrierParams_t", aliases: &[], size: 8, fields: &[rt::FieldDef { name: "operation", offset: 0, bits: None, kind: rt::FieldKind::Enum { ty: 28, size: 4, signed: false }, default: None }, rt::FieldDef { name: "flags", offset: 4, bits: None, kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }], doc: "" }),
-    rt::TypeDef::Record(rt::RecordDef { name: "hipBatchMemOpNodeParams", aliases: &[], size: 32, fields: &[rt::FieldDef { name: "ctx", offset: 0, bits: None, kind: rt::FieldKind::Handle(209), default: None }, rt::FieldDef { name: "count", offset: 8, bits: None, kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }, rt::FieldDef { name: "paramArray", offset: 16, bits: None, kind: rt::FieldKind::Pointer, default: None }, rt::FieldDef { name: "flags", offset: 24, bits: None, kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }], doc: "Structure representing node parameters for batch memory operations in HIP graphs.\n\nhipBatchMemOpNodeParams is used to specify the parameters for batch memory\noperations in HIP graphs. This struct includes the context to use for the operations, the\nnumber of operations, and an array of hipStreamBatchMemOpParams that describe the operations.\n\nThe structure includes the following fields:\n- ctx: The HIP context to use for the operations.\n- count: The number of operations in the paramArray.\n- paramArray: A pointer to an array of hipStreamBatchMemOpParams.\n- flags: Flags to control the node.\n\nExample usage:" }),
-    rt::TypeDef::Record(rt::RecordDef { name: "hipMemLocation", aliases: &[], size: 8, fields: &[rt::FieldDef { name: "type", offset: 0, bits: None, kind: rt::FieldKind::Enum { ty: 33, size: 4, signed: false }, default: None }, rt::FieldDef { name: "id", offset: 4, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }], doc: "Specifies a memory location.\n\nTo specify a gpu, set type = @p hipMemLocationTypeDevice and set id = the gpu's device ID" }),
+    rt::TypeDef::Record(rt::RecordDef { name: "hipBatchMemOpNodeParams", aliases: &[], size: 32, fields: &[rt::FieldDef { name: "ctx", offset: 0, bits: None, kind: rt::FieldKind::Handle(209), default: None }, rt::FieldDef { name: "count", offset: 8, bits: None, kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }, rt::FieldDef { name: "paramArray", offset: 16, bits: None, kind: rt::FieldKind::Pointer, default: None }, rt::FieldDef { name: "flags", offset: 24, bits: None, kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }], doc: "Structure representing node parameters for batch memory operations in HIP graphs.\n\nhipBatchMemOpNodeParams is used to specify the parameters for batch memory\noperations in HIP graphs. This struct includes the context to use for the operations, the\nnumber of operations, and an array of hipStreamBatchMemOpParams that describe the operations.\n\nThe structure includes the following fields:\n- ctx: The HIP context to use for the operations.\n- count: The number of operations in the paramArray.\n- paramArray: A pointer to an array of hipStreamBatchMemOpParams.\n- flags: Flags to control the node.\n\nExample usage:\n\nPass nodeParams to a HIP graph APIs hipGraphAddBatchMemOpNode, hipGraphBatchMemOpNodeGetParams,\nhipGraphBatchMemOpNodeSetParams, hipGraphExecBatchMemOpNodeSetParams" }),
+    rt::TypeDef::Record(rt::RecordDef { name: "hipMemLocation", aliases: &[], size: 8, fields: &[rt::FieldDef { name: "type", offset: 0, bits: None, kind: rt::FieldKind::Enum { ty: 33, size: 4, signed: false }, default: None }, rt::FieldDef { name: "id", offset: 4, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }], doc: "Specifies a memory location.\n\nTo specify a gpu, set type = hipMemLocationTypeDevice and set id = the gpu's device ID" }),
     rt::TypeDef::Record(rt::RecordDef { name: "hipMemAccessDesc", aliases: &[], size: 12, fields: &[rt::FieldDef { name: "location", offset: 0, bits: None, kind: rt::FieldKind::Record(155), default: None }, rt::FieldDef { name: "flags", offset: 8, bits: None, kind: rt::FieldKind::Enum { ty: 34, size: 4, signed: false }, default: None }], doc: "Memory access descriptor" }),
     rt::TypeDef::Record(rt::RecordDef { name: "hipMemPoolProps", aliases: &[], size: 88, fields: &[rt::FieldDef { name: "allocType", offset: 0, bits: None, kind: rt::FieldKind::Enum { ty: 35, size: 4, signed: false }, default: None }, rt::FieldDef { name: "handleTypes", offset: 4, bits: None, kind: rt::FieldKind::Enum { ty: 36, size: 4, signed: false }, default: None }, rt::FieldDef { name: "location", offset: 8, bits: None, kind: rt::FieldKind::Record(155), default: None }, rt::FieldDef { name: "win32SecurityAttributes", offset: 16, bits: None, kind: rt::FieldKind::Pointer, default: None }, rt::FieldDef { name: "maxSize", offset: 24, bits: None, kind: rt::FieldKind::Int { size: 8, signed: false }, default: None }, rt::FieldDef { name: "reserved", offset: 32, bits: None, kind: rt::FieldKind::Array { elem: &rt::FieldKind::Int { size: 1, signed: false }, len: 56, stride: 1 }, default: None }], doc: "Specifies the properties of allocations made from the pool." }),
     rt::TypeDef::Record(rt::RecordDef { name: "hipMemPoolPtrExportData", aliases: &[], size: 64, fields: &[rt::FieldDef { name: "reserved", offset: 0, bits: None, kind: rt::FieldKind::Array { elem: &rt::FieldKind::Int { size: 1, signed: false }, len: 64, stride: 1 }, default: None }], doc: "Opaque data structure for exporting a pool allocation" }),
@@ -328,14 +328,15 @@ fn hipCreateChannelDesc(py: Python<'_>, x: i32, y: i32, z: i32, w: i32, f: &Boun
     let __r = unsafe { __f(a_x, a_y, a_z, a_w, a_f) };
     rt::tuple(py, [TYPES.enum_member(py, 5, 0)?, TYPES.record_copy(py, 67, &__r as *const _ as usize)?])
 }
+/// Defines the HIP API.  See the individual sections for more information.
+///
 /// Explicitly initializes the HIP runtime.
+///
+/// Most HIP APIs implicitly initialize the HIP runtime.
+/// This API provides control over the timing of the initialization.
 ///
 /// Args:
 ///     flags [in]: Initialization flag, should be zero.
-///         
-///         Most HIP APIs implicitly initialize the HIP runtime.
-///         This API provides control over the timing of the initialization.
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -353,6 +354,9 @@ fn hipInit(py: Python<'_>, flags: u32) -> PyResult<PyObject> {
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
 }
 /// Returns the approximate HIP driver version.
+///
+/// HIP driver version shows up in the format:
+/// HIP_VERSION_MAJOR * 10000000 + HIP_VERSION_MINOR * 100000 + HIP_VERSION_PATCH.
 ///
 /// Warning: The HIP driver version does not correspond to an exact CUDA driver revision.
 /// On AMD platform, the API returns the HIP driver version, while on NVIDIA platform, it calls
@@ -408,7 +412,6 @@ fn hipRuntimeGetVersion(py: Python<'_>) -> PyResult<PyObject> {
 ///
 /// Args:
 ///     ordinal [in]: Device ordinal
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -432,7 +435,6 @@ fn hipDeviceGet(py: Python<'_>, ordinal: i32) -> PyResult<PyObject> {
 ///
 /// Args:
 ///     device [in]: Device ordinal
-///         
 ///
 /// Returns: a tuple of 3 item(s):
 ///     hipError_t: status
@@ -461,7 +463,6 @@ fn hipDeviceComputeCapability(py: Python<'_>, device: i32) -> PyResult<PyObject>
 ///     name [out]: String of the device name
 ///     len [in]: Maximum length of string to store in device name
 ///     device [in]: Device ordinal
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -483,12 +484,12 @@ fn hipDeviceGetName(py: Python<'_>, len: i32, device: i32) -> PyResult<PyObject>
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::bytes_until_nul(py, &o_name)])
 }
 /// Returns an UUID for the device.[BETA]
+///
 /// Warning: This API is marked as Beta. While this feature is complete, it can
 /// change and might have outstanding issues.
 ///
 /// Args:
 ///     device [in]: device ordinal
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -515,7 +516,6 @@ fn hipDeviceGetUuid(py: Python<'_>, device: i32) -> PyResult<PyObject> {
 ///     attr [in]: enum of hipDeviceP2PAttr to query
 ///     srcDevice [in]: The source device of the link
 ///     dstDevice [in]: The destination device of the link
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -543,7 +543,6 @@ fn hipDeviceGetP2PAttribute(py: Python<'_>, attr: &Bound<'_, PyAny>, srcDevice: 
 ///     pciBusId [out]: The string of PCI Bus Id format for the device
 ///     len [in]: Maximum length of string
 ///     device [in]: The device ordinal
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -568,7 +567,6 @@ fn hipDeviceGetPCIBusId(py: Python<'_>, len: i32, device: i32) -> PyResult<PyObj
 ///
 /// Args:
 ///     pciBusId [in]: The string of PCI Bus Id for the device
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -592,7 +590,6 @@ fn hipDeviceGetByPCIBusId(py: Python<'_>, pciBusId: rt::CStrArg) -> PyResult<PyO
 ///
 /// Args:
 ///     device [in]: The ordinal of the device
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -657,33 +654,32 @@ fn hipDeviceReset(py: Python<'_>) -> PyResult<PyObject> {
 }
 /// Set default device to be used for subsequent hip API calls from this thread.
 ///
+/// Sets device as the default device for the calling host thread.  Valid device id's are 0...
+/// (hipGetDeviceCount()-1).
+///
+/// Many HIP APIs implicitly use the "default device" :
+///
+/// - Any device memory subsequently allocated from this host thread (using hipMalloc) will be
+/// allocated on device.
+/// - Any streams or events created from this host thread will be associated with device.
+/// - Any kernels launched from this host thread (using hipLaunchKernel) will be executed on device
+/// (unless a specific stream is specified, in which case the device associated with that stream will
+/// be used).
+///
+/// This function may be called from any host thread.  Multiple host threads may use the same device.
+/// This function does no synchronization with the previous or new device, and has very little
+/// runtime overhead. Applications can use hipSetDevice to quickly switch the default device before
+/// making a HIP runtime call which uses the default device.
+///
+/// The default device is stored in thread-local-storage for each thread.
+/// Thread-pool implementations may inherit the default device of the previous thread.  A good
+/// practice is to always call hipSetDevice at the start of HIP coding sequency to establish a known
+/// standard device.
+///
 /// See: #hipGetDevice, #hipGetDeviceCount
 ///
 /// Args:
 ///     deviceId [in]: Valid device in range 0...hipGetDeviceCount().
-///         
-///         Sets @p device as the default device for the calling host thread.  Valid device id's are 0...
-///         (hipGetDeviceCount()-1).
-///         
-///         Many HIP APIs implicitly use the "default device" :
-///         
-///         - Any device memory subsequently allocated from this host thread (using hipMalloc) will be
-///         allocated on device.
-///         - Any streams or events created from this host thread will be associated with device.
-///         - Any kernels launched from this host thread (using hipLaunchKernel) will be executed on device
-///         (unless a specific stream is specified, in which case the device associated with that stream will
-///         be used).
-///         
-///         This function may be called from any host thread.  Multiple host threads may use the same device.
-///         This function does no synchronization with the previous or new device, and has very little
-///         runtime overhead. Applications can use hipSetDevice to quickly switch the default device before
-///         making a HIP runtime call which uses the default device.
-///         
-///         The default device is stored in thread-local-storage for each thread.
-///         Thread-pool implementations may inherit the default device of the previous thread.  A good
-///         practice is to always call hipSetDevice at the start of HIP coding sequency to establish a known
-///         standard device.
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -706,7 +702,6 @@ fn hipSetDevice(py: Python<'_>, deviceId: i32) -> PyResult<PyObject> {
 ///
 /// Args:
 ///     len [in]: Number of devices in specified list
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -727,6 +722,10 @@ fn hipSetValidDevices(py: Python<'_>, len: i32) -> PyResult<PyObject> {
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_device_arr)?])
 }
 /// Return the default device id for the calling host thread.
+///
+/// HIP maintains an default device for each thread using thread-local-storage.
+/// This device is used implicitly for HIP runtime APIs called by this thread.
+/// hipGetDevice returns in * device the default device for the calling host thread.
 ///
 /// See: hipSetDevice, hipGetDevicesizeBytes
 ///
@@ -749,14 +748,14 @@ fn hipGetDevice(py: Python<'_>) -> PyResult<PyObject> {
 }
 /// Return number of compute-capable devices.
 ///
+/// Returns in *count the number of devices that have ability to run compute commands.  If there
+/// are no such devices, then hipGetDeviceCount will return #hipErrorNoDevice. If 1 or more
+/// devices can be found, then hipGetDeviceCount returns #hipSuccess.
+///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
 ///     count: int
 ///     #hipSuccess, #hipErrorNoDevice
-///     
-///     Returns in @p *count the number of devices that have ability to run compute commands.  If there
-///     are no such devices, then @ref hipGetDeviceCount will return #hipErrorNoDevice. If 1 or more
-///     devices can be found, then hipGetDeviceCount returns #hipSuccess.
 #[pyfunction]
 #[pyo3(signature = ())]
 fn hipGetDeviceCount(py: Python<'_>) -> PyResult<PyObject> {
@@ -775,7 +774,6 @@ fn hipGetDeviceCount(py: Python<'_>) -> PyResult<PyObject> {
 /// Args:
 ///     attr [in]: attribute to query
 ///     deviceId [in]: which device to query for information
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -806,7 +804,6 @@ fn hipDeviceGetAttribute(py: Python<'_>, attr: &Bound<'_, PyAny>, deviceId: i32)
 ///
 /// Args:
 ///     device [in]: Device index for query the default memory pool
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -829,7 +826,10 @@ fn hipDeviceGetDefaultMemPool(py: Python<'_>, device: i32) -> PyResult<PyObject>
 /// Sets the current memory pool of a device
 ///
 /// The memory pool must be local to the specified device.
-/// Note: Use @p hipMallocFromPoolAsync for asynchronous memory allocations from a device
+/// hipMallocAsync allocates from the current mempool of the provided stream's device.
+/// By default, a device's current memory pool is its default memory pool.
+///
+/// Note: Use hipMallocFromPoolAsync for asynchronous memory allocations from a device
 /// different than the one the stream runs on.
 ///
 /// See: hipDeviceGetDefaultMemPool, hipMallocAsync, hipMemPoolTrimTo, hipMemPoolGetAttribute,
@@ -841,7 +841,6 @@ fn hipDeviceGetDefaultMemPool(py: Python<'_>, device: i32) -> PyResult<PyObject>
 /// Args:
 ///     device [in]: Device index for the update
 ///     mem_pool [in]: Memory pool for update as the current on the specified device
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -861,10 +860,10 @@ fn hipDeviceSetMemPool(py: Python<'_>, device: i32, mem_pool: rt::PtrArg) -> PyR
 }
 /// Gets the current memory pool for the specified device
 ///
-/// Returns the last pool provided to @p hipDeviceSetMemPool for this device
-/// or the device's default memory pool if @p hipDeviceSetMemPool has never been called.
+/// Returns the last pool provided to hipDeviceSetMemPool for this device
+/// or the device's default memory pool if hipDeviceSetMemPool has never been called.
 /// By default the current mempool is the default mempool for a device,
-/// otherwise the returned pool must have been set with @p hipDeviceSetMemPool.
+/// otherwise the returned pool must have been set with hipDeviceSetMemPool.
 ///
 /// See: hipDeviceGetDefaultMemPool, hipMallocAsync, hipMemPoolTrimTo, hipMemPoolGetAttribute,
 /// hipDeviceSetMemPool, hipMemPoolSetAttribute, hipMemPoolSetAccess, hipMemPoolGetAccess
@@ -874,7 +873,6 @@ fn hipDeviceSetMemPool(py: Python<'_>, device: i32, mem_pool: rt::PtrArg) -> PyR
 ///
 /// Args:
 ///     device [in]: Device index to query the current memory pool
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -923,7 +921,6 @@ fn hipGetDeviceProperties(py: Python<'_>, prop: rt::PtrArgMut, deviceId: i32) ->
 ///
 /// Args:
 ///     device [in]: Device index to query for maximum 1D texture width
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -945,16 +942,15 @@ fn hipDeviceGetTexture1DLinearMaxWidth(py: Python<'_>, device: i32) -> PyResult<
 }
 /// Set L1/Shared cache partition.
 ///
+/// Note: AMD devices do not support reconfigurable cache. This API is not implemented
+/// on AMD platform. If the function is called, it will return hipErrorNotSupported.
+///
 /// Args:
 ///     cacheConfig [in]: Cache configuration
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
 ///     #hipSuccess, #hipErrorNotInitialized, #hipErrorNotSupported
-///     
-///     Note: AMD devices do not support reconfigurable cache. This API is not implemented
-///     on AMD platform. If the function is called, it will return hipErrorNotSupported.
 #[pyfunction]
 #[pyo3(signature = (cacheConfig))]
 fn hipDeviceSetCacheConfig(py: Python<'_>, cacheConfig: &Bound<'_, PyAny>) -> PyResult<PyObject> {
@@ -996,7 +992,6 @@ fn hipDeviceGetCacheConfig(py: Python<'_>) -> PyResult<PyObject> {
 ///
 /// Args:
 ///     limit [in]: The limit to query
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -1031,7 +1026,6 @@ fn hipDeviceGetLimit(py: Python<'_>, limit: &Bound<'_, PyAny>) -> PyResult<PyObj
 /// Args:
 ///     limit [in]: Enum of hipLimit_t to set
 ///     value [in]: The size of limit value in bytes
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -1051,13 +1045,13 @@ fn hipDeviceSetLimit(py: Python<'_>, limit: &Bound<'_, PyAny>, value: u64) -> Py
 }
 /// Returns bank width of shared memory for current device
 ///
+/// Note: AMD devices and some Nvidia GPUS do not support shared cache banking, and the hint is
+/// ignored on those architectures.
+///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
 ///     pConfig: hipSharedMemConfig
 ///     #hipSuccess, #hipErrorInvalidValue, #hipErrorNotInitialized
-///     
-///     Note: AMD devices and some Nvidia GPUS do not support shared cache banking, and the hint is
-///     ignored on those architectures.
 #[pyfunction]
 #[pyo3(signature = ())]
 fn hipDeviceGetSharedMemConfig(py: Python<'_>) -> PyResult<PyObject> {
@@ -1092,16 +1086,15 @@ fn hipGetDeviceFlags(py: Python<'_>) -> PyResult<PyObject> {
 }
 /// The bank width of shared memory on current device is set
 ///
+/// Note: AMD devices and some Nvidia GPUS do not support shared cache banking, and the hint is
+/// ignored on those architectures.
+///
 /// Args:
 ///     config [in]: Configuration for the bank width of shared memory
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
 ///     #hipSuccess, #hipErrorInvalidValue, #hipErrorNotInitialized
-///     
-///     Note: AMD devices and some Nvidia GPUS do not support shared cache banking, and the hint is
-///     ignored on those architectures.
 #[pyfunction]
 #[pyo3(signature = (config))]
 fn hipDeviceSetSharedMemConfig(py: Python<'_>, config: &Bound<'_, PyAny>) -> PyResult<PyObject> {
@@ -1116,31 +1109,30 @@ fn hipDeviceSetSharedMemConfig(py: Python<'_>, config: &Bound<'_, PyAny>) -> PyR
 }
 /// The current device behavior is changed according to the flags passed.
 ///
+/// The schedule flags impact how HIP waits for the completion of a command running on a device.
+///
+/// #hipDeviceScheduleSpin         : HIP runtime will actively spin in the thread which submitted
+/// the work until the command completes.  This offers the lowest latency, but will consume a CPU
+/// core and may increase power.
+///
+/// #hipDeviceScheduleYield        : The HIP runtime will yield the CPU to system so that other
+/// tasks can use it. This may increase latency to detect the completion but will consume less
+/// power and is friendlier to other tasks in the system.
+///
+/// #hipDeviceScheduleBlockingSync : On ROCm platform, this is a synonym for hipDeviceScheduleYield.
+///
+/// #hipDeviceScheduleAuto         : This is the default value if the input 'flags' is zero.
+/// Uses a heuristic to select between Spin and Yield modes. If the number of HIP contexts is
+/// greater than the number of logical processors in the system, uses Spin scheduling, otherwise
+/// uses Yield scheduling.
+///
+/// #hipDeviceMapHost              : Allows mapping host memory. On ROCm, this is always allowed and
+/// the flag is ignored.
+///
+/// #hipDeviceLmemResizeToMax      : This flag is silently ignored on ROCm.
+///
 /// Args:
 ///     flags [in]: Flag to set on the current device
-///         
-///         The schedule flags impact how HIP waits for the completion of a command running on a device.
-///         
-///         #hipDeviceScheduleSpin         : HIP runtime will actively spin in the thread which submitted
-///         the work until the command completes.  This offers the lowest latency, but will consume a CPU
-///         core and may increase power.
-///         
-///         #hipDeviceScheduleYield        : The HIP runtime will yield the CPU to system so that other
-///         tasks can use it. This may increase latency to detect the completion but will consume less
-///         power and is friendlier to other tasks in the system.
-///         
-///         #hipDeviceScheduleBlockingSync : On ROCm platform, this is a synonym for hipDeviceScheduleYield.
-///         
-///         #hipDeviceScheduleAuto         : This is the default value if the input 'flags' is zero.
-///         Uses a heuristic to select between Spin and Yield modes. If the number of HIP contexts is
-///         greater than the number of logical processors in the system, uses Spin scheduling, otherwise
-///         uses Yield scheduling.
-///         
-///         #hipDeviceMapHost              : Allows mapping host memory. On ROCm, this is always allowed and
-///         the flag is ignored.
-///         
-///         #hipDeviceLmemResizeToMax      : This flag is silently ignored on ROCm.
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -1178,6 +1170,8 @@ fn hipChooseDevice(py: Python<'_>, prop: rt::PtrArg) -> PyResult<PyObject> {
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_device)?])
 }
 /// Returns the link type and hop count between two devices
+///
+/// Queries and returns the HSA link type and the hop count between the two specified devices.
 ///
 /// Args:
 ///     device1 [in]: Ordinal for device1
@@ -1219,7 +1213,6 @@ fn hipExtGetLinkTypeAndHopCount(py: Python<'_>, device1: i32, device2: i32) -> P
 ///
 /// Args:
 ///     devPtr: - Base pointer to previously allocated device memory.
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -1257,7 +1250,7 @@ fn hipIpcGetMemHandle(py: Python<'_>, devPtr: rt::PtrArgMut) -> PyResult<PyObjec
 /// importing context will result in undefined behavior.
 ///
 /// Note: During multiple processes, using the same memory handle opened by the current context,
-/// there is no guarantee that the same device pointer will be returned in @p *devPtr.
+/// there is no guarantee that the same device pointer will be returned in *devPtr.
 /// This is diffrent from CUDA.
 ///
 /// Note: This IPC memory related feature API on Windows may behave differently from Linux.
@@ -1265,7 +1258,6 @@ fn hipIpcGetMemHandle(py: Python<'_>, devPtr: rt::PtrArgMut) -> PyResult<PyObjec
 /// Args:
 ///     handle: - hipIpcMemHandle to open
 ///     flags: - Flags for this operation. Must be specified as hipIpcMemLazyEnablePeerAccess
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -1298,7 +1290,6 @@ fn hipIpcOpenMemHandle(py: Python<'_>, handle: &Bound<'_, PyAny>, flags: u32) ->
 ///
 /// Args:
 ///     devPtr: - Device pointer returned by ::hipIpcOpenMemHandle
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -1328,7 +1319,6 @@ fn hipIpcCloseMemHandle(py: Python<'_>, devPtr: rt::PtrArgMut) -> PyResult<PyObj
 /// Args:
 ///     handle [out]: Pointer to #hipIpcEventHandle to return the opaque event handle
 ///     event [in]: Event allocated with #hipEventInterprocess and #hipEventDisableTiming flags
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -1359,7 +1349,6 @@ fn hipIpcGetEventHandle(py: Python<'_>, handle: rt::PtrArgMut, event: rt::PtrArg
 ///
 /// Args:
 ///     handle [in]: The opaque interprocess handle to open
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -1381,18 +1370,17 @@ fn hipIpcOpenEventHandle(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResult<
 }
 /// Set attribute for a specific function
 ///
+/// Note: AMD devices and some Nvidia GPUS do not support shared cache banking, and the hint is
+/// ignored on those architectures.
+///
 /// Args:
 ///     func [in]: Pointer of the function
 ///     attr [in]: Attribute to set
 ///     value [in]: Value to set
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
 ///     #hipSuccess, #hipErrorInvalidDeviceFunction, #hipErrorInvalidValue
-///     
-///     Note: AMD devices and some Nvidia GPUS do not support shared cache banking, and the hint is
-///     ignored on those architectures.
 #[pyfunction]
 #[pyo3(signature = (func, attr, value))]
 fn hipFuncSetAttribute(py: Python<'_>, func: rt::PtrArg, attr: &Bound<'_, PyAny>, value: i32) -> PyResult<PyObject> {
@@ -1412,7 +1400,6 @@ fn hipFuncSetAttribute(py: Python<'_>, func: rt::PtrArg, attr: &Bound<'_, PyAny>
 /// Args:
 ///     func [in]: Pointer of the function.
 ///     config [in]: Configuration to set.
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -1434,17 +1421,16 @@ fn hipFuncSetCacheConfig(py: Python<'_>, func: rt::PtrArg, config: &Bound<'_, Py
 }
 /// Set shared memory configuation for a specific function
 ///
+/// Note: AMD devices and some Nvidia GPUS do not support shared cache banking, and the hint is
+/// ignored on those architectures.
+///
 /// Args:
 ///     func [in]: Pointer of the function
 ///     config [in]: Configuration
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
 ///     #hipSuccess, #hipErrorInvalidDeviceFunction, #hipErrorInvalidValue
-///     
-///     Note: AMD devices and some Nvidia GPUS do not support shared cache banking, and the hint is
-///     ignored on those architectures.
 #[pyfunction]
 #[pyo3(signature = (func, config))]
 fn hipFuncSetSharedMemConfig(py: Python<'_>, func: rt::PtrArg, config: &Bound<'_, PyAny>) -> PyResult<PyObject> {
@@ -1458,17 +1444,20 @@ fn hipFuncSetSharedMemConfig(py: Python<'_>, func: rt::PtrArg, config: &Bound<'_
     let __r = py.allow_threads(move || unsafe { __f(a_func, a_config) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
 }
+/// -------------------------------------------------------------------------------------------------
+/// -------------------------------------------------------------------------------------------------
+///
 /// Return last error returned by any HIP runtime API call and resets the stored error code to
 /// #hipSuccess
+///
+/// Returns the last error that has been returned by any of the runtime calls in the same host
+/// thread, and then resets the saved error to #hipSuccess.
 ///
 /// See: hipGetErrorString, hipGetLastError, hipPeakAtLastError, hipError_t
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
 ///     return code from last HIP called from the active host thread
-///     
-///     Returns the last error that has been returned by any of the runtime calls in the same host
-///     thread, and then resets the saved error to #hipSuccess.
 #[pyfunction]
 #[pyo3(signature = ())]
 fn hipGetLastError(py: Python<'_>) -> PyResult<PyObject> {
@@ -1483,14 +1472,14 @@ fn hipGetLastError(py: Python<'_>) -> PyResult<PyObject> {
 /// Return last error returned by any HIP runtime API call and resets the stored error code to
 /// #hipSuccess
 ///
+/// Returns the last error that has been returned by any of the runtime calls in the same host
+/// thread, and then resets the saved error to #hipSuccess.
+///
 /// See: hipGetErrorString, hipGetLastError, hipPeakAtLastError, hipError_t
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
 ///     return code from last HIP called from the active host thread
-///     
-///     Returns the last error that has been returned by any of the runtime calls in the same host
-///     thread, and then resets the saved error to #hipSuccess.
 #[pyfunction]
 #[pyo3(signature = ())]
 fn hipExtGetLastError(py: Python<'_>) -> PyResult<PyObject> {
@@ -1504,14 +1493,14 @@ fn hipExtGetLastError(py: Python<'_>) -> PyResult<PyObject> {
 }
 /// Return last error returned by any HIP runtime API call.
 ///
+/// Returns the last error that has been returned by any of the runtime calls in the same host
+/// thread. Unlike hipGetLastError, this function does not reset the saved error code.
+///
 /// See: hipGetErrorString, hipGetLastError, hipPeakAtLastError, hipError_t
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
 ///     #hipSuccess
-///     
-///     Returns the last error that has been returned by any of the runtime calls in the same host
-///     thread. Unlike hipGetLastError, this function does not reset the saved error code.
 #[pyfunction]
 #[pyo3(signature = ())]
 fn hipPeekAtLastError(py: Python<'_>) -> PyResult<PyObject> {
@@ -1621,18 +1610,17 @@ fn hipDrvGetErrorString(py: Python<'_>, hipError: &Bound<'_, PyAny>) -> PyResult
 }
 /// Create an asynchronous stream.
 ///
+/// Create a new asynchronous stream.  stream returns an opaque handle that can be used to
+/// reference the newly created stream in subsequent hipStream* commands.  The stream is allocated on
+/// the heap and will remain allocated even if the handle goes out-of-scope.  To release the memory
+/// used by the stream, application must call hipStreamDestroy.
+///
 /// See: hipStreamCreateWithFlags, hipStreamCreateWithPriority, hipStreamSynchronize, hipStreamWaitEvent, hipStreamDestroy
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
 ///     stream: ihipStream_t
 ///     #hipSuccess, #hipErrorInvalidValue
-///     
-///     Create a new asynchronous stream.  @p stream returns an opaque handle that can be used to
-///     reference the newly created stream in subsequent hipStream* commands.  The stream is allocated on
-///     the heap and will remain allocated even if the handle goes out-of-scope.  To release the memory
-///     used by the stream, application must call hipStreamDestroy.
-///     
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = ())]
@@ -1649,6 +1637,12 @@ fn hipStreamCreate(py: Python<'_>) -> PyResult<PyObject> {
 }
 /// Create an asynchronous stream.
 ///
+/// Create a new asynchronous stream.  stream returns an opaque handle that can be used to
+/// reference the newly created stream in subsequent hipStream* commands.  The stream is allocated on
+/// the heap and will remain allocated even if the handle goes out-of-scope.  To release the memory
+/// used by the stream, application must call hipStreamDestroy. Flags controls behavior of the
+/// stream.  See #hipStreamDefault, #hipStreamNonBlocking.
+///
 /// See: hipStreamCreate, hipStreamCreateWithPriority, hipStreamSynchronize, hipStreamWaitEvent, hipStreamDestroy
 ///
 /// Args:
@@ -1658,12 +1652,6 @@ fn hipStreamCreate(py: Python<'_>) -> PyResult<PyObject> {
 ///     hipError_t: status
 ///     stream: ihipStream_t
 ///     #hipSuccess, #hipErrorInvalidValue
-///     
-///     Create a new asynchronous stream.  @p stream returns an opaque handle that can be used to
-///     reference the newly created stream in subsequent hipStream* commands.  The stream is allocated on
-///     the heap and will remain allocated even if the handle goes out-of-scope.  To release the memory
-///     used by the stream, application must call hipStreamDestroy. Flags controls behavior of the
-///     stream.  See #hipStreamDefault, #hipStreamNonBlocking.
 #[pyfunction]
 #[pyo3(signature = (flags))]
 fn hipStreamCreateWithFlags(py: Python<'_>, flags: u32) -> PyResult<PyObject> {
@@ -1680,6 +1668,12 @@ fn hipStreamCreateWithFlags(py: Python<'_>, flags: u32) -> PyResult<PyObject> {
 }
 /// Create an asynchronous stream with the specified priority.
 ///
+/// Create a new asynchronous stream with the specified priority.  stream returns an opaque handle
+/// that can be used to reference the newly created stream in subsequent hipStream* commands.  The
+/// stream is allocated on the heap and will remain allocated even if the handle goes out-of-scope.
+/// To release the memory used by the stream, application must call hipStreamDestroy. Flags controls
+/// behavior of the stream.  See #hipStreamDefault, #hipStreamNonBlocking.
+///
 /// See: hipStreamCreate, hipStreamSynchronize, hipStreamWaitEvent, hipStreamDestroy
 ///
 /// Args:
@@ -1690,12 +1684,6 @@ fn hipStreamCreateWithFlags(py: Python<'_>, flags: u32) -> PyResult<PyObject> {
 ///     hipError_t: status
 ///     stream: ihipStream_t
 ///     #hipSuccess, #hipErrorInvalidValue
-///     
-///     Create a new asynchronous stream with the specified priority.  @p stream returns an opaque handle
-///     that can be used to reference the newly created stream in subsequent hipStream* commands.  The
-///     stream is allocated on the heap and will remain allocated even if the handle goes out-of-scope.
-///     To release the memory used by the stream, application must call hipStreamDestroy. Flags controls
-///     behavior of the stream.  See #hipStreamDefault, #hipStreamNonBlocking.
 #[pyfunction]
 #[pyo3(signature = (flags, priority))]
 fn hipStreamCreateWithPriority(py: Python<'_>, flags: u32, priority: i32) -> PyResult<PyObject> {
@@ -1713,18 +1701,18 @@ fn hipStreamCreateWithPriority(py: Python<'_>, flags: u32, priority: i32) -> PyR
 }
 /// Returns numerical values that correspond to the least and greatest stream priority.
 ///
+/// Returns in *leastPriority and *greatestPriority the numerical values that correspond to the least
+/// and greatest stream priority respectively. Stream priorities follow a convention where lower numbers
+/// imply greater priorities. The range of meaningful stream priorities is given by
+/// [*greatestPriority, *leastPriority]. If the user attempts to create a stream with a priority value
+/// that is outside the meaningful range as specified by this API, the priority is automatically
+/// clamped to within the valid range.
+///
 /// Returns: a tuple of 3 item(s):
 ///     hipError_t: status
 ///     leastPriority: int
 ///     greatestPriority: int
 ///     #hipSuccess
-///     
-///     Returns in *leastPriority and *greatestPriority the numerical values that correspond to the least
-///     and greatest stream priority respectively. Stream priorities follow a convention where lower numbers
-///     imply greater priorities. The range of meaningful stream priorities is given by
-///     [*greatestPriority, *leastPriority]. If the user attempts to create a stream with a priority value
-///     that is outside the meaningful range as specified by this API, the priority is automatically
-///     clamped to within the valid range.
 #[pyfunction]
 #[pyo3(signature = ())]
 fn hipDeviceGetStreamPriorityRange(py: Python<'_>) -> PyResult<PyObject> {
@@ -1742,6 +1730,14 @@ fn hipDeviceGetStreamPriorityRange(py: Python<'_>) -> PyResult<PyObject> {
 }
 /// Destroys the specified stream.
 ///
+/// Destroys the specified stream.
+///
+/// If commands are still executing on the specified stream, some may complete execution before the
+/// queue is deleted.
+///
+/// The queue may be destroyed while some commands are still inflight, or may wait for all commands
+/// queued to the stream before destroying it.
+///
 /// See: hipStreamCreate, hipStreamCreateWithFlags, hipStreamCreateWithPriority, hipStreamQuery,
 /// hipStreamWaitEvent, hipStreamSynchronize
 ///
@@ -1751,14 +1747,6 @@ fn hipDeviceGetStreamPriorityRange(py: Python<'_>) -> PyResult<PyObject> {
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
 ///     #hipSuccess #hipErrorInvalidHandle
-///     
-///     Destroys the specified stream.
-///     
-///     If commands are still executing on the specified stream, some may complete execution before the
-///     queue is deleted.
-///     
-///     The queue may be destroyed while some commands are still inflight, or may wait for all commands
-///     queued to the stream before destroying it.
 #[pyfunction]
 #[pyo3(signature = (stream))]
 fn hipStreamDestroy(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject> {
@@ -1771,23 +1759,22 @@ fn hipStreamDestroy(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
 }
-/// Return #hipSuccess if all of the operations in the specified @p stream have completed, or
+/// Return #hipSuccess if all of the operations in the specified stream have completed, or
 /// #hipErrorNotReady if not.
+///
+/// This is thread-safe and returns a snapshot of the current state of the queue.  However, if other
+/// host threads are sending work to the stream, the status may change immediately after the function
+/// is called.  It is typically used for debug.
 ///
 /// See: hipStreamCreate, hipStreamCreateWithFlags, hipStreamCreateWithPriority, hipStreamWaitEvent,
 /// hipStreamSynchronize, hipStreamDestroy
 ///
 /// Args:
 ///     stream [in]: stream to query
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
 ///     #hipSuccess, #hipErrorNotReady, #hipErrorInvalidHandle
-///     
-///     This is thread-safe and returns a snapshot of the current state of the queue.  However, if other
-///     host threads are sending work to the stream, the status may change immediately after the function
-///     is called.  It is typically used for debug.
 #[pyfunction]
 #[pyo3(signature = (stream))]
 fn hipStreamQuery(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject> {
@@ -1802,25 +1789,24 @@ fn hipStreamQuery(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject> {
 }
 /// Wait for all commands in stream to complete.
 ///
+/// This command is host-synchronous : the host will block until the specified stream is empty.
+///
+/// This command follows standard null-stream semantics.  Specifically, specifying the null stream
+/// will cause the command to wait for other streams on the same device to complete all pending
+/// operations.
+///
+/// This command honors the hipDeviceLaunchBlocking flag, which controls whether the wait is active
+/// or blocking.
+///
 /// See: hipStreamCreate, hipStreamCreateWithFlags, hipStreamCreateWithPriority, hipStreamWaitEvent,
 /// hipStreamDestroy
 ///
 /// Args:
 ///     stream [in]: stream identifier.
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
 ///     #hipSuccess, #hipErrorInvalidHandle
-///     
-///     This command is host-synchronous : the host will block until the specified stream is empty.
-///     
-///     This command follows standard null-stream semantics.  Specifically, specifying the null stream
-///     will cause the command to wait for other streams on the same device to complete all pending
-///     operations.
-///     
-///     This command honors the hipDeviceLaunchBlocking flag, which controls whether the wait is active
-///     or blocking.
 #[pyfunction]
 #[pyo3(signature = (stream))]
 fn hipStreamSynchronize(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject> {
@@ -1835,31 +1821,30 @@ fn hipStreamSynchronize(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject
 }
 /// Make the specified compute stream wait for an event
 ///
+/// This function inserts a wait operation into the specified stream.
+/// All future work submitted to stream will wait until event reports completion before
+/// beginning execution.
+///
+/// Flags include:
+/// hipEventWaitDefault: Default event creation flag.
+/// hipEventWaitExternal: Wait is captured in the graph as an external event node when
+/// performing stream capture
+///
+/// This function only waits for commands in the current stream to complete.  Notably, this function
+/// does not implicitly wait for commands in the default stream to complete, even if the specified
+/// stream is created with hipStreamNonBlocking = 0.
+///
 /// See: hipStreamCreate, hipStreamCreateWithFlags, hipStreamCreateWithPriority, hipStreamSynchronize, hipStreamDestroy
 ///
 /// Args:
 ///     stream [in]: Stream to make wait
 ///     event [in]: Event to wait on
 ///     flags [in]: Parameters to control the operation
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
 ///     #hipSuccess, #hipErrorInvalidHandle, #hipErrorInvalidValue,
 ///     #hipErrorStreamCaptureIsolation
-///     
-///     This function inserts a wait operation into the specified stream.
-///     All future work submitted to @p stream will wait until @p event reports completion before
-///     beginning execution.
-///     
-///     Flags include:
-///     hipEventWaitDefault: Default event creation flag.
-///     hipEventWaitExternal: Wait is captured in the graph as an external event node when
-///     performing stream capture
-///     
-///     This function only waits for commands in the current stream to complete.  Notably, this function
-///     does not implicitly wait for commands in the default stream to complete, even if the specified
-///     stream is created with hipStreamNonBlocking = 0.
 #[pyfunction]
 #[pyo3(signature = (stream, event, flags))]
 fn hipStreamWaitEvent(py: Python<'_>, stream: rt::PtrArg, event: rt::PtrArg, flags: u32) -> PyResult<PyObject> {
@@ -1876,6 +1861,8 @@ fn hipStreamWaitEvent(py: Python<'_>, stream: rt::PtrArg, event: rt::PtrArg, fla
 }
 /// Return flags associated with this stream.
 ///
+/// Return flags associated with this stream in *flags.
+///
 /// See: hipStreamCreateWithFlags
 ///
 /// Args:
@@ -1885,10 +1872,7 @@ fn hipStreamWaitEvent(py: Python<'_>, stream: rt::PtrArg, event: rt::PtrArg, fla
 ///     hipError_t: status
 ///     flags: int
 ///     #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidHandle
-///     
 ///     #hipSuccess #hipErrorInvalidValue #hipErrorInvalidHandle
-///     
-///     Return flags associated with this stream in *@p flags.
 #[pyfunction]
 #[pyo3(signature = (stream))]
 fn hipStreamGetFlags(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject> {
@@ -1905,6 +1889,8 @@ fn hipStreamGetFlags(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject> {
 }
 /// Query the priority of a stream.
 ///
+/// Query the priority of a stream. The priority is returned in in priority.
+///
 /// See: hipStreamCreateWithFlags
 ///
 /// Args:
@@ -1914,10 +1900,7 @@ fn hipStreamGetFlags(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject> {
 ///     hipError_t: status
 ///     priority: int
 ///     #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidHandle
-///     
 ///     #hipSuccess #hipErrorInvalidValue #hipErrorInvalidHandle
-///     
-///     Query the priority of a stream. The priority is returned in in priority.
 #[pyfunction]
 #[pyo3(signature = (stream))]
 fn hipStreamGetPriority(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject> {
@@ -1960,6 +1943,11 @@ fn hipStreamGetDevice(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject> 
 }
 /// Create an asynchronous stream with the specified CU mask.
 ///
+/// Create a new asynchronous stream with the specified CU mask.  stream returns an opaque handle
+/// that can be used to reference the newly created stream in subsequent hipStream* commands.  The
+/// stream is allocated on the heap and will remain allocated even if the handle goes out-of-scope.
+/// To release the memory used by the stream, application must call hipStreamDestroy.
+///
 /// See: hipStreamCreate, hipStreamSynchronize, hipStreamWaitEvent, hipStreamDestroy
 ///
 /// Args:
@@ -1973,11 +1961,6 @@ fn hipStreamGetDevice(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject> 
 ///     hipError_t: status
 ///     stream: ihipStream_t
 ///     #hipSuccess, #hipErrorInvalidHandle, #hipErrorInvalidValue
-///     
-///     Create a new asynchronous stream with the specified CU mask.  @p stream returns an opaque handle
-///     that can be used to reference the newly created stream in subsequent hipStream* commands.  The
-///     stream is allocated on the heap and will remain allocated even if the handle goes out-of-scope.
-///     To release the memory used by the stream, application must call hipStreamDestroy.
 #[pyfunction]
 #[pyo3(signature = (cuMaskSize, cuMask))]
 fn hipExtStreamCreateWithCUMask(py: Python<'_>, cuMaskSize: u32, cuMask: rt::PtrArg) -> PyResult<PyObject> {
@@ -2025,6 +2008,7 @@ fn hipExtStreamGetCUMask(py: Python<'_>, stream: rt::PtrArg, cuMaskSize: u32, cu
 /// items in the stream have completed.  For each
 /// hipStreamAddCallback call, a callback will be executed exactly once.
 /// The callback will block later work in the stream until it is finished.
+///
 /// See: hipStreamCreate, hipStreamCreateWithFlags, hipStreamQuery, hipStreamSynchronize,
 /// hipStreamWaitEvent, hipStreamDestroy, hipStreamCreateWithPriority
 ///
@@ -2054,6 +2038,17 @@ fn hipStreamAddCallback(py: Python<'_>, stream: rt::PtrArg, callback: rt::PtrArg
 }
 /// Enqueues a wait command to the stream.[BETA]
 ///
+/// Enqueues a wait command to the stream, all operations enqueued  on this stream after this, will
+/// not execute until the defined wait condition is true.
+///
+/// #hipStreamWaitValueGte: waits until *ptr&mask >= value
+///
+/// #hipStreamWaitValueEq : waits until *ptr&mask == value
+///
+/// #hipStreamWaitValueAnd: waits until ((*ptr&mask) & value) != 0
+///
+/// #hipStreamWaitValueNor: waits until ~((*ptr&mask) | (value&mask)) != 0
+///
 /// Note: when using #hipStreamWaitValueNor, mask is applied on both 'value' and '*ptr'.
 ///
 /// Note: Support for #hipStreamWaitValue32 can be queried using 'hipDeviceGetAttribute()' and
@@ -2073,22 +2068,10 @@ fn hipStreamAddCallback(py: Python<'_>, stream: rt::PtrArg, callback: rt::PtrArg
 ///         #hipStreamWaitValueEq, #hipStreamWaitValueAnd and #hipStreamWaitValueNor
 ///     mask [in]: - Mask to be applied on value at memory before it is compared with value,
 ///         default value is set to enable every bit
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
 ///     #hipSuccess, #hipErrorInvalidValue
-///     
-///     Enqueues a wait command to the stream, all operations enqueued  on this stream after this, will
-///     not execute until the defined wait condition is true.
-///     
-///     #hipStreamWaitValueGte: waits until *ptr&mask >= value
-///     
-///     #hipStreamWaitValueEq : waits until *ptr&mask == value
-///     
-///     #hipStreamWaitValueAnd: waits until ((*ptr&mask) & value) != 0
-///     
-///     #hipStreamWaitValueNor: waits until ~((*ptr&mask) | (value&mask)) != 0
 #[pyfunction]
 #[pyo3(signature = (stream, ptr, value, flags, mask))]
 fn hipStreamWaitValue32(py: Python<'_>, stream: rt::PtrArg, ptr: rt::PtrArgMut, value: u32, flags: u32, mask: u32) -> PyResult<PyObject> {
@@ -2106,6 +2089,17 @@ fn hipStreamWaitValue32(py: Python<'_>, stream: rt::PtrArg, ptr: rt::PtrArgMut, 
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
 }
 /// Enqueues a wait command to the stream.[BETA]
+///
+/// Enqueues a wait command to the stream, all operations enqueued  on this stream after this, will
+/// not execute until the defined wait condition is true.
+///
+/// #hipStreamWaitValueGte: waits until *ptr&mask >= value
+///
+/// #hipStreamWaitValueEq : waits until *ptr&mask == value
+///
+/// #hipStreamWaitValueAnd: waits until ((*ptr&mask) & value) != 0
+///
+/// #hipStreamWaitValueNor: waits until ~((*ptr&mask) | (value&mask)) != 0
 ///
 /// Note: when using #hipStreamWaitValueNor, mask is applied on both 'value' and '*ptr'.
 ///
@@ -2126,22 +2120,10 @@ fn hipStreamWaitValue32(py: Python<'_>, stream: rt::PtrArg, ptr: rt::PtrArgMut, 
 ///         #hipStreamWaitValueEq, #hipStreamWaitValueAnd and #hipStreamWaitValueNor.
 ///     mask [in]: - Mask to be applied on value at memory before it is compared with value
 ///         default value is set to enable every bit
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
 ///     #hipSuccess, #hipErrorInvalidValue
-///     
-///     Enqueues a wait command to the stream, all operations enqueued  on this stream after this, will
-///     not execute until the defined wait condition is true.
-///     
-///     #hipStreamWaitValueGte: waits until *ptr&mask >= value
-///     
-///     #hipStreamWaitValueEq : waits until *ptr&mask == value
-///     
-///     #hipStreamWaitValueAnd: waits until ((*ptr&mask) & value) != 0
-///     
-///     #hipStreamWaitValueNor: waits until ~((*ptr&mask) | (value&mask)) != 0
 #[pyfunction]
 #[pyo3(signature = (stream, ptr, value, flags, mask))]
 fn hipStreamWaitValue64(py: Python<'_>, stream: rt::PtrArg, ptr: rt::PtrArgMut, value: u64, flags: u32, mask: u64) -> PyResult<PyObject> {
@@ -2160,6 +2142,9 @@ fn hipStreamWaitValue64(py: Python<'_>, stream: rt::PtrArg, ptr: rt::PtrArgMut, 
 }
 /// Enqueues a write command to the stream.[BETA]
 ///
+/// Enqueues a write command to the stream, write operation is performed after all earlier commands
+/// on this stream have completed the execution.
+///
 /// Warning: This API is marked as Beta. While this feature is complete, it can
 /// change and might have outstanding issues.
 ///
@@ -2171,14 +2156,10 @@ fn hipStreamWaitValue64(py: Python<'_>, stream: rt::PtrArg, ptr: rt::PtrArgMut, 
 ///     ptr [in]: - Pointer to a GPU accessible memory object
 ///     value [in]: - Value to be written
 ///     flags [in]: - reserved, ignored for now, will be used in future releases
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
 ///     #hipSuccess, #hipErrorInvalidValue
-///     
-///     Enqueues a write command to the stream, write operation is performed after all earlier commands
-///     on this stream have completed the execution.
 #[pyfunction]
 #[pyo3(signature = (stream, ptr, value, flags))]
 fn hipStreamWriteValue32(py: Python<'_>, stream: rt::PtrArg, ptr: rt::PtrArgMut, value: u32, flags: u32) -> PyResult<PyObject> {
@@ -2196,6 +2177,9 @@ fn hipStreamWriteValue32(py: Python<'_>, stream: rt::PtrArg, ptr: rt::PtrArgMut,
 }
 /// Enqueues a write command to the stream.[BETA]
 ///
+/// Enqueues a write command to the stream, write operation is performed after all earlier commands
+/// on this stream have completed the execution.
+///
 /// Warning: This API is marked as Beta. While this feature is complete, it can
 /// change and might have outstanding issues.
 ///
@@ -2207,14 +2191,10 @@ fn hipStreamWriteValue32(py: Python<'_>, stream: rt::PtrArg, ptr: rt::PtrArgMut,
 ///     ptr [in]: - Pointer to a GPU accessible memory object
 ///     value [in]: - Value to be written
 ///     flags [in]: - reserved, ignored for now, will be used in future releases
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
 ///     #hipSuccess, #hipErrorInvalidValue
-///     
-///     Enqueues a write command to the stream, write operation is performed after all earlier commands
-///     on this stream have completed the execution.
 #[pyfunction]
 #[pyo3(signature = (stream, ptr, value, flags))]
 fn hipStreamWriteValue64(py: Python<'_>, stream: rt::PtrArg, ptr: rt::PtrArgMut, value: u64, flags: u32) -> PyResult<PyObject> {
@@ -2232,6 +2212,8 @@ fn hipStreamWriteValue64(py: Python<'_>, stream: rt::PtrArg, ptr: rt::PtrArgMut,
 }
 /// Enqueues an array of stream memory operations in the stream.[BETA]
 ///
+/// Batch operations to synchronize the stream via memory operations.
+///
 /// Warning: This API is marked as beta, meaning, while this is feature complete,
 /// it is still open to changes and may have outstanding issues.
 ///
@@ -2243,13 +2225,10 @@ fn hipStreamWriteValue64(py: Python<'_>, stream: rt::PtrArg, ptr: rt::PtrArgMut,
 ///     count [in]: - The number of operations in the array. Must be less than 256
 ///     paramArray [in]: - The types and parameters of the individual operations.
 ///     flags [in]: - Reserved for future expansion; must be 0.
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
 ///     #hipSuccess, #hipErrorInvalidValue
-///     
-///     Batch operations to synchronize the stream via memory operations.
 #[pyfunction]
 #[pyo3(signature = (stream, count, paramArray, flags))]
 fn hipStreamBatchMemOp(py: Python<'_>, stream: rt::PtrArg, count: u32, paramArray: rt::PtrArgMut, flags: u32) -> PyResult<PyObject> {
@@ -2278,7 +2257,6 @@ fn hipStreamBatchMemOp(py: Python<'_>, stream: rt::PtrArg, count: u32, paramArra
 ///     dependencies [in]: -  Dependencies of the node
 ///     numDependencies [in]: - Number of dependencies
 ///     nodeParams [in]: - Parameters for the node
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -2303,6 +2281,11 @@ fn hipGraphAddBatchMemOpNode(py: Python<'_>, hGraph: rt::PtrArg, dependencies: r
 }
 /// Returns a batch mem op node's parameters.[BETA]
 ///
+/// Returns the parameters of batch mem op node hNode in nodeParams_out.
+/// The paramArray returned in nodeParams_out is owned by the node.
+/// This memory remains valid until the node is destroyed or its parameters are modified,
+/// and should not be modified directly.
+///
 /// Warning: This API is marked as beta, meaning, while this is feature complete,
 /// it is still open to changes and may have outstanding issues.
 ///
@@ -2312,16 +2295,10 @@ fn hipGraphAddBatchMemOpNode(py: Python<'_>, hGraph: rt::PtrArg, dependencies: r
 /// Args:
 ///     hNode [in]: - Node to get the parameters for
 ///     nodeParams_out [in]: - Pointer to return the parameters
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
 ///     #hipSuccess, #hipErrorInvalidValue
-///     
-///     Returns the parameters of batch mem op node hNode in nodeParams_out.
-///     The paramArray returned in nodeParams_out is owned by the node.
-///     This memory remains valid until the node is destroyed or its parameters are modified,
-///     and should not be modified directly.
 #[pyfunction]
 #[pyo3(signature = (hNode, nodeParams_out))]
 fn hipGraphBatchMemOpNodeGetParams(py: Python<'_>, hNode: rt::PtrArg, nodeParams_out: rt::PtrArgMut) -> PyResult<PyObject> {
@@ -2337,6 +2314,8 @@ fn hipGraphBatchMemOpNodeGetParams(py: Python<'_>, hNode: rt::PtrArg, nodeParams
 }
 /// Sets the batch mem op node's parameters.[BETA]
 ///
+/// Sets the parameters of batch mem op node hNode to nodeParams.
+///
 /// Warning: This API is marked as beta, meaning, while this is feature complete,
 /// it is still open to changes and may have outstanding issues.
 ///
@@ -2346,13 +2325,10 @@ fn hipGraphBatchMemOpNodeGetParams(py: Python<'_>, hNode: rt::PtrArg, nodeParams
 /// Args:
 ///     hNode [in]: - Node to set the parameters for
 ///     nodeParams [in]: - Parameters to copy
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
 ///     #hipSuccess, #hipErrorInvalidValue
-///     
-///     Sets the parameters of batch mem op node hNode to nodeParams.
 #[pyfunction]
 #[pyo3(signature = (hNode, nodeParams))]
 fn hipGraphBatchMemOpNodeSetParams(py: Python<'_>, hNode: rt::PtrArg, nodeParams: rt::PtrArgMut) -> PyResult<PyObject> {
@@ -2368,6 +2344,10 @@ fn hipGraphBatchMemOpNodeSetParams(py: Python<'_>, hNode: rt::PtrArg, nodeParams
 }
 /// Sets the parameters for a batch mem op node in the given graphExec.[BETA]
 ///
+/// Sets the parameters of a batch mem op node in an executable graph hGraphExec.
+/// The node is identified by the corresponding node hNode in the non-executable graph,
+/// from which the executable graph was instantiated.
+///
 /// Warning: This API is marked as beta, meaning, while this is feature complete,
 /// it is still open to changes and may have outstanding issues.
 ///
@@ -2378,15 +2358,10 @@ fn hipGraphBatchMemOpNodeSetParams(py: Python<'_>, hNode: rt::PtrArg, nodeParams
 ///     hGraphExec [in]: - The executable graph in which to set the specified node
 ///     hNode [in]: - Batch mem op node from the graph from which graphExec was instantiated
 ///     nodeParams [in]: - Updated Parameters to set
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
 ///     #hipSuccess, #hipErrorInvalidValue
-///     
-///     Sets the parameters of a batch mem op node in an executable graph hGraphExec.
-///     The node is identified by the corresponding node hNode in the non-executable graph,
-///     from which the executable graph was instantiated.
 #[pyfunction]
 #[pyo3(signature = (hGraphExec, hNode, nodeParams))]
 fn hipGraphExecBatchMemOpNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, hNode: rt::PtrArg, nodeParams: rt::PtrArg) -> PyResult<PyObject> {
@@ -2401,6 +2376,9 @@ fn hipGraphExecBatchMemOpNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, h
     let __r = py.allow_threads(move || unsafe { __f(a_hGraphExec, a_hNode, a_nodeParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
 }
+/// -------------------------------------------------------------------------------------------------
+/// -------------------------------------------------------------------------------------------------
+///
 /// Create an event with the specified flags
 ///
 /// See: hipEventCreate, hipEventSynchronize, hipEventDestroy, hipEventElapsedTime
@@ -2421,7 +2399,6 @@ fn hipGraphExecBatchMemOpNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, h
 ///         #hipEventDisableSystemFence : Disable acquire and release system scope fence. This may
 ///         improve performance but device memory may not be visible to the host and other devices
 ///         if this flag is set.
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -2467,6 +2444,26 @@ fn hipEventCreate(py: Python<'_>) -> PyResult<PyObject> {
 }
 /// Record an event in the specified stream.
 ///
+/// hipEventQuery() or hipEventSynchronize() must be used to determine when the event
+/// transitions from "recording" (after hipEventRecord() is called) to "recorded"
+/// (when timestamps are set, if requested).
+///
+/// Events which are recorded in a non-NULL stream will transition to
+/// from recording to "recorded" state when they reach the head of
+/// the specified stream, after all previous
+/// commands in that stream have completed executing.
+///
+/// Flags include:
+/// hipEventRecordDefault: Default event creation flag.
+/// hipEventRecordExternal: Event is captured in the graph as an external event node when
+/// performing stream capture
+///
+/// If hipEventRecord() has been previously called on this event, then this call will overwrite any
+/// existing state in event.
+///
+/// If this function is called on an event that is currently being recorded, results are undefined
+/// - either outstanding recording may save state into the event, and the order is not guaranteed.
+///
 /// Note: : If this function is not called before use hipEventQuery() or hipEventSynchronize(),
 /// #hipSuccess is returned, meaning no pending event in the stream.
 ///
@@ -2482,26 +2479,6 @@ fn hipEventCreate(py: Python<'_>) -> PyResult<PyObject> {
 ///     hipError_t: status
 ///     #hipSuccess, #hipErrorInvalidValue, #hipErrorNotInitialized,
 ///     #hipErrorInvalidHandle, #hipErrorLaunchFailure
-///     
-///     hipEventQuery() or hipEventSynchronize() must be used to determine when the event
-///     transitions from "recording" (after hipEventRecord() is called) to "recorded"
-///     (when timestamps are set, if requested).
-///     
-///     Events which are recorded in a non-NULL stream will transition to
-///     from recording to "recorded" state when they reach the head of
-///     the specified stream, after all previous
-///     commands in that stream have completed executing.
-///     
-///     Flags include:
-///     hipEventRecordDefault: Default event creation flag.
-///     hipEventRecordExternal: Event is captured in the graph as an external event node when
-///     performing stream capture
-///     
-///     If hipEventRecord() has been previously called on this event, then this call will overwrite any
-///     existing state in event.
-///     
-///     If this function is called on an event that is currently being recorded, results are undefined
-///     - either outstanding recording may save state into the event, and the order is not guaranteed.
 #[pyfunction]
 #[pyo3(signature = (event, stream, flags))]
 fn hipEventRecordWithFlags(py: Python<'_>, event: rt::PtrArg, stream: rt::PtrArg, flags: u32) -> PyResult<PyObject> {
@@ -2537,6 +2514,10 @@ fn hipEventRecord(py: Python<'_>, event: rt::PtrArg, stream: rt::PtrArg) -> PyRe
 }
 /// Destroy the specified event.
 ///
+/// Releases memory associated with the event.  If the event is recording but has not completed
+/// recording when hipEventDestroy() is called, the function will return immediately and the
+/// completion_future resources will be released later, when the hipDevice is synchronized.
+///
 /// See: hipEventCreate, hipEventCreateWithFlags, hipEventQuery, hipEventSynchronize, hipEventRecord,
 /// hipEventElapsedTime
 ///
@@ -2547,11 +2528,6 @@ fn hipEventRecord(py: Python<'_>, event: rt::PtrArg, stream: rt::PtrArg) -> PyRe
 ///     hipError_t: status
 ///     #hipSuccess, #hipErrorNotInitialized, #hipErrorInvalidValue,
 ///     #hipErrorLaunchFailure
-///     
-///     Releases memory associated with the event.  If the event is recording but has not completed
-///     recording when hipEventDestroy() is called, the function will return immediately and the
-///     completion_future resources will be released later, when the hipDevice is synchronized.
-///     
 ///     #hipSuccess
 #[pyfunction]
 #[pyo3(signature = (event))]
@@ -2570,7 +2546,7 @@ fn hipEventDestroy(py: Python<'_>, event: rt::PtrArg) -> PyResult<PyObject> {
 /// This function will block until the event is ready, waiting for all previous work in the stream
 /// specified when event was recorded with hipEventRecord().
 ///
-/// If hipEventRecord() has not been called on @p event, this function returns #hipSuccess when no
+/// If hipEventRecord() has not been called on event, this function returns #hipSuccess when no
 /// event is captured.
 ///
 /// See: hipEventCreate, hipEventCreateWithFlags, hipEventQuery, hipEventDestroy, hipEventRecord,
@@ -2578,7 +2554,6 @@ fn hipEventDestroy(py: Python<'_>, event: rt::PtrArg) -> PyResult<PyObject> {
 ///
 /// Args:
 ///     event [in]: Event on which to wait.
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -2598,6 +2573,22 @@ fn hipEventSynchronize(py: Python<'_>, event: rt::PtrArg) -> PyResult<PyObject> 
 }
 /// Return the elapsed time between two events.
 ///
+/// Computes the elapsed time between two events. Time is computed in ms, with
+/// a resolution of approximately 1 us.
+///
+/// Events which are recorded in a NULL stream will block until all commands
+/// on all other streams complete execution, and then record the timestamp.
+///
+/// Events which are recorded in a non-NULL stream will record their timestamp
+/// when they reach the head of the specified stream, after all previous
+/// commands in that stream have completed executing.  Thus the time that
+/// the event recorded may be significantly after the host calls hipEventRecord().
+///
+/// If hipEventRecord() has not been called on either event, then #hipErrorInvalidHandle is
+/// returned. If hipEventRecord() has been called on both events, but the timestamp has not yet been
+/// recorded on one or both events (that is, hipEventQuery() would return #hipErrorNotReady on at
+/// least one of the events), then #hipErrorNotReady is returned.
+///
 /// See: hipEventCreate, hipEventCreateWithFlags, hipEventQuery, hipEventDestroy, hipEventRecord,
 /// hipEventSynchronize
 ///
@@ -2610,22 +2601,6 @@ fn hipEventSynchronize(py: Python<'_>, event: rt::PtrArg) -> PyResult<PyObject> 
 ///     ms: float
 ///     #hipSuccess, #hipErrorInvalidValue, #hipErrorNotReady, #hipErrorInvalidHandle,
 ///     #hipErrorNotInitialized, #hipErrorLaunchFailure
-///     
-///     Computes the elapsed time between two events. Time is computed in ms, with
-///     a resolution of approximately 1 us.
-///     
-///     Events which are recorded in a NULL stream will block until all commands
-///     on all other streams complete execution, and then record the timestamp.
-///     
-///     Events which are recorded in a non-NULL stream will record their timestamp
-///     when they reach the head of the specified stream, after all previous
-///     commands in that stream have completed executing.  Thus the time that
-///     the event recorded may be significantly after the host calls hipEventRecord().
-///     
-///     If hipEventRecord() has not been called on either event, then #hipErrorInvalidHandle is
-///     returned. If hipEventRecord() has been called on both events, but the timestamp has not yet been
-///     recorded on one or both events (that is, hipEventQuery() would return #hipErrorNotReady on at
-///     least one of the events), then #hipErrorNotReady is returned.
 #[pyfunction]
 #[pyo3(signature = (start, stop))]
 fn hipEventElapsedTime(py: Python<'_>, start: rt::PtrArg, stop: rt::PtrArg) -> PyResult<PyObject> {
@@ -2643,6 +2618,10 @@ fn hipEventElapsedTime(py: Python<'_>, start: rt::PtrArg, stop: rt::PtrArg) -> P
 }
 /// Query event status
 ///
+/// Query the status of the specified event.  This function will return #hipSuccess if all
+/// commands in the appropriate stream (specified to hipEventRecord()) have completed.  If any execution
+/// has not completed, then #hipErrorNotReady is returned.
+///
 /// Note: This API returns #hipSuccess, if hipEventRecord() is not called before this API.
 ///
 /// See: hipEventCreate, hipEventCreateWithFlags, hipEventRecord, hipEventDestroy,
@@ -2655,10 +2634,6 @@ fn hipEventElapsedTime(py: Python<'_>, start: rt::PtrArg, stop: rt::PtrArg) -> P
 ///     hipError_t: status
 ///     #hipSuccess, #hipErrorNotReady, #hipErrorInvalidHandle, #hipErrorInvalidValue,
 ///     #hipErrorNotInitialized, #hipErrorLaunchFailure
-///     
-///     Query the status of the specified event.  This function will return #hipSuccess if all
-///     commands in the appropriate stream (specified to hipEventRecord()) have completed.  If any execution
-///     has not completed, then #hipErrorNotReady is returned.
 #[pyfunction]
 #[pyo3(signature = (event))]
 fn hipEventQuery(py: Python<'_>, event: rt::PtrArg) -> PyResult<PyObject> {
@@ -2680,7 +2655,6 @@ fn hipEventQuery(py: Python<'_>, event: rt::PtrArg) -> PyResult<PyObject> {
 ///     value [in]: Sets pointer attribute value
 ///     attribute [in]: Attribute to set
 ///     ptr [in]: Pointer to set attributes for
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -2701,6 +2675,10 @@ fn hipPointerSetAttribute(py: Python<'_>, value: rt::PtrArg, attribute: &Bound<'
 }
 /// Returns attributes for the specified pointer
 ///
+/// The output parameter 'attributes' has a member named 'type' that describes what memory the
+/// pointer is associated with, such as device memory, host memory, managed memory, and others.
+/// Otherwise, the API cannot handle the pointer and returns #hipErrorInvalidValue.
+///
 /// Note: The unrecognized memory type is unsupported to keep the HIP functionality backward
 /// compatibility due to #hipMemoryType enum values.
 ///
@@ -2711,11 +2689,6 @@ fn hipPointerSetAttribute(py: Python<'_>, value: rt::PtrArg, attribute: &Bound<'
 /// Args:
 ///     attributes [out]: attributes for the specified pointer
 ///     ptr [in]: pointer to get attributes for
-///         
-///         The output parameter 'attributes' has a member named 'type' that describes what memory the
-///         pointer is associated with, such as device memory, host memory, managed memory, and others.
-///         Otherwise, the API cannot handle the pointer and returns #hipErrorInvalidValue.
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -2744,7 +2717,6 @@ fn hipPointerGetAttributes(py: Python<'_>, attributes: rt::PtrArgMut, ptr: rt::P
 ///     data [in,out]: Returned pointer attribute value
 ///     attribute [in]: Attribute to query for
 ///     ptr [in]: Pointer to get attributes for
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -2773,7 +2745,6 @@ fn hipPointerGetAttribute(py: Python<'_>, data: rt::PtrArgMut, attribute: &Bound
 /// Args:
 ///     numAttributes [in]: number of attributes to query for
 ///     ptr [in]: pointer to get attributes for
-///         
 ///
 /// Returns: a tuple of 3 item(s):
 ///     hipError_t: status
@@ -2799,6 +2770,9 @@ fn hipDrvPointerGetAttributes(py: Python<'_>, numAttributes: u32, ptr: rt::PtrAr
 }
 /// -------------------------------------------------------------------------------------------------
 /// -------------------------------------------------------------------------------------------------
+///
+/// This section describes the external resource interoperability functions of HIP runtime API.
+///
 /// Imports an external semaphore.
 ///
 /// See: 
@@ -2808,7 +2782,6 @@ fn hipDrvPointerGetAttributes(py: Python<'_>, numAttributes: u32, ptr: rt::PtrAr
 /// Args:
 ///     extSem_out [out]: External semaphores to be waited on
 ///     semHandleDesc [in]: Semaphore import handle descriptor
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -2837,7 +2810,6 @@ fn hipImportExternalSemaphore(py: Python<'_>, extSem_out: rt::PtrArgMut, semHand
 ///     paramsArray [in]: Array of semaphore parameters
 ///     numExtSems [in]: Number of semaphores to wait on
 ///     stream [in]: Stream to enqueue the wait operations in
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -2868,7 +2840,6 @@ fn hipSignalExternalSemaphoresAsync(py: Python<'_>, extSemArray: rt::PtrArg, par
 ///     paramsArray [in]: Array of semaphore parameters
 ///     numExtSems [in]: Number of semaphores to wait on
 ///     stream [in]: Stream to enqueue the wait operations in
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -2896,7 +2867,6 @@ fn hipWaitExternalSemaphoresAsync(py: Python<'_>, extSemArray: rt::PtrArg, param
 ///
 /// Args:
 ///     extSem [in]: handle to an external memory object
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -2920,7 +2890,6 @@ fn hipDestroyExternalSemaphore(py: Python<'_>, extSem: rt::PtrArgMut) -> PyResul
 /// Args:
 ///     extMem_out [out]: Returned handle to an external memory object
 ///     memHandleDesc [in]: Memory import handle descriptor
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -2945,7 +2914,6 @@ fn hipImportExternalMemory(py: Python<'_>, extMem_out: rt::PtrArgMut, memHandleD
 /// Args:
 ///     extMem [in]: Handle to external memory object
 ///     bufferDesc [in]: Buffer descriptor
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -2972,7 +2940,6 @@ fn hipExternalMemoryGetMappedBuffer(py: Python<'_>, extMem: rt::PtrArgMut, buffe
 ///
 /// Args:
 ///     extMem [in]: External memory object to be destroyed
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -2991,14 +2958,13 @@ fn hipDestroyExternalMemory(py: Python<'_>, extMem: rt::PtrArgMut) -> PyResult<P
 }
 /// Maps a mipmapped array onto an external memory object.
 ///
+/// Returned mipmapped array must be freed using hipFreeMipmappedArray.
+///
 /// See: hipImportExternalMemory, hipDestroyExternalMemory, hipExternalMemoryGetMappedBuffer, hipFreeMipmappedArray
 ///
 /// Args:
 ///     extMem [in]: external memory object handle
 ///     mipmapDesc [in]: external mipmapped array descriptor
-///         
-///         Returned mipmapped array must be freed using hipFreeMipmappedArray.
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -3021,14 +2987,13 @@ fn hipExternalMemoryGetMappedMipmappedArray(py: Python<'_>, extMem: rt::PtrArgMu
 }
 /// Allocate memory on the default accelerator
 ///
+/// If size is 0, no memory is allocated, *ptr returns nullptr, and hipSuccess is returned.
+///
 /// See: hipMallocPitch, hipFree, hipMallocArray, hipFreeArray, hipMalloc3D, hipMalloc3DArray,
 /// hipHostFree, hipHostMalloc
 ///
 /// Args:
 ///     size [in]: Requested memory size
-///         
-///         If size is 0, no memory is allocated, *ptr returns nullptr, and hipSuccess is returned.
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -3050,20 +3015,19 @@ fn hipMalloc(py: Python<'_>, size: u64) -> PyResult<PyObject> {
 }
 /// Allocate memory on the default accelerator
 ///
+/// If requested memory size is 0, no memory is allocated, *ptr returns nullptr, and #hipSuccess
+/// is returned.
+///
+/// The memory allocation flag should be either #hipDeviceMallocDefault,
+/// #hipDeviceMallocFinegrained, #hipDeviceMallocUncached, or #hipMallocSignalMemory.
+/// If the flag is any other value, the API returns #hipErrorInvalidValue.
+///
 /// See: hipMallocPitch, hipFree, hipMallocArray, hipFreeArray, hipMalloc3D, hipMalloc3DArray,
 /// hipHostFree, hiHostMalloc
 ///
 /// Args:
 ///     sizeBytes [in]: Requested memory size
 ///     flags [in]: Type of memory allocation
-///         
-///         If requested memory size is 0, no memory is allocated, *ptr returns nullptr, and #hipSuccess
-///         is returned.
-///         
-///         The memory allocation flag should be either #hipDeviceMallocDefault,
-///         #hipDeviceMallocFinegrained, #hipDeviceMallocUncached, or #hipMallocSignalMemory.
-///         If the flag is any other value, the API returns #hipErrorInvalidValue.
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -3086,13 +3050,12 @@ fn hipExtMallocWithFlags(py: Python<'_>, sizeBytes: u64, flags: u32) -> PyResult
 }
 /// Allocate pinned host memory [Deprecated]
 ///
+/// If size is 0, no memory is allocated, *ptr returns nullptr, and hipSuccess is returned.
+///
 /// Warning: This API is deprecated, use hipHostMalloc() instead
 ///
 /// Args:
 ///     size [in]: Requested memory size
-///         
-///         If size is 0, no memory is allocated, *ptr returns nullptr, and hipSuccess is returned.
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -3116,13 +3079,12 @@ fn hipMallocHost(py: Python<'_>, size: u64) -> PyResult<PyObject> {
 }
 /// Allocate pinned host memory [Deprecated]
 ///
+/// If size is 0, no memory is allocated, *ptr returns nullptr, and hipSuccess is returned.
+///
 /// Warning: This API is deprecated, use hipHostMalloc() instead
 ///
 /// Args:
 ///     size [in]: Requested memory size
-///         
-///         If size is 0, no memory is allocated, *ptr returns nullptr, and hipSuccess is returned.
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -3163,6 +3125,8 @@ fn hipMemAllocHost(py: Python<'_>, size: u64) -> PyResult<PyObject> {
 ///
 /// Developers need to choose proper allocation flag with consideration of synchronization.
 ///
+/// If no input for flags, it will be the default pinned memory allocation on the host.
+///
 /// See: hipSetDeviceFlags, hiptHostFree
 ///
 /// Args:
@@ -3170,9 +3134,6 @@ fn hipMemAllocHost(py: Python<'_>, size: u64) -> PyResult<PyObject> {
 ///         If size is 0, no memory is allocated, *ptr returns nullptr, and hipSuccess is returned.
 ///     flags [in]: Type of host memory allocation. See the description of flags in
 ///         hipSetDeviceFlags.
-///         
-///         If no input for flags, it will be the default pinned memory allocation on the host.
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -3195,6 +3156,7 @@ fn hipHostMalloc(py: Python<'_>, size: u64, flags: u32) -> PyResult<PyObject> {
 }
 /// -------------------------------------------------------------------------------------------------
 /// -------------------------------------------------------------------------------------------------
+///
 /// Note: The managed memory management APIs are implemented on Linux, under development
 /// on Windows.
 ///
@@ -3212,7 +3174,6 @@ fn hipHostMalloc(py: Python<'_>, size: u64, flags: u32) -> PyResult<PyObject> {
 ///     size [in]: - requested allocation size in bytes, it should be granularity of 4KB
 ///     flags [in]: - must be either hipMemAttachGlobal or hipMemAttachHost
 ///         (defaults to hipMemAttachGlobal)
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -3242,7 +3203,6 @@ fn hipMallocManaged(py: Python<'_>, size: u64, flags: u32) -> PyResult<PyObject>
 ///     count [in]: size in bytes for prefetching
 ///     device [in]: destination device to prefetch to
 ///     stream [in]: stream to enqueue prefetch operation
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -3264,6 +3224,13 @@ fn hipMemPrefetchAsync(py: Python<'_>, dev_ptr: rt::PtrArg, count: u64, device: 
 }
 /// Advise about the usage of a given memory range to HIP.
 ///
+/// This HIP API advises about the usage to be applied on unified memory allocation in the
+/// range starting from the pointer address devPtr, with the size of count bytes.
+/// The memory range must refer to managed memory allocated via the API hipMallocManaged, and the
+/// range will be handled with proper round down and round up respectively in the driver to
+/// be aligned to CPU page size, the same way as corresponding CUDA API behaves in CUDA version 8.0
+/// and afterwards.
+///
 /// Note: This API is implemented on Linux and is under development on Microsoft Windows.
 ///
 /// Args:
@@ -3271,18 +3238,10 @@ fn hipMemPrefetchAsync(py: Python<'_>, dev_ptr: rt::PtrArg, count: u64, device: 
 ///     count [in]: size in bytes of the memory range, it should be CPU page size alligned.
 ///     advice [in]: advice to be applied for the specified memory range
 ///     device [in]: device to apply the advice for
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
 ///     #hipSuccess, #hipErrorInvalidValue
-///     
-///     This HIP API advises about the usage to be applied on unified memory allocation in the
-///     range starting from the pointer address devPtr, with the size of count bytes.
-///     The memory range must refer to managed memory allocated via the API hipMallocManaged, and the
-///     range will be handled with proper round down and round up respectively in the driver to
-///     be aligned to CPU page size, the same way as corresponding CUDA API behaves in CUDA version 8.0
-///     and afterwards.
 #[pyfunction]
 #[pyo3(signature = (dev_ptr, count, advice, device))]
 fn hipMemAdvise(py: Python<'_>, dev_ptr: rt::PtrArg, count: u64, advice: &Bound<'_, PyAny>, device: i32) -> PyResult<PyObject> {
@@ -3309,7 +3268,6 @@ fn hipMemAdvise(py: Python<'_>, dev_ptr: rt::PtrArg, count: u64, advice: &Bound<
 ///     attribute [in]: the attribute to query
 ///     dev_ptr [in]: start of the range to query
 ///     count [in]: size of the range to query
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -3339,7 +3297,6 @@ fn hipMemRangeGetAttribute(py: Python<'_>, data: rt::PtrArgMut, data_size: u64, 
 ///         of attributes in this array should match)
 ///     dev_ptr [in]: start of the range to query
 ///     count [in]: size of the range to query
-///         
 ///
 /// Returns: a tuple of 4 item(s):
 ///     hipError_t: status
@@ -3379,7 +3336,6 @@ fn hipMemRangeGetAttributes(py: Python<'_>, num_attributes: u64, dev_ptr: rt::Pt
 ///     length [in]: - length of memory (defaults to zero)
 ///     flags [in]: - must be one of hipMemAttachGlobal, hipMemAttachHost or
 ///         hipMemAttachSingle (defaults to hipMemAttachSingle)
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -3401,7 +3357,7 @@ fn hipStreamAttachMemAsync(py: Python<'_>, stream: rt::PtrArg, dev_ptr: rt::PtrA
 }
 /// Allocates memory with stream ordered semantics
 ///
-/// Inserts a memory allocation operation into @p stream.
+/// Inserts a memory allocation operation into stream.
 /// A pointer to the allocated memory is returned immediately in *dptr.
 /// The allocation must not be accessed until the allocation operation completes.
 /// The allocation comes from the memory pool associated with the stream's device.
@@ -3426,7 +3382,6 @@ fn hipStreamAttachMemAsync(py: Python<'_>, stream: rt::PtrArg, dev_ptr: rt::PtrA
 ///     size [in]: Number of bytes to allocate
 ///     stream [in]: The stream establishing the stream ordering contract and
 ///         the memory pool to allocate from
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -3449,7 +3404,7 @@ fn hipMallocAsync(py: Python<'_>, size: u64, stream: rt::PtrArg) -> PyResult<PyO
 }
 /// Frees memory with stream ordered semantics
 ///
-/// Inserts a free operation into @p stream.
+/// Inserts a free operation into stream.
 /// The allocation must not be used after stream execution reaches the free.
 /// After this API returns, accessing the memory from any subsequent work launched on the GPU
 /// or querying its pointer attributes results in undefined behavior.
@@ -3468,7 +3423,6 @@ fn hipMallocAsync(py: Python<'_>, size: u64, stream: rt::PtrArg) -> PyResult<PyO
 /// Args:
 ///     dev_ptr [in]: Pointer to device memory to free
 ///     stream [in]: The stream, where the destruciton will occur according to the execution order
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -3488,7 +3442,7 @@ fn hipFreeAsync(py: Python<'_>, dev_ptr: rt::PtrArgMut, stream: rt::PtrArg) -> P
 }
 /// Releases freed memory back to the OS
 ///
-/// Releases memory back to the OS until the pool contains fewer than @p min_bytes_to_keep
+/// Releases memory back to the OS until the pool contains fewer than min_bytes_to_keep
 /// reserved bytes, or there is no more memory that the allocator can safely release.
 /// The allocator cannot release OS allocations that back outstanding asynchronous allocations.
 /// The OS allocations may happen at different granularity from the user allocations.
@@ -3510,7 +3464,6 @@ fn hipFreeAsync(py: Python<'_>, dev_ptr: rt::PtrArgMut, stream: rt::PtrArg) -> P
 ///     min_bytes_to_hold [in]: If the pool has less than min_bytes_to_hold reserved,
 ///         then the TrimTo operation is a no-op.  Otherwise the memory pool will contain
 ///         at least min_bytes_to_hold bytes reserved after the operation.
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -3531,25 +3484,25 @@ fn hipMemPoolTrimTo(py: Python<'_>, mem_pool: rt::PtrArg, min_bytes_to_hold: u64
 /// Sets attributes of a memory pool
 ///
 /// Supported attributes are:
-/// - @p hipMemPoolAttrReleaseThreshold: (value type = cuuint64_t)
+/// - hipMemPoolAttrReleaseThreshold: (value type = cuuint64_t)
 /// Amount of reserved memory in bytes to hold onto before trying
 /// to release memory back to the OS. When more than the release
 /// threshold bytes of memory are held by the memory pool, the
 /// allocator will try to release memory back to the OS on the
 /// next call to stream, event or context synchronize. (default 0)
-/// - @p hipMemPoolReuseFollowEventDependencies: (value type = int)
-/// Allow @p hipMallocAsync to use memory asynchronously freed
+/// - hipMemPoolReuseFollowEventDependencies: (value type = int)
+/// Allow hipMallocAsync to use memory asynchronously freed
 /// in another stream as long as a stream ordering dependency
 /// of the allocating stream on the free action exists.
 /// HIP events and null stream interactions can create the required
 /// stream ordered dependencies. (default enabled)
-/// - @p hipMemPoolReuseAllowOpportunistic: (value type = int)
+/// - hipMemPoolReuseAllowOpportunistic: (value type = int)
 /// Allow reuse of already completed frees when there is no dependency
 /// between the free and allocation. (default enabled)
-/// - @p hipMemPoolReuseAllowInternalDependencies: (value type = int)
-/// Allow @p hipMallocAsync to insert new stream dependencies
+/// - hipMemPoolReuseAllowInternalDependencies: (value type = int)
+/// Allow hipMallocAsync to insert new stream dependencies
 /// in order to establish the stream ordering required to reuse
-/// a piece of memory released by @p hipFreeAsync (default enabled).
+/// a piece of memory released by hipFreeAsync (default enabled).
 ///
 /// See: hipMallocFromPoolAsync, hipMallocAsync, hipFreeAsync, hipMemPoolGetAttribute,
 /// hipMemPoolTrimTo, hipDeviceSetMemPool, hipMemPoolSetAccess, hipMemPoolGetAccess
@@ -3563,7 +3516,6 @@ fn hipMemPoolTrimTo(py: Python<'_>, mem_pool: rt::PtrArg, min_bytes_to_hold: u64
 ///     mem_pool [in]: The memory pool to modify
 ///     attr [in]: The attribute to modify
 ///     value [in]: Pointer to the value to assign
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -3585,25 +3537,25 @@ fn hipMemPoolSetAttribute(py: Python<'_>, mem_pool: rt::PtrArg, attr: &Bound<'_,
 /// Gets attributes of a memory pool
 ///
 /// Supported attributes are:
-/// - @p hipMemPoolAttrReleaseThreshold: (value type = cuuint64_t)
+/// - hipMemPoolAttrReleaseThreshold: (value type = cuuint64_t)
 /// Amount of reserved memory in bytes to hold onto before trying
 /// to release memory back to the OS. When more than the release
 /// threshold bytes of memory are held by the memory pool, the
 /// allocator will try to release memory back to the OS on the
 /// next call to stream, event or context synchronize. (default 0)
-/// - @p hipMemPoolReuseFollowEventDependencies: (value type = int)
-/// Allow @p hipMallocAsync to use memory asynchronously freed
+/// - hipMemPoolReuseFollowEventDependencies: (value type = int)
+/// Allow hipMallocAsync to use memory asynchronously freed
 /// in another stream as long as a stream ordering dependency
 /// of the allocating stream on the free action exists.
 /// HIP events and null stream interactions can create the required
 /// stream ordered dependencies. (default enabled)
-/// - @p hipMemPoolReuseAllowOpportunistic: (value type = int)
+/// - hipMemPoolReuseAllowOpportunistic: (value type = int)
 /// Allow reuse of already completed frees when there is no dependency
 /// between the free and allocation. (default enabled)
-/// - @p hipMemPoolReuseAllowInternalDependencies: (value type = int)
-/// Allow @p hipMallocAsync to insert new stream dependencies
+/// - hipMemPoolReuseAllowInternalDependencies: (value type = int)
+/// Allow hipMallocAsync to insert new stream dependencies
 /// in order to establish the stream ordering required to reuse
-/// a piece of memory released by @p hipFreeAsync (default enabled).
+/// a piece of memory released by hipFreeAsync (default enabled).
 ///
 /// See: hipMallocFromPoolAsync, hipMallocAsync, hipFreeAsync,
 /// hipMemPoolTrimTo, hipDeviceSetMemPool, hipMemPoolSetAttribute, hipMemPoolSetAccess, hipMemPoolGetAccess
@@ -3617,7 +3569,6 @@ fn hipMemPoolSetAttribute(py: Python<'_>, mem_pool: rt::PtrArg, attr: &Bound<'_,
 ///     mem_pool [in]: The memory pool to get attributes of
 ///     attr [in]: The attribute to get
 ///     value [in]: Retrieved value
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -3650,7 +3601,6 @@ fn hipMemPoolGetAttribute(py: Python<'_>, mem_pool: rt::PtrArg, attr: &Bound<'_,
 ///     mem_pool [in]: Memory pool for acccess change
 ///     desc_list [in]: Array of access descriptors. Each descriptor instructs the access to enable for a single gpu
 ///     count [in]: Number of descriptors in the map array.
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -3684,7 +3634,6 @@ fn hipMemPoolSetAccess(py: Python<'_>, mem_pool: rt::PtrArg, desc_list: rt::PtrA
 /// Args:
 ///     mem_pool [in]: Memory pool being queried
 ///     location [in]: Location/device for memory pool access
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -3707,7 +3656,7 @@ fn hipMemPoolGetAccess(py: Python<'_>, mem_pool: rt::PtrArg, location: rt::PtrAr
 }
 /// Creates a memory pool
 ///
-/// Creates a HIP memory pool and returns the handle in @p mem_pool. The @p pool_props determines
+/// Creates a HIP memory pool and returns the handle in mem_pool. The pool_props determines
 /// the properties of the pool such as the backing device and IPC capabilities.
 ///
 /// By default, the memory pool will be accessible from the device it is allocated on.
@@ -3724,7 +3673,6 @@ fn hipMemPoolGetAccess(py: Python<'_>, mem_pool: rt::PtrArg, location: rt::PtrAr
 ///
 /// Args:
 ///     pool_props [in]: Memory pool properties
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -3748,7 +3696,7 @@ fn hipMemPoolCreate(py: Python<'_>, pool_props: rt::PtrArg) -> PyResult<PyObject
 ///
 /// If any pointers obtained from this pool haven't been freed or
 /// the pool has free operations that haven't completed
-/// when @p hipMemPoolDestroy is invoked, the function will return immediately and the
+/// when hipMemPoolDestroy is invoked, the function will return immediately and the
 /// resources associated with the pool will be released automatically
 /// once there are no more outstanding allocations.
 ///
@@ -3767,7 +3715,6 @@ fn hipMemPoolCreate(py: Python<'_>, pool_props: rt::PtrArg) -> PyResult<PyObject
 ///
 /// Args:
 ///     mem_pool [in]: Memory pool for destruction
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -3786,12 +3733,12 @@ fn hipMemPoolDestroy(py: Python<'_>, mem_pool: rt::PtrArg) -> PyResult<PyObject>
 }
 /// Allocates memory from a specified pool with stream ordered semantics.
 ///
-/// Inserts an allocation operation into @p stream.
-/// A pointer to the allocated memory is returned immediately in @p dev_ptr.
+/// Inserts an allocation operation into stream.
+/// A pointer to the allocated memory is returned immediately in dev_ptr.
 /// The allocation must not be accessed until the allocation operation completes.
 /// The allocation comes from the specified memory pool.
 ///
-/// Note: The specified memory pool may be from a device different than that of the specified @p stream.
+/// Note: The specified memory pool may be from a device different than that of the specified stream.
 ///
 /// Basic stream ordering allows future work submitted into the same stream to use the allocation.
 /// Stream query, stream synchronize, and HIP events can be used to guarantee that the allocation
@@ -3813,7 +3760,6 @@ fn hipMemPoolDestroy(py: Python<'_>, mem_pool: rt::PtrArg) -> PyResult<PyObject>
 ///     size [in]: Number of bytes to allocate
 ///     mem_pool [in]: The pool to allocate from
 ///     stream [in]: The stream establishing the stream ordering semantic
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -3838,13 +3784,13 @@ fn hipMallocFromPoolAsync(py: Python<'_>, size: u64, mem_pool: rt::PtrArg, strea
 /// Exports a memory pool to the requested handle type.
 ///
 /// Given an IPC capable mempool, create an OS handle to share the pool with another process.
-/// A recipient process can convert the shareable handle into a mempool with @p hipMemPoolImportFromShareableHandle.
-/// Individual pointers can then be shared with the @p hipMemPoolExportPointer and @p hipMemPoolImportPointer APIs.
+/// A recipient process can convert the shareable handle into a mempool with hipMemPoolImportFromShareableHandle.
+/// Individual pointers can then be shared with the hipMemPoolExportPointer and hipMemPoolImportPointer APIs.
 /// The implementation of what the shareable handle is and how it can be transferred is defined by the requested
 /// handle type.
 ///
-/// Note: To create an IPC capable mempool, create a mempool with a @p hipMemAllocationHandleType other
-/// than @p hipMemHandleTypeNone.
+/// Note: To create an IPC capable mempool, create a mempool with a hipMemAllocationHandleType other
+/// than hipMemHandleTypeNone.
 ///
 /// See: hipMemPoolImportFromShareableHandle
 ///
@@ -3858,7 +3804,6 @@ fn hipMallocFromPoolAsync(py: Python<'_>, size: u64, mem_pool: rt::PtrArg, strea
 ///     mem_pool [in]: Pool to export
 ///     handle_type [in]: The type of handle to create
 ///     flags [in]: Must be 0
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -3880,11 +3825,11 @@ fn hipMemPoolExportToShareableHandle(py: Python<'_>, shared_handle: rt::PtrArgMu
 }
 /// Imports a memory pool from a shared handle.
 ///
-/// Specific allocations can be imported from the imported pool with @p hipMemPoolImportPointer.
+/// Specific allocations can be imported from the imported pool with hipMemPoolImportPointer.
 ///
 /// Note: Imported memory pools do not support creating new allocations.
-/// As such imported memory pools may not be used in @p hipDeviceSetMemPool
-/// or @p hipMallocFromPoolAsync calls.
+/// As such imported memory pools may not be used in hipDeviceSetMemPool
+/// or hipMallocFromPoolAsync calls.
 ///
 /// See: hipMemPoolExportToShareableHandle
 ///
@@ -3897,7 +3842,6 @@ fn hipMemPoolExportToShareableHandle(py: Python<'_>, shared_handle: rt::PtrArgMu
 ///     shared_handle [in]: OS handle of the pool to open
 ///     handle_type [in]: The type of handle being imported
 ///     flags [in]: Must be 0
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -3921,8 +3865,8 @@ fn hipMemPoolImportFromShareableHandle(py: Python<'_>, shared_handle: rt::PtrArg
 }
 /// Export data to share a memory pool allocation between processes.
 ///
-/// Constructs @p export_data for sharing a specific allocation from an already shared memory pool.
-/// The recipient process can import the allocation with the @p hipMemPoolImportPointer api.
+/// Constructs export_data for sharing a specific allocation from an already shared memory pool.
+/// The recipient process can import the allocation with the hipMemPoolImportPointer api.
 /// The data is not a handle and may be shared through any IPC mechanism.
 ///
 /// See: hipMemPoolImportPointer
@@ -3935,7 +3879,6 @@ fn hipMemPoolImportFromShareableHandle(py: Python<'_>, shared_handle: rt::PtrArg
 /// Args:
 ///     export_data [out]: Returned export data
 ///     dev_ptr [in]: Pointer to memory being exported
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -3955,15 +3898,18 @@ fn hipMemPoolExportPointer(py: Python<'_>, export_data: rt::PtrArgMut, dev_ptr: 
 }
 /// Import a memory pool allocation from another process.
 ///
-/// Returns in @p dev_ptr a pointer to the imported memory.
+/// Returns in dev_ptr a pointer to the imported memory.
 /// The imported memory must not be accessed before the allocation operation completes
 /// in the exporting process. The imported memory must be freed from all importing processes before
-/// being freed in the exporting process. The pointer may be freed with @p hipFree
-/// or @p hipFreeAsync. If @p hipFreeAsync is used, the free must be completed
+/// being freed in the exporting process. The pointer may be freed with hipFree
+/// or hipFreeAsync. If hipFreeAsync is used, the free must be completed
 /// on the importing process before the free operation on the exporting process.
 ///
-/// Note: The @p hipFreeAsync api may be used in the exporting process before
-/// the @p hipFreeAsync operation completes in its stream as long as the
+/// Note: The hipFreeAsync api may be used in the exporting process before
+/// the hipFreeAsync operation completes in its stream as long as the
+/// hipFreeAsync in the exporting process specifies a stream with
+/// a stream dependency on the importing process's hipFreeAsync.
+///
 /// See: hipMemPoolExportPointer
 ///
 /// Warning: This API is marked as Beta. While this feature is complete, it can
@@ -3974,7 +3920,6 @@ fn hipMemPoolExportPointer(py: Python<'_>, export_data: rt::PtrArgMut, dev_ptr: 
 /// Args:
 ///     mem_pool [in]: Memory pool from which to import a pointer
 ///     export_data [in]: Data specifying the memory to import
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -3997,18 +3942,17 @@ fn hipMemPoolImportPointer(py: Python<'_>, mem_pool: rt::PtrArg, export_data: rt
 }
 /// Allocate device accessible page locked host memory
 ///
+/// If size is 0, no memory is allocated, *ptr returns nullptr, and hipSuccess is returned.
+///
+/// Flags:
+/// - #hipHostAllocDefault   Default pinned memory allocation on the host.
+/// - #hipHostAllocPortable  Memory is considered allocated by all contexts.
+/// - #hipHostAllocMapped    Map the allocation into the address space for the current device.
+/// - #hipHostAllocWriteCombined  Allocates the memory as write-combined.
+///
 /// Args:
 ///     size [in]: Requested memory size in bytes
 ///     flags [in]: Type of host memory allocation see below
-///         
-///         If size is 0, no memory is allocated, *ptr returns nullptr, and hipSuccess is returned.
-///         
-///         Flags:
-///         - #hipHostAllocDefault   Default pinned memory allocation on the host.
-///         - #hipHostAllocPortable  Memory is considered allocated by all contexts.
-///         - #hipHostAllocMapped    Map the allocation into the address space for the current device.
-///         - #hipHostAllocWriteCombined  Allocates the memory as write-combined.
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -4036,7 +3980,6 @@ fn hipHostAlloc(py: Python<'_>, size: u64, flags: u32) -> PyResult<PyObject> {
 /// Args:
 ///     hstPtr [in]: Host Pointer allocated through hipHostMalloc
 ///     flags [in]: Flags to be passed for extension
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -4084,37 +4027,36 @@ fn hipHostGetFlags(py: Python<'_>, hostPtr: rt::PtrArgMut) -> PyResult<PyObject>
 }
 /// Register host memory so it can be accessed from the current device.
 ///
+/// Flags:
+/// - #hipHostRegisterDefault   Memory is Mapped and Portable
+/// - #hipHostRegisterPortable  Memory is considered registered by all contexts.  HIP only supports
+/// one context so this is always assumed true.
+/// - #hipHostRegisterMapped    Map the allocation into the address space for the current device.
+/// The device pointer can be obtained with #hipHostGetDevicePointer.
+///
+/// After registering the memory, use #hipHostGetDevicePointer to obtain the mapped device pointer.
+/// On many systems, the mapped device pointer will have a different value than the mapped host
+/// pointer.  Applications must use the device pointer in device code, and the host pointer in host
+/// code.
+///
+/// On some systems, registered memory is pinned.  On some systems, registered memory may not be
+/// actually be pinned but uses OS or hardware facilities to all GPU access to the host memory.
+///
+/// Developers are strongly encouraged to register memory blocks which are aligned to the host
+/// cache-line size. (typically 64-bytes but can be obtains from the CPUID instruction).
+///
+/// If registering non-aligned pointers, the application must take care when register pointers from
+/// the same cache line on different devices.  HIP's coarse-grained synchronization model does not
+/// guarantee correct results if different devices write to different parts of the same cache block -
+/// typically one of the writes will "win" and overwrite data from the other registered memory
+/// region.
+///
 /// See: hipHostUnregister, hipHostGetFlags, hipHostGetDevicePointer
 ///
 /// Args:
 ///     hostPtr [out]: Pointer to host memory to be registered.
 ///     sizeBytes [in]: Size of the host memory
 ///     flags [in]: See below.
-///         
-///         Flags:
-///         - #hipHostRegisterDefault   Memory is Mapped and Portable
-///         - #hipHostRegisterPortable  Memory is considered registered by all contexts.  HIP only supports
-///         one context so this is always assumed true.
-///         - #hipHostRegisterMapped    Map the allocation into the address space for the current device.
-///         The device pointer can be obtained with #hipHostGetDevicePointer.
-///         
-///         After registering the memory, use #hipHostGetDevicePointer to obtain the mapped device pointer.
-///         On many systems, the mapped device pointer will have a different value than the mapped host
-///         pointer.  Applications must use the device pointer in device code, and the host pointer in host
-///         code.
-///         
-///         On some systems, registered memory is pinned.  On some systems, registered memory may not be
-///         actually be pinned but uses OS or hardware facilities to all GPU access to the host memory.
-///         
-///         Developers are strongly encouraged to register memory blocks which are aligned to the host
-///         cache-line size. (typically 64-bytes but can be obtains from the CPUID instruction).
-///         
-///         If registering non-aligned pointers, the application must take care when register pointers from
-///         the same cache line on different devices.  HIP's coarse-grained synchronization model does not
-///         guarantee correct results if different devices write to different parts of the same cache block -
-///         typically one of the writes will "win" and overwrite data from the other registered memory
-///         region.
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -4160,15 +4102,14 @@ fn hipHostUnregister(py: Python<'_>, hostPtr: rt::PtrArgMut) -> PyResult<PyObjec
 /// The change in width size due to padding will be returned in *pitch.
 /// Currently the alignment is set to 128 bytes
 ///
+/// If size is 0, no memory is allocated, *ptr returns nullptr, and hipSuccess is returned.
+///
 /// See: hipMalloc, hipFree, hipMallocArray, hipFreeArray, hipHostFree, hipMalloc3D,
 /// hipMalloc3DArray, hipHostMalloc
 ///
 /// Args:
 ///     width [in]: Requested pitched allocation width (in bytes)
 ///     height [in]: Requested pitched allocation height
-///         
-///         If size is 0, no memory is allocated, *ptr returns nullptr, and hipSuccess is returned.
-///         
 ///
 /// Returns: a tuple of 3 item(s):
 ///     hipError_t: status
@@ -4197,6 +4138,11 @@ fn hipMallocPitch(py: Python<'_>, width: u64, height: u64) -> PyResult<PyObject>
 /// The change in width size due to padding will be returned in *pitch.
 /// Currently the alignment is set to 128 bytes
 ///
+/// If size is 0, no memory is allocated, *ptr returns nullptr, and hipSuccess is returned.
+/// The intended usage of pitch is as a separate parameter of the allocation, used to compute addresses within the 2D array.
+/// Given the row and column of an array element of type T, the address is computed as:
+/// T* pElement = (T*)((char*)BaseAddress + Row * Pitch) + Column;
+///
 /// See: hipMalloc, hipFree, hipMallocArray, hipFreeArray, hipHostFree, hipMalloc3D,
 /// hipMalloc3DArray, hipHostMalloc
 ///
@@ -4204,12 +4150,6 @@ fn hipMallocPitch(py: Python<'_>, width: u64, height: u64) -> PyResult<PyObject>
 ///     widthInBytes [in]: Requested pitched allocation width (in bytes)
 ///     height [in]: Requested pitched allocation height
 ///     elementSizeBytes [in]: The size of element bytes, should be 4, 8 or 16
-///         
-///         If size is 0, no memory is allocated, *ptr returns nullptr, and hipSuccess is returned.
-///         The intended usage of pitch is as a separate parameter of the allocation, used to compute addresses within the 2D array.
-///         Given the row and column of an array element of type T, the address is computed as:
-///         T* pElement = (T*)((char*)BaseAddress + Row * Pitch) + Column;
-///         
 ///
 /// Returns: a tuple of 3 item(s):
 ///     hipError_t: status
@@ -4402,7 +4342,6 @@ fn hipMemcpyWithStream(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArg, size
 ///     dst [out]: Data being copy to
 ///     src [in]: Data being copy from
 ///     sizeBytes [in]: Data size in bytes
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -4435,7 +4374,6 @@ fn hipMemcpyHtoD(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArgMut, sizeByt
 ///     dst [out]: Data being copy to
 ///     src [in]: Data being copy from
 ///     sizeBytes [in]: Data size in bytes
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -4468,7 +4406,6 @@ fn hipMemcpyDtoH(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArgMut, sizeByt
 ///     dst [out]: Data being copy to
 ///     src [in]: Data being copy from
 ///     sizeBytes [in]: Data size in bytes
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -4502,7 +4439,6 @@ fn hipMemcpyDtoD(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArgMut, sizeByt
 ///     srcArray [in]: Source array
 ///     srcOffset [in]: Offset in bytes of source array
 ///     ByteCount [in]: Size of memory copy in bytes
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -4537,7 +4473,6 @@ fn hipMemcpyAtoD(py: Python<'_>, dstDevice: rt::PtrArgMut, srcArray: rt::PtrArg,
 ///     dstOffset [in]: Offset in bytes of destination array
 ///     srcDevice [in]: Source device pointer
 ///     ByteCount [in]: Size of memory copy in bytes
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -4573,7 +4508,6 @@ fn hipMemcpyDtoA(py: Python<'_>, dstArray: rt::PtrArg, dstOffset: u64, srcDevice
 ///     srcArray [in]: Source array
 ///     srcOffset [in]: Offset in bytes of source array
 ///     ByteCount [in]: Size of memory copy in bytes
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -4609,7 +4543,6 @@ fn hipMemcpyAtoA(py: Python<'_>, dstArray: rt::PtrArg, dstOffset: u64, srcArray:
 ///     src [in]: Data being copy from
 ///     sizeBytes [in]: Data size in bytes
 ///     stream [in]: Stream identifier
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -4644,7 +4577,6 @@ fn hipMemcpyHtoDAsync(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArgMut, si
 ///     src [in]: Data being copy from
 ///     sizeBytes [in]: Data size in bytes
 ///     stream [in]: Stream identifier
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -4679,7 +4611,6 @@ fn hipMemcpyDtoHAsync(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArgMut, si
 ///     src [in]: Data being copy from
 ///     sizeBytes [in]: Data size in bytes
 ///     stream [in]: Stream identifier
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -4715,7 +4646,6 @@ fn hipMemcpyDtoDAsync(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArgMut, si
 ///     srcOffset [in]: Offset in bytes of source array
 ///     ByteCount [in]: Size of memory copy in bytes
 ///     stream [in]: Stream identifier
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -4752,7 +4682,6 @@ fn hipMemcpyAtoHAsync(py: Python<'_>, dstHost: rt::PtrArgMut, srcArray: rt::PtrA
 ///     srcHost [in]: Source host pointer
 ///     ByteCount [in]: Size of memory copy in bytes
 ///     stream [in]: Stream identifier
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -4776,10 +4705,13 @@ fn hipMemcpyHtoAAsync(py: Python<'_>, dstArray: rt::PtrArg, dstOffset: u64, srcH
 }
 /// Returns a global pointer from a module.
 ///
+/// Returns in *dptr and *bytes the pointer and size of the global of name name located in module hmod.
+/// If no variable of that name exists, it returns hipErrorNotFound. Both parameters dptr and bytes are optional.
+/// If one of them is NULL, it is ignored and hipSuccess is returned.
+///
 /// Args:
 ///     hmod [in]: Module to retrieve global from
 ///     name [in]: Name of global to retrieve
-///         
 ///
 /// Returns: a tuple of 3 item(s):
 ///     hipError_t: status
@@ -4807,7 +4739,6 @@ fn hipModuleGetGlobal(py: Python<'_>, hmod: rt::PtrArg, name: rt::CStrArg) -> Py
 ///
 /// Args:
 ///     symbol [in]: pointer to the symbole of the device
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -4852,6 +4783,8 @@ fn hipGetSymbolSize(py: Python<'_>, symbol: rt::PtrArg) -> PyResult<PyObject> {
 }
 /// Gets the pointer of requested HIP driver function.
 ///
+/// Returns hipSuccess if the returned pfn is addressed to the pointer of found driver function.
+///
 /// Args:
 ///     symbol [in]: The Symbol name of the driver function to request.
 ///     pfn [out]: Output pointer to the requested driver function.
@@ -4860,7 +4793,6 @@ fn hipGetSymbolSize(py: Python<'_>, symbol: rt::PtrArg) -> PyResult<PyObject> {
 ///         hipversion is 601, for the symbol function "hipGetDeviceProperties", the specified hipVersion 601
 ///         is greater or equal to the version 600, the symbol function will be handle properly as backend
 ///         compatible function.
-///         
 ///     flags [in]: Currently only default flag is suppported.
 ///
 /// Returns: a tuple of 2 item(s):
@@ -4899,7 +4831,6 @@ fn hipGetProcAddress(py: Python<'_>, symbol: rt::CStrArg, pfn: rt::PtrArgMut, hi
 ///     sizeBytes [in]: size in bytes to copy
 ///     offset [in]: offset in bytes from start of symbole
 ///     kind [in]: type of memory transfer
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -4929,7 +4860,6 @@ fn hipMemcpyToSymbol(py: Python<'_>, symbol: rt::PtrArg, src: rt::PtrArg, sizeBy
 ///     offset [in]: offset in bytes from start of symbole
 ///     kind [in]: type of memory transfer
 ///     stream [in]: stream identifier
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -4959,7 +4889,6 @@ fn hipMemcpyToSymbolAsync(py: Python<'_>, symbol: rt::PtrArg, src: rt::PtrArg, s
 ///     sizeBytes [in]: Size in bytes to copy
 ///     offset [in]: Offset in bytes from the start of symbole
 ///     kind [in]: Type of memory transfer
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -4989,7 +4918,6 @@ fn hipMemcpyFromSymbol(py: Python<'_>, dst: rt::PtrArgMut, symbol: rt::PtrArg, s
 ///     offset [in]: offset in bytes from the start of symbole
 ///     kind [in]: type of memory transfer
 ///     stream [in]: stream identifier
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -5485,7 +5413,6 @@ fn hipMallocArray(py: Python<'_>, desc: rt::PtrArg, width: u64, height: u64, fla
 ///
 /// Args:
 ///     pAllocateArray [in]: Requested array desciptor
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -5511,7 +5438,6 @@ fn hipArrayCreate(py: Python<'_>, pAllocateArray: rt::PtrArg) -> PyResult<PyObje
 ///
 /// Args:
 ///     array [in]: Pointer to the array memory
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -5534,7 +5460,6 @@ fn hipArrayDestroy(py: Python<'_>, array: rt::PtrArg) -> PyResult<PyObject> {
 ///
 /// Args:
 ///     pAllocateArray [in]: Requested array desciptor
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -5561,7 +5486,6 @@ fn hipArray3DCreate(py: Python<'_>, pAllocateArray: rt::PtrArg) -> PyResult<PyOb
 /// Args:
 ///     pitchedDevPtr [out]: Pointer to the 3D memory
 ///     extent [in]: Requested extent
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -5638,7 +5562,6 @@ fn hipMalloc3DArray(py: Python<'_>, desc: rt::PtrArg, extent: &Bound<'_, PyAny>,
 ///     desc [out]: - Returned array type
 ///     extent [out]: - Returned array shape. 2D arrays will have depth of zero
 ///     array [in]: - The HIP array to get info for
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -5673,7 +5596,6 @@ fn hipArrayGetInfo(py: Python<'_>, desc: rt::PtrArgMut, extent: rt::PtrArgMut, a
 /// Args:
 ///     pArrayDescriptor [out]: - Returned array descriptor
 ///     array [in]: - Array to get descriptor of
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -5705,7 +5627,6 @@ fn hipArrayGetDescriptor(py: Python<'_>, pArrayDescriptor: rt::PtrArgMut, array:
 /// Args:
 ///     pArrayDescriptor [out]: - Returned 3D array descriptor
 ///     array [in]: - 3D array to get descriptor of
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -5761,6 +5682,7 @@ fn hipMemcpy2D(py: Python<'_>, dst: rt::PtrArgMut, dpitch: u64, src: rt::PtrArg,
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
 }
 /// Copies memory for 2D arrays.
+///
 /// See: hipMemcpy, hipMemcpy2D, hipMemcpyToArray, hipMemcpy2DToArray, hipMemcpyFromArray,
 /// hipMemcpyToSymbol, hipMemcpyAsync
 ///
@@ -5784,6 +5706,7 @@ fn hipMemcpyParam2D(py: Python<'_>, pCopy: rt::PtrArg) -> PyResult<PyObject> {
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
 }
 /// Copies memory for 2D arrays.
+///
 /// See: hipMemcpy, hipMemcpy2D, hipMemcpyToArray, hipMemcpy2DToArray, hipMemcpyFromArray,
 /// hipMemcpyToSymbol, hipMemcpyAsync
 ///
@@ -5939,7 +5862,6 @@ fn hipMemcpy2DToArrayAsync(py: Python<'_>, dst: rt::PtrArg, wOffset: u64, hOffse
 ///     width [in]: Width of matrix transfer (columns in bytes)
 ///     height [in]: Height of matrix transfer (rows)
 ///     kind [in]: Type of transfer
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -6276,21 +6198,22 @@ fn hipDrvMemcpy3DAsync(py: Python<'_>, pCopy: rt::PtrArg, stream: rt::PtrArg) ->
     let __r = py.allow_threads(move || unsafe { __f(a_pCopy, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
 }
+/// -------------------------------------------------------------------------------------------------
+/// -------------------------------------------------------------------------------------------------
 /// Warning: PeerToPeer support is experimental.
 /// This section describes the PeerToPeer device memory access functions of HIP runtime API.
 ///
 /// Determine if a device can access a peer's memory.
 ///
+/// Returns "1" in canAccessPeer if the specified device is capable
+/// of directly accessing memory physically located on peerDevice , or "0" if not.
+///
+/// Returns "0" in canAccessPeer if deviceId == peerDeviceId, and both are valid devices : a
+/// device is not a peer of itself.
+///
 /// Args:
 ///     deviceId [in]: - device from where memory may be accessed.
 ///     peerDeviceId [in]: - device where memory is physically located
-///         
-///         Returns "1" in @p canAccessPeer if the specified @p device is capable
-///         of directly accessing memory physically located on peerDevice , or "0" if not.
-///         
-///         Returns "0" in @p canAccessPeer if deviceId == peerDeviceId, and both are valid devices : a
-///         device is not a peer of itself.
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -6320,11 +6243,11 @@ fn hipDeviceCanAccessPeer(py: Python<'_>, deviceId: i32, peerDeviceId: i32) -> P
 /// the address space of the current device when the memory is allocated. The peer memory remains
 /// accessible from the current device until a call to hipDeviceDisablePeerAccess or hipDeviceReset.
 ///
+/// Returns #hipSuccess, #hipErrorInvalidDevice, #hipErrorInvalidValue,
+///
 /// Args:
 ///     peerDeviceId [in]: Peer device to enable direct access to from the current device
 ///     flags [in]: Reserved for future use, must be zero
-///         
-///         Returns #hipSuccess, #hipErrorInvalidDevice, #hipErrorInvalidValue,
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -6350,7 +6273,6 @@ fn hipDeviceEnablePeerAccess(py: Python<'_>, peerDeviceId: i32, flags: u32) -> P
 ///
 /// Args:
 ///     peerDeviceId [in]: Peer device to disable direct access to
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -6404,7 +6326,6 @@ fn hipMemGetAddressRange(py: Python<'_>, dptr: rt::PtrArgMut) -> PyResult<PyObje
 ///     src [in]: - Source device pointer
 ///     srcDeviceId [in]: - Source device
 ///     sizeBytes [in]: - Size of memory copy in bytes
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -6434,7 +6355,6 @@ fn hipMemcpyPeer(py: Python<'_>, dst: rt::PtrArgMut, dstDeviceId: i32, src: rt::
 ///     srcDevice [in]: - Source device
 ///     sizeBytes [in]: - Size of memory copy in bytes
 ///     stream [in]: - Stream identifier
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -6467,7 +6387,6 @@ fn hipMemcpyPeerAsync(py: Python<'_>, dst: rt::PtrArgMut, dstDeviceId: i32, src:
 /// Args:
 ///     flags [in]: Context creation flags
 ///     device [in]: device handle
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -6500,7 +6419,6 @@ fn hipCtxCreate(py: Python<'_>, flags: u32, device: i32) -> PyResult<PyObject> {
 ///
 /// Args:
 ///     ctx [in]: Context to destroy
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -6556,7 +6474,6 @@ fn hipCtxPopCurrent(py: Python<'_>) -> PyResult<PyObject> {
 ///
 /// Args:
 ///     ctx [in]: The current context to push
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -6585,7 +6502,6 @@ fn hipCtxPushCurrent(py: Python<'_>, ctx: rt::PtrArg) -> PyResult<PyObject> {
 ///
 /// Args:
 ///     ctx [in]: The context to set as current
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -6738,7 +6654,6 @@ fn hipCtxGetCacheConfig(py: Python<'_>) -> PyResult<PyObject> {
 ///
 /// Args:
 ///     cacheConfig [in]: Cache configuration to set
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -6770,7 +6685,6 @@ fn hipCtxSetCacheConfig(py: Python<'_>, cacheConfig: &Bound<'_, PyAny>) -> PyRes
 ///
 /// Args:
 ///     config [in]: Shared memory configuration to set
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -6890,7 +6804,6 @@ fn hipCtxGetFlags(py: Python<'_>) -> PyResult<PyObject> {
 /// Args:
 ///     peerCtx [in]: Peer context
 ///     flags [in]: flags, need to set as 0
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -6927,7 +6840,6 @@ fn hipCtxEnablePeerAccess(py: Python<'_>, peerCtx: rt::PtrArg, flags: u32) -> Py
 ///
 /// Args:
 ///     peerCtx [in]: Peer context to be disabled
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -6992,7 +6904,6 @@ fn hipDevicePrimaryCtxGetState(py: Python<'_>, dev: i32) -> PyResult<PyObject> {
 ///
 /// Args:
 ///     dev [in]: Device which primary context is released [Deprecated]
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -7021,7 +6932,6 @@ fn hipDevicePrimaryCtxRelease(py: Python<'_>, dev: i32) -> PyResult<PyObject> {
 ///
 /// Args:
 ///     dev [in]: Device which primary context is released
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -7053,7 +6963,6 @@ fn hipDevicePrimaryCtxRetain(py: Python<'_>, dev: i32) -> PyResult<PyObject> {
 ///
 /// Args:
 ///     dev [in]: Device which primary context is reset
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -7083,7 +6992,6 @@ fn hipDevicePrimaryCtxReset(py: Python<'_>, dev: i32) -> PyResult<PyObject> {
 /// Args:
 ///     dev [in]: Device for which the primary context flags are set
 ///     flags [in]: New flags for the device
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -7103,13 +7011,15 @@ fn hipDevicePrimaryCtxSetFlags(py: Python<'_>, dev: i32, flags: u32) -> PyResult
     let __r = py.allow_threads(move || unsafe { __f(a_dev, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
 }
+/// -------------------------------------------------------------------------------------------------
+/// -------------------------------------------------------------------------------------------------
+///
 /// Loads code object from file into a module the currrent context.
 ///
 /// Warning: File/memory resources allocated in this function are released only in hipModuleUnload.
 ///
 /// Args:
 ///     fname [in]: Filename of code object to load
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -7132,15 +7042,14 @@ fn hipModuleLoad(py: Python<'_>, fname: rt::CStrArg) -> PyResult<PyObject> {
 }
 /// Frees the module
 ///
+/// The module is freed, and the code objects associated with it are destroyed.
+///
 /// Args:
 ///     module [in]: Module to free
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
 ///     #hipSuccess, #hipErrorInvalidResourceHandle
-///     
-///     The module is freed, and the code objects associated with it are destroyed.
 #[pyfunction]
 #[pyo3(signature = (module))]
 fn hipModuleUnload(py: Python<'_>, module: rt::PtrArg) -> PyResult<PyObject> {
@@ -7184,7 +7093,6 @@ fn hipModuleGetFunction(py: Python<'_>, module: rt::PtrArg, kname: rt::CStrArg) 
 /// Args:
 ///     attr [out]: Attributes of funtion
 ///     func [in]: Pointer to the function handle
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -7207,7 +7115,6 @@ fn hipFuncGetAttributes(py: Python<'_>, attr: rt::PtrArgMut, func: rt::PtrArg) -
 /// Args:
 ///     attrib [in]: Attributes of the given funtion
 ///     hfunc [in]: Function to get attributes from
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -7232,7 +7139,6 @@ fn hipFuncGetAttribute(py: Python<'_>, attrib: &Bound<'_, PyAny>, hfunc: rt::Ptr
 ///
 /// Args:
 ///     symbolPtr [in]: Pointer to device entry function to search for
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -7308,7 +7214,6 @@ fn hipModuleLoadData(py: Python<'_>, image: rt::PtrArg) -> PyResult<PyObject> {
 ///     image [in]: The pointer to the location of data
 ///     numOptions [in]: Number of options
 ///     optionValues [in]: Option values for JIT
-///         
 ///
 /// Returns: a tuple of 3 item(s):
 ///     hipError_t: status
@@ -7334,6 +7239,9 @@ fn hipModuleLoadDataEx(py: Python<'_>, image: rt::PtrArg, numOptions: u32, optio
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 211, o_module, None)?, TYPES.enum_member(py, 0, o_options as i64)?])
 }
 /// Completes the linking of the given program.
+///
+/// If adding the file fails, it will
+///
 /// See: hipError_t
 ///
 /// Args:
@@ -7344,14 +7252,11 @@ fn hipModuleLoadDataEx(py: Python<'_>, image: rt::PtrArg, numOptions: u32, optio
 ///     name [in]: Optional name for this input
 ///     numOptions [in]: Size of the options
 ///     optionValues [in]: Array of option values cast to void*
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
 ///     options: hipJitOption
 ///     #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidHandle
-///     
-///     If adding the file fails, it will
 ///     #hipErrorInvalidConfiguration
 #[pyfunction]
 #[pyo3(signature = (state, r#type, data, size, name, numOptions, optionValues))]
@@ -7374,6 +7279,9 @@ fn hipLinkAddData(py: Python<'_>, state: rt::PtrArg, r#type: &Bound<'_, PyAny>, 
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.enum_member(py, 0, o_options as i64)?])
 }
 /// Adds a file with bit code to be linked with options
+///
+/// If adding the file fails, it will
+///
 /// See: hipError_t
 ///
 /// Args:
@@ -7382,14 +7290,11 @@ fn hipLinkAddData(py: Python<'_>, state: rt::PtrArg, r#type: &Bound<'_, PyAny>, 
 ///     path [in]: Path to the input file where bitcode is present
 ///     numOptions [in]: Size of the options
 ///     optionValues [in]: Array of option values cast to void*
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
 ///     options: hipJitOption
 ///     #hipSuccess, #hipErrorInvalidValue
-///     
-///     If adding the file fails, it will
 ///     #hipErrorInvalidConfiguration
 #[pyfunction]
 #[pyo3(signature = (state, r#type, path, numOptions, optionValues))]
@@ -7410,6 +7315,9 @@ fn hipLinkAddFile(py: Python<'_>, state: rt::PtrArg, r#type: &Bound<'_, PyAny>, 
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.enum_member(py, 0, o_options as i64)?])
 }
 /// Completes the linking of the given program.
+///
+/// If adding the data fails, it will
+///
 /// See: hipError_t
 ///
 /// Args:
@@ -7420,8 +7328,6 @@ fn hipLinkAddFile(py: Python<'_>, state: rt::PtrArg, r#type: &Bound<'_, PyAny>, 
 ///     hipError_t: status
 ///     sizeOut: int
 ///     #hipSuccess #hipErrorInvalidValue
-///     
-///     If adding the data fails, it will
 ///     #hipErrorInvalidConfiguration
 #[pyfunction]
 #[pyo3(signature = (state, hipBinOut))]
@@ -7439,6 +7345,7 @@ fn hipLinkComplete(py: Python<'_>, state: rt::PtrArg, hipBinOut: rt::PtrArgMut) 
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_sizeOut)?])
 }
 /// Creates the link instance via hip APIs.
+///
 /// See: hipSuccess
 ///
 /// Args:
@@ -7468,11 +7375,11 @@ fn hipLinkCreate(py: Python<'_>, numOptions: u32, optionValues: rt::PtrArgMut) -
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.enum_member(py, 0, o_options as i64)?, TYPES.instance_at(py, 213, o_stateOut, None)?])
 }
 /// Deletes the link instance via hip APIs.
+///
 /// See: hipSuccess
 ///
 /// Args:
 ///     state [in]: link state instance
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -7492,6 +7399,10 @@ fn hipLinkDestroy(py: Python<'_>, state: rt::PtrArg) -> PyResult<PyObject> {
 /// launches kernel f with launch parameters and shared memory on stream with arguments passed
 /// to kernelparams or extra
 ///
+/// Please note, HIP does not support kernel launch with total work items defined in dimension with
+/// size gridDim x blockDim >= 2^32. So gridDim.x * blockDim.x, gridDim.y * blockDim.y
+/// and gridDim.z * blockDim.z are always less than 2^32.
+///
 /// Args:
 ///     f [in]: Kernel to launch.
 ///     gridDimX [in]: X grid dimension specified as multiple of blockDimX.
@@ -7510,11 +7421,6 @@ fn hipLinkDestroy(py: Python<'_>, state: rt::PtrArg) -> PyResult<PyObject> {
 ///         All passed arguments must be naturally aligned according to their type. The memory address of each
 ///         argument should be a multiple of its size in bytes. Please refer to hip_porting_driver_api.md
 ///         for sample usage.
-///         
-///         Please note, HIP does not support kernel launch with total work items defined in dimension with
-///         size gridDim x blockDim >= 2^32. So gridDim.x * blockDim.x, gridDim.y * blockDim.y
-///         and gridDim.z * blockDim.z are always less than 2^32.
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -7544,6 +7450,9 @@ fn hipModuleLaunchKernel(py: Python<'_>, f: rt::PtrArg, gridDimX: u32, gridDimY:
 /// launches kernel f with launch parameters and shared memory on stream with arguments passed
 /// to kernelParams, where thread blocks can cooperate and synchronize as they execute
 ///
+/// Please note, HIP does not support kernel launch with total work items defined in dimension with
+/// size \f$ gridDim \cdot blockDim \geq 2^{32} \f$.
+///
 /// Args:
 ///     f [in]: Kernel to launch.
 ///     gridDimX [in]: X grid dimension specified as multiple of blockDimX.
@@ -7557,10 +7466,6 @@ fn hipModuleLaunchKernel(py: Python<'_>, f: rt::PtrArg, gridDimX: u32, gridDimY:
 ///     stream [in]: Stream where the kernel should be dispatched. May be 0,
 ///         in which case the default stream is used with associated synchronization rules.
 ///     kernelParams [in]: A list of kernel arguments.
-///         
-///         Please note, HIP does not support kernel launch with total work items defined in dimension with
-///         size \f$ gridDim \cdot blockDim \geq 2^{32} \f$.
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -7596,7 +7501,6 @@ fn hipModuleLaunchCooperativeKernel(py: Python<'_>, f: rt::PtrArg, gridDimX: u32
 ///     launchParamsList [in]: List of launch parameters, one per device.
 ///     numDevices [in]: Size of the launchParamsList array.
 ///     flags [in]: Flags to control launch behavior.
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -7622,6 +7526,9 @@ fn hipModuleLaunchCooperativeKernelMultiDevice(py: Python<'_>, launchParamsList:
 /// Launches kernel f with launch parameters and shared memory on stream with arguments passed
 /// to kernelparams or extra, where thread blocks can cooperate and synchronize as they execute.
 ///
+/// Please note, HIP does not support kernel launch with total work items defined in dimension with
+/// size \f$ gridDim \cdot blockDim \geq 2^{32} \f$.
+///
 /// Args:
 ///     f [in]: - Kernel to launch.
 ///     gridDim [in]: - Grid dimensions specified as multiple of blockDim.
@@ -7632,10 +7539,6 @@ fn hipModuleLaunchCooperativeKernelMultiDevice(py: Python<'_>, launchParamsList:
 ///         HIP-Clang compiler provides support for extern shared declarations.
 ///     stream [in]: - Stream where the kernel should be dispatched.  May be 0, in which case th
 ///         default stream is used with associated synchronization rules.
-///         
-///         Please note, HIP does not support kernel launch with total work items defined in dimension with
-///         size \f$ gridDim \cdot blockDim \geq 2^{32} \f$.
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -7665,7 +7568,6 @@ fn hipLaunchCooperativeKernel(py: Python<'_>, f: rt::PtrArg, gridDim: &Bound<'_,
 ///     launchParamsList [in]: List of launch parameters, one per device.
 ///     numDevices [in]: Size of the launchParamsList array.
 ///     flags [in]: Flags to control launch behavior.
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -7692,7 +7594,6 @@ fn hipLaunchCooperativeKernelMultiDevice(py: Python<'_>, launchParamsList: rt::P
 ///     launchParamsList [in]: List of launch parameters, one per device.
 ///     numDevices [in]: Size of the launchParamsList array.
 ///     flags [in]: Flags to control launch behavior.
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -7713,16 +7614,16 @@ fn hipExtLaunchMultiKernelMultiDevice(py: Python<'_>, launchParamsList: rt::PtrA
 }
 /// -------------------------------------------------------------------------------------------------
 /// -------------------------------------------------------------------------------------------------
+///
 /// determine the grid and block sizes to achieves maximum occupancy for a kernel
+///
+/// Please note, HIP does not support kernel launch with total work items defined in dimension with
+/// size gridDim x blockDim >= 2^32.
 ///
 /// Args:
 ///     f [in]: kernel function for which occupancy is calulated
 ///     dynSharedMemPerBlk [in]: dynamic shared memory usage (in bytes) intended for each block
 ///     blockSizeLimit [in]: the maximum block size for the kernel, use 0 for no limit
-///         
-///         Please note, HIP does not support kernel launch with total work items defined in dimension with
-///         size gridDim x blockDim >= 2^32.
-///         
 ///
 /// Returns: a tuple of 3 item(s):
 ///     hipError_t: status
@@ -7749,15 +7650,14 @@ fn hipModuleOccupancyMaxPotentialBlockSize(py: Python<'_>, f: rt::PtrArg, dynSha
 }
 /// determine the grid and block sizes to achieves maximum occupancy for a kernel
 ///
+/// Please note, HIP does not support kernel launch with total work items defined in dimension with
+/// size gridDim x blockDim >= 2^32.
+///
 /// Args:
 ///     f [in]: kernel function for which occupancy is calulated
 ///     dynSharedMemPerBlk [in]: dynamic shared memory usage (in bytes) intended for each block
 ///     blockSizeLimit [in]: the maximum block size for the kernel, use 0 for no limit
 ///     flags [in]: Extra flags for occupancy calculation (only default supported)
-///         
-///         Please note, HIP does not support kernel launch with total work items defined in dimension with
-///         size gridDim x blockDim >= 2^32.
-///         
 ///
 /// Returns: a tuple of 3 item(s):
 ///     hipError_t: status
@@ -7897,14 +7797,13 @@ fn hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(py: Python<'_>, f: rt::
 }
 /// determine the grid and block sizes to achieves maximum occupancy for a kernel
 ///
+/// Please note, HIP does not support kernel launch with total work items defined in dimension with
+/// size gridDim x blockDim >= 2^32.
+///
 /// Args:
 ///     f [in]: kernel function for which occupancy is calulated
 ///     dynSharedMemPerBlk [in]: dynamic shared memory usage (in bytes) intended for each block
 ///     blockSizeLimit [in]: the maximum block size for the kernel, use 0 for no limit
-///         
-///         Please note, HIP does not support kernel launch with total work items defined in dimension with
-///         size gridDim x blockDim >= 2^32.
-///         
 ///
 /// Returns: a tuple of 3 item(s):
 ///     hipError_t: status
@@ -7969,7 +7868,13 @@ fn hipProfilerStop(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
 }
+/// -------------------------------------------------------------------------------------------------
+/// -------------------------------------------------------------------------------------------------
+///
 /// Configure a kernel launch.
+///
+/// Please note, HIP does not support kernel launch with total work items defined in dimension with
+/// size gridDim x blockDim >= 2^32.
 ///
 /// Args:
 ///     gridDim [in]: grid dimension specified as multiple of blockDim.
@@ -7978,10 +7883,6 @@ fn hipProfilerStop(py: Python<'_>) -> PyResult<PyObject> {
 ///         HIP-Clang compiler provides support for extern shared declarations.
 ///     stream [in]: Stream where the kernel should be dispatched.  May be 0, in which case the
 ///         default stream is used with associated synchronization rules.
-///         
-///         Please note, HIP does not support kernel launch with total work items defined in dimension with
-///         size gridDim x blockDim >= 2^32.
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -8007,7 +7908,6 @@ fn hipConfigureCall(py: Python<'_>, gridDim: &Bound<'_, PyAny>, blockDim: &Bound
 ///     arg [in]: Pointer the argument in host memory.
 ///     size [in]: Size of the argument.
 ///     offset [in]: Offset of the argument on the argument stack.
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -8030,7 +7930,6 @@ fn hipSetupArgument(py: Python<'_>, arg: rt::PtrArg, size: u64, offset: u64) -> 
 ///
 /// Args:
 ///     func [in]: Kernel to launch.
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -8059,7 +7958,6 @@ fn hipLaunchByPtr(py: Python<'_>, func: rt::PtrArg) -> PyResult<PyObject> {
 ///         HIP-Clang compiler provides support for extern shared declarations.
 ///     stream [in]: - Stream where the kernel should be dispatched.  May be 0, in which case th
 ///         default stream is used with associated synchronization rules.
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -8083,6 +7981,18 @@ fn hipLaunchKernel(py: Python<'_>, function_address: rt::PtrArg, numBlocks: &Bou
 }
 /// Enqueues a host function call in a stream.
 ///
+/// The host function to call in this API will be executed after the preceding operations in
+/// the stream are complete. The function is a blocking operation that blocks operations in the
+/// stream that follow it, until the function is returned.
+/// Event synchronization and internal callback functions make sure enqueued operations will
+/// execute in order, in the stream.
+///
+/// The host function must not make any HIP API calls. The host function is non-reentrant. It must
+/// not perform sychronization with any operation that may depend on other processing execution
+/// but is not enqueued to run earlier in the stream.
+///
+/// Host functions that are enqueued respectively in different non-blocking streams can run concurrently.
+///
 /// Warning: This API is marked as beta, meaning, while this is feature complete,
 /// it is still open to changes and may have outstanding issues.
 ///
@@ -8090,24 +8000,11 @@ fn hipLaunchKernel(py: Python<'_>, function_address: rt::PtrArg, numBlocks: &Bou
 ///     stream [in]: - The stream to enqueue work in.
 ///     fn [in]: - The function to call once enqueued preceeding operations are complete.
 ///     userData [in]: - User-specified data to be passed to the function.
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
 ///     #hipSuccess, #hipErrorInvalidResourceHandle, #hipErrorInvalidValue,
 ///     #hipErrorNotSupported
-///     
-///     The host function to call in this API will be executed after the preceding operations in
-///     the stream are complete. The function is a blocking operation that blocks operations in the
-///     stream that follow it, until the function is returned.
-///     Event synchronization and internal callback functions make sure enqueued operations will
-///     execute in order, in the stream.
-///     
-///     The host function must not make any HIP API calls. The host function is non-reentrant. It must
-///     not perform sychronization with any operation that may depend on other processing execution
-///     but is not enqueued to run earlier in the stream.
-///     
-///     Host functions that are enqueued respectively in different non-blocking streams can run concurrently.
 #[pyfunction]
 #[pyo3(signature = (stream, r#fn, userData))]
 fn hipLaunchHostFunc(py: Python<'_>, stream: rt::PtrArg, r#fn: rt::PtrArg, userData: rt::PtrArgMut) -> PyResult<PyObject> {
@@ -8126,7 +8023,6 @@ fn hipLaunchHostFunc(py: Python<'_>, stream: rt::PtrArg, r#fn: rt::PtrArg, userD
 ///
 /// Args:
 ///     pCopy: - Parameters for the memory copy
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -8187,14 +8083,13 @@ fn hipExtLaunchKernel(py: Python<'_>, function_address: rt::PtrArg, numBlocks: &
 }
 /// Creates a texture object.
 ///
-/// Note: 3D liner filter isn't supported on GFX90A boards, on which the API @p hipCreateTextureObject will
+/// Note: 3D liner filter isn't supported on GFX90A boards, on which the API hipCreateTextureObject will
 /// return hipErrorNotSupported.
 ///
 /// Args:
 ///     pResDesc [in]: pointer to resource descriptor
 ///     pTexDesc [in]: pointer to texture descriptor
 ///     pResViewDesc [in]: pointer to resource view descriptor
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -8220,7 +8115,6 @@ fn hipCreateTextureObject(py: Python<'_>, pResDesc: rt::PtrArg, pTexDesc: rt::Pt
 ///
 /// Args:
 ///     textureObject [in]: texture object to destroy
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -8242,7 +8136,6 @@ fn hipDestroyTextureObject(py: Python<'_>, textureObject: rt::PtrArg) -> PyResul
 /// Args:
 ///     desc [in]: pointer to channel format descriptor
 ///     array [out]: memory array on the device
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -8265,7 +8158,6 @@ fn hipGetChannelDesc(py: Python<'_>, desc: rt::PtrArgMut, array: rt::PtrArg) -> 
 /// Args:
 ///     pResDesc [out]: pointer to resource descriptor
 ///     textureObject [in]: texture object
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -8288,7 +8180,6 @@ fn hipGetTextureObjectResourceDesc(py: Python<'_>, pResDesc: rt::PtrArgMut, text
 /// Args:
 ///     pResViewDesc [out]: pointer to resource view descriptor
 ///     textureObject [in]: texture object
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -8311,7 +8202,6 @@ fn hipGetTextureObjectResourceViewDesc(py: Python<'_>, pResViewDesc: rt::PtrArgM
 /// Args:
 ///     pTexDesc [out]: pointer to texture descriptor
 ///     textureObject [in]: texture object
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -8335,7 +8225,6 @@ fn hipGetTextureObjectTextureDesc(py: Python<'_>, pTexDesc: rt::PtrArgMut, textu
 ///     pResDesc [in]: pointer to resource descriptor
 ///     pTexDesc [in]: pointer to texture descriptor
 ///     pResViewDesc [in]: pointer to resource view descriptor
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -8361,7 +8250,6 @@ fn hipTexObjectCreate(py: Python<'_>, pResDesc: rt::PtrArg, pTexDesc: rt::PtrArg
 ///
 /// Args:
 ///     texObject [in]: texture object to destroy
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -8383,7 +8271,6 @@ fn hipTexObjectDestroy(py: Python<'_>, texObject: rt::PtrArg) -> PyResult<PyObje
 /// Args:
 ///     pResDesc [out]: pointer to resource descriptor
 ///     texObject [in]: texture object
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -8406,7 +8293,6 @@ fn hipTexObjectGetResourceDesc(py: Python<'_>, pResDesc: rt::PtrArgMut, texObjec
 /// Args:
 ///     pResViewDesc [out]: pointer to resource view descriptor
 ///     texObject [in]: texture object
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -8429,7 +8315,6 @@ fn hipTexObjectGetResourceViewDesc(py: Python<'_>, pResViewDesc: rt::PtrArgMut, 
 /// Args:
 ///     pTexDesc [out]: pointer to texture descriptor
 ///     texObject [in]: texture object
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -8456,7 +8341,6 @@ fn hipTexObjectGetTextureDesc(py: Python<'_>, pTexDesc: rt::PtrArgMut, texObject
 ///     extent [in]: - Requested allocation size (width field in elements)
 ///     numLevels [in]: - Number of mipmap levels to allocate
 ///     flags [in]: - Flags for extensions
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -8485,7 +8369,6 @@ fn hipMallocMipmappedArray(py: Python<'_>, desc: rt::PtrArg, extent: &Bound<'_, 
 ///
 /// Args:
 ///     mipmappedArray [in]: - Pointer to mipmapped array to free
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -8509,7 +8392,6 @@ fn hipFreeMipmappedArray(py: Python<'_>, mipmappedArray: rt::PtrArg) -> PyResult
 /// Args:
 ///     mipmappedArray [in]: - HIP mipmapped array
 ///     level [in]: - Mipmap level
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -8537,7 +8419,6 @@ fn hipGetMipmappedArrayLevel(py: Python<'_>, mipmappedArray: rt::PtrArg, level: 
 /// Args:
 ///     pMipmappedArrayDesc [in]: mipmapped array descriptor
 ///     numMipmapLevels [in]: mipmap level
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -8564,7 +8445,6 @@ fn hipMipmappedArrayCreate(py: Python<'_>, pMipmappedArrayDesc: rt::PtrArgMut, n
 ///
 /// Args:
 ///     hMipmappedArray [out]: pointer to mipmapped array to destroy
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -8588,7 +8468,6 @@ fn hipMipmappedArrayDestroy(py: Python<'_>, hMipmappedArray: rt::PtrArg) -> PyRe
 /// Args:
 ///     hMipMappedArray [out]: Pointer of mipmapped array on the requested mipmap level
 ///     level [out]: Mipmap level
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -8615,7 +8494,6 @@ fn hipMipmappedArrayGetLevel(py: Python<'_>, hMipMappedArray: rt::PtrArg, level:
 ///     tex [in]: pointer to the texture reference to bind
 ///     mipmappedArray [in]: memory mipmapped array on the device
 ///     desc [in]: opointer to the channel format
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -8642,7 +8520,6 @@ fn hipBindTextureToMipmappedArray(py: Python<'_>, tex: rt::PtrArg, mipmappedArra
 ///
 /// Args:
 ///     symbol [in]: pointer to the symbol related with the texture for the reference
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -8670,7 +8547,6 @@ fn hipGetTextureReference(py: Python<'_>, symbol: rt::PtrArg) -> PyResult<PyObje
 ///
 /// Args:
 ///     texRef [in]: Texture reference.
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -8698,7 +8574,6 @@ fn hipTexRefGetBorderColor(py: Python<'_>, texRef: rt::PtrArg) -> PyResult<PyObj
 ///
 /// Args:
 ///     texRef [in]: texture reference.
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -8728,7 +8603,6 @@ fn hipTexRefGetArray(py: Python<'_>, texRef: rt::PtrArg) -> PyResult<PyObject> {
 ///     texRef [in]: texture reference.
 ///     dim [in]: Dimension of the texture.
 ///     am [in]: Value of the texture address mode.
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -8757,7 +8631,6 @@ fn hipTexRefSetAddressMode(py: Python<'_>, texRef: rt::PtrArgMut, dim: i32, am: 
 ///     tex [in]: Pointer texture reference.
 ///     array [in]: Array to bind.
 ///     flags [in]: Flags should be set as HIP_TRSA_OVERRIDE_FORMAT, as a valid value.
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -8785,7 +8658,6 @@ fn hipTexRefSetArray(py: Python<'_>, tex: rt::PtrArgMut, array: rt::PtrArg, flag
 /// Args:
 ///     texRef [in]: Pointer texture reference.
 ///     fm [in]: Value of texture filter mode.
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -8812,7 +8684,6 @@ fn hipTexRefSetFilterMode(py: Python<'_>, texRef: rt::PtrArgMut, fm: &Bound<'_, 
 /// Args:
 ///     texRef [in]: Pointer texture reference.
 ///     Flags [in]: Value of flags.
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -8840,7 +8711,6 @@ fn hipTexRefSetFlags(py: Python<'_>, texRef: rt::PtrArgMut, Flags: u32) -> PyRes
 ///     texRef [in]: Pointer texture reference.
 ///     fmt [in]: Value of format.
 ///     NumPackedComponents [in]: Number of components per array.
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -8870,7 +8740,6 @@ fn hipTexRefSetFormat(py: Python<'_>, texRef: rt::PtrArgMut, fmt: &Bound<'_, PyA
 ///     devPtr [in]: Pointer of memory on the device.
 ///     desc [in]: Pointer of channel format descriptor.
 ///     size [in]: Size of memory in bites.
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -8906,7 +8775,6 @@ fn hipBindTexture(py: Python<'_>, tex: rt::PtrArg, devPtr: rt::PtrArg, desc: rt:
 ///     width [in]: Width in texel units.
 ///     height [in]: Height in texel units.
 ///     pitch [in]: Pitch in bytes.
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -8941,7 +8809,6 @@ fn hipBindTexture2D(py: Python<'_>, tex: rt::PtrArg, devPtr: rt::PtrArg, desc: r
 ///     tex [in]: Pointer of texture reference.
 ///     array [in]: Array to bind.
 ///     desc [in]: Pointer of channel format descriptor.
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -8968,7 +8835,6 @@ fn hipBindTextureToArray(py: Python<'_>, tex: rt::PtrArg, array: rt::PtrArg, des
 ///
 /// Args:
 ///     texref [in]: Pointer of texture reference.
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -8996,7 +8862,6 @@ fn hipGetTextureAlignmentOffset(py: Python<'_>, texref: rt::PtrArg) -> PyResult<
 ///
 /// Args:
 ///     tex [in]: Texture to unbind.
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -9021,7 +8886,6 @@ fn hipUnbindTexture(py: Python<'_>, tex: rt::PtrArg) -> PyResult<PyObject> {
 ///
 /// Args:
 ///     texRef [in]: Pointer of texture reference.
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -9050,7 +8914,6 @@ fn hipTexRefGetAddress(py: Python<'_>, texRef: rt::PtrArg) -> PyResult<PyObject>
 /// Args:
 ///     texRef [in]: Pointer of texture reference.
 ///     dim [in]: Dimension.
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -9079,7 +8942,6 @@ fn hipTexRefGetAddressMode(py: Python<'_>, texRef: rt::PtrArg, dim: i32) -> PyRe
 ///
 /// Args:
 ///     texRef [in]: Pointer of texture reference.
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -9107,7 +8969,6 @@ fn hipTexRefGetFilterMode(py: Python<'_>, texRef: rt::PtrArg) -> PyResult<PyObje
 ///
 /// Args:
 ///     texRef [in]: Pointer of texture reference.
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -9135,7 +8996,6 @@ fn hipTexRefGetFlags(py: Python<'_>, texRef: rt::PtrArg) -> PyResult<PyObject> {
 ///
 /// Args:
 ///     texRef [in]: Pointer of texture reference.
-///         
 ///
 /// Returns: a tuple of 3 item(s):
 ///     hipError_t: status
@@ -9166,7 +9026,6 @@ fn hipTexRefGetFormat(py: Python<'_>, texRef: rt::PtrArg) -> PyResult<PyObject> 
 ///
 /// Args:
 ///     texRef [in]: Pointer of texture reference.
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -9194,7 +9053,6 @@ fn hipTexRefGetMaxAnisotropy(py: Python<'_>, texRef: rt::PtrArg) -> PyResult<PyO
 ///
 /// Args:
 ///     texRef [in]: Pointer of texture reference.
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -9222,7 +9080,6 @@ fn hipTexRefGetMipmapFilterMode(py: Python<'_>, texRef: rt::PtrArg) -> PyResult<
 ///
 /// Args:
 ///     texRef [in]: Pointer of texture reference.
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -9250,7 +9107,6 @@ fn hipTexRefGetMipmapLevelBias(py: Python<'_>, texRef: rt::PtrArg) -> PyResult<P
 ///
 /// Args:
 ///     texRef [in]: Pointer of texture reference.
-///         
 ///
 /// Returns: a tuple of 3 item(s):
 ///     hipError_t: status
@@ -9281,7 +9137,6 @@ fn hipTexRefGetMipmapLevelClamp(py: Python<'_>, texRef: rt::PtrArg) -> PyResult<
 ///
 /// Args:
 ///     texRef [in]: Pointer of texture reference.
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -9311,7 +9166,6 @@ fn hipTexRefGetMipMappedArray(py: Python<'_>, texRef: rt::PtrArg) -> PyResult<Py
 ///     texRef [in]: Pointer of texture reference.
 ///     dptr [in]: Pointer of device address to bind.
 ///     bytes [in]: Size in bytes.
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -9344,7 +9198,6 @@ fn hipTexRefSetAddress(py: Python<'_>, texRef: rt::PtrArgMut, dptr: rt::PtrArgMu
 ///     desc [in]: Pointer of array descriptor.
 ///     dptr [in]: Pointer of device address to bind.
 ///     Pitch [in]: Pitch in bytes.
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -9373,7 +9226,6 @@ fn hipTexRefSetAddress2D(py: Python<'_>, texRef: rt::PtrArgMut, desc: rt::PtrArg
 /// Args:
 ///     texRef [in]: Pointer of texture reference.
 ///     maxAniso [out]: Value of the maximum anisotropy.
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -9427,7 +9279,6 @@ fn hipTexRefSetBorderColor(py: Python<'_>, texRef: rt::PtrArgMut) -> PyResult<Py
 /// Args:
 ///     texRef [in]: Pointer of texture reference.
 ///     fm [in]: Value of filter mode.
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -9454,7 +9305,6 @@ fn hipTexRefSetMipmapFilterMode(py: Python<'_>, texRef: rt::PtrArgMut, fm: &Boun
 /// Args:
 ///     texRef [in]: Pointer of texture reference.
 ///     bias [in]: Value of mipmap bias.
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -9482,7 +9332,6 @@ fn hipTexRefSetMipmapLevelBias(py: Python<'_>, texRef: rt::PtrArgMut, bias: f32)
 ///     texRef [in]: Pointer of texture reference.
 ///     minMipMapLevelClamp [in]: Value of minimum mipmap level clamp.
 ///     maxMipMapLevelClamp [in]: Value of maximum mipmap level clamp.
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -9511,7 +9360,6 @@ fn hipTexRefSetMipmapLevelClamp(py: Python<'_>, texRef: rt::PtrArgMut, minMipMap
 ///     texRef [in]: Pointer of texture reference to bind.
 ///     mipmappedArray [in]: Pointer of mipmapped array to bind.
 ///     Flags [in]: Flags should be set as HIP_TRSA_OVERRIDE_FORMAT, as a valid value.
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -9536,7 +9384,6 @@ fn hipTexRefSetMipmappedArray(py: Python<'_>, texRef: rt::PtrArgMut, mipmappedAr
 ///
 /// Args:
 ///     id [in]: ID of HIP API
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: always success
@@ -9558,7 +9405,6 @@ fn hipApiName(py: Python<'_>, id: u32) -> PyResult<PyObject> {
 ///
 /// Args:
 ///     f [in]: Name of function
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: always success
@@ -9581,7 +9427,6 @@ fn hipKernelNameRef(py: Python<'_>, f: rt::PtrArg) -> PyResult<PyObject> {
 /// Args:
 ///     hostFunction [in]: Pointer of host function.
 ///     stream [in]: Stream the kernel is executed on.
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: always success
@@ -9604,7 +9449,6 @@ fn hipKernelNameRefByPtr(py: Python<'_>, hostFunction: rt::PtrArg, stream: rt::P
 ///
 /// Args:
 ///     stream [in]: Stream of device executed on.
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: always success
@@ -9631,7 +9475,6 @@ fn hipGetStreamDeviceId(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject
 ///     stream [in]: - Stream to initiate capture.
 ///     mode [in]: - Controls the interaction of this capture sequence with other API calls that
 ///         are not safe.
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -9664,7 +9507,6 @@ fn hipStreamBeginCapture(py: Python<'_>, stream: rt::PtrArg, mode: &Bound<'_, Py
 ///     numDependencies [in]: - Number of dependencies.
 ///     mode [in]: - Controls the interaction of this capture sequence with other API calls that
 ///         are not safe.
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -9864,7 +9706,6 @@ fn hipThreadExchangeStreamCaptureMode(py: Python<'_>) -> PyResult<PyObject> {
 ///
 /// Args:
 ///     flags [in]: - flags for graph creation, must be 0.
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -9891,7 +9732,6 @@ fn hipGraphCreate(py: Python<'_>, flags: u32) -> PyResult<PyObject> {
 ///
 /// Args:
 ///     graph [in]: - instance of graph to destroy.
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -9968,6 +9808,10 @@ fn hipGraphRemoveDependencies(py: Python<'_>, graph: rt::PtrArg, from: rt::PtrAr
 }
 /// Returns a graph's dependency edges.
 ///
+/// from and to may both be NULL, in which case this function only returns the number of edges in
+/// numEdges. Otherwise, numEdges entries will be filled in. If numEdges is higher than the actual
+/// number of edges, the remaining entries in from and to will be set to NULL, and the number of
+/// edges actually returned will be written to numEdges.
 /// Warning: This API is marked as Beta. While this feature is complete, it can
 /// change and might have outstanding issues.
 ///
@@ -9980,11 +9824,6 @@ fn hipGraphRemoveDependencies(py: Python<'_>, graph: rt::PtrArg, from: rt::PtrAr
 ///     to: hipGraphNode
 ///     numEdges: int
 ///     #hipSuccess, #hipErrorInvalidValue
-///     
-///     from and to may both be NULL, in which case this function only returns the number of edges in
-///     numEdges. Otherwise, numEdges entries will be filled in. If numEdges is higher than the actual
-///     number of edges, the remaining entries in from and to will be set to NULL, and the number of
-///     edges actually returned will be written to numEdges.
 #[pyfunction]
 #[pyo3(signature = (graph))]
 fn hipGraphGetEdges(py: Python<'_>, graph: rt::PtrArg) -> PyResult<PyObject> {
@@ -10005,6 +9844,10 @@ fn hipGraphGetEdges(py: Python<'_>, graph: rt::PtrArg) -> PyResult<PyObject> {
 }
 /// Returns a graph's nodes.
 ///
+/// nodes may be NULL, in which case this function will return the number of nodes in numNodes.
+/// Otherwise, numNodes entries will be filled in. If numNodes is higher than the actual number of
+/// nodes, the remaining entries in nodes will be set to NULL, and the number of nodes actually
+/// obtained will be returned in numNodes.
 /// Warning: This API is marked as Beta. While this feature is complete, it can
 /// change and might have outstanding issues.
 ///
@@ -10016,11 +9859,6 @@ fn hipGraphGetEdges(py: Python<'_>, graph: rt::PtrArg) -> PyResult<PyObject> {
 ///     nodes: hipGraphNode
 ///     numNodes: int
 ///     #hipSuccess, #hipErrorInvalidValue
-///     
-///     nodes may be NULL, in which case this function will return the number of nodes in numNodes.
-///     Otherwise, numNodes entries will be filled in. If numNodes is higher than the actual number of
-///     nodes, the remaining entries in nodes will be set to NULL, and the number of nodes actually
-///     obtained will be returned in numNodes.
 #[pyfunction]
 #[pyo3(signature = (graph))]
 fn hipGraphGetNodes(py: Python<'_>, graph: rt::PtrArg) -> PyResult<PyObject> {
@@ -10039,6 +9877,10 @@ fn hipGraphGetNodes(py: Python<'_>, graph: rt::PtrArg) -> PyResult<PyObject> {
 }
 /// Returns a graph's root nodes.
 ///
+/// pRootNodes may be NULL, in which case this function will return the number of root nodes in
+/// pNumRootNodes. Otherwise, pNumRootNodes entries will be filled in. If pNumRootNodes is higher
+/// than the actual number of root nodes, the remaining entries in pRootNodes will be set to NULL,
+/// and the number of nodes actually obtained will be returned in pNumRootNodes.
 /// Warning: This API is marked as Beta. While this feature is complete, it can
 /// change and might have outstanding issues.
 ///
@@ -10050,11 +9892,6 @@ fn hipGraphGetNodes(py: Python<'_>, graph: rt::PtrArg) -> PyResult<PyObject> {
 ///     pRootNodes: hipGraphNode
 ///     pNumRootNodes: int
 ///     #hipSuccess, #hipErrorInvalidValue
-///     
-///     pRootNodes may be NULL, in which case this function will return the number of root nodes in
-///     pNumRootNodes. Otherwise, pNumRootNodes entries will be filled in. If pNumRootNodes is higher
-///     than the actual number of root nodes, the remaining entries in pRootNodes will be set to NULL,
-///     and the number of nodes actually obtained will be returned in pNumRootNodes.
 #[pyfunction]
 #[pyo3(signature = (graph))]
 fn hipGraphGetRootNodes(py: Python<'_>, graph: rt::PtrArg) -> PyResult<PyObject> {
@@ -10073,6 +9910,10 @@ fn hipGraphGetRootNodes(py: Python<'_>, graph: rt::PtrArg) -> PyResult<PyObject>
 }
 /// Returns a node's dependencies.
 ///
+/// pDependencies may be NULL, in which case this function will return the number of dependencies in
+/// pNumDependencies. Otherwise, pNumDependencies entries will be filled in. If pNumDependencies is
+/// higher than the actual number of dependencies, the remaining entries in pDependencies will be set
+/// to NULL, and the number of nodes actually obtained will be returned in pNumDependencies.
 /// Warning: This API is marked as Beta. While this feature is complete, it can
 /// change and might have outstanding issues.
 ///
@@ -10084,11 +9925,6 @@ fn hipGraphGetRootNodes(py: Python<'_>, graph: rt::PtrArg) -> PyResult<PyObject>
 ///     pDependencies: hipGraphNode
 ///     pNumDependencies: int
 ///     #hipSuccess, #hipErrorInvalidValue
-///     
-///     pDependencies may be NULL, in which case this function will return the number of dependencies in
-///     pNumDependencies. Otherwise, pNumDependencies entries will be filled in. If pNumDependencies is
-///     higher than the actual number of dependencies, the remaining entries in pDependencies will be set
-///     to NULL, and the number of nodes actually obtained will be returned in pNumDependencies.
 #[pyfunction]
 #[pyo3(signature = (node))]
 fn hipGraphNodeGetDependencies(py: Python<'_>, node: rt::PtrArg) -> PyResult<PyObject> {
@@ -10107,6 +9943,11 @@ fn hipGraphNodeGetDependencies(py: Python<'_>, node: rt::PtrArg) -> PyResult<PyO
 }
 /// Returns a node's dependent nodes.
 ///
+/// pDependentNodes may be NULL, in which case this function will return the number of dependent nodes
+/// in pNumDependentNodes. Otherwise, pNumDependentNodes entries will be filled in. If
+/// pNumDependentNodes is higher than the actual number of dependent nodes, the remaining entries in
+/// pDependentNodes will be set to NULL, and the number of nodes actually obtained will be returned
+/// in pNumDependentNodes.
 /// Warning: This API is marked as Beta. While this feature is complete, it can
 /// change and might have outstanding issues.
 ///
@@ -10118,12 +9959,6 @@ fn hipGraphNodeGetDependencies(py: Python<'_>, node: rt::PtrArg) -> PyResult<PyO
 ///     pDependentNodes: hipGraphNode
 ///     pNumDependentNodes: int
 ///     #hipSuccess, #hipErrorInvalidValue
-///     
-///     pDependentNodes may be NULL, in which case this function will return the number of dependent nodes
-///     in pNumDependentNodes. Otherwise, pNumDependentNodes entries will be filled in. If
-///     pNumDependentNodes is higher than the actual number of dependent nodes, the remaining entries in
-///     pDependentNodes will be set to NULL, and the number of nodes actually obtained will be returned
-///     in pNumDependentNodes.
 #[pyfunction]
 #[pyo3(signature = (node))]
 fn hipGraphNodeGetDependentNodes(py: Python<'_>, node: rt::PtrArg) -> PyResult<PyObject> {
@@ -10252,7 +10087,6 @@ fn hipGraphNodeFindInClone(py: Python<'_>, originalNode: rt::PtrArg, clonedGraph
 ///     graph [in]: - Instance of graph to instantiate.
 ///     pLogBuffer [out]: - Pointer to log buffer.
 ///     bufferSize [out]: - Size of the log buffer.
-///         
 ///
 /// Returns: a tuple of 3 item(s):
 ///     hipError_t: status
@@ -10501,7 +10335,6 @@ fn hipGraphExecNodeSetParams(py: Python<'_>, graphExec: rt::PtrArg, node: rt::Pt
 ///
 /// Args:
 ///     graphExec [in]: - Instance of executable graph to destroy.
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -12096,7 +11929,6 @@ fn hipGraphDebugDotPrint(py: Python<'_>, graph: rt::PtrArg, path: rt::CStrArg, f
 /// Args:
 ///     hSrc [in]: - Source node.
 ///         For list of attributes see ::hipKernelNodeAttrID.
-///         
 ///     hDst [out]: - Destination node.
 ///
 /// Returns: a tuple of 1 item(s):
@@ -12135,7 +11967,6 @@ fn hipGraphKernelNodeCopyAttributes(py: Python<'_>, hSrc: rt::PtrArg, hDst: rt::
 ///     hGraphExec [in]: - The executable graph in which to set the specified node.
 ///     hNode [in]: - Node from the graph from which graphExec was instantiated.
 ///     isEnabled [in]: - Node is enabled if != 0, otherwise the node is disabled.
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -13000,7 +12831,6 @@ fn hipMemUnmap(py: Python<'_>, ptr: rt::PtrArgMut, size: u64) -> PyResult<PyObje
 /// Args:
 ///     count [in]: - Number of resources to map.
 ///     stream [in]: - Stream for synchronization.
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -13029,7 +12859,6 @@ fn hipGraphicsMapResources(py: Python<'_>, count: i32, stream: rt::PtrArg) -> Py
 ///     resource [in]: - Mapped resource to access.
 ///     arrayIndex [in]: - Array index for the subresource to access.
 ///     mipLevel [in]: - Mipmap level for the subresource to access.
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -13055,7 +12884,6 @@ fn hipGraphicsSubResourceGetMappedArray(py: Python<'_>, resource: rt::PtrArg, ar
 ///
 /// Args:
 ///     resource [in]: - Mapped resource to access.
-///         
 ///
 /// Returns: a tuple of 3 item(s):
 ///     hipError_t: status
@@ -13083,7 +12911,6 @@ fn hipGraphicsResourceGetMappedPointer(py: Python<'_>, resource: rt::PtrArg) -> 
 /// Args:
 ///     count [in]: - Number of resources to unmap.
 ///     stream [in]: - Stream for synchronization.
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -13108,7 +12935,6 @@ fn hipGraphicsUnmapResources(py: Python<'_>, count: i32, stream: rt::PtrArg) -> 
 ///
 /// Args:
 ///     resource [in]: - Graphics resources to unregister.
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status
@@ -13129,7 +12955,6 @@ fn hipGraphicsUnregisterResource(py: Python<'_>, resource: rt::PtrArg) -> PyResu
 ///
 /// Args:
 ///     pResDesc [in]: Pointer of suface object descriptor.
-///         
 ///
 /// Returns: a tuple of 2 item(s):
 ///     hipError_t: status
@@ -13153,7 +12978,6 @@ fn hipCreateSurfaceObject(py: Python<'_>, pResDesc: rt::PtrArg) -> PyResult<PyOb
 ///
 /// Args:
 ///     surfaceObject [in]: Surface object to be destroyed.
-///         
 ///
 /// Returns: a tuple of 1 item(s):
 ///     hipError_t: status

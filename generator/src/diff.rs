@@ -7,11 +7,7 @@ use std::fmt::Write;
 /// A readable report of added, removed and changed functions, enums and record fields.
 pub fn diff(old: &Library, new: &Library) -> String {
     let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "{}: ROCm {} -> {}",
-        new.name, old.release, new.release
-    );
+    let _ = writeln!(out, "{}: ROCm {} -> {}", new.name, old.release, new.release);
     let fa: BTreeMap<_, _> = old.functions.iter().map(|f| (&f.name, f)).collect();
     let fb: BTreeMap<_, _> = new.functions.iter().map(|f| (&f.name, f)).collect();
     section(&mut out, "functions", &fa, &fb, |a, b| {
@@ -38,7 +34,11 @@ pub fn diff(old: &Library, new: &Library) -> String {
                 _ => {}
             }
         }
-        changes.extend(ma.keys().filter(|k| !mb.contains_key(*k)).map(|k| format!("-{k}")));
+        changes.extend(
+            ma.keys()
+                .filter(|k| !mb.contains_key(*k))
+                .map(|k| format!("-{k}")),
+        );
         (!changes.is_empty()).then(|| changes.join(" "))
     });
     let ra: BTreeMap<_, _> = old.records.iter().map(|r| (&r.name, r)).collect();
@@ -62,7 +62,11 @@ pub fn diff(old: &Library, new: &Library) -> String {
                 _ => {}
             }
         }
-        changes.extend(fa.keys().filter(|k| !fb.contains_key(*k)).map(|k| format!("-{k}")));
+        changes.extend(
+            fa.keys()
+                .filter(|k| !fb.contains_key(*k))
+                .map(|k| format!("-{k}")),
+        );
         (!changes.is_empty()).then(|| changes.join(" "))
     });
     out
@@ -80,7 +84,11 @@ fn section<T>(
     let removed: Vec<_> = old.keys().filter(|k| !new.contains_key(*k)).collect();
     let changes: Vec<(String, String)> = new
         .iter()
-        .filter_map(|(k, b)| old.get(k).and_then(|a| changed(a, b)).map(|c| (k.to_string(), c)))
+        .filter_map(|(k, b)| {
+            old.get(k)
+                .and_then(|a| changed(a, b))
+                .map(|c| (k.to_string(), c))
+        })
         .collect();
     let _ = writeln!(
         out,

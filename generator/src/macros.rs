@@ -84,8 +84,8 @@ fn int_literal(t: &str) -> Option<i64> {
 
 /// Words that may appear inside a cast.
 const TYPE_WORDS: &[&str] = &[
-    "void", "int", "unsigned", "signed", "long", "short", "char", "size_t", "uint32_t",
-    "uint64_t", "int32_t", "int64_t", "*", "const",
+    "void", "int", "unsigned", "signed", "long", "short", "char", "size_t", "uint32_t", "uint64_t",
+    "int32_t", "int64_t", "*", "const",
 ];
 
 /// A precedence-climbing parser over macro tokens.
@@ -151,7 +151,11 @@ impl ExprParser<'_> {
                 // A cast such as `(void*)` or `(unsigned int)` is skipped.
                 let start = self.pos;
                 let mut end = start;
-                while self.toks.get(end).is_some_and(|w| TYPE_WORDS.contains(&w.as_str())) {
+                while self
+                    .toks
+                    .get(end)
+                    .is_some_and(|w| TYPE_WORDS.contains(&w.as_str()))
+                {
                     end += 1;
                 }
                 if end > start && self.toks.get(end).map(String::as_str) == Some(")") {
@@ -203,7 +207,10 @@ mod tests {
 
     #[test]
     fn finds_renames() {
-        let r = renames(&[m("hipGetDeviceProperties", "hipGetDevicePropertiesR0600"), m("X", "1")]);
+        let r = renames(&[
+            m("hipGetDeviceProperties", "hipGetDevicePropertiesR0600"),
+            m("X", "1"),
+        ]);
         assert_eq!(r["hipGetDevicePropertiesR0600"], "hipGetDeviceProperties");
         assert_eq!(r.len(), 1);
     }

@@ -15,7 +15,10 @@ use std::path::{Path, PathBuf};
 
 /// Command line of hipgen.
 #[derive(Parser)]
-#[command(version, about = "Generate Python bindings for ROCm libraries from their headers")]
+#[command(
+    version,
+    about = "Generate Python bindings for ROCm libraries from their headers"
+)]
 struct Cli {
     /// What to do.
     #[command(subcommand)]
@@ -121,7 +124,9 @@ fn generate(
     for name in libs.split(',').map(str::trim).filter(|s| !s.is_empty()) {
         let spec = spec::Spec::load(&specs.join(format!("{name}.yaml")))?;
         let lib = parse::parse_library(&spec, include, release)?;
-        let command = format!("hipgen generate --release {release} --libs {name} (or ./build_pkgs.sh --regenerate)");
+        let command = format!(
+            "hipgen generate --release {release} --libs {name} (or ./build_pkgs.sh --regenerate)"
+        );
         let code = render::render(&lib, &spec, templates, &command)?;
         std::fs::write(dir.join(format!("{name}.rs")), code)?;
         std::fs::write(

@@ -30,11 +30,8 @@ pub fn parse_library(spec: &Spec, include_dir: &Path, release: &str) -> Result<L
 /// Writes a source file that includes every header of the spec.
 fn wrapper_source(spec: &Spec) -> Result<PathBuf> {
     let ext = if spec.language == "c++" { "cpp" } else { "c" };
-    let path = std::env::temp_dir().join(format!(
-        "hipgen-{}-{}.{ext}",
-        spec.name,
-        std::process::id()
-    ));
+    let path =
+        std::env::temp_dir().join(format!("hipgen-{}-{}.{ext}", spec.name, std::process::id()));
     let body: String = spec
         .headers
         .iter()

@@ -143,7 +143,10 @@ fn module_model(lib: &Library, spec: &Spec, command: &str) -> Result<ModuleModel
     let records: HashMap<&str, &Record> = lib
         .records
         .iter()
-        .flat_map(|r| std::iter::once((r.name.as_str(), r)).chain(r.aliases.iter().map(move |a| (a.as_str(), r))))
+        .flat_map(|r| {
+            std::iter::once((r.name.as_str(), r))
+                .chain(r.aliases.iter().map(move |a| (a.as_str(), r)))
+        })
         .collect();
 
     let mut type_entries = Vec::new();
@@ -353,7 +356,11 @@ impl FnCtx<'_> {
         }
         let mut fields = Vec::new();
         for f in &r.fields {
-            fields.push(format!("pub {}: {}", sanitize(&f.name), self.ffi_type(&f.ty, mirrors)?));
+            fields.push(format!(
+                "pub {}: {}",
+                sanitize(&f.name),
+                self.ffi_type(&f.ty, mirrors)?
+            ));
         }
         mirrors.insert(
             rust_name.clone(),
@@ -367,7 +374,11 @@ impl FnCtx<'_> {
     }
 
     /// The render model of a function.
-    fn function(&self, f: &Function, mirrors: &mut BTreeMap<String, MirrorModel>) -> Result<FunctionModel> {
+    fn function(
+        &self,
+        f: &Function,
+        mirrors: &mut BTreeMap<String, MirrorModel>,
+    ) -> Result<FunctionModel> {
         let mut m = FunctionModel {
             name: f.name.clone(),
             symbol: f.symbol.clone(),
@@ -383,7 +394,8 @@ impl FnCtx<'_> {
         };
         let mut returns_doc: Vec<String> = Vec::new();
         let mut outs: Vec<String> = Vec::new();
-        let is_status = matches!(&f.ret, CType::Enum { name, .. } if Some(name.as_str()) == self.status);
+        let is_status =
+            matches!(&f.ret, CType::Enum { name, .. } if Some(name.as_str()) == self.status);
         if is_status {
             let idx = self.status_idx.context("status index")?;
             outs.push(format!("TYPES.enum_member(py, {idx}, __r as i64)?"));
@@ -391,14 +403,21 @@ impl FnCtx<'_> {
         } else if f.ret != CType::Void {
             if let (Some(idx), Some(v)) = (self.status_idx, self.success_value) {
                 outs.push(format!("TYPES.enum_member(py, {idx}, {v})?"));
-                returns_doc.push(format!("{}: always success", self.status.unwrap_or_default()));
+                returns_doc.push(format!(
+                    "{}: always success",
+                    self.status.unwrap_or_default()
+                ));
             }
             outs.push(self.result_expr(&f.ret, "__r", None)?);
             returns_doc.push(describe(&f.ret));
         }
         for p in &f.params {
             if p.name == "py" || p.name.starts_with("__") {
-                bail!("{}: parameter name {} collides with generated names", f.name, p.name);
+                bail!(
+                    "{}: parameter name {} collides with generated names",
+                    f.name,
+                    p.name
+                );
             }
             let rust_name = sanitize(&p.name);
             let a = format!("a_{}", p.name);
@@ -415,7 +434,10 @@ impl FnCtx<'_> {
                             p.name,
                             self.types.get(name)?
                         ));
-                        m.prep.push(format!("let {a} = rt::PtrArg::convert(&o_{}, false)?.addr();", p.name));
+                        m.prep.push(format!(
+                            "let {a} = rt::PtrArg::convert(&o_{}, false)?.addr();",
+                            p.name
+                        ));
                         outs.push(format!("o_{}.unbind()", p.name));
                         returns_doc.push(format!("{}: {name}", p.name));
                     } else {
@@ -426,28 +448,43 @@ impl FnCtx<'_> {
                             }
                             other => self.ffi_type(other, mirrors)?,
                         };
-                        m.prep.push(format!("let mut o_{}: {storage} = Default::default();", p.name));
+                        m.prep.push(format!(
+                            "let mut o_{}: {storage} = Default::default();",
+                            p.name
+                        ));
                         m.prep.push(format!(
                             "let {a} = &mut o_{} as *mut {storage} as usize;",
                             p.name
                         ));
                         let size = p.size_param.as_ref().map(|s| sanitize(s));
-                        outs.push(self.result_expr(pointee, &format!("o_{}", p.name), size.as_deref())?);
+                        outs.push(self.result_expr(
+                            pointee,
+                            &format!("o_{}", p.name),
+                            size.as_deref(),
+                        )?);
                         returns_doc.push(format!("{}: {}", p.name, describe(pointee)));
                     }
                 }
                 Usage::OutString => {
                     let len = sanitize(p.size_param.as_deref().context("out_string size")?);
-                    m.prep.push(format!("let mut o_{} = rt::out_string_buffer({len} as i64)?;", p.name));
-                    m.prep.push(format!("let {a} = o_{}.as_mut_ptr() as usize;", p.name));
+                    m.prep.push(format!(
+                        "let mut o_{} = rt::out_string_buffer({len} as i64)?;",
+                        p.name
+                    ));
+                    m.prep
+                        .push(format!("let {a} = o_{}.as_mut_ptr() as usize;", p.name));
                     outs.push(format!("rt::bytes_until_nul(py, &o_{})", p.name));
                     returns_doc.push(format!("{}: bytes", p.name));
                 }
                 Usage::ByRef => {
                     m.py_params.push(rust_name.clone());
                     m.rust_params.push(format!("{rust_name}: rt::PtrArg"));
-                    m.prep.push(format!("let mut o_{}: usize = {rust_name}.addr();", p.name));
-                    m.prep.push(format!("let {a} = &mut o_{} as *mut usize as usize;", p.name));
+                    m.prep
+                        .push(format!("let mut o_{}: usize = {rust_name}.addr();", p.name));
+                    m.prep.push(format!(
+                        "let {a} = &mut o_{} as *mut usize as usize;",
+                        p.name
+                    ));
                 }
                 usage => {
                     m.py_params.push(rust_name.clone());
@@ -459,7 +496,15 @@ impl FnCtx<'_> {
             m.call_args.push(a);
         }
         m.results = outs;
-        m.doc = docstring(&f.doc, &f.params.iter().filter(|p| p.usage != Usage::Out).map(|p| p.name.clone()).collect::<Vec<_>>(), &returns_doc);
+        m.doc = docstring(
+            &f.doc,
+            &f.params
+                .iter()
+                .filter(|p| p.usage != Usage::Out)
+                .map(|p| p.name.clone())
+                .collect::<Vec<_>>(),
+            &returns_doc,
+        );
         if f.deprecated {
             m.doc.push(String::new());
             m.doc.push("Deprecated in the C API.".into());
@@ -480,16 +525,20 @@ impl FnCtx<'_> {
             Usage::StringArray => ("rt::CStrArrayArg".into(), format!("{name}.addr()")),
             Usage::KernelExtra => ("rt::KernelExtra".into(), format!("{name}.addr()")),
             Usage::Pointer => match ty {
-                CType::Pointer { is_const: false, .. } => {
-                    ("rt::PtrArgMut".into(), format!("{name}.addr()"))
-                }
+                CType::Pointer {
+                    is_const: false, ..
+                } => ("rt::PtrArgMut".into(), format!("{name}.addr()")),
                 _ => ("rt::PtrArg".into(), format!("{name}.addr()")),
             },
             Usage::In => match ty {
                 CType::Bool | CType::Int { .. } | CType::Float { .. } => {
                     (self.ffi_type(ty, mirrors)?, name.to_string())
                 }
-                CType::Enum { name: e, size, signed } => (
+                CType::Enum {
+                    name: e,
+                    size,
+                    signed,
+                } => (
                     "&Bound<'_, PyAny>".into(),
                     format!(
                         "rt::narrow::<{}>(TYPES.enum_arg({}, {name})?)?",
@@ -520,15 +569,28 @@ impl FnCtx<'_> {
             CType::Bool => format!("rt::obj(py, {v} != 0)?"),
             CType::Int { .. } | CType::Float { .. } => format!("rt::obj(py, {v})?"),
             CType::Enum { name, .. } => {
-                format!("TYPES.enum_member(py, {}, {v} as i64)?", self.types.get(name)?)
+                format!(
+                    "TYPES.enum_member(py, {}, {v} as i64)?",
+                    self.types.get(name)?
+                )
             }
             CType::Handle { name } => {
-                format!("TYPES.instance_at(py, {}, {v}, None)?", self.types.get(name)?)
+                format!(
+                    "TYPES.instance_at(py, {}, {v}, None)?",
+                    self.types.get(name)?
+                )
             }
-            CType::Pointer { pointee, .. } if pointee.is_char() => format!("rt::cstr_result(py, {v})"),
+            CType::Pointer { pointee, .. } if pointee.is_char() => {
+                format!("rt::cstr_result(py, {v})")
+            }
             CType::Pointer { pointee, .. } if matches!(**pointee, CType::Record { .. }) => {
-                let CType::Record { name } = pointee.as_ref() else { unreachable!() };
-                format!("TYPES.instance_at(py, {}, {v}, None)?", self.types.get(name)?)
+                let CType::Record { name } = pointee.as_ref() else {
+                    unreachable!()
+                };
+                format!(
+                    "TYPES.instance_at(py, {}, {v}, None)?",
+                    self.types.get(name)?
+                )
             }
             CType::Pointer { .. } => match size_param {
                 Some(s) => format!("rt::device_array_result(py, {v}, {s} as u64)?"),
@@ -577,9 +639,16 @@ fn docstring(doc: &Doc, params: &[String], returns: &[String]) -> Vec<String> {
             let entry = doc.params.iter().find(|(n, _, _)| n == p);
             match entry {
                 Some((_, dir, text)) if !text.is_empty() => {
-                    let dir = if dir.is_empty() { String::new() } else { format!(" [{dir}]") };
+                    let dir = if dir.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" [{dir}]")
+                    };
                     let mut lines = text.lines();
-                    out.push(format!("    {p}{dir}: {}", lines.next().unwrap_or_default()));
+                    out.push(format!(
+                        "    {p}{dir}: {}",
+                        lines.next().unwrap_or_default()
+                    ));
                     out.extend(lines.map(|l| format!("        {l}")));
                 }
                 _ => out.push(format!("    {p}")),

@@ -53,7 +53,11 @@ pub fn apply(spec: &Spec, f: &mut Function, records: &HashSet<String>) -> Result
         }
         if let CType::Record { name } = &p.ty {
             if !records.contains(name) {
-                bail!("{}.{}: record {name} passed by value has no definition", f.name, p.name);
+                bail!(
+                    "{}.{}: record {name} passed by value has no definition",
+                    f.name,
+                    p.name
+                );
             }
         }
     }
@@ -97,13 +101,23 @@ mod tests {
         assert_eq!(default_usage(&ptr(int(), true)), Usage::Pointer);
         assert_eq!(default_usage(&ptr(chr(), true)), Usage::String);
         assert_eq!(default_usage(&ptr(chr(), false)), Usage::Pointer);
-        assert_eq!(default_usage(&ptr(ptr(chr(), true), true)), Usage::StringArray);
-        assert_eq!(default_usage(&ptr(ptr(CType::Void, false), false)), Usage::Out);
+        assert_eq!(
+            default_usage(&ptr(ptr(chr(), true), true)),
+            Usage::StringArray
+        );
+        assert_eq!(
+            default_usage(&ptr(ptr(CType::Void, false), false)),
+            Usage::Out
+        );
         assert_eq!(default_usage(&ptr(CType::Void, true)), Usage::Pointer);
-        let h = CType::Handle { name: "ihipStream_t".into() };
+        let h = CType::Handle {
+            name: "ihipStream_t".into(),
+        };
         assert_eq!(default_usage(&ptr(h.clone(), false)), Usage::Out);
         assert_eq!(default_usage(&h), Usage::In);
-        let r = CType::Record { name: "dim3".into() };
+        let r = CType::Record {
+            name: "dim3".into(),
+        };
         assert_eq!(default_usage(&ptr(r.clone(), false)), Usage::Pointer);
         assert_eq!(default_usage(&ptr(ptr(r, true), false)), Usage::Out);
     }

@@ -6,10 +6,13 @@
 
 use pyo3::prelude::*;
 
+// Generated code is kept byte for byte as hipgen writes it.
+#[rustfmt::skip]
 #[cfg(feature = "hip")]
 #[path = "../../bindings/rocm-6.4.3/hip.rs"]
 mod hip;
 
+#[rustfmt::skip]
 #[cfg(feature = "hiprtc")]
 #[path = "../../bindings/rocm-6.4.3/hiprtc.rs"]
 mod hiprtc;

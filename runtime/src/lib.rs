@@ -60,6 +60,7 @@ pub fn add_runtime_classes(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<DeviceArray>()?;
     m.add_class::<Struct>()?;
     m.add("HipLoadError", m.py().get_type::<HipLoadError>())?;
+    m.add_function(pyo3::wrap_pyfunction!(extra::pack_kernel_args, m)?)?;
     Ok(())
 }
 
@@ -94,5 +95,7 @@ pub fn out_string_buffer(len: i64) -> PyResult<Vec<u8>> {
 /// The bytes of a filled buffer up to its first NUL.
 pub fn bytes_until_nul(py: Python<'_>, buf: &[u8]) -> PyObject {
     let end = buf.iter().position(|b| *b == 0).unwrap_or(buf.len());
-    pyo3::types::PyBytes::new(py, &buf[..end]).into_any().unbind()
+    pyo3::types::PyBytes::new(py, &buf[..end])
+        .into_any()
+        .unbind()
 }

@@ -150,18 +150,18 @@ impl DeviceArray {
                 typestr = cai.get_item("typestr")?.extract()?;
             }
         }
-        Ok(PyClassInitializer::from(Pointer::new(pyobj)?).add_subclass(DeviceArray {
-            shape,
-            typestr,
-            read_only: false,
-        }))
+        Ok(
+            PyClassInitializer::from(Pointer::new(pyobj)?).add_subclass(DeviceArray {
+                shape,
+                typestr,
+                read_only: false,
+            }),
+        )
     }
 
     /// The CUDA array interface (version 3) of the memory.
     #[getter]
-    fn __cuda_array_interface__<'py>(
-        slf: &Bound<'py, Self>,
-    ) -> PyResult<Bound<'py, PyDict>> {
+    fn __cuda_array_interface__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyDict>> {
         let py = slf.py();
         let me = slf.borrow();
         let addr = me.as_super().addr;

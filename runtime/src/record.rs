@@ -49,6 +49,24 @@ impl Field {
         read_field(obj.py(), f.registry, f.def, base, obj)
     }
 
+    /// Offset of the field in bytes from the start of the record.
+    #[getter]
+    fn offset(&self) -> usize {
+        self.def.offset
+    }
+
+    /// `(bit offset, width)` for bitfields, else None.
+    #[getter]
+    fn bits(&self) -> Option<(u8, u8)> {
+        self.def.bits
+    }
+
+    /// The field's name.
+    #[getter]
+    fn name(&self) -> &'static str {
+        self.def.name
+    }
+
     /// Writes the field of `obj`.
     fn __set__(&self, obj: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<()> {
         let base = addr_of(obj)?;
@@ -170,7 +188,10 @@ fn read_field(
         let v = unsafe { read_bits(addr, shift, width, signed) };
         return match &f.kind {
             FieldKind::Enum { ty, .. } => reg.enum_member(py, *ty, v as i64),
-            FieldKind::Bool => Ok(pyo3::types::PyBool::new(py, v != 0).to_owned().into_any().unbind()),
+            FieldKind::Bool => Ok(pyo3::types::PyBool::new(py, v != 0)
+                .to_owned()
+                .into_any()
+                .unbind()),
             _ => Ok(v.into_pyobject(py)?.into_any().unbind()),
         };
     }
@@ -280,7 +301,9 @@ fn write_kind(
             if (*signed && (v < -(1i128 << (bits - 1)) || v >= 1i128 << (bits - 1)))
                 || (!*signed && (v < 0 || v >= 1i128 << bits))
             {
-                return Err(PyOverflowError::new_err(format!("{v} is out of the enum's range")));
+                return Err(PyOverflowError::new_err(format!(
+                    "{v} is out of the enum's range"
+                )));
             }
             unsafe { write_int(addr, *size, v) }
         }
@@ -347,7 +370,11 @@ fn layout_of<'py>(cls: &Bound<'py, PyType>) -> PyResult<Bound<'py, Layout>> {
 
 impl Struct {
     /// An instance of `cls` viewing memory at `addr`, kept alive by `owner`.
-    pub fn view(cls: &Bound<'_, PyType>, addr: usize, owner: Option<PyObject>) -> PyResult<PyObject> {
+    pub fn view(
+        cls: &Bound<'_, PyType>,
+        addr: usize,
+        owner: Option<PyObject>,
+    ) -> PyResult<PyObject> {
         let kw = PyDict::new(cls.py());
         kw.set_item("_hipgen_view", (addr, owner))?;
         Ok(cls.call((), Some(&kw))?.unbind())
@@ -409,7 +436,11 @@ impl Struct {
                         return Err(PyKeyError::new_err(format!(
                             "'{name}' is not a field of {}; fields: {}",
                             def.name,
-                            def.fields.iter().map(|f| f.name).collect::<Vec<_>>().join(", ")
+                            def.fields
+                                .iter()
+                                .map(|f| f.name)
+                                .collect::<Vec<_>>()
+                                .join(", ")
                         )))
                     }
                 }
@@ -437,7 +468,13 @@ impl Struct {
     #[classmethod]
     #[pyo3(name = "PROPERTIES")]
     fn properties(cls: &Bound<'_, PyType>) -> PyResult<Vec<&'static str>> {
-        Ok(layout_of(cls)?.get().def.fields.iter().map(|f| f.name).collect())
+        Ok(layout_of(cls)?
+            .get()
+            .def
+            .fields
+            .iter()
+            .map(|f| f.name)
+            .collect())
     }
 
     /// `sizeof` of the C type.

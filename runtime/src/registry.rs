@@ -326,7 +326,12 @@ impl TypeRegistry {
     }
 
     /// A new record instance holding a copy of `size` bytes at `addr`.
-    pub fn record_copy(&'static self, py: Python<'_>, idx: usize, addr: usize) -> PyResult<PyObject> {
+    pub fn record_copy(
+        &'static self,
+        py: Python<'_>,
+        idx: usize,
+        addr: usize,
+    ) -> PyResult<PyObject> {
         let class = self.class(py, idx)?;
         let obj = class.call0()?;
         let TypeDef::Record(r) = &self.defs[idx] else {
@@ -363,7 +368,9 @@ impl TypeRegistry {
             py,
             Some(c"__getattr__"),
             Some(c"Creates enum, struct and handle classes on first access."),
-            move |args: &Bound<'_, PyTuple>, _kw: Option<&Bound<'_, PyDict>>| -> PyResult<PyObject> {
+            move |args: &Bound<'_, PyTuple>,
+                  _kw: Option<&Bound<'_, PyDict>>|
+                  -> PyResult<PyObject> {
                 let py = args.py();
                 let name: String = args.get_item(0)?.extract()?;
                 let module = m.bind(py);
@@ -386,7 +393,9 @@ impl TypeRegistry {
             py,
             Some(c"__dir__"),
             None,
-            move |args: &Bound<'_, PyTuple>, _kw: Option<&Bound<'_, PyDict>>| -> PyResult<PyObject> {
+            move |args: &Bound<'_, PyTuple>,
+                  _kw: Option<&Bound<'_, PyDict>>|
+                  -> PyResult<PyObject> {
                 let py = args.py();
                 let names = PyList::empty(py);
                 for k in m2.bind(py).dict().keys() {

@@ -32,7 +32,10 @@ impl<'py> FromPyObject<'py> for CStrArg {
             let p = PtrArg::convert(obj, false).map_err(|_| {
                 PyTypeError::new_err(format!(
                     "expected bytes, str, None or a pointer-like object, got {}",
-                    obj.get_type().name().map(|n| n.to_string()).unwrap_or_default()
+                    obj.get_type()
+                        .name()
+                        .map(|n| n.to_string())
+                        .unwrap_or_default()
                 ))
             })?;
             return Ok(CStrArg {
@@ -71,7 +74,8 @@ pub struct CStrArrayArg {
 
 impl<'py> FromPyObject<'py> for CStrArrayArg {
     fn extract_bound(obj: &Bound<'py, PyAny>) -> PyResult<Self> {
-        if obj.is_instance_of::<pyo3::types::PyList>() || obj.is_instance_of::<pyo3::types::PyTuple>()
+        if obj.is_instance_of::<pyo3::types::PyList>()
+            || obj.is_instance_of::<pyo3::types::PyTuple>()
         {
             let mut strings = Vec::new();
             for item in obj.try_iter()? {

@@ -70,6 +70,11 @@ impl Doc {
                     push_line(&mut doc.text, &format!("{label}: {rest}"));
                 }
                 Some(_) => section = Section::Ignored,
+                // A blank line ends a @param or @returns paragraph.
+                None if trimmed.is_empty() => {
+                    section = Section::Text;
+                    push_line(&mut doc.text, "");
+                }
                 None => match section {
                     Section::Text => push_line(&mut doc.text, trimmed),
                     Section::Param => {
@@ -104,7 +109,10 @@ fn clean_lines(raw: &str) -> Vec<String> {
                 .trim_end_matches("*/");
             let l = l.trim_start();
             let l = l.strip_prefix('*').unwrap_or(l);
-            l.to_string()
+            // Inline markup that reads as noise in a docstring.
+            l.replace("@p ", "")
+                .replace("@ref ", "")
+                .replace("\\p ", "")
         })
         .collect()
 }
@@ -156,6 +164,13 @@ mod tests {
             ]
         );
         assert_eq!(d.returns, "#hipSuccess");
+    }
+
+    #[test]
+    fn text_after_returns_is_description() {
+        let d = Doc::parse("/** @returns #hipSuccess\n *\n * Writes @p count. */");
+        assert_eq!(d.returns, "#hipSuccess");
+        assert_eq!(d.text, "Writes count.");
     }
 
     #[test]
