@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# Builds the Python packages as abi3 wheels into dist/ and installs them into the venv.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+ALL_LIBS="hip,hiprtc"
+usage() {
+  cat <<USAGE
+Usage: ./build_pkgs.sh [options]
+
+  --rocm-path DIR   ROCm root whose include/ the bindings are regenerated from
+                    (default: \$ROCM_PATH, else .rocm/6.4.3/usr)
+  --release VER     ROCm release of the bindings to build or regenerate (default 6.4.3)
+  --libs LIST       modules to build: 'hip,hiprtc' includes only those, '^hiprtc' excludes
+                    (default: \$HIP_PYTHON_LIBS, else all: $ALL_LIBS)
+  --regenerate      run hipgen on the headers first (needs libclang)
+  --no-hip          do not build hip-python
+  --no-cuda         do not build hip-python-as-cuda (not part of this release yet)
+  --run-tests       run the test suite after building
+  --pre-clean       remove dist/ and build outputs before building
+  --post-clean      remove build outputs after building
+  -n, --no-venv     use the current Python instead of ./.venv
+  -j N              parallel build jobs (cargo)
+  -h, --help        this help
+USAGE
+}
+
+ROCM_ROOT=${ROCM_PATH:-.rocm/6.4.3/usr}
+RELEASE=6.4.3
+LIBS=${HIP_PYTHON_LIBS:-$ALL_LIBS}
+REGENERATE=0; BUILD_HIP=1; RUN_TESTS=0; PRE_CLEAN=0; POST_CLEAN=0; USE_VENV=1
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --rocm-path) ROCM_ROOT=$2; shift ;;
+    --release) RELEASE=$2; shift ;;
+    --libs) LIBS=$2; shift ;;
+    --regenerate) REGENERATE=1 ;;
+    --no-hip) BUILD_HIP=0 ;;
+    --no-cuda) ;;
+    --run-tests) RUN_TESTS=1 ;;
+    --pre-clean) PRE_CLEAN=1 ;;
+    --post-clean) POST_CLEAN=1 ;;
+    -n|--no-venv) USE_VENV=0 ;;
+    -j) export CARGO_BUILD_JOBS=$2; shift ;;
+    -h|--help) usage; exit 0 ;;
+    *) echo "unknown option: $1" >&2; usage >&2; exit 2 ;;
+  esac
+  shift
+done
+
+PY=python3
+[ "$USE_VENV" = 1 ] && PY=.venv/bin/python
+
+# Resolves an include list ('a,b') or exclude list ('^a,b') against all libraries.
+select_libs() {
+  local spec=$1 out=() l
+  IFS=, read -ra all <<<"$ALL_LIBS"
+  if [[ $spec == ^* ]]; then
+    IFS=, read -ra excluded <<<"${spec#^}"
+    for l in "${all[@]}"; do
+      [[ " ${excluded[*]} " == *" $l "* ]] || out+=("$l")
+    done
+  else
+    IFS=, read -ra wanted <<<"$spec"
+    for l in "${wanted[@]}"; do
+      [[ ",$ALL_LIBS," == *",$l,"* ]] || { echo "unknown library '$l' (known: $ALL_LIBS)" >&2; exit 2; }
+      out+=("$l")
+    done
+  fi
+  (IFS=,; echo "${out[*]}")
+}
+SELECTED=$(select_libs "$LIBS")
+
+if [ "$PRE_CLEAN" = 1 ]; then
+  rm -rf dist target/wheels
+  cargo clean -q
+fi
+
+if [ "$REGENERATE" = 1 ]; then
+  cargo build -q --release -p hipgen
+  ./target/release/hipgen generate --include "$ROCM_ROOT/include" --release "$RELEASE" --libs "$ALL_LIBS"
+fi
+
+mkdir -p dist
+if [ "$BUILD_HIP" = 1 ]; then
+  echo "building hip-python with: $SELECTED"
+  (cd hip-python && "../$PY" -m maturin build --release -q --out ../dist \
+     --no-default-features --features "pyo3/extension-module,${SELECTED}")
+  "$PY" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps \
+     "$(ls -t dist/hip_python-*.whl | head -n 1)"
+fi
+
+if [ "$POST_CLEAN" = 1 ]; then
+  cargo clean -q
+fi
+
+if [ "$RUN_TESTS" = 1 ]; then
+  "$PY" -m pytest -q tests
+fi

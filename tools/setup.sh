@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs what building and testing need on a Debian 12 machine: libclang (for the
+# generator), bookworm's HIP 5.2.3 runtime (hiprtc and comgr compile for real without a GPU),
+# the ROCm 6.4.3 headers and libraries of Debian sid (unpacked, not installed: they are what
+# the bindings are generated from and checked against), and a Python venv with the tools.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROCM_DIR=${HIPGEN_ROCM_DIR:-.rocm}
+
+sudo_() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+packages=(libclang-15-dev gcc binutils python3-venv
+          libamdhip64-5 libamdhip64-dev libamd-comgr2 libhiprtc-builtins5 rocm-device-libs)
+if ! dpkg -s "${packages[@]}" >/dev/null 2>&1; then
+  sudo_ apt-get update -qq
+  sudo_ env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+    "${packages[@]}" >/dev/null
+fi
+
+if [ ! -f "$ROCM_DIR/6.4.3/usr/include/hip/hip_runtime_api.h" ]; then
+  bash tools/debian-rocm.sh sid "$ROCM_DIR/6.4.3" libamdhip64-dev libamdhip64-6 libhiprtc6
+fi
+
+if [ ! -x .venv/bin/python ]; then
+  python3 -m venv .venv
+fi
+.venv/bin/pip install -q --disable-pip-version-check maturin pytest numpy ruff
+echo "setup done: headers in $ROCM_DIR/6.4.3, venv in .venv"
