@@ -9763,14 +9763,14 @@ fn hipGraphDestroy(py: Python<'_>, graph: rt::PtrArg) -> PyResult<PyObject> {
 ///     hipError_t: status
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
-#[pyo3(signature = (graph, from, to, numDependencies))]
-fn hipGraphAddDependencies(py: Python<'_>, graph: rt::PtrArg, from: rt::PtrArg, to: rt::PtrArg, numDependencies: u64) -> PyResult<PyObject> {
+#[pyo3(signature = (graph, from_, to, numDependencies))]
+fn hipGraphAddDependencies(py: Python<'_>, graph: rt::PtrArg, from_: rt::PtrArg, to: rt::PtrArg, numDependencies: u64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddDependencies");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_graph = graph.addr();
-    let a_from = from.addr();
+    let a_from = from_.addr();
     let a_to = to.addr();
     let a_numDependencies = numDependencies;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -9792,14 +9792,14 @@ fn hipGraphAddDependencies(py: Python<'_>, graph: rt::PtrArg, from: rt::PtrArg, 
 ///     hipError_t: status
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
-#[pyo3(signature = (graph, from, to, numDependencies))]
-fn hipGraphRemoveDependencies(py: Python<'_>, graph: rt::PtrArg, from: rt::PtrArg, to: rt::PtrArg, numDependencies: u64) -> PyResult<PyObject> {
+#[pyo3(signature = (graph, from_, to, numDependencies))]
+fn hipGraphRemoveDependencies(py: Python<'_>, graph: rt::PtrArg, from_: rt::PtrArg, to: rt::PtrArg, numDependencies: u64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphRemoveDependencies");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_graph = graph.addr();
-    let a_from = from.addr();
+    let a_from = from_.addr();
     let a_to = to.addr();
     let a_numDependencies = numDependencies;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -14446,6 +14446,9 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("hipGraphKernelNodePortProgrammatic", 1i64)?;
     m.add("HIP_VERSION_GITHASH", "")?;
     m.add("HIP_VERSION_BUILD_NAME", "")?;
+    m.add("hipDeviceptr_t", m.py().get_type::<rt::Pointer>())?;
+    m.add("hipExternalMemory_t", m.py().get_type::<rt::Pointer>())?;
+    m.add("hipExternalSemaphore_t", m.py().get_type::<rt::Pointer>())?;
     TYPES.install(m)?;
     m.add("_hipgen_library_", LIB.spec.name)?;
     Ok(())

@@ -87,6 +87,8 @@ struct ModuleModel {
     int_constants: Vec<(String, i64)>,
     /// String constants.
     str_constants: Vec<(String, String)>,
+    /// Typedefs of `void *`, bound to `Pointer`.
+    pointer_aliases: Vec<String>,
 }
 
 /// Indices of types in the registry, by every name they go by.
@@ -254,6 +256,7 @@ fn module_model(lib: &Library, spec: &Spec, command: &str) -> Result<ModuleModel
         functions,
         int_constants,
         str_constants,
+        pointer_aliases: lib.pointer_aliases.clone(),
     })
 }
 
@@ -605,8 +608,20 @@ impl FnCtx<'_> {
     }
 }
 
-/// A Rust-safe identifier for a C name.
+/// Python keywords, which cannot be parameter names.
+const PYTHON_KEYWORDS: &[&str] = &[
+    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class",
+    "continue", "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if",
+    "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try",
+    "while", "with", "yield",
+];
+
+/// A Rust-safe identifier for a C name that is also a valid Python parameter name
+/// (`from` becomes `from_`).
 fn sanitize(name: &str) -> String {
+    if PYTHON_KEYWORDS.contains(&name) {
+        return format!("{name}_");
+    }
     if RUST_KEYWORDS.contains(&name) {
         format!("r#{name}")
     } else {
