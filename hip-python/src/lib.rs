@@ -26,7 +26,7 @@ fn add_submodule(
     let m = PyModule::new(parent.py(), name)?;
     register(&m)?;
     hipgen_runtime::publish_module(&m, &format!("hip.{name}"))?;
-    parent.add_submodule(&m)?;
+    parent.add(name, &m)?;
     Ok(())
 }
 
