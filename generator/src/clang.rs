@@ -497,6 +497,14 @@ impl<'tu> Type<'tu> {
         (s >= 0).then_some(s as u64)
     }
 
+    /// Offset in bits of a field, looked up by name (also through anonymous members).
+    pub fn offset_of(&self, field: &str) -> Option<u64> {
+        let name = CString::new(field).ok()?;
+        // SAFETY: plain query on a live type with a NUL-terminated name.
+        let off = unsafe { clang_Type_getOffsetOf(self.raw, name.as_ptr()) };
+        (off >= 0).then_some(off as u64)
+    }
+
     /// The declaration of a named type.
     pub fn declaration(&self) -> Cursor<'tu> {
         // SAFETY: plain query on a live type.

@@ -319,18 +319,24 @@ impl<'s> Walker<'s> {
             return;
         };
         let mut counters: HashMap<&'static str, usize> = HashMap::new();
-        let mut nested_names: HashMap<String, String> = HashMap::new();
         let mut fields = Vec::new();
         let mut nested = Vec::new();
+        // Anonymous nested records not (yet) named by a field: C11 anonymous members, whose
+        // fields belong to this record; resolved when the next field does not use them.
+        let mut pending: Option<(usize, String)> = None;
         for child in c.children() {
             match child.kind() {
                 CursorKind::Struct | CursorKind::Union if child.is_definition() => {
+                    if let Some((at, nested_name)) = pending.take() {
+                        self.flatten_member(ty, &nested_name, &mut fields, at);
+                    }
                     let kind = if child.kind() == CursorKind::Union {
                         "union"
                     } else {
                         "struct"
                     };
-                    let nested_name = if child.is_anonymous() || child.spelling().is_empty() {
+                    let anonymous = child.is_anonymous() || child.spelling().is_empty();
+                    let nested_name = if anonymous {
                         let n = counters.entry(kind).or_insert(0);
                         let s = format!("{name}_{kind}_{n}");
                         *n += 1;
@@ -338,14 +344,23 @@ impl<'s> Walker<'s> {
                     } else {
                         format!("{name}_{}", child.spelling())
                     };
-                    nested_names.insert(child.ty().canonical().spelling(), nested_name.clone());
                     self.type_names
                         .insert(child.ty().canonical().spelling(), nested_name.clone());
-                    nested.push((child, nested_name));
+                    // Nested records come first so that flattening can read their fields.
+                    self.record_decl(&child, &nested_name);
+                    if anonymous {
+                        pending = Some((fields.len(), nested_name.clone()));
+                    }
+                    nested.push(nested_name);
                 }
                 CursorKind::Field => {
                     let fname = child.spelling();
                     let fty = self.convert(child.ty());
+                    if let Some((at, nested_name)) = pending.take() {
+                        if fty != (CType::Record { name: nested_name.clone() }) {
+                            self.flatten_member(ty, &nested_name, &mut fields, at);
+                        }
+                    }
                     fields.push(Field {
                         default: self
                             .spec
@@ -362,6 +377,9 @@ impl<'s> Walker<'s> {
                 _ => {}
             }
         }
+        if let Some((at, nested_name)) = pending.take() {
+            self.flatten_member(ty, &nested_name, &mut fields, at);
+        }
         let record = Record {
             name: name.to_string(),
             aliases: self.aliases.get(name).cloned().unwrap_or_default(),
@@ -371,10 +389,29 @@ impl<'s> Walker<'s> {
             fields,
             doc: c.raw_comment().map(|r| Doc::parse(&r)).unwrap_or_default(),
         };
-        self.records.push(record);
-        for (child, nested_name) in nested {
-            self.record_decl(&child, &nested_name);
-        }
+        // Parents before the records nested in them.
+        let at = self
+            .records
+            .iter()
+            .position(|r| nested.contains(&r.name))
+            .unwrap_or(self.records.len());
+        self.records.insert(at, record);
+    }
+
+    /// Inserts at `at` the fields of anonymous member `member`, at their offsets in `parent`.
+    fn flatten_member(&self, parent: Type, member: &str, fields: &mut Vec<Field>, at: usize) {
+        let Some(rec) = self.records.iter().find(|r| r.name == member) else {
+            return;
+        };
+        let lifted: Vec<Field> = rec
+            .fields
+            .iter()
+            .map(|f| Field {
+                offset_bits: parent.offset_of(&f.name).unwrap_or(f.offset_bits),
+                ..f.clone()
+            })
+            .collect();
+        fields.splice(at..at, lifted);
     }
 
     /// Collects a function declaration.

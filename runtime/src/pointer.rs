@@ -270,6 +270,9 @@ struct CtypesClasses {
 /// Lazily imported `ctypes` classes.
 static CTYPES: GILOnceCell<CtypesClasses> = GILOnceCell::new();
 
+/// `numbers.Integral`: integer scalars such as `numpy.int64` are addresses, not buffers.
+static INTEGRAL: GILOnceCell<PyObject> = GILOnceCell::new();
+
 /// The `ctypes` classes, importing `ctypes` on first use.
 fn ctypes_classes(py: Python<'_>) -> PyResult<&CtypesClasses> {
     CTYPES.get_or_try_init(py, || {
@@ -335,6 +338,12 @@ impl PtrArg {
                 }
             }
         }
+        let integral = INTEGRAL.get_or_try_init(py, || {
+            PyResult::Ok(py.import("numbers")?.getattr("Integral")?.unbind())
+        })?;
+        if obj.is_instance(integral.bind(py))? {
+            return plain(int_to_addr(obj)?);
+        }
         if let Some(guard) = BufferGuard::try_new(obj, writable)? {
             return Ok(PtrArg {
                 addr: guard.addr(),
@@ -343,9 +352,6 @@ impl PtrArg {
         }
         if let Some(ai) = obj.getattr_opt("__array_interface__")? {
             return plain(int_to_addr(&ai.get_item("data")?.get_item(0)?)?);
-        }
-        if obj.hasattr("__index__")? {
-            return plain(int_to_addr(obj)?);
         }
         Err(PyTypeError::new_err(format!(
             "expected a pointer-like object (None, int, hip._util.types.Pointer, a buffer, a \

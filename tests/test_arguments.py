@@ -1,0 +1,133 @@
+"""Argument conversion: what pointer parameters accept, and clear errors for bad input."""
+
+import array
+import ctypes
+import struct
+
+import numpy as np
+import pytest
+
+from hip import hip
+from hip._util.types import DeviceArray, Pointer
+from hip._native import pack_kernel_args
+
+
+class CudaArrayLike:
+    """An object exposing only `__cuda_array_interface__`, as CuPy arrays do."""
+
+    __cuda_array_interface__ = {"shape": (4,), "typestr": "<f4", "data": (0x1234, False), "version": 3}
+
+
+@pytest.mark.parametrize(
+    "make, expected",
+    [
+        (lambda: None, lambda o: 0),
+        (lambda: 0xDEAD, lambda o: 0xDEAD),
+        (lambda: bytearray(8), lambda o: ctypes.addressof(ctypes.c_char.from_buffer(o))),
+        (lambda: np.zeros(4, np.float32), lambda o: o.ctypes.data),
+        (lambda: array.array("i", [1, 2]), lambda o: o.buffer_info()[0]),
+        (lambda: ctypes.c_int(5), lambda o: ctypes.addressof(o)),
+        (lambda: (ctypes.c_float * 3)(), lambda o: ctypes.addressof(o)),
+        (lambda: ctypes.c_void_p(0xBEEF), lambda o: 0xBEEF),
+        (lambda: ctypes.cast(ctypes.c_void_p(0xF00), ctypes.POINTER(ctypes.c_int)), lambda o: 0xF00),
+        (lambda: CudaArrayLike(), lambda o: 0x1234),
+        (lambda: Pointer(0x42), lambda o: 0x42),
+        (lambda: np.int64(77), lambda o: 77),
+    ],
+)
+def test_pointer_like_objects(make, expected):
+    obj = make()
+    assert int(Pointer(obj)) == expected(obj)
+
+
+def test_bytes_are_read_only_where_c_writes():
+    # hipMemcpy's dst is written: a bytes object must not be silently written into.
+    with pytest.raises(TypeError, match="read-only"):
+        hip.hipMemcpy(b"immutable", bytearray(9), 9, hip.hipMemcpyKind.hipMemcpyHostToHost)
+
+
+def test_non_contiguous_array_is_refused():
+    with pytest.raises((ValueError, TypeError, BufferError)):
+        hip.hipMemcpy(np.zeros((4, 4))[:, 1], bytearray(32), 32, hip.hipMemcpyKind.hipMemcpyHostToHost)
+
+
+def test_wrong_types():
+    with pytest.raises(TypeError):
+        hip.hipGetErrorString("hipErrorNoDevice")
+    with pytest.raises(TypeError):
+        hip.hipSetDevice("0")
+    with pytest.raises(TypeError):
+        hip.hipMalloc(1.5)
+    with pytest.raises(TypeError):
+        hip.hipStreamSynchronize(object())
+    with pytest.raises(TypeError, match="pointer-like"):
+        hip.hipFree("not a pointer")
+
+
+def test_enum_of_another_class_is_refused():
+    with pytest.raises(TypeError, match="hipError_t"):
+        hip.hipGetErrorName(hip.hipMemcpyKind.hipMemcpyHostToDevice)
+
+
+def test_negative_and_out_of_range_ints():
+    with pytest.raises(OverflowError):
+        hip.hipMalloc(-1)
+    with pytest.raises(OverflowError):
+        hip.hipSetDevice(2**40)
+    with pytest.raises(OverflowError):
+        hip.hipFree(-5)
+    with pytest.raises(OverflowError):
+        hip.hipGetErrorName(2**40)
+
+
+def test_negative_buffer_length():
+    with pytest.raises(ValueError, match="negative"):
+        hip.hipDeviceGetName(-1, 0)
+
+
+def test_out_string_buffer():
+    status, name = hip.hipDeviceGetName(64, 0)
+    assert status != hip.hipError_t.hipSuccess and name == b""
+
+
+def test_wrong_argument_count():
+    with pytest.raises(TypeError):
+        hip.hipGetDeviceCount(1)
+    with pytest.raises(TypeError):
+        hip.hipMalloc()
+
+
+def test_device_array_interface():
+    dev = DeviceArray(CudaArrayLike())
+    cai = dev.__cuda_array_interface__
+    assert cai["data"] == (0x1234, False) and cai["shape"] == (4,) and cai["typestr"] == "<f4"
+    assert dev.configure(shape=(2,), typestr="<f8") is dev
+    assert dev.shape == (2,) and dev.itemsize == 8
+    with pytest.raises(ValueError):
+        dev.configure(shape=(100,))
+
+
+def test_kernel_args_are_packed_with_c_alignment():
+    packed = pack_kernel_args((ctypes.c_char(b"a"), ctypes.c_double(2.5), Pointer(0x10), ctypes.c_int(7)))
+    expected = b"a" + b"\0" * 7 + struct.pack("<d", 2.5) + struct.pack("<Q", 0x10) + struct.pack("<i", 7)
+    assert packed == expected
+
+
+def test_kernel_args_refuse_plain_python_numbers():
+    with pytest.raises(TypeError, match="ctypes"):
+        pack_kernel_args((3,))
+
+
+def test_launch_with_extra_reaches_the_runtime():
+    status, = hip.hipModuleLaunchKernel(
+        None, 1, 1, 1, 1, 1, 1, 0, None, None, (ctypes.c_int(1), ctypes.c_float(2.0))
+    )
+    assert status != hip.hipError_t.hipSuccess
+
+
+def test_dim3_by_value():
+    # hipLaunchKernel takes dim3 by value; without a GPU the runtime answers with an error.
+    status, = hip.hipLaunchKernel(None, hip.dim3(1), hip.dim3(64), None, 0, None)
+    assert isinstance(status, hip.hipError_t) and status != hip.hipError_t.hipSuccess
+    with pytest.raises(TypeError):
+        hip.hipLaunchKernel(None, None, hip.dim3(64), None, 0, None)
