@@ -48,4 +48,4 @@ def test_unexported_symbol_raises_our_error():
     from hip import hip
 
     with pytest.raises(RuntimeError, match="hipDeviceGetTexture1DLinearMaxWidth"):
-        hip.hipDeviceGetTexture1DLinearMaxWidth(None, 0)
+        hip.hipDeviceGetTexture1DLinearMaxWidth(0)
