@@ -31,7 +31,7 @@ def check(result):
 def compile_kernel(arch):
     prog = check(hiprtc.hiprtcCreateProgram(SOURCE, b"scale.hip", 0, None, None))
     try:
-        status, = hiprtc.hiprtcCompileProgram(prog, 1, [f"--offload-arch={arch}".encode()])
+        (status,) = hiprtc.hiprtcCompileProgram(prog, 1, [f"--offload-arch={arch}".encode()])
         if status != hiprtc.hiprtcResult.HIPRTC_SUCCESS:
             log = bytearray(check(hiprtc.hiprtcGetProgramLogSize(prog)))
             hiprtc.hiprtcGetProgramLog(prog, log)
@@ -50,10 +50,21 @@ def launch(code):
     kernel = check(hip.hipModuleGetFunction(module, b"scale"))
     dev = check(hip.hipMalloc(n * 4))
     check(hip.hipMemcpy(dev, data, n * 4, hip.hipMemcpyKind.hipMemcpyHostToDevice))
-    check(hip.hipModuleLaunchKernel(
-        kernel, n // 256, 1, 1, 256, 1, 1, 0, None, None,
-        (dev, ctypes.c_float(2.0), ctypes.c_int(n)),
-    ))
+    check(
+        hip.hipModuleLaunchKernel(
+            kernel,
+            n // 256,
+            1,
+            1,
+            256,
+            1,
+            1,
+            0,
+            None,
+            None,
+            (dev, ctypes.c_float(2.0), ctypes.c_int(n)),
+        )
+    )
     check(hip.hipDeviceSynchronize())
     check(hip.hipMemcpy(data, dev, n * 4, hip.hipMemcpyKind.hipMemcpyDeviceToHost))
     check(hip.hipFree(dev))
@@ -71,7 +82,7 @@ def main():
     status, version = hip.hipRuntimeGetVersion()
     print(f"HIP runtime version: {version} ({status.name})")
     code = compile_kernel(args.arch)
-    machine, = struct.unpack_from("<H", code, 18)
+    (machine,) = struct.unpack_from("<H", code, 18)
     kind = "AMD GPU ELF" if code[:4] == b"\x7fELF" and machine == EM_AMDGPU else "unknown"
     print(f"hiprtc compiled 'scale' for {args.arch}: {len(code)} bytes, {kind} code object")
 

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from hip import hip
-from hip._util.types import DeviceArray, Pointer
 from hip._native import pack_kernel_args
+from hip._util.types import DeviceArray, Pointer
 
 
 class CudaArrayLike:
@@ -119,7 +119,7 @@ def test_kernel_args_refuse_plain_python_numbers():
 
 
 def test_launch_with_extra_reaches_the_runtime():
-    status, = hip.hipModuleLaunchKernel(
+    (status,) = hip.hipModuleLaunchKernel(
         None, 1, 1, 1, 1, 1, 1, 0, None, None, (ctypes.c_int(1), ctypes.c_float(2.0))
     )
     assert status != hip.hipError_t.hipSuccess
@@ -127,7 +127,7 @@ def test_launch_with_extra_reaches_the_runtime():
 
 def test_dim3_by_value():
     # hipLaunchKernel takes dim3 by value; without a GPU the runtime answers with an error.
-    status, = hip.hipLaunchKernel(None, hip.dim3(1), hip.dim3(64), None, 0, None)
+    (status,) = hip.hipLaunchKernel(None, hip.dim3(1), hip.dim3(64), None, 0, None)
     assert isinstance(status, hip.hipError_t) and status != hip.hipError_t.hipSuccess
     with pytest.raises(TypeError):
         hip.hipLaunchKernel(None, None, hip.dim3(64), None, 0, None)

@@ -57,7 +57,7 @@ def test_options_as_str_list_and_tuple():
 
 def test_syntax_error_gives_compiler_log():
     prog = create(b"__global__ void k() { this is not c++ }", b"bad.hip")
-    status, = hiprtc.hiprtcCompileProgram(prog, 1, [b"--offload-arch=gfx90a"])
+    (status,) = hiprtc.hiprtcCompileProgram(prog, 1, [b"--offload-arch=gfx90a"])
     assert status == hiprtc.hiprtcResult.HIPRTC_ERROR_COMPILATION
     log = log_of(prog)
     assert "error" in log and "bad.hip" in log or "error:" in log
@@ -115,7 +115,7 @@ def test_two_threads_compile_correct_code():
 
     def job():
         prog = create(SAXPY)
-        status, = hiprtc.hiprtcCompileProgram(prog, 1, [b"--offload-arch=gfx90a"])
+        (status,) = hiprtc.hiprtcCompileProgram(prog, 1, [b"--offload-arch=gfx90a"])
         results.append((status, code_of(prog)[:4]))
         hiprtc.hiprtcDestroyProgram(prog)
 

@@ -53,7 +53,11 @@ def test_struct_out_parameter_by_user_struct():
 
 
 def test_missing_library_error_lists_where_we_looked():
-    code = "from hip import hip\ntry:\n    hip.hipGetDeviceCount()\nexcept RuntimeError as e:\n    print(type(e).__name__)\n    print(e)\n"
+    code = (
+        "from hip import hip\n"
+        "try:\n    hip.hipGetDeviceCount()\n"
+        "except RuntimeError as e:\n    print(type(e).__name__)\n    print(e)\n"
+    )
     out = subprocess.run(
         [sys.executable, "-c", code],
         env={"HIP_PYTHON_LIBAMDHIP64": "/nonexistent/libamdhip64.so", "PATH": "/usr/bin"},

@@ -37,15 +37,15 @@ def field_paths(record, prefix=""):
 @pytest.fixture(scope="module")
 def compiler_layout(rocm_643, tmp_path_factory):
     """`{root: {"": size, path: (offset, size)}}` as g++ lays the records out."""
-    lines = ["#include <hip/hip_runtime_api.h>", "#include <cstdio>", "#include <cstddef>", "int main() {"]
+    lines = ["#include <hip/hip_runtime_api.h>", "#include <cstdio>", "#include <cstddef>"]
+    lines.append("int main() {")
     for root in ROOTS:
         lines.append(f'  printf("{root} - %zu 0\\n", sizeof({root}));')
         for path, f in field_paths(RECORDS[root]):
             if f.get("bit_width") is not None:
                 continue
-            lines.append(
-                f'  printf("{root} {path} %zu %zu\\n", offsetof({root}, {path}), sizeof((({root}*)0)->{path}));'
-            )
+            offset, size = f"offsetof({root}, {path})", f"sizeof((({root}*)0)->{path})"
+            lines.append(f'  printf("{root} {path} %zu %zu\\n", {offset}, {size});')
     lines.append("  return 0;\n}")
     src = tmp_path_factory.mktemp("layout") / "layout.cpp"
     src.write_text("\n".join(lines))
@@ -99,8 +99,16 @@ def test_every_struct_size_and_offset_matches_the_compiler(compiler_layout):
     assert len(ROOTS) >= 100 and checked >= 800
 
 
-INT_FORMATS = {(1, True): "b", (1, False): "B", (2, True): "h", (2, False): "H",
-               (4, True): "i", (4, False): "I", (8, True): "q", (8, False): "Q"}
+INT_FORMATS = {
+    (1, True): "b",
+    (1, False): "B",
+    (2, True): "h",
+    (2, False): "H",
+    (4, True): "i",
+    (4, False): "I",
+    (8, True): "q",
+    (8, False): "Q",
+}
 
 
 def scalar_fields():
@@ -110,7 +118,9 @@ def scalar_fields():
                 yield r["name"], f
 
 
-@pytest.mark.parametrize("record, field", list(scalar_fields()), ids=lambda v: v if isinstance(v, str) else v["name"])
+@pytest.mark.parametrize(
+    "record, field", list(scalar_fields()), ids=lambda v: v if isinstance(v, str) else v["name"]
+)
 def test_scalar_fields_round_trip_through_memory(record, field):
     obj = getattr(hip, record)()
     ty = field["ty"]

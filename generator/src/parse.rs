@@ -169,11 +169,9 @@ impl<'s> Walker<'s> {
             }
             match c.kind() {
                 CursorKind::Enum => self.enum_decl(c),
-                CursorKind::Struct | CursorKind::Union => {
-                    if c.is_definition() {
-                        let name = self.record_name(c);
-                        self.record_decl(c, &name);
-                    }
+                CursorKind::Struct | CursorKind::Union if c.is_definition() => {
+                    let name = self.record_name(c);
+                    self.record_decl(c, &name);
                 }
                 CursorKind::Function => self.function_decl(c),
                 CursorKind::MacroDefinition if !c.is_function_like_macro() => {
@@ -357,17 +355,16 @@ impl<'s> Walker<'s> {
                     let fname = child.spelling();
                     let fty = self.convert(child.ty());
                     if let Some((at, nested_name)) = pending.take() {
-                        if fty != (CType::Record { name: nested_name.clone() }) {
+                        if fty
+                            != (CType::Record {
+                                name: nested_name.clone(),
+                            })
+                        {
                             self.flatten_member(ty, &nested_name, &mut fields, at);
                         }
                     }
                     fields.push(Field {
-                        default: self
-                            .spec
-                            .field_defaults
-                            .get(name)
-                            .and_then(|d| d.get(&fname))
-                            .copied(),
+                        default: None,
                         name: fname,
                         ty: fty,
                         offset_bits: child.field_offset_bits().max(0) as u64,
@@ -593,8 +590,12 @@ impl<'s> Walker<'s> {
             functions.push(f);
         }
         for r in &mut self.records {
+            let defaults = std::iter::once(&r.name)
+                .chain(&r.aliases)
+                .find_map(|n| self.spec.field_defaults.get(n));
             for fl in &mut r.fields {
                 rename_in_type(&mut fl.ty, &record_renames);
+                fl.default = defaults.and_then(|d| d.get(&fl.name)).copied();
             }
         }
         let mut constants: Vec<Constant> = std::mem::take(&mut self.constants);
@@ -656,4 +657,103 @@ fn flatten(root: Cursor) -> Vec<Cursor> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::Usage;
+
+    /// The IR of the fixture header, parsed with its fixture spec.
+    fn demo() -> Library {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+        let spec = Spec::load(&root.join("demo.yaml")).unwrap();
+        parse_library(&spec, &root.join("include"), "0.0.0").unwrap()
+    }
+
+    #[test]
+    fn functions_renames_usages_and_skips() {
+        let lib = demo();
+        let f = |n: &str| lib.functions.iter().find(|f| f.name == n).unwrap();
+        let props = f("demoGetProps");
+        assert_eq!(props.symbol, "demoGetPropsR0600");
+        assert_eq!(props.params[0].usage, Usage::Pointer);
+        assert_eq!(props.doc.params[1].0, "device");
+        assert_eq!(f("demoCount").params[0].usage, Usage::Out);
+        assert_eq!(f("demoStreamCreate").params[0].usage, Usage::Out);
+        assert_eq!(
+            f("demoStreamCreate").params[0].ty,
+            CType::Pointer {
+                pointee: Box::new(CType::Handle {
+                    name: "ihipStream_t".into()
+                }),
+                is_const: false
+            }
+        );
+        assert_eq!(f("demoMalloc").params[0].usage, Usage::Out);
+        assert_eq!(f("demoCompile").params[0].usage, Usage::String);
+        assert_eq!(f("demoCompile").params[2].usage, Usage::StringArray);
+        assert!(lib.functions.iter().all(|f| f.name != "demoLog"));
+        assert_eq!(lib.skipped[0].name, "demoLog");
+    }
+
+    #[test]
+    fn enums_constants_and_handles() {
+        let lib = demo();
+        let e = &lib.enums[0];
+        assert_eq!(e.name, "demoStatus_t");
+        assert_eq!(e.members[2], ("demoErrorAlias".to_string(), 7));
+        let c = |n: &str| {
+            lib.constants
+                .iter()
+                .find(|c| c.name == n)
+                .map(|c| c.value.clone())
+        };
+        assert_eq!(c("DEMO_FLAGS"), Some(ConstValue::Int(22)));
+        assert_eq!(c("DEMO_BUFFER_POINTER"), Some(ConstValue::Int(1)));
+        assert_eq!(c("DEMO_NAME"), Some(ConstValue::Str("demo".into())));
+        assert_eq!(c("DEMO_ANON_B"), Some(ConstValue::Int(4)));
+        let stream = lib
+            .handles
+            .iter()
+            .find(|h| h.name == "ihipStream_t")
+            .unwrap();
+        assert_eq!(stream.aliases, vec!["demoStream_t".to_string()]);
+        assert!(lib.handles.iter().any(|h| h.name == "demoCallback_t"));
+        assert_eq!(lib.pointer_aliases, vec!["demoDeviceptr_t".to_string()]);
+    }
+
+    #[test]
+    fn record_layout_nesting_bitfields_and_defaults() {
+        let lib = demo();
+        let r = lib
+            .records
+            .iter()
+            .find(|r| r.name == "demoProps_t")
+            .unwrap();
+        assert!(r.aliases.contains(&"demoProps_tR0600".to_string()));
+        let names: Vec<&str> = r.fields.iter().map(|f| f.name.as_str()).collect();
+        // The anonymous union's members are fields of the record itself, as in C.
+        assert_eq!(
+            names,
+            ["name", "dims", "range", "i", "f", "flag_a", "flag_b", "stream", "status"]
+        );
+        let field = |n: &str| r.fields.iter().find(|f| f.name == n).unwrap();
+        assert_eq!(field("dims").offset_bits, 16 * 8);
+        assert_eq!(
+            field("range").ty,
+            CType::Record {
+                name: "demoProps_tR0600_struct_0".into()
+            }
+        );
+        assert_eq!(field("i").offset_bits, field("f").offset_bits);
+        assert_eq!(field("flag_b").bit_width, Some(3));
+        assert_eq!(field("flag_b").offset_bits, field("flag_a").offset_bits + 1);
+        assert_eq!(field("status").default, Some(7));
+        assert_eq!(r.size, 64);
+        assert!(lib
+            .records
+            .iter()
+            .any(|r| r.name == "demoProps_tR0600_union_0"));
+    }
 }

@@ -17,55 +17,69 @@ mod hip;
 #[path = "../../bindings/rocm-6.4.3/hiprtc.rs"]
 mod hiprtc;
 
-/// Creates submodule `name`, fills it with `register`, and publishes it as `hip.<name>`.
-fn add_submodule(
-    parent: &Bound<'_, PyModule>,
-    name: &str,
+/// One generated module compiled into this build.
+struct Generated {
+    /// Submodule name (`hip` → `hip.hip`).
+    name: &'static str,
+    /// Adds the module's functions, constants and types.
     register: fn(&Bound<'_, PyModule>) -> PyResult<()>,
-) -> PyResult<()> {
-    let m = PyModule::new(parent.py(), name)?;
-    register(&m)?;
-    hipgen_runtime::publish_module(&m, &format!("hip.{name}"))?;
-    parent.add(name, &m)?;
-    Ok(())
+    /// API name → symbol of each function.
+    symbols: &'static [(&'static str, &'static str)],
+    /// The library the module loads.
+    library: fn() -> &'static hipgen_runtime::Library,
 }
 
-/// Symbols of the generated modules: `{module: {api name: symbol}}`, for diagnostics.
-#[pyfunction]
-fn symbols() -> Vec<(&'static str, Vec<(&'static str, &'static str)>)> {
-    let mut out = Vec::new();
+/// The modules selected by cargo features.
+const MODULES: &[Generated] = &[
     #[cfg(feature = "hip")]
-    out.push(("hip", hip::SYMBOLS.to_vec()));
+    Generated {
+        name: "hip",
+        register: hip::register,
+        symbols: hip::SYMBOLS,
+        library: hip::library,
+    },
     #[cfg(feature = "hiprtc")]
-    out.push(("hiprtc", hiprtc::SYMBOLS.to_vec()));
-    out
+    Generated {
+        name: "hiprtc",
+        register: hiprtc::register,
+        symbols: hiprtc::SYMBOLS,
+        library: hiprtc::library,
+    },
+];
+
+/// `[(module, [(api name, symbol)])]` of the generated modules, for diagnostics and tests.
+#[pyfunction]
+fn symbols() -> Vec<(&'static str, &'static [(&'static str, &'static str)])> {
+    MODULES.iter().map(|g| (g.name, g.symbols)).collect()
 }
 
 /// `(module, library, loaded, path or error)` for each generated module; loads the libraries.
 #[pyfunction]
 fn libraries(py: Python<'_>) -> Vec<(&'static str, &'static str, bool, String)> {
-    let mut libs: Vec<(&'static str, &'static hipgen_runtime::Library)> = Vec::new();
-    #[cfg(feature = "hip")]
-    libs.push(("hip", hip::library()));
-    #[cfg(feature = "hiprtc")]
-    libs.push(("hiprtc", hiprtc::library()));
-    libs.into_iter()
-        .map(|(m, lib)| match lib.describe(py) {
-            Ok(path) => (m, lib.spec.name, true, path),
-            Err(e) => (m, lib.spec.name, false, e),
+    MODULES
+        .iter()
+        .map(|g| {
+            let lib = (g.library)();
+            match lib.describe(py) {
+                Ok(path) => (g.name, lib.spec.name, true, path),
+                Err(e) => (g.name, lib.spec.name, false, e),
+            }
         })
         .collect()
 }
 
-/// The extension module.
+/// The extension module: runtime classes, then each generated module published as
+/// `hip.<name>` in `sys.modules`.
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     hipgen_runtime::add_runtime_classes(m)?;
     m.add_function(wrap_pyfunction!(symbols, m)?)?;
     m.add_function(wrap_pyfunction!(libraries, m)?)?;
-    #[cfg(feature = "hip")]
-    add_submodule(m, "hip", hip::register)?;
-    #[cfg(feature = "hiprtc")]
-    add_submodule(m, "hiprtc", hiprtc::register)?;
+    for g in MODULES {
+        let sub = PyModule::new(m.py(), g.name)?;
+        (g.register)(&sub)?;
+        hipgen_runtime::publish_module(&sub, &format!("hip.{}", g.name))?;
+        m.add(g.name, &sub)?;
+    }
     Ok(())
 }
