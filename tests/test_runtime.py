@@ -100,3 +100,30 @@ def test_docstrings_come_from_the_headers():
 def test_plain_return_gets_success_first():
     status, name = hip.hipApiName(0)
     assert status == hip.hipError_t.hipSuccess and isinstance(name, bytes)
+
+
+def _libraries_with(tmp_path, find_libraries_body, extra_env=None):
+    """`hip._native.libraries()` in a subprocess that sees a stand-in `rocm_sdk` module.
+
+    TheRock's `rocm` wheels cannot be installed on this machine; the stand-in has the same
+    `find_libraries(name)` entry point the loader calls.
+    """
+    (tmp_path / "rocm_sdk.py").write_text(f"def find_libraries(*names):\n    {find_libraries_body}\n")
+    code = "from hip import _native\nfor row in _native.libraries():\n    print(row)\n"
+    env = {"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin", **(extra_env or {})}
+    return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True).stdout
+
+
+def test_rocm_sdk_libraries_come_before_the_system(tmp_path):
+    import glob
+
+    real = glob.glob("/usr/lib/*/libamdhip64.so.5")[0]
+    out = _libraries_with(tmp_path, f"return [{real!r}] if 'amdhip64' in names else []")
+    assert f"('hip', 'amdhip64', True, '{real}')" in out
+
+
+def test_explicit_override_wins_over_rocm_sdk(tmp_path):
+    out = _libraries_with(
+        tmp_path, "return ['/nonexistent/x.so']", {"HIP_PYTHON_LIBAMDHIP64": "/nonexistent/y.so"}
+    )
+    assert "/nonexistent/y.so ($HIP_PYTHON_LIBAMDHIP64)" in out and "x.so" not in out

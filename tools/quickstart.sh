@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# From a fresh Debian 12 machine: install what is needed, build and install the wheels,
+# and run the demo (compiles a HIP kernel with hiprtc; launches it where a GPU exists).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash tools/setup.sh
+./build_pkgs.sh
+.venv/bin/python examples/hiprtc_demo.py
