@@ -131,3 +131,29 @@ def test_dim3_by_value():
     assert isinstance(status, hip.hipError_t) and status != hip.hipError_t.hipSuccess
     with pytest.raises(TypeError):
         hip.hipLaunchKernel(None, None, hip.dim3(64), None, 0, None)
+
+
+def test_list_adapters_build_c_arrays():
+    from hip._util.types import ListOfBytes, ListOfInt, ListOfPointer, ListOfUnsigned
+
+    ints = ListOfInt([1, -2, 3])
+    assert struct.unpack("<3i", ctypes.string_at(int(ints), 12)) == (1, -2, 3)
+    assert struct.unpack("<2I", ctypes.string_at(int(ListOfUnsigned([7, 8])), 8)) == (7, 8)
+    buf = bytearray(4)
+    ptrs = ListOfPointer([buf, None, 0x10])
+    assert struct.unpack("<3Q", ctypes.string_at(int(ptrs), 24)) == (int(Pointer(buf)), 0, 0x10)
+    names = ListOfBytes(["a", b"bc"])
+    first, second = struct.unpack("<2Q", ctypes.string_at(int(names), 16))
+    assert ctypes.string_at(first) == b"a" and ctypes.string_at(second) == b"bc"
+    assert int(ListOfInt(0x20)) == 0x20
+
+
+def test_list_adapter_as_argument():
+    from hip._util.types import ListOfBytes
+
+    from hip import hiprtc
+
+    status, prog = hiprtc.hiprtcCreateProgram(b"__global__ void k() {}", b"k.hip", 0, None, None)
+    opts = ListOfBytes([b"--offload-arch=gfx90a"])
+    assert hiprtc.hiprtcCompileProgram(prog, 1, opts) == (hiprtc.hiprtcResult.HIPRTC_SUCCESS,)
+    hiprtc.hiprtcDestroyProgram(prog)
