@@ -149,9 +149,8 @@ def test_list_adapters_build_c_arrays():
 
 
 def test_list_adapter_as_argument():
-    from hip._util.types import ListOfBytes
-
     from hip import hiprtc
+    from hip._util.types import ListOfBytes
 
     status, prog = hiprtc.hiprtcCreateProgram(b"__global__ void k() {}", b"k.hip", 0, None, None)
     opts = ListOfBytes([b"--offload-arch=gfx90a"])
