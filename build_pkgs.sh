@@ -49,7 +49,15 @@ while [ $# -gt 0 ]; do
 done
 
 PY=python3
-[ "$USE_VENV" = 1 ] && PY=.venv/bin/python
+if [ "$USE_VENV" = 1 ]; then
+  PY=.venv/bin/python
+  # maturin finds zig (from the `ziglang` wheel) through the venv's Python.
+  export PATH="$PWD/.venv/bin:$PATH"
+fi
+# Wheels link against glibc 2.28 through zig, so they install on manylinux_2_28 systems
+# whatever glibc the build machine has; without zig the machine's own glibc sets the tag.
+MANYLINUX=(--zig --compatibility manylinux_2_28)
+"$PY" -m ziglang version >/dev/null 2>&1 || MANYLINUX=()
 
 # Resolves an include list ('a,b') or exclude list ('^a,b') against all libraries.
 select_libs() {
@@ -84,11 +92,16 @@ fi
 mkdir -p dist
 if [ "$BUILD_HIP" = 1 ]; then
   echo "building hip-python with: $SELECTED"
-  (cd hip-python && "../$PY" -m maturin build --release -q --out ../dist \
+  rm -f dist/hip_python-*
+  (cd hip-python && "../$PY" -m maturin build --release -q --out ../dist "${MANYLINUX[@]}" \
      --no-default-features --features "pyo3/extension-module,${SELECTED}")
+  (cd hip-python && "../$PY" -m maturin sdist --out ../dist >/dev/null)
   "$PY" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps \
-     "$(ls -t dist/hip_python-*.whl | head -n 1)"
+     dist/hip_python-*.whl
 fi
+
+# A wheelhouse: `pip install --find-links dist hip-python` (or --index-url of dist/simple).
+bash tools/wheelhouse.sh dist
 
 if [ "$POST_CLEAN" = 1 ]; then
   cargo clean -q

@@ -23,5 +23,5 @@ fi
 if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi
-.venv/bin/pip install -q --disable-pip-version-check maturin pytest numpy ruff
+.venv/bin/pip install -q --disable-pip-version-check maturin ziglang auditwheel pytest numpy ruff
 echo "setup done: headers in $ROCM_DIR/6.4.3, venv in .venv"

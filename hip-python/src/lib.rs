@@ -6,16 +6,10 @@
 
 use pyo3::prelude::*;
 
-// Generated code is kept byte for byte as hipgen writes it.
-#[rustfmt::skip]
 #[cfg(feature = "hip")]
-#[path = "../../bindings/rocm-6.4.3/hip.rs"]
-mod hip;
-
-#[rustfmt::skip]
+use hip_bindings::hip;
 #[cfg(feature = "hiprtc")]
-#[path = "../../bindings/rocm-6.4.3/hiprtc.rs"]
-mod hiprtc;
+use hip_bindings::hiprtc;
 
 /// One generated module compiled into this build.
 struct Generated {
@@ -68,6 +62,25 @@ fn libraries(py: Python<'_>) -> Vec<(&'static str, &'static str, bool, String)> 
         .collect()
 }
 
+/// `(module, [symbols that do not resolve])` for each module whose library loads.
+#[pyfunction]
+fn unresolved_symbols(py: Python<'_>) -> Vec<(&'static str, Vec<&'static str>)> {
+    MODULES
+        .iter()
+        .filter(|g| (g.library)().describe(py).is_ok())
+        .map(|g| {
+            let lib = (g.library)();
+            let missing = g
+                .symbols
+                .iter()
+                .filter(|(_, sym)| !lib.resolves(py, sym))
+                .map(|(_, sym)| *sym)
+                .collect();
+            (g.name, missing)
+        })
+        .collect()
+}
+
 /// The extension module: runtime classes, then each generated module published as
 /// `hip.<name>` in `sys.modules`.
 #[pymodule]
@@ -75,6 +88,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     hipgen_runtime::add_runtime_classes(m)?;
     m.add_function(wrap_pyfunction!(symbols, m)?)?;
     m.add_function(wrap_pyfunction!(libraries, m)?)?;
+    m.add_function(wrap_pyfunction!(unresolved_symbols, m)?)?;
     for g in MODULES {
         let sub = PyModule::new(m.py(), g.name)?;
         (g.register)(&sub)?;

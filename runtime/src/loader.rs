@@ -60,6 +60,15 @@ impl Library {
             .map_err(Clone::clone)
     }
 
+    /// Whether the library is loaded (or loads) and exports `symbol`; never raises.
+    pub fn resolves(&self, py: Python<'_>, symbol: &str) -> bool {
+        let Ok(lib) = self.get(py) else { return false };
+        let mut name = symbol.as_bytes().to_vec();
+        name.push(0);
+        // SAFETY: only the symbol's presence is checked; nothing is called.
+        unsafe { lib.get::<*const ()>(&name) }.is_ok_and(|s| !(*s).is_null())
+    }
+
     /// Candidates in search order: (path or soname, where it came from).
     fn candidates(&self, py: Python<'_>) -> Vec<(String, String)> {
         let spec = &self.spec;

@@ -1,0 +1,100 @@
+"""Diagnostics: the libraries each module loads, from where, their versions, and how many of
+the module's symbols they export. Exit status 1 when a module's library cannot be loaded."""
+
+import argparse
+import os
+import platform
+import sys
+from importlib import metadata
+
+from hip import _native
+
+ENV_VARS = ("ROCM_PATH", "HIP_PLATFORM", "HIP_PYTHON_LIBAMDHIP64", "HIP_PYTHON_LIBHIPRTC", "LD_LIBRARY_PATH")
+
+
+def _version(module):
+    """The runtime's own version report, or None."""
+    try:
+        if module == "hip":
+            from hip import hip
+
+            status, v = hip.hipRuntimeGetVersion()
+            return f"hipRuntimeGetVersion: {v} ({status.name})"
+        if module == "hiprtc":
+            from hip import hiprtc
+
+            status, major, minor = hiprtc.hiprtcVersion()
+            return f"hiprtcVersion: {major}.{minor} ({status.name})"
+    except RuntimeError as e:
+        return f"version unavailable: {e.args[0].splitlines()[0]}"
+    return None
+
+
+def _devices():
+    try:
+        from hip import hip
+    except ImportError:
+        return "hip module not built"
+    try:
+        status, count = hip.hipGetDeviceCount()
+    except RuntimeError:
+        return "unknown (runtime not loaded)"
+    return f"{count} ({status.name})"
+
+
+def report(out=sys.stdout):
+    """Writes the report and returns the exit status."""
+    import hip
+
+    def line(text=""):
+        print(text, file=out)
+
+    try:
+        version = metadata.version("hip-python")
+    except metadata.PackageNotFoundError:
+        version = "not installed (source tree)"
+    line(f"hip-python {version}, bindings generated from ROCm {hip.ROCM_VERSION_NAME}")
+    line(f"python {platform.python_version()} ({sys.executable})")
+    libc = "-".join(platform.libc_ver())
+    line(f"system {platform.platform()} {platform.machine()} {libc}")
+    line("platform: amd")
+    try:
+        import rocm_sdk  # noqa: F401
+
+        line(f"rocm_sdk: installed ({getattr(rocm_sdk, '__version__', 'unknown version')})")
+    except ImportError:
+        line("rocm_sdk: not installed")
+    for var in ENV_VARS:
+        line(f"  {var}={os.environ.get(var, '(unset)')}")
+    line()
+    unresolved = dict(_native.unresolved_symbols())
+    totals = {name: len(symbols) for name, symbols in _native.symbols()}
+    status = 0
+    for module, library, loaded, where in _native.libraries():
+        line(f"hip.{module}: library '{library}'")
+        if not loaded:
+            status = 1
+            line("  NOT LOADED")
+            for text in where.splitlines():
+                line(f"  {text}")
+            continue
+        line(f"  loaded from {where}")
+        version = _version(module)
+        if version:
+            line(f"  {version}")
+        missing = unresolved.get(module, [])
+        line(f"  symbols: {totals[module] - len(missing)}/{totals[module]} resolve")
+        if missing:
+            shown = ", ".join(missing[:8]) + (", ..." if len(missing) > 8 else "")
+            line(f"  missing (calls raise HipLoadError): {shown}")
+    line()
+    line(f"GPUs: {_devices()}")
+    line("status: " + ("OK" if status == 0 else "a library is missing (see above)"))
+    return status
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(prog="python -m hip", description=__doc__)
+    parser.add_argument("command", choices=["doctor"], help="what to run")
+    parser.parse_args(argv)
+    return report()

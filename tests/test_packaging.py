@@ -1,0 +1,126 @@
+"""The built wheels as a user gets them: tags, versions, a fresh venv, the sdist."""
+
+import os
+import re
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO
+
+DIST = REPO / "dist"
+
+
+def wheels():
+    found = sorted(DIST.glob("hip_python-*.whl"))
+    if not found:
+        pytest.fail("no wheel in dist/: run ./build_pkgs.sh")
+    return found
+
+
+def test_wheel_name_version_and_abi():
+    (wheel,) = wheels()
+    m = re.fullmatch(r"hip_python-(6\.4\.3\.\d+)-cp39-abi3-(manylinux_2_(\d+)_x86_64)\.whl", wheel.name)
+    assert m, wheel.name
+    assert int(m.group(3)) <= 28
+
+
+def test_auditwheel_accepts_the_tag():
+    (wheel,) = wheels()
+    out = subprocess.run(
+        [sys.executable, "-m", "auditwheel", "show", str(wheel)], capture_output=True, text=True, check=True
+    ).stdout
+    tag = re.search(r'platform tag:\s*"manylinux_2_(\d+)_x86_64"', out.replace("\n", " "))
+    assert tag and int(tag.group(1)) <= 28, out
+
+
+def test_wheel_carries_no_source_tree_paths():
+    (wheel,) = wheels()
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "hip/__init__.py" in names and "hip/_util/types.py" in names
+    assert any(re.fullmatch(r"hip/_native\.abi3\.so", n) for n in names)
+
+
+@pytest.fixture(scope="module")
+def fresh_venv(tmp_path_factory):
+    """A new venv with hip-python installed from the wheelhouse in dist/ only."""
+    root = tmp_path_factory.mktemp("venv")
+    subprocess.run([sys.executable, "-m", "venv", str(root / "env")], check=True)
+    py = root / "env" / "bin" / "python"
+    subprocess.run(
+        [str(py), "-m", "pip", "install", "-q", "--no-index", "--find-links", str(DIST), "hip-python"],
+        check=True,
+    )
+    return py
+
+
+def run_outside(py, *args, env=None):
+    """Runs in an empty folder with a clean environment, so no source tree is importable."""
+    cwd = Path(os.environ.get("TMPDIR", "/tmp"))
+    full_env = {"PATH": "/usr/bin:/bin", **(env or {})}
+    return subprocess.run([str(py), *args], cwd=cwd, env=full_env, capture_output=True, text=True)
+
+
+def test_fresh_venv_imports_the_installed_package(fresh_venv):
+    out = run_outside(fresh_venv, "-c", "import hip, hip.hip; print(hip.__file__)")
+    assert out.returncode == 0, out.stderr
+    assert "site-packages" in out.stdout and str(REPO) not in out.stdout
+
+
+def test_fresh_venv_runs_the_demo(fresh_venv):
+    out = run_outside(fresh_venv, str(REPO / "examples" / "hiprtc_demo.py"))
+    assert out.returncode == 0, out.stderr
+    assert "AMD GPU ELF code object" in out.stdout
+
+
+def test_doctor_reports_libraries_and_symbols(fresh_venv):
+    out = run_outside(fresh_venv, "-m", "hip", "doctor")
+    assert out.returncode == 0, out.stderr
+    assert "hip-python 6.4.3." in out.stdout
+    assert re.search(r"hip\.hip: library 'amdhip64'\n  loaded from \S*libamdhip64\.so", out.stdout)
+    assert re.search(r"symbols: \d+/466 resolve", out.stdout)
+    assert "hipGetDevicePropertiesR0600" in out.stdout  # 5.2 lacks it
+    assert "status: OK" in out.stdout
+
+
+def test_doctor_fails_when_a_library_is_missing(fresh_venv):
+    out = run_outside(
+        fresh_venv, "-m", "hip", "doctor", env={"HIP_PYTHON_LIBHIPRTC": "/nonexistent/libhiprtc.so"}
+    )
+    assert out.returncode == 1
+    assert "NOT LOADED" in out.stdout and "/nonexistent/libhiprtc.so" in out.stdout
+
+
+def test_wheelhouse_index_lists_the_package():
+    index = (DIST / "simple" / "hip-python" / "index.html").read_text()
+    assert wheels()[0].name in index
+
+
+def test_sdist_builds_from_checked_in_bindings(tmp_path):
+    """No libclang, no headers: the sdist compiles the generated code it carries."""
+    project = REPO / "hip-python"
+    subprocess.run(
+        [sys.executable, "-m", "maturin", "sdist", "--out", str(tmp_path)], cwd=project, check=True
+    )
+    (sdist,) = tmp_path.glob("hip_python-*.tar.gz")
+    env = {**os.environ, "LIBCLANG_PATH": "/nonexistent", "CARGO_TARGET_DIR": str(REPO / "target" / "sdist")}
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "-q",
+            "--no-deps",
+            "--no-build-isolation",
+            str(sdist),
+            "-w",
+            str(tmp_path),
+        ],
+        check=True,
+        env=env,
+    )
+    assert list(tmp_path.glob("hip_python-6.4.3.*-cp39-abi3-*.whl"))
