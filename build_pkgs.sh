@@ -3,7 +3,8 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-ALL_LIBS="hip,hiprtc"
+# hip first: the other libraries import its types when generated.
+ALL_LIBS="hip,hiprtc,hipblas,hipsparse,rccl,hiprand,hipfft,hipsolver,roctx"
 usage() {
   cat <<USAGE
 Usage: ./build_pkgs.sh [options]

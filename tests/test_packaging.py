@@ -84,6 +84,11 @@ def test_doctor_reports_libraries_and_symbols(fresh_venv):
     assert re.search(r"symbols: \d+/466 resolve", out.stdout)
     assert "hipGetDevicePropertiesR0600" in out.stdout  # 5.2 lacks it
     assert "status: OK" in out.stdout
+    # Libraries of this machine's ROCm 5.2 that exist (hipSPARSE) load; others are optional.
+    assert re.search(r"hip\.hipsparse: library 'hipsparse'\n  loaded from", out.stdout)
+    assert "hip.hipblas: library 'hipblas'\n  NOT LOADED (optional" in out.stdout
+    strict = run_outside(fresh_venv, "-m", "hip", "doctor", "--strict")
+    assert strict.returncode == 1
 
 
 def test_doctor_fails_when_a_library_is_missing(fresh_venv):

@@ -14,7 +14,7 @@ import json
 import re
 import sys
 
-MODULES = ("hip", "hiprtc")
+MODULES = ("hip", "hiprtc", "hipblas", "hipsparse", "rccl", "hiprand", "hipfft", "hipsolver", "roctx")
 
 
 def params_of(fn):

@@ -9,15 +9,24 @@ ROCM_DIR=${HIPGEN_ROCM_DIR:-.rocm}
 
 sudo_() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 packages=(libclang-15-dev gcc binutils python3-venv
-          libamdhip64-5 libamdhip64-dev libamd-comgr2 libhiprtc-builtins5 rocm-device-libs)
+          libamdhip64-5 libamdhip64-dev libamd-comgr2 libhiprtc-builtins5 rocm-device-libs
+          libhipsparse0 libhipsparse-dev libhiprand1 libhiprand-dev)
 if ! dpkg -s "${packages[@]}" >/dev/null 2>&1; then
   sudo_ apt-get update -qq
   sudo_ env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
     "${packages[@]}" >/dev/null
 fi
 
-if [ ! -f "$ROCM_DIR/6.4.3/usr/include/hip/hip_runtime_api.h" ]; then
-  bash tools/debian-rocm.sh sid "$ROCM_DIR/6.4.3" libamdhip64-dev libamdhip64-6 libhiprtc6
+# Headers (-dev) and libraries of every ROCm library the bindings cover, from Debian sid.
+SID_PACKAGES=(libamdhip64-dev libamdhip64-6 libhiprtc6
+  libhipblas-dev libhipblas-common-dev libhipblas2 libhipsparse-dev libhipsparse1
+  librccl-dev librccl1 libhiprand-dev librocrand-dev libhiprand1 libhipfft-dev libhipfft0
+  libhipsolver-dev libhipsolver0 libroctx-dev libroctx64-4)
+stamp="$ROCM_DIR/6.4.3/.packages"
+if [ "$(cat "$stamp" 2>/dev/null)" != "${SID_PACKAGES[*]}" ]; then
+  rm -rf "$ROCM_DIR/6.4.3"
+  bash tools/debian-rocm.sh sid "$ROCM_DIR/6.4.3" "${SID_PACKAGES[@]}"
+  echo "${SID_PACKAGES[*]}" >"$stamp"
 fi
 
 if [ ! -x .venv/bin/python ]; then

@@ -15,7 +15,7 @@ cargo test -q -p hipgen
 echo "== bindings/ is what hipgen generates from the ROCm 6.4.3 headers"
 cargo build -q --release -p hipgen
 ./target/release/hipgen generate --include "${HIPGEN_ROCM_DIR:-.rocm}/6.4.3/usr/include" \
-  --release 6.4.3 --libs hip,hiprtc 2>/dev/null
+  --release 6.4.3 --libs hip,hiprtc,hipblas,hipsparse,rccl,hiprand,hipfft,hipsolver,roctx 2>/dev/null
 if [ -n "$(git status --porcelain -- bindings)" ]; then
   git status --short -- bindings
   echo "bindings/ differs from the generator's output: run ./build_pkgs.sh --regenerate" >&2

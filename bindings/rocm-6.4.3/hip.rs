@@ -14449,10 +14449,14 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("hipDeviceptr_t", m.py().get_type::<rt::Pointer>())?;
     m.add("hipExternalMemory_t", m.py().get_type::<rt::Pointer>())?;
     m.add("hipExternalSemaphore_t", m.py().get_type::<rt::Pointer>())?;
-    TYPES.install(m)?;
+    TYPES.install(m, FOREIGN)?;
     m.add("_hipgen_library_", LIB.spec.name)?;
     Ok(())
 }
+
+/// Types of imported modules that this module's functions use, re-exported by name.
+static FOREIGN: &[(&str, &rt::TypeRegistry, usize)] = &[
+];
 
 /// API name → symbol of every function, for diagnostics and tests.
 pub const SYMBOLS: &[(&str, &str)] = &[

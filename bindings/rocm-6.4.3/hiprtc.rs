@@ -130,8 +130,11 @@ fn hiprtcCompileProgram(py: Python<'_>, prog: rt::PtrArg, numOptions: i32, optio
     let a_prog = prog.addr();
     let a_numOptions = numOptions;
     let a_options = options.addr();
-    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
-    let __r = py.allow_threads(move || unsafe { __f(a_prog, a_numOptions, a_options) });
+    // SAFETY: as above. The GIL is released; the library lock keeps compiles one at a time.
+    let __r = py.allow_threads(move || {
+        let _serial = LIB.serial_guard();
+        unsafe { __f(a_prog, a_numOptions, a_options) }
+    });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
 }
 /// Creates an instance of hiprtcProgram with the given input parameters,
@@ -439,8 +442,11 @@ fn hiprtcLinkAddFile(py: Python<'_>, hip_link_state: rt::PtrArg, input_type: &Bo
     let a_num_options = num_options;
     let a_options_ptr = options_ptr.addr();
     let a_option_values = option_values.addr();
-    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
-    let __r = py.allow_threads(move || unsafe { __f(a_hip_link_state, a_input_type, a_file_path, a_num_options, a_options_ptr, a_option_values) });
+    // SAFETY: as above. The GIL is released; the library lock keeps compiles one at a time.
+    let __r = py.allow_threads(move || {
+        let _serial = LIB.serial_guard();
+        unsafe { __f(a_hip_link_state, a_input_type, a_file_path, a_num_options, a_options_ptr, a_option_values) }
+    });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
 }
 /// Completes the linking of the given program.
@@ -478,8 +484,11 @@ fn hiprtcLinkAddData(py: Python<'_>, hip_link_state: rt::PtrArg, input_type: &Bo
     let a_num_options = num_options;
     let a_options_ptr = options_ptr.addr();
     let a_option_values = option_values.addr();
-    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
-    let __r = py.allow_threads(move || unsafe { __f(a_hip_link_state, a_input_type, a_image, a_image_size, a_name, a_num_options, a_options_ptr, a_option_values) });
+    // SAFETY: as above. The GIL is released; the library lock keeps compiles one at a time.
+    let __r = py.allow_threads(move || {
+        let _serial = LIB.serial_guard();
+        unsafe { __f(a_hip_link_state, a_input_type, a_image, a_image_size, a_name, a_num_options, a_options_ptr, a_option_values) }
+    });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
 }
 /// Completes the linking of the given program.
@@ -509,8 +518,11 @@ fn hiprtcLinkComplete(py: Python<'_>, hip_link_state: rt::PtrArg) -> PyResult<Py
     let a_bin_out = &mut o_bin_out as *mut usize as usize;
     let mut o_size_out: u64 = Default::default();
     let a_size_out = &mut o_size_out as *mut u64 as usize;
-    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
-    let __r = py.allow_threads(move || unsafe { __f(a_hip_link_state, a_bin_out, a_size_out) });
+    // SAFETY: as above. The GIL is released; the library lock keeps compiles one at a time.
+    let __r = py.allow_threads(move || {
+        let _serial = LIB.serial_guard();
+        unsafe { __f(a_hip_link_state, a_bin_out, a_size_out) }
+    });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?, rt::pointer_result(py, o_bin_out)?, rt::obj(py, o_size_out)?])
 }
 /// Deletes the link instance via hiprtc APIs.
@@ -556,10 +568,14 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(pyo3::wrap_pyfunction!(hiprtcLinkAddData, m)?)?;
     m.add_function(pyo3::wrap_pyfunction!(hiprtcLinkComplete, m)?)?;
     m.add_function(pyo3::wrap_pyfunction!(hiprtcLinkDestroy, m)?)?;
-    TYPES.install(m)?;
+    TYPES.install(m, FOREIGN)?;
     m.add("_hipgen_library_", LIB.spec.name)?;
     Ok(())
 }
+
+/// Types of imported modules that this module's functions use, re-exported by name.
+static FOREIGN: &[(&str, &rt::TypeRegistry, usize)] = &[
+];
 
 /// API name → symbol of every function, for diagnostics and tests.
 pub const SYMBOLS: &[(&str, &str)] = &[

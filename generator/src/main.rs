@@ -124,10 +124,21 @@ fn generate(
     for name in libs.split(',').map(str::trim).filter(|s| !s.is_empty()) {
         let spec = spec::Spec::load(&specs.join(format!("{name}.yaml")))?;
         let lib = parse::parse_library(&spec, include, release)?;
+        // Imported libraries' IR comes from the same output folder: generate them first.
+        let imports = spec
+            .imports
+            .iter()
+            .map(|i| {
+                let path = dir.join(format!("{i}.ir.json"));
+                let text = std::fs::read_to_string(&path)
+                    .with_context(|| format!("{name} imports {i}: reading {}", path.display()))?;
+                Ok(serde_json::from_str(&text)?)
+            })
+            .collect::<Result<Vec<ir::Library>>>()?;
         let command = format!(
             "hipgen generate --release {release} --libs {name} (or ./build_pkgs.sh --regenerate)"
         );
-        let code = render::render(&lib, &spec, templates, &command)?;
+        let code = render::render(&lib, &imports, &spec, templates, &command)?;
         std::fs::write(dir.join(format!("{name}.rs")), code)?;
         std::fs::write(
             dir.join(format!("{name}.ir.json")),

@@ -32,11 +32,9 @@ fn wrapper_source(spec: &Spec) -> Result<PathBuf> {
     let ext = if spec.language == "c++" { "cpp" } else { "c" };
     let path =
         std::env::temp_dir().join(format!("hipgen-{}-{}.{ext}", spec.name, std::process::id()));
-    let body: String = spec
-        .headers
-        .iter()
-        .map(|h| format!("#include <{h}>\n"))
-        .collect();
+    let mut body = spec.prelude.clone();
+    body.extend(spec.headers.iter().map(|h| format!("\n#include <{h}>")));
+    body.push('\n');
     std::fs::write(&path, body)?;
     Ok(path)
 }
@@ -75,6 +73,8 @@ struct Walker<'s> {
     constant_filter: CompiledFilter,
     /// Functions whose GIL stays held.
     keep_gil: Vec<Regex>,
+    /// Functions serialized by the library lock.
+    serialize: Vec<Regex>,
     /// Cache of whether a file is bound.
     file_bound: HashMap<String, bool>,
     /// Names given to records and enums, keyed by canonical type spelling.
@@ -118,6 +118,7 @@ impl<'s> Walker<'s> {
             record_filter: CompiledFilter::new(&spec.records)?,
             constant_filter: CompiledFilter::new(&spec.constants)?,
             keep_gil: compile_all(&spec.keep_gil)?,
+            serialize: compile_all(&spec.serialize)?,
             file_bound: HashMap::new(),
             type_names: HashMap::new(),
             aliases: BTreeMap::new(),
@@ -158,10 +159,11 @@ impl<'s> Walker<'s> {
     /// First pass: names of records, enums and typedefs; second pass: everything else.
     fn collect(&mut self, root: Cursor) {
         let decls = flatten(root);
+        // Types of every header are named (hipblas refers to hip's hipStream_t), but only
+        // bound headers contribute handles of their own.
         for c in &decls {
-            if self.is_bound(c) {
-                self.name_types(c);
-            }
+            let bound = self.is_bound(c);
+            self.name_types(c, bound);
         }
         for c in &decls {
             if !self.is_bound(c) {
@@ -186,7 +188,7 @@ impl<'s> Walker<'s> {
     }
 
     /// Records API names of records and enums, typedef aliases and handle typedefs.
-    fn name_types(&mut self, c: &Cursor) {
+    fn name_types(&mut self, c: &Cursor, bound: bool) {
         match c.kind() {
             CursorKind::Struct | CursorKind::Union | CursorKind::Enum => {
                 let name = c.spelling();
@@ -212,7 +214,7 @@ impl<'s> Walker<'s> {
                             }
                         }
                     }
-                    TypeKind::Pointer => self.pointer_typedef(&name, canon),
+                    TypeKind::Pointer => self.pointer_typedef(&name, canon, bound),
                     _ => {}
                 }
             }
@@ -221,7 +223,7 @@ impl<'s> Walker<'s> {
     }
 
     /// A typedef of a pointer: a handle class, or an alias of `Pointer` for `void *`.
-    fn pointer_typedef(&mut self, name: &str, canon: Type) {
+    fn pointer_typedef(&mut self, name: &str, canon: Type, bound: bool) {
         let pointee = canon.pointee().canonical();
         match pointee.kind() {
             TypeKind::Record => {
@@ -231,18 +233,22 @@ impl<'s> Walker<'s> {
                 } else {
                     decl.spelling()
                 };
-                self.add_handle(&class, name);
+                self.add_handle(&class, name, bound);
             }
-            TypeKind::FunctionProto => self.add_handle(name, name),
-            TypeKind::Void => self.pointer_aliases.push(name.to_string()),
+            TypeKind::FunctionProto => self.add_handle(name, name, bound),
+            TypeKind::Void if bound => self.pointer_aliases.push(name.to_string()),
             _ => {}
         }
     }
 
-    /// Registers `alias` as a name of the handle class `class`.
-    fn add_handle(&mut self, class: &str, alias: &str) {
+    /// Registers `alias` as a name of the handle class `class`, a class of this library's
+    /// own when `bound`.
+    fn add_handle(&mut self, class: &str, alias: &str, bound: bool) {
         self.handle_of_typedef
             .insert(alias.to_string(), class.to_string());
+        if !bound {
+            return;
+        }
         match self.handles.iter_mut().find(|h| h.name == class) {
             Some(h) => {
                 if alias != class && !h.aliases.iter().any(|a| a == alias) {
@@ -446,6 +452,7 @@ impl<'s> Walker<'s> {
             ret,
             deprecated: c.is_deprecated(),
             keep_gil: false,
+            serialize: false,
             doc: c.raw_comment().map(|r| Doc::parse(&r)).unwrap_or_default(),
         });
     }
@@ -565,7 +572,6 @@ impl<'s> Walker<'s> {
             .filter(|(from, _)| self.record_seen.contains(*from))
             .map(|(a, b)| (a.clone(), b.clone()))
             .collect();
-        let complete: HashSet<String> = self.records.iter().map(|r| r.name.clone()).collect();
         let mut functions = Vec::new();
         for mut f in std::mem::take(&mut self.functions) {
             rename_in_type(&mut f.ret, &record_renames);
@@ -585,8 +591,9 @@ impl<'s> Walker<'s> {
                 self.skip(&f.name, &format!("unsupported type {bad:?}"));
                 continue;
             }
-            rules::apply(self.spec, &mut f, &complete)?;
+            rules::apply(self.spec, &mut f)?;
             f.keep_gil = self.keep_gil.iter().any(|r| r.is_match(&f.name));
+            f.serialize = self.serialize.iter().any(|r| r.is_match(&f.name));
             functions.push(f);
         }
         for r in &mut self.records {

@@ -43,6 +43,8 @@ struct FunctionModel {
     call_args: Vec<String>,
     /// Whether the GIL stays held.
     keep_gil: bool,
+    /// Whether the call takes the library's lock.
+    serialize: bool,
     /// Expressions that build the result tuple items.
     results: Vec<String>,
 }
@@ -89,62 +91,86 @@ struct ModuleModel {
     str_constants: Vec<(String, String)>,
     /// Typedefs of `void *`, bound to `Pointer`.
     pointer_aliases: Vec<String>,
+    /// Imported types this module uses and re-exports: (name, registry, index).
+    foreign: Vec<(String, String, usize)>,
 }
 
-/// Indices of types in the registry, by every name they go by.
+/// Where each type lives: this module's registry or an imported module's.
 struct TypeIndex {
-    /// Name or alias → index.
-    by_name: HashMap<String, usize>,
+    /// Name or alias → (registry expression, index).
+    by_name: HashMap<String, (String, usize)>,
 }
 
 impl TypeIndex {
-    /// The index of a type name.
-    fn get(&self, name: &str) -> Result<usize> {
+    /// Adds every type of `lib` under registry expression `path`, keeping earlier entries.
+    fn add_library(&mut self, lib: &Library, path: &str) {
+        let names = lib
+            .enums
+            .iter()
+            .map(|e| (&e.name, &e.aliases))
+            .chain(lib.records.iter().map(|r| (&r.name, &r.aliases)))
+            .chain(lib.handles.iter().map(|h| (&h.name, &h.aliases)));
+        for (idx, (name, aliases)) in names.enumerate() {
+            for n in std::iter::once(name).chain(aliases) {
+                self.by_name
+                    .entry(n.clone())
+                    .or_insert_with(|| (path.to_string(), idx));
+            }
+        }
+    }
+
+    /// The registry expression and index of a type name.
+    fn get(&self, name: &str) -> Result<(String, usize)> {
         self.by_name
             .get(name)
-            .copied()
-            .with_context(|| format!("type {name} is not in the registry"))
+            .cloned()
+            .with_context(|| format!("type {name} is in no registry (missing import?)"))
+    }
+
+    /// The index of a type of this module's own registry, or None for imported types.
+    fn local(&self, name: &str) -> Result<Option<usize>> {
+        let (path, idx) = self.get(name)?;
+        Ok((path == "TYPES").then_some(idx))
     }
 }
 
 /// Renders the Rust module of one library.
-pub fn render(lib: &Library, spec: &Spec, templates: &Path, command: &str) -> Result<String> {
+pub fn render(
+    lib: &Library,
+    imports: &[Library],
+    spec: &Spec,
+    templates: &Path,
+    command: &str,
+) -> Result<String> {
     let mut env = Environment::new();
     env.set_loader(minijinja::path_loader(templates));
     env.set_trim_blocks(true);
     env.set_lstrip_blocks(true);
     env.set_keep_trailing_newline(true);
-    let model = module_model(lib, spec, command)?;
+    let model = module_model(lib, imports, spec, command)?;
     let tmpl = env.get_template("module.rs.j2")?;
     Ok(tmpl.render(minijinja::context! { m => model })?)
 }
 
 /// Builds the module model.
-fn module_model(lib: &Library, spec: &Spec, command: &str) -> Result<ModuleModel> {
-    let mut by_name = HashMap::new();
-    let mut idx = 0;
-    for e in &lib.enums {
-        for n in std::iter::once(&e.name).chain(&e.aliases) {
-            by_name.entry(n.clone()).or_insert(idx);
-        }
-        idx += 1;
+fn module_model(
+    lib: &Library,
+    imports: &[Library],
+    spec: &Spec,
+    command: &str,
+) -> Result<ModuleModel> {
+    let mut types = TypeIndex {
+        by_name: HashMap::new(),
+    };
+    types.add_library(lib, "TYPES");
+    for imported in imports {
+        types.add_library(imported, &format!("super::{}::TYPES", imported.name));
     }
-    for r in &lib.records {
-        for n in std::iter::once(&r.name).chain(&r.aliases) {
-            by_name.entry(n.clone()).or_insert(idx);
-        }
-        idx += 1;
-    }
-    for h in &lib.handles {
-        for n in std::iter::once(&h.name).chain(&h.aliases) {
-            by_name.entry(n.clone()).or_insert(idx);
-        }
-        idx += 1;
-    }
-    let types = TypeIndex { by_name };
-    let records: HashMap<&str, &Record> = lib
-        .records
+    // Records passed by value may come from an imported module (hipComplex is hip's float2).
+    let records: HashMap<&str, &Record> = imports
         .iter()
+        .flat_map(|l| &l.records)
+        .chain(&lib.records)
         .flat_map(|r| {
             std::iter::once((r.name.as_str(), r))
                 .chain(r.aliases.iter().map(move |a| (a.as_str(), r)))
@@ -202,7 +228,13 @@ fn module_model(lib: &Library, spec: &Spec, command: &str) -> Result<ModuleModel
     }
 
     let status = spec.status.as_ref();
-    let status_idx = status.map(|s| types.get(&s.enum_name)).transpose()?;
+    let status_idx = status
+        .map(|s| {
+            types
+                .local(&s.enum_name)?
+                .context("status enum must be local")
+        })
+        .transpose()?;
     let success_value = match status.and_then(|s| s.success_for_plain_returns.as_ref()) {
         Some(member) => {
             let e = lib
@@ -257,7 +289,44 @@ fn module_model(lib: &Library, spec: &Spec, command: &str) -> Result<ModuleModel
         int_constants,
         str_constants,
         pointer_aliases: lib.pointer_aliases.clone(),
+        foreign: foreign_types(lib, &types)?,
     })
+}
+
+/// Imported types named in this library's functions and fields, sorted by name.
+fn foreign_types(lib: &Library, types: &TypeIndex) -> Result<Vec<(String, String, usize)>> {
+    /// Adds the named types inside `ty`.
+    fn collect(ty: &CType, out: &mut std::collections::BTreeSet<String>) {
+        match ty {
+            CType::Enum { name, .. } | CType::Record { name } | CType::Handle { name } => {
+                out.insert(name.clone());
+            }
+            CType::Pointer { pointee, .. } => collect(pointee, out),
+            CType::Array { elem, .. } => collect(elem, out),
+            _ => {}
+        }
+    }
+    let mut names = std::collections::BTreeSet::new();
+    for f in &lib.functions {
+        collect(&f.ret, &mut names);
+        for p in &f.params {
+            collect(&p.ty, &mut names);
+        }
+    }
+    for r in &lib.records {
+        for fl in &r.fields {
+            collect(&fl.ty, &mut names);
+        }
+    }
+    let mut out = Vec::new();
+    for name in names {
+        if let Ok((path, idx)) = types.get(&name) {
+            if path != "TYPES" {
+                out.push((name, path, idx));
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// The `rt::FieldKind` expression of a field type.
@@ -268,12 +337,24 @@ fn field_kind(ty: &CType, types: &TypeIndex, records: &HashMap<&str, &Record>) -
             format!("rt::FieldKind::Int {{ size: {size}, signed: {signed} }}")
         }
         CType::Float { size } => format!("rt::FieldKind::Float {{ size: {size} }}"),
-        CType::Enum { name, size, signed } => format!(
-            "rt::FieldKind::Enum {{ ty: {}, size: {size}, signed: {signed} }}",
-            types.get(name)?
+        // Fields refer to this module's registry; imported enums and handles are read as
+        // plain integers and pointers.
+        CType::Enum { name, size, signed } => match types.local(name)? {
+            Some(idx) => {
+                format!("rt::FieldKind::Enum {{ ty: {idx}, size: {size}, signed: {signed} }}")
+            }
+            None => format!("rt::FieldKind::Int {{ size: {size}, signed: {signed} }}"),
+        },
+        CType::Record { name } => format!(
+            "rt::FieldKind::Record({})",
+            types
+                .local(name)?
+                .with_context(|| format!("field of imported record type {name}"))?
         ),
-        CType::Record { name } => format!("rt::FieldKind::Record({})", types.get(name)?),
-        CType::Handle { name } => format!("rt::FieldKind::Handle({})", types.get(name)?),
+        CType::Handle { name } => match types.local(name)? {
+            Some(idx) => format!("rt::FieldKind::Handle({idx})"),
+            None => "rt::FieldKind::Pointer".into(),
+        },
         CType::Array { elem, len } if elem.is_char() => format!("rt::FieldKind::Chars({len})"),
         CType::Array { elem, len } => format!(
             "rt::FieldKind::Array {{ elem: &{}, len: {len}, stride: {} }}",
@@ -393,6 +474,7 @@ impl FnCtx<'_> {
             ffi_ret: self.ffi_type(&f.ret, mirrors)?,
             call_args: Vec::new(),
             keep_gil: f.keep_gil,
+            serialize: f.serialize,
             results: Vec::new(),
         };
         let mut returns_doc: Vec<String> = Vec::new();
@@ -432,10 +514,10 @@ impl FnCtx<'_> {
                     };
                     if let CType::Record { name } = pointee.as_ref() {
                         // The C function fills a struct: allocate one and return it.
+                        let (reg, idx) = self.types.get(name)?;
                         m.prep.push(format!(
-                            "let o_{} = TYPES.class(py, {})?.call0()?;",
-                            p.name,
-                            self.types.get(name)?
+                            "let o_{} = {reg}.class(py, {idx})?.call0()?;",
+                            p.name
                         ));
                         m.prep.push(format!(
                             "let {a} = rt::PtrArg::convert(&o_{}, false)?.addr();",
@@ -541,22 +623,22 @@ impl FnCtx<'_> {
                     name: e,
                     size,
                     signed,
-                } => (
-                    "&Bound<'_, PyAny>".into(),
-                    format!(
-                        "rt::narrow::<{}>(TYPES.enum_arg({}, {name})?)?",
-                        int_type(*size, *signed),
-                        self.types.get(e)?
-                    ),
-                ),
-                CType::Record { name: r } => (
-                    "&Bound<'_, PyAny>".into(),
-                    format!(
-                        "TYPES.record_arg::<{}>({}, {name})?",
-                        self.mirror(r, mirrors)?,
-                        self.types.get(r)?
-                    ),
-                ),
+                } => {
+                    let (reg, idx) = self.types.get(e)?;
+                    let int = int_type(*size, *signed);
+                    (
+                        "&Bound<'_, PyAny>".into(),
+                        format!("rt::narrow::<{int}>({reg}.enum_arg({idx}, {name})?)?"),
+                    )
+                }
+                CType::Record { name: r } => {
+                    let (reg, idx) = self.types.get(r)?;
+                    let mirror = self.mirror(r, mirrors)?;
+                    (
+                        "&Bound<'_, PyAny>".into(),
+                        format!("{reg}.record_arg::<{mirror}>({idx}, {name})?"),
+                    )
+                }
                 CType::Handle { .. } | CType::Pointer { .. } => {
                     ("rt::PtrArg".into(), format!("{name}.addr()"))
                 }
@@ -572,16 +654,12 @@ impl FnCtx<'_> {
             CType::Bool => format!("rt::obj(py, {v} != 0)?"),
             CType::Int { .. } | CType::Float { .. } => format!("rt::obj(py, {v})?"),
             CType::Enum { name, .. } => {
-                format!(
-                    "TYPES.enum_member(py, {}, {v} as i64)?",
-                    self.types.get(name)?
-                )
+                let (reg, idx) = self.types.get(name)?;
+                format!("{reg}.enum_member(py, {idx}, {v} as i64)?")
             }
             CType::Handle { name } => {
-                format!(
-                    "TYPES.instance_at(py, {}, {v}, None)?",
-                    self.types.get(name)?
-                )
+                let (reg, idx) = self.types.get(name)?;
+                format!("{reg}.instance_at(py, {idx}, {v}, None)?")
             }
             CType::Pointer { pointee, .. } if pointee.is_char() => {
                 format!("rt::cstr_result(py, {v})")
@@ -590,19 +668,17 @@ impl FnCtx<'_> {
                 let CType::Record { name } = pointee.as_ref() else {
                     unreachable!()
                 };
-                format!(
-                    "TYPES.instance_at(py, {}, {v}, None)?",
-                    self.types.get(name)?
-                )
+                let (reg, idx) = self.types.get(name)?;
+                format!("{reg}.instance_at(py, {idx}, {v}, None)?")
             }
             CType::Pointer { .. } => match size_param {
                 Some(s) => format!("rt::device_array_result(py, {v}, {s} as u64)?"),
                 None => format!("rt::pointer_result(py, {v})?"),
             },
-            CType::Record { name } => format!(
-                "TYPES.record_copy(py, {}, &{v} as *const _ as usize)?",
-                self.types.get(name)?
-            ),
+            CType::Record { name } => {
+                let (reg, idx) = self.types.get(name)?;
+                format!("{reg}.record_copy(py, {idx}, &{v} as *const _ as usize)?")
+            }
             other => bail!("cannot return {other:?}"),
         })
     }

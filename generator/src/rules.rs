@@ -4,36 +4,39 @@
 use crate::ir::{CType, Function, Usage};
 use crate::spec::Spec;
 use anyhow::{bail, Result};
-use std::collections::HashSet;
 
 /// The usage a parameter gets from its type alone.
 ///
-/// Non-const pointers to numbers, enums and handles are outputs (`int *count`,
-/// `hipStream_t *stream`), as is `void **` (`hipMalloc`). `const char *` is a string,
-/// `const char **` an array of strings; every other pointer is passed as pointer-like.
-pub fn default_usage(ty: &CType) -> Usage {
+/// Non-const pointers to handles are outputs (`hipStream_t *stream`). Non-const pointers to
+/// numbers and enums (`int *count`) and to pointers (`void **ptr` of `hipMalloc`) get
+/// `scalar_pointers`: outputs for HIP, caller-provided buffers for the math libraries.
+/// `const char *` is a string, `const char **` an array of strings; every other pointer is
+/// passed as pointer-like.
+pub fn default_usage(ty: &CType, scalar_pointers: Usage) -> Usage {
     let CType::Pointer { pointee, is_const } = ty else {
         return Usage::In;
     };
     match (pointee.as_ref(), *is_const) {
         (p, true) if p.is_char() => Usage::String,
         (CType::Pointer { pointee: inner, .. }, _) if inner.is_char() => Usage::StringArray,
-        (p, false) if p.is_scalar() && !p.is_char() => Usage::Out,
         (CType::Handle { .. }, false) => Usage::Out,
+        (p, false) if p.is_scalar() && !p.is_char() => scalar_pointers,
+        // `void **` and `T **`: outputs where scalars are, else arrays of device pointers
+        // (batched BLAS) the caller provides.
         (CType::Pointer { pointee: inner, .. }, false)
             if matches!(**inner, CType::Void | CType::Record { .. }) =>
         {
-            Usage::Out
+            scalar_pointers
         }
         _ => Usage::Pointer,
     }
 }
 
 /// Sets every parameter's usage of `f`, checking that spec rules make sense.
-pub fn apply(spec: &Spec, f: &mut Function, records: &HashSet<String>) -> Result<()> {
+pub fn apply(spec: &Spec, f: &mut Function) -> Result<()> {
     let names: Vec<String> = f.params.iter().map(|p| p.name.clone()).collect();
     for p in &mut f.params {
-        p.usage = default_usage(&p.ty);
+        p.usage = default_usage(&p.ty, spec.scalar_pointers);
         if let Some(rule) = spec.param_rule(&f.name, &p.name)? {
             p.usage = rule.usage;
             p.size_param = rule.size_param.clone();
@@ -49,15 +52,6 @@ pub fn apply(spec: &Spec, f: &mut Function, records: &HashSet<String>) -> Result
         if let Some(sp) = &p.size_param {
             if !names.contains(sp) {
                 bail!("{}.{}: size_param {sp} is not a parameter", f.name, p.name);
-            }
-        }
-        if let CType::Record { name } = &p.ty {
-            if !records.contains(name) {
-                bail!(
-                    "{}.{}: record {name} passed by value has no definition",
-                    f.name,
-                    p.name
-                );
             }
         }
     }
@@ -96,29 +90,50 @@ mod tests {
 
     #[test]
     fn defaults_follow_the_c_type() {
-        assert_eq!(default_usage(&int()), Usage::In);
-        assert_eq!(default_usage(&ptr(int(), false)), Usage::Out);
-        assert_eq!(default_usage(&ptr(int(), true)), Usage::Pointer);
-        assert_eq!(default_usage(&ptr(chr(), true)), Usage::String);
-        assert_eq!(default_usage(&ptr(chr(), false)), Usage::Pointer);
+        assert_eq!(default_usage(&int(), Usage::Out), Usage::In);
+        assert_eq!(default_usage(&ptr(int(), false), Usage::Out), Usage::Out);
+        assert_eq!(default_usage(&ptr(int(), true), Usage::Out), Usage::Pointer);
+        assert_eq!(default_usage(&ptr(chr(), true), Usage::Out), Usage::String);
         assert_eq!(
-            default_usage(&ptr(ptr(chr(), true), true)),
+            default_usage(&ptr(chr(), false), Usage::Out),
+            Usage::Pointer
+        );
+        assert_eq!(
+            default_usage(&ptr(ptr(chr(), true), true), Usage::Out),
             Usage::StringArray
         );
         assert_eq!(
-            default_usage(&ptr(ptr(CType::Void, false), false)),
+            default_usage(&ptr(ptr(CType::Void, false), false), Usage::Out),
             Usage::Out
         );
-        assert_eq!(default_usage(&ptr(CType::Void, true)), Usage::Pointer);
+        assert_eq!(
+            default_usage(&ptr(CType::Void, true), Usage::Out),
+            Usage::Pointer
+        );
         let h = CType::Handle {
             name: "ihipStream_t".into(),
         };
-        assert_eq!(default_usage(&ptr(h.clone(), false)), Usage::Out);
-        assert_eq!(default_usage(&h), Usage::In);
+        assert_eq!(
+            default_usage(&ptr(h.clone(), false), Usage::Out),
+            Usage::Out
+        );
+        assert_eq!(default_usage(&h, Usage::Out), Usage::In);
         let r = CType::Record {
             name: "dim3".into(),
         };
-        assert_eq!(default_usage(&ptr(r.clone(), false)), Usage::Pointer);
-        assert_eq!(default_usage(&ptr(ptr(r, true), false)), Usage::Out);
+        assert_eq!(
+            default_usage(&ptr(r.clone(), false), Usage::Out),
+            Usage::Pointer
+        );
+        assert_eq!(
+            default_usage(&ptr(ptr(r, true), false), Usage::Out),
+            Usage::Out
+        );
+        assert_eq!(
+            default_usage(&ptr(int(), false), Usage::Pointer),
+            Usage::Pointer
+        );
+        let void_pp = ptr(ptr(CType::Void, true), false);
+        assert_eq!(default_usage(&void_pp, Usage::Pointer), Usage::Pointer);
     }
 }

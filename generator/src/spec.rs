@@ -20,11 +20,17 @@ pub struct Spec {
     /// Preprocessor definitions.
     #[serde(default)]
     pub defines: Vec<String>,
+    /// C source put before the includes (to supply types a header expects from elsewhere).
+    #[serde(default)]
+    pub prelude: String,
     /// `c` or `c++`.
     #[serde(default = "default_language")]
     pub language: String,
     /// The shared library the symbols come from.
     pub library: LibrarySpec,
+    /// Libraries whose types this one uses (`hip` for `hipStream_t`); generated first.
+    #[serde(default)]
+    pub imports: Vec<String>,
     /// The enum returned as status, if the library has one.
     #[serde(default)]
     pub status: Option<StatusSpec>,
@@ -43,12 +49,25 @@ pub struct Spec {
     /// Functions (regexes) that never block, so the GIL stays held around them.
     #[serde(default)]
     pub keep_gil: Vec<String>,
+    /// Usage of non-const pointers to numbers, enums and pointers (`out` unless said
+    /// otherwise): the math libraries take them as caller-provided buffers (`float *result`,
+    /// `int *info`, batched `void *A[]`).
+    #[serde(default = "default_scalar_pointers")]
+    pub scalar_pointers: Usage,
+    /// Functions (regexes) the library cannot run from two threads at once.
+    #[serde(default)]
+    pub serialize: Vec<String>,
     /// Per-parameter rules, keyed by a regex matched against `function.param`.
     #[serde(default)]
     pub params: BTreeMap<String, ParamRule>,
     /// Values the keyword constructor of a record starts from, per record and field.
     #[serde(default)]
     pub field_defaults: BTreeMap<String, BTreeMap<String, i64>>,
+}
+
+/// Non-const scalar pointers are outputs unless a spec says otherwise.
+fn default_scalar_pointers() -> Usage {
+    Usage::Out
 }
 
 /// Default parsing language.

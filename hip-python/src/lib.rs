@@ -8,8 +8,22 @@ use pyo3::prelude::*;
 
 #[cfg(feature = "hip")]
 use hip_bindings::hip;
+#[cfg(feature = "hipblas")]
+use hip_bindings::hipblas;
+#[cfg(feature = "hipfft")]
+use hip_bindings::hipfft;
+#[cfg(feature = "hiprand")]
+use hip_bindings::hiprand;
 #[cfg(feature = "hiprtc")]
 use hip_bindings::hiprtc;
+#[cfg(feature = "hipsolver")]
+use hip_bindings::hipsolver;
+#[cfg(feature = "hipsparse")]
+use hip_bindings::hipsparse;
+#[cfg(feature = "rccl")]
+use hip_bindings::rccl;
+#[cfg(feature = "roctx")]
+use hip_bindings::roctx;
 
 /// One generated module compiled into this build.
 struct Generated {
@@ -38,6 +52,55 @@ const MODULES: &[Generated] = &[
         register: hiprtc::register,
         symbols: hiprtc::SYMBOLS,
         library: hiprtc::library,
+    },
+    #[cfg(feature = "hipblas")]
+    Generated {
+        name: "hipblas",
+        register: hipblas::register,
+        symbols: hipblas::SYMBOLS,
+        library: hipblas::library,
+    },
+    #[cfg(feature = "hipsparse")]
+    Generated {
+        name: "hipsparse",
+        register: hipsparse::register,
+        symbols: hipsparse::SYMBOLS,
+        library: hipsparse::library,
+    },
+    #[cfg(feature = "rccl")]
+    Generated {
+        name: "rccl",
+        register: rccl::register,
+        symbols: rccl::SYMBOLS,
+        library: rccl::library,
+    },
+    #[cfg(feature = "hiprand")]
+    Generated {
+        name: "hiprand",
+        register: hiprand::register,
+        symbols: hiprand::SYMBOLS,
+        library: hiprand::library,
+    },
+    #[cfg(feature = "hipfft")]
+    Generated {
+        name: "hipfft",
+        register: hipfft::register,
+        symbols: hipfft::SYMBOLS,
+        library: hipfft::library,
+    },
+    #[cfg(feature = "hipsolver")]
+    Generated {
+        name: "hipsolver",
+        register: hipsolver::register,
+        symbols: hipsolver::SYMBOLS,
+        library: hipsolver::library,
+    },
+    #[cfg(feature = "roctx")]
+    Generated {
+        name: "roctx",
+        register: roctx::register,
+        symbols: roctx::SYMBOLS,
+        library: roctx::library,
     },
 ];
 

@@ -8,6 +8,7 @@ use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
 use std::ffi::CStr;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, MutexGuard, OnceLock};
 
 pyo3::create_exception!(
     hip,
@@ -32,6 +33,14 @@ pub struct Library {
     pub spec: LibrarySpec,
     /// The handle, or the message explaining why there is none.
     handle: GILOnceCell<Result<(libloading::Library, String), String>>,
+    /// Serializes calls that the library cannot run concurrently (see `serial_guard`).
+    serial: Mutex<()>,
+}
+
+/// Whether `HIP_PYTHON_PARALLEL_COMPILE=1` lifts the serialization of compiler calls.
+fn parallel_compile() -> bool {
+    static FLAG: OnceLock<bool> = OnceLock::new();
+    *FLAG.get_or_init(|| std::env::var("HIP_PYTHON_PARALLEL_COMPILE").is_ok_and(|v| v == "1"))
 }
 
 impl Library {
@@ -40,7 +49,18 @@ impl Library {
         Library {
             spec,
             handle: GILOnceCell::new(),
+            serial: Mutex::new(()),
         }
+    }
+
+    /// Held around calls that run the compiler: HIP 5.2's in-process comgr/LLVM aborts or
+    /// crashes when two threads compile at once. Taken with the GIL released, so other
+    /// Python threads keep running; `HIP_PYTHON_PARALLEL_COMPILE=1` skips it.
+    pub fn serial_guard(&self) -> Option<MutexGuard<'_, ()>> {
+        if parallel_compile() {
+            return None;
+        }
+        Some(self.serial.lock().unwrap_or_else(|e| e.into_inner()))
     }
 
     /// The open library, opening it if needed.

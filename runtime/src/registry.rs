@@ -360,8 +360,13 @@ impl TypeRegistry {
     }
 
     /// Makes the module create classes on first attribute access (PEP 562) and list them
-    /// in `dir()`.
-    pub fn install(&'static self, module: &Bound<'_, PyModule>) -> PyResult<()> {
+    /// in `dir()`. `foreign` names types of other modules (hip's `hipStream_t` in hipblas)
+    /// that this module re-exports.
+    pub fn install(
+        &'static self,
+        module: &Bound<'_, PyModule>,
+        foreign: &'static [(&'static str, &'static TypeRegistry, usize)],
+    ) -> PyResult<()> {
         let py = module.py();
         let m = module.clone().unbind();
         let getattr = PyCFunction::new_closure(
@@ -374,9 +379,15 @@ impl TypeRegistry {
                 let py = args.py();
                 let name: String = args.get_item(0)?.extract()?;
                 let module = m.bind(py);
-                match self.lookup(py, &name) {
-                    Some(idx) => {
-                        let class = self.class(py, idx)?;
+                let found = match self.lookup(py, &name) {
+                    Some(idx) => Some(self.class(py, idx)?),
+                    None => match foreign.iter().find(|(n, _, _)| *n == name) {
+                        Some((_, registry, idx)) => Some(registry.class(py, *idx)?),
+                        None => None,
+                    },
+                };
+                match found {
+                    Some(class) => {
                         module.setattr(name.as_str(), &class)?;
                         Ok(class.into_any().unbind())
                     }
@@ -401,7 +412,7 @@ impl TypeRegistry {
                 for k in m2.bind(py).dict().keys() {
                     names.append(k)?;
                 }
-                for n in self.all_names() {
+                for n in self.all_names().chain(foreign.iter().map(|f| f.0)) {
                     names.append(n)?;
                 }
                 names.sort()?;

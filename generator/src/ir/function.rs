@@ -20,6 +20,9 @@ pub struct Function {
     /// Whether the GIL stays held (calls that never block, such as error-string lookups).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub keep_gil: bool,
+    /// Whether calls are serialized by a per-library lock (the library is not thread-safe).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub serialize: bool,
     /// Documentation.
     #[serde(default, skip_serializing_if = "Doc::is_empty")]
     pub doc: Doc,

@@ -13,7 +13,7 @@ ROCM_VERSION_TUPLE = rocm_version_tuple = (6, 4, 3)
 
 __all__ = ["HipLoadError", "ROCM_VERSION", "ROCM_VERSION_NAME", "ROCM_VERSION_TUPLE"]
 
-for _name in ("hip", "hiprtc"):
+for _name in ("hip", "hiprtc", "hipblas", "hipsparse", "rccl", "hiprand", "hipfft", "hipsolver", "roctx"):
     if hasattr(_native, _name):
         globals()[_name] = getattr(_native, _name)
         __all__.append(_name)

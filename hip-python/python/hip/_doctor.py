@@ -1,5 +1,6 @@
 """Diagnostics: the libraries each module loads, from where, their versions, and how many of
-the module's symbols they export. Exit status 1 when a module's library cannot be loaded."""
+the module's symbols they export. Exit status 1 when the library of a core module (hip,
+hiprtc) cannot be loaded, or, with --strict, the library of any module."""
 
 import argparse
 import os
@@ -9,7 +10,8 @@ from importlib import metadata
 
 from hip import _native
 
-ENV_VARS = ("ROCM_PATH", "HIP_PLATFORM", "HIP_PYTHON_LIBAMDHIP64", "HIP_PYTHON_LIBHIPRTC", "LD_LIBRARY_PATH")
+CORE = ("hip", "hiprtc")
+ENV_VARS = ("ROCM_PATH", "HIP_PLATFORM", "HIP_PYTHON_PARALLEL_COMPILE", "LD_LIBRARY_PATH")
 
 
 def _version(module):
@@ -42,7 +44,7 @@ def _devices():
     return f"{count} ({status.name})"
 
 
-def report(out=sys.stdout):
+def report(out=sys.stdout, strict=False):
     """Writes the report and returns the exit status."""
     import hip
 
@@ -64,7 +66,7 @@ def report(out=sys.stdout):
         line(f"rocm_sdk: installed ({getattr(rocm_sdk, '__version__', 'unknown version')})")
     except ImportError:
         line("rocm_sdk: not installed")
-    for var in ENV_VARS:
+    for var in ENV_VARS + tuple(sorted(k for k in os.environ if k.startswith("HIP_PYTHON_LIB"))):
         line(f"  {var}={os.environ.get(var, '(unset)')}")
     line()
     unresolved = dict(_native.unresolved_symbols())
@@ -73,8 +75,9 @@ def report(out=sys.stdout):
     for module, library, loaded, where in _native.libraries():
         line(f"hip.{module}: library '{library}'")
         if not loaded:
-            status = 1
-            line("  NOT LOADED")
+            required = strict or module in CORE
+            status = 1 if required else status
+            line("  NOT LOADED" + ("" if required else " (optional: only needed to call its functions)"))
             for text in where.splitlines():
                 line(f"  {text}")
             continue
@@ -96,5 +99,6 @@ def report(out=sys.stdout):
 def main(argv):
     parser = argparse.ArgumentParser(prog="python -m hip", description=__doc__)
     parser.add_argument("command", choices=["doctor"], help="what to run")
-    parser.parse_args(argv)
-    return report()
+    parser.add_argument("--strict", action="store_true", help="fail when any library is missing")
+    args = parser.parse_args(argv)
+    return report(strict=args.strict)
