@@ -18,6 +18,9 @@ Usage: ./build_pkgs.sh [options]
   --no-hip          do not build hip-python
   --no-cuda         do not build hip-python-as-cuda (not part of this release yet)
   --run-tests       run the test suite after building
+  --out DIR         where wheels go (default dist)
+  --no-install      build only; do not install into the venv
+  --dry-run         print the modules that would be built and stop
   --pre-clean       remove dist/ and build outputs before building
   --post-clean      remove build outputs after building
   -n, --no-venv     use the current Python instead of ./.venv
@@ -30,6 +33,7 @@ ROCM_ROOT=${ROCM_PATH:-.rocm/6.4.3/usr}
 RELEASE=6.4.3
 LIBS=${HIP_PYTHON_LIBS:-$ALL_LIBS}
 REGENERATE=0; BUILD_HIP=1; RUN_TESTS=0; PRE_CLEAN=0; POST_CLEAN=0; USE_VENV=1
+OUT=dist; INSTALL=1; DRY_RUN=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --rocm-path) ROCM_ROOT=$2; shift ;;
@@ -43,6 +47,9 @@ while [ $# -gt 0 ]; do
     --post-clean) POST_CLEAN=1 ;;
     -n|--no-venv) USE_VENV=0 ;;
     -j) export CARGO_BUILD_JOBS=$2; shift ;;
+    --out) OUT=$2; shift ;;
+    --no-install) INSTALL=0 ;;
+    --dry-run) DRY_RUN=1 ;;
     -h|--help) usage; exit 0 ;;
     *) echo "unknown option: $1" >&2; usage >&2; exit 2 ;;
   esac
@@ -79,6 +86,16 @@ select_libs() {
   (IFS=,; echo "${out[*]}")
 }
 SELECTED=$(select_libs "$LIBS")
+# The other libraries use hip's types (hipStream_t, hipDataType): hip comes with them.
+if [[ -n $SELECTED && ",$SELECTED," != *",hip,"* && ",$SELECTED," =~ ,(hipblas|hipsparse|rccl|hiprand|hipfft|hipsolver), ]]; then
+  SELECTED="hip,$SELECTED"
+fi
+if [ "$DRY_RUN" = 1 ]; then
+  echo "$SELECTED"
+  exit 0
+fi
+[ -n "$SELECTED" ] || { echo "no library selected" >&2; exit 2; }
+OUT=$(mkdir -p "$OUT" && cd "$OUT" && pwd)
 
 if [ "$PRE_CLEAN" = 1 ]; then
   rm -rf dist target/wheels
@@ -90,19 +107,20 @@ if [ "$REGENERATE" = 1 ]; then
   ./target/release/hipgen generate --include "$ROCM_ROOT/include" --release "$RELEASE" --libs "$ALL_LIBS"
 fi
 
-mkdir -p dist
 if [ "$BUILD_HIP" = 1 ]; then
   echo "building hip-python with: $SELECTED"
-  rm -f dist/hip_python-*
-  (cd hip-python && "../$PY" -m maturin build --release -q --out ../dist "${MANYLINUX[@]}" \
+  rm -f "$OUT"/hip_python-*
+  (cd hip-python && "../$PY" -m maturin build --release -q --out "$OUT" "${MANYLINUX[@]}" \
      --no-default-features --features "pyo3/extension-module,${SELECTED}")
-  (cd hip-python && "../$PY" -m maturin sdist --out ../dist >/dev/null)
-  "$PY" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps \
-     dist/hip_python-*.whl
+  (cd hip-python && "../$PY" -m maturin sdist --out "$OUT" >/dev/null)
+  if [ "$INSTALL" = 1 ]; then
+    "$PY" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps \
+       "$OUT"/hip_python-*.whl
+  fi
 fi
 
 # A wheelhouse: `pip install --find-links dist hip-python` (or --index-url of dist/simple).
-bash tools/wheelhouse.sh dist
+bash tools/wheelhouse.sh "$OUT"
 
 if [ "$POST_CLEAN" = 1 ]; then
   cargo clean -q

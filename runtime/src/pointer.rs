@@ -54,6 +54,19 @@ impl Pointer {
         cls.call1((pyobj,))
     }
 
+    /// A `Pointer` to this pointer's own address slot (`void **`), as hip-python offers:
+    /// a C function writing through it (`hipsparseCreateMatDescr`) sets this pointer.
+    #[pyo3(name = "createRef")]
+    fn create_ref(slf: &Bound<'_, Self>) -> Pointer {
+        // The slot lives in the Python object, which the new pointer keeps alive; C writes a
+        // plain address there while no Rust borrow of it exists.
+        let slot = &slf.borrow().addr as *const usize as usize;
+        Pointer {
+            addr: slot,
+            owner: Some(slf.clone().into_any().unbind()),
+        }
+    }
+
     /// Whether the address is 0.
     fn is_ptr_null(&self) -> bool {
         self.addr == 0
