@@ -29,6 +29,19 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "${SID_PACKAGES[*]}" ]; then
   echo "${SID_PACKAGES[*]}" >"$stamp"
 fi
 
+# Other releases the generator is checked against: trixie's 5.7.1 and bookworm's 5.2.3.
+fetch_release() {
+  local suite=$1 dest=$2; shift 2
+  if [ "$(cat "$dest/.packages" 2>/dev/null)" != "$*" ]; then
+    rm -rf "$dest"
+    bash tools/debian-rocm.sh "$suite" "$dest" "$@"
+    echo "$*" >"$dest/.packages"
+  fi
+}
+fetch_release trixie "$ROCM_DIR/5.7.1" libamdhip64-dev libhipblas-dev libhipsparse-dev librccl-dev \
+  libhiprand-dev librocrand-dev libhipfft-dev libhipsolver-dev libroctx-dev
+fetch_release bookworm "$ROCM_DIR/5.2.3" libamdhip64-dev libhipsparse-dev libhiprand-dev librocrand-dev
+
 if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi

@@ -149,7 +149,8 @@ pub enum CursorKind {
     Field,
     /// `#define`.
     MacroDefinition,
-    /// `extern "C" { ... }` (C++ only), whose children are declarations.
+    /// `extern "C" { ... }` (C++ only, also reported as an unexposed declaration), whose
+    /// children are declarations.
     LinkageSpec,
     /// Anything else.
     Other,
@@ -209,7 +210,8 @@ impl<'tu> Cursor<'tu> {
             CXCursor_TypedefDecl => CursorKind::Typedef,
             CXCursor_FieldDecl => CursorKind::Field,
             CXCursor_MacroDefinition => CursorKind::MacroDefinition,
-            CXCursor_LinkageSpec => CursorKind::LinkageSpec,
+            // libclang 15 reports `extern "C" { }` as an unexposed declaration.
+            CXCursor_LinkageSpec | CXCursor_UnexposedDecl => CursorKind::LinkageSpec,
             _ => CursorKind::Other,
         }
     }

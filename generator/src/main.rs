@@ -122,8 +122,15 @@ fn generate(
     let dir = out.join(format!("rocm-{release}"));
     std::fs::create_dir_all(&dir)?;
     for name in libs.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-        let spec = spec::Spec::load(&specs.join(format!("{name}.yaml")))?;
-        let lib = parse::parse_library(&spec, include, release)?;
+        // A release may need its own spec (hipRAND 5.3's header is C++ only).
+        let per_release = specs.join(release).join(format!("{name}.yaml"));
+        let spec_path = if per_release.exists() {
+            per_release
+        } else {
+            specs.join(format!("{name}.yaml"))
+        };
+        let spec = spec::Spec::load(&spec_path)?;
+        let mut lib = parse::parse_library(&spec, include, release)?;
         // Imported libraries' IR comes from the same output folder: generate them first.
         let imports = spec
             .imports
@@ -138,7 +145,8 @@ fn generate(
         let command = format!(
             "hipgen generate --release {release} --libs {name} (or ./build_pkgs.sh --regenerate)"
         );
-        let code = render::render(&lib, &imports, &spec, templates, &command)?;
+        let (code, skipped) = render::render(&lib, &imports, &spec, templates, &command)?;
+        lib.skipped.extend(skipped);
         std::fs::write(dir.join(format!("{name}.rs")), code)?;
         std::fs::write(
             dir.join(format!("{name}.ir.json")),

@@ -3,7 +3,7 @@
 //! The per-item decisions (which Rust type extracts an argument, how a result becomes a
 //! Python object) are made here, in plain Rust; the templates only lay the code out.
 
-use crate::ir::{CType, ConstValue, Doc, Function, Library, Record, Usage};
+use crate::ir::{CType, ConstValue, Doc, Function, Library, Record, Skipped, Usage};
 use crate::spec::Spec;
 use anyhow::{bail, Context, Result};
 use minijinja::Environment;
@@ -134,22 +134,23 @@ impl TypeIndex {
     }
 }
 
-/// Renders the Rust module of one library.
+/// Renders the Rust module of one library; also returns the functions left out because a
+/// type they pass by value has no definition in the headers.
 pub fn render(
     lib: &Library,
     imports: &[Library],
     spec: &Spec,
     templates: &Path,
     command: &str,
-) -> Result<String> {
+) -> Result<(String, Vec<Skipped>)> {
     let mut env = Environment::new();
     env.set_loader(minijinja::path_loader(templates));
     env.set_trim_blocks(true);
     env.set_lstrip_blocks(true);
     env.set_keep_trailing_newline(true);
-    let model = module_model(lib, imports, spec, command)?;
+    let (model, skipped) = module_model(lib, imports, spec, command)?;
     let tmpl = env.get_template("module.rs.j2")?;
-    Ok(tmpl.render(minijinja::context! { m => model })?)
+    Ok((tmpl.render(minijinja::context! { m => model })?, skipped))
 }
 
 /// Builds the module model.
@@ -158,7 +159,7 @@ fn module_model(
     imports: &[Library],
     spec: &Spec,
     command: &str,
-) -> Result<ModuleModel> {
+) -> Result<(ModuleModel, Vec<Skipped>)> {
     let mut types = TypeIndex {
         by_name: HashMap::new(),
     };
@@ -255,6 +256,7 @@ fn module_model(
 
     let mut mirrors = BTreeMap::new();
     let mut functions = Vec::new();
+    let mut skipped = Vec::new();
     for f in &lib.functions {
         let ctx = FnCtx {
             types: &types,
@@ -263,6 +265,24 @@ fn module_model(
             status_idx,
             success_value,
         };
+        // A record passed by value must have a definition to be mirrored; without one the
+        // function cannot be called correctly, so it is left out and reported.
+        let by_value = f
+            .params
+            .iter()
+            .map(|p| &p.ty)
+            .chain([&f.ret])
+            .find_map(|t| match t {
+                CType::Record { name } if !records.contains_key(name.as_str()) => Some(name),
+                _ => None,
+            });
+        if let Some(name) = by_value {
+            skipped.push(Skipped {
+                name: f.name.clone(),
+                reason: format!("passes {name} by value, which has no definition"),
+            });
+            continue;
+        }
         functions.push(ctx.function(f, &mut mirrors)?);
     }
 
@@ -274,7 +294,7 @@ fn module_model(
             ConstValue::Str(s) => str_constants.push((c.name.clone(), s.clone())),
         }
     }
-    Ok(ModuleModel {
+    let model = ModuleModel {
         name: lib.name.clone(),
         python_module: format!("hip.{}", lib.name),
         release: lib.release.clone(),
@@ -290,7 +310,8 @@ fn module_model(
         str_constants,
         pointer_aliases: lib.pointer_aliases.clone(),
         foreign: foreign_types(lib, &types)?,
-    })
+    };
+    Ok((model, skipped))
 }
 
 /// Imported types named in this library's functions and fields, sorted by name.
