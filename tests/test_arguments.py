@@ -29,6 +29,8 @@ class CudaArrayLike:
         (lambda: ctypes.c_int(5), lambda o: ctypes.addressof(o)),
         (lambda: (ctypes.c_float * 3)(), lambda o: ctypes.addressof(o)),
         (lambda: ctypes.c_void_p(0xBEEF), lambda o: 0xBEEF),
+        (lambda: ctypes.c_char_p(b"text"), lambda o: ctypes.cast(o, ctypes.c_void_p).value),
+        (lambda: ctypes.c_void_p(None), lambda o: 0),
         (lambda: ctypes.cast(ctypes.c_void_p(0xF00), ctypes.POINTER(ctypes.c_int)), lambda o: 0xF00),
         (lambda: CudaArrayLike(), lambda o: 0x1234),
         (lambda: Pointer(0x42), lambda o: 0x42),

@@ -39,6 +39,13 @@ struct RawBuffer {
 extern "C" {
     fn PyObject_GetBuffer(obj: *mut ffi::PyObject, view: *mut RawBuffer, flags: c_int) -> c_int;
     fn PyBuffer_Release(view: *mut RawBuffer);
+    fn PyObject_CheckBuffer(obj: *mut ffi::PyObject) -> c_int;
+}
+
+/// Whether `obj`'s type exports buffers (a type-slot check, no exception on failure).
+pub fn has_buffer(obj: &Bound<'_, PyAny>) -> bool {
+    // SAFETY: `obj` is a live object; the function only reads its type.
+    unsafe { PyObject_CheckBuffer(obj.as_ptr()) != 0 }
 }
 
 /// `PyBUF_SIMPLE`: contiguous bytes.
@@ -86,6 +93,11 @@ impl BufferGuard {
     /// Start of the exported memory.
     pub fn addr(&self) -> usize {
         self.view.buf as usize
+    }
+
+    /// Length of the exported memory in bytes.
+    pub fn len(&self) -> usize {
+        self.view.len.max(0) as usize
     }
 }
 

@@ -1,6 +1,6 @@
 //! `Pointer`, `DeviceArray`, and the conversion of any pointer-like Python object to an address.
 
-use crate::buffer::BufferGuard;
+use crate::buffer::{has_buffer, BufferGuard};
 use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
@@ -316,6 +316,10 @@ fn int_to_addr(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
 
 impl PtrArg {
     /// Converts `obj`; `writable` asks exported buffers to be writable.
+    ///
+    /// The common cases come first and cost a type check each: our `Pointer`s, None, ints,
+    /// then buffers (NumPy, bytearray). ctypes objects are buffers too but may mean their
+    /// value (`c_void_p`), so they are told apart by their metatype before exporting.
     pub fn convert(obj: &Bound<'_, PyAny>, writable: bool) -> PyResult<PtrArg> {
         let plain = |addr| Ok(PtrArg { addr, _guard: None });
         if let Ok(p) = obj.downcast::<Pointer>() {
@@ -328,43 +332,32 @@ impl PtrArg {
             return plain(int_to_addr(obj)?);
         }
         let py = obj.py();
+        let is_ctypes = !obj.get_type().get_type().is(&py.get_type::<PyType>());
+        if is_ctypes {
+            if let Some(addr) = ctypes_value(obj)? {
+                return plain(addr);
+            }
+        }
+        if has_buffer(obj) {
+            if let Some(guard) = BufferGuard::try_new(obj, writable)? {
+                // NumPy integer scalars export a few bytes but stand for their value.
+                if guard.len() <= 8 && is_integral(obj)? {
+                    return plain(int_to_addr(obj)?);
+                }
+                return Ok(PtrArg {
+                    addr: guard.addr(),
+                    _guard: Some(guard),
+                });
+            }
+        }
         if let Some(cai) = obj.getattr_opt("__cuda_array_interface__")? {
             return plain(int_to_addr(&cai.get_item("data")?.get_item(0)?)?);
         }
-        let ct = ctypes_classes(py)?;
-        if obj.is_instance(ct.pointer.bind(py))? || obj.is_instance(ct.funcptr.bind(py))? {
-            let v = ct.cast.bind(py).call1((obj, ct.c_void_p.bind(py)))?;
-            let v = v.getattr("value")?;
-            return plain(if v.is_none() { 0 } else { int_to_addr(&v)? });
-        }
-        if obj.is_instance(ct.simple.bind(py))? {
-            // c_void_p, c_char_p and c_wchar_p hold a pointer value; other simple ctypes
-            // values are passed by address, like `ctypes.byref`.
-            let code: String = obj.getattr("_type_")?.extract()?;
-            if matches!(code.as_str(), "P" | "z" | "Z") {
-                let v = obj.getattr("value")?;
-                if v.is_none() {
-                    return plain(0);
-                }
-                if code == "P" {
-                    return plain(int_to_addr(&v)?);
-                }
-            }
-        }
-        let integral = INTEGRAL.get_or_try_init(py, || {
-            PyResult::Ok(py.import("numbers")?.getattr("Integral")?.unbind())
-        })?;
-        if obj.is_instance(integral.bind(py))? {
-            return plain(int_to_addr(obj)?);
-        }
-        if let Some(guard) = BufferGuard::try_new(obj, writable)? {
-            return Ok(PtrArg {
-                addr: guard.addr(),
-                _guard: Some(guard),
-            });
-        }
         if let Some(ai) = obj.getattr_opt("__array_interface__")? {
             return plain(int_to_addr(&ai.get_item("data")?.get_item(0)?)?);
+        }
+        if is_integral(obj)? {
+            return plain(int_to_addr(obj)?);
         }
         Err(PyTypeError::new_err(format!(
             "expected a pointer-like object (None, int, hip._util.types.Pointer, a buffer, a \
@@ -373,6 +366,37 @@ impl PtrArg {
             obj.get_type().name()?
         )))
     }
+}
+
+/// The pointer value a ctypes object stands for, when it is one (`c_void_p`, `c_char_p`,
+/// `POINTER(T)` instances, function pointers); None for ctypes values passed by address.
+fn ctypes_value(obj: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
+    let py = obj.py();
+    let ct = ctypes_classes(py)?;
+    if obj.is_instance(ct.pointer.bind(py))? || obj.is_instance(ct.funcptr.bind(py))? {
+        let v = ct.cast.bind(py).call1((obj, ct.c_void_p.bind(py)))?;
+        let v = v.getattr("value")?;
+        return Ok(Some(if v.is_none() { 0 } else { int_to_addr(&v)? }));
+    }
+    if obj.is_instance(ct.simple.bind(py))? {
+        let code: String = obj.getattr("_type_")?.extract()?;
+        if matches!(code.as_str(), "P" | "z" | "Z") {
+            // c_void_p, c_char_p, c_wchar_p: the address they hold, not where they are.
+            let v = ct.cast.bind(py).call1((obj, ct.c_void_p.bind(py)))?;
+            let v = v.getattr("value")?;
+            return Ok(Some(if v.is_none() { 0 } else { int_to_addr(&v)? }));
+        }
+    }
+    Ok(None)
+}
+
+/// Whether `obj` is an integer (`numbers.Integral`, which NumPy's integer scalars are).
+fn is_integral(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
+    let py = obj.py();
+    let integral = INTEGRAL.get_or_try_init(py, || {
+        PyResult::Ok(py.import("numbers")?.getattr("Integral")?.unbind())
+    })?;
+    obj.is_instance(integral.bind(py))
 }
 
 impl<'py> FromPyObject<'py> for PtrArg {

@@ -1,0 +1,272 @@
+#!/usr/bin/env python3
+"""Our bindings against hip-python 6.4.3, side by side on the same runtime, in one run.
+
+    python3 benches/run.py [--skip-build]
+
+Needs tools/setup.sh and ./build_pkgs.sh first (our wheel installed in .venv). Installs
+hip-python 6.4.3 from PyPI into target/bench-hip-python, then measures per-call overhead,
+import time, installed size, hiprtc compile throughput with 1 and 2 threads, generation time
+and a clean release build, and prints a Markdown table (also written to benches/RESULTS.md).
+"""
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import zipfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+OURS = REPO / ".venv" / "bin" / "python"
+THEIRS_ENV = REPO / "target" / "bench-hip-python"
+THEIRS = THEIRS_ENV / "bin" / "python"
+WHEELS = REPO / "target" / "bench-wheels"
+HIP_PYTHON = "hip-python==6.4.3.555.40"
+OTHER_PACKAGES = ["hip-python-interop==6.4.3.555.40", "rocm-llvm-python==6.4.3.555.43"]
+MODULES = ("hip", "hiprtc", "hipblas", "hipsparse", "rccl", "hiprand", "hipfft", "hipsolver", "roctx")
+LIBS = ",".join(MODULES)
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, check=True, capture_output=True, text=True, **kw).stdout
+
+
+SHIM = REPO / "target" / "bench-libs"
+
+
+def runtime_shim():
+    """hip-python opens hiprtc only as `libhiprtc.so`, which ROCm 5.2 does not have (hiprtc is
+    inside libamdhip64.so.5): a symlink lets both packages run on this same runtime."""
+    SHIM.mkdir(parents=True, exist_ok=True)
+    link = SHIM / "libhiprtc.so"
+    if not link.exists():
+        target = next(Path("/usr/lib").rglob("libamdhip64.so.5"))
+        link.symlink_to(target)
+
+
+def clean_env(**extra):
+    """A neutral environment, so neither interpreter sees the other's or the source tree's."""
+    return {
+        "PATH": "/usr/bin:/bin",
+        "HOME": os.environ.get("HOME", "/root"),
+        "LD_LIBRARY_PATH": str(SHIM),
+        **extra,
+    }
+
+
+def ensure_hip_python():
+    if not THEIRS.exists():
+        subprocess.run([sys.executable, "-m", "venv", str(THEIRS_ENV)], check=True)
+        run([str(THEIRS), "-m", "pip", "install", "-q", HIP_PYTHON, "numpy"])
+
+
+def per_call():
+    script = str(REPO / "benches" / "measure.py")
+    ours = json.loads(run([str(OURS), script], cwd="/tmp", env=clean_env()))
+    theirs = json.loads(run([str(THEIRS), script], cwd="/tmp", env=clean_env()))
+    return ours, theirs
+
+
+def import_time(python, modules, n=15):
+    code = (
+        "import time; t = time.perf_counter(); "
+        + "; ".join(f"import hip.{m}" for m in modules)
+        + "; print(time.perf_counter() - t)"
+    )
+    times = [float(run([str(python), "-c", code], cwd="/tmp", env=clean_env())) for _ in range(n)]
+    return statistics.median(times) * 1e3
+
+
+def site_packages(python):
+    return Path(
+        run(
+            [str(python), "-c", "import hip, os; print(os.path.dirname(os.path.dirname(hip.__file__)))"],
+            cwd="/tmp",
+            env=clean_env(),
+        ).strip()
+    )
+
+
+def installed_size(python, names):
+    """Bytes of the installed files of the distributions `names` (RECORD lists them)."""
+    site = site_packages(python)
+    total = 0
+    for dist in site.glob("*.dist-info"):
+        if not any(dist.name.lower().startswith(n.replace("-", "_") + "-") for n in names):
+            continue
+        for line in (dist / "RECORD").read_text().splitlines():
+            path = site / line.split(",")[0]
+            if path.is_file():
+                total += path.stat().st_size
+    return total
+
+
+def wheel_unpacked_size(requirement):
+    WHEELS.mkdir(parents=True, exist_ok=True)
+    run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "-d", str(WHEELS), requirement])
+    name = requirement.split("==")[0].replace("-", "_")
+    wheel = sorted(WHEELS.glob(f"{name}-*.whl"))[-1]
+    return sum(i.file_size for i in zipfile.ZipFile(wheel).infolist())
+
+
+COMPILE = """
+import sys, threading, time
+from hip import hiprtc
+SRC = b'extern "C" __global__ void k(float* x, int n) { int i = threadIdx.x; if (i < n) x[i] *= 2; }'
+def compile_one():
+    _, prog = hiprtc.hiprtcCreateProgram(SRC, b"k.hip", 0, None, None)
+    hiprtc.hiprtcCompileProgram(prog, 1, [b"--offload-arch=gfx90a"])
+    hiprtc.hiprtcDestroyProgram(prog)
+def batch(k):
+    for _ in range(k):
+        compile_one()
+compile_one()
+jobs = 6
+t = time.perf_counter(); batch(jobs); one = time.perf_counter() - t
+threads = [threading.Thread(target=batch, args=(jobs // 2,)) for _ in range(2)]
+t = time.perf_counter()
+for th in threads: th.start()
+for th in threads: th.join()
+two = time.perf_counter() - t
+print(one / two)
+"""
+
+
+def compile_speedup(python, **env):
+    out = subprocess.run(
+        [str(python), "-c", COMPILE], cwd="/tmp", env=clean_env(**env), capture_output=True, text=True
+    )
+    if out.returncode != 0:
+        return f"crashed (exit {out.returncode})"
+    return f"{float(out.stdout):.2f}x"
+
+
+def generation_time():
+    hipgen = REPO / "target" / "release" / "hipgen"
+    run(["cargo", "build", "-q", "--release", "-p", "hipgen"], cwd=REPO)
+    with tempfile.TemporaryDirectory() as out:
+        t = time.perf_counter()
+        run(
+            [
+                str(hipgen),
+                "generate",
+                "--include",
+                str(REPO / ".rocm" / "6.4.3" / "usr" / "include"),
+                "--release",
+                "6.4.3",
+                "--libs",
+                LIBS,
+                "--out",
+                out,
+            ],
+            cwd=REPO,
+        )
+        return time.perf_counter() - t
+
+
+def clean_build_time():
+    with tempfile.TemporaryDirectory() as target:
+        t = time.perf_counter()
+        run(
+            ["cargo", "build", "-q", "--release", "-p", "hip-python", "--features", "pyo3/extension-module"],
+            cwd=REPO,
+            env={**os.environ, "CARGO_TARGET_DIR": target},
+        )
+        return time.perf_counter() - t
+
+
+def machine():
+    cpu = next(
+        (
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if line.startswith("model name")
+        ),
+        platform.processor(),
+    )
+    return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.platform()}"
+
+
+def main():
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--skip-build", action="store_true", help="leave out the clean build (minutes)")
+    args = parser.parse_args()
+    if not OURS.exists():
+        sys.exit("run tools/setup.sh and ./build_pkgs.sh first")
+    ensure_hip_python()
+    runtime_shim()
+
+    rows = []
+    ours, theirs = per_call()
+    for name, ns in ours.items():
+        other = theirs.get(name)
+        ratio = f"{ns / other:.2f}" if other and not name.startswith(("ctypes", "builtin")) else ""
+        rows.append((f"call: {name}", f"{ns:.0f} ns", f"{other:.0f} ns" if other else "", ratio))
+
+    for label, mods in (
+        ("import hip.hip, hip.hiprtc", ("hip", "hiprtc")),
+        ("import all nine modules", MODULES),
+    ):
+        a, b = import_time(OURS, mods), import_time(THEIRS, mods)
+        rows.append((label, f"{a:.1f} ms", f"{b:.1f} ms", f"{a / b:.2f}"))
+
+    ours_size = installed_size(OURS, ["hip-python"])
+    theirs_size = installed_size(THEIRS, ["hip-python"])
+    others = sum(wheel_unpacked_size(r) for r in OTHER_PACKAGES)
+    rows.append(
+        (
+            "installed size: hip-python",
+            f"{ours_size / 1e6:.1f} MB",
+            f"{theirs_size / 1e6:.0f} MB",
+            f"{ours_size / theirs_size:.3f}",
+        )
+    )
+    rows.append(
+        (
+            "installed size: + interop + rocm-llvm-python",
+            f"{ours_size / 1e6:.1f} MB (hip-python only)",
+            f"{(theirs_size + others) / 1e6:.0f} MB",
+            f"{ours_size / (theirs_size + others):.3f}",
+        )
+    )
+
+    rows.append(
+        ("hiprtc compile: 2 threads vs 1 (speedup)", compile_speedup(OURS), compile_speedup(THEIRS), "")
+    )
+    rows.append(
+        (
+            "  same, HIP_PYTHON_PARALLEL_COMPILE=1",
+            compile_speedup(OURS, HIP_PYTHON_PARALLEL_COMPILE="1"),
+            "",
+            "",
+        )
+    )
+    rows.append(("generate all nine libraries (hipgen)", f"{generation_time():.1f} s", "", ""))
+    if not args.skip_build:
+        build = clean_build_time()
+        rows.append(("clean release build, all modules", f"{build:.0f} s", "", ""))
+
+    lines = [
+        f"Machine: {machine()}",
+        "",
+        "| measurement | ours | hip-python 6.4.3 | ours / theirs |",
+        "| --- | --- | --- | --- |",
+        *(f"| {a} | {b} | {c} | {d} |" for a, b, c, d in rows),
+    ]
+    text = "\n".join(lines) + "\n"
+    print(text)
+    (REPO / "benches" / "RESULTS.md").write_text(
+        "Written by `python3 benches/run.py`; per-call figures are the fastest of 7 runs "
+        "of 200,000 calls.\n\n" + text
+    )
+
+
+if __name__ == "__main__":
+    main()
