@@ -96,7 +96,7 @@ impl BufferGuard {
     }
 
     /// Length of the exported memory in bytes.
-    pub fn len(&self) -> usize {
+    pub fn byte_len(&self) -> usize {
         self.view.len.max(0) as usize
     }
 }

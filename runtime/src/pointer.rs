@@ -341,7 +341,7 @@ impl PtrArg {
         if has_buffer(obj) {
             if let Some(guard) = BufferGuard::try_new(obj, writable)? {
                 // NumPy integer scalars export a few bytes but stand for their value.
-                if guard.len() <= 8 && is_integral(obj)? {
+                if guard.byte_len() <= 8 && is_integral(obj)? {
                     return plain(int_to_addr(obj)?);
                 }
                 return Ok(PtrArg {
