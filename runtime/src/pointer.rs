@@ -332,7 +332,7 @@ impl PtrArg {
             return plain(int_to_addr(obj)?);
         }
         let py = obj.py();
-        let is_ctypes = !obj.get_type().get_type().is(&py.get_type::<PyType>());
+        let is_ctypes = !obj.get_type().get_type().is(py.get_type::<PyType>());
         if is_ctypes {
             if let Some(addr) = ctypes_value(obj)? {
                 return plain(addr);
