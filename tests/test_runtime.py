@@ -128,3 +128,16 @@ def test_explicit_override_wins_over_rocm_sdk(tmp_path):
     )
     (hip_row,) = [row for row in out.splitlines() if row.startswith("('hip', 'amdhip64'")]
     assert "/nonexistent/y.so ($HIP_PYTHON_LIBAMDHIP64)" in hip_row and "x.so" not in hip_row
+
+
+def test_release_mismatch_is_warned_once():
+    """6.4.3 bindings on the 5.2.3 runtime: enums renumbered since (hipDeviceAttribute_t)
+    could mean something else, so loading warns, once."""
+    code = "from hip import hip\nhip.hipGetDeviceCount()\nhip.hipGetDeviceCount()\n"
+    out = subprocess.run(
+        [sys.executable, "-W", "always", "-c", code], capture_output=True, text=True, check=True
+    )
+    assert out.stderr.count("RuntimeWarning") == 1
+    assert "is a ROCm 5.x library; these bindings were generated for ROCm 6.x" in out.stderr
+    strict = subprocess.run([sys.executable, "-W", "error::RuntimeWarning", "-c", code], capture_output=True)
+    assert strict.returncode != 0

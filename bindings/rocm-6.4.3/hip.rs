@@ -10,6 +10,7 @@ static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     name: "amdhip64",
     env: "HIP_PYTHON_LIBAMDHIP64",
     sonames: &["libamdhip64.so.6", "libamdhip64.so.5", "libamdhip64.so", ],
+    version_check: Some((c"hipRuntimeGetVersion", 10000000, 6)),
 });
 
 /// Number of enum, record and handle types of this module.

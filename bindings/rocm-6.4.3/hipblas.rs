@@ -10,6 +10,7 @@ static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     name: "hipblas",
     env: "HIP_PYTHON_LIBHIPBLAS",
     sonames: &["libhipblas.so.2", "libhipblas.so.1", "libhipblas.so.0", "libhipblas.so", ],
+    version_check: None,
 });
 
 /// Number of enum, record and handle types of this module.

@@ -10,6 +10,7 @@ static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     name: "hipfft",
     env: "HIP_PYTHON_LIBHIPFFT",
     sonames: &["libhipfft.so.0", "libhipfft.so", ],
+    version_check: None,
 });
 
 /// Number of enum, record and handle types of this module.

@@ -10,6 +10,7 @@ static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     name: "hiprand",
     env: "HIP_PYTHON_LIBHIPRAND",
     sonames: &["libhiprand.so.1", "libhiprand.so", ],
+    version_check: None,
 });
 
 /// Number of enum, record and handle types of this module.

@@ -10,6 +10,7 @@ static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     name: "hiprtc",
     env: "HIP_PYTHON_LIBHIPRTC",
     sonames: &["libhiprtc.so.6", "libhiprtc.so", "libamdhip64.so.5", "libamdhip64.so", ],
+    version_check: None,
 });
 
 /// Number of enum, record and handle types of this module.

@@ -10,6 +10,7 @@ static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     name: "hipsolver",
     env: "HIP_PYTHON_LIBHIPSOLVER",
     sonames: &["libhipsolver.so.0", "libhipsolver.so.1", "libhipsolver.so", ],
+    version_check: None,
 });
 
 /// Number of enum, record and handle types of this module.

@@ -10,6 +10,7 @@ static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     name: "hipsparse",
     env: "HIP_PYTHON_LIBHIPSPARSE",
     sonames: &["libhipsparse.so.1", "libhipsparse.so.0", "libhipsparse.so", ],
+    version_check: None,
 });
 
 /// Number of enum, record and handle types of this module.

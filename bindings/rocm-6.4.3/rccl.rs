@@ -10,6 +10,7 @@ static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     name: "rccl",
     env: "HIP_PYTHON_LIBRCCL",
     sonames: &["librccl.so.1", "librccl.so", ],
+    version_check: None,
 });
 
 /// Number of enum, record and handle types of this module.

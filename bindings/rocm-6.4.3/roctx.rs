@@ -10,6 +10,7 @@ static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     name: "roctx64",
     env: "HIP_PYTHON_LIBROCTX64",
     sonames: &["libroctx64.so.4", "libroctx64.so.1", "libroctx64.so", ],
+    version_check: None,
 });
 
 /// Number of enum, record and handle types of this module.

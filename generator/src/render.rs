@@ -79,6 +79,8 @@ struct ModuleModel {
     lib_env: String,
     /// Sonames in search order.
     lib_sonames: Vec<String>,
+    /// Rust expression of the library's version check.
+    lib_version_check: String,
     /// Type table entries (Rust expressions).
     types: Vec<String>,
     /// Record mirrors.
@@ -303,6 +305,18 @@ fn module_model(
         lib_name: spec.library.name.clone(),
         lib_env: spec.library.env.clone(),
         lib_sonames: spec.library.sonames.clone(),
+        lib_version_check: match &spec.library.version {
+            Some(v) => {
+                let major: i64 = lib
+                    .release
+                    .split('.')
+                    .next()
+                    .and_then(|m| m.parse().ok())
+                    .context("release must start with a major number")?;
+                format!("Some((c{:?}, {}, {major}))", v.symbol, v.divisor)
+            }
+            None => "None".into(),
+        },
         types: type_entries,
         mirrors: mirrors.into_values().collect(),
         functions,

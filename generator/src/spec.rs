@@ -85,6 +85,20 @@ pub struct LibrarySpec {
     pub env: String,
     /// File names tried in order, in `$ROCM_PATH/lib` and then by the system loader.
     pub sonames: Vec<String>,
+    /// `int f(int *version)` reporting the library's version, and the divisor giving its
+    /// major release; checked against the release of the headers when the library loads.
+    #[serde(default)]
+    pub version: Option<VersionSpec>,
+}
+
+/// How to ask a library for its version.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VersionSpec {
+    /// The function, of signature `int f(int *version)`.
+    pub symbol: String,
+    /// `version / divisor` is the major release.
+    pub divisor: i64,
 }
 
 /// The status enum of a library.

@@ -25,6 +25,9 @@ pub struct LibrarySpec {
     pub env: &'static str,
     /// File names tried in `$ROCM_PATH/lib` and then by the system loader.
     pub sonames: &'static [&'static str],
+    /// `int f(int *version)` that reports the library's version, the divisor that turns it
+    /// into a major release, and the major release the bindings were generated for.
+    pub version_check: Option<(&'static CStr, i64, i64)>,
 }
 
 /// A lazily opened shared library.
@@ -63,12 +66,57 @@ impl Library {
         Some(self.serial.lock().unwrap_or_else(|e| e.into_inner()))
     }
 
-    /// The open library, opening it if needed.
+    /// The open library, opening it (and checking its release) if needed.
     fn get(&self, py: Python<'_>) -> PyResult<&libloading::Library> {
-        match self.handle.get_or_init(py, || self.open(py)) {
-            Ok((lib, _)) => Ok(lib),
+        let mut opened_now = false;
+        let result = self.handle.get_or_init(py, || {
+            opened_now = true;
+            self.open(py)
+        });
+        match result {
+            Ok((lib, path)) => {
+                if opened_now {
+                    self.check_release(py, lib, path)?;
+                }
+                Ok(lib)
+            }
             Err(msg) => Err(HipLoadError::new_err(msg.clone())),
         }
+    }
+
+    /// Warns when the loaded library belongs to another major release than the bindings:
+    /// enums renumbered between releases (hipDeviceAttribute_t in 6.0) would then ask the
+    /// library for something else.
+    fn check_release(&self, py: Python<'_>, lib: &libloading::Library, path: &str) -> PyResult<()> {
+        let Some((symbol, divisor, expected)) = self.spec.version_check else {
+            return Ok(());
+        };
+        // SAFETY: the spec names a function of signature `int f(int *)`.
+        let Ok(f) = (unsafe {
+            lib.get::<unsafe extern "C" fn(*mut i32) -> i32>(symbol.to_bytes_with_nul())
+        }) else {
+            return Ok(());
+        };
+        let mut version = 0i32;
+        // SAFETY: `version` outlives the call.
+        let status = py.allow_threads(|| unsafe { f(&mut version) });
+        let major = i64::from(version) / divisor.max(1);
+        if status == 0 && version > 0 && major != expected {
+            let msg = format!(
+                "{path} is a ROCm {major}.x library; these bindings were generated for ROCm \
+                 {expected}.x. Functions keep their signatures, but enum values renumbered \
+                 between releases may mean something else to this library: build bindings for \
+                 your release (see README, HIPGEN_BINDINGS)."
+            );
+            let category = py.get_type::<pyo3::exceptions::PyRuntimeWarning>();
+            PyErr::warn(
+                py,
+                &category,
+                &std::ffi::CString::new(msg).unwrap_or_default(),
+                1,
+            )?;
+        }
+        Ok(())
     }
 
     /// The path the library was loaded from, or the error text.
