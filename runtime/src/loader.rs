@@ -119,13 +119,16 @@ impl Library {
         Ok(())
     }
 
-    /// The path the library was loaded from, or the error text.
+    /// The path the library was loaded from, or the error text; opens it (with the release
+    /// check) if needed.
     pub fn describe(&self, py: Python<'_>) -> Result<String, String> {
-        self.handle
-            .get_or_init(py, || self.open(py))
-            .as_ref()
-            .map(|(_, path)| path.clone())
-            .map_err(Clone::clone)
+        // A release warning turned into an error (`-W error`) is not a load failure here.
+        let _ = self.get(py);
+        match self.handle.get(py) {
+            Some(Ok((_, path))) => Ok(path.clone()),
+            Some(Err(msg)) => Err(msg.clone()),
+            None => Err(format!("library '{}' was not opened", self.spec.name)),
+        }
     }
 
     /// Whether the library is loaded (or loads) and exports `symbol`; never raises.
@@ -251,10 +254,5 @@ impl Symbol {
                 )))
             }
         }
-    }
-
-    /// Whether the symbol can be resolved (used by diagnostics, never raises).
-    pub fn is_available(&self, py: Python<'_>) -> bool {
-        self.get(py).is_ok()
     }
 }
