@@ -71,11 +71,15 @@ def test_missing_library_error_lists_where_we_looked():
 
 
 def test_rocm_path_is_searched(tmp_path):
-    code = "from hip import hip\ntry:\n    hip.hipGetDeviceCount()\nexcept RuntimeError as e:\n    print(e)\n"
+    """A runtime under $ROCM_PATH/lib is found there (before the system loader)."""
+    import glob
+
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "libamdhip64.so.6").symlink_to(glob.glob("/usr/lib/*/libamdhip64.so.5")[0])
+    code = "from hip import _native\nprint([r for r in _native.libraries() if r[0] == 'hip'][0])"
     env = {"ROCM_PATH": str(tmp_path), "PATH": "/usr/bin", "LD_LIBRARY_PATH": ""}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True).stdout
-    # The system loader still finds bookworm's runtime after $ROCM_PATH/lib is tried.
-    assert out == ""
+    assert f"'{tmp_path}/lib/libamdhip64.so.6'" in out and "True" in out
 
 
 def test_module_constants():

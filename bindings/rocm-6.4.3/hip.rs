@@ -461,7 +461,6 @@ fn hipDeviceComputeCapability(py: Python<'_>, device: i32) -> PyResult<PyObject>
 /// Returns an identifer string for the device.
 ///
 /// Args:
-///     name [out]: String of the device name
 ///     len [in]: Maximum length of string to store in device name
 ///     device [in]: Device ordinal
 ///
@@ -541,7 +540,6 @@ fn hipDeviceGetP2PAttribute(py: Python<'_>, attr: &Bound<'_, PyAny>, srcDevice: 
 /// Returns a PCI Bus Id string for the device, overloaded to take int device ID.
 ///
 /// Args:
-///     pciBusId [out]: The string of PCI Bus Id format for the device
 ///     len [in]: Maximum length of string
 ///     device [in]: The device ordinal
 ///

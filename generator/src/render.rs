@@ -616,15 +616,14 @@ impl FnCtx<'_> {
             m.call_args.push(a);
         }
         m.results = outs;
-        m.doc = docstring(
-            &f.doc,
-            &f.params
-                .iter()
-                .filter(|p| p.usage != Usage::Out)
-                .map(|p| p.name.clone())
-                .collect::<Vec<_>>(),
-            &returns_doc,
-        );
+        // Only what Python passes is an argument (not outputs, not out_string buffers).
+        let args: Vec<String> = f
+            .params
+            .iter()
+            .filter(|p| !matches!(p.usage, Usage::Out | Usage::OutString))
+            .map(|p| p.name.clone())
+            .collect();
+        m.doc = docstring(&f.doc, &args, &returns_doc);
         if f.deprecated {
             m.doc.push(String::new());
             m.doc.push("Deprecated in the C API.".into());

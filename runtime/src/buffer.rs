@@ -64,6 +64,9 @@ impl BufferGuard {
     ///
     /// A read-only buffer passed where C writes is an error, not a silent copy.
     pub fn try_new(obj: &Bound<'_, PyAny>, writable: bool) -> PyResult<Option<BufferGuard>> {
+        if !has_buffer(obj) {
+            return Ok(None);
+        }
         // SAFETY: `RawBuffer` is plain data; zeroed is its documented initial state.
         let mut view: Box<RawBuffer> = Box::new(unsafe { std::mem::zeroed() });
         let flags = if writable {
@@ -84,9 +87,7 @@ impl BufferGuard {
                 obj.get_type().name()?
             )));
         }
-        if err.is_instance_of::<PyTypeError>(obj.py()) && !is_buffer_error(&err, obj.py()) {
-            return Ok(None);
-        }
+        // The type exports buffers but refused this one (e.g. a non-contiguous array).
         Err(err)
     }
 
@@ -108,15 +109,6 @@ fn PyBuffer_is_readonly(obj: &Bound<'_, PyAny>) -> bool {
         .ok()
         .flatten()
         .is_some_and(|g| g.view.readonly != 0)
-}
-
-/// Whether a TypeError came from an exporter that exists but refused the request
-/// (for example a non-contiguous array), rather than from a missing buffer interface.
-fn is_buffer_error(err: &PyErr, py: Python<'_>) -> bool {
-    let msg = err.value(py).to_string();
-    !msg.contains("does not support the buffer interface")
-        && !msg.contains("a bytes-like object is required")
-        && !msg.contains("buffer protocol")
 }
 
 impl Drop for BufferGuard {

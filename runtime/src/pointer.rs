@@ -1,6 +1,6 @@
 //! `Pointer`, `DeviceArray`, and the conversion of any pointer-like Python object to an address.
 
-use crate::buffer::{has_buffer, BufferGuard};
+use crate::buffer::BufferGuard;
 use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
@@ -338,17 +338,15 @@ impl PtrArg {
                 return plain(addr);
             }
         }
-        if has_buffer(obj) {
-            if let Some(guard) = BufferGuard::try_new(obj, writable)? {
-                // NumPy integer scalars export a few bytes but stand for their value.
-                if guard.byte_len() <= 8 && is_integral(obj)? {
-                    return plain(int_to_addr(obj)?);
-                }
-                return Ok(PtrArg {
-                    addr: guard.addr(),
-                    _guard: Some(guard),
-                });
+        if let Some(guard) = BufferGuard::try_new(obj, writable)? {
+            // NumPy integer scalars export a few bytes but stand for their value.
+            if guard.byte_len() <= 8 && is_integral(obj)? {
+                return plain(int_to_addr(obj)?);
             }
+            return Ok(PtrArg {
+                addr: guard.addr(),
+                _guard: Some(guard),
+            });
         }
         if let Some(cai) = obj.getattr_opt("__cuda_array_interface__")? {
             return plain(int_to_addr(&cai.get_item("data")?.get_item(0)?)?);
