@@ -5,6 +5,7 @@ cd "$(dirname "$0")"
 
 # hip first: the other libraries import its types when generated.
 ALL_LIBS="hip,hiprtc,hipblas,hipsparse,rccl,hiprand,hipfft,hipsolver,roctx"
+ALL_CUDA_LIBS="cuda,cudart,nvrtc"
 usage() {
   cat <<USAGE
 Usage: ./build_pkgs.sh [options]
@@ -16,7 +17,11 @@ Usage: ./build_pkgs.sh [options]
                     (default: \$HIP_PYTHON_LIBS, else all: $ALL_LIBS)
   --regenerate      run hipgen on the headers first (needs libclang)
   --no-hip          do not build hip-python
-  --no-cuda         do not build hip-python-as-cuda (not part of this release yet)
+  --no-cuda         do not build hip-python-as-cuda
+  --cuda-libs LIST  CUDA modules of hip-python-as-cuda: 'cuda,cudart,nvrtc' or '^nvrtc'
+                    (default: \$HIP_PYTHON_CUDA_LIBS, else all: $ALL_CUDA_LIBS); cuda brings
+                    cuda.cuda and cuda.bindings.driver, cudart cuda.cudart and
+                    cuda.bindings.runtime, nvrtc cuda.nvrtc and cuda.bindings.nvrtc
   --run-tests       run the test suite after building
   --out DIR         where wheels go (default dist)
   --no-install      build only; do not install into the venv
@@ -32,7 +37,8 @@ USAGE
 ROCM_ROOT=${ROCM_PATH:-.rocm/6.4.3/usr}
 RELEASE=6.4.3
 LIBS=${HIP_PYTHON_LIBS:-$ALL_LIBS}
-REGENERATE=0; BUILD_HIP=1; RUN_TESTS=0; PRE_CLEAN=0; POST_CLEAN=0; USE_VENV=1
+CUDA_LIBS=${HIP_PYTHON_CUDA_LIBS:-$ALL_CUDA_LIBS}
+REGENERATE=0; BUILD_HIP=1; BUILD_CUDA=1; RUN_TESTS=0; PRE_CLEAN=0; POST_CLEAN=0; USE_VENV=1
 OUT=dist; INSTALL=1; DRY_RUN=0
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -41,7 +47,8 @@ while [ $# -gt 0 ]; do
     --libs) LIBS=$2; shift ;;
     --regenerate) REGENERATE=1 ;;
     --no-hip) BUILD_HIP=0 ;;
-    --no-cuda) ;;
+    --no-cuda) BUILD_CUDA=0 ;;
+    --cuda-libs) CUDA_LIBS=$2; shift ;;
     --run-tests) RUN_TESTS=1 ;;
     --pre-clean) PRE_CLEAN=1 ;;
     --post-clean) POST_CLEAN=1 ;;
@@ -67,10 +74,11 @@ fi
 MANYLINUX=(--zig --compatibility manylinux_2_28)
 "$PY" -m ziglang version >/dev/null 2>&1 || MANYLINUX=()
 
-# Resolves an include list ('a,b') or exclude list ('^a,b') against all libraries.
+# Resolves an include list ('a,b') or exclude list ('^a,b') against all libraries (or the
+# list given second).
 select_libs() {
-  local spec=$1 out=() l
-  IFS=, read -ra all <<<"$ALL_LIBS"
+  local spec=$1 known=${2:-$ALL_LIBS} out=() l
+  IFS=, read -ra all <<<"$known"
   if [[ $spec == ^* ]]; then
     IFS=, read -ra excluded <<<"${spec#^}"
     for l in "${all[@]}"; do
@@ -79,7 +87,7 @@ select_libs() {
   else
     IFS=, read -ra wanted <<<"$spec"
     for l in "${wanted[@]}"; do
-      [[ ",$ALL_LIBS," == *",$l,"* ]] || { echo "unknown library '$l' (known: $ALL_LIBS)" >&2; exit 2; }
+      [[ ",$known," == *",$l,"* ]] || { echo "unknown library '$l' (known: $known)" >&2; exit 2; }
       out+=("$l")
     done
   fi
@@ -90,8 +98,10 @@ SELECTED=$(select_libs "$LIBS")
 if [[ -n $SELECTED && ",$SELECTED," != *",hip,"* && ",$SELECTED," =~ ,(hipblas|hipsparse|rccl|hiprand|hipfft|hipsolver), ]]; then
   SELECTED="hip,$SELECTED"
 fi
+CUDA_SELECTED=$(select_libs "$CUDA_LIBS" "$ALL_CUDA_LIBS")
 if [ "$DRY_RUN" = 1 ]; then
   echo "$SELECTED"
+  [ "$BUILD_CUDA" = 1 ] && echo "cuda: $CUDA_SELECTED"
   exit 0
 fi
 [ -n "$SELECTED" ] || { echo "no library selected" >&2; exit 2; }
@@ -104,7 +114,7 @@ fi
 
 if [ "$REGENERATE" = 1 ]; then
   cargo build -q --release -p hipgen
-  ./target/release/hipgen generate --include "$ROCM_ROOT/include" --release "$RELEASE" --libs "$ALL_LIBS"
+  ./target/release/hipgen generate --include "$ROCM_ROOT/include" --release "$RELEASE" --libs "$ALL_LIBS,cuda"
 fi
 
 if [ "$BUILD_HIP" = 1 ]; then
@@ -116,6 +126,32 @@ if [ "$BUILD_HIP" = 1 ]; then
   if [ "$INSTALL" = 1 ]; then
     "$PY" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps \
        "$OUT"/hip_python-*.whl
+  fi
+fi
+
+if [ "$BUILD_CUDA" = 1 ]; then
+  echo "building hip-python-as-cuda with: $CUDA_SELECTED"
+  rm -f "$OUT"/hip_python_as_cuda-*
+  # Modules left out are moved aside for the build and put back afterwards.
+  aside=$(mktemp -d)
+  restore() { cp -a "$aside"/. hip-python-as-cuda/python/cuda/ 2>/dev/null || true; rm -rf "$aside"; }
+  trap restore EXIT
+  declare -A CUDA_FILES=([cuda]="cuda.py bindings/driver.py" [cudart]="cudart.py bindings/runtime.py"
+                         [nvrtc]="nvrtc.py bindings/nvrtc.py")
+  for l in ${ALL_CUDA_LIBS//,/ }; do
+    [[ ",$CUDA_SELECTED," == *",$l,"* ]] && continue
+    for f in ${CUDA_FILES[$l]}; do
+      mkdir -p "$aside/$(dirname "$f")"
+      mv "hip-python-as-cuda/python/cuda/$f" "$aside/$f"
+    done
+  done
+  (cd hip-python-as-cuda && "../$PY" -m maturin build --release -q --out "$OUT" "${MANYLINUX[@]}")
+  restore
+  trap - EXIT
+  (cd hip-python-as-cuda && "../$PY" -m maturin sdist --out "$OUT" >/dev/null)
+  if [ "$INSTALL" = 1 ]; then
+    "$PY" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps \
+       "$OUT"/hip_python_as_cuda-*.whl
   fi
 fi
 

@@ -15,6 +15,7 @@ const LIBRARIES: &[&str] = &[
     "hipfft",
     "hipsolver",
     "roctx",
+    "cuda",
 ];
 
 fn main() {

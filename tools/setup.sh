@@ -21,7 +21,8 @@ fi
 SID_PACKAGES=(libamdhip64-dev libamdhip64-6 libhiprtc6
   libhipblas-dev libhipblas-common-dev libhipblas2 libhipsparse-dev libhipsparse1
   librccl-dev librccl1 libhiprand-dev librocrand-dev libhiprand1 libhipfft-dev libhipfft0
-  libhipsolver-dev libhipsolver0 libroctx-dev libroctx64-4)
+  libhipsolver-dev libhipsolver0 libroctx-dev libroctx64-4
+  hipify-perl)  # its CUDA→HIP table names the CUDA aliases (generator/specs/cuda.yaml)
 stamp="$ROCM_DIR/6.4.3/.packages"
 if [ "$(cat "$stamp" 2>/dev/null)" != "${SID_PACKAGES[*]}" ]; then
   rm -rf "$ROCM_DIR/6.4.3"
@@ -39,7 +40,7 @@ fetch_release() {
   fi
 }
 fetch_release trixie "$ROCM_DIR/5.7.1" libamdhip64-dev libhipblas-dev libhipsparse-dev librccl-dev \
-  libhiprand-dev librocrand-dev libhipfft-dev libhipsolver-dev libroctx-dev
+  libhiprand-dev librocrand-dev libhipfft-dev libhipsolver-dev libroctx-dev hipify-perl
 fetch_release bookworm "$ROCM_DIR/5.2.3" libamdhip64-dev libhipsparse-dev libhiprand-dev librocrand-dev
 
 if [ ! -x .venv/bin/python ]; then

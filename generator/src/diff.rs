@@ -1,6 +1,6 @@
 //! Differences between the IRs of two releases, for maintainers moving to a new ROCm.
 
-use crate::ir::Library;
+use crate::ir::{AliasSet, Library};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -68,6 +68,40 @@ pub fn diff(old: &Library, new: &Library) -> String {
                 .map(|k| format!("-{k}")),
         );
         (!changes.is_empty()).then(|| changes.join(" "))
+    });
+    out
+}
+
+/// A report of CUDA names added, removed or pointed at another HIP object between two
+/// alias IRs (enum members included, as `Enum.member`).
+pub fn diff_aliases(old: &AliasSet, new: &AliasSet) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{}: ROCm {} -> {}", new.name, old.release, new.release);
+    let flat = |set: &AliasSet| -> BTreeMap<String, String> {
+        let mut m = BTreeMap::new();
+        for module in &set.modules {
+            for a in &module.names {
+                m.insert(
+                    a.cuda.clone(),
+                    format!("{}.{} ({})", module.module, a.hip, a.kind.as_str()),
+                );
+            }
+            for e in &module.members {
+                for (c, h) in &e.members {
+                    m.insert(
+                        format!("{}.{c}", e.hip_enum),
+                        format!("{}.{}.{h}", module.module, e.hip_enum),
+                    );
+                }
+            }
+        }
+        m
+    };
+    let (fa, fb) = (flat(old), flat(new));
+    let a: BTreeMap<_, _> = fa.iter().collect();
+    let b: BTreeMap<_, _> = fb.iter().collect();
+    section(&mut out, "CUDA names", &a, &b, |x, y| {
+        (x != y).then(|| format!("{x} -> {y}"))
     });
     out
 }

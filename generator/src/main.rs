@@ -1,5 +1,6 @@
 //! hipgen: reads ROCm C headers through libclang and renders PyO3 modules from them.
 
+mod aliases;
 mod clang;
 mod diff;
 mod ir;
@@ -99,12 +100,20 @@ fn main() -> Result<()> {
             out,
         } => generate(&include, &release, &libs, &specs, &templates, &out)?,
         Command::Diff { old, new } => {
-            let read = |p: &Path| -> Result<ir::Library> {
+            let read = |p: &Path| -> Result<serde_json::Value> {
                 let text = std::fs::read_to_string(p)
                     .with_context(|| format!("reading {}", p.display()))?;
                 Ok(serde_json::from_str(&text)?)
             };
-            print!("{}", diff::diff(&read(&old)?, &read(&new)?));
+            let (a, b) = (read(&old)?, read(&new)?);
+            // Alias IRs (CUDA names) have `modules`; library IRs have `functions`.
+            if a.get("modules").is_some() && b.get("modules").is_some() {
+                let (a, b) = (serde_json::from_value(a)?, serde_json::from_value(b)?);
+                print!("{}", diff::diff_aliases(&a, &b));
+            } else {
+                let (a, b) = (serde_json::from_value(a)?, serde_json::from_value(b)?);
+                print!("{}", diff::diff(&a, &b));
+            }
         }
     }
     Ok(())
@@ -129,6 +138,32 @@ fn generate(
         } else {
             specs.join(format!("{name}.yaml"))
         };
+        let command = format!(
+            "hipgen generate --release {release} --libs {name} (or ./build_pkgs.sh --regenerate)"
+        );
+        if let Some(alias_spec) = aliases::AliasSpec::load(&spec_path)? {
+            let set = aliases::generate(&alias_spec, include, release, &dir)?;
+            let mut code = aliases::render(&set, templates, &command)?;
+            if !code.ends_with('\n') {
+                code.push('\n');
+            }
+            std::fs::write(dir.join(format!("{name}.rs")), code)?;
+            std::fs::write(
+                dir.join(format!("{name}.ir.json")),
+                serde_json::to_string_pretty(&set)? + "\n",
+            )?;
+            for m in &set.modules {
+                eprintln!(
+                    "{name}: {} CUDA names and {} enum member names for {}",
+                    m.names.len(),
+                    m.members.iter().map(|e| e.members.len()).sum::<usize>(),
+                    m.module
+                );
+            }
+            let unresolved: usize = set.unresolved.iter().map(|(_, n)| n).sum();
+            eprintln!("{name}: {unresolved} table entries name no object of these modules");
+            continue;
+        }
         let spec = spec::Spec::load(&spec_path)?;
         let mut lib = parse::parse_library(&spec, include, release)?;
         // Imported libraries' IR comes from the same output folder: generate them first.
@@ -142,9 +177,6 @@ fn generate(
                 Ok(serde_json::from_str(&text)?)
             })
             .collect::<Result<Vec<ir::Library>>>()?;
-        let command = format!(
-            "hipgen generate --release {release} --libs {name} (or ./build_pkgs.sh --regenerate)"
-        );
         let (code, skipped) = render::render(&lib, &imports, &spec, templates, &command)?;
         lib.skipped.extend(skipped);
         std::fs::write(dir.join(format!("{name}.rs")), code)?;

@@ -2,6 +2,7 @@
 //! pointer and string arguments, lazily created enum/struct/handle classes, and the
 //! helpers the generated wrappers call. Generated code stays thin; the logic lives here.
 
+pub mod aliases;
 pub mod buffer;
 pub mod extra;
 pub mod loader;

@@ -296,6 +296,13 @@ impl TypeRegistry {
             return obj.extract();
         }
         let (_, enum_base) = enum_classes(py)?;
+        // An enum class standing for this one under other names (the `cuda` package's
+        // `cudaMemcpyKind` for `hipMemcpyKind`) says so in `__hip_enum__`.
+        if let Ok(stands_for) = obj.get_type().getattr(pyo3::intern!(py, "__hip_enum__")) {
+            if stands_for.is(&class) {
+                return obj.extract();
+            }
+        }
         if obj.is_instance(enum_base.bind(py))? || !obj.hasattr("__index__")? {
             return Err(PyTypeError::new_err(format!(
                 "expected a member of {} or an int, got {}",

@@ -1,6 +1,7 @@
 //! The language-neutral model of one C library: parsing produces it, rendering consumes it.
 //! It is plain serde data, so `hipgen ir` can dump it and `hipgen diff` can compare releases.
 
+pub mod alias;
 pub mod comment;
 pub mod constant;
 pub mod enum_ty;
@@ -8,6 +9,7 @@ pub mod function;
 pub mod record;
 pub mod types;
 
+pub use alias::{Alias, AliasKind, AliasModule, AliasSet, EnumMembers};
 pub use comment::Doc;
 pub use constant::{ConstValue, Constant};
 pub use enum_ty::Enum;

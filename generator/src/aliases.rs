@@ -1,0 +1,317 @@
+//! CUDA aliases of HIP modules, from the CUDA→HIP table of HIPIFY (`hipify-perl`, AMD's own
+//! CUDA-to-HIP translator), resolved against the IRs of the HIP modules.
+//!
+//! `hipify-perl` lists its substitutions as `subst("cudaMalloc", "hipMalloc", "memory");`
+//! inside Perl subs; the spec says which subs hold the HIP ones (others map to rocBLAS,
+//! MIOpen and so on). An entry is kept only when its HIP name is a function, enum, enum
+//! member, struct, handle or constant of one of the aliased modules.
+
+use crate::ir::{Alias, AliasKind, AliasModule, AliasSet, EnumMembers, Library};
+use anyhow::{bail, Context, Result};
+use regex::Regex;
+use serde::Deserialize;
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+/// The spec of an alias package (`generator/specs/cuda.yaml`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AliasSpec {
+    /// Spec name, e.g. `cuda`.
+    pub name: String,
+    /// Where the table comes from.
+    pub mapping: MappingSpec,
+    /// HIP modules whose objects get CUDA names, in order; generated before this spec.
+    pub modules: Vec<String>,
+}
+
+/// The CUDA→HIP table to read.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MappingSpec {
+    /// Path of `hipify-perl`, relative to the include directory.
+    pub path: PathBuf,
+    /// Perl subs whose `subst` calls are read, in order; the first entry of a CUDA name wins.
+    pub sections: Vec<String>,
+}
+
+impl AliasSpec {
+    /// Reads an alias spec; `None` when the file is a library spec.
+    pub fn load(path: &Path) -> Result<Option<Self>> {
+        let text =
+            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        let value: serde_yaml::Value = serde_yaml::from_str(&text)?;
+        if value.get("mapping").is_none() {
+            return Ok(None);
+        }
+        Ok(Some(
+            serde_yaml::from_value(value).with_context(|| format!("in {}", path.display()))?,
+        ))
+    }
+}
+
+/// One `subst` entry: CUDA name, HIP name, the table's category.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    pub cuda: String,
+    pub hip: String,
+    pub category: String,
+}
+
+/// Reads the `subst` calls of the given subs of a `hipify-perl` script, in order.
+pub fn read_hipify(text: &str, sections: &[String]) -> Result<Vec<Entry>> {
+    let subst = Regex::new(r#"^\s*subst\("([^"]+)",\s*"([^"]+)",\s*"([^"]+)"\);"#).unwrap();
+    let mut by_section: HashMap<&str, Vec<Entry>> = HashMap::new();
+    let mut current: Option<&str> = None;
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix("sub ") {
+            current = rest.strip_suffix(" {").map(str::trim);
+            continue;
+        }
+        if line == "}" {
+            current = None;
+            continue;
+        }
+        let (Some(sec), Some(c)) = (current, subst.captures(line)) else {
+            continue;
+        };
+        by_section.entry(sec).or_default().push(Entry {
+            cuda: c[1].to_string(),
+            hip: c[2].to_string(),
+            category: c[3].to_string(),
+        });
+    }
+    let mut out = Vec::new();
+    for s in sections {
+        match by_section.remove(s.as_str()) {
+            Some(entries) => out.extend(entries),
+            None => bail!("hipify-perl has no sub '{s}' with substitutions"),
+        }
+    }
+    Ok(out)
+}
+
+/// What a HIP name is in one module.
+#[derive(Clone)]
+enum Target {
+    Object(AliasKind, Option<String>),
+    Member(String),
+}
+
+/// Python names of a module's objects, as the generated module exposes them.
+fn targets(lib: &Library) -> HashMap<&str, Target> {
+    let mut t: HashMap<&str, Target> = HashMap::new();
+    // Enum members first, so module-level objects of the same name win.
+    for e in &lib.enums {
+        for (m, _) in &e.members {
+            t.insert(m, Target::Member(e.name.clone()));
+        }
+    }
+    for c in &lib.constants {
+        t.insert(&c.name, Target::Object(AliasKind::Constant, None));
+    }
+    for p in &lib.pointer_aliases {
+        t.insert(p, Target::Object(AliasKind::Pointer, None));
+    }
+    for h in &lib.handles {
+        for n in std::iter::once(&h.name).chain(&h.aliases) {
+            t.insert(n, Target::Object(AliasKind::Handle, None));
+        }
+    }
+    for r in &lib.records {
+        for n in std::iter::once(&r.name).chain(&r.aliases) {
+            t.insert(n, Target::Object(AliasKind::Record, None));
+        }
+    }
+    for e in &lib.enums {
+        for n in std::iter::once(&e.name).chain(&e.aliases) {
+            t.insert(n, Target::Object(AliasKind::Enum, Some(e.name.clone())));
+        }
+    }
+    for f in &lib.functions {
+        t.insert(&f.name, Target::Object(AliasKind::Function, None));
+    }
+    t
+}
+
+/// Resolves table entries against the modules' IRs (in `spec.modules` order).
+pub fn resolve(
+    spec: &AliasSpec,
+    release: &str,
+    entries: &[Entry],
+    libs: &[Library],
+) -> Result<AliasSet> {
+    let tables: Vec<_> = libs.iter().map(targets).collect();
+    let mut names: Vec<BTreeMap<String, Alias>> = vec![BTreeMap::new(); libs.len()];
+    let mut members: Vec<BTreeMap<String, BTreeMap<String, String>>> =
+        vec![BTreeMap::new(); libs.len()];
+    let mut unresolved: BTreeMap<String, usize> = BTreeMap::new();
+    let mut seen = std::collections::HashSet::new();
+    for e in entries {
+        // A CUDA name listed twice keeps its first HIP name, as hipify applies them in order.
+        if !seen.insert(e.cuda.as_str()) {
+            continue;
+        }
+        let found = tables
+            .iter()
+            .enumerate()
+            .find_map(|(i, t)| t.get(e.hip.as_str()).map(|target| (i, target.clone())));
+        match found {
+            Some((i, Target::Object(kind, hip_enum))) => {
+                names[i].insert(
+                    e.cuda.clone(),
+                    Alias {
+                        cuda: e.cuda.clone(),
+                        hip: e.hip.clone(),
+                        kind,
+                        hip_enum,
+                    },
+                );
+            }
+            Some((i, Target::Member(hip_enum))) => {
+                members[i]
+                    .entry(hip_enum)
+                    .or_default()
+                    .insert(e.cuda.clone(), e.hip.clone());
+            }
+            None => *unresolved.entry(e.category.clone()).or_default() += 1,
+        }
+    }
+    let modules = libs
+        .iter()
+        .zip(names.into_iter().zip(members))
+        .map(|(lib, (n, m))| AliasModule {
+            module: lib.name.clone(),
+            names: n.into_values().collect(),
+            members: m
+                .into_iter()
+                .map(|(hip_enum, ms)| EnumMembers {
+                    hip_enum,
+                    members: ms.into_iter().collect(),
+                })
+                .collect(),
+        })
+        .collect();
+    Ok(AliasSet {
+        name: spec.name.clone(),
+        release: release.to_string(),
+        source: format!(
+            "{} ({})",
+            spec.mapping
+                .path
+                .file_name()
+                .map(|f| f.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+            spec.mapping.sections.join(", ")
+        ),
+        modules,
+        unresolved: unresolved.into_iter().collect(),
+    })
+}
+
+/// Renders the alias tables as Rust statics (`templates/aliases.rs.j2`).
+pub fn render(set: &AliasSet, templates: &Path, command: &str) -> Result<String> {
+    let mut env = minijinja::Environment::new();
+    env.set_loader(minijinja::path_loader(templates));
+    env.set_trim_blocks(true);
+    env.set_lstrip_blocks(true);
+    let tmpl = env.get_template("aliases.rs.j2")?;
+    Ok(tmpl.render(minijinja::context! { a => set, command => command })?)
+}
+
+/// Reads the table a spec names and resolves it against the modules' IRs in `dir`.
+pub fn generate(spec: &AliasSpec, include: &Path, release: &str, dir: &Path) -> Result<AliasSet> {
+    let table = include.join(&spec.mapping.path);
+    let text = std::fs::read_to_string(&table).with_context(|| {
+        format!(
+            "reading the CUDA→HIP table {} (tools/setup.sh unpacks Debian's hipify-perl there)",
+            table.display()
+        )
+    })?;
+    let entries = read_hipify(&text, &spec.mapping.sections)?;
+    let libs = spec
+        .modules
+        .iter()
+        .map(|m| {
+            let path = dir.join(format!("{m}.ir.json"));
+            let text = std::fs::read_to_string(&path).with_context(|| {
+                format!("{} aliases {m}: reading {}", spec.name, path.display())
+            })?;
+            Ok(serde_json::from_str(&text)?)
+        })
+        .collect::<Result<Vec<Library>>>()?;
+    resolve(spec, release, &entries, &libs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SCRIPT: &str = r#"
+sub rocSubstitutions {
+    subst("cudaDataType", "rocblas_datatype", "type");
+}
+
+sub simpleSubstitutions {
+    subst("cudaMalloc", "hipMalloc", "memory");
+    subst("cuMemAlloc", "hipMalloc", "memory");
+    subst("cudaSuccess", "hipSuccess", "numeric_literal");
+    subst("cudaError_t", "hipError_t", "type");
+    subst("cudaDataType", "hipDataType", "type");
+    subst("cublasCreate", "hipblasCreate", "library");
+}
+"#;
+
+    fn sections() -> Vec<String> {
+        vec!["simpleSubstitutions".to_string()]
+    }
+
+    #[test]
+    fn reads_only_the_named_subs() {
+        let e = read_hipify(SCRIPT, &sections()).unwrap();
+        assert_eq!(e.len(), 6);
+        assert_eq!(e[4].hip, "hipDataType");
+        assert!(read_hipify(SCRIPT, &["nope".to_string()]).is_err());
+    }
+
+    #[test]
+    fn resolves_against_the_ir() {
+        let lib: Library = serde_json::from_value(serde_json::json!({
+            "name": "hip", "release": "x", "headers": [],
+            "functions": [{"name": "hipMalloc", "symbol": "hipMalloc", "ret": {"kind": "int", "size": 4, "signed": true}, "params": []}],
+            "enums": [{"name": "hipError_t", "size": 4, "signed": true, "members": [["hipSuccess", 0]]}],
+            "records": [], "handles": [], "pointer_aliases": [], "constants": [], "skipped": []
+        }))
+        .unwrap();
+        let spec = AliasSpec {
+            name: "cuda".into(),
+            mapping: MappingSpec {
+                path: "hipify-perl".into(),
+                sections: sections(),
+            },
+            modules: vec!["hip".into()],
+        };
+        let set = resolve(
+            &spec,
+            "x",
+            &read_hipify(SCRIPT, &sections()).unwrap(),
+            &[lib],
+        )
+        .unwrap();
+        let m = &set.modules[0];
+        let names: Vec<_> = m.names.iter().map(|a| (a.cuda.as_str(), a.kind)).collect();
+        assert_eq!(
+            names,
+            [
+                ("cuMemAlloc", AliasKind::Function),
+                ("cudaError_t", AliasKind::Enum),
+                ("cudaMalloc", AliasKind::Function)
+            ]
+        );
+        assert_eq!(
+            m.members[0].members,
+            [("cudaSuccess".into(), "hipSuccess".into())]
+        );
+        assert_eq!(set.unresolved, [("library".into(), 1), ("type".into(), 1)]);
+    }
+}

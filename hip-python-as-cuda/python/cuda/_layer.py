@@ -1,0 +1,220 @@
+"""Builds the CUDA modules from the generated alias tables (`cuda._native`).
+
+Every CUDA name is the HIP object itself: `cuda.cudart.cudaMalloc is hip.hip.hipMalloc`,
+`cudaDeviceProp is hip.hip.hipDeviceProp_t`. Enums are the exception: a CUDA enum class is a
+new `IntEnum` holding the HIP members and the CUDA members (with HIP's values), and a HIP
+function accepts its members where it expects the HIP enum. Names are resolved on first
+access, so importing a CUDA module costs no more than reading the tables.
+"""
+
+from __future__ import annotations
+
+import enum
+import importlib
+import importlib.util
+import os
+import sys
+import types
+
+from . import _native
+
+#: Values that turn an `HIP_PYTHON_<enum>_HALLUCINATE` environment variable on or off.
+_YES = ("true", "1", "t", "y", "yes")
+_NO = ("false", "0", "f", "n", "no")
+
+#: CUDA name → (HIP module, HIP name, kind), per HIP module.
+_NAMES: dict[str, dict[str, tuple[str, str, str]]] = {}
+#: (HIP module, HIP enum) → [(CUDA member, HIP member)].
+_MEMBERS: dict[tuple[str, str], list[tuple[str, str]]] = {}
+#: CUDA enum classes, shared by every module that exposes them.
+_ENUMS: dict[str, type] = {}
+#: Whether each CUDA enum invents constants it does not have, by CUDA enum name.
+_HALLUCINATE: dict[str, bool] = {}
+#: Invented constants per CUDA enum class, so each name keeps one value.
+_INVENTED: dict[type, dict[str, enum.IntEnum]] = {}
+#: Names a module provides itself instead of the HIP object (see `cuda._nvrtc`).
+_OVERRIDES: dict[str, str] = {
+    "nvrtcCompileProgram": "cuda._nvrtc",
+    "nvrtcGetPTX": "cuda._nvrtc",
+    "nvrtcGetCUBIN": "cuda._nvrtc",
+    "nvrtcGetProgramLog": "cuda._nvrtc",
+}
+
+
+def _table(hip_module: str) -> dict[str, tuple[str, str, str]]:
+    names = _NAMES.get(hip_module)
+    if names is None:
+        names = {c: (hip_module, h, k) for c, h, k in _native.names(hip_module)}
+        for hip_enum, pairs in _native.members(hip_module).items():
+            _MEMBERS[(hip_module, hip_enum)] = pairs
+        _NAMES[hip_module] = names
+    return names
+
+
+def _flag_name(cuda_enum: str) -> str:
+    return f"HIP_PYTHON_{cuda_enum}_HALLUCINATE"
+
+
+def _env_flag(cuda_enum: str) -> bool:
+    var = _flag_name(cuda_enum)
+    value = os.environ.get(var, "false").strip().lower()
+    if value in _YES:
+        return True
+    if value in _NO:
+        return False
+    allowed = ", ".join(repr(v) for v in _YES + _NO)
+    raise ValueError(f"environment variable {var}={value!r}: must be one of {allowed} (any case)")
+
+
+class _CudaEnumMeta(type(enum.IntEnum)):
+    """Metaclass of the CUDA enum classes.
+
+    - Members of the HIP enum count as instances (`isinstance(hip_err, cudaError_t)`), since
+      HIP functions return HIP members.
+    - With hallucination on, a constant the class lacks is invented on first access: a real
+      pseudo-member of the class (`int()`, `str()`, `repr()`, hashing and `==` work as for
+      members) whose value no member has, kept so the name always gives the same object.
+    """
+
+    def __instancecheck__(cls, obj):
+        if type.__instancecheck__(cls, obj):
+            return True
+        hip_enum = cls.__dict__.get("__hip_enum__")
+        return hip_enum is not None and type.__instancecheck__(hip_enum, obj)
+
+    def __getattr__(cls, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        members = cls.__dict__.get("_member_map_", {})
+        if name in members:
+            return members[name]
+        invented = _INVENTED.setdefault(cls, {})
+        if name in invented:
+            return invented[name]
+        if not _HALLUCINATE.get(cls.__name__, False):
+            raise AttributeError(
+                f"type object '{cls.__name__}' has no attribute '{name}' (set "
+                f"{cls.__module__}.{_flag_name(cls.__name__)} = True to invent missing constants)"
+            )
+        used = set(cls._value2member_map_) | {m._value_ for m in invented.values()}
+        value = max(used) + 1 if used else 0
+        member = int.__new__(cls, value)
+        member._name_ = name
+        member._value_ = value
+        invented[name] = member
+        return member
+
+
+class _CudaEnum(enum.IntEnum, metaclass=_CudaEnumMeta):
+    """Base of the CUDA enum classes."""
+
+
+def _home(cuda_name: str) -> str:
+    """The module a shared CUDA enum class names as its own, as in cuda-python 12."""
+    if cuda_name.startswith("nvrtc"):
+        return "cuda.bindings.nvrtc"
+    if cuda_name.startswith("cuda"):
+        return "cuda.bindings.runtime"
+    return "cuda.bindings.driver"
+
+
+def _enum_class(cuda_name: str, hip_module: str, hip_enum: str) -> type:
+    cls = _ENUMS.get(cuda_name)
+    if cls is not None:
+        return cls
+    hip_cls = getattr(importlib.import_module(f"hip.{hip_module}"), hip_enum)
+    # __members__ holds aliases too: keep every HIP name, then add the CUDA names.
+    members = [(n, int(m)) for n, m in hip_cls.__members__.items()]
+    have = {n for n, _ in members}
+    for cuda_member, hip_member in _MEMBERS.get((hip_module, hip_enum), ()):
+        if cuda_member not in have and hip_member in hip_cls.__members__:
+            members.append((cuda_member, int(hip_cls.__members__[hip_member])))
+            have.add(cuda_member)
+    cls = _CudaEnum(cuda_name, members, module=_home(cuda_name), qualname=cuda_name)
+    cls.__hip_enum__ = hip_cls
+    cls.__doc__ = f"CUDA's {cuda_name}: the members of HIP's {hip_module}.{hip_enum}, under both names."
+    if cuda_name not in _HALLUCINATE:
+        _HALLUCINATE[cuda_name] = _env_flag(cuda_name)
+    _ENUMS[cuda_name] = cls
+    return cls
+
+
+class CudaModule(types.ModuleType):
+    """A CUDA module whose names resolve to HIP objects on first access."""
+
+    def __getattr__(self, name):
+        spec = self.__dict__.get("_hip_modules_", ())
+        if name.startswith("HIP_PYTHON_") and name.endswith("_HALLUCINATE"):
+            cuda_enum = name[len("HIP_PYTHON_") : -len("_HALLUCINATE")]
+            if self._resolve(cuda_enum, spec, kind_only=True) == "enum":
+                if cuda_enum not in _HALLUCINATE:
+                    _HALLUCINATE[cuda_enum] = _env_flag(cuda_enum)
+                return _HALLUCINATE[cuda_enum]
+        value = self._resolve(name, spec)
+        if value is _MISSING:
+            raise AttributeError(f"module '{self.__name__}' has no attribute '{name}'")
+        object.__setattr__(self, name, value)
+        return value
+
+    def __setattr__(self, name, value):
+        if name.startswith("HIP_PYTHON_") and name.endswith("_HALLUCINATE"):
+            cuda_enum = name[len("HIP_PYTHON_") : -len("_HALLUCINATE")]
+            spec = self.__dict__.get("_hip_modules_", ())
+            if self._resolve(cuda_enum, spec, kind_only=True) == "enum":
+                # One switch per CUDA enum, whichever module it is set through.
+                _HALLUCINATE[cuda_enum] = bool(value)
+                return
+        object.__setattr__(self, name, value)
+
+    def _resolve(self, name, hip_modules, kind_only=False):
+        for hip_module in hip_modules:
+            entry = _table(hip_module).get(name)
+            if entry is None:
+                continue
+            _, hip_name, kind = entry
+            if kind_only:
+                return kind
+            override = _OVERRIDES.get(name)
+            if override is not None:
+                return getattr(importlib.import_module(override), name)
+            if kind == "enum":
+                return _enum_class(name, hip_module, hip_name)
+            return getattr(importlib.import_module(f"hip.{hip_module}"), hip_name)
+        return None if kind_only else _MISSING
+
+    def __dir__(self):
+        return sorted(set(self.__dict__) | set(self.__all__))
+
+
+_MISSING = object()
+
+
+def install(module_name: str, hip_modules: tuple[str, ...]) -> None:
+    """Turns module `module_name` into a CUDA module over the given HIP modules."""
+    module = sys.modules[module_name]
+    main = importlib.import_module(f"hip.{hip_modules[0]}")
+    module.__class__ = CudaModule
+    object.__setattr__(module, "_hip_modules_", hip_modules)
+    # hip-python's markers: code checks these to tell HIP from CUDA.
+    object.__setattr__(module, "HIP_PYTHON", True)
+    object.__setattr__(module, "hip_python_mod", main)
+    object.__setattr__(module, hip_modules[0], main)
+    names = ["HIP_PYTHON", "hip_python_mod", hip_modules[0]]
+    for hip_module in hip_modules:
+        for cuda_name, (_, _, kind) in _table(hip_module).items():
+            names.append(cuda_name)
+            if kind == "enum":
+                names.append(_flag_name(cuda_name))
+    object.__setattr__(module, "__all__", names)
+
+
+def import_present(package: str, modules: tuple[str, ...]) -> list[str]:
+    """Imports those of `package`'s submodules that this build includes; their names."""
+    found = []
+    parent = sys.modules[package]
+    for name in modules:
+        if importlib.util.find_spec(f"{package}.{name}") is None:
+            continue
+        setattr(parent, name, importlib.import_module(f"{package}.{name}"))
+        found.append(name)
+    return found

@@ -1,0 +1,267 @@
+"""The NVRTC calls that need more than a new name to work on HIP.
+
+- `nvrtcCompileProgram` translates NVRTC options to hiprtc's: CUDA code asks for
+  `--gpu-architecture=compute_80` or `--fmad=false`, which hiprtc does not know. The
+  architecture becomes `--offload-arch=<gfx target>` (the current device's, or
+  `HIP_PYTHON_OFFLOAD_ARCH`); options with no hiprtc meaning are dropped with a
+  `NvrtcOptionWarning`; anything else (clang options, `-I`, `-D`) passes through.
+- `nvrtcGetPTX`, `nvrtcGetCUBIN`, `nvrtcGetProgramLog` also accept a `bytes` object of the
+  right size as the buffer, as cuda-python's examples pass one (`ptx = b" " * size`).
+
+Everything else in `cuda.nvrtc` is the hiprtc function itself.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import importlib
+import os
+import warnings
+
+from . import _layer
+
+__all__ = [
+    "NvrtcOptionWarning",
+    "nvrtcCompileProgram",
+    "nvrtcGetCUBIN",
+    "nvrtcGetPTX",
+    "nvrtcGetProgramLog",
+    "translate_options",
+]
+
+#: Environment variable naming the AMD GPU target CUDA architecture options become.
+ARCH_VARIABLE = "HIP_PYTHON_OFFLOAD_ARCH"
+
+
+class NvrtcOptionWarning(UserWarning):
+    """An NVRTC option was dropped because hiprtc has no equivalent."""
+
+
+def _on(value: str) -> bool:
+    return value.strip().lower() in ("true", "1", "yes", "")
+
+
+#: NVRTC options (both spellings) with a hiprtc equivalent: value → hiprtc options.
+_TRANSLATED = {
+    "--fmad": lambda v: ["-ffp-contract=fast" if _on(v) else "-ffp-contract=off"],
+    "-fmad": lambda v: ["-ffp-contract=fast" if _on(v) else "-ffp-contract=off"],
+    "--use_fast_math": lambda v: ["-ffast-math"],
+    "-use_fast_math": lambda v: ["-ffast-math"],
+    "--ftz": lambda v: ["-fgpu-flush-denormals-to-zero" if _on(v) else "-fno-gpu-flush-denormals-to-zero"],
+    "-ftz": lambda v: ["-fgpu-flush-denormals-to-zero" if _on(v) else "-fno-gpu-flush-denormals-to-zero"],
+    "--relocatable-device-code": lambda v: ["-fgpu-rdc" if _on(v) else "-fno-gpu-rdc"],
+    "-rdc": lambda v: ["-fgpu-rdc" if _on(v) else "-fno-gpu-rdc"],
+    "--device-debug": lambda v: ["-g"],
+    "-G": lambda v: ["-g"],
+    "--generate-line-info": lambda v: ["-gline-tables-only"],
+    "-lineinfo": lambda v: ["-gline-tables-only"],
+    "--std": lambda v: [f"-std={v}"],
+    "-std": lambda v: [f"-std={v}"],
+    "--define-macro": lambda v: [f"-D{v}"],
+    "--undefine-macro": lambda v: [f"-U{v}"],
+    "--include-path": lambda v: [f"-I{v}"],
+    "--pre-include": lambda v: ["-include", v],
+    "--disable-warnings": lambda v: ["-w"],
+}
+
+#: NVRTC options that tune NVIDIA's code generator or diagnostics only.
+_DROPPED = {
+    "--prec-div",
+    "-prec-div",
+    "--prec-sqrt",
+    "-prec-sqrt",
+    "--maxrregcount",
+    "-maxrregcount",
+    "--ptxas-options",
+    "-Xptxas",
+    "--extra-device-vectorization",
+    "-extra-device-vectorization",
+    "--restrict",
+    "-restrict",
+    "--device-as-default-execution-space",
+    "-default-device",
+    "--dopt",
+    "-dopt",
+    "--dlink-time-opt",
+    "-dlto",
+    "--optimization-info",
+    "-opt-info",
+    "--display-error-number",
+    "-err-no",
+    "--no-display-error-number",
+    "-no-err-no",
+    "--diag-error",
+    "-diag-error",
+    "--diag-suppress",
+    "-diag-suppress",
+    "--diag-warn",
+    "-diag-warn",
+    "--split-compile",
+    "-split-compile",
+    "--fdevice-syntax-only",
+    "-fdevice-syntax-only",
+    "--minimal",
+    "-minimal",
+    "--device-stack-protector",
+    "-device-stack-protector",
+    "--builtin-move-forward",
+    "-builtin-move-forward",
+    "--builtin-initializer-list",
+    "-builtin-initializer-list",
+    "--time",
+    "-time",
+    "--fdevice-time-trace",
+    "-fdevice-time-trace",
+    "--modify-stack-limit",
+    "-modify-stack-limit",
+    "--no-source-include",
+    "-no-source-include",
+    "--device-int128",
+    "-device-int128",
+    "--ofast-compile",
+    "-Ofc",
+    "--pch",
+    "-pch",
+    "--create-pch",
+    "-create-pch",
+    "--use-pch",
+    "-use-pch",
+    "--pch-dir",
+    "-pch-dir",
+    "--pch-verbose",
+    "-pch-verbose",
+    "--pch-messages",
+    "-pch-messages",
+    "--instantiate-templates-in-pch",
+    "-instantiate-templates-in-pch",
+}
+
+_ARCH = ("--gpu-architecture", "-arch")
+
+
+def device_arch() -> str | None:
+    """The AMD GPU target architecture options become: `HIP_PYTHON_OFFLOAD_ARCH`, else the
+    current device's `gcnArchName` (e.g. `gfx90a:sramecc+:xnack-`), else None."""
+    arch = os.environ.get(ARCH_VARIABLE, "").strip()
+    if arch:
+        return arch
+    hip = importlib.import_module("hip.hip")
+    err, device = hip.hipGetDevice()
+    if err != hip.hipError_t.hipSuccess:
+        return None
+    err, props = hip.hipGetDeviceProperties(device)
+    if err != hip.hipError_t.hipSuccess:
+        return None
+    name = props.gcnArchName
+    name = name.decode() if isinstance(name, bytes) else str(name)
+    return name or None
+
+
+def _text(option) -> str:
+    if isinstance(option, (bytes, bytearray)):
+        return bytes(option).decode()
+    if isinstance(option, str):
+        return option
+    raise TypeError(f"NVRTC options must be bytes or str, got {type(option).__name__}")
+
+
+def translate_options(options, arch: str | None) -> tuple[list[bytes], list[str]]:
+    """hiprtc options for NVRTC `options`, and the options dropped.
+
+    `arch` is the AMD target CUDA architecture options turn into; when None, they are
+    dropped. When `arch` came from `HIP_PYTHON_OFFLOAD_ARCH` and no architecture option
+    is given, one is added.
+    """
+    out: list[str] = []
+    dropped: list[str] = []
+    saw_arch = False
+    items = iter([_text(o) for o in options])
+    for opt in items:
+        name, eq, value = opt.partition("=")
+        if name in _ARCH:
+            if not eq:
+                value = next(items, "")
+                opt = f"{opt} {value}"
+            saw_arch = True
+            target = value if value.startswith("gfx") else arch
+            if target:
+                out.append(f"--offload-arch={target}")
+            else:
+                dropped.append(opt)
+        elif name in _TRANSLATED:
+            out.extend(_TRANSLATED[name](value))
+        elif name in _DROPPED:
+            dropped.append(opt)
+        else:
+            out.append(opt)
+    if not saw_arch and os.environ.get(ARCH_VARIABLE, "").strip():
+        out.append(f"--offload-arch={os.environ[ARCH_VARIABLE].strip()}")
+    return [o.encode() for o in out], dropped
+
+
+def nvrtcCompileProgram(prog, numOptions, options):
+    """hiprtcCompileProgram, with NVRTC options translated (see `translate_options`).
+
+    Returns a tuple of 1 item: the hiprtcResult (`nvrtcResult` members compare equal).
+    """
+    count = int(numOptions)
+    given = [] if options is None else list(options)
+    if count < 0 or count > len(given):
+        raise ValueError(f"numOptions is {count} but {len(given)} options were given")
+    translated, dropped = translate_options(given[:count], device_arch())
+    if dropped:
+        reason = (
+            f"no AMD GPU target is known (set {ARCH_VARIABLE}, e.g. gfx90a)"
+            if any(d.partition("=")[0].split(" ")[0] in _ARCH for d in dropped)
+            else "hiprtc has no equivalent"
+        )
+        warnings.warn(
+            f"nvrtcCompileProgram: dropped NVRTC options {dropped}: {reason}",
+            NvrtcOptionWarning,
+            stacklevel=2,
+        )
+    hiprtc = importlib.import_module("hip.hiprtc")
+    return hiprtc.hiprtcCompileProgram(prog, len(translated), translated or None)
+
+
+def _fill(cuda_name: str, size_name: str, prog, buf):
+    get = _hip_function(cuda_name)
+    if not isinstance(buf, bytes):
+        return get(prog, buf)
+    err, size = _hip_function(size_name)(prog)
+    if err != 0:  # HIPRTC_SUCCESS
+        return (err,)
+    if len(buf) < size:
+        raise ValueError(f"{cuda_name}: the buffer holds {len(buf)} bytes, the result needs {size}")
+    if size == 0:
+        return (err,)
+    if len(buf) < 2:
+        # Python shares one object for each bytes of length 0 or 1: never write into it.
+        raise ValueError(f"{cuda_name}: pass a bytearray, or a bytes object of the result's size")
+    tmp = bytearray(size)
+    result = get(prog, tmp)
+    # cuda-python writes into the bytes object it is given; so do we, after the call
+    # succeeded, and only within its length.
+    address = ctypes.cast(ctypes.c_char_p(buf), ctypes.c_void_p).value
+    ctypes.memmove(address, bytes(tmp), size)
+    return result
+
+
+def _hip_function(cuda_name: str):
+    _, hip_name, _ = _layer._table("hiprtc")[cuda_name]
+    return getattr(importlib.import_module("hip.hiprtc"), hip_name)
+
+
+def nvrtcGetPTX(prog, ptx):
+    """hiprtcGetCode: the compiled code object; `ptx` may also be a bytes object of its size."""
+    return _fill("nvrtcGetPTX", "nvrtcGetPTXSize", prog, ptx)
+
+
+def nvrtcGetCUBIN(prog, cubin):
+    """hiprtcGetBitcode; `cubin` may also be a bytes object of its size."""
+    return _fill("nvrtcGetCUBIN", "nvrtcGetCUBINSize", prog, cubin)
+
+
+def nvrtcGetProgramLog(prog, log):
+    """hiprtcGetProgramLog; `log` may also be a bytes object of its size."""
+    return _fill("nvrtcGetProgramLog", "nvrtcGetProgramLogSize", prog, log)

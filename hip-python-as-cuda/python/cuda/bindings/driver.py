@@ -1,0 +1,8 @@
+"""cuda-python's `cuda.bindings.driver` (CUDA driver API) on HIP.
+
+Every name is the HIP object it stands for (see `cuda._layer`), resolved on first use.
+"""
+
+from cuda._layer import install
+
+install(__name__, ("hip", "hiprtc"))

@@ -1,0 +1,49 @@
+//! The `cuda._native` extension: the generated CUDA→HIP alias tables, handed to the Python
+//! layer (`cuda/_layer.py`) that turns them into module attributes on first access.
+
+use hip_bindings::cuda::{MODULES, RELEASE, SOURCE};
+use hipgen_runtime::aliases::AliasModule;
+use pyo3::exceptions::PyKeyError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+
+/// The table of HIP module `module`.
+fn table(module: &str) -> PyResult<&'static AliasModule> {
+    MODULES
+        .iter()
+        .find(|m| m.module == module)
+        .ok_or_else(|| PyKeyError::new_err(format!("no CUDA aliases for HIP module '{module}'")))
+}
+
+/// The HIP modules that have CUDA names.
+#[pyfunction]
+fn modules() -> Vec<&'static str> {
+    MODULES.iter().map(|m| m.module).collect()
+}
+
+/// `[(cuda_name, hip_name, kind), ...]` of HIP module `module`; `kind` is one of function,
+/// enum, record, handle, pointer, constant.
+#[pyfunction]
+fn names<'py>(py: Python<'py>, module: &str) -> PyResult<Bound<'py, PyList>> {
+    PyList::new(py, table(module)?.names.iter().copied())
+}
+
+/// `{hip_enum: [(cuda_member, hip_member), ...]}` of HIP module `module`.
+#[pyfunction]
+fn members<'py>(py: Python<'py>, module: &str) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    for (hip_enum, pairs) in table(module)?.members {
+        d.set_item(*hip_enum, PyList::new(py, pairs.iter().copied())?)?;
+    }
+    Ok(d)
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("RELEASE", RELEASE)?;
+    m.add("SOURCE", SOURCE)?;
+    m.add_function(wrap_pyfunction!(modules, m)?)?;
+    m.add_function(wrap_pyfunction!(names, m)?)?;
+    m.add_function(wrap_pyfunction!(members, m)?)?;
+    Ok(())
+}

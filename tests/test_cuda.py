@@ -1,0 +1,343 @@
+"""hip-python-as-cuda: CUDA names that are the HIP objects, against the real HIP runtime."""
+
+import json
+import os
+import subprocess
+import sys
+
+import cuda
+import cuda.bindings.driver
+import cuda.bindings.nvrtc
+import cuda.bindings.runtime
+import numpy as np
+import pytest
+from cuda import _layer, _nvrtc, cudart, nvrtc
+from cuda import cuda as driver
+
+from conftest import REPO
+from hip import hip, hiprtc
+
+MODULES = {
+    "cuda.cuda": driver,
+    "cuda.cudart": cudart,
+    "cuda.nvrtc": nvrtc,
+    "cuda.bindings.driver": cuda.bindings.driver,
+    "cuda.bindings.runtime": cuda.bindings.runtime,
+    "cuda.bindings.nvrtc": cuda.bindings.nvrtc,
+}
+INTEROP = json.loads((REPO / "tests/fixtures/hip_python_interop_6.4.3.json").read_text())
+# hipify 7.0 no longer maps getLocalRuntimeVersion (a cuda-python helper, not a CUDA API),
+# which hip-python-interop took from an older hipify.
+KNOWN_MISSING = {"getLocalRuntimeVersion"}
+# Where HIPIFY 7.0 (our table) and the older HIPIFY hip-python-interop 6.4.3 followed differ:
+# both HIP structs exist; HIPIFY now maps the CUDA struct to the runtime-API one.
+NEWER_HIPIFY = {
+    "CUDA_MEMSET_NODE_PARAMS": "hipMemsetParams",
+    "CUDA_MEMSET_NODE_PARAMS_st": "hipMemsetParams",
+    "CUDA_MEMSET_NODE_PARAMS_v1": "hipMemsetParams",
+}
+SRC = b'extern "C" __global__ void k(float *x) { x[threadIdx.x] *= 2.0f; }'
+
+
+@pytest.fixture
+def hallucination_off():
+    """Turns every switch this test may flip back off afterwards."""
+    yield
+    for flag in ("cudaError_t", "CUresult", "nvrtcResult", "cudaMemcpyKind"):
+        setattr(cudart if flag != "nvrtcResult" else nvrtc, f"HIP_PYTHON_{flag}_HALLUCINATE", False)
+
+
+# --- names ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_name_parity_with_hip_python_interop(module):
+    ours = set(dir(MODULES[module]))
+    theirs = set(INTEROP[module])
+    missing = sorted(theirs - ours)
+    assert len(missing) <= 0.05 * len(theirs), missing
+    # The rest is pinned, so a loss shows up at once.
+    assert set(missing) == (KNOWN_MISSING & theirs)
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_names_stand_for_the_same_hip_objects_as_in_hip_python_interop(module):
+    mod = MODULES[module]
+    hip_mod = hiprtc if module.endswith("nvrtc") else hip
+    checked = 0
+    for name, target in INTEROP[module].items():
+        if target is None:
+            continue
+        kind, hip_name = target
+        if name in KNOWN_MISSING:
+            continue
+        ours = getattr(mod, name)
+        if name in _layer._OVERRIDES:
+            # Option translation and bytes buffers need a wrapper (see cuda._nvrtc).
+            assert ours is getattr(_nvrtc, name)
+            continue
+        if name in NEWER_HIPIFY:
+            assert ours is getattr(hip, NEWER_HIPIFY[name]), name
+            continue
+        expected = getattr(hip_mod, hip_name) if hasattr(hip_mod, hip_name) else getattr(hip, hip_name)
+        if kind == "enum":
+            assert ours.__hip_enum__ is expected, name
+        elif isinstance(expected, int) and not isinstance(expected, bool):
+            assert ours == expected, name
+        else:
+            assert ours is expected, name
+        checked += 1
+    assert checked > (20 if module.endswith("nvrtc") else 1000)
+
+
+def test_functions_are_the_hip_function_objects():
+    assert cudart.cudaMalloc is hip.hipMalloc
+    assert driver.cuMemAlloc is hip.hipMalloc
+    assert cuda.bindings.runtime.cudaStreamCreate is hip.hipStreamCreate
+    assert driver.cuLaunchKernel is hip.hipModuleLaunchKernel
+    assert nvrtc.nvrtcCreateProgram is hiprtc.hiprtcCreateProgram
+    assert driver.nvrtcCreateProgram is hiprtc.hiprtcCreateProgram
+    assert nvrtc.nvrtcGetPTXSize is hiprtc.hiprtcGetCodeSize
+
+
+def test_types_and_constants_are_the_hip_objects():
+    assert cudart.cudaDeviceProp is hip.hipDeviceProp_t
+    assert driver.CUstream is hip.hipStream_t and cudart.cudaStream_t is hip.hipStream_t
+    assert driver.CUdeviceptr is hip.hipDeviceptr_t
+    assert cudart.cudaStreamNonBlocking == hip.hipStreamNonBlocking
+    assert driver.CU_LAUNCH_PARAM_END == hip.HIP_LAUNCH_PARAM_END
+    assert nvrtc.CUlinkState is hiprtc.hiprtcLinkState
+
+
+def test_unknown_name_is_an_attribute_error():
+    with pytest.raises(AttributeError, match="cuda.cudart.*cudaNoSuchThing"):
+        cudart.cudaNoSuchThing  # noqa: B018
+    assert not hasattr(nvrtc, "cudaMalloc")
+
+
+def test_markers():
+    assert cuda.HIP_PYTHON is True and cuda.hip is hip
+    for name, mod in MODULES.items():
+        assert mod.HIP_PYTHON is True
+        main = hiprtc if name.endswith("nvrtc") else hip
+        assert mod.hip_python_mod is main
+        assert getattr(mod, main.__name__.split(".")[-1]) is main
+    assert cuda.bindings.HIP_PYTHON is True
+
+
+def test_alias_tables_come_from_hipify():
+    assert cuda.ALIAS_SOURCE.startswith("hipify-perl")
+    assert cuda.ROCM_RELEASE == "6.4.3"
+
+
+# --- enums ---------------------------------------------------------------------------------
+
+
+def test_enum_holds_cuda_and_hip_names_with_hip_values():
+    e = cudart.cudaError_t
+    assert e.__module__ == "cuda.bindings.runtime" and driver.CUresult.__module__ == "cuda.bindings.driver"
+    assert e.cudaSuccess == e.hipSuccess == e.CUDA_SUCCESS == hip.hipError_t.hipSuccess == 0
+    assert e.cudaErrorNoDevice == hip.hipError_t.hipErrorNoDevice
+    for name, member in hip.hipError_t.__members__.items():
+        assert getattr(e, name) == member
+    k = cudart.cudaMemcpyKind
+    assert k.cudaMemcpyHostToDevice == hip.hipMemcpyKind.hipMemcpyHostToDevice
+    assert nvrtc.nvrtcResult.NVRTC_ERROR_COMPILATION == hiprtc.hiprtcResult.HIPRTC_ERROR_COMPILATION
+
+
+def test_enum_classes_are_shared_between_the_layouts():
+    assert driver.CUresult is cuda.bindings.driver.CUresult
+    assert cudart.cudaError_t is cuda.bindings.runtime.cudaError_t
+    assert nvrtc.nvrtcResult is cuda.bindings.nvrtc.nvrtcResult is driver.nvrtcResult
+
+
+def test_hip_results_are_instances_of_the_cuda_enum():
+    err, count = cudart.cudaGetDeviceCount()
+    assert type(err) is hip.hipError_t
+    assert isinstance(err, cudart.cudaError_t) and isinstance(err, driver.CUresult)
+    assert err == cudart.cudaError_t.cudaErrorNoDevice and count == 0
+    assert not isinstance(hip.hipMemcpyKind.hipMemcpyDefault, cudart.cudaError_t)
+
+
+def test_hip_functions_take_cuda_enum_members():
+    host = np.zeros(4, dtype=np.float32)
+    (err,) = cudart.cudaMemcpy(host, host, 0, cudart.cudaMemcpyKind.cudaMemcpyHostToHost)
+    # The runtime answered (no device here): the CUDA member reached C as HIP's value.
+    assert isinstance(err, hip.hipError_t)
+    with pytest.raises(TypeError, match="hipMemcpyKind"):
+        hip.hipMemcpy(host, host, 0, cudart.cudaError_t.cudaSuccess)
+
+
+def test_hallucination_is_off_by_default(hallucination_off):
+    assert cudart.HIP_PYTHON_cudaError_t_HALLUCINATE is False
+    with pytest.raises(AttributeError, match="HIP_PYTHON_cudaError_t_HALLUCINATE"):
+        cudart.cudaError_t.cudaErrorNotSupportedByHip  # noqa: B018
+
+
+def test_hallucinated_constant_behaves_like_a_member(hallucination_off):
+    cudart.HIP_PYTHON_cudaError_t_HALLUCINATE = True
+    # One switch per CUDA enum, whichever module it is read through.
+    assert cuda.bindings.runtime.HIP_PYTHON_cudaError_t_HALLUCINATE is True
+    e = cudart.cudaError_t
+    made = e.cudaErrorInventedForTest
+    assert made is e.cudaErrorInventedForTest
+    assert isinstance(made, e) and isinstance(made, int)
+    assert made.name == "cudaErrorInventedForTest" and made.value == int(made)
+    assert repr(made) == f"<cudaError_t.cudaErrorInventedForTest: {int(made)}>"
+    assert str(made) == str(e.cudaSuccess).replace("0", str(int(made))).replace("hipSuccess", made.name)
+    assert made == made and hash(made) == hash(made)
+    assert all(made != m for m in e) and all(made != m for m in hip.hipError_t)
+    assert int(made) not in {int(m) for m in hip.hipError_t}
+    other = e.cudaErrorAnotherInvented
+    assert other != made and {made: 1, other: 2}[made] == 1
+    # The other enums keep their own switch.
+    with pytest.raises(AttributeError):
+        driver.CUresult.CUDA_ERROR_INVENTED  # noqa: B018
+
+
+def test_hallucination_from_the_environment():
+    code = (
+        "from cuda import nvrtc\n"
+        "m = nvrtc.nvrtcResult.NVRTC_ERROR_INVENTED\n"
+        "print(nvrtc.HIP_PYTHON_nvrtcResult_HALLUCINATE, int(m) > 0, repr(m))\n"
+    )
+    env = dict(os.environ, HIP_PYTHON_nvrtcResult_HALLUCINATE="yes")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.startswith("True True <nvrtcResult.NVRTC_ERROR_INVENTED:")
+    env["HIP_PYTHON_nvrtcResult_HALLUCINATE"] = "maybe"
+    bad = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert (
+        bad.returncode != 0
+        and "ValueError" in bad.stderr
+        and "HIP_PYTHON_nvrtcResult_HALLUCINATE" in bad.stderr
+    )
+
+
+# --- NVRTC ---------------------------------------------------------------------------------
+
+
+def test_option_translation():
+    out, dropped = _nvrtc.translate_options(
+        [
+            b"--gpu-architecture=compute_80",
+            b"--fmad=false",
+            "-arch=sm_90",
+            b"-maxrregcount=32",
+            b"-DN=4",
+            b"--std=c++17",
+            b"-use_fast_math",
+            b"--include-path=/x",
+        ],
+        "gfx90a",
+    )
+    assert out == [
+        b"--offload-arch=gfx90a",
+        b"-ffp-contract=off",
+        b"--offload-arch=gfx90a",
+        b"-DN=4",
+        b"-std=c++17",
+        b"-ffast-math",
+        b"-I/x",
+    ]
+    assert dropped == ["-maxrregcount=32"]
+    out, dropped = _nvrtc.translate_options([b"-arch", b"compute_70", b"--fmad=true"], None)
+    assert out == [b"-ffp-contract=fast"] and dropped == ["-arch compute_70"]
+    out, _ = _nvrtc.translate_options([b"--gpu-architecture=gfx942"], None)
+    assert out == [b"--offload-arch=gfx942"]
+    with pytest.raises(TypeError):
+        _nvrtc.translate_options([3], None)
+
+
+def compile_with(options, monkeypatch, arch="gfx90a"):
+    if arch:
+        monkeypatch.setenv("HIP_PYTHON_OFFLOAD_ARCH", arch)
+    else:
+        monkeypatch.delenv("HIP_PYTHON_OFFLOAD_ARCH", raising=False)
+    err, prog = nvrtc.nvrtcCreateProgram(SRC, b"k.cu", 0, [], [])
+    assert err == nvrtc.nvrtcResult.NVRTC_SUCCESS
+    return prog, nvrtc.nvrtcCompileProgram(prog, len(options), options)
+
+
+def test_nvrtc_compile_with_cuda_options(monkeypatch):
+    prog, (err,) = compile_with([b"--gpu-architecture=compute_80", b"--fmad=false"], monkeypatch)
+    assert err == nvrtc.nvrtcResult.NVRTC_SUCCESS
+    err, size = nvrtc.nvrtcGetPTXSize(prog)
+    ptx = b" " * size
+    (err,) = nvrtc.nvrtcGetPTX(prog, ptx)
+    assert err == nvrtc.nvrtcResult.NVRTC_SUCCESS and ptx[:4] == b"\x7fELF"
+    assert b"gfx90a" in ptx
+    code = bytearray(size)
+    assert nvrtc.nvrtcGetPTX(prog, code)[0] == 0 and bytes(code) == ptx
+
+
+def test_nvrtc_drops_unknown_meaning_with_a_warning(monkeypatch):
+    with pytest.warns(cuda.NvrtcOptionWarning, match="maxrregcount"):
+        _, (err,) = compile_with([b"-arch=sm_80", b"-maxrregcount=32"], monkeypatch)
+    assert err == nvrtc.nvrtcResult.NVRTC_SUCCESS
+
+
+def test_nvrtc_without_a_target_says_how_to_give_one(monkeypatch):
+    with pytest.warns(cuda.NvrtcOptionWarning, match="HIP_PYTHON_OFFLOAD_ARCH"):
+        prog, (err,) = compile_with([b"--gpu-architecture=compute_80"], monkeypatch, arch=None)
+    # No GPU here and no target given: hiprtc has nothing to compile for.
+    assert err == nvrtc.nvrtcResult.NVRTC_ERROR_COMPILATION
+
+
+def test_nvrtc_log_into_bytes_and_bad_buffers(monkeypatch):
+    err, prog = nvrtc.nvrtcCreateProgram(b"this is not C++", b"bad.cu", 0, [], [])
+    monkeypatch.setenv("HIP_PYTHON_OFFLOAD_ARCH", "gfx90a")
+    (err,) = nvrtc.nvrtcCompileProgram(prog, 0, [])
+    assert err == nvrtc.nvrtcResult.NVRTC_ERROR_COMPILATION
+    err, size = nvrtc.nvrtcGetProgramLogSize(prog)
+    log = b" " * size
+    assert nvrtc.nvrtcGetProgramLog(prog, log)[0] == 0
+    assert b"error" in log
+    with pytest.raises(ValueError, match="needs"):
+        nvrtc.nvrtcGetProgramLog(prog, b"  ")
+    with pytest.raises(ValueError, match="numOptions"):
+        nvrtc.nvrtcCompileProgram(prog, 3, [b"-O2"])
+
+
+# --- scripts in cuda-python's idiom, unmodified --------------------------------------------
+
+
+def run_example(name, **env):
+    out = subprocess.run(
+        [sys.executable, "-W", "ignore::RuntimeWarning", str(REPO / "examples/cuda_python" / name)],
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert out.returncode == 0, out.stderr
+    return dict(line.split(": ", 1) for line in out.stdout.splitlines() if ": " in line)
+
+
+def test_nvrtc_script(monkeypatch):
+    out = run_example("nvrtc_saxpy.py", HIP_PYTHON_OFFLOAD_ARCH="gfx90a")
+    assert out["nvrtcCompileProgram"] == "0"
+    assert int(out["code size"]) > 1000 and out["code starts"] == "b'\\x7fELF'"
+
+
+def test_runtime_script_gets_the_runtimes_answers():
+    out = run_example("runtime_memcpy.py")
+    err, count = hip.hipGetDeviceCount()
+    assert out["cudaGetDeviceCount"] == f"{int(err)} {count}"
+    assert out["cudaErrorNoDevice is"] == str(int(hip.hipError_t.hipErrorNoDevice))
+    # Every step reports what HIP itself returns for the same call here.
+    expected_malloc = int(hip.hipMalloc(4096)[0])
+    for step in ("cudaMalloc", "cudaStreamCreate", "cudaEventCreate", "cudaStreamSynchronize", "cudaFree"):
+        assert out[step] == str(expected_malloc), step
+    assert out["last error"] == "b'hipErrorNoDevice'"
+
+
+def test_driver_script_gets_the_runtimes_answers():
+    out = run_example("driver_saxpy.py", HIP_PYTHON_OFFLOAD_ARCH="gfx90a")
+    assert out["nvrtcCompileProgram"] == "0"
+    assert out["cuInit"] == str(int(hip.hipInit(0)[0]))
+    expected = str(int(hip.hipModuleLoadData(b"\x7fELF")[0]))
+    assert out["cuModuleLoadData"] == expected
+    assert out["cuLaunchKernel"] == str(
+        int(hip.hipModuleLaunchKernel(None, 1, 1, 1, 1, 1, 1, 0, None, None, None)[0])
+    )
+    assert out["result correct"] == "False"  # nothing ran: no GPU here
