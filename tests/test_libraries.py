@@ -4,6 +4,7 @@
 import ctypes
 import subprocess
 import sys
+import zipfile
 
 import numpy as np
 import pytest
@@ -104,7 +105,7 @@ def build_pkgs(*args):
 )
 def test_libs_selection(libs, expected):
     out = build_pkgs("--libs", libs, "--dry-run")
-    assert out.returncode == 0 and out.stdout.strip() == expected
+    assert out.returncode == 0 and out.stdout.splitlines()[0] == expected
 
 
 def test_libs_selection_from_environment_and_errors():
@@ -114,13 +115,48 @@ def test_libs_selection_from_environment_and_errors():
         text=True,
         env={"PATH": "/usr/bin:/bin", "HIP_PYTHON_LIBS": "hiprtc"},
     )
-    assert env_out.stdout.strip() == "hiprtc"
+    assert env_out.stdout.splitlines()[0] == "hiprtc"
     bad = build_pkgs("--libs", "nope", "--dry-run")
     assert bad.returncode == 2 and "unknown library 'nope'" in bad.stderr
 
 
+@pytest.mark.parametrize(
+    "args, expected",
+    [
+        ([], "cuda: cuda,cudart,nvrtc"),
+        (["--cuda-libs", "nvrtc"], "cuda: nvrtc"),
+        (["--cuda-libs", "^nvrtc"], "cuda: cuda,cudart"),
+        (["--no-cuda"], None),
+    ],
+)
+def test_cuda_libs_selection(args, expected):
+    out = build_pkgs(*args, "--dry-run")
+    assert out.returncode == 0
+    lines = out.stdout.splitlines()
+    assert (lines[1] if len(lines) > 1 else None) == expected
+    bad = build_pkgs("--cuda-libs", "cublas", "--dry-run")
+    assert bad.returncode == 2 and "unknown library 'cublas'" in bad.stderr
+
+
+def test_cuda_wheel_with_a_selection_has_exactly_those_modules(tmp_path):
+    out = build_pkgs("--no-hip", "--cuda-libs", "nvrtc", "--no-install", "--out", str(tmp_path / "dist"))
+    assert out.returncode == 0, out.stderr[-3000:]
+    (wheel,) = (tmp_path / "dist").glob("hip_python_as_cuda-*.whl")
+    modules = {n for n in zipfile.ZipFile(wheel).namelist() if n.endswith(".py")}
+    assert "cuda/nvrtc.py" in modules and "cuda/bindings/nvrtc.py" in modules
+    assert not modules & {
+        "cuda/cuda.py",
+        "cuda/cudart.py",
+        "cuda/bindings/driver.py",
+        "cuda/bindings/runtime.py",
+    }
+    # The modules left out were only moved aside for the build.
+    assert (REPO / "hip-python-as-cuda/python/cuda/cudart.py").exists()
+    assert (REPO / "hip-python-as-cuda/python/cuda/bindings/driver.py").exists()
+
+
 def test_wheel_with_a_selection_has_exactly_those_modules(tmp_path):
-    out = build_pkgs("--libs", "hiprtc,roctx", "--no-install", "--out", str(tmp_path / "dist"))
+    out = build_pkgs("--libs", "hiprtc,roctx", "--no-cuda", "--no-install", "--out", str(tmp_path / "dist"))
     assert out.returncode == 0, out.stderr[-3000:]
     (wheel,) = (tmp_path / "dist").glob("*.whl")
     subprocess.run([sys.executable, "-m", "venv", str(tmp_path / "env")], check=True)

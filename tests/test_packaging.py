@@ -4,6 +4,7 @@ import os
 import re
 import subprocess
 import sys
+import tarfile
 import zipfile
 from pathlib import Path
 
@@ -14,22 +15,42 @@ from conftest import REPO
 DIST = REPO / "dist"
 
 
-def wheels():
-    found = sorted(DIST.glob("hip_python-*.whl"))
+PACKAGES = ["hip_python", "hip_python_as_cuda"]
+
+
+def wheels(package="hip_python"):
+    found = sorted(DIST.glob(f"{package}-*.whl"))
     if not found:
-        pytest.fail("no wheel in dist/: run ./build_pkgs.sh")
+        pytest.fail(f"no {package} wheel in dist/: run ./build_pkgs.sh")
     return found
 
 
-def test_wheel_name_version_and_abi():
-    (wheel,) = wheels()
-    m = re.fullmatch(r"hip_python-(6\.4\.3\.\d+)-cp39-abi3-(manylinux_2_(\d+)_x86_64)\.whl", wheel.name)
+@pytest.mark.parametrize("package", PACKAGES)
+def test_wheel_name_version_and_abi(package):
+    (wheel,) = wheels(package)
+    m = re.fullmatch(package + r"-(6\.4\.3\.\d+)-cp39-abi3-(manylinux_2_(\d+)_x86_64)\.whl", wheel.name)
     assert m, wheel.name
     assert int(m.group(3)) <= 28
 
 
-def test_auditwheel_accepts_the_tag():
-    (wheel,) = wheels()
+def wheel_version(wheel):
+    return wheel.name.split("-")[1]
+
+
+def test_cuda_package_pins_the_exact_hip_python():
+    (cuda_wheel,) = wheels("hip_python_as_cuda")
+    (hip_wheel,) = wheels()
+    meta = zipfile.ZipFile(cuda_wheel).read(
+        f"hip_python_as_cuda-{wheel_version(cuda_wheel)}.dist-info/METADATA"
+    )
+    requires = [line for line in meta.decode().splitlines() if line.startswith("Requires-Dist:")]
+    assert requires == [f"Requires-Dist: hip-python=={wheel_version(hip_wheel)}"]
+    assert wheel_version(cuda_wheel) == wheel_version(hip_wheel)
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_auditwheel_accepts_the_tag(package):
+    (wheel,) = wheels(package)
     out = subprocess.run(
         [sys.executable, "-m", "auditwheel", "show", str(wheel)], capture_output=True, text=True, check=True
     ).stdout
@@ -50,8 +71,19 @@ def fresh_venv(tmp_path_factory):
     root = tmp_path_factory.mktemp("venv")
     subprocess.run([sys.executable, "-m", "venv", str(root / "env")], check=True)
     py = root / "env" / "bin" / "python"
+    # hip-python-as-cuda brings hip-python, resolved from the same wheelhouse.
     subprocess.run(
-        [str(py), "-m", "pip", "install", "-q", "--no-index", "--find-links", str(DIST), "hip-python"],
+        [
+            str(py),
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            "--no-index",
+            "--find-links",
+            str(DIST),
+            "hip-python-as-cuda",
+        ],
         check=True,
     )
     return py
@@ -74,6 +106,16 @@ def test_fresh_venv_runs_the_demo(fresh_venv):
     out = run_outside(fresh_venv, str(REPO / "examples" / "hiprtc_demo.py"))
     assert out.returncode == 0, out.stderr
     assert "AMD GPU ELF code object" in out.stdout
+
+
+def test_fresh_venv_runs_cuda_python_code(fresh_venv):
+    script = REPO / "examples" / "cuda_python" / "nvrtc_saxpy.py"
+    out = run_outside(fresh_venv, str(script), env={"HIP_PYTHON_OFFLOAD_ARCH": "gfx90a"})
+    assert out.returncode == 0, out.stderr
+    assert "nvrtcCompileProgram: 0" in out.stdout and "code starts: b'\\x7fELF'" in out.stdout
+    where = run_outside(fresh_venv, "-c", "import cuda, hip; print(cuda.__file__, cuda.__version__)")
+    assert "site-packages" in where.stdout and str(REPO) not in where.stdout
+    assert where.stdout.split()[1] == wheel_version(wheels("hip_python_as_cuda")[0])
 
 
 def test_doctor_reports_libraries_and_symbols(fresh_venv):
@@ -99,9 +141,18 @@ def test_doctor_fails_when_a_library_is_missing(fresh_venv):
     assert "NOT LOADED" in out.stdout and "/nonexistent/libhiprtc.so" in out.stdout
 
 
-def test_wheelhouse_index_lists_the_package():
-    index = (DIST / "simple" / "hip-python" / "index.html").read_text()
-    assert wheels()[0].name in index
+@pytest.mark.parametrize("package", PACKAGES)
+def test_wheelhouse_index_lists_the_package(package):
+    index = (DIST / "simple" / package.replace("_", "-") / "index.html").read_text()
+    assert wheels(package)[0].name in index
+
+
+def test_cuda_sdist_carries_the_generated_tables():
+    (sdist,) = DIST.glob("hip_python_as_cuda-*.tar.gz")
+    with tarfile.open(sdist) as tar:
+        names = tar.getnames()
+    assert any(n.endswith("bindings/rocm-6.4.3/cuda.rs") for n in names)
+    assert any(n.endswith("cuda/_layer.py") for n in names)
 
 
 def test_sdist_builds_from_checked_in_bindings(tmp_path):
