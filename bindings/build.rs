@@ -16,7 +16,12 @@ const LIBRARIES: &[&str] = &[
     "hipsolver",
     "roctx",
     "cuda",
+    "amd_comgr",
 ];
+
+/// Families of generated files behind one feature: every `<family>_*.rs` of the folder
+/// (the LLVM C API is one module per header).
+const FAMILIES: &[&str] = &["llvm"];
 
 fn main() {
     println!("cargo:rerun-if-env-changed=HIPGEN_BINDINGS");
@@ -43,6 +48,42 @@ fn main() {
             "#[path = {:?}]\npub mod {lib};\n",
             file.canonicalize().unwrap().display().to_string()
         ));
+    }
+    for family in FAMILIES {
+        if std::env::var_os(format!("CARGO_FEATURE_{}", family.to_uppercase())).is_none() {
+            continue;
+        }
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .unwrap_or_else(|e| panic!("reading {}: {e}", dir.display()))
+            .map(|e| e.unwrap().path())
+            .filter(|p| {
+                let name = p.file_name().unwrap().to_string_lossy();
+                name.starts_with(&format!("{family}_")) && name.ends_with(".rs")
+            })
+            .collect();
+        files.sort();
+        if files.is_empty() {
+            panic!(
+                "feature '{family}' is enabled but {} has no {family}_*.rs",
+                dir.display()
+            );
+        }
+        println!("cargo:rerun-if-changed={}", dir.display());
+        let mut table = format!(
+            "/// The generated modules of family `{family}`.\npub const FAMILY_{}: &[crate::Module] = &[\n",
+            family.to_uppercase()
+        );
+        for file in files {
+            println!("cargo:rerun-if-changed={}", file.display());
+            let module = file.file_stem().unwrap().to_string_lossy().into_owned();
+            modules.push_str(&format!(
+                "#[path = {:?}]\npub mod {module};\n",
+                file.canonicalize().unwrap().display().to_string()
+            ));
+            table.push_str(&format!("    crate::module_entry!({module}),\n"));
+        }
+        table.push_str("];\n");
+        modules.push_str(&table);
     }
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap()).join("modules.rs");
     std::fs::write(out, modules).unwrap();

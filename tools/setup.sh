@@ -10,7 +10,8 @@ ROCM_DIR=${HIPGEN_ROCM_DIR:-.rocm}
 sudo_() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 packages=(libclang-15-dev gcc binutils python3-venv
           libamdhip64-5 libamdhip64-dev libamd-comgr2 libhiprtc-builtins5 rocm-device-libs
-          libhipsparse0 libhipsparse-dev libhiprand1 libhiprand-dev)
+          libhipsparse0 libhipsparse-dev libhiprand1 libhiprand-dev
+          llvm-19-dev libllvm19 libllvm15)  # LLVM C API: headers and the library that runs it
 if ! dpkg -s "${packages[@]}" >/dev/null 2>&1; then
   sudo_ apt-get update -qq
   sudo_ env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
@@ -22,6 +23,7 @@ SID_PACKAGES=(libamdhip64-dev libamdhip64-6 libhiprtc6
   libhipblas-dev libhipblas-common-dev libhipblas2 libhipsparse-dev libhipsparse1
   librccl-dev librccl1 libhiprand-dev librocrand-dev libhiprand1 libhipfft-dev libhipfft0
   libhipsolver-dev libhipsolver0 libroctx-dev libroctx64-4
+  libamd-comgr-dev libamd-comgr3
   hipify-perl)  # its CUDA→HIP table names the CUDA aliases (generator/specs/cuda.yaml)
 stamp="$ROCM_DIR/6.4.3/.packages"
 if [ "$(cat "$stamp" 2>/dev/null)" != "${SID_PACKAGES[*]}" ]; then
@@ -41,7 +43,8 @@ fetch_release() {
 }
 fetch_release trixie "$ROCM_DIR/5.7.1" libamdhip64-dev libhipblas-dev libhipsparse-dev librccl-dev \
   libhiprand-dev librocrand-dev libhipfft-dev libhipsolver-dev libroctx-dev hipify-perl
-fetch_release bookworm "$ROCM_DIR/5.2.3" libamdhip64-dev libhipsparse-dev libhiprand-dev librocrand-dev
+fetch_release bookworm "$ROCM_DIR/5.2.3" libamdhip64-dev libhipsparse-dev libhiprand-dev librocrand-dev \
+  libamd-comgr-dev
 
 if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv

@@ -10,7 +10,8 @@ static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     name: "amdhip64",
     env: "HIP_PYTHON_LIBAMDHIP64",
     sonames: &["libamdhip64.so.6", "libamdhip64.so.5", "libamdhip64.so", ],
-    version_check: Some((c"hipRuntimeGetVersion", 10000000, 6)),
+    rocm_dirs: &["lib", ],
+    version_check: Some(rt::VersionCheck::Release { symbol: c"hipRuntimeGetVersion", divisor: 10000000, expected: 6 }),
 });
 
 /// Number of enum, record and handle types of this module.
@@ -14926,6 +14927,12 @@ pub const SYMBOLS: &[(&str, &str)] = &[
     ("hipStreamGetCaptureInfo_v2_spt", "hipStreamGetCaptureInfo_v2_spt"),
     ("hipLaunchHostFunc_spt", "hipLaunchHostFunc_spt"),
 ];
+
+/// The Python module this code is published as.
+pub const PYTHON_MODULE: &str = "hip.hip";
+
+/// Python modules whose functions and types this module also exposes.
+pub const REEXPORTS: &[&str] = &[];
 
 /// The library this module loads.
 pub fn library() -> &'static rt::Library {

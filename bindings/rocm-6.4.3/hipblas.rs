@@ -10,6 +10,7 @@ static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     name: "hipblas",
     env: "HIP_PYTHON_LIBHIPBLAS",
     sonames: &["libhipblas.so.2", "libhipblas.so.1", "libhipblas.so.0", "libhipblas.so", ],
+    rocm_dirs: &["lib", ],
     version_check: None,
 });
 
@@ -75339,6 +75340,12 @@ pub const SYMBOLS: &[(&str, &str)] = &[
     ("hipblasScalStridedBatchedEx_v2_64", "hipblasScalStridedBatchedEx_v2_64"),
     ("hipblasStatusToString", "hipblasStatusToString"),
 ];
+
+/// The Python module this code is published as.
+pub const PYTHON_MODULE: &str = "hip.hipblas";
+
+/// Python modules whose functions and types this module also exposes.
+pub const REEXPORTS: &[&str] = &[];
 
 /// The library this module loads.
 pub fn library() -> &'static rt::Library {

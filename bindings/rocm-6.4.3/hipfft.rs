@@ -10,6 +10,7 @@ static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     name: "hipfft",
     env: "HIP_PYTHON_LIBHIPFFT",
     sonames: &["libhipfft.so.0", "libhipfft.so", ],
+    rocm_dirs: &["lib", ],
     version_check: None,
 });
 
@@ -1121,6 +1122,12 @@ pub const SYMBOLS: &[(&str, &str)] = &[
     ("hipfftGetVersion", "hipfftGetVersion"),
     ("hipfftGetProperty", "hipfftGetProperty"),
 ];
+
+/// The Python module this code is published as.
+pub const PYTHON_MODULE: &str = "hip.hipfft";
+
+/// Python modules whose functions and types this module also exposes.
+pub const REEXPORTS: &[&str] = &[];
 
 /// The library this module loads.
 pub fn library() -> &'static rt::Library {

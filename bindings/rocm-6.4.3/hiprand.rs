@@ -10,6 +10,7 @@ static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     name: "hiprand",
     env: "HIP_PYTHON_LIBHIPRAND",
     sonames: &["libhiprand.so.1", "libhiprand.so", ],
+    rocm_dirs: &["lib", ],
     version_check: None,
 });
 
@@ -1057,6 +1058,12 @@ pub const SYMBOLS: &[(&str, &str)] = &[
     ("hiprandGetScrambleConstants32", "hiprandGetScrambleConstants32"),
     ("hiprandGetScrambleConstants64", "hiprandGetScrambleConstants64"),
 ];
+
+/// The Python module this code is published as.
+pub const PYTHON_MODULE: &str = "hip.hiprand";
+
+/// Python modules whose functions and types this module also exposes.
+pub const REEXPORTS: &[&str] = &[];
 
 /// The library this module loads.
 pub fn library() -> &'static rt::Library {

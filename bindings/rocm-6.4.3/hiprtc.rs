@@ -10,6 +10,7 @@ static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     name: "hiprtc",
     env: "HIP_PYTHON_LIBHIPRTC",
     sonames: &["libhiprtc.so.6", "libhiprtc.so", "libamdhip64.so.5", "libamdhip64.so", ],
+    rocm_dirs: &["lib", ],
     version_check: None,
 });
 
@@ -599,6 +600,12 @@ pub const SYMBOLS: &[(&str, &str)] = &[
     ("hiprtcLinkComplete", "hiprtcLinkComplete"),
     ("hiprtcLinkDestroy", "hiprtcLinkDestroy"),
 ];
+
+/// The Python module this code is published as.
+pub const PYTHON_MODULE: &str = "hip.hiprtc";
+
+/// Python modules whose functions and types this module also exposes.
+pub const REEXPORTS: &[&str] = &[];
 
 /// The library this module loads.
 pub fn library() -> &'static rt::Library {

@@ -10,6 +10,7 @@ static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     name: "hipsolver",
     env: "HIP_PYTHON_LIBHIPSOLVER",
     sonames: &["libhipsolver.so.0", "libhipsolver.so.1", "libhipsolver.so", ],
+    rocm_dirs: &["lib", ],
     version_check: None,
 });
 
@@ -19391,6 +19392,12 @@ pub const SYMBOLS: &[(&str, &str)] = &[
     ("hipsolverSpScsrlsvqr", "hipsolverSpScsrlsvqr"),
     ("hipsolverSpDcsrlsvqr", "hipsolverSpDcsrlsvqr"),
 ];
+
+/// The Python module this code is published as.
+pub const PYTHON_MODULE: &str = "hip.hipsolver";
+
+/// Python modules whose functions and types this module also exposes.
+pub const REEXPORTS: &[&str] = &[];
 
 /// The library this module loads.
 pub fn library() -> &'static rt::Library {

@@ -10,6 +10,7 @@ static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     name: "hipsparse",
     env: "HIP_PYTHON_LIBHIPSPARSE",
     sonames: &["libhipsparse.so.1", "libhipsparse.so.0", "libhipsparse.so", ],
+    rocm_dirs: &["lib", ],
     version_check: None,
 });
 
@@ -25815,6 +25816,12 @@ pub const SYMBOLS: &[(&str, &str)] = &[
     ("hipsparseSpSM_analysis", "hipsparseSpSM_analysis"),
     ("hipsparseSpSM_solve", "hipsparseSpSM_solve"),
 ];
+
+/// The Python module this code is published as.
+pub const PYTHON_MODULE: &str = "hip.hipsparse";
+
+/// Python modules whose functions and types this module also exposes.
+pub const REEXPORTS: &[&str] = &[];
 
 /// The library this module loads.
 pub fn library() -> &'static rt::Library {

@@ -10,6 +10,7 @@ static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     name: "rccl",
     env: "HIP_PYTHON_LIBRCCL",
     sonames: &["librccl.so.1", "librccl.so", ],
+    rocm_dirs: &["lib", ],
     version_check: None,
 });
 
@@ -1688,6 +1689,12 @@ pub const SYMBOLS: &[(&str, &str)] = &[
     ("ncclGroupEnd", "ncclGroupEnd"),
     ("pncclGroupEnd", "pncclGroupEnd"),
 ];
+
+/// The Python module this code is published as.
+pub const PYTHON_MODULE: &str = "hip.rccl";
+
+/// Python modules whose functions and types this module also exposes.
+pub const REEXPORTS: &[&str] = &[];
 
 /// The library this module loads.
 pub fn library() -> &'static rt::Library {

@@ -10,6 +10,7 @@ static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     name: "roctx64",
     env: "HIP_PYTHON_LIBROCTX64",
     sonames: &["libroctx64.so.4", "libroctx64.so.1", "libroctx64.so", ],
+    rocm_dirs: &["lib", ],
     version_check: None,
 });
 
@@ -194,6 +195,12 @@ pub const SYMBOLS: &[(&str, &str)] = &[
     ("roctxRangeStartA", "roctxRangeStartA"),
     ("roctxRangeStop", "roctxRangeStop"),
 ];
+
+/// The Python module this code is published as.
+pub const PYTHON_MODULE: &str = "hip.roctx";
+
+/// Python modules whose functions and types this module also exposes.
+pub const REEXPORTS: &[&str] = &[];
 
 /// The library this module loads.
 pub fn library() -> &'static rt::Library {

@@ -249,6 +249,13 @@ impl<'tu> Cursor<'tu> {
         unsafe { clang_isCursorDefinition(self.raw) != 0 }
     }
 
+    /// Whether a function is declared `static` (an inline helper of the header, which the
+    /// library does not export).
+    pub fn is_static(&self) -> bool {
+        // SAFETY: plain query on a live cursor.
+        unsafe { clang_Cursor_getStorageClass(self.raw) == CX_SC_Static }
+    }
+
     /// Whether a record or enum has no name of its own.
     pub fn is_anonymous(&self) -> bool {
         // SAFETY: plain query on a live cursor.

@@ -164,38 +164,53 @@ fn generate(
             eprintln!("{name}: {unresolved} table entries name no object of these modules");
             continue;
         }
-        let spec = spec::Spec::load(&spec_path)?;
-        let mut lib = parse::parse_library(&spec, include, release)?;
-        // Imported libraries' IR comes from the same output folder: generate them first.
-        let imports = spec
-            .imports
-            .iter()
-            .map(|i| {
-                let path = dir.join(format!("{i}.ir.json"));
-                let text = std::fs::read_to_string(&path)
-                    .with_context(|| format!("{name} imports {i}: reading {}", path.display()))?;
-                Ok(serde_json::from_str(&text)?)
-            })
-            .collect::<Result<Vec<ir::Library>>>()?;
-        let (code, skipped) = render::render(&lib, &imports, &spec, templates, &command)?;
-        lib.skipped.extend(skipped);
-        std::fs::write(dir.join(format!("{name}.rs")), code)?;
-        std::fs::write(
-            dir.join(format!("{name}.ir.json")),
-            serde_json::to_string_pretty(&lib)? + "\n",
-        )?;
-        eprintln!(
-            "{name}: {} functions, {} enums, {} records, {} handles, {} constants, {} skipped",
-            lib.functions.len(),
-            lib.enums.len(),
-            lib.records.len(),
-            lib.handles.len(),
-            lib.constants.len(),
-            lib.skipped.len()
-        );
-        for s in &lib.skipped {
-            eprintln!("  skipped {}: {}", s.name, s.reason);
+        for spec in spec::Spec::load_all(&spec_path)? {
+            generate_one(&spec, include, release, templates, &dir, &command)?;
         }
+    }
+    Ok(())
+}
+
+/// Parses and renders one library spec into `dir`.
+fn generate_one(
+    spec: &spec::Spec,
+    include: &Path,
+    release: &str,
+    templates: &Path,
+    dir: &Path,
+    command: &str,
+) -> Result<()> {
+    let name = &spec.name;
+    let mut lib = parse::parse_library(spec, include, release)?;
+    // Imported libraries' IR comes from the same output folder: generate them first.
+    let imports = spec
+        .imports
+        .iter()
+        .map(|i| {
+            let path = dir.join(format!("{i}.ir.json"));
+            let text = std::fs::read_to_string(&path)
+                .with_context(|| format!("{name} imports {i}: reading {}", path.display()))?;
+            Ok(serde_json::from_str(&text)?)
+        })
+        .collect::<Result<Vec<ir::Library>>>()?;
+    let (code, skipped) = render::render(&lib, &imports, spec, templates, command)?;
+    lib.skipped.extend(skipped);
+    std::fs::write(dir.join(format!("{name}.rs")), code)?;
+    std::fs::write(
+        dir.join(format!("{name}.ir.json")),
+        serde_json::to_string_pretty(&lib)? + "\n",
+    )?;
+    eprintln!(
+        "{name}: {} functions, {} enums, {} records, {} handles, {} constants, {} skipped",
+        lib.functions.len(),
+        lib.enums.len(),
+        lib.records.len(),
+        lib.handles.len(),
+        lib.constants.len(),
+        lib.skipped.len()
+    );
+    for s in &lib.skipped {
+        eprintln!("  skipped {}: {}", s.name, s.reason);
     }
     Ok(())
 }

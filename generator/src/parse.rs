@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 
 /// Parses the spec's headers under `include_dir` and returns the library's IR.
 pub fn parse_library(spec: &Spec, include_dir: &Path, release: &str) -> Result<Library> {
+    let include_dir = &headers_dir(spec, include_dir)?;
     let source = wrapper_source(spec)?;
     let args = compiler_args(spec, include_dir);
     let tu = TranslationUnit::parse(&source, &args)
@@ -25,6 +26,26 @@ pub fn parse_library(spec: &Spec, include_dir: &Path, release: &str) -> Result<L
     let mut walker = Walker::new(spec, include_dir, release)?;
     walker.collect(tu.cursor());
     walker.finish()
+}
+
+/// The folder holding the spec's headers: the first of its `include_dirs` that exists
+/// (relative ones taken from `include_dir`), else `include_dir`.
+fn headers_dir(spec: &Spec, include_dir: &Path) -> Result<PathBuf> {
+    if spec.include_dirs.is_empty() {
+        return Ok(include_dir.to_path_buf());
+    }
+    spec.include_dirs
+        .iter()
+        .map(|d| include_dir.join(d))
+        .find(|d| d.is_dir())
+        .with_context(|| {
+            format!(
+                "{}: none of the include_dirs {:?} exists (relative to {})",
+                spec.name,
+                spec.include_dirs,
+                include_dir.display()
+            )
+        })
 }
 
 /// Writes a source file that includes every header of the spec.
@@ -142,11 +163,19 @@ impl<'s> Walker<'s> {
         if let Some(b) = self.file_bound.get(&file) {
             return *b;
         }
+        // Compare canonical paths, but also the path as clang spells it: Debian's LLVM
+        // include folder holds symlinks to folders elsewhere.
         let rel = Path::new(&file)
             .canonicalize()
             .ok()
             .and_then(|p| {
                 p.strip_prefix(&self.include_dir)
+                    .ok()
+                    .map(|r| r.to_string_lossy().into_owned())
+            })
+            .or_else(|| {
+                Path::new(&file)
+                    .strip_prefix(&self.include_dir)
                     .ok()
                     .map(|r| r.to_string_lossy().into_owned())
             })
@@ -428,6 +457,15 @@ impl<'s> Walker<'s> {
             self.skip(&symbol, "variadic");
             return;
         }
+        if c.is_static() {
+            if self.function_filter.accepts(&symbol) {
+                self.skip(
+                    &symbol,
+                    "static inline in the header: the library does not export it",
+                );
+            }
+            return;
+        }
         let params: Vec<Param> = c
             .arguments()
             .iter()
@@ -435,10 +473,18 @@ impl<'s> Walker<'s> {
             .map(|(i, a)| {
                 let n = a.spelling();
                 let ty = a.ty();
+                // An array parameter (`const uint8_t key[32]`) is a pointer in C.
+                let ir_ty = match self.convert(ty) {
+                    CType::Array { elem, .. } => CType::Pointer {
+                        pointee: elem,
+                        is_const: ty.element().is_const(),
+                    },
+                    other => other,
+                };
                 Param {
                     name: if n.is_empty() { format!("arg{i}") } else { n },
                     spelling: ty.spelling(),
-                    ty: self.convert(ty),
+                    ty: ir_ty,
                     usage: ir::Usage::In,
                     size_param: None,
                 }
@@ -500,7 +546,11 @@ impl<'s> Walker<'s> {
             }
             TypeKind::Pointer => {
                 let pointee = ty.pointee();
-                let pointee_ir = if pointee.canonical().kind() == TypeKind::FunctionProto {
+                let canon = pointee.canonical();
+                // Function pointers, and pointers to structs no header defines (LLVM's
+                // `LLVMModuleFlagEntry *`), are plain addresses.
+                let opaque = canon.kind() == TypeKind::Record && canon.size().is_none();
+                let pointee_ir = if canon.kind() == TypeKind::FunctionProto || opaque {
                     CType::Void
                 } else {
                     self.convert(pointee)

@@ -47,6 +47,8 @@ struct FunctionModel {
     serialize: bool,
     /// Expressions that build the result tuple items.
     results: Vec<String>,
+    /// Whether the results are returned without a tuple (one value, or None for none).
+    plain: bool,
 }
 
 /// A record by value as the template sees it: a `#[repr(C)]` mirror.
@@ -67,6 +69,8 @@ struct ModuleModel {
     name: String,
     /// Python module (`hip.hip`).
     python_module: String,
+    /// Python modules re-exported.
+    reexports: Vec<String>,
     /// ROCm release.
     release: String,
     /// Headers parsed.
@@ -81,6 +85,8 @@ struct ModuleModel {
     lib_sonames: Vec<String>,
     /// Rust expression of the library's version check.
     lib_version_check: String,
+    /// Folders of a ROCm installation holding the library.
+    lib_rocm_dirs: Vec<String>,
     /// Type table entries (Rust expressions).
     types: Vec<String>,
     /// Record mirrors.
@@ -266,6 +272,7 @@ fn module_model(
             status: status.map(|s| s.enum_name.as_str()),
             status_idx,
             success_value,
+            plain_results: spec.plain_results,
         };
         // A record passed by value must have a definition to be mirrored; without one the
         // function cannot be called correctly, so it is left out and reported.
@@ -298,25 +305,16 @@ fn module_model(
     }
     let model = ModuleModel {
         name: lib.name.clone(),
-        python_module: format!("hip.{}", lib.name),
+        python_module: spec.python_module(),
+        reexports: spec.reexports.clone(),
         release: lib.release.clone(),
         headers: lib.headers.clone(),
         command: command.to_string(),
         lib_name: spec.library.name.clone(),
         lib_env: spec.library.env.clone(),
         lib_sonames: spec.library.sonames.clone(),
-        lib_version_check: match &spec.library.version {
-            Some(v) => {
-                let major: i64 = lib
-                    .release
-                    .split('.')
-                    .next()
-                    .and_then(|m| m.parse().ok())
-                    .context("release must start with a major number")?;
-                format!("Some((c{:?}, {}, {major}))", v.symbol, v.divisor)
-            }
-            None => "None".into(),
-        },
+        lib_rocm_dirs: spec.library.rocm_dirs.clone(),
+        lib_version_check: version_check(lib, spec)?,
         types: type_entries,
         mirrors: mirrors.into_values().collect(),
         functions,
@@ -326,6 +324,41 @@ fn module_model(
         foreign: foreign_types(lib, &types)?,
     };
     Ok((model, skipped))
+}
+
+/// The loader's version check, as Rust: the release major of `int f(int *)` divided, or the
+/// interface major of `void f(size_t *, size_t *)` against a header constant.
+fn version_check(lib: &Library, spec: &Spec) -> Result<String> {
+    let Some(v) = &spec.library.version else {
+        return Ok("None".into());
+    };
+    if let Some(constant) = &v.interface_constant {
+        let expected = lib
+            .constants
+            .iter()
+            .find_map(|c| match (&c.value, c.name == *constant) {
+                (ConstValue::Int(i), true) => Some(*i),
+                _ => None,
+            })
+            .with_context(|| format!("version check: no integer constant {constant}"))?;
+        return Ok(format!(
+            "Some(rt::VersionCheck::Interface {{ symbol: c{:?}, expected: {expected} }})",
+            v.symbol
+        ));
+    }
+    let major: i64 = lib
+        .release
+        .split('.')
+        .next()
+        .and_then(|m| m.parse().ok())
+        .context("release must start with a major number")?;
+    let divisor = v
+        .divisor
+        .context("version check: give `divisor` (or `interface_constant`)")?;
+    Ok(format!(
+        "Some(rt::VersionCheck::Release {{ symbol: c{:?}, divisor: {divisor}, expected: {major} }})",
+        v.symbol
+    ))
 }
 
 /// Imported types named in this library's functions and fields, sorted by name.
@@ -439,6 +472,8 @@ struct FnCtx<'a> {
     status_idx: Option<usize>,
     /// Value put first in the result of plain-returning functions.
     success_value: Option<i64>,
+    /// Whether a single result is returned as itself (and none as None), not as a tuple.
+    plain_results: bool,
 }
 
 impl FnCtx<'_> {
@@ -511,6 +546,7 @@ impl FnCtx<'_> {
             keep_gil: f.keep_gil,
             serialize: f.serialize,
             results: Vec::new(),
+            plain: false,
         };
         let mut returns_doc: Vec<String> = Vec::new();
         let mut outs: Vec<String> = Vec::new();
@@ -615,6 +651,7 @@ impl FnCtx<'_> {
             }
             m.call_args.push(a);
         }
+        m.plain = self.plain_results && outs.len() <= 1;
         m.results = outs;
         // Only what Python passes is an argument (not outputs, not out_string buffers).
         let args: Vec<String> = f
@@ -685,7 +722,7 @@ impl FnCtx<'_> {
     /// The expression turning a C value `v` into a Python object.
     fn result_expr(&self, ty: &CType, v: &str, size_param: Option<&str>) -> Result<String> {
         Ok(match ty {
-            CType::Bool => format!("rt::obj(py, {v} != 0)?"),
+            CType::Bool => format!("rt::obj(py, ({v} as u8) != 0)?"),
             CType::Int { .. } | CType::Float { .. } => format!("rt::obj(py, {v})?"),
             CType::Enum { name, .. } => {
                 let (reg, idx) = self.types.get(name)?;
@@ -729,7 +766,10 @@ const PYTHON_KEYWORDS: &[&str] = &[
 /// A Rust-safe identifier for a C name that is also a valid Python parameter name
 /// (`from` becomes `from_`).
 fn sanitize(name: &str) -> String {
-    if PYTHON_KEYWORDS.contains(&name) {
+    // Keywords Rust has no raw form of.
+    if PYTHON_KEYWORDS.contains(&name)
+        || ["self", "Self", "crate", "super", "Ok", "Err", "Some"].contains(&name)
+    {
         return format!("{name}_");
     }
     if RUST_KEYWORDS.contains(&name) {

@@ -12,14 +12,14 @@ use anyhow::{bail, Result};
 /// `scalar_pointers`: outputs for HIP, caller-provided buffers for the math libraries.
 /// `const char *` is a string, `const char **` an array of strings; every other pointer is
 /// passed as pointer-like.
-pub fn default_usage(ty: &CType, scalar_pointers: Usage) -> Usage {
+pub fn default_usage(ty: &CType, scalar_pointers: Usage, handle_pointers: Usage) -> Usage {
     let CType::Pointer { pointee, is_const } = ty else {
         return Usage::In;
     };
     match (pointee.as_ref(), *is_const) {
         (p, true) if p.is_char() => Usage::String,
         (CType::Pointer { pointee: inner, .. }, _) if inner.is_char() => Usage::StringArray,
-        (CType::Handle { .. }, false) => Usage::Out,
+        (CType::Handle { .. }, false) => handle_pointers,
         (p, false) if p.is_scalar() && !p.is_char() => scalar_pointers,
         // `void **` and `T **`: outputs where scalars are, else arrays of device pointers
         // (batched BLAS) the caller provides.
@@ -36,7 +36,7 @@ pub fn default_usage(ty: &CType, scalar_pointers: Usage) -> Usage {
 pub fn apply(spec: &Spec, f: &mut Function) -> Result<()> {
     let names: Vec<String> = f.params.iter().map(|p| p.name.clone()).collect();
     for p in &mut f.params {
-        p.usage = default_usage(&p.ty, spec.scalar_pointers);
+        p.usage = default_usage(&p.ty, spec.scalar_pointers, spec.handle_pointers);
         if let Some(rule) = spec.param_rule(&f.name, &p.name)? {
             p.usage = rule.usage;
             p.size_param = rule.size_param.clone();
@@ -90,50 +90,67 @@ mod tests {
 
     #[test]
     fn defaults_follow_the_c_type() {
-        assert_eq!(default_usage(&int(), Usage::Out), Usage::In);
-        assert_eq!(default_usage(&ptr(int(), false), Usage::Out), Usage::Out);
-        assert_eq!(default_usage(&ptr(int(), true), Usage::Out), Usage::Pointer);
-        assert_eq!(default_usage(&ptr(chr(), true), Usage::Out), Usage::String);
+        assert_eq!(default_usage(&int(), Usage::Out, Usage::Out), Usage::In);
         assert_eq!(
-            default_usage(&ptr(chr(), false), Usage::Out),
-            Usage::Pointer
-        );
-        assert_eq!(
-            default_usage(&ptr(ptr(chr(), true), true), Usage::Out),
-            Usage::StringArray
-        );
-        assert_eq!(
-            default_usage(&ptr(ptr(CType::Void, false), false), Usage::Out),
+            default_usage(&ptr(int(), false), Usage::Out, Usage::Out),
             Usage::Out
         );
         assert_eq!(
-            default_usage(&ptr(CType::Void, true), Usage::Out),
+            default_usage(&ptr(int(), true), Usage::Out, Usage::Out),
+            Usage::Pointer
+        );
+        assert_eq!(
+            default_usage(&ptr(chr(), true), Usage::Out, Usage::Out),
+            Usage::String
+        );
+        assert_eq!(
+            default_usage(&ptr(chr(), false), Usage::Out, Usage::Out),
+            Usage::Pointer
+        );
+        assert_eq!(
+            default_usage(&ptr(ptr(chr(), true), true), Usage::Out, Usage::Out),
+            Usage::StringArray
+        );
+        assert_eq!(
+            default_usage(&ptr(ptr(CType::Void, false), false), Usage::Out, Usage::Out),
+            Usage::Out
+        );
+        assert_eq!(
+            default_usage(&ptr(CType::Void, true), Usage::Out, Usage::Out),
             Usage::Pointer
         );
         let h = CType::Handle {
             name: "ihipStream_t".into(),
         };
         assert_eq!(
-            default_usage(&ptr(h.clone(), false), Usage::Out),
+            default_usage(&ptr(h.clone(), false), Usage::Out, Usage::Out),
             Usage::Out
         );
-        assert_eq!(default_usage(&h, Usage::Out), Usage::In);
+        assert_eq!(default_usage(&h, Usage::Out, Usage::Out), Usage::In);
+        // LLVM's arrays of handles (`LLVMTypeRef *ParamTypes`) are caller-provided.
+        assert_eq!(
+            default_usage(&ptr(h.clone(), false), Usage::Out, Usage::Pointer),
+            Usage::Pointer
+        );
         let r = CType::Record {
             name: "dim3".into(),
         };
         assert_eq!(
-            default_usage(&ptr(r.clone(), false), Usage::Out),
+            default_usage(&ptr(r.clone(), false), Usage::Out, Usage::Out),
             Usage::Pointer
         );
         assert_eq!(
-            default_usage(&ptr(ptr(r, true), false), Usage::Out),
+            default_usage(&ptr(ptr(r, true), false), Usage::Out, Usage::Out),
             Usage::Out
         );
         assert_eq!(
-            default_usage(&ptr(int(), false), Usage::Pointer),
+            default_usage(&ptr(int(), false), Usage::Pointer, Usage::Out),
             Usage::Pointer
         );
         let void_pp = ptr(ptr(CType::Void, true), false);
-        assert_eq!(default_usage(&void_pp, Usage::Pointer), Usage::Pointer);
+        assert_eq!(
+            default_usage(&void_pp, Usage::Pointer, Usage::Out),
+            Usage::Pointer
+        );
     }
 }

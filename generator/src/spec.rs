@@ -11,8 +11,20 @@ use std::path::Path;
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Spec {
-    /// Short name, also the Python submodule name (`hip` → `hip.hip`).
+    /// Short name, also the Rust module and file name (`hip` → `hip.rs`).
     pub name: String,
+    /// The Python module (default `hip.<name>`).
+    #[serde(default)]
+    pub python_module: Option<String>,
+    /// Where the headers are, relative to the include directory given to hipgen (or
+    /// absolute); the first that exists wins. Default: the include directory itself. LLVM's
+    /// `llvm-c` headers live in `../llvm/include` in a ROCm installation.
+    #[serde(default)]
+    pub include_dirs: Vec<String>,
+    /// Python modules whose functions and types this module also exposes, as its header
+    /// includes theirs (rocm-llvm-python's `rocm.llvm.c.lljit` has `orc`'s functions).
+    #[serde(default)]
+    pub reexports: Vec<String>,
     /// Headers to include, relative to the include directory.
     pub headers: Vec<String>,
     /// Regexes on header paths (relative to the include directory) whose declarations are bound.
@@ -54,6 +66,14 @@ pub struct Spec {
     /// `int *info`, batched `void *A[]`).
     #[serde(default = "default_scalar_pointers")]
     pub scalar_pointers: Usage,
+    /// Usage of non-const pointers to handles (`out` unless said otherwise): LLVM passes
+    /// arrays of handles that way (`LLVMTypeRef *ParamTypes`).
+    #[serde(default = "default_scalar_pointers")]
+    pub handle_pointers: Usage,
+    /// Return a single result as itself, and no result as None, instead of a tuple, as
+    /// rocm-llvm-python's LLVM modules do (`LLVMInt32Type()` is the type).
+    #[serde(default)]
+    pub plain_results: bool,
     /// Functions (regexes) the library cannot run from two threads at once.
     #[serde(default)]
     pub serialize: Vec<String>,
@@ -70,6 +90,11 @@ fn default_scalar_pointers() -> Usage {
     Usage::Out
 }
 
+/// Libraries live in `$ROCM_PATH/lib` unless a spec says otherwise.
+fn default_rocm_dirs() -> Vec<String> {
+    vec!["lib".into()]
+}
+
 /// Default parsing language.
 fn default_language() -> String {
     "c".into()
@@ -83,8 +108,11 @@ pub struct LibrarySpec {
     pub name: String,
     /// Environment variable that overrides the path.
     pub env: String,
-    /// File names tried in order, in `$ROCM_PATH/lib` and then by the system loader.
+    /// File names tried in order, in `$ROCM_PATH/<dir>` and then by the system loader.
     pub sonames: Vec<String>,
+    /// Folders of a ROCm installation that hold the library (default `lib`).
+    #[serde(default = "default_rocm_dirs")]
+    pub rocm_dirs: Vec<String>,
     /// `int f(int *version)` reporting the library's version, and the divisor giving its
     /// major release; checked against the release of the headers when the library loads.
     #[serde(default)]
@@ -95,10 +123,16 @@ pub struct LibrarySpec {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct VersionSpec {
-    /// The function, of signature `int f(int *version)`.
+    /// The function: `int f(int *version)`, or with `interface_constant`
+    /// `void f(size_t *major, size_t *minor)`.
     pub symbol: String,
     /// `version / divisor` is the major release.
-    pub divisor: i64,
+    #[serde(default)]
+    pub divisor: Option<i64>,
+    /// The header constant holding the interface major version the bindings were generated
+    /// for (`AMD_COMGR_INTERFACE_VERSION_MAJOR`), compared with the function's major.
+    #[serde(default)]
+    pub interface_constant: Option<String>,
 }
 
 /// The status enum of a library.
@@ -177,6 +211,55 @@ impl Spec {
         serde_yaml::from_str(&text).with_context(|| format!("parsing {}", path.display()))
     }
 
+    /// Reads a spec file that may describe a family of modules: a `modules:` mapping from
+    /// module name to the keys that differ (`headers`, `bind_files`, `reexports`, ...),
+    /// each merged over the file's other keys. Module `core` of family `llvm` becomes spec
+    /// `llvm_core`; `{module}` in string values is replaced by the module name.
+    pub fn load_all(path: &Path) -> Result<Vec<Spec>> {
+        let text =
+            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        let mut base: serde_yaml::Mapping =
+            serde_yaml::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
+        let Some(modules) = base.remove("modules") else {
+            return Ok(vec![Spec::load(path)?]);
+        };
+        let serde_yaml::Value::Mapping(modules) = modules else {
+            anyhow::bail!("{}: `modules` must be a mapping", path.display());
+        };
+        let family = base
+            .get("name")
+            .and_then(|v| v.as_str())
+            .context("a family spec needs a name")?
+            .to_string();
+        let mut out = Vec::new();
+        for (module, overrides) in modules {
+            let module = module
+                .as_str()
+                .context("module names are strings")?
+                .to_string();
+            let mut merged = base.clone();
+            if let serde_yaml::Value::Mapping(o) = overrides {
+                for (k, v) in o {
+                    merged.insert(k, v);
+                }
+            }
+            merged.insert("name".into(), format!("{family}_{module}").into());
+            let value = substitute(serde_yaml::Value::Mapping(merged), &module);
+            out.push(
+                serde_yaml::from_value(value)
+                    .with_context(|| format!("{}: module {module}", path.display()))?,
+            );
+        }
+        Ok(out)
+    }
+
+    /// The Python module this spec renders.
+    pub fn python_module(&self) -> String {
+        self.python_module
+            .clone()
+            .unwrap_or_else(|| format!("hip.{}", self.name))
+    }
+
     /// The rule for a parameter: the first key that, as a regex, matches `function.param`.
     pub fn param_rule(&self, function: &str, param: &str) -> Result<Option<&ParamRule>> {
         let target = format!("{function}.{param}");
@@ -188,5 +271,22 @@ impl Spec {
             }
         }
         Ok(None)
+    }
+}
+
+/// Replaces `{module}` in every string of a YAML value.
+fn substitute(v: serde_yaml::Value, module: &str) -> serde_yaml::Value {
+    use serde_yaml::Value;
+    match v {
+        Value::String(s) => Value::String(s.replace("{module}", module)),
+        Value::Sequence(items) => {
+            Value::Sequence(items.into_iter().map(|i| substitute(i, module)).collect())
+        }
+        Value::Mapping(m) => Value::Mapping(
+            m.into_iter()
+                .map(|(k, v)| (k, substitute(v, module)))
+                .collect(),
+        ),
+        other => other,
     }
 }

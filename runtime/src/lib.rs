@@ -8,11 +8,12 @@ pub mod extra;
 pub mod loader;
 pub mod pointer;
 pub mod record;
+pub mod reexport;
 pub mod registry;
 pub mod strings;
 
 pub use extra::KernelExtra;
-pub use loader::{HipLoadError, Library, LibrarySpec, Symbol};
+pub use loader::{HipLoadError, Library, LibrarySpec, Symbol, VersionCheck};
 pub use pointer::{DeviceArray, Pointer, PtrArg, PtrArgMut};
 pub use record::Struct;
 pub use registry::{

@@ -23,11 +23,29 @@ pub struct LibrarySpec {
     pub name: &'static str,
     /// Environment variable holding an explicit path (`HIP_PYTHON_LIBAMDHIP64`).
     pub env: &'static str,
-    /// File names tried in `$ROCM_PATH/lib` and then by the system loader.
+    /// File names tried in `$ROCM_PATH/<dir>` for each of `rocm_dirs`, then by the system
+    /// loader.
     pub sonames: &'static [&'static str],
-    /// `int f(int *version)` that reports the library's version, the divisor that turns it
-    /// into a major release, and the major release the bindings were generated for.
-    pub version_check: Option<(&'static CStr, i64, i64)>,
+    /// Folders of a ROCm installation holding the library (`lib`; LLVM's is `llvm/lib`).
+    pub rocm_dirs: &'static [&'static str],
+    /// How to check that the library belongs to the release the bindings were made for.
+    pub version_check: Option<VersionCheck>,
+}
+
+/// A library's version function and what the bindings expect of it.
+pub enum VersionCheck {
+    /// `int f(int *version)`; `version / divisor` is the major release (`hipRuntimeGetVersion`).
+    Release {
+        symbol: &'static CStr,
+        divisor: i64,
+        expected: i64,
+    },
+    /// `void f(size_t *major, size_t *minor)` reporting an interface version
+    /// (`amd_comgr_get_version`), whose major must equal the header's.
+    Interface {
+        symbol: &'static CStr,
+        expected: i64,
+    },
 }
 
 /// A lazily opened shared library.
@@ -88,35 +106,64 @@ impl Library {
     /// enums renumbered between releases (hipDeviceAttribute_t in 6.0) would then ask the
     /// library for something else.
     fn check_release(&self, py: Python<'_>, lib: &libloading::Library, path: &str) -> PyResult<()> {
-        let Some((symbol, divisor, expected)) = self.spec.version_check else {
-            return Ok(());
+        let msg = match self.spec.version_check {
+            None => return Ok(()),
+            Some(VersionCheck::Release {
+                symbol,
+                divisor,
+                expected,
+            }) => {
+                // SAFETY: the spec names a function of signature `int f(int *)`.
+                let Ok(f) = (unsafe {
+                    lib.get::<unsafe extern "C" fn(*mut i32) -> i32>(symbol.to_bytes_with_nul())
+                }) else {
+                    return Ok(());
+                };
+                let mut version = 0i32;
+                // SAFETY: `version` outlives the call.
+                let status = py.allow_threads(|| unsafe { f(&mut version) });
+                let major = i64::from(version) / divisor.max(1);
+                if status != 0 || version <= 0 || major == expected {
+                    return Ok(());
+                }
+                format!(
+                    "{path} is a ROCm {major}.x library; these bindings were generated for ROCm \
+                     {expected}.x. Functions keep their signatures, but enum values renumbered \
+                     between releases may mean something else to this library: build bindings \
+                     for your release (see README, HIPGEN_BINDINGS)."
+                )
+            }
+            Some(VersionCheck::Interface { symbol, expected }) => {
+                // SAFETY: the spec names a function of signature `void f(size_t *, size_t *)`.
+                let Ok(f) = (unsafe {
+                    lib.get::<unsafe extern "C" fn(*mut usize, *mut usize)>(
+                        symbol.to_bytes_with_nul(),
+                    )
+                }) else {
+                    return Ok(());
+                };
+                let (mut major, mut minor) = (0usize, 0usize);
+                // SAFETY: both outlive the call.
+                py.allow_threads(|| unsafe { f(&mut major, &mut minor) });
+                if major as i64 == expected {
+                    return Ok(());
+                }
+                format!(
+                    "{path} implements interface {major}.{minor}; these bindings were generated \
+                     for interface {expected}.x. Functions keep their signatures, but enum \
+                     values (action kinds, languages) renumbered between interfaces would ask \
+                     this library for something else: build bindings for your release (see \
+                     README, HIPGEN_BINDINGS)."
+                )
+            }
         };
-        // SAFETY: the spec names a function of signature `int f(int *)`.
-        let Ok(f) = (unsafe {
-            lib.get::<unsafe extern "C" fn(*mut i32) -> i32>(symbol.to_bytes_with_nul())
-        }) else {
-            return Ok(());
-        };
-        let mut version = 0i32;
-        // SAFETY: `version` outlives the call.
-        let status = py.allow_threads(|| unsafe { f(&mut version) });
-        let major = i64::from(version) / divisor.max(1);
-        if status == 0 && version > 0 && major != expected {
-            let msg = format!(
-                "{path} is a ROCm {major}.x library; these bindings were generated for ROCm \
-                 {expected}.x. Functions keep their signatures, but enum values renumbered \
-                 between releases may mean something else to this library: build bindings for \
-                 your release (see README, HIPGEN_BINDINGS)."
-            );
-            let category = py.get_type::<pyo3::exceptions::PyRuntimeWarning>();
-            PyErr::warn(
-                py,
-                &category,
-                &std::ffi::CString::new(msg).unwrap_or_default(),
-                1,
-            )?;
-        }
-        Ok(())
+        let category = py.get_type::<pyo3::exceptions::PyRuntimeWarning>();
+        PyErr::warn(
+            py,
+            &category,
+            &std::ffi::CString::new(msg).unwrap_or_default(),
+            1,
+        )
     }
 
     /// The path the library was loaded from, or the error text; opens it (with the release
@@ -155,8 +202,10 @@ impl Library {
             out.push((path, "rocm_sdk.find_libraries".to_string()));
         }
         if let Ok(root) = std::env::var("ROCM_PATH") {
-            for so in spec.sonames {
-                out.push((format!("{root}/lib/{so}"), "$ROCM_PATH/lib".to_string()));
+            for dir in spec.rocm_dirs {
+                for so in spec.sonames {
+                    out.push((format!("{root}/{dir}/{so}"), format!("$ROCM_PATH/{dir}")));
+                }
             }
         }
         for so in spec.sonames {

@@ -1,0 +1,19 @@
+"""amd_comgr and the LLVM C API for Python: `from rocm.amd_comgr import amd_comgr`,
+`from rocm.llvm.c import core, lljit`.
+
+Each module binds its library, loaded on first use; a module left out of the build is
+simply absent. Names and calling conventions follow rocm-llvm-python 6.4.3.
+"""
+
+from rocm import _native
+from rocm._native import HipLoadError
+
+#: A library or symbol could not be loaded (the same error type as hip-python's).
+LoadError = HipLoadError
+
+ROCM_VERSION = 60400003
+ROCM_VERSION_NAME = rocm_version_name = "6.4.3"
+ROCM_VERSION_TUPLE = rocm_version_tuple = (6, 4, 3)
+
+__all__ = ["HipLoadError", "LoadError", "ROCM_VERSION", "ROCM_VERSION_NAME", "ROCM_VERSION_TUPLE"]
+del _native
