@@ -6,6 +6,7 @@ cd "$(dirname "$0")"
 # hip first: the other libraries import its types when generated.
 ALL_LIBS="hip,hiprtc,hipblas,hipsparse,rccl,hiprand,hipfft,hipsolver,roctx"
 ALL_CUDA_LIBS="cuda,cudart,nvrtc"
+ALL_LLVM_LIBS="amd_comgr,llvm"
 usage() {
   cat <<USAGE
 Usage: ./build_pkgs.sh [options]
@@ -22,6 +23,9 @@ Usage: ./build_pkgs.sh [options]
                     (default: \$HIP_PYTHON_CUDA_LIBS, else all: $ALL_CUDA_LIBS); cuda brings
                     cuda.cuda and cuda.bindings.driver, cudart cuda.cudart and
                     cuda.bindings.runtime, nvrtc cuda.nvrtc and cuda.bindings.nvrtc
+  --no-rocm-llvm    do not build rocm-llvm-python
+  --llvm-libs LIST  modules of rocm-llvm-python: 'amd_comgr,llvm' or '^llvm'
+                    (default: \$ROCM_PYTHON_LIBS, else all: $ALL_LLVM_LIBS)
   --run-tests       run the test suite after building
   --out DIR         where wheels go (default dist)
   --no-install      build only; do not install into the venv
@@ -38,6 +42,8 @@ ROCM_ROOT=${ROCM_PATH:-.rocm/6.4.3/usr}
 RELEASE=6.4.3
 LIBS=${HIP_PYTHON_LIBS:-$ALL_LIBS}
 CUDA_LIBS=${HIP_PYTHON_CUDA_LIBS:-$ALL_CUDA_LIBS}
+LLVM_LIBS=${ROCM_PYTHON_LIBS:-$ALL_LLVM_LIBS}
+BUILD_LLVM=1
 REGENERATE=0; BUILD_HIP=1; BUILD_CUDA=1; RUN_TESTS=0; PRE_CLEAN=0; POST_CLEAN=0; USE_VENV=1
 OUT=dist; INSTALL=1; DRY_RUN=0
 while [ $# -gt 0 ]; do
@@ -49,6 +55,8 @@ while [ $# -gt 0 ]; do
     --no-hip) BUILD_HIP=0 ;;
     --no-cuda) BUILD_CUDA=0 ;;
     --cuda-libs) CUDA_LIBS=$2; shift ;;
+    --no-rocm-llvm) BUILD_LLVM=0 ;;
+    --llvm-libs) LLVM_LIBS=$2; shift ;;
     --run-tests) RUN_TESTS=1 ;;
     --pre-clean) PRE_CLEAN=1 ;;
     --post-clean) POST_CLEAN=1 ;;
@@ -99,9 +107,11 @@ if [[ -n $SELECTED && ",$SELECTED," != *",hip,"* && ",$SELECTED," =~ ,(hipblas|h
   SELECTED="hip,$SELECTED"
 fi
 CUDA_SELECTED=$(select_libs "$CUDA_LIBS" "$ALL_CUDA_LIBS")
+LLVM_SELECTED=$(select_libs "$LLVM_LIBS" "$ALL_LLVM_LIBS")
 if [ "$DRY_RUN" = 1 ]; then
   echo "$SELECTED"
   [ "$BUILD_CUDA" = 1 ] && echo "cuda: $CUDA_SELECTED"
+  [ "$BUILD_LLVM" = 1 ] && echo "rocm-llvm: $LLVM_SELECTED"
   exit 0
 fi
 [ -n "$SELECTED" ] || { echo "no library selected" >&2; exit 2; }
@@ -114,7 +124,7 @@ fi
 
 if [ "$REGENERATE" = 1 ]; then
   cargo build -q --release -p hipgen
-  ./target/release/hipgen generate --include "$ROCM_ROOT/include" --release "$RELEASE" --libs "$ALL_LIBS,cuda"
+  ./target/release/hipgen generate --include "$ROCM_ROOT/include" --release "$RELEASE" --libs "$ALL_LIBS,cuda,amd_comgr,llvm"
 fi
 
 if [ "$BUILD_HIP" = 1 ]; then
@@ -152,6 +162,18 @@ if [ "$BUILD_CUDA" = 1 ]; then
   if [ "$INSTALL" = 1 ]; then
     "$PY" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps \
        "$OUT"/hip_python_as_cuda-*.whl
+  fi
+fi
+
+if [ "$BUILD_LLVM" = 1 ] && [ -n "$LLVM_SELECTED" ]; then
+  echo "building rocm-llvm-python with: $LLVM_SELECTED"
+  rm -f "$OUT"/rocm_llvm_python-*
+  (cd rocm-llvm-python && "../$PY" -m maturin build --release -q --out "$OUT" "${MANYLINUX[@]}" \
+     --no-default-features --features "pyo3/extension-module,${LLVM_SELECTED}")
+  (cd rocm-llvm-python && "../$PY" -m maturin sdist --out "$OUT" >/dev/null)
+  if [ "$INSTALL" = 1 ]; then
+    "$PY" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps \
+       "$OUT"/rocm_llvm_python-*.whl
   fi
 fi
 

@@ -210,13 +210,10 @@ fn amd_comgr_get_isa_name(py: Python<'_>, index: u64, isa_name: rt::CStrArrayArg
 ///
 /// Args:
 ///     isa_name [in]: The isa name to query.
-///     metadata [out]: A handle to the metadata of the isa name. If
-///         the isa name has no metadata then the returned handle has a kind of
-///         AMD_COMGR_METADATA_KIND_NULL. The handle must be destroyed
-///         using @c amd_comgr_destroy_metadata.
 ///
-/// Returns: a tuple of 1 item(s):
+/// Returns: a tuple of 2 item(s):
 ///     amd_comgr_status_s
+///     metadata: amd_comgr_metadata_node_s
 ///     ::AMD_COMGR_STATUS_SUCCESS The function has
 ///     been executed successfully.
 ///     ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p
@@ -225,17 +222,18 @@ fn amd_comgr_get_isa_name(py: Python<'_>, index: u64, isa_name: rt::CStrArrayArg
 ///     ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES
 ///     Unable to update the data object as out of resources.
 #[pyfunction]
-#[pyo3(signature = (isa_name, metadata))]
-fn amd_comgr_get_isa_metadata(py: Python<'_>, isa_name: rt::CStrArg, metadata: rt::PtrArgMut) -> PyResult<PyObject> {
+#[pyo3(signature = (isa_name))]
+fn amd_comgr_get_isa_metadata(py: Python<'_>, isa_name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_get_isa_metadata");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_isa_name = isa_name.addr();
-    let a_metadata = metadata.addr();
+    let o_metadata = TYPES.class(py, 10)?.call0()?;
+    let a_metadata = rt::PtrArg::convert(&o_metadata, false)?.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_isa_name, a_metadata) });
-    rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, o_metadata.unbind()])
 }
 /// Create a data object that can hold data of a specified kind.
 ///
@@ -246,11 +244,10 @@ fn amd_comgr_get_isa_metadata(py: Python<'_>, isa_name: rt::CStrArg, metadata: r
 ///
 /// Args:
 ///     kind [in]: The kind of data the object is intended to hold.
-///     data [out]: A handle to the data object created. Its reference
-///         count is set to 1.
 ///
-/// Returns: a tuple of 1 item(s):
+/// Returns: a tuple of 2 item(s):
 ///     amd_comgr_status_s
+///     data: amd_comgr_data_s
 ///     ::AMD_COMGR_STATUS_SUCCESS The function has
 ///     been executed successfully.
 ///     ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p
@@ -259,17 +256,18 @@ fn amd_comgr_get_isa_metadata(py: Python<'_>, isa_name: rt::CStrArg, metadata: r
 ///     ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES
 ///     Unable to create the data object as out of resources.
 #[pyfunction]
-#[pyo3(signature = (kind, data))]
-fn amd_comgr_create_data(py: Python<'_>, kind: &Bound<'_, PyAny>, data: rt::PtrArgMut) -> PyResult<PyObject> {
+#[pyo3(signature = (kind))]
+fn amd_comgr_create_data(py: Python<'_>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_create_data");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(u32, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(2, kind)?)?;
-    let a_data = data.addr();
+    let o_data = TYPES.class(py, 7)?.call0()?;
+    let a_data = rt::PtrArg::convert(&o_data, false)?.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_kind, a_data) });
-    rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, o_data.unbind()])
 }
 /// Indicate that no longer using a data object handle.
 ///
@@ -551,10 +549,10 @@ fn amd_comgr_get_data_isa_name(py: Python<'_>, data: &Bound<'_, PyAny>, size: rt
 ///         symbolization of the address and user_data is an arbitary user data.
 ///         The callback does not own symbol, and it cannot be referenced once
 ///         the callback returns.
-///     symbolizer_info [out]: A handle to the symbolizer info object created.
 ///
-/// Returns: a tuple of 1 item(s):
+/// Returns: a tuple of 2 item(s):
 ///     amd_comgr_status_s
+///     symbolizer_info: amd_comgr_symbolizer_info_s
 ///     ::AMD_COMGR_STATUS_SUCCESS The function has been executed
 ///     successfully.
 ///     ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT if code_object is
@@ -562,18 +560,19 @@ fn amd_comgr_get_data_isa_name(py: Python<'_>, data: &Bound<'_, PyAny>, size: rt
 ///     ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES
 ///     Unable to create symbolizer_info as out of resources.
 #[pyfunction]
-#[pyo3(signature = (code_object, print_symbol_callback, symbolizer_info))]
-fn amd_comgr_create_symbolizer_info(py: Python<'_>, code_object: &Bound<'_, PyAny>, print_symbol_callback: rt::PtrArgMut, symbolizer_info: rt::PtrArgMut) -> PyResult<PyObject> {
+#[pyo3(signature = (code_object, print_symbol_callback))]
+fn amd_comgr_create_symbolizer_info(py: Python<'_>, code_object: &Bound<'_, PyAny>, print_symbol_callback: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_create_symbolizer_info");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(R_amd_comgr_data_s, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_code_object = TYPES.record_arg::<R_amd_comgr_data_s>(7, code_object)?;
     let a_print_symbol_callback = print_symbol_callback.addr();
-    let a_symbolizer_info = symbolizer_info.addr();
+    let o_symbolizer_info = TYPES.class(py, 13)?.call0()?;
+    let a_symbolizer_info = rt::PtrArg::convert(&o_symbolizer_info, false)?.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_code_object, a_print_symbol_callback, a_symbolizer_info) });
-    rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, o_symbolizer_info.unbind()])
 }
 /// Destroy symbolizer info object.
 ///
@@ -648,13 +647,10 @@ fn amd_comgr_symbolize(py: Python<'_>, symbolizer_info: &Bound<'_, PyAny>, addre
 ///
 /// Args:
 ///     data [in]: The data object to query.
-///     metadata [out]: A handle to the metadata of the data
-///         object. If the data object has no metadata then the returned handle
-///         has a kind of AMD_COMGR_METADATA_KIND_NULL. The
-///         handle must be destroyed using @c amd_comgr_destroy_metadata.
 ///
-/// Returns: a tuple of 1 item(s):
+/// Returns: a tuple of 2 item(s):
 ///     amd_comgr_status_s
+///     metadata: amd_comgr_metadata_node_s
 ///     ::AMD_COMGR_STATUS_SUCCESS The function has
 ///     been executed successfully.
 ///     ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p
@@ -663,17 +659,18 @@ fn amd_comgr_symbolize(py: Python<'_>, symbolizer_info: &Bound<'_, PyAny>, addre
 ///     ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES
 ///     Unable to update the data object as out of resources.
 #[pyfunction]
-#[pyo3(signature = (data, metadata))]
-fn amd_comgr_get_data_metadata(py: Python<'_>, data: &Bound<'_, PyAny>, metadata: rt::PtrArgMut) -> PyResult<PyObject> {
+#[pyo3(signature = (data))]
+fn amd_comgr_get_data_metadata(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_get_data_metadata");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(R_amd_comgr_data_s, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_data = TYPES.record_arg::<R_amd_comgr_data_s>(7, data)?;
-    let a_metadata = metadata.addr();
+    let o_metadata = TYPES.class(py, 10)?.call0()?;
+    let a_metadata = rt::PtrArg::convert(&o_metadata, false)?.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_metadata) });
-    rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, o_metadata.unbind()])
 }
 /// Destroy a metadata handle.
 ///
@@ -702,28 +699,26 @@ fn amd_comgr_destroy_metadata(py: Python<'_>, metadata: &Bound<'_, PyAny>) -> Py
 }
 /// Create a data set object.
 ///
-/// Args:
-///     data_set [out]: A handle to the data set created. Initially it
-///         contains no data objects.
-///
-/// Returns: a tuple of 1 item(s):
+/// Returns: a tuple of 2 item(s):
 ///     amd_comgr_status_s
+///     data_set: amd_comgr_data_set_s
 ///     ::AMD_COMGR_STATUS_SUCCESS The function has been executed
 ///     successfully.
 ///     ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT data_set is NULL.
 ///     ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES Unable to create the data
 ///     set object as out of resources.
 #[pyfunction]
-#[pyo3(signature = (data_set))]
-fn amd_comgr_create_data_set(py: Python<'_>, data_set: rt::PtrArgMut) -> PyResult<PyObject> {
+#[pyo3(signature = ())]
+fn amd_comgr_create_data_set(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_create_data_set");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_data_set = data_set.addr();
+    let o_data_set = TYPES.class(py, 8)?.call0()?;
+    let a_data_set = rt::PtrArg::convert(&o_data_set, false)?.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data_set) });
-    rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, o_data_set.unbind()])
 }
 /// Destroy a data set object.
 ///
@@ -857,10 +852,10 @@ fn amd_comgr_action_data_count(py: Python<'_>, data_set: &Bound<'_, PyAny>, data
 ///     index [in]: The index of the data object of data kind @data_kind to be
 ///         returned. The first data object is index 0. The order of data objects matches
 ///         the order that they were added to the data set object.
-///     data [out]: The data object being requested.
 ///
-/// Returns: a tuple of 1 item(s):
+/// Returns: a tuple of 2 item(s):
 ///     amd_comgr_status_s
+///     data: amd_comgr_data_s
 ///     ::AMD_COMGR_STATUS_SUCCESS The function has been executed
 ///     successfully.
 ///     ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT data_set is an invalid
@@ -870,8 +865,8 @@ fn amd_comgr_action_data_count(py: Python<'_>, data_set: &Bound<'_, PyAny>, data
 ///     ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES Unable to query data set
 ///     object as out of resources.
 #[pyfunction]
-#[pyo3(signature = (data_set, data_kind, index, data))]
-fn amd_comgr_action_data_get_data(py: Python<'_>, data_set: &Bound<'_, PyAny>, data_kind: &Bound<'_, PyAny>, index: u64, data: rt::PtrArgMut) -> PyResult<PyObject> {
+#[pyo3(signature = (data_set, data_kind, index))]
+fn amd_comgr_action_data_get_data(py: Python<'_>, data_set: &Bound<'_, PyAny>, data_kind: &Bound<'_, PyAny>, index: u64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_action_data_get_data");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(R_amd_comgr_data_set_s, u32, u64, usize) -> u32 =
@@ -879,18 +874,17 @@ fn amd_comgr_action_data_get_data(py: Python<'_>, data_set: &Bound<'_, PyAny>, d
     let a_data_set = TYPES.record_arg::<R_amd_comgr_data_set_s>(8, data_set)?;
     let a_data_kind = rt::narrow::<u32>(TYPES.enum_arg(2, data_kind)?)?;
     let a_index = index;
-    let a_data = data.addr();
+    let o_data = TYPES.class(py, 7)?.call0()?;
+    let a_data = rt::PtrArg::convert(&o_data, false)?.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data_set, a_data_kind, a_index, a_data) });
-    rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, o_data.unbind()])
 }
 /// Create an action info object.
 ///
-/// Args:
-///     action_info [out]: A handle to the action info object created.
-///
-/// Returns: a tuple of 1 item(s):
+/// Returns: a tuple of 2 item(s):
 ///     amd_comgr_status_s
+///     action_info: amd_comgr_action_info_s
 ///     ::AMD_COMGR_STATUS_SUCCESS The function has
 ///     been executed successfully.
 ///     ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p
@@ -898,16 +892,17 @@ fn amd_comgr_action_data_get_data(py: Python<'_>, data_set: &Bound<'_, PyAny>, d
 ///     ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES
 ///     Unable to create the action info object as out of resources.
 #[pyfunction]
-#[pyo3(signature = (action_info))]
-fn amd_comgr_create_action_info(py: Python<'_>, action_info: rt::PtrArgMut) -> PyResult<PyObject> {
+#[pyo3(signature = ())]
+fn amd_comgr_create_action_info(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_create_action_info");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_action_info = action_info.addr();
+    let o_action_info = TYPES.class(py, 9)?.call0()?;
+    let a_action_info = rt::PtrArg::convert(&o_action_info, false)?.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_action_info) });
-    rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, o_action_info.unbind()])
 }
 /// Destroy an action info object.
 ///
@@ -1664,12 +1659,10 @@ fn amd_comgr_iterate_map_metadata(py: Python<'_>, metadata: &Bound<'_, PyAny>, c
 /// Args:
 ///     metadata [in]: The metadata node to query.
 ///     key [in]: A null terminated string that is the key to lookup.
-///     value [out]: The metadata node of the key element of the
-///         metadata map metadata node. The handle must be destroyed
-///         using @c amd_comgr_destroy_metadata.
 ///
-/// Returns: a tuple of 1 item(s):
+/// Returns: a tuple of 2 item(s):
 ///     amd_comgr_status_s
+///     value: amd_comgr_metadata_node_s
 ///     ::AMD_COMGR_STATUS_SUCCESS The function has
 ///     been executed successfully.
 ///     ::AMD_COMGR_STATUS_ERROR The map has no entry
@@ -1681,18 +1674,19 @@ fn amd_comgr_iterate_map_metadata(py: Python<'_>, metadata: &Bound<'_, PyAny>, c
 ///     ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES
 ///     Unable to lookup metadata as out of resources.
 #[pyfunction]
-#[pyo3(signature = (metadata, key, value))]
-fn amd_comgr_metadata_lookup(py: Python<'_>, metadata: &Bound<'_, PyAny>, key: rt::CStrArg, value: rt::PtrArgMut) -> PyResult<PyObject> {
+#[pyo3(signature = (metadata, key))]
+fn amd_comgr_metadata_lookup(py: Python<'_>, metadata: &Bound<'_, PyAny>, key: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_metadata_lookup");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(R_amd_comgr_metadata_node_s, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_metadata = TYPES.record_arg::<R_amd_comgr_metadata_node_s>(10, metadata)?;
     let a_key = key.addr();
-    let a_value = value.addr();
+    let o_value = TYPES.class(py, 10)?.call0()?;
+    let a_value = rt::PtrArg::convert(&o_value, false)?.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_metadata, a_key, a_value) });
-    rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, o_value.unbind()])
 }
 /// Get the list size from a metadata list node.
 ///
@@ -1728,12 +1722,10 @@ fn amd_comgr_get_metadata_list_size(py: Python<'_>, metadata: &Bound<'_, PyAny>,
 ///     metadata [in]: The metadata node to query.
 ///     index [in]: The index being requested. The first list element
 ///         is index 0.
-///     value [out]: The metadata node of the index element of the
-///         metadata list metadata node. The handle must be destroyed
-///         using @c amd_comgr_destroy_metadata.
 ///
-/// Returns: a tuple of 1 item(s):
+/// Returns: a tuple of 2 item(s):
 ///     amd_comgr_status_s
+///     value: amd_comgr_metadata_node_s
 ///     ::AMD_COMGR_STATUS_SUCCESS The function has
 ///     been executed successfully.
 ///     ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p
@@ -1743,18 +1735,19 @@ fn amd_comgr_get_metadata_list_size(py: Python<'_>, metadata: &Bound<'_, PyAny>,
 ///     ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES
 ///     Unable to update action data object as out of resources.
 #[pyfunction]
-#[pyo3(signature = (metadata, index, value))]
-fn amd_comgr_index_list_metadata(py: Python<'_>, metadata: &Bound<'_, PyAny>, index: u64, value: rt::PtrArgMut) -> PyResult<PyObject> {
+#[pyo3(signature = (metadata, index))]
+fn amd_comgr_index_list_metadata(py: Python<'_>, metadata: &Bound<'_, PyAny>, index: u64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_index_list_metadata");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(R_amd_comgr_metadata_node_s, u64, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_metadata = TYPES.record_arg::<R_amd_comgr_metadata_node_s>(10, metadata)?;
     let a_index = index;
-    let a_value = value.addr();
+    let o_value = TYPES.class(py, 10)?.call0()?;
+    let a_value = rt::PtrArg::convert(&o_value, false)?.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_metadata, a_index, a_value) });
-    rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, o_value.unbind()])
 }
 /// Iterate over the symbols of a machine code object.
 ///
@@ -1805,10 +1798,10 @@ fn amd_comgr_iterate_symbols(py: Python<'_>, data: &Bound<'_, PyAny>, callback: 
 /// Args:
 ///     data [in]: The data object to query.
 ///     name [in]: A null terminated string that is the symbol name to lookup.
-///     symbol [out]: The symbol with the name.
 ///
-/// Returns: a tuple of 1 item(s):
+/// Returns: a tuple of 2 item(s):
 ///     amd_comgr_status_s
+///     symbol: amd_comgr_symbol_s
 ///     ::AMD_COMGR_STATUS_SUCCESS The function has
 ///     been executed successfully.
 ///     ::AMD_COMGR_STATUS_ERROR The machine code object has no symbol
@@ -1819,18 +1812,19 @@ fn amd_comgr_iterate_symbols(py: Python<'_>, data: &Bound<'_, PyAny>, callback: 
 ///     ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES
 ///     Unable to lookup symbol as out of resources.
 #[pyfunction]
-#[pyo3(signature = (data, name, symbol))]
-fn amd_comgr_symbol_lookup(py: Python<'_>, data: &Bound<'_, PyAny>, name: rt::CStrArg, symbol: rt::PtrArgMut) -> PyResult<PyObject> {
+#[pyo3(signature = (data, name))]
+fn amd_comgr_symbol_lookup(py: Python<'_>, data: &Bound<'_, PyAny>, name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_symbol_lookup");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(R_amd_comgr_data_s, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_data = TYPES.record_arg::<R_amd_comgr_data_s>(7, data)?;
     let a_name = name.addr();
-    let a_symbol = symbol.addr();
+    let o_symbol = TYPES.class(py, 11)?.call0()?;
+    let a_symbol = rt::PtrArg::convert(&o_symbol, false)?.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_name, a_symbol) });
-    rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, o_symbol.unbind()])
 }
 /// Query information about a machine code object symbol.
 ///
@@ -1888,11 +1882,10 @@ fn amd_comgr_symbol_get_info(py: Python<'_>, symbol: &Bound<'_, PyAny>, attribut
 ///         the program address space. It is intended to append a symbolic
 ///         form of the address, perhaps as a comment, after the instruction disassembly
 ///         produced by @c print_instruction_callback.
-///     disassembly_info [out]: A handle to the disassembly info object
-///         created.
 ///
-/// Returns: a tuple of 1 item(s):
+/// Returns: a tuple of 2 item(s):
 ///     amd_comgr_status_s
+///     disassembly_info: amd_comgr_disassembly_info_s
 ///     ::AMD_COMGR_STATUS_SUCCESS The disassembly info object was created.
 ///     ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT isa_name is NULL or
 ///     invalid; or read_memory_callback, print_instruction_callback,
@@ -1900,8 +1893,8 @@ fn amd_comgr_symbol_get_info(py: Python<'_>, symbol: &Bound<'_, PyAny>, attribut
 ///     ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES Unable to create the
 ///     disassembly info object as out of resources.
 #[pyfunction]
-#[pyo3(signature = (isa_name, read_memory_callback, print_instruction_callback, print_address_annotation_callback, disassembly_info))]
-fn amd_comgr_create_disassembly_info(py: Python<'_>, isa_name: rt::CStrArg, read_memory_callback: rt::PtrArgMut, print_instruction_callback: rt::PtrArgMut, print_address_annotation_callback: rt::PtrArgMut, disassembly_info: rt::PtrArgMut) -> PyResult<PyObject> {
+#[pyo3(signature = (isa_name, read_memory_callback, print_instruction_callback, print_address_annotation_callback))]
+fn amd_comgr_create_disassembly_info(py: Python<'_>, isa_name: rt::CStrArg, read_memory_callback: rt::PtrArgMut, print_instruction_callback: rt::PtrArgMut, print_address_annotation_callback: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_create_disassembly_info");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, usize, usize) -> u32 =
@@ -1910,10 +1903,11 @@ fn amd_comgr_create_disassembly_info(py: Python<'_>, isa_name: rt::CStrArg, read
     let a_read_memory_callback = read_memory_callback.addr();
     let a_print_instruction_callback = print_instruction_callback.addr();
     let a_print_address_annotation_callback = print_address_annotation_callback.addr();
-    let a_disassembly_info = disassembly_info.addr();
+    let o_disassembly_info = TYPES.class(py, 12)?.call0()?;
+    let a_disassembly_info = rt::PtrArg::convert(&o_disassembly_info, false)?.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_isa_name, a_read_memory_callback, a_print_instruction_callback, a_print_address_annotation_callback, a_disassembly_info) });
-    rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, o_disassembly_info.unbind()])
 }
 /// Destroy a disassembly info object.
 ///
@@ -1984,29 +1978,28 @@ fn amd_comgr_disassemble_instruction(py: Python<'_>, disassembly_info: &Bound<'_
 /// Args:
 ///     mangled_symbol_name [in]: A data object of kind @p
 ///         AMD_COMGR_DATA_KIND_BYTES containing the mangled symbol name.
-///     demangled_symbol_name [out]: A handle to the data object of kind @p
-///         AMD_COMGR_DATA_KIND_BYTES created and set to contain the demangled symbol
-///         name in case of successful completion. The handle must be released using
 ///
-/// Returns: a tuple of 1 item(s):
+/// Returns: a tuple of 2 item(s):
 ///     amd_comgr_status_s
+///     demangled_symbol_name: amd_comgr_data_s
 ///     ::AMD_COMGR_STATUS_SUCCESS The function executed successfully.
 ///     ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT mangled_symbol_name is
 ///     an invalid data object or not of kind AMD_COMGR_DATA_KIND_BYTES or
 ///     demangled_symbol_name is NULL.
 ///     ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES Out of resources.
 #[pyfunction]
-#[pyo3(signature = (mangled_symbol_name, demangled_symbol_name))]
-fn amd_comgr_demangle_symbol_name(py: Python<'_>, mangled_symbol_name: &Bound<'_, PyAny>, demangled_symbol_name: rt::PtrArgMut) -> PyResult<PyObject> {
+#[pyo3(signature = (mangled_symbol_name))]
+fn amd_comgr_demangle_symbol_name(py: Python<'_>, mangled_symbol_name: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_demangle_symbol_name");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(R_amd_comgr_data_s, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_mangled_symbol_name = TYPES.record_arg::<R_amd_comgr_data_s>(7, mangled_symbol_name)?;
-    let a_demangled_symbol_name = demangled_symbol_name.addr();
+    let o_demangled_symbol_name = TYPES.class(py, 7)?.call0()?;
+    let a_demangled_symbol_name = rt::PtrArg::convert(&o_demangled_symbol_name, false)?.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mangled_symbol_name, a_demangled_symbol_name) });
-    rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, o_demangled_symbol_name.unbind()])
 }
 /// Fetch mangled symbol names from a code object.
 ///

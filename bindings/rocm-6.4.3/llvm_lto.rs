@@ -7,9 +7,9 @@ use pyo3::prelude::*;
 
 /// The library every function of this module is looked up in.
 static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
-    name: "LLVM",
-    env: "ROCM_PYTHON_LIBLLVM",
-    sonames: &["libLLVM.so", "libLLVM-19.so", "libLLVM.so.19.1", "libLLVM-19.so.1", ],
+    name: "LTO",
+    env: "ROCM_PYTHON_LIBLTO",
+    sonames: &["libLTO.so", "libLTO.so.19.1", "/usr/lib/llvm-19/lib/libLTO.so.19.1", ],
     rocm_dirs: &["llvm/lib", "lib/llvm/lib", ],
     version_check: None,
 });

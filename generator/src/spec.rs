@@ -70,6 +70,9 @@ pub struct Spec {
     /// arrays of handles that way (`LLVMTypeRef *ParamTypes`).
     #[serde(default = "default_scalar_pointers")]
     pub handle_pointers: Usage,
+    /// Non-const struct pointers the header documents as `@param[out]` are outputs.
+    #[serde(default)]
+    pub record_outs_from_docs: bool,
     /// Return a single result as itself, and no result as None, instead of a tuple, as
     /// rocm-llvm-python's LLVM modules do (`LLVMInt32Type()` is the type).
     #[serde(default)]

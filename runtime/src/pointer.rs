@@ -357,12 +357,33 @@ impl PtrArg {
         if is_integral(obj)? {
             return plain(int_to_addr(obj)?);
         }
+        if let Some(addr) = byref_address(obj)? {
+            return plain(addr);
+        }
         Err(PyTypeError::new_err(format!(
             "expected a pointer-like object (None, int, hip._util.types.Pointer, a buffer, a \
              ctypes object, or an object with __cuda_array_interface__ or \
              __array_interface__), got {}",
             obj.get_type().name()?
         )))
+    }
+}
+
+/// The address a `ctypes.byref(obj[, offset])` argument stands for. CPython exposes it only
+/// through the object's repr, `<cparam 'P' (0x7f...)>`, which includes the offset.
+fn byref_address(obj: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
+    if obj.get_type().name()? != "CArgObject" {
+        return Ok(None);
+    }
+    let repr = obj.repr()?.to_string();
+    let hex = repr
+        .strip_prefix("<cparam 'P' (0x")
+        .and_then(|r| r.strip_suffix(")>"));
+    match hex.map(|h| usize::from_str_radix(h, 16)) {
+        Some(Ok(addr)) => Ok(Some(addr)),
+        _ => Err(PyTypeError::new_err(format!(
+            "cannot read the address of {repr}: pass ctypes.pointer(obj) or ctypes.addressof(obj)"
+        ))),
     }
 }
 

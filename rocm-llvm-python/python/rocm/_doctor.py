@@ -1,0 +1,88 @@
+"""Diagnostics of rocm-llvm-python: which library each group of modules loads, from where,
+its version, and how many of the modules' symbols it exports. Exit status 1 when a library
+of the build cannot be loaded."""
+
+import argparse
+import ctypes
+import os
+import platform
+import sys
+from importlib import metadata
+
+from rocm import _native
+
+ENV_VARS = ("ROCM_PATH", "ROCM_PYTHON_LIBAMD_COMGR", "ROCM_PYTHON_LIBLLVM", "LD_LIBRARY_PATH")
+
+
+def _version(library):
+    """The library's own version report, or None."""
+    try:
+        if library == "amd_comgr":
+            from rocm.amd_comgr import amd_comgr
+
+            major, minor = ctypes.c_size_t(), ctypes.c_size_t()
+            amd_comgr.amd_comgr_get_version(ctypes.byref(major), ctypes.byref(minor))
+            return f"amd_comgr_get_version: interface {major.value}.{minor.value}"
+        if library == "LLVM":
+            from rocm.llvm.c import core
+
+            major, minor, patch = core.LLVMGetVersion()
+            return f"LLVMGetVersion: {major}.{minor}.{patch}"
+    except (RuntimeError, TypeError) as e:
+        return f"version unavailable: {str(e).splitlines()[0]}"
+    return None
+
+
+def report(out=sys.stdout):
+    """Writes the report and returns the exit status."""
+    import rocm
+
+    def line(text=""):
+        print(text, file=out)
+
+    try:
+        version = metadata.version("rocm-llvm-python")
+    except metadata.PackageNotFoundError:
+        version = "not installed (source tree)"
+    line(f"rocm-llvm-python {version}, bindings generated for ROCm {rocm.ROCM_VERSION_NAME}")
+    line(f"python {platform.python_version()} ({sys.executable})")
+    line(f"system {platform.platform()} {platform.machine()} {'-'.join(platform.libc_ver())}")
+    for var in ENV_VARS:
+        line(f"  {var}={os.environ.get(var, '(unset)')}")
+    line()
+    unresolved = dict(_native.unresolved_symbols())
+    totals = dict(_native.symbols())
+    groups = {}
+    for module, library, loaded, where in _native.libraries():
+        groups.setdefault(library, []).append((module, loaded, where))
+    status = 0
+    for library, modules in groups.items():
+        names = [m for m, _, _ in modules]
+        line(f"library '{library}': {len(names)} module(s): {', '.join(names)}")
+        _, loaded, where = modules[0]
+        if not loaded:
+            status = 1
+            line("  NOT LOADED")
+            for text in where.splitlines():
+                line(f"  {text}")
+            continue
+        line(f"  loaded from {where}")
+        version = _version(library)
+        if version:
+            line(f"  {version}")
+        total = sum(len(totals[m]) for m in names)
+        missing = [s for m in names for s in unresolved.get(m, [])]
+        line(f"  symbols: {total - len(missing)}/{total} resolve")
+        if missing:
+            shown = ", ".join(missing[:8]) + (", ..." if len(missing) > 8 else "")
+            line(f"  missing (calls raise HipLoadError): {shown}")
+    line()
+    line("status: " + ("OK" if status == 0 else "a library is missing (see above)"))
+    return status
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(prog="python -m rocm", description=__doc__)
+    parser.add_argument("command", choices=["doctor"], help="what to run")
+    parser.parse_args(argv)
+    return report()
