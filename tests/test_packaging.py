@@ -15,7 +15,7 @@ from conftest import REPO
 DIST = REPO / "dist"
 
 
-PACKAGES = ["hip_python", "hip_python_as_cuda"]
+PACKAGES = ["hip_python", "hip_python_as_cuda", "rocm_llvm_python"]
 
 
 def wheels(package="hip_python"):
@@ -131,6 +131,35 @@ def test_doctor_reports_libraries_and_symbols(fresh_venv):
     assert "hip.hipblas: library 'hipblas'\n  NOT LOADED (optional" in out.stdout
     strict = run_outside(fresh_venv, "-m", "hip", "doctor", "--strict")
     assert strict.returncode == 1
+
+
+def test_rocm_doctor_reports_comgr_and_llvm(fresh_venv):
+    out = run_outside(fresh_venv, "-m", "rocm", "doctor")
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "rocm-llvm-python 6.4.3." in out.stdout
+    assert re.search(
+        r"library 'amd_comgr': 1 module\(s\): rocm.amd_comgr.amd_comgr\n  loaded from", out.stdout
+    )
+    assert "amd_comgr_get_version: interface 2.4" in out.stdout
+    # The shipped bindings are for comgr interface 3: loading comgr 2.4 warns.
+    assert "implements interface 2.4" in out.stderr
+    assert re.search(r"library 'LLVM': 28 module\(s\)", out.stdout) and "LLVMGetVersion: 19." in out.stdout
+    assert "status: OK" in out.stdout
+    bad = run_outside(
+        fresh_venv, "-m", "rocm", "doctor", env={"ROCM_PYTHON_LIBLLVM": "/nonexistent/libLLVM.so"}
+    )
+    assert bad.returncode == 1 and "NOT LOADED" in bad.stdout and "/nonexistent/libLLVM.so" in bad.stdout
+
+
+def test_fresh_venv_runs_llvm_through_lljit(fresh_venv):
+    code = (
+        "import ctypes\n"
+        "from rocm.llvm.c import core, target, lljit, orc\n"
+        "print(target.LLVMInitializeNativeTarget(), core.LLVMGetVersion()[0])\n"
+    )
+    out = run_outside(fresh_venv, "-c", code)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["0", "19"]
 
 
 def test_doctor_fails_when_a_library_is_missing(fresh_venv):

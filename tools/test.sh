@@ -15,7 +15,8 @@ cargo test -q -p hipgen
 echo "== bindings/ is what hipgen generates from the ROCm 6.4.3 headers"
 cargo build -q --release -p hipgen
 ./target/release/hipgen generate --include "${HIPGEN_ROCM_DIR:-.rocm}/6.4.3/usr/include" \
-  --release 6.4.3 --libs hip,hiprtc,hipblas,hipsparse,rccl,hiprand,hipfft,hipsolver,roctx,cuda 2>/dev/null
+  --release 6.4.3 --libs hip,hiprtc,hipblas,hipsparse,rccl,hiprand,hipfft,hipsolver,roctx,cuda,amd_comgr,llvm \
+  2>/dev/null
 if [ -n "$(git status --porcelain -- bindings/rocm-6.4.3)" ]; then
   git status --short -- bindings/rocm-6.4.3
   echo "bindings/ differs from the generator's output: run ./build_pkgs.sh --regenerate" >&2
@@ -27,10 +28,17 @@ rocm=${HIPGEN_ROCM_DIR:-.rocm}
 gen() { ./target/release/hipgen generate --include "$rocm/$1/usr/include" --release "$1" \
           --out target/bindings --libs "$2" 2>/dev/null; }
 gen 5.7.1 hip,hiprtc,hipblas,hipsparse,rccl,hiprand,hipfft,hipsolver,roctx,cuda
-gen 5.2.3 hip,hiprtc,hipsparse,hiprand
+gen 5.2.3 hip,hiprtc,hipsparse,hiprand,amd_comgr,llvm
 HIPGEN_BINDINGS=$PWD/target/bindings/rocm-5.7.1 cargo check -q -p hip-python -p hip-python-as-cuda
 HIPGEN_BINDINGS=$PWD/target/bindings/rocm-5.2.3 cargo check -q -p hip-python \
   --no-default-features --features hip,hiprtc,hipsparse,hiprand
+
+echo "== rocm-llvm-python for the comgr that runs here (bookworm's 2.4: interface 2, whose"
+echo "   enums differ from the checked-in interface-3 bindings) installed into .venv for pytest"
+(cd rocm-llvm-python && HIPGEN_BINDINGS=$PWD/../target/bindings/rocm-5.2.3 \
+  ../.venv/bin/python -m maturin build --release -q --out ../target/test-wheels 2>/dev/null)
+.venv/bin/python -m pip install -q --disable-pip-version-check --force-reinstall --no-deps \
+  target/test-wheels/rocm_llvm_python-*.whl
 
 echo "== ruff"
 .venv/bin/ruff check .
