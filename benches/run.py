@@ -3,8 +3,9 @@
 
     python3 benches/run.py [--skip-build]
 
-Needs tools/setup.sh and ./build_pkgs.sh first (our wheel installed in .venv). Installs
-hip-python 6.4.3 from PyPI into target/bench-hip-python, then measures per-call overhead,
+Needs tools/setup.sh and ./build_pkgs.sh first (our wheels installed in .venv). Installs
+hip-python, hip-python-interop and rocm-llvm-python 6.4.3 from PyPI into
+target/bench-hip-python, then measures per-call overhead,
 import time, installed size, hiprtc compile throughput with 1 and 2 threads, generation time
 and a clean release build, and prints a Markdown table (also written to benches/RESULTS.md).
 """
@@ -18,14 +19,12 @@ import subprocess
 import sys
 import tempfile
 import time
-import zipfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 OURS = REPO / ".venv" / "bin" / "python"
 THEIRS_ENV = REPO / "target" / "bench-hip-python"
 THEIRS = THEIRS_ENV / "bin" / "python"
-WHEELS = REPO / "target" / "bench-wheels"
 HIP_PYTHON = "hip-python==6.4.3.555.40"
 OTHER_PACKAGES = ["hip-python-interop==6.4.3.555.40", "rocm-llvm-python==6.4.3.555.43"]
 MODULES = ("hip", "hiprtc", "hipblas", "hipsparse", "rccl", "hiprand", "hipfft", "hipsolver", "roctx")
@@ -63,6 +62,11 @@ def ensure_hip_python():
     if not THEIRS.exists():
         subprocess.run([sys.executable, "-m", "venv", str(THEIRS_ENV)], check=True)
         run([str(THEIRS), "-m", "pip", "install", "-q", HIP_PYTHON, "numpy"])
+    # Their CUDA layer and LLVM package, without dependencies (hip-python is there).
+    have = run([str(THEIRS), "-m", "pip", "list", "--format=freeze"])
+    missing = [r for r in OTHER_PACKAGES if r.split("==")[0] not in have]
+    if missing:
+        run([str(THEIRS), "-m", "pip", "install", "-q", "--no-deps", *missing])
 
 
 def per_call():
@@ -73,11 +77,9 @@ def per_call():
 
 
 def import_time(python, modules, n=15):
-    code = (
-        "import time; t = time.perf_counter(); "
-        + "; ".join(f"import hip.{m}" for m in modules)
-        + "; print(time.perf_counter() - t)"
-    )
+    """Median time of the imports, each `hip.<m>` or (with a dot or space) a statement."""
+    stmts = [m if ("." in m or " " in m) else f"import hip.{m}" for m in modules]
+    code = "import time; t = time.perf_counter(); " + "; ".join(stmts) + "; print(time.perf_counter() - t)"
     times = [float(run([str(python), "-c", code], cwd="/tmp", env=clean_env())) for _ in range(n)]
     return statistics.median(times) * 1e3
 
@@ -104,14 +106,6 @@ def installed_size(python, names):
             if path.is_file():
                 total += path.stat().st_size
     return total
-
-
-def wheel_unpacked_size(requirement):
-    WHEELS.mkdir(parents=True, exist_ok=True)
-    run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "-d", str(WHEELS), requirement])
-    name = requirement.split("==")[0].replace("-", "_")
-    wheel = sorted(WHEELS.glob(f"{name}-*.whl"))[-1]
-    return sum(i.file_size for i in zipfile.ZipFile(wheel).infolist())
 
 
 COMPILE = """
@@ -213,13 +207,22 @@ def main():
     for label, mods in (
         ("import hip.hip, hip.hiprtc", ("hip", "hiprtc")),
         ("import all nine modules", MODULES),
+        (
+            "import cuda.cuda, cuda.cudart, cuda.nvrtc (vs hip-python-interop)",
+            ("from cuda import cuda, cudart, nvrtc",),
+        ),
+        (
+            "import rocm.amd_comgr + rocm.llvm.c.core (vs rocm-llvm-python)",
+            ("import rocm.amd_comgr.amd_comgr", "import rocm.llvm.c.core"),
+        ),
     ):
         a, b = import_time(OURS, mods), import_time(THEIRS, mods)
         rows.append((label, f"{a:.1f} ms", f"{b:.1f} ms", f"{a / b:.2f}"))
 
     ours_size = installed_size(OURS, ["hip-python"])
     theirs_size = installed_size(THEIRS, ["hip-python"])
-    others = sum(wheel_unpacked_size(r) for r in OTHER_PACKAGES)
+    ours_all = installed_size(OURS, ["hip-python", "hip-python-as-cuda", "rocm-llvm-python"])
+    theirs_all = installed_size(THEIRS, ["hip-python", "hip-python-interop", "rocm-llvm-python"])
     rows.append(
         (
             "installed size: hip-python",
@@ -230,10 +233,10 @@ def main():
     )
     rows.append(
         (
-            "installed size: + interop + rocm-llvm-python",
-            f"{ours_size / 1e6:.1f} MB (hip-python only)",
-            f"{(theirs_size + others) / 1e6:.0f} MB",
-            f"{ours_size / (theirs_size + others):.3f}",
+            "installed size: all three packages",
+            f"{ours_all / 1e6:.1f} MB",
+            f"{theirs_all / 1e6:.0f} MB",
+            f"{ours_all / theirs_all:.3f}",
         )
     )
 
@@ -256,7 +259,7 @@ def main():
     lines = [
         f"Machine: {machine()}",
         "",
-        "| measurement | ours | hip-python 6.4.3 | ours / theirs |",
+        "| measurement | ours | hip-python 6.4.3 (+ interop, rocm-llvm-python) | ours / theirs |",
         "| --- | --- | --- | --- |",
         *(f"| {a} | {b} | {c} | {d} |" for a, b, c, d in rows),
     ]

@@ -67,7 +67,7 @@ def test_wheel_carries_no_source_tree_paths():
 
 @pytest.fixture(scope="module")
 def fresh_venv(tmp_path_factory):
-    """A new venv with hip-python installed from the wheelhouse in dist/ only."""
+    """A new venv with our three packages installed from the wheelhouse in dist/ only."""
     root = tmp_path_factory.mktemp("venv")
     subprocess.run([sys.executable, "-m", "venv", str(root / "env")], check=True)
     py = root / "env" / "bin" / "python"
@@ -83,6 +83,7 @@ def fresh_venv(tmp_path_factory):
             "--find-links",
             str(DIST),
             "hip-python-as-cuda",
+            "rocm-llvm-python",
         ],
         check=True,
     )
@@ -143,7 +144,8 @@ def test_rocm_doctor_reports_comgr_and_llvm(fresh_venv):
     assert "amd_comgr_get_version: interface 2.4" in out.stdout
     # The shipped bindings are for comgr interface 3: loading comgr 2.4 warns.
     assert "implements interface 2.4" in out.stderr
-    assert re.search(r"library 'LLVM': 28 module\(s\)", out.stdout) and "LLVMGetVersion: 19." in out.stdout
+    assert re.search(r"library 'LLVM': 27 module\(s\)", out.stdout) and "LLVMGetVersion: 19." in out.stdout
+    assert "library 'LTO': 1 module(s): rocm.llvm.c.lto" in out.stdout
     assert "status: OK" in out.stdout
     bad = run_outside(
         fresh_venv, "-m", "rocm", "doctor", env={"ROCM_PYTHON_LIBLLVM": "/nonexistent/libLLVM.so"}
