@@ -85,6 +85,72 @@ impl TranslationUnit {
         }
     }
 
+    /// Parses `file` with function bodies and returns the lines of `file` that have
+    /// error-level diagnostics, with their text; errors elsewhere are an `Err`.
+    pub fn error_lines(file: &Path, args: &[String]) -> Result<Vec<(u32, String)>> {
+        load_libclang()?;
+        let cfile = CString::new(file.to_string_lossy().as_bytes())?;
+        let cargs: Vec<CString> = args
+            .iter()
+            .map(|a| CString::new(a.as_bytes()))
+            .collect::<Result<_, _>>()?;
+        let argv: Vec<*const i8> = cargs.iter().map(|a| a.as_ptr()).collect();
+        let want = file.canonicalize()?;
+        // SAFETY: all pointers stay alive for the duration of the calls; the unit, the
+        // index and every diagnostic are disposed before returning.
+        unsafe {
+            let index = clang_createIndex(0, 0);
+            let mut tu: CXTranslationUnit = ptr::null_mut();
+            let err = clang_parseTranslationUnit2(
+                index,
+                cfile.as_ptr(),
+                argv.as_ptr(),
+                argv.len() as c_int,
+                ptr::null_mut(),
+                0,
+                0,
+                &mut tu,
+            );
+            if err != CXError_Success || tu.is_null() {
+                clang_disposeIndex(index);
+                bail!("libclang could not parse {} (error {err})", file.display());
+            }
+            let mut lines = Vec::new();
+            let mut elsewhere = Vec::new();
+            for i in 0..clang_getNumDiagnostics(tu) {
+                let d = clang_getDiagnostic(tu, i);
+                if clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error {
+                    let text = take_string(clang_formatDiagnostic(
+                        d,
+                        clang_defaultDiagnosticDisplayOptions(),
+                    ));
+                    let loc = clang_getDiagnosticLocation(d);
+                    let mut f: CXFile = ptr::null_mut();
+                    let (mut line, mut col, mut off) = (0u32, 0u32, 0u32);
+                    clang_getSpellingLocation(loc, &mut f, &mut line, &mut col, &mut off);
+                    let path = if f.is_null() {
+                        String::new()
+                    } else {
+                        take_string(clang_getFileName(f))
+                    };
+                    let here = Path::new(&path).canonicalize().ok().as_deref() == Some(&want);
+                    if here {
+                        lines.push((line, text));
+                    } else {
+                        elsewhere.push(text);
+                    }
+                }
+                clang_disposeDiagnostic(d);
+            }
+            clang_disposeTranslationUnit(tu);
+            clang_disposeIndex(index);
+            if !elsewhere.is_empty() && lines.is_empty() {
+                bail!("{}", elsewhere.join("\n"));
+            }
+            Ok(lines)
+        }
+    }
+
     /// Fails on the first error-level diagnostic, so a missing include never goes unnoticed.
     fn check_errors(&self) -> Result<()> {
         // SAFETY: the unit is alive; diagnostics are disposed after formatting.
@@ -141,6 +207,8 @@ pub enum CursorKind {
     EnumConstant,
     /// Function declaration.
     Function,
+    /// Function template (C++).
+    FunctionTemplate,
     /// Function parameter.
     Param,
     /// `typedef` declaration.
@@ -206,6 +274,7 @@ impl<'tu> Cursor<'tu> {
             CXCursor_EnumDecl => CursorKind::Enum,
             CXCursor_EnumConstantDecl => CursorKind::EnumConstant,
             CXCursor_FunctionDecl => CursorKind::Function,
+            CXCursor_FunctionTemplate => CursorKind::FunctionTemplate,
             CXCursor_ParmDecl => CursorKind::Param,
             CXCursor_TypedefDecl => CursorKind::Typedef,
             CXCursor_FieldDecl => CursorKind::Field,

@@ -8,6 +8,7 @@ mod macros;
 mod parse;
 mod render;
 mod rules;
+mod shim;
 mod spec;
 
 use anyhow::{Context, Result};
@@ -65,6 +66,22 @@ enum Command {
         #[arg(long, default_value = "bindings")]
         out: PathBuf,
     },
+    /// Write the NVIDIA shim: a C++ source exporting the bindings' HIP functions over CUDA,
+    /// from HIP's nvidia_detail headers (only wrappers that compile).
+    Shim {
+        /// Include directory holding HIP's headers (with hip/nvidia_detail).
+        #[arg(long)]
+        include: PathBuf,
+        /// CUDA 12 include directories (repeat the option).
+        #[arg(long = "cuda-include")]
+        cuda_includes: Vec<PathBuf>,
+        /// IRs of the bindings whose functions are exported (hip, hiprtc).
+        #[arg(long = "ir")]
+        irs: Vec<PathBuf>,
+        /// The C++ file to write.
+        #[arg(long)]
+        out: PathBuf,
+    },
     /// List functions, enums and struct fields added, removed or changed between two IRs.
     Diff {
         /// The older IR (JSON, as written by `generate`).
@@ -99,6 +116,37 @@ fn main() -> Result<()> {
             templates,
             out,
         } => generate(&include, &release, &libs, &specs, &templates, &out)?,
+        Command::Shim {
+            include,
+            cuda_includes,
+            irs,
+            out,
+        } => {
+            let libs = irs
+                .iter()
+                .map(|p| -> Result<ir::Library> {
+                    let text = std::fs::read_to_string(p)
+                        .with_context(|| format!("reading {}", p.display()))?;
+                    Ok(serde_json::from_str(&text)?)
+                })
+                .collect::<Result<Vec<_>>>()?;
+            let shim = shim::generate(&include, &cuda_includes, &libs)?;
+            let mut text = shim.source;
+            text.push_str(&format!(
+                "\n// Not exported ({}): calls raise \"not available on this platform\".\n",
+                shim.left_out.len()
+            ));
+            for (name, why) in &shim.left_out {
+                text.push_str(&format!("//   {name}: {why}\n"));
+            }
+            std::fs::write(&out, text)?;
+            eprintln!(
+                "shim: {} functions exported, {} left out -> {}",
+                shim.exported.len(),
+                shim.left_out.len(),
+                out.display()
+            );
+        }
         Command::Diff { old, new } => {
             let read = |p: &Path| -> Result<serde_json::Value> {
                 let text = std::fs::read_to_string(p)
