@@ -11,6 +11,8 @@ usage() {
   cat <<USAGE
 Usage: ./build_pkgs.sh [options]
 
+  --platform P      amd (default) or nvidia: hip, hiprtc and rccl over CUDA, with the shim
+                    built by tools/nvidia-shim.sh from HIP 5.7.1's NVIDIA headers
   --rocm-path DIR   ROCm root whose include/ the bindings are regenerated from
                     (default: \$ROCM_PATH, else .rocm/6.4.3/usr)
   --release VER     ROCm release of the bindings to build or regenerate (default 6.4.3)
@@ -44,12 +46,14 @@ LIBS=${HIP_PYTHON_LIBS:-$ALL_LIBS}
 CUDA_LIBS=${HIP_PYTHON_CUDA_LIBS:-$ALL_CUDA_LIBS}
 LLVM_LIBS=${ROCM_PYTHON_LIBS:-$ALL_LLVM_LIBS}
 BUILD_LLVM=1
+PLATFORM=amd; RELEASE_GIVEN=0
 REGENERATE=0; BUILD_HIP=1; BUILD_CUDA=1; RUN_TESTS=0; PRE_CLEAN=0; POST_CLEAN=0; USE_VENV=1
 OUT=dist; INSTALL=1; DRY_RUN=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --rocm-path) ROCM_ROOT=$2; shift ;;
-    --release) RELEASE=$2; shift ;;
+    --release) RELEASE=$2; RELEASE_GIVEN=1; shift ;;
+    --platform) PLATFORM=$2; shift ;;
     --libs) LIBS=$2; shift ;;
     --regenerate) REGENERATE=1 ;;
     --no-hip) BUILD_HIP=0 ;;
@@ -106,6 +110,17 @@ SELECTED=$(select_libs "$LIBS")
 if [[ -n $SELECTED && ",$SELECTED," != *",hip,"* && ",$SELECTED," =~ ,(hipblas|hipsparse|rccl|hiprand|hipfft|hipsolver), ]]; then
   SELECTED="hip,$SELECTED"
 fi
+case "$PLATFORM" in
+  amd) ;;
+  nvidia)
+    # HIP's NVIDIA headers come with 5.7.1 here; the bindings must be of the same release.
+    [ "$RELEASE_GIVEN" = 1 ] || RELEASE=5.7.1
+    nv=()
+    for l in ${SELECTED//,/ }; do [[ $l =~ ^(hip|hiprtc|rccl)$ ]] && nv+=("$l"); done
+    SELECTED=$(IFS=,; echo "${nv[*]}")
+    BUILD_LLVM=0 ;;
+  *) echo "unknown platform '$PLATFORM' (amd, nvidia)" >&2; exit 2 ;;
+esac
 CUDA_SELECTED=$(select_libs "$CUDA_LIBS" "$ALL_CUDA_LIBS")
 LLVM_SELECTED=$(select_libs "$LLVM_LIBS" "$ALL_LLVM_LIBS")
 if [ "$DRY_RUN" = 1 ]; then
@@ -127,8 +142,15 @@ if [ "$REGENERATE" = 1 ]; then
   ./target/release/hipgen generate --include "$ROCM_ROOT/include" --release "$RELEASE" --libs "$ALL_LIBS,cuda,amd_comgr,llvm"
 fi
 
+if [ "$PLATFORM" = nvidia ] && [ "$BUILD_HIP" = 1 ]; then
+  bash tools/nvidia-shim.sh "$RELEASE"
+  export HIPGEN_BINDINGS=$PWD/target/bindings/rocm-$RELEASE
+else
+  rm -rf hip-python/python/hip/_nvidia
+fi
+
 if [ "$BUILD_HIP" = 1 ]; then
-  echo "building hip-python with: $SELECTED"
+  echo "building hip-python ($PLATFORM) with: $SELECTED"
   rm -f "$OUT"/hip_python-*
   (cd hip-python && "../$PY" -m maturin build --release -q --out "$OUT" "${MANYLINUX[@]}" \
      --no-default-features --features "pyo3/extension-module,${SELECTED}")

@@ -12,6 +12,10 @@ BINDINGS = REPO / "bindings" / f"rocm-{RELEASE}"
 ROCM = Path(os.environ.get("HIPGEN_ROCM_DIR", REPO / ".rocm")) / RELEASE / "usr"
 
 
+def pytest_configure(config):
+    config.addinivalue_line("markers", "gpu: needs a GPU (AMD, or NVIDIA with --platform nvidia)")
+
+
 @pytest.fixture(scope="session")
 def rocm_643():
     """Root of Debian sid's ROCm 6.4.3 packages (headers and libraries)."""

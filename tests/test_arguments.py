@@ -109,6 +109,21 @@ def test_device_array_interface():
         dev.configure(shape=(100,))
 
 
+@pytest.mark.parametrize(
+    "name, typestr",
+    [("float32", "<f4"), ("f4", "<f4"), ("=f8", "<f8"), ("uint8", "|u1"), ("int64", "<i8"), (">i2", ">i2")],
+)
+def test_device_array_takes_numpy_type_names(name, typestr):
+    dev = DeviceArray(CudaArrayLike())
+    dev.configure(typestr=name, shape=(1,), _force=True)
+    assert dev.__cuda_array_interface__["typestr"] == typestr
+
+
+def test_device_array_refuses_unknown_type_names():
+    with pytest.raises(ValueError, match="typestr"):
+        DeviceArray(CudaArrayLike()).configure(typestr="floaty")
+
+
 def test_kernel_args_are_packed_with_c_alignment():
     packed = pack_kernel_args((ctypes.c_char(b"a"), ctypes.c_double(2.5), Pointer(0x10), ctypes.c_int(7)))
     expected = b"a" + b"\0" * 7 + struct.pack("<d", 2.5) + struct.pack("<Q", 0x10) + struct.pack("<i", 7)

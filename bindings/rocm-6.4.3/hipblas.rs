@@ -12,6 +12,7 @@ static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     sonames: &["libhipblas.so.2", "libhipblas.so.1", "libhipblas.so.0", "libhipblas.so", ],
     rocm_dirs: &["lib", ],
     version_check: None,
+    nvidia: None,
 });
 
 /// Number of enum, record and handle types of this module.

@@ -12,6 +12,7 @@ static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     sonames: &["libhipfft.so.0", "libhipfft.so", ],
     rocm_dirs: &["lib", ],
     version_check: None,
+    nvidia: None,
 });
 
 /// Number of enum, record and handle types of this module.

@@ -12,6 +12,7 @@ static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     sonames: &["libhiprand.so.1", "libhiprand.so", ],
     rocm_dirs: &["lib", ],
     version_check: None,
+    nvidia: None,
 });
 
 /// Number of enum, record and handle types of this module.

@@ -12,6 +12,7 @@ static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     sonames: &["libhipsparse.so.1", "libhipsparse.so.0", "libhipsparse.so", ],
     rocm_dirs: &["lib", ],
     version_check: None,
+    nvidia: None,
 });
 
 /// Number of enum, record and handle types of this module.

@@ -12,6 +12,7 @@ static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     sonames: &["libroctx64.so.4", "libroctx64.so.1", "libroctx64.so", ],
     rocm_dirs: &["lib", ],
     version_check: None,
+    nvidia: None,
 });
 
 /// Number of enum, record and handle types of this module.

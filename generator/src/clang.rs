@@ -51,6 +51,16 @@ pub struct TranslationUnit {
 impl TranslationUnit {
     /// Parses `file` with the given compiler arguments, keeping macro definitions.
     pub fn parse(file: &Path, args: &[String]) -> Result<Self> {
+        Self::parse_flags(file, args, true)
+    }
+
+    /// Parses `file` with function bodies (to see what functions call).
+    pub fn parse_with_bodies(file: &Path, args: &[String]) -> Result<Self> {
+        Self::parse_flags(file, args, false)
+    }
+
+    /// Parses `file`; `skip_bodies` leaves function bodies out (faster).
+    fn parse_flags(file: &Path, args: &[String], skip_bodies: bool) -> Result<Self> {
         load_libclang()?;
         let cfile = CString::new(file.to_string_lossy().as_bytes())?;
         let cargs: Vec<CString> = args
@@ -62,8 +72,10 @@ impl TranslationUnit {
         unsafe {
             let index = clang_createIndex(0, 0);
             let mut tu: CXTranslationUnit = ptr::null_mut();
-            let flags = CXTranslationUnit_DetailedPreprocessingRecord
-                | CXTranslationUnit_SkipFunctionBodies;
+            let mut flags = CXTranslationUnit_DetailedPreprocessingRecord;
+            if skip_bodies {
+                flags |= CXTranslationUnit_SkipFunctionBodies;
+            }
             let err = clang_parseTranslationUnit2(
                 index,
                 cfile.as_ptr(),
@@ -245,7 +257,38 @@ extern "C" fn visit_trampoline(
     CXChildVisit_Continue
 }
 
+/// Visitor that collects the callee names of every call expression below a cursor.
+extern "C" fn calls_trampoline(
+    cursor: CXCursor,
+    _parent: CXCursor,
+    data: CXClientData,
+) -> CXChildVisitResult {
+    // SAFETY: `data` is the `&mut Vec<String>` passed by `call_names`; the cursor is live.
+    unsafe {
+        if clang_getCursorKind(cursor) == CXCursor_CallExpr {
+            let out = &mut *(data as *mut Vec<String>);
+            out.push(take_string(clang_getCursorSpelling(cursor)));
+        }
+    }
+    CXChildVisit_Recurse
+}
+
 impl<'tu> Cursor<'tu> {
+    /// Names of the functions called anywhere below this cursor (a function's body, when
+    /// the unit was parsed with bodies).
+    pub fn call_names(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        // SAFETY: `out` outlives the visit; the trampoline only pushes strings into it.
+        unsafe {
+            clang_visitChildren(
+                self.raw,
+                calls_trampoline,
+                &mut out as *mut Vec<String> as CXClientData,
+            );
+        }
+        out
+    }
+
     /// Wraps a raw cursor of the same unit.
     fn wrap(&self, raw: CXCursor) -> Cursor<'tu> {
         Cursor { raw, tu: self.tu }

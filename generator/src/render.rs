@@ -87,6 +87,8 @@ struct ModuleModel {
     lib_version_check: String,
     /// Folders of a ROCm installation holding the library.
     lib_rocm_dirs: Vec<String>,
+    /// The NVIDIA platform's provider, as Rust.
+    lib_nvidia: String,
     /// Type table entries (Rust expressions).
     types: Vec<String>,
     /// Record mirrors.
@@ -314,6 +316,13 @@ fn module_model(
         lib_env: spec.library.env.clone(),
         lib_sonames: spec.library.sonames.clone(),
         lib_rocm_dirs: spec.library.rocm_dirs.clone(),
+        lib_nvidia: match &spec.library.nvidia {
+            None => "None".into(),
+            Some(nv) => format!(
+                "Some(rt::NvidiaSpec {{ shim: {}, sonames: &{:?}, wheel: {:?} }})",
+                nv.shim, nv.sonames, nv.wheel
+            ),
+        },
         lib_version_check: version_check(lib, spec)?,
         types: type_entries,
         mirrors: mirrors.into_values().collect(),

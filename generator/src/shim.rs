@@ -25,6 +25,8 @@ struct Inline {
     ret: String,
     /// Parameter types as C++ spells them.
     params: Vec<String>,
+    /// Whether it calls the CUDA driver API (`cu*`), which needs a current context.
+    driver: bool,
 }
 
 /// What `generate` produced.
@@ -56,7 +58,7 @@ const HEADERS: &str = "#include <hip/hip_runtime_api.h>\n#include <hip/hiprtc.h>
 fn inlines(include: &Path, cuda_includes: &[PathBuf]) -> Result<BTreeMap<String, Inline>> {
     let path = std::env::temp_dir().join(format!("hipgen-shim-{}.cpp", std::process::id()));
     std::fs::write(&path, HEADERS)?;
-    let tu = TranslationUnit::parse(&path, &args(include, cuda_includes))
+    let tu = TranslationUnit::parse_with_bodies(&path, &args(include, cuda_includes))
         .context("parsing HIP's NVIDIA headers (are the CUDA 12 headers given?)")?;
     let mut out = BTreeMap::new();
     // Declarations inside `extern "C" { }` blocks count as the block's siblings.
@@ -87,11 +89,20 @@ fn inlines(include: &Path, cuda_includes: &[PathBuf]) -> Result<BTreeMap<String,
                 name,
                 ret: c.result_type().spelling(),
                 params: c.arguments().iter().map(|a| a.ty().spelling()).collect(),
+                driver: c.call_names().iter().any(|n| is_driver_api(n)),
             },
         );
     }
     let _ = std::fs::remove_file(&path);
     Ok(out)
+}
+
+/// Whether a CUDA function belongs to the driver API (`cuModuleLoadData`), not the
+/// runtime (`cudaMalloc`).
+fn is_driver_api(name: &str) -> bool {
+    name.strip_prefix("cu")
+        .and_then(|rest| rest.chars().next())
+        .is_some_and(|c| c.is_ascii_uppercase())
 }
 
 /// The source for the given wrappers; `lines` gets the first line of each wrapper.
@@ -104,6 +115,12 @@ fn render(wrappers: &[(&Inline, &str)], lines: &mut Vec<(u32, String)>) -> Strin
     s.push_str("#ifndef __HIP_PLATFORM_NVIDIA__\n#define __HIP_PLATFORM_NVIDIA__\n#endif\n");
     s.push_str(HEADERS);
     s.push_str("template <class T> using hipgen_t = T;\n");
+    // Driver-API calls need a current context, which runtime-API calls create on first use
+    // and HIP on AMD never asks for: make the current device's primary context current.
+    s.push_str(
+        "static inline void hipgen_context() {\n  CUcontext c = nullptr;\n  \
+         if (cuCtxGetCurrent(&c) != CUDA_SUCCESS || c == nullptr) cudaFree(0);\n}\n",
+    );
     s.push_str("#define HIPGEN_EXPORT extern \"C\" __attribute__((visibility(\"default\")))\n");
     for (f, symbol) in wrappers {
         let params: Vec<String> = f
@@ -119,7 +136,13 @@ fn render(wrappers: &[(&Inline, &str)], lines: &mut Vec<(u32, String)>) -> Strin
         let _ = writeln!(
             s,
             "HIPGEN_EXPORT {ret} hipgen_{name}({p}) __asm__(\"{symbol}\");\n\
-             __attribute__((flatten)) {ret} hipgen_{name}({p}) {{ return {name}({c}); }}",
+             __attribute__((flatten)) {ret} hipgen_{name}({p}) {{ {ctx}return {name}({c}); }}",
+            // Context management itself is left alone.
+            ctx = if f.driver && !f.name.starts_with("hipCtx") && !f.name.contains("PrimaryCtx") {
+                "hipgen_context(); "
+            } else {
+                ""
+            },
             name = f.name,
             p = params.join(", "),
             c = call.join(", "),

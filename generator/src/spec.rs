@@ -113,6 +113,9 @@ pub struct LibrarySpec {
     pub env: String,
     /// File names tried in order, in `$ROCM_PATH/<dir>` and then by the system loader.
     pub sonames: Vec<String>,
+    /// What provides the library on the NVIDIA platform (none: not available there).
+    #[serde(default)]
+    pub nvidia: Option<NvidiaLibrarySpec>,
     /// Folders of a ROCm installation that hold the library (default `lib`).
     #[serde(default = "default_rocm_dirs")]
     pub rocm_dirs: Vec<String>,
@@ -120,6 +123,21 @@ pub struct LibrarySpec {
     /// major release; checked against the release of the headers when the library loads.
     #[serde(default)]
     pub version: Option<VersionSpec>,
+}
+
+/// The library on the NVIDIA platform: our shim (HIP over CUDA) or an NVIDIA library.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NvidiaLibrarySpec {
+    /// Whether our shim provides it (hip, hiprtc).
+    #[serde(default)]
+    pub shim: bool,
+    /// Otherwise the NVIDIA library's file names (`libnccl.so.2`).
+    #[serde(default)]
+    pub sonames: Vec<String>,
+    /// Python package of NVIDIA's wheel that holds it in `lib/` (`nvidia.nccl`).
+    #[serde(default)]
+    pub wheel: String,
 }
 
 /// How to ask a library for its version.

@@ -144,6 +144,13 @@ fn unresolved_symbols(py: Python<'_>) -> Vec<(&'static str, Vec<&'static str>)> 
         .collect()
 }
 
+/// The platform the libraries load for: `amd` or `nvidia` (`HIP_PLATFORM`, else AMD when its
+/// runtime loads, else NVIDIA when a CUDA driver does).
+#[pyfunction]
+fn platform() -> &'static str {
+    hipgen_runtime::platform().name()
+}
+
 /// The extension module: runtime classes, then each generated module published as
 /// `hip.<name>` in `sys.modules`.
 #[pymodule]
@@ -152,6 +159,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(symbols, m)?)?;
     m.add_function(wrap_pyfunction!(libraries, m)?)?;
     m.add_function(wrap_pyfunction!(unresolved_symbols, m)?)?;
+    m.add_function(wrap_pyfunction!(platform, m)?)?;
     for g in MODULES {
         let sub = PyModule::new(m.py(), g.name)?;
         (g.register)(&sub)?;

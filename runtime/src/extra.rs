@@ -11,8 +11,16 @@ use pyo3::types::{PyFloat, PyInt, PyList, PyTuple, PyType};
 const PARAM_BUFFER_POINTER: usize = 0x01;
 /// `HIP_LAUNCH_PARAM_BUFFER_SIZE`.
 const PARAM_BUFFER_SIZE: usize = 0x02;
-/// `HIP_LAUNCH_PARAM_END`.
+/// `HIP_LAUNCH_PARAM_END` on AMD; CUDA's `CU_LAUNCH_PARAM_END` is 0.
 const PARAM_END: usize = 0x03;
+
+/// The end marker of the platform HIP runs on.
+fn param_end() -> usize {
+    match crate::loader::platform() {
+        crate::loader::Platform::Amd => PARAM_END,
+        crate::loader::Platform::Nvidia => 0x00,
+    }
+}
 
 /// The packed `extra` array and the memory it points into.
 pub struct KernelExtra {
@@ -52,7 +60,7 @@ impl KernelExtra {
             args.as_ptr() as usize,
             PARAM_BUFFER_SIZE,
             &*size as *const usize as usize,
-            PARAM_END,
+            param_end(),
         ];
         Ok(KernelExtra {
             addr: config.as_ptr() as usize,

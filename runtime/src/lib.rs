@@ -13,7 +13,9 @@ pub mod registry;
 pub mod strings;
 
 pub use extra::KernelExtra;
-pub use loader::{HipLoadError, Library, LibrarySpec, Symbol, VersionCheck};
+pub use loader::{
+    platform, HipLoadError, Library, LibrarySpec, NvidiaSpec, Platform, Symbol, VersionCheck,
+};
 pub use pointer::{DeviceArray, Pointer, PtrArg, PtrArgMut};
 pub use record::Struct;
 pub use registry::{

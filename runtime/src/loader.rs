@@ -30,6 +30,72 @@ pub struct LibrarySpec {
     pub rocm_dirs: &'static [&'static str],
     /// How to check that the library belongs to the release the bindings were made for.
     pub version_check: Option<VersionCheck>,
+    /// What provides the library on the NVIDIA platform, if anything.
+    pub nvidia: Option<NvidiaSpec>,
+}
+
+/// What stands for a library on the NVIDIA platform.
+pub struct NvidiaSpec {
+    /// Whether it is our shim (`hip/_nvidia/libhip_nvidia.so`, HIP over CUDA).
+    pub shim: bool,
+    /// Otherwise, the NVIDIA library's file names (RCCL's API is NCCL's: `libnccl.so.2`).
+    pub sonames: &'static [&'static str],
+    /// Python package of NVIDIA's wheel holding it in `lib/` (`nvidia.nccl`).
+    pub wheel: &'static str,
+}
+
+/// The platform HIP runs on.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Platform {
+    /// ROCm on AMD GPUs.
+    Amd,
+    /// HIP over CUDA on NVIDIA GPUs.
+    Nvidia,
+}
+
+impl Platform {
+    /// `amd` or `nvidia`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Platform::Amd => "amd",
+            Platform::Nvidia => "nvidia",
+        }
+    }
+}
+
+/// The platform, chosen once: `HIP_PLATFORM` (`amd`, `nvidia`), otherwise AMD when its runtime
+/// loads, else NVIDIA when a CUDA driver does, else AMD (whose errors then say what is
+/// missing).
+pub fn platform() -> Platform {
+    static CHOSEN: OnceLock<Platform> = OnceLock::new();
+    *CHOSEN.get_or_init(|| match std::env::var("HIP_PLATFORM").as_deref() {
+        Ok("nvidia") | Ok("nvcc") => Platform::Nvidia,
+        Ok("amd") | Ok("hcc") => Platform::Amd,
+        _ => {
+            let loads = |names: &[&str]| {
+                names.iter().any(|n| {
+                    // SAFETY: probing whether a runtime is installed; its initialisers run,
+                    // as they would on first use.
+                    unsafe { libloading::Library::new(n) }.is_ok()
+                })
+            };
+            let rocm = std::env::var("ROCM_PATH")
+                .map(|r| format!("{r}/lib/libamdhip64.so"))
+                .unwrap_or_default();
+            if loads(&[
+                "libamdhip64.so.6",
+                "libamdhip64.so.5",
+                "libamdhip64.so",
+                &rocm,
+            ]) {
+                Platform::Amd
+            } else if loads(&["libcuda.so.1"]) {
+                Platform::Nvidia
+            } else {
+                Platform::Amd
+            }
+        }
+    })
 }
 
 /// A library's version function and what the bindings expect of it.
@@ -106,6 +172,10 @@ impl Library {
     /// enums renumbered between releases (hipDeviceAttribute_t in 6.0) would then ask the
     /// library for something else.
     fn check_release(&self, py: Python<'_>, lib: &libloading::Library, path: &str) -> PyResult<()> {
+        if platform() == Platform::Nvidia {
+            // The shim reports CUDA's versions, not a ROCm release.
+            return Ok(());
+        }
         let msg = match self.spec.version_check {
             None => return Ok(()),
             Some(VersionCheck::Release {
@@ -189,6 +259,9 @@ impl Library {
 
     /// Candidates in search order: (path or soname, where it came from).
     fn candidates(&self, py: Python<'_>) -> Vec<(String, String)> {
+        if platform() == Platform::Nvidia {
+            return self.nvidia_candidates(py);
+        }
         let spec = &self.spec;
         let mut out = Vec::new();
         if let Ok(path) = std::env::var(spec.env) {
@@ -214,16 +287,91 @@ impl Library {
         out
     }
 
+    /// Candidates on the NVIDIA platform: the override, then our shim beside the `hip`
+    /// package (HIP over CUDA) or the NVIDIA library (from its wheel, then the system).
+    fn nvidia_candidates(&self, py: Python<'_>) -> Vec<(String, String)> {
+        let spec = &self.spec;
+        let Some(nv) = &spec.nvidia else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        let (env, names): (&str, Vec<String>) = if nv.shim {
+            (
+                "HIP_PYTHON_NVIDIA_SHIM",
+                vec!["libhip_nvidia.so".to_string()],
+            )
+        } else {
+            (spec.env, nv.sonames.iter().map(|s| s.to_string()).collect())
+        };
+        if let Ok(path) = std::env::var(env) {
+            if !path.is_empty() {
+                return vec![(path, format!("${env}"))];
+            }
+        }
+        let package = if nv.shim { "hip" } else { nv.wheel };
+        let sub = if nv.shim { "_nvidia" } else { "lib" };
+        for dir in package_dirs(py, package) {
+            for n in &names {
+                out.push((format!("{dir}/{sub}/{n}"), format!("{package} package")));
+            }
+        }
+        if !nv.shim {
+            for n in names {
+                out.push((n, "system loader".to_string()));
+            }
+        }
+        out
+    }
+
     /// Tries every candidate in order.
     fn open(&self, py: Python<'_>) -> Result<(libloading::Library, String), String> {
+        let shim = platform() == Platform::Nvidia;
+        if shim {
+            match &self.spec.nvidia {
+                None => {
+                    return Err(format!(
+                        "library '{}' is not available on the NVIDIA platform \
+                         (HIP_PLATFORM=nvidia or no AMD runtime found): only hip, hiprtc and \
+                         rccl run there.",
+                        self.spec.name
+                    ))
+                }
+                Some(nv) if nv.shim => {
+                    cuda_driver()?;
+                    preload_cuda_libraries(py);
+                }
+                Some(_) => {}
+            }
+        }
         let mut tried = Vec::new();
         for (path, origin) in self.candidates(py) {
             // SAFETY: loading a ROCm library runs its initialisers, which is what the user
-            // asked for by calling into it.
-            match unsafe { libloading::Library::new(&path) } {
+            // asked for by calling into it. The shim is bound now, so a missing CUDA symbol
+            // is a load error here rather than a crash at its first call.
+            let opened = if shim {
+                unsafe {
+                    libloading::os::unix::Library::open(
+                        Some(&path),
+                        libloading::os::unix::RTLD_NOW | libloading::os::unix::RTLD_LOCAL,
+                    )
+                }
+                .map(libloading::Library::from)
+            } else {
+                unsafe { libloading::Library::new(&path) }
+            };
+            match opened {
                 Ok(lib) => return Ok((lib, path)),
                 Err(e) => tried.push(format!("  {path} ({origin}): {e}")),
             }
+        }
+        if platform() == Platform::Nvidia {
+            return Err(format!(
+                "could not load library '{name}' for the NVIDIA platform. Tried:\n{tried}\n\
+                 Install hip-python built with `./build_pkgs.sh --platform nvidia` and the \
+                 CUDA 12 runtime (`pip install hip-python[nvidia]`), or set HIP_PLATFORM=amd.",
+                name = self.spec.name,
+                tried = tried.join("\n"),
+            ));
         }
         Err(format!(
             "could not load library '{name}'. Tried:\n{tried}\n\
@@ -234,6 +382,81 @@ impl Library {
             env = self.spec.env,
         ))
     }
+}
+
+/// Loads the CUDA driver (`libcuda.so.1`) once, globally: the shim calls the driver API
+/// (`cuModuleLoadData`), which no other library it links provides.
+fn cuda_driver() -> Result<(), String> {
+    static DRIVER: OnceLock<Result<libloading::os::unix::Library, String>> = OnceLock::new();
+    DRIVER
+        .get_or_init(|| {
+            // SAFETY: loading NVIDIA's driver library runs its initialisers, as CUDA would.
+            unsafe {
+                libloading::os::unix::Library::open(
+                    Some("libcuda.so.1"),
+                    libloading::os::unix::RTLD_NOW | libloading::os::unix::RTLD_GLOBAL,
+                )
+            }
+            .map_err(|e| {
+                format!(
+                    "the NVIDIA platform needs NVIDIA's driver library libcuda.so.1, which does \
+                     not load: {e}. Install the NVIDIA driver, or set HIP_PLATFORM=amd."
+                )
+            })
+        })
+        .as_ref()
+        .map(|_| ())
+        .map_err(Clone::clone)
+}
+
+/// Loads CUDA's runtime (12) and NVRTC (12, else 13: the C API the shim calls is the same)
+/// globally, from NVIDIA's wheels (`nvidia.cuda_runtime`, `nvidia.cuda_nvrtc`) or the
+/// system: the shim names neither, so one build serves either install. What does not load
+/// shows up as the shim's load error, naming the missing symbol.
+fn preload_cuda_libraries(py: Python<'_>) {
+    static DONE: OnceLock<Vec<libloading::os::unix::Library>> = OnceLock::new();
+    DONE.get_or_init(|| {
+        let mut kept = Vec::new();
+        for (packages, sonames) in [
+            (&["nvidia.cuda_runtime"][..], &["libcudart.so.12"][..]),
+            (
+                &["nvidia.cuda_nvrtc", "nvidia.cu13"][..],
+                &["libnvrtc.so.12", "libnvrtc.so.13"][..],
+            ),
+        ] {
+            let mut candidates = Vec::new();
+            for so in sonames {
+                for package in packages {
+                    for dir in package_dirs(py, package) {
+                        candidates.push(format!("{dir}/lib/{so}"));
+                    }
+                }
+                candidates.push(so.to_string());
+            }
+            for path in candidates {
+                // SAFETY: loading CUDA's own libraries, as the shim would.
+                if let Ok(lib) = unsafe {
+                    libloading::os::unix::Library::open(
+                        Some(&path),
+                        libloading::os::unix::RTLD_NOW | libloading::os::unix::RTLD_GLOBAL,
+                    )
+                } {
+                    kept.push(lib);
+                    break;
+                }
+            }
+        }
+        kept
+    });
+}
+
+/// The folders of an installed Python package (`hip`, `nvidia.nccl`); none if absent.
+fn package_dirs(py: Python<'_>, package: &str) -> Vec<String> {
+    py.import("importlib.util")
+        .and_then(|u| u.call_method1("find_spec", (package,)))
+        .and_then(|spec| spec.getattr("submodule_search_locations"))
+        .and_then(|locs| locs.try_iter()?.map(|p| p?.str()?.extract()).collect())
+        .unwrap_or_default()
 }
 
 /// Paths that TheRock's `rocm_sdk` reports for a library, when it is installed.
@@ -290,6 +513,13 @@ impl Symbol {
                 self.addr.store(a, Ordering::Release);
                 Ok(a)
             }
+            _ if platform() == Platform::Nvidia => Err(HipLoadError::new_err(format!(
+                "{sym} is not available on the NVIDIA platform: HIP's NVIDIA headers do not \
+                 implement it (or it does not compile against CUDA 12), so the shim \
+                 ({path}) does not export it.",
+                sym = self.name.to_string_lossy(),
+                path = self.library.describe(py).unwrap_or_default(),
+            ))),
             _ => {
                 let path = self.library.describe(py).unwrap_or_default();
                 Err(HipLoadError::new_err(format!(

@@ -141,6 +141,39 @@ impl DeviceArray {
 }
 
 /// Size in bytes of one element of a NumPy type string such as `<f4`.
+/// The `__cuda_array_interface__` typestr (`<f4`) of a NumPy type name or char code
+/// (`float32`, `f4`, `=f4`), as hip-python accepts them; typestrs pass unchanged.
+fn normalize_typestr(name: &str) -> PyResult<String> {
+    let code = match name {
+        "bool" => "b1",
+        "int8" | "byte" => "i1",
+        "uint8" | "ubyte" => "u1",
+        "int16" | "short" => "i2",
+        "uint16" | "ushort" => "u2",
+        "int32" | "intc" => "i4",
+        "uint32" | "uintc" => "u4",
+        "int64" | "long" | "longlong" => "i8",
+        "uint64" | "ulong" | "ulonglong" => "u8",
+        "float16" | "half" => "f2",
+        "float32" | "single" => "f4",
+        "float64" | "double" => "f8",
+        "complex64" => "c8",
+        "complex128" => "c16",
+        other => other.trim_start_matches('='),
+    };
+    if code.starts_with(['<', '>', '|']) {
+        return Ok(code.to_string());
+    }
+    let order = if code.ends_with('1') && !code.ends_with("c1") && code.len() == 2 {
+        '|'
+    } else {
+        '<'
+    };
+    let typestr = format!("{order}{code}");
+    typestr_itemsize(&typestr)?;
+    Ok(typestr)
+}
+
 fn typestr_itemsize(typestr: &str) -> PyResult<usize> {
     typestr
         .get(2..)
@@ -233,7 +266,7 @@ impl DeviceArray {
                             Err(_) => v.extract()?,
                         }
                     }
-                    "typestr" => typestr = v.extract()?,
+                    "typestr" => typestr = normalize_typestr(&v.extract::<String>()?)?,
                     "read_only" => me.read_only = v.extract()?,
                     "_force" => force = v.extract()?,
                     other => {

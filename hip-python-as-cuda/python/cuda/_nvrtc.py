@@ -149,7 +149,8 @@ def device_arch() -> str | None:
     err, device = hip.hipGetDevice()
     if err != hip.hipError_t.hipSuccess:
         return None
-    err, props = hip.hipGetDeviceProperties(device)
+    props = hip.hipDeviceProp_t()
+    (err,) = hip.hipGetDeviceProperties(props, device)
     if err != hip.hipError_t.hipSuccess:
         return None
     name = props.gcnArchName
@@ -208,6 +209,10 @@ def nvrtcCompileProgram(prog, numOptions, options):
     given = [] if options is None else list(options)
     if count < 0 or count > len(given):
         raise ValueError(f"numOptions is {count} but {len(given)} options were given")
+    hiprtc = importlib.import_module("hip.hiprtc")
+    if importlib.import_module("hip").platform() == "nvidia":
+        # hiprtc is NVRTC there: CUDA's options mean what they say.
+        return hiprtc.hiprtcCompileProgram(prog, count, given[:count] or None)
     translated, dropped = translate_options(given[:count], device_arch())
     if dropped:
         reason = (
@@ -220,7 +225,6 @@ def nvrtcCompileProgram(prog, numOptions, options):
             NvrtcOptionWarning,
             stacklevel=2,
         )
-    hiprtc = importlib.import_module("hip.hiprtc")
     return hiprtc.hiprtcCompileProgram(prog, len(translated), translated or None)
 
 

@@ -11,7 +11,10 @@ ROCM_VERSION = 60400003
 ROCM_VERSION_NAME = rocm_version_name = "6.4.3"
 ROCM_VERSION_TUPLE = rocm_version_tuple = (6, 4, 3)
 
-__all__ = ["HipLoadError", "ROCM_VERSION", "ROCM_VERSION_NAME", "ROCM_VERSION_TUPLE"]
+#: The platform HIP runs on: `amd` or `nvidia` (chosen on first use; see README).
+platform = _native.platform
+
+__all__ = ["HipLoadError", "platform", "ROCM_VERSION", "ROCM_VERSION_NAME", "ROCM_VERSION_TUPLE"]
 
 for _name in ("hip", "hiprtc", "hipblas", "hipsparse", "rccl", "hiprand", "hipfft", "hipsolver", "roctx"):
     if hasattr(_native, _name):
@@ -30,8 +33,11 @@ if "hip" in globals():
     )
 
 if "hiprtc" in globals():
+    from hip import _nvidia_options
     from hip import hiprtc_pyext as _ext
 
     hiprtc.ext = _ext  # noqa: F821 - set just above
+    # On NVIDIA, hiprtc is NVRTC: AMD target options are translated there.
+    hiprtc.hiprtcCompileProgram = _nvidia_options.compile_program(hiprtc.hiprtcCompileProgram)  # noqa: F821
 
 del _name

@@ -59,7 +59,7 @@ def report(out=sys.stdout, strict=False):
     line(f"python {platform.python_version()} ({sys.executable})")
     libc = "-".join(platform.libc_ver())
     line(f"system {platform.platform()} {platform.machine()} {libc}")
-    line("platform: amd")
+    line(f"platform: {_native.platform()}")
     try:
         import rocm_sdk  # noqa: F401
 

@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""Our bindings on NVIDIA against NVIDIA's cuda-bindings, side by side on one GPU, in one run.
+
+    python3 benches/nvidia.py            # on a machine with an NVIDIA GPU and cuda-bindings
+
+Ours is hip-python built with `./build_pkgs.sh --platform nvidia` (importable as `hip`);
+theirs is `cuda.bindings` of the same Python. Each side runs in its own process (our
+`cuda` package would shadow NVIDIA's) and measures per-call overhead of calls that stay in
+the runtime (`hipGetErrorString` / `cudaGetErrorString`, `hipGetDevice` / `cudaGetDevice`)
+and the cost of launching an empty kernel through the driver API (enqueue, and launch +
+synchronize); the parent prints a Markdown table (also written to
+benches/RESULTS-nvidia.md).
+"""
+
+import json
+import os
+import platform
+import subprocess
+import sys
+import timeit
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+KERNEL = b'extern "C" __global__ void empty(int *x) { }'
+LAUNCHES = 500
+
+
+def best(fn, number=200000, repeat=7):
+    return min(timeit.repeat(fn, number=number, repeat=repeat)) / number * 1e9
+
+
+def launch_latency(launch, sync):
+    """(enqueue cost, launch-to-completion) in µs: batches of launches timed without the
+    synchronize that follows (a batch stays below the driver's queue depth), and single
+    launches each followed by a synchronize."""
+    status = launch()[0]
+    if int(status) != 0:
+        raise SystemExit(f"the launch failed: {status!r}")
+    sync()
+    enqueue = []
+    for _ in range(40):
+        t = timeit.default_timer()
+        for _ in range(LAUNCHES):
+            launch()
+        enqueue.append((timeit.default_timer() - t) / LAUNCHES * 1e6)
+        sync()
+    roundtrip = []
+    for _ in range(2000):
+        t = timeit.default_timer()
+        launch()
+        sync()
+        roundtrip.append((timeit.default_timer() - t) * 1e6)
+    roundtrip.sort()
+    return min(enqueue), roundtrip[len(roundtrip) // 2]
+
+
+def ours():
+    import ctypes
+
+    from hip import hip, hiprtc
+
+    out = {"hipGetErrorString": best(lambda: hip.hipGetErrorString(hip.hipError_t.hipErrorInvalidValue))}
+    out["hipGetDevice"] = best(lambda: hip.hipGetDevice())
+    props = hip.hipDeviceProp_t()
+    hip.hipGetDeviceProperties(props, 0)
+    err, prog = hiprtc.hiprtcCreateProgram(KERNEL, b"empty.cu", 0, None, None)
+    hiprtc.hiprtcCompileProgram(prog, 1, [f"--offload-arch=sm_{props.major}{props.minor}".encode()])
+    err, size = hiprtc.hiprtcGetCodeSize(prog)
+    code = bytearray(size)
+    hiprtc.hiprtcGetCode(prog, code)
+    err, module = hip.hipModuleLoadData(bytes(code))
+    err, fn = hip.hipModuleGetFunction(module, b"empty")
+    err, stream = hip.hipStreamCreate()
+    arg = ctypes.c_void_p(0)
+    params = (ctypes.c_void_p * 1)(ctypes.addressof(arg))
+    # The same argument forms as theirs: the parameter array by address.
+    address = ctypes.addressof(params)
+    out["launch (kernelParams)"] = launch_latency(
+        lambda: hip.hipModuleLaunchKernel(fn, 1, 1, 1, 32, 1, 1, 0, stream, address, None),
+        lambda: hip.hipStreamSynchronize(stream),
+    )
+    out["device"] = props.name.decode() if isinstance(props.name, bytes) else str(props.name)
+    return out
+
+
+def theirs():
+    import ctypes
+
+    from cuda.bindings import driver, nvrtc, runtime
+
+    out = {
+        "hipGetErrorString": best(
+            lambda: runtime.cudaGetErrorString(runtime.cudaError_t.cudaErrorInvalidValue)
+        )
+    }
+    out["hipGetDevice"] = best(lambda: runtime.cudaGetDevice())
+    err, props = runtime.cudaGetDeviceProperties(0)
+    # The driver API needs a current context; the runtime makes the primary one current.
+    runtime.cudaFree(0)
+    err, prog = nvrtc.nvrtcCreateProgram(KERNEL, b"empty.cu", 0, [], [])
+    nvrtc.nvrtcCompileProgram(prog, 1, [f"--gpu-architecture=sm_{props.major}{props.minor}".encode()])
+    err, size = nvrtc.nvrtcGetPTXSize(prog)
+    ptx = b" " * size
+    nvrtc.nvrtcGetPTX(prog, ptx)
+    err, module = driver.cuModuleLoadData(ptx)
+    assert int(err) == 0, err
+    err, fn = driver.cuModuleGetFunction(module, b"empty")
+    err, stream = driver.cuStreamCreate(0)
+    arg = ctypes.c_void_p(0)
+    params = (ctypes.c_void_p * 1)(ctypes.addressof(arg))
+    address = ctypes.addressof(params)
+    out["launch (kernelParams)"] = launch_latency(
+        lambda: driver.cuLaunchKernel(fn, 1, 1, 1, 32, 1, 1, 0, stream, address, 0),
+        lambda: driver.cuStreamSynchronize(stream),
+    )
+    return out
+
+
+def main():
+    if len(sys.argv) > 1 and sys.argv[1] in ("ours", "theirs"):
+        print(json.dumps(ours() if sys.argv[1] == "ours" else theirs()))
+        return
+    ours_path = os.environ.get("OURS_PYTHONPATH", "")
+
+    def side(name, path):
+        env = dict(os.environ, PYTHONPATH=path, HIP_PLATFORM="nvidia")
+        res = subprocess.run(
+            [sys.executable, __file__, name], env=env, capture_output=True, text=True, cwd="/tmp"
+        )
+        if res.returncode != 0:
+            sys.exit(f"{name} failed:\n{res.stderr}")
+        return json.loads(res.stdout)
+
+    a, b = side("ours", ours_path), side("theirs", "")
+    (ae, ar), (be, br) = a["launch (kernelParams)"], b["launch (kernelParams)"]
+    rows = [
+        (
+            "call: hipGetErrorString / cudaGetErrorString",
+            a["hipGetErrorString"],
+            b["hipGetErrorString"],
+            "ns",
+        ),
+        ("call: hipGetDevice / cudaGetDevice", a["hipGetDevice"], b["hipGetDevice"], "ns"),
+        ("kernel launch, enqueue (hipModuleLaunchKernel / cuLaunchKernel)", ae, be, "µs"),
+        ("kernel launch + stream synchronize, median", ar, br, "µs"),
+    ]
+    fmt = {"ns": "{:.0f} ns", "µs": "{:.2f} µs"}
+    lines = [
+        f"Machine: {a['device']}, Python {platform.python_version()}, {platform.platform()}",
+        "",
+        "| measurement | ours (HIP over CUDA) | NVIDIA cuda-bindings | ours / theirs |",
+        "| --- | --- | --- | --- |",
+        *(
+            f"| {name} | {fmt[unit].format(x)} | {fmt[unit].format(y)} | {x / y:.2f} |"
+            for name, x, y, unit in rows
+        ),
+    ]
+    text = "\n".join(lines) + "\n"
+    print(text)
+    (REPO / "benches" / "RESULTS-nvidia.md").write_text(
+        "Written by `python3 benches/nvidia.py` on a device machine; per-call figures are the "
+        f"fastest of 7 runs of 200,000 calls; enqueue cost the best of 40 batches of {LAUNCHES} "
+        "launches; launch + synchronize the median of 2,000.\n\n" + text
+    )
+
+
+if __name__ == "__main__":
+    main()

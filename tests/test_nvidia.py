@@ -1,0 +1,113 @@
+"""The NVIDIA platform without a GPU: the shim hipgen generates from HIP's NVIDIA headers
+builds and exports what the bindings call, the platform choice, and its errors. The GPU
+suite (tests/test_gpu.py) runs the same bindings on real NVIDIA GPUs through `device`.
+"""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from conftest import REPO
+
+SHIM = REPO / "hip-python" / "python" / "hip" / "_nvidia" / "libhip_nvidia.so"
+
+
+@pytest.fixture(scope="module")
+def shim():
+    """Builds the shim (CUDA 12 headers from NVIDIA's wheels, HIP 5.7.1's NVIDIA headers)."""
+    out = subprocess.run(["bash", str(REPO / "tools" / "nvidia-shim.sh")], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr[-3000:]
+    return SHIM
+
+
+def exported(path):
+    out = subprocess.run(
+        ["nm", "-D", "--defined-only", str(path)], capture_output=True, text=True, check=True
+    )
+    return {line.split()[-1] for line in out.stdout.splitlines() if " T " in line}
+
+
+def test_shim_exports_the_bindings_functions_it_can(shim):
+    symbols = exported(shim)
+    ir = {
+        lib: json.loads((REPO / "target" / "bindings" / "rocm-5.7.1" / f"{lib}.ir.json").read_text())
+        for lib in ("hip", "hiprtc")
+    }
+    bound = {f["symbol"] for lib in ir.values() for f in lib["functions"]}
+    # Only functions the bindings call, and the core of a HIP program among them.
+    assert symbols <= bound
+    for name in (
+        "hipMalloc",
+        "hipMemcpyAsync",
+        "hipModuleLoadData",
+        "hipModuleLaunchKernel",
+        "hipEventElapsedTime",
+        "hipGetDeviceProperties",
+        "hiprtcCompileProgram",
+        "hiprtcGetCode",
+    ):
+        assert name in symbols, name
+    assert len(symbols) > 200
+    # What is not exported is listed, with the reason, at the end of the generated source.
+    source = (REPO / "target" / "nvidia" / "hip_nvidia.cpp").read_text()
+    listed = {line.split(":")[0].strip("/ ") for line in source.splitlines() if line.startswith("//   ")}
+    assert listed == bound - symbols
+
+
+def test_shim_names_no_cuda_library(shim):
+    """CUDA's libraries are loaded by the loader, so one shim serves CUDA 12 and 13 installs."""
+    out = subprocess.run(["readelf", "-d", str(shim)], capture_output=True, text=True, check=True).stdout
+    needed = [line for line in out.splitlines() if "NEEDED" in line]
+    assert not any("cuda" in line or "nvrtc" in line for line in needed), needed
+
+
+def run(code, **env):
+    return subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env={**os.environ, **env}, timeout=60
+    )
+
+
+def test_nvidia_platform_without_a_driver_is_a_clear_error():
+    out = run(
+        "import hip\nfrom hip import hip as h\nprint(hip.platform())\nh.hipGetDeviceCount()\n",
+        HIP_PLATFORM="nvidia",
+    )
+    assert out.stdout.strip() == "nvidia"
+    assert "HipLoadError" in out.stderr and "libcuda.so.1" in out.stderr and "HIP_PLATFORM=amd" in out.stderr
+
+
+def test_other_libraries_are_not_on_the_nvidia_platform():
+    out = run("from hip import hipsparse\nhipsparse.hipsparseCreate()\n", HIP_PLATFORM="nvidia")
+    assert "not available on the NVIDIA platform" in out.stderr
+
+
+def test_platform_defaults_to_amd_where_its_runtime_loads():
+    out = run("import hip\nprint(hip.platform())\n")
+    assert out.stdout.strip() == "amd"
+
+
+def test_offload_arch_options_for_nvrtc():
+    from hip import _nvidia_options
+
+    out, dropped = _nvidia_options.translate(
+        [b"--offload-arch=sm_90", "-O3", b"--offload-arch=gfx90a", b"-DX=1"]
+    )
+    assert out == [b"--gpu-architecture=sm_90", b"-O3", b"-DX=1"] and dropped == ["--offload-arch=gfx90a"]
+
+
+def test_build_pkgs_platform_selection():
+    out = subprocess.run(
+        ["bash", str(REPO / "build_pkgs.sh"), "--platform", "nvidia", "--dry-run"],
+        capture_output=True,
+        text=True,
+    )
+    assert out.returncode == 0 and out.stdout.splitlines()[0] == "hip,hiprtc,rccl"
+    bad = subprocess.run(
+        ["bash", str(REPO / "build_pkgs.sh"), "--platform", "intel", "--dry-run"],
+        capture_output=True,
+        text=True,
+    )
+    assert bad.returncode == 2 and "unknown platform" in bad.stderr
