@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 ROCM_DIR=${HIPGEN_ROCM_DIR:-.rocm}
 
 sudo_() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
-packages=(libclang-15-dev gcc binutils python3-venv
+packages=(libclang-15-dev gcc g++ binutils python3-venv
           libamdhip64-5 libamdhip64-dev libamd-comgr2 libhiprtc-builtins5 rocm-device-libs
           libhipsparse0 libhipsparse-dev libhiprand1 libhiprand-dev
           llvm-19-dev libllvm19 libllvm15)  # LLVM C API: headers and the library that runs it
