@@ -1,6 +1,6 @@
-"""Compile a HIP kernel with hiprtc, inspect the AMD code object, and launch it if a GPU exists.
+"""Compile a HIP kernel with hiprtc, inspect the code object, and launch it if a GPU exists.
 
-Run: python examples/hiprtc_demo.py [--arch gfx90a]
+Run: python examples/hiprtc_demo.py [--arch gfx90a]   (on NVIDIA: --arch sm_90)
 """
 
 import argparse
@@ -83,7 +83,12 @@ def main():
     print(f"HIP runtime version: {version} ({status.name})")
     code = compile_kernel(args.arch)
     (machine,) = struct.unpack_from("<H", code, 18)
-    kind = "AMD GPU ELF" if code[:4] == b"\x7fELF" and machine == EM_AMDGPU else "unknown"
+    if code[:4] == b"\x7fELF" and machine == EM_AMDGPU:
+        kind = "AMD GPU ELF"
+    elif code.startswith(b"//") and b".target" in code:
+        kind = "NVIDIA PTX"  # the NVIDIA platform: hiprtc is NVRTC
+    else:
+        kind = "unknown"
     print(f"hiprtc compiled 'scale' for {args.arch}: {len(code)} bytes, {kind} code object")
 
     status, count = hip.hipGetDeviceCount()
