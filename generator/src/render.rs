@@ -89,6 +89,8 @@ struct ModuleModel {
     lib_rocm_dirs: Vec<String>,
     /// The NVIDIA platform's provider, as Rust.
     lib_nvidia: String,
+    /// Functions that free strings the library hands over (`LLVMDisposeMessage`).
+    free_symbols: Vec<String>,
     /// Type table entries (Rust expressions).
     types: Vec<String>,
     /// Record mirrors.
@@ -264,6 +266,18 @@ fn module_model(
         None => None,
     };
 
+    let owned_strings = spec
+        .owned_strings
+        .iter()
+        .flat_map(|o| {
+            o.functions.iter().map(move |r| {
+                regex::Regex::new(&format!("^(?:{r})$"))
+                    .map(|re| (re, o.free.clone()))
+                    .with_context(|| format!("bad owned_strings regex {r:?}"))
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let frees_used = std::cell::RefCell::new(std::collections::BTreeSet::new());
     let mut mirrors = BTreeMap::new();
     let mut functions = Vec::new();
     let mut skipped = Vec::new();
@@ -275,6 +289,8 @@ fn module_model(
             status_idx,
             success_value,
             plain_results: spec.plain_results,
+            owned_strings: &owned_strings,
+            frees_used: &frees_used,
         };
         // A record passed by value must have a definition to be mirrored; without one the
         // function cannot be called correctly, so it is left out and reported.
@@ -316,6 +332,7 @@ fn module_model(
         lib_env: spec.library.env.clone(),
         lib_sonames: spec.library.sonames.clone(),
         lib_rocm_dirs: spec.library.rocm_dirs.clone(),
+        free_symbols: frees_used.borrow().iter().cloned().collect(),
         lib_nvidia: match &spec.library.nvidia {
             None => "None".into(),
             Some(nv) => format!(
@@ -483,6 +500,10 @@ struct FnCtx<'a> {
     success_value: Option<i64>,
     /// Whether a single result is returned as itself (and none as None), not as a tuple.
     plain_results: bool,
+    /// (function regex, the function freeing strings it returns), in spec order.
+    owned_strings: &'a [(regex::Regex, String)],
+    /// The free functions the rendered functions use.
+    frees_used: &'a std::cell::RefCell<std::collections::BTreeSet<String>>,
 }
 
 impl FnCtx<'_> {
@@ -573,7 +594,8 @@ impl FnCtx<'_> {
                     self.status.unwrap_or_default()
                 ));
             }
-            outs.push(self.result_expr(&f.ret, "__r", None)?);
+            let expr = self.result_expr(&f.ret, "__r", None)?;
+            outs.push(self.owned(&f.name, &f.ret, "__r", expr));
             returns_doc.push(describe(&f.ret));
         }
         for p in &f.params {
@@ -622,11 +644,9 @@ impl FnCtx<'_> {
                             p.name
                         ));
                         let size = p.size_param.as_ref().map(|s| sanitize(s));
-                        outs.push(self.result_expr(
-                            pointee,
-                            &format!("o_{}", p.name),
-                            size.as_deref(),
-                        )?);
+                        let v = format!("o_{}", p.name);
+                        let expr = self.result_expr(pointee, &v, size.as_deref())?;
+                        outs.push(self.owned(&f.name, pointee, &v, expr));
                         returns_doc.push(format!("{}: {}", p.name, describe(pointee)));
                     }
                 }
@@ -726,6 +746,24 @@ impl FnCtx<'_> {
             },
             Usage::Out | Usage::OutString | Usage::ByRef => unreachable!("handled by the caller"),
         })
+    }
+
+    /// `expr` for a string the C function hands over (a non-const `char *` of a function the
+    /// spec's `owned_strings` names): copied, then given back to the library's free function.
+    fn owned(&self, function: &str, ty: &CType, v: &str, expr: String) -> String {
+        let CType::Pointer { pointee, is_const } = ty else {
+            return expr;
+        };
+        if !pointee.is_char() || *is_const {
+            return expr;
+        }
+        match self.owned_strings.iter().find(|(re, _)| re.is_match(function)) {
+            Some((_, free)) => {
+                self.frees_used.borrow_mut().insert(free.clone());
+                format!("rt::owned_cstr_result(py, {v}, &FREE_{free})?")
+            }
+            None => expr,
+        }
     }
 
     /// The expression turning a C value `v` into a Python object.

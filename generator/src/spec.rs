@@ -70,6 +70,10 @@ pub struct Spec {
     /// arrays of handles that way (`LLVMTypeRef *ParamTypes`).
     #[serde(default = "default_scalar_pointers")]
     pub handle_pointers: Usage,
+    /// Functions whose non-const `char *` results (returned, or through `char **` out
+    /// parameters) the caller must free, and with what; the first entry that matches wins.
+    #[serde(default)]
+    pub owned_strings: Vec<OwnedStrings>,
     /// Non-const struct pointers the header documents as `@param[out]` are outputs.
     #[serde(default)]
     pub record_outs_from_docs: bool,
@@ -138,6 +142,16 @@ pub struct NvidiaLibrarySpec {
     /// Python package of NVIDIA's wheel that holds it in `lib/` (`nvidia.nccl`).
     #[serde(default)]
     pub wheel: String,
+}
+
+/// Strings a library hands over, and the function that frees them.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OwnedStrings {
+    /// The library's free function, of signature `void f(char *)`.
+    pub free: String,
+    /// Regexes on function names.
+    pub functions: Vec<String>,
 }
 
 /// How to ask a library for its version.

@@ -21,7 +21,7 @@ pub use record::Struct;
 pub use registry::{
     EnumDef, FieldDef, FieldKind, HandleDef, RecordDef, TypeDef, TypeRegistry, TypeSlot,
 };
-pub use strings::{cstr_result, CStrArg, CStrArrayArg};
+pub use strings::{cstr_result, owned_cstr_result, CStrArg, CStrArrayArg};
 
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};

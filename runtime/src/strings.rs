@@ -128,3 +128,24 @@ pub fn cstr_result(py: Python<'_>, addr: usize) -> PyObject {
     let s = unsafe { CStr::from_ptr(addr as *const c_char) };
     PyBytes::new(py, s.to_bytes()).into_any().unbind()
 }
+
+/// A `char *` the library handed over: copied into `bytes`, then freed with the library's
+/// own function (`LLVMDisposeMessage`); None for NULL.
+pub fn owned_cstr_result(
+    py: Python<'_>,
+    addr: usize,
+    free: &'static crate::loader::Symbol,
+) -> PyResult<PyObject> {
+    if addr == 0 {
+        return Ok(py.None());
+    }
+    let copy = cstr_result(py, addr);
+    let f = free.get(py)?;
+    // SAFETY: `free` is the library's `void f(char *)` for strings it allocated, and `addr`
+    // is such a string, copied above and not used after this call.
+    unsafe {
+        let f: unsafe extern "C" fn(*mut c_char) = std::mem::transmute(f);
+        f(addr as *mut c_char);
+    }
+    Ok(copy)
+}
