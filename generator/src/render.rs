@@ -757,7 +757,11 @@ impl FnCtx<'_> {
         if !pointee.is_char() || *is_const {
             return expr;
         }
-        match self.owned_strings.iter().find(|(re, _)| re.is_match(function)) {
+        match self
+            .owned_strings
+            .iter()
+            .find(|(re, _)| re.is_match(function))
+        {
             Some((_, free)) => {
                 self.frees_used.borrow_mut().insert(free.clone());
                 format!("rt::owned_cstr_result(py, {v}, &FREE_{free})?")
