@@ -196,6 +196,21 @@ def test_older_llvm_gives_the_clear_error_for_missing_symbols():
     assert "LLVMGetVersion" in out.stdout and "libLLVM-15.so.1" in out.stdout
 
 
+def test_llvm_and_comgr_load_whatever_the_hip_platform():
+    """They are not HIP's: HIP_PLATFORM=nvidia (no CUDA driver here) does not touch them."""
+    code = (
+        "import ctypes\n"
+        "from rocm.llvm.c import core\n"
+        "from rocm.amd_comgr import amd_comgr\n"
+        "major, minor = ctypes.c_size_t(), ctypes.c_size_t()\n"
+        "amd_comgr.amd_comgr_get_version(ctypes.byref(major), ctypes.byref(minor))\n"
+        "print(core.LLVMGetVersion()[0], major.value)\n"
+    )
+    out = run_python(code, HIP_PLATFORM="nvidia")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["19", "2"]
+
+
 def test_missing_library_is_a_clear_error():
     code = "from rocm.llvm.c import core\ncore.LLVMInt32Type()\n"
     out = run_python(code, ROCM_PYTHON_LIBLLVM="/nonexistent/libLLVM.so")

@@ -43,6 +43,82 @@ impl Module {
     }
 }
 
+/// Diagnostics and publishing shared by the extensions (`hip._native`, `rocm._native`).
+/// `key` names a module in what they report (`hip` or `rocm.llvm.c.core`).
+pub mod diagnostics {
+    use super::Module;
+    use pyo3::prelude::*;
+
+    /// `[(module, [(api name, symbol)])]`.
+    pub fn symbols(
+        modules: &[&'static Module],
+        key: fn(&Module) -> &'static str,
+    ) -> Vec<(&'static str, &'static [(&'static str, &'static str)])> {
+        modules.iter().map(|g| (key(g), g.symbols)).collect()
+    }
+
+    /// `(module, library, loaded, path or error)` per module; loads the libraries.
+    pub fn libraries(
+        py: Python<'_>,
+        modules: &[&'static Module],
+        key: fn(&Module) -> &'static str,
+    ) -> Vec<(&'static str, &'static str, bool, String)> {
+        modules
+            .iter()
+            .map(|g| {
+                let lib = (g.library)();
+                match lib.describe(py) {
+                    Ok(path) => (key(g), lib.spec.name, true, path),
+                    Err(e) => (key(g), lib.spec.name, false, e),
+                }
+            })
+            .collect()
+    }
+
+    /// `(module, [symbols that do not resolve])` for each module whose library loads.
+    pub fn unresolved_symbols(
+        py: Python<'_>,
+        modules: &[&'static Module],
+        key: fn(&Module) -> &'static str,
+    ) -> Vec<(&'static str, Vec<&'static str>)> {
+        modules
+            .iter()
+            .filter(|g| (g.library)().describe(py).is_ok())
+            .map(|g| {
+                let lib = (g.library)();
+                let missing = g
+                    .symbols
+                    .iter()
+                    .filter(|(_, sym)| !lib.resolves(py, sym))
+                    .map(|(_, sym)| *sym)
+                    .collect();
+                (key(g), missing)
+            })
+            .collect()
+    }
+
+    /// Registers each module, publishes it in `sys.modules` under its Python name and as
+    /// attribute `key` of `m`, then sets up re-exports (once every module is published).
+    pub fn publish(
+        m: &Bound<'_, PyModule>,
+        modules: &[&'static Module],
+        key: fn(&Module) -> &'static str,
+    ) -> PyResult<()> {
+        let mut published = Vec::new();
+        for g in modules {
+            let sub = PyModule::new(m.py(), g.name)?;
+            (g.register)(&sub)?;
+            hipgen_runtime::publish_module(&sub, g.python_module)?;
+            m.add(key(g), &sub)?;
+            published.push((sub, g.reexports));
+        }
+        for (sub, reexports) in &published {
+            hipgen_runtime::reexport::reexport(sub, reexports)?;
+        }
+        Ok(())
+    }
+}
+
 /// The `Module` entry of a generated module.
 #[macro_export]
 macro_rules! module_entry {

@@ -215,6 +215,7 @@ pub fn render(set: &AliasSet, templates: &Path, command: &str) -> Result<String>
     env.set_loader(minijinja::path_loader(templates));
     env.set_trim_blocks(true);
     env.set_lstrip_blocks(true);
+    env.set_keep_trailing_newline(true);
     let tmpl = env.get_template("aliases.rs.j2")?;
     Ok(tmpl.render(minijinja::context! { a => set, command => command })?)
 }

@@ -190,26 +190,7 @@ fn generate(
             "hipgen generate --release {release} --libs {name} (or ./build_pkgs.sh --regenerate)"
         );
         if let Some(alias_spec) = aliases::AliasSpec::load(&spec_path)? {
-            let set = aliases::generate(&alias_spec, include, release, &dir)?;
-            let mut code = aliases::render(&set, templates, &command)?;
-            if !code.ends_with('\n') {
-                code.push('\n');
-            }
-            std::fs::write(dir.join(format!("{name}.rs")), code)?;
-            std::fs::write(
-                dir.join(format!("{name}.ir.json")),
-                serde_json::to_string_pretty(&set)? + "\n",
-            )?;
-            for m in &set.modules {
-                eprintln!(
-                    "{name}: {} CUDA names and {} enum member names for {}",
-                    m.names.len(),
-                    m.members.iter().map(|e| e.members.len()).sum::<usize>(),
-                    m.module
-                );
-            }
-            let unresolved: usize = set.unresolved.iter().map(|(_, n)| n).sum();
-            eprintln!("{name}: {unresolved} table entries name no object of these modules");
+            generate_aliases(&alias_spec, include, release, templates, &dir, &command)?;
             continue;
         }
         for spec in spec::Spec::load_all(&spec_path)? {
@@ -260,5 +241,37 @@ fn generate_one(
     for s in &lib.skipped {
         eprintln!("  skipped {}: {}", s.name, s.reason);
     }
+    Ok(())
+}
+
+/// Resolves and renders an alias spec (the CUDA names) into `dir`.
+fn generate_aliases(
+    spec: &aliases::AliasSpec,
+    include: &Path,
+    release: &str,
+    templates: &Path,
+    dir: &Path,
+    command: &str,
+) -> Result<()> {
+    let name = &spec.name;
+    let set = aliases::generate(spec, include, release, dir)?;
+    std::fs::write(
+        dir.join(format!("{name}.rs")),
+        aliases::render(&set, templates, command)?,
+    )?;
+    std::fs::write(
+        dir.join(format!("{name}.ir.json")),
+        serde_json::to_string_pretty(&set)? + "\n",
+    )?;
+    for m in &set.modules {
+        eprintln!(
+            "{name}: {} CUDA names and {} enum member names for {}",
+            m.names.len(),
+            m.members.iter().map(|e| e.members.len()).sum::<usize>(),
+            m.module
+        );
+    }
+    let unresolved: usize = set.unresolved.iter().map(|(_, n)| n).sum();
+    eprintln!("{name}: {unresolved} table entries name no object of these modules");
     Ok(())
 }

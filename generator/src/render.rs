@@ -336,8 +336,8 @@ fn module_model(
         lib_nvidia: match &spec.library.nvidia {
             None => "None".into(),
             Some(nv) => format!(
-                "Some(rt::NvidiaSpec {{ shim: {}, sonames: &{:?}, wheel: {:?} }})",
-                nv.shim, nv.sonames, nv.wheel
+                "Some(rt::NvidiaSpec {{ shim: {}, sonames: &{:?}, wheel: {:?}, same: {} }})",
+                nv.shim, nv.sonames, nv.wheel, nv.same
             ),
         },
         lib_version_check: version_check(lib, spec)?,

@@ -142,6 +142,9 @@ pub struct NvidiaLibrarySpec {
     /// Python package of NVIDIA's wheel that holds it in `lib/` (`nvidia.nccl`).
     #[serde(default)]
     pub wheel: String,
+    /// The library is not HIP's and serves any platform as it is (LLVM, comgr).
+    #[serde(default)]
+    pub same: bool,
 }
 
 /// Strings a library hands over, and the function that frees them.

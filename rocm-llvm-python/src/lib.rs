@@ -2,7 +2,7 @@
 //! runtime classes, each published in `sys.modules` under its Python name
 //! (`rocm.amd_comgr.amd_comgr`, `rocm.llvm.c.core`, ...).
 
-use hip_bindings::Module;
+use hip_bindings::{diagnostics, Module};
 use pyo3::prelude::*;
 
 /// The modules selected by cargo features, in generation order (imports first).
@@ -18,47 +18,27 @@ fn modules() -> Vec<&'static Module> {
     out
 }
 
+/// Modules are named by their Python names in what the extension reports.
+fn python_name(g: &Module) -> &'static str {
+    g.python_module
+}
+
 /// `[(python module, [(api name, symbol)])]`, for diagnostics and tests.
 #[pyfunction]
 fn symbols() -> Vec<(&'static str, &'static [(&'static str, &'static str)])> {
-    modules()
-        .iter()
-        .map(|g| (g.python_module, g.symbols))
-        .collect()
+    diagnostics::symbols(&modules(), python_name)
 }
 
 /// `(python module, library, loaded, path or error)` per module; loads the libraries.
 #[pyfunction]
 fn libraries(py: Python<'_>) -> Vec<(&'static str, &'static str, bool, String)> {
-    modules()
-        .iter()
-        .map(|g| {
-            let lib = (g.library)();
-            match lib.describe(py) {
-                Ok(path) => (g.python_module, lib.spec.name, true, path),
-                Err(e) => (g.python_module, lib.spec.name, false, e),
-            }
-        })
-        .collect()
+    diagnostics::libraries(py, &modules(), python_name)
 }
 
 /// `(python module, [symbols that do not resolve])` for each module whose library loads.
 #[pyfunction]
 fn unresolved_symbols(py: Python<'_>) -> Vec<(&'static str, Vec<&'static str>)> {
-    modules()
-        .iter()
-        .filter(|g| (g.library)().describe(py).is_ok())
-        .map(|g| {
-            let lib = (g.library)();
-            let missing = g
-                .symbols
-                .iter()
-                .filter(|(_, sym)| !lib.resolves(py, sym))
-                .map(|(_, sym)| *sym)
-                .collect();
-            (g.python_module, missing)
-        })
-        .collect()
+    diagnostics::unresolved_symbols(py, &modules(), python_name)
 }
 
 #[pymodule]
@@ -67,17 +47,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(symbols, m)?)?;
     m.add_function(wrap_pyfunction!(libraries, m)?)?;
     m.add_function(wrap_pyfunction!(unresolved_symbols, m)?)?;
-    let mut published = Vec::new();
-    for g in modules() {
-        let sub = PyModule::new(m.py(), g.name)?;
-        (g.register)(&sub)?;
-        hipgen_runtime::publish_module(&sub, g.python_module)?;
-        m.add(g.name, &sub)?;
-        published.push((sub, g.reexports));
-    }
-    // Re-exports once every module is in sys.modules.
-    for (sub, reexports) in &published {
-        hipgen_runtime::reexport::reexport(sub, reexports)?;
-    }
-    Ok(())
+    // Each module also as an attribute named like its Rust module (`llvm_core`).
+    diagnostics::publish(m, &modules(), |g| g.name)
 }

@@ -42,6 +42,9 @@ pub struct NvidiaSpec {
     pub sonames: &'static [&'static str],
     /// Python package of NVIDIA's wheel holding it in `lib/` (`nvidia.nccl`).
     pub wheel: &'static str,
+    /// Whether the library is not HIP's at all and serves any platform as it is (LLVM,
+    /// comgr): it is loaded the same way everywhere, and the platform is never probed for it.
+    pub same: bool,
 }
 
 /// The platform HIP runs on.
@@ -172,7 +175,7 @@ impl Library {
     /// enums renumbered between releases (hipDeviceAttribute_t in 6.0) would then ask the
     /// library for something else.
     fn check_release(&self, py: Python<'_>, lib: &libloading::Library, path: &str) -> PyResult<()> {
-        if platform() == Platform::Nvidia {
+        if self.on_nvidia() {
             // The shim reports CUDA's versions, not a ROCm release.
             return Ok(());
         }
@@ -257,9 +260,15 @@ impl Library {
         unsafe { lib.get::<*const ()>(&name) }.is_ok_and(|s| !(*s).is_null())
     }
 
+    /// Whether the library loads for the NVIDIA platform (asks for the platform only for
+    /// libraries that depend on it).
+    fn on_nvidia(&self) -> bool {
+        !matches!(&self.spec.nvidia, Some(nv) if nv.same) && platform() == Platform::Nvidia
+    }
+
     /// Candidates in search order: (path or soname, where it came from).
     fn candidates(&self, py: Python<'_>) -> Vec<(String, String)> {
-        if platform() == Platform::Nvidia {
+        if self.on_nvidia() {
             return self.nvidia_candidates(py);
         }
         let spec = &self.spec;
@@ -325,8 +334,8 @@ impl Library {
 
     /// Tries every candidate in order.
     fn open(&self, py: Python<'_>) -> Result<(libloading::Library, String), String> {
-        let shim = platform() == Platform::Nvidia;
-        if shim {
+        let nvidia = self.on_nvidia();
+        if nvidia {
             match &self.spec.nvidia {
                 None => {
                     return Err(format!(
@@ -348,7 +357,7 @@ impl Library {
             // SAFETY: loading a ROCm library runs its initialisers, which is what the user
             // asked for by calling into it. The shim is bound now, so a missing CUDA symbol
             // is a load error here rather than a crash at its first call.
-            let opened = if shim {
+            let opened = if nvidia {
                 unsafe {
                     libloading::os::unix::Library::open(
                         Some(&path),
@@ -364,7 +373,7 @@ impl Library {
                 Err(e) => tried.push(format!("  {path} ({origin}): {e}")),
             }
         }
-        if platform() == Platform::Nvidia {
+        if nvidia {
             return Err(format!(
                 "could not load library '{name}' for the NVIDIA platform. Tried:\n{tried}\n\
                  Install hip-python built with `./build_pkgs.sh --platform nvidia` and the \
@@ -384,20 +393,25 @@ impl Library {
     }
 }
 
+/// Opens a library with its symbols bound now and made visible to later libraries (the
+/// shim names none of CUDA's libraries; it finds their symbols this way).
+fn open_global(path: &str) -> Result<libloading::os::unix::Library, libloading::Error> {
+    // SAFETY: loading NVIDIA's CUDA libraries runs their initialisers, as CUDA itself would.
+    unsafe {
+        libloading::os::unix::Library::open(
+            Some(path),
+            libloading::os::unix::RTLD_NOW | libloading::os::unix::RTLD_GLOBAL,
+        )
+    }
+}
+
 /// Loads the CUDA driver (`libcuda.so.1`) once, globally: the shim calls the driver API
 /// (`cuModuleLoadData`), which no other library it links provides.
 fn cuda_driver() -> Result<(), String> {
     static DRIVER: OnceLock<Result<libloading::os::unix::Library, String>> = OnceLock::new();
     DRIVER
         .get_or_init(|| {
-            // SAFETY: loading NVIDIA's driver library runs its initialisers, as CUDA would.
-            unsafe {
-                libloading::os::unix::Library::open(
-                    Some("libcuda.so.1"),
-                    libloading::os::unix::RTLD_NOW | libloading::os::unix::RTLD_GLOBAL,
-                )
-            }
-            .map_err(|e| {
+            open_global("libcuda.so.1").map_err(|e| {
                 format!(
                     "the NVIDIA platform needs NVIDIA's driver library libcuda.so.1, which does \
                      not load: {e}. Install the NVIDIA driver, or set HIP_PLATFORM=amd."
@@ -433,17 +447,8 @@ fn preload_cuda_libraries(py: Python<'_>) {
                 }
                 candidates.push(so.to_string());
             }
-            for path in candidates {
-                // SAFETY: loading CUDA's own libraries, as the shim would.
-                if let Ok(lib) = unsafe {
-                    libloading::os::unix::Library::open(
-                        Some(&path),
-                        libloading::os::unix::RTLD_NOW | libloading::os::unix::RTLD_GLOBAL,
-                    )
-                } {
-                    kept.push(lib);
-                    break;
-                }
+            if let Some(lib) = candidates.iter().find_map(|p| open_global(p).ok()) {
+                kept.push(lib);
             }
         }
         kept
@@ -513,7 +518,7 @@ impl Symbol {
                 self.addr.store(a, Ordering::Release);
                 Ok(a)
             }
-            _ if platform() == Platform::Nvidia => Err(HipLoadError::new_err(format!(
+            _ if self.library.on_nvidia() => Err(HipLoadError::new_err(format!(
                 "{sym} is not available on the NVIDIA platform: HIP's NVIDIA headers do not \
                  implement it (or it does not compile against CUDA 12), so the shim \
                  ({path}) does not export it.",

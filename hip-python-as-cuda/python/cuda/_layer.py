@@ -133,54 +133,66 @@ def _enum_class(cuda_name: str, hip_module: str, hip_enum: str) -> type:
     cls = _CudaEnum(cuda_name, members, module=_home(cuda_name), qualname=cuda_name)
     cls.__hip_enum__ = hip_cls
     cls.__doc__ = f"CUDA's {cuda_name}: the members of HIP's {hip_module}.{hip_enum}, under both names."
-    if cuda_name not in _HALLUCINATE:
-        _HALLUCINATE[cuda_name] = _env_flag(cuda_name)
+    _flag(cuda_name)  # an invalid environment value fails here, not at first invention
     _ENUMS[cuda_name] = cls
     return cls
+
+
+def _flag(cuda_enum: str) -> bool:
+    """The hallucination switch of a CUDA enum, from the environment on first use."""
+    if cuda_enum not in _HALLUCINATE:
+        _HALLUCINATE[cuda_enum] = _env_flag(cuda_enum)
+    return _HALLUCINATE[cuda_enum]
 
 
 class CudaModule(types.ModuleType):
     """A CUDA module whose names resolve to HIP objects on first access."""
 
     def __getattr__(self, name):
-        spec = self.__dict__.get("_hip_modules_", ())
-        if name.startswith("HIP_PYTHON_") and name.endswith("_HALLUCINATE"):
-            cuda_enum = name[len("HIP_PYTHON_") : -len("_HALLUCINATE")]
-            if self._resolve(cuda_enum, spec, kind_only=True) == "enum":
-                if cuda_enum not in _HALLUCINATE:
-                    _HALLUCINATE[cuda_enum] = _env_flag(cuda_enum)
-                return _HALLUCINATE[cuda_enum]
-        value = self._resolve(name, spec)
+        cuda_enum = self._flag_enum(name)
+        if cuda_enum is not None:
+            return _flag(cuda_enum)
+        value = self._resolve(name)
         if value is _MISSING:
             raise AttributeError(f"module '{self.__name__}' has no attribute '{name}'")
         object.__setattr__(self, name, value)
         return value
 
     def __setattr__(self, name, value):
-        if name.startswith("HIP_PYTHON_") and name.endswith("_HALLUCINATE"):
-            cuda_enum = name[len("HIP_PYTHON_") : -len("_HALLUCINATE")]
-            spec = self.__dict__.get("_hip_modules_", ())
-            if self._resolve(cuda_enum, spec, kind_only=True) == "enum":
-                # One switch per CUDA enum, whichever module it is set through.
-                _HALLUCINATE[cuda_enum] = bool(value)
-                return
-        object.__setattr__(self, name, value)
+        cuda_enum = self._flag_enum(name)
+        if cuda_enum is None:
+            object.__setattr__(self, name, value)
+        else:
+            # One switch per CUDA enum, whichever module it is set through.
+            _HALLUCINATE[cuda_enum] = bool(value)
 
-    def _resolve(self, name, hip_modules, kind_only=False):
-        for hip_module in hip_modules:
+    def _entry(self, name):
+        """(HIP module, HIP name, kind) of a CUDA name of this module, or None."""
+        for hip_module in self.__dict__.get("_hip_modules_", ()):
             entry = _table(hip_module).get(name)
-            if entry is None:
-                continue
-            _, hip_name, kind = entry
-            if kind_only:
-                return kind
-            override = _OVERRIDES.get(name)
-            if override is not None:
-                return getattr(importlib.import_module(override), name)
-            if kind == "enum":
-                return _enum_class(name, hip_module, hip_name)
-            return getattr(importlib.import_module(f"hip.{hip_module}"), hip_name)
-        return None if kind_only else _MISSING
+            if entry is not None:
+                return entry
+        return None
+
+    def _flag_enum(self, name):
+        """The CUDA enum whose switch `HIP_PYTHON_<enum>_HALLUCINATE` names, if this module has it."""
+        if not (name.startswith("HIP_PYTHON_") and name.endswith("_HALLUCINATE")):
+            return None
+        cuda_enum = name[len("HIP_PYTHON_") : -len("_HALLUCINATE")]
+        entry = self._entry(cuda_enum)
+        return cuda_enum if entry is not None and entry[2] == "enum" else None
+
+    def _resolve(self, name):
+        entry = self._entry(name)
+        if entry is None:
+            return _MISSING
+        hip_module, hip_name, kind = entry
+        override = _OVERRIDES.get(name)
+        if override is not None:
+            return getattr(importlib.import_module(override), name)
+        if kind == "enum":
+            return _enum_class(name, hip_module, hip_name)
+        return getattr(importlib.import_module(f"hip.{hip_module}"), hip_name)
 
     def __dir__(self):
         return sorted(set(self.__dict__) | set(self.__all__))
