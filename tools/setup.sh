@@ -50,4 +50,17 @@ if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi
 .venv/bin/pip install -q --disable-pip-version-check maturin ziglang auditwheel pytest numpy ruff
+# AMD's hip-python 6.4.3 in a venv of its own: tests run hip-python's documented idioms under
+# it and under ours and compare (tests/idioms.py). Its hiprtc loads `libhiprtc.so`, which ROCm 5
+# keeps inside libamdhip64: a link in .venv-anchor/lib stands for it.
+if [ ! -x .venv-anchor/bin/python ]; then
+  python3 -m venv .venv-anchor
+fi
+if .venv-anchor/bin/pip install -q --disable-pip-version-check hip-python==6.4.3.555.40 numpy; then
+  mkdir -p .venv-anchor/hiprtc
+  amdhip=$(ls /usr/lib/x86_64-linux-gnu/libamdhip64.so.5 2>/dev/null || true)
+  [ -n "$amdhip" ] && ln -sf "$amdhip" .venv-anchor/hiprtc/libhiprtc.so
+else
+  echo "hip-python 6.4.3 does not install here: the comparison with it is skipped"
+fi
 echo "setup done: headers in $ROCM_DIR/6.4.3, venv in .venv"

@@ -129,13 +129,15 @@ fn amd_comgr_status_string(py: Python<'_>, status: &Bound<'_, PyAny>, status_str
 ///     minor [out]: Minor version number.
 #[pyfunction]
 #[pyo3(signature = (major, minor))]
-fn amd_comgr_get_version(py: Python<'_>, major: rt::PtrArgMut, minor: rt::PtrArgMut) -> PyResult<PyObject> {
+fn amd_comgr_get_version(py: Python<'_>, major: &Bound<'_, PyAny>, minor: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_get_version");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_major = major.addr();
-    let a_minor = minor.addr();
+    let p_major = rt::typed_ptr_arg(major, None, 8, true)?;
+    let a_major = p_major.addr();
+    let p_minor = rt::typed_ptr_arg(minor, None, 8, true)?;
+    let a_minor = p_minor.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_major, a_minor) });
     rt::tuple(py, [])
@@ -160,12 +162,13 @@ fn amd_comgr_get_version(py: Python<'_>, major: rt::PtrArgMut, minor: rt::PtrArg
 ///     Unable to update action info object as out of resources.
 #[pyfunction]
 #[pyo3(signature = (count))]
-fn amd_comgr_get_isa_count(py: Python<'_>, count: rt::PtrArgMut) -> PyResult<PyObject> {
+fn amd_comgr_get_isa_count(py: Python<'_>, count: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_get_isa_count");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_count = count.addr();
+    let p_count = rt::typed_ptr_arg(count, None, 8, true)?;
+    let a_count = p_count.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -190,12 +193,12 @@ fn amd_comgr_get_isa_count(py: Python<'_>, count: rt::PtrArgMut) -> PyResult<PyO
 ///     Unable to update action info object as out of resources.
 #[pyfunction]
 #[pyo3(signature = (index, isa_name))]
-fn amd_comgr_get_isa_name(py: Python<'_>, index: u64, isa_name: rt::CStrArrayArg) -> PyResult<PyObject> {
+fn amd_comgr_get_isa_name(py: Python<'_>, index: rt::CInt<u64>, isa_name: rt::CStrArrayArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_get_isa_name");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(u64, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_index = index;
+    let a_index = index.0;
     let a_isa_name = isa_name.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_index, a_isa_name) });
@@ -315,13 +318,14 @@ fn amd_comgr_release_data(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<P
 ///     Unable to create the data object as out of resources.
 #[pyfunction]
 #[pyo3(signature = (data, kind))]
-fn amd_comgr_get_data_kind(py: Python<'_>, data: &Bound<'_, PyAny>, kind: rt::PtrArgMut) -> PyResult<PyObject> {
+fn amd_comgr_get_data_kind(py: Python<'_>, data: &Bound<'_, PyAny>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_get_data_kind");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(R_amd_comgr_data_s, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_data = TYPES.record_arg::<R_amd_comgr_data_s>(7, data)?;
-    let a_kind = kind.addr();
+    let p_kind = rt::typed_ptr_arg(kind, None, 4, true)?;
+    let a_kind = p_kind.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_kind) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -350,13 +354,13 @@ fn amd_comgr_get_data_kind(py: Python<'_>, data: &Bound<'_, PyAny>, kind: rt::Pt
 ///     Unable to update the data object as out of resources.
 #[pyfunction]
 #[pyo3(signature = (data, size, bytes))]
-fn amd_comgr_set_data(py: Python<'_>, data: &Bound<'_, PyAny>, size: u64, bytes: rt::CStrArg) -> PyResult<PyObject> {
+fn amd_comgr_set_data(py: Python<'_>, data: &Bound<'_, PyAny>, size: rt::CInt<u64>, bytes: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_set_data");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(R_amd_comgr_data_s, u64, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_data = TYPES.record_arg::<R_amd_comgr_data_s>(7, data)?;
-    let a_size = size;
+    let a_size = size.0;
     let a_bytes = bytes.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_size, a_bytes) });
@@ -386,15 +390,15 @@ fn amd_comgr_set_data(py: Python<'_>, data: &Bound<'_, PyAny>, size: u64, bytes:
 ///     the map operation failed.
 #[pyfunction]
 #[pyo3(signature = (data, file_descriptor, offset, size))]
-fn amd_comgr_set_data_from_file_slice(py: Python<'_>, data: &Bound<'_, PyAny>, file_descriptor: i32, offset: u64, size: u64) -> PyResult<PyObject> {
+fn amd_comgr_set_data_from_file_slice(py: Python<'_>, data: &Bound<'_, PyAny>, file_descriptor: rt::CInt<i32>, offset: rt::CInt<u64>, size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_set_data_from_file_slice");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(R_amd_comgr_data_s, i32, u64, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_data = TYPES.record_arg::<R_amd_comgr_data_s>(7, data)?;
-    let a_file_descriptor = file_descriptor;
-    let a_offset = offset;
-    let a_size = size;
+    let a_file_descriptor = file_descriptor.0;
+    let a_offset = offset.0;
+    let a_size = size.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_file_descriptor, a_offset, a_size) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -457,13 +461,14 @@ fn amd_comgr_set_data_name(py: Python<'_>, data: &Bound<'_, PyAny>, name: rt::CS
 ///     Unable to update the data object as out of resources.
 #[pyfunction]
 #[pyo3(signature = (data, size, bytes))]
-fn amd_comgr_get_data(py: Python<'_>, data: &Bound<'_, PyAny>, size: rt::PtrArgMut, bytes: rt::PtrArgMut) -> PyResult<PyObject> {
+fn amd_comgr_get_data(py: Python<'_>, data: &Bound<'_, PyAny>, size: &Bound<'_, PyAny>, bytes: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_get_data");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(R_amd_comgr_data_s, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_data = TYPES.record_arg::<R_amd_comgr_data_s>(7, data)?;
-    let a_size = size.addr();
+    let p_size = rt::typed_ptr_arg(size, None, 8, true)?;
+    let a_size = p_size.addr();
     let a_bytes = bytes.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_size, a_bytes) });
@@ -490,13 +495,14 @@ fn amd_comgr_get_data(py: Python<'_>, data: &Bound<'_, PyAny>, size: rt::PtrArgM
 ///     Unable to update the data object as out of resources.
 #[pyfunction]
 #[pyo3(signature = (data, size, name))]
-fn amd_comgr_get_data_name(py: Python<'_>, data: &Bound<'_, PyAny>, size: rt::PtrArgMut, name: rt::PtrArgMut) -> PyResult<PyObject> {
+fn amd_comgr_get_data_name(py: Python<'_>, data: &Bound<'_, PyAny>, size: &Bound<'_, PyAny>, name: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_get_data_name");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(R_amd_comgr_data_s, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_data = TYPES.record_arg::<R_amd_comgr_data_s>(7, data)?;
-    let a_size = size.addr();
+    let p_size = rt::typed_ptr_arg(size, None, 8, true)?;
+    let a_size = p_size.addr();
     let a_name = name.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_size, a_name) });
@@ -526,13 +532,14 @@ fn amd_comgr_get_data_name(py: Python<'_>, data: &Bound<'_, PyAny>, size: rt::Pt
 ///     Unable to update the data object as out of resources.
 #[pyfunction]
 #[pyo3(signature = (data, size, isa_name))]
-fn amd_comgr_get_data_isa_name(py: Python<'_>, data: &Bound<'_, PyAny>, size: rt::PtrArgMut, isa_name: rt::PtrArgMut) -> PyResult<PyObject> {
+fn amd_comgr_get_data_isa_name(py: Python<'_>, data: &Bound<'_, PyAny>, size: &Bound<'_, PyAny>, isa_name: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_get_data_isa_name");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(R_amd_comgr_data_s, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_data = TYPES.record_arg::<R_amd_comgr_data_s>(7, data)?;
-    let a_size = size.addr();
+    let p_size = rt::typed_ptr_arg(size, None, 8, true)?;
+    let a_size = p_size.addr();
     let a_isa_name = isa_name.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_size, a_isa_name) });
@@ -631,13 +638,13 @@ fn amd_comgr_destroy_symbolizer_info(py: Python<'_>, symbolizer_info: &Bound<'_,
 ///     symbolizer_info is an invalid data object.
 #[pyfunction]
 #[pyo3(signature = (symbolizer_info, address, is_code, user_data))]
-fn amd_comgr_symbolize(py: Python<'_>, symbolizer_info: &Bound<'_, PyAny>, address: u64, is_code: bool, user_data: rt::PtrArgMut) -> PyResult<PyObject> {
+fn amd_comgr_symbolize(py: Python<'_>, symbolizer_info: &Bound<'_, PyAny>, address: rt::CInt<u64>, is_code: bool, user_data: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_symbolize");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(R_amd_comgr_symbolizer_info_s, u64, bool, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_symbolizer_info = TYPES.record_arg::<R_amd_comgr_symbolizer_info_s>(13, symbolizer_info)?;
-    let a_address = address;
+    let a_address = address.0;
     let a_is_code = is_code;
     let a_user_data = user_data.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -830,14 +837,15 @@ fn amd_comgr_data_set_remove(py: Python<'_>, data_set: &Bound<'_, PyAny>, data_k
 ///     object as out of resources.
 #[pyfunction]
 #[pyo3(signature = (data_set, data_kind, count))]
-fn amd_comgr_action_data_count(py: Python<'_>, data_set: &Bound<'_, PyAny>, data_kind: &Bound<'_, PyAny>, count: rt::PtrArgMut) -> PyResult<PyObject> {
+fn amd_comgr_action_data_count(py: Python<'_>, data_set: &Bound<'_, PyAny>, data_kind: &Bound<'_, PyAny>, count: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_action_data_count");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(R_amd_comgr_data_set_s, u32, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_data_set = TYPES.record_arg::<R_amd_comgr_data_set_s>(8, data_set)?;
     let a_data_kind = rt::narrow::<u32>(TYPES.enum_arg(2, data_kind)?)?;
-    let a_count = count.addr();
+    let p_count = rt::typed_ptr_arg(count, None, 8, true)?;
+    let a_count = p_count.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data_set, a_data_kind, a_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -867,14 +875,14 @@ fn amd_comgr_action_data_count(py: Python<'_>, data_set: &Bound<'_, PyAny>, data
 ///     object as out of resources.
 #[pyfunction]
 #[pyo3(signature = (data_set, data_kind, index))]
-fn amd_comgr_action_data_get_data(py: Python<'_>, data_set: &Bound<'_, PyAny>, data_kind: &Bound<'_, PyAny>, index: u64) -> PyResult<PyObject> {
+fn amd_comgr_action_data_get_data(py: Python<'_>, data_set: &Bound<'_, PyAny>, data_kind: &Bound<'_, PyAny>, index: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_action_data_get_data");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(R_amd_comgr_data_set_s, u32, u64, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_data_set = TYPES.record_arg::<R_amd_comgr_data_set_s>(8, data_set)?;
     let a_data_kind = rt::narrow::<u32>(TYPES.enum_arg(2, data_kind)?)?;
-    let a_index = index;
+    let a_index = index.0;
     let o_data = TYPES.class(py, 7)?.call0()?;
     let a_data = rt::PtrArg::convert(&o_data, false)?.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -990,13 +998,14 @@ fn amd_comgr_action_info_set_isa_name(py: Python<'_>, action_info: &Bound<'_, Py
 ///     Unable to update the data object as out of resources.
 #[pyfunction]
 #[pyo3(signature = (action_info, size, isa_name))]
-fn amd_comgr_action_info_get_isa_name(py: Python<'_>, action_info: &Bound<'_, PyAny>, size: rt::PtrArgMut, isa_name: rt::PtrArgMut) -> PyResult<PyObject> {
+fn amd_comgr_action_info_get_isa_name(py: Python<'_>, action_info: &Bound<'_, PyAny>, size: &Bound<'_, PyAny>, isa_name: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_action_info_get_isa_name");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(R_amd_comgr_action_info_s, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_action_info = TYPES.record_arg::<R_amd_comgr_action_info_s>(9, action_info)?;
-    let a_size = size.addr();
+    let p_size = rt::typed_ptr_arg(size, None, 8, true)?;
+    let a_size = p_size.addr();
     let a_isa_name = isa_name.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_action_info, a_size, a_isa_name) });
@@ -1054,13 +1063,14 @@ fn amd_comgr_action_info_set_language(py: Python<'_>, action_info: &Bound<'_, Py
 ///     Unable to update the data object as out of resources.
 #[pyfunction]
 #[pyo3(signature = (action_info, language))]
-fn amd_comgr_action_info_get_language(py: Python<'_>, action_info: &Bound<'_, PyAny>, language: rt::PtrArgMut) -> PyResult<PyObject> {
+fn amd_comgr_action_info_get_language(py: Python<'_>, action_info: &Bound<'_, PyAny>, language: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_action_info_get_language");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(R_amd_comgr_action_info_s, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_action_info = TYPES.record_arg::<R_amd_comgr_action_info_s>(9, action_info)?;
-    let a_language = language.addr();
+    let p_language = rt::typed_ptr_arg(language, None, 4, true)?;
+    let a_language = p_language.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_action_info, a_language) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1091,14 +1101,14 @@ fn amd_comgr_action_info_get_language(py: Python<'_>, action_info: &Bound<'_, Py
 ///     info object as out of resources.
 #[pyfunction]
 #[pyo3(signature = (action_info, options, count))]
-fn amd_comgr_action_info_set_option_list(py: Python<'_>, action_info: &Bound<'_, PyAny>, options: rt::CStrArrayArg, count: u64) -> PyResult<PyObject> {
+fn amd_comgr_action_info_set_option_list(py: Python<'_>, action_info: &Bound<'_, PyAny>, options: rt::CStrArrayArg, count: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_action_info_set_option_list");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(R_amd_comgr_action_info_s, usize, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_action_info = TYPES.record_arg::<R_amd_comgr_action_info_s>(9, action_info)?;
     let a_options = options.addr();
-    let a_count = count;
+    let a_count = count.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_action_info, a_options, a_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1124,13 +1134,14 @@ fn amd_comgr_action_info_set_option_list(py: Python<'_>, action_info: &Bound<'_,
 ///     object as out of resources.
 #[pyfunction]
 #[pyo3(signature = (action_info, count))]
-fn amd_comgr_action_info_get_option_list_count(py: Python<'_>, action_info: &Bound<'_, PyAny>, count: rt::PtrArgMut) -> PyResult<PyObject> {
+fn amd_comgr_action_info_get_option_list_count(py: Python<'_>, action_info: &Bound<'_, PyAny>, count: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_action_info_get_option_list_count");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(R_amd_comgr_action_info_s, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_action_info = TYPES.record_arg::<R_amd_comgr_action_info_s>(9, action_info)?;
-    let a_count = count.addr();
+    let p_count = rt::typed_ptr_arg(count, None, 8, true)?;
+    let a_count = p_count.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_action_info, a_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1166,14 +1177,15 @@ fn amd_comgr_action_info_get_option_list_count(py: Python<'_>, action_info: &Bou
 ///     object as out of resources.
 #[pyfunction]
 #[pyo3(signature = (action_info, index, size, option))]
-fn amd_comgr_action_info_get_option_list_item(py: Python<'_>, action_info: &Bound<'_, PyAny>, index: u64, size: rt::PtrArgMut, option: rt::PtrArgMut) -> PyResult<PyObject> {
+fn amd_comgr_action_info_get_option_list_item(py: Python<'_>, action_info: &Bound<'_, PyAny>, index: rt::CInt<u64>, size: &Bound<'_, PyAny>, option: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_action_info_get_option_list_item");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(R_amd_comgr_action_info_s, u64, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_action_info = TYPES.record_arg::<R_amd_comgr_action_info_s>(9, action_info)?;
-    let a_index = index;
-    let a_size = size.addr();
+    let a_index = index.0;
+    let p_size = rt::typed_ptr_arg(size, None, 8, true)?;
+    let a_size = p_size.addr();
     let a_option = option.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_action_info, a_index, a_size, a_option) });
@@ -1206,14 +1218,14 @@ fn amd_comgr_action_info_get_option_list_item(py: Python<'_>, action_info: &Boun
 ///     Unable to update action info object as out of resources.
 #[pyfunction]
 #[pyo3(signature = (action_info, bundle_entry_ids, count))]
-fn amd_comgr_action_info_set_bundle_entry_ids(py: Python<'_>, action_info: &Bound<'_, PyAny>, bundle_entry_ids: rt::CStrArrayArg, count: u64) -> PyResult<PyObject> {
+fn amd_comgr_action_info_set_bundle_entry_ids(py: Python<'_>, action_info: &Bound<'_, PyAny>, bundle_entry_ids: rt::CStrArrayArg, count: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_action_info_set_bundle_entry_ids");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(R_amd_comgr_action_info_s, usize, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_action_info = TYPES.record_arg::<R_amd_comgr_action_info_s>(9, action_info)?;
     let a_bundle_entry_ids = bundle_entry_ids.addr();
-    let a_count = count;
+    let a_count = count.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_action_info, a_bundle_entry_ids, a_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1236,13 +1248,14 @@ fn amd_comgr_action_info_set_bundle_entry_ids(py: Python<'_>, action_info: &Boun
 ///     Unable to update the data object as out of resources.
 #[pyfunction]
 #[pyo3(signature = (action_info, count))]
-fn amd_comgr_action_info_get_bundle_entry_id_count(py: Python<'_>, action_info: &Bound<'_, PyAny>, count: rt::PtrArgMut) -> PyResult<PyObject> {
+fn amd_comgr_action_info_get_bundle_entry_id_count(py: Python<'_>, action_info: &Bound<'_, PyAny>, count: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_action_info_get_bundle_entry_id_count");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(R_amd_comgr_action_info_s, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_action_info = TYPES.record_arg::<R_amd_comgr_action_info_s>(9, action_info)?;
-    let a_count = count.addr();
+    let p_count = rt::typed_ptr_arg(count, None, 8, true)?;
+    let a_count = p_count.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_action_info, a_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1270,14 +1283,15 @@ fn amd_comgr_action_info_get_bundle_entry_id_count(py: Python<'_>, action_info: 
 ///     Unable to update the data object as out of resources.
 #[pyfunction]
 #[pyo3(signature = (action_info, index, size, bundle_entry_id))]
-fn amd_comgr_action_info_get_bundle_entry_id(py: Python<'_>, action_info: &Bound<'_, PyAny>, index: u64, size: rt::PtrArgMut, bundle_entry_id: rt::PtrArgMut) -> PyResult<PyObject> {
+fn amd_comgr_action_info_get_bundle_entry_id(py: Python<'_>, action_info: &Bound<'_, PyAny>, index: rt::CInt<u64>, size: &Bound<'_, PyAny>, bundle_entry_id: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_action_info_get_bundle_entry_id");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(R_amd_comgr_action_info_s, u64, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_action_info = TYPES.record_arg::<R_amd_comgr_action_info_s>(9, action_info)?;
-    let a_index = index;
-    let a_size = size.addr();
+    let a_index = index.0;
+    let p_size = rt::typed_ptr_arg(size, None, 8, true)?;
+    let a_size = p_size.addr();
     let a_bundle_entry_id = bundle_entry_id.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_action_info, a_index, a_size, a_bundle_entry_id) });
@@ -1413,13 +1427,14 @@ fn amd_comgr_action_info_set_working_directory_path(py: Python<'_>, action_info:
 ///     Unable to update the data object as out of resources.
 #[pyfunction]
 #[pyo3(signature = (action_info, size, path))]
-fn amd_comgr_action_info_get_working_directory_path(py: Python<'_>, action_info: &Bound<'_, PyAny>, size: rt::PtrArgMut, path: rt::PtrArgMut) -> PyResult<PyObject> {
+fn amd_comgr_action_info_get_working_directory_path(py: Python<'_>, action_info: &Bound<'_, PyAny>, size: &Bound<'_, PyAny>, path: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_action_info_get_working_directory_path");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(R_amd_comgr_action_info_s, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_action_info = TYPES.record_arg::<R_amd_comgr_action_info_s>(9, action_info)?;
-    let a_size = size.addr();
+    let p_size = rt::typed_ptr_arg(size, None, 8, true)?;
+    let a_size = p_size.addr();
     let a_path = path.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_action_info, a_size, a_path) });
@@ -1469,13 +1484,14 @@ fn amd_comgr_action_info_set_logging(py: Python<'_>, action_info: &Bound<'_, PyA
 ///     Unable to update the data object as out of resources.
 #[pyfunction]
 #[pyo3(signature = (action_info, logging))]
-fn amd_comgr_action_info_get_logging(py: Python<'_>, action_info: &Bound<'_, PyAny>, logging: rt::PtrArgMut) -> PyResult<PyObject> {
+fn amd_comgr_action_info_get_logging(py: Python<'_>, action_info: &Bound<'_, PyAny>, logging: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_action_info_get_logging");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(R_amd_comgr_action_info_s, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_action_info = TYPES.record_arg::<R_amd_comgr_action_info_s>(9, action_info)?;
-    let a_logging = logging.addr();
+    let p_logging = rt::typed_ptr_arg(logging, None, 1, true)?;
+    let a_logging = p_logging.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_action_info, a_logging) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1539,13 +1555,14 @@ fn amd_comgr_do_action(py: Python<'_>, kind: &Bound<'_, PyAny>, info: &Bound<'_,
 ///     Unable to create the data object as out of resources.
 #[pyfunction]
 #[pyo3(signature = (metadata, kind))]
-fn amd_comgr_get_metadata_kind(py: Python<'_>, metadata: &Bound<'_, PyAny>, kind: rt::PtrArgMut) -> PyResult<PyObject> {
+fn amd_comgr_get_metadata_kind(py: Python<'_>, metadata: &Bound<'_, PyAny>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_get_metadata_kind");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(R_amd_comgr_metadata_node_s, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_metadata = TYPES.record_arg::<R_amd_comgr_metadata_node_s>(10, metadata)?;
-    let a_kind = kind.addr();
+    let p_kind = rt::typed_ptr_arg(kind, None, 4, true)?;
+    let a_kind = p_kind.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_metadata, a_kind) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1574,13 +1591,14 @@ fn amd_comgr_get_metadata_kind(py: Python<'_>, metadata: &Bound<'_, PyAny>, kind
 ///     Unable to update the data object as out of resources.
 #[pyfunction]
 #[pyo3(signature = (metadata, size, string))]
-fn amd_comgr_get_metadata_string(py: Python<'_>, metadata: &Bound<'_, PyAny>, size: rt::PtrArgMut, string: rt::PtrArgMut) -> PyResult<PyObject> {
+fn amd_comgr_get_metadata_string(py: Python<'_>, metadata: &Bound<'_, PyAny>, size: &Bound<'_, PyAny>, string: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_get_metadata_string");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(R_amd_comgr_metadata_node_s, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_metadata = TYPES.record_arg::<R_amd_comgr_metadata_node_s>(10, metadata)?;
-    let a_size = size.addr();
+    let p_size = rt::typed_ptr_arg(size, None, 8, true)?;
+    let a_size = p_size.addr();
     let a_string = string.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_metadata, a_size, a_string) });
@@ -1603,13 +1621,14 @@ fn amd_comgr_get_metadata_string(py: Python<'_>, metadata: &Bound<'_, PyAny>, si
 ///     Unable to update the data object as out of resources.
 #[pyfunction]
 #[pyo3(signature = (metadata, size))]
-fn amd_comgr_get_metadata_map_size(py: Python<'_>, metadata: &Bound<'_, PyAny>, size: rt::PtrArgMut) -> PyResult<PyObject> {
+fn amd_comgr_get_metadata_map_size(py: Python<'_>, metadata: &Bound<'_, PyAny>, size: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_get_metadata_map_size");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(R_amd_comgr_metadata_node_s, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_metadata = TYPES.record_arg::<R_amd_comgr_metadata_node_s>(10, metadata)?;
-    let a_size = size.addr();
+    let p_size = rt::typed_ptr_arg(size, None, 8, true)?;
+    let a_size = p_size.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_metadata, a_size) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1706,13 +1725,14 @@ fn amd_comgr_metadata_lookup(py: Python<'_>, metadata: &Bound<'_, PyAny>, key: r
 ///     Unable to update the data object as out of resources.
 #[pyfunction]
 #[pyo3(signature = (metadata, size))]
-fn amd_comgr_get_metadata_list_size(py: Python<'_>, metadata: &Bound<'_, PyAny>, size: rt::PtrArgMut) -> PyResult<PyObject> {
+fn amd_comgr_get_metadata_list_size(py: Python<'_>, metadata: &Bound<'_, PyAny>, size: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_get_metadata_list_size");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(R_amd_comgr_metadata_node_s, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_metadata = TYPES.record_arg::<R_amd_comgr_metadata_node_s>(10, metadata)?;
-    let a_size = size.addr();
+    let p_size = rt::typed_ptr_arg(size, None, 8, true)?;
+    let a_size = p_size.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_metadata, a_size) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1737,13 +1757,13 @@ fn amd_comgr_get_metadata_list_size(py: Python<'_>, metadata: &Bound<'_, PyAny>,
 ///     Unable to update action data object as out of resources.
 #[pyfunction]
 #[pyo3(signature = (metadata, index))]
-fn amd_comgr_index_list_metadata(py: Python<'_>, metadata: &Bound<'_, PyAny>, index: u64) -> PyResult<PyObject> {
+fn amd_comgr_index_list_metadata(py: Python<'_>, metadata: &Bound<'_, PyAny>, index: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_index_list_metadata");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(R_amd_comgr_metadata_node_s, u64, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_metadata = TYPES.record_arg::<R_amd_comgr_metadata_node_s>(10, metadata)?;
-    let a_index = index;
+    let a_index = index.0;
     let o_value = TYPES.class(py, 10)?.call0()?;
     let a_value = rt::PtrArg::convert(&o_value, false)?.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -1957,15 +1977,16 @@ fn amd_comgr_destroy_disassembly_info(py: Python<'_>, disassembly_info: &Bound<'
 ///     instruction as out of resources.
 #[pyfunction]
 #[pyo3(signature = (disassembly_info, address, user_data, size))]
-fn amd_comgr_disassemble_instruction(py: Python<'_>, disassembly_info: &Bound<'_, PyAny>, address: u64, user_data: rt::PtrArgMut, size: rt::PtrArgMut) -> PyResult<PyObject> {
+fn amd_comgr_disassemble_instruction(py: Python<'_>, disassembly_info: &Bound<'_, PyAny>, address: rt::CInt<u64>, user_data: rt::PtrArgMut, size: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_disassemble_instruction");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(R_amd_comgr_disassembly_info_s, u64, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_disassembly_info = TYPES.record_arg::<R_amd_comgr_disassembly_info_s>(12, disassembly_info)?;
-    let a_address = address;
+    let a_address = address.0;
     let a_user_data = user_data.addr();
-    let a_size = size.addr();
+    let p_size = rt::typed_ptr_arg(size, None, 8, true)?;
+    let a_size = p_size.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_disassembly_info, a_address, a_user_data, a_size) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -2019,13 +2040,14 @@ fn amd_comgr_demangle_symbol_name(py: Python<'_>, mangled_symbol_name: &Bound<'_
 ///     AMD_COMGR_DATA_KIND_BC.
 #[pyfunction]
 #[pyo3(signature = (data, count))]
-fn amd_comgr_populate_mangled_names(py: Python<'_>, data: &Bound<'_, PyAny>, count: rt::PtrArgMut) -> PyResult<PyObject> {
+fn amd_comgr_populate_mangled_names(py: Python<'_>, data: &Bound<'_, PyAny>, count: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_populate_mangled_names");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(R_amd_comgr_data_s, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_data = TYPES.record_arg::<R_amd_comgr_data_s>(7, data)?;
-    let a_count = count.addr();
+    let p_count = rt::typed_ptr_arg(count, None, 8, true)?;
+    let a_count = p_count.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -2057,14 +2079,15 @@ fn amd_comgr_populate_mangled_names(py: Python<'_>, data: &Bound<'_, PyAny>, cou
 ///     mangled names for that data object
 #[pyfunction]
 #[pyo3(signature = (data, index, size, mangled_name))]
-fn amd_comgr_get_mangled_name(py: Python<'_>, data: &Bound<'_, PyAny>, index: u64, size: rt::PtrArgMut, mangled_name: rt::PtrArgMut) -> PyResult<PyObject> {
+fn amd_comgr_get_mangled_name(py: Python<'_>, data: &Bound<'_, PyAny>, index: rt::CInt<u64>, size: &Bound<'_, PyAny>, mangled_name: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_get_mangled_name");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(R_amd_comgr_data_s, u64, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_data = TYPES.record_arg::<R_amd_comgr_data_s>(7, data)?;
-    let a_index = index;
-    let a_size = size.addr();
+    let a_index = index.0;
+    let p_size = rt::typed_ptr_arg(size, None, 8, true)?;
+    let a_size = p_size.addr();
     let a_mangled_name = mangled_name.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_index, a_size, a_mangled_name) });
@@ -2093,13 +2116,14 @@ fn amd_comgr_get_mangled_name(py: Python<'_>, data: &Bound<'_, PyAny>, index: u6
 ///     accompanied by an LLVM error message to stderr
 #[pyfunction]
 #[pyo3(signature = (data, count))]
-fn amd_comgr_populate_name_expression_map(py: Python<'_>, data: &Bound<'_, PyAny>, count: rt::PtrArgMut) -> PyResult<PyObject> {
+fn amd_comgr_populate_name_expression_map(py: Python<'_>, data: &Bound<'_, PyAny>, count: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_populate_name_expression_map");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(R_amd_comgr_data_s, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_data = TYPES.record_arg::<R_amd_comgr_data_s>(7, data)?;
-    let a_count = count.addr();
+    let p_count = rt::typed_ptr_arg(count, None, 8, true)?;
+    let a_count = p_count.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -2134,13 +2158,14 @@ fn amd_comgr_populate_name_expression_map(py: Python<'_>, data: &Bound<'_, PyAny
 ///     present in the name expression map.
 #[pyfunction]
 #[pyo3(signature = (data, size, name_expression, symbol_name))]
-fn amd_comgr_map_name_expression_to_symbol_name(py: Python<'_>, data: &Bound<'_, PyAny>, size: rt::PtrArgMut, name_expression: rt::PtrArgMut, symbol_name: rt::PtrArgMut) -> PyResult<PyObject> {
+fn amd_comgr_map_name_expression_to_symbol_name(py: Python<'_>, data: &Bound<'_, PyAny>, size: &Bound<'_, PyAny>, name_expression: rt::PtrArgMut, symbol_name: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_map_name_expression_to_symbol_name");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(R_amd_comgr_data_s, usize, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_data = TYPES.record_arg::<R_amd_comgr_data_s>(7, data)?;
-    let a_size = size.addr();
+    let p_size = rt::typed_ptr_arg(size, None, 8, true)?;
+    let a_size = p_size.addr();
     let a_name_expression = name_expression.addr();
     let a_symbol_name = symbol_name.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -2176,14 +2201,15 @@ fn amd_comgr_map_name_expression_to_symbol_name(py: Python<'_>, data: &Bound<'_,
 ///     invalid data.
 #[pyfunction]
 #[pyo3(signature = (data, info_list, info_list_size))]
-fn amd_comgr_lookup_code_object(py: Python<'_>, data: &Bound<'_, PyAny>, info_list: rt::PtrArgMut, info_list_size: u64) -> PyResult<PyObject> {
+fn amd_comgr_lookup_code_object(py: Python<'_>, data: &Bound<'_, PyAny>, info_list: &Bound<'_, PyAny>, info_list_size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_lookup_code_object");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(R_amd_comgr_data_s, usize, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_data = TYPES.record_arg::<R_amd_comgr_data_s>(7, data)?;
-    let a_info_list = info_list.addr();
-    let a_info_list_size = info_list_size;
+    let p_info_list = TYPES.record_ptr_arg(14, info_list, true)?;
+    let a_info_list = p_info_list.addr();
+    let a_info_list_size = info_list_size.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_info_list, a_info_list_size) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -2221,16 +2247,19 @@ fn amd_comgr_lookup_code_object(py: Python<'_>, data: &Bound<'_, PyAny>, info_li
 ///     load-type program headers.
 #[pyfunction]
 #[pyo3(signature = (data, elf_virtual_address, code_object_offset, slice_size, nobits))]
-fn amd_comgr_map_elf_virtual_address_to_code_object_offset(py: Python<'_>, data: &Bound<'_, PyAny>, elf_virtual_address: u64, code_object_offset: rt::PtrArgMut, slice_size: rt::PtrArgMut, nobits: rt::PtrArgMut) -> PyResult<PyObject> {
+fn amd_comgr_map_elf_virtual_address_to_code_object_offset(py: Python<'_>, data: &Bound<'_, PyAny>, elf_virtual_address: rt::CInt<u64>, code_object_offset: &Bound<'_, PyAny>, slice_size: &Bound<'_, PyAny>, nobits: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_map_elf_virtual_address_to_code_object_offset");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(R_amd_comgr_data_s, u64, usize, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_data = TYPES.record_arg::<R_amd_comgr_data_s>(7, data)?;
-    let a_elf_virtual_address = elf_virtual_address;
-    let a_code_object_offset = code_object_offset.addr();
-    let a_slice_size = slice_size.addr();
-    let a_nobits = nobits.addr();
+    let a_elf_virtual_address = elf_virtual_address.0;
+    let p_code_object_offset = rt::typed_ptr_arg(code_object_offset, None, 8, true)?;
+    let a_code_object_offset = p_code_object_offset.addr();
+    let p_slice_size = rt::typed_ptr_arg(slice_size, None, 8, true)?;
+    let a_slice_size = p_slice_size.addr();
+    let p_nobits = rt::typed_ptr_arg(nobits, None, 1, true)?;
+    let a_nobits = p_nobits.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_elf_virtual_address, a_code_object_offset, a_slice_size, a_nobits) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])

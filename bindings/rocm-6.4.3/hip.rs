@@ -317,15 +317,15 @@ const _: () = assert!(std::mem::size_of::<R_hipPitchedPtr>() == 32);
 ///     hipChannelFormatDesc
 #[pyfunction]
 #[pyo3(signature = (x, y, z, w, f))]
-fn hipCreateChannelDesc(py: Python<'_>, x: i32, y: i32, z: i32, w: i32, f: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipCreateChannelDesc(py: Python<'_>, x: rt::CInt<i32>, y: rt::CInt<i32>, z: rt::CInt<i32>, w: rt::CInt<i32>, f: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipCreateChannelDesc");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(i32, i32, i32, i32, u32) -> R_hipChannelFormatDesc =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_x = x;
-    let a_y = y;
-    let a_z = z;
-    let a_w = w;
+    let a_x = x.0;
+    let a_y = y.0;
+    let a_z = z.0;
+    let a_w = w.0;
     let a_f = rt::narrow::<u32>(TYPES.enum_arg(11, f)?)?;
     // SAFETY: arguments are plain values; pointers stay valid until the arguments drop.
     let __r = unsafe { __f(a_x, a_y, a_z, a_w, a_f) };
@@ -346,12 +346,12 @@ fn hipCreateChannelDesc(py: Python<'_>, x: i32, y: i32, z: i32, w: i32, f: &Boun
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (flags))]
-fn hipInit(py: Python<'_>, flags: u32) -> PyResult<PyObject> {
+fn hipInit(py: Python<'_>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipInit");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_flags = flags;
+    let a_flags = flags.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -422,14 +422,14 @@ fn hipRuntimeGetVersion(py: Python<'_>) -> PyResult<PyObject> {
 ///     #hipSuccess, #hipErrorInvalidDevice
 #[pyfunction]
 #[pyo3(signature = (ordinal))]
-fn hipDeviceGet(py: Python<'_>, ordinal: i32) -> PyResult<PyObject> {
+fn hipDeviceGet(py: Python<'_>, ordinal: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceGet");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_device: i32 = Default::default();
     let a_device = &mut o_device as *mut i32 as usize;
-    let a_ordinal = ordinal;
+    let a_ordinal = ordinal.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_device, a_ordinal) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_device)?])
@@ -446,7 +446,7 @@ fn hipDeviceGet(py: Python<'_>, ordinal: i32) -> PyResult<PyObject> {
 ///     #hipSuccess, #hipErrorInvalidDevice
 #[pyfunction]
 #[pyo3(signature = (device))]
-fn hipDeviceComputeCapability(py: Python<'_>, device: i32) -> PyResult<PyObject> {
+fn hipDeviceComputeCapability(py: Python<'_>, device: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceComputeCapability");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, i32) -> u32 =
@@ -455,7 +455,7 @@ fn hipDeviceComputeCapability(py: Python<'_>, device: i32) -> PyResult<PyObject>
     let a_major = &mut o_major as *mut i32 as usize;
     let mut o_minor: i32 = Default::default();
     let a_minor = &mut o_minor as *mut i32 as usize;
-    let a_device = device;
+    let a_device = device.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_major, a_minor, a_device) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_major)?, rt::obj(py, o_minor)?])
@@ -472,15 +472,15 @@ fn hipDeviceComputeCapability(py: Python<'_>, device: i32) -> PyResult<PyObject>
 ///     #hipSuccess, #hipErrorInvalidDevice
 #[pyfunction]
 #[pyo3(signature = (len, device))]
-fn hipDeviceGetName(py: Python<'_>, len: i32, device: i32) -> PyResult<PyObject> {
+fn hipDeviceGetName(py: Python<'_>, len: rt::CInt<i32>, device: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceGetName");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32, i32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let mut o_name = rt::out_string_buffer(len as i64)?;
+    let mut o_name = rt::out_string_buffer(len.0 as i64)?;
     let a_name = o_name.as_mut_ptr() as usize;
-    let a_len = len;
-    let a_device = device;
+    let a_len = len.0;
+    let a_device = device.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_name, a_len, a_device) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::bytes_until_nul(py, &o_name)])
@@ -500,14 +500,14 @@ fn hipDeviceGetName(py: Python<'_>, len: i32, device: i32) -> PyResult<PyObject>
 ///     #hipErrorDeinitialized
 #[pyfunction]
 #[pyo3(signature = (device))]
-fn hipDeviceGetUuid(py: Python<'_>, device: i32) -> PyResult<PyObject> {
+fn hipDeviceGetUuid(py: Python<'_>, device: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceGetUuid");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let o_uuid = TYPES.class(py, 64)?.call0()?;
     let a_uuid = rt::PtrArg::convert(&o_uuid, false)?.addr();
-    let a_device = device;
+    let a_device = device.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_uuid, a_device) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, o_uuid.unbind()])
@@ -525,7 +525,7 @@ fn hipDeviceGetUuid(py: Python<'_>, device: i32) -> PyResult<PyObject> {
 ///     #hipSuccess, #hipErrorInvalidDevice
 #[pyfunction]
 #[pyo3(signature = (attr, srcDevice, dstDevice))]
-fn hipDeviceGetP2PAttribute(py: Python<'_>, attr: &Bound<'_, PyAny>, srcDevice: i32, dstDevice: i32) -> PyResult<PyObject> {
+fn hipDeviceGetP2PAttribute(py: Python<'_>, attr: &Bound<'_, PyAny>, srcDevice: rt::CInt<i32>, dstDevice: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceGetP2PAttribute");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32, i32, i32) -> u32 =
@@ -533,8 +533,8 @@ fn hipDeviceGetP2PAttribute(py: Python<'_>, attr: &Bound<'_, PyAny>, srcDevice: 
     let mut o_value: i32 = Default::default();
     let a_value = &mut o_value as *mut i32 as usize;
     let a_attr = rt::narrow::<u32>(TYPES.enum_arg(26, attr)?)?;
-    let a_srcDevice = srcDevice;
-    let a_dstDevice = dstDevice;
+    let a_srcDevice = srcDevice.0;
+    let a_dstDevice = dstDevice.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_value, a_attr, a_srcDevice, a_dstDevice) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_value)?])
@@ -551,15 +551,15 @@ fn hipDeviceGetP2PAttribute(py: Python<'_>, attr: &Bound<'_, PyAny>, srcDevice: 
 ///     #hipSuccess, #hipErrorInvalidDevice
 #[pyfunction]
 #[pyo3(signature = (len, device))]
-fn hipDeviceGetPCIBusId(py: Python<'_>, len: i32, device: i32) -> PyResult<PyObject> {
+fn hipDeviceGetPCIBusId(py: Python<'_>, len: rt::CInt<i32>, device: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceGetPCIBusId");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32, i32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let mut o_pciBusId = rt::out_string_buffer(len as i64)?;
+    let mut o_pciBusId = rt::out_string_buffer(len.0 as i64)?;
     let a_pciBusId = o_pciBusId.as_mut_ptr() as usize;
-    let a_len = len;
-    let a_device = device;
+    let a_len = len.0;
+    let a_device = device.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pciBusId, a_len, a_device) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::bytes_until_nul(py, &o_pciBusId)])
@@ -598,14 +598,14 @@ fn hipDeviceGetByPCIBusId(py: Python<'_>, pciBusId: rt::CStrArg) -> PyResult<PyO
 ///     #hipSuccess, #hipErrorInvalidDevice
 #[pyfunction]
 #[pyo3(signature = (device))]
-fn hipDeviceTotalMem(py: Python<'_>, device: i32) -> PyResult<PyObject> {
+fn hipDeviceTotalMem(py: Python<'_>, device: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceTotalMem");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_bytes: u64 = Default::default();
     let a_bytes = &mut o_bytes as *mut u64 as usize;
-    let a_device = device;
+    let a_device = device.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_bytes, a_device) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_bytes)?])
@@ -687,12 +687,12 @@ fn hipDeviceReset(py: Python<'_>) -> PyResult<PyObject> {
 ///     #hipSuccess, #hipErrorInvalidDevice, #hipErrorNoDevice
 #[pyfunction]
 #[pyo3(signature = (deviceId))]
-fn hipSetDevice(py: Python<'_>, deviceId: i32) -> PyResult<PyObject> {
+fn hipSetDevice(py: Python<'_>, deviceId: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipSetDevice");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(i32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_deviceId = deviceId;
+    let a_deviceId = deviceId.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_deviceId) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -710,14 +710,14 @@ fn hipSetDevice(py: Python<'_>, deviceId: i32) -> PyResult<PyObject> {
 ///     #hipSuccess, #hipErrorInvalidDevice, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (len))]
-fn hipSetValidDevices(py: Python<'_>, len: i32) -> PyResult<PyObject> {
+fn hipSetValidDevices(py: Python<'_>, len: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipSetValidDevices");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_device_arr: i32 = Default::default();
     let a_device_arr = &mut o_device_arr as *mut i32 as usize;
-    let a_len = len;
+    let a_len = len.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_device_arr, a_len) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_device_arr)?])
@@ -782,7 +782,7 @@ fn hipGetDeviceCount(py: Python<'_>) -> PyResult<PyObject> {
 ///     #hipSuccess, #hipErrorInvalidDevice, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (attr, deviceId))]
-fn hipDeviceGetAttribute(py: Python<'_>, attr: &Bound<'_, PyAny>, deviceId: i32) -> PyResult<PyObject> {
+fn hipDeviceGetAttribute(py: Python<'_>, attr: &Bound<'_, PyAny>, deviceId: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceGetAttribute");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32, i32) -> u32 =
@@ -790,7 +790,7 @@ fn hipDeviceGetAttribute(py: Python<'_>, attr: &Bound<'_, PyAny>, deviceId: i32)
     let mut o_pi: i32 = Default::default();
     let a_pi = &mut o_pi as *mut i32 as usize;
     let a_attr = rt::narrow::<u32>(TYPES.enum_arg(6, attr)?)?;
-    let a_deviceId = deviceId;
+    let a_deviceId = deviceId.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pi, a_attr, a_deviceId) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_pi)?])
@@ -812,14 +812,14 @@ fn hipDeviceGetAttribute(py: Python<'_>, attr: &Bound<'_, PyAny>, deviceId: i32)
 ///     #hipSuccess, #hipErrorInvalidDevice, #hipErrorInvalidValue, #hipErrorNotSupported
 #[pyfunction]
 #[pyo3(signature = (device))]
-fn hipDeviceGetDefaultMemPool(py: Python<'_>, device: i32) -> PyResult<PyObject> {
+fn hipDeviceGetDefaultMemPool(py: Python<'_>, device: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceGetDefaultMemPool");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_mem_pool: usize = Default::default();
     let a_mem_pool = &mut o_mem_pool as *mut usize as usize;
-    let a_device = device;
+    let a_device = device.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mem_pool, a_device) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 214, o_mem_pool, None)?])
@@ -848,12 +848,12 @@ fn hipDeviceGetDefaultMemPool(py: Python<'_>, device: i32) -> PyResult<PyObject>
 ///     #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidDevice, #hipErrorNotSupported
 #[pyfunction]
 #[pyo3(signature = (device, mem_pool))]
-fn hipDeviceSetMemPool(py: Python<'_>, device: i32, mem_pool: rt::PtrArg) -> PyResult<PyObject> {
+fn hipDeviceSetMemPool(py: Python<'_>, device: rt::CInt<i32>, mem_pool: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceSetMemPool");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(i32, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_device = device;
+    let a_device = device.0;
     let a_mem_pool = mem_pool.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_device, a_mem_pool) });
@@ -881,14 +881,14 @@ fn hipDeviceSetMemPool(py: Python<'_>, device: i32, mem_pool: rt::PtrArg) -> PyR
 ///     #hipSuccess, #hipErrorInvalidValue, #hipErrorNotSupported
 #[pyfunction]
 #[pyo3(signature = (device))]
-fn hipDeviceGetMemPool(py: Python<'_>, device: i32) -> PyResult<PyObject> {
+fn hipDeviceGetMemPool(py: Python<'_>, device: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceGetMemPool");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_mem_pool: usize = Default::default();
     let a_mem_pool = &mut o_mem_pool as *mut usize as usize;
-    let a_device = device;
+    let a_device = device.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mem_pool, a_device) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 214, o_mem_pool, None)?])
@@ -901,13 +901,14 @@ fn hipDeviceGetMemPool(py: Python<'_>, device: i32) -> PyResult<PyObject> {
 ///     hipError_t: status
 #[pyfunction]
 #[pyo3(signature = (prop, deviceId))]
-fn hipGetDeviceProperties(py: Python<'_>, prop: rt::PtrArgMut, deviceId: i32) -> PyResult<PyObject> {
+fn hipGetDeviceProperties(py: Python<'_>, prop: &Bound<'_, PyAny>, deviceId: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetDevicePropertiesR0600");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_prop = prop.addr();
-    let a_deviceId = deviceId;
+    let p_prop = TYPES.record_ptr_arg(65, prop, true)?;
+    let a_prop = p_prop.addr();
+    let a_deviceId = deviceId.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_prop, a_deviceId) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -929,14 +930,14 @@ fn hipGetDeviceProperties(py: Python<'_>, prop: rt::PtrArgMut, deviceId: i32) ->
 ///     #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidDevice
 #[pyfunction]
 #[pyo3(signature = (device))]
-fn hipDeviceGetTexture1DLinearMaxWidth(py: Python<'_>, device: i32) -> PyResult<PyObject> {
+fn hipDeviceGetTexture1DLinearMaxWidth(py: Python<'_>, device: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceGetTexture1DLinearMaxWidth");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_mem_pool: usize = Default::default();
     let a_mem_pool = &mut o_mem_pool as *mut usize as usize;
-    let a_device = device;
+    let a_device = device.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mem_pool, a_device) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 214, o_mem_pool, None)?])
@@ -1033,13 +1034,13 @@ fn hipDeviceGetLimit(py: Python<'_>, limit: &Bound<'_, PyAny>) -> PyResult<PyObj
 ///     #hipSuccess, #hipErrorUnsupportedLimit, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (limit, value))]
-fn hipDeviceSetLimit(py: Python<'_>, limit: &Bound<'_, PyAny>, value: u64) -> PyResult<PyObject> {
+fn hipDeviceSetLimit(py: Python<'_>, limit: &Bound<'_, PyAny>, value: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceSetLimit");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(u32, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_limit = rt::narrow::<u32>(TYPES.enum_arg(27, limit)?)?;
-    let a_value = value;
+    let a_value = value.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_limit, a_value) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -1140,12 +1141,12 @@ fn hipDeviceSetSharedMemConfig(py: Python<'_>, config: &Bound<'_, PyAny>) -> PyR
 ///     #hipSuccess, #hipErrorNoDevice, #hipErrorInvalidDevice, #hipErrorSetOnActiveProcess
 #[pyfunction]
 #[pyo3(signature = (flags))]
-fn hipSetDeviceFlags(py: Python<'_>, flags: u32) -> PyResult<PyObject> {
+fn hipSetDeviceFlags(py: Python<'_>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipSetDeviceFlags");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_flags = flags;
+    let a_flags = flags.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -1158,14 +1159,15 @@ fn hipSetDeviceFlags(py: Python<'_>, flags: u32) -> PyResult<PyObject> {
 ///     device: int
 #[pyfunction]
 #[pyo3(signature = (prop))]
-fn hipChooseDevice(py: Python<'_>, prop: rt::PtrArg) -> PyResult<PyObject> {
+fn hipChooseDevice(py: Python<'_>, prop: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipChooseDeviceR0600");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_device: i32 = Default::default();
     let a_device = &mut o_device as *mut i32 as usize;
-    let a_prop = prop.addr();
+    let p_prop = TYPES.record_ptr_arg(65, prop, false)?;
+    let a_prop = p_prop.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_device, a_prop) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_device)?])
@@ -1185,13 +1187,13 @@ fn hipChooseDevice(py: Python<'_>, prop: rt::PtrArg) -> PyResult<PyObject> {
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (device1, device2))]
-fn hipExtGetLinkTypeAndHopCount(py: Python<'_>, device1: i32, device2: i32) -> PyResult<PyObject> {
+fn hipExtGetLinkTypeAndHopCount(py: Python<'_>, device1: rt::CInt<i32>, device2: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipExtGetLinkTypeAndHopCount");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(i32, i32, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_device1 = device1;
-    let a_device2 = device2;
+    let a_device1 = device1.0;
+    let a_device2 = device2.0;
     let mut o_linktype: u32 = Default::default();
     let a_linktype = &mut o_linktype as *mut u32 as usize;
     let mut o_hopcount: u32 = Default::default();
@@ -1267,7 +1269,7 @@ fn hipIpcGetMemHandle(py: Python<'_>, devPtr: rt::PtrArgMut) -> PyResult<PyObjec
 ///     #hipErrorInvalidDevicePointer
 #[pyfunction]
 #[pyo3(signature = (handle, flags))]
-fn hipIpcOpenMemHandle(py: Python<'_>, handle: &Bound<'_, PyAny>, flags: u32) -> PyResult<PyObject> {
+fn hipIpcOpenMemHandle(py: Python<'_>, handle: &Bound<'_, PyAny>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipIpcOpenMemHandle");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, R_hipIpcMemHandle_st, u32) -> u32 =
@@ -1275,7 +1277,7 @@ fn hipIpcOpenMemHandle(py: Python<'_>, handle: &Bound<'_, PyAny>, flags: u32) ->
     let mut o_devPtr: usize = Default::default();
     let a_devPtr = &mut o_devPtr as *mut usize as usize;
     let a_handle = TYPES.record_arg::<R_hipIpcMemHandle_st>(144, handle)?;
-    let a_flags = flags;
+    let a_flags = flags.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_devPtr, a_handle, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::pointer_result(py, o_devPtr)?])
@@ -1326,12 +1328,13 @@ fn hipIpcCloseMemHandle(py: Python<'_>, devPtr: rt::PtrArgMut) -> PyResult<PyObj
 ///     #hipSuccess, #hipErrorInvalidConfiguration, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (handle, event))]
-fn hipIpcGetEventHandle(py: Python<'_>, handle: rt::PtrArgMut, event: rt::PtrArg) -> PyResult<PyObject> {
+fn hipIpcGetEventHandle(py: Python<'_>, handle: &Bound<'_, PyAny>, event: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipIpcGetEventHandle");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_handle = handle.addr();
+    let p_handle = TYPES.record_ptr_arg(145, handle, true)?;
+    let a_handle = p_handle.addr();
     let a_event = event.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_event) });
@@ -1384,14 +1387,14 @@ fn hipIpcOpenEventHandle(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResult<
 ///     #hipSuccess, #hipErrorInvalidDeviceFunction, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (func, attr, value))]
-fn hipFuncSetAttribute(py: Python<'_>, func: rt::PtrArg, attr: &Bound<'_, PyAny>, value: i32) -> PyResult<PyObject> {
+fn hipFuncSetAttribute(py: Python<'_>, func: rt::PtrArg, attr: &Bound<'_, PyAny>, value: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipFuncSetAttribute");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32, i32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_func = func.addr();
     let a_attr = rt::narrow::<u32>(TYPES.enum_arg(37, attr)?)?;
-    let a_value = value;
+    let a_value = value.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_func, a_attr, a_value) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -1534,7 +1537,7 @@ fn hipGetErrorName(py: Python<'_>, hip_error: &Bound<'_, PyAny>) -> PyResult<PyO
     let a_hip_error = rt::narrow::<u32>(TYPES.enum_arg(5, hip_error)?)?;
     // SAFETY: arguments are plain values; pointers stay valid until the arguments drop.
     let __r = unsafe { __f(a_hip_error) };
-    rt::tuple(py, [TYPES.enum_member(py, 5, 0)?, rt::cstr_result(py, __r)])
+    rt::tuple(py, [TYPES.enum_member(py, 5, 0)?, rt::cstr_result(py, __r)?])
 }
 /// Return handy text string message to explain the error which occurred
 ///
@@ -1557,7 +1560,7 @@ fn hipGetErrorString(py: Python<'_>, hipError: &Bound<'_, PyAny>) -> PyResult<Py
     let a_hipError = rt::narrow::<u32>(TYPES.enum_arg(5, hipError)?)?;
     // SAFETY: arguments are plain values; pointers stay valid until the arguments drop.
     let __r = unsafe { __f(a_hipError) };
-    rt::tuple(py, [TYPES.enum_member(py, 5, 0)?, rt::cstr_result(py, __r)])
+    rt::tuple(py, [TYPES.enum_member(py, 5, 0)?, rt::cstr_result(py, __r)?])
 }
 /// Return hip error as text string form.
 ///
@@ -1582,7 +1585,7 @@ fn hipDrvGetErrorName(py: Python<'_>, hipError: &Bound<'_, PyAny>) -> PyResult<P
     let a_errorString = &mut o_errorString as *mut usize as usize;
     // SAFETY: arguments are plain values; pointers stay valid until the arguments drop.
     let __r = unsafe { __f(a_hipError, a_errorString) };
-    rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::cstr_result(py, o_errorString)])
+    rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::cstr_result(py, o_errorString)?])
 }
 /// Return handy text string message to explain the error which occurred
 ///
@@ -1607,7 +1610,7 @@ fn hipDrvGetErrorString(py: Python<'_>, hipError: &Bound<'_, PyAny>) -> PyResult
     let a_errorString = &mut o_errorString as *mut usize as usize;
     // SAFETY: arguments are plain values; pointers stay valid until the arguments drop.
     let __r = unsafe { __f(a_hipError, a_errorString) };
-    rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::cstr_result(py, o_errorString)])
+    rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::cstr_result(py, o_errorString)?])
 }
 /// Create an asynchronous stream.
 ///
@@ -1655,14 +1658,14 @@ fn hipStreamCreate(py: Python<'_>) -> PyResult<PyObject> {
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (flags))]
-fn hipStreamCreateWithFlags(py: Python<'_>, flags: u32) -> PyResult<PyObject> {
+fn hipStreamCreateWithFlags(py: Python<'_>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamCreateWithFlags");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_stream: usize = Default::default();
     let a_stream = &mut o_stream as *mut usize as usize;
-    let a_flags = flags;
+    let a_flags = flags.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 210, o_stream, None)?])
@@ -1687,15 +1690,15 @@ fn hipStreamCreateWithFlags(py: Python<'_>, flags: u32) -> PyResult<PyObject> {
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (flags, priority))]
-fn hipStreamCreateWithPriority(py: Python<'_>, flags: u32, priority: i32) -> PyResult<PyObject> {
+fn hipStreamCreateWithPriority(py: Python<'_>, flags: rt::CInt<u32>, priority: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamCreateWithPriority");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32, i32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_stream: usize = Default::default();
     let a_stream = &mut o_stream as *mut usize as usize;
-    let a_flags = flags;
-    let a_priority = priority;
+    let a_flags = flags.0;
+    let a_priority = priority.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_flags, a_priority) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 210, o_stream, None)?])
@@ -1848,14 +1851,14 @@ fn hipStreamSynchronize(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject
 ///     #hipErrorStreamCaptureIsolation
 #[pyfunction]
 #[pyo3(signature = (stream, event, flags))]
-fn hipStreamWaitEvent(py: Python<'_>, stream: rt::PtrArg, event: rt::PtrArg, flags: u32) -> PyResult<PyObject> {
+fn hipStreamWaitEvent(py: Python<'_>, stream: rt::PtrArg, event: rt::PtrArg, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamWaitEvent");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_stream = stream.addr();
     let a_event = event.addr();
-    let a_flags = flags;
+    let a_flags = flags.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_event, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -1964,15 +1967,16 @@ fn hipStreamGetDevice(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject> 
 ///     #hipSuccess, #hipErrorInvalidHandle, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (cuMaskSize, cuMask))]
-fn hipExtStreamCreateWithCUMask(py: Python<'_>, cuMaskSize: u32, cuMask: rt::PtrArg) -> PyResult<PyObject> {
+fn hipExtStreamCreateWithCUMask(py: Python<'_>, cuMaskSize: rt::CInt<u32>, cuMask: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipExtStreamCreateWithCUMask");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_stream: usize = Default::default();
     let a_stream = &mut o_stream as *mut usize as usize;
-    let a_cuMaskSize = cuMaskSize;
-    let a_cuMask = cuMask.addr();
+    let a_cuMaskSize = cuMaskSize.0;
+    let p_cuMask = rt::typed_ptr_arg(cuMask, None, 4, false)?;
+    let a_cuMask = p_cuMask.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_cuMaskSize, a_cuMask) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 210, o_stream, None)?])
@@ -1993,14 +1997,15 @@ fn hipExtStreamCreateWithCUMask(py: Python<'_>, cuMaskSize: u32, cuMask: rt::Ptr
 ///     #hipSuccess, #hipErrorInvalidHandle, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (stream, cuMaskSize, cuMask))]
-fn hipExtStreamGetCUMask(py: Python<'_>, stream: rt::PtrArg, cuMaskSize: u32, cuMask: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipExtStreamGetCUMask(py: Python<'_>, stream: rt::PtrArg, cuMaskSize: rt::CInt<u32>, cuMask: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipExtStreamGetCUMask");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_stream = stream.addr();
-    let a_cuMaskSize = cuMaskSize;
-    let a_cuMask = cuMask.addr();
+    let a_cuMaskSize = cuMaskSize.0;
+    let p_cuMask = rt::typed_ptr_arg(cuMask, None, 4, true)?;
+    let a_cuMask = p_cuMask.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_cuMaskSize, a_cuMask) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -2024,7 +2029,7 @@ fn hipExtStreamGetCUMask(py: Python<'_>, stream: rt::PtrArg, cuMaskSize: u32, cu
 ///     #hipSuccess, #hipErrorInvalidHandle, #hipErrorNotSupported
 #[pyfunction]
 #[pyo3(signature = (stream, callback, userData, flags))]
-fn hipStreamAddCallback(py: Python<'_>, stream: rt::PtrArg, callback: rt::PtrArg, userData: rt::PtrArgMut, flags: u32) -> PyResult<PyObject> {
+fn hipStreamAddCallback(py: Python<'_>, stream: rt::PtrArg, callback: rt::PtrArg, userData: rt::PtrArgMut, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamAddCallback");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u32) -> u32 =
@@ -2032,7 +2037,7 @@ fn hipStreamAddCallback(py: Python<'_>, stream: rt::PtrArg, callback: rt::PtrArg
     let a_stream = stream.addr();
     let a_callback = callback.addr();
     let a_userData = userData.addr();
-    let a_flags = flags;
+    let a_flags = flags.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_callback, a_userData, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -2075,16 +2080,16 @@ fn hipStreamAddCallback(py: Python<'_>, stream: rt::PtrArg, callback: rt::PtrArg
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (stream, ptr, value, flags, mask))]
-fn hipStreamWaitValue32(py: Python<'_>, stream: rt::PtrArg, ptr: rt::PtrArgMut, value: u32, flags: u32, mask: u32) -> PyResult<PyObject> {
+fn hipStreamWaitValue32(py: Python<'_>, stream: rt::PtrArg, ptr: rt::PtrArgMut, value: rt::CInt<u32>, flags: rt::CInt<u32>, mask: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamWaitValue32");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u32, u32, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_stream = stream.addr();
     let a_ptr = ptr.addr();
-    let a_value = value;
-    let a_flags = flags;
-    let a_mask = mask;
+    let a_value = value.0;
+    let a_flags = flags.0;
+    let a_mask = mask.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_ptr, a_value, a_flags, a_mask) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -2127,16 +2132,16 @@ fn hipStreamWaitValue32(py: Python<'_>, stream: rt::PtrArg, ptr: rt::PtrArgMut, 
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (stream, ptr, value, flags, mask))]
-fn hipStreamWaitValue64(py: Python<'_>, stream: rt::PtrArg, ptr: rt::PtrArgMut, value: u64, flags: u32, mask: u64) -> PyResult<PyObject> {
+fn hipStreamWaitValue64(py: Python<'_>, stream: rt::PtrArg, ptr: rt::PtrArgMut, value: rt::CInt<u64>, flags: rt::CInt<u32>, mask: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamWaitValue64");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, u32, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_stream = stream.addr();
     let a_ptr = ptr.addr();
-    let a_value = value;
-    let a_flags = flags;
-    let a_mask = mask;
+    let a_value = value.0;
+    let a_flags = flags.0;
+    let a_mask = mask.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_ptr, a_value, a_flags, a_mask) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -2163,15 +2168,15 @@ fn hipStreamWaitValue64(py: Python<'_>, stream: rt::PtrArg, ptr: rt::PtrArgMut, 
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (stream, ptr, value, flags))]
-fn hipStreamWriteValue32(py: Python<'_>, stream: rt::PtrArg, ptr: rt::PtrArgMut, value: u32, flags: u32) -> PyResult<PyObject> {
+fn hipStreamWriteValue32(py: Python<'_>, stream: rt::PtrArg, ptr: rt::PtrArgMut, value: rt::CInt<u32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamWriteValue32");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u32, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_stream = stream.addr();
     let a_ptr = ptr.addr();
-    let a_value = value;
-    let a_flags = flags;
+    let a_value = value.0;
+    let a_flags = flags.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_ptr, a_value, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -2198,15 +2203,15 @@ fn hipStreamWriteValue32(py: Python<'_>, stream: rt::PtrArg, ptr: rt::PtrArgMut,
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (stream, ptr, value, flags))]
-fn hipStreamWriteValue64(py: Python<'_>, stream: rt::PtrArg, ptr: rt::PtrArgMut, value: u64, flags: u32) -> PyResult<PyObject> {
+fn hipStreamWriteValue64(py: Python<'_>, stream: rt::PtrArg, ptr: rt::PtrArgMut, value: rt::CInt<u64>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamWriteValue64");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_stream = stream.addr();
     let a_ptr = ptr.addr();
-    let a_value = value;
-    let a_flags = flags;
+    let a_value = value.0;
+    let a_flags = flags.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_ptr, a_value, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -2232,15 +2237,16 @@ fn hipStreamWriteValue64(py: Python<'_>, stream: rt::PtrArg, ptr: rt::PtrArgMut,
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (stream, count, paramArray, flags))]
-fn hipStreamBatchMemOp(py: Python<'_>, stream: rt::PtrArg, count: u32, paramArray: rt::PtrArgMut, flags: u32) -> PyResult<PyObject> {
+fn hipStreamBatchMemOp(py: Python<'_>, stream: rt::PtrArg, count: rt::CInt<u32>, paramArray: &Bound<'_, PyAny>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamBatchMemOp");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32, usize, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_stream = stream.addr();
-    let a_count = count;
-    let a_paramArray = paramArray.addr();
-    let a_flags = flags;
+    let a_count = count.0;
+    let p_paramArray = TYPES.record_ptr_arg(147, paramArray, true)?;
+    let a_paramArray = p_paramArray.addr();
+    let a_flags = flags.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_count, a_paramArray, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -2265,7 +2271,7 @@ fn hipStreamBatchMemOp(py: Python<'_>, stream: rt::PtrArg, count: u32, paramArra
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (hGraph, dependencies, numDependencies, nodeParams))]
-fn hipGraphAddBatchMemOpNode(py: Python<'_>, hGraph: rt::PtrArg, dependencies: rt::PtrArg, numDependencies: u64, nodeParams: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGraphAddBatchMemOpNode(py: Python<'_>, hGraph: rt::PtrArg, dependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddBatchMemOpNode");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
@@ -2273,9 +2279,11 @@ fn hipGraphAddBatchMemOpNode(py: Python<'_>, hGraph: rt::PtrArg, dependencies: r
     let mut o_phGraphNode: usize = Default::default();
     let a_phGraphNode = &mut o_phGraphNode as *mut usize as usize;
     let a_hGraph = hGraph.addr();
-    let a_dependencies = dependencies.addr();
-    let a_numDependencies = numDependencies;
-    let a_nodeParams = nodeParams.addr();
+    let mut h_dependencies = TYPES.handle_ref(218, dependencies, false)?;
+    let a_dependencies = h_dependencies.addr();
+    let a_numDependencies = numDependencies.0;
+    let p_nodeParams = TYPES.record_ptr_arg(154, nodeParams, false)?;
+    let a_nodeParams = p_nodeParams.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_phGraphNode, a_hGraph, a_dependencies, a_numDependencies, a_nodeParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 218, o_phGraphNode, None)?])
@@ -2302,13 +2310,14 @@ fn hipGraphAddBatchMemOpNode(py: Python<'_>, hGraph: rt::PtrArg, dependencies: r
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (hNode, nodeParams_out))]
-fn hipGraphBatchMemOpNodeGetParams(py: Python<'_>, hNode: rt::PtrArg, nodeParams_out: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipGraphBatchMemOpNodeGetParams(py: Python<'_>, hNode: rt::PtrArg, nodeParams_out: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphBatchMemOpNodeGetParams");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_hNode = hNode.addr();
-    let a_nodeParams_out = nodeParams_out.addr();
+    let p_nodeParams_out = TYPES.record_ptr_arg(154, nodeParams_out, true)?;
+    let a_nodeParams_out = p_nodeParams_out.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hNode, a_nodeParams_out) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -2332,13 +2341,14 @@ fn hipGraphBatchMemOpNodeGetParams(py: Python<'_>, hNode: rt::PtrArg, nodeParams
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (hNode, nodeParams))]
-fn hipGraphBatchMemOpNodeSetParams(py: Python<'_>, hNode: rt::PtrArg, nodeParams: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipGraphBatchMemOpNodeSetParams(py: Python<'_>, hNode: rt::PtrArg, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphBatchMemOpNodeSetParams");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_hNode = hNode.addr();
-    let a_nodeParams = nodeParams.addr();
+    let p_nodeParams = TYPES.record_ptr_arg(154, nodeParams, true)?;
+    let a_nodeParams = p_nodeParams.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hNode, a_nodeParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -2365,14 +2375,15 @@ fn hipGraphBatchMemOpNodeSetParams(py: Python<'_>, hNode: rt::PtrArg, nodeParams
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (hGraphExec, hNode, nodeParams))]
-fn hipGraphExecBatchMemOpNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, hNode: rt::PtrArg, nodeParams: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGraphExecBatchMemOpNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, hNode: rt::PtrArg, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecBatchMemOpNodeSetParams");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_hGraphExec = hGraphExec.addr();
     let a_hNode = hNode.addr();
-    let a_nodeParams = nodeParams.addr();
+    let p_nodeParams = TYPES.record_ptr_arg(154, nodeParams, false)?;
+    let a_nodeParams = p_nodeParams.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hGraphExec, a_hNode, a_nodeParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -2408,14 +2419,14 @@ fn hipGraphExecBatchMemOpNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, h
 ///     #hipErrorLaunchFailure, #hipErrorOutOfMemory
 #[pyfunction]
 #[pyo3(signature = (flags))]
-fn hipEventCreateWithFlags(py: Python<'_>, flags: u32) -> PyResult<PyObject> {
+fn hipEventCreateWithFlags(py: Python<'_>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipEventCreateWithFlags");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_event: usize = Default::default();
     let a_event = &mut o_event as *mut usize as usize;
-    let a_flags = flags;
+    let a_flags = flags.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_event, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 215, o_event, None)?])
@@ -2482,14 +2493,14 @@ fn hipEventCreate(py: Python<'_>) -> PyResult<PyObject> {
 ///     #hipErrorInvalidHandle, #hipErrorLaunchFailure
 #[pyfunction]
 #[pyo3(signature = (event, stream, flags))]
-fn hipEventRecordWithFlags(py: Python<'_>, event: rt::PtrArg, stream: rt::PtrArg, flags: u32) -> PyResult<PyObject> {
+fn hipEventRecordWithFlags(py: Python<'_>, event: rt::PtrArg, stream: rt::PtrArg, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipEventRecordWithFlags");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_event = event.addr();
     let a_stream = stream.addr();
-    let a_flags = flags;
+    let a_flags = flags.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_event, a_stream, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -2696,12 +2707,13 @@ fn hipPointerSetAttribute(py: Python<'_>, value: rt::PtrArg, attribute: &Bound<'
 ///     #hipSuccess, #hipErrorInvalidDevice, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (attributes, ptr))]
-fn hipPointerGetAttributes(py: Python<'_>, attributes: rt::PtrArgMut, ptr: rt::PtrArg) -> PyResult<PyObject> {
+fn hipPointerGetAttributes(py: Python<'_>, attributes: &Bound<'_, PyAny>, ptr: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipPointerGetAttributes");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_attributes = attributes.addr();
+    let p_attributes = TYPES.record_ptr_arg(66, attributes, true)?;
+    let a_attributes = p_attributes.addr();
     let a_ptr = ptr.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_attributes, a_ptr) });
@@ -2754,12 +2766,12 @@ fn hipPointerGetAttribute(py: Python<'_>, data: rt::PtrArgMut, attribute: &Bound
 ///     #hipSuccess, #hipErrorInvalidDevice, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (numAttributes, ptr))]
-fn hipDrvPointerGetAttributes(py: Python<'_>, numAttributes: u32, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipDrvPointerGetAttributes(py: Python<'_>, numAttributes: rt::CInt<u32>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDrvPointerGetAttributes");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(u32, usize, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_numAttributes = numAttributes;
+    let a_numAttributes = numAttributes.0;
     let mut o_attributes: u32 = Default::default();
     let a_attributes = &mut o_attributes as *mut u32 as usize;
     let mut o_data: usize = Default::default();
@@ -2789,13 +2801,14 @@ fn hipDrvPointerGetAttributes(py: Python<'_>, numAttributes: u32, ptr: rt::PtrAr
 ///     #hipSuccess, #hipErrorInvalidDevice, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (extSem_out, semHandleDesc))]
-fn hipImportExternalSemaphore(py: Python<'_>, extSem_out: rt::PtrArgMut, semHandleDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn hipImportExternalSemaphore(py: Python<'_>, extSem_out: rt::PtrArgMut, semHandleDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipImportExternalSemaphore");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_extSem_out = extSem_out.addr();
-    let a_semHandleDesc = semHandleDesc.addr();
+    let p_semHandleDesc = TYPES.record_ptr_arg(167, semHandleDesc, false)?;
+    let a_semHandleDesc = p_semHandleDesc.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_extSem_out, a_semHandleDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -2817,14 +2830,15 @@ fn hipImportExternalSemaphore(py: Python<'_>, extSem_out: rt::PtrArgMut, semHand
 ///     #hipSuccess, #hipErrorInvalidDevice, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (extSemArray, paramsArray, numExtSems, stream))]
-fn hipSignalExternalSemaphoresAsync(py: Python<'_>, extSemArray: rt::PtrArg, paramsArray: rt::PtrArg, numExtSems: u32, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipSignalExternalSemaphoresAsync(py: Python<'_>, extSemArray: rt::PtrArg, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipSignalExternalSemaphoresAsync");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u32, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_extSemArray = extSemArray.addr();
-    let a_paramsArray = paramsArray.addr();
-    let a_numExtSems = numExtSems;
+    let p_paramsArray = TYPES.record_ptr_arg(170, paramsArray, false)?;
+    let a_paramsArray = p_paramsArray.addr();
+    let a_numExtSems = numExtSems.0;
     let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_extSemArray, a_paramsArray, a_numExtSems, a_stream) });
@@ -2847,14 +2861,15 @@ fn hipSignalExternalSemaphoresAsync(py: Python<'_>, extSemArray: rt::PtrArg, par
 ///     #hipSuccess, #hipErrorInvalidDevice, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (extSemArray, paramsArray, numExtSems, stream))]
-fn hipWaitExternalSemaphoresAsync(py: Python<'_>, extSemArray: rt::PtrArg, paramsArray: rt::PtrArg, numExtSems: u32, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipWaitExternalSemaphoresAsync(py: Python<'_>, extSemArray: rt::PtrArg, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipWaitExternalSemaphoresAsync");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u32, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_extSemArray = extSemArray.addr();
-    let a_paramsArray = paramsArray.addr();
-    let a_numExtSems = numExtSems;
+    let p_paramsArray = TYPES.record_ptr_arg(175, paramsArray, false)?;
+    let a_paramsArray = p_paramsArray.addr();
+    let a_numExtSems = numExtSems.0;
     let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_extSemArray, a_paramsArray, a_numExtSems, a_stream) });
@@ -2897,13 +2912,14 @@ fn hipDestroyExternalSemaphore(py: Python<'_>, extSem: rt::PtrArgMut) -> PyResul
 ///     #hipSuccess, #hipErrorInvalidDevice, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (extMem_out, memHandleDesc))]
-fn hipImportExternalMemory(py: Python<'_>, extMem_out: rt::PtrArgMut, memHandleDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn hipImportExternalMemory(py: Python<'_>, extMem_out: rt::PtrArgMut, memHandleDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipImportExternalMemory");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_extMem_out = extMem_out.addr();
-    let a_memHandleDesc = memHandleDesc.addr();
+    let p_memHandleDesc = TYPES.record_ptr_arg(162, memHandleDesc, false)?;
+    let a_memHandleDesc = p_memHandleDesc.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_extMem_out, a_memHandleDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -2922,7 +2938,7 @@ fn hipImportExternalMemory(py: Python<'_>, extMem_out: rt::PtrArgMut, memHandleD
 ///     #hipSuccess, #hipErrorInvalidDevice, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (extMem, bufferDesc))]
-fn hipExternalMemoryGetMappedBuffer(py: Python<'_>, extMem: rt::PtrArgMut, bufferDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn hipExternalMemoryGetMappedBuffer(py: Python<'_>, extMem: rt::PtrArgMut, bufferDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipExternalMemoryGetMappedBuffer");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
@@ -2930,7 +2946,8 @@ fn hipExternalMemoryGetMappedBuffer(py: Python<'_>, extMem: rt::PtrArgMut, buffe
     let mut o_devPtr: usize = Default::default();
     let a_devPtr = &mut o_devPtr as *mut usize as usize;
     let a_extMem = extMem.addr();
-    let a_bufferDesc = bufferDesc.addr();
+    let p_bufferDesc = TYPES.record_ptr_arg(165, bufferDesc, false)?;
+    let a_bufferDesc = p_bufferDesc.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_devPtr, a_extMem, a_bufferDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::pointer_result(py, o_devPtr)?])
@@ -2973,7 +2990,7 @@ fn hipDestroyExternalMemory(py: Python<'_>, extMem: rt::PtrArgMut) -> PyResult<P
 ///     #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidResourceHandle
 #[pyfunction]
 #[pyo3(signature = (extMem, mipmapDesc))]
-fn hipExternalMemoryGetMappedMipmappedArray(py: Python<'_>, extMem: rt::PtrArgMut, mipmapDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn hipExternalMemoryGetMappedMipmappedArray(py: Python<'_>, extMem: rt::PtrArgMut, mipmapDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipExternalMemoryGetMappedMipmappedArray");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
@@ -2981,7 +2998,8 @@ fn hipExternalMemoryGetMappedMipmappedArray(py: Python<'_>, extMem: rt::PtrArgMu
     let mut o_mipmap: usize = Default::default();
     let a_mipmap = &mut o_mipmap as *mut usize as usize;
     let a_extMem = extMem.addr();
-    let a_mipmapDesc = mipmapDesc.addr();
+    let p_mipmapDesc = TYPES.record_ptr_arg(166, mipmapDesc, false)?;
+    let a_mipmapDesc = p_mipmapDesc.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mipmap, a_extMem, a_mipmapDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 71, o_mipmap, None)?])
@@ -3002,17 +3020,17 @@ fn hipExternalMemoryGetMappedMipmappedArray(py: Python<'_>, extMem: rt::PtrArgMu
 ///     #hipSuccess, #hipErrorOutOfMemory, #hipErrorInvalidValue (bad context, null *ptr)
 #[pyfunction]
 #[pyo3(signature = (size))]
-fn hipMalloc(py: Python<'_>, size: u64) -> PyResult<PyObject> {
+fn hipMalloc(py: Python<'_>, size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMalloc");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_ptr: usize = Default::default();
     let a_ptr = &mut o_ptr as *mut usize as usize;
-    let a_size = size;
+    let a_size = size.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_size) });
-    rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::device_array_result(py, o_ptr, size as u64)?])
+    rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::device_array_result(py, o_ptr, size.0 as u64)?])
 }
 /// Allocate memory on the default accelerator
 ///
@@ -3036,18 +3054,18 @@ fn hipMalloc(py: Python<'_>, size: u64) -> PyResult<PyObject> {
 ///     #hipSuccess, #hipErrorOutOfMemory, #hipErrorInvalidValue (bad context, null *ptr)
 #[pyfunction]
 #[pyo3(signature = (sizeBytes, flags))]
-fn hipExtMallocWithFlags(py: Python<'_>, sizeBytes: u64, flags: u32) -> PyResult<PyObject> {
+fn hipExtMallocWithFlags(py: Python<'_>, sizeBytes: rt::CInt<u64>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipExtMallocWithFlags");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_ptr: usize = Default::default();
     let a_ptr = &mut o_ptr as *mut usize as usize;
-    let a_sizeBytes = sizeBytes;
-    let a_flags = flags;
+    let a_sizeBytes = sizeBytes.0;
+    let a_flags = flags.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_sizeBytes, a_flags) });
-    rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::device_array_result(py, o_ptr, sizeBytes as u64)?])
+    rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::device_array_result(py, o_ptr, sizeBytes.0 as u64)?])
 }
 /// Allocate pinned host memory [Deprecated]
 ///
@@ -3066,14 +3084,14 @@ fn hipExtMallocWithFlags(py: Python<'_>, sizeBytes: u64, flags: u32) -> PyResult
 /// Deprecated in the C API.
 #[pyfunction]
 #[pyo3(signature = (size))]
-fn hipMallocHost(py: Python<'_>, size: u64) -> PyResult<PyObject> {
+fn hipMallocHost(py: Python<'_>, size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMallocHost");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_ptr: usize = Default::default();
     let a_ptr = &mut o_ptr as *mut usize as usize;
-    let a_size = size;
+    let a_size = size.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_size) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::pointer_result(py, o_ptr)?])
@@ -3095,14 +3113,14 @@ fn hipMallocHost(py: Python<'_>, size: u64) -> PyResult<PyObject> {
 /// Deprecated in the C API.
 #[pyfunction]
 #[pyo3(signature = (size))]
-fn hipMemAllocHost(py: Python<'_>, size: u64) -> PyResult<PyObject> {
+fn hipMemAllocHost(py: Python<'_>, size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemAllocHost");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_ptr: usize = Default::default();
     let a_ptr = &mut o_ptr as *mut usize as usize;
-    let a_size = size;
+    let a_size = size.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_size) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::pointer_result(py, o_ptr)?])
@@ -3142,15 +3160,15 @@ fn hipMemAllocHost(py: Python<'_>, size: u64) -> PyResult<PyObject> {
 ///     #hipSuccess, #hipErrorOutOfMemory
 #[pyfunction]
 #[pyo3(signature = (size, flags))]
-fn hipHostMalloc(py: Python<'_>, size: u64, flags: u32) -> PyResult<PyObject> {
+fn hipHostMalloc(py: Python<'_>, size: rt::CInt<u64>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipHostMalloc");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_ptr: usize = Default::default();
     let a_ptr = &mut o_ptr as *mut usize as usize;
-    let a_size = size;
-    let a_flags = flags;
+    let a_size = size.0;
+    let a_flags = flags.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_size, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::pointer_result(py, o_ptr)?])
@@ -3182,18 +3200,18 @@ fn hipHostMalloc(py: Python<'_>, size: u64, flags: u32) -> PyResult<PyObject> {
 ///     #hipSuccess, #hipErrorMemoryAllocation, #hipErrorNotSupported, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (size, flags))]
-fn hipMallocManaged(py: Python<'_>, size: u64, flags: u32) -> PyResult<PyObject> {
+fn hipMallocManaged(py: Python<'_>, size: rt::CInt<u64>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMallocManaged");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_dev_ptr: usize = Default::default();
     let a_dev_ptr = &mut o_dev_ptr as *mut usize as usize;
-    let a_size = size;
-    let a_flags = flags;
+    let a_size = size.0;
+    let a_flags = flags.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dev_ptr, a_size, a_flags) });
-    rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::device_array_result(py, o_dev_ptr, size as u64)?])
+    rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::device_array_result(py, o_dev_ptr, size.0 as u64)?])
 }
 /// Prefetches memory to the specified destination device using HIP.
 ///
@@ -3210,14 +3228,14 @@ fn hipMallocManaged(py: Python<'_>, size: u64, flags: u32) -> PyResult<PyObject>
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (dev_ptr, count, device, stream))]
-fn hipMemPrefetchAsync(py: Python<'_>, dev_ptr: rt::PtrArg, count: u64, device: i32, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemPrefetchAsync(py: Python<'_>, dev_ptr: rt::PtrArg, count: rt::CInt<u64>, device: rt::CInt<i32>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPrefetchAsync");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64, i32, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dev_ptr = dev_ptr.addr();
-    let a_count = count;
-    let a_device = device;
+    let a_count = count.0;
+    let a_device = device.0;
     let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dev_ptr, a_count, a_device, a_stream) });
@@ -3245,15 +3263,15 @@ fn hipMemPrefetchAsync(py: Python<'_>, dev_ptr: rt::PtrArg, count: u64, device: 
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (dev_ptr, count, advice, device))]
-fn hipMemAdvise(py: Python<'_>, dev_ptr: rt::PtrArg, count: u64, advice: &Bound<'_, PyAny>, device: i32) -> PyResult<PyObject> {
+fn hipMemAdvise(py: Python<'_>, dev_ptr: rt::PtrArg, count: rt::CInt<u64>, advice: &Bound<'_, PyAny>, device: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemAdvise");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64, u32, i32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dev_ptr = dev_ptr.addr();
-    let a_count = count;
+    let a_count = count.0;
     let a_advice = rt::narrow::<u32>(TYPES.enum_arg(29, advice)?)?;
-    let a_device = device;
+    let a_device = device.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dev_ptr, a_count, a_advice, a_device) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -3275,16 +3293,16 @@ fn hipMemAdvise(py: Python<'_>, dev_ptr: rt::PtrArg, count: u64, advice: &Bound<
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (data, data_size, attribute, dev_ptr, count))]
-fn hipMemRangeGetAttribute(py: Python<'_>, data: rt::PtrArgMut, data_size: u64, attribute: &Bound<'_, PyAny>, dev_ptr: rt::PtrArg, count: u64) -> PyResult<PyObject> {
+fn hipMemRangeGetAttribute(py: Python<'_>, data: rt::PtrArgMut, data_size: rt::CInt<u64>, attribute: &Bound<'_, PyAny>, dev_ptr: rt::PtrArg, count: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemRangeGetAttribute");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64, u32, usize, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_data = data.addr();
-    let a_data_size = data_size;
+    let a_data_size = data_size.0;
     let a_attribute = rt::narrow::<u32>(TYPES.enum_arg(31, attribute)?)?;
     let a_dev_ptr = dev_ptr.addr();
-    let a_count = count;
+    let a_count = count.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_data_size, a_attribute, a_dev_ptr, a_count) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -3307,7 +3325,7 @@ fn hipMemRangeGetAttribute(py: Python<'_>, data: rt::PtrArgMut, data_size: u64, 
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (num_attributes, dev_ptr, count))]
-fn hipMemRangeGetAttributes(py: Python<'_>, num_attributes: u64, dev_ptr: rt::PtrArg, count: u64) -> PyResult<PyObject> {
+fn hipMemRangeGetAttributes(py: Python<'_>, num_attributes: rt::CInt<u64>, dev_ptr: rt::PtrArg, count: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemRangeGetAttributes");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, u64) -> u32 =
@@ -3318,9 +3336,9 @@ fn hipMemRangeGetAttributes(py: Python<'_>, num_attributes: u64, dev_ptr: rt::Pt
     let a_data_sizes = &mut o_data_sizes as *mut u64 as usize;
     let mut o_attributes: u32 = Default::default();
     let a_attributes = &mut o_attributes as *mut u32 as usize;
-    let a_num_attributes = num_attributes;
+    let a_num_attributes = num_attributes.0;
     let a_dev_ptr = dev_ptr.addr();
-    let a_count = count;
+    let a_count = count.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_data_sizes, a_attributes, a_num_attributes, a_dev_ptr, a_count) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::pointer_result(py, o_data)?, rt::obj(py, o_data_sizes)?, TYPES.enum_member(py, 31, o_attributes as i64)?])
@@ -3343,15 +3361,15 @@ fn hipMemRangeGetAttributes(py: Python<'_>, num_attributes: u64, dev_ptr: rt::Pt
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (stream, dev_ptr, length, flags))]
-fn hipStreamAttachMemAsync(py: Python<'_>, stream: rt::PtrArg, dev_ptr: rt::PtrArgMut, length: u64, flags: u32) -> PyResult<PyObject> {
+fn hipStreamAttachMemAsync(py: Python<'_>, stream: rt::PtrArg, dev_ptr: rt::PtrArgMut, length: rt::CInt<u64>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamAttachMemAsync");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_stream = stream.addr();
     let a_dev_ptr = dev_ptr.addr();
-    let a_length = length;
-    let a_flags = flags;
+    let a_length = length.0;
+    let a_flags = flags.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_dev_ptr, a_length, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -3390,18 +3408,18 @@ fn hipStreamAttachMemAsync(py: Python<'_>, stream: rt::PtrArg, dev_ptr: rt::PtrA
 ///     #hipSuccess, #hipErrorInvalidValue, #hipErrorNotSupported, #hipErrorOutOfMemory
 #[pyfunction]
 #[pyo3(signature = (size, stream))]
-fn hipMallocAsync(py: Python<'_>, size: u64, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMallocAsync(py: Python<'_>, size: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMallocAsync");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_dev_ptr: usize = Default::default();
     let a_dev_ptr = &mut o_dev_ptr as *mut usize as usize;
-    let a_size = size;
+    let a_size = size.0;
     let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dev_ptr, a_size, a_stream) });
-    rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::device_array_result(py, o_dev_ptr, size as u64)?])
+    rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::device_array_result(py, o_dev_ptr, size.0 as u64)?])
 }
 /// Frees memory with stream ordered semantics
 ///
@@ -3471,13 +3489,13 @@ fn hipFreeAsync(py: Python<'_>, dev_ptr: rt::PtrArgMut, stream: rt::PtrArg) -> P
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (mem_pool, min_bytes_to_hold))]
-fn hipMemPoolTrimTo(py: Python<'_>, mem_pool: rt::PtrArg, min_bytes_to_hold: u64) -> PyResult<PyObject> {
+fn hipMemPoolTrimTo(py: Python<'_>, mem_pool: rt::PtrArg, min_bytes_to_hold: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolTrimTo");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_mem_pool = mem_pool.addr();
-    let a_min_bytes_to_hold = min_bytes_to_hold;
+    let a_min_bytes_to_hold = min_bytes_to_hold.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mem_pool, a_min_bytes_to_hold) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -3608,14 +3626,15 @@ fn hipMemPoolGetAttribute(py: Python<'_>, mem_pool: rt::PtrArg, attr: &Bound<'_,
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (mem_pool, desc_list, count))]
-fn hipMemPoolSetAccess(py: Python<'_>, mem_pool: rt::PtrArg, desc_list: rt::PtrArg, count: u64) -> PyResult<PyObject> {
+fn hipMemPoolSetAccess(py: Python<'_>, mem_pool: rt::PtrArg, desc_list: &Bound<'_, PyAny>, count: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolSetAccess");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_mem_pool = mem_pool.addr();
-    let a_desc_list = desc_list.addr();
-    let a_count = count;
+    let p_desc_list = TYPES.record_ptr_arg(156, desc_list, false)?;
+    let a_desc_list = p_desc_list.addr();
+    let a_count = count.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mem_pool, a_desc_list, a_count) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -3642,7 +3661,7 @@ fn hipMemPoolSetAccess(py: Python<'_>, mem_pool: rt::PtrArg, desc_list: rt::PtrA
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (mem_pool, location))]
-fn hipMemPoolGetAccess(py: Python<'_>, mem_pool: rt::PtrArg, location: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipMemPoolGetAccess(py: Python<'_>, mem_pool: rt::PtrArg, location: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolGetAccess");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
@@ -3650,7 +3669,8 @@ fn hipMemPoolGetAccess(py: Python<'_>, mem_pool: rt::PtrArg, location: rt::PtrAr
     let mut o_flags: u32 = Default::default();
     let a_flags = &mut o_flags as *mut u32 as usize;
     let a_mem_pool = mem_pool.addr();
-    let a_location = location.addr();
+    let p_location = TYPES.record_ptr_arg(155, location, true)?;
+    let a_location = p_location.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_flags, a_mem_pool, a_location) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.enum_member(py, 34, o_flags as i64)?])
@@ -3681,14 +3701,15 @@ fn hipMemPoolGetAccess(py: Python<'_>, mem_pool: rt::PtrArg, location: rt::PtrAr
 ///     #hipSuccess, #hipErrorInvalidValue, #hipErrorNotSupported
 #[pyfunction]
 #[pyo3(signature = (pool_props))]
-fn hipMemPoolCreate(py: Python<'_>, pool_props: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemPoolCreate(py: Python<'_>, pool_props: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolCreate");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_mem_pool: usize = Default::default();
     let a_mem_pool = &mut o_mem_pool as *mut usize as usize;
-    let a_pool_props = pool_props.addr();
+    let p_pool_props = TYPES.record_ptr_arg(157, pool_props, false)?;
+    let a_pool_props = p_pool_props.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mem_pool, a_pool_props) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 214, o_mem_pool, None)?])
@@ -3768,14 +3789,14 @@ fn hipMemPoolDestroy(py: Python<'_>, mem_pool: rt::PtrArg) -> PyResult<PyObject>
 ///     #hipSuccess, #hipErrorInvalidValue, #hipErrorNotSupported, #hipErrorOutOfMemory
 #[pyfunction]
 #[pyo3(signature = (size, mem_pool, stream))]
-fn hipMallocFromPoolAsync(py: Python<'_>, size: u64, mem_pool: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMallocFromPoolAsync(py: Python<'_>, size: rt::CInt<u64>, mem_pool: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMallocFromPoolAsync");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_dev_ptr: usize = Default::default();
     let a_dev_ptr = &mut o_dev_ptr as *mut usize as usize;
-    let a_size = size;
+    let a_size = size.0;
     let a_mem_pool = mem_pool.addr();
     let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -3811,7 +3832,7 @@ fn hipMallocFromPoolAsync(py: Python<'_>, size: u64, mem_pool: rt::PtrArg, strea
 ///     #hipSuccess, #hipErrorInvalidValue, #hipErrorOutOfMemory
 #[pyfunction]
 #[pyo3(signature = (shared_handle, mem_pool, handle_type, flags))]
-fn hipMemPoolExportToShareableHandle(py: Python<'_>, shared_handle: rt::PtrArgMut, mem_pool: rt::PtrArg, handle_type: &Bound<'_, PyAny>, flags: u32) -> PyResult<PyObject> {
+fn hipMemPoolExportToShareableHandle(py: Python<'_>, shared_handle: rt::PtrArgMut, mem_pool: rt::PtrArg, handle_type: &Bound<'_, PyAny>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolExportToShareableHandle");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u32, u32) -> u32 =
@@ -3819,7 +3840,7 @@ fn hipMemPoolExportToShareableHandle(py: Python<'_>, shared_handle: rt::PtrArgMu
     let a_shared_handle = shared_handle.addr();
     let a_mem_pool = mem_pool.addr();
     let a_handle_type = rt::narrow::<u32>(TYPES.enum_arg(36, handle_type)?)?;
-    let a_flags = flags;
+    let a_flags = flags.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_shared_handle, a_mem_pool, a_handle_type, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -3850,7 +3871,7 @@ fn hipMemPoolExportToShareableHandle(py: Python<'_>, shared_handle: rt::PtrArgMu
 ///     #hipSuccess, #hipErrorInvalidValue, #hipErrorOutOfMemory
 #[pyfunction]
 #[pyo3(signature = (shared_handle, handle_type, flags))]
-fn hipMemPoolImportFromShareableHandle(py: Python<'_>, shared_handle: rt::PtrArgMut, handle_type: &Bound<'_, PyAny>, flags: u32) -> PyResult<PyObject> {
+fn hipMemPoolImportFromShareableHandle(py: Python<'_>, shared_handle: rt::PtrArgMut, handle_type: &Bound<'_, PyAny>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolImportFromShareableHandle");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u32, u32) -> u32 =
@@ -3859,7 +3880,7 @@ fn hipMemPoolImportFromShareableHandle(py: Python<'_>, shared_handle: rt::PtrArg
     let a_mem_pool = &mut o_mem_pool as *mut usize as usize;
     let a_shared_handle = shared_handle.addr();
     let a_handle_type = rt::narrow::<u32>(TYPES.enum_arg(36, handle_type)?)?;
-    let a_flags = flags;
+    let a_flags = flags.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mem_pool, a_shared_handle, a_handle_type, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 214, o_mem_pool, None)?])
@@ -3886,12 +3907,13 @@ fn hipMemPoolImportFromShareableHandle(py: Python<'_>, shared_handle: rt::PtrArg
 ///     #hipSuccess, #hipErrorInvalidValue, #hipErrorOutOfMemory
 #[pyfunction]
 #[pyo3(signature = (export_data, dev_ptr))]
-fn hipMemPoolExportPointer(py: Python<'_>, export_data: rt::PtrArgMut, dev_ptr: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipMemPoolExportPointer(py: Python<'_>, export_data: &Bound<'_, PyAny>, dev_ptr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolExportPointer");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_export_data = export_data.addr();
+    let p_export_data = TYPES.record_ptr_arg(158, export_data, true)?;
+    let a_export_data = p_export_data.addr();
     let a_dev_ptr = dev_ptr.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_export_data, a_dev_ptr) });
@@ -3928,7 +3950,7 @@ fn hipMemPoolExportPointer(py: Python<'_>, export_data: rt::PtrArgMut, dev_ptr: 
 ///     #hipSuccess, #hipErrorInvalidValue, #hipErrorNotInitialized, #hipErrorOutOfMemory
 #[pyfunction]
 #[pyo3(signature = (mem_pool, export_data))]
-fn hipMemPoolImportPointer(py: Python<'_>, mem_pool: rt::PtrArg, export_data: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipMemPoolImportPointer(py: Python<'_>, mem_pool: rt::PtrArg, export_data: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolImportPointer");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
@@ -3936,7 +3958,8 @@ fn hipMemPoolImportPointer(py: Python<'_>, mem_pool: rt::PtrArg, export_data: rt
     let mut o_dev_ptr: usize = Default::default();
     let a_dev_ptr = &mut o_dev_ptr as *mut usize as usize;
     let a_mem_pool = mem_pool.addr();
-    let a_export_data = export_data.addr();
+    let p_export_data = TYPES.record_ptr_arg(158, export_data, true)?;
+    let a_export_data = p_export_data.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dev_ptr, a_mem_pool, a_export_data) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::pointer_result(py, o_dev_ptr)?])
@@ -3961,15 +3984,15 @@ fn hipMemPoolImportPointer(py: Python<'_>, mem_pool: rt::PtrArg, export_data: rt
 ///     #hipSuccess, #hipErrorOutOfMemory, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (size, flags))]
-fn hipHostAlloc(py: Python<'_>, size: u64, flags: u32) -> PyResult<PyObject> {
+fn hipHostAlloc(py: Python<'_>, size: rt::CInt<u64>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipHostAlloc");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_ptr: usize = Default::default();
     let a_ptr = &mut o_ptr as *mut usize as usize;
-    let a_size = size;
-    let a_flags = flags;
+    let a_size = size.0;
+    let a_flags = flags.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_size, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::pointer_result(py, o_ptr)?])
@@ -3988,7 +4011,7 @@ fn hipHostAlloc(py: Python<'_>, size: u64, flags: u32) -> PyResult<PyObject> {
 ///     #hipSuccess, #hipErrorInvalidValue, #hipErrorOutOfMemory
 #[pyfunction]
 #[pyo3(signature = (hstPtr, flags))]
-fn hipHostGetDevicePointer(py: Python<'_>, hstPtr: rt::PtrArgMut, flags: u32) -> PyResult<PyObject> {
+fn hipHostGetDevicePointer(py: Python<'_>, hstPtr: rt::PtrArgMut, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipHostGetDevicePointer");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u32) -> u32 =
@@ -3996,7 +4019,7 @@ fn hipHostGetDevicePointer(py: Python<'_>, hstPtr: rt::PtrArgMut, flags: u32) ->
     let mut o_devPtr: usize = Default::default();
     let a_devPtr = &mut o_devPtr as *mut usize as usize;
     let a_hstPtr = hstPtr.addr();
-    let a_flags = flags;
+    let a_flags = flags.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_devPtr, a_hstPtr, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::pointer_result(py, o_devPtr)?])
@@ -4064,14 +4087,14 @@ fn hipHostGetFlags(py: Python<'_>, hostPtr: rt::PtrArgMut) -> PyResult<PyObject>
 ///     #hipSuccess, #hipErrorOutOfMemory
 #[pyfunction]
 #[pyo3(signature = (hostPtr, sizeBytes, flags))]
-fn hipHostRegister(py: Python<'_>, hostPtr: rt::PtrArgMut, sizeBytes: u64, flags: u32) -> PyResult<PyObject> {
+fn hipHostRegister(py: Python<'_>, hostPtr: rt::PtrArgMut, sizeBytes: rt::CInt<u64>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipHostRegister");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_hostPtr = hostPtr.addr();
-    let a_sizeBytes = sizeBytes;
-    let a_flags = flags;
+    let a_sizeBytes = sizeBytes.0;
+    let a_flags = flags.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hostPtr, a_sizeBytes, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -4119,7 +4142,7 @@ fn hipHostUnregister(py: Python<'_>, hostPtr: rt::PtrArgMut) -> PyResult<PyObjec
 ///     Error code
 #[pyfunction]
 #[pyo3(signature = (width, height))]
-fn hipMallocPitch(py: Python<'_>, width: u64, height: u64) -> PyResult<PyObject> {
+fn hipMallocPitch(py: Python<'_>, width: rt::CInt<u64>, height: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMallocPitch");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, u64) -> u32 =
@@ -4128,8 +4151,8 @@ fn hipMallocPitch(py: Python<'_>, width: u64, height: u64) -> PyResult<PyObject>
     let a_ptr = &mut o_ptr as *mut usize as usize;
     let mut o_pitch: u64 = Default::default();
     let a_pitch = &mut o_pitch as *mut u64 as usize;
-    let a_width = width;
-    let a_height = height;
+    let a_width = width.0;
+    let a_height = height.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_pitch, a_width, a_height) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::pointer_result(py, o_ptr)?, rt::obj(py, o_pitch)?])
@@ -4159,7 +4182,7 @@ fn hipMallocPitch(py: Python<'_>, width: u64, height: u64) -> PyResult<PyObject>
 ///     Error code
 #[pyfunction]
 #[pyo3(signature = (widthInBytes, height, elementSizeBytes))]
-fn hipMemAllocPitch(py: Python<'_>, widthInBytes: u64, height: u64, elementSizeBytes: u32) -> PyResult<PyObject> {
+fn hipMemAllocPitch(py: Python<'_>, widthInBytes: rt::CInt<u64>, height: rt::CInt<u64>, elementSizeBytes: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemAllocPitch");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, u64, u32) -> u32 =
@@ -4168,9 +4191,9 @@ fn hipMemAllocPitch(py: Python<'_>, widthInBytes: u64, height: u64, elementSizeB
     let a_dptr = &mut o_dptr as *mut usize as usize;
     let mut o_pitch: u64 = Default::default();
     let a_pitch = &mut o_pitch as *mut u64 as usize;
-    let a_widthInBytes = widthInBytes;
-    let a_height = height;
-    let a_elementSizeBytes = elementSizeBytes;
+    let a_widthInBytes = widthInBytes.0;
+    let a_height = height.0;
+    let a_elementSizeBytes = elementSizeBytes.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dptr, a_pitch, a_widthInBytes, a_height, a_elementSizeBytes) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::pointer_result(py, o_dptr)?, rt::obj(py, o_pitch)?])
@@ -4286,14 +4309,14 @@ fn hipHostFree(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
 ///     #hipSuccess, #hipErrorInvalidValue, #hipErrorUnknown
 #[pyfunction]
 #[pyo3(signature = (dst, src, sizeBytes, kind))]
-fn hipMemcpy(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArg, sizeBytes: u64, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipMemcpy(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArg, sizeBytes: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
     let a_src = src.addr();
-    let a_sizeBytes = sizeBytes;
+    let a_sizeBytes = sizeBytes.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_src, a_sizeBytes, a_kind) });
@@ -4316,14 +4339,14 @@ fn hipMemcpy(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArg, sizeBytes: u64
 ///     #hipSuccess, #hipErrorInvalidValue, #hipErrorUnknown, #hipErrorContextIsDestroyed
 #[pyfunction]
 #[pyo3(signature = (dst, src, sizeBytes, kind, stream))]
-fn hipMemcpyWithStream(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArg, sizeBytes: u64, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpyWithStream(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArg, sizeBytes: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyWithStream");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, u32, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
     let a_src = src.addr();
-    let a_sizeBytes = sizeBytes;
+    let a_sizeBytes = sizeBytes.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
     let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -4350,14 +4373,14 @@ fn hipMemcpyWithStream(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArg, size
 ///     #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (dst, src, sizeBytes))]
-fn hipMemcpyHtoD(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArgMut, sizeBytes: u64) -> PyResult<PyObject> {
+fn hipMemcpyHtoD(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArgMut, sizeBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyHtoD");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
     let a_src = src.addr();
-    let a_sizeBytes = sizeBytes;
+    let a_sizeBytes = sizeBytes.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_src, a_sizeBytes) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -4382,14 +4405,14 @@ fn hipMemcpyHtoD(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArgMut, sizeByt
 ///     #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (dst, src, sizeBytes))]
-fn hipMemcpyDtoH(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArgMut, sizeBytes: u64) -> PyResult<PyObject> {
+fn hipMemcpyDtoH(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArgMut, sizeBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyDtoH");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
     let a_src = src.addr();
-    let a_sizeBytes = sizeBytes;
+    let a_sizeBytes = sizeBytes.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_src, a_sizeBytes) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -4414,14 +4437,14 @@ fn hipMemcpyDtoH(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArgMut, sizeByt
 ///     #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (dst, src, sizeBytes))]
-fn hipMemcpyDtoD(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArgMut, sizeBytes: u64) -> PyResult<PyObject> {
+fn hipMemcpyDtoD(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArgMut, sizeBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyDtoD");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
     let a_src = src.addr();
-    let a_sizeBytes = sizeBytes;
+    let a_sizeBytes = sizeBytes.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_src, a_sizeBytes) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -4447,15 +4470,15 @@ fn hipMemcpyDtoD(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArgMut, sizeByt
 ///     #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (dstDevice, srcArray, srcOffset, ByteCount))]
-fn hipMemcpyAtoD(py: Python<'_>, dstDevice: rt::PtrArgMut, srcArray: rt::PtrArg, srcOffset: u64, ByteCount: u64) -> PyResult<PyObject> {
+fn hipMemcpyAtoD(py: Python<'_>, dstDevice: rt::PtrArgMut, srcArray: rt::PtrArg, srcOffset: rt::CInt<u64>, ByteCount: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyAtoD");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dstDevice = dstDevice.addr();
     let a_srcArray = srcArray.addr();
-    let a_srcOffset = srcOffset;
-    let a_ByteCount = ByteCount;
+    let a_srcOffset = srcOffset.0;
+    let a_ByteCount = ByteCount.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dstDevice, a_srcArray, a_srcOffset, a_ByteCount) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -4481,15 +4504,15 @@ fn hipMemcpyAtoD(py: Python<'_>, dstDevice: rt::PtrArgMut, srcArray: rt::PtrArg,
 ///     #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (dstArray, dstOffset, srcDevice, ByteCount))]
-fn hipMemcpyDtoA(py: Python<'_>, dstArray: rt::PtrArg, dstOffset: u64, srcDevice: rt::PtrArgMut, ByteCount: u64) -> PyResult<PyObject> {
+fn hipMemcpyDtoA(py: Python<'_>, dstArray: rt::PtrArg, dstOffset: rt::CInt<u64>, srcDevice: rt::PtrArgMut, ByteCount: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyDtoA");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64, usize, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dstArray = dstArray.addr();
-    let a_dstOffset = dstOffset;
+    let a_dstOffset = dstOffset.0;
     let a_srcDevice = srcDevice.addr();
-    let a_ByteCount = ByteCount;
+    let a_ByteCount = ByteCount.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dstArray, a_dstOffset, a_srcDevice, a_ByteCount) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -4516,16 +4539,16 @@ fn hipMemcpyDtoA(py: Python<'_>, dstArray: rt::PtrArg, dstOffset: u64, srcDevice
 ///     #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (dstArray, dstOffset, srcArray, srcOffset, ByteCount))]
-fn hipMemcpyAtoA(py: Python<'_>, dstArray: rt::PtrArg, dstOffset: u64, srcArray: rt::PtrArg, srcOffset: u64, ByteCount: u64) -> PyResult<PyObject> {
+fn hipMemcpyAtoA(py: Python<'_>, dstArray: rt::PtrArg, dstOffset: rt::CInt<u64>, srcArray: rt::PtrArg, srcOffset: rt::CInt<u64>, ByteCount: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyAtoA");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64, usize, u64, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dstArray = dstArray.addr();
-    let a_dstOffset = dstOffset;
+    let a_dstOffset = dstOffset.0;
     let a_srcArray = srcArray.addr();
-    let a_srcOffset = srcOffset;
-    let a_ByteCount = ByteCount;
+    let a_srcOffset = srcOffset.0;
+    let a_ByteCount = ByteCount.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dstArray, a_dstOffset, a_srcArray, a_srcOffset, a_ByteCount) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -4551,14 +4574,14 @@ fn hipMemcpyAtoA(py: Python<'_>, dstArray: rt::PtrArg, dstOffset: u64, srcArray:
 ///     #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (dst, src, sizeBytes, stream))]
-fn hipMemcpyHtoDAsync(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArgMut, sizeBytes: u64, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpyHtoDAsync(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArgMut, sizeBytes: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyHtoDAsync");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
     let a_src = src.addr();
-    let a_sizeBytes = sizeBytes;
+    let a_sizeBytes = sizeBytes.0;
     let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_src, a_sizeBytes, a_stream) });
@@ -4585,14 +4608,14 @@ fn hipMemcpyHtoDAsync(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArgMut, si
 ///     #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (dst, src, sizeBytes, stream))]
-fn hipMemcpyDtoHAsync(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArgMut, sizeBytes: u64, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpyDtoHAsync(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArgMut, sizeBytes: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyDtoHAsync");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
     let a_src = src.addr();
-    let a_sizeBytes = sizeBytes;
+    let a_sizeBytes = sizeBytes.0;
     let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_src, a_sizeBytes, a_stream) });
@@ -4619,14 +4642,14 @@ fn hipMemcpyDtoHAsync(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArgMut, si
 ///     #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (dst, src, sizeBytes, stream))]
-fn hipMemcpyDtoDAsync(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArgMut, sizeBytes: u64, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpyDtoDAsync(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArgMut, sizeBytes: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyDtoDAsync");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
     let a_src = src.addr();
-    let a_sizeBytes = sizeBytes;
+    let a_sizeBytes = sizeBytes.0;
     let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_src, a_sizeBytes, a_stream) });
@@ -4654,15 +4677,15 @@ fn hipMemcpyDtoDAsync(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArgMut, si
 ///     #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (dstHost, srcArray, srcOffset, ByteCount, stream))]
-fn hipMemcpyAtoHAsync(py: Python<'_>, dstHost: rt::PtrArgMut, srcArray: rt::PtrArg, srcOffset: u64, ByteCount: u64, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpyAtoHAsync(py: Python<'_>, dstHost: rt::PtrArgMut, srcArray: rt::PtrArg, srcOffset: rt::CInt<u64>, ByteCount: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyAtoHAsync");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, u64, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dstHost = dstHost.addr();
     let a_srcArray = srcArray.addr();
-    let a_srcOffset = srcOffset;
-    let a_ByteCount = ByteCount;
+    let a_srcOffset = srcOffset.0;
+    let a_ByteCount = ByteCount.0;
     let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dstHost, a_srcArray, a_srcOffset, a_ByteCount, a_stream) });
@@ -4690,15 +4713,15 @@ fn hipMemcpyAtoHAsync(py: Python<'_>, dstHost: rt::PtrArgMut, srcArray: rt::PtrA
 ///     #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (dstArray, dstOffset, srcHost, ByteCount, stream))]
-fn hipMemcpyHtoAAsync(py: Python<'_>, dstArray: rt::PtrArg, dstOffset: u64, srcHost: rt::PtrArg, ByteCount: u64, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpyHtoAAsync(py: Python<'_>, dstArray: rt::PtrArg, dstOffset: rt::CInt<u64>, srcHost: rt::PtrArg, ByteCount: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyHtoAAsync");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64, usize, u64, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dstArray = dstArray.addr();
-    let a_dstOffset = dstOffset;
+    let a_dstOffset = dstOffset.0;
     let a_srcHost = srcHost.addr();
-    let a_ByteCount = ByteCount;
+    let a_ByteCount = ByteCount.0;
     let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dstArray, a_dstOffset, a_srcHost, a_ByteCount, a_stream) });
@@ -4802,15 +4825,15 @@ fn hipGetSymbolSize(py: Python<'_>, symbol: rt::PtrArg) -> PyResult<PyObject> {
 ///     #hipSuccess, #hipErrorInvalidValue.
 #[pyfunction]
 #[pyo3(signature = (symbol, pfn, hipVersion, flags))]
-fn hipGetProcAddress(py: Python<'_>, symbol: rt::CStrArg, pfn: rt::PtrArgMut, hipVersion: i32, flags: u64) -> PyResult<PyObject> {
+fn hipGetProcAddress(py: Python<'_>, symbol: rt::CStrArg, pfn: rt::PtrArgMut, hipVersion: rt::CInt<i32>, flags: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetProcAddress");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, i32, u64, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_symbol = symbol.addr();
     let a_pfn = pfn.addr();
-    let a_hipVersion = hipVersion;
-    let a_flags = flags;
+    let a_hipVersion = hipVersion.0;
+    let a_flags = flags.0;
     let mut o_symbolStatus: u32 = Default::default();
     let a_symbolStatus = &mut o_symbolStatus as *mut u32 as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -4838,15 +4861,15 @@ fn hipGetProcAddress(py: Python<'_>, symbol: rt::CStrArg, pfn: rt::PtrArgMut, hi
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (symbol, src, sizeBytes, offset, kind))]
-fn hipMemcpyToSymbol(py: Python<'_>, symbol: rt::PtrArg, src: rt::PtrArg, sizeBytes: u64, offset: u64, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipMemcpyToSymbol(py: Python<'_>, symbol: rt::PtrArg, src: rt::PtrArg, sizeBytes: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyToSymbol");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, u64, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_symbol = symbol.addr();
     let a_src = src.addr();
-    let a_sizeBytes = sizeBytes;
-    let a_offset = offset;
+    let a_sizeBytes = sizeBytes.0;
+    let a_offset = offset.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_symbol, a_src, a_sizeBytes, a_offset, a_kind) });
@@ -4867,15 +4890,15 @@ fn hipMemcpyToSymbol(py: Python<'_>, symbol: rt::PtrArg, src: rt::PtrArg, sizeBy
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (symbol, src, sizeBytes, offset, kind, stream))]
-fn hipMemcpyToSymbolAsync(py: Python<'_>, symbol: rt::PtrArg, src: rt::PtrArg, sizeBytes: u64, offset: u64, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpyToSymbolAsync(py: Python<'_>, symbol: rt::PtrArg, src: rt::PtrArg, sizeBytes: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyToSymbolAsync");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, u64, u32, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_symbol = symbol.addr();
     let a_src = src.addr();
-    let a_sizeBytes = sizeBytes;
-    let a_offset = offset;
+    let a_sizeBytes = sizeBytes.0;
+    let a_offset = offset.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
     let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -4896,15 +4919,15 @@ fn hipMemcpyToSymbolAsync(py: Python<'_>, symbol: rt::PtrArg, src: rt::PtrArg, s
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (dst, symbol, sizeBytes, offset, kind))]
-fn hipMemcpyFromSymbol(py: Python<'_>, dst: rt::PtrArgMut, symbol: rt::PtrArg, sizeBytes: u64, offset: u64, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipMemcpyFromSymbol(py: Python<'_>, dst: rt::PtrArgMut, symbol: rt::PtrArg, sizeBytes: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyFromSymbol");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, u64, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
     let a_symbol = symbol.addr();
-    let a_sizeBytes = sizeBytes;
-    let a_offset = offset;
+    let a_sizeBytes = sizeBytes.0;
+    let a_offset = offset.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_symbol, a_sizeBytes, a_offset, a_kind) });
@@ -4925,15 +4948,15 @@ fn hipMemcpyFromSymbol(py: Python<'_>, dst: rt::PtrArgMut, symbol: rt::PtrArg, s
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (dst, symbol, sizeBytes, offset, kind, stream))]
-fn hipMemcpyFromSymbolAsync(py: Python<'_>, dst: rt::PtrArgMut, symbol: rt::PtrArg, sizeBytes: u64, offset: u64, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpyFromSymbolAsync(py: Python<'_>, dst: rt::PtrArgMut, symbol: rt::PtrArg, sizeBytes: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyFromSymbolAsync");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, u64, u32, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
     let a_symbol = symbol.addr();
-    let a_sizeBytes = sizeBytes;
-    let a_offset = offset;
+    let a_sizeBytes = sizeBytes.0;
+    let a_offset = offset.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
     let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -4973,14 +4996,14 @@ fn hipMemcpyFromSymbolAsync(py: Python<'_>, dst: rt::PtrArgMut, symbol: rt::PtrA
 ///     #hipSuccess, #hipErrorInvalidValue, #hipErrorUnknown
 #[pyfunction]
 #[pyo3(signature = (dst, src, sizeBytes, kind, stream))]
-fn hipMemcpyAsync(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArg, sizeBytes: u64, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpyAsync(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArg, sizeBytes: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyAsync");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, u32, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
     let a_src = src.addr();
-    let a_sizeBytes = sizeBytes;
+    let a_sizeBytes = sizeBytes.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
     let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -5000,14 +5023,14 @@ fn hipMemcpyAsync(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArg, sizeBytes
 ///     #hipSuccess, #hipErrorInvalidValue, #hipErrorNotInitialized
 #[pyfunction]
 #[pyo3(signature = (dst, value, sizeBytes))]
-fn hipMemset(py: Python<'_>, dst: rt::PtrArgMut, value: i32, sizeBytes: u64) -> PyResult<PyObject> {
+fn hipMemset(py: Python<'_>, dst: rt::PtrArgMut, value: rt::CInt<i32>, sizeBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemset");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
-    let a_value = value;
-    let a_sizeBytes = sizeBytes;
+    let a_value = value.0;
+    let a_sizeBytes = sizeBytes.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_value, a_sizeBytes) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -5025,14 +5048,14 @@ fn hipMemset(py: Python<'_>, dst: rt::PtrArgMut, value: i32, sizeBytes: u64) -> 
 ///     #hipSuccess, #hipErrorInvalidValue, #hipErrorNotInitialized
 #[pyfunction]
 #[pyo3(signature = (dest, value, count))]
-fn hipMemsetD8(py: Python<'_>, dest: rt::PtrArgMut, value: u8, count: u64) -> PyResult<PyObject> {
+fn hipMemsetD8(py: Python<'_>, dest: rt::PtrArgMut, value: rt::CInt<u8>, count: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemsetD8");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u8, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dest = dest.addr();
-    let a_value = value;
-    let a_count = count;
+    let a_value = value.0;
+    let a_count = count.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dest, a_value, a_count) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -5056,14 +5079,14 @@ fn hipMemsetD8(py: Python<'_>, dest: rt::PtrArgMut, value: u8, count: u64) -> Py
 ///     #hipSuccess, #hipErrorInvalidValue, #hipErrorNotInitialized
 #[pyfunction]
 #[pyo3(signature = (dest, value, count, stream))]
-fn hipMemsetD8Async(py: Python<'_>, dest: rt::PtrArgMut, value: u8, count: u64, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemsetD8Async(py: Python<'_>, dest: rt::PtrArgMut, value: rt::CInt<u8>, count: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemsetD8Async");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u8, u64, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dest = dest.addr();
-    let a_value = value;
-    let a_count = count;
+    let a_value = value.0;
+    let a_count = count.0;
     let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dest, a_value, a_count, a_stream) });
@@ -5082,14 +5105,14 @@ fn hipMemsetD8Async(py: Python<'_>, dest: rt::PtrArgMut, value: u8, count: u64, 
 ///     #hipSuccess, #hipErrorInvalidValue, #hipErrorNotInitialized
 #[pyfunction]
 #[pyo3(signature = (dest, value, count))]
-fn hipMemsetD16(py: Python<'_>, dest: rt::PtrArgMut, value: u16, count: u64) -> PyResult<PyObject> {
+fn hipMemsetD16(py: Python<'_>, dest: rt::PtrArgMut, value: rt::CInt<u16>, count: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemsetD16");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u16, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dest = dest.addr();
-    let a_value = value;
-    let a_count = count;
+    let a_value = value.0;
+    let a_count = count.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dest, a_value, a_count) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -5113,14 +5136,14 @@ fn hipMemsetD16(py: Python<'_>, dest: rt::PtrArgMut, value: u16, count: u64) -> 
 ///     #hipSuccess, #hipErrorInvalidValue, #hipErrorNotInitialized
 #[pyfunction]
 #[pyo3(signature = (dest, value, count, stream))]
-fn hipMemsetD16Async(py: Python<'_>, dest: rt::PtrArgMut, value: u16, count: u64, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemsetD16Async(py: Python<'_>, dest: rt::PtrArgMut, value: rt::CInt<u16>, count: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemsetD16Async");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u16, u64, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dest = dest.addr();
-    let a_value = value;
-    let a_count = count;
+    let a_value = value.0;
+    let a_count = count.0;
     let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dest, a_value, a_count, a_stream) });
@@ -5139,14 +5162,14 @@ fn hipMemsetD16Async(py: Python<'_>, dest: rt::PtrArgMut, value: u16, count: u64
 ///     #hipSuccess, #hipErrorInvalidValue, #hipErrorNotInitialized
 #[pyfunction]
 #[pyo3(signature = (dest, value, count))]
-fn hipMemsetD32(py: Python<'_>, dest: rt::PtrArgMut, value: i32, count: u64) -> PyResult<PyObject> {
+fn hipMemsetD32(py: Python<'_>, dest: rt::PtrArgMut, value: rt::CInt<i32>, count: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemsetD32");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dest = dest.addr();
-    let a_value = value;
-    let a_count = count;
+    let a_value = value.0;
+    let a_count = count.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dest, a_value, a_count) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -5170,14 +5193,14 @@ fn hipMemsetD32(py: Python<'_>, dest: rt::PtrArgMut, value: i32, count: u64) -> 
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (dst, value, sizeBytes, stream))]
-fn hipMemsetAsync(py: Python<'_>, dst: rt::PtrArgMut, value: i32, sizeBytes: u64, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemsetAsync(py: Python<'_>, dst: rt::PtrArgMut, value: rt::CInt<i32>, sizeBytes: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemsetAsync");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32, u64, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
-    let a_value = value;
-    let a_sizeBytes = sizeBytes;
+    let a_value = value.0;
+    let a_sizeBytes = sizeBytes.0;
     let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_value, a_sizeBytes, a_stream) });
@@ -5202,14 +5225,14 @@ fn hipMemsetAsync(py: Python<'_>, dst: rt::PtrArgMut, value: i32, sizeBytes: u64
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (dst, value, count, stream))]
-fn hipMemsetD32Async(py: Python<'_>, dst: rt::PtrArgMut, value: i32, count: u64, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemsetD32Async(py: Python<'_>, dst: rt::PtrArgMut, value: rt::CInt<i32>, count: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemsetD32Async");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32, u64, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
-    let a_value = value;
-    let a_count = count;
+    let a_value = value.0;
+    let a_count = count.0;
     let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_value, a_count, a_stream) });
@@ -5229,16 +5252,16 @@ fn hipMemsetD32Async(py: Python<'_>, dst: rt::PtrArgMut, value: i32, count: u64,
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (dst, pitch, value, width, height))]
-fn hipMemset2D(py: Python<'_>, dst: rt::PtrArgMut, pitch: u64, value: i32, width: u64, height: u64) -> PyResult<PyObject> {
+fn hipMemset2D(py: Python<'_>, dst: rt::PtrArgMut, pitch: rt::CInt<u64>, value: rt::CInt<i32>, width: rt::CInt<u64>, height: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemset2D");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64, i32, u64, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
-    let a_pitch = pitch;
-    let a_value = value;
-    let a_width = width;
-    let a_height = height;
+    let a_pitch = pitch.0;
+    let a_value = value.0;
+    let a_width = width.0;
+    let a_height = height.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_pitch, a_value, a_width, a_height) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -5258,16 +5281,16 @@ fn hipMemset2D(py: Python<'_>, dst: rt::PtrArgMut, pitch: u64, value: i32, width
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (dst, pitch, value, width, height, stream))]
-fn hipMemset2DAsync(py: Python<'_>, dst: rt::PtrArgMut, pitch: u64, value: i32, width: u64, height: u64, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemset2DAsync(py: Python<'_>, dst: rt::PtrArgMut, pitch: rt::CInt<u64>, value: rt::CInt<i32>, width: rt::CInt<u64>, height: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemset2DAsync");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64, i32, u64, u64, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
-    let a_pitch = pitch;
-    let a_value = value;
-    let a_width = width;
-    let a_height = height;
+    let a_pitch = pitch.0;
+    let a_value = value.0;
+    let a_width = width.0;
+    let a_height = height.0;
     let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_pitch, a_value, a_width, a_height, a_stream) });
@@ -5285,13 +5308,13 @@ fn hipMemset2DAsync(py: Python<'_>, dst: rt::PtrArgMut, pitch: u64, value: i32, 
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (pitchedDevPtr, value, extent))]
-fn hipMemset3D(py: Python<'_>, pitchedDevPtr: &Bound<'_, PyAny>, value: i32, extent: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipMemset3D(py: Python<'_>, pitchedDevPtr: &Bound<'_, PyAny>, value: rt::CInt<i32>, extent: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemset3D");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(R_hipPitchedPtr, i32, R_hipExtent) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_pitchedDevPtr = TYPES.record_arg::<R_hipPitchedPtr>(88, pitchedDevPtr)?;
-    let a_value = value;
+    let a_value = value.0;
     let a_extent = TYPES.record_arg::<R_hipExtent>(89, extent)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pitchedDevPtr, a_value, a_extent) });
@@ -5310,13 +5333,13 @@ fn hipMemset3D(py: Python<'_>, pitchedDevPtr: &Bound<'_, PyAny>, value: i32, ext
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (pitchedDevPtr, value, extent, stream))]
-fn hipMemset3DAsync(py: Python<'_>, pitchedDevPtr: &Bound<'_, PyAny>, value: i32, extent: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemset3DAsync(py: Python<'_>, pitchedDevPtr: &Bound<'_, PyAny>, value: rt::CInt<i32>, extent: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemset3DAsync");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(R_hipPitchedPtr, i32, R_hipExtent, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_pitchedDevPtr = TYPES.record_arg::<R_hipPitchedPtr>(88, pitchedDevPtr)?;
-    let a_value = value;
+    let a_value = value.0;
     let a_extent = TYPES.record_arg::<R_hipExtent>(89, extent)?;
     let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -5393,17 +5416,18 @@ fn hipMemPtrGetInfo(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
 ///     #hipSuccess, #hipErrorOutOfMemory
 #[pyfunction]
 #[pyo3(signature = (desc, width, height, flags))]
-fn hipMallocArray(py: Python<'_>, desc: rt::PtrArg, width: u64, height: u64, flags: u32) -> PyResult<PyObject> {
+fn hipMallocArray(py: Python<'_>, desc: &Bound<'_, PyAny>, width: rt::CInt<u64>, height: rt::CInt<u64>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMallocArray");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, u64, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_array: usize = Default::default();
     let a_array = &mut o_array as *mut usize as usize;
-    let a_desc = desc.addr();
-    let a_width = width;
-    let a_height = height;
-    let a_flags = flags;
+    let p_desc = TYPES.record_ptr_arg(67, desc, false)?;
+    let a_desc = p_desc.addr();
+    let a_width = width.0;
+    let a_height = height.0;
+    let a_flags = flags.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_array, a_desc, a_width, a_height, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 206, o_array, None)?])
@@ -5421,14 +5445,15 @@ fn hipMallocArray(py: Python<'_>, desc: rt::PtrArg, width: u64, height: u64, fla
 ///     #hipSuccess, #hipErrorInvalidValue, #hipErrorNotSupported
 #[pyfunction]
 #[pyo3(signature = (pAllocateArray))]
-fn hipArrayCreate(py: Python<'_>, pAllocateArray: rt::PtrArg) -> PyResult<PyObject> {
+fn hipArrayCreate(py: Python<'_>, pAllocateArray: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipArrayCreate");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_pHandle: usize = Default::default();
     let a_pHandle = &mut o_pHandle as *mut usize as usize;
-    let a_pAllocateArray = pAllocateArray.addr();
+    let p_pAllocateArray = TYPES.record_ptr_arg(68, pAllocateArray, false)?;
+    let a_pAllocateArray = p_pAllocateArray.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pHandle, a_pAllocateArray) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 206, o_pHandle, None)?])
@@ -5468,14 +5493,15 @@ fn hipArrayDestroy(py: Python<'_>, array: rt::PtrArg) -> PyResult<PyObject> {
 ///     #hipSuccess, #hipErrorInvalidValue, #hipErrorNotSupported
 #[pyfunction]
 #[pyo3(signature = (pAllocateArray))]
-fn hipArray3DCreate(py: Python<'_>, pAllocateArray: rt::PtrArg) -> PyResult<PyObject> {
+fn hipArray3DCreate(py: Python<'_>, pAllocateArray: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipArray3DCreate");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_array: usize = Default::default();
     let a_array = &mut o_array as *mut usize as usize;
-    let a_pAllocateArray = pAllocateArray.addr();
+    let p_pAllocateArray = TYPES.record_ptr_arg(69, pAllocateArray, false)?;
+    let a_pAllocateArray = p_pAllocateArray.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_array, a_pAllocateArray) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 206, o_array, None)?])
@@ -5493,12 +5519,13 @@ fn hipArray3DCreate(py: Python<'_>, pAllocateArray: rt::PtrArg) -> PyResult<PyOb
 ///     #hipSuccess, #hipErrorInvalidValue, #hipErrorNotSupported
 #[pyfunction]
 #[pyo3(signature = (pitchedDevPtr, extent))]
-fn hipMalloc3D(py: Python<'_>, pitchedDevPtr: rt::PtrArgMut, extent: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipMalloc3D(py: Python<'_>, pitchedDevPtr: &Bound<'_, PyAny>, extent: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMalloc3D");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, R_hipExtent) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_pitchedDevPtr = pitchedDevPtr.addr();
+    let p_pitchedDevPtr = TYPES.record_ptr_arg(88, pitchedDevPtr, true)?;
+    let a_pitchedDevPtr = p_pitchedDevPtr.addr();
     let a_extent = TYPES.record_arg::<R_hipExtent>(89, extent)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pitchedDevPtr, a_extent) });
@@ -5541,16 +5568,17 @@ fn hipFreeArray(py: Python<'_>, array: rt::PtrArg) -> PyResult<PyObject> {
 ///     #hipSuccess, #hipErrorOutOfMemory
 #[pyfunction]
 #[pyo3(signature = (desc, extent, flags))]
-fn hipMalloc3DArray(py: Python<'_>, desc: rt::PtrArg, extent: &Bound<'_, PyAny>, flags: u32) -> PyResult<PyObject> {
+fn hipMalloc3DArray(py: Python<'_>, desc: &Bound<'_, PyAny>, extent: &Bound<'_, PyAny>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMalloc3DArray");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, R_hipExtent, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_array: usize = Default::default();
     let a_array = &mut o_array as *mut usize as usize;
-    let a_desc = desc.addr();
+    let p_desc = TYPES.record_ptr_arg(67, desc, false)?;
+    let a_desc = p_desc.addr();
     let a_extent = TYPES.record_arg::<R_hipExtent>(89, extent)?;
-    let a_flags = flags;
+    let a_flags = flags.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_array, a_desc, a_extent, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 206, o_array, None)?])
@@ -5570,13 +5598,15 @@ fn hipMalloc3DArray(py: Python<'_>, desc: rt::PtrArg, extent: &Bound<'_, PyAny>,
 ///     #hipSuccess, #hipErrorInvalidValue #hipErrorInvalidHandle
 #[pyfunction]
 #[pyo3(signature = (desc, extent, array))]
-fn hipArrayGetInfo(py: Python<'_>, desc: rt::PtrArgMut, extent: rt::PtrArgMut, array: rt::PtrArg) -> PyResult<PyObject> {
+fn hipArrayGetInfo(py: Python<'_>, desc: &Bound<'_, PyAny>, extent: &Bound<'_, PyAny>, array: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipArrayGetInfo");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_desc = desc.addr();
-    let a_extent = extent.addr();
+    let p_desc = TYPES.record_ptr_arg(67, desc, true)?;
+    let a_desc = p_desc.addr();
+    let p_extent = TYPES.record_ptr_arg(89, extent, true)?;
+    let a_extent = p_extent.addr();
     let mut o_flags: u32 = Default::default();
     let a_flags = &mut o_flags as *mut u32 as usize;
     let a_array = array.addr();
@@ -5604,12 +5634,13 @@ fn hipArrayGetInfo(py: Python<'_>, desc: rt::PtrArgMut, extent: rt::PtrArgMut, a
 ///     #hipErrorInvalidValue #hipErrorInvalidHandle
 #[pyfunction]
 #[pyo3(signature = (pArrayDescriptor, array))]
-fn hipArrayGetDescriptor(py: Python<'_>, pArrayDescriptor: rt::PtrArgMut, array: rt::PtrArg) -> PyResult<PyObject> {
+fn hipArrayGetDescriptor(py: Python<'_>, pArrayDescriptor: &Bound<'_, PyAny>, array: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipArrayGetDescriptor");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_pArrayDescriptor = pArrayDescriptor.addr();
+    let p_pArrayDescriptor = TYPES.record_ptr_arg(68, pArrayDescriptor, true)?;
+    let a_pArrayDescriptor = p_pArrayDescriptor.addr();
     let a_array = array.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pArrayDescriptor, a_array) });
@@ -5635,12 +5666,13 @@ fn hipArrayGetDescriptor(py: Python<'_>, pArrayDescriptor: rt::PtrArgMut, array:
 ///     #hipErrorInvalidValue #hipErrorInvalidHandle, #hipErrorContextIsDestroyed
 #[pyfunction]
 #[pyo3(signature = (pArrayDescriptor, array))]
-fn hipArray3DGetDescriptor(py: Python<'_>, pArrayDescriptor: rt::PtrArgMut, array: rt::PtrArg) -> PyResult<PyObject> {
+fn hipArray3DGetDescriptor(py: Python<'_>, pArrayDescriptor: &Bound<'_, PyAny>, array: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipArray3DGetDescriptor");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_pArrayDescriptor = pArrayDescriptor.addr();
+    let p_pArrayDescriptor = TYPES.record_ptr_arg(69, pArrayDescriptor, true)?;
+    let a_pArrayDescriptor = p_pArrayDescriptor.addr();
     let a_array = array.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pArrayDescriptor, a_array) });
@@ -5666,17 +5698,17 @@ fn hipArray3DGetDescriptor(py: Python<'_>, pArrayDescriptor: rt::PtrArgMut, arra
 ///     #hipErrorInvalidDevicePointer, #hipErrorInvalidMemcpyDirection
 #[pyfunction]
 #[pyo3(signature = (dst, dpitch, src, spitch, width, height, kind))]
-fn hipMemcpy2D(py: Python<'_>, dst: rt::PtrArgMut, dpitch: u64, src: rt::PtrArg, spitch: u64, width: u64, height: u64, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipMemcpy2D(py: Python<'_>, dst: rt::PtrArgMut, dpitch: rt::CInt<u64>, src: rt::PtrArg, spitch: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy2D");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64, usize, u64, u64, u64, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
-    let a_dpitch = dpitch;
+    let a_dpitch = dpitch.0;
     let a_src = src.addr();
-    let a_spitch = spitch;
-    let a_width = width;
-    let a_height = height;
+    let a_spitch = spitch.0;
+    let a_width = width.0;
+    let a_height = height.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_dpitch, a_src, a_spitch, a_width, a_height, a_kind) });
@@ -5696,12 +5728,13 @@ fn hipMemcpy2D(py: Python<'_>, dst: rt::PtrArgMut, dpitch: u64, src: rt::PtrArg,
 ///     #hipErrorInvalidDevicePointer, #hipErrorInvalidMemcpyDirection
 #[pyfunction]
 #[pyo3(signature = (pCopy))]
-fn hipMemcpyParam2D(py: Python<'_>, pCopy: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpyParam2D(py: Python<'_>, pCopy: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyParam2D");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_pCopy = pCopy.addr();
+    let p_pCopy = TYPES.record_ptr_arg(70, pCopy, false)?;
+    let a_pCopy = p_pCopy.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pCopy) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -5721,12 +5754,13 @@ fn hipMemcpyParam2D(py: Python<'_>, pCopy: rt::PtrArg) -> PyResult<PyObject> {
 ///     #hipErrorInvalidDevicePointer, #hipErrorInvalidMemcpyDirection
 #[pyfunction]
 #[pyo3(signature = (pCopy, stream))]
-fn hipMemcpyParam2DAsync(py: Python<'_>, pCopy: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpyParam2DAsync(py: Python<'_>, pCopy: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyParam2DAsync");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_pCopy = pCopy.addr();
+    let p_pCopy = TYPES.record_ptr_arg(70, pCopy, false)?;
+    let a_pCopy = p_pCopy.addr();
     let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pCopy, a_stream) });
@@ -5753,17 +5787,17 @@ fn hipMemcpyParam2DAsync(py: Python<'_>, pCopy: rt::PtrArg, stream: rt::PtrArg) 
 ///     #hipErrorInvalidDevicePointer, #hipErrorInvalidMemcpyDirection
 #[pyfunction]
 #[pyo3(signature = (dst, dpitch, src, spitch, width, height, kind, stream))]
-fn hipMemcpy2DAsync(py: Python<'_>, dst: rt::PtrArgMut, dpitch: u64, src: rt::PtrArg, spitch: u64, width: u64, height: u64, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpy2DAsync(py: Python<'_>, dst: rt::PtrArgMut, dpitch: rt::CInt<u64>, src: rt::PtrArg, spitch: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy2DAsync");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64, usize, u64, u64, u64, u32, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
-    let a_dpitch = dpitch;
+    let a_dpitch = dpitch.0;
     let a_src = src.addr();
-    let a_spitch = spitch;
-    let a_width = width;
-    let a_height = height;
+    let a_spitch = spitch.0;
+    let a_width = width.0;
+    let a_height = height.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
     let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -5791,18 +5825,18 @@ fn hipMemcpy2DAsync(py: Python<'_>, dst: rt::PtrArgMut, dpitch: u64, src: rt::Pt
 ///     #hipErrorInvalidDevicePointer, #hipErrorInvalidMemcpyDirection
 #[pyfunction]
 #[pyo3(signature = (dst, wOffset, hOffset, src, spitch, width, height, kind))]
-fn hipMemcpy2DToArray(py: Python<'_>, dst: rt::PtrArg, wOffset: u64, hOffset: u64, src: rt::PtrArg, spitch: u64, width: u64, height: u64, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipMemcpy2DToArray(py: Python<'_>, dst: rt::PtrArg, wOffset: rt::CInt<u64>, hOffset: rt::CInt<u64>, src: rt::PtrArg, spitch: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy2DToArray");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64, u64, usize, u64, u64, u64, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
-    let a_wOffset = wOffset;
-    let a_hOffset = hOffset;
+    let a_wOffset = wOffset.0;
+    let a_hOffset = hOffset.0;
     let a_src = src.addr();
-    let a_spitch = spitch;
-    let a_width = width;
-    let a_height = height;
+    let a_spitch = spitch.0;
+    let a_width = width.0;
+    let a_height = height.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_wOffset, a_hOffset, a_src, a_spitch, a_width, a_height, a_kind) });
@@ -5830,18 +5864,18 @@ fn hipMemcpy2DToArray(py: Python<'_>, dst: rt::PtrArg, wOffset: u64, hOffset: u6
 ///     #hipErrorInvalidDevicePointer, #hipErrorInvalidMemcpyDirection
 #[pyfunction]
 #[pyo3(signature = (dst, wOffset, hOffset, src, spitch, width, height, kind, stream))]
-fn hipMemcpy2DToArrayAsync(py: Python<'_>, dst: rt::PtrArg, wOffset: u64, hOffset: u64, src: rt::PtrArg, spitch: u64, width: u64, height: u64, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpy2DToArrayAsync(py: Python<'_>, dst: rt::PtrArg, wOffset: rt::CInt<u64>, hOffset: rt::CInt<u64>, src: rt::PtrArg, spitch: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy2DToArrayAsync");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64, u64, usize, u64, u64, u64, u32, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
-    let a_wOffset = wOffset;
-    let a_hOffset = hOffset;
+    let a_wOffset = wOffset.0;
+    let a_hOffset = hOffset.0;
     let a_src = src.addr();
-    let a_spitch = spitch;
-    let a_width = width;
-    let a_height = height;
+    let a_spitch = spitch.0;
+    let a_width = width.0;
+    let a_height = height.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
     let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -5869,19 +5903,19 @@ fn hipMemcpy2DToArrayAsync(py: Python<'_>, dst: rt::PtrArg, wOffset: u64, hOffse
 ///     #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidMemcpyDirection
 #[pyfunction]
 #[pyo3(signature = (dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc, width, height, kind))]
-fn hipMemcpy2DArrayToArray(py: Python<'_>, dst: rt::PtrArg, wOffsetDst: u64, hOffsetDst: u64, src: rt::PtrArg, wOffsetSrc: u64, hOffsetSrc: u64, width: u64, height: u64, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipMemcpy2DArrayToArray(py: Python<'_>, dst: rt::PtrArg, wOffsetDst: rt::CInt<u64>, hOffsetDst: rt::CInt<u64>, src: rt::PtrArg, wOffsetSrc: rt::CInt<u64>, hOffsetSrc: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy2DArrayToArray");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64, u64, usize, u64, u64, u64, u64, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
-    let a_wOffsetDst = wOffsetDst;
-    let a_hOffsetDst = hOffsetDst;
+    let a_wOffsetDst = wOffsetDst.0;
+    let a_hOffsetDst = hOffsetDst.0;
     let a_src = src.addr();
-    let a_wOffsetSrc = wOffsetSrc;
-    let a_hOffsetSrc = hOffsetSrc;
-    let a_width = width;
-    let a_height = height;
+    let a_wOffsetSrc = wOffsetSrc.0;
+    let a_hOffsetSrc = hOffsetSrc.0;
+    let a_width = width.0;
+    let a_height = height.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_wOffsetDst, a_hOffsetDst, a_src, a_wOffsetSrc, a_hOffsetSrc, a_width, a_height, a_kind) });
@@ -5909,16 +5943,16 @@ fn hipMemcpy2DArrayToArray(py: Python<'_>, dst: rt::PtrArg, wOffsetDst: u64, hOf
 /// Deprecated in the C API.
 #[pyfunction]
 #[pyo3(signature = (dst, wOffset, hOffset, src, count, kind))]
-fn hipMemcpyToArray(py: Python<'_>, dst: rt::PtrArg, wOffset: u64, hOffset: u64, src: rt::PtrArg, count: u64, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipMemcpyToArray(py: Python<'_>, dst: rt::PtrArg, wOffset: rt::CInt<u64>, hOffset: rt::CInt<u64>, src: rt::PtrArg, count: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyToArray");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64, u64, usize, u64, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
-    let a_wOffset = wOffset;
-    let a_hOffset = hOffset;
+    let a_wOffset = wOffset.0;
+    let a_hOffset = hOffset.0;
     let a_src = src.addr();
-    let a_count = count;
+    let a_count = count.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_wOffset, a_hOffset, a_src, a_count, a_kind) });
@@ -5946,16 +5980,16 @@ fn hipMemcpyToArray(py: Python<'_>, dst: rt::PtrArg, wOffset: u64, hOffset: u64,
 /// Deprecated in the C API.
 #[pyfunction]
 #[pyo3(signature = (dst, srcArray, wOffset, hOffset, count, kind))]
-fn hipMemcpyFromArray(py: Python<'_>, dst: rt::PtrArgMut, srcArray: rt::PtrArg, wOffset: u64, hOffset: u64, count: u64, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipMemcpyFromArray(py: Python<'_>, dst: rt::PtrArgMut, srcArray: rt::PtrArg, wOffset: rt::CInt<u64>, hOffset: rt::CInt<u64>, count: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyFromArray");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, u64, u64, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
     let a_srcArray = srcArray.addr();
-    let a_wOffset = wOffset;
-    let a_hOffset = hOffset;
-    let a_count = count;
+    let a_wOffset = wOffset.0;
+    let a_hOffset = hOffset.0;
+    let a_count = count.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_srcArray, a_wOffset, a_hOffset, a_count, a_kind) });
@@ -5982,18 +6016,18 @@ fn hipMemcpyFromArray(py: Python<'_>, dst: rt::PtrArgMut, srcArray: rt::PtrArg, 
 ///     #hipErrorInvalidDevicePointer, #hipErrorInvalidMemcpyDirection
 #[pyfunction]
 #[pyo3(signature = (dst, dpitch, src, wOffset, hOffset, width, height, kind))]
-fn hipMemcpy2DFromArray(py: Python<'_>, dst: rt::PtrArgMut, dpitch: u64, src: rt::PtrArg, wOffset: u64, hOffset: u64, width: u64, height: u64, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipMemcpy2DFromArray(py: Python<'_>, dst: rt::PtrArgMut, dpitch: rt::CInt<u64>, src: rt::PtrArg, wOffset: rt::CInt<u64>, hOffset: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy2DFromArray");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64, usize, u64, u64, u64, u64, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
-    let a_dpitch = dpitch;
+    let a_dpitch = dpitch.0;
     let a_src = src.addr();
-    let a_wOffset = wOffset;
-    let a_hOffset = hOffset;
-    let a_width = width;
-    let a_height = height;
+    let a_wOffset = wOffset.0;
+    let a_hOffset = hOffset.0;
+    let a_width = width.0;
+    let a_height = height.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_dpitch, a_src, a_wOffset, a_hOffset, a_width, a_height, a_kind) });
@@ -6021,18 +6055,18 @@ fn hipMemcpy2DFromArray(py: Python<'_>, dst: rt::PtrArgMut, dpitch: u64, src: rt
 ///     #hipErrorInvalidDevicePointer, #hipErrorInvalidMemcpyDirection
 #[pyfunction]
 #[pyo3(signature = (dst, dpitch, src, wOffset, hOffset, width, height, kind, stream))]
-fn hipMemcpy2DFromArrayAsync(py: Python<'_>, dst: rt::PtrArgMut, dpitch: u64, src: rt::PtrArg, wOffset: u64, hOffset: u64, width: u64, height: u64, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpy2DFromArrayAsync(py: Python<'_>, dst: rt::PtrArgMut, dpitch: rt::CInt<u64>, src: rt::PtrArg, wOffset: rt::CInt<u64>, hOffset: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy2DFromArrayAsync");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64, usize, u64, u64, u64, u64, u32, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
-    let a_dpitch = dpitch;
+    let a_dpitch = dpitch.0;
     let a_src = src.addr();
-    let a_wOffset = wOffset;
-    let a_hOffset = hOffset;
-    let a_width = width;
-    let a_height = height;
+    let a_wOffset = wOffset.0;
+    let a_hOffset = hOffset.0;
+    let a_width = width.0;
+    let a_height = height.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
     let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -6056,15 +6090,15 @@ fn hipMemcpy2DFromArrayAsync(py: Python<'_>, dst: rt::PtrArgMut, dpitch: u64, sr
 ///     #hipErrorInvalidDevicePointer, #hipErrorInvalidMemcpyDirection
 #[pyfunction]
 #[pyo3(signature = (dst, srcArray, srcOffset, count))]
-fn hipMemcpyAtoH(py: Python<'_>, dst: rt::PtrArgMut, srcArray: rt::PtrArg, srcOffset: u64, count: u64) -> PyResult<PyObject> {
+fn hipMemcpyAtoH(py: Python<'_>, dst: rt::PtrArgMut, srcArray: rt::PtrArg, srcOffset: rt::CInt<u64>, count: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyAtoH");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
     let a_srcArray = srcArray.addr();
-    let a_srcOffset = srcOffset;
-    let a_count = count;
+    let a_srcOffset = srcOffset.0;
+    let a_count = count.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_srcArray, a_srcOffset, a_count) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -6086,15 +6120,15 @@ fn hipMemcpyAtoH(py: Python<'_>, dst: rt::PtrArgMut, srcArray: rt::PtrArg, srcOf
 ///     #hipErrorInvalidDevicePointer, #hipErrorInvalidMemcpyDirection
 #[pyfunction]
 #[pyo3(signature = (dstArray, dstOffset, srcHost, count))]
-fn hipMemcpyHtoA(py: Python<'_>, dstArray: rt::PtrArg, dstOffset: u64, srcHost: rt::PtrArg, count: u64) -> PyResult<PyObject> {
+fn hipMemcpyHtoA(py: Python<'_>, dstArray: rt::PtrArg, dstOffset: rt::CInt<u64>, srcHost: rt::PtrArg, count: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyHtoA");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64, usize, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dstArray = dstArray.addr();
-    let a_dstOffset = dstOffset;
+    let a_dstOffset = dstOffset.0;
     let a_srcHost = srcHost.addr();
-    let a_count = count;
+    let a_count = count.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dstArray, a_dstOffset, a_srcHost, a_count) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -6113,12 +6147,13 @@ fn hipMemcpyHtoA(py: Python<'_>, dstArray: rt::PtrArg, dstOffset: u64, srcHost: 
 ///     #hipErrorInvalidDevicePointer, #hipErrorInvalidMemcpyDirection
 #[pyfunction]
 #[pyo3(signature = (p))]
-fn hipMemcpy3D(py: Python<'_>, p: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpy3D(py: Python<'_>, p: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy3D");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_p = p.addr();
+    let p_p = TYPES.record_ptr_arg(91, p, false)?;
+    let a_p = p_p.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_p) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -6138,12 +6173,13 @@ fn hipMemcpy3D(py: Python<'_>, p: rt::PtrArg) -> PyResult<PyObject> {
 ///     #hipErrorInvalidDevicePointer, #hipErrorInvalidMemcpyDirection
 #[pyfunction]
 #[pyo3(signature = (p, stream))]
-fn hipMemcpy3DAsync(py: Python<'_>, p: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpy3DAsync(py: Python<'_>, p: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy3DAsync");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_p = p.addr();
+    let p_p = TYPES.record_ptr_arg(91, p, false)?;
+    let a_p = p_p.addr();
     let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_p, a_stream) });
@@ -6163,12 +6199,13 @@ fn hipMemcpy3DAsync(py: Python<'_>, p: rt::PtrArg, stream: rt::PtrArg) -> PyResu
 ///     #hipErrorInvalidDevicePointer, #hipErrorInvalidMemcpyDirection
 #[pyfunction]
 #[pyo3(signature = (pCopy))]
-fn hipDrvMemcpy3D(py: Python<'_>, pCopy: rt::PtrArg) -> PyResult<PyObject> {
+fn hipDrvMemcpy3D(py: Python<'_>, pCopy: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDrvMemcpy3D");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_pCopy = pCopy.addr();
+    let p_pCopy = TYPES.record_ptr_arg(92, pCopy, false)?;
+    let a_pCopy = p_pCopy.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pCopy) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -6188,12 +6225,13 @@ fn hipDrvMemcpy3D(py: Python<'_>, pCopy: rt::PtrArg) -> PyResult<PyObject> {
 ///     #hipErrorInvalidDevicePointer, #hipErrorInvalidMemcpyDirection
 #[pyfunction]
 #[pyo3(signature = (pCopy, stream))]
-fn hipDrvMemcpy3DAsync(py: Python<'_>, pCopy: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipDrvMemcpy3DAsync(py: Python<'_>, pCopy: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDrvMemcpy3DAsync");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_pCopy = pCopy.addr();
+    let p_pCopy = TYPES.record_ptr_arg(92, pCopy, false)?;
+    let a_pCopy = p_pCopy.addr();
     let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pCopy, a_stream) });
@@ -6223,15 +6261,15 @@ fn hipDrvMemcpy3DAsync(py: Python<'_>, pCopy: rt::PtrArg, stream: rt::PtrArg) ->
 ///     #hipErrorInvalidDevice if deviceId or peerDeviceId are not valid devices
 #[pyfunction]
 #[pyo3(signature = (deviceId, peerDeviceId))]
-fn hipDeviceCanAccessPeer(py: Python<'_>, deviceId: i32, peerDeviceId: i32) -> PyResult<PyObject> {
+fn hipDeviceCanAccessPeer(py: Python<'_>, deviceId: rt::CInt<i32>, peerDeviceId: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceCanAccessPeer");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32, i32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_canAccessPeer: i32 = Default::default();
     let a_canAccessPeer = &mut o_canAccessPeer as *mut i32 as usize;
-    let a_deviceId = deviceId;
-    let a_peerDeviceId = peerDeviceId;
+    let a_deviceId = deviceId.0;
+    let a_peerDeviceId = peerDeviceId.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_canAccessPeer, a_deviceId, a_peerDeviceId) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_canAccessPeer)?])
@@ -6255,13 +6293,13 @@ fn hipDeviceCanAccessPeer(py: Python<'_>, deviceId: i32, peerDeviceId: i32) -> P
 ///     #hipErrorPeerAccessAlreadyEnabled if peer access is already enabled for this device.
 #[pyfunction]
 #[pyo3(signature = (peerDeviceId, flags))]
-fn hipDeviceEnablePeerAccess(py: Python<'_>, peerDeviceId: i32, flags: u32) -> PyResult<PyObject> {
+fn hipDeviceEnablePeerAccess(py: Python<'_>, peerDeviceId: rt::CInt<i32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceEnablePeerAccess");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(i32, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_peerDeviceId = peerDeviceId;
-    let a_flags = flags;
+    let a_peerDeviceId = peerDeviceId.0;
+    let a_flags = flags.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_peerDeviceId, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -6280,12 +6318,12 @@ fn hipDeviceEnablePeerAccess(py: Python<'_>, peerDeviceId: i32, flags: u32) -> P
 ///     #hipSuccess, #hipErrorPeerAccessNotEnabled
 #[pyfunction]
 #[pyo3(signature = (peerDeviceId))]
-fn hipDeviceDisablePeerAccess(py: Python<'_>, peerDeviceId: i32) -> PyResult<PyObject> {
+fn hipDeviceDisablePeerAccess(py: Python<'_>, peerDeviceId: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceDisablePeerAccess");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(i32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_peerDeviceId = peerDeviceId;
+    let a_peerDeviceId = peerDeviceId.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_peerDeviceId) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -6333,16 +6371,16 @@ fn hipMemGetAddressRange(py: Python<'_>, dptr: rt::PtrArgMut) -> PyResult<PyObje
 ///     #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidDevice
 #[pyfunction]
 #[pyo3(signature = (dst, dstDeviceId, src, srcDeviceId, sizeBytes))]
-fn hipMemcpyPeer(py: Python<'_>, dst: rt::PtrArgMut, dstDeviceId: i32, src: rt::PtrArg, srcDeviceId: i32, sizeBytes: u64) -> PyResult<PyObject> {
+fn hipMemcpyPeer(py: Python<'_>, dst: rt::PtrArgMut, dstDeviceId: rt::CInt<i32>, src: rt::PtrArg, srcDeviceId: rt::CInt<i32>, sizeBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyPeer");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32, usize, i32, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
-    let a_dstDeviceId = dstDeviceId;
+    let a_dstDeviceId = dstDeviceId.0;
     let a_src = src.addr();
-    let a_srcDeviceId = srcDeviceId;
-    let a_sizeBytes = sizeBytes;
+    let a_srcDeviceId = srcDeviceId.0;
+    let a_sizeBytes = sizeBytes.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_dstDeviceId, a_src, a_srcDeviceId, a_sizeBytes) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -6362,16 +6400,16 @@ fn hipMemcpyPeer(py: Python<'_>, dst: rt::PtrArgMut, dstDeviceId: i32, src: rt::
 ///     #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidDevice
 #[pyfunction]
 #[pyo3(signature = (dst, dstDeviceId, src, srcDevice, sizeBytes, stream))]
-fn hipMemcpyPeerAsync(py: Python<'_>, dst: rt::PtrArgMut, dstDeviceId: i32, src: rt::PtrArg, srcDevice: i32, sizeBytes: u64, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpyPeerAsync(py: Python<'_>, dst: rt::PtrArgMut, dstDeviceId: rt::CInt<i32>, src: rt::PtrArg, srcDevice: rt::CInt<i32>, sizeBytes: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyPeerAsync");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32, usize, i32, u64, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
-    let a_dstDeviceId = dstDeviceId;
+    let a_dstDeviceId = dstDeviceId.0;
     let a_src = src.addr();
-    let a_srcDevice = srcDevice;
-    let a_sizeBytes = sizeBytes;
+    let a_srcDevice = srcDevice.0;
+    let a_sizeBytes = sizeBytes.0;
     let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_dstDeviceId, a_src, a_srcDevice, a_sizeBytes, a_stream) });
@@ -6397,15 +6435,15 @@ fn hipMemcpyPeerAsync(py: Python<'_>, dst: rt::PtrArgMut, dstDeviceId: i32, src:
 /// Deprecated in the C API.
 #[pyfunction]
 #[pyo3(signature = (flags, device))]
-fn hipCtxCreate(py: Python<'_>, flags: u32, device: i32) -> PyResult<PyObject> {
+fn hipCtxCreate(py: Python<'_>, flags: rt::CInt<u32>, device: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipCtxCreate");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32, i32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_ctx: usize = Default::default();
     let a_ctx = &mut o_ctx as *mut usize as usize;
-    let a_flags = flags;
-    let a_device = device;
+    let a_flags = flags.0;
+    let a_device = device.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ctx, a_flags, a_device) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 209, o_ctx, None)?])
@@ -6814,13 +6852,13 @@ fn hipCtxGetFlags(py: Python<'_>) -> PyResult<PyObject> {
 /// Deprecated in the C API.
 #[pyfunction]
 #[pyo3(signature = (peerCtx, flags))]
-fn hipCtxEnablePeerAccess(py: Python<'_>, peerCtx: rt::PtrArg, flags: u32) -> PyResult<PyObject> {
+fn hipCtxEnablePeerAccess(py: Python<'_>, peerCtx: rt::PtrArg, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipCtxEnablePeerAccess");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_peerCtx = peerCtx.addr();
-    let a_flags = flags;
+    let a_flags = flags.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_peerCtx, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -6879,12 +6917,12 @@ fn hipCtxDisablePeerAccess(py: Python<'_>, peerCtx: rt::PtrArg) -> PyResult<PyOb
 /// Deprecated in the C API.
 #[pyfunction]
 #[pyo3(signature = (dev))]
-fn hipDevicePrimaryCtxGetState(py: Python<'_>, dev: i32) -> PyResult<PyObject> {
+fn hipDevicePrimaryCtxGetState(py: Python<'_>, dev: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDevicePrimaryCtxGetState");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(i32, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_dev = dev;
+    let a_dev = dev.0;
     let mut o_flags: u32 = Default::default();
     let a_flags = &mut o_flags as *mut u32 as usize;
     let mut o_active: i32 = Default::default();
@@ -6913,12 +6951,12 @@ fn hipDevicePrimaryCtxGetState(py: Python<'_>, dev: i32) -> PyResult<PyObject> {
 /// Deprecated in the C API.
 #[pyfunction]
 #[pyo3(signature = (dev))]
-fn hipDevicePrimaryCtxRelease(py: Python<'_>, dev: i32) -> PyResult<PyObject> {
+fn hipDevicePrimaryCtxRelease(py: Python<'_>, dev: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDevicePrimaryCtxRelease");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(i32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_dev = dev;
+    let a_dev = dev.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dev) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -6942,14 +6980,14 @@ fn hipDevicePrimaryCtxRelease(py: Python<'_>, dev: i32) -> PyResult<PyObject> {
 /// Deprecated in the C API.
 #[pyfunction]
 #[pyo3(signature = (dev))]
-fn hipDevicePrimaryCtxRetain(py: Python<'_>, dev: i32) -> PyResult<PyObject> {
+fn hipDevicePrimaryCtxRetain(py: Python<'_>, dev: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDevicePrimaryCtxRetain");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_pctx: usize = Default::default();
     let a_pctx = &mut o_pctx as *mut usize as usize;
-    let a_dev = dev;
+    let a_dev = dev.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pctx, a_dev) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 209, o_pctx, None)?])
@@ -6972,12 +7010,12 @@ fn hipDevicePrimaryCtxRetain(py: Python<'_>, dev: i32) -> PyResult<PyObject> {
 /// Deprecated in the C API.
 #[pyfunction]
 #[pyo3(signature = (dev))]
-fn hipDevicePrimaryCtxReset(py: Python<'_>, dev: i32) -> PyResult<PyObject> {
+fn hipDevicePrimaryCtxReset(py: Python<'_>, dev: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDevicePrimaryCtxReset");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(i32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_dev = dev;
+    let a_dev = dev.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dev) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -7001,13 +7039,13 @@ fn hipDevicePrimaryCtxReset(py: Python<'_>, dev: i32) -> PyResult<PyObject> {
 /// Deprecated in the C API.
 #[pyfunction]
 #[pyo3(signature = (dev, flags))]
-fn hipDevicePrimaryCtxSetFlags(py: Python<'_>, dev: i32, flags: u32) -> PyResult<PyObject> {
+fn hipDevicePrimaryCtxSetFlags(py: Python<'_>, dev: rt::CInt<i32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDevicePrimaryCtxSetFlags");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(i32, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_dev = dev;
-    let a_flags = flags;
+    let a_dev = dev.0;
+    let a_flags = flags.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dev, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -7100,12 +7138,13 @@ fn hipModuleGetFunction(py: Python<'_>, module: rt::PtrArg, kname: rt::CStrArg) 
 ///     #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidDeviceFunction
 #[pyfunction]
 #[pyo3(signature = (attr, func))]
-fn hipFuncGetAttributes(py: Python<'_>, attr: rt::PtrArgMut, func: rt::PtrArg) -> PyResult<PyObject> {
+fn hipFuncGetAttributes(py: Python<'_>, attr: &Bound<'_, PyAny>, func: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipFuncGetAttributes");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_attr = attr.addr();
+    let p_attr = TYPES.record_ptr_arg(146, attr, true)?;
+    let a_attr = p_attr.addr();
     let a_func = func.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_attr, a_func) });
@@ -7223,7 +7262,7 @@ fn hipModuleLoadData(py: Python<'_>, image: rt::PtrArg) -> PyResult<PyObject> {
 ///     hipSuccess, hipErrorNotInitialized, hipErrorOutOfMemory, hipErrorNotInitialized
 #[pyfunction]
 #[pyo3(signature = (image, numOptions, optionValues))]
-fn hipModuleLoadDataEx(py: Python<'_>, image: rt::PtrArg, numOptions: u32, optionValues: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipModuleLoadDataEx(py: Python<'_>, image: rt::PtrArg, numOptions: rt::CInt<u32>, optionValues: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleLoadDataEx");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u32, usize, usize) -> u32 =
@@ -7231,7 +7270,7 @@ fn hipModuleLoadDataEx(py: Python<'_>, image: rt::PtrArg, numOptions: u32, optio
     let mut o_module: usize = Default::default();
     let a_module = &mut o_module as *mut usize as usize;
     let a_image = image.addr();
-    let a_numOptions = numOptions;
+    let a_numOptions = numOptions.0;
     let mut o_options: u32 = Default::default();
     let a_options = &mut o_options as *mut u32 as usize;
     let a_optionValues = optionValues.addr();
@@ -7261,7 +7300,7 @@ fn hipModuleLoadDataEx(py: Python<'_>, image: rt::PtrArg, numOptions: u32, optio
 ///     #hipErrorInvalidConfiguration
 #[pyfunction]
 #[pyo3(signature = (state, r#type, data, size, name, numOptions, optionValues))]
-fn hipLinkAddData(py: Python<'_>, state: rt::PtrArg, r#type: &Bound<'_, PyAny>, data: rt::PtrArgMut, size: u64, name: rt::CStrArg, numOptions: u32, optionValues: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipLinkAddData(py: Python<'_>, state: rt::PtrArg, r#type: &Bound<'_, PyAny>, data: rt::PtrArgMut, size: rt::CInt<u64>, name: rt::CStrArg, numOptions: rt::CInt<u32>, optionValues: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLinkAddData");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32, usize, u64, usize, u32, usize, usize) -> u32 =
@@ -7269,9 +7308,9 @@ fn hipLinkAddData(py: Python<'_>, state: rt::PtrArg, r#type: &Bound<'_, PyAny>, 
     let a_state = state.addr();
     let a_type = rt::narrow::<u32>(TYPES.enum_arg(1, r#type)?)?;
     let a_data = data.addr();
-    let a_size = size;
+    let a_size = size.0;
     let a_name = name.addr();
-    let a_numOptions = numOptions;
+    let a_numOptions = numOptions.0;
     let mut o_options: u32 = Default::default();
     let a_options = &mut o_options as *mut u32 as usize;
     let a_optionValues = optionValues.addr();
@@ -7299,7 +7338,7 @@ fn hipLinkAddData(py: Python<'_>, state: rt::PtrArg, r#type: &Bound<'_, PyAny>, 
 ///     #hipErrorInvalidConfiguration
 #[pyfunction]
 #[pyo3(signature = (state, r#type, path, numOptions, optionValues))]
-fn hipLinkAddFile(py: Python<'_>, state: rt::PtrArg, r#type: &Bound<'_, PyAny>, path: rt::CStrArg, numOptions: u32, optionValues: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipLinkAddFile(py: Python<'_>, state: rt::PtrArg, r#type: &Bound<'_, PyAny>, path: rt::CStrArg, numOptions: rt::CInt<u32>, optionValues: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLinkAddFile");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32, usize, u32, usize, usize) -> u32 =
@@ -7307,7 +7346,7 @@ fn hipLinkAddFile(py: Python<'_>, state: rt::PtrArg, r#type: &Bound<'_, PyAny>, 
     let a_state = state.addr();
     let a_type = rt::narrow::<u32>(TYPES.enum_arg(1, r#type)?)?;
     let a_path = path.addr();
-    let a_numOptions = numOptions;
+    let a_numOptions = numOptions.0;
     let mut o_options: u32 = Default::default();
     let a_options = &mut o_options as *mut u32 as usize;
     let a_optionValues = optionValues.addr();
@@ -7360,12 +7399,12 @@ fn hipLinkComplete(py: Python<'_>, state: rt::PtrArg, hipBinOut: rt::PtrArgMut) 
 ///     #hipSuccess #hipErrorInvalidValue #hipErrorInvalidConfiguration
 #[pyfunction]
 #[pyo3(signature = (numOptions, optionValues))]
-fn hipLinkCreate(py: Python<'_>, numOptions: u32, optionValues: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipLinkCreate(py: Python<'_>, numOptions: rt::CInt<u32>, optionValues: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLinkCreate");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(u32, usize, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_numOptions = numOptions;
+    let a_numOptions = numOptions.0;
     let mut o_options: u32 = Default::default();
     let a_options = &mut o_options as *mut u32 as usize;
     let a_optionValues = optionValues.addr();
@@ -7428,19 +7467,19 @@ fn hipLinkDestroy(py: Python<'_>, state: rt::PtrArg) -> PyResult<PyObject> {
 ///     #hipSuccess, #hipErrorNotInitialized, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams, extra))]
-fn hipModuleLaunchKernel(py: Python<'_>, f: rt::PtrArg, gridDimX: u32, gridDimY: u32, gridDimZ: u32, blockDimX: u32, blockDimY: u32, blockDimZ: u32, sharedMemBytes: u32, stream: rt::PtrArg, kernelParams: rt::PtrArgMut, extra: rt::KernelExtra) -> PyResult<PyObject> {
+fn hipModuleLaunchKernel(py: Python<'_>, f: rt::PtrArg, gridDimX: rt::CInt<u32>, gridDimY: rt::CInt<u32>, gridDimZ: rt::CInt<u32>, blockDimX: rt::CInt<u32>, blockDimY: rt::CInt<u32>, blockDimZ: rt::CInt<u32>, sharedMemBytes: rt::CInt<u32>, stream: rt::PtrArg, kernelParams: rt::PtrArgMut, extra: rt::KernelExtra) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleLaunchKernel");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32, u32, u32, u32, u32, u32, u32, usize, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_f = f.addr();
-    let a_gridDimX = gridDimX;
-    let a_gridDimY = gridDimY;
-    let a_gridDimZ = gridDimZ;
-    let a_blockDimX = blockDimX;
-    let a_blockDimY = blockDimY;
-    let a_blockDimZ = blockDimZ;
-    let a_sharedMemBytes = sharedMemBytes;
+    let a_gridDimX = gridDimX.0;
+    let a_gridDimY = gridDimY.0;
+    let a_gridDimZ = gridDimZ.0;
+    let a_blockDimX = blockDimX.0;
+    let a_blockDimY = blockDimY.0;
+    let a_blockDimZ = blockDimZ.0;
+    let a_sharedMemBytes = sharedMemBytes.0;
     let a_stream = stream.addr();
     let a_kernelParams = kernelParams.addr();
     let a_extra = extra.addr();
@@ -7476,19 +7515,19 @@ fn hipModuleLaunchKernel(py: Python<'_>, f: rt::PtrArg, gridDimX: u32, gridDimY:
 ///     #hipErrorLaunchTimeOut, #hipErrorCooperativeLaunchTooLarge, #hipErrorSharedObjectInitFailed
 #[pyfunction]
 #[pyo3(signature = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams))]
-fn hipModuleLaunchCooperativeKernel(py: Python<'_>, f: rt::PtrArg, gridDimX: u32, gridDimY: u32, gridDimZ: u32, blockDimX: u32, blockDimY: u32, blockDimZ: u32, sharedMemBytes: u32, stream: rt::PtrArg, kernelParams: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipModuleLaunchCooperativeKernel(py: Python<'_>, f: rt::PtrArg, gridDimX: rt::CInt<u32>, gridDimY: rt::CInt<u32>, gridDimZ: rt::CInt<u32>, blockDimX: rt::CInt<u32>, blockDimY: rt::CInt<u32>, blockDimZ: rt::CInt<u32>, sharedMemBytes: rt::CInt<u32>, stream: rt::PtrArg, kernelParams: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleLaunchCooperativeKernel");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32, u32, u32, u32, u32, u32, u32, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_f = f.addr();
-    let a_gridDimX = gridDimX;
-    let a_gridDimY = gridDimY;
-    let a_gridDimZ = gridDimZ;
-    let a_blockDimX = blockDimX;
-    let a_blockDimY = blockDimY;
-    let a_blockDimZ = blockDimZ;
-    let a_sharedMemBytes = sharedMemBytes;
+    let a_gridDimX = gridDimX.0;
+    let a_gridDimY = gridDimY.0;
+    let a_gridDimZ = gridDimZ.0;
+    let a_blockDimX = blockDimX.0;
+    let a_blockDimY = blockDimY.0;
+    let a_blockDimZ = blockDimZ.0;
+    let a_sharedMemBytes = sharedMemBytes.0;
     let a_stream = stream.addr();
     let a_kernelParams = kernelParams.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -7512,14 +7551,15 @@ fn hipModuleLaunchCooperativeKernel(py: Python<'_>, f: rt::PtrArg, gridDimX: u32
 ///     #hipErrorSharedObjectInitFailed
 #[pyfunction]
 #[pyo3(signature = (launchParamsList, numDevices, flags))]
-fn hipModuleLaunchCooperativeKernelMultiDevice(py: Python<'_>, launchParamsList: rt::PtrArgMut, numDevices: u32, flags: u32) -> PyResult<PyObject> {
+fn hipModuleLaunchCooperativeKernelMultiDevice(py: Python<'_>, launchParamsList: &Bound<'_, PyAny>, numDevices: rt::CInt<u32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleLaunchCooperativeKernelMultiDevice");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_launchParamsList = launchParamsList.addr();
-    let a_numDevices = numDevices;
-    let a_flags = flags;
+    let p_launchParamsList = TYPES.record_ptr_arg(161, launchParamsList, true)?;
+    let a_launchParamsList = p_launchParamsList.addr();
+    let a_numDevices = numDevices.0;
+    let a_flags = flags.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_launchParamsList, a_numDevices, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -7547,7 +7587,7 @@ fn hipModuleLaunchCooperativeKernelMultiDevice(py: Python<'_>, launchParamsList:
 ///     #hipErrorCooperativeLaunchTooLarge
 #[pyfunction]
 #[pyo3(signature = (f, gridDim, blockDimX, kernelParams, sharedMemBytes, stream))]
-fn hipLaunchCooperativeKernel(py: Python<'_>, f: rt::PtrArg, gridDim: &Bound<'_, PyAny>, blockDimX: &Bound<'_, PyAny>, kernelParams: rt::PtrArgMut, sharedMemBytes: u32, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipLaunchCooperativeKernel(py: Python<'_>, f: rt::PtrArg, gridDim: &Bound<'_, PyAny>, blockDimX: &Bound<'_, PyAny>, kernelParams: rt::PtrArgMut, sharedMemBytes: rt::CInt<u32>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchCooperativeKernel");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, R_dim3, R_dim3, usize, u32, usize) -> u32 =
@@ -7556,7 +7596,7 @@ fn hipLaunchCooperativeKernel(py: Python<'_>, f: rt::PtrArg, gridDim: &Bound<'_,
     let a_gridDim = TYPES.record_arg::<R_dim3>(159, gridDim)?;
     let a_blockDimX = TYPES.record_arg::<R_dim3>(159, blockDimX)?;
     let a_kernelParams = kernelParams.addr();
-    let a_sharedMemBytes = sharedMemBytes;
+    let a_sharedMemBytes = sharedMemBytes.0;
     let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_f, a_gridDim, a_blockDimX, a_kernelParams, a_sharedMemBytes, a_stream) });
@@ -7576,14 +7616,15 @@ fn hipLaunchCooperativeKernel(py: Python<'_>, f: rt::PtrArg, gridDim: &Bound<'_,
 ///     #hipErrorCooperativeLaunchTooLarge
 #[pyfunction]
 #[pyo3(signature = (launchParamsList, numDevices, flags))]
-fn hipLaunchCooperativeKernelMultiDevice(py: Python<'_>, launchParamsList: rt::PtrArgMut, numDevices: i32, flags: u32) -> PyResult<PyObject> {
+fn hipLaunchCooperativeKernelMultiDevice(py: Python<'_>, launchParamsList: &Bound<'_, PyAny>, numDevices: rt::CInt<i32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchCooperativeKernelMultiDevice");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_launchParamsList = launchParamsList.addr();
-    let a_numDevices = numDevices;
-    let a_flags = flags;
+    let p_launchParamsList = TYPES.record_ptr_arg(160, launchParamsList, true)?;
+    let a_launchParamsList = p_launchParamsList.addr();
+    let a_numDevices = numDevices.0;
+    let a_flags = flags.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_launchParamsList, a_numDevices, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -7601,14 +7642,15 @@ fn hipLaunchCooperativeKernelMultiDevice(py: Python<'_>, launchParamsList: rt::P
 ///     #hipSuccess, #hipErrorNotInitialized, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (launchParamsList, numDevices, flags))]
-fn hipExtLaunchMultiKernelMultiDevice(py: Python<'_>, launchParamsList: rt::PtrArgMut, numDevices: i32, flags: u32) -> PyResult<PyObject> {
+fn hipExtLaunchMultiKernelMultiDevice(py: Python<'_>, launchParamsList: &Bound<'_, PyAny>, numDevices: rt::CInt<i32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipExtLaunchMultiKernelMultiDevice");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_launchParamsList = launchParamsList.addr();
-    let a_numDevices = numDevices;
-    let a_flags = flags;
+    let p_launchParamsList = TYPES.record_ptr_arg(160, launchParamsList, true)?;
+    let a_launchParamsList = p_launchParamsList.addr();
+    let a_numDevices = numDevices.0;
+    let a_flags = flags.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_launchParamsList, a_numDevices, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -7633,7 +7675,7 @@ fn hipExtLaunchMultiKernelMultiDevice(py: Python<'_>, launchParamsList: rt::PtrA
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (f, dynSharedMemPerBlk, blockSizeLimit))]
-fn hipModuleOccupancyMaxPotentialBlockSize(py: Python<'_>, f: rt::PtrArg, dynSharedMemPerBlk: u64, blockSizeLimit: i32) -> PyResult<PyObject> {
+fn hipModuleOccupancyMaxPotentialBlockSize(py: Python<'_>, f: rt::PtrArg, dynSharedMemPerBlk: rt::CInt<u64>, blockSizeLimit: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleOccupancyMaxPotentialBlockSize");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u64, i32) -> u32 =
@@ -7643,8 +7685,8 @@ fn hipModuleOccupancyMaxPotentialBlockSize(py: Python<'_>, f: rt::PtrArg, dynSha
     let mut o_blockSize: i32 = Default::default();
     let a_blockSize = &mut o_blockSize as *mut i32 as usize;
     let a_f = f.addr();
-    let a_dynSharedMemPerBlk = dynSharedMemPerBlk;
-    let a_blockSizeLimit = blockSizeLimit;
+    let a_dynSharedMemPerBlk = dynSharedMemPerBlk.0;
+    let a_blockSizeLimit = blockSizeLimit.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_gridSize, a_blockSize, a_f, a_dynSharedMemPerBlk, a_blockSizeLimit) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_gridSize)?, rt::obj(py, o_blockSize)?])
@@ -7667,7 +7709,7 @@ fn hipModuleOccupancyMaxPotentialBlockSize(py: Python<'_>, f: rt::PtrArg, dynSha
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (f, dynSharedMemPerBlk, blockSizeLimit, flags))]
-fn hipModuleOccupancyMaxPotentialBlockSizeWithFlags(py: Python<'_>, f: rt::PtrArg, dynSharedMemPerBlk: u64, blockSizeLimit: i32, flags: u32) -> PyResult<PyObject> {
+fn hipModuleOccupancyMaxPotentialBlockSizeWithFlags(py: Python<'_>, f: rt::PtrArg, dynSharedMemPerBlk: rt::CInt<u64>, blockSizeLimit: rt::CInt<i32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleOccupancyMaxPotentialBlockSizeWithFlags");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u64, i32, u32) -> u32 =
@@ -7677,9 +7719,9 @@ fn hipModuleOccupancyMaxPotentialBlockSizeWithFlags(py: Python<'_>, f: rt::PtrAr
     let mut o_blockSize: i32 = Default::default();
     let a_blockSize = &mut o_blockSize as *mut i32 as usize;
     let a_f = f.addr();
-    let a_dynSharedMemPerBlk = dynSharedMemPerBlk;
-    let a_blockSizeLimit = blockSizeLimit;
-    let a_flags = flags;
+    let a_dynSharedMemPerBlk = dynSharedMemPerBlk.0;
+    let a_blockSizeLimit = blockSizeLimit.0;
+    let a_flags = flags.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_gridSize, a_blockSize, a_f, a_dynSharedMemPerBlk, a_blockSizeLimit, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_gridSize)?, rt::obj(py, o_blockSize)?])
@@ -7697,7 +7739,7 @@ fn hipModuleOccupancyMaxPotentialBlockSizeWithFlags(py: Python<'_>, f: rt::PtrAr
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (f, blockSize, dynSharedMemPerBlk))]
-fn hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(py: Python<'_>, f: rt::PtrArg, blockSize: i32, dynSharedMemPerBlk: u64) -> PyResult<PyObject> {
+fn hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(py: Python<'_>, f: rt::PtrArg, blockSize: rt::CInt<i32>, dynSharedMemPerBlk: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleOccupancyMaxActiveBlocksPerMultiprocessor");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, i32, u64) -> u32 =
@@ -7705,8 +7747,8 @@ fn hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(py: Python<'_>, f: rt::Ptr
     let mut o_numBlocks: i32 = Default::default();
     let a_numBlocks = &mut o_numBlocks as *mut i32 as usize;
     let a_f = f.addr();
-    let a_blockSize = blockSize;
-    let a_dynSharedMemPerBlk = dynSharedMemPerBlk;
+    let a_blockSize = blockSize.0;
+    let a_dynSharedMemPerBlk = dynSharedMemPerBlk.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_numBlocks, a_f, a_blockSize, a_dynSharedMemPerBlk) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_numBlocks)?])
@@ -7725,7 +7767,7 @@ fn hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(py: Python<'_>, f: rt::Ptr
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (f, blockSize, dynSharedMemPerBlk, flags))]
-fn hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(py: Python<'_>, f: rt::PtrArg, blockSize: i32, dynSharedMemPerBlk: u64, flags: u32) -> PyResult<PyObject> {
+fn hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(py: Python<'_>, f: rt::PtrArg, blockSize: rt::CInt<i32>, dynSharedMemPerBlk: rt::CInt<u64>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, i32, u64, u32) -> u32 =
@@ -7733,9 +7775,9 @@ fn hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(py: Python<'_>, f
     let mut o_numBlocks: i32 = Default::default();
     let a_numBlocks = &mut o_numBlocks as *mut i32 as usize;
     let a_f = f.addr();
-    let a_blockSize = blockSize;
-    let a_dynSharedMemPerBlk = dynSharedMemPerBlk;
-    let a_flags = flags;
+    let a_blockSize = blockSize.0;
+    let a_dynSharedMemPerBlk = dynSharedMemPerBlk.0;
+    let a_flags = flags.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_numBlocks, a_f, a_blockSize, a_dynSharedMemPerBlk, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_numBlocks)?])
@@ -7753,7 +7795,7 @@ fn hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(py: Python<'_>, f
 ///     #hipSuccess, #hipErrorInvalidDeviceFunction, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (f, blockSize, dynSharedMemPerBlk))]
-fn hipOccupancyMaxActiveBlocksPerMultiprocessor(py: Python<'_>, f: rt::PtrArg, blockSize: i32, dynSharedMemPerBlk: u64) -> PyResult<PyObject> {
+fn hipOccupancyMaxActiveBlocksPerMultiprocessor(py: Python<'_>, f: rt::PtrArg, blockSize: rt::CInt<i32>, dynSharedMemPerBlk: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipOccupancyMaxActiveBlocksPerMultiprocessor");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, i32, u64) -> u32 =
@@ -7761,8 +7803,8 @@ fn hipOccupancyMaxActiveBlocksPerMultiprocessor(py: Python<'_>, f: rt::PtrArg, b
     let mut o_numBlocks: i32 = Default::default();
     let a_numBlocks = &mut o_numBlocks as *mut i32 as usize;
     let a_f = f.addr();
-    let a_blockSize = blockSize;
-    let a_dynSharedMemPerBlk = dynSharedMemPerBlk;
+    let a_blockSize = blockSize.0;
+    let a_dynSharedMemPerBlk = dynSharedMemPerBlk.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_numBlocks, a_f, a_blockSize, a_dynSharedMemPerBlk) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_numBlocks)?])
@@ -7781,7 +7823,7 @@ fn hipOccupancyMaxActiveBlocksPerMultiprocessor(py: Python<'_>, f: rt::PtrArg, b
 ///     #hipSuccess, #hipErrorInvalidDeviceFunction, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (f, blockSize, dynSharedMemPerBlk, flags))]
-fn hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(py: Python<'_>, f: rt::PtrArg, blockSize: i32, dynSharedMemPerBlk: u64, flags: u32) -> PyResult<PyObject> {
+fn hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(py: Python<'_>, f: rt::PtrArg, blockSize: rt::CInt<i32>, dynSharedMemPerBlk: rt::CInt<u64>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, i32, u64, u32) -> u32 =
@@ -7789,9 +7831,9 @@ fn hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(py: Python<'_>, f: rt::
     let mut o_numBlocks: i32 = Default::default();
     let a_numBlocks = &mut o_numBlocks as *mut i32 as usize;
     let a_f = f.addr();
-    let a_blockSize = blockSize;
-    let a_dynSharedMemPerBlk = dynSharedMemPerBlk;
-    let a_flags = flags;
+    let a_blockSize = blockSize.0;
+    let a_dynSharedMemPerBlk = dynSharedMemPerBlk.0;
+    let a_flags = flags.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_numBlocks, a_f, a_blockSize, a_dynSharedMemPerBlk, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_numBlocks)?])
@@ -7813,7 +7855,7 @@ fn hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(py: Python<'_>, f: rt::
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (f, dynSharedMemPerBlk, blockSizeLimit))]
-fn hipOccupancyMaxPotentialBlockSize(py: Python<'_>, f: rt::PtrArg, dynSharedMemPerBlk: u64, blockSizeLimit: i32) -> PyResult<PyObject> {
+fn hipOccupancyMaxPotentialBlockSize(py: Python<'_>, f: rt::PtrArg, dynSharedMemPerBlk: rt::CInt<u64>, blockSizeLimit: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipOccupancyMaxPotentialBlockSize");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u64, i32) -> u32 =
@@ -7823,8 +7865,8 @@ fn hipOccupancyMaxPotentialBlockSize(py: Python<'_>, f: rt::PtrArg, dynSharedMem
     let mut o_blockSize: i32 = Default::default();
     let a_blockSize = &mut o_blockSize as *mut i32 as usize;
     let a_f = f.addr();
-    let a_dynSharedMemPerBlk = dynSharedMemPerBlk;
-    let a_blockSizeLimit = blockSizeLimit;
+    let a_dynSharedMemPerBlk = dynSharedMemPerBlk.0;
+    let a_blockSizeLimit = blockSizeLimit.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_gridSize, a_blockSize, a_f, a_dynSharedMemPerBlk, a_blockSizeLimit) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_gridSize)?, rt::obj(py, o_blockSize)?])
@@ -7890,14 +7932,14 @@ fn hipProfilerStop(py: Python<'_>) -> PyResult<PyObject> {
 ///     #hipSuccess, #hipErrorNotInitialized, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (gridDim, blockDim, sharedMem, stream))]
-fn hipConfigureCall(py: Python<'_>, gridDim: &Bound<'_, PyAny>, blockDim: &Bound<'_, PyAny>, sharedMem: u64, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipConfigureCall(py: Python<'_>, gridDim: &Bound<'_, PyAny>, blockDim: &Bound<'_, PyAny>, sharedMem: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipConfigureCall");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(R_dim3, R_dim3, u64, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_gridDim = TYPES.record_arg::<R_dim3>(159, gridDim)?;
     let a_blockDim = TYPES.record_arg::<R_dim3>(159, blockDim)?;
-    let a_sharedMem = sharedMem;
+    let a_sharedMem = sharedMem.0;
     let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_gridDim, a_blockDim, a_sharedMem, a_stream) });
@@ -7915,14 +7957,14 @@ fn hipConfigureCall(py: Python<'_>, gridDim: &Bound<'_, PyAny>, blockDim: &Bound
 ///     #hipSuccess, #hipErrorNotInitialized, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (arg, size, offset))]
-fn hipSetupArgument(py: Python<'_>, arg: rt::PtrArg, size: u64, offset: u64) -> PyResult<PyObject> {
+fn hipSetupArgument(py: Python<'_>, arg: rt::PtrArg, size: rt::CInt<u64>, offset: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipSetupArgument");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg = arg.addr();
-    let a_size = size;
-    let a_offset = offset;
+    let a_size = size.0;
+    let a_offset = offset.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg, a_size, a_offset) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -7965,7 +8007,7 @@ fn hipLaunchByPtr(py: Python<'_>, func: rt::PtrArg) -> PyResult<PyObject> {
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream))]
-fn hipLaunchKernel(py: Python<'_>, function_address: rt::PtrArg, numBlocks: &Bound<'_, PyAny>, dimBlocks: &Bound<'_, PyAny>, args: rt::PtrArgMut, sharedMemBytes: u64, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipLaunchKernel(py: Python<'_>, function_address: rt::PtrArg, numBlocks: &Bound<'_, PyAny>, dimBlocks: &Bound<'_, PyAny>, args: rt::PtrArgMut, sharedMemBytes: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchKernel");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, R_dim3, R_dim3, usize, u64, usize) -> u32 =
@@ -7974,7 +8016,7 @@ fn hipLaunchKernel(py: Python<'_>, function_address: rt::PtrArg, numBlocks: &Bou
     let a_numBlocks = TYPES.record_arg::<R_dim3>(159, numBlocks)?;
     let a_dimBlocks = TYPES.record_arg::<R_dim3>(159, dimBlocks)?;
     let a_args = args.addr();
-    let a_sharedMemBytes = sharedMemBytes;
+    let a_sharedMemBytes = sharedMemBytes.0;
     let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_function_address, a_numBlocks, a_dimBlocks, a_args, a_sharedMemBytes, a_stream) });
@@ -8030,12 +8072,13 @@ fn hipLaunchHostFunc(py: Python<'_>, stream: rt::PtrArg, r#fn: rt::PtrArg, userD
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (pCopy))]
-fn hipDrvMemcpy2DUnaligned(py: Python<'_>, pCopy: rt::PtrArg) -> PyResult<PyObject> {
+fn hipDrvMemcpy2DUnaligned(py: Python<'_>, pCopy: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDrvMemcpy2DUnaligned");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_pCopy = pCopy.addr();
+    let p_pCopy = TYPES.record_ptr_arg(70, pCopy, false)?;
+    let a_pCopy = p_pCopy.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pCopy) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -8064,7 +8107,7 @@ fn hipDrvMemcpy2DUnaligned(py: Python<'_>, pCopy: rt::PtrArg) -> PyResult<PyObje
 ///     #hipSuccess, #hipErrorNotInitialized, #hipErrorInvalidValue.
 #[pyfunction]
 #[pyo3(signature = (function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream, startEvent, stopEvent, flags))]
-fn hipExtLaunchKernel(py: Python<'_>, function_address: rt::PtrArg, numBlocks: &Bound<'_, PyAny>, dimBlocks: &Bound<'_, PyAny>, args: rt::PtrArgMut, sharedMemBytes: u64, stream: rt::PtrArg, startEvent: rt::PtrArg, stopEvent: rt::PtrArg, flags: i32) -> PyResult<PyObject> {
+fn hipExtLaunchKernel(py: Python<'_>, function_address: rt::PtrArg, numBlocks: &Bound<'_, PyAny>, dimBlocks: &Bound<'_, PyAny>, args: rt::PtrArgMut, sharedMemBytes: rt::CInt<u64>, stream: rt::PtrArg, startEvent: rt::PtrArg, stopEvent: rt::PtrArg, flags: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipExtLaunchKernel");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, R_dim3, R_dim3, usize, u64, usize, usize, usize, i32) -> u32 =
@@ -8073,11 +8116,11 @@ fn hipExtLaunchKernel(py: Python<'_>, function_address: rt::PtrArg, numBlocks: &
     let a_numBlocks = TYPES.record_arg::<R_dim3>(159, numBlocks)?;
     let a_dimBlocks = TYPES.record_arg::<R_dim3>(159, dimBlocks)?;
     let a_args = args.addr();
-    let a_sharedMemBytes = sharedMemBytes;
+    let a_sharedMemBytes = sharedMemBytes.0;
     let a_stream = stream.addr();
     let a_startEvent = startEvent.addr();
     let a_stopEvent = stopEvent.addr();
-    let a_flags = flags;
+    let a_flags = flags.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_function_address, a_numBlocks, a_dimBlocks, a_args, a_sharedMemBytes, a_stream, a_startEvent, a_stopEvent, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -8098,16 +8141,19 @@ fn hipExtLaunchKernel(py: Python<'_>, function_address: rt::PtrArg, numBlocks: &
 ///     #hipSuccess, #hipErrorInvalidValue, #hipErrorNotSupported, #hipErrorOutOfMemory
 #[pyfunction]
 #[pyo3(signature = (pResDesc, pTexDesc, pResViewDesc))]
-fn hipCreateTextureObject(py: Python<'_>, pResDesc: rt::PtrArg, pTexDesc: rt::PtrArg, pResViewDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn hipCreateTextureObject(py: Python<'_>, pResDesc: &Bound<'_, PyAny>, pTexDesc: &Bound<'_, PyAny>, pResViewDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipCreateTextureObject");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_pTexObject: usize = Default::default();
     let a_pTexObject = &mut o_pTexObject as *mut usize as usize;
-    let a_pResDesc = pResDesc.addr();
-    let a_pTexDesc = pTexDesc.addr();
-    let a_pResViewDesc = pResViewDesc.addr();
+    let p_pResDesc = TYPES.record_ptr_arg(73, pResDesc, false)?;
+    let a_pResDesc = p_pResDesc.addr();
+    let p_pTexDesc = TYPES.record_ptr_arg(142, pTexDesc, false)?;
+    let a_pTexDesc = p_pTexDesc.addr();
+    let p_pResViewDesc = TYPES.record_ptr_arg(86, pResViewDesc, false)?;
+    let a_pResViewDesc = p_pResViewDesc.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pTexObject, a_pResDesc, a_pTexDesc, a_pResViewDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 207, o_pTexObject, None)?])
@@ -8143,12 +8189,13 @@ fn hipDestroyTextureObject(py: Python<'_>, textureObject: rt::PtrArg) -> PyResul
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (desc, array))]
-fn hipGetChannelDesc(py: Python<'_>, desc: rt::PtrArgMut, array: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGetChannelDesc(py: Python<'_>, desc: &Bound<'_, PyAny>, array: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetChannelDesc");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_desc = desc.addr();
+    let p_desc = TYPES.record_ptr_arg(67, desc, true)?;
+    let a_desc = p_desc.addr();
     let a_array = array.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_desc, a_array) });
@@ -8165,12 +8212,13 @@ fn hipGetChannelDesc(py: Python<'_>, desc: rt::PtrArgMut, array: rt::PtrArg) -> 
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (pResDesc, textureObject))]
-fn hipGetTextureObjectResourceDesc(py: Python<'_>, pResDesc: rt::PtrArgMut, textureObject: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGetTextureObjectResourceDesc(py: Python<'_>, pResDesc: &Bound<'_, PyAny>, textureObject: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetTextureObjectResourceDesc");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_pResDesc = pResDesc.addr();
+    let p_pResDesc = TYPES.record_ptr_arg(73, pResDesc, true)?;
+    let a_pResDesc = p_pResDesc.addr();
     let a_textureObject = textureObject.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pResDesc, a_textureObject) });
@@ -8187,12 +8235,13 @@ fn hipGetTextureObjectResourceDesc(py: Python<'_>, pResDesc: rt::PtrArgMut, text
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (pResViewDesc, textureObject))]
-fn hipGetTextureObjectResourceViewDesc(py: Python<'_>, pResViewDesc: rt::PtrArgMut, textureObject: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGetTextureObjectResourceViewDesc(py: Python<'_>, pResViewDesc: &Bound<'_, PyAny>, textureObject: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetTextureObjectResourceViewDesc");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_pResViewDesc = pResViewDesc.addr();
+    let p_pResViewDesc = TYPES.record_ptr_arg(86, pResViewDesc, true)?;
+    let a_pResViewDesc = p_pResViewDesc.addr();
     let a_textureObject = textureObject.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pResViewDesc, a_textureObject) });
@@ -8209,12 +8258,13 @@ fn hipGetTextureObjectResourceViewDesc(py: Python<'_>, pResViewDesc: rt::PtrArgM
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (pTexDesc, textureObject))]
-fn hipGetTextureObjectTextureDesc(py: Python<'_>, pTexDesc: rt::PtrArgMut, textureObject: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGetTextureObjectTextureDesc(py: Python<'_>, pTexDesc: &Bound<'_, PyAny>, textureObject: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetTextureObjectTextureDesc");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_pTexDesc = pTexDesc.addr();
+    let p_pTexDesc = TYPES.record_ptr_arg(142, pTexDesc, true)?;
+    let a_pTexDesc = p_pTexDesc.addr();
     let a_textureObject = textureObject.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pTexDesc, a_textureObject) });
@@ -8233,16 +8283,19 @@ fn hipGetTextureObjectTextureDesc(py: Python<'_>, pTexDesc: rt::PtrArgMut, textu
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (pResDesc, pTexDesc, pResViewDesc))]
-fn hipTexObjectCreate(py: Python<'_>, pResDesc: rt::PtrArg, pTexDesc: rt::PtrArg, pResViewDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn hipTexObjectCreate(py: Python<'_>, pResDesc: &Bound<'_, PyAny>, pTexDesc: &Bound<'_, PyAny>, pResViewDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexObjectCreate");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_pTexObject: usize = Default::default();
     let a_pTexObject = &mut o_pTexObject as *mut usize as usize;
-    let a_pResDesc = pResDesc.addr();
-    let a_pTexDesc = pTexDesc.addr();
-    let a_pResViewDesc = pResViewDesc.addr();
+    let p_pResDesc = TYPES.record_ptr_arg(79, pResDesc, false)?;
+    let a_pResDesc = p_pResDesc.addr();
+    let p_pTexDesc = TYPES.record_ptr_arg(72, pTexDesc, false)?;
+    let a_pTexDesc = p_pTexDesc.addr();
+    let p_pResViewDesc = TYPES.record_ptr_arg(87, pResViewDesc, false)?;
+    let a_pResViewDesc = p_pResViewDesc.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pTexObject, a_pResDesc, a_pTexDesc, a_pResViewDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 207, o_pTexObject, None)?])
@@ -8278,12 +8331,13 @@ fn hipTexObjectDestroy(py: Python<'_>, texObject: rt::PtrArg) -> PyResult<PyObje
 ///     #hipSuccess, #hipErrorNotSupported, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (pResDesc, texObject))]
-fn hipTexObjectGetResourceDesc(py: Python<'_>, pResDesc: rt::PtrArgMut, texObject: rt::PtrArg) -> PyResult<PyObject> {
+fn hipTexObjectGetResourceDesc(py: Python<'_>, pResDesc: &Bound<'_, PyAny>, texObject: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexObjectGetResourceDesc");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_pResDesc = pResDesc.addr();
+    let p_pResDesc = TYPES.record_ptr_arg(79, pResDesc, true)?;
+    let a_pResDesc = p_pResDesc.addr();
     let a_texObject = texObject.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pResDesc, a_texObject) });
@@ -8300,12 +8354,13 @@ fn hipTexObjectGetResourceDesc(py: Python<'_>, pResDesc: rt::PtrArgMut, texObjec
 ///     #hipSuccess, #hipErrorNotSupported, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (pResViewDesc, texObject))]
-fn hipTexObjectGetResourceViewDesc(py: Python<'_>, pResViewDesc: rt::PtrArgMut, texObject: rt::PtrArg) -> PyResult<PyObject> {
+fn hipTexObjectGetResourceViewDesc(py: Python<'_>, pResViewDesc: &Bound<'_, PyAny>, texObject: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexObjectGetResourceViewDesc");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_pResViewDesc = pResViewDesc.addr();
+    let p_pResViewDesc = TYPES.record_ptr_arg(87, pResViewDesc, true)?;
+    let a_pResViewDesc = p_pResViewDesc.addr();
     let a_texObject = texObject.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pResViewDesc, a_texObject) });
@@ -8322,12 +8377,13 @@ fn hipTexObjectGetResourceViewDesc(py: Python<'_>, pResViewDesc: rt::PtrArgMut, 
 ///     #hipSuccess, #hipErrorNotSupported, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (pTexDesc, texObject))]
-fn hipTexObjectGetTextureDesc(py: Python<'_>, pTexDesc: rt::PtrArgMut, texObject: rt::PtrArg) -> PyResult<PyObject> {
+fn hipTexObjectGetTextureDesc(py: Python<'_>, pTexDesc: &Bound<'_, PyAny>, texObject: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexObjectGetTextureDesc");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_pTexDesc = pTexDesc.addr();
+    let p_pTexDesc = TYPES.record_ptr_arg(72, pTexDesc, true)?;
+    let a_pTexDesc = p_pTexDesc.addr();
     let a_texObject = texObject.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pTexDesc, a_texObject) });
@@ -8349,17 +8405,18 @@ fn hipTexObjectGetTextureDesc(py: Python<'_>, pTexDesc: rt::PtrArgMut, texObject
 ///     #hipSuccess, #hipErrorInvalidValue, #hipErrorMemoryAllocation
 #[pyfunction]
 #[pyo3(signature = (desc, extent, numLevels, flags))]
-fn hipMallocMipmappedArray(py: Python<'_>, desc: rt::PtrArg, extent: &Bound<'_, PyAny>, numLevels: u32, flags: u32) -> PyResult<PyObject> {
+fn hipMallocMipmappedArray(py: Python<'_>, desc: &Bound<'_, PyAny>, extent: &Bound<'_, PyAny>, numLevels: rt::CInt<u32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMallocMipmappedArray");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, R_hipExtent, u32, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_mipmappedArray: usize = Default::default();
     let a_mipmappedArray = &mut o_mipmappedArray as *mut usize as usize;
-    let a_desc = desc.addr();
+    let p_desc = TYPES.record_ptr_arg(67, desc, false)?;
+    let a_desc = p_desc.addr();
     let a_extent = TYPES.record_arg::<R_hipExtent>(89, extent)?;
-    let a_numLevels = numLevels;
-    let a_flags = flags;
+    let a_numLevels = numLevels.0;
+    let a_flags = flags.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mipmappedArray, a_desc, a_extent, a_numLevels, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 71, o_mipmappedArray, None)?])
@@ -8400,7 +8457,7 @@ fn hipFreeMipmappedArray(py: Python<'_>, mipmappedArray: rt::PtrArg) -> PyResult
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (mipmappedArray, level))]
-fn hipGetMipmappedArrayLevel(py: Python<'_>, mipmappedArray: rt::PtrArg, level: u32) -> PyResult<PyObject> {
+fn hipGetMipmappedArrayLevel(py: Python<'_>, mipmappedArray: rt::PtrArg, level: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetMipmappedArrayLevel");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u32) -> u32 =
@@ -8408,7 +8465,7 @@ fn hipGetMipmappedArrayLevel(py: Python<'_>, mipmappedArray: rt::PtrArg, level: 
     let mut o_levelArray: usize = Default::default();
     let a_levelArray = &mut o_levelArray as *mut usize as usize;
     let a_mipmappedArray = mipmappedArray.addr();
-    let a_level = level;
+    let a_level = level.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_levelArray, a_mipmappedArray, a_level) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 206, o_levelArray, None)?])
@@ -8427,15 +8484,16 @@ fn hipGetMipmappedArrayLevel(py: Python<'_>, mipmappedArray: rt::PtrArg, level: 
 ///     #hipSuccess, #hipErrorNotSupported, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (pMipmappedArrayDesc, numMipmapLevels))]
-fn hipMipmappedArrayCreate(py: Python<'_>, pMipmappedArrayDesc: rt::PtrArgMut, numMipmapLevels: u32) -> PyResult<PyObject> {
+fn hipMipmappedArrayCreate(py: Python<'_>, pMipmappedArrayDesc: &Bound<'_, PyAny>, numMipmapLevels: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMipmappedArrayCreate");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_pHandle: usize = Default::default();
     let a_pHandle = &mut o_pHandle as *mut usize as usize;
-    let a_pMipmappedArrayDesc = pMipmappedArrayDesc.addr();
-    let a_numMipmapLevels = numMipmapLevels;
+    let p_pMipmappedArrayDesc = TYPES.record_ptr_arg(69, pMipmappedArrayDesc, true)?;
+    let a_pMipmappedArrayDesc = p_pMipmappedArrayDesc.addr();
+    let a_numMipmapLevels = numMipmapLevels.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pHandle, a_pMipmappedArrayDesc, a_numMipmapLevels) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 71, o_pHandle, None)?])
@@ -8476,7 +8534,7 @@ fn hipMipmappedArrayDestroy(py: Python<'_>, hMipmappedArray: rt::PtrArg) -> PyRe
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (hMipMappedArray, level))]
-fn hipMipmappedArrayGetLevel(py: Python<'_>, hMipMappedArray: rt::PtrArg, level: u32) -> PyResult<PyObject> {
+fn hipMipmappedArrayGetLevel(py: Python<'_>, hMipMappedArray: rt::PtrArg, level: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMipmappedArrayGetLevel");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u32) -> u32 =
@@ -8484,7 +8542,7 @@ fn hipMipmappedArrayGetLevel(py: Python<'_>, hMipMappedArray: rt::PtrArg, level:
     let mut o_pLevelArray: usize = Default::default();
     let a_pLevelArray = &mut o_pLevelArray as *mut usize as usize;
     let a_hMipMappedArray = hMipMappedArray.addr();
-    let a_level = level;
+    let a_level = level.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pLevelArray, a_hMipMappedArray, a_level) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 206, o_pLevelArray, None)?])
@@ -8503,14 +8561,16 @@ fn hipMipmappedArrayGetLevel(py: Python<'_>, hMipMappedArray: rt::PtrArg, level:
 /// Deprecated in the C API.
 #[pyfunction]
 #[pyo3(signature = (tex, mipmappedArray, desc))]
-fn hipBindTextureToMipmappedArray(py: Python<'_>, tex: rt::PtrArg, mipmappedArray: rt::PtrArg, desc: rt::PtrArg) -> PyResult<PyObject> {
+fn hipBindTextureToMipmappedArray(py: Python<'_>, tex: &Bound<'_, PyAny>, mipmappedArray: rt::PtrArg, desc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipBindTextureToMipmappedArray");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_tex = tex.addr();
+    let p_tex = TYPES.record_ptr_arg(141, tex, false)?;
+    let a_tex = p_tex.addr();
     let a_mipmappedArray = mipmappedArray.addr();
-    let a_desc = desc.addr();
+    let p_desc = TYPES.record_ptr_arg(67, desc, false)?;
+    let a_desc = p_desc.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_tex, a_mipmappedArray, a_desc) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -8557,14 +8617,15 @@ fn hipGetTextureReference(py: Python<'_>, symbol: rt::PtrArg) -> PyResult<PyObje
 /// Deprecated in the C API.
 #[pyfunction]
 #[pyo3(signature = (texRef))]
-fn hipTexRefGetBorderColor(py: Python<'_>, texRef: rt::PtrArg) -> PyResult<PyObject> {
+fn hipTexRefGetBorderColor(py: Python<'_>, texRef: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexRefGetBorderColor");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_pBorderColor: f32 = Default::default();
     let a_pBorderColor = &mut o_pBorderColor as *mut f32 as usize;
-    let a_texRef = texRef.addr();
+    let p_texRef = TYPES.record_ptr_arg(141, texRef, false)?;
+    let a_texRef = p_texRef.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pBorderColor, a_texRef) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_pBorderColor)?])
@@ -8584,14 +8645,15 @@ fn hipTexRefGetBorderColor(py: Python<'_>, texRef: rt::PtrArg) -> PyResult<PyObj
 /// Deprecated in the C API.
 #[pyfunction]
 #[pyo3(signature = (texRef))]
-fn hipTexRefGetArray(py: Python<'_>, texRef: rt::PtrArg) -> PyResult<PyObject> {
+fn hipTexRefGetArray(py: Python<'_>, texRef: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexRefGetArray");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_pArray: usize = Default::default();
     let a_pArray = &mut o_pArray as *mut usize as usize;
-    let a_texRef = texRef.addr();
+    let p_texRef = TYPES.record_ptr_arg(141, texRef, false)?;
+    let a_texRef = p_texRef.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pArray, a_texRef) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 206, o_pArray, None)?])
@@ -8612,13 +8674,14 @@ fn hipTexRefGetArray(py: Python<'_>, texRef: rt::PtrArg) -> PyResult<PyObject> {
 /// Deprecated in the C API.
 #[pyfunction]
 #[pyo3(signature = (texRef, dim, am))]
-fn hipTexRefSetAddressMode(py: Python<'_>, texRef: rt::PtrArgMut, dim: i32, am: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipTexRefSetAddressMode(py: Python<'_>, texRef: &Bound<'_, PyAny>, dim: rt::CInt<i32>, am: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexRefSetAddressMode");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_texRef = texRef.addr();
-    let a_dim = dim;
+    let p_texRef = TYPES.record_ptr_arg(141, texRef, true)?;
+    let a_texRef = p_texRef.addr();
+    let a_dim = dim.0;
     let a_am = rt::narrow::<u32>(TYPES.enum_arg(22, am)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_texRef, a_dim, a_am) });
@@ -8640,14 +8703,15 @@ fn hipTexRefSetAddressMode(py: Python<'_>, texRef: rt::PtrArgMut, dim: i32, am: 
 /// Deprecated in the C API.
 #[pyfunction]
 #[pyo3(signature = (tex, array, flags))]
-fn hipTexRefSetArray(py: Python<'_>, tex: rt::PtrArgMut, array: rt::PtrArg, flags: u32) -> PyResult<PyObject> {
+fn hipTexRefSetArray(py: Python<'_>, tex: &Bound<'_, PyAny>, array: rt::PtrArg, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexRefSetArray");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_tex = tex.addr();
+    let p_tex = TYPES.record_ptr_arg(141, tex, true)?;
+    let a_tex = p_tex.addr();
     let a_array = array.addr();
-    let a_flags = flags;
+    let a_flags = flags.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_tex, a_array, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -8667,12 +8731,13 @@ fn hipTexRefSetArray(py: Python<'_>, tex: rt::PtrArgMut, array: rt::PtrArg, flag
 /// Deprecated in the C API.
 #[pyfunction]
 #[pyo3(signature = (texRef, fm))]
-fn hipTexRefSetFilterMode(py: Python<'_>, texRef: rt::PtrArgMut, fm: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipTexRefSetFilterMode(py: Python<'_>, texRef: &Bound<'_, PyAny>, fm: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexRefSetFilterMode");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_texRef = texRef.addr();
+    let p_texRef = TYPES.record_ptr_arg(141, texRef, true)?;
+    let a_texRef = p_texRef.addr();
     let a_fm = rt::narrow::<u32>(TYPES.enum_arg(23, fm)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_texRef, a_fm) });
@@ -8693,13 +8758,14 @@ fn hipTexRefSetFilterMode(py: Python<'_>, texRef: rt::PtrArgMut, fm: &Bound<'_, 
 /// Deprecated in the C API.
 #[pyfunction]
 #[pyo3(signature = (texRef, Flags))]
-fn hipTexRefSetFlags(py: Python<'_>, texRef: rt::PtrArgMut, Flags: u32) -> PyResult<PyObject> {
+fn hipTexRefSetFlags(py: Python<'_>, texRef: &Bound<'_, PyAny>, Flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexRefSetFlags");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_texRef = texRef.addr();
-    let a_Flags = Flags;
+    let p_texRef = TYPES.record_ptr_arg(141, texRef, true)?;
+    let a_texRef = p_texRef.addr();
+    let a_Flags = Flags.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_texRef, a_Flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -8720,14 +8786,15 @@ fn hipTexRefSetFlags(py: Python<'_>, texRef: rt::PtrArgMut, Flags: u32) -> PyRes
 /// Deprecated in the C API.
 #[pyfunction]
 #[pyo3(signature = (texRef, fmt, NumPackedComponents))]
-fn hipTexRefSetFormat(py: Python<'_>, texRef: rt::PtrArgMut, fmt: &Bound<'_, PyAny>, NumPackedComponents: i32) -> PyResult<PyObject> {
+fn hipTexRefSetFormat(py: Python<'_>, texRef: &Bound<'_, PyAny>, fmt: &Bound<'_, PyAny>, NumPackedComponents: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexRefSetFormat");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32, i32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_texRef = texRef.addr();
+    let p_texRef = TYPES.record_ptr_arg(141, texRef, true)?;
+    let a_texRef = p_texRef.addr();
     let a_fmt = rt::narrow::<u32>(TYPES.enum_arg(12, fmt)?)?;
-    let a_NumPackedComponents = NumPackedComponents;
+    let a_NumPackedComponents = NumPackedComponents.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_texRef, a_fmt, a_NumPackedComponents) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -8750,17 +8817,19 @@ fn hipTexRefSetFormat(py: Python<'_>, texRef: rt::PtrArgMut, fmt: &Bound<'_, PyA
 /// Deprecated in the C API.
 #[pyfunction]
 #[pyo3(signature = (tex, devPtr, desc, size))]
-fn hipBindTexture(py: Python<'_>, tex: rt::PtrArg, devPtr: rt::PtrArg, desc: rt::PtrArg, size: u64) -> PyResult<PyObject> {
+fn hipBindTexture(py: Python<'_>, tex: &Bound<'_, PyAny>, devPtr: rt::PtrArg, desc: &Bound<'_, PyAny>, size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipBindTexture");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, usize, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_offset: u64 = Default::default();
     let a_offset = &mut o_offset as *mut u64 as usize;
-    let a_tex = tex.addr();
+    let p_tex = TYPES.record_ptr_arg(141, tex, false)?;
+    let a_tex = p_tex.addr();
     let a_devPtr = devPtr.addr();
-    let a_desc = desc.addr();
-    let a_size = size;
+    let p_desc = TYPES.record_ptr_arg(67, desc, false)?;
+    let a_desc = p_desc.addr();
+    let a_size = size.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_offset, a_tex, a_devPtr, a_desc, a_size) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_offset)?])
@@ -8785,19 +8854,21 @@ fn hipBindTexture(py: Python<'_>, tex: rt::PtrArg, devPtr: rt::PtrArg, desc: rt:
 /// Deprecated in the C API.
 #[pyfunction]
 #[pyo3(signature = (tex, devPtr, desc, width, height, pitch))]
-fn hipBindTexture2D(py: Python<'_>, tex: rt::PtrArg, devPtr: rt::PtrArg, desc: rt::PtrArg, width: u64, height: u64, pitch: u64) -> PyResult<PyObject> {
+fn hipBindTexture2D(py: Python<'_>, tex: &Bound<'_, PyAny>, devPtr: rt::PtrArg, desc: &Bound<'_, PyAny>, width: rt::CInt<u64>, height: rt::CInt<u64>, pitch: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipBindTexture2D");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, usize, u64, u64, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_offset: u64 = Default::default();
     let a_offset = &mut o_offset as *mut u64 as usize;
-    let a_tex = tex.addr();
+    let p_tex = TYPES.record_ptr_arg(141, tex, false)?;
+    let a_tex = p_tex.addr();
     let a_devPtr = devPtr.addr();
-    let a_desc = desc.addr();
-    let a_width = width;
-    let a_height = height;
-    let a_pitch = pitch;
+    let p_desc = TYPES.record_ptr_arg(67, desc, false)?;
+    let a_desc = p_desc.addr();
+    let a_width = width.0;
+    let a_height = height.0;
+    let a_pitch = pitch.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_offset, a_tex, a_devPtr, a_desc, a_width, a_height, a_pitch) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_offset)?])
@@ -8818,14 +8889,16 @@ fn hipBindTexture2D(py: Python<'_>, tex: rt::PtrArg, devPtr: rt::PtrArg, desc: r
 /// Deprecated in the C API.
 #[pyfunction]
 #[pyo3(signature = (tex, array, desc))]
-fn hipBindTextureToArray(py: Python<'_>, tex: rt::PtrArg, array: rt::PtrArg, desc: rt::PtrArg) -> PyResult<PyObject> {
+fn hipBindTextureToArray(py: Python<'_>, tex: &Bound<'_, PyAny>, array: rt::PtrArg, desc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipBindTextureToArray");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_tex = tex.addr();
+    let p_tex = TYPES.record_ptr_arg(141, tex, false)?;
+    let a_tex = p_tex.addr();
     let a_array = array.addr();
-    let a_desc = desc.addr();
+    let p_desc = TYPES.record_ptr_arg(67, desc, false)?;
+    let a_desc = p_desc.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_tex, a_array, a_desc) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -8845,14 +8918,15 @@ fn hipBindTextureToArray(py: Python<'_>, tex: rt::PtrArg, array: rt::PtrArg, des
 /// Deprecated in the C API.
 #[pyfunction]
 #[pyo3(signature = (texref))]
-fn hipGetTextureAlignmentOffset(py: Python<'_>, texref: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGetTextureAlignmentOffset(py: Python<'_>, texref: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetTextureAlignmentOffset");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_offset: u64 = Default::default();
     let a_offset = &mut o_offset as *mut u64 as usize;
-    let a_texref = texref.addr();
+    let p_texref = TYPES.record_ptr_arg(141, texref, false)?;
+    let a_texref = p_texref.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_offset, a_texref) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_offset)?])
@@ -8871,12 +8945,13 @@ fn hipGetTextureAlignmentOffset(py: Python<'_>, texref: rt::PtrArg) -> PyResult<
 /// Deprecated in the C API.
 #[pyfunction]
 #[pyo3(signature = (tex))]
-fn hipUnbindTexture(py: Python<'_>, tex: rt::PtrArg) -> PyResult<PyObject> {
+fn hipUnbindTexture(py: Python<'_>, tex: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipUnbindTexture");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_tex = tex.addr();
+    let p_tex = TYPES.record_ptr_arg(141, tex, false)?;
+    let a_tex = p_tex.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_tex) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -8896,14 +8971,15 @@ fn hipUnbindTexture(py: Python<'_>, tex: rt::PtrArg) -> PyResult<PyObject> {
 /// Deprecated in the C API.
 #[pyfunction]
 #[pyo3(signature = (texRef))]
-fn hipTexRefGetAddress(py: Python<'_>, texRef: rt::PtrArg) -> PyResult<PyObject> {
+fn hipTexRefGetAddress(py: Python<'_>, texRef: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexRefGetAddress");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_dev_ptr: usize = Default::default();
     let a_dev_ptr = &mut o_dev_ptr as *mut usize as usize;
-    let a_texRef = texRef.addr();
+    let p_texRef = TYPES.record_ptr_arg(141, texRef, false)?;
+    let a_texRef = p_texRef.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dev_ptr, a_texRef) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::pointer_result(py, o_dev_ptr)?])
@@ -8924,15 +9000,16 @@ fn hipTexRefGetAddress(py: Python<'_>, texRef: rt::PtrArg) -> PyResult<PyObject>
 /// Deprecated in the C API.
 #[pyfunction]
 #[pyo3(signature = (texRef, dim))]
-fn hipTexRefGetAddressMode(py: Python<'_>, texRef: rt::PtrArg, dim: i32) -> PyResult<PyObject> {
+fn hipTexRefGetAddressMode(py: Python<'_>, texRef: &Bound<'_, PyAny>, dim: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexRefGetAddressMode");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, i32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_pam: u32 = Default::default();
     let a_pam = &mut o_pam as *mut u32 as usize;
-    let a_texRef = texRef.addr();
-    let a_dim = dim;
+    let p_texRef = TYPES.record_ptr_arg(141, texRef, false)?;
+    let a_texRef = p_texRef.addr();
+    let a_dim = dim.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pam, a_texRef, a_dim) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.enum_member(py, 22, o_pam as i64)?])
@@ -8952,14 +9029,15 @@ fn hipTexRefGetAddressMode(py: Python<'_>, texRef: rt::PtrArg, dim: i32) -> PyRe
 /// Deprecated in the C API.
 #[pyfunction]
 #[pyo3(signature = (texRef))]
-fn hipTexRefGetFilterMode(py: Python<'_>, texRef: rt::PtrArg) -> PyResult<PyObject> {
+fn hipTexRefGetFilterMode(py: Python<'_>, texRef: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexRefGetFilterMode");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_pfm: u32 = Default::default();
     let a_pfm = &mut o_pfm as *mut u32 as usize;
-    let a_texRef = texRef.addr();
+    let p_texRef = TYPES.record_ptr_arg(141, texRef, false)?;
+    let a_texRef = p_texRef.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pfm, a_texRef) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.enum_member(py, 23, o_pfm as i64)?])
@@ -8979,14 +9057,15 @@ fn hipTexRefGetFilterMode(py: Python<'_>, texRef: rt::PtrArg) -> PyResult<PyObje
 /// Deprecated in the C API.
 #[pyfunction]
 #[pyo3(signature = (texRef))]
-fn hipTexRefGetFlags(py: Python<'_>, texRef: rt::PtrArg) -> PyResult<PyObject> {
+fn hipTexRefGetFlags(py: Python<'_>, texRef: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexRefGetFlags");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_pFlags: u32 = Default::default();
     let a_pFlags = &mut o_pFlags as *mut u32 as usize;
-    let a_texRef = texRef.addr();
+    let p_texRef = TYPES.record_ptr_arg(141, texRef, false)?;
+    let a_texRef = p_texRef.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pFlags, a_texRef) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_pFlags)?])
@@ -9007,7 +9086,7 @@ fn hipTexRefGetFlags(py: Python<'_>, texRef: rt::PtrArg) -> PyResult<PyObject> {
 /// Deprecated in the C API.
 #[pyfunction]
 #[pyo3(signature = (texRef))]
-fn hipTexRefGetFormat(py: Python<'_>, texRef: rt::PtrArg) -> PyResult<PyObject> {
+fn hipTexRefGetFormat(py: Python<'_>, texRef: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexRefGetFormat");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
@@ -9016,7 +9095,8 @@ fn hipTexRefGetFormat(py: Python<'_>, texRef: rt::PtrArg) -> PyResult<PyObject> 
     let a_pFormat = &mut o_pFormat as *mut u32 as usize;
     let mut o_pNumChannels: i32 = Default::default();
     let a_pNumChannels = &mut o_pNumChannels as *mut i32 as usize;
-    let a_texRef = texRef.addr();
+    let p_texRef = TYPES.record_ptr_arg(141, texRef, false)?;
+    let a_texRef = p_texRef.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pFormat, a_pNumChannels, a_texRef) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.enum_member(py, 12, o_pFormat as i64)?, rt::obj(py, o_pNumChannels)?])
@@ -9036,14 +9116,15 @@ fn hipTexRefGetFormat(py: Python<'_>, texRef: rt::PtrArg) -> PyResult<PyObject> 
 /// Deprecated in the C API.
 #[pyfunction]
 #[pyo3(signature = (texRef))]
-fn hipTexRefGetMaxAnisotropy(py: Python<'_>, texRef: rt::PtrArg) -> PyResult<PyObject> {
+fn hipTexRefGetMaxAnisotropy(py: Python<'_>, texRef: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexRefGetMaxAnisotropy");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_pmaxAnsio: i32 = Default::default();
     let a_pmaxAnsio = &mut o_pmaxAnsio as *mut i32 as usize;
-    let a_texRef = texRef.addr();
+    let p_texRef = TYPES.record_ptr_arg(141, texRef, false)?;
+    let a_texRef = p_texRef.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pmaxAnsio, a_texRef) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_pmaxAnsio)?])
@@ -9063,14 +9144,15 @@ fn hipTexRefGetMaxAnisotropy(py: Python<'_>, texRef: rt::PtrArg) -> PyResult<PyO
 /// Deprecated in the C API.
 #[pyfunction]
 #[pyo3(signature = (texRef))]
-fn hipTexRefGetMipmapFilterMode(py: Python<'_>, texRef: rt::PtrArg) -> PyResult<PyObject> {
+fn hipTexRefGetMipmapFilterMode(py: Python<'_>, texRef: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexRefGetMipmapFilterMode");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_pfm: u32 = Default::default();
     let a_pfm = &mut o_pfm as *mut u32 as usize;
-    let a_texRef = texRef.addr();
+    let p_texRef = TYPES.record_ptr_arg(141, texRef, false)?;
+    let a_texRef = p_texRef.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pfm, a_texRef) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.enum_member(py, 23, o_pfm as i64)?])
@@ -9090,14 +9172,15 @@ fn hipTexRefGetMipmapFilterMode(py: Python<'_>, texRef: rt::PtrArg) -> PyResult<
 /// Deprecated in the C API.
 #[pyfunction]
 #[pyo3(signature = (texRef))]
-fn hipTexRefGetMipmapLevelBias(py: Python<'_>, texRef: rt::PtrArg) -> PyResult<PyObject> {
+fn hipTexRefGetMipmapLevelBias(py: Python<'_>, texRef: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexRefGetMipmapLevelBias");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_pbias: f32 = Default::default();
     let a_pbias = &mut o_pbias as *mut f32 as usize;
-    let a_texRef = texRef.addr();
+    let p_texRef = TYPES.record_ptr_arg(141, texRef, false)?;
+    let a_texRef = p_texRef.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pbias, a_texRef) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_pbias)?])
@@ -9118,7 +9201,7 @@ fn hipTexRefGetMipmapLevelBias(py: Python<'_>, texRef: rt::PtrArg) -> PyResult<P
 /// Deprecated in the C API.
 #[pyfunction]
 #[pyo3(signature = (texRef))]
-fn hipTexRefGetMipmapLevelClamp(py: Python<'_>, texRef: rt::PtrArg) -> PyResult<PyObject> {
+fn hipTexRefGetMipmapLevelClamp(py: Python<'_>, texRef: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexRefGetMipmapLevelClamp");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
@@ -9127,7 +9210,8 @@ fn hipTexRefGetMipmapLevelClamp(py: Python<'_>, texRef: rt::PtrArg) -> PyResult<
     let a_pminMipmapLevelClamp = &mut o_pminMipmapLevelClamp as *mut f32 as usize;
     let mut o_pmaxMipmapLevelClamp: f32 = Default::default();
     let a_pmaxMipmapLevelClamp = &mut o_pmaxMipmapLevelClamp as *mut f32 as usize;
-    let a_texRef = texRef.addr();
+    let p_texRef = TYPES.record_ptr_arg(141, texRef, false)?;
+    let a_texRef = p_texRef.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pminMipmapLevelClamp, a_pmaxMipmapLevelClamp, a_texRef) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_pminMipmapLevelClamp)?, rt::obj(py, o_pmaxMipmapLevelClamp)?])
@@ -9147,14 +9231,15 @@ fn hipTexRefGetMipmapLevelClamp(py: Python<'_>, texRef: rt::PtrArg) -> PyResult<
 /// Deprecated in the C API.
 #[pyfunction]
 #[pyo3(signature = (texRef))]
-fn hipTexRefGetMipMappedArray(py: Python<'_>, texRef: rt::PtrArg) -> PyResult<PyObject> {
+fn hipTexRefGetMipMappedArray(py: Python<'_>, texRef: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexRefGetMipMappedArray");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_pArray: usize = Default::default();
     let a_pArray = &mut o_pArray as *mut usize as usize;
-    let a_texRef = texRef.addr();
+    let p_texRef = TYPES.record_ptr_arg(141, texRef, false)?;
+    let a_texRef = p_texRef.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pArray, a_texRef) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 71, o_pArray, None)?])
@@ -9176,16 +9261,17 @@ fn hipTexRefGetMipMappedArray(py: Python<'_>, texRef: rt::PtrArg) -> PyResult<Py
 /// Deprecated in the C API.
 #[pyfunction]
 #[pyo3(signature = (texRef, dptr, bytes))]
-fn hipTexRefSetAddress(py: Python<'_>, texRef: rt::PtrArgMut, dptr: rt::PtrArgMut, bytes: u64) -> PyResult<PyObject> {
+fn hipTexRefSetAddress(py: Python<'_>, texRef: &Bound<'_, PyAny>, dptr: rt::PtrArgMut, bytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexRefSetAddress");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_ByteOffset: u64 = Default::default();
     let a_ByteOffset = &mut o_ByteOffset as *mut u64 as usize;
-    let a_texRef = texRef.addr();
+    let p_texRef = TYPES.record_ptr_arg(141, texRef, true)?;
+    let a_texRef = p_texRef.addr();
     let a_dptr = dptr.addr();
-    let a_bytes = bytes;
+    let a_bytes = bytes.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ByteOffset, a_texRef, a_dptr, a_bytes) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_ByteOffset)?])
@@ -9207,15 +9293,17 @@ fn hipTexRefSetAddress(py: Python<'_>, texRef: rt::PtrArgMut, dptr: rt::PtrArgMu
 /// Deprecated in the C API.
 #[pyfunction]
 #[pyo3(signature = (texRef, desc, dptr, Pitch))]
-fn hipTexRefSetAddress2D(py: Python<'_>, texRef: rt::PtrArgMut, desc: rt::PtrArg, dptr: rt::PtrArgMut, Pitch: u64) -> PyResult<PyObject> {
+fn hipTexRefSetAddress2D(py: Python<'_>, texRef: &Bound<'_, PyAny>, desc: &Bound<'_, PyAny>, dptr: rt::PtrArgMut, Pitch: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexRefSetAddress2D");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_texRef = texRef.addr();
-    let a_desc = desc.addr();
+    let p_texRef = TYPES.record_ptr_arg(141, texRef, true)?;
+    let a_texRef = p_texRef.addr();
+    let p_desc = TYPES.record_ptr_arg(68, desc, false)?;
+    let a_desc = p_desc.addr();
     let a_dptr = dptr.addr();
-    let a_Pitch = Pitch;
+    let a_Pitch = Pitch.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_texRef, a_desc, a_dptr, a_Pitch) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -9235,13 +9323,14 @@ fn hipTexRefSetAddress2D(py: Python<'_>, texRef: rt::PtrArgMut, desc: rt::PtrArg
 /// Deprecated in the C API.
 #[pyfunction]
 #[pyo3(signature = (texRef, maxAniso))]
-fn hipTexRefSetMaxAnisotropy(py: Python<'_>, texRef: rt::PtrArgMut, maxAniso: u32) -> PyResult<PyObject> {
+fn hipTexRefSetMaxAnisotropy(py: Python<'_>, texRef: &Bound<'_, PyAny>, maxAniso: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexRefSetMaxAnisotropy");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_texRef = texRef.addr();
-    let a_maxAniso = maxAniso;
+    let p_texRef = TYPES.record_ptr_arg(141, texRef, true)?;
+    let a_texRef = p_texRef.addr();
+    let a_maxAniso = maxAniso.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_texRef, a_maxAniso) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -9261,12 +9350,13 @@ fn hipTexRefSetMaxAnisotropy(py: Python<'_>, texRef: rt::PtrArgMut, maxAniso: u3
 /// Deprecated in the C API.
 #[pyfunction]
 #[pyo3(signature = (texRef))]
-fn hipTexRefSetBorderColor(py: Python<'_>, texRef: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipTexRefSetBorderColor(py: Python<'_>, texRef: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexRefSetBorderColor");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_texRef = texRef.addr();
+    let p_texRef = TYPES.record_ptr_arg(141, texRef, true)?;
+    let a_texRef = p_texRef.addr();
     let mut o_pBorderColor: f32 = Default::default();
     let a_pBorderColor = &mut o_pBorderColor as *mut f32 as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -9288,12 +9378,13 @@ fn hipTexRefSetBorderColor(py: Python<'_>, texRef: rt::PtrArgMut) -> PyResult<Py
 /// Deprecated in the C API.
 #[pyfunction]
 #[pyo3(signature = (texRef, fm))]
-fn hipTexRefSetMipmapFilterMode(py: Python<'_>, texRef: rt::PtrArgMut, fm: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipTexRefSetMipmapFilterMode(py: Python<'_>, texRef: &Bound<'_, PyAny>, fm: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexRefSetMipmapFilterMode");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_texRef = texRef.addr();
+    let p_texRef = TYPES.record_ptr_arg(141, texRef, true)?;
+    let a_texRef = p_texRef.addr();
     let a_fm = rt::narrow::<u32>(TYPES.enum_arg(23, fm)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_texRef, a_fm) });
@@ -9314,12 +9405,13 @@ fn hipTexRefSetMipmapFilterMode(py: Python<'_>, texRef: rt::PtrArgMut, fm: &Boun
 /// Deprecated in the C API.
 #[pyfunction]
 #[pyo3(signature = (texRef, bias))]
-fn hipTexRefSetMipmapLevelBias(py: Python<'_>, texRef: rt::PtrArgMut, bias: f32) -> PyResult<PyObject> {
+fn hipTexRefSetMipmapLevelBias(py: Python<'_>, texRef: &Bound<'_, PyAny>, bias: f32) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexRefSetMipmapLevelBias");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, f32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_texRef = texRef.addr();
+    let p_texRef = TYPES.record_ptr_arg(141, texRef, true)?;
+    let a_texRef = p_texRef.addr();
     let a_bias = bias;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_texRef, a_bias) });
@@ -9341,12 +9433,13 @@ fn hipTexRefSetMipmapLevelBias(py: Python<'_>, texRef: rt::PtrArgMut, bias: f32)
 /// Deprecated in the C API.
 #[pyfunction]
 #[pyo3(signature = (texRef, minMipMapLevelClamp, maxMipMapLevelClamp))]
-fn hipTexRefSetMipmapLevelClamp(py: Python<'_>, texRef: rt::PtrArgMut, minMipMapLevelClamp: f32, maxMipMapLevelClamp: f32) -> PyResult<PyObject> {
+fn hipTexRefSetMipmapLevelClamp(py: Python<'_>, texRef: &Bound<'_, PyAny>, minMipMapLevelClamp: f32, maxMipMapLevelClamp: f32) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexRefSetMipmapLevelClamp");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, f32, f32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_texRef = texRef.addr();
+    let p_texRef = TYPES.record_ptr_arg(141, texRef, true)?;
+    let a_texRef = p_texRef.addr();
     let a_minMipMapLevelClamp = minMipMapLevelClamp;
     let a_maxMipMapLevelClamp = maxMipMapLevelClamp;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -9369,14 +9462,16 @@ fn hipTexRefSetMipmapLevelClamp(py: Python<'_>, texRef: rt::PtrArgMut, minMipMap
 /// Deprecated in the C API.
 #[pyfunction]
 #[pyo3(signature = (texRef, mipmappedArray, Flags))]
-fn hipTexRefSetMipmappedArray(py: Python<'_>, texRef: rt::PtrArgMut, mipmappedArray: rt::PtrArgMut, Flags: u32) -> PyResult<PyObject> {
+fn hipTexRefSetMipmappedArray(py: Python<'_>, texRef: &Bound<'_, PyAny>, mipmappedArray: &Bound<'_, PyAny>, Flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexRefSetMipmappedArray");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_texRef = texRef.addr();
-    let a_mipmappedArray = mipmappedArray.addr();
-    let a_Flags = Flags;
+    let p_texRef = TYPES.record_ptr_arg(141, texRef, true)?;
+    let a_texRef = p_texRef.addr();
+    let p_mipmappedArray = TYPES.record_ptr_arg(71, mipmappedArray, true)?;
+    let a_mipmappedArray = p_mipmappedArray.addr();
+    let a_Flags = Flags.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_texRef, a_mipmappedArray, a_Flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -9392,15 +9487,15 @@ fn hipTexRefSetMipmappedArray(py: Python<'_>, texRef: rt::PtrArgMut, mipmappedAr
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (id))]
-fn hipApiName(py: Python<'_>, id: u32) -> PyResult<PyObject> {
+fn hipApiName(py: Python<'_>, id: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipApiName");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_id = id;
+    let a_id = id.0;
     // SAFETY: arguments are plain values; pointers stay valid until the arguments drop.
     let __r = unsafe { __f(a_id) };
-    rt::tuple(py, [TYPES.enum_member(py, 5, 0)?, rt::cstr_result(py, __r)])
+    rt::tuple(py, [TYPES.enum_member(py, 5, 0)?, rt::cstr_result(py, __r)?])
 }
 /// Returns kernel name reference by function name.
 ///
@@ -9421,7 +9516,7 @@ fn hipKernelNameRef(py: Python<'_>, f: rt::PtrArg) -> PyResult<PyObject> {
     let a_f = f.addr();
     // SAFETY: arguments are plain values; pointers stay valid until the arguments drop.
     let __r = unsafe { __f(a_f) };
-    rt::tuple(py, [TYPES.enum_member(py, 5, 0)?, rt::cstr_result(py, __r)])
+    rt::tuple(py, [TYPES.enum_member(py, 5, 0)?, rt::cstr_result(py, __r)?])
 }
 /// Retrives kernel for a given host pointer, unless stated otherwise.
 ///
@@ -9444,7 +9539,7 @@ fn hipKernelNameRefByPtr(py: Python<'_>, hostFunction: rt::PtrArg, stream: rt::P
     let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hostFunction, a_stream) });
-    rt::tuple(py, [TYPES.enum_member(py, 5, 0)?, rt::cstr_result(py, __r)])
+    rt::tuple(py, [TYPES.enum_member(py, 5, 0)?, rt::cstr_result(py, __r)?])
 }
 /// Returns device ID on the stream.
 ///
@@ -9514,16 +9609,18 @@ fn hipStreamBeginCapture(py: Python<'_>, stream: rt::PtrArg, mode: &Bound<'_, Py
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (stream, graph, dependencies, dependencyData, numDependencies, mode))]
-fn hipStreamBeginCaptureToGraph(py: Python<'_>, stream: rt::PtrArg, graph: rt::PtrArg, dependencies: rt::PtrArg, dependencyData: rt::PtrArg, numDependencies: u64, mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipStreamBeginCaptureToGraph(py: Python<'_>, stream: rt::PtrArg, graph: rt::PtrArg, dependencies: &Bound<'_, PyAny>, dependencyData: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamBeginCaptureToGraph");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, usize, u64, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_stream = stream.addr();
     let a_graph = graph.addr();
-    let a_dependencies = dependencies.addr();
-    let a_dependencyData = dependencyData.addr();
-    let a_numDependencies = numDependencies;
+    let mut h_dependencies = TYPES.handle_ref(218, dependencies, false)?;
+    let a_dependencies = h_dependencies.addr();
+    let p_dependencyData = TYPES.record_ptr_arg(205, dependencyData, false)?;
+    let a_dependencyData = p_dependencyData.addr();
+    let a_numDependencies = numDependencies.0;
     let a_mode = rt::narrow::<u32>(TYPES.enum_arg(47, mode)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_graph, a_dependencies, a_dependencyData, a_numDependencies, a_mode) });
@@ -9664,7 +9761,7 @@ fn hipStreamIsCapturing(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject
 ///     #hipSuccess, #hipErrorInvalidValue, #hipErrorIllegalState
 #[pyfunction]
 #[pyo3(signature = (stream, numDependencies, flags))]
-fn hipStreamUpdateCaptureDependencies(py: Python<'_>, stream: rt::PtrArg, numDependencies: u64, flags: u32) -> PyResult<PyObject> {
+fn hipStreamUpdateCaptureDependencies(py: Python<'_>, stream: rt::PtrArg, numDependencies: rt::CInt<u64>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamUpdateCaptureDependencies");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, u32) -> u32 =
@@ -9672,8 +9769,8 @@ fn hipStreamUpdateCaptureDependencies(py: Python<'_>, stream: rt::PtrArg, numDep
     let a_stream = stream.addr();
     let mut o_dependencies: usize = Default::default();
     let a_dependencies = &mut o_dependencies as *mut usize as usize;
-    let a_numDependencies = numDependencies;
-    let a_flags = flags;
+    let a_numDependencies = numDependencies.0;
+    let a_flags = flags.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_dependencies, a_numDependencies, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 218, o_dependencies, None)?])
@@ -9714,14 +9811,14 @@ fn hipThreadExchangeStreamCaptureMode(py: Python<'_>) -> PyResult<PyObject> {
 ///     #hipSuccess, #hipErrorInvalidValue, #hipErrorMemoryAllocation
 #[pyfunction]
 #[pyo3(signature = (flags))]
-fn hipGraphCreate(py: Python<'_>, flags: u32) -> PyResult<PyObject> {
+fn hipGraphCreate(py: Python<'_>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphCreate");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_pGraph: usize = Default::default();
     let a_pGraph = &mut o_pGraph as *mut usize as usize;
-    let a_flags = flags;
+    let a_flags = flags.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pGraph, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 217, o_pGraph, None)?])
@@ -9765,15 +9862,17 @@ fn hipGraphDestroy(py: Python<'_>, graph: rt::PtrArg) -> PyResult<PyObject> {
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (graph, from_, to, numDependencies))]
-fn hipGraphAddDependencies(py: Python<'_>, graph: rt::PtrArg, from_: rt::PtrArg, to: rt::PtrArg, numDependencies: u64) -> PyResult<PyObject> {
+fn hipGraphAddDependencies(py: Python<'_>, graph: rt::PtrArg, from_: &Bound<'_, PyAny>, to: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddDependencies");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_graph = graph.addr();
-    let a_from = from_.addr();
-    let a_to = to.addr();
-    let a_numDependencies = numDependencies;
+    let mut h_from = TYPES.handle_ref(218, from_, false)?;
+    let a_from = h_from.addr();
+    let mut h_to = TYPES.handle_ref(218, to, false)?;
+    let a_to = h_to.addr();
+    let a_numDependencies = numDependencies.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_graph, a_from, a_to, a_numDependencies) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -9794,15 +9893,17 @@ fn hipGraphAddDependencies(py: Python<'_>, graph: rt::PtrArg, from_: rt::PtrArg,
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (graph, from_, to, numDependencies))]
-fn hipGraphRemoveDependencies(py: Python<'_>, graph: rt::PtrArg, from_: rt::PtrArg, to: rt::PtrArg, numDependencies: u64) -> PyResult<PyObject> {
+fn hipGraphRemoveDependencies(py: Python<'_>, graph: rt::PtrArg, from_: &Bound<'_, PyAny>, to: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphRemoveDependencies");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_graph = graph.addr();
-    let a_from = from_.addr();
-    let a_to = to.addr();
-    let a_numDependencies = numDependencies;
+    let mut h_from = TYPES.handle_ref(218, from_, false)?;
+    let a_from = h_from.addr();
+    let mut h_to = TYPES.handle_ref(218, to, false)?;
+    let a_to = h_to.addr();
+    let a_numDependencies = numDependencies.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_graph, a_from, a_to, a_numDependencies) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -10096,7 +10197,7 @@ fn hipGraphNodeFindInClone(py: Python<'_>, originalNode: rt::PtrArg, clonedGraph
 ///     #hipSuccess, #hipErrorOutOfMemory
 #[pyfunction]
 #[pyo3(signature = (graph, pLogBuffer, bufferSize))]
-fn hipGraphInstantiate(py: Python<'_>, graph: rt::PtrArg, pLogBuffer: rt::PtrArgMut, bufferSize: u64) -> PyResult<PyObject> {
+fn hipGraphInstantiate(py: Python<'_>, graph: rt::PtrArg, pLogBuffer: rt::PtrArgMut, bufferSize: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphInstantiate");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, usize, u64) -> u32 =
@@ -10107,7 +10208,7 @@ fn hipGraphInstantiate(py: Python<'_>, graph: rt::PtrArg, pLogBuffer: rt::PtrArg
     let mut o_pErrorNode: usize = Default::default();
     let a_pErrorNode = &mut o_pErrorNode as *mut usize as usize;
     let a_pLogBuffer = pLogBuffer.addr();
-    let a_bufferSize = bufferSize;
+    let a_bufferSize = bufferSize.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pGraphExec, a_graph, a_pErrorNode, a_pLogBuffer, a_bufferSize) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 219, o_pGraphExec, None)?, TYPES.instance_at(py, 218, o_pErrorNode, None)?])
@@ -10128,7 +10229,7 @@ fn hipGraphInstantiate(py: Python<'_>, graph: rt::PtrArg, pLogBuffer: rt::PtrArg
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (graph, flags))]
-fn hipGraphInstantiateWithFlags(py: Python<'_>, graph: rt::PtrArg, flags: u64) -> PyResult<PyObject> {
+fn hipGraphInstantiateWithFlags(py: Python<'_>, graph: rt::PtrArg, flags: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphInstantiateWithFlags");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64) -> u32 =
@@ -10136,7 +10237,7 @@ fn hipGraphInstantiateWithFlags(py: Python<'_>, graph: rt::PtrArg, flags: u64) -
     let mut o_pGraphExec: usize = Default::default();
     let a_pGraphExec = &mut o_pGraphExec as *mut usize as usize;
     let a_graph = graph.addr();
-    let a_flags = flags;
+    let a_flags = flags.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pGraphExec, a_graph, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 219, o_pGraphExec, None)?])
@@ -10156,7 +10257,7 @@ fn hipGraphInstantiateWithFlags(py: Python<'_>, graph: rt::PtrArg, flags: u64) -
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (graph, instantiateParams))]
-fn hipGraphInstantiateWithParams(py: Python<'_>, graph: rt::PtrArg, instantiateParams: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipGraphInstantiateWithParams(py: Python<'_>, graph: rt::PtrArg, instantiateParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphInstantiateWithParams");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
@@ -10164,7 +10265,8 @@ fn hipGraphInstantiateWithParams(py: Python<'_>, graph: rt::PtrArg, instantiateP
     let mut o_pGraphExec: usize = Default::default();
     let a_pGraphExec = &mut o_pGraphExec as *mut usize as usize;
     let a_graph = graph.addr();
-    let a_instantiateParams = instantiateParams.addr();
+    let p_instantiateParams = TYPES.record_ptr_arg(187, instantiateParams, true)?;
+    let a_instantiateParams = p_instantiateParams.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pGraphExec, a_graph, a_instantiateParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 219, o_pGraphExec, None)?])
@@ -10236,7 +10338,7 @@ fn hipGraphUpload(py: Python<'_>, graphExec: rt::PtrArg, stream: rt::PtrArg) -> 
 ///     #hipSuccess, #hipErrorInvalidValue.
 #[pyfunction]
 #[pyo3(signature = (graph, pDependencies, numDependencies, nodeParams))]
-fn hipGraphAddNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: rt::PtrArg, numDependencies: u64, nodeParams: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipGraphAddNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddNode");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
@@ -10244,9 +10346,11 @@ fn hipGraphAddNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: rt::PtrArg,
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = graph.addr();
-    let a_pDependencies = pDependencies.addr();
-    let a_numDependencies = numDependencies;
-    let a_nodeParams = nodeParams.addr();
+    let mut h_pDependencies = TYPES.handle_ref(218, pDependencies, false)?;
+    let a_pDependencies = h_pDependencies.addr();
+    let a_numDependencies = numDependencies.0;
+    let p_nodeParams = TYPES.record_ptr_arg(203, nodeParams, true)?;
+    let a_nodeParams = p_nodeParams.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pGraphNode, a_graph, a_pDependencies, a_numDependencies, a_nodeParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 218, o_pGraphNode, None)?])
@@ -10291,13 +10395,14 @@ fn hipGraphExecGetFlags(py: Python<'_>, graphExec: rt::PtrArg) -> PyResult<PyObj
 ///     #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidDeviceFunction, #hipErrorNotSupported.
 #[pyfunction]
 #[pyo3(signature = (node, nodeParams))]
-fn hipGraphNodeSetParams(py: Python<'_>, node: rt::PtrArg, nodeParams: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipGraphNodeSetParams(py: Python<'_>, node: rt::PtrArg, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphNodeSetParams");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_node = node.addr();
-    let a_nodeParams = nodeParams.addr();
+    let p_nodeParams = TYPES.record_ptr_arg(203, nodeParams, true)?;
+    let a_nodeParams = p_nodeParams.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_node, a_nodeParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -10317,14 +10422,15 @@ fn hipGraphNodeSetParams(py: Python<'_>, node: rt::PtrArg, nodeParams: rt::PtrAr
 ///     #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidDeviceFunction, #hipErrorNotSupported.
 #[pyfunction]
 #[pyo3(signature = (graphExec, node, nodeParams))]
-fn hipGraphExecNodeSetParams(py: Python<'_>, graphExec: rt::PtrArg, node: rt::PtrArg, nodeParams: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipGraphExecNodeSetParams(py: Python<'_>, graphExec: rt::PtrArg, node: rt::PtrArg, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecNodeSetParams");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_graphExec = graphExec.addr();
     let a_node = node.addr();
-    let a_nodeParams = nodeParams.addr();
+    let p_nodeParams = TYPES.record_ptr_arg(203, nodeParams, true)?;
+    let a_nodeParams = p_nodeParams.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_graphExec, a_node, a_nodeParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -10401,7 +10507,7 @@ fn hipGraphExecUpdate(py: Python<'_>, hGraphExec: rt::PtrArg, hGraph: rt::PtrArg
 ///     #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidDeviceFunction
 #[pyfunction]
 #[pyo3(signature = (graph, pDependencies, numDependencies, pNodeParams))]
-fn hipGraphAddKernelNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: rt::PtrArg, numDependencies: u64, pNodeParams: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGraphAddKernelNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddKernelNode");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
@@ -10409,9 +10515,11 @@ fn hipGraphAddKernelNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: rt::P
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = graph.addr();
-    let a_pDependencies = pDependencies.addr();
-    let a_numDependencies = numDependencies;
-    let a_pNodeParams = pNodeParams.addr();
+    let mut h_pDependencies = TYPES.handle_ref(218, pDependencies, false)?;
+    let a_pDependencies = h_pDependencies.addr();
+    let a_numDependencies = numDependencies.0;
+    let p_pNodeParams = TYPES.record_ptr_arg(181, pNodeParams, false)?;
+    let a_pNodeParams = p_pNodeParams.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pGraphNode, a_graph, a_pDependencies, a_numDependencies, a_pNodeParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 218, o_pGraphNode, None)?])
@@ -10430,13 +10538,14 @@ fn hipGraphAddKernelNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: rt::P
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (node, pNodeParams))]
-fn hipGraphKernelNodeGetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipGraphKernelNodeGetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeGetParams");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_node = node.addr();
-    let a_pNodeParams = pNodeParams.addr();
+    let p_pNodeParams = TYPES.record_ptr_arg(181, pNodeParams, true)?;
+    let a_pNodeParams = p_pNodeParams.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_node, a_pNodeParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -10455,13 +10564,14 @@ fn hipGraphKernelNodeGetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: rt
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (node, pNodeParams))]
-fn hipGraphKernelNodeSetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGraphKernelNodeSetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeSetParams");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_node = node.addr();
-    let a_pNodeParams = pNodeParams.addr();
+    let p_pNodeParams = TYPES.record_ptr_arg(181, pNodeParams, false)?;
+    let a_pNodeParams = p_pNodeParams.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_node, a_pNodeParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -10481,14 +10591,15 @@ fn hipGraphKernelNodeSetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: rt
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (hGraphExec, node, pNodeParams))]
-fn hipGraphExecKernelNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, node: rt::PtrArg, pNodeParams: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGraphExecKernelNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, node: rt::PtrArg, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecKernelNodeSetParams");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_hGraphExec = hGraphExec.addr();
     let a_node = node.addr();
-    let a_pNodeParams = pNodeParams.addr();
+    let p_pNodeParams = TYPES.record_ptr_arg(181, pNodeParams, false)?;
+    let a_pNodeParams = p_pNodeParams.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hGraphExec, a_node, a_pNodeParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -10511,7 +10622,7 @@ fn hipGraphExecKernelNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, node:
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (hGraph, dependencies, numDependencies, copyParams, ctx))]
-fn hipDrvGraphAddMemcpyNode(py: Python<'_>, hGraph: rt::PtrArg, dependencies: rt::PtrArg, numDependencies: u64, copyParams: rt::PtrArg, ctx: rt::PtrArg) -> PyResult<PyObject> {
+fn hipDrvGraphAddMemcpyNode(py: Python<'_>, hGraph: rt::PtrArg, dependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, copyParams: &Bound<'_, PyAny>, ctx: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDrvGraphAddMemcpyNode");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, usize) -> u32 =
@@ -10519,9 +10630,11 @@ fn hipDrvGraphAddMemcpyNode(py: Python<'_>, hGraph: rt::PtrArg, dependencies: rt
     let mut o_phGraphNode: usize = Default::default();
     let a_phGraphNode = &mut o_phGraphNode as *mut usize as usize;
     let a_hGraph = hGraph.addr();
-    let a_dependencies = dependencies.addr();
-    let a_numDependencies = numDependencies;
-    let a_copyParams = copyParams.addr();
+    let mut h_dependencies = TYPES.handle_ref(218, dependencies, false)?;
+    let a_dependencies = h_dependencies.addr();
+    let a_numDependencies = numDependencies.0;
+    let p_copyParams = TYPES.record_ptr_arg(92, copyParams, false)?;
+    let a_copyParams = p_copyParams.addr();
     let a_ctx = ctx.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_phGraphNode, a_hGraph, a_dependencies, a_numDependencies, a_copyParams, a_ctx) });
@@ -10544,7 +10657,7 @@ fn hipDrvGraphAddMemcpyNode(py: Python<'_>, hGraph: rt::PtrArg, dependencies: rt
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (graph, pDependencies, numDependencies, pCopyParams))]
-fn hipGraphAddMemcpyNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: rt::PtrArg, numDependencies: u64, pCopyParams: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGraphAddMemcpyNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, pCopyParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddMemcpyNode");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
@@ -10552,9 +10665,11 @@ fn hipGraphAddMemcpyNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: rt::P
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = graph.addr();
-    let a_pDependencies = pDependencies.addr();
-    let a_numDependencies = numDependencies;
-    let a_pCopyParams = pCopyParams.addr();
+    let mut h_pDependencies = TYPES.handle_ref(218, pDependencies, false)?;
+    let a_pDependencies = h_pDependencies.addr();
+    let a_numDependencies = numDependencies.0;
+    let p_pCopyParams = TYPES.record_ptr_arg(91, pCopyParams, false)?;
+    let a_pCopyParams = p_pCopyParams.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pGraphNode, a_graph, a_pDependencies, a_numDependencies, a_pCopyParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 218, o_pGraphNode, None)?])
@@ -10573,13 +10688,14 @@ fn hipGraphAddMemcpyNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: rt::P
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (node, pNodeParams))]
-fn hipGraphMemcpyNodeGetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipGraphMemcpyNodeGetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemcpyNodeGetParams");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_node = node.addr();
-    let a_pNodeParams = pNodeParams.addr();
+    let p_pNodeParams = TYPES.record_ptr_arg(91, pNodeParams, true)?;
+    let a_pNodeParams = p_pNodeParams.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_node, a_pNodeParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -10598,13 +10714,14 @@ fn hipGraphMemcpyNodeGetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: rt
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (node, pNodeParams))]
-fn hipGraphMemcpyNodeSetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGraphMemcpyNodeSetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemcpyNodeSetParams");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_node = node.addr();
-    let a_pNodeParams = pNodeParams.addr();
+    let p_pNodeParams = TYPES.record_ptr_arg(91, pNodeParams, false)?;
+    let a_pNodeParams = p_pNodeParams.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_node, a_pNodeParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -10624,14 +10741,15 @@ fn hipGraphMemcpyNodeSetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: rt
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (hNode, attr, value))]
-fn hipGraphKernelNodeSetAttribute(py: Python<'_>, hNode: rt::PtrArg, attr: &Bound<'_, PyAny>, value: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGraphKernelNodeSetAttribute(py: Python<'_>, hNode: rt::PtrArg, attr: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeSetAttribute");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_hNode = hNode.addr();
     let a_attr = rt::narrow::<u32>(TYPES.enum_arg(45, attr)?)?;
-    let a_value = value.addr();
+    let p_value = TYPES.record_ptr_arg(185, value, false)?;
+    let a_value = p_value.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hNode, a_attr, a_value) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -10651,14 +10769,15 @@ fn hipGraphKernelNodeSetAttribute(py: Python<'_>, hNode: rt::PtrArg, attr: &Boun
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (hNode, attr, value))]
-fn hipGraphKernelNodeGetAttribute(py: Python<'_>, hNode: rt::PtrArg, attr: &Bound<'_, PyAny>, value: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipGraphKernelNodeGetAttribute(py: Python<'_>, hNode: rt::PtrArg, attr: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeGetAttribute");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_hNode = hNode.addr();
     let a_attr = rt::narrow::<u32>(TYPES.enum_arg(45, attr)?)?;
-    let a_value = value.addr();
+    let p_value = TYPES.record_ptr_arg(185, value, true)?;
+    let a_value = p_value.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hNode, a_attr, a_value) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -10678,14 +10797,15 @@ fn hipGraphKernelNodeGetAttribute(py: Python<'_>, hNode: rt::PtrArg, attr: &Boun
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (hGraphExec, node, pNodeParams))]
-fn hipGraphExecMemcpyNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, node: rt::PtrArg, pNodeParams: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipGraphExecMemcpyNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, node: rt::PtrArg, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecMemcpyNodeSetParams");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_hGraphExec = hGraphExec.addr();
     let a_node = node.addr();
-    let a_pNodeParams = pNodeParams.addr();
+    let p_pNodeParams = TYPES.record_ptr_arg(91, pNodeParams, true)?;
+    let a_pNodeParams = p_pNodeParams.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hGraphExec, a_node, a_pNodeParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -10710,7 +10830,7 @@ fn hipGraphExecMemcpyNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, node:
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (graph, pDependencies, numDependencies, dst, src, count, kind))]
-fn hipGraphAddMemcpyNode1D(py: Python<'_>, graph: rt::PtrArg, pDependencies: rt::PtrArg, numDependencies: u64, dst: rt::PtrArgMut, src: rt::PtrArg, count: u64, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipGraphAddMemcpyNode1D(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, dst: rt::PtrArgMut, src: rt::PtrArg, count: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddMemcpyNode1D");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, usize, u64, u32) -> u32 =
@@ -10718,11 +10838,12 @@ fn hipGraphAddMemcpyNode1D(py: Python<'_>, graph: rt::PtrArg, pDependencies: rt:
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = graph.addr();
-    let a_pDependencies = pDependencies.addr();
-    let a_numDependencies = numDependencies;
+    let mut h_pDependencies = TYPES.handle_ref(218, pDependencies, false)?;
+    let a_pDependencies = h_pDependencies.addr();
+    let a_numDependencies = numDependencies.0;
     let a_dst = dst.addr();
     let a_src = src.addr();
-    let a_count = count;
+    let a_count = count.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pGraphNode, a_graph, a_pDependencies, a_numDependencies, a_dst, a_src, a_count, a_kind) });
@@ -10745,7 +10866,7 @@ fn hipGraphAddMemcpyNode1D(py: Python<'_>, graph: rt::PtrArg, pDependencies: rt:
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (node, dst, src, count, kind))]
-fn hipGraphMemcpyNodeSetParams1D(py: Python<'_>, node: rt::PtrArg, dst: rt::PtrArgMut, src: rt::PtrArg, count: u64, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipGraphMemcpyNodeSetParams1D(py: Python<'_>, node: rt::PtrArg, dst: rt::PtrArgMut, src: rt::PtrArg, count: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemcpyNodeSetParams1D");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u64, u32) -> u32 =
@@ -10753,7 +10874,7 @@ fn hipGraphMemcpyNodeSetParams1D(py: Python<'_>, node: rt::PtrArg, dst: rt::PtrA
     let a_node = node.addr();
     let a_dst = dst.addr();
     let a_src = src.addr();
-    let a_count = count;
+    let a_count = count.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_node, a_dst, a_src, a_count, a_kind) });
@@ -10778,7 +10899,7 @@ fn hipGraphMemcpyNodeSetParams1D(py: Python<'_>, node: rt::PtrArg, dst: rt::PtrA
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (hGraphExec, node, dst, src, count, kind))]
-fn hipGraphExecMemcpyNodeSetParams1D(py: Python<'_>, hGraphExec: rt::PtrArg, node: rt::PtrArg, dst: rt::PtrArgMut, src: rt::PtrArg, count: u64, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipGraphExecMemcpyNodeSetParams1D(py: Python<'_>, hGraphExec: rt::PtrArg, node: rt::PtrArg, dst: rt::PtrArgMut, src: rt::PtrArg, count: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecMemcpyNodeSetParams1D");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, usize, u64, u32) -> u32 =
@@ -10787,7 +10908,7 @@ fn hipGraphExecMemcpyNodeSetParams1D(py: Python<'_>, hGraphExec: rt::PtrArg, nod
     let a_node = node.addr();
     let a_dst = dst.addr();
     let a_src = src.addr();
-    let a_count = count;
+    let a_count = count.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hGraphExec, a_node, a_dst, a_src, a_count, a_kind) });
@@ -10814,7 +10935,7 @@ fn hipGraphExecMemcpyNodeSetParams1D(py: Python<'_>, hGraphExec: rt::PtrArg, nod
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (graph, pDependencies, numDependencies, dst, symbol, count, offset, kind))]
-fn hipGraphAddMemcpyNodeFromSymbol(py: Python<'_>, graph: rt::PtrArg, pDependencies: rt::PtrArg, numDependencies: u64, dst: rt::PtrArgMut, symbol: rt::PtrArg, count: u64, offset: u64, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipGraphAddMemcpyNodeFromSymbol(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, dst: rt::PtrArgMut, symbol: rt::PtrArg, count: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddMemcpyNodeFromSymbol");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, usize, u64, u64, u32) -> u32 =
@@ -10822,12 +10943,13 @@ fn hipGraphAddMemcpyNodeFromSymbol(py: Python<'_>, graph: rt::PtrArg, pDependenc
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = graph.addr();
-    let a_pDependencies = pDependencies.addr();
-    let a_numDependencies = numDependencies;
+    let mut h_pDependencies = TYPES.handle_ref(218, pDependencies, false)?;
+    let a_pDependencies = h_pDependencies.addr();
+    let a_numDependencies = numDependencies.0;
     let a_dst = dst.addr();
     let a_symbol = symbol.addr();
-    let a_count = count;
-    let a_offset = offset;
+    let a_count = count.0;
+    let a_offset = offset.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pGraphNode, a_graph, a_pDependencies, a_numDependencies, a_dst, a_symbol, a_count, a_offset, a_kind) });
@@ -10851,7 +10973,7 @@ fn hipGraphAddMemcpyNodeFromSymbol(py: Python<'_>, graph: rt::PtrArg, pDependenc
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (node, dst, symbol, count, offset, kind))]
-fn hipGraphMemcpyNodeSetParamsFromSymbol(py: Python<'_>, node: rt::PtrArg, dst: rt::PtrArgMut, symbol: rt::PtrArg, count: u64, offset: u64, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipGraphMemcpyNodeSetParamsFromSymbol(py: Python<'_>, node: rt::PtrArg, dst: rt::PtrArgMut, symbol: rt::PtrArg, count: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemcpyNodeSetParamsFromSymbol");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u64, u64, u32) -> u32 =
@@ -10859,8 +10981,8 @@ fn hipGraphMemcpyNodeSetParamsFromSymbol(py: Python<'_>, node: rt::PtrArg, dst: 
     let a_node = node.addr();
     let a_dst = dst.addr();
     let a_symbol = symbol.addr();
-    let a_count = count;
-    let a_offset = offset;
+    let a_count = count.0;
+    let a_offset = offset.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_node, a_dst, a_symbol, a_count, a_offset, a_kind) });
@@ -10886,7 +11008,7 @@ fn hipGraphMemcpyNodeSetParamsFromSymbol(py: Python<'_>, node: rt::PtrArg, dst: 
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (hGraphExec, node, dst, symbol, count, offset, kind))]
-fn hipGraphExecMemcpyNodeSetParamsFromSymbol(py: Python<'_>, hGraphExec: rt::PtrArg, node: rt::PtrArg, dst: rt::PtrArgMut, symbol: rt::PtrArg, count: u64, offset: u64, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipGraphExecMemcpyNodeSetParamsFromSymbol(py: Python<'_>, hGraphExec: rt::PtrArg, node: rt::PtrArg, dst: rt::PtrArgMut, symbol: rt::PtrArg, count: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecMemcpyNodeSetParamsFromSymbol");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, usize, u64, u64, u32) -> u32 =
@@ -10895,8 +11017,8 @@ fn hipGraphExecMemcpyNodeSetParamsFromSymbol(py: Python<'_>, hGraphExec: rt::Ptr
     let a_node = node.addr();
     let a_dst = dst.addr();
     let a_symbol = symbol.addr();
-    let a_count = count;
-    let a_offset = offset;
+    let a_count = count.0;
+    let a_offset = offset.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hGraphExec, a_node, a_dst, a_symbol, a_count, a_offset, a_kind) });
@@ -10923,7 +11045,7 @@ fn hipGraphExecMemcpyNodeSetParamsFromSymbol(py: Python<'_>, hGraphExec: rt::Ptr
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (graph, pDependencies, numDependencies, symbol, src, count, offset, kind))]
-fn hipGraphAddMemcpyNodeToSymbol(py: Python<'_>, graph: rt::PtrArg, pDependencies: rt::PtrArg, numDependencies: u64, symbol: rt::PtrArg, src: rt::PtrArg, count: u64, offset: u64, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipGraphAddMemcpyNodeToSymbol(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, symbol: rt::PtrArg, src: rt::PtrArg, count: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddMemcpyNodeToSymbol");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, usize, u64, u64, u32) -> u32 =
@@ -10931,12 +11053,13 @@ fn hipGraphAddMemcpyNodeToSymbol(py: Python<'_>, graph: rt::PtrArg, pDependencie
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = graph.addr();
-    let a_pDependencies = pDependencies.addr();
-    let a_numDependencies = numDependencies;
+    let mut h_pDependencies = TYPES.handle_ref(218, pDependencies, false)?;
+    let a_pDependencies = h_pDependencies.addr();
+    let a_numDependencies = numDependencies.0;
     let a_symbol = symbol.addr();
     let a_src = src.addr();
-    let a_count = count;
-    let a_offset = offset;
+    let a_count = count.0;
+    let a_offset = offset.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pGraphNode, a_graph, a_pDependencies, a_numDependencies, a_symbol, a_src, a_count, a_offset, a_kind) });
@@ -10960,7 +11083,7 @@ fn hipGraphAddMemcpyNodeToSymbol(py: Python<'_>, graph: rt::PtrArg, pDependencie
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (node, symbol, src, count, offset, kind))]
-fn hipGraphMemcpyNodeSetParamsToSymbol(py: Python<'_>, node: rt::PtrArg, symbol: rt::PtrArg, src: rt::PtrArg, count: u64, offset: u64, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipGraphMemcpyNodeSetParamsToSymbol(py: Python<'_>, node: rt::PtrArg, symbol: rt::PtrArg, src: rt::PtrArg, count: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemcpyNodeSetParamsToSymbol");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u64, u64, u32) -> u32 =
@@ -10968,8 +11091,8 @@ fn hipGraphMemcpyNodeSetParamsToSymbol(py: Python<'_>, node: rt::PtrArg, symbol:
     let a_node = node.addr();
     let a_symbol = symbol.addr();
     let a_src = src.addr();
-    let a_count = count;
-    let a_offset = offset;
+    let a_count = count.0;
+    let a_offset = offset.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_node, a_symbol, a_src, a_count, a_offset, a_kind) });
@@ -10994,7 +11117,7 @@ fn hipGraphMemcpyNodeSetParamsToSymbol(py: Python<'_>, node: rt::PtrArg, symbol:
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (hGraphExec, node, symbol, src, count, offset, kind))]
-fn hipGraphExecMemcpyNodeSetParamsToSymbol(py: Python<'_>, hGraphExec: rt::PtrArg, node: rt::PtrArg, symbol: rt::PtrArg, src: rt::PtrArg, count: u64, offset: u64, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipGraphExecMemcpyNodeSetParamsToSymbol(py: Python<'_>, hGraphExec: rt::PtrArg, node: rt::PtrArg, symbol: rt::PtrArg, src: rt::PtrArg, count: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecMemcpyNodeSetParamsToSymbol");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, usize, u64, u64, u32) -> u32 =
@@ -11003,8 +11126,8 @@ fn hipGraphExecMemcpyNodeSetParamsToSymbol(py: Python<'_>, hGraphExec: rt::PtrAr
     let a_node = node.addr();
     let a_symbol = symbol.addr();
     let a_src = src.addr();
-    let a_count = count;
-    let a_offset = offset;
+    let a_count = count.0;
+    let a_offset = offset.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hGraphExec, a_node, a_symbol, a_src, a_count, a_offset, a_kind) });
@@ -11027,7 +11150,7 @@ fn hipGraphExecMemcpyNodeSetParamsToSymbol(py: Python<'_>, hGraphExec: rt::PtrAr
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (graph, pDependencies, numDependencies, pMemsetParams))]
-fn hipGraphAddMemsetNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: rt::PtrArg, numDependencies: u64, pMemsetParams: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGraphAddMemsetNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, pMemsetParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddMemsetNode");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
@@ -11035,9 +11158,11 @@ fn hipGraphAddMemsetNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: rt::P
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = graph.addr();
-    let a_pDependencies = pDependencies.addr();
-    let a_numDependencies = numDependencies;
-    let a_pMemsetParams = pMemsetParams.addr();
+    let mut h_pDependencies = TYPES.handle_ref(218, pDependencies, false)?;
+    let a_pDependencies = h_pDependencies.addr();
+    let a_numDependencies = numDependencies.0;
+    let p_pMemsetParams = TYPES.record_ptr_arg(182, pMemsetParams, false)?;
+    let a_pMemsetParams = p_pMemsetParams.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pGraphNode, a_graph, a_pDependencies, a_numDependencies, a_pMemsetParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 218, o_pGraphNode, None)?])
@@ -11056,13 +11181,14 @@ fn hipGraphAddMemsetNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: rt::P
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (node, pNodeParams))]
-fn hipGraphMemsetNodeGetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipGraphMemsetNodeGetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemsetNodeGetParams");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_node = node.addr();
-    let a_pNodeParams = pNodeParams.addr();
+    let p_pNodeParams = TYPES.record_ptr_arg(182, pNodeParams, true)?;
+    let a_pNodeParams = p_pNodeParams.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_node, a_pNodeParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -11081,13 +11207,14 @@ fn hipGraphMemsetNodeGetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: rt
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (node, pNodeParams))]
-fn hipGraphMemsetNodeSetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGraphMemsetNodeSetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemsetNodeSetParams");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_node = node.addr();
-    let a_pNodeParams = pNodeParams.addr();
+    let p_pNodeParams = TYPES.record_ptr_arg(182, pNodeParams, false)?;
+    let a_pNodeParams = p_pNodeParams.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_node, a_pNodeParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -11107,14 +11234,15 @@ fn hipGraphMemsetNodeSetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: rt
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (hGraphExec, node, pNodeParams))]
-fn hipGraphExecMemsetNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, node: rt::PtrArg, pNodeParams: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGraphExecMemsetNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, node: rt::PtrArg, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecMemsetNodeSetParams");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_hGraphExec = hGraphExec.addr();
     let a_node = node.addr();
-    let a_pNodeParams = pNodeParams.addr();
+    let p_pNodeParams = TYPES.record_ptr_arg(182, pNodeParams, false)?;
+    let a_pNodeParams = p_pNodeParams.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hGraphExec, a_node, a_pNodeParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -11136,7 +11264,7 @@ fn hipGraphExecMemsetNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, node:
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (graph, pDependencies, numDependencies, pNodeParams))]
-fn hipGraphAddHostNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: rt::PtrArg, numDependencies: u64, pNodeParams: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGraphAddHostNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddHostNode");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
@@ -11144,9 +11272,11 @@ fn hipGraphAddHostNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: rt::Ptr
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = graph.addr();
-    let a_pDependencies = pDependencies.addr();
-    let a_numDependencies = numDependencies;
-    let a_pNodeParams = pNodeParams.addr();
+    let mut h_pDependencies = TYPES.handle_ref(218, pDependencies, false)?;
+    let a_pDependencies = h_pDependencies.addr();
+    let a_numDependencies = numDependencies.0;
+    let p_pNodeParams = TYPES.record_ptr_arg(180, pNodeParams, false)?;
+    let a_pNodeParams = p_pNodeParams.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pGraphNode, a_graph, a_pDependencies, a_numDependencies, a_pNodeParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 218, o_pGraphNode, None)?])
@@ -11165,13 +11295,14 @@ fn hipGraphAddHostNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: rt::Ptr
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (node, pNodeParams))]
-fn hipGraphHostNodeGetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipGraphHostNodeGetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphHostNodeGetParams");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_node = node.addr();
-    let a_pNodeParams = pNodeParams.addr();
+    let p_pNodeParams = TYPES.record_ptr_arg(180, pNodeParams, true)?;
+    let a_pNodeParams = p_pNodeParams.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_node, a_pNodeParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -11190,13 +11321,14 @@ fn hipGraphHostNodeGetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: rt::
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (node, pNodeParams))]
-fn hipGraphHostNodeSetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGraphHostNodeSetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphHostNodeSetParams");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_node = node.addr();
-    let a_pNodeParams = pNodeParams.addr();
+    let p_pNodeParams = TYPES.record_ptr_arg(180, pNodeParams, false)?;
+    let a_pNodeParams = p_pNodeParams.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_node, a_pNodeParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -11216,14 +11348,15 @@ fn hipGraphHostNodeSetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: rt::
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (hGraphExec, node, pNodeParams))]
-fn hipGraphExecHostNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, node: rt::PtrArg, pNodeParams: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGraphExecHostNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, node: rt::PtrArg, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecHostNodeSetParams");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_hGraphExec = hGraphExec.addr();
     let a_node = node.addr();
-    let a_pNodeParams = pNodeParams.addr();
+    let p_pNodeParams = TYPES.record_ptr_arg(180, pNodeParams, false)?;
+    let a_pNodeParams = p_pNodeParams.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hGraphExec, a_node, a_pNodeParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -11245,7 +11378,7 @@ fn hipGraphExecHostNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, node: r
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (graph, pDependencies, numDependencies, childGraph))]
-fn hipGraphAddChildGraphNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: rt::PtrArg, numDependencies: u64, childGraph: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGraphAddChildGraphNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, childGraph: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddChildGraphNode");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
@@ -11253,8 +11386,9 @@ fn hipGraphAddChildGraphNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: r
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = graph.addr();
-    let a_pDependencies = pDependencies.addr();
-    let a_numDependencies = numDependencies;
+    let mut h_pDependencies = TYPES.handle_ref(218, pDependencies, false)?;
+    let a_pDependencies = h_pDependencies.addr();
+    let a_numDependencies = numDependencies.0;
     let a_childGraph = childGraph.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pGraphNode, a_graph, a_pDependencies, a_numDependencies, a_childGraph) });
@@ -11329,7 +11463,7 @@ fn hipGraphExecChildGraphNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, n
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (graph, pDependencies, numDependencies))]
-fn hipGraphAddEmptyNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: rt::PtrArg, numDependencies: u64) -> PyResult<PyObject> {
+fn hipGraphAddEmptyNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddEmptyNode");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u64) -> u32 =
@@ -11337,8 +11471,9 @@ fn hipGraphAddEmptyNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: rt::Pt
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = graph.addr();
-    let a_pDependencies = pDependencies.addr();
-    let a_numDependencies = numDependencies;
+    let mut h_pDependencies = TYPES.handle_ref(218, pDependencies, false)?;
+    let a_pDependencies = h_pDependencies.addr();
+    let a_numDependencies = numDependencies.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pGraphNode, a_graph, a_pDependencies, a_numDependencies) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 218, o_pGraphNode, None)?])
@@ -11360,7 +11495,7 @@ fn hipGraphAddEmptyNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: rt::Pt
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (graph, pDependencies, numDependencies, event))]
-fn hipGraphAddEventRecordNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: rt::PtrArg, numDependencies: u64, event: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGraphAddEventRecordNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, event: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddEventRecordNode");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
@@ -11368,8 +11503,9 @@ fn hipGraphAddEventRecordNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: 
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = graph.addr();
-    let a_pDependencies = pDependencies.addr();
-    let a_numDependencies = numDependencies;
+    let mut h_pDependencies = TYPES.handle_ref(218, pDependencies, false)?;
+    let a_pDependencies = h_pDependencies.addr();
+    let a_numDependencies = numDependencies.0;
     let a_event = event.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pGraphNode, a_graph, a_pDependencies, a_numDependencies, a_event) });
@@ -11470,7 +11606,7 @@ fn hipGraphExecEventRecordNodeSetEvent(py: Python<'_>, hGraphExec: rt::PtrArg, h
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (graph, pDependencies, numDependencies, event))]
-fn hipGraphAddEventWaitNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: rt::PtrArg, numDependencies: u64, event: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGraphAddEventWaitNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, event: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddEventWaitNode");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
@@ -11478,8 +11614,9 @@ fn hipGraphAddEventWaitNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: rt
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = graph.addr();
-    let a_pDependencies = pDependencies.addr();
-    let a_numDependencies = numDependencies;
+    let mut h_pDependencies = TYPES.handle_ref(218, pDependencies, false)?;
+    let a_pDependencies = h_pDependencies.addr();
+    let a_numDependencies = numDependencies.0;
     let a_event = event.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pGraphNode, a_graph, a_pDependencies, a_numDependencies, a_event) });
@@ -11580,7 +11717,7 @@ fn hipGraphExecEventWaitNodeSetEvent(py: Python<'_>, hGraphExec: rt::PtrArg, hNo
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (graph, pDependencies, numDependencies, pNodeParams))]
-fn hipGraphAddMemAllocNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: rt::PtrArg, numDependencies: u64, pNodeParams: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipGraphAddMemAllocNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddMemAllocNode");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
@@ -11588,9 +11725,11 @@ fn hipGraphAddMemAllocNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: rt:
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = graph.addr();
-    let a_pDependencies = pDependencies.addr();
-    let a_numDependencies = numDependencies;
-    let a_pNodeParams = pNodeParams.addr();
+    let mut h_pDependencies = TYPES.handle_ref(218, pDependencies, false)?;
+    let a_pDependencies = h_pDependencies.addr();
+    let a_numDependencies = numDependencies.0;
+    let p_pNodeParams = TYPES.record_ptr_arg(183, pNodeParams, true)?;
+    let a_pNodeParams = p_pNodeParams.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pGraphNode, a_graph, a_pDependencies, a_numDependencies, a_pNodeParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 218, o_pGraphNode, None)?])
@@ -11609,13 +11748,14 @@ fn hipGraphAddMemAllocNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: rt:
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (node, pNodeParams))]
-fn hipGraphMemAllocNodeGetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipGraphMemAllocNodeGetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemAllocNodeGetParams");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_node = node.addr();
-    let a_pNodeParams = pNodeParams.addr();
+    let p_pNodeParams = TYPES.record_ptr_arg(183, pNodeParams, true)?;
+    let a_pNodeParams = p_pNodeParams.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_node, a_pNodeParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -11637,7 +11777,7 @@ fn hipGraphMemAllocNodeGetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: 
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (graph, pDependencies, numDependencies, dev_ptr))]
-fn hipGraphAddMemFreeNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: rt::PtrArg, numDependencies: u64, dev_ptr: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipGraphAddMemFreeNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, dev_ptr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddMemFreeNode");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
@@ -11645,8 +11785,9 @@ fn hipGraphAddMemFreeNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: rt::
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = graph.addr();
-    let a_pDependencies = pDependencies.addr();
-    let a_numDependencies = numDependencies;
+    let mut h_pDependencies = TYPES.handle_ref(218, pDependencies, false)?;
+    let a_pDependencies = h_pDependencies.addr();
+    let a_numDependencies = numDependencies.0;
     let a_dev_ptr = dev_ptr.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pGraphNode, a_graph, a_pDependencies, a_numDependencies, a_dev_ptr) });
@@ -11692,12 +11833,12 @@ fn hipGraphMemFreeNodeGetParams(py: Python<'_>, node: rt::PtrArg, dev_ptr: rt::P
 ///     #hipSuccess, #hipErrorInvalidDevice
 #[pyfunction]
 #[pyo3(signature = (device, attr, value))]
-fn hipDeviceGetGraphMemAttribute(py: Python<'_>, device: i32, attr: &Bound<'_, PyAny>, value: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipDeviceGetGraphMemAttribute(py: Python<'_>, device: rt::CInt<i32>, attr: &Bound<'_, PyAny>, value: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceGetGraphMemAttribute");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(i32, u32, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_device = device;
+    let a_device = device.0;
     let a_attr = rt::narrow::<u32>(TYPES.enum_arg(50, attr)?)?;
     let a_value = value.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -11719,12 +11860,12 @@ fn hipDeviceGetGraphMemAttribute(py: Python<'_>, device: i32, attr: &Bound<'_, P
 ///     #hipSuccess, #hipErrorInvalidDevice
 #[pyfunction]
 #[pyo3(signature = (device, attr, value))]
-fn hipDeviceSetGraphMemAttribute(py: Python<'_>, device: i32, attr: &Bound<'_, PyAny>, value: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipDeviceSetGraphMemAttribute(py: Python<'_>, device: rt::CInt<i32>, attr: &Bound<'_, PyAny>, value: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceSetGraphMemAttribute");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(i32, u32, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_device = device;
+    let a_device = device.0;
     let a_attr = rt::narrow::<u32>(TYPES.enum_arg(50, attr)?)?;
     let a_value = value.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -11744,12 +11885,12 @@ fn hipDeviceSetGraphMemAttribute(py: Python<'_>, device: i32, attr: &Bound<'_, P
 ///     #hipSuccess, #hipErrorInvalidDevice
 #[pyfunction]
 #[pyo3(signature = (device))]
-fn hipDeviceGraphMemTrim(py: Python<'_>, device: i32) -> PyResult<PyObject> {
+fn hipDeviceGraphMemTrim(py: Python<'_>, device: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceGraphMemTrim");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(i32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_device = device;
+    let a_device = device.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_device) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -11771,7 +11912,7 @@ fn hipDeviceGraphMemTrim(py: Python<'_>, device: i32) -> PyResult<PyObject> {
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (ptr, destroy, initialRefcount, flags))]
-fn hipUserObjectCreate(py: Python<'_>, ptr: rt::PtrArgMut, destroy: rt::PtrArg, initialRefcount: u32, flags: u32) -> PyResult<PyObject> {
+fn hipUserObjectCreate(py: Python<'_>, ptr: rt::PtrArgMut, destroy: rt::PtrArg, initialRefcount: rt::CInt<u32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipUserObjectCreate");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u32, u32) -> u32 =
@@ -11780,8 +11921,8 @@ fn hipUserObjectCreate(py: Python<'_>, ptr: rt::PtrArgMut, destroy: rt::PtrArg, 
     let a_object_out = &mut o_object_out as *mut usize as usize;
     let a_ptr = ptr.addr();
     let a_destroy = destroy.addr();
-    let a_initialRefcount = initialRefcount;
-    let a_flags = flags;
+    let a_initialRefcount = initialRefcount.0;
+    let a_flags = flags.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_object_out, a_ptr, a_destroy, a_initialRefcount, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 220, o_object_out, None)?])
@@ -11800,13 +11941,13 @@ fn hipUserObjectCreate(py: Python<'_>, ptr: rt::PtrArgMut, destroy: rt::PtrArg, 
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (object, count))]
-fn hipUserObjectRelease(py: Python<'_>, object: rt::PtrArg, count: u32) -> PyResult<PyObject> {
+fn hipUserObjectRelease(py: Python<'_>, object: rt::PtrArg, count: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipUserObjectRelease");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_object = object.addr();
-    let a_count = count;
+    let a_count = count.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_object, a_count) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -11825,13 +11966,13 @@ fn hipUserObjectRelease(py: Python<'_>, object: rt::PtrArg, count: u32) -> PyRes
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (object, count))]
-fn hipUserObjectRetain(py: Python<'_>, object: rt::PtrArg, count: u32) -> PyResult<PyObject> {
+fn hipUserObjectRetain(py: Python<'_>, object: rt::PtrArg, count: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipUserObjectRetain");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_object = object.addr();
-    let a_count = count;
+    let a_count = count.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_object, a_count) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -11852,15 +11993,15 @@ fn hipUserObjectRetain(py: Python<'_>, object: rt::PtrArg, count: u32) -> PyResu
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (graph, object, count, flags))]
-fn hipGraphRetainUserObject(py: Python<'_>, graph: rt::PtrArg, object: rt::PtrArg, count: u32, flags: u32) -> PyResult<PyObject> {
+fn hipGraphRetainUserObject(py: Python<'_>, graph: rt::PtrArg, object: rt::PtrArg, count: rt::CInt<u32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphRetainUserObject");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u32, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_graph = graph.addr();
     let a_object = object.addr();
-    let a_count = count;
-    let a_flags = flags;
+    let a_count = count.0;
+    let a_flags = flags.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_graph, a_object, a_count, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -11880,14 +12021,14 @@ fn hipGraphRetainUserObject(py: Python<'_>, graph: rt::PtrArg, object: rt::PtrAr
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (graph, object, count))]
-fn hipGraphReleaseUserObject(py: Python<'_>, graph: rt::PtrArg, object: rt::PtrArg, count: u32) -> PyResult<PyObject> {
+fn hipGraphReleaseUserObject(py: Python<'_>, graph: rt::PtrArg, object: rt::PtrArg, count: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphReleaseUserObject");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_graph = graph.addr();
     let a_object = object.addr();
-    let a_count = count;
+    let a_count = count.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_graph, a_object, a_count) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -11907,14 +12048,14 @@ fn hipGraphReleaseUserObject(py: Python<'_>, graph: rt::PtrArg, object: rt::PtrA
 ///     #hipSuccess, #hipErrorInvalidValue, #hipErrorOperatingSystem
 #[pyfunction]
 #[pyo3(signature = (graph, path, flags))]
-fn hipGraphDebugDotPrint(py: Python<'_>, graph: rt::PtrArg, path: rt::CStrArg, flags: u32) -> PyResult<PyObject> {
+fn hipGraphDebugDotPrint(py: Python<'_>, graph: rt::PtrArg, path: rt::CStrArg, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphDebugDotPrint");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_graph = graph.addr();
     let a_path = path.addr();
-    let a_flags = flags;
+    let a_flags = flags.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_graph, a_path, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -11974,14 +12115,14 @@ fn hipGraphKernelNodeCopyAttributes(py: Python<'_>, hSrc: rt::PtrArg, hDst: rt::
 ///     #hipSuccess, #hipErrorInvalidValue,
 #[pyfunction]
 #[pyo3(signature = (hGraphExec, hNode, isEnabled))]
-fn hipGraphNodeSetEnabled(py: Python<'_>, hGraphExec: rt::PtrArg, hNode: rt::PtrArg, isEnabled: u32) -> PyResult<PyObject> {
+fn hipGraphNodeSetEnabled(py: Python<'_>, hGraphExec: rt::PtrArg, hNode: rt::PtrArg, isEnabled: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphNodeSetEnabled");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_hGraphExec = hGraphExec.addr();
     let a_hNode = hNode.addr();
-    let a_isEnabled = isEnabled;
+    let a_isEnabled = isEnabled.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hGraphExec, a_hNode, a_isEnabled) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -12040,7 +12181,7 @@ fn hipGraphNodeGetEnabled(py: Python<'_>, hGraphExec: rt::PtrArg, hNode: rt::Ptr
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (graph, pDependencies, numDependencies, nodeParams))]
-fn hipGraphAddExternalSemaphoresWaitNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: rt::PtrArg, numDependencies: u64, nodeParams: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGraphAddExternalSemaphoresWaitNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddExternalSemaphoresWaitNode");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
@@ -12048,9 +12189,11 @@ fn hipGraphAddExternalSemaphoresWaitNode(py: Python<'_>, graph: rt::PtrArg, pDep
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = graph.addr();
-    let a_pDependencies = pDependencies.addr();
-    let a_numDependencies = numDependencies;
-    let a_nodeParams = nodeParams.addr();
+    let mut h_pDependencies = TYPES.handle_ref(218, pDependencies, false)?;
+    let a_pDependencies = h_pDependencies.addr();
+    let a_numDependencies = numDependencies.0;
+    let p_nodeParams = TYPES.record_ptr_arg(191, nodeParams, false)?;
+    let a_nodeParams = p_nodeParams.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pGraphNode, a_graph, a_pDependencies, a_numDependencies, a_nodeParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 218, o_pGraphNode, None)?])
@@ -12072,7 +12215,7 @@ fn hipGraphAddExternalSemaphoresWaitNode(py: Python<'_>, graph: rt::PtrArg, pDep
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (graph, pDependencies, numDependencies, nodeParams))]
-fn hipGraphAddExternalSemaphoresSignalNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: rt::PtrArg, numDependencies: u64, nodeParams: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGraphAddExternalSemaphoresSignalNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddExternalSemaphoresSignalNode");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
@@ -12080,9 +12223,11 @@ fn hipGraphAddExternalSemaphoresSignalNode(py: Python<'_>, graph: rt::PtrArg, pD
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = graph.addr();
-    let a_pDependencies = pDependencies.addr();
-    let a_numDependencies = numDependencies;
-    let a_nodeParams = nodeParams.addr();
+    let mut h_pDependencies = TYPES.handle_ref(218, pDependencies, false)?;
+    let a_pDependencies = h_pDependencies.addr();
+    let a_numDependencies = numDependencies.0;
+    let p_nodeParams = TYPES.record_ptr_arg(190, nodeParams, false)?;
+    let a_nodeParams = p_nodeParams.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pGraphNode, a_graph, a_pDependencies, a_numDependencies, a_nodeParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 218, o_pGraphNode, None)?])
@@ -12101,13 +12246,14 @@ fn hipGraphAddExternalSemaphoresSignalNode(py: Python<'_>, graph: rt::PtrArg, pD
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (hNode, nodeParams))]
-fn hipGraphExternalSemaphoresSignalNodeSetParams(py: Python<'_>, hNode: rt::PtrArg, nodeParams: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGraphExternalSemaphoresSignalNodeSetParams(py: Python<'_>, hNode: rt::PtrArg, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExternalSemaphoresSignalNodeSetParams");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_hNode = hNode.addr();
-    let a_nodeParams = nodeParams.addr();
+    let p_nodeParams = TYPES.record_ptr_arg(190, nodeParams, false)?;
+    let a_nodeParams = p_nodeParams.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hNode, a_nodeParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -12126,13 +12272,14 @@ fn hipGraphExternalSemaphoresSignalNodeSetParams(py: Python<'_>, hNode: rt::PtrA
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (hNode, nodeParams))]
-fn hipGraphExternalSemaphoresWaitNodeSetParams(py: Python<'_>, hNode: rt::PtrArg, nodeParams: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGraphExternalSemaphoresWaitNodeSetParams(py: Python<'_>, hNode: rt::PtrArg, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExternalSemaphoresWaitNodeSetParams");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_hNode = hNode.addr();
-    let a_nodeParams = nodeParams.addr();
+    let p_nodeParams = TYPES.record_ptr_arg(191, nodeParams, false)?;
+    let a_nodeParams = p_nodeParams.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hNode, a_nodeParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -12151,13 +12298,14 @@ fn hipGraphExternalSemaphoresWaitNodeSetParams(py: Python<'_>, hNode: rt::PtrArg
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (hNode, params_out))]
-fn hipGraphExternalSemaphoresSignalNodeGetParams(py: Python<'_>, hNode: rt::PtrArg, params_out: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipGraphExternalSemaphoresSignalNodeGetParams(py: Python<'_>, hNode: rt::PtrArg, params_out: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExternalSemaphoresSignalNodeGetParams");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_hNode = hNode.addr();
-    let a_params_out = params_out.addr();
+    let p_params_out = TYPES.record_ptr_arg(190, params_out, true)?;
+    let a_params_out = p_params_out.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hNode, a_params_out) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -12176,13 +12324,14 @@ fn hipGraphExternalSemaphoresSignalNodeGetParams(py: Python<'_>, hNode: rt::PtrA
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (hNode, params_out))]
-fn hipGraphExternalSemaphoresWaitNodeGetParams(py: Python<'_>, hNode: rt::PtrArg, params_out: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipGraphExternalSemaphoresWaitNodeGetParams(py: Python<'_>, hNode: rt::PtrArg, params_out: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExternalSemaphoresWaitNodeGetParams");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_hNode = hNode.addr();
-    let a_params_out = params_out.addr();
+    let p_params_out = TYPES.record_ptr_arg(191, params_out, true)?;
+    let a_params_out = p_params_out.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hNode, a_params_out) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -12202,14 +12351,15 @@ fn hipGraphExternalSemaphoresWaitNodeGetParams(py: Python<'_>, hNode: rt::PtrArg
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (hGraphExec, hNode, nodeParams))]
-fn hipGraphExecExternalSemaphoresSignalNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, hNode: rt::PtrArg, nodeParams: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGraphExecExternalSemaphoresSignalNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, hNode: rt::PtrArg, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecExternalSemaphoresSignalNodeSetParams");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_hGraphExec = hGraphExec.addr();
     let a_hNode = hNode.addr();
-    let a_nodeParams = nodeParams.addr();
+    let p_nodeParams = TYPES.record_ptr_arg(190, nodeParams, false)?;
+    let a_nodeParams = p_nodeParams.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hGraphExec, a_hNode, a_nodeParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -12229,14 +12379,15 @@ fn hipGraphExecExternalSemaphoresSignalNodeSetParams(py: Python<'_>, hGraphExec:
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (hGraphExec, hNode, nodeParams))]
-fn hipGraphExecExternalSemaphoresWaitNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, hNode: rt::PtrArg, nodeParams: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGraphExecExternalSemaphoresWaitNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, hNode: rt::PtrArg, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecExternalSemaphoresWaitNodeSetParams");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_hGraphExec = hGraphExec.addr();
     let a_hNode = hNode.addr();
-    let a_nodeParams = nodeParams.addr();
+    let p_nodeParams = TYPES.record_ptr_arg(191, nodeParams, false)?;
+    let a_nodeParams = p_nodeParams.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hGraphExec, a_hNode, a_nodeParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -12255,13 +12406,14 @@ fn hipGraphExecExternalSemaphoresWaitNodeSetParams(py: Python<'_>, hGraphExec: r
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (hNode, nodeParams))]
-fn hipDrvGraphMemcpyNodeGetParams(py: Python<'_>, hNode: rt::PtrArg, nodeParams: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipDrvGraphMemcpyNodeGetParams(py: Python<'_>, hNode: rt::PtrArg, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDrvGraphMemcpyNodeGetParams");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_hNode = hNode.addr();
-    let a_nodeParams = nodeParams.addr();
+    let p_nodeParams = TYPES.record_ptr_arg(92, nodeParams, true)?;
+    let a_nodeParams = p_nodeParams.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hNode, a_nodeParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -12280,13 +12432,14 @@ fn hipDrvGraphMemcpyNodeGetParams(py: Python<'_>, hNode: rt::PtrArg, nodeParams:
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (hNode, nodeParams))]
-fn hipDrvGraphMemcpyNodeSetParams(py: Python<'_>, hNode: rt::PtrArg, nodeParams: rt::PtrArg) -> PyResult<PyObject> {
+fn hipDrvGraphMemcpyNodeSetParams(py: Python<'_>, hNode: rt::PtrArg, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDrvGraphMemcpyNodeSetParams");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_hNode = hNode.addr();
-    let a_nodeParams = nodeParams.addr();
+    let p_nodeParams = TYPES.record_ptr_arg(92, nodeParams, false)?;
+    let a_nodeParams = p_nodeParams.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hNode, a_nodeParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -12309,7 +12462,7 @@ fn hipDrvGraphMemcpyNodeSetParams(py: Python<'_>, hNode: rt::PtrArg, nodeParams:
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (hGraph, dependencies, numDependencies, memsetParams, ctx))]
-fn hipDrvGraphAddMemsetNode(py: Python<'_>, hGraph: rt::PtrArg, dependencies: rt::PtrArg, numDependencies: u64, memsetParams: rt::PtrArg, ctx: rt::PtrArg) -> PyResult<PyObject> {
+fn hipDrvGraphAddMemsetNode(py: Python<'_>, hGraph: rt::PtrArg, dependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, memsetParams: &Bound<'_, PyAny>, ctx: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDrvGraphAddMemsetNode");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, usize) -> u32 =
@@ -12317,9 +12470,11 @@ fn hipDrvGraphAddMemsetNode(py: Python<'_>, hGraph: rt::PtrArg, dependencies: rt
     let mut o_phGraphNode: usize = Default::default();
     let a_phGraphNode = &mut o_phGraphNode as *mut usize as usize;
     let a_hGraph = hGraph.addr();
-    let a_dependencies = dependencies.addr();
-    let a_numDependencies = numDependencies;
-    let a_memsetParams = memsetParams.addr();
+    let mut h_dependencies = TYPES.handle_ref(218, dependencies, false)?;
+    let a_dependencies = h_dependencies.addr();
+    let a_numDependencies = numDependencies.0;
+    let p_memsetParams = TYPES.record_ptr_arg(186, memsetParams, false)?;
+    let a_memsetParams = p_memsetParams.addr();
     let a_ctx = ctx.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_phGraphNode, a_hGraph, a_dependencies, a_numDependencies, a_memsetParams, a_ctx) });
@@ -12342,7 +12497,7 @@ fn hipDrvGraphAddMemsetNode(py: Python<'_>, hGraph: rt::PtrArg, dependencies: rt
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (hGraph, dependencies, numDependencies, dptr))]
-fn hipDrvGraphAddMemFreeNode(py: Python<'_>, hGraph: rt::PtrArg, dependencies: rt::PtrArg, numDependencies: u64, dptr: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipDrvGraphAddMemFreeNode(py: Python<'_>, hGraph: rt::PtrArg, dependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, dptr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDrvGraphAddMemFreeNode");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
@@ -12350,8 +12505,9 @@ fn hipDrvGraphAddMemFreeNode(py: Python<'_>, hGraph: rt::PtrArg, dependencies: r
     let mut o_phGraphNode: usize = Default::default();
     let a_phGraphNode = &mut o_phGraphNode as *mut usize as usize;
     let a_hGraph = hGraph.addr();
-    let a_dependencies = dependencies.addr();
-    let a_numDependencies = numDependencies;
+    let mut h_dependencies = TYPES.handle_ref(218, dependencies, false)?;
+    let a_dependencies = h_dependencies.addr();
+    let a_numDependencies = numDependencies.0;
     let a_dptr = dptr.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_phGraphNode, a_hGraph, a_dependencies, a_numDependencies, a_dptr) });
@@ -12373,14 +12529,15 @@ fn hipDrvGraphAddMemFreeNode(py: Python<'_>, hGraph: rt::PtrArg, dependencies: r
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (hGraphExec, hNode, copyParams, ctx))]
-fn hipDrvGraphExecMemcpyNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, hNode: rt::PtrArg, copyParams: rt::PtrArg, ctx: rt::PtrArg) -> PyResult<PyObject> {
+fn hipDrvGraphExecMemcpyNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, hNode: rt::PtrArg, copyParams: &Bound<'_, PyAny>, ctx: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDrvGraphExecMemcpyNodeSetParams");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_hGraphExec = hGraphExec.addr();
     let a_hNode = hNode.addr();
-    let a_copyParams = copyParams.addr();
+    let p_copyParams = TYPES.record_ptr_arg(92, copyParams, false)?;
+    let a_copyParams = p_copyParams.addr();
     let a_ctx = ctx.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hGraphExec, a_hNode, a_copyParams, a_ctx) });
@@ -12402,14 +12559,15 @@ fn hipDrvGraphExecMemcpyNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, hN
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (hGraphExec, hNode, memsetParams, ctx))]
-fn hipDrvGraphExecMemsetNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, hNode: rt::PtrArg, memsetParams: rt::PtrArg, ctx: rt::PtrArg) -> PyResult<PyObject> {
+fn hipDrvGraphExecMemsetNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, hNode: rt::PtrArg, memsetParams: &Bound<'_, PyAny>, ctx: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDrvGraphExecMemsetNodeSetParams");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_hGraphExec = hGraphExec.addr();
     let a_hNode = hNode.addr();
-    let a_memsetParams = memsetParams.addr();
+    let p_memsetParams = TYPES.record_ptr_arg(186, memsetParams, false)?;
+    let a_memsetParams = p_memsetParams.addr();
     let a_ctx = ctx.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hGraphExec, a_hNode, a_memsetParams, a_ctx) });
@@ -12431,13 +12589,13 @@ fn hipDrvGraphExecMemsetNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, hN
 ///     #hipSuccess, #hipErrorInvalidValue, #hipErrorNotSupported
 #[pyfunction]
 #[pyo3(signature = (devPtr, size))]
-fn hipMemAddressFree(py: Python<'_>, devPtr: rt::PtrArgMut, size: u64) -> PyResult<PyObject> {
+fn hipMemAddressFree(py: Python<'_>, devPtr: rt::PtrArgMut, size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemAddressFree");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_devPtr = devPtr.addr();
-    let a_size = size;
+    let a_size = size.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_devPtr, a_size) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -12461,17 +12619,17 @@ fn hipMemAddressFree(py: Python<'_>, devPtr: rt::PtrArgMut, size: u64) -> PyResu
 ///     #hipSuccess, #hipErrorInvalidValue, #hipErrorNotSupported
 #[pyfunction]
 #[pyo3(signature = (size, alignment, addr, flags))]
-fn hipMemAddressReserve(py: Python<'_>, size: u64, alignment: u64, addr: rt::PtrArgMut, flags: u64) -> PyResult<PyObject> {
+fn hipMemAddressReserve(py: Python<'_>, size: rt::CInt<u64>, alignment: rt::CInt<u64>, addr: rt::PtrArgMut, flags: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemAddressReserve");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64, u64, usize, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_ptr: usize = Default::default();
     let a_ptr = &mut o_ptr as *mut usize as usize;
-    let a_size = size;
-    let a_alignment = alignment;
+    let a_size = size.0;
+    let a_alignment = alignment.0;
     let a_addr = addr.addr();
-    let a_flags = flags;
+    let a_flags = flags.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_size, a_alignment, a_addr, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::pointer_result(py, o_ptr)?])
@@ -12494,16 +12652,17 @@ fn hipMemAddressReserve(py: Python<'_>, size: u64, alignment: u64, addr: rt::Ptr
 ///     #hipSuccess, #hipErrorInvalidValue, #hipErrorNotSupported
 #[pyfunction]
 #[pyo3(signature = (size, prop, flags))]
-fn hipMemCreate(py: Python<'_>, size: u64, prop: rt::PtrArg, flags: u64) -> PyResult<PyObject> {
+fn hipMemCreate(py: Python<'_>, size: rt::CInt<u64>, prop: &Bound<'_, PyAny>, flags: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemCreate");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64, usize, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_handle: usize = Default::default();
     let a_handle = &mut o_handle as *mut usize as usize;
-    let a_size = size;
-    let a_prop = prop.addr();
-    let a_flags = flags;
+    let a_size = size.0;
+    let p_prop = TYPES.record_ptr_arg(188, prop, false)?;
+    let a_prop = p_prop.addr();
+    let a_flags = flags.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_size, a_prop, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 222, o_handle, None)?])
@@ -12526,7 +12685,7 @@ fn hipMemCreate(py: Python<'_>, size: u64, prop: rt::PtrArg, flags: u64) -> PyRe
 ///     #hipSuccess, #hipErrorInvalidValue, #hipErrorNotSupported
 #[pyfunction]
 #[pyo3(signature = (shareableHandle, handle, handleType, flags))]
-fn hipMemExportToShareableHandle(py: Python<'_>, shareableHandle: rt::PtrArgMut, handle: rt::PtrArg, handleType: &Bound<'_, PyAny>, flags: u64) -> PyResult<PyObject> {
+fn hipMemExportToShareableHandle(py: Python<'_>, shareableHandle: rt::PtrArgMut, handle: rt::PtrArg, handleType: &Bound<'_, PyAny>, flags: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemExportToShareableHandle");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u32, u64) -> u32 =
@@ -12534,7 +12693,7 @@ fn hipMemExportToShareableHandle(py: Python<'_>, shareableHandle: rt::PtrArgMut,
     let a_shareableHandle = shareableHandle.addr();
     let a_handle = handle.addr();
     let a_handleType = rt::narrow::<u32>(TYPES.enum_arg(36, handleType)?)?;
-    let a_flags = flags;
+    let a_flags = flags.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_shareableHandle, a_handle, a_handleType, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -12556,14 +12715,15 @@ fn hipMemExportToShareableHandle(py: Python<'_>, shareableHandle: rt::PtrArgMut,
 ///     #hipSuccess, #hipErrorInvalidValue, #hipErrorNotSupported
 #[pyfunction]
 #[pyo3(signature = (location, ptr))]
-fn hipMemGetAccess(py: Python<'_>, location: rt::PtrArg, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipMemGetAccess(py: Python<'_>, location: &Bound<'_, PyAny>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemGetAccess");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_flags: u64 = Default::default();
     let a_flags = &mut o_flags as *mut u64 as usize;
-    let a_location = location.addr();
+    let p_location = TYPES.record_ptr_arg(155, location, false)?;
+    let a_location = p_location.addr();
     let a_ptr = ptr.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_flags, a_location, a_ptr) });
@@ -12586,14 +12746,15 @@ fn hipMemGetAccess(py: Python<'_>, location: rt::PtrArg, ptr: rt::PtrArgMut) -> 
 ///     #hipSuccess, #hipErrorInvalidValue, #hipErrorNotSupported
 #[pyfunction]
 #[pyo3(signature = (prop, option))]
-fn hipMemGetAllocationGranularity(py: Python<'_>, prop: rt::PtrArg, option: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipMemGetAllocationGranularity(py: Python<'_>, prop: &Bound<'_, PyAny>, option: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemGetAllocationGranularity");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_granularity: u64 = Default::default();
     let a_granularity = &mut o_granularity as *mut u64 as usize;
-    let a_prop = prop.addr();
+    let p_prop = TYPES.record_ptr_arg(188, prop, false)?;
+    let a_prop = p_prop.addr();
     let a_option = rt::narrow::<u32>(TYPES.enum_arg(56, option)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_granularity, a_prop, a_option) });
@@ -12615,12 +12776,13 @@ fn hipMemGetAllocationGranularity(py: Python<'_>, prop: rt::PtrArg, option: &Bou
 ///     #hipSuccess, #hipErrorInvalidValue, #hipErrorNotSupported
 #[pyfunction]
 #[pyo3(signature = (prop, handle))]
-fn hipMemGetAllocationPropertiesFromHandle(py: Python<'_>, prop: rt::PtrArgMut, handle: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemGetAllocationPropertiesFromHandle(py: Python<'_>, prop: &Bound<'_, PyAny>, handle: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemGetAllocationPropertiesFromHandle");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_prop = prop.addr();
+    let p_prop = TYPES.record_ptr_arg(188, prop, true)?;
+    let a_prop = p_prop.addr();
     let a_handle = handle.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_prop, a_handle) });
@@ -12675,16 +12837,16 @@ fn hipMemImportFromShareableHandle(py: Python<'_>, osHandle: rt::PtrArgMut, shHa
 ///     #hipSuccess, #hipErrorInvalidValue, #hipErrorNotSupported
 #[pyfunction]
 #[pyo3(signature = (ptr, size, offset, handle, flags))]
-fn hipMemMap(py: Python<'_>, ptr: rt::PtrArgMut, size: u64, offset: u64, handle: rt::PtrArg, flags: u64) -> PyResult<PyObject> {
+fn hipMemMap(py: Python<'_>, ptr: rt::PtrArgMut, size: rt::CInt<u64>, offset: rt::CInt<u64>, handle: rt::PtrArg, flags: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemMap");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64, u64, usize, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_ptr = ptr.addr();
-    let a_size = size;
-    let a_offset = offset;
+    let a_size = size.0;
+    let a_offset = offset.0;
     let a_handle = handle.addr();
-    let a_flags = flags;
+    let a_flags = flags.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_size, a_offset, a_handle, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -12704,13 +12866,14 @@ fn hipMemMap(py: Python<'_>, ptr: rt::PtrArgMut, size: u64, offset: u64, handle:
 ///     #hipSuccess, #hipErrorInvalidValue, #hipErrorNotSupported
 #[pyfunction]
 #[pyo3(signature = (mapInfoList, count, stream))]
-fn hipMemMapArrayAsync(py: Python<'_>, mapInfoList: rt::PtrArgMut, count: u32, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemMapArrayAsync(py: Python<'_>, mapInfoList: &Bound<'_, PyAny>, count: rt::CInt<u32>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemMapArrayAsync");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_mapInfoList = mapInfoList.addr();
-    let a_count = count;
+    let p_mapInfoList = TYPES.record_ptr_arg(192, mapInfoList, true)?;
+    let a_mapInfoList = p_mapInfoList.addr();
+    let a_count = count.0;
     let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mapInfoList, a_count, a_stream) });
@@ -12787,15 +12950,16 @@ fn hipMemRetainAllocationHandle(py: Python<'_>, addr: rt::PtrArgMut) -> PyResult
 ///     #hipSuccess, #hipErrorInvalidValue, #hipErrorNotSupported
 #[pyfunction]
 #[pyo3(signature = (ptr, size, desc, count))]
-fn hipMemSetAccess(py: Python<'_>, ptr: rt::PtrArgMut, size: u64, desc: rt::PtrArg, count: u64) -> PyResult<PyObject> {
+fn hipMemSetAccess(py: Python<'_>, ptr: rt::PtrArgMut, size: rt::CInt<u64>, desc: &Bound<'_, PyAny>, count: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemSetAccess");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64, usize, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_ptr = ptr.addr();
-    let a_size = size;
-    let a_desc = desc.addr();
-    let a_count = count;
+    let a_size = size.0;
+    let p_desc = TYPES.record_ptr_arg(156, desc, false)?;
+    let a_desc = p_desc.addr();
+    let a_count = count.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_size, a_desc, a_count) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -12816,13 +12980,13 @@ fn hipMemSetAccess(py: Python<'_>, ptr: rt::PtrArgMut, size: u64, desc: rt::PtrA
 ///     #hipSuccess, #hipErrorInvalidValue, #hipErrorNotSupported
 #[pyfunction]
 #[pyo3(signature = (ptr, size))]
-fn hipMemUnmap(py: Python<'_>, ptr: rt::PtrArgMut, size: u64) -> PyResult<PyObject> {
+fn hipMemUnmap(py: Python<'_>, ptr: rt::PtrArgMut, size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemUnmap");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_ptr = ptr.addr();
-    let a_size = size;
+    let a_size = size.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_size) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -12839,12 +13003,12 @@ fn hipMemUnmap(py: Python<'_>, ptr: rt::PtrArgMut, size: u64) -> PyResult<PyObje
 ///     #hipSuccess, #hipErrorInvalidValue, #hipErrorUnknown, #hipErrorInvalidResourceHandle
 #[pyfunction]
 #[pyo3(signature = (count, stream))]
-fn hipGraphicsMapResources(py: Python<'_>, count: i32, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGraphicsMapResources(py: Python<'_>, count: rt::CInt<i32>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphicsMapResources");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(i32, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_count = count;
+    let a_count = count.0;
     let mut o_resources: usize = Default::default();
     let a_resources = &mut o_resources as *mut usize as usize;
     let a_stream = stream.addr();
@@ -12867,7 +13031,7 @@ fn hipGraphicsMapResources(py: Python<'_>, count: i32, stream: rt::PtrArg) -> Py
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (resource, arrayIndex, mipLevel))]
-fn hipGraphicsSubResourceGetMappedArray(py: Python<'_>, resource: rt::PtrArg, arrayIndex: u32, mipLevel: u32) -> PyResult<PyObject> {
+fn hipGraphicsSubResourceGetMappedArray(py: Python<'_>, resource: rt::PtrArg, arrayIndex: rt::CInt<u32>, mipLevel: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphicsSubResourceGetMappedArray");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u32, u32) -> u32 =
@@ -12875,8 +13039,8 @@ fn hipGraphicsSubResourceGetMappedArray(py: Python<'_>, resource: rt::PtrArg, ar
     let mut o_array: usize = Default::default();
     let a_array = &mut o_array as *mut usize as usize;
     let a_resource = resource.addr();
-    let a_arrayIndex = arrayIndex;
-    let a_mipLevel = mipLevel;
+    let a_arrayIndex = arrayIndex.0;
+    let a_mipLevel = mipLevel.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_array, a_resource, a_arrayIndex, a_mipLevel) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 206, o_array, None)?])
@@ -12919,12 +13083,12 @@ fn hipGraphicsResourceGetMappedPointer(py: Python<'_>, resource: rt::PtrArg) -> 
 ///     #hipSuccess, #hipErrorInvalidValue, #hipErrorUnknown, #hipErrorContextIsDestroyed
 #[pyfunction]
 #[pyo3(signature = (count, stream))]
-fn hipGraphicsUnmapResources(py: Python<'_>, count: i32, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGraphicsUnmapResources(py: Python<'_>, count: rt::CInt<i32>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphicsUnmapResources");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(i32, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_count = count;
+    let a_count = count.0;
     let mut o_resources: usize = Default::default();
     let a_resources = &mut o_resources as *mut usize as usize;
     let a_stream = stream.addr();
@@ -12963,14 +13127,15 @@ fn hipGraphicsUnregisterResource(py: Python<'_>, resource: rt::PtrArg) -> PyResu
 ///     #hipSuccess, #hipErrorInvalidValue
 #[pyfunction]
 #[pyo3(signature = (pResDesc))]
-fn hipCreateSurfaceObject(py: Python<'_>, pResDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn hipCreateSurfaceObject(py: Python<'_>, pResDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipCreateSurfaceObject");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_pSurfObject: usize = Default::default();
     let a_pSurfObject = &mut o_pSurfObject as *mut usize as usize;
-    let a_pResDesc = pResDesc.addr();
+    let p_pResDesc = TYPES.record_ptr_arg(73, pResDesc, false)?;
+    let a_pResDesc = p_pResDesc.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pSurfObject, a_pResDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 208, o_pSurfObject, None)?])
@@ -13005,14 +13170,14 @@ fn hipDestroySurfaceObject(py: Python<'_>, surfaceObject: rt::PtrArg) -> PyResul
 ///     hipError_t: status
 #[pyfunction]
 #[pyo3(signature = (dst, src, sizeBytes, kind))]
-fn hipMemcpy_spt(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArg, sizeBytes: u64, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipMemcpy_spt(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArg, sizeBytes: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy_spt");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
     let a_src = src.addr();
-    let a_sizeBytes = sizeBytes;
+    let a_sizeBytes = sizeBytes.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_src, a_sizeBytes, a_kind) });
@@ -13029,15 +13194,15 @@ fn hipMemcpy_spt(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArg, sizeBytes:
 ///     hipError_t: status
 #[pyfunction]
 #[pyo3(signature = (symbol, src, sizeBytes, offset, kind))]
-fn hipMemcpyToSymbol_spt(py: Python<'_>, symbol: rt::PtrArg, src: rt::PtrArg, sizeBytes: u64, offset: u64, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipMemcpyToSymbol_spt(py: Python<'_>, symbol: rt::PtrArg, src: rt::PtrArg, sizeBytes: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyToSymbol_spt");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, u64, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_symbol = symbol.addr();
     let a_src = src.addr();
-    let a_sizeBytes = sizeBytes;
-    let a_offset = offset;
+    let a_sizeBytes = sizeBytes.0;
+    let a_offset = offset.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_symbol, a_src, a_sizeBytes, a_offset, a_kind) });
@@ -13054,15 +13219,15 @@ fn hipMemcpyToSymbol_spt(py: Python<'_>, symbol: rt::PtrArg, src: rt::PtrArg, si
 ///     hipError_t: status
 #[pyfunction]
 #[pyo3(signature = (dst, symbol, sizeBytes, offset, kind))]
-fn hipMemcpyFromSymbol_spt(py: Python<'_>, dst: rt::PtrArgMut, symbol: rt::PtrArg, sizeBytes: u64, offset: u64, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipMemcpyFromSymbol_spt(py: Python<'_>, dst: rt::PtrArgMut, symbol: rt::PtrArg, sizeBytes: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyFromSymbol_spt");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, u64, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
     let a_symbol = symbol.addr();
-    let a_sizeBytes = sizeBytes;
-    let a_offset = offset;
+    let a_sizeBytes = sizeBytes.0;
+    let a_offset = offset.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_symbol, a_sizeBytes, a_offset, a_kind) });
@@ -13081,17 +13246,17 @@ fn hipMemcpyFromSymbol_spt(py: Python<'_>, dst: rt::PtrArgMut, symbol: rt::PtrAr
 ///     hipError_t: status
 #[pyfunction]
 #[pyo3(signature = (dst, dpitch, src, spitch, width, height, kind))]
-fn hipMemcpy2D_spt(py: Python<'_>, dst: rt::PtrArgMut, dpitch: u64, src: rt::PtrArg, spitch: u64, width: u64, height: u64, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipMemcpy2D_spt(py: Python<'_>, dst: rt::PtrArgMut, dpitch: rt::CInt<u64>, src: rt::PtrArg, spitch: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy2D_spt");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64, usize, u64, u64, u64, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
-    let a_dpitch = dpitch;
+    let a_dpitch = dpitch.0;
     let a_src = src.addr();
-    let a_spitch = spitch;
-    let a_width = width;
-    let a_height = height;
+    let a_spitch = spitch.0;
+    let a_width = width.0;
+    let a_height = height.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_dpitch, a_src, a_spitch, a_width, a_height, a_kind) });
@@ -13111,18 +13276,18 @@ fn hipMemcpy2D_spt(py: Python<'_>, dst: rt::PtrArgMut, dpitch: u64, src: rt::Ptr
 ///     hipError_t: status
 #[pyfunction]
 #[pyo3(signature = (dst, dpitch, src, wOffset, hOffset, width, height, kind))]
-fn hipMemcpy2DFromArray_spt(py: Python<'_>, dst: rt::PtrArgMut, dpitch: u64, src: rt::PtrArg, wOffset: u64, hOffset: u64, width: u64, height: u64, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipMemcpy2DFromArray_spt(py: Python<'_>, dst: rt::PtrArgMut, dpitch: rt::CInt<u64>, src: rt::PtrArg, wOffset: rt::CInt<u64>, hOffset: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy2DFromArray_spt");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64, usize, u64, u64, u64, u64, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
-    let a_dpitch = dpitch;
+    let a_dpitch = dpitch.0;
     let a_src = src.addr();
-    let a_wOffset = wOffset;
-    let a_hOffset = hOffset;
-    let a_width = width;
-    let a_height = height;
+    let a_wOffset = wOffset.0;
+    let a_hOffset = hOffset.0;
+    let a_width = width.0;
+    let a_height = height.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_dpitch, a_src, a_wOffset, a_hOffset, a_width, a_height, a_kind) });
@@ -13135,12 +13300,13 @@ fn hipMemcpy2DFromArray_spt(py: Python<'_>, dst: rt::PtrArgMut, dpitch: u64, src
 ///     hipError_t: status
 #[pyfunction]
 #[pyo3(signature = (p))]
-fn hipMemcpy3D_spt(py: Python<'_>, p: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpy3D_spt(py: Python<'_>, p: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy3D_spt");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_p = p.addr();
+    let p_p = TYPES.record_ptr_arg(91, p, false)?;
+    let a_p = p_p.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_p) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -13154,14 +13320,14 @@ fn hipMemcpy3D_spt(py: Python<'_>, p: rt::PtrArg) -> PyResult<PyObject> {
 ///     hipError_t: status
 #[pyfunction]
 #[pyo3(signature = (dst, value, sizeBytes))]
-fn hipMemset_spt(py: Python<'_>, dst: rt::PtrArgMut, value: i32, sizeBytes: u64) -> PyResult<PyObject> {
+fn hipMemset_spt(py: Python<'_>, dst: rt::PtrArgMut, value: rt::CInt<i32>, sizeBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemset_spt");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
-    let a_value = value;
-    let a_sizeBytes = sizeBytes;
+    let a_value = value.0;
+    let a_sizeBytes = sizeBytes.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_value, a_sizeBytes) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -13176,14 +13342,14 @@ fn hipMemset_spt(py: Python<'_>, dst: rt::PtrArgMut, value: i32, sizeBytes: u64)
 ///     hipError_t: status
 #[pyfunction]
 #[pyo3(signature = (dst, value, sizeBytes, stream))]
-fn hipMemsetAsync_spt(py: Python<'_>, dst: rt::PtrArgMut, value: i32, sizeBytes: u64, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemsetAsync_spt(py: Python<'_>, dst: rt::PtrArgMut, value: rt::CInt<i32>, sizeBytes: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemsetAsync_spt");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32, u64, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
-    let a_value = value;
-    let a_sizeBytes = sizeBytes;
+    let a_value = value.0;
+    let a_sizeBytes = sizeBytes.0;
     let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_value, a_sizeBytes, a_stream) });
@@ -13200,16 +13366,16 @@ fn hipMemsetAsync_spt(py: Python<'_>, dst: rt::PtrArgMut, value: i32, sizeBytes:
 ///     hipError_t: status
 #[pyfunction]
 #[pyo3(signature = (dst, pitch, value, width, height))]
-fn hipMemset2D_spt(py: Python<'_>, dst: rt::PtrArgMut, pitch: u64, value: i32, width: u64, height: u64) -> PyResult<PyObject> {
+fn hipMemset2D_spt(py: Python<'_>, dst: rt::PtrArgMut, pitch: rt::CInt<u64>, value: rt::CInt<i32>, width: rt::CInt<u64>, height: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemset2D_spt");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64, i32, u64, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
-    let a_pitch = pitch;
-    let a_value = value;
-    let a_width = width;
-    let a_height = height;
+    let a_pitch = pitch.0;
+    let a_value = value.0;
+    let a_width = width.0;
+    let a_height = height.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_pitch, a_value, a_width, a_height) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -13226,16 +13392,16 @@ fn hipMemset2D_spt(py: Python<'_>, dst: rt::PtrArgMut, pitch: u64, value: i32, w
 ///     hipError_t: status
 #[pyfunction]
 #[pyo3(signature = (dst, pitch, value, width, height, stream))]
-fn hipMemset2DAsync_spt(py: Python<'_>, dst: rt::PtrArgMut, pitch: u64, value: i32, width: u64, height: u64, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemset2DAsync_spt(py: Python<'_>, dst: rt::PtrArgMut, pitch: rt::CInt<u64>, value: rt::CInt<i32>, width: rt::CInt<u64>, height: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemset2DAsync_spt");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64, i32, u64, u64, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
-    let a_pitch = pitch;
-    let a_value = value;
-    let a_width = width;
-    let a_height = height;
+    let a_pitch = pitch.0;
+    let a_value = value.0;
+    let a_width = width.0;
+    let a_height = height.0;
     let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_pitch, a_value, a_width, a_height, a_stream) });
@@ -13251,13 +13417,13 @@ fn hipMemset2DAsync_spt(py: Python<'_>, dst: rt::PtrArgMut, pitch: u64, value: i
 ///     hipError_t: status
 #[pyfunction]
 #[pyo3(signature = (pitchedDevPtr, value, extent, stream))]
-fn hipMemset3DAsync_spt(py: Python<'_>, pitchedDevPtr: &Bound<'_, PyAny>, value: i32, extent: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemset3DAsync_spt(py: Python<'_>, pitchedDevPtr: &Bound<'_, PyAny>, value: rt::CInt<i32>, extent: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemset3DAsync_spt");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(R_hipPitchedPtr, i32, R_hipExtent, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_pitchedDevPtr = TYPES.record_arg::<R_hipPitchedPtr>(88, pitchedDevPtr)?;
-    let a_value = value;
+    let a_value = value.0;
     let a_extent = TYPES.record_arg::<R_hipExtent>(89, extent)?;
     let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -13273,13 +13439,13 @@ fn hipMemset3DAsync_spt(py: Python<'_>, pitchedDevPtr: &Bound<'_, PyAny>, value:
 ///     hipError_t: status
 #[pyfunction]
 #[pyo3(signature = (pitchedDevPtr, value, extent))]
-fn hipMemset3D_spt(py: Python<'_>, pitchedDevPtr: &Bound<'_, PyAny>, value: i32, extent: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipMemset3D_spt(py: Python<'_>, pitchedDevPtr: &Bound<'_, PyAny>, value: rt::CInt<i32>, extent: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemset3D_spt");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(R_hipPitchedPtr, i32, R_hipExtent) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_pitchedDevPtr = TYPES.record_arg::<R_hipPitchedPtr>(88, pitchedDevPtr)?;
-    let a_value = value;
+    let a_value = value.0;
     let a_extent = TYPES.record_arg::<R_hipExtent>(89, extent)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pitchedDevPtr, a_value, a_extent) });
@@ -13296,14 +13462,14 @@ fn hipMemset3D_spt(py: Python<'_>, pitchedDevPtr: &Bound<'_, PyAny>, value: i32,
 ///     hipError_t: status
 #[pyfunction]
 #[pyo3(signature = (dst, src, sizeBytes, kind, stream))]
-fn hipMemcpyAsync_spt(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArg, sizeBytes: u64, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpyAsync_spt(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArg, sizeBytes: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyAsync_spt");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, u32, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
     let a_src = src.addr();
-    let a_sizeBytes = sizeBytes;
+    let a_sizeBytes = sizeBytes.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
     let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -13318,12 +13484,13 @@ fn hipMemcpyAsync_spt(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArg, sizeB
 ///     hipError_t: status
 #[pyfunction]
 #[pyo3(signature = (p, stream))]
-fn hipMemcpy3DAsync_spt(py: Python<'_>, p: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpy3DAsync_spt(py: Python<'_>, p: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy3DAsync_spt");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_p = p.addr();
+    let p_p = TYPES.record_ptr_arg(91, p, false)?;
+    let a_p = p_p.addr();
     let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_p, a_stream) });
@@ -13343,17 +13510,17 @@ fn hipMemcpy3DAsync_spt(py: Python<'_>, p: rt::PtrArg, stream: rt::PtrArg) -> Py
 ///     hipError_t: status
 #[pyfunction]
 #[pyo3(signature = (dst, dpitch, src, spitch, width, height, kind, stream))]
-fn hipMemcpy2DAsync_spt(py: Python<'_>, dst: rt::PtrArgMut, dpitch: u64, src: rt::PtrArg, spitch: u64, width: u64, height: u64, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpy2DAsync_spt(py: Python<'_>, dst: rt::PtrArgMut, dpitch: rt::CInt<u64>, src: rt::PtrArg, spitch: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy2DAsync_spt");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64, usize, u64, u64, u64, u32, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
-    let a_dpitch = dpitch;
+    let a_dpitch = dpitch.0;
     let a_src = src.addr();
-    let a_spitch = spitch;
-    let a_width = width;
-    let a_height = height;
+    let a_spitch = spitch.0;
+    let a_width = width.0;
+    let a_height = height.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
     let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -13372,15 +13539,15 @@ fn hipMemcpy2DAsync_spt(py: Python<'_>, dst: rt::PtrArgMut, dpitch: u64, src: rt
 ///     hipError_t: status
 #[pyfunction]
 #[pyo3(signature = (dst, symbol, sizeBytes, offset, kind, stream))]
-fn hipMemcpyFromSymbolAsync_spt(py: Python<'_>, dst: rt::PtrArgMut, symbol: rt::PtrArg, sizeBytes: u64, offset: u64, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpyFromSymbolAsync_spt(py: Python<'_>, dst: rt::PtrArgMut, symbol: rt::PtrArg, sizeBytes: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyFromSymbolAsync_spt");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, u64, u32, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
     let a_symbol = symbol.addr();
-    let a_sizeBytes = sizeBytes;
-    let a_offset = offset;
+    let a_sizeBytes = sizeBytes.0;
+    let a_offset = offset.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
     let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -13399,15 +13566,15 @@ fn hipMemcpyFromSymbolAsync_spt(py: Python<'_>, dst: rt::PtrArgMut, symbol: rt::
 ///     hipError_t: status
 #[pyfunction]
 #[pyo3(signature = (symbol, src, sizeBytes, offset, kind, stream))]
-fn hipMemcpyToSymbolAsync_spt(py: Python<'_>, symbol: rt::PtrArg, src: rt::PtrArg, sizeBytes: u64, offset: u64, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpyToSymbolAsync_spt(py: Python<'_>, symbol: rt::PtrArg, src: rt::PtrArg, sizeBytes: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyToSymbolAsync_spt");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, u64, u32, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_symbol = symbol.addr();
     let a_src = src.addr();
-    let a_sizeBytes = sizeBytes;
-    let a_offset = offset;
+    let a_sizeBytes = sizeBytes.0;
+    let a_offset = offset.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
     let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -13426,16 +13593,16 @@ fn hipMemcpyToSymbolAsync_spt(py: Python<'_>, symbol: rt::PtrArg, src: rt::PtrAr
 ///     hipError_t: status
 #[pyfunction]
 #[pyo3(signature = (dst, src, wOffsetSrc, hOffset, count, kind))]
-fn hipMemcpyFromArray_spt(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArg, wOffsetSrc: u64, hOffset: u64, count: u64, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipMemcpyFromArray_spt(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArg, wOffsetSrc: rt::CInt<u64>, hOffset: rt::CInt<u64>, count: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyFromArray_spt");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, u64, u64, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
     let a_src = src.addr();
-    let a_wOffsetSrc = wOffsetSrc;
-    let a_hOffset = hOffset;
-    let a_count = count;
+    let a_wOffsetSrc = wOffsetSrc.0;
+    let a_hOffset = hOffset.0;
+    let a_count = count.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_src, a_wOffsetSrc, a_hOffset, a_count, a_kind) });
@@ -13455,18 +13622,18 @@ fn hipMemcpyFromArray_spt(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArg, w
 ///     hipError_t: status
 #[pyfunction]
 #[pyo3(signature = (dst, wOffset, hOffset, src, spitch, width, height, kind))]
-fn hipMemcpy2DToArray_spt(py: Python<'_>, dst: rt::PtrArg, wOffset: u64, hOffset: u64, src: rt::PtrArg, spitch: u64, width: u64, height: u64, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipMemcpy2DToArray_spt(py: Python<'_>, dst: rt::PtrArg, wOffset: rt::CInt<u64>, hOffset: rt::CInt<u64>, src: rt::PtrArg, spitch: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy2DToArray_spt");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64, u64, usize, u64, u64, u64, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
-    let a_wOffset = wOffset;
-    let a_hOffset = hOffset;
+    let a_wOffset = wOffset.0;
+    let a_hOffset = hOffset.0;
     let a_src = src.addr();
-    let a_spitch = spitch;
-    let a_width = width;
-    let a_height = height;
+    let a_spitch = spitch.0;
+    let a_width = width.0;
+    let a_height = height.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_wOffset, a_hOffset, a_src, a_spitch, a_width, a_height, a_kind) });
@@ -13487,18 +13654,18 @@ fn hipMemcpy2DToArray_spt(py: Python<'_>, dst: rt::PtrArg, wOffset: u64, hOffset
 ///     hipError_t: status
 #[pyfunction]
 #[pyo3(signature = (dst, dpitch, src, wOffsetSrc, hOffsetSrc, width, height, kind, stream))]
-fn hipMemcpy2DFromArrayAsync_spt(py: Python<'_>, dst: rt::PtrArgMut, dpitch: u64, src: rt::PtrArg, wOffsetSrc: u64, hOffsetSrc: u64, width: u64, height: u64, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpy2DFromArrayAsync_spt(py: Python<'_>, dst: rt::PtrArgMut, dpitch: rt::CInt<u64>, src: rt::PtrArg, wOffsetSrc: rt::CInt<u64>, hOffsetSrc: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy2DFromArrayAsync_spt");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64, usize, u64, u64, u64, u64, u32, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
-    let a_dpitch = dpitch;
+    let a_dpitch = dpitch.0;
     let a_src = src.addr();
-    let a_wOffsetSrc = wOffsetSrc;
-    let a_hOffsetSrc = hOffsetSrc;
-    let a_width = width;
-    let a_height = height;
+    let a_wOffsetSrc = wOffsetSrc.0;
+    let a_hOffsetSrc = hOffsetSrc.0;
+    let a_width = width.0;
+    let a_height = height.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
     let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -13520,18 +13687,18 @@ fn hipMemcpy2DFromArrayAsync_spt(py: Python<'_>, dst: rt::PtrArgMut, dpitch: u64
 ///     hipError_t: status
 #[pyfunction]
 #[pyo3(signature = (dst, wOffset, hOffset, src, spitch, width, height, kind, stream))]
-fn hipMemcpy2DToArrayAsync_spt(py: Python<'_>, dst: rt::PtrArg, wOffset: u64, hOffset: u64, src: rt::PtrArg, spitch: u64, width: u64, height: u64, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpy2DToArrayAsync_spt(py: Python<'_>, dst: rt::PtrArg, wOffset: rt::CInt<u64>, hOffset: rt::CInt<u64>, src: rt::PtrArg, spitch: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy2DToArrayAsync_spt");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64, u64, usize, u64, u64, u64, u32, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
-    let a_wOffset = wOffset;
-    let a_hOffset = hOffset;
+    let a_wOffset = wOffset.0;
+    let a_hOffset = hOffset.0;
     let a_src = src.addr();
-    let a_spitch = spitch;
-    let a_width = width;
-    let a_height = height;
+    let a_spitch = spitch.0;
+    let a_width = width.0;
+    let a_height = height.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
     let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -13601,14 +13768,14 @@ fn hipStreamGetPriority_spt(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyOb
 ///     hipError_t: status
 #[pyfunction]
 #[pyo3(signature = (stream, event, flags))]
-fn hipStreamWaitEvent_spt(py: Python<'_>, stream: rt::PtrArg, event: rt::PtrArg, flags: u32) -> PyResult<PyObject> {
+fn hipStreamWaitEvent_spt(py: Python<'_>, stream: rt::PtrArg, event: rt::PtrArg, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamWaitEvent_spt");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_stream = stream.addr();
     let a_event = event.addr();
-    let a_flags = flags;
+    let a_flags = flags.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_event, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -13643,7 +13810,7 @@ fn hipStreamGetFlags_spt(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObjec
 ///     hipError_t: status
 #[pyfunction]
 #[pyo3(signature = (stream, callback, userData, flags))]
-fn hipStreamAddCallback_spt(py: Python<'_>, stream: rt::PtrArg, callback: rt::PtrArg, userData: rt::PtrArgMut, flags: u32) -> PyResult<PyObject> {
+fn hipStreamAddCallback_spt(py: Python<'_>, stream: rt::PtrArg, callback: rt::PtrArg, userData: rt::PtrArgMut, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamAddCallback_spt");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u32) -> u32 =
@@ -13651,7 +13818,7 @@ fn hipStreamAddCallback_spt(py: Python<'_>, stream: rt::PtrArg, callback: rt::Pt
     let a_stream = stream.addr();
     let a_callback = callback.addr();
     let a_userData = userData.addr();
-    let a_flags = flags;
+    let a_flags = flags.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_callback, a_userData, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -13687,7 +13854,7 @@ fn hipEventRecord_spt(py: Python<'_>, event: rt::PtrArg, stream: rt::PtrArg) -> 
 ///     hipError_t: status
 #[pyfunction]
 #[pyo3(signature = (f, gridDim, blockDim, kernelParams, sharedMemBytes, hStream))]
-fn hipLaunchCooperativeKernel_spt(py: Python<'_>, f: rt::PtrArg, gridDim: &Bound<'_, PyAny>, blockDim: &Bound<'_, PyAny>, kernelParams: rt::PtrArgMut, sharedMemBytes: u32, hStream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipLaunchCooperativeKernel_spt(py: Python<'_>, f: rt::PtrArg, gridDim: &Bound<'_, PyAny>, blockDim: &Bound<'_, PyAny>, kernelParams: rt::PtrArgMut, sharedMemBytes: rt::CInt<u32>, hStream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchCooperativeKernel_spt");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, R_dim3, R_dim3, usize, u32, usize) -> u32 =
@@ -13696,7 +13863,7 @@ fn hipLaunchCooperativeKernel_spt(py: Python<'_>, f: rt::PtrArg, gridDim: &Bound
     let a_gridDim = TYPES.record_arg::<R_dim3>(159, gridDim)?;
     let a_blockDim = TYPES.record_arg::<R_dim3>(159, blockDim)?;
     let a_kernelParams = kernelParams.addr();
-    let a_sharedMemBytes = sharedMemBytes;
+    let a_sharedMemBytes = sharedMemBytes.0;
     let a_hStream = hStream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_f, a_gridDim, a_blockDim, a_kernelParams, a_sharedMemBytes, a_hStream) });
@@ -13714,7 +13881,7 @@ fn hipLaunchCooperativeKernel_spt(py: Python<'_>, f: rt::PtrArg, gridDim: &Bound
 ///     hipError_t: status
 #[pyfunction]
 #[pyo3(signature = (function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream))]
-fn hipLaunchKernel_spt(py: Python<'_>, function_address: rt::PtrArg, numBlocks: &Bound<'_, PyAny>, dimBlocks: &Bound<'_, PyAny>, args: rt::PtrArgMut, sharedMemBytes: u64, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipLaunchKernel_spt(py: Python<'_>, function_address: rt::PtrArg, numBlocks: &Bound<'_, PyAny>, dimBlocks: &Bound<'_, PyAny>, args: rt::PtrArgMut, sharedMemBytes: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchKernel_spt");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, R_dim3, R_dim3, usize, u64, usize) -> u32 =
@@ -13723,7 +13890,7 @@ fn hipLaunchKernel_spt(py: Python<'_>, function_address: rt::PtrArg, numBlocks: 
     let a_numBlocks = TYPES.record_arg::<R_dim3>(159, numBlocks)?;
     let a_dimBlocks = TYPES.record_arg::<R_dim3>(159, dimBlocks)?;
     let a_args = args.addr();
-    let a_sharedMemBytes = sharedMemBytes;
+    let a_sharedMemBytes = sharedMemBytes.0;
     let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_function_address, a_numBlocks, a_dimBlocks, a_args, a_sharedMemBytes, a_stream) });

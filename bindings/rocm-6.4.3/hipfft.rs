@@ -46,16 +46,16 @@ pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("hip.hipfft", &TYPE_D
 ///     plan: hipfftHandle_t
 #[pyfunction]
 #[pyo3(signature = (nx, r#type, batch))]
-fn hipfftPlan1d(py: Python<'_>, nx: i32, r#type: &Bound<'_, PyAny>, batch: i32) -> PyResult<PyObject> {
+fn hipfftPlan1d(py: Python<'_>, nx: rt::CInt<i32>, r#type: &Bound<'_, PyAny>, batch: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftPlan1d");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32, u32, i32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_plan: usize = Default::default();
     let a_plan = &mut o_plan as *mut usize as usize;
-    let a_nx = nx;
+    let a_nx = nx.0;
     let a_type = rt::narrow::<u32>(TYPES.enum_arg(1, r#type)?)?;
-    let a_batch = batch;
+    let a_batch = batch.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_nx, a_type, a_batch) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 3, o_plan, None)?])
@@ -77,15 +77,15 @@ fn hipfftPlan1d(py: Python<'_>, nx: i32, r#type: &Bound<'_, PyAny>, batch: i32) 
 ///     plan: hipfftHandle_t
 #[pyfunction]
 #[pyo3(signature = (nx, ny, r#type))]
-fn hipfftPlan2d(py: Python<'_>, nx: i32, ny: i32, r#type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipfftPlan2d(py: Python<'_>, nx: rt::CInt<i32>, ny: rt::CInt<i32>, r#type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftPlan2d");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32, i32, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_plan: usize = Default::default();
     let a_plan = &mut o_plan as *mut usize as usize;
-    let a_nx = nx;
-    let a_ny = ny;
+    let a_nx = nx.0;
+    let a_ny = ny.0;
     let a_type = rt::narrow::<u32>(TYPES.enum_arg(1, r#type)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_nx, a_ny, a_type) });
@@ -109,16 +109,16 @@ fn hipfftPlan2d(py: Python<'_>, nx: i32, ny: i32, r#type: &Bound<'_, PyAny>) -> 
 ///     plan: hipfftHandle_t
 #[pyfunction]
 #[pyo3(signature = (nx, ny, nz, r#type))]
-fn hipfftPlan3d(py: Python<'_>, nx: i32, ny: i32, nz: i32, r#type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipfftPlan3d(py: Python<'_>, nx: rt::CInt<i32>, ny: rt::CInt<i32>, nz: rt::CInt<i32>, r#type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftPlan3d");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32, i32, i32, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_plan: usize = Default::default();
     let a_plan = &mut o_plan as *mut usize as usize;
-    let a_nx = nx;
-    let a_ny = ny;
-    let a_nz = nz;
+    let a_nx = nx.0;
+    let a_ny = ny.0;
+    let a_nz = nz.0;
     let a_type = rt::narrow::<u32>(TYPES.enum_arg(1, r#type)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_nx, a_ny, a_nz, a_type) });
@@ -164,23 +164,26 @@ fn hipfftPlan3d(py: Python<'_>, nx: i32, ny: i32, nz: i32, r#type: &Bound<'_, Py
 ///     plan: hipfftHandle_t
 #[pyfunction]
 #[pyo3(signature = (rank, n, inembed, istride, idist, onembed, ostride, odist, r#type, batch))]
-fn hipfftPlanMany(py: Python<'_>, rank: i32, n: rt::PtrArgMut, inembed: rt::PtrArgMut, istride: i32, idist: i32, onembed: rt::PtrArgMut, ostride: i32, odist: i32, r#type: &Bound<'_, PyAny>, batch: i32) -> PyResult<PyObject> {
+fn hipfftPlanMany(py: Python<'_>, rank: rt::CInt<i32>, n: &Bound<'_, PyAny>, inembed: &Bound<'_, PyAny>, istride: rt::CInt<i32>, idist: rt::CInt<i32>, onembed: &Bound<'_, PyAny>, ostride: rt::CInt<i32>, odist: rt::CInt<i32>, r#type: &Bound<'_, PyAny>, batch: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftPlanMany");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32, usize, usize, i32, i32, usize, i32, i32, u32, i32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_plan: usize = Default::default();
     let a_plan = &mut o_plan as *mut usize as usize;
-    let a_rank = rank;
-    let a_n = n.addr();
-    let a_inembed = inembed.addr();
-    let a_istride = istride;
-    let a_idist = idist;
-    let a_onembed = onembed.addr();
-    let a_ostride = ostride;
-    let a_odist = odist;
+    let a_rank = rank.0;
+    let p_n = rt::typed_ptr_arg(n, None, 4, true)?;
+    let a_n = p_n.addr();
+    let p_inembed = rt::typed_ptr_arg(inembed, None, 4, true)?;
+    let a_inembed = p_inembed.addr();
+    let a_istride = istride.0;
+    let a_idist = idist.0;
+    let p_onembed = rt::typed_ptr_arg(onembed, None, 4, true)?;
+    let a_onembed = p_onembed.addr();
+    let a_ostride = ostride.0;
+    let a_odist = odist.0;
     let a_type = rt::narrow::<u32>(TYPES.enum_arg(1, r#type)?)?;
-    let a_batch = batch;
+    let a_batch = batch.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_rank, a_n, a_inembed, a_istride, a_idist, a_onembed, a_ostride, a_odist, a_type, a_batch) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 3, o_plan, None)?])
@@ -253,15 +256,15 @@ fn hipfftExtPlanScaleFactor(py: Python<'_>, plan: rt::PtrArg, scalefactor: f64) 
 ///     workSize: int
 #[pyfunction]
 #[pyo3(signature = (plan, nx, r#type, batch))]
-fn hipfftMakePlan1d(py: Python<'_>, plan: rt::PtrArg, nx: i32, r#type: &Bound<'_, PyAny>, batch: i32) -> PyResult<PyObject> {
+fn hipfftMakePlan1d(py: Python<'_>, plan: rt::PtrArg, nx: rt::CInt<i32>, r#type: &Bound<'_, PyAny>, batch: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftMakePlan1d");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32, u32, i32, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_plan = plan.addr();
-    let a_nx = nx;
+    let a_nx = nx.0;
     let a_type = rt::narrow::<u32>(TYPES.enum_arg(1, r#type)?)?;
-    let a_batch = batch;
+    let a_batch = batch.0;
     let mut o_workSize: u64 = Default::default();
     let a_workSize = &mut o_workSize as *mut u64 as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -287,14 +290,14 @@ fn hipfftMakePlan1d(py: Python<'_>, plan: rt::PtrArg, nx: i32, r#type: &Bound<'_
 ///     workSize: int
 #[pyfunction]
 #[pyo3(signature = (plan, nx, ny, r#type))]
-fn hipfftMakePlan2d(py: Python<'_>, plan: rt::PtrArg, nx: i32, ny: i32, r#type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipfftMakePlan2d(py: Python<'_>, plan: rt::PtrArg, nx: rt::CInt<i32>, ny: rt::CInt<i32>, r#type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftMakePlan2d");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32, i32, u32, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_plan = plan.addr();
-    let a_nx = nx;
-    let a_ny = ny;
+    let a_nx = nx.0;
+    let a_ny = ny.0;
     let a_type = rt::narrow::<u32>(TYPES.enum_arg(1, r#type)?)?;
     let mut o_workSize: u64 = Default::default();
     let a_workSize = &mut o_workSize as *mut u64 as usize;
@@ -322,15 +325,15 @@ fn hipfftMakePlan2d(py: Python<'_>, plan: rt::PtrArg, nx: i32, ny: i32, r#type: 
 ///     workSize: int
 #[pyfunction]
 #[pyo3(signature = (plan, nx, ny, nz, r#type))]
-fn hipfftMakePlan3d(py: Python<'_>, plan: rt::PtrArg, nx: i32, ny: i32, nz: i32, r#type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipfftMakePlan3d(py: Python<'_>, plan: rt::PtrArg, nx: rt::CInt<i32>, ny: rt::CInt<i32>, nz: rt::CInt<i32>, r#type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftMakePlan3d");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32, i32, i32, u32, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_plan = plan.addr();
-    let a_nx = nx;
-    let a_ny = ny;
-    let a_nz = nz;
+    let a_nx = nx.0;
+    let a_ny = ny.0;
+    let a_nz = nz.0;
     let a_type = rt::narrow::<u32>(TYPES.enum_arg(1, r#type)?)?;
     let mut o_workSize: u64 = Default::default();
     let a_workSize = &mut o_workSize as *mut u64 as usize;
@@ -380,22 +383,25 @@ fn hipfftMakePlan3d(py: Python<'_>, plan: rt::PtrArg, nx: i32, ny: i32, nz: i32,
 ///     workSize: int
 #[pyfunction]
 #[pyo3(signature = (plan, rank, n, inembed, istride, idist, onembed, ostride, odist, r#type, batch))]
-fn hipfftMakePlanMany(py: Python<'_>, plan: rt::PtrArg, rank: i32, n: rt::PtrArgMut, inembed: rt::PtrArgMut, istride: i32, idist: i32, onembed: rt::PtrArgMut, ostride: i32, odist: i32, r#type: &Bound<'_, PyAny>, batch: i32) -> PyResult<PyObject> {
+fn hipfftMakePlanMany(py: Python<'_>, plan: rt::PtrArg, rank: rt::CInt<i32>, n: &Bound<'_, PyAny>, inembed: &Bound<'_, PyAny>, istride: rt::CInt<i32>, idist: rt::CInt<i32>, onembed: &Bound<'_, PyAny>, ostride: rt::CInt<i32>, odist: rt::CInt<i32>, r#type: &Bound<'_, PyAny>, batch: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftMakePlanMany");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32, usize, usize, i32, i32, usize, i32, i32, u32, i32, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_plan = plan.addr();
-    let a_rank = rank;
-    let a_n = n.addr();
-    let a_inembed = inembed.addr();
-    let a_istride = istride;
-    let a_idist = idist;
-    let a_onembed = onembed.addr();
-    let a_ostride = ostride;
-    let a_odist = odist;
+    let a_rank = rank.0;
+    let p_n = rt::typed_ptr_arg(n, None, 4, true)?;
+    let a_n = p_n.addr();
+    let p_inembed = rt::typed_ptr_arg(inembed, None, 4, true)?;
+    let a_inembed = p_inembed.addr();
+    let a_istride = istride.0;
+    let a_idist = idist.0;
+    let p_onembed = rt::typed_ptr_arg(onembed, None, 4, true)?;
+    let a_onembed = p_onembed.addr();
+    let a_ostride = ostride.0;
+    let a_odist = odist.0;
     let a_type = rt::narrow::<u32>(TYPES.enum_arg(1, r#type)?)?;
-    let a_batch = batch;
+    let a_batch = batch.0;
     let mut o_workSize: u64 = Default::default();
     let a_workSize = &mut o_workSize as *mut u64 as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -420,22 +426,25 @@ fn hipfftMakePlanMany(py: Python<'_>, plan: rt::PtrArg, rank: i32, n: rt::PtrArg
 ///     workSize: int
 #[pyfunction]
 #[pyo3(signature = (plan, rank, n, inembed, istride, idist, onembed, ostride, odist, r#type, batch))]
-fn hipfftMakePlanMany64(py: Python<'_>, plan: rt::PtrArg, rank: i32, n: rt::PtrArgMut, inembed: rt::PtrArgMut, istride: i64, idist: i64, onembed: rt::PtrArgMut, ostride: i64, odist: i64, r#type: &Bound<'_, PyAny>, batch: i64) -> PyResult<PyObject> {
+fn hipfftMakePlanMany64(py: Python<'_>, plan: rt::PtrArg, rank: rt::CInt<i32>, n: &Bound<'_, PyAny>, inembed: &Bound<'_, PyAny>, istride: rt::CInt<i64>, idist: rt::CInt<i64>, onembed: &Bound<'_, PyAny>, ostride: rt::CInt<i64>, odist: rt::CInt<i64>, r#type: &Bound<'_, PyAny>, batch: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftMakePlanMany64");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32, usize, usize, i64, i64, usize, i64, i64, u32, i64, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_plan = plan.addr();
-    let a_rank = rank;
-    let a_n = n.addr();
-    let a_inembed = inembed.addr();
-    let a_istride = istride;
-    let a_idist = idist;
-    let a_onembed = onembed.addr();
-    let a_ostride = ostride;
-    let a_odist = odist;
+    let a_rank = rank.0;
+    let p_n = rt::typed_ptr_arg(n, None, 8, true)?;
+    let a_n = p_n.addr();
+    let p_inembed = rt::typed_ptr_arg(inembed, None, 8, true)?;
+    let a_inembed = p_inembed.addr();
+    let a_istride = istride.0;
+    let a_idist = idist.0;
+    let p_onembed = rt::typed_ptr_arg(onembed, None, 8, true)?;
+    let a_onembed = p_onembed.addr();
+    let a_ostride = ostride.0;
+    let a_odist = odist.0;
     let a_type = rt::narrow::<u32>(TYPES.enum_arg(1, r#type)?)?;
-    let a_batch = batch;
+    let a_batch = batch.0;
     let mut o_workSize: u64 = Default::default();
     let a_workSize = &mut o_workSize as *mut u64 as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -454,14 +463,14 @@ fn hipfftMakePlanMany64(py: Python<'_>, plan: rt::PtrArg, rank: i32, n: rt::PtrA
 ///     workSize: int
 #[pyfunction]
 #[pyo3(signature = (nx, r#type, batch))]
-fn hipfftEstimate1d(py: Python<'_>, nx: i32, r#type: &Bound<'_, PyAny>, batch: i32) -> PyResult<PyObject> {
+fn hipfftEstimate1d(py: Python<'_>, nx: rt::CInt<i32>, r#type: &Bound<'_, PyAny>, batch: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftEstimate1d");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(i32, u32, i32, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_nx = nx;
+    let a_nx = nx.0;
     let a_type = rt::narrow::<u32>(TYPES.enum_arg(1, r#type)?)?;
-    let a_batch = batch;
+    let a_batch = batch.0;
     let mut o_workSize: u64 = Default::default();
     let a_workSize = &mut o_workSize as *mut u64 as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -480,13 +489,13 @@ fn hipfftEstimate1d(py: Python<'_>, nx: i32, r#type: &Bound<'_, PyAny>, batch: i
 ///     workSize: int
 #[pyfunction]
 #[pyo3(signature = (nx, ny, r#type))]
-fn hipfftEstimate2d(py: Python<'_>, nx: i32, ny: i32, r#type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipfftEstimate2d(py: Python<'_>, nx: rt::CInt<i32>, ny: rt::CInt<i32>, r#type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftEstimate2d");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(i32, i32, u32, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_nx = nx;
-    let a_ny = ny;
+    let a_nx = nx.0;
+    let a_ny = ny.0;
     let a_type = rt::narrow::<u32>(TYPES.enum_arg(1, r#type)?)?;
     let mut o_workSize: u64 = Default::default();
     let a_workSize = &mut o_workSize as *mut u64 as usize;
@@ -507,14 +516,14 @@ fn hipfftEstimate2d(py: Python<'_>, nx: i32, ny: i32, r#type: &Bound<'_, PyAny>)
 ///     workSize: int
 #[pyfunction]
 #[pyo3(signature = (nx, ny, nz, r#type))]
-fn hipfftEstimate3d(py: Python<'_>, nx: i32, ny: i32, nz: i32, r#type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipfftEstimate3d(py: Python<'_>, nx: rt::CInt<i32>, ny: rt::CInt<i32>, nz: rt::CInt<i32>, r#type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftEstimate3d");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(i32, i32, i32, u32, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_nx = nx;
-    let a_ny = ny;
-    let a_nz = nz;
+    let a_nx = nx.0;
+    let a_ny = ny.0;
+    let a_nz = nz.0;
     let a_type = rt::narrow::<u32>(TYPES.enum_arg(1, r#type)?)?;
     let mut o_workSize: u64 = Default::default();
     let a_workSize = &mut o_workSize as *mut u64 as usize;
@@ -541,21 +550,24 @@ fn hipfftEstimate3d(py: Python<'_>, nx: i32, ny: i32, nz: i32, r#type: &Bound<'_
 ///     workSize: int
 #[pyfunction]
 #[pyo3(signature = (rank, n, inembed, istride, idist, onembed, ostride, odist, r#type, batch))]
-fn hipfftEstimateMany(py: Python<'_>, rank: i32, n: rt::PtrArgMut, inembed: rt::PtrArgMut, istride: i32, idist: i32, onembed: rt::PtrArgMut, ostride: i32, odist: i32, r#type: &Bound<'_, PyAny>, batch: i32) -> PyResult<PyObject> {
+fn hipfftEstimateMany(py: Python<'_>, rank: rt::CInt<i32>, n: &Bound<'_, PyAny>, inembed: &Bound<'_, PyAny>, istride: rt::CInt<i32>, idist: rt::CInt<i32>, onembed: &Bound<'_, PyAny>, ostride: rt::CInt<i32>, odist: rt::CInt<i32>, r#type: &Bound<'_, PyAny>, batch: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftEstimateMany");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(i32, usize, usize, i32, i32, usize, i32, i32, u32, i32, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_rank = rank;
-    let a_n = n.addr();
-    let a_inembed = inembed.addr();
-    let a_istride = istride;
-    let a_idist = idist;
-    let a_onembed = onembed.addr();
-    let a_ostride = ostride;
-    let a_odist = odist;
+    let a_rank = rank.0;
+    let p_n = rt::typed_ptr_arg(n, None, 4, true)?;
+    let a_n = p_n.addr();
+    let p_inembed = rt::typed_ptr_arg(inembed, None, 4, true)?;
+    let a_inembed = p_inembed.addr();
+    let a_istride = istride.0;
+    let a_idist = idist.0;
+    let p_onembed = rt::typed_ptr_arg(onembed, None, 4, true)?;
+    let a_onembed = p_onembed.addr();
+    let a_ostride = ostride.0;
+    let a_odist = odist.0;
     let a_type = rt::narrow::<u32>(TYPES.enum_arg(1, r#type)?)?;
-    let a_batch = batch;
+    let a_batch = batch.0;
     let mut o_workSize: u64 = Default::default();
     let a_workSize = &mut o_workSize as *mut u64 as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -575,15 +587,15 @@ fn hipfftEstimateMany(py: Python<'_>, rank: i32, n: rt::PtrArgMut, inembed: rt::
 ///     workSize: int
 #[pyfunction]
 #[pyo3(signature = (plan, nx, r#type, batch))]
-fn hipfftGetSize1d(py: Python<'_>, plan: rt::PtrArg, nx: i32, r#type: &Bound<'_, PyAny>, batch: i32) -> PyResult<PyObject> {
+fn hipfftGetSize1d(py: Python<'_>, plan: rt::PtrArg, nx: rt::CInt<i32>, r#type: &Bound<'_, PyAny>, batch: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftGetSize1d");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32, u32, i32, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_plan = plan.addr();
-    let a_nx = nx;
+    let a_nx = nx.0;
     let a_type = rt::narrow::<u32>(TYPES.enum_arg(1, r#type)?)?;
-    let a_batch = batch;
+    let a_batch = batch.0;
     let mut o_workSize: u64 = Default::default();
     let a_workSize = &mut o_workSize as *mut u64 as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -603,14 +615,14 @@ fn hipfftGetSize1d(py: Python<'_>, plan: rt::PtrArg, nx: i32, r#type: &Bound<'_,
 ///     workSize: int
 #[pyfunction]
 #[pyo3(signature = (plan, nx, ny, r#type))]
-fn hipfftGetSize2d(py: Python<'_>, plan: rt::PtrArg, nx: i32, ny: i32, r#type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipfftGetSize2d(py: Python<'_>, plan: rt::PtrArg, nx: rt::CInt<i32>, ny: rt::CInt<i32>, r#type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftGetSize2d");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32, i32, u32, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_plan = plan.addr();
-    let a_nx = nx;
-    let a_ny = ny;
+    let a_nx = nx.0;
+    let a_ny = ny.0;
     let a_type = rt::narrow::<u32>(TYPES.enum_arg(1, r#type)?)?;
     let mut o_workSize: u64 = Default::default();
     let a_workSize = &mut o_workSize as *mut u64 as usize;
@@ -632,15 +644,15 @@ fn hipfftGetSize2d(py: Python<'_>, plan: rt::PtrArg, nx: i32, ny: i32, r#type: &
 ///     workSize: int
 #[pyfunction]
 #[pyo3(signature = (plan, nx, ny, nz, r#type))]
-fn hipfftGetSize3d(py: Python<'_>, plan: rt::PtrArg, nx: i32, ny: i32, nz: i32, r#type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipfftGetSize3d(py: Python<'_>, plan: rt::PtrArg, nx: rt::CInt<i32>, ny: rt::CInt<i32>, nz: rt::CInt<i32>, r#type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftGetSize3d");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32, i32, i32, u32, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_plan = plan.addr();
-    let a_nx = nx;
-    let a_ny = ny;
-    let a_nz = nz;
+    let a_nx = nx.0;
+    let a_ny = ny.0;
+    let a_nz = nz.0;
     let a_type = rt::narrow::<u32>(TYPES.enum_arg(1, r#type)?)?;
     let mut o_workSize: u64 = Default::default();
     let a_workSize = &mut o_workSize as *mut u64 as usize;
@@ -668,22 +680,25 @@ fn hipfftGetSize3d(py: Python<'_>, plan: rt::PtrArg, nx: i32, ny: i32, nz: i32, 
 ///     workSize: int
 #[pyfunction]
 #[pyo3(signature = (plan, rank, n, inembed, istride, idist, onembed, ostride, odist, r#type, batch))]
-fn hipfftGetSizeMany(py: Python<'_>, plan: rt::PtrArg, rank: i32, n: rt::PtrArgMut, inembed: rt::PtrArgMut, istride: i32, idist: i32, onembed: rt::PtrArgMut, ostride: i32, odist: i32, r#type: &Bound<'_, PyAny>, batch: i32) -> PyResult<PyObject> {
+fn hipfftGetSizeMany(py: Python<'_>, plan: rt::PtrArg, rank: rt::CInt<i32>, n: &Bound<'_, PyAny>, inembed: &Bound<'_, PyAny>, istride: rt::CInt<i32>, idist: rt::CInt<i32>, onembed: &Bound<'_, PyAny>, ostride: rt::CInt<i32>, odist: rt::CInt<i32>, r#type: &Bound<'_, PyAny>, batch: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftGetSizeMany");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32, usize, usize, i32, i32, usize, i32, i32, u32, i32, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_plan = plan.addr();
-    let a_rank = rank;
-    let a_n = n.addr();
-    let a_inembed = inembed.addr();
-    let a_istride = istride;
-    let a_idist = idist;
-    let a_onembed = onembed.addr();
-    let a_ostride = ostride;
-    let a_odist = odist;
+    let a_rank = rank.0;
+    let p_n = rt::typed_ptr_arg(n, None, 4, true)?;
+    let a_n = p_n.addr();
+    let p_inembed = rt::typed_ptr_arg(inembed, None, 4, true)?;
+    let a_inembed = p_inembed.addr();
+    let a_istride = istride.0;
+    let a_idist = idist.0;
+    let p_onembed = rt::typed_ptr_arg(onembed, None, 4, true)?;
+    let a_onembed = p_onembed.addr();
+    let a_ostride = ostride.0;
+    let a_odist = odist.0;
     let a_type = rt::narrow::<u32>(TYPES.enum_arg(1, r#type)?)?;
-    let a_batch = batch;
+    let a_batch = batch.0;
     let mut o_workSize: u64 = Default::default();
     let a_workSize = &mut o_workSize as *mut u64 as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -708,22 +723,25 @@ fn hipfftGetSizeMany(py: Python<'_>, plan: rt::PtrArg, rank: i32, n: rt::PtrArgM
 ///     workSize: int
 #[pyfunction]
 #[pyo3(signature = (plan, rank, n, inembed, istride, idist, onembed, ostride, odist, r#type, batch))]
-fn hipfftGetSizeMany64(py: Python<'_>, plan: rt::PtrArg, rank: i32, n: rt::PtrArgMut, inembed: rt::PtrArgMut, istride: i64, idist: i64, onembed: rt::PtrArgMut, ostride: i64, odist: i64, r#type: &Bound<'_, PyAny>, batch: i64) -> PyResult<PyObject> {
+fn hipfftGetSizeMany64(py: Python<'_>, plan: rt::PtrArg, rank: rt::CInt<i32>, n: &Bound<'_, PyAny>, inembed: &Bound<'_, PyAny>, istride: rt::CInt<i64>, idist: rt::CInt<i64>, onembed: &Bound<'_, PyAny>, ostride: rt::CInt<i64>, odist: rt::CInt<i64>, r#type: &Bound<'_, PyAny>, batch: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftGetSizeMany64");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32, usize, usize, i64, i64, usize, i64, i64, u32, i64, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_plan = plan.addr();
-    let a_rank = rank;
-    let a_n = n.addr();
-    let a_inembed = inembed.addr();
-    let a_istride = istride;
-    let a_idist = idist;
-    let a_onembed = onembed.addr();
-    let a_ostride = ostride;
-    let a_odist = odist;
+    let a_rank = rank.0;
+    let p_n = rt::typed_ptr_arg(n, None, 8, true)?;
+    let a_n = p_n.addr();
+    let p_inembed = rt::typed_ptr_arg(inembed, None, 8, true)?;
+    let a_inembed = p_inembed.addr();
+    let a_istride = istride.0;
+    let a_idist = idist.0;
+    let p_onembed = rt::typed_ptr_arg(onembed, None, 8, true)?;
+    let a_onembed = p_onembed.addr();
+    let a_ostride = ostride.0;
+    let a_odist = odist.0;
     let a_type = rt::narrow::<u32>(TYPES.enum_arg(1, r#type)?)?;
-    let a_batch = batch;
+    let a_batch = batch.0;
     let mut o_workSize: u64 = Default::default();
     let a_workSize = &mut o_workSize as *mut u64 as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -762,13 +780,13 @@ fn hipfftGetSize(py: Python<'_>, plan: rt::PtrArg) -> PyResult<PyObject> {
 ///     hipfftResult_t: status
 #[pyfunction]
 #[pyo3(signature = (plan, autoAllocate))]
-fn hipfftSetAutoAllocation(py: Python<'_>, plan: rt::PtrArg, autoAllocate: i32) -> PyResult<PyObject> {
+fn hipfftSetAutoAllocation(py: Python<'_>, plan: rt::PtrArg, autoAllocate: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftSetAutoAllocation");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_plan = plan.addr();
-    let a_autoAllocate = autoAllocate;
+    let a_autoAllocate = autoAllocate.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_autoAllocate) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -809,15 +827,17 @@ fn hipfftSetWorkArea(py: Python<'_>, plan: rt::PtrArg, workArea: rt::PtrArgMut) 
 ///     hipfftResult_t: status
 #[pyfunction]
 #[pyo3(signature = (plan, idata, odata, direction))]
-fn hipfftExecC2C(py: Python<'_>, plan: rt::PtrArg, idata: rt::PtrArgMut, odata: rt::PtrArgMut, direction: i32) -> PyResult<PyObject> {
+fn hipfftExecC2C(py: Python<'_>, plan: rt::PtrArg, idata: &Bound<'_, PyAny>, odata: &Bound<'_, PyAny>, direction: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftExecC2C");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, i32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_plan = plan.addr();
-    let a_idata = idata.addr();
-    let a_odata = odata.addr();
-    let a_direction = direction;
+    let p_idata = super::hip::TYPES.record_ptr_arg(134, idata, true)?;
+    let a_idata = p_idata.addr();
+    let p_odata = super::hip::TYPES.record_ptr_arg(134, odata, true)?;
+    let a_odata = p_odata.addr();
+    let a_direction = direction.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_idata, a_odata, a_direction) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -836,14 +856,16 @@ fn hipfftExecC2C(py: Python<'_>, plan: rt::PtrArg, idata: rt::PtrArgMut, odata: 
 ///     hipfftResult_t: status
 #[pyfunction]
 #[pyo3(signature = (plan, idata, odata))]
-fn hipfftExecR2C(py: Python<'_>, plan: rt::PtrArg, idata: rt::PtrArgMut, odata: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipfftExecR2C(py: Python<'_>, plan: rt::PtrArg, idata: &Bound<'_, PyAny>, odata: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftExecR2C");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_plan = plan.addr();
-    let a_idata = idata.addr();
-    let a_odata = odata.addr();
+    let p_idata = rt::typed_ptr_arg(idata, None, 4, true)?;
+    let a_idata = p_idata.addr();
+    let p_odata = super::hip::TYPES.record_ptr_arg(134, odata, true)?;
+    let a_odata = p_odata.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_idata, a_odata) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -862,14 +884,16 @@ fn hipfftExecR2C(py: Python<'_>, plan: rt::PtrArg, idata: rt::PtrArgMut, odata: 
 ///     hipfftResult_t: status
 #[pyfunction]
 #[pyo3(signature = (plan, idata, odata))]
-fn hipfftExecC2R(py: Python<'_>, plan: rt::PtrArg, idata: rt::PtrArgMut, odata: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipfftExecC2R(py: Python<'_>, plan: rt::PtrArg, idata: &Bound<'_, PyAny>, odata: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftExecC2R");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_plan = plan.addr();
-    let a_idata = idata.addr();
-    let a_odata = odata.addr();
+    let p_idata = super::hip::TYPES.record_ptr_arg(134, idata, true)?;
+    let a_idata = p_idata.addr();
+    let p_odata = rt::typed_ptr_arg(odata, None, 4, true)?;
+    let a_odata = p_odata.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_idata, a_odata) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -889,15 +913,17 @@ fn hipfftExecC2R(py: Python<'_>, plan: rt::PtrArg, idata: rt::PtrArgMut, odata: 
 ///     hipfftResult_t: status
 #[pyfunction]
 #[pyo3(signature = (plan, idata, odata, direction))]
-fn hipfftExecZ2Z(py: Python<'_>, plan: rt::PtrArg, idata: rt::PtrArgMut, odata: rt::PtrArgMut, direction: i32) -> PyResult<PyObject> {
+fn hipfftExecZ2Z(py: Python<'_>, plan: rt::PtrArg, idata: &Bound<'_, PyAny>, odata: &Bound<'_, PyAny>, direction: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftExecZ2Z");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, i32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_plan = plan.addr();
-    let a_idata = idata.addr();
-    let a_odata = odata.addr();
-    let a_direction = direction;
+    let p_idata = super::hip::TYPES.record_ptr_arg(138, idata, true)?;
+    let a_idata = p_idata.addr();
+    let p_odata = super::hip::TYPES.record_ptr_arg(138, odata, true)?;
+    let a_odata = p_odata.addr();
+    let a_direction = direction.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_idata, a_odata, a_direction) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -916,14 +942,16 @@ fn hipfftExecZ2Z(py: Python<'_>, plan: rt::PtrArg, idata: rt::PtrArgMut, odata: 
 ///     hipfftResult_t: status
 #[pyfunction]
 #[pyo3(signature = (plan, idata, odata))]
-fn hipfftExecD2Z(py: Python<'_>, plan: rt::PtrArg, idata: rt::PtrArgMut, odata: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipfftExecD2Z(py: Python<'_>, plan: rt::PtrArg, idata: &Bound<'_, PyAny>, odata: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftExecD2Z");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_plan = plan.addr();
-    let a_idata = idata.addr();
-    let a_odata = odata.addr();
+    let p_idata = rt::typed_ptr_arg(idata, None, 8, true)?;
+    let a_idata = p_idata.addr();
+    let p_odata = super::hip::TYPES.record_ptr_arg(138, odata, true)?;
+    let a_odata = p_odata.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_idata, a_odata) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -942,14 +970,16 @@ fn hipfftExecD2Z(py: Python<'_>, plan: rt::PtrArg, idata: rt::PtrArgMut, odata: 
 ///     hipfftResult_t: status
 #[pyfunction]
 #[pyo3(signature = (plan, idata, odata))]
-fn hipfftExecZ2D(py: Python<'_>, plan: rt::PtrArg, idata: rt::PtrArgMut, odata: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipfftExecZ2D(py: Python<'_>, plan: rt::PtrArg, idata: &Bound<'_, PyAny>, odata: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftExecZ2D");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_plan = plan.addr();
-    let a_idata = idata.addr();
-    let a_odata = odata.addr();
+    let p_idata = super::hip::TYPES.record_ptr_arg(138, idata, true)?;
+    let a_idata = p_idata.addr();
+    let p_odata = rt::typed_ptr_arg(odata, None, 8, true)?;
+    let a_odata = p_odata.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_idata, a_odata) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1006,12 +1036,13 @@ fn hipfftDestroy(py: Python<'_>, plan: rt::PtrArg) -> PyResult<PyObject> {
 ///     hipfftResult_t: status
 #[pyfunction]
 #[pyo3(signature = (version))]
-fn hipfftGetVersion(py: Python<'_>, version: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipfftGetVersion(py: Python<'_>, version: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftGetVersion");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_version = version.addr();
+    let p_version = rt::typed_ptr_arg(version, None, 4, true)?;
+    let a_version = p_version.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_version) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1026,13 +1057,14 @@ fn hipfftGetVersion(py: Python<'_>, version: rt::PtrArgMut) -> PyResult<PyObject
 ///     hipfftResult_t: status
 #[pyfunction]
 #[pyo3(signature = (r#type, value))]
-fn hipfftGetProperty(py: Python<'_>, r#type: &Bound<'_, PyAny>, value: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipfftGetProperty(py: Python<'_>, r#type: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftGetProperty");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(u32, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_type = rt::narrow::<u32>(TYPES.enum_arg(2, r#type)?)?;
-    let a_value = value.addr();
+    let p_value = rt::typed_ptr_arg(value, None, 4, true)?;
+    let a_value = p_value.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_type, a_value) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])

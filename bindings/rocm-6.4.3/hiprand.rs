@@ -175,14 +175,15 @@ fn hiprandDestroyGenerator(py: Python<'_>, generator: rt::PtrArg) -> PyResult<Py
 ///     - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \n
 #[pyfunction]
 #[pyo3(signature = (generator, output_data, n))]
-fn hiprandGenerate(py: Python<'_>, generator: rt::PtrArg, output_data: rt::PtrArgMut, n: u64) -> PyResult<PyObject> {
+fn hiprandGenerate(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerate");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_generator = generator.addr();
-    let a_output_data = output_data.addr();
-    let a_n = n;
+    let p_output_data = rt::typed_ptr_arg(output_data, None, 4, true)?;
+    let a_output_data = p_output_data.addr();
+    let a_n = n.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
@@ -207,14 +208,15 @@ fn hiprandGenerate(py: Python<'_>, generator: rt::PtrArg, output_data: rt::PtrAr
 ///     - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \n
 #[pyfunction]
 #[pyo3(signature = (generator, output_data, n))]
-fn hiprandGenerateChar(py: Python<'_>, generator: rt::PtrArg, output_data: rt::PtrArgMut, n: u64) -> PyResult<PyObject> {
+fn hiprandGenerateChar(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateChar");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_generator = generator.addr();
-    let a_output_data = output_data.addr();
-    let a_n = n;
+    let p_output_data = rt::typed_ptr_arg(output_data, None, 1, true)?;
+    let a_output_data = p_output_data.addr();
+    let a_n = n.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
@@ -239,14 +241,15 @@ fn hiprandGenerateChar(py: Python<'_>, generator: rt::PtrArg, output_data: rt::P
 ///     - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \n
 #[pyfunction]
 #[pyo3(signature = (generator, output_data, n))]
-fn hiprandGenerateShort(py: Python<'_>, generator: rt::PtrArg, output_data: rt::PtrArgMut, n: u64) -> PyResult<PyObject> {
+fn hiprandGenerateShort(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateShort");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_generator = generator.addr();
-    let a_output_data = output_data.addr();
-    let a_n = n;
+    let p_output_data = rt::typed_ptr_arg(output_data, None, 2, true)?;
+    let a_output_data = p_output_data.addr();
+    let a_n = n.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
@@ -274,14 +277,15 @@ fn hiprandGenerateShort(py: Python<'_>, generator: rt::PtrArg, output_data: rt::
 ///     - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \n
 #[pyfunction]
 #[pyo3(signature = (generator, output_data, n))]
-fn hiprandGenerateLongLong(py: Python<'_>, generator: rt::PtrArg, output_data: rt::PtrArgMut, n: u64) -> PyResult<PyObject> {
+fn hiprandGenerateLongLong(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateLongLong");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_generator = generator.addr();
-    let a_output_data = output_data.addr();
-    let a_n = n;
+    let p_output_data = rt::typed_ptr_arg(output_data, None, 8, true)?;
+    let a_output_data = p_output_data.addr();
+    let a_n = n.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
@@ -308,14 +312,15 @@ fn hiprandGenerateLongLong(py: Python<'_>, generator: rt::PtrArg, output_data: r
 ///     - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \n
 #[pyfunction]
 #[pyo3(signature = (generator, output_data, n))]
-fn hiprandGenerateUniform(py: Python<'_>, generator: rt::PtrArg, output_data: rt::PtrArgMut, n: u64) -> PyResult<PyObject> {
+fn hiprandGenerateUniform(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateUniform");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_generator = generator.addr();
-    let a_output_data = output_data.addr();
-    let a_n = n;
+    let p_output_data = rt::typed_ptr_arg(output_data, None, 4, true)?;
+    let a_output_data = p_output_data.addr();
+    let a_n = n.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
@@ -348,14 +353,15 @@ fn hiprandGenerateUniform(py: Python<'_>, generator: rt::PtrArg, output_data: rt
 ///     - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \n
 #[pyfunction]
 #[pyo3(signature = (generator, output_data, n))]
-fn hiprandGenerateUniformDouble(py: Python<'_>, generator: rt::PtrArg, output_data: rt::PtrArgMut, n: u64) -> PyResult<PyObject> {
+fn hiprandGenerateUniformDouble(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateUniformDouble");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_generator = generator.addr();
-    let a_output_data = output_data.addr();
-    let a_n = n;
+    let p_output_data = rt::typed_ptr_arg(output_data, None, 8, true)?;
+    let a_output_data = p_output_data.addr();
+    let a_n = n.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
@@ -382,14 +388,15 @@ fn hiprandGenerateUniformDouble(py: Python<'_>, generator: rt::PtrArg, output_da
 ///     - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \n
 #[pyfunction]
 #[pyo3(signature = (generator, output_data, n))]
-fn hiprandGenerateUniformHalf(py: Python<'_>, generator: rt::PtrArg, output_data: rt::PtrArgMut, n: u64) -> PyResult<PyObject> {
+fn hiprandGenerateUniformHalf(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateUniformHalf");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_generator = generator.addr();
-    let a_output_data = output_data.addr();
-    let a_n = n;
+    let p_output_data = rt::typed_ptr_arg(output_data, None, 2, true)?;
+    let a_output_data = p_output_data.addr();
+    let a_n = n.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
@@ -416,14 +423,15 @@ fn hiprandGenerateUniformHalf(py: Python<'_>, generator: rt::PtrArg, output_data
 ///     - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \n
 #[pyfunction]
 #[pyo3(signature = (generator, output_data, n, mean, stddev))]
-fn hiprandGenerateNormal(py: Python<'_>, generator: rt::PtrArg, output_data: rt::PtrArgMut, n: u64, mean: f32, stddev: f32) -> PyResult<PyObject> {
+fn hiprandGenerateNormal(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>, mean: f32, stddev: f32) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateNormal");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, f32, f32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_generator = generator.addr();
-    let a_output_data = output_data.addr();
-    let a_n = n;
+    let p_output_data = rt::typed_ptr_arg(output_data, None, 4, true)?;
+    let a_output_data = p_output_data.addr();
+    let a_n = n.0;
     let a_mean = mean;
     let a_stddev = stddev;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -452,14 +460,15 @@ fn hiprandGenerateNormal(py: Python<'_>, generator: rt::PtrArg, output_data: rt:
 ///     - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \n
 #[pyfunction]
 #[pyo3(signature = (generator, output_data, n, mean, stddev))]
-fn hiprandGenerateNormalDouble(py: Python<'_>, generator: rt::PtrArg, output_data: rt::PtrArgMut, n: u64, mean: f64, stddev: f64) -> PyResult<PyObject> {
+fn hiprandGenerateNormalDouble(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>, mean: f64, stddev: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateNormalDouble");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, f64, f64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_generator = generator.addr();
-    let a_output_data = output_data.addr();
-    let a_n = n;
+    let p_output_data = rt::typed_ptr_arg(output_data, None, 8, true)?;
+    let a_output_data = p_output_data.addr();
+    let a_n = n.0;
     let a_mean = mean;
     let a_stddev = stddev;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -488,16 +497,17 @@ fn hiprandGenerateNormalDouble(py: Python<'_>, generator: rt::PtrArg, output_dat
 ///     - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \n
 #[pyfunction]
 #[pyo3(signature = (generator, output_data, n, mean, stddev))]
-fn hiprandGenerateNormalHalf(py: Python<'_>, generator: rt::PtrArg, output_data: rt::PtrArgMut, n: u64, mean: u16, stddev: u16) -> PyResult<PyObject> {
+fn hiprandGenerateNormalHalf(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>, mean: rt::CInt<u16>, stddev: rt::CInt<u16>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateNormalHalf");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, u16, u16) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_generator = generator.addr();
-    let a_output_data = output_data.addr();
-    let a_n = n;
-    let a_mean = mean;
-    let a_stddev = stddev;
+    let p_output_data = rt::typed_ptr_arg(output_data, None, 2, true)?;
+    let a_output_data = p_output_data.addr();
+    let a_n = n.0;
+    let a_mean = mean.0;
+    let a_stddev = stddev.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n, a_mean, a_stddev) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
@@ -524,14 +534,15 @@ fn hiprandGenerateNormalHalf(py: Python<'_>, generator: rt::PtrArg, output_data:
 ///     - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \n
 #[pyfunction]
 #[pyo3(signature = (generator, output_data, n, mean, stddev))]
-fn hiprandGenerateLogNormal(py: Python<'_>, generator: rt::PtrArg, output_data: rt::PtrArgMut, n: u64, mean: f32, stddev: f32) -> PyResult<PyObject> {
+fn hiprandGenerateLogNormal(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>, mean: f32, stddev: f32) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateLogNormal");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, f32, f32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_generator = generator.addr();
-    let a_output_data = output_data.addr();
-    let a_n = n;
+    let p_output_data = rt::typed_ptr_arg(output_data, None, 4, true)?;
+    let a_output_data = p_output_data.addr();
+    let a_n = n.0;
     let a_mean = mean;
     let a_stddev = stddev;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -560,14 +571,15 @@ fn hiprandGenerateLogNormal(py: Python<'_>, generator: rt::PtrArg, output_data: 
 ///     - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \n
 #[pyfunction]
 #[pyo3(signature = (generator, output_data, n, mean, stddev))]
-fn hiprandGenerateLogNormalDouble(py: Python<'_>, generator: rt::PtrArg, output_data: rt::PtrArgMut, n: u64, mean: f64, stddev: f64) -> PyResult<PyObject> {
+fn hiprandGenerateLogNormalDouble(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>, mean: f64, stddev: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateLogNormalDouble");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, f64, f64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_generator = generator.addr();
-    let a_output_data = output_data.addr();
-    let a_n = n;
+    let p_output_data = rt::typed_ptr_arg(output_data, None, 8, true)?;
+    let a_output_data = p_output_data.addr();
+    let a_n = n.0;
     let a_mean = mean;
     let a_stddev = stddev;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -596,16 +608,17 @@ fn hiprandGenerateLogNormalDouble(py: Python<'_>, generator: rt::PtrArg, output_
 ///     - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \n
 #[pyfunction]
 #[pyo3(signature = (generator, output_data, n, mean, stddev))]
-fn hiprandGenerateLogNormalHalf(py: Python<'_>, generator: rt::PtrArg, output_data: rt::PtrArgMut, n: u64, mean: u16, stddev: u16) -> PyResult<PyObject> {
+fn hiprandGenerateLogNormalHalf(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>, mean: rt::CInt<u16>, stddev: rt::CInt<u16>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateLogNormalHalf");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, u16, u16) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_generator = generator.addr();
-    let a_output_data = output_data.addr();
-    let a_n = n;
-    let a_mean = mean;
-    let a_stddev = stddev;
+    let p_output_data = rt::typed_ptr_arg(output_data, None, 2, true)?;
+    let a_output_data = p_output_data.addr();
+    let a_n = n.0;
+    let a_mean = mean.0;
+    let a_stddev = stddev.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n, a_mean, a_stddev) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
@@ -631,14 +644,15 @@ fn hiprandGenerateLogNormalHalf(py: Python<'_>, generator: rt::PtrArg, output_da
 ///     - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \n
 #[pyfunction]
 #[pyo3(signature = (generator, output_data, n, lambda_))]
-fn hiprandGeneratePoisson(py: Python<'_>, generator: rt::PtrArg, output_data: rt::PtrArgMut, n: u64, lambda_: f64) -> PyResult<PyObject> {
+fn hiprandGeneratePoisson(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>, lambda_: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGeneratePoisson");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, f64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_generator = generator.addr();
-    let a_output_data = output_data.addr();
-    let a_n = n;
+    let p_output_data = rt::typed_ptr_arg(output_data, None, 4, true)?;
+    let a_output_data = p_output_data.addr();
+    let a_n = n.0;
     let a_lambda = lambda_;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n, a_lambda) });
@@ -718,13 +732,13 @@ fn hiprandSetStream(py: Python<'_>, generator: rt::PtrArg, stream: rt::PtrArg) -
 ///     - HIPRAND_STATUS_SUCCESS if seed was set successfully \n
 #[pyfunction]
 #[pyo3(signature = (generator, seed))]
-fn hiprandSetPseudoRandomGeneratorSeed(py: Python<'_>, generator: rt::PtrArg, seed: u64) -> PyResult<PyObject> {
+fn hiprandSetPseudoRandomGeneratorSeed(py: Python<'_>, generator: rt::PtrArg, seed: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandSetPseudoRandomGeneratorSeed");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_generator = generator.addr();
-    let a_seed = seed;
+    let a_seed = seed.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_seed) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
@@ -751,13 +765,13 @@ fn hiprandSetPseudoRandomGeneratorSeed(py: Python<'_>, generator: rt::PtrArg, se
 ///     or HIPRAND_RNG_PSEUDO_MT19937 \n
 #[pyfunction]
 #[pyo3(signature = (generator, offset))]
-fn hiprandSetGeneratorOffset(py: Python<'_>, generator: rt::PtrArg, offset: u64) -> PyResult<PyObject> {
+fn hiprandSetGeneratorOffset(py: Python<'_>, generator: rt::PtrArg, offset: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandSetGeneratorOffset");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_generator = generator.addr();
-    let a_offset = offset;
+    let a_offset = offset.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_offset) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
@@ -820,13 +834,13 @@ fn hiprandSetGeneratorOrdering(py: Python<'_>, generator: rt::PtrArg, order: &Bo
 ///     - HIPRAND_STATUS_SUCCESS if the number of dimensions was set successfully \n
 #[pyfunction]
 #[pyo3(signature = (generator, dimensions))]
-fn hiprandSetQuasiRandomGeneratorDimensions(py: Python<'_>, generator: rt::PtrArg, dimensions: u32) -> PyResult<PyObject> {
+fn hiprandSetQuasiRandomGeneratorDimensions(py: Python<'_>, generator: rt::PtrArg, dimensions: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandSetQuasiRandomGeneratorDimensions");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_generator = generator.addr();
-    let a_dimensions = dimensions;
+    let a_dimensions = dimensions.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_dimensions) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])

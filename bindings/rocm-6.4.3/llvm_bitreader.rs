@@ -39,13 +39,14 @@ pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.bitreade
 ///     OutMessage: bytes
 #[pyfunction]
 #[pyo3(signature = (MemBuf, OutModule))]
-fn LLVMParseBitcode(py: Python<'_>, MemBuf: rt::PtrArg, OutModule: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMParseBitcode(py: Python<'_>, MemBuf: rt::PtrArg, OutModule: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMParseBitcode");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_MemBuf = MemBuf.addr();
-    let a_OutModule = OutModule.addr();
+    let mut h_OutModule = super::llvm_types::TYPES.handle_ref(2, OutModule, true)?;
+    let a_OutModule = h_OutModule.addr();
     let mut o_OutMessage: usize = Default::default();
     let a_OutMessage = &mut o_OutMessage as *mut usize as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -60,13 +61,14 @@ fn LLVMParseBitcode(py: Python<'_>, MemBuf: rt::PtrArg, OutModule: rt::PtrArgMut
 ///     int
 #[pyfunction]
 #[pyo3(signature = (MemBuf, OutModule))]
-fn LLVMParseBitcode2(py: Python<'_>, MemBuf: rt::PtrArg, OutModule: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMParseBitcode2(py: Python<'_>, MemBuf: rt::PtrArg, OutModule: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMParseBitcode2");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_MemBuf = MemBuf.addr();
-    let a_OutModule = OutModule.addr();
+    let mut h_OutModule = super::llvm_types::TYPES.handle_ref(2, OutModule, true)?;
+    let a_OutModule = h_OutModule.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MemBuf, a_OutModule) });
     Ok(rt::obj(py, __r)?)
@@ -81,14 +83,15 @@ fn LLVMParseBitcode2(py: Python<'_>, MemBuf: rt::PtrArg, OutModule: rt::PtrArgMu
 ///     OutMessage: bytes
 #[pyfunction]
 #[pyo3(signature = (ContextRef, MemBuf, OutModule))]
-fn LLVMParseBitcodeInContext(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf: rt::PtrArg, OutModule: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMParseBitcodeInContext(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf: rt::PtrArg, OutModule: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMParseBitcodeInContext");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_ContextRef = ContextRef.addr();
     let a_MemBuf = MemBuf.addr();
-    let a_OutModule = OutModule.addr();
+    let mut h_OutModule = super::llvm_types::TYPES.handle_ref(2, OutModule, true)?;
+    let a_OutModule = h_OutModule.addr();
     let mut o_OutMessage: usize = Default::default();
     let a_OutMessage = &mut o_OutMessage as *mut usize as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -104,14 +107,15 @@ fn LLVMParseBitcodeInContext(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf: rt:
 ///     int
 #[pyfunction]
 #[pyo3(signature = (ContextRef, MemBuf, OutModule))]
-fn LLVMParseBitcodeInContext2(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf: rt::PtrArg, OutModule: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMParseBitcodeInContext2(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf: rt::PtrArg, OutModule: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMParseBitcodeInContext2");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_ContextRef = ContextRef.addr();
     let a_MemBuf = MemBuf.addr();
-    let a_OutModule = OutModule.addr();
+    let mut h_OutModule = super::llvm_types::TYPES.handle_ref(2, OutModule, true)?;
+    let a_OutModule = h_OutModule.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ContextRef, a_MemBuf, a_OutModule) });
     Ok(rt::obj(py, __r)?)
@@ -131,14 +135,15 @@ fn LLVMParseBitcodeInContext2(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf: rt
 ///     OutMessage: bytes
 #[pyfunction]
 #[pyo3(signature = (ContextRef, MemBuf, OutM))]
-fn LLVMGetBitcodeModuleInContext(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf: rt::PtrArg, OutM: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMGetBitcodeModuleInContext(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf: rt::PtrArg, OutM: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetBitcodeModuleInContext");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_ContextRef = ContextRef.addr();
     let a_MemBuf = MemBuf.addr();
-    let a_OutM = OutM.addr();
+    let mut h_OutM = super::llvm_types::TYPES.handle_ref(2, OutM, true)?;
+    let a_OutM = h_OutM.addr();
     let mut o_OutMessage: usize = Default::default();
     let a_OutMessage = &mut o_OutMessage as *mut usize as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -162,14 +167,15 @@ fn LLVMGetBitcodeModuleInContext(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf:
 ///     int
 #[pyfunction]
 #[pyo3(signature = (ContextRef, MemBuf, OutM))]
-fn LLVMGetBitcodeModuleInContext2(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf: rt::PtrArg, OutM: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMGetBitcodeModuleInContext2(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf: rt::PtrArg, OutM: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetBitcodeModuleInContext2");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_ContextRef = ContextRef.addr();
     let a_MemBuf = MemBuf.addr();
-    let a_OutM = OutM.addr();
+    let mut h_OutM = super::llvm_types::TYPES.handle_ref(2, OutM, true)?;
+    let a_OutM = h_OutM.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ContextRef, a_MemBuf, a_OutM) });
     Ok(rt::obj(py, __r)?)
@@ -183,13 +189,14 @@ fn LLVMGetBitcodeModuleInContext2(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf
 ///     OutMessage: bytes
 #[pyfunction]
 #[pyo3(signature = (MemBuf, OutM))]
-fn LLVMGetBitcodeModule(py: Python<'_>, MemBuf: rt::PtrArg, OutM: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMGetBitcodeModule(py: Python<'_>, MemBuf: rt::PtrArg, OutM: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetBitcodeModule");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_MemBuf = MemBuf.addr();
-    let a_OutM = OutM.addr();
+    let mut h_OutM = super::llvm_types::TYPES.handle_ref(2, OutM, true)?;
+    let a_OutM = h_OutM.addr();
     let mut o_OutMessage: usize = Default::default();
     let a_OutMessage = &mut o_OutMessage as *mut usize as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -204,13 +211,14 @@ fn LLVMGetBitcodeModule(py: Python<'_>, MemBuf: rt::PtrArg, OutM: rt::PtrArgMut)
 ///     int
 #[pyfunction]
 #[pyo3(signature = (MemBuf, OutM))]
-fn LLVMGetBitcodeModule2(py: Python<'_>, MemBuf: rt::PtrArg, OutM: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMGetBitcodeModule2(py: Python<'_>, MemBuf: rt::PtrArg, OutM: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetBitcodeModule2");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_MemBuf = MemBuf.addr();
-    let a_OutM = OutM.addr();
+    let mut h_OutM = super::llvm_types::TYPES.handle_ref(2, OutM, true)?;
+    let a_OutM = h_OutM.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MemBuf, a_OutM) });
     Ok(rt::obj(py, __r)?)

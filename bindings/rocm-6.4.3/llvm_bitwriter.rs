@@ -61,15 +61,15 @@ fn LLVMWriteBitcodeToFile(py: Python<'_>, M: rt::PtrArg, Path: rt::CStrArg) -> P
 ///     int
 #[pyfunction]
 #[pyo3(signature = (M, FD, ShouldClose, Unbuffered))]
-fn LLVMWriteBitcodeToFD(py: Python<'_>, M: rt::PtrArg, FD: i32, ShouldClose: i32, Unbuffered: i32) -> PyResult<PyObject> {
+fn LLVMWriteBitcodeToFD(py: Python<'_>, M: rt::PtrArg, FD: rt::CInt<i32>, ShouldClose: rt::CInt<i32>, Unbuffered: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMWriteBitcodeToFD");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32, i32, i32) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_M = M.addr();
-    let a_FD = FD;
-    let a_ShouldClose = ShouldClose;
-    let a_Unbuffered = Unbuffered;
+    let a_FD = FD.0;
+    let a_ShouldClose = ShouldClose.0;
+    let a_Unbuffered = Unbuffered.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_FD, a_ShouldClose, a_Unbuffered) });
     Ok(rt::obj(py, __r)?)
@@ -85,13 +85,13 @@ fn LLVMWriteBitcodeToFD(py: Python<'_>, M: rt::PtrArg, FD: i32, ShouldClose: i32
 ///     int
 #[pyfunction]
 #[pyo3(signature = (M, Handle))]
-fn LLVMWriteBitcodeToFileHandle(py: Python<'_>, M: rt::PtrArg, Handle: i32) -> PyResult<PyObject> {
+fn LLVMWriteBitcodeToFileHandle(py: Python<'_>, M: rt::PtrArg, Handle: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMWriteBitcodeToFileHandle");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_M = M.addr();
-    let a_Handle = Handle;
+    let a_Handle = Handle.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Handle) });
     Ok(rt::obj(py, __r)?)

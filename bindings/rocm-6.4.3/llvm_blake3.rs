@@ -41,18 +41,19 @@ fn llvm_blake3_version(py: Python<'_>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f() });
-    Ok(rt::cstr_result(py, __r))
+    Ok(rt::cstr_result(py, __r)?)
 }
 /// Args:
 ///     self
 #[pyfunction]
 #[pyo3(signature = (self_))]
-fn llvm_blake3_hasher_init(py: Python<'_>, self_: rt::PtrArgMut) -> PyResult<PyObject> {
+fn llvm_blake3_hasher_init(py: Python<'_>, self_: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"llvm_blake3_hasher_init");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_self = self_.addr();
+    let p_self = TYPES.record_ptr_arg(1, self_, true)?;
+    let a_self = p_self.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_self) });
     Ok(py.None())
@@ -62,13 +63,15 @@ fn llvm_blake3_hasher_init(py: Python<'_>, self_: rt::PtrArgMut) -> PyResult<PyO
 ///     key
 #[pyfunction]
 #[pyo3(signature = (self_, key))]
-fn llvm_blake3_hasher_init_keyed(py: Python<'_>, self_: rt::PtrArgMut, key: rt::PtrArg) -> PyResult<PyObject> {
+fn llvm_blake3_hasher_init_keyed(py: Python<'_>, self_: &Bound<'_, PyAny>, key: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"llvm_blake3_hasher_init_keyed");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_self = self_.addr();
-    let a_key = key.addr();
+    let p_self = TYPES.record_ptr_arg(1, self_, true)?;
+    let a_self = p_self.addr();
+    let p_key = rt::typed_ptr_arg(key, None, 1, false)?;
+    let a_key = p_key.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_self, a_key) });
     Ok(py.None())
@@ -78,12 +81,13 @@ fn llvm_blake3_hasher_init_keyed(py: Python<'_>, self_: rt::PtrArgMut, key: rt::
 ///     context
 #[pyfunction]
 #[pyo3(signature = (self_, context))]
-fn llvm_blake3_hasher_init_derive_key(py: Python<'_>, self_: rt::PtrArgMut, context: rt::CStrArg) -> PyResult<PyObject> {
+fn llvm_blake3_hasher_init_derive_key(py: Python<'_>, self_: &Bound<'_, PyAny>, context: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"llvm_blake3_hasher_init_derive_key");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_self = self_.addr();
+    let p_self = TYPES.record_ptr_arg(1, self_, true)?;
+    let a_self = p_self.addr();
     let a_context = context.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_self, a_context) });
@@ -95,14 +99,15 @@ fn llvm_blake3_hasher_init_derive_key(py: Python<'_>, self_: rt::PtrArgMut, cont
 ///     context_len
 #[pyfunction]
 #[pyo3(signature = (self_, context, context_len))]
-fn llvm_blake3_hasher_init_derive_key_raw(py: Python<'_>, self_: rt::PtrArgMut, context: rt::PtrArg, context_len: u64) -> PyResult<PyObject> {
+fn llvm_blake3_hasher_init_derive_key_raw(py: Python<'_>, self_: &Bound<'_, PyAny>, context: rt::PtrArg, context_len: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"llvm_blake3_hasher_init_derive_key_raw");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_self = self_.addr();
+    let p_self = TYPES.record_ptr_arg(1, self_, true)?;
+    let a_self = p_self.addr();
     let a_context = context.addr();
-    let a_context_len = context_len;
+    let a_context_len = context_len.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_self, a_context, a_context_len) });
     Ok(py.None())
@@ -113,14 +118,15 @@ fn llvm_blake3_hasher_init_derive_key_raw(py: Python<'_>, self_: rt::PtrArgMut, 
 ///     input_len
 #[pyfunction]
 #[pyo3(signature = (self_, input, input_len))]
-fn llvm_blake3_hasher_update(py: Python<'_>, self_: rt::PtrArgMut, input: rt::PtrArg, input_len: u64) -> PyResult<PyObject> {
+fn llvm_blake3_hasher_update(py: Python<'_>, self_: &Bound<'_, PyAny>, input: rt::PtrArg, input_len: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"llvm_blake3_hasher_update");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_self = self_.addr();
+    let p_self = TYPES.record_ptr_arg(1, self_, true)?;
+    let a_self = p_self.addr();
     let a_input = input.addr();
-    let a_input_len = input_len;
+    let a_input_len = input_len.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_self, a_input, a_input_len) });
     Ok(py.None())
@@ -133,15 +139,16 @@ fn llvm_blake3_hasher_update(py: Python<'_>, self_: rt::PtrArgMut, input: rt::Pt
 ///     out: int
 #[pyfunction]
 #[pyo3(signature = (self_, out_len))]
-fn llvm_blake3_hasher_finalize(py: Python<'_>, self_: rt::PtrArg, out_len: u64) -> PyResult<PyObject> {
+fn llvm_blake3_hasher_finalize(py: Python<'_>, self_: &Bound<'_, PyAny>, out_len: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"llvm_blake3_hasher_finalize");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_self = self_.addr();
+    let p_self = TYPES.record_ptr_arg(1, self_, false)?;
+    let a_self = p_self.addr();
     let mut o_out: u8 = Default::default();
     let a_out = &mut o_out as *mut u8 as usize;
-    let a_out_len = out_len;
+    let a_out_len = out_len.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_self, a_out, a_out_len) });
     Ok(rt::obj(py, o_out)?)
@@ -155,16 +162,17 @@ fn llvm_blake3_hasher_finalize(py: Python<'_>, self_: rt::PtrArg, out_len: u64) 
 ///     out: int
 #[pyfunction]
 #[pyo3(signature = (self_, seek, out_len))]
-fn llvm_blake3_hasher_finalize_seek(py: Python<'_>, self_: rt::PtrArg, seek: u64, out_len: u64) -> PyResult<PyObject> {
+fn llvm_blake3_hasher_finalize_seek(py: Python<'_>, self_: &Bound<'_, PyAny>, seek: rt::CInt<u64>, out_len: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"llvm_blake3_hasher_finalize_seek");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64, usize, u64) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_self = self_.addr();
-    let a_seek = seek;
+    let p_self = TYPES.record_ptr_arg(1, self_, false)?;
+    let a_self = p_self.addr();
+    let a_seek = seek.0;
     let mut o_out: u8 = Default::default();
     let a_out = &mut o_out as *mut u8 as usize;
-    let a_out_len = out_len;
+    let a_out_len = out_len.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_self, a_seek, a_out, a_out_len) });
     Ok(rt::obj(py, o_out)?)
@@ -173,12 +181,13 @@ fn llvm_blake3_hasher_finalize_seek(py: Python<'_>, self_: rt::PtrArg, seek: u64
 ///     self
 #[pyfunction]
 #[pyo3(signature = (self_))]
-fn llvm_blake3_hasher_reset(py: Python<'_>, self_: rt::PtrArgMut) -> PyResult<PyObject> {
+fn llvm_blake3_hasher_reset(py: Python<'_>, self_: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"llvm_blake3_hasher_reset");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_self = self_.addr();
+    let p_self = TYPES.record_ptr_arg(1, self_, true)?;
+    let a_self = p_self.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_self) });
     Ok(py.None())

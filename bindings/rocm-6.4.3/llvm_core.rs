@@ -267,13 +267,13 @@ fn LLVMContextShouldDiscardValueNames(py: Python<'_>, C: rt::PtrArg) -> PyResult
 ///     Discard
 #[pyfunction]
 #[pyo3(signature = (C, Discard))]
-fn LLVMContextSetDiscardValueNames(py: Python<'_>, C: rt::PtrArg, Discard: i32) -> PyResult<PyObject> {
+fn LLVMContextSetDiscardValueNames(py: Python<'_>, C: rt::PtrArg, Discard: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMContextSetDiscardValueNames");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_C = C.addr();
-    let a_Discard = Discard;
+    let a_Discard = Discard.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_Discard) });
     Ok(py.None())
@@ -349,14 +349,14 @@ fn LLVMGetDiagInfoSeverity(py: Python<'_>, DI: rt::PtrArg) -> PyResult<PyObject>
 ///     int
 #[pyfunction]
 #[pyo3(signature = (C, Name, SLen))]
-fn LLVMGetMDKindIDInContext(py: Python<'_>, C: rt::PtrArg, Name: rt::CStrArg, SLen: u32) -> PyResult<PyObject> {
+fn LLVMGetMDKindIDInContext(py: Python<'_>, C: rt::PtrArg, Name: rt::CStrArg, SLen: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetMDKindIDInContext");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_C = C.addr();
     let a_Name = Name.addr();
-    let a_SLen = SLen;
+    let a_SLen = SLen.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_Name, a_SLen) });
     Ok(rt::obj(py, __r)?)
@@ -369,13 +369,13 @@ fn LLVMGetMDKindIDInContext(py: Python<'_>, C: rt::PtrArg, Name: rt::CStrArg, SL
 ///     int
 #[pyfunction]
 #[pyo3(signature = (Name, SLen))]
-fn LLVMGetMDKindID(py: Python<'_>, Name: rt::CStrArg, SLen: u32) -> PyResult<PyObject> {
+fn LLVMGetMDKindID(py: Python<'_>, Name: rt::CStrArg, SLen: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetMDKindID");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Name = Name.addr();
-    let a_SLen = SLen;
+    let a_SLen = SLen.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Name, a_SLen) });
     Ok(rt::obj(py, __r)?)
@@ -398,13 +398,13 @@ fn LLVMGetMDKindID(py: Python<'_>, Name: rt::CStrArg, SLen: u32) -> PyResult<PyO
 ///     int
 #[pyfunction]
 #[pyo3(signature = (Name, SLen))]
-fn LLVMGetEnumAttributeKindForName(py: Python<'_>, Name: rt::CStrArg, SLen: u64) -> PyResult<PyObject> {
+fn LLVMGetEnumAttributeKindForName(py: Python<'_>, Name: rt::CStrArg, SLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetEnumAttributeKindForName");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Name = Name.addr();
-    let a_SLen = SLen;
+    let a_SLen = SLen.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Name, a_SLen) });
     Ok(rt::obj(py, __r)?)
@@ -433,14 +433,14 @@ fn LLVMGetLastEnumAttributeKind(py: Python<'_>) -> PyResult<PyObject> {
 ///     LLVMOpaqueAttributeRef
 #[pyfunction]
 #[pyo3(signature = (C, KindID, Val))]
-fn LLVMCreateEnumAttribute(py: Python<'_>, C: rt::PtrArg, KindID: u32, Val: u64) -> PyResult<PyObject> {
+fn LLVMCreateEnumAttribute(py: Python<'_>, C: rt::PtrArg, KindID: rt::CInt<u32>, Val: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateEnumAttribute");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32, u64) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_C = C.addr();
-    let a_KindID = KindID;
-    let a_Val = Val;
+    let a_KindID = KindID.0;
+    let a_Val = Val.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_KindID, a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 14, __r, None)?)
@@ -495,13 +495,13 @@ fn LLVMGetEnumAttributeValue(py: Python<'_>, A: rt::PtrArg) -> PyResult<PyObject
 ///     LLVMOpaqueAttributeRef
 #[pyfunction]
 #[pyo3(signature = (C, KindID, type_ref))]
-fn LLVMCreateTypeAttribute(py: Python<'_>, C: rt::PtrArg, KindID: u32, type_ref: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMCreateTypeAttribute(py: Python<'_>, C: rt::PtrArg, KindID: rt::CInt<u32>, type_ref: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateTypeAttribute");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_C = C.addr();
-    let a_KindID = KindID;
+    let a_KindID = KindID.0;
     let a_type_ref = type_ref.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_KindID, a_type_ref) });
@@ -542,16 +542,18 @@ fn LLVMGetTypeAttributeValue(py: Python<'_>, A: rt::PtrArg) -> PyResult<PyObject
 ///     LLVMOpaqueAttributeRef
 #[pyfunction]
 #[pyo3(signature = (C, KindID, NumBits, LowerWords, UpperWords))]
-fn LLVMCreateConstantRangeAttribute(py: Python<'_>, C: rt::PtrArg, KindID: u32, NumBits: u32, LowerWords: rt::PtrArg, UpperWords: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMCreateConstantRangeAttribute(py: Python<'_>, C: rt::PtrArg, KindID: rt::CInt<u32>, NumBits: rt::CInt<u32>, LowerWords: &Bound<'_, PyAny>, UpperWords: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateConstantRangeAttribute");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32, u32, usize, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_C = C.addr();
-    let a_KindID = KindID;
-    let a_NumBits = NumBits;
-    let a_LowerWords = LowerWords.addr();
-    let a_UpperWords = UpperWords.addr();
+    let a_KindID = KindID.0;
+    let a_NumBits = NumBits.0;
+    let p_LowerWords = rt::typed_ptr_arg(LowerWords, None, 8, false)?;
+    let a_LowerWords = p_LowerWords.addr();
+    let p_UpperWords = rt::typed_ptr_arg(UpperWords, None, 8, false)?;
+    let a_UpperWords = p_UpperWords.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_KindID, a_NumBits, a_LowerWords, a_UpperWords) });
     Ok(super::llvm_types::TYPES.instance_at(py, 14, __r, None)?)
@@ -569,16 +571,16 @@ fn LLVMCreateConstantRangeAttribute(py: Python<'_>, C: rt::PtrArg, KindID: u32, 
 ///     LLVMOpaqueAttributeRef
 #[pyfunction]
 #[pyo3(signature = (C, K, KLength, V, VLength))]
-fn LLVMCreateStringAttribute(py: Python<'_>, C: rt::PtrArg, K: rt::CStrArg, KLength: u32, V: rt::CStrArg, VLength: u32) -> PyResult<PyObject> {
+fn LLVMCreateStringAttribute(py: Python<'_>, C: rt::PtrArg, K: rt::CStrArg, KLength: rt::CInt<u32>, V: rt::CStrArg, VLength: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateStringAttribute");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u32, usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_C = C.addr();
     let a_K = K.addr();
-    let a_KLength = KLength;
+    let a_KLength = KLength.0;
     let a_V = V.addr();
-    let a_VLength = VLength;
+    let a_VLength = VLength.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_K, a_KLength, a_V, a_VLength) });
     Ok(super::llvm_types::TYPES.instance_at(py, 14, __r, None)?)
@@ -603,7 +605,7 @@ fn LLVMGetStringAttributeKind(py: Python<'_>, A: rt::PtrArg) -> PyResult<PyObjec
     let a_Length = &mut o_Length as *mut u32 as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_A, a_Length) });
-    rt::tuple(py, [rt::cstr_result(py, __r), rt::obj(py, o_Length)?])
+    rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Length)?])
 }
 /// Get the string attribute's value.
 ///
@@ -625,7 +627,7 @@ fn LLVMGetStringAttributeValue(py: Python<'_>, A: rt::PtrArg) -> PyResult<PyObje
     let a_Length = &mut o_Length as *mut u32 as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_A, a_Length) });
-    rt::tuple(py, [rt::cstr_result(py, __r), rt::obj(py, o_Length)?])
+    rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Length)?])
 }
 /// Check for the different types of attributes.
 ///
@@ -822,13 +824,13 @@ fn LLVMIsNewDbgInfoFormat(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
 ///     UseNewFormat
 #[pyfunction]
 #[pyo3(signature = (M, UseNewFormat))]
-fn LLVMSetIsNewDbgInfoFormat(py: Python<'_>, M: rt::PtrArg, UseNewFormat: i32) -> PyResult<PyObject> {
+fn LLVMSetIsNewDbgInfoFormat(py: Python<'_>, M: rt::PtrArg, UseNewFormat: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetIsNewDbgInfoFormat");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_M = M.addr();
-    let a_UseNewFormat = UseNewFormat;
+    let a_UseNewFormat = UseNewFormat.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_UseNewFormat) });
     Ok(py.None())
@@ -856,7 +858,7 @@ fn LLVMGetModuleIdentifier(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> 
     let a_Len = &mut o_Len as *mut u64 as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Len) });
-    rt::tuple(py, [rt::cstr_result(py, __r), rt::obj(py, o_Len)?])
+    rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Len)?])
 }
 /// Set the identifier of a module to a string Ident with length Len.
 ///
@@ -868,14 +870,14 @@ fn LLVMGetModuleIdentifier(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> 
 ///     Len: Length of Ident
 #[pyfunction]
 #[pyo3(signature = (M, Ident, Len))]
-fn LLVMSetModuleIdentifier(py: Python<'_>, M: rt::PtrArg, Ident: rt::CStrArg, Len: u64) -> PyResult<PyObject> {
+fn LLVMSetModuleIdentifier(py: Python<'_>, M: rt::PtrArg, Ident: rt::CStrArg, Len: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetModuleIdentifier");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_M = M.addr();
     let a_Ident = Ident.addr();
-    let a_Len = Len;
+    let a_Len = Len.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Ident, a_Len) });
     Ok(py.None())
@@ -903,7 +905,7 @@ fn LLVMGetSourceFileName(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
     let a_Len = &mut o_Len as *mut u64 as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Len) });
-    rt::tuple(py, [rt::cstr_result(py, __r), rt::obj(py, o_Len)?])
+    rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Len)?])
 }
 /// Set the original source file name of a module to a string Name with length
 /// Len.
@@ -916,14 +918,14 @@ fn LLVMGetSourceFileName(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
 ///     Len: Length of Name
 #[pyfunction]
 #[pyo3(signature = (M, Name, Len))]
-fn LLVMSetSourceFileName(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg, Len: u64) -> PyResult<PyObject> {
+fn LLVMSetSourceFileName(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg, Len: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetSourceFileName");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_M = M.addr();
     let a_Name = Name.addr();
-    let a_Len = Len;
+    let a_Len = Len.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Name, a_Len) });
     Ok(py.None())
@@ -951,7 +953,7 @@ fn LLVMGetDataLayoutStr(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
     let a_M = M.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M) });
-    Ok(rt::cstr_result(py, __r))
+    Ok(rt::cstr_result(py, __r)?)
 }
 /// Args:
 ///     M
@@ -968,7 +970,7 @@ fn LLVMGetDataLayout(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
     let a_M = M.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M) });
-    Ok(rt::cstr_result(py, __r))
+    Ok(rt::cstr_result(py, __r)?)
 }
 /// Set the data layout for a module.
 ///
@@ -1009,7 +1011,7 @@ fn LLVMGetTarget(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
     let a_M = M.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M) });
-    Ok(rt::cstr_result(py, __r))
+    Ok(rt::cstr_result(py, __r)?)
 }
 /// Set the target triple for a module.
 ///
@@ -1084,13 +1086,13 @@ fn LLVMDisposeModuleFlagsMetadata(py: Python<'_>, Entries: rt::PtrArgMut) -> PyR
 ///     LLVMModuleFlagBehavior
 #[pyfunction]
 #[pyo3(signature = (Entries, Index))]
-fn LLVMModuleFlagEntriesGetFlagBehavior(py: Python<'_>, Entries: rt::PtrArgMut, Index: u32) -> PyResult<PyObject> {
+fn LLVMModuleFlagEntriesGetFlagBehavior(py: Python<'_>, Entries: rt::PtrArgMut, Index: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMModuleFlagEntriesGetFlagBehavior");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Entries = Entries.addr();
-    let a_Index = Index;
+    let a_Index = Index.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Entries, a_Index) });
     Ok(TYPES.enum_member(py, 16, __r as i64)?)
@@ -1108,18 +1110,18 @@ fn LLVMModuleFlagEntriesGetFlagBehavior(py: Python<'_>, Entries: rt::PtrArgMut, 
 ///     Len: int
 #[pyfunction]
 #[pyo3(signature = (Entries, Index))]
-fn LLVMModuleFlagEntriesGetKey(py: Python<'_>, Entries: rt::PtrArgMut, Index: u32) -> PyResult<PyObject> {
+fn LLVMModuleFlagEntriesGetKey(py: Python<'_>, Entries: rt::PtrArgMut, Index: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMModuleFlagEntriesGetKey");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Entries = Entries.addr();
-    let a_Index = Index;
+    let a_Index = Index.0;
     let mut o_Len: u64 = Default::default();
     let a_Len = &mut o_Len as *mut u64 as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Entries, a_Index, a_Len) });
-    rt::tuple(py, [rt::cstr_result(py, __r), rt::obj(py, o_Len)?])
+    rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Len)?])
 }
 /// Returns the metadata for a module flag entry at a specific index.
 ///
@@ -1133,13 +1135,13 @@ fn LLVMModuleFlagEntriesGetKey(py: Python<'_>, Entries: rt::PtrArgMut, Index: u3
 ///     LLVMOpaqueMetadata
 #[pyfunction]
 #[pyo3(signature = (Entries, Index))]
-fn LLVMModuleFlagEntriesGetMetadata(py: Python<'_>, Entries: rt::PtrArgMut, Index: u32) -> PyResult<PyObject> {
+fn LLVMModuleFlagEntriesGetMetadata(py: Python<'_>, Entries: rt::PtrArgMut, Index: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMModuleFlagEntriesGetMetadata");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Entries = Entries.addr();
-    let a_Index = Index;
+    let a_Index = Index.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Entries, a_Index) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -1158,14 +1160,14 @@ fn LLVMModuleFlagEntriesGetMetadata(py: Python<'_>, Entries: rt::PtrArgMut, Inde
 ///     LLVMOpaqueMetadata
 #[pyfunction]
 #[pyo3(signature = (M, Key, KeyLen))]
-fn LLVMGetModuleFlag(py: Python<'_>, M: rt::PtrArg, Key: rt::CStrArg, KeyLen: u64) -> PyResult<PyObject> {
+fn LLVMGetModuleFlag(py: Python<'_>, M: rt::PtrArg, Key: rt::CStrArg, KeyLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetModuleFlag");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_M = M.addr();
     let a_Key = Key.addr();
-    let a_KeyLen = KeyLen;
+    let a_KeyLen = KeyLen.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Key, a_KeyLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -1183,7 +1185,7 @@ fn LLVMGetModuleFlag(py: Python<'_>, M: rt::PtrArg, Key: rt::CStrArg, KeyLen: u6
 ///     Val
 #[pyfunction]
 #[pyo3(signature = (M, Behavior, Key, KeyLen, Val))]
-fn LLVMAddModuleFlag(py: Python<'_>, M: rt::PtrArg, Behavior: &Bound<'_, PyAny>, Key: rt::CStrArg, KeyLen: u64, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMAddModuleFlag(py: Python<'_>, M: rt::PtrArg, Behavior: &Bound<'_, PyAny>, Key: rt::CStrArg, KeyLen: rt::CInt<u64>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddModuleFlag");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32, usize, u64, usize) =
@@ -1191,7 +1193,7 @@ fn LLVMAddModuleFlag(py: Python<'_>, M: rt::PtrArg, Behavior: &Bound<'_, PyAny>,
     let a_M = M.addr();
     let a_Behavior = rt::narrow::<u32>(TYPES.enum_arg(16, Behavior)?)?;
     let a_Key = Key.addr();
-    let a_KeyLen = KeyLen;
+    let a_KeyLen = KeyLen.0;
     let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Behavior, a_Key, a_KeyLen, a_Val) });
@@ -1286,7 +1288,7 @@ fn LLVMGetModuleInlineAsm(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
     let a_Len = &mut o_Len as *mut u64 as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Len) });
-    rt::tuple(py, [rt::cstr_result(py, __r), rt::obj(py, o_Len)?])
+    rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Len)?])
 }
 /// Set inline assembly for a module.
 ///
@@ -1298,14 +1300,14 @@ fn LLVMGetModuleInlineAsm(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
 ///     Len
 #[pyfunction]
 #[pyo3(signature = (M, Asm, Len))]
-fn LLVMSetModuleInlineAsm2(py: Python<'_>, M: rt::PtrArg, Asm: rt::CStrArg, Len: u64) -> PyResult<PyObject> {
+fn LLVMSetModuleInlineAsm2(py: Python<'_>, M: rt::PtrArg, Asm: rt::CStrArg, Len: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetModuleInlineAsm2");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_M = M.addr();
     let a_Asm = Asm.addr();
-    let a_Len = Len;
+    let a_Len = Len.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Asm, a_Len) });
     Ok(py.None())
@@ -1320,14 +1322,14 @@ fn LLVMSetModuleInlineAsm2(py: Python<'_>, M: rt::PtrArg, Asm: rt::CStrArg, Len:
 ///     Len
 #[pyfunction]
 #[pyo3(signature = (M, Asm, Len))]
-fn LLVMAppendModuleInlineAsm(py: Python<'_>, M: rt::PtrArg, Asm: rt::CStrArg, Len: u64) -> PyResult<PyObject> {
+fn LLVMAppendModuleInlineAsm(py: Python<'_>, M: rt::PtrArg, Asm: rt::CStrArg, Len: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAppendModuleInlineAsm");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_M = M.addr();
     let a_Asm = Asm.addr();
-    let a_Len = Len;
+    let a_Len = Len.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Asm, a_Len) });
     Ok(py.None())
@@ -1351,20 +1353,20 @@ fn LLVMAppendModuleInlineAsm(py: Python<'_>, M: rt::PtrArg, Asm: rt::CStrArg, Le
 ///     LLVMOpaqueValue
 #[pyfunction]
 #[pyo3(signature = (Ty, AsmString, AsmStringSize, Constraints, ConstraintsSize, HasSideEffects, IsAlignStack, Dialect, CanThrow))]
-fn LLVMGetInlineAsm(py: Python<'_>, Ty: rt::PtrArg, AsmString: rt::CStrArg, AsmStringSize: u64, Constraints: rt::CStrArg, ConstraintsSize: u64, HasSideEffects: i32, IsAlignStack: i32, Dialect: &Bound<'_, PyAny>, CanThrow: i32) -> PyResult<PyObject> {
+fn LLVMGetInlineAsm(py: Python<'_>, Ty: rt::PtrArg, AsmString: rt::CStrArg, AsmStringSize: rt::CInt<u64>, Constraints: rt::CStrArg, ConstraintsSize: rt::CInt<u64>, HasSideEffects: rt::CInt<i32>, IsAlignStack: rt::CInt<i32>, Dialect: &Bound<'_, PyAny>, CanThrow: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetInlineAsm");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, usize, u64, i32, i32, u32, i32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Ty = Ty.addr();
     let a_AsmString = AsmString.addr();
-    let a_AsmStringSize = AsmStringSize;
+    let a_AsmStringSize = AsmStringSize.0;
     let a_Constraints = Constraints.addr();
-    let a_ConstraintsSize = ConstraintsSize;
-    let a_HasSideEffects = HasSideEffects;
-    let a_IsAlignStack = IsAlignStack;
+    let a_ConstraintsSize = ConstraintsSize.0;
+    let a_HasSideEffects = HasSideEffects.0;
+    let a_IsAlignStack = IsAlignStack.0;
     let a_Dialect = rt::narrow::<u32>(TYPES.enum_arg(15, Dialect)?)?;
-    let a_CanThrow = CanThrow;
+    let a_CanThrow = CanThrow.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Ty, a_AsmString, a_AsmStringSize, a_Constraints, a_ConstraintsSize, a_HasSideEffects, a_IsAlignStack, a_Dialect, a_CanThrow) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -1389,7 +1391,7 @@ fn LLVMGetInlineAsmAsmString(py: Python<'_>, InlineAsmVal: rt::PtrArg) -> PyResu
     let a_Len = &mut o_Len as *mut u64 as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_InlineAsmVal, a_Len) });
-    rt::tuple(py, [rt::cstr_result(py, __r), rt::obj(py, o_Len)?])
+    rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Len)?])
 }
 /// Get the raw constraint string for an inline assembly snippet
 ///
@@ -1411,7 +1413,7 @@ fn LLVMGetInlineAsmConstraintString(py: Python<'_>, InlineAsmVal: rt::PtrArg) ->
     let a_Len = &mut o_Len as *mut u64 as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_InlineAsmVal, a_Len) });
-    rt::tuple(py, [rt::cstr_result(py, __r), rt::obj(py, o_Len)?])
+    rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Len)?])
 }
 /// Get the dialect used by the inline asm snippet
 ///
@@ -1653,14 +1655,14 @@ fn LLVMGetPreviousNamedMetadata(py: Python<'_>, NamedMDNode: rt::PtrArg) -> PyRe
 ///     LLVMOpaqueNamedMDNode
 #[pyfunction]
 #[pyo3(signature = (M, Name, NameLen))]
-fn LLVMGetNamedMetadata(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg, NameLen: u64) -> PyResult<PyObject> {
+fn LLVMGetNamedMetadata(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNamedMetadata");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_M = M.addr();
     let a_Name = Name.addr();
-    let a_NameLen = NameLen;
+    let a_NameLen = NameLen.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Name, a_NameLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 7, __r, None)?)
@@ -1679,14 +1681,14 @@ fn LLVMGetNamedMetadata(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg, NameLe
 ///     LLVMOpaqueNamedMDNode
 #[pyfunction]
 #[pyo3(signature = (M, Name, NameLen))]
-fn LLVMGetOrInsertNamedMetadata(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg, NameLen: u64) -> PyResult<PyObject> {
+fn LLVMGetOrInsertNamedMetadata(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetOrInsertNamedMetadata");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_M = M.addr();
     let a_Name = Name.addr();
-    let a_NameLen = NameLen;
+    let a_NameLen = NameLen.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Name, a_NameLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 7, __r, None)?)
@@ -1713,7 +1715,7 @@ fn LLVMGetNamedMetadataName(py: Python<'_>, NamedMD: rt::PtrArg) -> PyResult<PyO
     let a_NameLen = &mut o_NameLen as *mut u64 as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_NamedMD, a_NameLen) });
-    rt::tuple(py, [rt::cstr_result(py, __r), rt::obj(py, o_NameLen)?])
+    rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_NameLen)?])
 }
 /// Obtain the number of operands for named metadata in a module.
 ///
@@ -1754,14 +1756,15 @@ fn LLVMGetNamedMetadataNumOperands(py: Python<'_>, M: rt::PtrArg, Name: rt::CStr
 ///     Dest
 #[pyfunction]
 #[pyo3(signature = (M, Name, Dest))]
-fn LLVMGetNamedMetadataOperands(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg, Dest: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMGetNamedMetadataOperands(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg, Dest: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNamedMetadataOperands");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_M = M.addr();
     let a_Name = Name.addr();
-    let a_Dest = Dest.addr();
+    let mut h_Dest = super::llvm_types::TYPES.handle_ref(4, Dest, true)?;
+    let a_Dest = h_Dest.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Name, a_Dest) });
     Ok(py.None())
@@ -1814,7 +1817,7 @@ fn LLVMGetDebugLocDirectory(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObjec
     let a_Length = &mut o_Length as *mut u32 as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val, a_Length) });
-    rt::tuple(py, [rt::cstr_result(py, __r), rt::obj(py, o_Length)?])
+    rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Length)?])
 }
 /// Return the filename of the debug location for this value, which must be
 /// an llvm::Instruction, llvm::GlobalVariable, or llvm::Function.
@@ -1841,7 +1844,7 @@ fn LLVMGetDebugLocFilename(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject
     let a_Length = &mut o_Length as *mut u32 as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val, a_Length) });
-    rt::tuple(py, [rt::cstr_result(py, __r), rt::obj(py, o_Length)?])
+    rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Length)?])
 }
 /// Return the line number of the debug location for this value, which must be
 /// an llvm::Instruction, llvm::GlobalVariable, or llvm::Function.
@@ -2260,13 +2263,13 @@ fn LLVMInt128TypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> 
 ///     LLVMOpaqueType
 #[pyfunction]
 #[pyo3(signature = (C, NumBits))]
-fn LLVMIntTypeInContext(py: Python<'_>, C: rt::PtrArg, NumBits: u32) -> PyResult<PyObject> {
+fn LLVMIntTypeInContext(py: Python<'_>, C: rt::PtrArg, NumBits: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIntTypeInContext");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_C = C.addr();
-    let a_NumBits = NumBits;
+    let a_NumBits = NumBits.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_NumBits) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -2359,12 +2362,12 @@ fn LLVMInt128Type(py: Python<'_>) -> PyResult<PyObject> {
 ///     LLVMOpaqueType
 #[pyfunction]
 #[pyo3(signature = (NumBits))]
-fn LLVMIntType(py: Python<'_>, NumBits: u32) -> PyResult<PyObject> {
+fn LLVMIntType(py: Python<'_>, NumBits: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIntType");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_NumBits = NumBits;
+    let a_NumBits = NumBits.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_NumBits) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -2630,15 +2633,16 @@ fn LLVMPPCFP128Type(py: Python<'_>) -> PyResult<PyObject> {
 ///     LLVMOpaqueType
 #[pyfunction]
 #[pyo3(signature = (ReturnType, ParamTypes, ParamCount, IsVarArg))]
-fn LLVMFunctionType(py: Python<'_>, ReturnType: rt::PtrArg, ParamTypes: rt::PtrArgMut, ParamCount: u32, IsVarArg: i32) -> PyResult<PyObject> {
+fn LLVMFunctionType(py: Python<'_>, ReturnType: rt::PtrArg, ParamTypes: &Bound<'_, PyAny>, ParamCount: rt::CInt<u32>, IsVarArg: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMFunctionType");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u32, i32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_ReturnType = ReturnType.addr();
-    let a_ParamTypes = ParamTypes.addr();
-    let a_ParamCount = ParamCount;
-    let a_IsVarArg = IsVarArg;
+    let mut h_ParamTypes = super::llvm_types::TYPES.handle_ref(3, ParamTypes, true)?;
+    let a_ParamTypes = h_ParamTypes.addr();
+    let a_ParamCount = ParamCount.0;
+    let a_IsVarArg = IsVarArg.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ReturnType, a_ParamTypes, a_ParamCount, a_IsVarArg) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -2712,13 +2716,14 @@ fn LLVMCountParamTypes(py: Python<'_>, FunctionTy: rt::PtrArg) -> PyResult<PyObj
 ///     Dest: Memory address of an array to be filled with result.
 #[pyfunction]
 #[pyo3(signature = (FunctionTy, Dest))]
-fn LLVMGetParamTypes(py: Python<'_>, FunctionTy: rt::PtrArg, Dest: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMGetParamTypes(py: Python<'_>, FunctionTy: rt::PtrArg, Dest: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetParamTypes");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_FunctionTy = FunctionTy.addr();
-    let a_Dest = Dest.addr();
+    let mut h_Dest = super::llvm_types::TYPES.handle_ref(3, Dest, true)?;
+    let a_Dest = h_Dest.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_FunctionTy, a_Dest) });
     Ok(py.None())
@@ -2740,15 +2745,16 @@ fn LLVMGetParamTypes(py: Python<'_>, FunctionTy: rt::PtrArg, Dest: rt::PtrArgMut
 ///     LLVMOpaqueType
 #[pyfunction]
 #[pyo3(signature = (C, ElementTypes, ElementCount, Packed))]
-fn LLVMStructTypeInContext(py: Python<'_>, C: rt::PtrArg, ElementTypes: rt::PtrArgMut, ElementCount: u32, Packed: i32) -> PyResult<PyObject> {
+fn LLVMStructTypeInContext(py: Python<'_>, C: rt::PtrArg, ElementTypes: &Bound<'_, PyAny>, ElementCount: rt::CInt<u32>, Packed: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMStructTypeInContext");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u32, i32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_C = C.addr();
-    let a_ElementTypes = ElementTypes.addr();
-    let a_ElementCount = ElementCount;
-    let a_Packed = Packed;
+    let mut h_ElementTypes = super::llvm_types::TYPES.handle_ref(3, ElementTypes, true)?;
+    let a_ElementTypes = h_ElementTypes.addr();
+    let a_ElementCount = ElementCount.0;
+    let a_Packed = Packed.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_ElementTypes, a_ElementCount, a_Packed) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -2766,14 +2772,15 @@ fn LLVMStructTypeInContext(py: Python<'_>, C: rt::PtrArg, ElementTypes: rt::PtrA
 ///     LLVMOpaqueType
 #[pyfunction]
 #[pyo3(signature = (ElementTypes, ElementCount, Packed))]
-fn LLVMStructType(py: Python<'_>, ElementTypes: rt::PtrArgMut, ElementCount: u32, Packed: i32) -> PyResult<PyObject> {
+fn LLVMStructType(py: Python<'_>, ElementTypes: &Bound<'_, PyAny>, ElementCount: rt::CInt<u32>, Packed: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMStructType");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32, i32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_ElementTypes = ElementTypes.addr();
-    let a_ElementCount = ElementCount;
-    let a_Packed = Packed;
+    let mut h_ElementTypes = super::llvm_types::TYPES.handle_ref(3, ElementTypes, true)?;
+    let a_ElementTypes = h_ElementTypes.addr();
+    let a_ElementCount = ElementCount.0;
+    let a_Packed = Packed.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ElementTypes, a_ElementCount, a_Packed) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -2820,7 +2827,7 @@ fn LLVMGetStructName(py: Python<'_>, Ty: rt::PtrArg) -> PyResult<PyObject> {
     let a_Ty = Ty.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Ty) });
-    Ok(rt::cstr_result(py, __r))
+    Ok(rt::cstr_result(py, __r)?)
 }
 /// Set the contents of a structure type.
 ///
@@ -2833,15 +2840,16 @@ fn LLVMGetStructName(py: Python<'_>, Ty: rt::PtrArg) -> PyResult<PyObject> {
 ///     Packed
 #[pyfunction]
 #[pyo3(signature = (StructTy, ElementTypes, ElementCount, Packed))]
-fn LLVMStructSetBody(py: Python<'_>, StructTy: rt::PtrArg, ElementTypes: rt::PtrArgMut, ElementCount: u32, Packed: i32) -> PyResult<PyObject> {
+fn LLVMStructSetBody(py: Python<'_>, StructTy: rt::PtrArg, ElementTypes: &Bound<'_, PyAny>, ElementCount: rt::CInt<u32>, Packed: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMStructSetBody");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u32, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_StructTy = StructTy.addr();
-    let a_ElementTypes = ElementTypes.addr();
-    let a_ElementCount = ElementCount;
-    let a_Packed = Packed;
+    let mut h_ElementTypes = super::llvm_types::TYPES.handle_ref(3, ElementTypes, true)?;
+    let a_ElementTypes = h_ElementTypes.addr();
+    let a_ElementCount = ElementCount.0;
+    let a_Packed = Packed.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_StructTy, a_ElementTypes, a_ElementCount, a_Packed) });
     Ok(py.None())
@@ -2881,13 +2889,14 @@ fn LLVMCountStructElementTypes(py: Python<'_>, StructTy: rt::PtrArg) -> PyResult
 ///     Dest
 #[pyfunction]
 #[pyo3(signature = (StructTy, Dest))]
-fn LLVMGetStructElementTypes(py: Python<'_>, StructTy: rt::PtrArg, Dest: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMGetStructElementTypes(py: Python<'_>, StructTy: rt::PtrArg, Dest: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetStructElementTypes");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_StructTy = StructTy.addr();
-    let a_Dest = Dest.addr();
+    let mut h_Dest = super::llvm_types::TYPES.handle_ref(3, Dest, true)?;
+    let a_Dest = h_Dest.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_StructTy, a_Dest) });
     Ok(py.None())
@@ -2904,13 +2913,13 @@ fn LLVMGetStructElementTypes(py: Python<'_>, StructTy: rt::PtrArg, Dest: rt::Ptr
 ///     LLVMOpaqueType
 #[pyfunction]
 #[pyo3(signature = (StructTy, i))]
-fn LLVMStructGetTypeAtIndex(py: Python<'_>, StructTy: rt::PtrArg, i: u32) -> PyResult<PyObject> {
+fn LLVMStructGetTypeAtIndex(py: Python<'_>, StructTy: rt::PtrArg, i: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMStructGetTypeAtIndex");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_StructTy = StructTy.addr();
-    let a_i = i;
+    let a_i = i.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_StructTy, a_i) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -3008,13 +3017,14 @@ fn LLVMGetElementType(py: Python<'_>, Ty: rt::PtrArg) -> PyResult<PyObject> {
 ///     Arr
 #[pyfunction]
 #[pyo3(signature = (Tp, Arr))]
-fn LLVMGetSubtypes(py: Python<'_>, Tp: rt::PtrArg, Arr: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMGetSubtypes(py: Python<'_>, Tp: rt::PtrArg, Arr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetSubtypes");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Tp = Tp.addr();
-    let a_Arr = Arr.addr();
+    let mut h_Arr = super::llvm_types::TYPES.handle_ref(3, Arr, true)?;
+    let a_Arr = h_Arr.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Tp, a_Arr) });
     Ok(py.None())
@@ -3057,13 +3067,13 @@ fn LLVMGetNumContainedTypes(py: Python<'_>, Tp: rt::PtrArg) -> PyResult<PyObject
 ///     LLVMOpaqueType
 #[pyfunction]
 #[pyo3(signature = (ElementType, ElementCount))]
-fn LLVMArrayType(py: Python<'_>, ElementType: rt::PtrArg, ElementCount: u32) -> PyResult<PyObject> {
+fn LLVMArrayType(py: Python<'_>, ElementType: rt::PtrArg, ElementCount: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMArrayType");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_ElementType = ElementType.addr();
-    let a_ElementCount = ElementCount;
+    let a_ElementCount = ElementCount.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ElementType, a_ElementCount) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -3083,13 +3093,13 @@ fn LLVMArrayType(py: Python<'_>, ElementType: rt::PtrArg, ElementCount: u32) -> 
 ///     LLVMOpaqueType
 #[pyfunction]
 #[pyo3(signature = (ElementType, ElementCount))]
-fn LLVMArrayType2(py: Python<'_>, ElementType: rt::PtrArg, ElementCount: u64) -> PyResult<PyObject> {
+fn LLVMArrayType2(py: Python<'_>, ElementType: rt::PtrArg, ElementCount: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMArrayType2");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_ElementType = ElementType.addr();
-    let a_ElementCount = ElementCount;
+    let a_ElementCount = ElementCount.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ElementType, a_ElementCount) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -3157,13 +3167,13 @@ fn LLVMGetArrayLength2(py: Python<'_>, ArrayTy: rt::PtrArg) -> PyResult<PyObject
 ///     LLVMOpaqueType
 #[pyfunction]
 #[pyo3(signature = (ElementType, AddressSpace))]
-fn LLVMPointerType(py: Python<'_>, ElementType: rt::PtrArg, AddressSpace: u32) -> PyResult<PyObject> {
+fn LLVMPointerType(py: Python<'_>, ElementType: rt::PtrArg, AddressSpace: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPointerType");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_ElementType = ElementType.addr();
-    let a_AddressSpace = AddressSpace;
+    let a_AddressSpace = AddressSpace.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ElementType, a_AddressSpace) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -3203,13 +3213,13 @@ fn LLVMPointerTypeIsOpaque(py: Python<'_>, Ty: rt::PtrArg) -> PyResult<PyObject>
 ///     LLVMOpaqueType
 #[pyfunction]
 #[pyo3(signature = (C, AddressSpace))]
-fn LLVMPointerTypeInContext(py: Python<'_>, C: rt::PtrArg, AddressSpace: u32) -> PyResult<PyObject> {
+fn LLVMPointerTypeInContext(py: Python<'_>, C: rt::PtrArg, AddressSpace: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPointerTypeInContext");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_C = C.addr();
-    let a_AddressSpace = AddressSpace;
+    let a_AddressSpace = AddressSpace.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_AddressSpace) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -3253,13 +3263,13 @@ fn LLVMGetPointerAddressSpace(py: Python<'_>, PointerTy: rt::PtrArg) -> PyResult
 ///     LLVMOpaqueType
 #[pyfunction]
 #[pyo3(signature = (ElementType, ElementCount))]
-fn LLVMVectorType(py: Python<'_>, ElementType: rt::PtrArg, ElementCount: u32) -> PyResult<PyObject> {
+fn LLVMVectorType(py: Python<'_>, ElementType: rt::PtrArg, ElementCount: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMVectorType");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_ElementType = ElementType.addr();
-    let a_ElementCount = ElementCount;
+    let a_ElementCount = ElementCount.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ElementType, a_ElementCount) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -3280,13 +3290,13 @@ fn LLVMVectorType(py: Python<'_>, ElementType: rt::PtrArg, ElementCount: u32) ->
 ///     LLVMOpaqueType
 #[pyfunction]
 #[pyo3(signature = (ElementType, ElementCount))]
-fn LLVMScalableVectorType(py: Python<'_>, ElementType: rt::PtrArg, ElementCount: u32) -> PyResult<PyObject> {
+fn LLVMScalableVectorType(py: Python<'_>, ElementType: rt::PtrArg, ElementCount: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMScalableVectorType");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_ElementType = ElementType.addr();
-    let a_ElementCount = ElementCount;
+    let a_ElementCount = ElementCount.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ElementType, a_ElementCount) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -3582,18 +3592,19 @@ fn LLVMX86AMXType(py: Python<'_>) -> PyResult<PyObject> {
 ///     IntParams: int
 #[pyfunction]
 #[pyo3(signature = (C, Name, TypeParams, TypeParamCount, IntParamCount))]
-fn LLVMTargetExtTypeInContext(py: Python<'_>, C: rt::PtrArg, Name: rt::CStrArg, TypeParams: rt::PtrArgMut, TypeParamCount: u32, IntParamCount: u32) -> PyResult<PyObject> {
+fn LLVMTargetExtTypeInContext(py: Python<'_>, C: rt::PtrArg, Name: rt::CStrArg, TypeParams: &Bound<'_, PyAny>, TypeParamCount: rt::CInt<u32>, IntParamCount: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTargetExtTypeInContext");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u32, usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_C = C.addr();
     let a_Name = Name.addr();
-    let a_TypeParams = TypeParams.addr();
-    let a_TypeParamCount = TypeParamCount;
+    let mut h_TypeParams = super::llvm_types::TYPES.handle_ref(3, TypeParams, true)?;
+    let a_TypeParams = h_TypeParams.addr();
+    let a_TypeParamCount = TypeParamCount.0;
     let mut o_IntParams: u32 = Default::default();
     let a_IntParams = &mut o_IntParams as *mut u32 as usize;
-    let a_IntParamCount = IntParamCount;
+    let a_IntParamCount = IntParamCount.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_Name, a_TypeParams, a_TypeParamCount, a_IntParams, a_IntParamCount) });
     rt::tuple(py, [super::llvm_types::TYPES.instance_at(py, 3, __r, None)?, rt::obj(py, o_IntParams)?])
@@ -3617,7 +3628,7 @@ fn LLVMGetTargetExtTypeName(py: Python<'_>, TargetExtTy: rt::PtrArg) -> PyResult
     let a_TargetExtTy = TargetExtTy.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_TargetExtTy) });
-    Ok(rt::cstr_result(py, __r))
+    Ok(rt::cstr_result(py, __r)?)
 }
 /// Obtain the number of type parameters for this target extension type.
 ///
@@ -3652,13 +3663,13 @@ fn LLVMGetTargetExtTypeNumTypeParams(py: Python<'_>, TargetExtTy: rt::PtrArg) ->
 ///     LLVMOpaqueType
 #[pyfunction]
 #[pyo3(signature = (TargetExtTy, Idx))]
-fn LLVMGetTargetExtTypeTypeParam(py: Python<'_>, TargetExtTy: rt::PtrArg, Idx: u32) -> PyResult<PyObject> {
+fn LLVMGetTargetExtTypeTypeParam(py: Python<'_>, TargetExtTy: rt::PtrArg, Idx: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetTargetExtTypeTypeParam");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_TargetExtTy = TargetExtTy.addr();
-    let a_Idx = Idx;
+    let a_Idx = Idx.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_TargetExtTy, a_Idx) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -3696,13 +3707,13 @@ fn LLVMGetTargetExtTypeNumIntParams(py: Python<'_>, TargetExtTy: rt::PtrArg) -> 
 ///     int
 #[pyfunction]
 #[pyo3(signature = (TargetExtTy, Idx))]
-fn LLVMGetTargetExtTypeIntParam(py: Python<'_>, TargetExtTy: rt::PtrArg, Idx: u32) -> PyResult<PyObject> {
+fn LLVMGetTargetExtTypeIntParam(py: Python<'_>, TargetExtTy: rt::PtrArg, Idx: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetTargetExtTypeIntParam");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_TargetExtTy = TargetExtTy.addr();
-    let a_Idx = Idx;
+    let a_Idx = Idx.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_TargetExtTy, a_Idx) });
     Ok(rt::obj(py, __r)?)
@@ -3771,7 +3782,7 @@ fn LLVMGetValueName2(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     let a_Length = &mut o_Length as *mut u64 as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val, a_Length) });
-    rt::tuple(py, [rt::cstr_result(py, __r), rt::obj(py, o_Length)?])
+    rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Length)?])
 }
 /// Set the string name of a value.
 ///
@@ -3783,14 +3794,14 @@ fn LLVMGetValueName2(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 ///     NameLen
 #[pyfunction]
 #[pyo3(signature = (Val, Name, NameLen))]
-fn LLVMSetValueName2(py: Python<'_>, Val: rt::PtrArg, Name: rt::CStrArg, NameLen: u64) -> PyResult<PyObject> {
+fn LLVMSetValueName2(py: Python<'_>, Val: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetValueName2");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Val = Val.addr();
     let a_Name = Name.addr();
-    let a_NameLen = NameLen;
+    let a_NameLen = NameLen.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val, a_Name, a_NameLen) });
     Ok(py.None())
@@ -5515,7 +5526,7 @@ fn LLVMGetValueName(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
-    Ok(rt::cstr_result(py, __r))
+    Ok(rt::cstr_result(py, __r)?)
 }
 /// Deprecated: Use LLVMSetValueName2 instead.
 ///
@@ -5639,13 +5650,13 @@ fn LLVMGetUsedValue(py: Python<'_>, U: rt::PtrArg) -> PyResult<PyObject> {
 ///     LLVMOpaqueValue
 #[pyfunction]
 #[pyo3(signature = (Val, Index))]
-fn LLVMGetOperand(py: Python<'_>, Val: rt::PtrArg, Index: u32) -> PyResult<PyObject> {
+fn LLVMGetOperand(py: Python<'_>, Val: rt::PtrArg, Index: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetOperand");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Val = Val.addr();
-    let a_Index = Index;
+    let a_Index = Index.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val, a_Index) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -5662,13 +5673,13 @@ fn LLVMGetOperand(py: Python<'_>, Val: rt::PtrArg, Index: u32) -> PyResult<PyObj
 ///     LLVMOpaqueUse
 #[pyfunction]
 #[pyo3(signature = (Val, Index))]
-fn LLVMGetOperandUse(py: Python<'_>, Val: rt::PtrArg, Index: u32) -> PyResult<PyObject> {
+fn LLVMGetOperandUse(py: Python<'_>, Val: rt::PtrArg, Index: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetOperandUse");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Val = Val.addr();
-    let a_Index = Index;
+    let a_Index = Index.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val, a_Index) });
     Ok(super::llvm_types::TYPES.instance_at(py, 12, __r, None)?)
@@ -5683,13 +5694,13 @@ fn LLVMGetOperandUse(py: Python<'_>, Val: rt::PtrArg, Index: u32) -> PyResult<Py
 ///     Val
 #[pyfunction]
 #[pyo3(signature = (User, Index, Val))]
-fn LLVMSetOperand(py: Python<'_>, User: rt::PtrArg, Index: u32, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMSetOperand(py: Python<'_>, User: rt::PtrArg, Index: rt::CInt<u32>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetOperand");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_User = User.addr();
-    let a_Index = Index;
+    let a_Index = Index.0;
     let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_User, a_Index, a_Val) });
@@ -5859,14 +5870,14 @@ fn LLVMConstPointerNull(py: Python<'_>, Ty: rt::PtrArg) -> PyResult<PyObject> {
 ///     LLVMOpaqueValue
 #[pyfunction]
 #[pyo3(signature = (IntTy, N, SignExtend))]
-fn LLVMConstInt(py: Python<'_>, IntTy: rt::PtrArg, N: u64, SignExtend: i32) -> PyResult<PyObject> {
+fn LLVMConstInt(py: Python<'_>, IntTy: rt::PtrArg, N: rt::CInt<u64>, SignExtend: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstInt");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64, i32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_IntTy = IntTy.addr();
-    let a_N = N;
-    let a_SignExtend = SignExtend;
+    let a_N = N.0;
+    let a_SignExtend = SignExtend.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_IntTy, a_N, a_SignExtend) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -5884,14 +5895,15 @@ fn LLVMConstInt(py: Python<'_>, IntTy: rt::PtrArg, N: u64, SignExtend: i32) -> P
 ///     LLVMOpaqueValue
 #[pyfunction]
 #[pyo3(signature = (IntTy, NumWords, Words))]
-fn LLVMConstIntOfArbitraryPrecision(py: Python<'_>, IntTy: rt::PtrArg, NumWords: u32, Words: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMConstIntOfArbitraryPrecision(py: Python<'_>, IntTy: rt::PtrArg, NumWords: rt::CInt<u32>, Words: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstIntOfArbitraryPrecision");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_IntTy = IntTy.addr();
-    let a_NumWords = NumWords;
-    let a_Words = Words.addr();
+    let a_NumWords = NumWords.0;
+    let p_Words = rt::typed_ptr_arg(Words, None, 8, false)?;
+    let a_Words = p_Words.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_IntTy, a_NumWords, a_Words) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -5913,14 +5925,14 @@ fn LLVMConstIntOfArbitraryPrecision(py: Python<'_>, IntTy: rt::PtrArg, NumWords:
 ///     LLVMOpaqueValue
 #[pyfunction]
 #[pyo3(signature = (IntTy, Text, Radix))]
-fn LLVMConstIntOfString(py: Python<'_>, IntTy: rt::PtrArg, Text: rt::CStrArg, Radix: u8) -> PyResult<PyObject> {
+fn LLVMConstIntOfString(py: Python<'_>, IntTy: rt::PtrArg, Text: rt::CStrArg, Radix: rt::CInt<u8>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstIntOfString");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u8) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_IntTy = IntTy.addr();
     let a_Text = Text.addr();
-    let a_Radix = Radix;
+    let a_Radix = Radix.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_IntTy, a_Text, a_Radix) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -5940,15 +5952,15 @@ fn LLVMConstIntOfString(py: Python<'_>, IntTy: rt::PtrArg, Text: rt::CStrArg, Ra
 ///     LLVMOpaqueValue
 #[pyfunction]
 #[pyo3(signature = (IntTy, Text, SLen, Radix))]
-fn LLVMConstIntOfStringAndSize(py: Python<'_>, IntTy: rt::PtrArg, Text: rt::CStrArg, SLen: u32, Radix: u8) -> PyResult<PyObject> {
+fn LLVMConstIntOfStringAndSize(py: Python<'_>, IntTy: rt::PtrArg, Text: rt::CStrArg, SLen: rt::CInt<u32>, Radix: rt::CInt<u8>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstIntOfStringAndSize");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u32, u8) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_IntTy = IntTy.addr();
     let a_Text = Text.addr();
-    let a_SLen = SLen;
-    let a_Radix = Radix;
+    let a_SLen = SLen.0;
+    let a_Radix = Radix.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_IntTy, a_Text, a_SLen, a_Radix) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -6009,14 +6021,14 @@ fn LLVMConstRealOfString(py: Python<'_>, RealTy: rt::PtrArg, Text: rt::CStrArg) 
 ///     LLVMOpaqueValue
 #[pyfunction]
 #[pyo3(signature = (RealTy, Text, SLen))]
-fn LLVMConstRealOfStringAndSize(py: Python<'_>, RealTy: rt::PtrArg, Text: rt::CStrArg, SLen: u32) -> PyResult<PyObject> {
+fn LLVMConstRealOfStringAndSize(py: Python<'_>, RealTy: rt::PtrArg, Text: rt::CStrArg, SLen: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstRealOfStringAndSize");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_RealTy = RealTy.addr();
     let a_Text = Text.addr();
-    let a_SLen = SLen;
+    let a_SLen = SLen.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_RealTy, a_Text, a_SLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -6104,15 +6116,15 @@ fn LLVMConstRealGetDouble(py: Python<'_>, ConstantVal: rt::PtrArg) -> PyResult<P
 ///     LLVMOpaqueValue
 #[pyfunction]
 #[pyo3(signature = (C, Str, Length, DontNullTerminate))]
-fn LLVMConstStringInContext(py: Python<'_>, C: rt::PtrArg, Str: rt::CStrArg, Length: u32, DontNullTerminate: i32) -> PyResult<PyObject> {
+fn LLVMConstStringInContext(py: Python<'_>, C: rt::PtrArg, Str: rt::CStrArg, Length: rt::CInt<u32>, DontNullTerminate: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstStringInContext");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u32, i32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_C = C.addr();
     let a_Str = Str.addr();
-    let a_Length = Length;
-    let a_DontNullTerminate = DontNullTerminate;
+    let a_Length = Length.0;
+    let a_DontNullTerminate = DontNullTerminate.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_Str, a_Length, a_DontNullTerminate) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -6131,15 +6143,15 @@ fn LLVMConstStringInContext(py: Python<'_>, C: rt::PtrArg, Str: rt::CStrArg, Len
 ///     LLVMOpaqueValue
 #[pyfunction]
 #[pyo3(signature = (C, Str, Length, DontNullTerminate))]
-fn LLVMConstStringInContext2(py: Python<'_>, C: rt::PtrArg, Str: rt::CStrArg, Length: u64, DontNullTerminate: i32) -> PyResult<PyObject> {
+fn LLVMConstStringInContext2(py: Python<'_>, C: rt::PtrArg, Str: rt::CStrArg, Length: rt::CInt<u64>, DontNullTerminate: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstStringInContext2");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, i32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_C = C.addr();
     let a_Str = Str.addr();
-    let a_Length = Length;
-    let a_DontNullTerminate = DontNullTerminate;
+    let a_Length = Length.0;
+    let a_DontNullTerminate = DontNullTerminate.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_Str, a_Length, a_DontNullTerminate) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -6161,14 +6173,14 @@ fn LLVMConstStringInContext2(py: Python<'_>, C: rt::PtrArg, Str: rt::CStrArg, Le
 ///     LLVMOpaqueValue
 #[pyfunction]
 #[pyo3(signature = (Str, Length, DontNullTerminate))]
-fn LLVMConstString(py: Python<'_>, Str: rt::CStrArg, Length: u32, DontNullTerminate: i32) -> PyResult<PyObject> {
+fn LLVMConstString(py: Python<'_>, Str: rt::CStrArg, Length: rt::CInt<u32>, DontNullTerminate: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstString");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32, i32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Str = Str.addr();
-    let a_Length = Length;
-    let a_DontNullTerminate = DontNullTerminate;
+    let a_Length = Length.0;
+    let a_DontNullTerminate = DontNullTerminate.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Str, a_Length, a_DontNullTerminate) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -6216,7 +6228,7 @@ fn LLVMGetAsString(py: Python<'_>, c: rt::PtrArg) -> PyResult<PyObject> {
     let a_Length = &mut o_Length as *mut u64 as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_c, a_Length) });
-    rt::tuple(py, [rt::cstr_result(py, __r), rt::obj(py, o_Length)?])
+    rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Length)?])
 }
 /// Create an anonymous ConstantStruct with the specified values.
 ///
@@ -6232,15 +6244,16 @@ fn LLVMGetAsString(py: Python<'_>, c: rt::PtrArg) -> PyResult<PyObject> {
 ///     LLVMOpaqueValue
 #[pyfunction]
 #[pyo3(signature = (C, ConstantVals, Count, Packed))]
-fn LLVMConstStructInContext(py: Python<'_>, C: rt::PtrArg, ConstantVals: rt::PtrArgMut, Count: u32, Packed: i32) -> PyResult<PyObject> {
+fn LLVMConstStructInContext(py: Python<'_>, C: rt::PtrArg, ConstantVals: &Bound<'_, PyAny>, Count: rt::CInt<u32>, Packed: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstStructInContext");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u32, i32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_C = C.addr();
-    let a_ConstantVals = ConstantVals.addr();
-    let a_Count = Count;
-    let a_Packed = Packed;
+    let mut h_ConstantVals = super::llvm_types::TYPES.handle_ref(4, ConstantVals, true)?;
+    let a_ConstantVals = h_ConstantVals.addr();
+    let a_Count = Count.0;
+    let a_Packed = Packed.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_ConstantVals, a_Count, a_Packed) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -6261,14 +6274,15 @@ fn LLVMConstStructInContext(py: Python<'_>, C: rt::PtrArg, ConstantVals: rt::Ptr
 ///     LLVMOpaqueValue
 #[pyfunction]
 #[pyo3(signature = (ConstantVals, Count, Packed))]
-fn LLVMConstStruct(py: Python<'_>, ConstantVals: rt::PtrArgMut, Count: u32, Packed: i32) -> PyResult<PyObject> {
+fn LLVMConstStruct(py: Python<'_>, ConstantVals: &Bound<'_, PyAny>, Count: rt::CInt<u32>, Packed: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstStruct");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32, i32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_ConstantVals = ConstantVals.addr();
-    let a_Count = Count;
-    let a_Packed = Packed;
+    let mut h_ConstantVals = super::llvm_types::TYPES.handle_ref(4, ConstantVals, true)?;
+    let a_ConstantVals = h_ConstantVals.addr();
+    let a_Count = Count.0;
+    let a_Packed = Packed.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ConstantVals, a_Count, a_Packed) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -6288,14 +6302,15 @@ fn LLVMConstStruct(py: Python<'_>, ConstantVals: rt::PtrArgMut, Count: u32, Pack
 ///     LLVMOpaqueValue
 #[pyfunction]
 #[pyo3(signature = (ElementTy, ConstantVals, Length))]
-fn LLVMConstArray(py: Python<'_>, ElementTy: rt::PtrArg, ConstantVals: rt::PtrArgMut, Length: u32) -> PyResult<PyObject> {
+fn LLVMConstArray(py: Python<'_>, ElementTy: rt::PtrArg, ConstantVals: &Bound<'_, PyAny>, Length: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstArray");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_ElementTy = ElementTy.addr();
-    let a_ConstantVals = ConstantVals.addr();
-    let a_Length = Length;
+    let mut h_ConstantVals = super::llvm_types::TYPES.handle_ref(4, ConstantVals, true)?;
+    let a_ConstantVals = h_ConstantVals.addr();
+    let a_Length = Length.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ElementTy, a_ConstantVals, a_Length) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -6313,14 +6328,15 @@ fn LLVMConstArray(py: Python<'_>, ElementTy: rt::PtrArg, ConstantVals: rt::PtrAr
 ///     LLVMOpaqueValue
 #[pyfunction]
 #[pyo3(signature = (ElementTy, ConstantVals, Length))]
-fn LLVMConstArray2(py: Python<'_>, ElementTy: rt::PtrArg, ConstantVals: rt::PtrArgMut, Length: u64) -> PyResult<PyObject> {
+fn LLVMConstArray2(py: Python<'_>, ElementTy: rt::PtrArg, ConstantVals: &Bound<'_, PyAny>, Length: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstArray2");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_ElementTy = ElementTy.addr();
-    let a_ConstantVals = ConstantVals.addr();
-    let a_Length = Length;
+    let mut h_ConstantVals = super::llvm_types::TYPES.handle_ref(4, ConstantVals, true)?;
+    let a_ConstantVals = h_ConstantVals.addr();
+    let a_Length = Length.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ElementTy, a_ConstantVals, a_Length) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -6338,14 +6354,15 @@ fn LLVMConstArray2(py: Python<'_>, ElementTy: rt::PtrArg, ConstantVals: rt::PtrA
 ///     LLVMOpaqueValue
 #[pyfunction]
 #[pyo3(signature = (StructTy, ConstantVals, Count))]
-fn LLVMConstNamedStruct(py: Python<'_>, StructTy: rt::PtrArg, ConstantVals: rt::PtrArgMut, Count: u32) -> PyResult<PyObject> {
+fn LLVMConstNamedStruct(py: Python<'_>, StructTy: rt::PtrArg, ConstantVals: &Bound<'_, PyAny>, Count: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstNamedStruct");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_StructTy = StructTy.addr();
-    let a_ConstantVals = ConstantVals.addr();
-    let a_Count = Count;
+    let mut h_ConstantVals = super::llvm_types::TYPES.handle_ref(4, ConstantVals, true)?;
+    let a_ConstantVals = h_ConstantVals.addr();
+    let a_Count = Count.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_StructTy, a_ConstantVals, a_Count) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -6365,13 +6382,13 @@ fn LLVMConstNamedStruct(py: Python<'_>, StructTy: rt::PtrArg, ConstantVals: rt::
 ///     LLVMOpaqueValue
 #[pyfunction]
 #[pyo3(signature = (C, Idx))]
-fn LLVMGetAggregateElement(py: Python<'_>, C: rt::PtrArg, Idx: u32) -> PyResult<PyObject> {
+fn LLVMGetAggregateElement(py: Python<'_>, C: rt::PtrArg, Idx: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetAggregateElement");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_C = C.addr();
-    let a_Idx = Idx;
+    let a_Idx = Idx.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_Idx) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -6386,13 +6403,13 @@ fn LLVMGetAggregateElement(py: Python<'_>, C: rt::PtrArg, Idx: u32) -> PyResult<
 /// Deprecated in the C API.
 #[pyfunction]
 #[pyo3(signature = (C, idx))]
-fn LLVMGetElementAsConstant(py: Python<'_>, C: rt::PtrArg, idx: u32) -> PyResult<PyObject> {
+fn LLVMGetElementAsConstant(py: Python<'_>, C: rt::PtrArg, idx: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetElementAsConstant");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_C = C.addr();
-    let a_idx = idx;
+    let a_idx = idx.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_idx) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -6409,13 +6426,14 @@ fn LLVMGetElementAsConstant(py: Python<'_>, C: rt::PtrArg, idx: u32) -> PyResult
 ///     LLVMOpaqueValue
 #[pyfunction]
 #[pyo3(signature = (ScalarConstantVals, Size))]
-fn LLVMConstVector(py: Python<'_>, ScalarConstantVals: rt::PtrArgMut, Size: u32) -> PyResult<PyObject> {
+fn LLVMConstVector(py: Python<'_>, ScalarConstantVals: &Bound<'_, PyAny>, Size: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstVector");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_ScalarConstantVals = ScalarConstantVals.addr();
-    let a_Size = Size;
+    let mut h_ScalarConstantVals = super::llvm_types::TYPES.handle_ref(4, ScalarConstantVals, true)?;
+    let a_ScalarConstantVals = h_ScalarConstantVals.addr();
+    let a_Size = Size.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ScalarConstantVals, a_Size) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -6772,15 +6790,16 @@ fn LLVMConstXor(py: Python<'_>, LHSConstant: rt::PtrArg, RHSConstant: rt::PtrArg
 ///     LLVMOpaqueValue
 #[pyfunction]
 #[pyo3(signature = (Ty, ConstantVal, ConstantIndices, NumIndices))]
-fn LLVMConstGEP2(py: Python<'_>, Ty: rt::PtrArg, ConstantVal: rt::PtrArg, ConstantIndices: rt::PtrArgMut, NumIndices: u32) -> PyResult<PyObject> {
+fn LLVMConstGEP2(py: Python<'_>, Ty: rt::PtrArg, ConstantVal: rt::PtrArg, ConstantIndices: &Bound<'_, PyAny>, NumIndices: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstGEP2");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Ty = Ty.addr();
     let a_ConstantVal = ConstantVal.addr();
-    let a_ConstantIndices = ConstantIndices.addr();
-    let a_NumIndices = NumIndices;
+    let mut h_ConstantIndices = super::llvm_types::TYPES.handle_ref(4, ConstantIndices, true)?;
+    let a_ConstantIndices = h_ConstantIndices.addr();
+    let a_NumIndices = NumIndices.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Ty, a_ConstantVal, a_ConstantIndices, a_NumIndices) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -6795,15 +6814,16 @@ fn LLVMConstGEP2(py: Python<'_>, Ty: rt::PtrArg, ConstantVal: rt::PtrArg, Consta
 ///     LLVMOpaqueValue
 #[pyfunction]
 #[pyo3(signature = (Ty, ConstantVal, ConstantIndices, NumIndices))]
-fn LLVMConstInBoundsGEP2(py: Python<'_>, Ty: rt::PtrArg, ConstantVal: rt::PtrArg, ConstantIndices: rt::PtrArgMut, NumIndices: u32) -> PyResult<PyObject> {
+fn LLVMConstInBoundsGEP2(py: Python<'_>, Ty: rt::PtrArg, ConstantVal: rt::PtrArg, ConstantIndices: &Bound<'_, PyAny>, NumIndices: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstInBoundsGEP2");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Ty = Ty.addr();
     let a_ConstantVal = ConstantVal.addr();
-    let a_ConstantIndices = ConstantIndices.addr();
-    let a_NumIndices = NumIndices;
+    let mut h_ConstantIndices = super::llvm_types::TYPES.handle_ref(4, ConstantIndices, true)?;
+    let a_ConstantIndices = h_ConstantIndices.addr();
+    let a_NumIndices = NumIndices.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Ty, a_ConstantVal, a_ConstantIndices, a_NumIndices) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -6824,16 +6844,17 @@ fn LLVMConstInBoundsGEP2(py: Python<'_>, Ty: rt::PtrArg, ConstantVal: rt::PtrArg
 ///     LLVMOpaqueValue
 #[pyfunction]
 #[pyo3(signature = (Ty, ConstantVal, ConstantIndices, NumIndices, NoWrapFlags))]
-fn LLVMConstGEPWithNoWrapFlags(py: Python<'_>, Ty: rt::PtrArg, ConstantVal: rt::PtrArg, ConstantIndices: rt::PtrArgMut, NumIndices: u32, NoWrapFlags: u32) -> PyResult<PyObject> {
+fn LLVMConstGEPWithNoWrapFlags(py: Python<'_>, Ty: rt::PtrArg, ConstantVal: rt::PtrArg, ConstantIndices: &Bound<'_, PyAny>, NumIndices: rt::CInt<u32>, NoWrapFlags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstGEPWithNoWrapFlags");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u32, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Ty = Ty.addr();
     let a_ConstantVal = ConstantVal.addr();
-    let a_ConstantIndices = ConstantIndices.addr();
-    let a_NumIndices = NumIndices;
-    let a_NoWrapFlags = NoWrapFlags;
+    let mut h_ConstantIndices = super::llvm_types::TYPES.handle_ref(4, ConstantIndices, true)?;
+    let a_ConstantIndices = h_ConstantIndices.addr();
+    let a_NumIndices = NumIndices.0;
+    let a_NoWrapFlags = NoWrapFlags.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Ty, a_ConstantVal, a_ConstantIndices, a_NumIndices, a_NoWrapFlags) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -7102,7 +7123,7 @@ fn LLVMGetBlockAddressBasicBlock(py: Python<'_>, BlockAddr: rt::PtrArg) -> PyRes
 ///     LLVMOpaqueValue
 #[pyfunction]
 #[pyo3(signature = (Ty, AsmString, Constraints, HasSideEffects, IsAlignStack))]
-fn LLVMConstInlineAsm(py: Python<'_>, Ty: rt::PtrArg, AsmString: rt::CStrArg, Constraints: rt::CStrArg, HasSideEffects: i32, IsAlignStack: i32) -> PyResult<PyObject> {
+fn LLVMConstInlineAsm(py: Python<'_>, Ty: rt::PtrArg, AsmString: rt::CStrArg, Constraints: rt::CStrArg, HasSideEffects: rt::CInt<i32>, IsAlignStack: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstInlineAsm");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, i32, i32) -> usize =
@@ -7110,8 +7131,8 @@ fn LLVMConstInlineAsm(py: Python<'_>, Ty: rt::PtrArg, AsmString: rt::CStrArg, Co
     let a_Ty = Ty.addr();
     let a_AsmString = AsmString.addr();
     let a_Constraints = Constraints.addr();
-    let a_HasSideEffects = HasSideEffects;
-    let a_IsAlignStack = IsAlignStack;
+    let a_HasSideEffects = HasSideEffects.0;
+    let a_IsAlignStack = IsAlignStack.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Ty, a_AsmString, a_Constraints, a_HasSideEffects, a_IsAlignStack) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -7203,7 +7224,7 @@ fn LLVMGetSection(py: Python<'_>, Global: rt::PtrArg) -> PyResult<PyObject> {
     let a_Global = Global.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Global) });
-    Ok(rt::cstr_result(py, __r))
+    Ok(rt::cstr_result(py, __r)?)
 }
 /// Args:
 ///     Global
@@ -7368,13 +7389,13 @@ fn LLVMHasUnnamedAddr(py: Python<'_>, Global: rt::PtrArg) -> PyResult<PyObject> 
 ///     HasUnnamedAddr
 #[pyfunction]
 #[pyo3(signature = (Global, HasUnnamedAddr))]
-fn LLVMSetUnnamedAddr(py: Python<'_>, Global: rt::PtrArg, HasUnnamedAddr: i32) -> PyResult<PyObject> {
+fn LLVMSetUnnamedAddr(py: Python<'_>, Global: rt::PtrArg, HasUnnamedAddr: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetUnnamedAddr");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Global = Global.addr();
-    let a_HasUnnamedAddr = HasUnnamedAddr;
+    let a_HasUnnamedAddr = HasUnnamedAddr.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Global, a_HasUnnamedAddr) });
     Ok(py.None())
@@ -7417,13 +7438,13 @@ fn LLVMGetAlignment(py: Python<'_>, V: rt::PtrArg) -> PyResult<PyObject> {
 ///     Bytes
 #[pyfunction]
 #[pyo3(signature = (V, Bytes))]
-fn LLVMSetAlignment(py: Python<'_>, V: rt::PtrArg, Bytes: u32) -> PyResult<PyObject> {
+fn LLVMSetAlignment(py: Python<'_>, V: rt::PtrArg, Bytes: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetAlignment");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_V = V.addr();
-    let a_Bytes = Bytes;
+    let a_Bytes = Bytes.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_V, a_Bytes) });
     Ok(py.None())
@@ -7439,13 +7460,13 @@ fn LLVMSetAlignment(py: Python<'_>, V: rt::PtrArg, Bytes: u32) -> PyResult<PyObj
 ///     MD
 #[pyfunction]
 #[pyo3(signature = (Global, Kind, MD))]
-fn LLVMGlobalSetMetadata(py: Python<'_>, Global: rt::PtrArg, Kind: u32, MD: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGlobalSetMetadata(py: Python<'_>, Global: rt::PtrArg, Kind: rt::CInt<u32>, MD: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGlobalSetMetadata");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Global = Global.addr();
-    let a_Kind = Kind;
+    let a_Kind = Kind.0;
     let a_MD = MD.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Global, a_Kind, a_MD) });
@@ -7460,13 +7481,13 @@ fn LLVMGlobalSetMetadata(py: Python<'_>, Global: rt::PtrArg, Kind: u32, MD: rt::
 ///     Kind
 #[pyfunction]
 #[pyo3(signature = (Global, Kind))]
-fn LLVMGlobalEraseMetadata(py: Python<'_>, Global: rt::PtrArg, Kind: u32) -> PyResult<PyObject> {
+fn LLVMGlobalEraseMetadata(py: Python<'_>, Global: rt::PtrArg, Kind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGlobalEraseMetadata");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Global = Global.addr();
-    let a_Kind = Kind;
+    let a_Kind = Kind.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Global, a_Kind) });
     Ok(py.None())
@@ -7540,13 +7561,13 @@ fn LLVMDisposeValueMetadataEntries(py: Python<'_>, Entries: rt::PtrArgMut) -> Py
 ///     int
 #[pyfunction]
 #[pyo3(signature = (Entries, Index))]
-fn LLVMValueMetadataEntriesGetKind(py: Python<'_>, Entries: rt::PtrArgMut, Index: u32) -> PyResult<PyObject> {
+fn LLVMValueMetadataEntriesGetKind(py: Python<'_>, Entries: rt::PtrArgMut, Index: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMValueMetadataEntriesGetKind");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Entries = Entries.addr();
-    let a_Index = Index;
+    let a_Index = Index.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Entries, a_Index) });
     Ok(rt::obj(py, __r)?)
@@ -7562,13 +7583,13 @@ fn LLVMValueMetadataEntriesGetKind(py: Python<'_>, Entries: rt::PtrArgMut, Index
 ///     LLVMOpaqueMetadata
 #[pyfunction]
 #[pyo3(signature = (Entries, Index))]
-fn LLVMValueMetadataEntriesGetMetadata(py: Python<'_>, Entries: rt::PtrArgMut, Index: u32) -> PyResult<PyObject> {
+fn LLVMValueMetadataEntriesGetMetadata(py: Python<'_>, Entries: rt::PtrArgMut, Index: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMValueMetadataEntriesGetMetadata");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Entries = Entries.addr();
-    let a_Index = Index;
+    let a_Index = Index.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Entries, a_Index) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -7608,7 +7629,7 @@ fn LLVMAddGlobal(py: Python<'_>, M: rt::PtrArg, Ty: rt::PtrArg, Name: rt::CStrAr
 ///     LLVMOpaqueValue
 #[pyfunction]
 #[pyo3(signature = (M, Ty, Name, AddressSpace))]
-fn LLVMAddGlobalInAddressSpace(py: Python<'_>, M: rt::PtrArg, Ty: rt::PtrArg, Name: rt::CStrArg, AddressSpace: u32) -> PyResult<PyObject> {
+fn LLVMAddGlobalInAddressSpace(py: Python<'_>, M: rt::PtrArg, Ty: rt::PtrArg, Name: rt::CStrArg, AddressSpace: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddGlobalInAddressSpace");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u32) -> usize =
@@ -7616,7 +7637,7 @@ fn LLVMAddGlobalInAddressSpace(py: Python<'_>, M: rt::PtrArg, Ty: rt::PtrArg, Na
     let a_M = M.addr();
     let a_Ty = Ty.addr();
     let a_Name = Name.addr();
-    let a_AddressSpace = AddressSpace;
+    let a_AddressSpace = AddressSpace.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Ty, a_Name, a_AddressSpace) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -7777,13 +7798,13 @@ fn LLVMIsThreadLocal(py: Python<'_>, GlobalVar: rt::PtrArg) -> PyResult<PyObject
 ///     IsThreadLocal
 #[pyfunction]
 #[pyo3(signature = (GlobalVar, IsThreadLocal))]
-fn LLVMSetThreadLocal(py: Python<'_>, GlobalVar: rt::PtrArg, IsThreadLocal: i32) -> PyResult<PyObject> {
+fn LLVMSetThreadLocal(py: Python<'_>, GlobalVar: rt::PtrArg, IsThreadLocal: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetThreadLocal");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_GlobalVar = GlobalVar.addr();
-    let a_IsThreadLocal = IsThreadLocal;
+    let a_IsThreadLocal = IsThreadLocal.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_GlobalVar, a_IsThreadLocal) });
     Ok(py.None())
@@ -7810,13 +7831,13 @@ fn LLVMIsGlobalConstant(py: Python<'_>, GlobalVar: rt::PtrArg) -> PyResult<PyObj
 ///     IsConstant
 #[pyfunction]
 #[pyo3(signature = (GlobalVar, IsConstant))]
-fn LLVMSetGlobalConstant(py: Python<'_>, GlobalVar: rt::PtrArg, IsConstant: i32) -> PyResult<PyObject> {
+fn LLVMSetGlobalConstant(py: Python<'_>, GlobalVar: rt::PtrArg, IsConstant: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetGlobalConstant");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_GlobalVar = GlobalVar.addr();
-    let a_IsConstant = IsConstant;
+    let a_IsConstant = IsConstant.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_GlobalVar, a_IsConstant) });
     Ok(py.None())
@@ -7876,13 +7897,13 @@ fn LLVMIsExternallyInitialized(py: Python<'_>, GlobalVar: rt::PtrArg) -> PyResul
 ///     IsExtInit
 #[pyfunction]
 #[pyo3(signature = (GlobalVar, IsExtInit))]
-fn LLVMSetExternallyInitialized(py: Python<'_>, GlobalVar: rt::PtrArg, IsExtInit: i32) -> PyResult<PyObject> {
+fn LLVMSetExternallyInitialized(py: Python<'_>, GlobalVar: rt::PtrArg, IsExtInit: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetExternallyInitialized");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_GlobalVar = GlobalVar.addr();
-    let a_IsExtInit = IsExtInit;
+    let a_IsExtInit = IsExtInit.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_GlobalVar, a_IsExtInit) });
     Ok(py.None())
@@ -7902,14 +7923,14 @@ fn LLVMSetExternallyInitialized(py: Python<'_>, GlobalVar: rt::PtrArg, IsExtInit
 ///     LLVMOpaqueValue
 #[pyfunction]
 #[pyo3(signature = (M, ValueTy, AddrSpace, Aliasee, Name))]
-fn LLVMAddAlias2(py: Python<'_>, M: rt::PtrArg, ValueTy: rt::PtrArg, AddrSpace: u32, Aliasee: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMAddAlias2(py: Python<'_>, M: rt::PtrArg, ValueTy: rt::PtrArg, AddrSpace: rt::CInt<u32>, Aliasee: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddAlias2");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u32, usize, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_M = M.addr();
     let a_ValueTy = ValueTy.addr();
-    let a_AddrSpace = AddrSpace;
+    let a_AddrSpace = AddrSpace.0;
     let a_Aliasee = Aliasee.addr();
     let a_Name = Name.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -7931,14 +7952,14 @@ fn LLVMAddAlias2(py: Python<'_>, M: rt::PtrArg, ValueTy: rt::PtrArg, AddrSpace: 
 ///     LLVMOpaqueValue
 #[pyfunction]
 #[pyo3(signature = (M, Name, NameLen))]
-fn LLVMGetNamedGlobalAlias(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg, NameLen: u64) -> PyResult<PyObject> {
+fn LLVMGetNamedGlobalAlias(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNamedGlobalAlias");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_M = M.addr();
     let a_Name = Name.addr();
-    let a_NameLen = NameLen;
+    let a_NameLen = NameLen.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Name, a_NameLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -8158,13 +8179,13 @@ fn LLVMSetPersonalityFn(py: Python<'_>, Fn: rt::PtrArg, PersonalityFn: rt::PtrAr
 ///     int
 #[pyfunction]
 #[pyo3(signature = (Name, NameLen))]
-fn LLVMLookupIntrinsicID(py: Python<'_>, Name: rt::CStrArg, NameLen: u64) -> PyResult<PyObject> {
+fn LLVMLookupIntrinsicID(py: Python<'_>, Name: rt::CStrArg, NameLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMLookupIntrinsicID");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Name = Name.addr();
-    let a_NameLen = NameLen;
+    let a_NameLen = NameLen.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Name, a_NameLen) });
     Ok(rt::obj(py, __r)?)
@@ -8205,15 +8226,16 @@ fn LLVMGetIntrinsicID(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
 ///     LLVMOpaqueValue
 #[pyfunction]
 #[pyo3(signature = (Mod, ID, ParamTypes, ParamCount))]
-fn LLVMGetIntrinsicDeclaration(py: Python<'_>, Mod: rt::PtrArg, ID: u32, ParamTypes: rt::PtrArgMut, ParamCount: u64) -> PyResult<PyObject> {
+fn LLVMGetIntrinsicDeclaration(py: Python<'_>, Mod: rt::PtrArg, ID: rt::CInt<u32>, ParamTypes: &Bound<'_, PyAny>, ParamCount: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetIntrinsicDeclaration");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32, usize, u64) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Mod = Mod.addr();
-    let a_ID = ID;
-    let a_ParamTypes = ParamTypes.addr();
-    let a_ParamCount = ParamCount;
+    let a_ID = ID.0;
+    let mut h_ParamTypes = super::llvm_types::TYPES.handle_ref(3, ParamTypes, true)?;
+    let a_ParamTypes = h_ParamTypes.addr();
+    let a_ParamCount = ParamCount.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Mod, a_ID, a_ParamTypes, a_ParamCount) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -8233,15 +8255,16 @@ fn LLVMGetIntrinsicDeclaration(py: Python<'_>, Mod: rt::PtrArg, ID: u32, ParamTy
 ///     LLVMOpaqueType
 #[pyfunction]
 #[pyo3(signature = (Ctx, ID, ParamTypes, ParamCount))]
-fn LLVMIntrinsicGetType(py: Python<'_>, Ctx: rt::PtrArg, ID: u32, ParamTypes: rt::PtrArgMut, ParamCount: u64) -> PyResult<PyObject> {
+fn LLVMIntrinsicGetType(py: Python<'_>, Ctx: rt::PtrArg, ID: rt::CInt<u32>, ParamTypes: &Bound<'_, PyAny>, ParamCount: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIntrinsicGetType");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32, usize, u64) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Ctx = Ctx.addr();
-    let a_ID = ID;
-    let a_ParamTypes = ParamTypes.addr();
-    let a_ParamCount = ParamCount;
+    let a_ID = ID.0;
+    let mut h_ParamTypes = super::llvm_types::TYPES.handle_ref(3, ParamTypes, true)?;
+    let a_ParamTypes = h_ParamTypes.addr();
+    let a_ParamCount = ParamCount.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Ctx, a_ID, a_ParamTypes, a_ParamCount) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -8258,17 +8281,17 @@ fn LLVMIntrinsicGetType(py: Python<'_>, Ctx: rt::PtrArg, ID: u32, ParamTypes: rt
 ///     NameLength: int
 #[pyfunction]
 #[pyo3(signature = (ID))]
-fn LLVMIntrinsicGetName(py: Python<'_>, ID: u32) -> PyResult<PyObject> {
+fn LLVMIntrinsicGetName(py: Python<'_>, ID: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIntrinsicGetName");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(u32, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_ID = ID;
+    let a_ID = ID.0;
     let mut o_NameLength: u64 = Default::default();
     let a_NameLength = &mut o_NameLength as *mut u64 as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ID, a_NameLength) });
-    rt::tuple(py, [rt::cstr_result(py, __r), rt::obj(py, o_NameLength)?])
+    rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_NameLength)?])
 }
 /// Deprecated: Use LLVMIntrinsicCopyOverloadedName2 instead.
 ///
@@ -8282,19 +8305,20 @@ fn LLVMIntrinsicGetName(py: Python<'_>, ID: u32) -> PyResult<PyObject> {
 ///     NameLength: int
 #[pyfunction]
 #[pyo3(signature = (ID, ParamTypes, ParamCount))]
-fn LLVMIntrinsicCopyOverloadedName(py: Python<'_>, ID: u32, ParamTypes: rt::PtrArgMut, ParamCount: u64) -> PyResult<PyObject> {
+fn LLVMIntrinsicCopyOverloadedName(py: Python<'_>, ID: rt::CInt<u32>, ParamTypes: &Bound<'_, PyAny>, ParamCount: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIntrinsicCopyOverloadedName");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(u32, usize, u64, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_ID = ID;
-    let a_ParamTypes = ParamTypes.addr();
-    let a_ParamCount = ParamCount;
+    let a_ID = ID.0;
+    let mut h_ParamTypes = super::llvm_types::TYPES.handle_ref(3, ParamTypes, true)?;
+    let a_ParamTypes = h_ParamTypes.addr();
+    let a_ParamCount = ParamCount.0;
     let mut o_NameLength: u64 = Default::default();
     let a_NameLength = &mut o_NameLength as *mut u64 as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ID, a_ParamTypes, a_ParamCount, a_NameLength) });
-    rt::tuple(py, [rt::cstr_result(py, __r), rt::obj(py, o_NameLength)?])
+    rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_NameLength)?])
 }
 /// Copies the name of an overloaded intrinsic identified by a given list of
 /// parameter types.
@@ -8317,20 +8341,21 @@ fn LLVMIntrinsicCopyOverloadedName(py: Python<'_>, ID: u32, ParamTypes: rt::PtrA
 ///     NameLength: int
 #[pyfunction]
 #[pyo3(signature = (Mod, ID, ParamTypes, ParamCount))]
-fn LLVMIntrinsicCopyOverloadedName2(py: Python<'_>, Mod: rt::PtrArg, ID: u32, ParamTypes: rt::PtrArgMut, ParamCount: u64) -> PyResult<PyObject> {
+fn LLVMIntrinsicCopyOverloadedName2(py: Python<'_>, Mod: rt::PtrArg, ID: rt::CInt<u32>, ParamTypes: &Bound<'_, PyAny>, ParamCount: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIntrinsicCopyOverloadedName2");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32, usize, u64, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Mod = Mod.addr();
-    let a_ID = ID;
-    let a_ParamTypes = ParamTypes.addr();
-    let a_ParamCount = ParamCount;
+    let a_ID = ID.0;
+    let mut h_ParamTypes = super::llvm_types::TYPES.handle_ref(3, ParamTypes, true)?;
+    let a_ParamTypes = h_ParamTypes.addr();
+    let a_ParamCount = ParamCount.0;
     let mut o_NameLength: u64 = Default::default();
     let a_NameLength = &mut o_NameLength as *mut u64 as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Mod, a_ID, a_ParamTypes, a_ParamCount, a_NameLength) });
-    rt::tuple(py, [rt::cstr_result(py, __r), rt::obj(py, o_NameLength)?])
+    rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_NameLength)?])
 }
 /// Obtain if the intrinsic identified by the given ID is overloaded.
 ///
@@ -8343,12 +8368,12 @@ fn LLVMIntrinsicCopyOverloadedName2(py: Python<'_>, Mod: rt::PtrArg, ID: u32, Pa
 ///     int
 #[pyfunction]
 #[pyo3(signature = (ID))]
-fn LLVMIntrinsicIsOverloaded(py: Python<'_>, ID: u32) -> PyResult<PyObject> {
+fn LLVMIntrinsicIsOverloaded(py: Python<'_>, ID: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIntrinsicIsOverloaded");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(u32) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_ID = ID;
+    let a_ID = ID.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ID) });
     Ok(rt::obj(py, __r)?)
@@ -8385,13 +8410,13 @@ fn LLVMGetFunctionCallConv(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject>
 ///     CC: LLVMCallConv to set calling convention to
 #[pyfunction]
 #[pyo3(signature = (Fn, CC))]
-fn LLVMSetFunctionCallConv(py: Python<'_>, Fn: rt::PtrArg, CC: u32) -> PyResult<PyObject> {
+fn LLVMSetFunctionCallConv(py: Python<'_>, Fn: rt::PtrArg, CC: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetFunctionCallConv");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Fn = Fn.addr();
-    let a_CC = CC;
+    let a_CC = CC.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Fn, a_CC) });
     Ok(py.None())
@@ -8416,7 +8441,7 @@ fn LLVMGetGC(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
     let a_Fn = Fn.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Fn) });
-    Ok(rt::cstr_result(py, __r))
+    Ok(rt::cstr_result(py, __r)?)
 }
 /// Define the garbage collector to use during code generation.
 ///
@@ -8568,13 +8593,13 @@ fn LLVMSetPrologueData(py: Python<'_>, Fn: rt::PtrArg, prologueData: rt::PtrArg)
 ///     A
 #[pyfunction]
 #[pyo3(signature = (F, Idx, A))]
-fn LLVMAddAttributeAtIndex(py: Python<'_>, F: rt::PtrArg, Idx: u32, A: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMAddAttributeAtIndex(py: Python<'_>, F: rt::PtrArg, Idx: rt::CInt<u32>, A: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddAttributeAtIndex");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_F = F.addr();
-    let a_Idx = Idx;
+    let a_Idx = Idx.0;
     let a_A = A.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_F, a_Idx, a_A) });
@@ -8588,13 +8613,13 @@ fn LLVMAddAttributeAtIndex(py: Python<'_>, F: rt::PtrArg, Idx: u32, A: rt::PtrAr
 ///     int
 #[pyfunction]
 #[pyo3(signature = (F, Idx))]
-fn LLVMGetAttributeCountAtIndex(py: Python<'_>, F: rt::PtrArg, Idx: u32) -> PyResult<PyObject> {
+fn LLVMGetAttributeCountAtIndex(py: Python<'_>, F: rt::PtrArg, Idx: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetAttributeCountAtIndex");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_F = F.addr();
-    let a_Idx = Idx;
+    let a_Idx = Idx.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_F, a_Idx) });
     Ok(rt::obj(py, __r)?)
@@ -8605,14 +8630,15 @@ fn LLVMGetAttributeCountAtIndex(py: Python<'_>, F: rt::PtrArg, Idx: u32) -> PyRe
 ///     Attrs
 #[pyfunction]
 #[pyo3(signature = (F, Idx, Attrs))]
-fn LLVMGetAttributesAtIndex(py: Python<'_>, F: rt::PtrArg, Idx: u32, Attrs: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMGetAttributesAtIndex(py: Python<'_>, F: rt::PtrArg, Idx: rt::CInt<u32>, Attrs: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetAttributesAtIndex");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_F = F.addr();
-    let a_Idx = Idx;
-    let a_Attrs = Attrs.addr();
+    let a_Idx = Idx.0;
+    let mut h_Attrs = super::llvm_types::TYPES.handle_ref(14, Attrs, true)?;
+    let a_Attrs = h_Attrs.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_F, a_Idx, a_Attrs) });
     Ok(py.None())
@@ -8626,14 +8652,14 @@ fn LLVMGetAttributesAtIndex(py: Python<'_>, F: rt::PtrArg, Idx: u32, Attrs: rt::
 ///     LLVMOpaqueAttributeRef
 #[pyfunction]
 #[pyo3(signature = (F, Idx, KindID))]
-fn LLVMGetEnumAttributeAtIndex(py: Python<'_>, F: rt::PtrArg, Idx: u32, KindID: u32) -> PyResult<PyObject> {
+fn LLVMGetEnumAttributeAtIndex(py: Python<'_>, F: rt::PtrArg, Idx: rt::CInt<u32>, KindID: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetEnumAttributeAtIndex");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_F = F.addr();
-    let a_Idx = Idx;
-    let a_KindID = KindID;
+    let a_Idx = Idx.0;
+    let a_KindID = KindID.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_F, a_Idx, a_KindID) });
     Ok(super::llvm_types::TYPES.instance_at(py, 14, __r, None)?)
@@ -8648,15 +8674,15 @@ fn LLVMGetEnumAttributeAtIndex(py: Python<'_>, F: rt::PtrArg, Idx: u32, KindID: 
 ///     LLVMOpaqueAttributeRef
 #[pyfunction]
 #[pyo3(signature = (F, Idx, K, KLen))]
-fn LLVMGetStringAttributeAtIndex(py: Python<'_>, F: rt::PtrArg, Idx: u32, K: rt::CStrArg, KLen: u32) -> PyResult<PyObject> {
+fn LLVMGetStringAttributeAtIndex(py: Python<'_>, F: rt::PtrArg, Idx: rt::CInt<u32>, K: rt::CStrArg, KLen: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetStringAttributeAtIndex");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32, usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_F = F.addr();
-    let a_Idx = Idx;
+    let a_Idx = Idx.0;
     let a_K = K.addr();
-    let a_KLen = KLen;
+    let a_KLen = KLen.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_F, a_Idx, a_K, a_KLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 14, __r, None)?)
@@ -8667,14 +8693,14 @@ fn LLVMGetStringAttributeAtIndex(py: Python<'_>, F: rt::PtrArg, Idx: u32, K: rt:
 ///     KindID
 #[pyfunction]
 #[pyo3(signature = (F, Idx, KindID))]
-fn LLVMRemoveEnumAttributeAtIndex(py: Python<'_>, F: rt::PtrArg, Idx: u32, KindID: u32) -> PyResult<PyObject> {
+fn LLVMRemoveEnumAttributeAtIndex(py: Python<'_>, F: rt::PtrArg, Idx: rt::CInt<u32>, KindID: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemoveEnumAttributeAtIndex");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32, u32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_F = F.addr();
-    let a_Idx = Idx;
-    let a_KindID = KindID;
+    let a_Idx = Idx.0;
+    let a_KindID = KindID.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_F, a_Idx, a_KindID) });
     Ok(py.None())
@@ -8686,15 +8712,15 @@ fn LLVMRemoveEnumAttributeAtIndex(py: Python<'_>, F: rt::PtrArg, Idx: u32, KindI
 ///     KLen
 #[pyfunction]
 #[pyo3(signature = (F, Idx, K, KLen))]
-fn LLVMRemoveStringAttributeAtIndex(py: Python<'_>, F: rt::PtrArg, Idx: u32, K: rt::CStrArg, KLen: u32) -> PyResult<PyObject> {
+fn LLVMRemoveStringAttributeAtIndex(py: Python<'_>, F: rt::PtrArg, Idx: rt::CInt<u32>, K: rt::CStrArg, KLen: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemoveStringAttributeAtIndex");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32, usize, u32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_F = F.addr();
-    let a_Idx = Idx;
+    let a_Idx = Idx.0;
     let a_K = K.addr();
-    let a_KLen = KLen;
+    let a_KLen = KLen.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_F, a_Idx, a_K, a_KLen) });
     Ok(py.None())
@@ -8756,13 +8782,14 @@ fn LLVMCountParams(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
 ///     Params
 #[pyfunction]
 #[pyo3(signature = (Fn, Params))]
-fn LLVMGetParams(py: Python<'_>, Fn: rt::PtrArg, Params: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMGetParams(py: Python<'_>, Fn: rt::PtrArg, Params: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetParams");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Fn = Fn.addr();
-    let a_Params = Params.addr();
+    let mut h_Params = super::llvm_types::TYPES.handle_ref(4, Params, true)?;
+    let a_Params = h_Params.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Fn, a_Params) });
     Ok(py.None())
@@ -8781,13 +8808,13 @@ fn LLVMGetParams(py: Python<'_>, Fn: rt::PtrArg, Params: rt::PtrArgMut) -> PyRes
 ///     LLVMOpaqueValue
 #[pyfunction]
 #[pyo3(signature = (Fn, Index))]
-fn LLVMGetParam(py: Python<'_>, Fn: rt::PtrArg, Index: u32) -> PyResult<PyObject> {
+fn LLVMGetParam(py: Python<'_>, Fn: rt::PtrArg, Index: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetParam");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Fn = Fn.addr();
-    let a_Index = Index;
+    let a_Index = Index.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Fn, a_Index) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -8913,13 +8940,13 @@ fn LLVMGetPreviousParam(py: Python<'_>, Arg: rt::PtrArg) -> PyResult<PyObject> {
 ///     Align
 #[pyfunction]
 #[pyo3(signature = (Arg, Align))]
-fn LLVMSetParamAlignment(py: Python<'_>, Arg: rt::PtrArg, Align: u32) -> PyResult<PyObject> {
+fn LLVMSetParamAlignment(py: Python<'_>, Arg: rt::PtrArg, Align: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetParamAlignment");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Arg = Arg.addr();
-    let a_Align = Align;
+    let a_Align = Align.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Arg, a_Align) });
     Ok(py.None())
@@ -8940,16 +8967,16 @@ fn LLVMSetParamAlignment(py: Python<'_>, Arg: rt::PtrArg, Align: u32) -> PyResul
 ///     LLVMOpaqueValue
 #[pyfunction]
 #[pyo3(signature = (M, Name, NameLen, Ty, AddrSpace, Resolver))]
-fn LLVMAddGlobalIFunc(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg, NameLen: u64, Ty: rt::PtrArg, AddrSpace: u32, Resolver: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMAddGlobalIFunc(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, Ty: rt::PtrArg, AddrSpace: rt::CInt<u32>, Resolver: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddGlobalIFunc");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, usize, u32, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_M = M.addr();
     let a_Name = Name.addr();
-    let a_NameLen = NameLen;
+    let a_NameLen = NameLen.0;
     let a_Ty = Ty.addr();
-    let a_AddrSpace = AddrSpace;
+    let a_AddrSpace = AddrSpace.0;
     let a_Resolver = Resolver.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Name, a_NameLen, a_Ty, a_AddrSpace, a_Resolver) });
@@ -8970,14 +8997,14 @@ fn LLVMAddGlobalIFunc(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg, NameLen:
 ///     LLVMOpaqueValue
 #[pyfunction]
 #[pyo3(signature = (M, Name, NameLen))]
-fn LLVMGetNamedGlobalIFunc(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg, NameLen: u64) -> PyResult<PyObject> {
+fn LLVMGetNamedGlobalIFunc(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNamedGlobalIFunc");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_M = M.addr();
     let a_Name = Name.addr();
-    let a_NameLen = NameLen;
+    let a_NameLen = NameLen.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Name, a_NameLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -9165,14 +9192,14 @@ fn LLVMRemoveGlobalIFunc(py: Python<'_>, IFunc: rt::PtrArg) -> PyResult<PyObject
 ///     LLVMOpaqueMetadata
 #[pyfunction]
 #[pyo3(signature = (C, Str, SLen))]
-fn LLVMMDStringInContext2(py: Python<'_>, C: rt::PtrArg, Str: rt::CStrArg, SLen: u64) -> PyResult<PyObject> {
+fn LLVMMDStringInContext2(py: Python<'_>, C: rt::PtrArg, Str: rt::CStrArg, SLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMDStringInContext2");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_C = C.addr();
     let a_Str = Str.addr();
-    let a_SLen = SLen;
+    let a_SLen = SLen.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_Str, a_SLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -9190,14 +9217,15 @@ fn LLVMMDStringInContext2(py: Python<'_>, C: rt::PtrArg, Str: rt::CStrArg, SLen:
 ///     LLVMOpaqueMetadata
 #[pyfunction]
 #[pyo3(signature = (C, MDs, Count))]
-fn LLVMMDNodeInContext2(py: Python<'_>, C: rt::PtrArg, MDs: rt::PtrArgMut, Count: u64) -> PyResult<PyObject> {
+fn LLVMMDNodeInContext2(py: Python<'_>, C: rt::PtrArg, MDs: &Bound<'_, PyAny>, Count: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMDNodeInContext2");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_C = C.addr();
-    let a_MDs = MDs.addr();
-    let a_Count = Count;
+    let mut h_MDs = super::llvm_types::TYPES.handle_ref(6, MDs, true)?;
+    let a_MDs = h_MDs.addr();
+    let a_Count = Count.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_MDs, a_Count) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -9263,7 +9291,7 @@ fn LLVMGetMDString(py: Python<'_>, V: rt::PtrArg) -> PyResult<PyObject> {
     let a_Length = &mut o_Length as *mut u32 as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_V, a_Length) });
-    rt::tuple(py, [rt::cstr_result(py, __r), rt::obj(py, o_Length)?])
+    rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Length)?])
 }
 /// Obtain the number of operands from an MDNode value.
 ///
@@ -9297,13 +9325,14 @@ fn LLVMGetMDNodeNumOperands(py: Python<'_>, V: rt::PtrArg) -> PyResult<PyObject>
 ///     Dest: Destination array for operands.
 #[pyfunction]
 #[pyo3(signature = (V, Dest))]
-fn LLVMGetMDNodeOperands(py: Python<'_>, V: rt::PtrArg, Dest: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMGetMDNodeOperands(py: Python<'_>, V: rt::PtrArg, Dest: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetMDNodeOperands");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_V = V.addr();
-    let a_Dest = Dest.addr();
+    let mut h_Dest = super::llvm_types::TYPES.handle_ref(4, Dest, true)?;
+    let a_Dest = h_Dest.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_V, a_Dest) });
     Ok(py.None())
@@ -9318,13 +9347,13 @@ fn LLVMGetMDNodeOperands(py: Python<'_>, V: rt::PtrArg, Dest: rt::PtrArgMut) -> 
 ///     Replacement
 #[pyfunction]
 #[pyo3(signature = (V, Index, Replacement))]
-fn LLVMReplaceMDNodeOperandWith(py: Python<'_>, V: rt::PtrArg, Index: u32, Replacement: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMReplaceMDNodeOperandWith(py: Python<'_>, V: rt::PtrArg, Index: rt::CInt<u32>, Replacement: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMReplaceMDNodeOperandWith");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_V = V.addr();
-    let a_Index = Index;
+    let a_Index = Index.0;
     let a_Replacement = Replacement.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_V, a_Index, a_Replacement) });
@@ -9341,14 +9370,14 @@ fn LLVMReplaceMDNodeOperandWith(py: Python<'_>, V: rt::PtrArg, Index: u32, Repla
 ///     LLVMOpaqueValue
 #[pyfunction]
 #[pyo3(signature = (C, Str, SLen))]
-fn LLVMMDStringInContext(py: Python<'_>, C: rt::PtrArg, Str: rt::CStrArg, SLen: u32) -> PyResult<PyObject> {
+fn LLVMMDStringInContext(py: Python<'_>, C: rt::PtrArg, Str: rt::CStrArg, SLen: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMDStringInContext");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_C = C.addr();
     let a_Str = Str.addr();
-    let a_SLen = SLen;
+    let a_SLen = SLen.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_Str, a_SLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -9363,13 +9392,13 @@ fn LLVMMDStringInContext(py: Python<'_>, C: rt::PtrArg, Str: rt::CStrArg, SLen: 
 ///     LLVMOpaqueValue
 #[pyfunction]
 #[pyo3(signature = (Str, SLen))]
-fn LLVMMDString(py: Python<'_>, Str: rt::CStrArg, SLen: u32) -> PyResult<PyObject> {
+fn LLVMMDString(py: Python<'_>, Str: rt::CStrArg, SLen: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMDString");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Str = Str.addr();
-    let a_SLen = SLen;
+    let a_SLen = SLen.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Str, a_SLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -9385,14 +9414,15 @@ fn LLVMMDString(py: Python<'_>, Str: rt::CStrArg, SLen: u32) -> PyResult<PyObjec
 ///     LLVMOpaqueValue
 #[pyfunction]
 #[pyo3(signature = (C, Vals, Count))]
-fn LLVMMDNodeInContext(py: Python<'_>, C: rt::PtrArg, Vals: rt::PtrArgMut, Count: u32) -> PyResult<PyObject> {
+fn LLVMMDNodeInContext(py: Python<'_>, C: rt::PtrArg, Vals: &Bound<'_, PyAny>, Count: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMDNodeInContext");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_C = C.addr();
-    let a_Vals = Vals.addr();
-    let a_Count = Count;
+    let mut h_Vals = super::llvm_types::TYPES.handle_ref(4, Vals, true)?;
+    let a_Vals = h_Vals.addr();
+    let a_Count = Count.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_Vals, a_Count) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -9407,13 +9437,14 @@ fn LLVMMDNodeInContext(py: Python<'_>, C: rt::PtrArg, Vals: rt::PtrArgMut, Count
 ///     LLVMOpaqueValue
 #[pyfunction]
 #[pyo3(signature = (Vals, Count))]
-fn LLVMMDNode(py: Python<'_>, Vals: rt::PtrArgMut, Count: u32) -> PyResult<PyObject> {
+fn LLVMMDNode(py: Python<'_>, Vals: &Bound<'_, PyAny>, Count: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMDNode");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Vals = Vals.addr();
-    let a_Count = Count;
+    let mut h_Vals = super::llvm_types::TYPES.handle_ref(4, Vals, true)?;
+    let a_Vals = h_Vals.addr();
+    let a_Count = Count.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Vals, a_Count) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -9433,15 +9464,16 @@ fn LLVMMDNode(py: Python<'_>, Vals: rt::PtrArgMut, Count: u32) -> PyResult<PyObj
 ///     LLVMOpaqueOperandBundle
 #[pyfunction]
 #[pyo3(signature = (Tag, TagLen, Args, NumArgs))]
-fn LLVMCreateOperandBundle(py: Python<'_>, Tag: rt::CStrArg, TagLen: u64, Args: rt::PtrArgMut, NumArgs: u32) -> PyResult<PyObject> {
+fn LLVMCreateOperandBundle(py: Python<'_>, Tag: rt::CStrArg, TagLen: rt::CInt<u64>, Args: &Bound<'_, PyAny>, NumArgs: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateOperandBundle");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64, usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Tag = Tag.addr();
-    let a_TagLen = TagLen;
-    let a_Args = Args.addr();
-    let a_NumArgs = NumArgs;
+    let a_TagLen = TagLen.0;
+    let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, true)?;
+    let a_Args = h_Args.addr();
+    let a_NumArgs = NumArgs.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Tag, a_TagLen, a_Args, a_NumArgs) });
     Ok(super::llvm_types::TYPES.instance_at(py, 13, __r, None)?)
@@ -9488,7 +9520,7 @@ fn LLVMGetOperandBundleTag(py: Python<'_>, Bundle: rt::PtrArg) -> PyResult<PyObj
     let a_Len = &mut o_Len as *mut u64 as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Bundle, a_Len) });
-    rt::tuple(py, [rt::cstr_result(py, __r), rt::obj(py, o_Len)?])
+    rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Len)?])
 }
 /// Obtain the number of operands for an operand bundle.
 ///
@@ -9524,13 +9556,13 @@ fn LLVMGetNumOperandBundleArgs(py: Python<'_>, Bundle: rt::PtrArg) -> PyResult<P
 ///     The operand.
 #[pyfunction]
 #[pyo3(signature = (Bundle, Index))]
-fn LLVMGetOperandBundleArgAtIndex(py: Python<'_>, Bundle: rt::PtrArg, Index: u32) -> PyResult<PyObject> {
+fn LLVMGetOperandBundleArgAtIndex(py: Python<'_>, Bundle: rt::PtrArg, Index: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetOperandBundleArgAtIndex");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Bundle = Bundle.addr();
-    let a_Index = Index;
+    let a_Index = Index.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Bundle, a_Index) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -9609,7 +9641,7 @@ fn LLVMGetBasicBlockName(py: Python<'_>, BB: rt::PtrArg) -> PyResult<PyObject> {
     let a_BB = BB.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_BB) });
-    Ok(rt::cstr_result(py, __r))
+    Ok(rt::cstr_result(py, __r)?)
 }
 /// Obtain the function to which a basic block belongs.
 ///
@@ -9689,13 +9721,14 @@ fn LLVMCountBasicBlocks(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
 ///     BasicBlocks
 #[pyfunction]
 #[pyo3(signature = (Fn, BasicBlocks))]
-fn LLVMGetBasicBlocks(py: Python<'_>, Fn: rt::PtrArg, BasicBlocks: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMGetBasicBlocks(py: Python<'_>, Fn: rt::PtrArg, BasicBlocks: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetBasicBlocks");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Fn = Fn.addr();
-    let a_BasicBlocks = BasicBlocks.addr();
+    let mut h_BasicBlocks = super::llvm_types::TYPES.handle_ref(5, BasicBlocks, true)?;
+    let a_BasicBlocks = h_BasicBlocks.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Fn, a_BasicBlocks) });
     Ok(py.None())
@@ -10124,13 +10157,13 @@ fn LLVMHasMetadata(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 ///     LLVMOpaqueValue
 #[pyfunction]
 #[pyo3(signature = (Val, KindID))]
-fn LLVMGetMetadata(py: Python<'_>, Val: rt::PtrArg, KindID: u32) -> PyResult<PyObject> {
+fn LLVMGetMetadata(py: Python<'_>, Val: rt::PtrArg, KindID: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetMetadata");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Val = Val.addr();
-    let a_KindID = KindID;
+    let a_KindID = KindID.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val, a_KindID) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -10143,13 +10176,13 @@ fn LLVMGetMetadata(py: Python<'_>, Val: rt::PtrArg, KindID: u32) -> PyResult<PyO
 ///     Node
 #[pyfunction]
 #[pyo3(signature = (Val, KindID, Node))]
-fn LLVMSetMetadata(py: Python<'_>, Val: rt::PtrArg, KindID: u32, Node: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMSetMetadata(py: Python<'_>, Val: rt::PtrArg, KindID: rt::CInt<u32>, Node: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetMetadata");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Val = Val.addr();
-    let a_KindID = KindID;
+    let a_KindID = KindID.0;
     let a_Node = Node.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val, a_KindID, a_Node) });
@@ -10463,13 +10496,13 @@ fn LLVMGetNumArgOperands(py: Python<'_>, Instr: rt::PtrArg) -> PyResult<PyObject
 ///     CC
 #[pyfunction]
 #[pyo3(signature = (Instr, CC))]
-fn LLVMSetInstructionCallConv(py: Python<'_>, Instr: rt::PtrArg, CC: u32) -> PyResult<PyObject> {
+fn LLVMSetInstructionCallConv(py: Python<'_>, Instr: rt::PtrArg, CC: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetInstructionCallConv");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Instr = Instr.addr();
-    let a_CC = CC;
+    let a_CC = CC.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Instr, a_CC) });
     Ok(py.None())
@@ -10504,14 +10537,14 @@ fn LLVMGetInstructionCallConv(py: Python<'_>, Instr: rt::PtrArg) -> PyResult<PyO
 ///     Align
 #[pyfunction]
 #[pyo3(signature = (Instr, Idx, Align))]
-fn LLVMSetInstrParamAlignment(py: Python<'_>, Instr: rt::PtrArg, Idx: u32, Align: u32) -> PyResult<PyObject> {
+fn LLVMSetInstrParamAlignment(py: Python<'_>, Instr: rt::PtrArg, Idx: rt::CInt<u32>, Align: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetInstrParamAlignment");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32, u32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Instr = Instr.addr();
-    let a_Idx = Idx;
-    let a_Align = Align;
+    let a_Idx = Idx.0;
+    let a_Align = Align.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Instr, a_Idx, a_Align) });
     Ok(py.None())
@@ -10522,13 +10555,13 @@ fn LLVMSetInstrParamAlignment(py: Python<'_>, Instr: rt::PtrArg, Idx: u32, Align
 ///     A
 #[pyfunction]
 #[pyo3(signature = (C, Idx, A))]
-fn LLVMAddCallSiteAttribute(py: Python<'_>, C: rt::PtrArg, Idx: u32, A: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMAddCallSiteAttribute(py: Python<'_>, C: rt::PtrArg, Idx: rt::CInt<u32>, A: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddCallSiteAttribute");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_C = C.addr();
-    let a_Idx = Idx;
+    let a_Idx = Idx.0;
     let a_A = A.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_Idx, a_A) });
@@ -10542,13 +10575,13 @@ fn LLVMAddCallSiteAttribute(py: Python<'_>, C: rt::PtrArg, Idx: u32, A: rt::PtrA
 ///     int
 #[pyfunction]
 #[pyo3(signature = (C, Idx))]
-fn LLVMGetCallSiteAttributeCount(py: Python<'_>, C: rt::PtrArg, Idx: u32) -> PyResult<PyObject> {
+fn LLVMGetCallSiteAttributeCount(py: Python<'_>, C: rt::PtrArg, Idx: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetCallSiteAttributeCount");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_C = C.addr();
-    let a_Idx = Idx;
+    let a_Idx = Idx.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_Idx) });
     Ok(rt::obj(py, __r)?)
@@ -10559,14 +10592,15 @@ fn LLVMGetCallSiteAttributeCount(py: Python<'_>, C: rt::PtrArg, Idx: u32) -> PyR
 ///     Attrs
 #[pyfunction]
 #[pyo3(signature = (C, Idx, Attrs))]
-fn LLVMGetCallSiteAttributes(py: Python<'_>, C: rt::PtrArg, Idx: u32, Attrs: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMGetCallSiteAttributes(py: Python<'_>, C: rt::PtrArg, Idx: rt::CInt<u32>, Attrs: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetCallSiteAttributes");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_C = C.addr();
-    let a_Idx = Idx;
-    let a_Attrs = Attrs.addr();
+    let a_Idx = Idx.0;
+    let mut h_Attrs = super::llvm_types::TYPES.handle_ref(14, Attrs, true)?;
+    let a_Attrs = h_Attrs.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_Idx, a_Attrs) });
     Ok(py.None())
@@ -10580,14 +10614,14 @@ fn LLVMGetCallSiteAttributes(py: Python<'_>, C: rt::PtrArg, Idx: u32, Attrs: rt:
 ///     LLVMOpaqueAttributeRef
 #[pyfunction]
 #[pyo3(signature = (C, Idx, KindID))]
-fn LLVMGetCallSiteEnumAttribute(py: Python<'_>, C: rt::PtrArg, Idx: u32, KindID: u32) -> PyResult<PyObject> {
+fn LLVMGetCallSiteEnumAttribute(py: Python<'_>, C: rt::PtrArg, Idx: rt::CInt<u32>, KindID: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetCallSiteEnumAttribute");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_C = C.addr();
-    let a_Idx = Idx;
-    let a_KindID = KindID;
+    let a_Idx = Idx.0;
+    let a_KindID = KindID.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_Idx, a_KindID) });
     Ok(super::llvm_types::TYPES.instance_at(py, 14, __r, None)?)
@@ -10602,15 +10636,15 @@ fn LLVMGetCallSiteEnumAttribute(py: Python<'_>, C: rt::PtrArg, Idx: u32, KindID:
 ///     LLVMOpaqueAttributeRef
 #[pyfunction]
 #[pyo3(signature = (C, Idx, K, KLen))]
-fn LLVMGetCallSiteStringAttribute(py: Python<'_>, C: rt::PtrArg, Idx: u32, K: rt::CStrArg, KLen: u32) -> PyResult<PyObject> {
+fn LLVMGetCallSiteStringAttribute(py: Python<'_>, C: rt::PtrArg, Idx: rt::CInt<u32>, K: rt::CStrArg, KLen: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetCallSiteStringAttribute");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32, usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_C = C.addr();
-    let a_Idx = Idx;
+    let a_Idx = Idx.0;
     let a_K = K.addr();
-    let a_KLen = KLen;
+    let a_KLen = KLen.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_Idx, a_K, a_KLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 14, __r, None)?)
@@ -10621,14 +10655,14 @@ fn LLVMGetCallSiteStringAttribute(py: Python<'_>, C: rt::PtrArg, Idx: u32, K: rt
 ///     KindID
 #[pyfunction]
 #[pyo3(signature = (C, Idx, KindID))]
-fn LLVMRemoveCallSiteEnumAttribute(py: Python<'_>, C: rt::PtrArg, Idx: u32, KindID: u32) -> PyResult<PyObject> {
+fn LLVMRemoveCallSiteEnumAttribute(py: Python<'_>, C: rt::PtrArg, Idx: rt::CInt<u32>, KindID: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemoveCallSiteEnumAttribute");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32, u32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_C = C.addr();
-    let a_Idx = Idx;
-    let a_KindID = KindID;
+    let a_Idx = Idx.0;
+    let a_KindID = KindID.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_Idx, a_KindID) });
     Ok(py.None())
@@ -10640,15 +10674,15 @@ fn LLVMRemoveCallSiteEnumAttribute(py: Python<'_>, C: rt::PtrArg, Idx: u32, Kind
 ///     KLen
 #[pyfunction]
 #[pyo3(signature = (C, Idx, K, KLen))]
-fn LLVMRemoveCallSiteStringAttribute(py: Python<'_>, C: rt::PtrArg, Idx: u32, K: rt::CStrArg, KLen: u32) -> PyResult<PyObject> {
+fn LLVMRemoveCallSiteStringAttribute(py: Python<'_>, C: rt::PtrArg, Idx: rt::CInt<u32>, K: rt::CStrArg, KLen: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemoveCallSiteStringAttribute");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32, usize, u32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_C = C.addr();
-    let a_Idx = Idx;
+    let a_Idx = Idx.0;
     let a_K = K.addr();
-    let a_KLen = KLen;
+    let a_KLen = KLen.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_Idx, a_K, a_KLen) });
     Ok(py.None())
@@ -10735,13 +10769,13 @@ fn LLVMGetNumOperandBundles(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject>
 ///     LLVMOpaqueOperandBundle
 #[pyfunction]
 #[pyo3(signature = (C, Index))]
-fn LLVMGetOperandBundleAtIndex(py: Python<'_>, C: rt::PtrArg, Index: u32) -> PyResult<PyObject> {
+fn LLVMGetOperandBundleAtIndex(py: Python<'_>, C: rt::PtrArg, Index: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetOperandBundleAtIndex");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_C = C.addr();
-    let a_Index = Index;
+    let a_Index = Index.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_Index) });
     Ok(super::llvm_types::TYPES.instance_at(py, 13, __r, None)?)
@@ -10780,13 +10814,13 @@ fn LLVMIsTailCall(py: Python<'_>, CallInst: rt::PtrArg) -> PyResult<PyObject> {
 ///     IsTailCall
 #[pyfunction]
 #[pyo3(signature = (CallInst, IsTailCall))]
-fn LLVMSetTailCall(py: Python<'_>, CallInst: rt::PtrArg, IsTailCall: i32) -> PyResult<PyObject> {
+fn LLVMSetTailCall(py: Python<'_>, CallInst: rt::PtrArg, IsTailCall: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetTailCall");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_CallInst = CallInst.addr();
-    let a_IsTailCall = IsTailCall;
+    let a_IsTailCall = IsTailCall.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_CallInst, a_IsTailCall) });
     Ok(py.None())
@@ -10982,13 +11016,13 @@ fn LLVMGetCallBrNumIndirectDests(py: Python<'_>, CallBr: rt::PtrArg) -> PyResult
 ///     LLVMOpaqueBasicBlock
 #[pyfunction]
 #[pyo3(signature = (CallBr, Idx))]
-fn LLVMGetCallBrIndirectDest(py: Python<'_>, CallBr: rt::PtrArg, Idx: u32) -> PyResult<PyObject> {
+fn LLVMGetCallBrIndirectDest(py: Python<'_>, CallBr: rt::PtrArg, Idx: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetCallBrIndirectDest");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_CallBr = CallBr.addr();
-    let a_Idx = Idx;
+    let a_Idx = Idx.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_CallBr, a_Idx) });
     Ok(super::llvm_types::TYPES.instance_at(py, 5, __r, None)?)
@@ -11026,13 +11060,13 @@ fn LLVMGetNumSuccessors(py: Python<'_>, Term: rt::PtrArg) -> PyResult<PyObject> 
 ///     LLVMOpaqueBasicBlock
 #[pyfunction]
 #[pyo3(signature = (Term, i))]
-fn LLVMGetSuccessor(py: Python<'_>, Term: rt::PtrArg, i: u32) -> PyResult<PyObject> {
+fn LLVMGetSuccessor(py: Python<'_>, Term: rt::PtrArg, i: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetSuccessor");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Term = Term.addr();
-    let a_i = i;
+    let a_i = i.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Term, a_i) });
     Ok(super::llvm_types::TYPES.instance_at(py, 5, __r, None)?)
@@ -11047,13 +11081,13 @@ fn LLVMGetSuccessor(py: Python<'_>, Term: rt::PtrArg, i: u32) -> PyResult<PyObje
 ///     block
 #[pyfunction]
 #[pyo3(signature = (Term, i, block))]
-fn LLVMSetSuccessor(py: Python<'_>, Term: rt::PtrArg, i: u32, block: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMSetSuccessor(py: Python<'_>, Term: rt::PtrArg, i: rt::CInt<u32>, block: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetSuccessor");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Term = Term.addr();
-    let a_i = i;
+    let a_i = i.0;
     let a_block = block.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Term, a_i, a_block) });
@@ -11195,13 +11229,13 @@ fn LLVMIsInBounds(py: Python<'_>, GEP: rt::PtrArg) -> PyResult<PyObject> {
 ///     InBounds
 #[pyfunction]
 #[pyo3(signature = (GEP, InBounds))]
-fn LLVMSetIsInBounds(py: Python<'_>, GEP: rt::PtrArg, InBounds: i32) -> PyResult<PyObject> {
+fn LLVMSetIsInBounds(py: Python<'_>, GEP: rt::PtrArg, InBounds: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetIsInBounds");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_GEP = GEP.addr();
-    let a_InBounds = InBounds;
+    let a_InBounds = InBounds.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_GEP, a_InBounds) });
     Ok(py.None())
@@ -11255,13 +11289,13 @@ fn LLVMGEPGetNoWrapFlags(py: Python<'_>, GEP: rt::PtrArg) -> PyResult<PyObject> 
 ///     NoWrapFlags
 #[pyfunction]
 #[pyo3(signature = (GEP, NoWrapFlags))]
-fn LLVMGEPSetNoWrapFlags(py: Python<'_>, GEP: rt::PtrArg, NoWrapFlags: u32) -> PyResult<PyObject> {
+fn LLVMGEPSetNoWrapFlags(py: Python<'_>, GEP: rt::PtrArg, NoWrapFlags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGEPSetNoWrapFlags");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_GEP = GEP.addr();
-    let a_NoWrapFlags = NoWrapFlags;
+    let a_NoWrapFlags = NoWrapFlags.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_GEP, a_NoWrapFlags) });
     Ok(py.None())
@@ -11275,15 +11309,17 @@ fn LLVMGEPSetNoWrapFlags(py: Python<'_>, GEP: rt::PtrArg, NoWrapFlags: u32) -> P
 ///     Count
 #[pyfunction]
 #[pyo3(signature = (PhiNode, IncomingValues, IncomingBlocks, Count))]
-fn LLVMAddIncoming(py: Python<'_>, PhiNode: rt::PtrArg, IncomingValues: rt::PtrArgMut, IncomingBlocks: rt::PtrArgMut, Count: u32) -> PyResult<PyObject> {
+fn LLVMAddIncoming(py: Python<'_>, PhiNode: rt::PtrArg, IncomingValues: &Bound<'_, PyAny>, IncomingBlocks: &Bound<'_, PyAny>, Count: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddIncoming");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_PhiNode = PhiNode.addr();
-    let a_IncomingValues = IncomingValues.addr();
-    let a_IncomingBlocks = IncomingBlocks.addr();
-    let a_Count = Count;
+    let mut h_IncomingValues = super::llvm_types::TYPES.handle_ref(4, IncomingValues, true)?;
+    let a_IncomingValues = h_IncomingValues.addr();
+    let mut h_IncomingBlocks = super::llvm_types::TYPES.handle_ref(5, IncomingBlocks, true)?;
+    let a_IncomingBlocks = h_IncomingBlocks.addr();
+    let a_Count = Count.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_PhiNode, a_IncomingValues, a_IncomingBlocks, a_Count) });
     Ok(py.None())
@@ -11317,13 +11353,13 @@ fn LLVMCountIncoming(py: Python<'_>, PhiNode: rt::PtrArg) -> PyResult<PyObject> 
 ///     LLVMOpaqueValue
 #[pyfunction]
 #[pyo3(signature = (PhiNode, Index))]
-fn LLVMGetIncomingValue(py: Python<'_>, PhiNode: rt::PtrArg, Index: u32) -> PyResult<PyObject> {
+fn LLVMGetIncomingValue(py: Python<'_>, PhiNode: rt::PtrArg, Index: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetIncomingValue");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_PhiNode = PhiNode.addr();
-    let a_Index = Index;
+    let a_Index = Index.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_PhiNode, a_Index) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -11338,13 +11374,13 @@ fn LLVMGetIncomingValue(py: Python<'_>, PhiNode: rt::PtrArg, Index: u32) -> PyRe
 ///     LLVMOpaqueBasicBlock
 #[pyfunction]
 #[pyo3(signature = (PhiNode, Index))]
-fn LLVMGetIncomingBlock(py: Python<'_>, PhiNode: rt::PtrArg, Index: u32) -> PyResult<PyObject> {
+fn LLVMGetIncomingBlock(py: Python<'_>, PhiNode: rt::PtrArg, Index: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetIncomingBlock");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_PhiNode = PhiNode.addr();
-    let a_Index = Index;
+    let a_Index = Index.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_PhiNode, a_Index) });
     Ok(super::llvm_types::TYPES.instance_at(py, 5, __r, None)?)
@@ -11809,14 +11845,15 @@ fn LLVMBuildRet(py: Python<'_>, arg0: rt::PtrArg, V: rt::PtrArg) -> PyResult<PyO
 ///     LLVMOpaqueValue
 #[pyfunction]
 #[pyo3(signature = (arg0, RetVals, N))]
-fn LLVMBuildAggregateRet(py: Python<'_>, arg0: rt::PtrArg, RetVals: rt::PtrArgMut, N: u32) -> PyResult<PyObject> {
+fn LLVMBuildAggregateRet(py: Python<'_>, arg0: rt::PtrArg, RetVals: &Bound<'_, PyAny>, N: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildAggregateRet");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
-    let a_RetVals = RetVals.addr();
-    let a_N = N;
+    let mut h_RetVals = super::llvm_types::TYPES.handle_ref(4, RetVals, true)?;
+    let a_RetVals = h_RetVals.addr();
+    let a_N = N.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_RetVals, a_N) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -11873,7 +11910,7 @@ fn LLVMBuildCondBr(py: Python<'_>, arg0: rt::PtrArg, If: rt::PtrArg, Then: rt::P
 ///     LLVMOpaqueValue
 #[pyfunction]
 #[pyo3(signature = (arg0, V, Else, NumCases))]
-fn LLVMBuildSwitch(py: Python<'_>, arg0: rt::PtrArg, V: rt::PtrArg, Else: rt::PtrArg, NumCases: u32) -> PyResult<PyObject> {
+fn LLVMBuildSwitch(py: Python<'_>, arg0: rt::PtrArg, V: rt::PtrArg, Else: rt::PtrArg, NumCases: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildSwitch");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u32) -> usize =
@@ -11881,7 +11918,7 @@ fn LLVMBuildSwitch(py: Python<'_>, arg0: rt::PtrArg, V: rt::PtrArg, Else: rt::Pt
     let a_arg0 = arg0.addr();
     let a_V = V.addr();
     let a_Else = Else.addr();
-    let a_NumCases = NumCases;
+    let a_NumCases = NumCases.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_V, a_Else, a_NumCases) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -11895,14 +11932,14 @@ fn LLVMBuildSwitch(py: Python<'_>, arg0: rt::PtrArg, V: rt::PtrArg, Else: rt::Pt
 ///     LLVMOpaqueValue
 #[pyfunction]
 #[pyo3(signature = (B, Addr, NumDests))]
-fn LLVMBuildIndirectBr(py: Python<'_>, B: rt::PtrArg, Addr: rt::PtrArg, NumDests: u32) -> PyResult<PyObject> {
+fn LLVMBuildIndirectBr(py: Python<'_>, B: rt::PtrArg, Addr: rt::PtrArg, NumDests: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildIndirectBr");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_B = B.addr();
     let a_Addr = Addr.addr();
-    let a_NumDests = NumDests;
+    let a_NumDests = NumDests.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_Addr, a_NumDests) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -11924,7 +11961,7 @@ fn LLVMBuildIndirectBr(py: Python<'_>, B: rt::PtrArg, Addr: rt::PtrArg, NumDests
 ///     LLVMOpaqueValue
 #[pyfunction]
 #[pyo3(signature = (B, Ty, Fn, DefaultDest, IndirectDests, NumIndirectDests, Args, NumArgs, Bundles, NumBundles, Name))]
-fn LLVMBuildCallBr(py: Python<'_>, B: rt::PtrArg, Ty: rt::PtrArg, Fn: rt::PtrArg, DefaultDest: rt::PtrArg, IndirectDests: rt::PtrArgMut, NumIndirectDests: u32, Args: rt::PtrArgMut, NumArgs: u32, Bundles: rt::PtrArgMut, NumBundles: u32, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildCallBr(py: Python<'_>, B: rt::PtrArg, Ty: rt::PtrArg, Fn: rt::PtrArg, DefaultDest: rt::PtrArg, IndirectDests: &Bound<'_, PyAny>, NumIndirectDests: rt::CInt<u32>, Args: &Bound<'_, PyAny>, NumArgs: rt::CInt<u32>, Bundles: &Bound<'_, PyAny>, NumBundles: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildCallBr");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, usize, usize, u32, usize, u32, usize, u32, usize) -> usize =
@@ -11933,12 +11970,15 @@ fn LLVMBuildCallBr(py: Python<'_>, B: rt::PtrArg, Ty: rt::PtrArg, Fn: rt::PtrArg
     let a_Ty = Ty.addr();
     let a_Fn = Fn.addr();
     let a_DefaultDest = DefaultDest.addr();
-    let a_IndirectDests = IndirectDests.addr();
-    let a_NumIndirectDests = NumIndirectDests;
-    let a_Args = Args.addr();
-    let a_NumArgs = NumArgs;
-    let a_Bundles = Bundles.addr();
-    let a_NumBundles = NumBundles;
+    let mut h_IndirectDests = super::llvm_types::TYPES.handle_ref(5, IndirectDests, true)?;
+    let a_IndirectDests = h_IndirectDests.addr();
+    let a_NumIndirectDests = NumIndirectDests.0;
+    let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, true)?;
+    let a_Args = h_Args.addr();
+    let a_NumArgs = NumArgs.0;
+    let mut h_Bundles = super::llvm_types::TYPES.handle_ref(13, Bundles, true)?;
+    let a_Bundles = h_Bundles.addr();
+    let a_NumBundles = NumBundles.0;
     let a_Name = Name.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_Ty, a_Fn, a_DefaultDest, a_IndirectDests, a_NumIndirectDests, a_Args, a_NumArgs, a_Bundles, a_NumBundles, a_Name) });
@@ -11958,7 +11998,7 @@ fn LLVMBuildCallBr(py: Python<'_>, B: rt::PtrArg, Ty: rt::PtrArg, Fn: rt::PtrArg
 ///     LLVMOpaqueValue
 #[pyfunction]
 #[pyo3(signature = (arg0, Ty, Fn, Args, NumArgs, Then, Catch, Name))]
-fn LLVMBuildInvoke2(py: Python<'_>, arg0: rt::PtrArg, Ty: rt::PtrArg, Fn: rt::PtrArg, Args: rt::PtrArgMut, NumArgs: u32, Then: rt::PtrArg, Catch: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildInvoke2(py: Python<'_>, arg0: rt::PtrArg, Ty: rt::PtrArg, Fn: rt::PtrArg, Args: &Bound<'_, PyAny>, NumArgs: rt::CInt<u32>, Then: rt::PtrArg, Catch: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildInvoke2");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, usize, u32, usize, usize, usize) -> usize =
@@ -11966,8 +12006,9 @@ fn LLVMBuildInvoke2(py: Python<'_>, arg0: rt::PtrArg, Ty: rt::PtrArg, Fn: rt::Pt
     let a_arg0 = arg0.addr();
     let a_Ty = Ty.addr();
     let a_Fn = Fn.addr();
-    let a_Args = Args.addr();
-    let a_NumArgs = NumArgs;
+    let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, true)?;
+    let a_Args = h_Args.addr();
+    let a_NumArgs = NumArgs.0;
     let a_Then = Then.addr();
     let a_Catch = Catch.addr();
     let a_Name = Name.addr();
@@ -11991,7 +12032,7 @@ fn LLVMBuildInvoke2(py: Python<'_>, arg0: rt::PtrArg, Ty: rt::PtrArg, Fn: rt::Pt
 ///     LLVMOpaqueValue
 #[pyfunction]
 #[pyo3(signature = (arg0, Ty, Fn, Args, NumArgs, Then, Catch, Bundles, NumBundles, Name))]
-fn LLVMBuildInvokeWithOperandBundles(py: Python<'_>, arg0: rt::PtrArg, Ty: rt::PtrArg, Fn: rt::PtrArg, Args: rt::PtrArgMut, NumArgs: u32, Then: rt::PtrArg, Catch: rt::PtrArg, Bundles: rt::PtrArgMut, NumBundles: u32, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildInvokeWithOperandBundles(py: Python<'_>, arg0: rt::PtrArg, Ty: rt::PtrArg, Fn: rt::PtrArg, Args: &Bound<'_, PyAny>, NumArgs: rt::CInt<u32>, Then: rt::PtrArg, Catch: rt::PtrArg, Bundles: &Bound<'_, PyAny>, NumBundles: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildInvokeWithOperandBundles");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, usize, u32, usize, usize, usize, u32, usize) -> usize =
@@ -11999,12 +12040,14 @@ fn LLVMBuildInvokeWithOperandBundles(py: Python<'_>, arg0: rt::PtrArg, Ty: rt::P
     let a_arg0 = arg0.addr();
     let a_Ty = Ty.addr();
     let a_Fn = Fn.addr();
-    let a_Args = Args.addr();
-    let a_NumArgs = NumArgs;
+    let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, true)?;
+    let a_Args = h_Args.addr();
+    let a_NumArgs = NumArgs.0;
     let a_Then = Then.addr();
     let a_Catch = Catch.addr();
-    let a_Bundles = Bundles.addr();
-    let a_NumBundles = NumBundles;
+    let mut h_Bundles = super::llvm_types::TYPES.handle_ref(13, Bundles, true)?;
+    let a_Bundles = h_Bundles.addr();
+    let a_NumBundles = NumBundles.0;
     let a_Name = Name.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Ty, a_Fn, a_Args, a_NumArgs, a_Then, a_Catch, a_Bundles, a_NumBundles, a_Name) });
@@ -12057,7 +12100,7 @@ fn LLVMBuildResume(py: Python<'_>, B: rt::PtrArg, Exn: rt::PtrArg) -> PyResult<P
 ///     LLVMOpaqueValue
 #[pyfunction]
 #[pyo3(signature = (B, Ty, PersFn, NumClauses, Name))]
-fn LLVMBuildLandingPad(py: Python<'_>, B: rt::PtrArg, Ty: rt::PtrArg, PersFn: rt::PtrArg, NumClauses: u32, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildLandingPad(py: Python<'_>, B: rt::PtrArg, Ty: rt::PtrArg, PersFn: rt::PtrArg, NumClauses: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildLandingPad");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u32, usize) -> usize =
@@ -12065,7 +12108,7 @@ fn LLVMBuildLandingPad(py: Python<'_>, B: rt::PtrArg, Ty: rt::PtrArg, PersFn: rt
     let a_B = B.addr();
     let a_Ty = Ty.addr();
     let a_PersFn = PersFn.addr();
-    let a_NumClauses = NumClauses;
+    let a_NumClauses = NumClauses.0;
     let a_Name = Name.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_Ty, a_PersFn, a_NumClauses, a_Name) });
@@ -12124,15 +12167,16 @@ fn LLVMBuildCatchRet(py: Python<'_>, B: rt::PtrArg, CatchPad: rt::PtrArg, BB: rt
 ///     LLVMOpaqueValue
 #[pyfunction]
 #[pyo3(signature = (B, ParentPad, Args, NumArgs, Name))]
-fn LLVMBuildCatchPad(py: Python<'_>, B: rt::PtrArg, ParentPad: rt::PtrArg, Args: rt::PtrArgMut, NumArgs: u32, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildCatchPad(py: Python<'_>, B: rt::PtrArg, ParentPad: rt::PtrArg, Args: &Bound<'_, PyAny>, NumArgs: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildCatchPad");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u32, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_B = B.addr();
     let a_ParentPad = ParentPad.addr();
-    let a_Args = Args.addr();
-    let a_NumArgs = NumArgs;
+    let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, true)?;
+    let a_Args = h_Args.addr();
+    let a_NumArgs = NumArgs.0;
     let a_Name = Name.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_ParentPad, a_Args, a_NumArgs, a_Name) });
@@ -12149,15 +12193,16 @@ fn LLVMBuildCatchPad(py: Python<'_>, B: rt::PtrArg, ParentPad: rt::PtrArg, Args:
 ///     LLVMOpaqueValue
 #[pyfunction]
 #[pyo3(signature = (B, ParentPad, Args, NumArgs, Name))]
-fn LLVMBuildCleanupPad(py: Python<'_>, B: rt::PtrArg, ParentPad: rt::PtrArg, Args: rt::PtrArgMut, NumArgs: u32, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildCleanupPad(py: Python<'_>, B: rt::PtrArg, ParentPad: rt::PtrArg, Args: &Bound<'_, PyAny>, NumArgs: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildCleanupPad");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u32, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_B = B.addr();
     let a_ParentPad = ParentPad.addr();
-    let a_Args = Args.addr();
-    let a_NumArgs = NumArgs;
+    let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, true)?;
+    let a_Args = h_Args.addr();
+    let a_NumArgs = NumArgs.0;
     let a_Name = Name.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_ParentPad, a_Args, a_NumArgs, a_Name) });
@@ -12174,7 +12219,7 @@ fn LLVMBuildCleanupPad(py: Python<'_>, B: rt::PtrArg, ParentPad: rt::PtrArg, Arg
 ///     LLVMOpaqueValue
 #[pyfunction]
 #[pyo3(signature = (B, ParentPad, UnwindBB, NumHandlers, Name))]
-fn LLVMBuildCatchSwitch(py: Python<'_>, B: rt::PtrArg, ParentPad: rt::PtrArg, UnwindBB: rt::PtrArg, NumHandlers: u32, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildCatchSwitch(py: Python<'_>, B: rt::PtrArg, ParentPad: rt::PtrArg, UnwindBB: rt::PtrArg, NumHandlers: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildCatchSwitch");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u32, usize) -> usize =
@@ -12182,7 +12227,7 @@ fn LLVMBuildCatchSwitch(py: Python<'_>, B: rt::PtrArg, ParentPad: rt::PtrArg, Un
     let a_B = B.addr();
     let a_ParentPad = ParentPad.addr();
     let a_UnwindBB = UnwindBB.addr();
-    let a_NumHandlers = NumHandlers;
+    let a_NumHandlers = NumHandlers.0;
     let a_Name = Name.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_ParentPad, a_UnwindBB, a_NumHandlers, a_Name) });
@@ -12247,13 +12292,13 @@ fn LLVMGetNumClauses(py: Python<'_>, LandingPad: rt::PtrArg) -> PyResult<PyObjec
 ///     LLVMOpaqueValue
 #[pyfunction]
 #[pyo3(signature = (LandingPad, Idx))]
-fn LLVMGetClause(py: Python<'_>, LandingPad: rt::PtrArg, Idx: u32) -> PyResult<PyObject> {
+fn LLVMGetClause(py: Python<'_>, LandingPad: rt::PtrArg, Idx: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetClause");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_LandingPad = LandingPad.addr();
-    let a_Idx = Idx;
+    let a_Idx = Idx.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_LandingPad, a_Idx) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -12296,13 +12341,13 @@ fn LLVMIsCleanup(py: Python<'_>, LandingPad: rt::PtrArg) -> PyResult<PyObject> {
 ///     Val
 #[pyfunction]
 #[pyo3(signature = (LandingPad, Val))]
-fn LLVMSetCleanup(py: Python<'_>, LandingPad: rt::PtrArg, Val: i32) -> PyResult<PyObject> {
+fn LLVMSetCleanup(py: Python<'_>, LandingPad: rt::PtrArg, Val: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetCleanup");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_LandingPad = LandingPad.addr();
-    let a_Val = Val;
+    let a_Val = Val.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_LandingPad, a_Val) });
     Ok(py.None())
@@ -12352,13 +12397,14 @@ fn LLVMGetNumHandlers(py: Python<'_>, CatchSwitch: rt::PtrArg) -> PyResult<PyObj
 ///     Handlers: Memory address of an array to be filled with basic blocks.
 #[pyfunction]
 #[pyo3(signature = (CatchSwitch, Handlers))]
-fn LLVMGetHandlers(py: Python<'_>, CatchSwitch: rt::PtrArg, Handlers: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMGetHandlers(py: Python<'_>, CatchSwitch: rt::PtrArg, Handlers: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetHandlers");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_CatchSwitch = CatchSwitch.addr();
-    let a_Handlers = Handlers.addr();
+    let mut h_Handlers = super::llvm_types::TYPES.handle_ref(5, Handlers, true)?;
+    let a_Handlers = h_Handlers.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_CatchSwitch, a_Handlers) });
     Ok(py.None())
@@ -12371,13 +12417,13 @@ fn LLVMGetHandlers(py: Python<'_>, CatchSwitch: rt::PtrArg, Handlers: rt::PtrArg
 ///     LLVMOpaqueValue
 #[pyfunction]
 #[pyo3(signature = (Funclet, i))]
-fn LLVMGetArgOperand(py: Python<'_>, Funclet: rt::PtrArg, i: u32) -> PyResult<PyObject> {
+fn LLVMGetArgOperand(py: Python<'_>, Funclet: rt::PtrArg, i: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetArgOperand");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Funclet = Funclet.addr();
-    let a_i = i;
+    let a_i = i.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Funclet, a_i) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -12388,13 +12434,13 @@ fn LLVMGetArgOperand(py: Python<'_>, Funclet: rt::PtrArg, i: u32) -> PyResult<Py
 ///     value
 #[pyfunction]
 #[pyo3(signature = (Funclet, i, value))]
-fn LLVMSetArgOperand(py: Python<'_>, Funclet: rt::PtrArg, i: u32, value: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMSetArgOperand(py: Python<'_>, Funclet: rt::PtrArg, i: rt::CInt<u32>, value: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetArgOperand");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Funclet = Funclet.addr();
-    let a_i = i;
+    let a_i = i.0;
     let a_value = value.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Funclet, a_i, a_value) });
@@ -13197,13 +13243,13 @@ fn LLVMGetNUW(py: Python<'_>, ArithInst: rt::PtrArg) -> PyResult<PyObject> {
 ///     HasNUW
 #[pyfunction]
 #[pyo3(signature = (ArithInst, HasNUW))]
-fn LLVMSetNUW(py: Python<'_>, ArithInst: rt::PtrArg, HasNUW: i32) -> PyResult<PyObject> {
+fn LLVMSetNUW(py: Python<'_>, ArithInst: rt::PtrArg, HasNUW: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetNUW");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_ArithInst = ArithInst.addr();
-    let a_HasNUW = HasNUW;
+    let a_HasNUW = HasNUW.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ArithInst, a_HasNUW) });
     Ok(py.None())
@@ -13230,13 +13276,13 @@ fn LLVMGetNSW(py: Python<'_>, ArithInst: rt::PtrArg) -> PyResult<PyObject> {
 ///     HasNSW
 #[pyfunction]
 #[pyo3(signature = (ArithInst, HasNSW))]
-fn LLVMSetNSW(py: Python<'_>, ArithInst: rt::PtrArg, HasNSW: i32) -> PyResult<PyObject> {
+fn LLVMSetNSW(py: Python<'_>, ArithInst: rt::PtrArg, HasNSW: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetNSW");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_ArithInst = ArithInst.addr();
-    let a_HasNSW = HasNSW;
+    let a_HasNSW = HasNSW.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ArithInst, a_HasNSW) });
     Ok(py.None())
@@ -13263,13 +13309,13 @@ fn LLVMGetExact(py: Python<'_>, DivOrShrInst: rt::PtrArg) -> PyResult<PyObject> 
 ///     IsExact
 #[pyfunction]
 #[pyo3(signature = (DivOrShrInst, IsExact))]
-fn LLVMSetExact(py: Python<'_>, DivOrShrInst: rt::PtrArg, IsExact: i32) -> PyResult<PyObject> {
+fn LLVMSetExact(py: Python<'_>, DivOrShrInst: rt::PtrArg, IsExact: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetExact");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_DivOrShrInst = DivOrShrInst.addr();
-    let a_IsExact = IsExact;
+    let a_IsExact = IsExact.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_DivOrShrInst, a_IsExact) });
     Ok(py.None())
@@ -13302,13 +13348,13 @@ fn LLVMGetNNeg(py: Python<'_>, NonNegInst: rt::PtrArg) -> PyResult<PyObject> {
 ///     IsNonNeg
 #[pyfunction]
 #[pyo3(signature = (NonNegInst, IsNonNeg))]
-fn LLVMSetNNeg(py: Python<'_>, NonNegInst: rt::PtrArg, IsNonNeg: i32) -> PyResult<PyObject> {
+fn LLVMSetNNeg(py: Python<'_>, NonNegInst: rt::PtrArg, IsNonNeg: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetNNeg");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_NonNegInst = NonNegInst.addr();
-    let a_IsNonNeg = IsNonNeg;
+    let a_IsNonNeg = IsNonNeg.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_NonNegInst, a_IsNonNeg) });
     Ok(py.None())
@@ -13347,13 +13393,13 @@ fn LLVMGetFastMathFlags(py: Python<'_>, FPMathInst: rt::PtrArg) -> PyResult<PyOb
 ///     FMF
 #[pyfunction]
 #[pyo3(signature = (FPMathInst, FMF))]
-fn LLVMSetFastMathFlags(py: Python<'_>, FPMathInst: rt::PtrArg, FMF: u32) -> PyResult<PyObject> {
+fn LLVMSetFastMathFlags(py: Python<'_>, FPMathInst: rt::PtrArg, FMF: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetFastMathFlags");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_FPMathInst = FPMathInst.addr();
-    let a_FMF = FMF;
+    let a_FMF = FMF.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_FPMathInst, a_FMF) });
     Ok(py.None())
@@ -13409,13 +13455,13 @@ fn LLVMGetIsDisjoint(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyObject> {
 ///     IsDisjoint
 #[pyfunction]
 #[pyo3(signature = (Inst, IsDisjoint))]
-fn LLVMSetIsDisjoint(py: Python<'_>, Inst: rt::PtrArg, IsDisjoint: i32) -> PyResult<PyObject> {
+fn LLVMSetIsDisjoint(py: Python<'_>, Inst: rt::PtrArg, IsDisjoint: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetIsDisjoint");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Inst = Inst.addr();
-    let a_IsDisjoint = IsDisjoint;
+    let a_IsDisjoint = IsDisjoint.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Inst, a_IsDisjoint) });
     Ok(py.None())
@@ -13480,7 +13526,7 @@ fn LLVMBuildArrayMalloc(py: Python<'_>, arg0: rt::PtrArg, Ty: rt::PtrArg, Val: r
 ///     LLVMOpaqueValue
 #[pyfunction]
 #[pyo3(signature = (B, Ptr, Val, Len, Align))]
-fn LLVMBuildMemSet(py: Python<'_>, B: rt::PtrArg, Ptr: rt::PtrArg, Val: rt::PtrArg, Len: rt::PtrArg, Align: u32) -> PyResult<PyObject> {
+fn LLVMBuildMemSet(py: Python<'_>, B: rt::PtrArg, Ptr: rt::PtrArg, Val: rt::PtrArg, Len: rt::PtrArg, Align: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildMemSet");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, usize, u32) -> usize =
@@ -13489,7 +13535,7 @@ fn LLVMBuildMemSet(py: Python<'_>, B: rt::PtrArg, Ptr: rt::PtrArg, Val: rt::PtrA
     let a_Ptr = Ptr.addr();
     let a_Val = Val.addr();
     let a_Len = Len.addr();
-    let a_Align = Align;
+    let a_Align = Align.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_Ptr, a_Val, a_Len, a_Align) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -13510,16 +13556,16 @@ fn LLVMBuildMemSet(py: Python<'_>, B: rt::PtrArg, Ptr: rt::PtrArg, Val: rt::PtrA
 ///     LLVMOpaqueValue
 #[pyfunction]
 #[pyo3(signature = (B, Dst, DstAlign, Src, SrcAlign, Size))]
-fn LLVMBuildMemCpy(py: Python<'_>, B: rt::PtrArg, Dst: rt::PtrArg, DstAlign: u32, Src: rt::PtrArg, SrcAlign: u32, Size: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMBuildMemCpy(py: Python<'_>, B: rt::PtrArg, Dst: rt::PtrArg, DstAlign: rt::CInt<u32>, Src: rt::PtrArg, SrcAlign: rt::CInt<u32>, Size: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildMemCpy");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u32, usize, u32, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_B = B.addr();
     let a_Dst = Dst.addr();
-    let a_DstAlign = DstAlign;
+    let a_DstAlign = DstAlign.0;
     let a_Src = Src.addr();
-    let a_SrcAlign = SrcAlign;
+    let a_SrcAlign = SrcAlign.0;
     let a_Size = Size.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_Dst, a_DstAlign, a_Src, a_SrcAlign, a_Size) });
@@ -13541,16 +13587,16 @@ fn LLVMBuildMemCpy(py: Python<'_>, B: rt::PtrArg, Dst: rt::PtrArg, DstAlign: u32
 ///     LLVMOpaqueValue
 #[pyfunction]
 #[pyo3(signature = (B, Dst, DstAlign, Src, SrcAlign, Size))]
-fn LLVMBuildMemMove(py: Python<'_>, B: rt::PtrArg, Dst: rt::PtrArg, DstAlign: u32, Src: rt::PtrArg, SrcAlign: u32, Size: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMBuildMemMove(py: Python<'_>, B: rt::PtrArg, Dst: rt::PtrArg, DstAlign: rt::CInt<u32>, Src: rt::PtrArg, SrcAlign: rt::CInt<u32>, Size: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildMemMove");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u32, usize, u32, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_B = B.addr();
     let a_Dst = Dst.addr();
-    let a_DstAlign = DstAlign;
+    let a_DstAlign = DstAlign.0;
     let a_Src = Src.addr();
-    let a_SrcAlign = SrcAlign;
+    let a_SrcAlign = SrcAlign.0;
     let a_Size = Size.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_Dst, a_DstAlign, a_Src, a_SrcAlign, a_Size) });
@@ -13675,7 +13721,7 @@ fn LLVMBuildStore(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, Ptr: rt::Pt
 ///     LLVMOpaqueValue
 #[pyfunction]
 #[pyo3(signature = (B, Ty, Pointer, Indices, NumIndices, Name))]
-fn LLVMBuildGEP2(py: Python<'_>, B: rt::PtrArg, Ty: rt::PtrArg, Pointer: rt::PtrArg, Indices: rt::PtrArgMut, NumIndices: u32, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildGEP2(py: Python<'_>, B: rt::PtrArg, Ty: rt::PtrArg, Pointer: rt::PtrArg, Indices: &Bound<'_, PyAny>, NumIndices: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildGEP2");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, usize, u32, usize) -> usize =
@@ -13683,8 +13729,9 @@ fn LLVMBuildGEP2(py: Python<'_>, B: rt::PtrArg, Ty: rt::PtrArg, Pointer: rt::Ptr
     let a_B = B.addr();
     let a_Ty = Ty.addr();
     let a_Pointer = Pointer.addr();
-    let a_Indices = Indices.addr();
-    let a_NumIndices = NumIndices;
+    let mut h_Indices = super::llvm_types::TYPES.handle_ref(4, Indices, true)?;
+    let a_Indices = h_Indices.addr();
+    let a_NumIndices = NumIndices.0;
     let a_Name = Name.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_Ty, a_Pointer, a_Indices, a_NumIndices, a_Name) });
@@ -13702,7 +13749,7 @@ fn LLVMBuildGEP2(py: Python<'_>, B: rt::PtrArg, Ty: rt::PtrArg, Pointer: rt::Ptr
 ///     LLVMOpaqueValue
 #[pyfunction]
 #[pyo3(signature = (B, Ty, Pointer, Indices, NumIndices, Name))]
-fn LLVMBuildInBoundsGEP2(py: Python<'_>, B: rt::PtrArg, Ty: rt::PtrArg, Pointer: rt::PtrArg, Indices: rt::PtrArgMut, NumIndices: u32, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildInBoundsGEP2(py: Python<'_>, B: rt::PtrArg, Ty: rt::PtrArg, Pointer: rt::PtrArg, Indices: &Bound<'_, PyAny>, NumIndices: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildInBoundsGEP2");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, usize, u32, usize) -> usize =
@@ -13710,8 +13757,9 @@ fn LLVMBuildInBoundsGEP2(py: Python<'_>, B: rt::PtrArg, Ty: rt::PtrArg, Pointer:
     let a_B = B.addr();
     let a_Ty = Ty.addr();
     let a_Pointer = Pointer.addr();
-    let a_Indices = Indices.addr();
-    let a_NumIndices = NumIndices;
+    let mut h_Indices = super::llvm_types::TYPES.handle_ref(4, Indices, true)?;
+    let a_Indices = h_Indices.addr();
+    let a_NumIndices = NumIndices.0;
     let a_Name = Name.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_Ty, a_Pointer, a_Indices, a_NumIndices, a_Name) });
@@ -13735,7 +13783,7 @@ fn LLVMBuildInBoundsGEP2(py: Python<'_>, B: rt::PtrArg, Ty: rt::PtrArg, Pointer:
 ///     LLVMOpaqueValue
 #[pyfunction]
 #[pyo3(signature = (B, Ty, Pointer, Indices, NumIndices, Name, NoWrapFlags))]
-fn LLVMBuildGEPWithNoWrapFlags(py: Python<'_>, B: rt::PtrArg, Ty: rt::PtrArg, Pointer: rt::PtrArg, Indices: rt::PtrArgMut, NumIndices: u32, Name: rt::CStrArg, NoWrapFlags: u32) -> PyResult<PyObject> {
+fn LLVMBuildGEPWithNoWrapFlags(py: Python<'_>, B: rt::PtrArg, Ty: rt::PtrArg, Pointer: rt::PtrArg, Indices: &Bound<'_, PyAny>, NumIndices: rt::CInt<u32>, Name: rt::CStrArg, NoWrapFlags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildGEPWithNoWrapFlags");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, usize, u32, usize, u32) -> usize =
@@ -13743,10 +13791,11 @@ fn LLVMBuildGEPWithNoWrapFlags(py: Python<'_>, B: rt::PtrArg, Ty: rt::PtrArg, Po
     let a_B = B.addr();
     let a_Ty = Ty.addr();
     let a_Pointer = Pointer.addr();
-    let a_Indices = Indices.addr();
-    let a_NumIndices = NumIndices;
+    let mut h_Indices = super::llvm_types::TYPES.handle_ref(4, Indices, true)?;
+    let a_Indices = h_Indices.addr();
+    let a_NumIndices = NumIndices.0;
     let a_Name = Name.addr();
-    let a_NoWrapFlags = NoWrapFlags;
+    let a_NoWrapFlags = NoWrapFlags.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_Ty, a_Pointer, a_Indices, a_NumIndices, a_Name, a_NoWrapFlags) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -13762,7 +13811,7 @@ fn LLVMBuildGEPWithNoWrapFlags(py: Python<'_>, B: rt::PtrArg, Ty: rt::PtrArg, Po
 ///     LLVMOpaqueValue
 #[pyfunction]
 #[pyo3(signature = (B, Ty, Pointer, Idx, Name))]
-fn LLVMBuildStructGEP2(py: Python<'_>, B: rt::PtrArg, Ty: rt::PtrArg, Pointer: rt::PtrArg, Idx: u32, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildStructGEP2(py: Python<'_>, B: rt::PtrArg, Ty: rt::PtrArg, Pointer: rt::PtrArg, Idx: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildStructGEP2");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u32, usize) -> usize =
@@ -13770,7 +13819,7 @@ fn LLVMBuildStructGEP2(py: Python<'_>, B: rt::PtrArg, Ty: rt::PtrArg, Pointer: r
     let a_B = B.addr();
     let a_Ty = Ty.addr();
     let a_Pointer = Pointer.addr();
-    let a_Idx = Idx;
+    let a_Idx = Idx.0;
     let a_Name = Name.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_Ty, a_Pointer, a_Idx, a_Name) });
@@ -13840,13 +13889,13 @@ fn LLVMGetVolatile(py: Python<'_>, MemoryAccessInst: rt::PtrArg) -> PyResult<PyO
 ///     IsVolatile
 #[pyfunction]
 #[pyo3(signature = (MemoryAccessInst, IsVolatile))]
-fn LLVMSetVolatile(py: Python<'_>, MemoryAccessInst: rt::PtrArg, IsVolatile: i32) -> PyResult<PyObject> {
+fn LLVMSetVolatile(py: Python<'_>, MemoryAccessInst: rt::PtrArg, IsVolatile: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetVolatile");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_MemoryAccessInst = MemoryAccessInst.addr();
-    let a_IsVolatile = IsVolatile;
+    let a_IsVolatile = IsVolatile.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MemoryAccessInst, a_IsVolatile) });
     Ok(py.None())
@@ -13873,13 +13922,13 @@ fn LLVMGetWeak(py: Python<'_>, CmpXchgInst: rt::PtrArg) -> PyResult<PyObject> {
 ///     IsWeak
 #[pyfunction]
 #[pyo3(signature = (CmpXchgInst, IsWeak))]
-fn LLVMSetWeak(py: Python<'_>, CmpXchgInst: rt::PtrArg, IsWeak: i32) -> PyResult<PyObject> {
+fn LLVMSetWeak(py: Python<'_>, CmpXchgInst: rt::PtrArg, IsWeak: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetWeak");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_CmpXchgInst = CmpXchgInst.addr();
-    let a_IsWeak = IsWeak;
+    let a_IsWeak = IsWeak.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_CmpXchgInst, a_IsWeak) });
     Ok(py.None())
@@ -14377,7 +14426,7 @@ fn LLVMBuildPointerCast(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestT
 ///     LLVMOpaqueValue
 #[pyfunction]
 #[pyo3(signature = (arg0, Val, DestTy, IsSigned, Name))]
-fn LLVMBuildIntCast2(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: rt::PtrArg, IsSigned: i32, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildIntCast2(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: rt::PtrArg, IsSigned: rt::CInt<i32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildIntCast2");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, i32, usize) -> usize =
@@ -14385,7 +14434,7 @@ fn LLVMBuildIntCast2(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: 
     let a_arg0 = arg0.addr();
     let a_Val = Val.addr();
     let a_DestTy = DestTy.addr();
-    let a_IsSigned = IsSigned;
+    let a_IsSigned = IsSigned.0;
     let a_Name = Name.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Val, a_DestTy, a_IsSigned, a_Name) });
@@ -14449,15 +14498,15 @@ fn LLVMBuildIntCast(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: r
 ///     LLVMOpcode
 #[pyfunction]
 #[pyo3(signature = (Src, SrcIsSigned, DestTy, DestIsSigned))]
-fn LLVMGetCastOpcode(py: Python<'_>, Src: rt::PtrArg, SrcIsSigned: i32, DestTy: rt::PtrArg, DestIsSigned: i32) -> PyResult<PyObject> {
+fn LLVMGetCastOpcode(py: Python<'_>, Src: rt::PtrArg, SrcIsSigned: rt::CInt<i32>, DestTy: rt::PtrArg, DestIsSigned: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetCastOpcode");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32, usize, i32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Src = Src.addr();
-    let a_SrcIsSigned = SrcIsSigned;
+    let a_SrcIsSigned = SrcIsSigned.0;
     let a_DestTy = DestTy.addr();
-    let a_DestIsSigned = DestIsSigned;
+    let a_DestIsSigned = DestIsSigned.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Src, a_SrcIsSigned, a_DestTy, a_DestIsSigned) });
     Ok(TYPES.enum_member(py, 0, __r as i64)?)
@@ -14545,7 +14594,7 @@ fn LLVMBuildPhi(py: Python<'_>, arg0: rt::PtrArg, Ty: rt::PtrArg, Name: rt::CStr
 ///     LLVMOpaqueValue
 #[pyfunction]
 #[pyo3(signature = (arg0, arg1, Fn, Args, NumArgs, Name))]
-fn LLVMBuildCall2(py: Python<'_>, arg0: rt::PtrArg, arg1: rt::PtrArg, Fn: rt::PtrArg, Args: rt::PtrArgMut, NumArgs: u32, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildCall2(py: Python<'_>, arg0: rt::PtrArg, arg1: rt::PtrArg, Fn: rt::PtrArg, Args: &Bound<'_, PyAny>, NumArgs: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildCall2");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, usize, u32, usize) -> usize =
@@ -14553,8 +14602,9 @@ fn LLVMBuildCall2(py: Python<'_>, arg0: rt::PtrArg, arg1: rt::PtrArg, Fn: rt::Pt
     let a_arg0 = arg0.addr();
     let a_arg1 = arg1.addr();
     let a_Fn = Fn.addr();
-    let a_Args = Args.addr();
-    let a_NumArgs = NumArgs;
+    let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, true)?;
+    let a_Args = h_Args.addr();
+    let a_NumArgs = NumArgs.0;
     let a_Name = Name.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_arg1, a_Fn, a_Args, a_NumArgs, a_Name) });
@@ -14574,7 +14624,7 @@ fn LLVMBuildCall2(py: Python<'_>, arg0: rt::PtrArg, arg1: rt::PtrArg, Fn: rt::Pt
 ///     LLVMOpaqueValue
 #[pyfunction]
 #[pyo3(signature = (arg0, arg1, Fn, Args, NumArgs, Bundles, NumBundles, Name))]
-fn LLVMBuildCallWithOperandBundles(py: Python<'_>, arg0: rt::PtrArg, arg1: rt::PtrArg, Fn: rt::PtrArg, Args: rt::PtrArgMut, NumArgs: u32, Bundles: rt::PtrArgMut, NumBundles: u32, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildCallWithOperandBundles(py: Python<'_>, arg0: rt::PtrArg, arg1: rt::PtrArg, Fn: rt::PtrArg, Args: &Bound<'_, PyAny>, NumArgs: rt::CInt<u32>, Bundles: &Bound<'_, PyAny>, NumBundles: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildCallWithOperandBundles");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, usize, u32, usize, u32, usize) -> usize =
@@ -14582,10 +14632,12 @@ fn LLVMBuildCallWithOperandBundles(py: Python<'_>, arg0: rt::PtrArg, arg1: rt::P
     let a_arg0 = arg0.addr();
     let a_arg1 = arg1.addr();
     let a_Fn = Fn.addr();
-    let a_Args = Args.addr();
-    let a_NumArgs = NumArgs;
-    let a_Bundles = Bundles.addr();
-    let a_NumBundles = NumBundles;
+    let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, true)?;
+    let a_Args = h_Args.addr();
+    let a_NumArgs = NumArgs.0;
+    let mut h_Bundles = super::llvm_types::TYPES.handle_ref(13, Bundles, true)?;
+    let a_Bundles = h_Bundles.addr();
+    let a_NumBundles = NumBundles.0;
     let a_Name = Name.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_arg1, a_Fn, a_Args, a_NumArgs, a_Bundles, a_NumBundles, a_Name) });
@@ -14722,14 +14774,14 @@ fn LLVMBuildShuffleVector(py: Python<'_>, arg0: rt::PtrArg, V1: rt::PtrArg, V2: 
 ///     LLVMOpaqueValue
 #[pyfunction]
 #[pyo3(signature = (arg0, AggVal, Index, Name))]
-fn LLVMBuildExtractValue(py: Python<'_>, arg0: rt::PtrArg, AggVal: rt::PtrArg, Index: u32, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildExtractValue(py: Python<'_>, arg0: rt::PtrArg, AggVal: rt::PtrArg, Index: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildExtractValue");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u32, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_AggVal = AggVal.addr();
-    let a_Index = Index;
+    let a_Index = Index.0;
     let a_Name = Name.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_AggVal, a_Index, a_Name) });
@@ -14746,7 +14798,7 @@ fn LLVMBuildExtractValue(py: Python<'_>, arg0: rt::PtrArg, AggVal: rt::PtrArg, I
 ///     LLVMOpaqueValue
 #[pyfunction]
 #[pyo3(signature = (arg0, AggVal, EltVal, Index, Name))]
-fn LLVMBuildInsertValue(py: Python<'_>, arg0: rt::PtrArg, AggVal: rt::PtrArg, EltVal: rt::PtrArg, Index: u32, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildInsertValue(py: Python<'_>, arg0: rt::PtrArg, AggVal: rt::PtrArg, EltVal: rt::PtrArg, Index: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildInsertValue");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u32, usize) -> usize =
@@ -14754,7 +14806,7 @@ fn LLVMBuildInsertValue(py: Python<'_>, arg0: rt::PtrArg, AggVal: rt::PtrArg, El
     let a_arg0 = arg0.addr();
     let a_AggVal = AggVal.addr();
     let a_EltVal = EltVal.addr();
-    let a_Index = Index;
+    let a_Index = Index.0;
     let a_Name = Name.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_AggVal, a_EltVal, a_Index, a_Name) });
@@ -14858,14 +14910,14 @@ fn LLVMBuildPtrDiff2(py: Python<'_>, arg0: rt::PtrArg, ElemTy: rt::PtrArg, LHS: 
 ///     LLVMOpaqueValue
 #[pyfunction]
 #[pyo3(signature = (B, ordering, singleThread, Name))]
-fn LLVMBuildFence(py: Python<'_>, B: rt::PtrArg, ordering: &Bound<'_, PyAny>, singleThread: i32, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildFence(py: Python<'_>, B: rt::PtrArg, ordering: &Bound<'_, PyAny>, singleThread: rt::CInt<i32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildFence");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32, i32, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_B = B.addr();
     let a_ordering = rt::narrow::<u32>(TYPES.enum_arg(12, ordering)?)?;
-    let a_singleThread = singleThread;
+    let a_singleThread = singleThread.0;
     let a_Name = Name.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_ordering, a_singleThread, a_Name) });
@@ -14883,7 +14935,7 @@ fn LLVMBuildFence(py: Python<'_>, B: rt::PtrArg, ordering: &Bound<'_, PyAny>, si
 ///     LLVMOpaqueValue
 #[pyfunction]
 #[pyo3(signature = (B, op, PTR, Val, ordering, singleThread))]
-fn LLVMBuildAtomicRMW(py: Python<'_>, B: rt::PtrArg, op: &Bound<'_, PyAny>, PTR: rt::PtrArg, Val: rt::PtrArg, ordering: &Bound<'_, PyAny>, singleThread: i32) -> PyResult<PyObject> {
+fn LLVMBuildAtomicRMW(py: Python<'_>, B: rt::PtrArg, op: &Bound<'_, PyAny>, PTR: rt::PtrArg, Val: rt::PtrArg, ordering: &Bound<'_, PyAny>, singleThread: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildAtomicRMW");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32, usize, usize, u32, i32) -> usize =
@@ -14893,7 +14945,7 @@ fn LLVMBuildAtomicRMW(py: Python<'_>, B: rt::PtrArg, op: &Bound<'_, PyAny>, PTR:
     let a_PTR = PTR.addr();
     let a_Val = Val.addr();
     let a_ordering = rt::narrow::<u32>(TYPES.enum_arg(12, ordering)?)?;
-    let a_singleThread = singleThread;
+    let a_singleThread = singleThread.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_op, a_PTR, a_Val, a_ordering, a_singleThread) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -14911,7 +14963,7 @@ fn LLVMBuildAtomicRMW(py: Python<'_>, B: rt::PtrArg, op: &Bound<'_, PyAny>, PTR:
 ///     LLVMOpaqueValue
 #[pyfunction]
 #[pyo3(signature = (B, Ptr, Cmp, New, SuccessOrdering, FailureOrdering, SingleThread))]
-fn LLVMBuildAtomicCmpXchg(py: Python<'_>, B: rt::PtrArg, Ptr: rt::PtrArg, Cmp: rt::PtrArg, New: rt::PtrArg, SuccessOrdering: &Bound<'_, PyAny>, FailureOrdering: &Bound<'_, PyAny>, SingleThread: i32) -> PyResult<PyObject> {
+fn LLVMBuildAtomicCmpXchg(py: Python<'_>, B: rt::PtrArg, Ptr: rt::PtrArg, Cmp: rt::PtrArg, New: rt::PtrArg, SuccessOrdering: &Bound<'_, PyAny>, FailureOrdering: &Bound<'_, PyAny>, SingleThread: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildAtomicCmpXchg");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, usize, u32, u32, i32) -> usize =
@@ -14922,7 +14974,7 @@ fn LLVMBuildAtomicCmpXchg(py: Python<'_>, B: rt::PtrArg, Ptr: rt::PtrArg, Cmp: r
     let a_New = New.addr();
     let a_SuccessOrdering = rt::narrow::<u32>(TYPES.enum_arg(12, SuccessOrdering)?)?;
     let a_FailureOrdering = rt::narrow::<u32>(TYPES.enum_arg(12, FailureOrdering)?)?;
-    let a_SingleThread = SingleThread;
+    let a_SingleThread = SingleThread.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_Ptr, a_Cmp, a_New, a_SuccessOrdering, a_FailureOrdering, a_SingleThread) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -14972,13 +15024,13 @@ fn LLVMGetUndefMaskElem(py: Python<'_>) -> PyResult<PyObject> {
 ///     int
 #[pyfunction]
 #[pyo3(signature = (ShuffleVectorInst, Elt))]
-fn LLVMGetMaskValue(py: Python<'_>, ShuffleVectorInst: rt::PtrArg, Elt: u32) -> PyResult<PyObject> {
+fn LLVMGetMaskValue(py: Python<'_>, ShuffleVectorInst: rt::PtrArg, Elt: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetMaskValue");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_ShuffleVectorInst = ShuffleVectorInst.addr();
-    let a_Elt = Elt;
+    let a_Elt = Elt.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ShuffleVectorInst, a_Elt) });
     Ok(rt::obj(py, __r)?)
@@ -15005,13 +15057,13 @@ fn LLVMIsAtomicSingleThread(py: Python<'_>, AtomicInst: rt::PtrArg) -> PyResult<
 ///     SingleThread
 #[pyfunction]
 #[pyo3(signature = (AtomicInst, SingleThread))]
-fn LLVMSetAtomicSingleThread(py: Python<'_>, AtomicInst: rt::PtrArg, SingleThread: i32) -> PyResult<PyObject> {
+fn LLVMSetAtomicSingleThread(py: Python<'_>, AtomicInst: rt::PtrArg, SingleThread: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetAtomicSingleThread");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_AtomicInst = AtomicInst.addr();
-    let a_SingleThread = SingleThread;
+    let a_SingleThread = SingleThread.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_AtomicInst, a_SingleThread) });
     Ok(py.None())
@@ -15127,13 +15179,14 @@ fn LLVMDisposeModuleProvider(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject
 ///     OutMessage: bytes
 #[pyfunction]
 #[pyo3(signature = (Path, OutMemBuf))]
-fn LLVMCreateMemoryBufferWithContentsOfFile(py: Python<'_>, Path: rt::CStrArg, OutMemBuf: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMCreateMemoryBufferWithContentsOfFile(py: Python<'_>, Path: rt::CStrArg, OutMemBuf: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateMemoryBufferWithContentsOfFile");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Path = Path.addr();
-    let a_OutMemBuf = OutMemBuf.addr();
+    let mut h_OutMemBuf = super::llvm_types::TYPES.handle_ref(0, OutMemBuf, true)?;
+    let a_OutMemBuf = h_OutMemBuf.addr();
     let mut o_OutMessage: usize = Default::default();
     let a_OutMessage = &mut o_OutMessage as *mut usize as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -15148,12 +15201,13 @@ fn LLVMCreateMemoryBufferWithContentsOfFile(py: Python<'_>, Path: rt::CStrArg, O
 ///     OutMessage: bytes
 #[pyfunction]
 #[pyo3(signature = (OutMemBuf))]
-fn LLVMCreateMemoryBufferWithSTDIN(py: Python<'_>, OutMemBuf: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMCreateMemoryBufferWithSTDIN(py: Python<'_>, OutMemBuf: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateMemoryBufferWithSTDIN");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_OutMemBuf = OutMemBuf.addr();
+    let mut h_OutMemBuf = super::llvm_types::TYPES.handle_ref(0, OutMemBuf, true)?;
+    let a_OutMemBuf = h_OutMemBuf.addr();
     let mut o_OutMessage: usize = Default::default();
     let a_OutMessage = &mut o_OutMessage as *mut usize as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -15170,15 +15224,15 @@ fn LLVMCreateMemoryBufferWithSTDIN(py: Python<'_>, OutMemBuf: rt::PtrArgMut) -> 
 ///     LLVMOpaqueMemoryBuffer
 #[pyfunction]
 #[pyo3(signature = (InputData, InputDataLength, BufferName, RequiresNullTerminator))]
-fn LLVMCreateMemoryBufferWithMemoryRange(py: Python<'_>, InputData: rt::CStrArg, InputDataLength: u64, BufferName: rt::CStrArg, RequiresNullTerminator: i32) -> PyResult<PyObject> {
+fn LLVMCreateMemoryBufferWithMemoryRange(py: Python<'_>, InputData: rt::CStrArg, InputDataLength: rt::CInt<u64>, BufferName: rt::CStrArg, RequiresNullTerminator: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateMemoryBufferWithMemoryRange");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64, usize, i32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_InputData = InputData.addr();
-    let a_InputDataLength = InputDataLength;
+    let a_InputDataLength = InputDataLength.0;
     let a_BufferName = BufferName.addr();
-    let a_RequiresNullTerminator = RequiresNullTerminator;
+    let a_RequiresNullTerminator = RequiresNullTerminator.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_InputData, a_InputDataLength, a_BufferName, a_RequiresNullTerminator) });
     Ok(super::llvm_types::TYPES.instance_at(py, 0, __r, None)?)
@@ -15192,13 +15246,13 @@ fn LLVMCreateMemoryBufferWithMemoryRange(py: Python<'_>, InputData: rt::CStrArg,
 ///     LLVMOpaqueMemoryBuffer
 #[pyfunction]
 #[pyo3(signature = (InputData, InputDataLength, BufferName))]
-fn LLVMCreateMemoryBufferWithMemoryRangeCopy(py: Python<'_>, InputData: rt::CStrArg, InputDataLength: u64, BufferName: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMCreateMemoryBufferWithMemoryRangeCopy(py: Python<'_>, InputData: rt::CStrArg, InputDataLength: rt::CInt<u64>, BufferName: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateMemoryBufferWithMemoryRangeCopy");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_InputData = InputData.addr();
-    let a_InputDataLength = InputDataLength;
+    let a_InputDataLength = InputDataLength.0;
     let a_BufferName = BufferName.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_InputData, a_InputDataLength, a_BufferName) });
@@ -15219,7 +15273,7 @@ fn LLVMGetBufferStart(py: Python<'_>, MemBuf: rt::PtrArg) -> PyResult<PyObject> 
     let a_MemBuf = MemBuf.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MemBuf) });
-    Ok(rt::cstr_result(py, __r))
+    Ok(rt::cstr_result(py, __r)?)
 }
 /// Args:
 ///     MemBuf

@@ -217,7 +217,7 @@ fn LLVMDIBuilderFinalizeSubprogram(py: Python<'_>, Builder: rt::PtrArg, Subprogr
 ///     LLVMOpaqueMetadata
 #[pyfunction]
 #[pyo3(signature = (Builder, Lang, FileRef, Producer, ProducerLen, isOptimized, Flags, FlagsLen, RuntimeVer, SplitName, SplitNameLen, Kind, DWOId, SplitDebugInlining, DebugInfoForProfiling, SysRoot, SysRootLen, SDK, SDKLen))]
-fn LLVMDIBuilderCreateCompileUnit(py: Python<'_>, Builder: rt::PtrArg, Lang: &Bound<'_, PyAny>, FileRef: rt::PtrArg, Producer: rt::CStrArg, ProducerLen: u64, isOptimized: i32, Flags: rt::CStrArg, FlagsLen: u64, RuntimeVer: u32, SplitName: rt::CStrArg, SplitNameLen: u64, Kind: &Bound<'_, PyAny>, DWOId: u32, SplitDebugInlining: i32, DebugInfoForProfiling: i32, SysRoot: rt::CStrArg, SysRootLen: u64, SDK: rt::CStrArg, SDKLen: u64) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateCompileUnit(py: Python<'_>, Builder: rt::PtrArg, Lang: &Bound<'_, PyAny>, FileRef: rt::PtrArg, Producer: rt::CStrArg, ProducerLen: rt::CInt<u64>, isOptimized: rt::CInt<i32>, Flags: rt::CStrArg, FlagsLen: rt::CInt<u64>, RuntimeVer: rt::CInt<u32>, SplitName: rt::CStrArg, SplitNameLen: rt::CInt<u64>, Kind: &Bound<'_, PyAny>, DWOId: rt::CInt<u32>, SplitDebugInlining: rt::CInt<i32>, DebugInfoForProfiling: rt::CInt<i32>, SysRoot: rt::CStrArg, SysRootLen: rt::CInt<u64>, SDK: rt::CStrArg, SDKLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateCompileUnit");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32, usize, usize, u64, i32, usize, u64, u32, usize, u64, u32, u32, i32, i32, usize, u64, usize, u64) -> usize =
@@ -226,21 +226,21 @@ fn LLVMDIBuilderCreateCompileUnit(py: Python<'_>, Builder: rt::PtrArg, Lang: &Bo
     let a_Lang = rt::narrow::<u32>(TYPES.enum_arg(1, Lang)?)?;
     let a_FileRef = FileRef.addr();
     let a_Producer = Producer.addr();
-    let a_ProducerLen = ProducerLen;
-    let a_isOptimized = isOptimized;
+    let a_ProducerLen = ProducerLen.0;
+    let a_isOptimized = isOptimized.0;
     let a_Flags = Flags.addr();
-    let a_FlagsLen = FlagsLen;
-    let a_RuntimeVer = RuntimeVer;
+    let a_FlagsLen = FlagsLen.0;
+    let a_RuntimeVer = RuntimeVer.0;
     let a_SplitName = SplitName.addr();
-    let a_SplitNameLen = SplitNameLen;
+    let a_SplitNameLen = SplitNameLen.0;
     let a_Kind = rt::narrow::<u32>(TYPES.enum_arg(2, Kind)?)?;
-    let a_DWOId = DWOId;
-    let a_SplitDebugInlining = SplitDebugInlining;
-    let a_DebugInfoForProfiling = DebugInfoForProfiling;
+    let a_DWOId = DWOId.0;
+    let a_SplitDebugInlining = SplitDebugInlining.0;
+    let a_DebugInfoForProfiling = DebugInfoForProfiling.0;
     let a_SysRoot = SysRoot.addr();
-    let a_SysRootLen = SysRootLen;
+    let a_SysRootLen = SysRootLen.0;
     let a_SDK = SDK.addr();
-    let a_SDKLen = SDKLen;
+    let a_SDKLen = SDKLen.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Lang, a_FileRef, a_Producer, a_ProducerLen, a_isOptimized, a_Flags, a_FlagsLen, a_RuntimeVer, a_SplitName, a_SplitNameLen, a_Kind, a_DWOId, a_SplitDebugInlining, a_DebugInfoForProfiling, a_SysRoot, a_SysRootLen, a_SDK, a_SDKLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -258,16 +258,16 @@ fn LLVMDIBuilderCreateCompileUnit(py: Python<'_>, Builder: rt::PtrArg, Lang: &Bo
 ///     LLVMOpaqueMetadata
 #[pyfunction]
 #[pyo3(signature = (Builder, Filename, FilenameLen, Directory, DirectoryLen))]
-fn LLVMDIBuilderCreateFile(py: Python<'_>, Builder: rt::PtrArg, Filename: rt::CStrArg, FilenameLen: u64, Directory: rt::CStrArg, DirectoryLen: u64) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateFile(py: Python<'_>, Builder: rt::PtrArg, Filename: rt::CStrArg, FilenameLen: rt::CInt<u64>, Directory: rt::CStrArg, DirectoryLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateFile");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, usize, u64) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
     let a_Filename = Filename.addr();
-    let a_FilenameLen = FilenameLen;
+    let a_FilenameLen = FilenameLen.0;
     let a_Directory = Directory.addr();
-    let a_DirectoryLen = DirectoryLen;
+    let a_DirectoryLen = DirectoryLen.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Filename, a_FilenameLen, a_Directory, a_DirectoryLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -291,7 +291,7 @@ fn LLVMDIBuilderCreateFile(py: Python<'_>, Builder: rt::PtrArg, Filename: rt::CS
 ///     LLVMOpaqueMetadata
 #[pyfunction]
 #[pyo3(signature = (Builder, ParentScope, Name, NameLen, ConfigMacros, ConfigMacrosLen, IncludePath, IncludePathLen, APINotesFile, APINotesFileLen))]
-fn LLVMDIBuilderCreateModule(py: Python<'_>, Builder: rt::PtrArg, ParentScope: rt::PtrArg, Name: rt::CStrArg, NameLen: u64, ConfigMacros: rt::CStrArg, ConfigMacrosLen: u64, IncludePath: rt::CStrArg, IncludePathLen: u64, APINotesFile: rt::CStrArg, APINotesFileLen: u64) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateModule(py: Python<'_>, Builder: rt::PtrArg, ParentScope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, ConfigMacros: rt::CStrArg, ConfigMacrosLen: rt::CInt<u64>, IncludePath: rt::CStrArg, IncludePathLen: rt::CInt<u64>, APINotesFile: rt::CStrArg, APINotesFileLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateModule");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, u64, usize, u64, usize, u64) -> usize =
@@ -299,13 +299,13 @@ fn LLVMDIBuilderCreateModule(py: Python<'_>, Builder: rt::PtrArg, ParentScope: r
     let a_Builder = Builder.addr();
     let a_ParentScope = ParentScope.addr();
     let a_Name = Name.addr();
-    let a_NameLen = NameLen;
+    let a_NameLen = NameLen.0;
     let a_ConfigMacros = ConfigMacros.addr();
-    let a_ConfigMacrosLen = ConfigMacrosLen;
+    let a_ConfigMacrosLen = ConfigMacrosLen.0;
     let a_IncludePath = IncludePath.addr();
-    let a_IncludePathLen = IncludePathLen;
+    let a_IncludePathLen = IncludePathLen.0;
     let a_APINotesFile = APINotesFile.addr();
-    let a_APINotesFileLen = APINotesFileLen;
+    let a_APINotesFileLen = APINotesFileLen.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_ParentScope, a_Name, a_NameLen, a_ConfigMacros, a_ConfigMacrosLen, a_IncludePath, a_IncludePathLen, a_APINotesFile, a_APINotesFileLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -324,7 +324,7 @@ fn LLVMDIBuilderCreateModule(py: Python<'_>, Builder: rt::PtrArg, ParentScope: r
 ///     LLVMOpaqueMetadata
 #[pyfunction]
 #[pyo3(signature = (Builder, ParentScope, Name, NameLen, ExportSymbols))]
-fn LLVMDIBuilderCreateNameSpace(py: Python<'_>, Builder: rt::PtrArg, ParentScope: rt::PtrArg, Name: rt::CStrArg, NameLen: u64, ExportSymbols: i32) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateNameSpace(py: Python<'_>, Builder: rt::PtrArg, ParentScope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, ExportSymbols: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateNameSpace");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u64, i32) -> usize =
@@ -332,8 +332,8 @@ fn LLVMDIBuilderCreateNameSpace(py: Python<'_>, Builder: rt::PtrArg, ParentScope
     let a_Builder = Builder.addr();
     let a_ParentScope = ParentScope.addr();
     let a_Name = Name.addr();
-    let a_NameLen = NameLen;
-    let a_ExportSymbols = ExportSymbols;
+    let a_NameLen = NameLen.0;
+    let a_ExportSymbols = ExportSymbols.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_ParentScope, a_Name, a_NameLen, a_ExportSymbols) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -361,7 +361,7 @@ fn LLVMDIBuilderCreateNameSpace(py: Python<'_>, Builder: rt::PtrArg, ParentScope
 ///     LLVMOpaqueMetadata
 #[pyfunction]
 #[pyo3(signature = (Builder, Scope, Name, NameLen, LinkageName, LinkageNameLen, File, LineNo, Ty, IsLocalToUnit, IsDefinition, ScopeLine, Flags, IsOptimized))]
-fn LLVMDIBuilderCreateFunction(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: u64, LinkageName: rt::CStrArg, LinkageNameLen: u64, File: rt::PtrArg, LineNo: u32, Ty: rt::PtrArg, IsLocalToUnit: i32, IsDefinition: i32, ScopeLine: u32, Flags: &Bound<'_, PyAny>, IsOptimized: i32) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateFunction(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, LinkageName: rt::CStrArg, LinkageNameLen: rt::CInt<u64>, File: rt::PtrArg, LineNo: rt::CInt<u32>, Ty: rt::PtrArg, IsLocalToUnit: rt::CInt<i32>, IsDefinition: rt::CInt<i32>, ScopeLine: rt::CInt<u32>, Flags: &Bound<'_, PyAny>, IsOptimized: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateFunction");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, u64, usize, u32, usize, i32, i32, u32, u32, i32) -> usize =
@@ -369,17 +369,17 @@ fn LLVMDIBuilderCreateFunction(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::P
     let a_Builder = Builder.addr();
     let a_Scope = Scope.addr();
     let a_Name = Name.addr();
-    let a_NameLen = NameLen;
+    let a_NameLen = NameLen.0;
     let a_LinkageName = LinkageName.addr();
-    let a_LinkageNameLen = LinkageNameLen;
+    let a_LinkageNameLen = LinkageNameLen.0;
     let a_File = File.addr();
-    let a_LineNo = LineNo;
+    let a_LineNo = LineNo.0;
     let a_Ty = Ty.addr();
-    let a_IsLocalToUnit = IsLocalToUnit;
-    let a_IsDefinition = IsDefinition;
-    let a_ScopeLine = ScopeLine;
+    let a_IsLocalToUnit = IsLocalToUnit.0;
+    let a_IsDefinition = IsDefinition.0;
+    let a_ScopeLine = ScopeLine.0;
     let a_Flags = rt::narrow::<u32>(TYPES.enum_arg(0, Flags)?)?;
-    let a_IsOptimized = IsOptimized;
+    let a_IsOptimized = IsOptimized.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Name, a_NameLen, a_LinkageName, a_LinkageNameLen, a_File, a_LineNo, a_Ty, a_IsLocalToUnit, a_IsDefinition, a_ScopeLine, a_Flags, a_IsOptimized) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -397,7 +397,7 @@ fn LLVMDIBuilderCreateFunction(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::P
 ///     LLVMOpaqueMetadata
 #[pyfunction]
 #[pyo3(signature = (Builder, Scope, File, Line, Column))]
-fn LLVMDIBuilderCreateLexicalBlock(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, File: rt::PtrArg, Line: u32, Column: u32) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateLexicalBlock(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, File: rt::PtrArg, Line: rt::CInt<u32>, Column: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateLexicalBlock");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u32, u32) -> usize =
@@ -405,8 +405,8 @@ fn LLVMDIBuilderCreateLexicalBlock(py: Python<'_>, Builder: rt::PtrArg, Scope: r
     let a_Builder = Builder.addr();
     let a_Scope = Scope.addr();
     let a_File = File.addr();
-    let a_Line = Line;
-    let a_Column = Column;
+    let a_Line = Line.0;
+    let a_Column = Column.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_File, a_Line, a_Column) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -423,7 +423,7 @@ fn LLVMDIBuilderCreateLexicalBlock(py: Python<'_>, Builder: rt::PtrArg, Scope: r
 ///     LLVMOpaqueMetadata
 #[pyfunction]
 #[pyo3(signature = (Builder, Scope, File, Discriminator))]
-fn LLVMDIBuilderCreateLexicalBlockFile(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, File: rt::PtrArg, Discriminator: u32) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateLexicalBlockFile(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, File: rt::PtrArg, Discriminator: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateLexicalBlockFile");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u32) -> usize =
@@ -431,7 +431,7 @@ fn LLVMDIBuilderCreateLexicalBlockFile(py: Python<'_>, Builder: rt::PtrArg, Scop
     let a_Builder = Builder.addr();
     let a_Scope = Scope.addr();
     let a_File = File.addr();
-    let a_Discriminator = Discriminator;
+    let a_Discriminator = Discriminator.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_File, a_Discriminator) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -450,7 +450,7 @@ fn LLVMDIBuilderCreateLexicalBlockFile(py: Python<'_>, Builder: rt::PtrArg, Scop
 ///     LLVMOpaqueMetadata
 #[pyfunction]
 #[pyo3(signature = (Builder, Scope, NS, File, Line))]
-fn LLVMDIBuilderCreateImportedModuleFromNamespace(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, NS: rt::PtrArg, File: rt::PtrArg, Line: u32) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateImportedModuleFromNamespace(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, NS: rt::PtrArg, File: rt::PtrArg, Line: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateImportedModuleFromNamespace");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, usize, u32) -> usize =
@@ -459,7 +459,7 @@ fn LLVMDIBuilderCreateImportedModuleFromNamespace(py: Python<'_>, Builder: rt::P
     let a_Scope = Scope.addr();
     let a_NS = NS.addr();
     let a_File = File.addr();
-    let a_Line = Line;
+    let a_Line = Line.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_NS, a_File, a_Line) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -480,7 +480,7 @@ fn LLVMDIBuilderCreateImportedModuleFromNamespace(py: Python<'_>, Builder: rt::P
 ///     LLVMOpaqueMetadata
 #[pyfunction]
 #[pyo3(signature = (Builder, Scope, ImportedEntity, File, Line, Elements, NumElements))]
-fn LLVMDIBuilderCreateImportedModuleFromAlias(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, ImportedEntity: rt::PtrArg, File: rt::PtrArg, Line: u32, Elements: rt::PtrArgMut, NumElements: u32) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateImportedModuleFromAlias(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, ImportedEntity: rt::PtrArg, File: rt::PtrArg, Line: rt::CInt<u32>, Elements: &Bound<'_, PyAny>, NumElements: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateImportedModuleFromAlias");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, usize, u32, usize, u32) -> usize =
@@ -489,9 +489,10 @@ fn LLVMDIBuilderCreateImportedModuleFromAlias(py: Python<'_>, Builder: rt::PtrAr
     let a_Scope = Scope.addr();
     let a_ImportedEntity = ImportedEntity.addr();
     let a_File = File.addr();
-    let a_Line = Line;
-    let a_Elements = Elements.addr();
-    let a_NumElements = NumElements;
+    let a_Line = Line.0;
+    let mut h_Elements = super::llvm_types::TYPES.handle_ref(6, Elements, true)?;
+    let a_Elements = h_Elements.addr();
+    let a_NumElements = NumElements.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_ImportedEntity, a_File, a_Line, a_Elements, a_NumElements) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -511,7 +512,7 @@ fn LLVMDIBuilderCreateImportedModuleFromAlias(py: Python<'_>, Builder: rt::PtrAr
 ///     LLVMOpaqueMetadata
 #[pyfunction]
 #[pyo3(signature = (Builder, Scope, M, File, Line, Elements, NumElements))]
-fn LLVMDIBuilderCreateImportedModuleFromModule(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, M: rt::PtrArg, File: rt::PtrArg, Line: u32, Elements: rt::PtrArgMut, NumElements: u32) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateImportedModuleFromModule(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, M: rt::PtrArg, File: rt::PtrArg, Line: rt::CInt<u32>, Elements: &Bound<'_, PyAny>, NumElements: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateImportedModuleFromModule");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, usize, u32, usize, u32) -> usize =
@@ -520,9 +521,10 @@ fn LLVMDIBuilderCreateImportedModuleFromModule(py: Python<'_>, Builder: rt::PtrA
     let a_Scope = Scope.addr();
     let a_M = M.addr();
     let a_File = File.addr();
-    let a_Line = Line;
-    let a_Elements = Elements.addr();
-    let a_NumElements = NumElements;
+    let a_Line = Line.0;
+    let mut h_Elements = super::llvm_types::TYPES.handle_ref(6, Elements, true)?;
+    let a_Elements = h_Elements.addr();
+    let a_NumElements = NumElements.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_M, a_File, a_Line, a_Elements, a_NumElements) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -547,7 +549,7 @@ fn LLVMDIBuilderCreateImportedModuleFromModule(py: Python<'_>, Builder: rt::PtrA
 ///     LLVMOpaqueMetadata
 #[pyfunction]
 #[pyo3(signature = (Builder, Scope, Decl, File, Line, Name, NameLen, Elements, NumElements))]
-fn LLVMDIBuilderCreateImportedDeclaration(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Decl: rt::PtrArg, File: rt::PtrArg, Line: u32, Name: rt::CStrArg, NameLen: u64, Elements: rt::PtrArgMut, NumElements: u32) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateImportedDeclaration(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Decl: rt::PtrArg, File: rt::PtrArg, Line: rt::CInt<u32>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, Elements: &Bound<'_, PyAny>, NumElements: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateImportedDeclaration");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, usize, u32, usize, u64, usize, u32) -> usize =
@@ -556,11 +558,12 @@ fn LLVMDIBuilderCreateImportedDeclaration(py: Python<'_>, Builder: rt::PtrArg, S
     let a_Scope = Scope.addr();
     let a_Decl = Decl.addr();
     let a_File = File.addr();
-    let a_Line = Line;
+    let a_Line = Line.0;
     let a_Name = Name.addr();
-    let a_NameLen = NameLen;
-    let a_Elements = Elements.addr();
-    let a_NumElements = NumElements;
+    let a_NameLen = NameLen.0;
+    let mut h_Elements = super::llvm_types::TYPES.handle_ref(6, Elements, true)?;
+    let a_Elements = h_Elements.addr();
+    let a_NumElements = NumElements.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Decl, a_File, a_Line, a_Name, a_NameLen, a_Elements, a_NumElements) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -581,14 +584,14 @@ fn LLVMDIBuilderCreateImportedDeclaration(py: Python<'_>, Builder: rt::PtrArg, S
 ///     LLVMOpaqueMetadata
 #[pyfunction]
 #[pyo3(signature = (Ctx, Line, Column, Scope, InlinedAt))]
-fn LLVMDIBuilderCreateDebugLocation(py: Python<'_>, Ctx: rt::PtrArg, Line: u32, Column: u32, Scope: rt::PtrArg, InlinedAt: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateDebugLocation(py: Python<'_>, Ctx: rt::PtrArg, Line: rt::CInt<u32>, Column: rt::CInt<u32>, Scope: rt::PtrArg, InlinedAt: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateDebugLocation");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32, u32, usize, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Ctx = Ctx.addr();
-    let a_Line = Line;
-    let a_Column = Column;
+    let a_Line = Line.0;
+    let a_Column = Column.0;
     let a_Scope = Scope.addr();
     let a_InlinedAt = InlinedAt.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -722,7 +725,7 @@ fn LLVMDIFileGetDirectory(py: Python<'_>, File: rt::PtrArg) -> PyResult<PyObject
     let a_Len = &mut o_Len as *mut u32 as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_File, a_Len) });
-    rt::tuple(py, [rt::cstr_result(py, __r), rt::obj(py, o_Len)?])
+    rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Len)?])
 }
 /// Get the name of a given file.
 ///
@@ -746,7 +749,7 @@ fn LLVMDIFileGetFilename(py: Python<'_>, File: rt::PtrArg) -> PyResult<PyObject>
     let a_Len = &mut o_Len as *mut u32 as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_File, a_Len) });
-    rt::tuple(py, [rt::cstr_result(py, __r), rt::obj(py, o_Len)?])
+    rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Len)?])
 }
 /// Get the source of a given file.
 ///
@@ -770,7 +773,7 @@ fn LLVMDIFileGetSource(py: Python<'_>, File: rt::PtrArg) -> PyResult<PyObject> {
     let a_Len = &mut o_Len as *mut u32 as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_File, a_Len) });
-    rt::tuple(py, [rt::cstr_result(py, __r), rt::obj(py, o_Len)?])
+    rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Len)?])
 }
 /// Create a type array.
 ///
@@ -783,14 +786,15 @@ fn LLVMDIFileGetSource(py: Python<'_>, File: rt::PtrArg) -> PyResult<PyObject> {
 ///     LLVMOpaqueMetadata
 #[pyfunction]
 #[pyo3(signature = (Builder, Data, NumElements))]
-fn LLVMDIBuilderGetOrCreateTypeArray(py: Python<'_>, Builder: rt::PtrArg, Data: rt::PtrArgMut, NumElements: u64) -> PyResult<PyObject> {
+fn LLVMDIBuilderGetOrCreateTypeArray(py: Python<'_>, Builder: rt::PtrArg, Data: &Bound<'_, PyAny>, NumElements: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderGetOrCreateTypeArray");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
-    let a_Data = Data.addr();
-    let a_NumElements = NumElements;
+    let mut h_Data = super::llvm_types::TYPES.handle_ref(6, Data, true)?;
+    let a_Data = h_Data.addr();
+    let a_NumElements = NumElements.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Data, a_NumElements) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -810,15 +814,16 @@ fn LLVMDIBuilderGetOrCreateTypeArray(py: Python<'_>, Builder: rt::PtrArg, Data: 
 ///     LLVMOpaqueMetadata
 #[pyfunction]
 #[pyo3(signature = (Builder, File, ParameterTypes, NumParameterTypes, Flags))]
-fn LLVMDIBuilderCreateSubroutineType(py: Python<'_>, Builder: rt::PtrArg, File: rt::PtrArg, ParameterTypes: rt::PtrArgMut, NumParameterTypes: u32, Flags: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateSubroutineType(py: Python<'_>, Builder: rt::PtrArg, File: rt::PtrArg, ParameterTypes: &Bound<'_, PyAny>, NumParameterTypes: rt::CInt<u32>, Flags: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateSubroutineType");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u32, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
     let a_File = File.addr();
-    let a_ParameterTypes = ParameterTypes.addr();
-    let a_NumParameterTypes = NumParameterTypes;
+    let mut h_ParameterTypes = super::llvm_types::TYPES.handle_ref(6, ParameterTypes, true)?;
+    let a_ParameterTypes = h_ParameterTypes.addr();
+    let a_NumParameterTypes = NumParameterTypes.0;
     let a_Flags = rt::narrow::<u32>(TYPES.enum_arg(0, Flags)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_File, a_ParameterTypes, a_NumParameterTypes, a_Flags) });
@@ -840,19 +845,19 @@ fn LLVMDIBuilderCreateSubroutineType(py: Python<'_>, Builder: rt::PtrArg, File: 
 ///     LLVMOpaqueMetadata
 #[pyfunction]
 #[pyo3(signature = (Builder, ParentMacroFile, Line, RecordType, Name, NameLen, Value, ValueLen))]
-fn LLVMDIBuilderCreateMacro(py: Python<'_>, Builder: rt::PtrArg, ParentMacroFile: rt::PtrArg, Line: u32, RecordType: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: u64, Value: rt::CStrArg, ValueLen: u64) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateMacro(py: Python<'_>, Builder: rt::PtrArg, ParentMacroFile: rt::PtrArg, Line: rt::CInt<u32>, RecordType: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, Value: rt::CStrArg, ValueLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateMacro");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u32, u32, usize, u64, usize, u64) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
     let a_ParentMacroFile = ParentMacroFile.addr();
-    let a_Line = Line;
+    let a_Line = Line.0;
     let a_RecordType = rt::narrow::<u32>(TYPES.enum_arg(3, RecordType)?)?;
     let a_Name = Name.addr();
-    let a_NameLen = NameLen;
+    let a_NameLen = NameLen.0;
     let a_Value = Value.addr();
-    let a_ValueLen = ValueLen;
+    let a_ValueLen = ValueLen.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_ParentMacroFile, a_Line, a_RecordType, a_Name, a_NameLen, a_Value, a_ValueLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -871,14 +876,14 @@ fn LLVMDIBuilderCreateMacro(py: Python<'_>, Builder: rt::PtrArg, ParentMacroFile
 ///     LLVMOpaqueMetadata
 #[pyfunction]
 #[pyo3(signature = (Builder, ParentMacroFile, Line, File))]
-fn LLVMDIBuilderCreateTempMacroFile(py: Python<'_>, Builder: rt::PtrArg, ParentMacroFile: rt::PtrArg, Line: u32, File: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateTempMacroFile(py: Python<'_>, Builder: rt::PtrArg, ParentMacroFile: rt::PtrArg, Line: rt::CInt<u32>, File: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateTempMacroFile");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u32, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
     let a_ParentMacroFile = ParentMacroFile.addr();
-    let a_Line = Line;
+    let a_Line = Line.0;
     let a_File = File.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_ParentMacroFile, a_Line, a_File) });
@@ -897,16 +902,16 @@ fn LLVMDIBuilderCreateTempMacroFile(py: Python<'_>, Builder: rt::PtrArg, ParentM
 ///     LLVMOpaqueMetadata
 #[pyfunction]
 #[pyo3(signature = (Builder, Name, NameLen, Value, IsUnsigned))]
-fn LLVMDIBuilderCreateEnumerator(py: Python<'_>, Builder: rt::PtrArg, Name: rt::CStrArg, NameLen: u64, Value: i64, IsUnsigned: i32) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateEnumerator(py: Python<'_>, Builder: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, Value: rt::CInt<i64>, IsUnsigned: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateEnumerator");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, i64, i32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
     let a_Name = Name.addr();
-    let a_NameLen = NameLen;
-    let a_Value = Value;
-    let a_IsUnsigned = IsUnsigned;
+    let a_NameLen = NameLen.0;
+    let a_Value = Value.0;
+    let a_IsUnsigned = IsUnsigned.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Name, a_NameLen, a_Value, a_IsUnsigned) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -930,7 +935,7 @@ fn LLVMDIBuilderCreateEnumerator(py: Python<'_>, Builder: rt::PtrArg, Name: rt::
 ///     LLVMOpaqueMetadata
 #[pyfunction]
 #[pyo3(signature = (Builder, Scope, Name, NameLen, File, LineNumber, SizeInBits, AlignInBits, Elements, NumElements, ClassTy))]
-fn LLVMDIBuilderCreateEnumerationType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: u64, File: rt::PtrArg, LineNumber: u32, SizeInBits: u64, AlignInBits: u32, Elements: rt::PtrArgMut, NumElements: u32, ClassTy: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateEnumerationType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: rt::PtrArg, LineNumber: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, Elements: &Bound<'_, PyAny>, NumElements: rt::CInt<u32>, ClassTy: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateEnumerationType");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, u32, u64, u32, usize, u32, usize) -> usize =
@@ -938,13 +943,14 @@ fn LLVMDIBuilderCreateEnumerationType(py: Python<'_>, Builder: rt::PtrArg, Scope
     let a_Builder = Builder.addr();
     let a_Scope = Scope.addr();
     let a_Name = Name.addr();
-    let a_NameLen = NameLen;
+    let a_NameLen = NameLen.0;
     let a_File = File.addr();
-    let a_LineNumber = LineNumber;
-    let a_SizeInBits = SizeInBits;
-    let a_AlignInBits = AlignInBits;
-    let a_Elements = Elements.addr();
-    let a_NumElements = NumElements;
+    let a_LineNumber = LineNumber.0;
+    let a_SizeInBits = SizeInBits.0;
+    let a_AlignInBits = AlignInBits.0;
+    let mut h_Elements = super::llvm_types::TYPES.handle_ref(6, Elements, true)?;
+    let a_Elements = h_Elements.addr();
+    let a_NumElements = NumElements.0;
     let a_ClassTy = ClassTy.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Name, a_NameLen, a_File, a_LineNumber, a_SizeInBits, a_AlignInBits, a_Elements, a_NumElements, a_ClassTy) });
@@ -972,7 +978,7 @@ fn LLVMDIBuilderCreateEnumerationType(py: Python<'_>, Builder: rt::PtrArg, Scope
 ///     LLVMOpaqueMetadata
 #[pyfunction]
 #[pyo3(signature = (Builder, Scope, Name, NameLen, File, LineNumber, SizeInBits, AlignInBits, Flags, Elements, NumElements, RunTimeLang, UniqueId, UniqueIdLen))]
-fn LLVMDIBuilderCreateUnionType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: u64, File: rt::PtrArg, LineNumber: u32, SizeInBits: u64, AlignInBits: u32, Flags: &Bound<'_, PyAny>, Elements: rt::PtrArgMut, NumElements: u32, RunTimeLang: u32, UniqueId: rt::CStrArg, UniqueIdLen: u64) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateUnionType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: rt::PtrArg, LineNumber: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, Flags: &Bound<'_, PyAny>, Elements: &Bound<'_, PyAny>, NumElements: rt::CInt<u32>, RunTimeLang: rt::CInt<u32>, UniqueId: rt::CStrArg, UniqueIdLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateUnionType");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, u32, u64, u32, u32, usize, u32, u32, usize, u64) -> usize =
@@ -980,17 +986,18 @@ fn LLVMDIBuilderCreateUnionType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::
     let a_Builder = Builder.addr();
     let a_Scope = Scope.addr();
     let a_Name = Name.addr();
-    let a_NameLen = NameLen;
+    let a_NameLen = NameLen.0;
     let a_File = File.addr();
-    let a_LineNumber = LineNumber;
-    let a_SizeInBits = SizeInBits;
-    let a_AlignInBits = AlignInBits;
+    let a_LineNumber = LineNumber.0;
+    let a_SizeInBits = SizeInBits.0;
+    let a_AlignInBits = AlignInBits.0;
     let a_Flags = rt::narrow::<u32>(TYPES.enum_arg(0, Flags)?)?;
-    let a_Elements = Elements.addr();
-    let a_NumElements = NumElements;
-    let a_RunTimeLang = RunTimeLang;
+    let mut h_Elements = super::llvm_types::TYPES.handle_ref(6, Elements, true)?;
+    let a_Elements = h_Elements.addr();
+    let a_NumElements = NumElements.0;
+    let a_RunTimeLang = RunTimeLang.0;
     let a_UniqueId = UniqueId.addr();
-    let a_UniqueIdLen = UniqueIdLen;
+    let a_UniqueIdLen = UniqueIdLen.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Name, a_NameLen, a_File, a_LineNumber, a_SizeInBits, a_AlignInBits, a_Flags, a_Elements, a_NumElements, a_RunTimeLang, a_UniqueId, a_UniqueIdLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -1009,17 +1016,18 @@ fn LLVMDIBuilderCreateUnionType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::
 ///     LLVMOpaqueMetadata
 #[pyfunction]
 #[pyo3(signature = (Builder, Size, AlignInBits, Ty, Subscripts, NumSubscripts))]
-fn LLVMDIBuilderCreateArrayType(py: Python<'_>, Builder: rt::PtrArg, Size: u64, AlignInBits: u32, Ty: rt::PtrArg, Subscripts: rt::PtrArgMut, NumSubscripts: u32) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateArrayType(py: Python<'_>, Builder: rt::PtrArg, Size: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, Ty: rt::PtrArg, Subscripts: &Bound<'_, PyAny>, NumSubscripts: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateArrayType");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64, u32, usize, usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
-    let a_Size = Size;
-    let a_AlignInBits = AlignInBits;
+    let a_Size = Size.0;
+    let a_AlignInBits = AlignInBits.0;
     let a_Ty = Ty.addr();
-    let a_Subscripts = Subscripts.addr();
-    let a_NumSubscripts = NumSubscripts;
+    let mut h_Subscripts = super::llvm_types::TYPES.handle_ref(6, Subscripts, true)?;
+    let a_Subscripts = h_Subscripts.addr();
+    let a_NumSubscripts = NumSubscripts.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Size, a_AlignInBits, a_Ty, a_Subscripts, a_NumSubscripts) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -1038,17 +1046,18 @@ fn LLVMDIBuilderCreateArrayType(py: Python<'_>, Builder: rt::PtrArg, Size: u64, 
 ///     LLVMOpaqueMetadata
 #[pyfunction]
 #[pyo3(signature = (Builder, Size, AlignInBits, Ty, Subscripts, NumSubscripts))]
-fn LLVMDIBuilderCreateVectorType(py: Python<'_>, Builder: rt::PtrArg, Size: u64, AlignInBits: u32, Ty: rt::PtrArg, Subscripts: rt::PtrArgMut, NumSubscripts: u32) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateVectorType(py: Python<'_>, Builder: rt::PtrArg, Size: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, Ty: rt::PtrArg, Subscripts: &Bound<'_, PyAny>, NumSubscripts: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateVectorType");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64, u32, usize, usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
-    let a_Size = Size;
-    let a_AlignInBits = AlignInBits;
+    let a_Size = Size.0;
+    let a_AlignInBits = AlignInBits.0;
     let a_Ty = Ty.addr();
-    let a_Subscripts = Subscripts.addr();
-    let a_NumSubscripts = NumSubscripts;
+    let mut h_Subscripts = super::llvm_types::TYPES.handle_ref(6, Subscripts, true)?;
+    let a_Subscripts = h_Subscripts.addr();
+    let a_NumSubscripts = NumSubscripts.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Size, a_AlignInBits, a_Ty, a_Subscripts, a_NumSubscripts) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -1064,14 +1073,14 @@ fn LLVMDIBuilderCreateVectorType(py: Python<'_>, Builder: rt::PtrArg, Size: u64,
 ///     LLVMOpaqueMetadata
 #[pyfunction]
 #[pyo3(signature = (Builder, Name, NameLen))]
-fn LLVMDIBuilderCreateUnspecifiedType(py: Python<'_>, Builder: rt::PtrArg, Name: rt::CStrArg, NameLen: u64) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateUnspecifiedType(py: Python<'_>, Builder: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateUnspecifiedType");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
     let a_Name = Name.addr();
-    let a_NameLen = NameLen;
+    let a_NameLen = NameLen.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Name, a_NameLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -1091,16 +1100,16 @@ fn LLVMDIBuilderCreateUnspecifiedType(py: Python<'_>, Builder: rt::PtrArg, Name:
 ///     LLVMOpaqueMetadata
 #[pyfunction]
 #[pyo3(signature = (Builder, Name, NameLen, SizeInBits, Encoding, Flags))]
-fn LLVMDIBuilderCreateBasicType(py: Python<'_>, Builder: rt::PtrArg, Name: rt::CStrArg, NameLen: u64, SizeInBits: u64, Encoding: u32, Flags: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateBasicType(py: Python<'_>, Builder: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, SizeInBits: rt::CInt<u64>, Encoding: rt::CInt<u32>, Flags: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateBasicType");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, u64, u32, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
     let a_Name = Name.addr();
-    let a_NameLen = NameLen;
-    let a_SizeInBits = SizeInBits;
-    let a_Encoding = Encoding;
+    let a_NameLen = NameLen.0;
+    let a_SizeInBits = SizeInBits.0;
+    let a_Encoding = Encoding.0;
     let a_Flags = rt::narrow::<u32>(TYPES.enum_arg(0, Flags)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Name, a_NameLen, a_SizeInBits, a_Encoding, a_Flags) });
@@ -1121,18 +1130,18 @@ fn LLVMDIBuilderCreateBasicType(py: Python<'_>, Builder: rt::PtrArg, Name: rt::C
 ///     LLVMOpaqueMetadata
 #[pyfunction]
 #[pyo3(signature = (Builder, PointeeTy, SizeInBits, AlignInBits, AddressSpace, Name, NameLen))]
-fn LLVMDIBuilderCreatePointerType(py: Python<'_>, Builder: rt::PtrArg, PointeeTy: rt::PtrArg, SizeInBits: u64, AlignInBits: u32, AddressSpace: u32, Name: rt::CStrArg, NameLen: u64) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreatePointerType(py: Python<'_>, Builder: rt::PtrArg, PointeeTy: rt::PtrArg, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, AddressSpace: rt::CInt<u32>, Name: rt::CStrArg, NameLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreatePointerType");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, u32, u32, usize, u64) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
     let a_PointeeTy = PointeeTy.addr();
-    let a_SizeInBits = SizeInBits;
-    let a_AlignInBits = AlignInBits;
-    let a_AddressSpace = AddressSpace;
+    let a_SizeInBits = SizeInBits.0;
+    let a_AlignInBits = AlignInBits.0;
+    let a_AddressSpace = AddressSpace.0;
     let a_Name = Name.addr();
-    let a_NameLen = NameLen;
+    let a_NameLen = NameLen.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_PointeeTy, a_SizeInBits, a_AlignInBits, a_AddressSpace, a_Name, a_NameLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -1161,7 +1170,7 @@ fn LLVMDIBuilderCreatePointerType(py: Python<'_>, Builder: rt::PtrArg, PointeeTy
 ///     LLVMOpaqueMetadata
 #[pyfunction]
 #[pyo3(signature = (Builder, Scope, Name, NameLen, File, LineNumber, SizeInBits, AlignInBits, Flags, DerivedFrom, Elements, NumElements, RunTimeLang, VTableHolder, UniqueId, UniqueIdLen))]
-fn LLVMDIBuilderCreateStructType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: u64, File: rt::PtrArg, LineNumber: u32, SizeInBits: u64, AlignInBits: u32, Flags: &Bound<'_, PyAny>, DerivedFrom: rt::PtrArg, Elements: rt::PtrArgMut, NumElements: u32, RunTimeLang: u32, VTableHolder: rt::PtrArg, UniqueId: rt::CStrArg, UniqueIdLen: u64) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateStructType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: rt::PtrArg, LineNumber: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, Flags: &Bound<'_, PyAny>, DerivedFrom: rt::PtrArg, Elements: &Bound<'_, PyAny>, NumElements: rt::CInt<u32>, RunTimeLang: rt::CInt<u32>, VTableHolder: rt::PtrArg, UniqueId: rt::CStrArg, UniqueIdLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateStructType");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, u32, u64, u32, u32, usize, usize, u32, u32, usize, usize, u64) -> usize =
@@ -1169,19 +1178,20 @@ fn LLVMDIBuilderCreateStructType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt:
     let a_Builder = Builder.addr();
     let a_Scope = Scope.addr();
     let a_Name = Name.addr();
-    let a_NameLen = NameLen;
+    let a_NameLen = NameLen.0;
     let a_File = File.addr();
-    let a_LineNumber = LineNumber;
-    let a_SizeInBits = SizeInBits;
-    let a_AlignInBits = AlignInBits;
+    let a_LineNumber = LineNumber.0;
+    let a_SizeInBits = SizeInBits.0;
+    let a_AlignInBits = AlignInBits.0;
     let a_Flags = rt::narrow::<u32>(TYPES.enum_arg(0, Flags)?)?;
     let a_DerivedFrom = DerivedFrom.addr();
-    let a_Elements = Elements.addr();
-    let a_NumElements = NumElements;
-    let a_RunTimeLang = RunTimeLang;
+    let mut h_Elements = super::llvm_types::TYPES.handle_ref(6, Elements, true)?;
+    let a_Elements = h_Elements.addr();
+    let a_NumElements = NumElements.0;
+    let a_RunTimeLang = RunTimeLang.0;
     let a_VTableHolder = VTableHolder.addr();
     let a_UniqueId = UniqueId.addr();
-    let a_UniqueIdLen = UniqueIdLen;
+    let a_UniqueIdLen = UniqueIdLen.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Name, a_NameLen, a_File, a_LineNumber, a_SizeInBits, a_AlignInBits, a_Flags, a_DerivedFrom, a_Elements, a_NumElements, a_RunTimeLang, a_VTableHolder, a_UniqueId, a_UniqueIdLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -1205,7 +1215,7 @@ fn LLVMDIBuilderCreateStructType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt:
 ///     LLVMOpaqueMetadata
 #[pyfunction]
 #[pyo3(signature = (Builder, Scope, Name, NameLen, File, LineNo, SizeInBits, AlignInBits, OffsetInBits, Flags, Ty))]
-fn LLVMDIBuilderCreateMemberType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: u64, File: rt::PtrArg, LineNo: u32, SizeInBits: u64, AlignInBits: u32, OffsetInBits: u64, Flags: &Bound<'_, PyAny>, Ty: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateMemberType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: rt::PtrArg, LineNo: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, OffsetInBits: rt::CInt<u64>, Flags: &Bound<'_, PyAny>, Ty: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateMemberType");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, u32, u64, u32, u64, u32, usize) -> usize =
@@ -1213,12 +1223,12 @@ fn LLVMDIBuilderCreateMemberType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt:
     let a_Builder = Builder.addr();
     let a_Scope = Scope.addr();
     let a_Name = Name.addr();
-    let a_NameLen = NameLen;
+    let a_NameLen = NameLen.0;
     let a_File = File.addr();
-    let a_LineNo = LineNo;
-    let a_SizeInBits = SizeInBits;
-    let a_AlignInBits = AlignInBits;
-    let a_OffsetInBits = OffsetInBits;
+    let a_LineNo = LineNo.0;
+    let a_SizeInBits = SizeInBits.0;
+    let a_AlignInBits = AlignInBits.0;
+    let a_OffsetInBits = OffsetInBits.0;
     let a_Flags = rt::narrow::<u32>(TYPES.enum_arg(0, Flags)?)?;
     let a_Ty = Ty.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -1244,7 +1254,7 @@ fn LLVMDIBuilderCreateMemberType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt:
 ///     LLVMOpaqueMetadata
 #[pyfunction]
 #[pyo3(signature = (Builder, Scope, Name, NameLen, File, LineNumber, Type, Flags, ConstantVal, AlignInBits))]
-fn LLVMDIBuilderCreateStaticMemberType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: u64, File: rt::PtrArg, LineNumber: u32, Type: rt::PtrArg, Flags: &Bound<'_, PyAny>, ConstantVal: rt::PtrArg, AlignInBits: u32) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateStaticMemberType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: rt::PtrArg, LineNumber: rt::CInt<u32>, Type: rt::PtrArg, Flags: &Bound<'_, PyAny>, ConstantVal: rt::PtrArg, AlignInBits: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateStaticMemberType");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, u32, usize, u32, usize, u32) -> usize =
@@ -1252,13 +1262,13 @@ fn LLVMDIBuilderCreateStaticMemberType(py: Python<'_>, Builder: rt::PtrArg, Scop
     let a_Builder = Builder.addr();
     let a_Scope = Scope.addr();
     let a_Name = Name.addr();
-    let a_NameLen = NameLen;
+    let a_NameLen = NameLen.0;
     let a_File = File.addr();
-    let a_LineNumber = LineNumber;
+    let a_LineNumber = LineNumber.0;
     let a_Type = Type.addr();
     let a_Flags = rt::narrow::<u32>(TYPES.enum_arg(0, Flags)?)?;
     let a_ConstantVal = ConstantVal.addr();
-    let a_AlignInBits = AlignInBits;
+    let a_AlignInBits = AlignInBits.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Name, a_NameLen, a_File, a_LineNumber, a_Type, a_Flags, a_ConstantVal, a_AlignInBits) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -1277,7 +1287,7 @@ fn LLVMDIBuilderCreateStaticMemberType(py: Python<'_>, Builder: rt::PtrArg, Scop
 ///     LLVMOpaqueMetadata
 #[pyfunction]
 #[pyo3(signature = (Builder, PointeeType, ClassType, SizeInBits, AlignInBits, Flags))]
-fn LLVMDIBuilderCreateMemberPointerType(py: Python<'_>, Builder: rt::PtrArg, PointeeType: rt::PtrArg, ClassType: rt::PtrArg, SizeInBits: u64, AlignInBits: u32, Flags: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateMemberPointerType(py: Python<'_>, Builder: rt::PtrArg, PointeeType: rt::PtrArg, ClassType: rt::PtrArg, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, Flags: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateMemberPointerType");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u64, u32, u32) -> usize =
@@ -1285,8 +1295,8 @@ fn LLVMDIBuilderCreateMemberPointerType(py: Python<'_>, Builder: rt::PtrArg, Poi
     let a_Builder = Builder.addr();
     let a_PointeeType = PointeeType.addr();
     let a_ClassType = ClassType.addr();
-    let a_SizeInBits = SizeInBits;
-    let a_AlignInBits = AlignInBits;
+    let a_SizeInBits = SizeInBits.0;
+    let a_AlignInBits = AlignInBits.0;
     let a_Flags = rt::narrow::<u32>(TYPES.enum_arg(0, Flags)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_PointeeType, a_ClassType, a_SizeInBits, a_AlignInBits, a_Flags) });
@@ -1311,19 +1321,19 @@ fn LLVMDIBuilderCreateMemberPointerType(py: Python<'_>, Builder: rt::PtrArg, Poi
 ///     LLVMOpaqueMetadata
 #[pyfunction]
 #[pyo3(signature = (Builder, Name, NameLen, File, LineNo, SizeInBits, AlignInBits, OffsetInBits, Flags, Ty, PropertyNode))]
-fn LLVMDIBuilderCreateObjCIVar(py: Python<'_>, Builder: rt::PtrArg, Name: rt::CStrArg, NameLen: u64, File: rt::PtrArg, LineNo: u32, SizeInBits: u64, AlignInBits: u32, OffsetInBits: u64, Flags: &Bound<'_, PyAny>, Ty: rt::PtrArg, PropertyNode: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateObjCIVar(py: Python<'_>, Builder: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: rt::PtrArg, LineNo: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, OffsetInBits: rt::CInt<u64>, Flags: &Bound<'_, PyAny>, Ty: rt::PtrArg, PropertyNode: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateObjCIVar");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, usize, u32, u64, u32, u64, u32, usize, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
     let a_Name = Name.addr();
-    let a_NameLen = NameLen;
+    let a_NameLen = NameLen.0;
     let a_File = File.addr();
-    let a_LineNo = LineNo;
-    let a_SizeInBits = SizeInBits;
-    let a_AlignInBits = AlignInBits;
-    let a_OffsetInBits = OffsetInBits;
+    let a_LineNo = LineNo.0;
+    let a_SizeInBits = SizeInBits.0;
+    let a_AlignInBits = AlignInBits.0;
+    let a_OffsetInBits = OffsetInBits.0;
     let a_Flags = rt::narrow::<u32>(TYPES.enum_arg(0, Flags)?)?;
     let a_Ty = Ty.addr();
     let a_PropertyNode = PropertyNode.addr();
@@ -1350,21 +1360,21 @@ fn LLVMDIBuilderCreateObjCIVar(py: Python<'_>, Builder: rt::PtrArg, Name: rt::CS
 ///     LLVMOpaqueMetadata
 #[pyfunction]
 #[pyo3(signature = (Builder, Name, NameLen, File, LineNo, GetterName, GetterNameLen, SetterName, SetterNameLen, PropertyAttributes, Ty))]
-fn LLVMDIBuilderCreateObjCProperty(py: Python<'_>, Builder: rt::PtrArg, Name: rt::CStrArg, NameLen: u64, File: rt::PtrArg, LineNo: u32, GetterName: rt::CStrArg, GetterNameLen: u64, SetterName: rt::CStrArg, SetterNameLen: u64, PropertyAttributes: u32, Ty: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateObjCProperty(py: Python<'_>, Builder: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: rt::PtrArg, LineNo: rt::CInt<u32>, GetterName: rt::CStrArg, GetterNameLen: rt::CInt<u64>, SetterName: rt::CStrArg, SetterNameLen: rt::CInt<u64>, PropertyAttributes: rt::CInt<u32>, Ty: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateObjCProperty");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, usize, u32, usize, u64, usize, u64, u32, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
     let a_Name = Name.addr();
-    let a_NameLen = NameLen;
+    let a_NameLen = NameLen.0;
     let a_File = File.addr();
-    let a_LineNo = LineNo;
+    let a_LineNo = LineNo.0;
     let a_GetterName = GetterName.addr();
-    let a_GetterNameLen = GetterNameLen;
+    let a_GetterNameLen = GetterNameLen.0;
     let a_SetterName = SetterName.addr();
-    let a_SetterNameLen = SetterNameLen;
-    let a_PropertyAttributes = PropertyAttributes;
+    let a_SetterNameLen = SetterNameLen.0;
+    let a_PropertyAttributes = PropertyAttributes.0;
     let a_Ty = Ty.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Name, a_NameLen, a_File, a_LineNo, a_GetterName, a_GetterNameLen, a_SetterName, a_SetterNameLen, a_PropertyAttributes, a_Ty) });
@@ -1404,13 +1414,13 @@ fn LLVMDIBuilderCreateObjectPointerType(py: Python<'_>, Builder: rt::PtrArg, Typ
 ///     LLVMOpaqueMetadata
 #[pyfunction]
 #[pyo3(signature = (Builder, Tag, Type))]
-fn LLVMDIBuilderCreateQualifiedType(py: Python<'_>, Builder: rt::PtrArg, Tag: u32, Type: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateQualifiedType(py: Python<'_>, Builder: rt::PtrArg, Tag: rt::CInt<u32>, Type: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateQualifiedType");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
-    let a_Tag = Tag;
+    let a_Tag = Tag.0;
     let a_Type = Type.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Tag, a_Type) });
@@ -1428,13 +1438,13 @@ fn LLVMDIBuilderCreateQualifiedType(py: Python<'_>, Builder: rt::PtrArg, Tag: u3
 ///     LLVMOpaqueMetadata
 #[pyfunction]
 #[pyo3(signature = (Builder, Tag, Type))]
-fn LLVMDIBuilderCreateReferenceType(py: Python<'_>, Builder: rt::PtrArg, Tag: u32, Type: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateReferenceType(py: Python<'_>, Builder: rt::PtrArg, Tag: rt::CInt<u32>, Type: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateReferenceType");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
-    let a_Tag = Tag;
+    let a_Tag = Tag.0;
     let a_Type = Type.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Tag, a_Type) });
@@ -1475,7 +1485,7 @@ fn LLVMDIBuilderCreateNullPtrType(py: Python<'_>, Builder: rt::PtrArg) -> PyResu
 ///     LLVMOpaqueMetadata
 #[pyfunction]
 #[pyo3(signature = (Builder, Type, Name, NameLen, File, LineNo, Scope, AlignInBits))]
-fn LLVMDIBuilderCreateTypedef(py: Python<'_>, Builder: rt::PtrArg, Type: rt::PtrArg, Name: rt::CStrArg, NameLen: u64, File: rt::PtrArg, LineNo: u32, Scope: rt::PtrArg, AlignInBits: u32) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateTypedef(py: Python<'_>, Builder: rt::PtrArg, Type: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: rt::PtrArg, LineNo: rt::CInt<u32>, Scope: rt::PtrArg, AlignInBits: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateTypedef");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, u32, usize, u32) -> usize =
@@ -1483,11 +1493,11 @@ fn LLVMDIBuilderCreateTypedef(py: Python<'_>, Builder: rt::PtrArg, Type: rt::Ptr
     let a_Builder = Builder.addr();
     let a_Type = Type.addr();
     let a_Name = Name.addr();
-    let a_NameLen = NameLen;
+    let a_NameLen = NameLen.0;
     let a_File = File.addr();
-    let a_LineNo = LineNo;
+    let a_LineNo = LineNo.0;
     let a_Scope = Scope.addr();
-    let a_AlignInBits = AlignInBits;
+    let a_AlignInBits = AlignInBits.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Type, a_Name, a_NameLen, a_File, a_LineNo, a_Scope, a_AlignInBits) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -1507,7 +1517,7 @@ fn LLVMDIBuilderCreateTypedef(py: Python<'_>, Builder: rt::PtrArg, Type: rt::Ptr
 ///     LLVMOpaqueMetadata
 #[pyfunction]
 #[pyo3(signature = (Builder, Ty, BaseTy, BaseOffset, VBPtrOffset, Flags))]
-fn LLVMDIBuilderCreateInheritance(py: Python<'_>, Builder: rt::PtrArg, Ty: rt::PtrArg, BaseTy: rt::PtrArg, BaseOffset: u64, VBPtrOffset: u32, Flags: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateInheritance(py: Python<'_>, Builder: rt::PtrArg, Ty: rt::PtrArg, BaseTy: rt::PtrArg, BaseOffset: rt::CInt<u64>, VBPtrOffset: rt::CInt<u32>, Flags: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateInheritance");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u64, u32, u32) -> usize =
@@ -1515,8 +1525,8 @@ fn LLVMDIBuilderCreateInheritance(py: Python<'_>, Builder: rt::PtrArg, Ty: rt::P
     let a_Builder = Builder.addr();
     let a_Ty = Ty.addr();
     let a_BaseTy = BaseTy.addr();
-    let a_BaseOffset = BaseOffset;
-    let a_VBPtrOffset = VBPtrOffset;
+    let a_BaseOffset = BaseOffset.0;
+    let a_VBPtrOffset = VBPtrOffset.0;
     let a_Flags = rt::narrow::<u32>(TYPES.enum_arg(0, Flags)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Ty, a_BaseTy, a_BaseOffset, a_VBPtrOffset, a_Flags) });
@@ -1543,23 +1553,23 @@ fn LLVMDIBuilderCreateInheritance(py: Python<'_>, Builder: rt::PtrArg, Ty: rt::P
 ///     LLVMOpaqueMetadata
 #[pyfunction]
 #[pyo3(signature = (Builder, Tag, Name, NameLen, Scope, File, Line, RuntimeLang, SizeInBits, AlignInBits, UniqueIdentifier, UniqueIdentifierLen))]
-fn LLVMDIBuilderCreateForwardDecl(py: Python<'_>, Builder: rt::PtrArg, Tag: u32, Name: rt::CStrArg, NameLen: u64, Scope: rt::PtrArg, File: rt::PtrArg, Line: u32, RuntimeLang: u32, SizeInBits: u64, AlignInBits: u32, UniqueIdentifier: rt::CStrArg, UniqueIdentifierLen: u64) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateForwardDecl(py: Python<'_>, Builder: rt::PtrArg, Tag: rt::CInt<u32>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, Scope: rt::PtrArg, File: rt::PtrArg, Line: rt::CInt<u32>, RuntimeLang: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, UniqueIdentifier: rt::CStrArg, UniqueIdentifierLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateForwardDecl");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32, usize, u64, usize, usize, u32, u32, u64, u32, usize, u64) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
-    let a_Tag = Tag;
+    let a_Tag = Tag.0;
     let a_Name = Name.addr();
-    let a_NameLen = NameLen;
+    let a_NameLen = NameLen.0;
     let a_Scope = Scope.addr();
     let a_File = File.addr();
-    let a_Line = Line;
-    let a_RuntimeLang = RuntimeLang;
-    let a_SizeInBits = SizeInBits;
-    let a_AlignInBits = AlignInBits;
+    let a_Line = Line.0;
+    let a_RuntimeLang = RuntimeLang.0;
+    let a_SizeInBits = SizeInBits.0;
+    let a_AlignInBits = AlignInBits.0;
     let a_UniqueIdentifier = UniqueIdentifier.addr();
-    let a_UniqueIdentifierLen = UniqueIdentifierLen;
+    let a_UniqueIdentifierLen = UniqueIdentifierLen.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Tag, a_Name, a_NameLen, a_Scope, a_File, a_Line, a_RuntimeLang, a_SizeInBits, a_AlignInBits, a_UniqueIdentifier, a_UniqueIdentifierLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -1586,24 +1596,24 @@ fn LLVMDIBuilderCreateForwardDecl(py: Python<'_>, Builder: rt::PtrArg, Tag: u32,
 ///     LLVMOpaqueMetadata
 #[pyfunction]
 #[pyo3(signature = (Builder, Tag, Name, NameLen, Scope, File, Line, RuntimeLang, SizeInBits, AlignInBits, Flags, UniqueIdentifier, UniqueIdentifierLen))]
-fn LLVMDIBuilderCreateReplaceableCompositeType(py: Python<'_>, Builder: rt::PtrArg, Tag: u32, Name: rt::CStrArg, NameLen: u64, Scope: rt::PtrArg, File: rt::PtrArg, Line: u32, RuntimeLang: u32, SizeInBits: u64, AlignInBits: u32, Flags: &Bound<'_, PyAny>, UniqueIdentifier: rt::CStrArg, UniqueIdentifierLen: u64) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateReplaceableCompositeType(py: Python<'_>, Builder: rt::PtrArg, Tag: rt::CInt<u32>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, Scope: rt::PtrArg, File: rt::PtrArg, Line: rt::CInt<u32>, RuntimeLang: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, Flags: &Bound<'_, PyAny>, UniqueIdentifier: rt::CStrArg, UniqueIdentifierLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateReplaceableCompositeType");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32, usize, u64, usize, usize, u32, u32, u64, u32, u32, usize, u64) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
-    let a_Tag = Tag;
+    let a_Tag = Tag.0;
     let a_Name = Name.addr();
-    let a_NameLen = NameLen;
+    let a_NameLen = NameLen.0;
     let a_Scope = Scope.addr();
     let a_File = File.addr();
-    let a_Line = Line;
-    let a_RuntimeLang = RuntimeLang;
-    let a_SizeInBits = SizeInBits;
-    let a_AlignInBits = AlignInBits;
+    let a_Line = Line.0;
+    let a_RuntimeLang = RuntimeLang.0;
+    let a_SizeInBits = SizeInBits.0;
+    let a_AlignInBits = AlignInBits.0;
     let a_Flags = rt::narrow::<u32>(TYPES.enum_arg(0, Flags)?)?;
     let a_UniqueIdentifier = UniqueIdentifier.addr();
-    let a_UniqueIdentifierLen = UniqueIdentifierLen;
+    let a_UniqueIdentifierLen = UniqueIdentifierLen.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Tag, a_Name, a_NameLen, a_Scope, a_File, a_Line, a_RuntimeLang, a_SizeInBits, a_AlignInBits, a_Flags, a_UniqueIdentifier, a_UniqueIdentifierLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -1627,7 +1637,7 @@ fn LLVMDIBuilderCreateReplaceableCompositeType(py: Python<'_>, Builder: rt::PtrA
 ///     LLVMOpaqueMetadata
 #[pyfunction]
 #[pyo3(signature = (Builder, Scope, Name, NameLen, File, LineNumber, SizeInBits, OffsetInBits, StorageOffsetInBits, Flags, Type))]
-fn LLVMDIBuilderCreateBitFieldMemberType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: u64, File: rt::PtrArg, LineNumber: u32, SizeInBits: u64, OffsetInBits: u64, StorageOffsetInBits: u64, Flags: &Bound<'_, PyAny>, Type: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateBitFieldMemberType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: rt::PtrArg, LineNumber: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, OffsetInBits: rt::CInt<u64>, StorageOffsetInBits: rt::CInt<u64>, Flags: &Bound<'_, PyAny>, Type: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateBitFieldMemberType");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, u32, u64, u64, u64, u32, usize) -> usize =
@@ -1635,12 +1645,12 @@ fn LLVMDIBuilderCreateBitFieldMemberType(py: Python<'_>, Builder: rt::PtrArg, Sc
     let a_Builder = Builder.addr();
     let a_Scope = Scope.addr();
     let a_Name = Name.addr();
-    let a_NameLen = NameLen;
+    let a_NameLen = NameLen.0;
     let a_File = File.addr();
-    let a_LineNumber = LineNumber;
-    let a_SizeInBits = SizeInBits;
-    let a_OffsetInBits = OffsetInBits;
-    let a_StorageOffsetInBits = StorageOffsetInBits;
+    let a_LineNumber = LineNumber.0;
+    let a_SizeInBits = SizeInBits.0;
+    let a_OffsetInBits = OffsetInBits.0;
+    let a_StorageOffsetInBits = StorageOffsetInBits.0;
     let a_Flags = rt::narrow::<u32>(TYPES.enum_arg(0, Flags)?)?;
     let a_Type = Type.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -1675,7 +1685,7 @@ fn LLVMDIBuilderCreateBitFieldMemberType(py: Python<'_>, Builder: rt::PtrArg, Sc
 ///     LLVMOpaqueMetadata
 #[pyfunction]
 #[pyo3(signature = (Builder, Scope, Name, NameLen, File, LineNumber, SizeInBits, AlignInBits, OffsetInBits, Flags, DerivedFrom, Elements, NumElements, VTableHolder, TemplateParamsNode, UniqueIdentifier, UniqueIdentifierLen))]
-fn LLVMDIBuilderCreateClassType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: u64, File: rt::PtrArg, LineNumber: u32, SizeInBits: u64, AlignInBits: u32, OffsetInBits: u64, Flags: &Bound<'_, PyAny>, DerivedFrom: rt::PtrArg, Elements: rt::PtrArgMut, NumElements: u32, VTableHolder: rt::PtrArg, TemplateParamsNode: rt::PtrArg, UniqueIdentifier: rt::CStrArg, UniqueIdentifierLen: u64) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateClassType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: rt::PtrArg, LineNumber: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, OffsetInBits: rt::CInt<u64>, Flags: &Bound<'_, PyAny>, DerivedFrom: rt::PtrArg, Elements: &Bound<'_, PyAny>, NumElements: rt::CInt<u32>, VTableHolder: rt::PtrArg, TemplateParamsNode: rt::PtrArg, UniqueIdentifier: rt::CStrArg, UniqueIdentifierLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateClassType");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, u32, u64, u32, u64, u32, usize, usize, u32, usize, usize, usize, u64) -> usize =
@@ -1683,20 +1693,21 @@ fn LLVMDIBuilderCreateClassType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::
     let a_Builder = Builder.addr();
     let a_Scope = Scope.addr();
     let a_Name = Name.addr();
-    let a_NameLen = NameLen;
+    let a_NameLen = NameLen.0;
     let a_File = File.addr();
-    let a_LineNumber = LineNumber;
-    let a_SizeInBits = SizeInBits;
-    let a_AlignInBits = AlignInBits;
-    let a_OffsetInBits = OffsetInBits;
+    let a_LineNumber = LineNumber.0;
+    let a_SizeInBits = SizeInBits.0;
+    let a_AlignInBits = AlignInBits.0;
+    let a_OffsetInBits = OffsetInBits.0;
     let a_Flags = rt::narrow::<u32>(TYPES.enum_arg(0, Flags)?)?;
     let a_DerivedFrom = DerivedFrom.addr();
-    let a_Elements = Elements.addr();
-    let a_NumElements = NumElements;
+    let mut h_Elements = super::llvm_types::TYPES.handle_ref(6, Elements, true)?;
+    let a_Elements = h_Elements.addr();
+    let a_NumElements = NumElements.0;
     let a_VTableHolder = VTableHolder.addr();
     let a_TemplateParamsNode = TemplateParamsNode.addr();
     let a_UniqueIdentifier = UniqueIdentifier.addr();
-    let a_UniqueIdentifierLen = UniqueIdentifierLen;
+    let a_UniqueIdentifierLen = UniqueIdentifierLen.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Name, a_NameLen, a_File, a_LineNumber, a_SizeInBits, a_AlignInBits, a_OffsetInBits, a_Flags, a_DerivedFrom, a_Elements, a_NumElements, a_VTableHolder, a_TemplateParamsNode, a_UniqueIdentifier, a_UniqueIdentifierLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -1744,7 +1755,7 @@ fn LLVMDITypeGetName(py: Python<'_>, DType: rt::PtrArg) -> PyResult<PyObject> {
     let a_Length = &mut o_Length as *mut u64 as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_DType, a_Length) });
-    rt::tuple(py, [rt::cstr_result(py, __r), rt::obj(py, o_Length)?])
+    rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Length)?])
 }
 /// Get the size of this DIType in bits.
 ///
@@ -1862,14 +1873,14 @@ fn LLVMDITypeGetFlags(py: Python<'_>, DType: rt::PtrArg) -> PyResult<PyObject> {
 ///     LLVMOpaqueMetadata
 #[pyfunction]
 #[pyo3(signature = (Builder, LowerBound, Count))]
-fn LLVMDIBuilderGetOrCreateSubrange(py: Python<'_>, Builder: rt::PtrArg, LowerBound: i64, Count: i64) -> PyResult<PyObject> {
+fn LLVMDIBuilderGetOrCreateSubrange(py: Python<'_>, Builder: rt::PtrArg, LowerBound: rt::CInt<i64>, Count: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderGetOrCreateSubrange");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i64, i64) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
-    let a_LowerBound = LowerBound;
-    let a_Count = Count;
+    let a_LowerBound = LowerBound.0;
+    let a_Count = Count.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_LowerBound, a_Count) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -1885,14 +1896,15 @@ fn LLVMDIBuilderGetOrCreateSubrange(py: Python<'_>, Builder: rt::PtrArg, LowerBo
 ///     LLVMOpaqueMetadata
 #[pyfunction]
 #[pyo3(signature = (Builder, Data, NumElements))]
-fn LLVMDIBuilderGetOrCreateArray(py: Python<'_>, Builder: rt::PtrArg, Data: rt::PtrArgMut, NumElements: u64) -> PyResult<PyObject> {
+fn LLVMDIBuilderGetOrCreateArray(py: Python<'_>, Builder: rt::PtrArg, Data: &Bound<'_, PyAny>, NumElements: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderGetOrCreateArray");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
-    let a_Data = Data.addr();
-    let a_NumElements = NumElements;
+    let mut h_Data = super::llvm_types::TYPES.handle_ref(6, Data, true)?;
+    let a_Data = h_Data.addr();
+    let a_NumElements = NumElements.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Data, a_NumElements) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -1909,7 +1921,7 @@ fn LLVMDIBuilderGetOrCreateArray(py: Python<'_>, Builder: rt::PtrArg, Data: rt::
 ///     Addr: int
 #[pyfunction]
 #[pyo3(signature = (Builder, Length))]
-fn LLVMDIBuilderCreateExpression(py: Python<'_>, Builder: rt::PtrArg, Length: u64) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateExpression(py: Python<'_>, Builder: rt::PtrArg, Length: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateExpression");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64) -> usize =
@@ -1917,7 +1929,7 @@ fn LLVMDIBuilderCreateExpression(py: Python<'_>, Builder: rt::PtrArg, Length: u6
     let a_Builder = Builder.addr();
     let mut o_Addr: u64 = Default::default();
     let a_Addr = &mut o_Addr as *mut u64 as usize;
-    let a_Length = Length;
+    let a_Length = Length.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Addr, a_Length) });
     rt::tuple(py, [super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, rt::obj(py, o_Addr)?])
@@ -1933,13 +1945,13 @@ fn LLVMDIBuilderCreateExpression(py: Python<'_>, Builder: rt::PtrArg, Length: u6
 ///     LLVMOpaqueMetadata
 #[pyfunction]
 #[pyo3(signature = (Builder, Value))]
-fn LLVMDIBuilderCreateConstantValueExpression(py: Python<'_>, Builder: rt::PtrArg, Value: u64) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateConstantValueExpression(py: Python<'_>, Builder: rt::PtrArg, Value: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateConstantValueExpression");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
-    let a_Value = Value;
+    let a_Value = Value.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Value) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -1969,7 +1981,7 @@ fn LLVMDIBuilderCreateConstantValueExpression(py: Python<'_>, Builder: rt::PtrAr
 ///     LLVMOpaqueMetadata
 #[pyfunction]
 #[pyo3(signature = (Builder, Scope, Name, NameLen, Linkage, LinkLen, File, LineNo, Ty, LocalToUnit, Expr, Decl, AlignInBits))]
-fn LLVMDIBuilderCreateGlobalVariableExpression(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: u64, Linkage: rt::CStrArg, LinkLen: u64, File: rt::PtrArg, LineNo: u32, Ty: rt::PtrArg, LocalToUnit: i32, Expr: rt::PtrArg, Decl: rt::PtrArg, AlignInBits: u32) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateGlobalVariableExpression(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, Linkage: rt::CStrArg, LinkLen: rt::CInt<u64>, File: rt::PtrArg, LineNo: rt::CInt<u32>, Ty: rt::PtrArg, LocalToUnit: rt::CInt<i32>, Expr: rt::PtrArg, Decl: rt::PtrArg, AlignInBits: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateGlobalVariableExpression");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, u64, usize, u32, usize, i32, usize, usize, u32) -> usize =
@@ -1977,16 +1989,16 @@ fn LLVMDIBuilderCreateGlobalVariableExpression(py: Python<'_>, Builder: rt::PtrA
     let a_Builder = Builder.addr();
     let a_Scope = Scope.addr();
     let a_Name = Name.addr();
-    let a_NameLen = NameLen;
+    let a_NameLen = NameLen.0;
     let a_Linkage = Linkage.addr();
-    let a_LinkLen = LinkLen;
+    let a_LinkLen = LinkLen.0;
     let a_File = File.addr();
-    let a_LineNo = LineNo;
+    let a_LineNo = LineNo.0;
     let a_Ty = Ty.addr();
-    let a_LocalToUnit = LocalToUnit;
+    let a_LocalToUnit = LocalToUnit.0;
     let a_Expr = Expr.addr();
     let a_Decl = Decl.addr();
-    let a_AlignInBits = AlignInBits;
+    let a_AlignInBits = AlignInBits.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Name, a_NameLen, a_Linkage, a_LinkLen, a_File, a_LineNo, a_Ty, a_LocalToUnit, a_Expr, a_Decl, a_AlignInBits) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -2126,14 +2138,15 @@ fn LLVMDIVariableGetLine(py: Python<'_>, Var: rt::PtrArg) -> PyResult<PyObject> 
 ///     LLVMOpaqueMetadata
 #[pyfunction]
 #[pyo3(signature = (Ctx, Data, NumElements))]
-fn LLVMTemporaryMDNode(py: Python<'_>, Ctx: rt::PtrArg, Data: rt::PtrArgMut, NumElements: u64) -> PyResult<PyObject> {
+fn LLVMTemporaryMDNode(py: Python<'_>, Ctx: rt::PtrArg, Data: &Bound<'_, PyAny>, NumElements: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTemporaryMDNode");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Ctx = Ctx.addr();
-    let a_Data = Data.addr();
-    let a_NumElements = NumElements;
+    let mut h_Data = super::llvm_types::TYPES.handle_ref(6, Data, true)?;
+    let a_Data = h_Data.addr();
+    let a_NumElements = NumElements.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Ctx, a_Data, a_NumElements) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -2198,7 +2211,7 @@ fn LLVMMetadataReplaceAllUsesWith(py: Python<'_>, TempTargetMetadata: rt::PtrArg
 ///     LLVMOpaqueMetadata
 #[pyfunction]
 #[pyo3(signature = (Builder, Scope, Name, NameLen, Linkage, LnkLen, File, LineNo, Ty, LocalToUnit, Decl, AlignInBits))]
-fn LLVMDIBuilderCreateTempGlobalVariableFwdDecl(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: u64, Linkage: rt::CStrArg, LnkLen: u64, File: rt::PtrArg, LineNo: u32, Ty: rt::PtrArg, LocalToUnit: i32, Decl: rt::PtrArg, AlignInBits: u32) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateTempGlobalVariableFwdDecl(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, Linkage: rt::CStrArg, LnkLen: rt::CInt<u64>, File: rt::PtrArg, LineNo: rt::CInt<u32>, Ty: rt::PtrArg, LocalToUnit: rt::CInt<i32>, Decl: rt::PtrArg, AlignInBits: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateTempGlobalVariableFwdDecl");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, u64, usize, u32, usize, i32, usize, u32) -> usize =
@@ -2206,15 +2219,15 @@ fn LLVMDIBuilderCreateTempGlobalVariableFwdDecl(py: Python<'_>, Builder: rt::Ptr
     let a_Builder = Builder.addr();
     let a_Scope = Scope.addr();
     let a_Name = Name.addr();
-    let a_NameLen = NameLen;
+    let a_NameLen = NameLen.0;
     let a_Linkage = Linkage.addr();
-    let a_LnkLen = LnkLen;
+    let a_LnkLen = LnkLen.0;
     let a_File = File.addr();
-    let a_LineNo = LineNo;
+    let a_LineNo = LineNo.0;
     let a_Ty = Ty.addr();
-    let a_LocalToUnit = LocalToUnit;
+    let a_LocalToUnit = LocalToUnit.0;
     let a_Decl = Decl.addr();
-    let a_AlignInBits = AlignInBits;
+    let a_AlignInBits = AlignInBits.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Name, a_NameLen, a_Linkage, a_LnkLen, a_File, a_LineNo, a_Ty, a_LocalToUnit, a_Decl, a_AlignInBits) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -2381,7 +2394,7 @@ fn LLVMDIBuilderInsertDbgValueRecordAtEnd(py: Python<'_>, Builder: rt::PtrArg, V
 ///     LLVMOpaqueMetadata
 #[pyfunction]
 #[pyo3(signature = (Builder, Scope, Name, NameLen, File, LineNo, Ty, AlwaysPreserve, Flags, AlignInBits))]
-fn LLVMDIBuilderCreateAutoVariable(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: u64, File: rt::PtrArg, LineNo: u32, Ty: rt::PtrArg, AlwaysPreserve: i32, Flags: &Bound<'_, PyAny>, AlignInBits: u32) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateAutoVariable(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: rt::PtrArg, LineNo: rt::CInt<u32>, Ty: rt::PtrArg, AlwaysPreserve: rt::CInt<i32>, Flags: &Bound<'_, PyAny>, AlignInBits: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateAutoVariable");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, u32, usize, i32, u32, u32) -> usize =
@@ -2389,13 +2402,13 @@ fn LLVMDIBuilderCreateAutoVariable(py: Python<'_>, Builder: rt::PtrArg, Scope: r
     let a_Builder = Builder.addr();
     let a_Scope = Scope.addr();
     let a_Name = Name.addr();
-    let a_NameLen = NameLen;
+    let a_NameLen = NameLen.0;
     let a_File = File.addr();
-    let a_LineNo = LineNo;
+    let a_LineNo = LineNo.0;
     let a_Ty = Ty.addr();
-    let a_AlwaysPreserve = AlwaysPreserve;
+    let a_AlwaysPreserve = AlwaysPreserve.0;
     let a_Flags = rt::narrow::<u32>(TYPES.enum_arg(0, Flags)?)?;
-    let a_AlignInBits = AlignInBits;
+    let a_AlignInBits = AlignInBits.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Name, a_NameLen, a_File, a_LineNo, a_Ty, a_AlwaysPreserve, a_Flags, a_AlignInBits) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -2418,7 +2431,7 @@ fn LLVMDIBuilderCreateAutoVariable(py: Python<'_>, Builder: rt::PtrArg, Scope: r
 ///     LLVMOpaqueMetadata
 #[pyfunction]
 #[pyo3(signature = (Builder, Scope, Name, NameLen, ArgNo, File, LineNo, Ty, AlwaysPreserve, Flags))]
-fn LLVMDIBuilderCreateParameterVariable(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: u64, ArgNo: u32, File: rt::PtrArg, LineNo: u32, Ty: rt::PtrArg, AlwaysPreserve: i32, Flags: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateParameterVariable(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, ArgNo: rt::CInt<u32>, File: rt::PtrArg, LineNo: rt::CInt<u32>, Ty: rt::PtrArg, AlwaysPreserve: rt::CInt<i32>, Flags: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateParameterVariable");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u64, u32, usize, u32, usize, i32, u32) -> usize =
@@ -2426,12 +2439,12 @@ fn LLVMDIBuilderCreateParameterVariable(py: Python<'_>, Builder: rt::PtrArg, Sco
     let a_Builder = Builder.addr();
     let a_Scope = Scope.addr();
     let a_Name = Name.addr();
-    let a_NameLen = NameLen;
-    let a_ArgNo = ArgNo;
+    let a_NameLen = NameLen.0;
+    let a_ArgNo = ArgNo.0;
     let a_File = File.addr();
-    let a_LineNo = LineNo;
+    let a_LineNo = LineNo.0;
     let a_Ty = Ty.addr();
-    let a_AlwaysPreserve = AlwaysPreserve;
+    let a_AlwaysPreserve = AlwaysPreserve.0;
     let a_Flags = rt::narrow::<u32>(TYPES.enum_arg(0, Flags)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Name, a_NameLen, a_ArgNo, a_File, a_LineNo, a_Ty, a_AlwaysPreserve, a_Flags) });

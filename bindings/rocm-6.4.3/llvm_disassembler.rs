@@ -46,14 +46,14 @@ pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.disassem
 ///     Pointer
 #[pyfunction]
 #[pyo3(signature = (TripleName, DisInfo, TagType, GetOpInfo, SymbolLookUp))]
-fn LLVMCreateDisasm(py: Python<'_>, TripleName: rt::CStrArg, DisInfo: rt::PtrArgMut, TagType: i32, GetOpInfo: rt::PtrArg, SymbolLookUp: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMCreateDisasm(py: Python<'_>, TripleName: rt::CStrArg, DisInfo: rt::PtrArgMut, TagType: rt::CInt<i32>, GetOpInfo: rt::PtrArg, SymbolLookUp: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateDisasm");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, i32, usize, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_TripleName = TripleName.addr();
     let a_DisInfo = DisInfo.addr();
-    let a_TagType = TagType;
+    let a_TagType = TagType.0;
     let a_GetOpInfo = GetOpInfo.addr();
     let a_SymbolLookUp = SymbolLookUp.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -79,7 +79,7 @@ fn LLVMCreateDisasm(py: Python<'_>, TripleName: rt::CStrArg, DisInfo: rt::PtrArg
 ///     Pointer
 #[pyfunction]
 #[pyo3(signature = (Triple, CPU, DisInfo, TagType, GetOpInfo, SymbolLookUp))]
-fn LLVMCreateDisasmCPU(py: Python<'_>, Triple: rt::CStrArg, CPU: rt::CStrArg, DisInfo: rt::PtrArgMut, TagType: i32, GetOpInfo: rt::PtrArg, SymbolLookUp: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMCreateDisasmCPU(py: Python<'_>, Triple: rt::CStrArg, CPU: rt::CStrArg, DisInfo: rt::PtrArgMut, TagType: rt::CInt<i32>, GetOpInfo: rt::PtrArg, SymbolLookUp: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateDisasmCPU");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, i32, usize, usize) -> usize =
@@ -87,7 +87,7 @@ fn LLVMCreateDisasmCPU(py: Python<'_>, Triple: rt::CStrArg, CPU: rt::CStrArg, Di
     let a_Triple = Triple.addr();
     let a_CPU = CPU.addr();
     let a_DisInfo = DisInfo.addr();
-    let a_TagType = TagType;
+    let a_TagType = TagType.0;
     let a_GetOpInfo = GetOpInfo.addr();
     let a_SymbolLookUp = SymbolLookUp.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -113,7 +113,7 @@ fn LLVMCreateDisasmCPU(py: Python<'_>, Triple: rt::CStrArg, CPU: rt::CStrArg, Di
 ///     Pointer
 #[pyfunction]
 #[pyo3(signature = (Triple, CPU, Features, DisInfo, TagType, GetOpInfo, SymbolLookUp))]
-fn LLVMCreateDisasmCPUFeatures(py: Python<'_>, Triple: rt::CStrArg, CPU: rt::CStrArg, Features: rt::CStrArg, DisInfo: rt::PtrArgMut, TagType: i32, GetOpInfo: rt::PtrArg, SymbolLookUp: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMCreateDisasmCPUFeatures(py: Python<'_>, Triple: rt::CStrArg, CPU: rt::CStrArg, Features: rt::CStrArg, DisInfo: rt::PtrArgMut, TagType: rt::CInt<i32>, GetOpInfo: rt::PtrArg, SymbolLookUp: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateDisasmCPUFeatures");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, usize, i32, usize, usize) -> usize =
@@ -122,7 +122,7 @@ fn LLVMCreateDisasmCPUFeatures(py: Python<'_>, Triple: rt::CStrArg, CPU: rt::CSt
     let a_CPU = CPU.addr();
     let a_Features = Features.addr();
     let a_DisInfo = DisInfo.addr();
-    let a_TagType = TagType;
+    let a_TagType = TagType.0;
     let a_GetOpInfo = GetOpInfo.addr();
     let a_SymbolLookUp = SymbolLookUp.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -140,13 +140,13 @@ fn LLVMCreateDisasmCPUFeatures(py: Python<'_>, Triple: rt::CStrArg, CPU: rt::CSt
 ///     int
 #[pyfunction]
 #[pyo3(signature = (DC, Options))]
-fn LLVMSetDisasmOptions(py: Python<'_>, DC: rt::PtrArgMut, Options: u64) -> PyResult<PyObject> {
+fn LLVMSetDisasmOptions(py: Python<'_>, DC: rt::PtrArgMut, Options: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetDisasmOptions");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_DC = DC.addr();
-    let a_Options = Options;
+    let a_Options = Options.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_DC, a_Options) });
     Ok(rt::obj(py, __r)?)
@@ -188,7 +188,7 @@ fn LLVMDisasmDispose(py: Python<'_>, DC: rt::PtrArgMut) -> PyResult<PyObject> {
 ///     Bytes: int
 #[pyfunction]
 #[pyo3(signature = (DC, BytesSize, PC, OutString, OutStringSize))]
-fn LLVMDisasmInstruction(py: Python<'_>, DC: rt::PtrArgMut, BytesSize: u64, PC: u64, OutString: rt::PtrArgMut, OutStringSize: u64) -> PyResult<PyObject> {
+fn LLVMDisasmInstruction(py: Python<'_>, DC: rt::PtrArgMut, BytesSize: rt::CInt<u64>, PC: rt::CInt<u64>, OutString: rt::PtrArgMut, OutStringSize: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisasmInstruction");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, u64, usize, u64) -> u64 =
@@ -196,10 +196,10 @@ fn LLVMDisasmInstruction(py: Python<'_>, DC: rt::PtrArgMut, BytesSize: u64, PC: 
     let a_DC = DC.addr();
     let mut o_Bytes: u8 = Default::default();
     let a_Bytes = &mut o_Bytes as *mut u8 as usize;
-    let a_BytesSize = BytesSize;
-    let a_PC = PC;
+    let a_BytesSize = BytesSize.0;
+    let a_PC = PC.0;
     let a_OutString = OutString.addr();
-    let a_OutStringSize = OutStringSize;
+    let a_OutStringSize = OutStringSize.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_DC, a_Bytes, a_BytesSize, a_PC, a_OutString, a_OutStringSize) });
     rt::tuple(py, [rt::obj(py, __r)?, rt::obj(py, o_Bytes)?])

@@ -69,14 +69,14 @@ fn LLVMLinkInInterpreter(py: Python<'_>) -> PyResult<PyObject> {
 ///     LLVMOpaqueGenericValue
 #[pyfunction]
 #[pyo3(signature = (Ty, N, IsSigned))]
-fn LLVMCreateGenericValueOfInt(py: Python<'_>, Ty: rt::PtrArg, N: u64, IsSigned: i32) -> PyResult<PyObject> {
+fn LLVMCreateGenericValueOfInt(py: Python<'_>, Ty: rt::PtrArg, N: rt::CInt<u64>, IsSigned: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateGenericValueOfInt");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64, i32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Ty = Ty.addr();
-    let a_N = N;
-    let a_IsSigned = IsSigned;
+    let a_N = N.0;
+    let a_IsSigned = IsSigned.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Ty, a_N, a_IsSigned) });
     Ok(TYPES.instance_at(py, 1, __r, None)?)
@@ -142,13 +142,13 @@ fn LLVMGenericValueIntWidth(py: Python<'_>, GenValRef: rt::PtrArg) -> PyResult<P
 ///     int
 #[pyfunction]
 #[pyo3(signature = (GenVal, IsSigned))]
-fn LLVMGenericValueToInt(py: Python<'_>, GenVal: rt::PtrArg, IsSigned: i32) -> PyResult<PyObject> {
+fn LLVMGenericValueToInt(py: Python<'_>, GenVal: rt::PtrArg, IsSigned: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGenericValueToInt");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) -> u64 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_GenVal = GenVal.addr();
-    let a_IsSigned = IsSigned;
+    let a_IsSigned = IsSigned.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_GenVal, a_IsSigned) });
     Ok(rt::obj(py, __r)?)
@@ -212,12 +212,13 @@ fn LLVMDisposeGenericValue(py: Python<'_>, GenVal: rt::PtrArg) -> PyResult<PyObj
 ///     OutError: bytes
 #[pyfunction]
 #[pyo3(signature = (OutEE, M))]
-fn LLVMCreateExecutionEngineForModule(py: Python<'_>, OutEE: rt::PtrArgMut, M: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMCreateExecutionEngineForModule(py: Python<'_>, OutEE: &Bound<'_, PyAny>, M: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateExecutionEngineForModule");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_OutEE = OutEE.addr();
+    let mut h_OutEE = TYPES.handle_ref(2, OutEE, true)?;
+    let a_OutEE = h_OutEE.addr();
     let a_M = M.addr();
     let mut o_OutError: usize = Default::default();
     let a_OutError = &mut o_OutError as *mut usize as usize;
@@ -234,12 +235,13 @@ fn LLVMCreateExecutionEngineForModule(py: Python<'_>, OutEE: rt::PtrArgMut, M: r
 ///     OutError: bytes
 #[pyfunction]
 #[pyo3(signature = (OutInterp, M))]
-fn LLVMCreateInterpreterForModule(py: Python<'_>, OutInterp: rt::PtrArgMut, M: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMCreateInterpreterForModule(py: Python<'_>, OutInterp: &Bound<'_, PyAny>, M: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateInterpreterForModule");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_OutInterp = OutInterp.addr();
+    let mut h_OutInterp = TYPES.handle_ref(2, OutInterp, true)?;
+    let a_OutInterp = h_OutInterp.addr();
     let a_M = M.addr();
     let mut o_OutError: usize = Default::default();
     let a_OutError = &mut o_OutError as *mut usize as usize;
@@ -257,14 +259,15 @@ fn LLVMCreateInterpreterForModule(py: Python<'_>, OutInterp: rt::PtrArgMut, M: r
 ///     OutError: bytes
 #[pyfunction]
 #[pyo3(signature = (OutJIT, M, OptLevel))]
-fn LLVMCreateJITCompilerForModule(py: Python<'_>, OutJIT: rt::PtrArgMut, M: rt::PtrArg, OptLevel: u32) -> PyResult<PyObject> {
+fn LLVMCreateJITCompilerForModule(py: Python<'_>, OutJIT: &Bound<'_, PyAny>, M: rt::PtrArg, OptLevel: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateJITCompilerForModule");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u32, usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_OutJIT = OutJIT.addr();
+    let mut h_OutJIT = TYPES.handle_ref(2, OutJIT, true)?;
+    let a_OutJIT = h_OutJIT.addr();
     let a_M = M.addr();
-    let a_OptLevel = OptLevel;
+    let a_OptLevel = OptLevel.0;
     let mut o_OutError: usize = Default::default();
     let a_OutError = &mut o_OutError as *mut usize as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -276,13 +279,14 @@ fn LLVMCreateJITCompilerForModule(py: Python<'_>, OutJIT: rt::PtrArgMut, M: rt::
 ///     SizeOfOptions
 #[pyfunction]
 #[pyo3(signature = (Options, SizeOfOptions))]
-fn LLVMInitializeMCJITCompilerOptions(py: Python<'_>, Options: rt::PtrArgMut, SizeOfOptions: u64) -> PyResult<PyObject> {
+fn LLVMInitializeMCJITCompilerOptions(py: Python<'_>, Options: &Bound<'_, PyAny>, SizeOfOptions: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeMCJITCompilerOptions");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Options = Options.addr();
-    let a_SizeOfOptions = SizeOfOptions;
+    let p_Options = TYPES.record_ptr_arg(0, Options, true)?;
+    let a_Options = p_Options.addr();
+    let a_SizeOfOptions = SizeOfOptions.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_SizeOfOptions) });
     Ok(py.None())
@@ -314,15 +318,17 @@ fn LLVMInitializeMCJITCompilerOptions(py: Python<'_>, Options: rt::PtrArgMut, Si
 ///     OutError: bytes
 #[pyfunction]
 #[pyo3(signature = (OutJIT, M, Options, SizeOfOptions))]
-fn LLVMCreateMCJITCompilerForModule(py: Python<'_>, OutJIT: rt::PtrArgMut, M: rt::PtrArg, Options: rt::PtrArgMut, SizeOfOptions: u64) -> PyResult<PyObject> {
+fn LLVMCreateMCJITCompilerForModule(py: Python<'_>, OutJIT: &Bound<'_, PyAny>, M: rt::PtrArg, Options: &Bound<'_, PyAny>, SizeOfOptions: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateMCJITCompilerForModule");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_OutJIT = OutJIT.addr();
+    let mut h_OutJIT = TYPES.handle_ref(2, OutJIT, true)?;
+    let a_OutJIT = h_OutJIT.addr();
     let a_M = M.addr();
-    let a_Options = Options.addr();
-    let a_SizeOfOptions = SizeOfOptions;
+    let p_Options = TYPES.record_ptr_arg(0, Options, true)?;
+    let a_Options = p_Options.addr();
+    let a_SizeOfOptions = SizeOfOptions.0;
     let mut o_OutError: usize = Default::default();
     let a_OutError = &mut o_OutError as *mut usize as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -382,14 +388,14 @@ fn LLVMRunStaticDestructors(py: Python<'_>, EE: rt::PtrArg) -> PyResult<PyObject
 ///     int
 #[pyfunction]
 #[pyo3(signature = (EE, F, ArgC, ArgV, EnvP))]
-fn LLVMRunFunctionAsMain(py: Python<'_>, EE: rt::PtrArg, F: rt::PtrArg, ArgC: u32, ArgV: rt::CStrArrayArg, EnvP: rt::CStrArrayArg) -> PyResult<PyObject> {
+fn LLVMRunFunctionAsMain(py: Python<'_>, EE: rt::PtrArg, F: rt::PtrArg, ArgC: rt::CInt<u32>, ArgV: rt::CStrArrayArg, EnvP: rt::CStrArrayArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRunFunctionAsMain");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u32, usize, usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_EE = EE.addr();
     let a_F = F.addr();
-    let a_ArgC = ArgC;
+    let a_ArgC = ArgC.0;
     let a_ArgV = ArgV.addr();
     let a_EnvP = EnvP.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -406,15 +412,16 @@ fn LLVMRunFunctionAsMain(py: Python<'_>, EE: rt::PtrArg, F: rt::PtrArg, ArgC: u3
 ///     LLVMOpaqueGenericValue
 #[pyfunction]
 #[pyo3(signature = (EE, F, NumArgs, Args))]
-fn LLVMRunFunction(py: Python<'_>, EE: rt::PtrArg, F: rt::PtrArg, NumArgs: u32, Args: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMRunFunction(py: Python<'_>, EE: rt::PtrArg, F: rt::PtrArg, NumArgs: rt::CInt<u32>, Args: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRunFunction");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u32, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_EE = EE.addr();
     let a_F = F.addr();
-    let a_NumArgs = NumArgs;
-    let a_Args = Args.addr();
+    let a_NumArgs = NumArgs.0;
+    let mut h_Args = TYPES.handle_ref(1, Args, true)?;
+    let a_Args = h_Args.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_EE, a_F, a_NumArgs, a_Args) });
     Ok(TYPES.instance_at(py, 1, __r, None)?)
@@ -461,14 +468,15 @@ fn LLVMAddModule(py: Python<'_>, EE: rt::PtrArg, M: rt::PtrArg) -> PyResult<PyOb
 ///     OutError: bytes
 #[pyfunction]
 #[pyo3(signature = (EE, M, OutMod))]
-fn LLVMRemoveModule(py: Python<'_>, EE: rt::PtrArg, M: rt::PtrArg, OutMod: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMRemoveModule(py: Python<'_>, EE: rt::PtrArg, M: rt::PtrArg, OutMod: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemoveModule");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_EE = EE.addr();
     let a_M = M.addr();
-    let a_OutMod = OutMod.addr();
+    let mut h_OutMod = super::llvm_types::TYPES.handle_ref(2, OutMod, true)?;
+    let a_OutMod = h_OutMod.addr();
     let mut o_OutError: usize = Default::default();
     let a_OutError = &mut o_OutError as *mut usize as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -484,14 +492,15 @@ fn LLVMRemoveModule(py: Python<'_>, EE: rt::PtrArg, M: rt::PtrArg, OutMod: rt::P
 ///     int
 #[pyfunction]
 #[pyo3(signature = (EE, Name, OutFn))]
-fn LLVMFindFunction(py: Python<'_>, EE: rt::PtrArg, Name: rt::CStrArg, OutFn: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMFindFunction(py: Python<'_>, EE: rt::PtrArg, Name: rt::CStrArg, OutFn: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMFindFunction");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_EE = EE.addr();
     let a_Name = Name.addr();
-    let a_OutFn = OutFn.addr();
+    let mut h_OutFn = super::llvm_types::TYPES.handle_ref(4, OutFn, true)?;
+    let a_OutFn = h_OutFn.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_EE, a_Name, a_OutFn) });
     Ok(rt::obj(py, __r)?)

@@ -48,14 +48,15 @@ pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.irreader
 ///     OutMessage: bytes
 #[pyfunction]
 #[pyo3(signature = (ContextRef, MemBuf, OutM))]
-fn LLVMParseIRInContext(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf: rt::PtrArg, OutM: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMParseIRInContext(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf: rt::PtrArg, OutM: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMParseIRInContext");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_ContextRef = ContextRef.addr();
     let a_MemBuf = MemBuf.addr();
-    let a_OutM = OutM.addr();
+    let mut h_OutM = super::llvm_types::TYPES.handle_ref(2, OutM, true)?;
+    let a_OutM = h_OutM.addr();
     let mut o_OutMessage: usize = Default::default();
     let a_OutMessage = &mut o_OutMessage as *mut usize as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.

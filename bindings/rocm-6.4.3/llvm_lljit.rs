@@ -132,12 +132,13 @@ fn LLVMOrcLLJITBuilderSetObjectLinkingLayerCreator(py: Python<'_>, Builder: rt::
 ///     LLVMOpaqueError
 #[pyfunction]
 #[pyo3(signature = (Result, Builder))]
-fn LLVMOrcCreateLLJIT(py: Python<'_>, Result: rt::PtrArgMut, Builder: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcCreateLLJIT(py: Python<'_>, Result: &Bound<'_, PyAny>, Builder: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateLLJIT");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Result = Result.addr();
+    let mut h_Result = TYPES.handle_ref(2, Result, true)?;
+    let a_Result = h_Result.addr();
     let a_Builder = Builder.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Result, a_Builder) });
@@ -224,7 +225,7 @@ fn LLVMOrcLLJITGetTripleString(py: Python<'_>, J: rt::PtrArg) -> PyResult<PyObje
     let a_J = J.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_J) });
-    Ok(rt::cstr_result(py, __r))
+    Ok(rt::cstr_result(py, __r)?)
 }
 /// Returns the global prefix character according to the LLJIT's DataLayout.
 ///
@@ -489,7 +490,7 @@ fn LLVMOrcLLJITGetDataLayoutStr(py: Python<'_>, J: rt::PtrArg) -> PyResult<PyObj
     let a_J = J.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_J) });
-    Ok(rt::cstr_result(py, __r))
+    Ok(rt::cstr_result(py, __r)?)
 }
 
 /// Adds this module's functions, constants and lazily created types to `m`.

@@ -59,7 +59,7 @@ fn lto_get_version(py: Python<'_>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f() });
-    Ok(rt::cstr_result(py, __r))
+    Ok(rt::cstr_result(py, __r)?)
 }
 /// Returns the last error string or NULL if last operation was successful.
 ///
@@ -74,7 +74,7 @@ fn lto_get_error_message(py: Python<'_>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f() });
-    Ok(rt::cstr_result(py, __r))
+    Ok(rt::cstr_result(py, __r)?)
 }
 /// Checks if a file is a loadable object file.
 ///
@@ -127,13 +127,13 @@ fn lto_module_is_object_file_for_target(py: Python<'_>, path: rt::CStrArg, targe
 ///     bool
 #[pyfunction]
 #[pyo3(signature = (mem, length))]
-fn lto_module_has_objc_category(py: Python<'_>, mem: rt::PtrArg, length: u64) -> PyResult<PyObject> {
+fn lto_module_has_objc_category(py: Python<'_>, mem: rt::PtrArg, length: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_has_objc_category");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64) -> bool =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_mem = mem.addr();
-    let a_length = length;
+    let a_length = length.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mem, a_length) });
     Ok(rt::obj(py, (__r as u8) != 0)?)
@@ -148,13 +148,13 @@ fn lto_module_has_objc_category(py: Python<'_>, mem: rt::PtrArg, length: u64) ->
 ///     bool
 #[pyfunction]
 #[pyo3(signature = (mem, length))]
-fn lto_module_is_object_file_in_memory(py: Python<'_>, mem: rt::PtrArg, length: u64) -> PyResult<PyObject> {
+fn lto_module_is_object_file_in_memory(py: Python<'_>, mem: rt::PtrArg, length: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_is_object_file_in_memory");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64) -> bool =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_mem = mem.addr();
-    let a_length = length;
+    let a_length = length.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mem, a_length) });
     Ok(rt::obj(py, (__r as u8) != 0)?)
@@ -170,13 +170,13 @@ fn lto_module_is_object_file_in_memory(py: Python<'_>, mem: rt::PtrArg, length: 
 ///     bool
 #[pyfunction]
 #[pyo3(signature = (mem, length, target_triple_prefix))]
-fn lto_module_is_object_file_in_memory_for_target(py: Python<'_>, mem: rt::PtrArg, length: u64, target_triple_prefix: rt::CStrArg) -> PyResult<PyObject> {
+fn lto_module_is_object_file_in_memory_for_target(py: Python<'_>, mem: rt::PtrArg, length: rt::CInt<u64>, target_triple_prefix: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_is_object_file_in_memory_for_target");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64, usize) -> bool =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_mem = mem.addr();
-    let a_length = length;
+    let a_length = length.0;
     let a_target_triple_prefix = target_triple_prefix.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mem, a_length, a_target_triple_prefix) });
@@ -213,13 +213,13 @@ fn lto_module_create(py: Python<'_>, path: rt::CStrArg) -> PyResult<PyObject> {
 ///     LLVMOpaqueLTOModule
 #[pyfunction]
 #[pyo3(signature = (mem, length))]
-fn lto_module_create_from_memory(py: Python<'_>, mem: rt::PtrArg, length: u64) -> PyResult<PyObject> {
+fn lto_module_create_from_memory(py: Python<'_>, mem: rt::PtrArg, length: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_create_from_memory");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_mem = mem.addr();
-    let a_length = length;
+    let a_length = length.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mem, a_length) });
     Ok(TYPES.instance_at(py, 5, __r, None)?)
@@ -236,13 +236,13 @@ fn lto_module_create_from_memory(py: Python<'_>, mem: rt::PtrArg, length: u64) -
 ///     LLVMOpaqueLTOModule
 #[pyfunction]
 #[pyo3(signature = (mem, length, path))]
-fn lto_module_create_from_memory_with_path(py: Python<'_>, mem: rt::PtrArg, length: u64, path: rt::CStrArg) -> PyResult<PyObject> {
+fn lto_module_create_from_memory_with_path(py: Python<'_>, mem: rt::PtrArg, length: rt::CInt<u64>, path: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_create_from_memory_with_path");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_mem = mem.addr();
-    let a_length = length;
+    let a_length = length.0;
     let a_path = path.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mem, a_length, a_path) });
@@ -265,13 +265,13 @@ fn lto_module_create_from_memory_with_path(py: Python<'_>, mem: rt::PtrArg, leng
 ///     LLVMOpaqueLTOModule
 #[pyfunction]
 #[pyo3(signature = (mem, length, path))]
-fn lto_module_create_in_local_context(py: Python<'_>, mem: rt::PtrArg, length: u64, path: rt::CStrArg) -> PyResult<PyObject> {
+fn lto_module_create_in_local_context(py: Python<'_>, mem: rt::PtrArg, length: rt::CInt<u64>, path: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_create_in_local_context");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_mem = mem.addr();
-    let a_length = length;
+    let a_length = length.0;
     let a_path = path.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mem, a_length, a_path) });
@@ -294,13 +294,13 @@ fn lto_module_create_in_local_context(py: Python<'_>, mem: rt::PtrArg, length: u
 ///     LLVMOpaqueLTOModule
 #[pyfunction]
 #[pyo3(signature = (mem, length, path, cg))]
-fn lto_module_create_in_codegen_context(py: Python<'_>, mem: rt::PtrArg, length: u64, path: rt::CStrArg, cg: rt::PtrArg) -> PyResult<PyObject> {
+fn lto_module_create_in_codegen_context(py: Python<'_>, mem: rt::PtrArg, length: rt::CInt<u64>, path: rt::CStrArg, cg: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_create_in_codegen_context");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64, usize, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_mem = mem.addr();
-    let a_length = length;
+    let a_length = length.0;
     let a_path = path.addr();
     let a_cg = cg.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -319,14 +319,14 @@ fn lto_module_create_in_codegen_context(py: Python<'_>, mem: rt::PtrArg, length:
 ///     LLVMOpaqueLTOModule
 #[pyfunction]
 #[pyo3(signature = (fd, path, file_size))]
-fn lto_module_create_from_fd(py: Python<'_>, fd: i32, path: rt::CStrArg, file_size: u64) -> PyResult<PyObject> {
+fn lto_module_create_from_fd(py: Python<'_>, fd: rt::CInt<i32>, path: rt::CStrArg, file_size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_create_from_fd");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(i32, usize, u64) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_fd = fd;
+    let a_fd = fd.0;
     let a_path = path.addr();
-    let a_file_size = file_size;
+    let a_file_size = file_size.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_fd, a_path, a_file_size) });
     Ok(TYPES.instance_at(py, 5, __r, None)?)
@@ -345,16 +345,16 @@ fn lto_module_create_from_fd(py: Python<'_>, fd: i32, path: rt::CStrArg, file_si
 ///     LLVMOpaqueLTOModule
 #[pyfunction]
 #[pyo3(signature = (fd, path, file_size, map_size, offset))]
-fn lto_module_create_from_fd_at_offset(py: Python<'_>, fd: i32, path: rt::CStrArg, file_size: u64, map_size: u64, offset: i64) -> PyResult<PyObject> {
+fn lto_module_create_from_fd_at_offset(py: Python<'_>, fd: rt::CInt<i32>, path: rt::CStrArg, file_size: rt::CInt<u64>, map_size: rt::CInt<u64>, offset: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_create_from_fd_at_offset");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(i32, usize, u64, u64, i64) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_fd = fd;
+    let a_fd = fd.0;
     let a_path = path.addr();
-    let a_file_size = file_size;
-    let a_map_size = map_size;
-    let a_offset = offset;
+    let a_file_size = file_size.0;
+    let a_map_size = map_size.0;
+    let a_offset = offset.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_fd, a_path, a_file_size, a_map_size, a_offset) });
     Ok(TYPES.instance_at(py, 5, __r, None)?)
@@ -393,7 +393,7 @@ fn lto_module_get_target_triple(py: Python<'_>, r#mod: rt::PtrArg) -> PyResult<P
     let a_mod = r#mod.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mod) });
-    Ok(rt::cstr_result(py, __r))
+    Ok(rt::cstr_result(py, __r)?)
 }
 /// Sets triple string with which the object will be codegened.
 ///
@@ -442,16 +442,16 @@ fn lto_module_get_num_symbols(py: Python<'_>, r#mod: rt::PtrArg) -> PyResult<PyO
 ///     bytes
 #[pyfunction]
 #[pyo3(signature = (r#mod, index))]
-fn lto_module_get_symbol_name(py: Python<'_>, r#mod: rt::PtrArg, index: u32) -> PyResult<PyObject> {
+fn lto_module_get_symbol_name(py: Python<'_>, r#mod: rt::PtrArg, index: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_get_symbol_name");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_mod = r#mod.addr();
-    let a_index = index;
+    let a_index = index.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mod, a_index) });
-    Ok(rt::cstr_result(py, __r))
+    Ok(rt::cstr_result(py, __r)?)
 }
 /// Returns the attributes of the ith symbol in the object module.
 ///
@@ -463,13 +463,13 @@ fn lto_module_get_symbol_name(py: Python<'_>, r#mod: rt::PtrArg, index: u32) -> 
 ///     lto_symbol_attributes
 #[pyfunction]
 #[pyo3(signature = (r#mod, index))]
-fn lto_module_get_symbol_attribute(py: Python<'_>, r#mod: rt::PtrArg, index: u32) -> PyResult<PyObject> {
+fn lto_module_get_symbol_attribute(py: Python<'_>, r#mod: rt::PtrArg, index: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_get_symbol_attribute");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_mod = r#mod.addr();
-    let a_index = index;
+    let a_index = index.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mod, a_index) });
     Ok(TYPES.enum_member(py, 0, __r as i64)?)
@@ -494,7 +494,7 @@ fn lto_module_get_linkeropts(py: Python<'_>, r#mod: rt::PtrArg) -> PyResult<PyOb
     let a_mod = r#mod.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mod) });
-    Ok(rt::cstr_result(py, __r))
+    Ok(rt::cstr_result(py, __r)?)
 }
 /// If targeting mach-o on darwin, this function gets the CPU type and subtype
 /// that will end up being encoded in the mach-o header. These are the values
@@ -756,14 +756,14 @@ fn lto_codegen_set_assembler_path(py: Python<'_>, cg: rt::PtrArg, path: rt::CStr
 ///     nargs
 #[pyfunction]
 #[pyo3(signature = (cg, args, nargs))]
-fn lto_codegen_set_assembler_args(py: Python<'_>, cg: rt::PtrArg, args: rt::CStrArrayArg, nargs: i32) -> PyResult<PyObject> {
+fn lto_codegen_set_assembler_args(py: Python<'_>, cg: rt::PtrArg, args: rt::CStrArrayArg, nargs: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_set_assembler_args");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_cg = cg.addr();
     let a_args = args.addr();
-    let a_nargs = nargs;
+    let a_nargs = nargs.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_args, a_nargs) });
     Ok(py.None())
@@ -942,13 +942,13 @@ fn lto_api_version(py: Python<'_>) -> PyResult<PyObject> {
 ///     number
 #[pyfunction]
 #[pyo3(signature = (options, number))]
-fn lto_set_debug_options(py: Python<'_>, options: rt::CStrArrayArg, number: i32) -> PyResult<PyObject> {
+fn lto_set_debug_options(py: Python<'_>, options: rt::CStrArrayArg, number: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_set_debug_options");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_options = options.addr();
-    let a_number = number;
+    let a_number = number.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_options, a_number) });
     Ok(py.None())
@@ -986,14 +986,14 @@ fn lto_codegen_debug_options(py: Python<'_>, cg: rt::PtrArg, arg1: rt::CStrArg) 
 ///     number
 #[pyfunction]
 #[pyo3(signature = (cg, arg1, number))]
-fn lto_codegen_debug_options_array(py: Python<'_>, cg: rt::PtrArg, arg1: rt::CStrArrayArg, number: i32) -> PyResult<PyObject> {
+fn lto_codegen_debug_options_array(py: Python<'_>, cg: rt::PtrArg, arg1: rt::CStrArrayArg, number: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_debug_options_array");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_cg = cg.addr();
     let a_arg1 = arg1.addr();
-    let a_number = number;
+    let a_number = number.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_arg1, a_number) });
     Ok(py.None())
@@ -1065,13 +1065,13 @@ fn lto_codegen_set_should_embed_uselists(py: Python<'_>, cg: rt::PtrArg, ShouldE
 ///     LLVMOpaqueLTOInput
 #[pyfunction]
 #[pyo3(signature = (buffer, buffer_size, path))]
-fn lto_input_create(py: Python<'_>, buffer: rt::PtrArg, buffer_size: u64, path: rt::CStrArg) -> PyResult<PyObject> {
+fn lto_input_create(py: Python<'_>, buffer: rt::PtrArg, buffer_size: rt::CInt<u64>, path: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_input_create");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_buffer = buffer.addr();
-    let a_buffer_size = buffer_size;
+    let a_buffer_size = buffer_size.0;
     let a_path = path.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_buffer, a_buffer_size, a_path) });
@@ -1127,18 +1127,18 @@ fn lto_input_get_num_dependent_libraries(py: Python<'_>, input: rt::PtrArg) -> P
 ///     size: int
 #[pyfunction]
 #[pyo3(signature = (input, index))]
-fn lto_input_get_dependent_library(py: Python<'_>, input: rt::PtrArg, index: u64) -> PyResult<PyObject> {
+fn lto_input_get_dependent_library(py: Python<'_>, input: rt::PtrArg, index: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_input_get_dependent_library");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_input = input.addr();
-    let a_index = index;
+    let a_index = index.0;
     let mut o_size: u64 = Default::default();
     let a_size = &mut o_size as *mut u64 as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_input, a_index, a_size) });
-    rt::tuple(py, [rt::cstr_result(py, __r), rt::obj(py, o_size)?])
+    rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_size)?])
 }
 /// Returns the list of libcall symbols that can be generated by LTO
 /// that might not be visible from the symbol table of bitcode files.
@@ -1211,7 +1211,7 @@ fn thinlto_codegen_dispose(py: Python<'_>, cg: rt::PtrArg) -> PyResult<PyObject>
 ///     length
 #[pyfunction]
 #[pyo3(signature = (cg, identifier, data, length))]
-fn thinlto_codegen_add_module(py: Python<'_>, cg: rt::PtrArg, identifier: rt::CStrArg, data: rt::CStrArg, length: i32) -> PyResult<PyObject> {
+fn thinlto_codegen_add_module(py: Python<'_>, cg: rt::PtrArg, identifier: rt::CStrArg, data: rt::CStrArg, length: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_add_module");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, i32) =
@@ -1219,7 +1219,7 @@ fn thinlto_codegen_add_module(py: Python<'_>, cg: rt::PtrArg, identifier: rt::CS
     let a_cg = cg.addr();
     let a_identifier = identifier.addr();
     let a_data = data.addr();
-    let a_length = length;
+    let a_length = length.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_identifier, a_data, a_length) });
     Ok(py.None())
@@ -1278,13 +1278,13 @@ fn thinlto_module_get_num_objects(py: Python<'_>, cg: rt::PtrArg) -> PyResult<Py
 ///     LTOObjectBuffer
 #[pyfunction]
 #[pyo3(signature = (cg, index))]
-fn thinlto_module_get_object(py: Python<'_>, cg: rt::PtrArg, index: u32) -> PyResult<PyObject> {
+fn thinlto_module_get_object(py: Python<'_>, cg: rt::PtrArg, index: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_module_get_object");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> R_LTOObjectBuffer =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_cg = cg.addr();
-    let a_index = index;
+    let a_index = index.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_index) });
     Ok(TYPES.record_copy(py, 4, &__r as *const _ as usize)?)
@@ -1326,16 +1326,16 @@ fn thinlto_module_get_num_object_files(py: Python<'_>, cg: rt::PtrArg) -> PyResu
 ///     bytes
 #[pyfunction]
 #[pyo3(signature = (cg, index))]
-fn thinlto_module_get_object_file(py: Python<'_>, cg: rt::PtrArg, index: u32) -> PyResult<PyObject> {
+fn thinlto_module_get_object_file(py: Python<'_>, cg: rt::PtrArg, index: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_module_get_object_file");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_cg = cg.addr();
-    let a_index = index;
+    let a_index = index.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_index) });
-    Ok(rt::cstr_result(py, __r))
+    Ok(rt::cstr_result(py, __r)?)
 }
 /// Sets which PIC code model to generate.
 /// Returns true on error (check lto_get_error_message() for details).
@@ -1462,13 +1462,13 @@ fn thinlto_codegen_set_codegen_only(py: Python<'_>, cg: rt::PtrArg, codegen_only
 ///     number
 #[pyfunction]
 #[pyo3(signature = (options, number))]
-fn thinlto_debug_options(py: Python<'_>, options: rt::CStrArrayArg, number: i32) -> PyResult<PyObject> {
+fn thinlto_debug_options(py: Python<'_>, options: rt::CStrArrayArg, number: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_debug_options");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_options = options.addr();
-    let a_number = number;
+    let a_number = number.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_options, a_number) });
     Ok(py.None())
@@ -1503,14 +1503,14 @@ fn lto_module_is_thinlto(py: Python<'_>, r#mod: rt::PtrArg) -> PyResult<PyObject
 ///     length
 #[pyfunction]
 #[pyo3(signature = (cg, name, length))]
-fn thinlto_codegen_add_must_preserve_symbol(py: Python<'_>, cg: rt::PtrArg, name: rt::CStrArg, length: i32) -> PyResult<PyObject> {
+fn thinlto_codegen_add_must_preserve_symbol(py: Python<'_>, cg: rt::PtrArg, name: rt::CStrArg, length: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_add_must_preserve_symbol");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_cg = cg.addr();
     let a_name = name.addr();
-    let a_length = length;
+    let a_length = length.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_name, a_length) });
     Ok(py.None())
@@ -1526,14 +1526,14 @@ fn thinlto_codegen_add_must_preserve_symbol(py: Python<'_>, cg: rt::PtrArg, name
 ///     length
 #[pyfunction]
 #[pyo3(signature = (cg, name, length))]
-fn thinlto_codegen_add_cross_referenced_symbol(py: Python<'_>, cg: rt::PtrArg, name: rt::CStrArg, length: i32) -> PyResult<PyObject> {
+fn thinlto_codegen_add_cross_referenced_symbol(py: Python<'_>, cg: rt::PtrArg, name: rt::CStrArg, length: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_add_cross_referenced_symbol");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_cg = cg.addr();
     let a_name = name.addr();
-    let a_length = length;
+    let a_length = length.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_name, a_length) });
     Ok(py.None())
@@ -1566,13 +1566,13 @@ fn thinlto_codegen_set_cache_dir(py: Python<'_>, cg: rt::PtrArg, cache_dir: rt::
 ///     interval
 #[pyfunction]
 #[pyo3(signature = (cg, interval))]
-fn thinlto_codegen_set_cache_pruning_interval(py: Python<'_>, cg: rt::PtrArg, interval: i32) -> PyResult<PyObject> {
+fn thinlto_codegen_set_cache_pruning_interval(py: Python<'_>, cg: rt::PtrArg, interval: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_set_cache_pruning_interval");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_cg = cg.addr();
-    let a_interval = interval;
+    let a_interval = interval.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_interval) });
     Ok(py.None())
@@ -1592,13 +1592,13 @@ fn thinlto_codegen_set_cache_pruning_interval(py: Python<'_>, cg: rt::PtrArg, in
 ///     percentage
 #[pyfunction]
 #[pyo3(signature = (cg, percentage))]
-fn thinlto_codegen_set_final_cache_size_relative_to_available_space(py: Python<'_>, cg: rt::PtrArg, percentage: u32) -> PyResult<PyObject> {
+fn thinlto_codegen_set_final_cache_size_relative_to_available_space(py: Python<'_>, cg: rt::PtrArg, percentage: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_set_final_cache_size_relative_to_available_space");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_cg = cg.addr();
-    let a_percentage = percentage;
+    let a_percentage = percentage.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_percentage) });
     Ok(py.None())
@@ -1611,13 +1611,13 @@ fn thinlto_codegen_set_final_cache_size_relative_to_available_space(py: Python<'
 ///     expiration
 #[pyfunction]
 #[pyo3(signature = (cg, expiration))]
-fn thinlto_codegen_set_cache_entry_expiration(py: Python<'_>, cg: rt::PtrArg, expiration: u32) -> PyResult<PyObject> {
+fn thinlto_codegen_set_cache_entry_expiration(py: Python<'_>, cg: rt::PtrArg, expiration: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_set_cache_entry_expiration");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_cg = cg.addr();
-    let a_expiration = expiration;
+    let a_expiration = expiration.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_expiration) });
     Ok(py.None())
@@ -1632,13 +1632,13 @@ fn thinlto_codegen_set_cache_entry_expiration(py: Python<'_>, cg: rt::PtrArg, ex
 ///     max_size_bytes
 #[pyfunction]
 #[pyo3(signature = (cg, max_size_bytes))]
-fn thinlto_codegen_set_cache_size_bytes(py: Python<'_>, cg: rt::PtrArg, max_size_bytes: u32) -> PyResult<PyObject> {
+fn thinlto_codegen_set_cache_size_bytes(py: Python<'_>, cg: rt::PtrArg, max_size_bytes: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_set_cache_size_bytes");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_cg = cg.addr();
-    let a_max_size_bytes = max_size_bytes;
+    let a_max_size_bytes = max_size_bytes.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_max_size_bytes) });
     Ok(py.None())
@@ -1651,13 +1651,13 @@ fn thinlto_codegen_set_cache_size_bytes(py: Python<'_>, cg: rt::PtrArg, max_size
 ///     max_size_megabytes
 #[pyfunction]
 #[pyo3(signature = (cg, max_size_megabytes))]
-fn thinlto_codegen_set_cache_size_megabytes(py: Python<'_>, cg: rt::PtrArg, max_size_megabytes: u32) -> PyResult<PyObject> {
+fn thinlto_codegen_set_cache_size_megabytes(py: Python<'_>, cg: rt::PtrArg, max_size_megabytes: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_set_cache_size_megabytes");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_cg = cg.addr();
-    let a_max_size_megabytes = max_size_megabytes;
+    let a_max_size_megabytes = max_size_megabytes.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_max_size_megabytes) });
     Ok(py.None())
@@ -1670,13 +1670,13 @@ fn thinlto_codegen_set_cache_size_megabytes(py: Python<'_>, cg: rt::PtrArg, max_
 ///     max_size_files
 #[pyfunction]
 #[pyo3(signature = (cg, max_size_files))]
-fn thinlto_codegen_set_cache_size_files(py: Python<'_>, cg: rt::PtrArg, max_size_files: u32) -> PyResult<PyObject> {
+fn thinlto_codegen_set_cache_size_files(py: Python<'_>, cg: rt::PtrArg, max_size_files: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_set_cache_size_files");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_cg = cg.addr();
-    let a_max_size_files = max_size_files;
+    let a_max_size_files = max_size_files.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_max_size_files) });
     Ok(py.None())

@@ -147,14 +147,14 @@ fn LLVMBinaryGetType(py: Python<'_>, BR: rt::PtrArg) -> PyResult<PyObject> {
 ///     ErrorMessage: bytes
 #[pyfunction]
 #[pyo3(signature = (BR, Arch, ArchLen))]
-fn LLVMMachOUniversalBinaryCopyObjectForArch(py: Python<'_>, BR: rt::PtrArg, Arch: rt::CStrArg, ArchLen: u64) -> PyResult<PyObject> {
+fn LLVMMachOUniversalBinaryCopyObjectForArch(py: Python<'_>, BR: rt::PtrArg, Arch: rt::CStrArg, ArchLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMachOUniversalBinaryCopyObjectForArch");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_BR = BR.addr();
     let a_Arch = Arch.addr();
-    let a_ArchLen = ArchLen;
+    let a_ArchLen = ArchLen.0;
     let mut o_ErrorMessage: usize = Default::default();
     let a_ErrorMessage = &mut o_ErrorMessage as *mut usize as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -346,7 +346,7 @@ fn LLVMGetSectionName(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
     let a_SI = SI.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_SI) });
-    Ok(rt::cstr_result(py, __r))
+    Ok(rt::cstr_result(py, __r)?)
 }
 /// Args:
 ///     SI
@@ -380,7 +380,7 @@ fn LLVMGetSectionContents(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> 
     let a_SI = SI.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_SI) });
-    Ok(rt::cstr_result(py, __r))
+    Ok(rt::cstr_result(py, __r)?)
 }
 /// Args:
 ///     SI
@@ -497,7 +497,7 @@ fn LLVMGetSymbolName(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
     let a_SI = SI.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_SI) });
-    Ok(rt::cstr_result(py, __r))
+    Ok(rt::cstr_result(py, __r)?)
 }
 /// Args:
 ///     SI
@@ -599,7 +599,7 @@ fn LLVMGetRelocationTypeName(py: Python<'_>, RI: rt::PtrArg) -> PyResult<PyObjec
     let a_RI = RI.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_RI) });
-    Ok(rt::cstr_result(py, __r))
+    Ok(rt::cstr_result(py, __r)?)
 }
 /// Args:
 ///     RI
@@ -616,7 +616,7 @@ fn LLVMGetRelocationValueString(py: Python<'_>, RI: rt::PtrArg) -> PyResult<PyOb
     let a_RI = RI.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_RI) });
-    Ok(rt::cstr_result(py, __r))
+    Ok(rt::cstr_result(py, __r)?)
 }
 /// Deprecated: Use LLVMCreateBinary instead.
 ///

@@ -220,7 +220,7 @@ fn LLVMOrcExecutionSessionIntern(py: Python<'_>, ES: rt::PtrArg, Name: rt::CStrA
 ///     Ctx
 #[pyfunction]
 #[pyo3(signature = (ES, K, SearchOrder, SearchOrderSize, Symbols, SymbolsSize, HandleResult, Ctx))]
-fn LLVMOrcExecutionSessionLookup(py: Python<'_>, ES: rt::PtrArg, K: &Bound<'_, PyAny>, SearchOrder: rt::PtrArg, SearchOrderSize: u64, Symbols: rt::PtrArg, SymbolsSize: u64, HandleResult: rt::PtrArg, Ctx: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMOrcExecutionSessionLookup(py: Python<'_>, ES: rt::PtrArg, K: &Bound<'_, PyAny>, SearchOrder: rt::PtrArg, SearchOrderSize: rt::CInt<u64>, Symbols: rt::PtrArg, SymbolsSize: rt::CInt<u64>, HandleResult: rt::PtrArg, Ctx: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcExecutionSessionLookup");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32, usize, u64, usize, u64, usize, usize) =
@@ -228,9 +228,9 @@ fn LLVMOrcExecutionSessionLookup(py: Python<'_>, ES: rt::PtrArg, K: &Bound<'_, P
     let a_ES = ES.addr();
     let a_K = rt::narrow::<u32>(TYPES.enum_arg(1, K)?)?;
     let a_SearchOrder = SearchOrder.addr();
-    let a_SearchOrderSize = SearchOrderSize;
+    let a_SearchOrderSize = SearchOrderSize.0;
     let a_Symbols = Symbols.addr();
-    let a_SymbolsSize = SymbolsSize;
+    let a_SymbolsSize = SymbolsSize.0;
     let a_HandleResult = HandleResult.addr();
     let a_Ctx = Ctx.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -288,7 +288,7 @@ fn LLVMOrcSymbolStringPoolEntryStr(py: Python<'_>, S: rt::PtrArg) -> PyResult<Py
     let a_S = S.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_S) });
-    Ok(rt::cstr_result(py, __r))
+    Ok(rt::cstr_result(py, __r)?)
 }
 /// Reduces the ref-count of a ResourceTracker.
 ///
@@ -425,7 +425,7 @@ fn LLVMOrcDisposeMaterializationUnit(py: Python<'_>, MU: rt::PtrArg) -> PyResult
 ///     LLVMOrcOpaqueMaterializationUnit
 #[pyfunction]
 #[pyo3(signature = (Name, Ctx, Syms, NumSyms, InitSym, Materialize, Discard, Destroy))]
-fn LLVMOrcCreateCustomMaterializationUnit(py: Python<'_>, Name: rt::CStrArg, Ctx: rt::PtrArgMut, Syms: rt::PtrArg, NumSyms: u64, InitSym: rt::PtrArg, Materialize: rt::PtrArg, Discard: rt::PtrArg, Destroy: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcCreateCustomMaterializationUnit(py: Python<'_>, Name: rt::CStrArg, Ctx: rt::PtrArgMut, Syms: rt::PtrArg, NumSyms: rt::CInt<u64>, InitSym: rt::PtrArg, Materialize: rt::PtrArg, Discard: rt::PtrArg, Destroy: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateCustomMaterializationUnit");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, usize, usize, usize) -> usize =
@@ -433,7 +433,7 @@ fn LLVMOrcCreateCustomMaterializationUnit(py: Python<'_>, Name: rt::CStrArg, Ctx
     let a_Name = Name.addr();
     let a_Ctx = Ctx.addr();
     let a_Syms = Syms.addr();
-    let a_NumSyms = NumSyms;
+    let a_NumSyms = NumSyms.0;
     let a_InitSym = InitSym.addr();
     let a_Materialize = Materialize.addr();
     let a_Discard = Discard.addr();
@@ -470,13 +470,13 @@ fn LLVMOrcCreateCustomMaterializationUnit(py: Python<'_>, Name: rt::CStrArg, Ctx
 ///     LLVMOrcOpaqueMaterializationUnit
 #[pyfunction]
 #[pyo3(signature = (Syms, NumPairs))]
-fn LLVMOrcAbsoluteSymbols(py: Python<'_>, Syms: rt::PtrArg, NumPairs: u64) -> PyResult<PyObject> {
+fn LLVMOrcAbsoluteSymbols(py: Python<'_>, Syms: rt::PtrArg, NumPairs: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcAbsoluteSymbols");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Syms = Syms.addr();
-    let a_NumPairs = NumPairs;
+    let a_NumPairs = NumPairs.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Syms, a_NumPairs) });
     Ok(TYPES.instance_at(py, 26, __r, None)?)
@@ -512,7 +512,7 @@ fn LLVMOrcAbsoluteSymbols(py: Python<'_>, Syms: rt::PtrArg, NumPairs: u64) -> Py
 ///     LLVMOrcOpaqueMaterializationUnit
 #[pyfunction]
 #[pyo3(signature = (LCTM, ISM, SourceRef, CallableAliases, NumPairs))]
-fn LLVMOrcLazyReexports(py: Python<'_>, LCTM: rt::PtrArg, ISM: rt::PtrArg, SourceRef: rt::PtrArg, CallableAliases: rt::PtrArg, NumPairs: u64) -> PyResult<PyObject> {
+fn LLVMOrcLazyReexports(py: Python<'_>, LCTM: rt::PtrArg, ISM: rt::PtrArg, SourceRef: rt::PtrArg, CallableAliases: rt::PtrArg, NumPairs: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLazyReexports");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, usize, u64) -> usize =
@@ -521,7 +521,7 @@ fn LLVMOrcLazyReexports(py: Python<'_>, LCTM: rt::PtrArg, ISM: rt::PtrArg, Sourc
     let a_ISM = ISM.addr();
     let a_SourceRef = SourceRef.addr();
     let a_CallableAliases = CallableAliases.addr();
-    let a_NumPairs = NumPairs;
+    let a_NumPairs = NumPairs.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_LCTM, a_ISM, a_SourceRef, a_CallableAliases, a_NumPairs) });
     Ok(TYPES.instance_at(py, 26, __r, None)?)
@@ -690,12 +690,13 @@ fn LLVMOrcMaterializationResponsibilityGetRequestedSymbols(py: Python<'_>, MR: r
 ///     Symbols
 #[pyfunction]
 #[pyo3(signature = (Symbols))]
-fn LLVMOrcDisposeSymbols(py: Python<'_>, Symbols: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMOrcDisposeSymbols(py: Python<'_>, Symbols: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcDisposeSymbols");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Symbols = Symbols.addr();
+    let mut h_Symbols = TYPES.handle_ref(18, Symbols, true)?;
+    let a_Symbols = h_Symbols.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Symbols) });
     Ok(py.None())
@@ -724,14 +725,14 @@ fn LLVMOrcDisposeSymbols(py: Python<'_>, Symbols: rt::PtrArgMut) -> PyResult<PyO
 ///     LLVMOpaqueError
 #[pyfunction]
 #[pyo3(signature = (MR, Symbols, NumPairs))]
-fn LLVMOrcMaterializationResponsibilityNotifyResolved(py: Python<'_>, MR: rt::PtrArg, Symbols: rt::PtrArg, NumPairs: u64) -> PyResult<PyObject> {
+fn LLVMOrcMaterializationResponsibilityNotifyResolved(py: Python<'_>, MR: rt::PtrArg, Symbols: rt::PtrArg, NumPairs: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcMaterializationResponsibilityNotifyResolved");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_MR = MR.addr();
     let a_Symbols = Symbols.addr();
-    let a_NumPairs = NumPairs;
+    let a_NumPairs = NumPairs.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MR, a_Symbols, a_NumPairs) });
     Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
@@ -770,14 +771,15 @@ fn LLVMOrcMaterializationResponsibilityNotifyResolved(py: Python<'_>, MR: rt::Pt
 ///     LLVMOpaqueError
 #[pyfunction]
 #[pyo3(signature = (MR, SymbolDepGroups, NumSymbolDepGroups))]
-fn LLVMOrcMaterializationResponsibilityNotifyEmitted(py: Python<'_>, MR: rt::PtrArg, SymbolDepGroups: rt::PtrArgMut, NumSymbolDepGroups: u64) -> PyResult<PyObject> {
+fn LLVMOrcMaterializationResponsibilityNotifyEmitted(py: Python<'_>, MR: rt::PtrArg, SymbolDepGroups: &Bound<'_, PyAny>, NumSymbolDepGroups: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcMaterializationResponsibilityNotifyEmitted");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_MR = MR.addr();
-    let a_SymbolDepGroups = SymbolDepGroups.addr();
-    let a_NumSymbolDepGroups = NumSymbolDepGroups;
+    let p_SymbolDepGroups = TYPES.record_ptr_arg(12, SymbolDepGroups, true)?;
+    let a_SymbolDepGroups = p_SymbolDepGroups.addr();
+    let a_NumSymbolDepGroups = NumSymbolDepGroups.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MR, a_SymbolDepGroups, a_NumSymbolDepGroups) });
     Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
@@ -803,14 +805,14 @@ fn LLVMOrcMaterializationResponsibilityNotifyEmitted(py: Python<'_>, MR: rt::Ptr
 ///     LLVMOpaqueError
 #[pyfunction]
 #[pyo3(signature = (MR, Pairs, NumPairs))]
-fn LLVMOrcMaterializationResponsibilityDefineMaterializing(py: Python<'_>, MR: rt::PtrArg, Pairs: rt::PtrArg, NumPairs: u64) -> PyResult<PyObject> {
+fn LLVMOrcMaterializationResponsibilityDefineMaterializing(py: Python<'_>, MR: rt::PtrArg, Pairs: rt::PtrArg, NumPairs: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcMaterializationResponsibilityDefineMaterializing");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_MR = MR.addr();
     let a_Pairs = Pairs.addr();
-    let a_NumPairs = NumPairs;
+    let a_NumPairs = NumPairs.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MR, a_Pairs, a_NumPairs) });
     Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
@@ -877,15 +879,17 @@ fn LLVMOrcMaterializationResponsibilityReplace(py: Python<'_>, MR: rt::PtrArg, M
 ///     LLVMOpaqueError
 #[pyfunction]
 #[pyo3(signature = (MR, Symbols, NumSymbols, Result))]
-fn LLVMOrcMaterializationResponsibilityDelegate(py: Python<'_>, MR: rt::PtrArg, Symbols: rt::PtrArgMut, NumSymbols: u64, Result: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMOrcMaterializationResponsibilityDelegate(py: Python<'_>, MR: rt::PtrArg, Symbols: &Bound<'_, PyAny>, NumSymbols: rt::CInt<u64>, Result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcMaterializationResponsibilityDelegate");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_MR = MR.addr();
-    let a_Symbols = Symbols.addr();
-    let a_NumSymbols = NumSymbols;
-    let a_Result = Result.addr();
+    let mut h_Symbols = TYPES.handle_ref(18, Symbols, true)?;
+    let a_Symbols = h_Symbols.addr();
+    let a_NumSymbols = NumSymbols.0;
+    let mut h_Result = TYPES.handle_ref(27, Result, true)?;
+    let a_Result = h_Result.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MR, a_Symbols, a_NumSymbols, a_Result) });
     Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
@@ -937,13 +941,14 @@ fn LLVMOrcExecutionSessionCreateBareJITDylib(py: Python<'_>, ES: rt::PtrArg, Nam
 ///     LLVMOpaqueError
 #[pyfunction]
 #[pyo3(signature = (ES, Result, Name))]
-fn LLVMOrcExecutionSessionCreateJITDylib(py: Python<'_>, ES: rt::PtrArg, Result: rt::PtrArgMut, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMOrcExecutionSessionCreateJITDylib(py: Python<'_>, ES: rt::PtrArg, Result: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcExecutionSessionCreateJITDylib");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_ES = ES.addr();
-    let a_Result = Result.addr();
+    let mut h_Result = TYPES.handle_ref(22, Result, true)?;
+    let a_Result = h_Result.addr();
     let a_Name = Name.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ES, a_Result, a_Name) });
@@ -1158,13 +1163,14 @@ fn LLVMOrcLookupStateContinueLookup(py: Python<'_>, S: rt::PtrArg, Err_: rt::Ptr
 ///     LLVMOpaqueError
 #[pyfunction]
 #[pyo3(signature = (Result, GlobalPrefx, Filter, FilterCtx))]
-fn LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(py: Python<'_>, Result: rt::PtrArgMut, GlobalPrefx: i8, Filter: rt::PtrArg, FilterCtx: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(py: Python<'_>, Result: &Bound<'_, PyAny>, GlobalPrefx: rt::CInt<i8>, Filter: rt::PtrArg, FilterCtx: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i8, usize, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Result = Result.addr();
-    let a_GlobalPrefx = GlobalPrefx;
+    let mut h_Result = TYPES.handle_ref(32, Result, true)?;
+    let a_Result = h_Result.addr();
+    let a_GlobalPrefx = GlobalPrefx.0;
     let a_Filter = Filter.addr();
     let a_FilterCtx = FilterCtx.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -1201,14 +1207,15 @@ fn LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(py: Python<'_>, Result: 
 ///     LLVMOpaqueError
 #[pyfunction]
 #[pyo3(signature = (Result, FileName, GlobalPrefix, Filter, FilterCtx))]
-fn LLVMOrcCreateDynamicLibrarySearchGeneratorForPath(py: Python<'_>, Result: rt::PtrArgMut, FileName: rt::CStrArg, GlobalPrefix: i8, Filter: rt::PtrArg, FilterCtx: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMOrcCreateDynamicLibrarySearchGeneratorForPath(py: Python<'_>, Result: &Bound<'_, PyAny>, FileName: rt::CStrArg, GlobalPrefix: rt::CInt<i8>, Filter: rt::PtrArg, FilterCtx: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateDynamicLibrarySearchGeneratorForPath");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, i8, usize, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Result = Result.addr();
+    let mut h_Result = TYPES.handle_ref(32, Result, true)?;
+    let a_Result = h_Result.addr();
     let a_FileName = FileName.addr();
-    let a_GlobalPrefix = GlobalPrefix;
+    let a_GlobalPrefix = GlobalPrefix.0;
     let a_Filter = Filter.addr();
     let a_FilterCtx = FilterCtx.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -1237,12 +1244,13 @@ fn LLVMOrcCreateDynamicLibrarySearchGeneratorForPath(py: Python<'_>, Result: rt:
 ///     LLVMOpaqueError
 #[pyfunction]
 #[pyo3(signature = (Result, ObjLayer, FileName, TargetTriple))]
-fn LLVMOrcCreateStaticLibrarySearchGeneratorForPath(py: Python<'_>, Result: rt::PtrArgMut, ObjLayer: rt::PtrArg, FileName: rt::CStrArg, TargetTriple: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMOrcCreateStaticLibrarySearchGeneratorForPath(py: Python<'_>, Result: &Bound<'_, PyAny>, ObjLayer: rt::PtrArg, FileName: rt::CStrArg, TargetTriple: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateStaticLibrarySearchGeneratorForPath");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Result = Result.addr();
+    let mut h_Result = TYPES.handle_ref(32, Result, true)?;
+    let a_Result = h_Result.addr();
     let a_ObjLayer = ObjLayer.addr();
     let a_FileName = FileName.addr();
     let a_TargetTriple = TargetTriple.addr();
@@ -1388,12 +1396,13 @@ fn LLVMOrcThreadSafeModuleWithModuleDo(py: Python<'_>, TSM: rt::PtrArg, F: rt::P
 ///     LLVMOpaqueError
 #[pyfunction]
 #[pyo3(signature = (Result))]
-fn LLVMOrcJITTargetMachineBuilderDetectHost(py: Python<'_>, Result: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMOrcJITTargetMachineBuilderDetectHost(py: Python<'_>, Result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcJITTargetMachineBuilderDetectHost");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Result = Result.addr();
+    let mut h_Result = TYPES.handle_ref(40, Result, true)?;
+    let a_Result = h_Result.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Result) });
     Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
@@ -1688,15 +1697,16 @@ fn LLVMOrcDisposeIndirectStubsManager(py: Python<'_>, ISM: rt::PtrArg) -> PyResu
 ///     LLVMOpaqueError
 #[pyfunction]
 #[pyo3(signature = (TargetTriple, ES, ErrorHandlerAddr, LCTM))]
-fn LLVMOrcCreateLocalLazyCallThroughManager(py: Python<'_>, TargetTriple: rt::CStrArg, ES: rt::PtrArg, ErrorHandlerAddr: u64, LCTM: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMOrcCreateLocalLazyCallThroughManager(py: Python<'_>, TargetTriple: rt::CStrArg, ES: rt::PtrArg, ErrorHandlerAddr: rt::CInt<u64>, LCTM: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateLocalLazyCallThroughManager");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_TargetTriple = TargetTriple.addr();
     let a_ES = ES.addr();
-    let a_ErrorHandlerAddr = ErrorHandlerAddr;
-    let a_LCTM = LCTM.addr();
+    let a_ErrorHandlerAddr = ErrorHandlerAddr.0;
+    let mut h_LCTM = TYPES.handle_ref(48, LCTM, true)?;
+    let a_LCTM = h_LCTM.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_TargetTriple, a_ES, a_ErrorHandlerAddr, a_LCTM) });
     Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
@@ -1775,13 +1785,14 @@ fn LLVMOrcDisposeDumpObjects(py: Python<'_>, DumpObjects: rt::PtrArg) -> PyResul
 ///     LLVMOpaqueError
 #[pyfunction]
 #[pyo3(signature = (DumpObjects, ObjBuffer))]
-fn LLVMOrcDumpObjects_CallOperator(py: Python<'_>, DumpObjects: rt::PtrArg, ObjBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMOrcDumpObjects_CallOperator(py: Python<'_>, DumpObjects: rt::PtrArg, ObjBuffer: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcDumpObjects_CallOperator");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_DumpObjects = DumpObjects.addr();
-    let a_ObjBuffer = ObjBuffer.addr();
+    let mut h_ObjBuffer = super::llvm_types::TYPES.handle_ref(0, ObjBuffer, true)?;
+    let a_ObjBuffer = h_ObjBuffer.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_DumpObjects, a_ObjBuffer) });
     Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)

@@ -51,7 +51,7 @@ fn LLVMRemarkStringGetData(py: Python<'_>, String: rt::PtrArg) -> PyResult<PyObj
     let a_String = String.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_String) });
-    Ok(rt::cstr_result(py, __r))
+    Ok(rt::cstr_result(py, __r)?)
 }
 /// Returns the size of the string.
 ///
@@ -407,13 +407,13 @@ fn LLVMRemarkEntryGetNextArg(py: Python<'_>, It: rt::PtrArg, Remark: rt::PtrArg)
 ///     LLVMRemarkOpaqueParser
 #[pyfunction]
 #[pyo3(signature = (Buf, Size))]
-fn LLVMRemarkParserCreateYAML(py: Python<'_>, Buf: rt::PtrArg, Size: u64) -> PyResult<PyObject> {
+fn LLVMRemarkParserCreateYAML(py: Python<'_>, Buf: rt::PtrArg, Size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkParserCreateYAML");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Buf = Buf.addr();
-    let a_Size = Size;
+    let a_Size = Size.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Buf, a_Size) });
     Ok(TYPES.instance_at(py, 5, __r, None)?)
@@ -434,13 +434,13 @@ fn LLVMRemarkParserCreateYAML(py: Python<'_>, Buf: rt::PtrArg, Size: u64) -> PyR
 ///     LLVMRemarkOpaqueParser
 #[pyfunction]
 #[pyo3(signature = (Buf, Size))]
-fn LLVMRemarkParserCreateBitstream(py: Python<'_>, Buf: rt::PtrArg, Size: u64) -> PyResult<PyObject> {
+fn LLVMRemarkParserCreateBitstream(py: Python<'_>, Buf: rt::PtrArg, Size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkParserCreateBitstream");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Buf = Buf.addr();
-    let a_Size = Size;
+    let a_Size = Size.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Buf, a_Size) });
     Ok(TYPES.instance_at(py, 5, __r, None)?)
@@ -543,7 +543,7 @@ fn LLVMRemarkParserGetErrorMessage(py: Python<'_>, Parser: rt::PtrArg) -> PyResu
     let a_Parser = Parser.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Parser) });
-    Ok(rt::cstr_result(py, __r))
+    Ok(rt::cstr_result(py, __r)?)
 }
 /// Releases all the resources used by Parser.
 ///

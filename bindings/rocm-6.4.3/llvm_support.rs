@@ -63,12 +63,12 @@ fn LLVMLoadLibraryPermanently(py: Python<'_>, Filename: rt::CStrArg) -> PyResult
 ///     Overview
 #[pyfunction]
 #[pyo3(signature = (argc, argv, Overview))]
-fn LLVMParseCommandLineOptions(py: Python<'_>, argc: i32, argv: rt::CStrArrayArg, Overview: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMParseCommandLineOptions(py: Python<'_>, argc: rt::CInt<i32>, argv: rt::CStrArrayArg, Overview: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMParseCommandLineOptions");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(i32, usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_argc = argc;
+    let a_argc = argc.0;
     let a_argv = argv.addr();
     let a_Overview = Overview.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.

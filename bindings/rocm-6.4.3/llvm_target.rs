@@ -1558,13 +1558,13 @@ fn LLVMPointerSize(py: Python<'_>, TD: rt::PtrArg) -> PyResult<PyObject> {
 ///     int
 #[pyfunction]
 #[pyo3(signature = (TD, AS))]
-fn LLVMPointerSizeForAS(py: Python<'_>, TD: rt::PtrArg, AS: u32) -> PyResult<PyObject> {
+fn LLVMPointerSizeForAS(py: Python<'_>, TD: rt::PtrArg, AS: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPointerSizeForAS");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_TD = TD.addr();
-    let a_AS = AS;
+    let a_AS = AS.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_TD, a_AS) });
     Ok(rt::obj(py, __r)?)
@@ -1601,13 +1601,13 @@ fn LLVMIntPtrType(py: Python<'_>, TD: rt::PtrArg) -> PyResult<PyObject> {
 ///     LLVMOpaqueType
 #[pyfunction]
 #[pyo3(signature = (TD, AS))]
-fn LLVMIntPtrTypeForAS(py: Python<'_>, TD: rt::PtrArg, AS: u32) -> PyResult<PyObject> {
+fn LLVMIntPtrTypeForAS(py: Python<'_>, TD: rt::PtrArg, AS: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIntPtrTypeForAS");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_TD = TD.addr();
-    let a_AS = AS;
+    let a_AS = AS.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_TD, a_AS) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -1647,14 +1647,14 @@ fn LLVMIntPtrTypeInContext(py: Python<'_>, C: rt::PtrArg, TD: rt::PtrArg) -> PyR
 ///     LLVMOpaqueType
 #[pyfunction]
 #[pyo3(signature = (C, TD, AS))]
-fn LLVMIntPtrTypeForASInContext(py: Python<'_>, C: rt::PtrArg, TD: rt::PtrArg, AS: u32) -> PyResult<PyObject> {
+fn LLVMIntPtrTypeForASInContext(py: Python<'_>, C: rt::PtrArg, TD: rt::PtrArg, AS: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIntPtrTypeForASInContext");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_C = C.addr();
     let a_TD = TD.addr();
-    let a_AS = AS;
+    let a_AS = AS.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_TD, a_AS) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -1825,14 +1825,14 @@ fn LLVMPreferredAlignmentOfGlobal(py: Python<'_>, TD: rt::PtrArg, GlobalVar: rt:
 ///     int
 #[pyfunction]
 #[pyo3(signature = (TD, StructTy, Offset))]
-fn LLVMElementAtOffset(py: Python<'_>, TD: rt::PtrArg, StructTy: rt::PtrArg, Offset: u64) -> PyResult<PyObject> {
+fn LLVMElementAtOffset(py: Python<'_>, TD: rt::PtrArg, StructTy: rt::PtrArg, Offset: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMElementAtOffset");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_TD = TD.addr();
     let a_StructTy = StructTy.addr();
-    let a_Offset = Offset;
+    let a_Offset = Offset.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_TD, a_StructTy, a_Offset) });
     Ok(rt::obj(py, __r)?)
@@ -1849,14 +1849,14 @@ fn LLVMElementAtOffset(py: Python<'_>, TD: rt::PtrArg, StructTy: rt::PtrArg, Off
 ///     int
 #[pyfunction]
 #[pyo3(signature = (TD, StructTy, Element))]
-fn LLVMOffsetOfElement(py: Python<'_>, TD: rt::PtrArg, StructTy: rt::PtrArg, Element: u32) -> PyResult<PyObject> {
+fn LLVMOffsetOfElement(py: Python<'_>, TD: rt::PtrArg, StructTy: rt::PtrArg, Element: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOffsetOfElement");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u32) -> u64 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_TD = TD.addr();
     let a_StructTy = StructTy.addr();
-    let a_Element = Element;
+    let a_Element = Element.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_TD, a_StructTy, a_Element) });
     Ok(rt::obj(py, __r)?)

@@ -105,13 +105,14 @@ fn LLVMGetTargetFromName(py: Python<'_>, Name: rt::CStrArg) -> PyResult<PyObject
 ///     ErrorMessage: bytes
 #[pyfunction]
 #[pyo3(signature = (Triple, T))]
-fn LLVMGetTargetFromTriple(py: Python<'_>, Triple: rt::CStrArg, T: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMGetTargetFromTriple(py: Python<'_>, Triple: rt::CStrArg, T: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetTargetFromTriple");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Triple = Triple.addr();
-    let a_T = T.addr();
+    let mut h_T = TYPES.handle_ref(7, T, true)?;
+    let a_T = h_T.addr();
     let mut o_ErrorMessage: usize = Default::default();
     let a_ErrorMessage = &mut o_ErrorMessage as *mut usize as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -135,7 +136,7 @@ fn LLVMGetTargetName(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> {
     let a_T = T.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_T) });
-    Ok(rt::cstr_result(py, __r))
+    Ok(rt::cstr_result(py, __r)?)
 }
 /// Returns the description  of a target. See llvm::Target::getDescription
 ///
@@ -154,7 +155,7 @@ fn LLVMGetTargetDescription(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject>
     let a_T = T.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_T) });
-    Ok(rt::cstr_result(py, __r))
+    Ok(rt::cstr_result(py, __r)?)
 }
 /// Returns if the target has a JIT
 ///
@@ -526,13 +527,13 @@ fn LLVMCreateTargetDataLayout(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObjec
 ///     VerboseAsm
 #[pyfunction]
 #[pyo3(signature = (T, VerboseAsm))]
-fn LLVMSetTargetMachineAsmVerbosity(py: Python<'_>, T: rt::PtrArg, VerboseAsm: i32) -> PyResult<PyObject> {
+fn LLVMSetTargetMachineAsmVerbosity(py: Python<'_>, T: rt::PtrArg, VerboseAsm: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetTargetMachineAsmVerbosity");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_T = T.addr();
-    let a_VerboseAsm = VerboseAsm;
+    let a_VerboseAsm = VerboseAsm.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_T, a_VerboseAsm) });
     Ok(py.None())
@@ -544,13 +545,13 @@ fn LLVMSetTargetMachineAsmVerbosity(py: Python<'_>, T: rt::PtrArg, VerboseAsm: i
 ///     Enable
 #[pyfunction]
 #[pyo3(signature = (T, Enable))]
-fn LLVMSetTargetMachineFastISel(py: Python<'_>, T: rt::PtrArg, Enable: i32) -> PyResult<PyObject> {
+fn LLVMSetTargetMachineFastISel(py: Python<'_>, T: rt::PtrArg, Enable: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetTargetMachineFastISel");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_T = T.addr();
-    let a_Enable = Enable;
+    let a_Enable = Enable.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_T, a_Enable) });
     Ok(py.None())
@@ -562,13 +563,13 @@ fn LLVMSetTargetMachineFastISel(py: Python<'_>, T: rt::PtrArg, Enable: i32) -> P
 ///     Enable
 #[pyfunction]
 #[pyo3(signature = (T, Enable))]
-fn LLVMSetTargetMachineGlobalISel(py: Python<'_>, T: rt::PtrArg, Enable: i32) -> PyResult<PyObject> {
+fn LLVMSetTargetMachineGlobalISel(py: Python<'_>, T: rt::PtrArg, Enable: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetTargetMachineGlobalISel");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_T = T.addr();
-    let a_Enable = Enable;
+    let a_Enable = Enable.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_T, a_Enable) });
     Ok(py.None())
@@ -599,13 +600,13 @@ fn LLVMSetTargetMachineGlobalISelAbort(py: Python<'_>, T: rt::PtrArg, Mode: &Bou
 ///     Enable
 #[pyfunction]
 #[pyo3(signature = (T, Enable))]
-fn LLVMSetTargetMachineMachineOutliner(py: Python<'_>, T: rt::PtrArg, Enable: i32) -> PyResult<PyObject> {
+fn LLVMSetTargetMachineMachineOutliner(py: Python<'_>, T: rt::PtrArg, Enable: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetTargetMachineMachineOutliner");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_T = T.addr();
-    let a_Enable = Enable;
+    let a_Enable = Enable.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_T, a_Enable) });
     Ok(py.None())
@@ -653,7 +654,7 @@ fn LLVMTargetMachineEmitToFile(py: Python<'_>, T: rt::PtrArg, M: rt::PtrArg, Fil
 ///     ErrorMessage: bytes
 #[pyfunction]
 #[pyo3(signature = (T, M, codegen, OutMemBuf))]
-fn LLVMTargetMachineEmitToMemoryBuffer(py: Python<'_>, T: rt::PtrArg, M: rt::PtrArg, codegen: &Bound<'_, PyAny>, OutMemBuf: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMTargetMachineEmitToMemoryBuffer(py: Python<'_>, T: rt::PtrArg, M: rt::PtrArg, codegen: &Bound<'_, PyAny>, OutMemBuf: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTargetMachineEmitToMemoryBuffer");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u32, usize, usize) -> i32 =
@@ -663,7 +664,8 @@ fn LLVMTargetMachineEmitToMemoryBuffer(py: Python<'_>, T: rt::PtrArg, M: rt::Ptr
     let a_codegen = rt::narrow::<u32>(TYPES.enum_arg(3, codegen)?)?;
     let mut o_ErrorMessage: usize = Default::default();
     let a_ErrorMessage = &mut o_ErrorMessage as *mut usize as usize;
-    let a_OutMemBuf = OutMemBuf.addr();
+    let mut h_OutMemBuf = super::llvm_types::TYPES.handle_ref(0, OutMemBuf, true)?;
+    let a_OutMemBuf = h_OutMemBuf.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_T, a_M, a_codegen, a_ErrorMessage, a_OutMemBuf) });
     rt::tuple(py, [rt::obj(py, __r)?, rt::owned_cstr_result(py, o_ErrorMessage, &FREE_LLVMDisposeMessage)?])

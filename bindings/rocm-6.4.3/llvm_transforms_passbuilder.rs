@@ -87,13 +87,13 @@ fn LLVMCreatePassBuilderOptions(py: Python<'_>) -> PyResult<PyObject> {
 ///     VerifyEach
 #[pyfunction]
 #[pyo3(signature = (Options, VerifyEach))]
-fn LLVMPassBuilderOptionsSetVerifyEach(py: Python<'_>, Options: rt::PtrArg, VerifyEach: i32) -> PyResult<PyObject> {
+fn LLVMPassBuilderOptionsSetVerifyEach(py: Python<'_>, Options: rt::PtrArg, VerifyEach: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetVerifyEach");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Options = Options.addr();
-    let a_VerifyEach = VerifyEach;
+    let a_VerifyEach = VerifyEach.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_VerifyEach) });
     Ok(py.None())
@@ -105,13 +105,13 @@ fn LLVMPassBuilderOptionsSetVerifyEach(py: Python<'_>, Options: rt::PtrArg, Veri
 ///     DebugLogging
 #[pyfunction]
 #[pyo3(signature = (Options, DebugLogging))]
-fn LLVMPassBuilderOptionsSetDebugLogging(py: Python<'_>, Options: rt::PtrArg, DebugLogging: i32) -> PyResult<PyObject> {
+fn LLVMPassBuilderOptionsSetDebugLogging(py: Python<'_>, Options: rt::PtrArg, DebugLogging: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetDebugLogging");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Options = Options.addr();
-    let a_DebugLogging = DebugLogging;
+    let a_DebugLogging = DebugLogging.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_DebugLogging) });
     Ok(py.None())
@@ -121,13 +121,13 @@ fn LLVMPassBuilderOptionsSetDebugLogging(py: Python<'_>, Options: rt::PtrArg, De
 ///     LoopInterleaving
 #[pyfunction]
 #[pyo3(signature = (Options, LoopInterleaving))]
-fn LLVMPassBuilderOptionsSetLoopInterleaving(py: Python<'_>, Options: rt::PtrArg, LoopInterleaving: i32) -> PyResult<PyObject> {
+fn LLVMPassBuilderOptionsSetLoopInterleaving(py: Python<'_>, Options: rt::PtrArg, LoopInterleaving: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetLoopInterleaving");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Options = Options.addr();
-    let a_LoopInterleaving = LoopInterleaving;
+    let a_LoopInterleaving = LoopInterleaving.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_LoopInterleaving) });
     Ok(py.None())
@@ -137,13 +137,13 @@ fn LLVMPassBuilderOptionsSetLoopInterleaving(py: Python<'_>, Options: rt::PtrArg
 ///     LoopVectorization
 #[pyfunction]
 #[pyo3(signature = (Options, LoopVectorization))]
-fn LLVMPassBuilderOptionsSetLoopVectorization(py: Python<'_>, Options: rt::PtrArg, LoopVectorization: i32) -> PyResult<PyObject> {
+fn LLVMPassBuilderOptionsSetLoopVectorization(py: Python<'_>, Options: rt::PtrArg, LoopVectorization: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetLoopVectorization");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Options = Options.addr();
-    let a_LoopVectorization = LoopVectorization;
+    let a_LoopVectorization = LoopVectorization.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_LoopVectorization) });
     Ok(py.None())
@@ -153,13 +153,13 @@ fn LLVMPassBuilderOptionsSetLoopVectorization(py: Python<'_>, Options: rt::PtrAr
 ///     SLPVectorization
 #[pyfunction]
 #[pyo3(signature = (Options, SLPVectorization))]
-fn LLVMPassBuilderOptionsSetSLPVectorization(py: Python<'_>, Options: rt::PtrArg, SLPVectorization: i32) -> PyResult<PyObject> {
+fn LLVMPassBuilderOptionsSetSLPVectorization(py: Python<'_>, Options: rt::PtrArg, SLPVectorization: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetSLPVectorization");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Options = Options.addr();
-    let a_SLPVectorization = SLPVectorization;
+    let a_SLPVectorization = SLPVectorization.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_SLPVectorization) });
     Ok(py.None())
@@ -169,13 +169,13 @@ fn LLVMPassBuilderOptionsSetSLPVectorization(py: Python<'_>, Options: rt::PtrArg
 ///     LoopUnrolling
 #[pyfunction]
 #[pyo3(signature = (Options, LoopUnrolling))]
-fn LLVMPassBuilderOptionsSetLoopUnrolling(py: Python<'_>, Options: rt::PtrArg, LoopUnrolling: i32) -> PyResult<PyObject> {
+fn LLVMPassBuilderOptionsSetLoopUnrolling(py: Python<'_>, Options: rt::PtrArg, LoopUnrolling: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetLoopUnrolling");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Options = Options.addr();
-    let a_LoopUnrolling = LoopUnrolling;
+    let a_LoopUnrolling = LoopUnrolling.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_LoopUnrolling) });
     Ok(py.None())
@@ -185,13 +185,13 @@ fn LLVMPassBuilderOptionsSetLoopUnrolling(py: Python<'_>, Options: rt::PtrArg, L
 ///     ForgetAllSCEVInLoopUnroll
 #[pyfunction]
 #[pyo3(signature = (Options, ForgetAllSCEVInLoopUnroll))]
-fn LLVMPassBuilderOptionsSetForgetAllSCEVInLoopUnroll(py: Python<'_>, Options: rt::PtrArg, ForgetAllSCEVInLoopUnroll: i32) -> PyResult<PyObject> {
+fn LLVMPassBuilderOptionsSetForgetAllSCEVInLoopUnroll(py: Python<'_>, Options: rt::PtrArg, ForgetAllSCEVInLoopUnroll: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetForgetAllSCEVInLoopUnroll");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Options = Options.addr();
-    let a_ForgetAllSCEVInLoopUnroll = ForgetAllSCEVInLoopUnroll;
+    let a_ForgetAllSCEVInLoopUnroll = ForgetAllSCEVInLoopUnroll.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_ForgetAllSCEVInLoopUnroll) });
     Ok(py.None())
@@ -201,13 +201,13 @@ fn LLVMPassBuilderOptionsSetForgetAllSCEVInLoopUnroll(py: Python<'_>, Options: r
 ///     LicmMssaOptCap
 #[pyfunction]
 #[pyo3(signature = (Options, LicmMssaOptCap))]
-fn LLVMPassBuilderOptionsSetLicmMssaOptCap(py: Python<'_>, Options: rt::PtrArg, LicmMssaOptCap: u32) -> PyResult<PyObject> {
+fn LLVMPassBuilderOptionsSetLicmMssaOptCap(py: Python<'_>, Options: rt::PtrArg, LicmMssaOptCap: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetLicmMssaOptCap");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Options = Options.addr();
-    let a_LicmMssaOptCap = LicmMssaOptCap;
+    let a_LicmMssaOptCap = LicmMssaOptCap.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_LicmMssaOptCap) });
     Ok(py.None())
@@ -217,13 +217,13 @@ fn LLVMPassBuilderOptionsSetLicmMssaOptCap(py: Python<'_>, Options: rt::PtrArg, 
 ///     LicmMssaNoAccForPromotionCap
 #[pyfunction]
 #[pyo3(signature = (Options, LicmMssaNoAccForPromotionCap))]
-fn LLVMPassBuilderOptionsSetLicmMssaNoAccForPromotionCap(py: Python<'_>, Options: rt::PtrArg, LicmMssaNoAccForPromotionCap: u32) -> PyResult<PyObject> {
+fn LLVMPassBuilderOptionsSetLicmMssaNoAccForPromotionCap(py: Python<'_>, Options: rt::PtrArg, LicmMssaNoAccForPromotionCap: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetLicmMssaNoAccForPromotionCap");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Options = Options.addr();
-    let a_LicmMssaNoAccForPromotionCap = LicmMssaNoAccForPromotionCap;
+    let a_LicmMssaNoAccForPromotionCap = LicmMssaNoAccForPromotionCap.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_LicmMssaNoAccForPromotionCap) });
     Ok(py.None())
@@ -233,13 +233,13 @@ fn LLVMPassBuilderOptionsSetLicmMssaNoAccForPromotionCap(py: Python<'_>, Options
 ///     CallGraphProfile
 #[pyfunction]
 #[pyo3(signature = (Options, CallGraphProfile))]
-fn LLVMPassBuilderOptionsSetCallGraphProfile(py: Python<'_>, Options: rt::PtrArg, CallGraphProfile: i32) -> PyResult<PyObject> {
+fn LLVMPassBuilderOptionsSetCallGraphProfile(py: Python<'_>, Options: rt::PtrArg, CallGraphProfile: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetCallGraphProfile");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Options = Options.addr();
-    let a_CallGraphProfile = CallGraphProfile;
+    let a_CallGraphProfile = CallGraphProfile.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_CallGraphProfile) });
     Ok(py.None())
@@ -249,13 +249,13 @@ fn LLVMPassBuilderOptionsSetCallGraphProfile(py: Python<'_>, Options: rt::PtrArg
 ///     MergeFunctions
 #[pyfunction]
 #[pyo3(signature = (Options, MergeFunctions))]
-fn LLVMPassBuilderOptionsSetMergeFunctions(py: Python<'_>, Options: rt::PtrArg, MergeFunctions: i32) -> PyResult<PyObject> {
+fn LLVMPassBuilderOptionsSetMergeFunctions(py: Python<'_>, Options: rt::PtrArg, MergeFunctions: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetMergeFunctions");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Options = Options.addr();
-    let a_MergeFunctions = MergeFunctions;
+    let a_MergeFunctions = MergeFunctions.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_MergeFunctions) });
     Ok(py.None())
@@ -265,13 +265,13 @@ fn LLVMPassBuilderOptionsSetMergeFunctions(py: Python<'_>, Options: rt::PtrArg, 
 ///     Threshold
 #[pyfunction]
 #[pyo3(signature = (Options, Threshold))]
-fn LLVMPassBuilderOptionsSetInlinerThreshold(py: Python<'_>, Options: rt::PtrArg, Threshold: i32) -> PyResult<PyObject> {
+fn LLVMPassBuilderOptionsSetInlinerThreshold(py: Python<'_>, Options: rt::PtrArg, Threshold: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetInlinerThreshold");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Options = Options.addr();
-    let a_Threshold = Threshold;
+    let a_Threshold = Threshold.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_Threshold) });
     Ok(py.None())

@@ -92,12 +92,13 @@ fn pncclGetVersion(py: Python<'_>) -> PyResult<PyObject> {
 ///     ncclResult_t: status
 #[pyfunction]
 #[pyo3(signature = (uniqueId))]
-fn ncclGetUniqueId(py: Python<'_>, uniqueId: rt::PtrArgMut) -> PyResult<PyObject> {
+fn ncclGetUniqueId(py: Python<'_>, uniqueId: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclGetUniqueId");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_uniqueId = uniqueId.addr();
+    let p_uniqueId = TYPES.record_ptr_arg(5, uniqueId, true)?;
+    let a_uniqueId = p_uniqueId.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_uniqueId) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -109,12 +110,13 @@ fn ncclGetUniqueId(py: Python<'_>, uniqueId: rt::PtrArgMut) -> PyResult<PyObject
 ///     ncclResult_t: status
 #[pyfunction]
 #[pyo3(signature = (uniqueId))]
-fn pncclGetUniqueId(py: Python<'_>, uniqueId: rt::PtrArgMut) -> PyResult<PyObject> {
+fn pncclGetUniqueId(py: Python<'_>, uniqueId: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclGetUniqueId");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_uniqueId = uniqueId.addr();
+    let p_uniqueId = TYPES.record_ptr_arg(5, uniqueId, true)?;
+    let a_uniqueId = p_uniqueId.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_uniqueId) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -137,16 +139,16 @@ fn pncclGetUniqueId(py: Python<'_>, uniqueId: rt::PtrArgMut) -> PyResult<PyObjec
 ///     comm: ncclComm
 #[pyfunction]
 #[pyo3(signature = (nranks, commId, rank))]
-fn ncclCommInitRank(py: Python<'_>, nranks: i32, commId: &Bound<'_, PyAny>, rank: i32) -> PyResult<PyObject> {
+fn ncclCommInitRank(py: Python<'_>, nranks: rt::CInt<i32>, commId: &Bound<'_, PyAny>, rank: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommInitRank");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32, R_ncclUniqueId, i32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_comm: usize = Default::default();
     let a_comm = &mut o_comm as *mut usize as usize;
-    let a_nranks = nranks;
+    let a_nranks = nranks.0;
     let a_commId = TYPES.record_arg::<R_ncclUniqueId>(5, commId)?;
-    let a_rank = rank;
+    let a_rank = rank.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_nranks, a_commId, a_rank) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 6, o_comm, None)?])
@@ -161,16 +163,16 @@ fn ncclCommInitRank(py: Python<'_>, nranks: i32, commId: &Bound<'_, PyAny>, rank
 ///     comm: ncclComm
 #[pyfunction]
 #[pyo3(signature = (nranks, commId, rank))]
-fn pncclCommInitRank(py: Python<'_>, nranks: i32, commId: &Bound<'_, PyAny>, rank: i32) -> PyResult<PyObject> {
+fn pncclCommInitRank(py: Python<'_>, nranks: rt::CInt<i32>, commId: &Bound<'_, PyAny>, rank: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommInitRank");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32, R_ncclUniqueId, i32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_comm: usize = Default::default();
     let a_comm = &mut o_comm as *mut usize as usize;
-    let a_nranks = nranks;
+    let a_nranks = nranks.0;
     let a_commId = TYPES.record_arg::<R_ncclUniqueId>(5, commId)?;
-    let a_rank = rank;
+    let a_rank = rank.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_nranks, a_commId, a_rank) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 6, o_comm, None)?])
@@ -197,17 +199,17 @@ fn pncclCommInitRank(py: Python<'_>, nranks: i32, commId: &Bound<'_, PyAny>, ran
 ///     comm: ncclComm
 #[pyfunction]
 #[pyo3(signature = (nranks, commId, rank, virtualId))]
-fn ncclCommInitRankMulti(py: Python<'_>, nranks: i32, commId: &Bound<'_, PyAny>, rank: i32, virtualId: i32) -> PyResult<PyObject> {
+fn ncclCommInitRankMulti(py: Python<'_>, nranks: rt::CInt<i32>, commId: &Bound<'_, PyAny>, rank: rt::CInt<i32>, virtualId: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommInitRankMulti");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32, R_ncclUniqueId, i32, i32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_comm: usize = Default::default();
     let a_comm = &mut o_comm as *mut usize as usize;
-    let a_nranks = nranks;
+    let a_nranks = nranks.0;
     let a_commId = TYPES.record_arg::<R_ncclUniqueId>(5, commId)?;
-    let a_rank = rank;
-    let a_virtualId = virtualId;
+    let a_rank = rank.0;
+    let a_virtualId = virtualId.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_nranks, a_commId, a_rank, a_virtualId) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 6, o_comm, None)?])
@@ -223,17 +225,17 @@ fn ncclCommInitRankMulti(py: Python<'_>, nranks: i32, commId: &Bound<'_, PyAny>,
 ///     comm: ncclComm
 #[pyfunction]
 #[pyo3(signature = (nranks, commId, rank, virtualId))]
-fn pncclCommInitRankMulti(py: Python<'_>, nranks: i32, commId: &Bound<'_, PyAny>, rank: i32, virtualId: i32) -> PyResult<PyObject> {
+fn pncclCommInitRankMulti(py: Python<'_>, nranks: rt::CInt<i32>, commId: &Bound<'_, PyAny>, rank: rt::CInt<i32>, virtualId: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommInitRankMulti");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32, R_ncclUniqueId, i32, i32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_comm: usize = Default::default();
     let a_comm = &mut o_comm as *mut usize as usize;
-    let a_nranks = nranks;
+    let a_nranks = nranks.0;
     let a_commId = TYPES.record_arg::<R_ncclUniqueId>(5, commId)?;
-    let a_rank = rank;
-    let a_virtualId = virtualId;
+    let a_rank = rank.0;
+    let a_virtualId = virtualId.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_nranks, a_commId, a_rank, a_virtualId) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 6, o_comm, None)?])
@@ -255,14 +257,16 @@ fn pncclCommInitRankMulti(py: Python<'_>, nranks: i32, commId: &Bound<'_, PyAny>
 ///     ncclResult_t: status
 #[pyfunction]
 #[pyo3(signature = (comm, ndev, devlist))]
-fn ncclCommInitAll(py: Python<'_>, comm: rt::PtrArgMut, ndev: i32, devlist: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclCommInitAll(py: Python<'_>, comm: &Bound<'_, PyAny>, ndev: rt::CInt<i32>, devlist: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommInitAll");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_comm = comm.addr();
-    let a_ndev = ndev;
-    let a_devlist = devlist.addr();
+    let mut h_comm = TYPES.handle_ref(6, comm, true)?;
+    let a_comm = h_comm.addr();
+    let a_ndev = ndev.0;
+    let p_devlist = rt::typed_ptr_arg(devlist, None, 4, false)?;
+    let a_devlist = p_devlist.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_ndev, a_devlist) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -276,14 +280,16 @@ fn ncclCommInitAll(py: Python<'_>, comm: rt::PtrArgMut, ndev: i32, devlist: rt::
 ///     ncclResult_t: status
 #[pyfunction]
 #[pyo3(signature = (comm, ndev, devlist))]
-fn pncclCommInitAll(py: Python<'_>, comm: rt::PtrArgMut, ndev: i32, devlist: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclCommInitAll(py: Python<'_>, comm: &Bound<'_, PyAny>, ndev: rt::CInt<i32>, devlist: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommInitAll");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_comm = comm.addr();
-    let a_ndev = ndev;
-    let a_devlist = devlist.addr();
+    let mut h_comm = TYPES.handle_ref(6, comm, true)?;
+    let a_comm = h_comm.addr();
+    let a_ndev = ndev.0;
+    let p_devlist = rt::typed_ptr_arg(devlist, None, 4, false)?;
+    let a_devlist = p_devlist.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_ndev, a_devlist) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -377,7 +383,7 @@ fn ncclGetErrorString(py: Python<'_>, result: &Bound<'_, PyAny>) -> PyResult<PyO
     let a_result = rt::narrow::<u32>(TYPES.enum_arg(0, result)?)?;
     // SAFETY: arguments are plain values; pointers stay valid until the arguments drop.
     let __r = unsafe { __f(a_result) };
-    rt::tuple(py, [rt::cstr_result(py, __r)])
+    rt::tuple(py, [rt::cstr_result(py, __r)?])
 }
 /// Args:
 ///     result
@@ -394,7 +400,7 @@ fn pncclGetErrorString(py: Python<'_>, result: &Bound<'_, PyAny>) -> PyResult<Py
     let a_result = rt::narrow::<u32>(TYPES.enum_arg(0, result)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_result) });
-    rt::tuple(py, [rt::cstr_result(py, __r)])
+    rt::tuple(py, [rt::cstr_result(py, __r)?])
 }
 /// Returns a human-readable message of the last error that occurred.
 /// comm is currently unused and can be set to NULL
@@ -414,7 +420,7 @@ fn ncclGetLastError(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     let a_comm = comm.addr();
     // SAFETY: arguments are plain values; pointers stay valid until the arguments drop.
     let __r = unsafe { __f(a_comm) };
-    rt::tuple(py, [rt::cstr_result(py, __r)])
+    rt::tuple(py, [rt::cstr_result(py, __r)?])
 }
 /// Args:
 ///     comm
@@ -431,7 +437,7 @@ fn pncclGetError(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     let a_comm = comm.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_comm) });
-    rt::tuple(py, [rt::cstr_result(py, __r)])
+    rt::tuple(py, [rt::cstr_result(py, __r)?])
 }
 /// Args:
 ///     comm
@@ -441,13 +447,14 @@ fn pncclGetError(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
 ///     ncclResult_t: status
 #[pyfunction]
 #[pyo3(signature = (comm, asyncError))]
-fn ncclCommGetAsyncError(py: Python<'_>, comm: rt::PtrArg, asyncError: rt::PtrArgMut) -> PyResult<PyObject> {
+fn ncclCommGetAsyncError(py: Python<'_>, comm: rt::PtrArg, asyncError: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommGetAsyncError");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_comm = comm.addr();
-    let a_asyncError = asyncError.addr();
+    let p_asyncError = rt::typed_ptr_arg(asyncError, None, 4, true)?;
+    let a_asyncError = p_asyncError.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_asyncError) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -460,13 +467,14 @@ fn ncclCommGetAsyncError(py: Python<'_>, comm: rt::PtrArg, asyncError: rt::PtrAr
 ///     ncclResult_t: status
 #[pyfunction]
 #[pyo3(signature = (comm, asyncError))]
-fn pncclCommGetAsyncError(py: Python<'_>, comm: rt::PtrArg, asyncError: rt::PtrArgMut) -> PyResult<PyObject> {
+fn pncclCommGetAsyncError(py: Python<'_>, comm: rt::PtrArg, asyncError: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommGetAsyncError");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_comm = comm.addr();
-    let a_asyncError = asyncError.addr();
+    let p_asyncError = rt::typed_ptr_arg(asyncError, None, 4, true)?;
+    let a_asyncError = p_asyncError.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_asyncError) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -608,12 +616,13 @@ fn pncclCommUserRank(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
 ///     ncclResult_t: status
 #[pyfunction]
 #[pyo3(signature = (op, scalar, datatype, residence, comm))]
-fn ncclRedOpCreatePreMulSum(py: Python<'_>, op: rt::PtrArgMut, scalar: rt::PtrArgMut, datatype: &Bound<'_, PyAny>, residence: &Bound<'_, PyAny>, comm: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclRedOpCreatePreMulSum(py: Python<'_>, op: &Bound<'_, PyAny>, scalar: rt::PtrArgMut, datatype: &Bound<'_, PyAny>, residence: &Bound<'_, PyAny>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclRedOpCreatePreMulSum");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u32, u32, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_op = op.addr();
+    let p_op = rt::typed_ptr_arg(op, None, 4, true)?;
+    let a_op = p_op.addr();
     let a_scalar = scalar.addr();
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_residence = rt::narrow::<u32>(TYPES.enum_arg(4, residence)?)?;
@@ -633,12 +642,13 @@ fn ncclRedOpCreatePreMulSum(py: Python<'_>, op: rt::PtrArgMut, scalar: rt::PtrAr
 ///     ncclResult_t: status
 #[pyfunction]
 #[pyo3(signature = (op, scalar, datatype, residence, comm))]
-fn pncclRedOpCreatePreMulSum(py: Python<'_>, op: rt::PtrArgMut, scalar: rt::PtrArgMut, datatype: &Bound<'_, PyAny>, residence: &Bound<'_, PyAny>, comm: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclRedOpCreatePreMulSum(py: Python<'_>, op: &Bound<'_, PyAny>, scalar: rt::PtrArgMut, datatype: &Bound<'_, PyAny>, residence: &Bound<'_, PyAny>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclRedOpCreatePreMulSum");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u32, u32, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_op = op.addr();
+    let p_op = rt::typed_ptr_arg(op, None, 4, true)?;
+    let a_op = p_op.addr();
     let a_scalar = scalar.addr();
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_residence = rt::narrow::<u32>(TYPES.enum_arg(4, residence)?)?;
@@ -709,17 +719,17 @@ fn pncclRedOpDestroy(py: Python<'_>, op: &Bound<'_, PyAny>, comm: rt::PtrArg) ->
 ///     ncclResult_t: status
 #[pyfunction]
 #[pyo3(signature = (sendbuff, recvbuff, count, datatype, op, root, comm, stream))]
-fn ncclReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: u64, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, root: i32, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclReduce");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, u32, u32, i32, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
-    let a_count = count;
+    let a_count = count.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_op = rt::narrow::<u32>(TYPES.enum_arg(2, op)?)?;
-    let a_root = root;
+    let a_root = root.0;
     let a_comm = comm.addr();
     let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -740,17 +750,17 @@ fn ncclReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, cou
 ///     ncclResult_t: status
 #[pyfunction]
 #[pyo3(signature = (sendbuff, recvbuff, count, datatype, op, root, comm, stream))]
-fn pncclReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: u64, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, root: i32, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclReduce");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, u32, u32, i32, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
-    let a_count = count;
+    let a_count = count.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_op = rt::narrow::<u32>(TYPES.enum_arg(2, op)?)?;
-    let a_root = root;
+    let a_root = root.0;
     let a_comm = comm.addr();
     let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -777,15 +787,15 @@ fn pncclReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, co
 ///     ncclResult_t: status
 #[pyfunction]
 #[pyo3(signature = (buff, count, datatype, root, comm, stream))]
-fn ncclBcast(py: Python<'_>, buff: rt::PtrArgMut, count: u64, datatype: &Bound<'_, PyAny>, root: i32, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclBcast(py: Python<'_>, buff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclBcast");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64, u32, i32, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_buff = buff.addr();
-    let a_count = count;
+    let a_count = count.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
-    let a_root = root;
+    let a_root = root.0;
     let a_comm = comm.addr();
     let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -804,15 +814,15 @@ fn ncclBcast(py: Python<'_>, buff: rt::PtrArgMut, count: u64, datatype: &Bound<'
 ///     ncclResult_t: status
 #[pyfunction]
 #[pyo3(signature = (buff, count, datatype, root, comm, stream))]
-fn pncclBcast(py: Python<'_>, buff: rt::PtrArgMut, count: u64, datatype: &Bound<'_, PyAny>, root: i32, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclBcast(py: Python<'_>, buff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclBcast");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64, u32, i32, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_buff = buff.addr();
-    let a_count = count;
+    let a_count = count.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
-    let a_root = root;
+    let a_root = root.0;
     let a_comm = comm.addr();
     let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -840,16 +850,16 @@ fn pncclBcast(py: Python<'_>, buff: rt::PtrArgMut, count: u64, datatype: &Bound<
 ///     ncclResult_t: status
 #[pyfunction]
 #[pyo3(signature = (sendbuff, recvbuff, count, datatype, root, comm, stream))]
-fn ncclBroadcast(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: u64, datatype: &Bound<'_, PyAny>, root: i32, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclBroadcast(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclBroadcast");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, u32, i32, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
-    let a_count = count;
+    let a_count = count.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
-    let a_root = root;
+    let a_root = root.0;
     let a_comm = comm.addr();
     let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -869,16 +879,16 @@ fn ncclBroadcast(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, 
 ///     ncclResult_t: status
 #[pyfunction]
 #[pyo3(signature = (sendbuff, recvbuff, count, datatype, root, comm, stream))]
-fn pncclBroadcast(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: u64, datatype: &Bound<'_, PyAny>, root: i32, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclBroadcast(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclBroadcast");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, u32, i32, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
-    let a_count = count;
+    let a_count = count.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
-    let a_root = root;
+    let a_root = root.0;
     let a_comm = comm.addr();
     let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -905,14 +915,14 @@ fn pncclBroadcast(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut,
 ///     ncclResult_t: status
 #[pyfunction]
 #[pyo3(signature = (sendbuff, recvbuff, count, datatype, op, comm, stream))]
-fn ncclAllReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: u64, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclAllReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclAllReduce");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, u32, u32, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
-    let a_count = count;
+    let a_count = count.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_op = rt::narrow::<u32>(TYPES.enum_arg(2, op)?)?;
     let a_comm = comm.addr();
@@ -934,14 +944,14 @@ fn ncclAllReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, 
 ///     ncclResult_t: status
 #[pyfunction]
 #[pyo3(signature = (sendbuff, recvbuff, count, datatype, op, comm, stream))]
-fn pncclAllReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: u64, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclAllReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclAllReduce");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, u32, u32, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
-    let a_count = count;
+    let a_count = count.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_op = rt::narrow::<u32>(TYPES.enum_arg(2, op)?)?;
     let a_comm = comm.addr();
@@ -973,14 +983,14 @@ fn pncclAllReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut,
 ///     ncclResult_t: status
 #[pyfunction]
 #[pyo3(signature = (sendbuff, recvbuff, recvcount, datatype, op, comm, stream))]
-fn ncclReduceScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, recvcount: u64, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclReduceScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, recvcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclReduceScatter");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, u32, u32, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
-    let a_recvcount = recvcount;
+    let a_recvcount = recvcount.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_op = rt::narrow::<u32>(TYPES.enum_arg(2, op)?)?;
     let a_comm = comm.addr();
@@ -1002,14 +1012,14 @@ fn ncclReduceScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgM
 ///     ncclResult_t: status
 #[pyfunction]
 #[pyo3(signature = (sendbuff, recvbuff, recvcount, datatype, op, comm, stream))]
-fn pncclReduceScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, recvcount: u64, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclReduceScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, recvcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclReduceScatter");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, u32, u32, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
-    let a_recvcount = recvcount;
+    let a_recvcount = recvcount.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_op = rt::narrow::<u32>(TYPES.enum_arg(2, op)?)?;
     let a_comm = comm.addr();
@@ -1039,14 +1049,14 @@ fn pncclReduceScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArg
 ///     ncclResult_t: status
 #[pyfunction]
 #[pyo3(signature = (sendbuff, recvbuff, sendcount, datatype, comm, stream))]
-fn ncclAllGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, sendcount: u64, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclAllGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, sendcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclAllGather");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, u32, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
-    let a_sendcount = sendcount;
+    let a_sendcount = sendcount.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_comm = comm.addr();
     let a_stream = stream.addr();
@@ -1066,14 +1076,14 @@ fn ncclAllGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, 
 ///     ncclResult_t: status
 #[pyfunction]
 #[pyo3(signature = (sendbuff, recvbuff, sendcount, datatype, comm, stream))]
-fn pncclAllGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, sendcount: u64, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclAllGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, sendcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclAllGather");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, u32, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
-    let a_sendcount = sendcount;
+    let a_sendcount = sendcount.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_comm = comm.addr();
     let a_stream = stream.addr();
@@ -1103,15 +1113,15 @@ fn pncclAllGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut,
 ///     ncclResult_t: status
 #[pyfunction]
 #[pyo3(signature = (sendbuff, count, datatype, peer, comm, stream))]
-fn ncclSend(py: Python<'_>, sendbuff: rt::PtrArg, count: u64, datatype: &Bound<'_, PyAny>, peer: i32, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclSend(py: Python<'_>, sendbuff: rt::PtrArg, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, peer: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclSend");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64, u32, i32, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_sendbuff = sendbuff.addr();
-    let a_count = count;
+    let a_count = count.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
-    let a_peer = peer;
+    let a_peer = peer.0;
     let a_comm = comm.addr();
     let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -1130,15 +1140,15 @@ fn ncclSend(py: Python<'_>, sendbuff: rt::PtrArg, count: u64, datatype: &Bound<'
 ///     ncclResult_t: status
 #[pyfunction]
 #[pyo3(signature = (sendbuff, count, datatype, peer, comm, stream))]
-fn pncclSend(py: Python<'_>, sendbuff: rt::PtrArg, count: u64, datatype: &Bound<'_, PyAny>, peer: i32, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclSend(py: Python<'_>, sendbuff: rt::PtrArg, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, peer: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclSend");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64, u32, i32, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_sendbuff = sendbuff.addr();
-    let a_count = count;
+    let a_count = count.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
-    let a_peer = peer;
+    let a_peer = peer.0;
     let a_comm = comm.addr();
     let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -1167,15 +1177,15 @@ fn pncclSend(py: Python<'_>, sendbuff: rt::PtrArg, count: u64, datatype: &Bound<
 ///     ncclResult_t: status
 #[pyfunction]
 #[pyo3(signature = (recvbuff, count, datatype, peer, comm, stream))]
-fn ncclRecv(py: Python<'_>, recvbuff: rt::PtrArgMut, count: u64, datatype: &Bound<'_, PyAny>, peer: i32, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclRecv(py: Python<'_>, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, peer: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclRecv");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64, u32, i32, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_recvbuff = recvbuff.addr();
-    let a_count = count;
+    let a_count = count.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
-    let a_peer = peer;
+    let a_peer = peer.0;
     let a_comm = comm.addr();
     let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -1194,15 +1204,15 @@ fn ncclRecv(py: Python<'_>, recvbuff: rt::PtrArgMut, count: u64, datatype: &Boun
 ///     ncclResult_t: status
 #[pyfunction]
 #[pyo3(signature = (recvbuff, count, datatype, peer, comm, stream))]
-fn pncclRecv(py: Python<'_>, recvbuff: rt::PtrArgMut, count: u64, datatype: &Bound<'_, PyAny>, peer: i32, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclRecv(py: Python<'_>, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, peer: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclRecv");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64, u32, i32, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_recvbuff = recvbuff.addr();
-    let a_count = count;
+    let a_count = count.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
-    let a_peer = peer;
+    let a_peer = peer.0;
     let a_comm = comm.addr();
     let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -1232,16 +1242,16 @@ fn pncclRecv(py: Python<'_>, recvbuff: rt::PtrArgMut, count: u64, datatype: &Bou
 ///     ncclResult_t: status
 #[pyfunction]
 #[pyo3(signature = (sendbuff, recvbuff, sendcount, datatype, root, comm, stream))]
-fn ncclGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, sendcount: u64, datatype: &Bound<'_, PyAny>, root: i32, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, sendcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclGather");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, u32, i32, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
-    let a_sendcount = sendcount;
+    let a_sendcount = sendcount.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
-    let a_root = root;
+    let a_root = root.0;
     let a_comm = comm.addr();
     let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -1261,16 +1271,16 @@ fn ncclGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, sen
 ///     ncclResult_t: status
 #[pyfunction]
 #[pyo3(signature = (sendbuff, recvbuff, sendcount, datatype, root, comm, stream))]
-fn pncclGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, sendcount: u64, datatype: &Bound<'_, PyAny>, root: i32, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, sendcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclGather");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, u32, i32, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
-    let a_sendcount = sendcount;
+    let a_sendcount = sendcount.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
-    let a_root = root;
+    let a_root = root.0;
     let a_comm = comm.addr();
     let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -1300,16 +1310,16 @@ fn pncclGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, se
 ///     ncclResult_t: status
 #[pyfunction]
 #[pyo3(signature = (sendbuff, recvbuff, recvcount, datatype, root, comm, stream))]
-fn ncclScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, recvcount: u64, datatype: &Bound<'_, PyAny>, root: i32, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, recvcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclScatter");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, u32, i32, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
-    let a_recvcount = recvcount;
+    let a_recvcount = recvcount.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
-    let a_root = root;
+    let a_root = root.0;
     let a_comm = comm.addr();
     let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -1329,16 +1339,16 @@ fn ncclScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, re
 ///     ncclResult_t: status
 #[pyfunction]
 #[pyo3(signature = (sendbuff, recvbuff, recvcount, datatype, root, comm, stream))]
-fn pncclScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, recvcount: u64, datatype: &Bound<'_, PyAny>, root: i32, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, recvcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclScatter");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, u32, i32, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
-    let a_recvcount = recvcount;
+    let a_recvcount = recvcount.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
-    let a_root = root;
+    let a_root = root.0;
     let a_comm = comm.addr();
     let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
@@ -1365,14 +1375,14 @@ fn pncclScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, r
 ///     ncclResult_t: status
 #[pyfunction]
 #[pyo3(signature = (sendbuff, recvbuff, count, datatype, comm, stream))]
-fn ncclAllToAll(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: u64, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclAllToAll(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclAllToAll");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, u32, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
-    let a_count = count;
+    let a_count = count.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_comm = comm.addr();
     let a_stream = stream.addr();
@@ -1392,14 +1402,14 @@ fn ncclAllToAll(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, c
 ///     ncclResult_t: status
 #[pyfunction]
 #[pyo3(signature = (sendbuff, recvbuff, count, datatype, comm, stream))]
-fn pncclAllToAll(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: u64, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclAllToAll(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclAllToAll");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, u64, u32, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
-    let a_count = count;
+    let a_count = count.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_comm = comm.addr();
     let a_stream = stream.addr();
@@ -1433,17 +1443,21 @@ fn pncclAllToAll(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, 
 ///     ncclResult_t: status
 #[pyfunction]
 #[pyo3(signature = (sendbuff, sendcounts, sdispls, recvbuff, recvcounts, rdispls, datatype, comm, stream))]
-fn ncclAllToAllv(py: Python<'_>, sendbuff: rt::PtrArg, sendcounts: rt::PtrArg, sdispls: rt::PtrArg, recvbuff: rt::PtrArgMut, recvcounts: rt::PtrArg, rdispls: rt::PtrArg, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclAllToAllv(py: Python<'_>, sendbuff: rt::PtrArg, sendcounts: &Bound<'_, PyAny>, sdispls: &Bound<'_, PyAny>, recvbuff: rt::PtrArgMut, recvcounts: &Bound<'_, PyAny>, rdispls: &Bound<'_, PyAny>, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclAllToAllv");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, usize, usize, usize, u32, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_sendbuff = sendbuff.addr();
-    let a_sendcounts = sendcounts.addr();
-    let a_sdispls = sdispls.addr();
+    let p_sendcounts = rt::typed_ptr_arg(sendcounts, None, 8, false)?;
+    let a_sendcounts = p_sendcounts.addr();
+    let p_sdispls = rt::typed_ptr_arg(sdispls, None, 8, false)?;
+    let a_sdispls = p_sdispls.addr();
     let a_recvbuff = recvbuff.addr();
-    let a_recvcounts = recvcounts.addr();
-    let a_rdispls = rdispls.addr();
+    let p_recvcounts = rt::typed_ptr_arg(recvcounts, None, 8, false)?;
+    let a_recvcounts = p_recvcounts.addr();
+    let p_rdispls = rt::typed_ptr_arg(rdispls, None, 8, false)?;
+    let a_rdispls = p_rdispls.addr();
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_comm = comm.addr();
     let a_stream = stream.addr();
@@ -1466,17 +1480,21 @@ fn ncclAllToAllv(py: Python<'_>, sendbuff: rt::PtrArg, sendcounts: rt::PtrArg, s
 ///     ncclResult_t: status
 #[pyfunction]
 #[pyo3(signature = (sendbuff, sendcounts, sdispls, recvbuff, recvcounts, rdispls, datatype, comm, stream))]
-fn pncclAllToAllv(py: Python<'_>, sendbuff: rt::PtrArg, sendcounts: rt::PtrArg, sdispls: rt::PtrArg, recvbuff: rt::PtrArgMut, recvcounts: rt::PtrArg, rdispls: rt::PtrArg, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclAllToAllv(py: Python<'_>, sendbuff: rt::PtrArg, sendcounts: &Bound<'_, PyAny>, sdispls: &Bound<'_, PyAny>, recvbuff: rt::PtrArgMut, recvcounts: &Bound<'_, PyAny>, rdispls: &Bound<'_, PyAny>, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclAllToAllv");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize, usize, usize, usize, usize, u32, usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_sendbuff = sendbuff.addr();
-    let a_sendcounts = sendcounts.addr();
-    let a_sdispls = sdispls.addr();
+    let p_sendcounts = rt::typed_ptr_arg(sendcounts, None, 8, false)?;
+    let a_sendcounts = p_sendcounts.addr();
+    let p_sdispls = rt::typed_ptr_arg(sdispls, None, 8, false)?;
+    let a_sdispls = p_sdispls.addr();
     let a_recvbuff = recvbuff.addr();
-    let a_recvcounts = recvcounts.addr();
-    let a_rdispls = rdispls.addr();
+    let p_recvcounts = rt::typed_ptr_arg(recvcounts, None, 8, false)?;
+    let a_recvcounts = p_recvcounts.addr();
+    let p_rdispls = rt::typed_ptr_arg(rdispls, None, 8, false)?;
+    let a_rdispls = p_rdispls.addr();
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_comm = comm.addr();
     let a_stream = stream.addr();

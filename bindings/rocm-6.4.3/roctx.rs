@@ -155,12 +155,12 @@ fn roctxRangeStartA(py: Python<'_>, message: rt::CStrArg) -> PyResult<PyObject> 
 ///     id
 #[pyfunction]
 #[pyo3(signature = (id))]
-fn roctxRangeStop(py: Python<'_>, id: u64) -> PyResult<PyObject> {
+fn roctxRangeStop(py: Python<'_>, id: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"roctxRangeStop");
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(u64) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_id = id;
+    let a_id = id.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_id) });
     rt::tuple(py, [])

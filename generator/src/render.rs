@@ -643,7 +643,8 @@ impl FnCtx<'_> {
                             "let {a} = &mut o_{} as *mut {storage} as usize;",
                             p.name
                         ));
-                        let size = p.size_param.as_ref().map(|s| sanitize(s));
+                        // Size parameters are C integers (`rt::CInt`): `.0` is the value.
+                        let size = p.size_param.as_ref().map(|s| format!("{}.0", sanitize(s)));
                         let v = format!("o_{}", p.name);
                         let expr = self.result_expr(pointee, &v, size.as_deref())?;
                         outs.push(self.owned(&f.name, pointee, &v, expr));
@@ -651,7 +652,10 @@ impl FnCtx<'_> {
                     }
                 }
                 Usage::OutString => {
-                    let len = sanitize(p.size_param.as_deref().context("out_string size")?);
+                    let len = format!(
+                        "{}.0",
+                        sanitize(p.size_param.as_deref().context("out_string size")?)
+                    );
                     m.prep.push(format!(
                         "let mut o_{} = rt::out_string_buffer({len} as i64)?;",
                         p.name
@@ -661,15 +665,11 @@ impl FnCtx<'_> {
                     outs.push(format!("rt::bytes_until_nul(py, &o_{})", p.name));
                     returns_doc.push(format!("{}: bytes", p.name));
                 }
-                Usage::ByRef => {
+                Usage::ByRef | Usage::Pointer => {
                     m.py_params.push(rust_name.clone());
-                    m.rust_params.push(format!("{rust_name}: rt::PtrArg"));
-                    m.prep
-                        .push(format!("let mut o_{}: usize = {rust_name}.addr();", p.name));
-                    m.prep.push(format!(
-                        "let {a} = &mut o_{} as *mut usize as usize;",
-                        p.name
-                    ));
+                    let (ty, prep) = self.pointer_param(&p.ty, &rust_name, &p.name, &a)?;
+                    m.rust_params.push(format!("{rust_name}: {ty}"));
+                    m.prep.extend(prep);
                 }
                 usage => {
                     m.py_params.push(rust_name.clone());
@@ -709,14 +709,12 @@ impl FnCtx<'_> {
             Usage::String => ("rt::CStrArg".into(), format!("{name}.addr()")),
             Usage::StringArray => ("rt::CStrArrayArg".into(), format!("{name}.addr()")),
             Usage::KernelExtra => ("rt::KernelExtra".into(), format!("{name}.addr()")),
-            Usage::Pointer => match ty {
-                CType::Pointer {
-                    is_const: false, ..
-                } => ("rt::PtrArgMut".into(), format!("{name}.addr()")),
-                _ => ("rt::PtrArg".into(), format!("{name}.addr()")),
-            },
             Usage::In => match ty {
-                CType::Bool | CType::Int { .. } | CType::Float { .. } => {
+                CType::Int { size, signed, .. } => (
+                    format!("rt::CInt<{}>", int_type(*size, *signed)),
+                    format!("{name}.0"),
+                ),
+                CType::Bool | CType::Float { .. } => {
                     (self.ffi_type(ty, mirrors)?, name.to_string())
                 }
                 CType::Enum {
@@ -744,8 +742,76 @@ impl FnCtx<'_> {
                 }
                 other => bail!("cannot pass {other:?}"),
             },
-            Usage::Out | Usage::OutString | Usage::ByRef => unreachable!("handled by the caller"),
+            Usage::Out | Usage::OutString | Usage::ByRef | Usage::Pointer => {
+                unreachable!("handled by the caller")
+            }
         })
+    }
+
+    /// The Rust parameter type and the statements giving `a` (the C value) of a pointer
+    /// argument. What the header says the pointer points at picks the conversion: a handle
+    /// (`hiprtcProgram *`: the handle object, or an address as is), a struct (an instance of
+    /// that struct, or a buffer large enough), a number (a buffer of at least one), or
+    /// anything pointer-like.
+    fn pointer_param(
+        &self,
+        ty: &CType,
+        name: &str,
+        c_name: &str,
+        a: &str,
+    ) -> Result<(String, Vec<String>)> {
+        let any = "&Bound<'_, PyAny>".to_string();
+        let CType::Pointer { pointee, is_const } = ty else {
+            return Ok((
+                "rt::PtrArg".into(),
+                vec![format!("let {a} = {name}.addr();")],
+            ));
+        };
+        let writable = !is_const;
+        match pointee.as_ref() {
+            CType::Handle { name: h } => {
+                let (reg, idx) = self.types.get(h)?;
+                Ok((
+                    any,
+                    vec![
+                        format!(
+                            "let mut h_{c_name} = {reg}.handle_ref({idx}, {name}, {writable})?;"
+                        ),
+                        format!("let {a} = h_{c_name}.addr();"),
+                    ],
+                ))
+            }
+            CType::Record { name: r } if self.records.contains_key(r.as_str()) => {
+                let (reg, idx) = self.types.get(r)?;
+                Ok((
+                    any,
+                    vec![
+                        format!(
+                            "let p_{c_name} = {reg}.record_ptr_arg({idx}, {name}, {writable})?;"
+                        ),
+                        format!("let {a} = p_{c_name}.addr();"),
+                    ],
+                ))
+            }
+            p if p.is_scalar() && !p.is_char() => {
+                let size = size_of(p, self.records)?;
+                Ok((
+                    any,
+                    vec![
+                        format!("let p_{c_name} = rt::typed_ptr_arg({name}, None, {size}, {writable})?;"),
+                        format!("let {a} = p_{c_name}.addr();"),
+                    ],
+                ))
+            }
+            _ if writable => Ok((
+                "rt::PtrArgMut".into(),
+                vec![format!("let {a} = {name}.addr();")],
+            )),
+            _ => Ok((
+                "rt::PtrArg".into(),
+                vec![format!("let {a} = {name}.addr();")],
+            )),
+        }
     }
 
     /// `expr` for a string the C function hands over (a non-const `char *` of a function the
@@ -784,7 +850,7 @@ impl FnCtx<'_> {
                 format!("{reg}.instance_at(py, {idx}, {v}, None)?")
             }
             CType::Pointer { pointee, .. } if pointee.is_char() => {
-                format!("rt::cstr_result(py, {v})")
+                format!("rt::cstr_result(py, {v})?")
             }
             CType::Pointer { pointee, .. } if matches!(**pointee, CType::Record { .. }) => {
                 let CType::Record { name } = pointee.as_ref() else {

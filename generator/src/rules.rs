@@ -67,6 +67,11 @@ pub fn apply(spec: &Spec, f: &mut Function) -> Result<()> {
         {
             bail!("{}.{}: only pointers can be out parameters", f.name, p.name);
         }
+        if p.usage == Usage::ByRef
+            && !matches!(&p.ty, CType::Pointer { pointee, .. } if matches!(**pointee, CType::Handle { .. }))
+        {
+            bail!("{}.{}: by_ref needs a pointer to a handle", f.name, p.name);
+        }
         if p.usage == Usage::OutString && p.size_param.is_none() {
             bail!("{}.{}: out_string needs size_param", f.name, p.name);
         }

@@ -4,24 +4,30 @@
 
 pub mod aliases;
 pub mod buffer;
+pub mod cstr;
 pub mod extra;
 pub mod loader;
+pub mod number;
 pub mod pointer;
 pub mod record;
 pub mod reexport;
 pub mod registry;
 pub mod strings;
+pub mod typed_ptr;
 
+pub use cstr::{cstr_result, owned_cstr_result, CStr};
 pub use extra::KernelExtra;
 pub use loader::{
     platform, HipLoadError, Library, LibrarySpec, NvidiaSpec, Platform, Symbol, VersionCheck,
 };
+pub use number::CInt;
 pub use pointer::{DeviceArray, Pointer, PtrArg, PtrArgMut};
 pub use record::Struct;
 pub use registry::{
     EnumDef, FieldDef, FieldKind, HandleDef, RecordDef, TypeDef, TypeRegistry, TypeSlot,
 };
-pub use strings::{cstr_result, owned_cstr_result, CStrArg, CStrArrayArg};
+pub use strings::{CStrArg, CStrArrayArg};
+pub use typed_ptr::{typed_ptr_arg, HandleRef};
 
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
@@ -63,6 +69,7 @@ pub fn add_runtime_classes(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Pointer>()?;
     m.add_class::<DeviceArray>()?;
     m.add_class::<Struct>()?;
+    m.add_class::<CStr>()?;
     m.add("HipLoadError", m.py().get_type::<HipLoadError>())?;
     m.add_function(pyo3::wrap_pyfunction!(extra::pack_kernel_args, m)?)?;
     Ok(())

@@ -67,7 +67,8 @@ impl Pointer {
         }
     }
 
-    /// Whether the address is 0.
+    /// Whether the address is 0 (a property, as in hip-python).
+    #[getter]
     fn is_ptr_null(&self) -> bool {
         self.addr == 0
     }
@@ -105,13 +106,18 @@ impl Pointer {
             .call1((self.addr,))
     }
 
-    /// A new `Pointer` at this address plus `offset` bytes.
-    fn __getitem__(&self, py: Python<'_>, offset: isize) -> PyResult<Pointer> {
-        let addr = (self.addr as isize)
+    /// A new `Pointer` at this address plus `offset` bytes (never negative, as in hip-python).
+    fn __getitem__(&self, py: Python<'_>, offset: &Bound<'_, PyAny>) -> PyResult<Pointer> {
+        let offset: usize = offset.extract::<i128>().and_then(|o| {
+            usize::try_from(o)
+                .map_err(|_| PyValueError::new_err(format!("offset {o} must be non-negative")))
+        })?;
+        let addr = self
+            .addr
             .checked_add(offset)
             .ok_or_else(|| PyOverflowError::new_err("pointer offset overflows"))?;
         Ok(Pointer {
-            addr: addr as usize,
+            addr,
             owner: self.owner.as_ref().map(|o| o.clone_ref(py)),
         })
     }
@@ -244,6 +250,105 @@ impl DeviceArray {
         self.shape.iter().product()
     }
 
+    /// Number of dimensions.
+    #[getter]
+    fn rank(&self) -> usize {
+        self.shape.len()
+    }
+
+    /// Whether consumers may only read.
+    #[getter]
+    fn is_read_only(&self) -> bool {
+        self.read_only
+    }
+
+    /// A contiguous sub-array, as hip-python's `DeviceArray` gives one: `a[i]`, `a[i, :]`,
+    /// `a[1:3]`. Integer subscripts keep their axis with extent 1; a subscript whose result
+    /// would not be contiguous is a `ValueError`.
+    fn __getitem__<'py>(
+        slf: &Bound<'py, Self>,
+        subscript: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
+        let (shape, typestr, read_only) = {
+            let me = slf.borrow();
+            (me.shape.clone(), me.typestr.clone(), me.read_only)
+        };
+        let itemsize = typestr_itemsize(&typestr)?;
+        let mut subs: Vec<Bound<'py, PyAny>> = if let Ok(t) = subscript.downcast::<PyTuple>() {
+            t.iter().collect()
+        } else {
+            vec![subscript.clone()]
+        };
+        if subs.len() > shape.len() {
+            return Err(pyo3::exceptions::PyIndexError::new_err(format!(
+                "too many indices: the array has {} dimensions",
+                shape.len()
+            )));
+        }
+        let full = pyo3::types::PySlice::full(py).into_any();
+        subs.resize(shape.len(), full);
+        let (mut offset, mut stride) = (0usize, 1usize);
+        let mut result = vec![0usize; shape.len()];
+        // Inner axes first: once one is cut short, every outer axis must be a single index.
+        let mut contiguous_so_far = true;
+        for axis in (0..shape.len()).rev() {
+            let dim = shape[axis];
+            let sub = &subs[axis];
+            let (start, stop) = if let Ok(slice) = sub.downcast::<pyo3::types::PySlice>() {
+                if !contiguous_so_far {
+                    return Err(PyValueError::new_err(format!(
+                        "subscript {} yields no contiguous sub-array",
+                        subscript.repr()?
+                    )));
+                }
+                let ix = slice.indices(dim as isize)?;
+                if ix.step != 1 {
+                    return Err(PyValueError::new_err("a slice's step must be 1"));
+                }
+                if ix.start >= ix.stop {
+                    return Err(PyValueError::new_err(format!(
+                        "slice {} of an axis of extent {dim} is empty",
+                        sub.repr()?
+                    )));
+                }
+                let (start, stop) = (ix.start as usize, ix.stop as usize);
+                contiguous_so_far = start == 0 && stop == dim;
+                (start, stop)
+            } else if sub.is_instance_of::<PyInt>() || sub.hasattr("__index__")? {
+                let i: i64 = sub.extract()?;
+                let i = if i < 0 { i + dim as i64 } else { i };
+                if i < 0 || i >= dim as i64 {
+                    return Err(PyValueError::new_err(format!(
+                        "index {} is out of range for an axis of extent {dim}",
+                        sub.repr()?
+                    )));
+                }
+                contiguous_so_far = false;
+                (i as usize, i as usize + 1)
+            } else {
+                return Err(PyTypeError::new_err(format!(
+                    "subscripts are ints, slices or tuples of them, got {}",
+                    sub.get_type().name()?
+                )));
+            };
+            result[axis] = stop - start;
+            offset += start * stride;
+            stride *= dim;
+        }
+        let addr = slf.as_super().borrow().addr + offset * itemsize;
+        let init = PyClassInitializer::from(Pointer {
+            addr,
+            owner: Some(slf.clone().into_any().unbind()),
+        })
+        .add_subclass(DeviceArray {
+            shape: result,
+            typestr,
+            read_only,
+        });
+        Ok(Bound::new(py, init)?.into_any())
+    }
+
     /// Changes the shape and element type, keeping the address; returns self.
     ///
     /// Without `_force`, the new view may not cover more bytes than the old one.
@@ -364,9 +469,7 @@ impl PtrArg {
         if obj.is_exact_instance_of::<PyInt>() {
             return plain(int_to_addr(obj)?);
         }
-        let py = obj.py();
-        let is_ctypes = !obj.get_type().get_type().is(py.get_type::<PyType>());
-        if is_ctypes {
+        if is_ctypes(obj) {
             if let Some(addr) = ctypes_value(obj)? {
                 return plain(addr);
             }
@@ -400,6 +503,11 @@ impl PtrArg {
             obj.get_type().name()?
         )))
     }
+}
+
+/// Whether `obj` is a ctypes object: its class's metatype is one of ctypes' own, not `type`.
+pub(crate) fn is_ctypes(obj: &Bound<'_, PyAny>) -> bool {
+    !obj.get_type().get_type().is(obj.py().get_type::<PyType>())
 }
 
 /// The address a `ctypes.byref(obj[, offset])` argument stands for. CPython exposes it only
@@ -479,5 +587,10 @@ impl PtrArg {
     #[inline]
     pub fn addr(&self) -> usize {
         self.addr
+    }
+
+    /// The length of the exported buffer, when the argument is one.
+    pub fn buffer_len(&self) -> Option<usize> {
+        self._guard.as_ref().map(BufferGuard::byte_len)
     }
 }

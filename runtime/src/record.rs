@@ -123,7 +123,7 @@ unsafe fn write_int(addr: usize, size: u8, v: i128) {
 
 /// Extracts an int that fits in `bits` bits of the given signedness.
 pub fn int_in_range(value: &Bound<'_, PyAny>, bits: u32, signed: bool) -> PyResult<i128> {
-    let v: i128 = value.extract()?;
+    let v: i128 = crate::number::int_arg(value)?;
     let (lo, hi) = if signed {
         (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
     } else {

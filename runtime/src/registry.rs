@@ -366,6 +366,32 @@ impl TypeRegistry {
         Ok(unsafe { std::ptr::read_unaligned(addr as *const T) })
     }
 
+    /// A `T *` argument where `T` is handle class `idx` (see `typed_ptr`).
+    #[inline]
+    pub fn handle_ref<'py>(
+        &'static self,
+        idx: usize,
+        obj: &Bound<'py, PyAny>,
+        writable: bool,
+    ) -> PyResult<crate::typed_ptr::HandleRef<'py>> {
+        crate::typed_ptr::HandleRef::convert(obj, &self.class(obj.py(), idx)?, writable)
+    }
+
+    /// A `T *` argument where `T` is record `idx`: a struct of that class, or pointer-like
+    /// (a buffer must hold the whole record).
+    pub fn record_ptr_arg(
+        &'static self,
+        idx: usize,
+        obj: &Bound<'_, PyAny>,
+        writable: bool,
+    ) -> PyResult<crate::pointer::PtrArg> {
+        let TypeDef::Record(r) = &self.defs[idx] else {
+            return Err(PyTypeError::new_err("not a record"));
+        };
+        let class = self.class(obj.py(), idx)?;
+        crate::typed_ptr::typed_ptr_arg(obj, Some(&class), r.size, writable)
+    }
+
     /// Makes the module create classes on first attribute access (PEP 562) and list them
     /// in `dir()`. `foreign` names types of other modules (hip's `hipStream_t` in hipblas)
     /// that this module re-exports.

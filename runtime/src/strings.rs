@@ -5,7 +5,7 @@ use crate::pointer::PtrArg;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
-use std::ffi::{c_char, CStr, CString};
+use std::ffi::{c_char, CString};
 
 /// A `const char *` argument: `bytes`, `str` (UTF-8), None, or anything pointer-like.
 pub struct CStrArg {
@@ -117,35 +117,4 @@ impl CStrArrayArg {
     pub fn addr(&self) -> usize {
         self.addr
     }
-}
-
-/// Copies a C string returned by the library into `bytes`, or None for NULL.
-pub fn cstr_result(py: Python<'_>, addr: usize) -> PyObject {
-    if addr == 0 {
-        return py.None();
-    }
-    // SAFETY: the library returned a NUL-terminated string it owns; it is copied at once.
-    let s = unsafe { CStr::from_ptr(addr as *const c_char) };
-    PyBytes::new(py, s.to_bytes()).into_any().unbind()
-}
-
-/// A `char *` the library handed over: copied into `bytes`, then freed with the library's
-/// own function (`LLVMDisposeMessage`); None for NULL.
-pub fn owned_cstr_result(
-    py: Python<'_>,
-    addr: usize,
-    free: &'static crate::loader::Symbol,
-) -> PyResult<PyObject> {
-    if addr == 0 {
-        return Ok(py.None());
-    }
-    let copy = cstr_result(py, addr);
-    let f = free.get(py)?;
-    // SAFETY: `free` is the library's `void f(char *)` for strings it allocated, and `addr`
-    // is such a string, copied above and not used after this call.
-    unsafe {
-        let f: unsafe extern "C" fn(*mut c_char) = std::mem::transmute(f);
-        f(addr as *mut c_char);
-    }
-    Ok(copy)
 }

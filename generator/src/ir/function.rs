@@ -63,6 +63,7 @@ pub enum Usage {
     KernelExtra,
     /// A `char *` buffer of `size_param` bytes the C function fills; returned as `bytes`.
     OutString,
-    /// A handle passed by reference (`hiprtcProgram *`): the Python argument is the handle.
+    /// A handle passed by reference (`hiprtcProgram *`), an input: the Python argument is the
+    /// handle object (its value is passed by address and written back) or an address.
     ByRef,
 }

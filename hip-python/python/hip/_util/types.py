@@ -1,14 +1,15 @@
 """Pointer-like types (hip-python's `hip._util.types`).
 
-`Pointer`, `DeviceArray` and the struct base live in the native runtime; the `ListOf*`
+`Pointer`, `CStr`, `DeviceArray` and the struct base live in the native runtime; the `ListOf*`
 adapters below turn Python lists into C arrays that stay alive as long as the adapter.
 """
 
 import ctypes
 
-from hip._native import DeviceArray, Pointer, Struct
+from hip._native import CStr, DeviceArray, Pointer, Struct
 
 __all__ = [
+    "CStr",
     "DeviceArray",
     "ListOfBytes",
     "ListOfInt",

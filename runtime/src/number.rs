@@ -1,0 +1,42 @@
+//! C integer arguments and field values, converted as hip-python converts them.
+//!
+//! hip-python's Cython wrappers take any number with `__int__` where C wants an integer,
+//! truncating toward zero (`hip.dim3(n / block.x)`, `hipMalloc(n * 4.0)`), so programs written
+//! for it pass floats there. Strings, None and other objects stay a `TypeError`; values out of
+//! the C type's range an `OverflowError`.
+
+use pyo3::prelude::*;
+use pyo3::types::PyInt;
+
+/// The integer a non-integer number stands for (`int(8.7) == 8`), or None when `obj` is no
+/// number with `__int__` (strings and None have none).
+fn truncated<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
+    let py = obj.py();
+    if obj.is_instance_of::<PyInt>() || !obj.get_type().hasattr(pyo3::intern!(py, "__int__"))? {
+        return Ok(None);
+    }
+    // float('nan') raises ValueError and float('inf') OverflowError here, as in Python.
+    obj.call_method0(pyo3::intern!(py, "__int__")).map(Some)
+}
+
+/// Extracts a C integer of type `T` from `obj`, truncating floats.
+#[inline]
+pub fn int_arg<'py, T: FromPyObject<'py>>(obj: &Bound<'py, PyAny>) -> PyResult<T> {
+    match obj.extract::<T>() {
+        Ok(v) => Ok(v),
+        Err(e) => match truncated(obj)? {
+            Some(i) => i.extract(),
+            None => Err(e),
+        },
+    }
+}
+
+/// A C integer parameter: an `int`, anything with `__index__`, or a number with `__int__`.
+pub struct CInt<T>(pub T);
+
+impl<'py, T: FromPyObject<'py>> FromPyObject<'py> for CInt<T> {
+    #[inline]
+    fn extract_bound(obj: &Bound<'py, PyAny>) -> PyResult<Self> {
+        int_arg(obj).map(CInt)
+    }
+}

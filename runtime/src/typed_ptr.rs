@@ -1,0 +1,100 @@
+//! Pointer arguments whose pointee the header names: `T *` of a handle, a struct or a number.
+//!
+//! The argument's own type decides what is passed, never a second `&` in generated code:
+//! - a handle object for `T *` of that handle (`hiprtcDestroyProgram(prog)`) → the address of
+//!   a copy of its value, written back into the object after the call, so C can update it;
+//! - a `Pointer` (`prog.createRef()`), an int address, a ctypes pointer → that address as is;
+//! - a struct object must be of the pointee's struct class; a buffer must hold at least one
+//!   pointee, so C never writes past the end of a too-small `bytearray` or array.
+
+use crate::pointer::{Pointer, PtrArg};
+use crate::record::Struct;
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyType;
+
+/// A `T *` argument where `T` is a handle type.
+pub struct HandleRef<'py> {
+    /// The handle's value, which C reads and may overwrite.
+    slot: usize,
+    /// The handle object whose value `slot` copies, updated on drop.
+    handle: Option<Bound<'py, Pointer>>,
+    /// Any other pointer-like argument, passed as it is.
+    other: Option<PtrArg>,
+}
+
+impl<'py> HandleRef<'py> {
+    /// Converts `obj`; `class` is the handle's class; `writable`: C may write through it.
+    pub fn convert(
+        obj: &Bound<'py, PyAny>,
+        class: &Bound<'py, PyType>,
+        writable: bool,
+    ) -> PyResult<Self> {
+        if obj.is_instance(class)? {
+            let handle = obj.downcast::<Pointer>()?.clone();
+            let slot = handle.borrow().addr;
+            return Ok(HandleRef {
+                slot,
+                handle: Some(handle),
+                other: None,
+            });
+        }
+        Ok(HandleRef {
+            slot: 0,
+            handle: None,
+            other: Some(PtrArg::convert(obj, writable)?),
+        })
+    }
+
+    /// The address passed to C. The `HandleRef` must stay where it is until the call returns.
+    #[inline]
+    pub fn addr(&mut self) -> usize {
+        match &self.other {
+            Some(p) => p.addr,
+            None => &mut self.slot as *mut usize as usize,
+        }
+    }
+}
+
+impl Drop for HandleRef<'_> {
+    /// Writes back what C left in the slot (a create or destroy may change the handle).
+    fn drop(&mut self) {
+        if let Some(h) = &self.handle {
+            if let Ok(mut p) = h.try_borrow_mut() {
+                p.addr = self.slot;
+            }
+        }
+    }
+}
+
+/// A `T *` argument where `T` is a struct of `class` and `size` bytes, or a number of `size`
+/// bytes (`class` None). `writable`: C writes through it.
+pub fn typed_ptr_arg(
+    obj: &Bound<'_, PyAny>,
+    class: Option<&Bound<'_, PyType>>,
+    size: usize,
+    writable: bool,
+) -> PyResult<PtrArg> {
+    if let Some(class) = class {
+        if obj.is_instance_of::<Struct>() && !obj.is_instance(class)? {
+            return Err(PyTypeError::new_err(format!(
+                "expected a {} (or a pointer-like object), got a {}",
+                class.name()?,
+                obj.get_type().name()?
+            )));
+        }
+    }
+    let arg = PtrArg::convert(obj, writable)?;
+    if let Some(len) = arg.buffer_len() {
+        // An empty buffer stands for an empty array of numbers (a count of 0 in C); a struct
+        // is always read or written whole.
+        let empty_ok = class.is_none() && len == 0;
+        if len < size && !empty_ok {
+            return Err(PyValueError::new_err(format!(
+                "a buffer of {len} bytes is too small: C {} {size} bytes here",
+                if writable { "writes" } else { "reads" }
+            )));
+        }
+    }
+    Ok(arg)
+}
