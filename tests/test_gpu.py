@@ -230,3 +230,44 @@ def test_rccl_all_reduce_across_gpus():
         assert (out == 3.0).all()
     for d in range(2):
         rccl.ncclCommDestroy(comms[d])
+
+
+def test_hip_python_kernel_idioms(kernel):
+    """The user guide's launch: a float grid size, `*grid, *block`, a sub-array, createRef."""
+    n = 1000
+    host = np.arange(n, dtype=np.float32).reshape(10, 100)
+    dev = ok(h.hipMalloc(host.nbytes)).configure(typestr="float32", shape=(10, 100))
+    ok(h.hipMemcpy(dev, host, host.nbytes, h.hipMemcpyKind.hipMemcpyHostToDevice))
+    row = dev[3, :]  # a contiguous sub-array: the kernel scales row 3 only
+    block = h.dim3(x=32)
+    grid = h.dim3(row.size / block.x + 1)  # a float, truncated as in hip-python
+    extra = (row, ctypes.c_float(3.0), ctypes.c_int(row.size))
+    ok(
+        h.hipModuleLaunchKernel(
+            kernel, *grid, *block, sharedMemBytes=0, stream=None, kernelParams=None, extra=extra
+        )
+    )
+    ok(h.hipDeviceSynchronize())
+    out = np.zeros_like(host)
+    ok(h.hipMemcpy(out, dev, host.nbytes, h.hipMemcpyKind.hipMemcpyDeviceToHost))
+    expected = host.copy()
+    expected[3] *= 3.0
+    np.testing.assert_allclose(out, expected)
+    ok(h.hipFree(dev))
+
+
+def test_program_destroyed_through_create_ref_and_through_the_handle_after_a_launch(kernel):
+    for destroy in (lambda p: p.createRef(), lambda p: p):
+        prog = ok(hiprtc.hiprtcCreateProgram(SCALE, b"scale.cu", 0, None, None))
+        ok(hiprtc.hiprtcCompileProgram(prog, 1, [arch_option()]))
+        assert hiprtc.hiprtcDestroyProgram(destroy(prog))[0] == hiprtc.hiprtcResult.HIPRTC_SUCCESS
+
+
+def test_rccl_communicator_through_a_handle_object():
+    from hip import rccl
+
+    comm = rccl.ncclComm()  # one communicator: the handle object stands for a 1-element array
+    ok(rccl.ncclCommInitAll(comm, 1, (ctypes.c_int * 1)(0)))
+    assert int(comm) != 0
+    assert ok(rccl.ncclCommCount(comm)) == 1
+    assert rccl.ncclCommDestroy(comm)[0] == rccl.ncclResult_t.ncclSuccess

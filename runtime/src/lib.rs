@@ -15,7 +15,7 @@ pub mod registry;
 pub mod strings;
 pub mod typed_ptr;
 
-pub use cstr::{cstr_result, owned_cstr_result, CStr};
+pub use cstr::{cstr_class, cstr_result, owned_cstr_result};
 pub use extra::KernelExtra;
 pub use loader::{
     platform, HipLoadError, Library, LibrarySpec, NvidiaSpec, Platform, Symbol, VersionCheck,
@@ -69,7 +69,7 @@ pub fn add_runtime_classes(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Pointer>()?;
     m.add_class::<DeviceArray>()?;
     m.add_class::<Struct>()?;
-    m.add_class::<CStr>()?;
+    m.add("CStr", cstr_class(m.py())?)?;
     m.add("HipLoadError", m.py().get_type::<HipLoadError>())?;
     m.add_function(pyo3::wrap_pyfunction!(extra::pack_kernel_args, m)?)?;
     Ok(())
