@@ -230,10 +230,12 @@ def test_rccl_all_reduce_across_gpus():
         assert (out == 3.0).all()
     for d in range(2):
         rccl.ncclCommDestroy(comms[d])
+    ok(h.hipSetDevice(0))  # the module-scoped kernel lives in device 0's context
 
 
 def test_hip_python_kernel_idioms(kernel):
     """The user guide's launch: a float grid size, `*grid, *block`, a sub-array, createRef."""
+    ok(h.hipSetDevice(0))
     n = 1000
     host = np.arange(n, dtype=np.float32).reshape(10, 100)
     dev = ok(h.hipMalloc(host.nbytes)).configure(typestr="float32", shape=(10, 100))
