@@ -89,6 +89,18 @@ def build_module(ctx):
     return mod, fn
 
 
+def test_created_module_is_written_back_into_a_handle_object():
+    """A `LLVMModuleRef *` given the handle object itself: C's result lands in the object."""
+    ctx = core.LLVMContextCreate()
+    mod, _ = build_module(ctx)
+    buf = bitwriter.LLVMWriteBitcodeToMemoryBuffer(mod)
+    out = type(mod)()  # a NULL module handle
+    assert int(out) == 0
+    assert bitreader.LLVMParseBitcodeInContext2(ctx, buf, out) == 0
+    assert int(out) != 0 and int(out) != int(mod)
+    assert core.LLVMCountParams(core.LLVMGetNamedFunction(out, b"muladd")) == 2
+
+
 def test_ir_builder_verifier_and_bitcode_round_trip():
     ctx = core.LLVMContextCreate()
     mod, fn = build_module(ctx)

@@ -506,7 +506,7 @@ impl PtrArg {
 }
 
 /// Whether `obj` is a ctypes object: its class's metatype is one of ctypes' own, not `type`.
-pub(crate) fn is_ctypes(obj: &Bound<'_, PyAny>) -> bool {
+fn is_ctypes(obj: &Bound<'_, PyAny>) -> bool {
     !obj.get_type().get_type().is(obj.py().get_type::<PyType>())
 }
 

@@ -1,5 +1,4 @@
-//! C strings in both directions: `const char *` and `const char **` arguments, and
-//! `const char *` results.
+//! C string arguments: `const char *` and `const char **` (results are `cstr.rs`'s).
 
 use crate::pointer::PtrArg;
 use pyo3::exceptions::{PyTypeError, PyValueError};

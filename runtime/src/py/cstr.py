@@ -1,6 +1,6 @@
-# The C strings functions return, as hip-python's `hip._util.types.CStr` behaves: `str()`
-# gives the text, `bytes()`, `len()`, `in`, slicing and the buffer protocol the bytes,
-# `int()` the address of the characters. It is a `bytes` subclass holding a copy made when the
+# The C strings functions return, as hip-python's `hip._util.types.CStr` behaves: `str()`,
+# indexing and slicing give the text; `bytes()`, `len()`, `in` and the buffer protocol the
+# bytes; `int()` the address of the characters. It is a `bytes` subclass holding a copy made when the
 # call returns, so it stays valid after the library frees or reuses its memory. The runtime
 # (cstr.rs) runs this once and creates results with `bytes.__new__(CStr, data)`.
 import ctypes
