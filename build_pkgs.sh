@@ -11,7 +11,8 @@ usage() {
   cat <<USAGE
 Usage: ./build_pkgs.sh [options]
 
-  --platform P      amd (default) or nvidia: hip, hiprtc and rccl over CUDA, with the shim
+  --platform P      amd (default) or nvidia: hip, hiprtc, rccl and the math libraries over
+                    CUDA (roctx has no NVIDIA counterpart), with the shims
                     built by tools/nvidia-shim.sh from HIP 5.7.1's NVIDIA headers
   --rocm-path DIR   ROCm root whose include/ the bindings are regenerated from
                     (default: \$ROCM_PATH, else .rocm/6.4.3/usr)
@@ -116,7 +117,7 @@ case "$PLATFORM" in
     # HIP's NVIDIA headers come with 5.7.1 here; the bindings must be of the same release.
     [ "$RELEASE_GIVEN" = 1 ] || RELEASE=5.7.1
     nv=()
-    for l in ${SELECTED//,/ }; do [[ $l =~ ^(hip|hiprtc|rccl)$ ]] && nv+=("$l"); done
+    for l in ${SELECTED//,/ }; do [[ $l =~ ^(hip|hiprtc|rccl|hipblas|hipfft|hiprand|hipsparse|hipsolver)$ ]] && nv+=("$l"); done
     SELECTED=$(IFS=,; echo "${nv[*]}")
     BUILD_LLVM=0 ;;
   *) echo "unknown platform '$PLATFORM' (amd, nvidia)" >&2; exit 2 ;;

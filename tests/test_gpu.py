@@ -273,3 +273,187 @@ def test_rccl_communicator_through_a_handle_object():
     assert int(comm) != 0
     assert ok(rccl.ncclCommCount(comm)) == 1
     assert rccl.ncclCommDestroy(comm)[0] == rccl.ncclResult_t.ncclSuccess
+
+
+# The math libraries: on NVIDIA each runs over its CUDA counterpart through the shim hipgen
+# generates (hipBLAS over cuBLAS, ...); the results are checked against NumPy.
+
+
+def to_device(array):
+    dev = ok(h.hipMalloc(max(array.nbytes, 1)))
+    ok(h.hipMemcpy(dev, array, array.nbytes, h.hipMemcpyKind.hipMemcpyHostToDevice))
+    return dev
+
+
+def from_device(dev, like):
+    out = np.empty_like(like)
+    ok(h.hipMemcpy(out, dev, out.nbytes, h.hipMemcpyKind.hipMemcpyDeviceToHost))
+    return out
+
+
+def lib_ok(result):
+    """The value of a (status, value) result of a math library, whose success is 0."""
+    status = result[0] if isinstance(result, tuple) else result
+    assert int(status) == 0, (status, result)
+    return result[1] if isinstance(result, tuple) and len(result) == 2 else None
+
+
+def test_hipblas_sgemm_both_transposes_match_numpy():
+    from hip import hipblas
+
+    handle = lib_ok(hipblas.hipblasCreate())
+    m, n, k = 64, 48, 32
+    rng = np.random.default_rng(1)
+    a = np.asfortranarray(rng.random((m, k), dtype=np.float32))
+    at = np.asfortranarray(a.T)  # k x m: used with HIPBLAS_OP_T
+    b = np.asfortranarray(rng.random((k, n), dtype=np.float32))
+    alpha, beta = np.array([2.0], np.float32), np.array([0.0], np.float32)
+    d_a, d_at, d_b = to_device(a), to_device(at), to_device(b)
+    d_c = to_device(np.zeros((m, n), np.float32, order="F"))
+    op = hipblas.hipblasOperation_t
+    lib_ok(
+        hipblas.hipblasSgemm(
+            handle, op.HIPBLAS_OP_N, op.HIPBLAS_OP_N, m, n, k, alpha, d_a, m, d_b, k, beta, d_c, m
+        )
+    )
+    ok(h.hipDeviceSynchronize())
+    c = from_device(d_c, np.zeros((m, n), np.float32, order="F"))
+    np.testing.assert_allclose(c, 2.0 * a @ b, rtol=1e-4)
+    lib_ok(
+        hipblas.hipblasSgemm(
+            handle, op.HIPBLAS_OP_T, op.HIPBLAS_OP_N, m, n, k, alpha, d_at, k, d_b, k, beta, d_c, m
+        )
+    )
+    ok(h.hipDeviceSynchronize())
+    c = from_device(d_c, np.zeros((m, n), np.float32, order="F"))
+    np.testing.assert_allclose(c, 2.0 * a @ b, rtol=1e-4)
+    # A value HIPIFY does not map is refused before cuBLAS is called.
+    (status,) = hipblas.hipblasSgemm(handle, 5, op.HIPBLAS_OP_N, m, n, k, alpha, d_a, m, d_b, k, beta, d_c, m)
+    assert status == hipblas.hipblasStatus_t.HIPBLAS_STATUS_INVALID_ENUM
+    for d in (d_a, d_at, d_b, d_c):
+        ok(h.hipFree(d))
+    lib_ok(hipblas.hipblasDestroy(handle))
+
+
+def test_hipfft_c2c_forward_and_inverse_match_numpy():
+    from hip import hipfft
+
+    n, batch = 256, 4
+    rng = np.random.default_rng(2)
+    x = (rng.random((batch, n)) + 1j * rng.random((batch, n))).astype(np.complex64)
+    plan = lib_ok(hipfft.hipfftPlan1d(n, hipfft.hipfftType_t.HIPFFT_C2C, batch))
+    d_x, d_y = to_device(x), to_device(np.zeros_like(x))
+    lib_ok(hipfft.hipfftExecC2C(plan, d_x, d_y, hipfft.HIPFFT_FORWARD))
+    ok(h.hipDeviceSynchronize())
+    y = from_device(d_y, x)
+    np.testing.assert_allclose(y, np.fft.fft(x, axis=1), rtol=1e-3, atol=1e-3)
+    lib_ok(hipfft.hipfftExecC2C(plan, d_y, d_x, hipfft.HIPFFT_BACKWARD))
+    ok(h.hipDeviceSynchronize())
+    np.testing.assert_allclose(from_device(d_x, x) / n, x, rtol=1e-3, atol=1e-4)
+    lib_ok(hipfft.hipfftDestroy(plan))
+    ok(h.hipFree(d_x))
+    ok(h.hipFree(d_y))
+
+
+def test_hiprand_uniform_is_uniform_and_seeded():
+    from hip import hiprand
+
+    n = 1 << 20
+
+    def draw(seed):
+        gen = lib_ok(hiprand.hiprandCreateGenerator(hiprand.hiprandRngType_t.HIPRAND_RNG_PSEUDO_DEFAULT))
+        lib_ok(hiprand.hiprandSetPseudoRandomGeneratorSeed(gen, seed))
+        dev = ok(h.hipMalloc(n * 4))
+        lib_ok(hiprand.hiprandGenerateUniform(gen, dev, n))
+        ok(h.hipDeviceSynchronize())
+        out = from_device(dev, np.zeros(n, np.float32))
+        ok(h.hipFree(dev))
+        lib_ok(hiprand.hiprandDestroyGenerator(gen))
+        return out
+
+    a, b, c = draw(1234), draw(1234), draw(99)
+    assert a.min() > 0.0 and a.max() <= 1.0
+    assert abs(a.mean() - 0.5) < 0.01 and abs(a.var() - 1 / 12) < 0.01
+    np.testing.assert_array_equal(a, b)
+    assert not np.array_equal(a, c)
+
+
+def test_hipsparse_spmv_csr_matches_numpy():
+    from hip import hipsparse
+
+    rows, cols = 50, 40
+    rng = np.random.default_rng(3)
+    dense = rng.random((rows, cols), dtype=np.float32) * (rng.random((rows, cols)) < 0.1)
+    nz = np.nonzero(dense)
+    values = dense[nz].astype(np.float32)
+    col_ind = nz[1].astype(np.int32)
+    row_ptr = np.zeros(rows + 1, np.int32)
+    np.add.at(row_ptr, nz[0] + 1, 1)
+    row_ptr = np.cumsum(row_ptr).astype(np.int32)
+    x = rng.random(cols, dtype=np.float32)
+    d_ptr, d_col, d_val, d_x = to_device(row_ptr), to_device(col_ind), to_device(values), to_device(x)
+    d_y = to_device(np.zeros(rows, np.float32))
+    handle = lib_ok(hipsparse.hipsparseCreate())
+    mat, vx, vy = ctypes.c_void_p(), ctypes.c_void_p(), ctypes.c_void_p()
+    i32 = hipsparse.hipsparseIndexType_t.HIPSPARSE_INDEX_32I
+    r32 = h.hipDataType.HIP_R_32F
+    lib_ok(
+        hipsparse.hipsparseCreateCsr(
+            ctypes.addressof(mat),
+            rows,
+            cols,
+            len(values),
+            d_ptr,
+            d_col,
+            d_val,
+            i32,
+            i32,
+            hipsparse.hipsparseIndexBase_t.HIPSPARSE_INDEX_BASE_ZERO,
+            r32,
+        )
+    )
+    lib_ok(hipsparse.hipsparseCreateDnVec(ctypes.addressof(vx), cols, d_x, r32))
+    lib_ok(hipsparse.hipsparseCreateDnVec(ctypes.addressof(vy), rows, d_y, r32))
+    alpha, beta = np.array([1.5], np.float32), np.array([0.0], np.float32)
+    op = hipsparse.hipsparseOperation_t.HIPSPARSE_OPERATION_NON_TRANSPOSE
+    alg = hipsparse.hipsparseSpMVAlg_t.HIPSPARSE_SPMV_ALG_DEFAULT
+    size = np.zeros(1, np.uint64)
+    lib_ok(
+        hipsparse.hipsparseSpMV_bufferSize(
+            handle, op, alpha, mat.value, vx.value, beta, vy.value, r32, alg, size
+        )
+    )
+    buf = ok(h.hipMalloc(max(int(size[0]), 1)))
+    lib_ok(hipsparse.hipsparseSpMV(handle, op, alpha, mat.value, vx.value, beta, vy.value, r32, alg, buf))
+    ok(h.hipDeviceSynchronize())
+    np.testing.assert_allclose(from_device(d_y, np.zeros(rows, np.float32)), 1.5 * dense @ x, rtol=1e-4)
+    lib_ok(hipsparse.hipsparseDestroySpMat(mat.value))
+    lib_ok(hipsparse.hipsparseDestroyDnVec(vx.value))
+    lib_ok(hipsparse.hipsparseDestroyDnVec(vy.value))
+    lib_ok(hipsparse.hipsparseDestroy(handle))
+    for d in (d_ptr, d_col, d_val, d_x, d_y, buf):
+        ok(h.hipFree(d))
+
+
+def test_hipsolver_lu_solve_matches_numpy():
+    from hip import hipsolver
+
+    n = 32
+    rng = np.random.default_rng(4)
+    a = np.asfortranarray(rng.random((n, n), dtype=np.float32) + n * np.eye(n, dtype=np.float32))
+    b = rng.random(n, dtype=np.float32)
+    handle = lib_ok(hipsolver.hipsolverDnCreate())
+    d_a, d_b = to_device(a), to_device(b)
+    lwork = np.zeros(1, np.int32)
+    lib_ok(hipsolver.hipsolverDnSgetrf_bufferSize(handle, n, n, d_a, n, lwork))
+    work = ok(h.hipMalloc(max(int(lwork[0]), 1) * 4))
+    ipiv, info = ok(h.hipMalloc(n * 4)), ok(h.hipMalloc(4))
+    lib_ok(hipsolver.hipsolverDnSgetrf(handle, n, n, d_a, n, work, ipiv, info))
+    op = hipsolver.hipsolverOperation_t.HIPSOLVER_OP_N
+    lib_ok(hipsolver.hipsolverDnSgetrs(handle, op, n, 1, d_a, n, ipiv, d_b, n, info))
+    ok(h.hipDeviceSynchronize())
+    assert from_device(info, np.zeros(1, np.int32))[0] == 0
+    np.testing.assert_allclose(from_device(d_b, b), np.linalg.solve(a, b), rtol=1e-3)
+    lib_ok(hipsolver.hipsolverDnDestroy(handle))
+    for d in (d_a, d_b, work, ipiv, info):
+        ok(h.hipFree(d))

@@ -12,7 +12,7 @@ static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     sonames: &["libamd_comgr.so.3", "libamd_comgr.so.2", "libamd_comgr.so", ],
     rocm_dirs: &["lib", ],
     version_check: Some(rt::VersionCheck::Interface { symbol: c"amd_comgr_get_version", expected: 3 }),
-    nvidia: Some(rt::NvidiaSpec { shim: false, sonames: &[], wheel: "", same: true }),
+    nvidia: Some(rt::NvidiaSpec { shim: None, cuda: None, sonames: &[], wheel: "", same: true }),
 });
 
 /// Number of enum, record and handle types of this module.

@@ -12,7 +12,7 @@ static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     sonames: &["libhipblas.so.2", "libhipblas.so.1", "libhipblas.so.0", "libhipblas.so", ],
     rocm_dirs: &["lib", ],
     version_check: None,
-    nvidia: None,
+    nvidia: Some(rt::NvidiaSpec { shim: Some("libhipblas_nvidia.so"), cuda: Some(rt::CudaLibrary { sonames: &["libcublas.so.13", "libcublas.so.12"], wheels: &["nvidia.cu13", "nvidia.cublas"] }), sonames: &[], wheel: "", same: false }),
 });
 
 /// Number of enum, record and handle types of this module.

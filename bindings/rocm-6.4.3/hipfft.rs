@@ -12,7 +12,7 @@ static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     sonames: &["libhipfft.so.0", "libhipfft.so", ],
     rocm_dirs: &["lib", ],
     version_check: None,
-    nvidia: None,
+    nvidia: Some(rt::NvidiaSpec { shim: Some("libhipfft_nvidia.so"), cuda: Some(rt::CudaLibrary { sonames: &["libcufft.so.12", "libcufft.so.11"], wheels: &["nvidia.cu13", "nvidia.cufft"] }), sonames: &[], wheel: "", same: false }),
 });
 
 /// Number of enum, record and handle types of this module.

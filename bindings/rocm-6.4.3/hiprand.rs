@@ -12,7 +12,7 @@ static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     sonames: &["libhiprand.so.1", "libhiprand.so", ],
     rocm_dirs: &["lib", ],
     version_check: None,
-    nvidia: None,
+    nvidia: Some(rt::NvidiaSpec { shim: Some("libhiprand_nvidia.so"), cuda: Some(rt::CudaLibrary { sonames: &["libcurand.so.10"], wheels: &["nvidia.cu13", "nvidia.curand"] }), sonames: &[], wheel: "", same: false }),
 });
 
 /// Number of enum, record and handle types of this module.

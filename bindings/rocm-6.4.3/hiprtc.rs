@@ -12,7 +12,7 @@ static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     sonames: &["libhiprtc.so.6", "libhiprtc.so", "libamdhip64.so.5", "libamdhip64.so", ],
     rocm_dirs: &["lib", ],
     version_check: None,
-    nvidia: Some(rt::NvidiaSpec { shim: true, sonames: &[], wheel: "", same: false }),
+    nvidia: Some(rt::NvidiaSpec { shim: Some("libhip_nvidia.so"), cuda: None, sonames: &[], wheel: "", same: false }),
 });
 
 /// Number of enum, record and handle types of this module.

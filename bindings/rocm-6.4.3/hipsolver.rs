@@ -12,7 +12,7 @@ static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     sonames: &["libhipsolver.so.0", "libhipsolver.so.1", "libhipsolver.so", ],
     rocm_dirs: &["lib", ],
     version_check: None,
-    nvidia: None,
+    nvidia: Some(rt::NvidiaSpec { shim: Some("libhipsolver_nvidia.so"), cuda: Some(rt::CudaLibrary { sonames: &["libcusolver.so.12", "libcusolver.so.11"], wheels: &["nvidia.cu13", "nvidia.cusolver"] }), sonames: &[], wheel: "", same: false }),
 });
 
 /// Number of enum, record and handle types of this module.

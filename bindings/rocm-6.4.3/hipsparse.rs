@@ -12,7 +12,7 @@ static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     sonames: &["libhipsparse.so.1", "libhipsparse.so.0", "libhipsparse.so", ],
     rocm_dirs: &["lib", ],
     version_check: None,
-    nvidia: None,
+    nvidia: Some(rt::NvidiaSpec { shim: Some("libhipsparse_nvidia.so"), cuda: Some(rt::CudaLibrary { sonames: &["libcusparse.so.12"], wheels: &["nvidia.cu13", "nvidia.cusparse"] }), sonames: &[], wheel: "", same: false }),
 });
 
 /// Number of enum, record and handle types of this module.

@@ -12,7 +12,7 @@ static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     sonames: &["libLLVM.so", "libLLVM-19.so", "libLLVM.so.19.1", "libLLVM-19.so.1", ],
     rocm_dirs: &["llvm/lib", "lib/llvm/lib", ],
     version_check: None,
-    nvidia: Some(rt::NvidiaSpec { shim: false, sonames: &[], wheel: "", same: true }),
+    nvidia: Some(rt::NvidiaSpec { shim: None, cuda: None, sonames: &[], wheel: "", same: true }),
 });
 
 /// Number of enum, record and handle types of this module.

@@ -12,7 +12,7 @@ static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     sonames: &["libLTO.so", "libLTO.so.19.1", "/usr/lib/llvm-19/lib/libLTO.so.19.1", ],
     rocm_dirs: &["llvm/lib", "lib/llvm/lib", ],
     version_check: None,
-    nvidia: Some(rt::NvidiaSpec { shim: false, sonames: &[], wheel: "", same: true }),
+    nvidia: Some(rt::NvidiaSpec { shim: None, cuda: None, sonames: &[], wheel: "", same: true }),
 });
 
 /// Number of enum, record and handle types of this module.

@@ -12,7 +12,7 @@ static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     sonames: &["librccl.so.1", "librccl.so", ],
     rocm_dirs: &["lib", ],
     version_check: None,
-    nvidia: Some(rt::NvidiaSpec { shim: false, sonames: &["libnccl.so.2"], wheel: "nvidia.nccl", same: false }),
+    nvidia: Some(rt::NvidiaSpec { shim: None, cuda: None, sonames: &["libnccl.so.2"], wheel: "nvidia.nccl", same: false }),
 });
 
 /// Number of enum, record and handle types of this module.

@@ -98,7 +98,9 @@ impl TranslationUnit {
     }
 
     /// Parses `file` with function bodies and returns the lines of `file` that have
-    /// error-level diagnostics, with their text; errors elsewhere are an `Err`.
+    /// error-level diagnostics, with their text; errors elsewhere are an `Err`. An error's
+    /// line is the last line of `file` it or its notes name: for an error inside a template,
+    /// the place that instantiated it.
     pub fn error_lines(file: &Path, args: &[String]) -> Result<Vec<(u32, String)>> {
         load_libclang()?;
         let cfile = CString::new(file.to_string_lossy().as_bytes())?;
@@ -136,20 +138,14 @@ impl TranslationUnit {
                         d,
                         clang_defaultDiagnosticDisplayOptions(),
                     ));
-                    let loc = clang_getDiagnosticLocation(d);
-                    let mut f: CXFile = ptr::null_mut();
-                    let (mut line, mut col, mut off) = (0u32, 0u32, 0u32);
-                    clang_getSpellingLocation(loc, &mut f, &mut line, &mut col, &mut off);
-                    let path = if f.is_null() {
-                        String::new()
-                    } else {
-                        take_string(clang_getFileName(f))
-                    };
-                    let here = Path::new(&path).canonicalize().ok().as_deref() == Some(&want);
-                    if here {
-                        lines.push((line, text));
-                    } else {
-                        elsewhere.push(text);
+                    let mut line = line_in(d, &want);
+                    let notes = clang_getChildDiagnostics(d);
+                    for n in 0..clang_getNumDiagnosticsInSet(notes) {
+                        line = line.max(line_in(clang_getDiagnosticInSet(notes, n), &want));
+                    }
+                    match line {
+                        Some(line) => lines.push((line, text)),
+                        None => elsewhere.push(text),
                     }
                 }
                 clang_disposeDiagnostic(d);
@@ -634,4 +630,20 @@ impl<'tu> Type<'tu> {
             tu: self.tu,
         }
     }
+}
+
+/// The line of a diagnostic's location when it lies in `want`.
+///
+/// # Safety
+/// `d` must be a live diagnostic.
+unsafe fn line_in(d: CXDiagnostic, want: &Path) -> Option<u32> {
+    let loc = clang_getDiagnosticLocation(d);
+    let mut f: CXFile = ptr::null_mut();
+    let (mut line, mut col, mut off) = (0u32, 0u32, 0u32);
+    clang_getSpellingLocation(loc, &mut f, &mut line, &mut col, &mut off);
+    if f.is_null() {
+        return None;
+    }
+    let path = take_string(clang_getFileName(f));
+    (Path::new(&path).canonicalize().ok().as_deref() == Some(want)).then_some(line)
 }

@@ -2,6 +2,7 @@
 
 mod aliases;
 mod clang;
+mod cuda_shim;
 mod diff;
 mod ir;
 mod macros;
@@ -82,6 +83,36 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
     },
+    /// Write the NVIDIA shim of a marshalling library (hipBLAS over cuBLAS, ...): a C++
+    /// source exporting the library's functions over the CUDA library its spec names, joined
+    /// by HIPIFY's table (only wrappers that compile).
+    CudaShim {
+        /// The library's spec (its `library.nvidia.cuda` names the CUDA library).
+        #[arg(long)]
+        spec: PathBuf,
+        /// The library's IR (JSON, as written by `generate`), and those it imports.
+        #[arg(long = "ir")]
+        irs: Vec<PathBuf>,
+        /// Include directory holding the ROCm headers (and `../bin/hipify-perl`).
+        #[arg(long)]
+        include: PathBuf,
+        /// CUDA include directories (repeat the option).
+        #[arg(long = "cuda-include")]
+        cuda_includes: Vec<PathBuf>,
+        /// Folder of the spec files (the CUDA alias spec names HIPIFY's table).
+        #[arg(long, default_value = "generator/specs")]
+        specs: PathBuf,
+        /// HIPIFY's `hipify-perl` to read instead of the one beside `--include` (a newer
+        /// release's table maps more: 5.7's has no hipSOLVER).
+        #[arg(long)]
+        hipify: Option<PathBuf>,
+        /// Folder of the templates.
+        #[arg(long, default_value = "templates")]
+        templates: PathBuf,
+        /// The C++ file to write.
+        #[arg(long)]
+        out: PathBuf,
+    },
     /// List functions, enums and struct fields added, removed or changed between two IRs.
     Diff {
         /// The older IR (JSON, as written by `generate`).
@@ -146,6 +177,26 @@ fn main() -> Result<()> {
                 shim.left_out.len(),
                 out.display()
             );
+        }
+        Command::CudaShim {
+            spec,
+            irs,
+            include,
+            cuda_includes,
+            specs,
+            hipify,
+            templates,
+            out,
+        } => {
+            let table = hipify.unwrap_or_default();
+            let paths = ShimPaths {
+                include: &include,
+                cuda_includes: &cuda_includes,
+                specs: &specs,
+                hipify: (!table.as_os_str().is_empty()).then_some(table.as_path()),
+                templates: &templates,
+            };
+            cuda_shim(&spec, &irs, &paths, &out)?
         }
         Command::Diff { old, new } => {
             let read = |p: &Path| -> Result<serde_json::Value> {
@@ -273,5 +324,70 @@ fn generate_aliases(
     }
     let unresolved: usize = set.unresolved.iter().map(|(_, n)| n).sum();
     eprintln!("{name}: {unresolved} table entries name no object of these modules");
+    Ok(())
+}
+
+/// Where `hipgen cuda-shim` reads from.
+struct ShimPaths<'a> {
+    include: &'a Path,
+    cuda_includes: &'a [PathBuf],
+    specs: &'a Path,
+    hipify: Option<&'a Path>,
+    templates: &'a Path,
+}
+
+/// Writes the NVIDIA shim of one marshalling library (`hipgen cuda-shim`).
+fn cuda_shim(spec_path: &Path, irs: &[PathBuf], paths: &ShimPaths, out: &Path) -> Result<()> {
+    let spec = spec::Spec::load(spec_path)?;
+    let cuda = spec
+        .library
+        .nvidia
+        .as_ref()
+        .and_then(|n| n.cuda.as_ref())
+        .with_context(|| format!("{}: no library.nvidia.cuda", spec_path.display()))?;
+    let status = spec
+        .status
+        .as_ref()
+        .with_context(|| format!("{}: no status enum", spec_path.display()))?;
+    let mut libs = irs
+        .iter()
+        .map(|p| -> Result<ir::Library> {
+            let text =
+                std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
+            Ok(serde_json::from_str(&text)?)
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let Some(at) = libs.iter().position(|l| l.name == spec.name) else {
+        anyhow::bail!("no IR of {} among --ir", spec.name);
+    };
+    let lib = libs.remove(at);
+    // HIPIFY's table, as the CUDA alias spec reads it.
+    let alias = aliases::AliasSpec::load(&paths.specs.join("cuda.yaml"))?
+        .context("generator/specs/cuda.yaml is not an alias spec")?;
+    let table_path = match paths.hipify {
+        Some(p) => p.to_path_buf(),
+        None => paths.include.join(&alias.mapping.path),
+    };
+    let text = std::fs::read_to_string(&table_path)
+        .with_context(|| format!("reading HIPIFY's table {}", table_path.display()))?;
+    let table = aliases::read_hipify(&text, &alias.mapping.sections)?;
+    let shim = cuda_shim::generate(
+        &lib,
+        &libs,
+        cuda,
+        &status.enum_name,
+        &table,
+        paths.cuda_includes,
+        paths.templates,
+    )?;
+    std::fs::write(out, &shim.source)?;
+    eprintln!(
+        "{}: {} functions exported over {}, {} left out -> {}",
+        lib.name,
+        shim.exported.len(),
+        cuda.sonames.join("/"),
+        shim.left_out.len(),
+        out.display()
+    );
     Ok(())
 }

@@ -336,8 +336,18 @@ fn module_model(
         lib_nvidia: match &spec.library.nvidia {
             None => "None".into(),
             Some(nv) => format!(
-                "Some(rt::NvidiaSpec {{ shim: {}, sonames: &{:?}, wheel: {:?}, same: {} }})",
-                nv.shim, nv.sonames, nv.wheel, nv.same
+                "Some(rt::NvidiaSpec {{ shim: {:?}, cuda: {}, sonames: &{:?}, wheel: {:?}, same: {} }})",
+                nv.shim,
+                match &nv.cuda {
+                    Some(c) => format!(
+                        "Some(rt::CudaLibrary {{ sonames: &{:?}, wheels: &{:?} }})",
+                        c.sonames, c.wheels
+                    ),
+                    None => "None".into(),
+                },
+                nv.sonames,
+                nv.wheel,
+                nv.same
             ),
         },
         lib_version_check: version_check(lib, spec)?,

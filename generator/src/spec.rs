@@ -133,9 +133,12 @@ pub struct LibrarySpec {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NvidiaLibrarySpec {
-    /// Whether our shim provides it (hip, hiprtc).
+    /// File name of our shim that provides it, in `hip/_nvidia/` (`libhip_nvidia.so`).
     #[serde(default)]
-    pub shim: bool,
+    pub shim: Option<String>,
+    /// For a shim generated over a CUDA library (`hipgen cuda-shim`): that library.
+    #[serde(default)]
+    pub cuda: Option<CudaLibrarySpec>,
     /// Otherwise the NVIDIA library's file names (`libnccl.so.2`).
     #[serde(default)]
     pub sonames: Vec<String>,
@@ -145,6 +148,36 @@ pub struct NvidiaLibrarySpec {
     /// The library is not HIP's and serves any platform as it is (LLVM, comgr).
     #[serde(default)]
     pub same: bool,
+}
+
+/// The CUDA library a shim translates to (hipBLAS → cuBLAS), joined by HIPIFY's table.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CudaLibrarySpec {
+    /// Headers declaring its API (`cublas_v2.h`).
+    pub headers: Vec<String>,
+    /// Its file names, tried in order (`libcublas.so.13`, `libcublas.so.12`).
+    pub sonames: Vec<String>,
+    /// Python packages of NVIDIA's wheels holding them in `lib/` (`nvidia.cublas`, `nvidia.cu13`).
+    pub wheels: Vec<String>,
+    /// Status the shim returns for what it cannot pass on.
+    pub status: ShimStatusSpec,
+    /// HIP member prefixes that stand for another library's members HIPIFY maps
+    /// (`HIPSOLVER_: HIPBLAS_`: hipSOLVER's HIPSOLVER_OP_N is cuBLAS's CUBLAS_OP_N).
+    #[serde(default)]
+    pub member_prefixes: BTreeMap<String, String>,
+}
+
+/// Members of the library's status enum for the shim's own answers.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ShimStatusSpec {
+    /// The CUDA library lacks the function (an older or newer release than the headers).
+    pub unsupported: String,
+    /// An argument has no CUDA equivalent (an enum value HIPIFY does not map).
+    pub invalid: String,
+    /// CUDA returned a status HIPIFY does not map.
+    pub unknown: String,
 }
 
 /// Strings a library hands over, and the function that frees them.

@@ -18,7 +18,8 @@ pub mod typed_ptr;
 pub use cstr::{cstr_class, cstr_result, owned_cstr_result};
 pub use extra::KernelExtra;
 pub use loader::{
-    platform, HipLoadError, Library, LibrarySpec, NvidiaSpec, Platform, Symbol, VersionCheck,
+    platform, CudaLibrary, HipLoadError, Library, LibrarySpec, NvidiaSpec, Platform, Symbol,
+    VersionCheck,
 };
 pub use number::CInt;
 pub use pointer::{DeviceArray, Pointer, PtrArg, PtrArgMut};

@@ -36,8 +36,11 @@ pub struct LibrarySpec {
 
 /// What stands for a library on the NVIDIA platform.
 pub struct NvidiaSpec {
-    /// Whether it is our shim (`hip/_nvidia/libhip_nvidia.so`, HIP over CUDA).
-    pub shim: bool,
+    /// File name of our shim in `hip/_nvidia/` that provides it (`libhip_nvidia.so`: HIP
+    /// over CUDA; `libhipblas_nvidia.so`: hipBLAS over cuBLAS).
+    pub shim: Option<&'static str>,
+    /// The CUDA library a shim passes calls on to, loaded globally before the shim.
+    pub cuda: Option<CudaLibrary>,
     /// Otherwise, the NVIDIA library's file names (RCCL's API is NCCL's: `libnccl.so.2`).
     pub sonames: &'static [&'static str],
     /// Python package of NVIDIA's wheel holding it in `lib/` (`nvidia.nccl`).
@@ -45,6 +48,15 @@ pub struct NvidiaSpec {
     /// Whether the library is not HIP's at all and serves any platform as it is (LLVM,
     /// comgr): it is loaded the same way everywhere, and the platform is never probed for it.
     pub same: bool,
+}
+
+/// A CUDA library a shim calls (cuBLAS for hipBLAS): looked up in NVIDIA's wheels, then by
+/// the system loader.
+pub struct CudaLibrary {
+    /// File names, in order (`libcublas.so.13`, `libcublas.so.12`).
+    pub sonames: &'static [&'static str],
+    /// Python packages whose `lib/` may hold them (`nvidia.cu13`, `nvidia.cublas`).
+    pub wheels: &'static [&'static str],
 }
 
 /// The platform HIP runs on.
@@ -304,27 +316,27 @@ impl Library {
             return Vec::new();
         };
         let mut out = Vec::new();
-        let (env, names): (&str, Vec<String>) = if nv.shim {
-            (
-                "HIP_PYTHON_NVIDIA_SHIM",
-                vec!["libhip_nvidia.so".to_string()],
-            )
-        } else {
-            (spec.env, nv.sonames.iter().map(|s| s.to_string()).collect())
+        let (env, names): (&str, Vec<String>) = match nv.shim {
+            // hip's shim keeps the variable it always had.
+            Some(shim) if nv.cuda.is_none() => ("HIP_PYTHON_NVIDIA_SHIM", vec![shim.to_string()]),
+            Some(shim) => (spec.env, vec![shim.to_string()]),
+            None => (spec.env, nv.sonames.iter().map(|s| s.to_string()).collect()),
         };
         if let Ok(path) = std::env::var(env) {
             if !path.is_empty() {
                 return vec![(path, format!("${env}"))];
             }
         }
-        let package = if nv.shim { "hip" } else { nv.wheel };
-        let sub = if nv.shim { "_nvidia" } else { "lib" };
+        let (package, sub) = match nv.shim {
+            Some(_) => ("hip", "_nvidia"),
+            None => (nv.wheel, "lib"),
+        };
         for dir in package_dirs(py, package) {
             for n in &names {
                 out.push((format!("{dir}/{sub}/{n}"), format!("{package} package")));
             }
         }
-        if !nv.shim {
+        if nv.shim.is_none() {
             for n in names {
                 out.push((n, "system loader".to_string()));
             }
@@ -340,14 +352,17 @@ impl Library {
                 None => {
                     return Err(format!(
                         "library '{}' is not available on the NVIDIA platform \
-                         (HIP_PLATFORM=nvidia or no AMD runtime found): only hip, hiprtc and \
-                         rccl run there.",
+                         (HIP_PLATFORM=nvidia or no AMD runtime found): it has no CUDA \
+                         counterpart.",
                         self.spec.name
                     ))
                 }
-                Some(nv) if nv.shim => {
+                Some(nv) if nv.shim.is_some() => {
                     cuda_driver()?;
                     preload_cuda_libraries(py);
+                    if let Some(cuda) = &nv.cuda {
+                        preload_math_library(py, self.spec.name, cuda)?;
+                    }
                 }
                 Some(_) => {}
             }
@@ -453,6 +468,40 @@ fn preload_cuda_libraries(py: Python<'_>) {
         }
         kept
     });
+}
+
+/// Loads the CUDA library a shim calls (cuBLAS for hipBLAS) globally, once per library:
+/// the shim finds its functions by name at their first call, so one build serves CUDA 12
+/// and 13. A library that does not load is the shim's load error, listing every path tried.
+fn preload_math_library(py: Python<'_>, name: &str, cuda: &CudaLibrary) -> Result<(), String> {
+    let mut candidates = Vec::new();
+    for so in cuda.sonames {
+        for package in cuda.wheels {
+            for dir in package_dirs(py, package) {
+                candidates.push((format!("{dir}/lib/{so}"), format!("{package} package")));
+            }
+        }
+        candidates.push((so.to_string(), "system loader".to_string()));
+    }
+    let mut tried = Vec::new();
+    for (path, origin) in candidates {
+        match open_global(&path) {
+            // Kept loaded for the life of the process, as the shim's calls need it.
+            Ok(lib) => {
+                std::mem::forget(lib);
+                return Ok(());
+            }
+            Err(e) => tried.push(format!("  {path} ({origin}): {e}")),
+        }
+    }
+    Err(format!(
+        "library '{name}' on the NVIDIA platform runs over NVIDIA's {so}, which does not load. \
+         Tried:\n{tried}\nInstall NVIDIA's wheel ({wheels}) or the CUDA toolkit, or set \
+         HIP_PLATFORM=amd.",
+        so = cuda.sonames.join(" or "),
+        tried = tried.join("\n"),
+        wheels = cuda.wheels.join(", "),
+    ))
 }
 
 /// The folders of an installed Python package (`hip`, `nvidia.nccl`); none if absent.

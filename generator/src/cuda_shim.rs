@@ -1,0 +1,455 @@
+//! Shims for the libraries AMD ships for NVIDIA as marshalling layers (hipBLAS over cuBLAS,
+//! hipFFT over cuFFT, ...): a C++ source exporting each function of a library's IR that calls
+//! the CUDA function HIPIFY maps to it.
+//!
+//! Three sources meet here: the library's IR (the HIP signatures and enum values the
+//! bindings pass), CUDA's own headers read through libclang (the CUDA enums and their
+//! values), and HIPIFY's table (which CUDA function and enum member stands for which HIP
+//! one). The argument conversions are C++ templates in `templates/cuda_shim.cpp.j2`, picked
+//! by the compiler from each pair of types; a function whose pair has no rule does not
+//! compile and is left out with the compiler's reason.
+
+use crate::aliases::Entry;
+use crate::clang::{CursorKind, TranslationUnit};
+use crate::ir::{CType, Library};
+use crate::spec::CudaLibrarySpec;
+use anyhow::{bail, Context, Result};
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+
+/// What `generate` produced.
+pub struct CudaShim {
+    /// The C++ source.
+    pub source: String,
+    /// Functions exported.
+    pub exported: Vec<String>,
+    /// Functions left out, with the reason.
+    pub left_out: Vec<(String, String)>,
+}
+
+/// The template's model.
+#[derive(Serialize)]
+struct Model {
+    library: String,
+    cuda_headers: Vec<String>,
+    enums: Vec<EnumDecl>,
+    records: Vec<RecordDecl>,
+    handles: Vec<String>,
+    maps: Vec<EnumMap>,
+    status: StatusModel,
+    wrappers: Vec<Wrapper>,
+    left_out: Vec<LeftOut>,
+}
+
+#[derive(Serialize)]
+struct EnumDecl {
+    name: String,
+    underlying: String,
+}
+
+#[derive(Serialize)]
+struct RecordDecl {
+    name: String,
+    size: u64,
+    align: u64,
+}
+
+/// The translation between one HIP enum and one CUDA enum.
+#[derive(Serialize)]
+struct EnumMap {
+    hip: String,
+    /// The CUDA enum's type, as `decltype` of one of its members.
+    cuda: String,
+    to_cuda: Vec<Pair>,
+    to_hip: Vec<Pair>,
+}
+
+#[derive(Serialize)]
+struct Pair {
+    hip_value: i64,
+    cuda_member: String,
+    cuda_value: i64,
+}
+
+#[derive(Serialize)]
+struct StatusModel {
+    enum_name: String,
+    unsupported: i64,
+    unsupported_name: String,
+    invalid: i64,
+    invalid_name: String,
+    unknown: i64,
+}
+
+#[derive(Serialize, Clone)]
+struct Wrapper {
+    name: String,
+    symbol: String,
+    params: Vec<String>,
+    cuda: String,
+}
+
+#[derive(Serialize)]
+struct LeftOut {
+    name: String,
+    why: String,
+}
+
+/// An enum of CUDA's headers: its members and values.
+struct CudaEnum {
+    members: Vec<(String, i64)>,
+}
+
+/// libclang's arguments for CUDA's headers in C++.
+fn args(cuda_includes: &[PathBuf]) -> Vec<String> {
+    let mut a = vec![
+        "-x".into(),
+        "c++".into(),
+        "-std=c++17".into(),
+        // Every failing wrapper in one pass, not the first twenty.
+        "-ferror-limit=0".into(),
+    ];
+    a.extend(cuda_includes.iter().map(|d| format!("-I{}", d.display())));
+    a
+}
+
+/// The enums the CUDA headers declare.
+fn cuda_enums(headers: &[String], cuda_includes: &[PathBuf]) -> Result<Vec<CudaEnum>> {
+    let path = std::env::temp_dir().join(format!("hipgen-cuda-enums-{}.cpp", std::process::id()));
+    let text: String = headers
+        .iter()
+        .map(|h| format!("#include <{h}>\n"))
+        .collect();
+    std::fs::write(&path, text)?;
+    let tu = TranslationUnit::parse_with_bodies(&path, &args(cuda_includes))
+        .with_context(|| format!("parsing CUDA's {}", headers.join(", ")))?;
+    let mut out = Vec::new();
+    let mut stack = tu.cursor().children();
+    while let Some(c) = stack.pop() {
+        match c.kind() {
+            CursorKind::LinkageSpec => stack.extend(c.children()),
+            CursorKind::Enum => {
+                let members: Vec<(String, i64)> = c
+                    .children()
+                    .into_iter()
+                    .filter(|m| m.kind() == CursorKind::EnumConstant)
+                    .map(|m| (m.spelling(), m.enum_value()))
+                    .collect();
+                if !members.is_empty() {
+                    out.push(CudaEnum { members });
+                }
+            }
+            _ => {}
+        }
+    }
+    let _ = std::fs::remove_file(&path);
+    Ok(out)
+}
+
+/// How the shim spells a HIP type; `None` when it cannot.
+fn cpp_type(ty: &CType) -> Option<String> {
+    Some(match ty {
+        CType::Void => "void".into(),
+        CType::Bool => "bool".into(),
+        CType::Int { is_char: true, .. } => "char".into(),
+        CType::Int { size, signed, .. } => {
+            format!(
+                "std::{}int{}_t",
+                if *signed { "" } else { "u" },
+                *size as u32 * 8
+            )
+        }
+        CType::Float { size: 4 } => "float".into(),
+        CType::Float { size: 8 } => "double".into(),
+        CType::Float { .. } => return None,
+        CType::Enum { name, .. } | CType::Record { name } => format!("h::{name}"),
+        CType::Handle { name } => format!("h::{name} *"),
+        CType::Pointer { pointee, is_const } => {
+            let inner = cpp_type(pointee)?;
+            if *is_const {
+                format!("{inner} const *")
+            } else {
+                format!("{inner} *")
+            }
+        }
+        CType::Array { elem, .. } => format!("{} *", cpp_type(elem)?),
+        CType::Unsupported { .. } => return None,
+    })
+}
+
+/// The C++ underlying type of an enum of `size` bytes.
+fn underlying(size: u8, signed: bool) -> String {
+    format!(
+        "std::{}int{}_t",
+        if signed { "" } else { "u" },
+        size as u32 * 8
+    )
+}
+
+/// Generates the shim of `lib` (whose IR imports `deps`, e.g. hip's) over the CUDA library
+/// `cuda`, with HIPIFY's `table`.
+pub fn generate(
+    lib: &Library,
+    deps: &[Library],
+    cuda: &CudaLibrarySpec,
+    status_enum: &str,
+    table: &[Entry],
+    cuda_includes: &[PathBuf],
+    templates: &Path,
+) -> Result<CudaShim> {
+    let all: Vec<&Library> = std::iter::once(lib).chain(deps.iter()).collect();
+
+    // HIP declarations: every enum, record and handle of the IRs, once by name.
+    let mut enums = BTreeMap::new();
+    let mut records = BTreeMap::new();
+    let mut handles = BTreeSet::new();
+    // HIP enum member name -> (enum name, value).
+    let mut hip_members: HashMap<&str, (&str, i64)> = HashMap::new();
+    for l in &all {
+        for e in &l.enums {
+            enums
+                .entry(e.name.clone())
+                .or_insert_with(|| underlying(e.size, e.signed));
+            for (m, v) in &e.members {
+                hip_members.entry(m).or_insert((&e.name, *v));
+            }
+        }
+        for r in &l.records {
+            records.entry(r.name.clone()).or_insert((r.size, r.align));
+        }
+        for h in &l.handles {
+            handles.insert(h.name.clone());
+        }
+    }
+    let status_name = lib
+        .enums
+        .iter()
+        .find(|e| e.name == status_enum || e.aliases.iter().any(|a| a == status_enum))
+        .map(|e| e.name.clone())
+        .with_context(|| format!("{}: no status enum {status_enum}", lib.name))?;
+    let member_value = |m: &str| -> Result<i64> {
+        match hip_members.get(m) {
+            Some((e, v)) if *e == status_name => Ok(*v),
+            _ => bail!("{m} is not a member of {status_name}"),
+        }
+    };
+
+    // Enum translations: HIPIFY's member pairs, grouped by (HIP enum, CUDA enum).
+    let cuda_enums = cuda_enums(&cuda.headers, cuda_includes)?;
+    let mut cuda_member: HashMap<&str, (usize, i64)> = HashMap::new();
+    for (i, e) in cuda_enums.iter().enumerate() {
+        for (m, v) in &e.members {
+            cuda_member.entry(m).or_insert((i, *v));
+        }
+    }
+    // Members HIPIFY does not name stand for those of the spec's prefixes.
+    let mut by_hip: HashMap<&str, Vec<&str>> = HashMap::new();
+    for e in table {
+        by_hip.entry(&e.hip).or_default().push(&e.cuda);
+    }
+    let mut borrowed = Vec::new();
+    for member in hip_members.keys() {
+        for (prefix, stands_for) in &cuda.member_prefixes {
+            let Some(rest) = member.strip_prefix(prefix.as_str()) else {
+                continue;
+            };
+            if by_hip.contains_key(member) {
+                continue;
+            }
+            for c in by_hip
+                .get(format!("{stands_for}{rest}").as_str())
+                .into_iter()
+                .flatten()
+            {
+                borrowed.push(Entry {
+                    cuda: c.to_string(),
+                    hip: member.to_string(),
+                    category: "numeric_literal".into(),
+                });
+            }
+        }
+    }
+    borrowed.sort_by(|a, b| (&a.hip, &a.cuda).cmp(&(&b.hip, &b.cuda)));
+    let mut maps: BTreeMap<(String, usize), EnumMap> = BTreeMap::new();
+    for entry in table.iter().chain(&borrowed) {
+        let (Some(&(hip_enum, hip_value)), Some(&(group, cuda_value))) = (
+            hip_members.get(entry.hip.as_str()),
+            cuda_member.get(entry.cuda.as_str()),
+        ) else {
+            continue;
+        };
+        let map = maps
+            .entry((hip_enum.to_string(), group))
+            .or_insert_with(|| EnumMap {
+                hip: hip_enum.to_string(),
+                cuda: format!("decltype({})", cuda_enums[group].members[0].0),
+                to_cuda: Vec::new(),
+                to_hip: Vec::new(),
+            });
+        let pair = || Pair {
+            hip_value,
+            cuda_member: entry.cuda.clone(),
+            cuda_value,
+        };
+        // The first CUDA member for a HIP value, the first HIP value for a CUDA value.
+        if !map.to_cuda.iter().any(|p| p.hip_value == hip_value) {
+            map.to_cuda.push(pair());
+        }
+        if !map.to_hip.iter().any(|p| p.cuda_value == cuda_value) {
+            map.to_hip.push(pair());
+        }
+    }
+
+    // CUDA candidates of each HIP function, in the table's order.
+    let mut candidates: HashMap<&str, Vec<String>> = HashMap::new();
+    for entry in table {
+        candidates
+            .entry(entry.hip.as_str())
+            .or_default()
+            .push(entry.cuda.clone());
+    }
+    let mut left_out = Vec::new();
+    // (wrapper, remaining candidates)
+    let mut wanted: Vec<(Wrapper, Vec<String>)> = Vec::new();
+    for f in &lib.functions {
+        if !matches!(&f.ret, CType::Enum { name, .. } if *name == status_name) {
+            left_out.push((f.name.clone(), format!("does not return {status_name}")));
+            continue;
+        }
+        let Some(params) = f
+            .params
+            .iter()
+            .map(|p| cpp_type(&p.ty))
+            .collect::<Option<Vec<_>>>()
+        else {
+            left_out.push((
+                f.name.clone(),
+                "a parameter type the shim cannot spell".into(),
+            ));
+            continue;
+        };
+        // HIPIFY names hipBLAS's `_v2` functions (hipComplex) for the complex ones; the
+        // plain name takes the same arguments with layout-identical types.
+        let v2 = format!("{}_v2", f.name);
+        let Some(mut cands) = candidates
+            .get(f.name.as_str())
+            .or_else(|| candidates.get(v2.as_str()))
+            .cloned()
+        else {
+            left_out.push((f.name.clone(), "HIPIFY maps no CUDA function to it".into()));
+            continue;
+        };
+        let first = cands.remove(0);
+        wanted.push((
+            Wrapper {
+                name: f.name.clone(),
+                symbol: f.symbol.clone(),
+                params,
+                cuda: first,
+            },
+            cands,
+        ));
+    }
+
+    let mut env = minijinja::Environment::new();
+    env.set_loader(minijinja::path_loader(templates));
+    let tmpl = env.get_template("cuda_shim.cpp.j2")?;
+    let status = StatusModel {
+        enum_name: status_name.clone(),
+        unsupported: member_value(&cuda.status.unsupported)?,
+        unsupported_name: cuda.status.unsupported.clone(),
+        invalid: member_value(&cuda.status.invalid)?,
+        invalid_name: cuda.status.invalid.clone(),
+        unknown: member_value(&cuda.status.unknown)?,
+    };
+    let mut model = Model {
+        library: lib.name.clone(),
+        cuda_headers: cuda.headers.clone(),
+        enums: enums
+            .into_iter()
+            .map(|(name, underlying)| EnumDecl { name, underlying })
+            .collect(),
+        records: records
+            .into_iter()
+            .map(|(name, (size, align))| RecordDecl { name, size, align })
+            .collect(),
+        handles: handles.into_iter().collect(),
+        maps: maps.into_values().collect(),
+        status,
+        wrappers: Vec::new(),
+        left_out: Vec::new(),
+    };
+
+    // Check with libclang; a wrapper that does not compile tries its next CUDA candidate,
+    // and is left out when none is left.
+    let path = std::env::temp_dir().join(format!(
+        "hipgen-cuda-shim-{}-{}.cpp",
+        lib.name,
+        std::process::id()
+    ));
+    for round in 0..16 {
+        model.wrappers = wanted.iter().map(|(w, _)| w.clone()).collect();
+        let source = tmpl.render(minijinja::context! { m => &model })?;
+        std::fs::write(&path, &source)?;
+        let errors = TranslationUnit::error_lines(&path, &args(cuda_includes))?;
+        if errors.is_empty() {
+            let _ = std::fs::remove_file(&path);
+            left_out.sort();
+            model.left_out = left_out
+                .iter()
+                .map(|(name, why)| LeftOut {
+                    name: name.clone(),
+                    why: why.clone(),
+                })
+                .collect();
+            return Ok(CudaShim {
+                source: tmpl.render(minijinja::context! { m => &model })?,
+                exported: model.wrappers.iter().map(|w| w.name.clone()).collect(),
+                left_out,
+            });
+        }
+        // Each wrapper starts at its `// wrapper: NAME` line.
+        let starts: Vec<(u32, &str)> = source
+            .lines()
+            .enumerate()
+            .filter_map(|(i, l)| l.strip_prefix("// wrapper: ").map(|n| (i as u32 + 1, n)))
+            .collect();
+        let mut bad: BTreeMap<String, String> = BTreeMap::new();
+        for (line, text) in errors {
+            let Some((_, name)) = starts.iter().rev().find(|(l, _)| *l <= line) else {
+                bail!("the shim's prelude does not compile: {text}");
+            };
+            // The message without the temporary file's name.
+            let first = text.lines().next().unwrap_or_default();
+            let why = first.split_once(" error: ").map_or(first, |(_, w)| w);
+            bad.entry(name.to_string())
+                .or_insert_with(|| why.to_string());
+        }
+        if round == 15 {
+            wanted.retain(|(w, _)| bad.contains_key(&w.name));
+            break;
+        }
+        let mut kept = Vec::new();
+        for (mut w, mut rest) in wanted {
+            match bad.get(&w.name) {
+                None => kept.push((w, rest)),
+                Some(_) if !rest.is_empty() => {
+                    w.cuda = rest.remove(0);
+                    kept.push((w, rest));
+                }
+                Some(why) => left_out.push((w.name.clone(), format!("does not compile: {why}"))),
+            }
+        }
+        wanted = kept;
+    }
+    bail!(
+        "the {} shim still has errors after 16 rounds: {}",
+        lib.name,
+        wanted
+            .iter()
+            .map(|(w, _)| w.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
+}
