@@ -53,6 +53,15 @@ def test_non_contiguous_array_is_refused():
         hip.hipMemcpy(np.zeros((4, 4))[:, 1], bytearray(32), 32, hip.hipMemcpyKind.hipMemcpyHostToHost)
 
 
+def test_fortran_ordered_array_passes_as_its_bytes():
+    # As in hip-python: a Fortran-ordered array is contiguous memory (what hipBLAS wants).
+    src = np.asfortranarray(np.arange(12, dtype=np.float32).reshape(3, 4))
+    dst = np.zeros((3, 4), np.float32, order="F")
+    assert Pointer(src).__int__() == src.ctypes.data
+    hip.hipMemcpy(dst, src, src.nbytes, hip.hipMemcpyKind.hipMemcpyHostToHost)
+    assert int(Pointer(dst)) == dst.ctypes.data
+
+
 def test_wrong_types():
     with pytest.raises(TypeError):
         hip.hipGetErrorString("hipErrorNoDevice")

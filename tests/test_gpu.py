@@ -280,12 +280,14 @@ def test_rccl_communicator_through_a_handle_object():
 
 
 def to_device(array):
+    """A device copy of `array` (C or Fortran order: its bytes as they lie)."""
     dev = ok(h.hipMalloc(max(array.nbytes, 1)))
     ok(h.hipMemcpy(dev, array, array.nbytes, h.hipMemcpyKind.hipMemcpyHostToDevice))
     return dev
 
 
 def from_device(dev, like):
+    """An array shaped and ordered as `like`, read from `dev`."""
     out = np.empty_like(like)
     ok(h.hipMemcpy(out, dev, out.nbytes, h.hipMemcpyKind.hipMemcpyDeviceToHost))
     return out

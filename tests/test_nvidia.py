@@ -57,6 +57,52 @@ def test_shim_exports_the_bindings_functions_it_can(shim):
     assert listed == bound - symbols
 
 
+MATH = {
+    "hipblas": ["hipblasCreate", "hipblasSetStream", "hipblasSgemm", "hipblasZgemm", "hipblasSaxpy"],
+    "hipfft": ["hipfftPlan1d", "hipfftExecC2C", "hipfftExecD2Z", "hipfftDestroy"],
+    "hiprand": ["hiprandCreateGenerator", "hiprandGenerateUniform", "hiprandSetStream"],
+    "hipsparse": ["hipsparseCreate", "hipsparseCreateCsr", "hipsparseSpMV", "hipsparseSpMM"],
+    "hipsolver": ["hipsolverDnCreate", "hipsolverDnSgetrf", "hipsolverDnSgetrs", "hipsolverDnDsyevd"],
+}
+
+
+@pytest.mark.parametrize("lib", sorted(MATH))
+def test_math_shim_exports_what_it_translates_and_lists_the_rest(shim, lib):
+    so = shim.parent / f"lib{lib}_nvidia.so"
+    symbols = exported(so)
+    bound = {
+        f["symbol"]
+        for f in json.loads((REPO / "target" / "bindings" / "rocm-5.7.1" / f"{lib}.ir.json").read_text())[
+            "functions"
+        ]
+    }
+    assert symbols <= bound
+    for name in MATH[lib]:
+        assert name in symbols, name
+    source = (REPO / "target" / "nvidia" / f"{lib}_nvidia.cpp").read_text()
+    listed = {line.split(":")[0].strip("/ ") for line in source.splitlines() if line.startswith("//   ")}
+    assert listed == bound - symbols
+    # CUDA's libraries are found at run time, never linked.
+    out = subprocess.run(["readelf", "-d", str(so)], capture_output=True, text=True, check=True).stdout
+    assert not any("NEEDED" in line and "libcu" in line for line in out.splitlines())
+
+
+def test_math_shim_answers_not_supported_where_the_cuda_function_is_missing(shim):
+    # No cuRAND here: the shim looks curandCreateGenerator up at the call, finds nothing, and
+    # answers hipRAND's not-implemented status instead of crashing.
+    import ctypes
+
+    from hip import hiprand
+
+    lib = ctypes.CDLL(str(shim.parent / "libhiprand_nvidia.so"))
+    gen = ctypes.c_void_p()
+    status = lib.hiprandCreateGenerator(
+        ctypes.byref(gen), int(hiprand.hiprandRngType_t.HIPRAND_RNG_PSEUDO_DEFAULT)
+    )
+    assert status == hiprand.hiprandStatus.HIPRAND_STATUS_NOT_IMPLEMENTED
+    assert gen.value is None
+
+
 def test_shim_names_no_cuda_library(shim):
     """CUDA's libraries are loaded by the loader, so one shim serves CUDA 12 and 13 installs."""
     out = subprocess.run(["readelf", "-d", str(shim)], capture_output=True, text=True, check=True).stdout
@@ -79,9 +125,9 @@ def test_nvidia_platform_without_a_driver_is_a_clear_error():
     assert "HipLoadError" in out.stderr and "libcuda.so.1" in out.stderr and "HIP_PLATFORM=amd" in out.stderr
 
 
-def test_other_libraries_are_not_on_the_nvidia_platform():
-    out = run("from hip import hipsparse\nhipsparse.hipsparseCreate()\n", HIP_PLATFORM="nvidia")
-    assert "not available on the NVIDIA platform" in out.stderr
+def test_a_library_without_a_cuda_counterpart_says_so_on_the_nvidia_platform():
+    out = run("from hip import roctx\nroctx.roctxRangePop()\n", HIP_PLATFORM="nvidia")
+    assert "not available on the NVIDIA platform" in out.stderr and "no CUDA counterpart" in out.stderr
 
 
 def test_platform_defaults_to_amd_where_its_runtime_loads():
@@ -104,7 +150,8 @@ def test_build_pkgs_platform_selection():
         capture_output=True,
         text=True,
     )
-    assert out.returncode == 0 and out.stdout.splitlines()[0] == "hip,hiprtc,rccl"
+    assert out.returncode == 0
+    assert out.stdout.splitlines()[0] == "hip,hiprtc,hipblas,hipsparse,rccl,hiprand,hipfft,hipsolver"
     bad = subprocess.run(
         ["bash", str(REPO / "build_pkgs.sh"), "--platform", "intel", "--dry-run"],
         capture_output=True,

@@ -109,11 +109,13 @@ const _: () = assert!(std::mem::size_of::<R_amd_comgr_symbolizer_info_s>() == 8)
 #[pyo3(signature = (status, status_string))]
 fn amd_comgr_status_string(py: Python<'_>, status: &Bound<'_, PyAny>, status_string: rt::CStrArrayArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_status_string");
+    let a_status = rt::narrow::<u32>(TYPES.enum_arg(0, status)?)?;
+    let a_status_string = status_string.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(u32, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_status = rt::narrow::<u32>(TYPES.enum_arg(0, status)?)?;
-    let a_status_string = status_string.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_status, a_status_string) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -131,13 +133,15 @@ fn amd_comgr_status_string(py: Python<'_>, status: &Bound<'_, PyAny>, status_str
 #[pyo3(signature = (major, minor))]
 fn amd_comgr_get_version(py: Python<'_>, major: &Bound<'_, PyAny>, minor: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_get_version");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let p_major = rt::typed_ptr_arg(major, None, 8, true)?;
     let a_major = p_major.addr();
     let p_minor = rt::typed_ptr_arg(minor, None, 8, true)?;
     let a_minor = p_minor.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_major, a_minor) });
     rt::tuple(py, [])
@@ -164,11 +168,13 @@ fn amd_comgr_get_version(py: Python<'_>, major: &Bound<'_, PyAny>, minor: &Bound
 #[pyo3(signature = (count))]
 fn amd_comgr_get_isa_count(py: Python<'_>, count: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_get_isa_count");
+    let p_count = rt::typed_ptr_arg(count, None, 8, true)?;
+    let a_count = p_count.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let p_count = rt::typed_ptr_arg(count, None, 8, true)?;
-    let a_count = p_count.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -195,11 +201,13 @@ fn amd_comgr_get_isa_count(py: Python<'_>, count: &Bound<'_, PyAny>) -> PyResult
 #[pyo3(signature = (index, isa_name))]
 fn amd_comgr_get_isa_name(py: Python<'_>, index: rt::CInt<u64>, isa_name: rt::CStrArrayArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_get_isa_name");
+    let a_index = index.0;
+    let a_isa_name = isa_name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(u64, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_index = index.0;
-    let a_isa_name = isa_name.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_index, a_isa_name) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -229,12 +237,14 @@ fn amd_comgr_get_isa_name(py: Python<'_>, index: rt::CInt<u64>, isa_name: rt::CS
 #[pyo3(signature = (isa_name))]
 fn amd_comgr_get_isa_metadata(py: Python<'_>, isa_name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_get_isa_metadata");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_isa_name = isa_name.addr();
     let o_metadata = TYPES.class(py, 10)?.call0()?;
     let a_metadata = rt::PtrArg::convert(&o_metadata, false)?.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_isa_name, a_metadata) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, o_metadata.unbind()])
@@ -263,12 +273,14 @@ fn amd_comgr_get_isa_metadata(py: Python<'_>, isa_name: rt::CStrArg) -> PyResult
 #[pyo3(signature = (kind))]
 fn amd_comgr_create_data(py: Python<'_>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_create_data");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(u32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(2, kind)?)?;
     let o_data = TYPES.class(py, 7)?.call0()?;
     let a_data = rt::PtrArg::convert(&o_data, false)?.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(u32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_kind, a_data) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, o_data.unbind()])
@@ -294,10 +306,12 @@ fn amd_comgr_create_data(py: Python<'_>, kind: &Bound<'_, PyAny>) -> PyResult<Py
 #[pyo3(signature = (data))]
 fn amd_comgr_release_data(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_release_data");
+    let a_data = TYPES.record_arg::<R_amd_comgr_data_s>(7, data)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(R_amd_comgr_data_s) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_data = TYPES.record_arg::<R_amd_comgr_data_s>(7, data)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -320,12 +334,14 @@ fn amd_comgr_release_data(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<P
 #[pyo3(signature = (data, kind))]
 fn amd_comgr_get_data_kind(py: Python<'_>, data: &Bound<'_, PyAny>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_get_data_kind");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(R_amd_comgr_data_s, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_data = TYPES.record_arg::<R_amd_comgr_data_s>(7, data)?;
     let p_kind = rt::typed_ptr_arg(kind, None, 4, true)?;
     let a_kind = p_kind.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(R_amd_comgr_data_s, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_kind) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -356,12 +372,14 @@ fn amd_comgr_get_data_kind(py: Python<'_>, data: &Bound<'_, PyAny>, kind: &Bound
 #[pyo3(signature = (data, size, bytes))]
 fn amd_comgr_set_data(py: Python<'_>, data: &Bound<'_, PyAny>, size: rt::CInt<u64>, bytes: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_set_data");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(R_amd_comgr_data_s, u64, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_data = TYPES.record_arg::<R_amd_comgr_data_s>(7, data)?;
     let a_size = size.0;
     let a_bytes = bytes.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(R_amd_comgr_data_s, u64, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_size, a_bytes) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -392,13 +410,15 @@ fn amd_comgr_set_data(py: Python<'_>, data: &Bound<'_, PyAny>, size: rt::CInt<u6
 #[pyo3(signature = (data, file_descriptor, offset, size))]
 fn amd_comgr_set_data_from_file_slice(py: Python<'_>, data: &Bound<'_, PyAny>, file_descriptor: rt::CInt<i32>, offset: rt::CInt<u64>, size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_set_data_from_file_slice");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(R_amd_comgr_data_s, i32, u64, u64) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_data = TYPES.record_arg::<R_amd_comgr_data_s>(7, data)?;
     let a_file_descriptor = file_descriptor.0;
     let a_offset = offset.0;
     let a_size = size.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(R_amd_comgr_data_s, i32, u64, u64) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_file_descriptor, a_offset, a_size) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -429,11 +449,13 @@ fn amd_comgr_set_data_from_file_slice(py: Python<'_>, data: &Bound<'_, PyAny>, f
 #[pyo3(signature = (data, name))]
 fn amd_comgr_set_data_name(py: Python<'_>, data: &Bound<'_, PyAny>, name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_set_data_name");
+    let a_data = TYPES.record_arg::<R_amd_comgr_data_s>(7, data)?;
+    let a_name = name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(R_amd_comgr_data_s, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_data = TYPES.record_arg::<R_amd_comgr_data_s>(7, data)?;
-    let a_name = name.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_name) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -463,13 +485,15 @@ fn amd_comgr_set_data_name(py: Python<'_>, data: &Bound<'_, PyAny>, name: rt::CS
 #[pyo3(signature = (data, size, bytes))]
 fn amd_comgr_get_data(py: Python<'_>, data: &Bound<'_, PyAny>, size: &Bound<'_, PyAny>, bytes: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_get_data");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(R_amd_comgr_data_s, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_data = TYPES.record_arg::<R_amd_comgr_data_s>(7, data)?;
     let p_size = rt::typed_ptr_arg(size, None, 8, true)?;
     let a_size = p_size.addr();
     let a_bytes = bytes.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(R_amd_comgr_data_s, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_size, a_bytes) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -497,13 +521,15 @@ fn amd_comgr_get_data(py: Python<'_>, data: &Bound<'_, PyAny>, size: &Bound<'_, 
 #[pyo3(signature = (data, size, name))]
 fn amd_comgr_get_data_name(py: Python<'_>, data: &Bound<'_, PyAny>, size: &Bound<'_, PyAny>, name: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_get_data_name");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(R_amd_comgr_data_s, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_data = TYPES.record_arg::<R_amd_comgr_data_s>(7, data)?;
     let p_size = rt::typed_ptr_arg(size, None, 8, true)?;
     let a_size = p_size.addr();
     let a_name = name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(R_amd_comgr_data_s, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_size, a_name) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -534,13 +560,15 @@ fn amd_comgr_get_data_name(py: Python<'_>, data: &Bound<'_, PyAny>, size: &Bound
 #[pyo3(signature = (data, size, isa_name))]
 fn amd_comgr_get_data_isa_name(py: Python<'_>, data: &Bound<'_, PyAny>, size: &Bound<'_, PyAny>, isa_name: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_get_data_isa_name");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(R_amd_comgr_data_s, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_data = TYPES.record_arg::<R_amd_comgr_data_s>(7, data)?;
     let p_size = rt::typed_ptr_arg(size, None, 8, true)?;
     let a_size = p_size.addr();
     let a_isa_name = isa_name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(R_amd_comgr_data_s, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_size, a_isa_name) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -571,13 +599,15 @@ fn amd_comgr_get_data_isa_name(py: Python<'_>, data: &Bound<'_, PyAny>, size: &B
 #[pyo3(signature = (code_object, print_symbol_callback))]
 fn amd_comgr_create_symbolizer_info(py: Python<'_>, code_object: &Bound<'_, PyAny>, print_symbol_callback: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_create_symbolizer_info");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(R_amd_comgr_data_s, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_code_object = TYPES.record_arg::<R_amd_comgr_data_s>(7, code_object)?;
     let a_print_symbol_callback = print_symbol_callback.addr();
     let o_symbolizer_info = TYPES.class(py, 13)?.call0()?;
     let a_symbolizer_info = rt::PtrArg::convert(&o_symbolizer_info, false)?.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(R_amd_comgr_data_s, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_code_object, a_print_symbol_callback, a_symbolizer_info) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, o_symbolizer_info.unbind()])
@@ -596,10 +626,12 @@ fn amd_comgr_create_symbolizer_info(py: Python<'_>, code_object: &Bound<'_, PyAn
 #[pyo3(signature = (symbolizer_info))]
 fn amd_comgr_destroy_symbolizer_info(py: Python<'_>, symbolizer_info: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_destroy_symbolizer_info");
+    let a_symbolizer_info = TYPES.record_arg::<R_amd_comgr_symbolizer_info_s>(13, symbolizer_info)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(R_amd_comgr_symbolizer_info_s) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_symbolizer_info = TYPES.record_arg::<R_amd_comgr_symbolizer_info_s>(13, symbolizer_info)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_symbolizer_info) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -640,13 +672,15 @@ fn amd_comgr_destroy_symbolizer_info(py: Python<'_>, symbolizer_info: &Bound<'_,
 #[pyo3(signature = (symbolizer_info, address, is_code, user_data))]
 fn amd_comgr_symbolize(py: Python<'_>, symbolizer_info: &Bound<'_, PyAny>, address: rt::CInt<u64>, is_code: bool, user_data: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_symbolize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(R_amd_comgr_symbolizer_info_s, u64, bool, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_symbolizer_info = TYPES.record_arg::<R_amd_comgr_symbolizer_info_s>(13, symbolizer_info)?;
     let a_address = address.0;
     let a_is_code = is_code;
     let a_user_data = user_data.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(R_amd_comgr_symbolizer_info_s, u64, bool, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_symbolizer_info, a_address, a_is_code, a_user_data) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -670,12 +704,14 @@ fn amd_comgr_symbolize(py: Python<'_>, symbolizer_info: &Bound<'_, PyAny>, addre
 #[pyo3(signature = (data))]
 fn amd_comgr_get_data_metadata(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_get_data_metadata");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(R_amd_comgr_data_s, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_data = TYPES.record_arg::<R_amd_comgr_data_s>(7, data)?;
     let o_metadata = TYPES.class(py, 10)?.call0()?;
     let a_metadata = rt::PtrArg::convert(&o_metadata, false)?.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(R_amd_comgr_data_s, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_metadata) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, o_metadata.unbind()])
@@ -697,10 +733,12 @@ fn amd_comgr_get_data_metadata(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyRes
 #[pyo3(signature = (metadata))]
 fn amd_comgr_destroy_metadata(py: Python<'_>, metadata: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_destroy_metadata");
+    let a_metadata = TYPES.record_arg::<R_amd_comgr_metadata_node_s>(10, metadata)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(R_amd_comgr_metadata_node_s) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_metadata = TYPES.record_arg::<R_amd_comgr_metadata_node_s>(10, metadata)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_metadata) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -719,11 +757,13 @@ fn amd_comgr_destroy_metadata(py: Python<'_>, metadata: &Bound<'_, PyAny>) -> Py
 #[pyo3(signature = ())]
 fn amd_comgr_create_data_set(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_create_data_set");
+    let o_data_set = TYPES.class(py, 8)?.call0()?;
+    let a_data_set = rt::PtrArg::convert(&o_data_set, false)?.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let o_data_set = TYPES.class(py, 8)?.call0()?;
-    let a_data_set = rt::PtrArg::convert(&o_data_set, false)?.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data_set) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, o_data_set.unbind()])
@@ -748,10 +788,12 @@ fn amd_comgr_create_data_set(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = (data_set))]
 fn amd_comgr_destroy_data_set(py: Python<'_>, data_set: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_destroy_data_set");
+    let a_data_set = TYPES.record_arg::<R_amd_comgr_data_set_s>(8, data_set)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(R_amd_comgr_data_set_s) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_data_set = TYPES.record_arg::<R_amd_comgr_data_set_s>(8, data_set)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data_set) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -779,11 +821,13 @@ fn amd_comgr_destroy_data_set(py: Python<'_>, data_set: &Bound<'_, PyAny>) -> Py
 #[pyo3(signature = (data_set, data))]
 fn amd_comgr_data_set_add(py: Python<'_>, data_set: &Bound<'_, PyAny>, data: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_data_set_add");
+    let a_data_set = TYPES.record_arg::<R_amd_comgr_data_set_s>(8, data_set)?;
+    let a_data = TYPES.record_arg::<R_amd_comgr_data_s>(7, data)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(R_amd_comgr_data_set_s, R_amd_comgr_data_s) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_data_set = TYPES.record_arg::<R_amd_comgr_data_set_s>(8, data_set)?;
-    let a_data = TYPES.record_arg::<R_amd_comgr_data_s>(7, data)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data_set, a_data) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -809,11 +853,13 @@ fn amd_comgr_data_set_add(py: Python<'_>, data_set: &Bound<'_, PyAny>, data: &Bo
 #[pyo3(signature = (data_set, data_kind))]
 fn amd_comgr_data_set_remove(py: Python<'_>, data_set: &Bound<'_, PyAny>, data_kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_data_set_remove");
+    let a_data_set = TYPES.record_arg::<R_amd_comgr_data_set_s>(8, data_set)?;
+    let a_data_kind = rt::narrow::<u32>(TYPES.enum_arg(2, data_kind)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(R_amd_comgr_data_set_s, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_data_set = TYPES.record_arg::<R_amd_comgr_data_set_s>(8, data_set)?;
-    let a_data_kind = rt::narrow::<u32>(TYPES.enum_arg(2, data_kind)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data_set, a_data_kind) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -839,13 +885,15 @@ fn amd_comgr_data_set_remove(py: Python<'_>, data_set: &Bound<'_, PyAny>, data_k
 #[pyo3(signature = (data_set, data_kind, count))]
 fn amd_comgr_action_data_count(py: Python<'_>, data_set: &Bound<'_, PyAny>, data_kind: &Bound<'_, PyAny>, count: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_action_data_count");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(R_amd_comgr_data_set_s, u32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_data_set = TYPES.record_arg::<R_amd_comgr_data_set_s>(8, data_set)?;
     let a_data_kind = rt::narrow::<u32>(TYPES.enum_arg(2, data_kind)?)?;
     let p_count = rt::typed_ptr_arg(count, None, 8, true)?;
     let a_count = p_count.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(R_amd_comgr_data_set_s, u32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data_set, a_data_kind, a_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -877,14 +925,16 @@ fn amd_comgr_action_data_count(py: Python<'_>, data_set: &Bound<'_, PyAny>, data
 #[pyo3(signature = (data_set, data_kind, index))]
 fn amd_comgr_action_data_get_data(py: Python<'_>, data_set: &Bound<'_, PyAny>, data_kind: &Bound<'_, PyAny>, index: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_action_data_get_data");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(R_amd_comgr_data_set_s, u32, u64, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_data_set = TYPES.record_arg::<R_amd_comgr_data_set_s>(8, data_set)?;
     let a_data_kind = rt::narrow::<u32>(TYPES.enum_arg(2, data_kind)?)?;
     let a_index = index.0;
     let o_data = TYPES.class(py, 7)?.call0()?;
     let a_data = rt::PtrArg::convert(&o_data, false)?.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(R_amd_comgr_data_set_s, u32, u64, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data_set, a_data_kind, a_index, a_data) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, o_data.unbind()])
@@ -904,11 +954,13 @@ fn amd_comgr_action_data_get_data(py: Python<'_>, data_set: &Bound<'_, PyAny>, d
 #[pyo3(signature = ())]
 fn amd_comgr_create_action_info(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_create_action_info");
+    let o_action_info = TYPES.class(py, 9)?.call0()?;
+    let a_action_info = rt::PtrArg::convert(&o_action_info, false)?.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let o_action_info = TYPES.class(py, 9)?.call0()?;
-    let a_action_info = rt::PtrArg::convert(&o_action_info, false)?.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_action_info) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, o_action_info.unbind()])
@@ -930,10 +982,12 @@ fn amd_comgr_create_action_info(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = (action_info))]
 fn amd_comgr_destroy_action_info(py: Python<'_>, action_info: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_destroy_action_info");
+    let a_action_info = TYPES.record_arg::<R_amd_comgr_action_info_s>(9, action_info)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(R_amd_comgr_action_info_s) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_action_info = TYPES.record_arg::<R_amd_comgr_action_info_s>(9, action_info)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_action_info) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -966,11 +1020,13 @@ fn amd_comgr_destroy_action_info(py: Python<'_>, action_info: &Bound<'_, PyAny>)
 #[pyo3(signature = (action_info, isa_name))]
 fn amd_comgr_action_info_set_isa_name(py: Python<'_>, action_info: &Bound<'_, PyAny>, isa_name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_action_info_set_isa_name");
+    let a_action_info = TYPES.record_arg::<R_amd_comgr_action_info_s>(9, action_info)?;
+    let a_isa_name = isa_name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(R_amd_comgr_action_info_s, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_action_info = TYPES.record_arg::<R_amd_comgr_action_info_s>(9, action_info)?;
-    let a_isa_name = isa_name.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_action_info, a_isa_name) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1000,13 +1056,15 @@ fn amd_comgr_action_info_set_isa_name(py: Python<'_>, action_info: &Bound<'_, Py
 #[pyo3(signature = (action_info, size, isa_name))]
 fn amd_comgr_action_info_get_isa_name(py: Python<'_>, action_info: &Bound<'_, PyAny>, size: &Bound<'_, PyAny>, isa_name: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_action_info_get_isa_name");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(R_amd_comgr_action_info_s, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_action_info = TYPES.record_arg::<R_amd_comgr_action_info_s>(9, action_info)?;
     let p_size = rt::typed_ptr_arg(size, None, 8, true)?;
     let a_size = p_size.addr();
     let a_isa_name = isa_name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(R_amd_comgr_action_info_s, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_action_info, a_size, a_isa_name) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1037,11 +1095,13 @@ fn amd_comgr_action_info_get_isa_name(py: Python<'_>, action_info: &Bound<'_, Py
 #[pyo3(signature = (action_info, language))]
 fn amd_comgr_action_info_set_language(py: Python<'_>, action_info: &Bound<'_, PyAny>, language: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_action_info_set_language");
+    let a_action_info = TYPES.record_arg::<R_amd_comgr_action_info_s>(9, action_info)?;
+    let a_language = rt::narrow::<u32>(TYPES.enum_arg(1, language)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(R_amd_comgr_action_info_s, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_action_info = TYPES.record_arg::<R_amd_comgr_action_info_s>(9, action_info)?;
-    let a_language = rt::narrow::<u32>(TYPES.enum_arg(1, language)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_action_info, a_language) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1065,12 +1125,14 @@ fn amd_comgr_action_info_set_language(py: Python<'_>, action_info: &Bound<'_, Py
 #[pyo3(signature = (action_info, language))]
 fn amd_comgr_action_info_get_language(py: Python<'_>, action_info: &Bound<'_, PyAny>, language: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_action_info_get_language");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(R_amd_comgr_action_info_s, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_action_info = TYPES.record_arg::<R_amd_comgr_action_info_s>(9, action_info)?;
     let p_language = rt::typed_ptr_arg(language, None, 4, true)?;
     let a_language = p_language.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(R_amd_comgr_action_info_s, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_action_info, a_language) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1103,12 +1165,14 @@ fn amd_comgr_action_info_get_language(py: Python<'_>, action_info: &Bound<'_, Py
 #[pyo3(signature = (action_info, options, count))]
 fn amd_comgr_action_info_set_option_list(py: Python<'_>, action_info: &Bound<'_, PyAny>, options: rt::CStrArrayArg, count: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_action_info_set_option_list");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(R_amd_comgr_action_info_s, usize, u64) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_action_info = TYPES.record_arg::<R_amd_comgr_action_info_s>(9, action_info)?;
     let a_options = options.addr();
     let a_count = count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(R_amd_comgr_action_info_s, usize, u64) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_action_info, a_options, a_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1136,12 +1200,14 @@ fn amd_comgr_action_info_set_option_list(py: Python<'_>, action_info: &Bound<'_,
 #[pyo3(signature = (action_info, count))]
 fn amd_comgr_action_info_get_option_list_count(py: Python<'_>, action_info: &Bound<'_, PyAny>, count: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_action_info_get_option_list_count");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(R_amd_comgr_action_info_s, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_action_info = TYPES.record_arg::<R_amd_comgr_action_info_s>(9, action_info)?;
     let p_count = rt::typed_ptr_arg(count, None, 8, true)?;
     let a_count = p_count.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(R_amd_comgr_action_info_s, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_action_info, a_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1179,14 +1245,16 @@ fn amd_comgr_action_info_get_option_list_count(py: Python<'_>, action_info: &Bou
 #[pyo3(signature = (action_info, index, size, option))]
 fn amd_comgr_action_info_get_option_list_item(py: Python<'_>, action_info: &Bound<'_, PyAny>, index: rt::CInt<u64>, size: &Bound<'_, PyAny>, option: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_action_info_get_option_list_item");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(R_amd_comgr_action_info_s, u64, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_action_info = TYPES.record_arg::<R_amd_comgr_action_info_s>(9, action_info)?;
     let a_index = index.0;
     let p_size = rt::typed_ptr_arg(size, None, 8, true)?;
     let a_size = p_size.addr();
     let a_option = option.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(R_amd_comgr_action_info_s, u64, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_action_info, a_index, a_size, a_option) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1220,12 +1288,14 @@ fn amd_comgr_action_info_get_option_list_item(py: Python<'_>, action_info: &Boun
 #[pyo3(signature = (action_info, bundle_entry_ids, count))]
 fn amd_comgr_action_info_set_bundle_entry_ids(py: Python<'_>, action_info: &Bound<'_, PyAny>, bundle_entry_ids: rt::CStrArrayArg, count: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_action_info_set_bundle_entry_ids");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(R_amd_comgr_action_info_s, usize, u64) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_action_info = TYPES.record_arg::<R_amd_comgr_action_info_s>(9, action_info)?;
     let a_bundle_entry_ids = bundle_entry_ids.addr();
     let a_count = count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(R_amd_comgr_action_info_s, usize, u64) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_action_info, a_bundle_entry_ids, a_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1250,12 +1320,14 @@ fn amd_comgr_action_info_set_bundle_entry_ids(py: Python<'_>, action_info: &Boun
 #[pyo3(signature = (action_info, count))]
 fn amd_comgr_action_info_get_bundle_entry_id_count(py: Python<'_>, action_info: &Bound<'_, PyAny>, count: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_action_info_get_bundle_entry_id_count");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(R_amd_comgr_action_info_s, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_action_info = TYPES.record_arg::<R_amd_comgr_action_info_s>(9, action_info)?;
     let p_count = rt::typed_ptr_arg(count, None, 8, true)?;
     let a_count = p_count.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(R_amd_comgr_action_info_s, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_action_info, a_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1285,14 +1357,16 @@ fn amd_comgr_action_info_get_bundle_entry_id_count(py: Python<'_>, action_info: 
 #[pyo3(signature = (action_info, index, size, bundle_entry_id))]
 fn amd_comgr_action_info_get_bundle_entry_id(py: Python<'_>, action_info: &Bound<'_, PyAny>, index: rt::CInt<u64>, size: &Bound<'_, PyAny>, bundle_entry_id: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_action_info_get_bundle_entry_id");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(R_amd_comgr_action_info_s, u64, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_action_info = TYPES.record_arg::<R_amd_comgr_action_info_s>(9, action_info)?;
     let a_index = index.0;
     let p_size = rt::typed_ptr_arg(size, None, 8, true)?;
     let a_size = p_size.addr();
     let a_bundle_entry_id = bundle_entry_id.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(R_amd_comgr_action_info_s, u64, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_action_info, a_index, a_size, a_bundle_entry_id) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1329,11 +1403,13 @@ fn amd_comgr_action_info_get_bundle_entry_id(py: Python<'_>, action_info: &Bound
 #[pyo3(signature = (action_info, should_use_vfs))]
 fn amd_comgr_action_info_set_vfs(py: Python<'_>, action_info: &Bound<'_, PyAny>, should_use_vfs: bool) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_action_info_set_vfs");
+    let a_action_info = TYPES.record_arg::<R_amd_comgr_action_info_s>(9, action_info)?;
+    let a_should_use_vfs = should_use_vfs;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(R_amd_comgr_action_info_s, bool) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_action_info = TYPES.record_arg::<R_amd_comgr_action_info_s>(9, action_info)?;
-    let a_should_use_vfs = should_use_vfs;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_action_info, a_should_use_vfs) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1359,11 +1435,13 @@ fn amd_comgr_action_info_set_vfs(py: Python<'_>, action_info: &Bound<'_, PyAny>,
 #[pyo3(signature = (action_info, should_link_device_libs))]
 fn amd_comgr_action_info_set_device_lib_linking(py: Python<'_>, action_info: &Bound<'_, PyAny>, should_link_device_libs: bool) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_action_info_set_device_lib_linking");
+    let a_action_info = TYPES.record_arg::<R_amd_comgr_action_info_s>(9, action_info)?;
+    let a_should_link_device_libs = should_link_device_libs;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(R_amd_comgr_action_info_s, bool) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_action_info = TYPES.record_arg::<R_amd_comgr_action_info_s>(9, action_info)?;
-    let a_should_link_device_libs = should_link_device_libs;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_action_info, a_should_link_device_libs) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1393,11 +1471,13 @@ fn amd_comgr_action_info_set_device_lib_linking(py: Python<'_>, action_info: &Bo
 #[pyo3(signature = (action_info, path))]
 fn amd_comgr_action_info_set_working_directory_path(py: Python<'_>, action_info: &Bound<'_, PyAny>, path: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_action_info_set_working_directory_path");
+    let a_action_info = TYPES.record_arg::<R_amd_comgr_action_info_s>(9, action_info)?;
+    let a_path = path.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(R_amd_comgr_action_info_s, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_action_info = TYPES.record_arg::<R_amd_comgr_action_info_s>(9, action_info)?;
-    let a_path = path.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_action_info, a_path) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1429,13 +1509,15 @@ fn amd_comgr_action_info_set_working_directory_path(py: Python<'_>, action_info:
 #[pyo3(signature = (action_info, size, path))]
 fn amd_comgr_action_info_get_working_directory_path(py: Python<'_>, action_info: &Bound<'_, PyAny>, size: &Bound<'_, PyAny>, path: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_action_info_get_working_directory_path");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(R_amd_comgr_action_info_s, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_action_info = TYPES.record_arg::<R_amd_comgr_action_info_s>(9, action_info)?;
     let p_size = rt::typed_ptr_arg(size, None, 8, true)?;
     let a_size = p_size.addr();
     let a_path = path.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(R_amd_comgr_action_info_s, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_action_info, a_size, a_path) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1459,11 +1541,13 @@ fn amd_comgr_action_info_get_working_directory_path(py: Python<'_>, action_info:
 #[pyo3(signature = (action_info, logging))]
 fn amd_comgr_action_info_set_logging(py: Python<'_>, action_info: &Bound<'_, PyAny>, logging: bool) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_action_info_set_logging");
+    let a_action_info = TYPES.record_arg::<R_amd_comgr_action_info_s>(9, action_info)?;
+    let a_logging = logging;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(R_amd_comgr_action_info_s, bool) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_action_info = TYPES.record_arg::<R_amd_comgr_action_info_s>(9, action_info)?;
-    let a_logging = logging;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_action_info, a_logging) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1486,12 +1570,14 @@ fn amd_comgr_action_info_set_logging(py: Python<'_>, action_info: &Bound<'_, PyA
 #[pyo3(signature = (action_info, logging))]
 fn amd_comgr_action_info_get_logging(py: Python<'_>, action_info: &Bound<'_, PyAny>, logging: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_action_info_get_logging");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(R_amd_comgr_action_info_s, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_action_info = TYPES.record_arg::<R_amd_comgr_action_info_s>(9, action_info)?;
     let p_logging = rt::typed_ptr_arg(logging, None, 1, true)?;
     let a_logging = p_logging.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(R_amd_comgr_action_info_s, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_action_info, a_logging) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1528,13 +1614,15 @@ fn amd_comgr_action_info_get_logging(py: Python<'_>, action_info: &Bound<'_, PyA
 #[pyo3(signature = (kind, info, input, result))]
 fn amd_comgr_do_action(py: Python<'_>, kind: &Bound<'_, PyAny>, info: &Bound<'_, PyAny>, input: &Bound<'_, PyAny>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_do_action");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(u32, R_amd_comgr_action_info_s, R_amd_comgr_data_set_s, R_amd_comgr_data_set_s) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(3, kind)?)?;
     let a_info = TYPES.record_arg::<R_amd_comgr_action_info_s>(9, info)?;
     let a_input = TYPES.record_arg::<R_amd_comgr_data_set_s>(8, input)?;
     let a_result = TYPES.record_arg::<R_amd_comgr_data_set_s>(8, result)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(u32, R_amd_comgr_action_info_s, R_amd_comgr_data_set_s, R_amd_comgr_data_set_s) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_kind, a_info, a_input, a_result) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1557,12 +1645,14 @@ fn amd_comgr_do_action(py: Python<'_>, kind: &Bound<'_, PyAny>, info: &Bound<'_,
 #[pyo3(signature = (metadata, kind))]
 fn amd_comgr_get_metadata_kind(py: Python<'_>, metadata: &Bound<'_, PyAny>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_get_metadata_kind");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(R_amd_comgr_metadata_node_s, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_metadata = TYPES.record_arg::<R_amd_comgr_metadata_node_s>(10, metadata)?;
     let p_kind = rt::typed_ptr_arg(kind, None, 4, true)?;
     let a_kind = p_kind.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(R_amd_comgr_metadata_node_s, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_metadata, a_kind) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1593,13 +1683,15 @@ fn amd_comgr_get_metadata_kind(py: Python<'_>, metadata: &Bound<'_, PyAny>, kind
 #[pyo3(signature = (metadata, size, string))]
 fn amd_comgr_get_metadata_string(py: Python<'_>, metadata: &Bound<'_, PyAny>, size: &Bound<'_, PyAny>, string: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_get_metadata_string");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(R_amd_comgr_metadata_node_s, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_metadata = TYPES.record_arg::<R_amd_comgr_metadata_node_s>(10, metadata)?;
     let p_size = rt::typed_ptr_arg(size, None, 8, true)?;
     let a_size = p_size.addr();
     let a_string = string.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(R_amd_comgr_metadata_node_s, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_metadata, a_size, a_string) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1623,12 +1715,14 @@ fn amd_comgr_get_metadata_string(py: Python<'_>, metadata: &Bound<'_, PyAny>, si
 #[pyo3(signature = (metadata, size))]
 fn amd_comgr_get_metadata_map_size(py: Python<'_>, metadata: &Bound<'_, PyAny>, size: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_get_metadata_map_size");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(R_amd_comgr_metadata_node_s, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_metadata = TYPES.record_arg::<R_amd_comgr_metadata_node_s>(10, metadata)?;
     let p_size = rt::typed_ptr_arg(size, None, 8, true)?;
     let a_size = p_size.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(R_amd_comgr_metadata_node_s, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_metadata, a_size) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1663,12 +1757,14 @@ fn amd_comgr_get_metadata_map_size(py: Python<'_>, metadata: &Bound<'_, PyAny>, 
 #[pyo3(signature = (metadata, callback, user_data))]
 fn amd_comgr_iterate_map_metadata(py: Python<'_>, metadata: &Bound<'_, PyAny>, callback: rt::PtrArgMut, user_data: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_iterate_map_metadata");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(R_amd_comgr_metadata_node_s, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_metadata = TYPES.record_arg::<R_amd_comgr_metadata_node_s>(10, metadata)?;
     let a_callback = callback.addr();
     let a_user_data = user_data.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(R_amd_comgr_metadata_node_s, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_metadata, a_callback, a_user_data) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1697,13 +1793,15 @@ fn amd_comgr_iterate_map_metadata(py: Python<'_>, metadata: &Bound<'_, PyAny>, c
 #[pyo3(signature = (metadata, key))]
 fn amd_comgr_metadata_lookup(py: Python<'_>, metadata: &Bound<'_, PyAny>, key: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_metadata_lookup");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(R_amd_comgr_metadata_node_s, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_metadata = TYPES.record_arg::<R_amd_comgr_metadata_node_s>(10, metadata)?;
     let a_key = key.addr();
     let o_value = TYPES.class(py, 10)?.call0()?;
     let a_value = rt::PtrArg::convert(&o_value, false)?.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(R_amd_comgr_metadata_node_s, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_metadata, a_key, a_value) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, o_value.unbind()])
@@ -1727,12 +1825,14 @@ fn amd_comgr_metadata_lookup(py: Python<'_>, metadata: &Bound<'_, PyAny>, key: r
 #[pyo3(signature = (metadata, size))]
 fn amd_comgr_get_metadata_list_size(py: Python<'_>, metadata: &Bound<'_, PyAny>, size: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_get_metadata_list_size");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(R_amd_comgr_metadata_node_s, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_metadata = TYPES.record_arg::<R_amd_comgr_metadata_node_s>(10, metadata)?;
     let p_size = rt::typed_ptr_arg(size, None, 8, true)?;
     let a_size = p_size.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(R_amd_comgr_metadata_node_s, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_metadata, a_size) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1759,13 +1859,15 @@ fn amd_comgr_get_metadata_list_size(py: Python<'_>, metadata: &Bound<'_, PyAny>,
 #[pyo3(signature = (metadata, index))]
 fn amd_comgr_index_list_metadata(py: Python<'_>, metadata: &Bound<'_, PyAny>, index: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_index_list_metadata");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(R_amd_comgr_metadata_node_s, u64, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_metadata = TYPES.record_arg::<R_amd_comgr_metadata_node_s>(10, metadata)?;
     let a_index = index.0;
     let o_value = TYPES.class(py, 10)?.call0()?;
     let a_value = rt::PtrArg::convert(&o_value, false)?.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(R_amd_comgr_metadata_node_s, u64, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_metadata, a_index, a_value) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, o_value.unbind()])
@@ -1800,12 +1902,14 @@ fn amd_comgr_index_list_metadata(py: Python<'_>, metadata: &Bound<'_, PyAny>, in
 #[pyo3(signature = (data, callback, user_data))]
 fn amd_comgr_iterate_symbols(py: Python<'_>, data: &Bound<'_, PyAny>, callback: rt::PtrArgMut, user_data: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_iterate_symbols");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(R_amd_comgr_data_s, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_data = TYPES.record_arg::<R_amd_comgr_data_s>(7, data)?;
     let a_callback = callback.addr();
     let a_user_data = user_data.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(R_amd_comgr_data_s, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_callback, a_user_data) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1836,13 +1940,15 @@ fn amd_comgr_iterate_symbols(py: Python<'_>, data: &Bound<'_, PyAny>, callback: 
 #[pyo3(signature = (data, name))]
 fn amd_comgr_symbol_lookup(py: Python<'_>, data: &Bound<'_, PyAny>, name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_symbol_lookup");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(R_amd_comgr_data_s, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_data = TYPES.record_arg::<R_amd_comgr_data_s>(7, data)?;
     let a_name = name.addr();
     let o_symbol = TYPES.class(py, 11)?.call0()?;
     let a_symbol = rt::PtrArg::convert(&o_symbol, false)?.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(R_amd_comgr_data_s, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_name, a_symbol) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, o_symbol.unbind()])
@@ -1871,12 +1977,14 @@ fn amd_comgr_symbol_lookup(py: Python<'_>, data: &Bound<'_, PyAny>, name: rt::CS
 #[pyo3(signature = (symbol, attribute, value))]
 fn amd_comgr_symbol_get_info(py: Python<'_>, symbol: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, value: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_symbol_get_info");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(R_amd_comgr_symbol_s, u32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_symbol = TYPES.record_arg::<R_amd_comgr_symbol_s>(11, symbol)?;
     let a_attribute = rt::narrow::<u32>(TYPES.enum_arg(6, attribute)?)?;
     let a_value = value.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(R_amd_comgr_symbol_s, u32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_symbol, a_attribute, a_value) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1917,15 +2025,17 @@ fn amd_comgr_symbol_get_info(py: Python<'_>, symbol: &Bound<'_, PyAny>, attribut
 #[pyo3(signature = (isa_name, read_memory_callback, print_instruction_callback, print_address_annotation_callback))]
 fn amd_comgr_create_disassembly_info(py: Python<'_>, isa_name: rt::CStrArg, read_memory_callback: rt::PtrArgMut, print_instruction_callback: rt::PtrArgMut, print_address_annotation_callback: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_create_disassembly_info");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_isa_name = isa_name.addr();
     let a_read_memory_callback = read_memory_callback.addr();
     let a_print_instruction_callback = print_instruction_callback.addr();
     let a_print_address_annotation_callback = print_address_annotation_callback.addr();
     let o_disassembly_info = TYPES.class(py, 12)?.call0()?;
     let a_disassembly_info = rt::PtrArg::convert(&o_disassembly_info, false)?.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_isa_name, a_read_memory_callback, a_print_instruction_callback, a_print_address_annotation_callback, a_disassembly_info) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, o_disassembly_info.unbind()])
@@ -1948,10 +2058,12 @@ fn amd_comgr_create_disassembly_info(py: Python<'_>, isa_name: rt::CStrArg, read
 #[pyo3(signature = (disassembly_info))]
 fn amd_comgr_destroy_disassembly_info(py: Python<'_>, disassembly_info: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_destroy_disassembly_info");
+    let a_disassembly_info = TYPES.record_arg::<R_amd_comgr_disassembly_info_s>(12, disassembly_info)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(R_amd_comgr_disassembly_info_s) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_disassembly_info = TYPES.record_arg::<R_amd_comgr_disassembly_info_s>(12, disassembly_info)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_disassembly_info) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1979,14 +2091,16 @@ fn amd_comgr_destroy_disassembly_info(py: Python<'_>, disassembly_info: &Bound<'
 #[pyo3(signature = (disassembly_info, address, user_data, size))]
 fn amd_comgr_disassemble_instruction(py: Python<'_>, disassembly_info: &Bound<'_, PyAny>, address: rt::CInt<u64>, user_data: rt::PtrArgMut, size: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_disassemble_instruction");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(R_amd_comgr_disassembly_info_s, u64, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_disassembly_info = TYPES.record_arg::<R_amd_comgr_disassembly_info_s>(12, disassembly_info)?;
     let a_address = address.0;
     let a_user_data = user_data.addr();
     let p_size = rt::typed_ptr_arg(size, None, 8, true)?;
     let a_size = p_size.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(R_amd_comgr_disassembly_info_s, u64, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_disassembly_info, a_address, a_user_data, a_size) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -2013,12 +2127,14 @@ fn amd_comgr_disassemble_instruction(py: Python<'_>, disassembly_info: &Bound<'_
 #[pyo3(signature = (mangled_symbol_name))]
 fn amd_comgr_demangle_symbol_name(py: Python<'_>, mangled_symbol_name: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_demangle_symbol_name");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(R_amd_comgr_data_s, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_mangled_symbol_name = TYPES.record_arg::<R_amd_comgr_data_s>(7, mangled_symbol_name)?;
     let o_demangled_symbol_name = TYPES.class(py, 7)?.call0()?;
     let a_demangled_symbol_name = rt::PtrArg::convert(&o_demangled_symbol_name, false)?.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(R_amd_comgr_data_s, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mangled_symbol_name, a_demangled_symbol_name) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, o_demangled_symbol_name.unbind()])
@@ -2042,12 +2158,14 @@ fn amd_comgr_demangle_symbol_name(py: Python<'_>, mangled_symbol_name: &Bound<'_
 #[pyo3(signature = (data, count))]
 fn amd_comgr_populate_mangled_names(py: Python<'_>, data: &Bound<'_, PyAny>, count: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_populate_mangled_names");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(R_amd_comgr_data_s, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_data = TYPES.record_arg::<R_amd_comgr_data_s>(7, data)?;
     let p_count = rt::typed_ptr_arg(count, None, 8, true)?;
     let a_count = p_count.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(R_amd_comgr_data_s, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -2081,14 +2199,16 @@ fn amd_comgr_populate_mangled_names(py: Python<'_>, data: &Bound<'_, PyAny>, cou
 #[pyo3(signature = (data, index, size, mangled_name))]
 fn amd_comgr_get_mangled_name(py: Python<'_>, data: &Bound<'_, PyAny>, index: rt::CInt<u64>, size: &Bound<'_, PyAny>, mangled_name: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_get_mangled_name");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(R_amd_comgr_data_s, u64, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_data = TYPES.record_arg::<R_amd_comgr_data_s>(7, data)?;
     let a_index = index.0;
     let p_size = rt::typed_ptr_arg(size, None, 8, true)?;
     let a_size = p_size.addr();
     let a_mangled_name = mangled_name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(R_amd_comgr_data_s, u64, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_index, a_size, a_mangled_name) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -2118,12 +2238,14 @@ fn amd_comgr_get_mangled_name(py: Python<'_>, data: &Bound<'_, PyAny>, index: rt
 #[pyo3(signature = (data, count))]
 fn amd_comgr_populate_name_expression_map(py: Python<'_>, data: &Bound<'_, PyAny>, count: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_populate_name_expression_map");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(R_amd_comgr_data_s, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_data = TYPES.record_arg::<R_amd_comgr_data_s>(7, data)?;
     let p_count = rt::typed_ptr_arg(count, None, 8, true)?;
     let a_count = p_count.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(R_amd_comgr_data_s, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -2160,14 +2282,16 @@ fn amd_comgr_populate_name_expression_map(py: Python<'_>, data: &Bound<'_, PyAny
 #[pyo3(signature = (data, size, name_expression, symbol_name))]
 fn amd_comgr_map_name_expression_to_symbol_name(py: Python<'_>, data: &Bound<'_, PyAny>, size: &Bound<'_, PyAny>, name_expression: rt::PtrArgMut, symbol_name: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_map_name_expression_to_symbol_name");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(R_amd_comgr_data_s, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_data = TYPES.record_arg::<R_amd_comgr_data_s>(7, data)?;
     let p_size = rt::typed_ptr_arg(size, None, 8, true)?;
     let a_size = p_size.addr();
     let a_name_expression = name_expression.addr();
     let a_symbol_name = symbol_name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(R_amd_comgr_data_s, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_size, a_name_expression, a_symbol_name) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -2203,13 +2327,15 @@ fn amd_comgr_map_name_expression_to_symbol_name(py: Python<'_>, data: &Bound<'_,
 #[pyo3(signature = (data, info_list, info_list_size))]
 fn amd_comgr_lookup_code_object(py: Python<'_>, data: &Bound<'_, PyAny>, info_list: &Bound<'_, PyAny>, info_list_size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_lookup_code_object");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(R_amd_comgr_data_s, usize, u64) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_data = TYPES.record_arg::<R_amd_comgr_data_s>(7, data)?;
     let p_info_list = TYPES.record_ptr_arg(14, info_list, true)?;
     let a_info_list = p_info_list.addr();
     let a_info_list_size = info_list_size.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(R_amd_comgr_data_s, usize, u64) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_info_list, a_info_list_size) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -2249,9 +2375,6 @@ fn amd_comgr_lookup_code_object(py: Python<'_>, data: &Bound<'_, PyAny>, info_li
 #[pyo3(signature = (data, elf_virtual_address, code_object_offset, slice_size, nobits))]
 fn amd_comgr_map_elf_virtual_address_to_code_object_offset(py: Python<'_>, data: &Bound<'_, PyAny>, elf_virtual_address: rt::CInt<u64>, code_object_offset: &Bound<'_, PyAny>, slice_size: &Bound<'_, PyAny>, nobits: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_map_elf_virtual_address_to_code_object_offset");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(R_amd_comgr_data_s, u64, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_data = TYPES.record_arg::<R_amd_comgr_data_s>(7, data)?;
     let a_elf_virtual_address = elf_virtual_address.0;
     let p_code_object_offset = rt::typed_ptr_arg(code_object_offset, None, 8, true)?;
@@ -2260,6 +2383,11 @@ fn amd_comgr_map_elf_virtual_address_to_code_object_offset(py: Python<'_>, data:
     let a_slice_size = p_slice_size.addr();
     let p_nobits = rt::typed_ptr_arg(nobits, None, 1, true)?;
     let a_nobits = p_nobits.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(R_amd_comgr_data_s, u64, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_elf_virtual_address, a_code_object_offset, a_slice_size, a_nobits) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])

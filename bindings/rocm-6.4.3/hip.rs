@@ -319,14 +319,16 @@ const _: () = assert!(std::mem::size_of::<R_hipPitchedPtr>() == 32);
 #[pyo3(signature = (x, y, z, w, f))]
 fn hipCreateChannelDesc(py: Python<'_>, x: rt::CInt<i32>, y: rt::CInt<i32>, z: rt::CInt<i32>, w: rt::CInt<i32>, f: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipCreateChannelDesc");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(i32, i32, i32, i32, u32) -> R_hipChannelFormatDesc =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_x = x.0;
     let a_y = y.0;
     let a_z = z.0;
     let a_w = w.0;
     let a_f = rt::narrow::<u32>(TYPES.enum_arg(11, f)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(i32, i32, i32, i32, u32) -> R_hipChannelFormatDesc =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: arguments are plain values; pointers stay valid until the arguments drop.
     let __r = unsafe { __f(a_x, a_y, a_z, a_w, a_f) };
     rt::tuple(py, [TYPES.enum_member(py, 5, 0)?, TYPES.record_copy(py, 67, &__r as *const _ as usize)?])
@@ -348,10 +350,12 @@ fn hipCreateChannelDesc(py: Python<'_>, x: rt::CInt<i32>, y: rt::CInt<i32>, z: r
 #[pyo3(signature = (flags))]
 fn hipInit(py: Python<'_>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipInit");
+    let a_flags = flags.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_flags = flags.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -376,11 +380,13 @@ fn hipInit(py: Python<'_>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn hipDriverGetVersion(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDriverGetVersion");
+    let mut o_driverVersion: i32 = Default::default();
+    let a_driverVersion = &mut o_driverVersion as *mut i32 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let mut o_driverVersion: i32 = Default::default();
-    let a_driverVersion = &mut o_driverVersion as *mut i32 as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_driverVersion) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_driverVersion)?])
@@ -402,11 +408,13 @@ fn hipDriverGetVersion(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn hipRuntimeGetVersion(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipRuntimeGetVersion");
+    let mut o_runtimeVersion: i32 = Default::default();
+    let a_runtimeVersion = &mut o_runtimeVersion as *mut i32 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let mut o_runtimeVersion: i32 = Default::default();
-    let a_runtimeVersion = &mut o_runtimeVersion as *mut i32 as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_runtimeVersion) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_runtimeVersion)?])
@@ -424,12 +432,14 @@ fn hipRuntimeGetVersion(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = (ordinal))]
 fn hipDeviceGet(py: Python<'_>, ordinal: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceGet");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_device: i32 = Default::default();
     let a_device = &mut o_device as *mut i32 as usize;
     let a_ordinal = ordinal.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_device, a_ordinal) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_device)?])
@@ -448,14 +458,16 @@ fn hipDeviceGet(py: Python<'_>, ordinal: rt::CInt<i32>) -> PyResult<PyObject> {
 #[pyo3(signature = (device))]
 fn hipDeviceComputeCapability(py: Python<'_>, device: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceComputeCapability");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_major: i32 = Default::default();
     let a_major = &mut o_major as *mut i32 as usize;
     let mut o_minor: i32 = Default::default();
     let a_minor = &mut o_minor as *mut i32 as usize;
     let a_device = device.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_major, a_minor, a_device) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_major)?, rt::obj(py, o_minor)?])
@@ -474,13 +486,15 @@ fn hipDeviceComputeCapability(py: Python<'_>, device: rt::CInt<i32>) -> PyResult
 #[pyo3(signature = (len, device))]
 fn hipDeviceGetName(py: Python<'_>, len: rt::CInt<i32>, device: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceGetName");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_name = rt::out_string_buffer(len.0 as i64)?;
     let a_name = o_name.as_mut_ptr() as usize;
     let a_len = len.0;
     let a_device = device.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_name, a_len, a_device) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::bytes_until_nul(py, &o_name)])
@@ -502,12 +516,14 @@ fn hipDeviceGetName(py: Python<'_>, len: rt::CInt<i32>, device: rt::CInt<i32>) -
 #[pyo3(signature = (device))]
 fn hipDeviceGetUuid(py: Python<'_>, device: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceGetUuid");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let o_uuid = TYPES.class(py, 64)?.call0()?;
     let a_uuid = rt::PtrArg::convert(&o_uuid, false)?.addr();
     let a_device = device.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_uuid, a_device) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, o_uuid.unbind()])
@@ -527,14 +543,16 @@ fn hipDeviceGetUuid(py: Python<'_>, device: rt::CInt<i32>) -> PyResult<PyObject>
 #[pyo3(signature = (attr, srcDevice, dstDevice))]
 fn hipDeviceGetP2PAttribute(py: Python<'_>, attr: &Bound<'_, PyAny>, srcDevice: rt::CInt<i32>, dstDevice: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceGetP2PAttribute");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_value: i32 = Default::default();
     let a_value = &mut o_value as *mut i32 as usize;
     let a_attr = rt::narrow::<u32>(TYPES.enum_arg(26, attr)?)?;
     let a_srcDevice = srcDevice.0;
     let a_dstDevice = dstDevice.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_value, a_attr, a_srcDevice, a_dstDevice) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_value)?])
@@ -553,13 +571,15 @@ fn hipDeviceGetP2PAttribute(py: Python<'_>, attr: &Bound<'_, PyAny>, srcDevice: 
 #[pyo3(signature = (len, device))]
 fn hipDeviceGetPCIBusId(py: Python<'_>, len: rt::CInt<i32>, device: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceGetPCIBusId");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_pciBusId = rt::out_string_buffer(len.0 as i64)?;
     let a_pciBusId = o_pciBusId.as_mut_ptr() as usize;
     let a_len = len.0;
     let a_device = device.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pciBusId, a_len, a_device) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::bytes_until_nul(py, &o_pciBusId)])
@@ -577,12 +597,14 @@ fn hipDeviceGetPCIBusId(py: Python<'_>, len: rt::CInt<i32>, device: rt::CInt<i32
 #[pyo3(signature = (pciBusId))]
 fn hipDeviceGetByPCIBusId(py: Python<'_>, pciBusId: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceGetByPCIBusId");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_device: i32 = Default::default();
     let a_device = &mut o_device as *mut i32 as usize;
     let a_pciBusId = pciBusId.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_device, a_pciBusId) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_device)?])
@@ -600,12 +622,14 @@ fn hipDeviceGetByPCIBusId(py: Python<'_>, pciBusId: rt::CStrArg) -> PyResult<PyO
 #[pyo3(signature = (device))]
 fn hipDeviceTotalMem(py: Python<'_>, device: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceTotalMem");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_bytes: u64 = Default::default();
     let a_bytes = &mut o_bytes as *mut u64 as usize;
     let a_device = device.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_bytes, a_device) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_bytes)?])
@@ -624,6 +648,8 @@ fn hipDeviceTotalMem(py: Python<'_>, device: rt::CInt<i32>) -> PyResult<PyObject
 #[pyo3(signature = ())]
 fn hipDeviceSynchronize(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceSynchronize");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -646,6 +672,8 @@ fn hipDeviceSynchronize(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn hipDeviceReset(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceReset");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -689,10 +717,12 @@ fn hipDeviceReset(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = (deviceId))]
 fn hipSetDevice(py: Python<'_>, deviceId: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipSetDevice");
+    let a_deviceId = deviceId.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(i32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_deviceId = deviceId.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_deviceId) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -712,12 +742,14 @@ fn hipSetDevice(py: Python<'_>, deviceId: rt::CInt<i32>) -> PyResult<PyObject> {
 #[pyo3(signature = (len))]
 fn hipSetValidDevices(py: Python<'_>, len: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipSetValidDevices");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_device_arr: i32 = Default::default();
     let a_device_arr = &mut o_device_arr as *mut i32 as usize;
     let a_len = len.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_device_arr, a_len) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_device_arr)?])
@@ -738,11 +770,13 @@ fn hipSetValidDevices(py: Python<'_>, len: rt::CInt<i32>) -> PyResult<PyObject> 
 #[pyo3(signature = ())]
 fn hipGetDevice(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetDevice");
+    let mut o_deviceId: i32 = Default::default();
+    let a_deviceId = &mut o_deviceId as *mut i32 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let mut o_deviceId: i32 = Default::default();
-    let a_deviceId = &mut o_deviceId as *mut i32 as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_deviceId) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_deviceId)?])
@@ -761,11 +795,13 @@ fn hipGetDevice(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn hipGetDeviceCount(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetDeviceCount");
+    let mut o_count: i32 = Default::default();
+    let a_count = &mut o_count as *mut i32 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let mut o_count: i32 = Default::default();
-    let a_count = &mut o_count as *mut i32 as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_count) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_count)?])
@@ -784,13 +820,15 @@ fn hipGetDeviceCount(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = (attr, deviceId))]
 fn hipDeviceGetAttribute(py: Python<'_>, attr: &Bound<'_, PyAny>, deviceId: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceGetAttribute");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_pi: i32 = Default::default();
     let a_pi = &mut o_pi as *mut i32 as usize;
     let a_attr = rt::narrow::<u32>(TYPES.enum_arg(6, attr)?)?;
     let a_deviceId = deviceId.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pi, a_attr, a_deviceId) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_pi)?])
@@ -814,12 +852,14 @@ fn hipDeviceGetAttribute(py: Python<'_>, attr: &Bound<'_, PyAny>, deviceId: rt::
 #[pyo3(signature = (device))]
 fn hipDeviceGetDefaultMemPool(py: Python<'_>, device: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceGetDefaultMemPool");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_mem_pool: usize = Default::default();
     let a_mem_pool = &mut o_mem_pool as *mut usize as usize;
     let a_device = device.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mem_pool, a_device) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 214, o_mem_pool, None)?])
@@ -850,11 +890,13 @@ fn hipDeviceGetDefaultMemPool(py: Python<'_>, device: rt::CInt<i32>) -> PyResult
 #[pyo3(signature = (device, mem_pool))]
 fn hipDeviceSetMemPool(py: Python<'_>, device: rt::CInt<i32>, mem_pool: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceSetMemPool");
+    let a_device = device.0;
+    let a_mem_pool = mem_pool.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(i32, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_device = device.0;
-    let a_mem_pool = mem_pool.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_device, a_mem_pool) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -883,12 +925,14 @@ fn hipDeviceSetMemPool(py: Python<'_>, device: rt::CInt<i32>, mem_pool: rt::PtrA
 #[pyo3(signature = (device))]
 fn hipDeviceGetMemPool(py: Python<'_>, device: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceGetMemPool");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_mem_pool: usize = Default::default();
     let a_mem_pool = &mut o_mem_pool as *mut usize as usize;
     let a_device = device.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mem_pool, a_device) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 214, o_mem_pool, None)?])
@@ -903,12 +947,14 @@ fn hipDeviceGetMemPool(py: Python<'_>, device: rt::CInt<i32>) -> PyResult<PyObje
 #[pyo3(signature = (prop, deviceId))]
 fn hipGetDeviceProperties(py: Python<'_>, prop: &Bound<'_, PyAny>, deviceId: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetDevicePropertiesR0600");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let p_prop = TYPES.record_ptr_arg(65, prop, true)?;
     let a_prop = p_prop.addr();
     let a_deviceId = deviceId.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_prop, a_deviceId) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -932,12 +978,14 @@ fn hipGetDeviceProperties(py: Python<'_>, prop: &Bound<'_, PyAny>, deviceId: rt:
 #[pyo3(signature = (device))]
 fn hipDeviceGetTexture1DLinearMaxWidth(py: Python<'_>, device: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceGetTexture1DLinearMaxWidth");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_mem_pool: usize = Default::default();
     let a_mem_pool = &mut o_mem_pool as *mut usize as usize;
     let a_device = device.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mem_pool, a_device) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 214, o_mem_pool, None)?])
@@ -957,10 +1005,12 @@ fn hipDeviceGetTexture1DLinearMaxWidth(py: Python<'_>, device: rt::CInt<i32>) ->
 #[pyo3(signature = (cacheConfig))]
 fn hipDeviceSetCacheConfig(py: Python<'_>, cacheConfig: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceSetCacheConfig");
+    let a_cacheConfig = rt::narrow::<u32>(TYPES.enum_arg(38, cacheConfig)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_cacheConfig = rt::narrow::<u32>(TYPES.enum_arg(38, cacheConfig)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cacheConfig) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -977,11 +1027,13 @@ fn hipDeviceSetCacheConfig(py: Python<'_>, cacheConfig: &Bound<'_, PyAny>) -> Py
 #[pyo3(signature = ())]
 fn hipDeviceGetCacheConfig(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceGetCacheConfig");
+    let mut o_cacheConfig: u32 = Default::default();
+    let a_cacheConfig = &mut o_cacheConfig as *mut u32 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let mut o_cacheConfig: u32 = Default::default();
-    let a_cacheConfig = &mut o_cacheConfig as *mut u32 as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cacheConfig) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.enum_member(py, 38, o_cacheConfig as i64)?])
@@ -1003,12 +1055,14 @@ fn hipDeviceGetCacheConfig(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = (limit))]
 fn hipDeviceGetLimit(py: Python<'_>, limit: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceGetLimit");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_pValue: u64 = Default::default();
     let a_pValue = &mut o_pValue as *mut u64 as usize;
     let a_limit = rt::narrow::<u32>(TYPES.enum_arg(27, limit)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pValue, a_limit) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_pValue)?])
@@ -1036,11 +1090,13 @@ fn hipDeviceGetLimit(py: Python<'_>, limit: &Bound<'_, PyAny>) -> PyResult<PyObj
 #[pyo3(signature = (limit, value))]
 fn hipDeviceSetLimit(py: Python<'_>, limit: &Bound<'_, PyAny>, value: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceSetLimit");
+    let a_limit = rt::narrow::<u32>(TYPES.enum_arg(27, limit)?)?;
+    let a_value = value.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(u32, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_limit = rt::narrow::<u32>(TYPES.enum_arg(27, limit)?)?;
-    let a_value = value.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_limit, a_value) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -1058,11 +1114,13 @@ fn hipDeviceSetLimit(py: Python<'_>, limit: &Bound<'_, PyAny>, value: rt::CInt<u
 #[pyo3(signature = ())]
 fn hipDeviceGetSharedMemConfig(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceGetSharedMemConfig");
+    let mut o_pConfig: u32 = Default::default();
+    let a_pConfig = &mut o_pConfig as *mut u32 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let mut o_pConfig: u32 = Default::default();
-    let a_pConfig = &mut o_pConfig as *mut u32 as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pConfig) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.enum_member(py, 39, o_pConfig as i64)?])
@@ -1077,11 +1135,13 @@ fn hipDeviceGetSharedMemConfig(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn hipGetDeviceFlags(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetDeviceFlags");
+    let mut o_flags: u32 = Default::default();
+    let a_flags = &mut o_flags as *mut u32 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let mut o_flags: u32 = Default::default();
-    let a_flags = &mut o_flags as *mut u32 as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_flags)?])
@@ -1101,10 +1161,12 @@ fn hipGetDeviceFlags(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = (config))]
 fn hipDeviceSetSharedMemConfig(py: Python<'_>, config: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceSetSharedMemConfig");
+    let a_config = rt::narrow::<u32>(TYPES.enum_arg(39, config)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_config = rt::narrow::<u32>(TYPES.enum_arg(39, config)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_config) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -1143,10 +1205,12 @@ fn hipDeviceSetSharedMemConfig(py: Python<'_>, config: &Bound<'_, PyAny>) -> PyR
 #[pyo3(signature = (flags))]
 fn hipSetDeviceFlags(py: Python<'_>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipSetDeviceFlags");
+    let a_flags = flags.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_flags = flags.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -1161,13 +1225,15 @@ fn hipSetDeviceFlags(py: Python<'_>, flags: rt::CInt<u32>) -> PyResult<PyObject>
 #[pyo3(signature = (prop))]
 fn hipChooseDevice(py: Python<'_>, prop: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipChooseDeviceR0600");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_device: i32 = Default::default();
     let a_device = &mut o_device as *mut i32 as usize;
     let p_prop = TYPES.record_ptr_arg(65, prop, false)?;
     let a_prop = p_prop.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_device, a_prop) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_device)?])
@@ -1189,15 +1255,17 @@ fn hipChooseDevice(py: Python<'_>, prop: &Bound<'_, PyAny>) -> PyResult<PyObject
 #[pyo3(signature = (device1, device2))]
 fn hipExtGetLinkTypeAndHopCount(py: Python<'_>, device1: rt::CInt<i32>, device2: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipExtGetLinkTypeAndHopCount");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(i32, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_device1 = device1.0;
     let a_device2 = device2.0;
     let mut o_linktype: u32 = Default::default();
     let a_linktype = &mut o_linktype as *mut u32 as usize;
     let mut o_hopcount: u32 = Default::default();
     let a_hopcount = &mut o_hopcount as *mut u32 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(i32, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_device1, a_device2, a_linktype, a_hopcount) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_linktype)?, rt::obj(py, o_hopcount)?])
@@ -1225,12 +1293,14 @@ fn hipExtGetLinkTypeAndHopCount(py: Python<'_>, device1: rt::CInt<i32>, device2:
 #[pyo3(signature = (devPtr))]
 fn hipIpcGetMemHandle(py: Python<'_>, devPtr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipIpcGetMemHandle");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let o_handle = TYPES.class(py, 144)?.call0()?;
     let a_handle = rt::PtrArg::convert(&o_handle, false)?.addr();
     let a_devPtr = devPtr.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_devPtr) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, o_handle.unbind()])
@@ -1271,13 +1341,15 @@ fn hipIpcGetMemHandle(py: Python<'_>, devPtr: rt::PtrArgMut) -> PyResult<PyObjec
 #[pyo3(signature = (handle, flags))]
 fn hipIpcOpenMemHandle(py: Python<'_>, handle: &Bound<'_, PyAny>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipIpcOpenMemHandle");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, R_hipIpcMemHandle_st, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_devPtr: usize = Default::default();
     let a_devPtr = &mut o_devPtr as *mut usize as usize;
     let a_handle = TYPES.record_arg::<R_hipIpcMemHandle_st>(144, handle)?;
     let a_flags = flags.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, R_hipIpcMemHandle_st, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_devPtr, a_handle, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::pointer_result(py, o_devPtr)?])
@@ -1301,10 +1373,12 @@ fn hipIpcOpenMemHandle(py: Python<'_>, handle: &Bound<'_, PyAny>, flags: rt::CIn
 #[pyo3(signature = (devPtr))]
 fn hipIpcCloseMemHandle(py: Python<'_>, devPtr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipIpcCloseMemHandle");
+    let a_devPtr = devPtr.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_devPtr = devPtr.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_devPtr) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -1330,12 +1404,14 @@ fn hipIpcCloseMemHandle(py: Python<'_>, devPtr: rt::PtrArgMut) -> PyResult<PyObj
 #[pyo3(signature = (handle, event))]
 fn hipIpcGetEventHandle(py: Python<'_>, handle: &Bound<'_, PyAny>, event: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipIpcGetEventHandle");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let p_handle = TYPES.record_ptr_arg(145, handle, true)?;
     let a_handle = p_handle.addr();
     let a_event = event.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_event) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -1362,12 +1438,14 @@ fn hipIpcGetEventHandle(py: Python<'_>, handle: &Bound<'_, PyAny>, event: rt::Pt
 #[pyo3(signature = (handle))]
 fn hipIpcOpenEventHandle(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipIpcOpenEventHandle");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, R_hipIpcEventHandle_st) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_event: usize = Default::default();
     let a_event = &mut o_event as *mut usize as usize;
     let a_handle = TYPES.record_arg::<R_hipIpcEventHandle_st>(145, handle)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, R_hipIpcEventHandle_st) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_event, a_handle) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 215, o_event, None)?])
@@ -1389,12 +1467,14 @@ fn hipIpcOpenEventHandle(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResult<
 #[pyo3(signature = (func, attr, value))]
 fn hipFuncSetAttribute(py: Python<'_>, func: rt::PtrArg, attr: &Bound<'_, PyAny>, value: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipFuncSetAttribute");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_func = func.addr();
     let a_attr = rt::narrow::<u32>(TYPES.enum_arg(37, attr)?)?;
     let a_value = value.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_func, a_attr, a_value) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -1414,11 +1494,13 @@ fn hipFuncSetAttribute(py: Python<'_>, func: rt::PtrArg, attr: &Bound<'_, PyAny>
 #[pyo3(signature = (func, config))]
 fn hipFuncSetCacheConfig(py: Python<'_>, func: rt::PtrArg, config: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipFuncSetCacheConfig");
+    let a_func = func.addr();
+    let a_config = rt::narrow::<u32>(TYPES.enum_arg(38, config)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_func = func.addr();
-    let a_config = rt::narrow::<u32>(TYPES.enum_arg(38, config)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_func, a_config) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -1439,11 +1521,13 @@ fn hipFuncSetCacheConfig(py: Python<'_>, func: rt::PtrArg, config: &Bound<'_, Py
 #[pyo3(signature = (func, config))]
 fn hipFuncSetSharedMemConfig(py: Python<'_>, func: rt::PtrArg, config: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipFuncSetSharedMemConfig");
+    let a_func = func.addr();
+    let a_config = rt::narrow::<u32>(TYPES.enum_arg(39, config)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_func = func.addr();
-    let a_config = rt::narrow::<u32>(TYPES.enum_arg(39, config)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_func, a_config) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -1466,6 +1550,8 @@ fn hipFuncSetSharedMemConfig(py: Python<'_>, func: rt::PtrArg, config: &Bound<'_
 #[pyo3(signature = ())]
 fn hipGetLastError(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetLastError");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1488,6 +1574,8 @@ fn hipGetLastError(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn hipExtGetLastError(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipExtGetLastError");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1509,6 +1597,8 @@ fn hipExtGetLastError(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn hipPeekAtLastError(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipPeekAtLastError");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1531,10 +1621,12 @@ fn hipPeekAtLastError(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = (hip_error))]
 fn hipGetErrorName(py: Python<'_>, hip_error: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetErrorName");
+    let a_hip_error = rt::narrow::<u32>(TYPES.enum_arg(5, hip_error)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_hip_error = rt::narrow::<u32>(TYPES.enum_arg(5, hip_error)?)?;
     // SAFETY: arguments are plain values; pointers stay valid until the arguments drop.
     let __r = unsafe { __f(a_hip_error) };
     rt::tuple(py, [TYPES.enum_member(py, 5, 0)?, rt::cstr_result(py, __r)?])
@@ -1554,10 +1646,12 @@ fn hipGetErrorName(py: Python<'_>, hip_error: &Bound<'_, PyAny>) -> PyResult<PyO
 #[pyo3(signature = (hipError))]
 fn hipGetErrorString(py: Python<'_>, hipError: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetErrorString");
+    let a_hipError = rt::narrow::<u32>(TYPES.enum_arg(5, hipError)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_hipError = rt::narrow::<u32>(TYPES.enum_arg(5, hipError)?)?;
     // SAFETY: arguments are plain values; pointers stay valid until the arguments drop.
     let __r = unsafe { __f(a_hipError) };
     rt::tuple(py, [TYPES.enum_member(py, 5, 0)?, rt::cstr_result(py, __r)?])
@@ -1577,12 +1671,14 @@ fn hipGetErrorString(py: Python<'_>, hipError: &Bound<'_, PyAny>) -> PyResult<Py
 #[pyo3(signature = (hipError))]
 fn hipDrvGetErrorName(py: Python<'_>, hipError: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDrvGetErrorName");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(u32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_hipError = rt::narrow::<u32>(TYPES.enum_arg(5, hipError)?)?;
     let mut o_errorString: usize = Default::default();
     let a_errorString = &mut o_errorString as *mut usize as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(u32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: arguments are plain values; pointers stay valid until the arguments drop.
     let __r = unsafe { __f(a_hipError, a_errorString) };
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::cstr_result(py, o_errorString)?])
@@ -1602,12 +1698,14 @@ fn hipDrvGetErrorName(py: Python<'_>, hipError: &Bound<'_, PyAny>) -> PyResult<P
 #[pyo3(signature = (hipError))]
 fn hipDrvGetErrorString(py: Python<'_>, hipError: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDrvGetErrorString");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(u32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_hipError = rt::narrow::<u32>(TYPES.enum_arg(5, hipError)?)?;
     let mut o_errorString: usize = Default::default();
     let a_errorString = &mut o_errorString as *mut usize as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(u32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: arguments are plain values; pointers stay valid until the arguments drop.
     let __r = unsafe { __f(a_hipError, a_errorString) };
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::cstr_result(py, o_errorString)?])
@@ -1630,11 +1728,13 @@ fn hipDrvGetErrorString(py: Python<'_>, hipError: &Bound<'_, PyAny>) -> PyResult
 #[pyo3(signature = ())]
 fn hipStreamCreate(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamCreate");
+    let mut o_stream: usize = Default::default();
+    let a_stream = &mut o_stream as *mut usize as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let mut o_stream: usize = Default::default();
-    let a_stream = &mut o_stream as *mut usize as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 210, o_stream, None)?])
@@ -1660,12 +1760,14 @@ fn hipStreamCreate(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = (flags))]
 fn hipStreamCreateWithFlags(py: Python<'_>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamCreateWithFlags");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_stream: usize = Default::default();
     let a_stream = &mut o_stream as *mut usize as usize;
     let a_flags = flags.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 210, o_stream, None)?])
@@ -1692,13 +1794,15 @@ fn hipStreamCreateWithFlags(py: Python<'_>, flags: rt::CInt<u32>) -> PyResult<Py
 #[pyo3(signature = (flags, priority))]
 fn hipStreamCreateWithPriority(py: Python<'_>, flags: rt::CInt<u32>, priority: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamCreateWithPriority");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_stream: usize = Default::default();
     let a_stream = &mut o_stream as *mut usize as usize;
     let a_flags = flags.0;
     let a_priority = priority.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_flags, a_priority) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 210, o_stream, None)?])
@@ -1721,13 +1825,15 @@ fn hipStreamCreateWithPriority(py: Python<'_>, flags: rt::CInt<u32>, priority: r
 #[pyo3(signature = ())]
 fn hipDeviceGetStreamPriorityRange(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceGetStreamPriorityRange");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_leastPriority: i32 = Default::default();
     let a_leastPriority = &mut o_leastPriority as *mut i32 as usize;
     let mut o_greatestPriority: i32 = Default::default();
     let a_greatestPriority = &mut o_greatestPriority as *mut i32 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_leastPriority, a_greatestPriority) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_leastPriority)?, rt::obj(py, o_greatestPriority)?])
@@ -1755,10 +1861,12 @@ fn hipDeviceGetStreamPriorityRange(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = (stream))]
 fn hipStreamDestroy(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamDestroy");
+    let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -1783,10 +1891,12 @@ fn hipStreamDestroy(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (stream))]
 fn hipStreamQuery(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamQuery");
+    let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -1815,10 +1925,12 @@ fn hipStreamQuery(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (stream))]
 fn hipStreamSynchronize(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamSynchronize");
+    let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -1853,12 +1965,14 @@ fn hipStreamSynchronize(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject
 #[pyo3(signature = (stream, event, flags))]
 fn hipStreamWaitEvent(py: Python<'_>, stream: rt::PtrArg, event: rt::PtrArg, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamWaitEvent");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_stream = stream.addr();
     let a_event = event.addr();
     let a_flags = flags.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_event, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -1881,12 +1995,14 @@ fn hipStreamWaitEvent(py: Python<'_>, stream: rt::PtrArg, event: rt::PtrArg, fla
 #[pyo3(signature = (stream))]
 fn hipStreamGetFlags(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamGetFlags");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_stream = stream.addr();
     let mut o_flags: u32 = Default::default();
     let a_flags = &mut o_flags as *mut u32 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_flags)?])
@@ -1909,12 +2025,14 @@ fn hipStreamGetFlags(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (stream))]
 fn hipStreamGetPriority(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamGetPriority");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_stream = stream.addr();
     let mut o_priority: i32 = Default::default();
     let a_priority = &mut o_priority as *mut i32 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_priority) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_priority)?])
@@ -1935,12 +2053,14 @@ fn hipStreamGetPriority(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject
 #[pyo3(signature = (stream))]
 fn hipStreamGetDevice(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamGetDevice");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_stream = stream.addr();
     let mut o_device: i32 = Default::default();
     let a_device = &mut o_device as *mut i32 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_device) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_device)?])
@@ -1969,14 +2089,16 @@ fn hipStreamGetDevice(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject> 
 #[pyo3(signature = (cuMaskSize, cuMask))]
 fn hipExtStreamCreateWithCUMask(py: Python<'_>, cuMaskSize: rt::CInt<u32>, cuMask: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipExtStreamCreateWithCUMask");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_stream: usize = Default::default();
     let a_stream = &mut o_stream as *mut usize as usize;
     let a_cuMaskSize = cuMaskSize.0;
     let p_cuMask = rt::typed_ptr_arg(cuMask, None, 4, false)?;
     let a_cuMask = p_cuMask.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_cuMaskSize, a_cuMask) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 210, o_stream, None)?])
@@ -1999,13 +2121,15 @@ fn hipExtStreamCreateWithCUMask(py: Python<'_>, cuMaskSize: rt::CInt<u32>, cuMas
 #[pyo3(signature = (stream, cuMaskSize, cuMask))]
 fn hipExtStreamGetCUMask(py: Python<'_>, stream: rt::PtrArg, cuMaskSize: rt::CInt<u32>, cuMask: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipExtStreamGetCUMask");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_stream = stream.addr();
     let a_cuMaskSize = cuMaskSize.0;
     let p_cuMask = rt::typed_ptr_arg(cuMask, None, 4, true)?;
     let a_cuMask = p_cuMask.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_cuMaskSize, a_cuMask) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -2031,13 +2155,15 @@ fn hipExtStreamGetCUMask(py: Python<'_>, stream: rt::PtrArg, cuMaskSize: rt::CIn
 #[pyo3(signature = (stream, callback, userData, flags))]
 fn hipStreamAddCallback(py: Python<'_>, stream: rt::PtrArg, callback: rt::PtrArg, userData: rt::PtrArgMut, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamAddCallback");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_stream = stream.addr();
     let a_callback = callback.addr();
     let a_userData = userData.addr();
     let a_flags = flags.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_callback, a_userData, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -2082,14 +2208,16 @@ fn hipStreamAddCallback(py: Python<'_>, stream: rt::PtrArg, callback: rt::PtrArg
 #[pyo3(signature = (stream, ptr, value, flags, mask))]
 fn hipStreamWaitValue32(py: Python<'_>, stream: rt::PtrArg, ptr: rt::PtrArgMut, value: rt::CInt<u32>, flags: rt::CInt<u32>, mask: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamWaitValue32");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u32, u32, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_stream = stream.addr();
     let a_ptr = ptr.addr();
     let a_value = value.0;
     let a_flags = flags.0;
     let a_mask = mask.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u32, u32, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_ptr, a_value, a_flags, a_mask) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -2134,14 +2262,16 @@ fn hipStreamWaitValue32(py: Python<'_>, stream: rt::PtrArg, ptr: rt::PtrArgMut, 
 #[pyo3(signature = (stream, ptr, value, flags, mask))]
 fn hipStreamWaitValue64(py: Python<'_>, stream: rt::PtrArg, ptr: rt::PtrArgMut, value: rt::CInt<u64>, flags: rt::CInt<u32>, mask: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamWaitValue64");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, u32, u64) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_stream = stream.addr();
     let a_ptr = ptr.addr();
     let a_value = value.0;
     let a_flags = flags.0;
     let a_mask = mask.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, u32, u64) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_ptr, a_value, a_flags, a_mask) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -2170,13 +2300,15 @@ fn hipStreamWaitValue64(py: Python<'_>, stream: rt::PtrArg, ptr: rt::PtrArgMut, 
 #[pyo3(signature = (stream, ptr, value, flags))]
 fn hipStreamWriteValue32(py: Python<'_>, stream: rt::PtrArg, ptr: rt::PtrArgMut, value: rt::CInt<u32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamWriteValue32");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u32, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_stream = stream.addr();
     let a_ptr = ptr.addr();
     let a_value = value.0;
     let a_flags = flags.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u32, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_ptr, a_value, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -2205,13 +2337,15 @@ fn hipStreamWriteValue32(py: Python<'_>, stream: rt::PtrArg, ptr: rt::PtrArgMut,
 #[pyo3(signature = (stream, ptr, value, flags))]
 fn hipStreamWriteValue64(py: Python<'_>, stream: rt::PtrArg, ptr: rt::PtrArgMut, value: rt::CInt<u64>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamWriteValue64");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_stream = stream.addr();
     let a_ptr = ptr.addr();
     let a_value = value.0;
     let a_flags = flags.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_ptr, a_value, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -2239,14 +2373,16 @@ fn hipStreamWriteValue64(py: Python<'_>, stream: rt::PtrArg, ptr: rt::PtrArgMut,
 #[pyo3(signature = (stream, count, paramArray, flags))]
 fn hipStreamBatchMemOp(py: Python<'_>, stream: rt::PtrArg, count: rt::CInt<u32>, paramArray: &Bound<'_, PyAny>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamBatchMemOp");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, usize, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_stream = stream.addr();
     let a_count = count.0;
     let p_paramArray = TYPES.record_ptr_arg(147, paramArray, true)?;
     let a_paramArray = p_paramArray.addr();
     let a_flags = flags.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, usize, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_count, a_paramArray, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -2273,9 +2409,6 @@ fn hipStreamBatchMemOp(py: Python<'_>, stream: rt::PtrArg, count: rt::CInt<u32>,
 #[pyo3(signature = (hGraph, dependencies, numDependencies, nodeParams))]
 fn hipGraphAddBatchMemOpNode(py: Python<'_>, hGraph: rt::PtrArg, dependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddBatchMemOpNode");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_phGraphNode: usize = Default::default();
     let a_phGraphNode = &mut o_phGraphNode as *mut usize as usize;
     let a_hGraph = hGraph.addr();
@@ -2284,6 +2417,11 @@ fn hipGraphAddBatchMemOpNode(py: Python<'_>, hGraph: rt::PtrArg, dependencies: &
     let a_numDependencies = numDependencies.0;
     let p_nodeParams = TYPES.record_ptr_arg(154, nodeParams, false)?;
     let a_nodeParams = p_nodeParams.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_phGraphNode, a_hGraph, a_dependencies, a_numDependencies, a_nodeParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 218, o_phGraphNode, None)?])
@@ -2312,12 +2450,14 @@ fn hipGraphAddBatchMemOpNode(py: Python<'_>, hGraph: rt::PtrArg, dependencies: &
 #[pyo3(signature = (hNode, nodeParams_out))]
 fn hipGraphBatchMemOpNodeGetParams(py: Python<'_>, hNode: rt::PtrArg, nodeParams_out: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphBatchMemOpNodeGetParams");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_hNode = hNode.addr();
     let p_nodeParams_out = TYPES.record_ptr_arg(154, nodeParams_out, true)?;
     let a_nodeParams_out = p_nodeParams_out.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hNode, a_nodeParams_out) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -2343,12 +2483,14 @@ fn hipGraphBatchMemOpNodeGetParams(py: Python<'_>, hNode: rt::PtrArg, nodeParams
 #[pyo3(signature = (hNode, nodeParams))]
 fn hipGraphBatchMemOpNodeSetParams(py: Python<'_>, hNode: rt::PtrArg, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphBatchMemOpNodeSetParams");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_hNode = hNode.addr();
     let p_nodeParams = TYPES.record_ptr_arg(154, nodeParams, true)?;
     let a_nodeParams = p_nodeParams.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hNode, a_nodeParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -2377,13 +2519,15 @@ fn hipGraphBatchMemOpNodeSetParams(py: Python<'_>, hNode: rt::PtrArg, nodeParams
 #[pyo3(signature = (hGraphExec, hNode, nodeParams))]
 fn hipGraphExecBatchMemOpNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, hNode: rt::PtrArg, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecBatchMemOpNodeSetParams");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_hGraphExec = hGraphExec.addr();
     let a_hNode = hNode.addr();
     let p_nodeParams = TYPES.record_ptr_arg(154, nodeParams, false)?;
     let a_nodeParams = p_nodeParams.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hGraphExec, a_hNode, a_nodeParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -2421,12 +2565,14 @@ fn hipGraphExecBatchMemOpNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, h
 #[pyo3(signature = (flags))]
 fn hipEventCreateWithFlags(py: Python<'_>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipEventCreateWithFlags");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_event: usize = Default::default();
     let a_event = &mut o_event as *mut usize as usize;
     let a_flags = flags.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_event, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 215, o_event, None)?])
@@ -2445,11 +2591,13 @@ fn hipEventCreateWithFlags(py: Python<'_>, flags: rt::CInt<u32>) -> PyResult<PyO
 #[pyo3(signature = ())]
 fn hipEventCreate(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipEventCreate");
+    let mut o_event: usize = Default::default();
+    let a_event = &mut o_event as *mut usize as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let mut o_event: usize = Default::default();
-    let a_event = &mut o_event as *mut usize as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_event) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 215, o_event, None)?])
@@ -2495,12 +2643,14 @@ fn hipEventCreate(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = (event, stream, flags))]
 fn hipEventRecordWithFlags(py: Python<'_>, event: rt::PtrArg, stream: rt::PtrArg, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipEventRecordWithFlags");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_event = event.addr();
     let a_stream = stream.addr();
     let a_flags = flags.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_event, a_stream, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -2515,11 +2665,13 @@ fn hipEventRecordWithFlags(py: Python<'_>, event: rt::PtrArg, stream: rt::PtrArg
 #[pyo3(signature = (event, stream))]
 fn hipEventRecord(py: Python<'_>, event: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipEventRecord");
+    let a_event = event.addr();
+    let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_event = event.addr();
-    let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_event, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -2545,10 +2697,12 @@ fn hipEventRecord(py: Python<'_>, event: rt::PtrArg, stream: rt::PtrArg) -> PyRe
 #[pyo3(signature = (event))]
 fn hipEventDestroy(py: Python<'_>, event: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipEventDestroy");
+    let a_event = event.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_event = event.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_event) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -2575,10 +2729,12 @@ fn hipEventDestroy(py: Python<'_>, event: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (event))]
 fn hipEventSynchronize(py: Python<'_>, event: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipEventSynchronize");
+    let a_event = event.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_event = event.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_event) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -2617,13 +2773,15 @@ fn hipEventSynchronize(py: Python<'_>, event: rt::PtrArg) -> PyResult<PyObject> 
 #[pyo3(signature = (start, stop))]
 fn hipEventElapsedTime(py: Python<'_>, start: rt::PtrArg, stop: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipEventElapsedTime");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_ms: f32 = Default::default();
     let a_ms = &mut o_ms as *mut f32 as usize;
     let a_start = start.addr();
     let a_stop = stop.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ms, a_start, a_stop) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_ms)?])
@@ -2650,10 +2808,12 @@ fn hipEventElapsedTime(py: Python<'_>, start: rt::PtrArg, stop: rt::PtrArg) -> P
 #[pyo3(signature = (event))]
 fn hipEventQuery(py: Python<'_>, event: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipEventQuery");
+    let a_event = event.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_event = event.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_event) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -2675,12 +2835,14 @@ fn hipEventQuery(py: Python<'_>, event: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (value, attribute, ptr))]
 fn hipPointerSetAttribute(py: Python<'_>, value: rt::PtrArg, attribute: &Bound<'_, PyAny>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipPointerSetAttribute");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_value = value.addr();
     let a_attribute = rt::narrow::<u32>(TYPES.enum_arg(21, attribute)?)?;
     let a_ptr = ptr.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_value, a_attribute, a_ptr) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -2709,12 +2871,14 @@ fn hipPointerSetAttribute(py: Python<'_>, value: rt::PtrArg, attribute: &Bound<'
 #[pyo3(signature = (attributes, ptr))]
 fn hipPointerGetAttributes(py: Python<'_>, attributes: &Bound<'_, PyAny>, ptr: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipPointerGetAttributes");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let p_attributes = TYPES.record_ptr_arg(66, attributes, true)?;
     let a_attributes = p_attributes.addr();
     let a_ptr = ptr.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_attributes, a_ptr) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -2738,12 +2902,14 @@ fn hipPointerGetAttributes(py: Python<'_>, attributes: &Bound<'_, PyAny>, ptr: r
 #[pyo3(signature = (data, attribute, ptr))]
 fn hipPointerGetAttribute(py: Python<'_>, data: rt::PtrArgMut, attribute: &Bound<'_, PyAny>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipPointerGetAttribute");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_data = data.addr();
     let a_attribute = rt::narrow::<u32>(TYPES.enum_arg(21, attribute)?)?;
     let a_ptr = ptr.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_attribute, a_ptr) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -2768,15 +2934,17 @@ fn hipPointerGetAttribute(py: Python<'_>, data: rt::PtrArgMut, attribute: &Bound
 #[pyo3(signature = (numAttributes, ptr))]
 fn hipDrvPointerGetAttributes(py: Python<'_>, numAttributes: rt::CInt<u32>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDrvPointerGetAttributes");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(u32, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_numAttributes = numAttributes.0;
     let mut o_attributes: u32 = Default::default();
     let a_attributes = &mut o_attributes as *mut u32 as usize;
     let mut o_data: usize = Default::default();
     let a_data = &mut o_data as *mut usize as usize;
     let a_ptr = ptr.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(u32, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_numAttributes, a_attributes, a_data, a_ptr) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.enum_member(py, 21, o_attributes as i64)?, rt::pointer_result(py, o_data)?])
@@ -2803,12 +2971,14 @@ fn hipDrvPointerGetAttributes(py: Python<'_>, numAttributes: rt::CInt<u32>, ptr:
 #[pyo3(signature = (extSem_out, semHandleDesc))]
 fn hipImportExternalSemaphore(py: Python<'_>, extSem_out: rt::PtrArgMut, semHandleDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipImportExternalSemaphore");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_extSem_out = extSem_out.addr();
     let p_semHandleDesc = TYPES.record_ptr_arg(167, semHandleDesc, false)?;
     let a_semHandleDesc = p_semHandleDesc.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_extSem_out, a_semHandleDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -2832,14 +3002,16 @@ fn hipImportExternalSemaphore(py: Python<'_>, extSem_out: rt::PtrArgMut, semHand
 #[pyo3(signature = (extSemArray, paramsArray, numExtSems, stream))]
 fn hipSignalExternalSemaphoresAsync(py: Python<'_>, extSemArray: rt::PtrArg, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipSignalExternalSemaphoresAsync");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_extSemArray = extSemArray.addr();
     let p_paramsArray = TYPES.record_ptr_arg(170, paramsArray, false)?;
     let a_paramsArray = p_paramsArray.addr();
     let a_numExtSems = numExtSems.0;
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_extSemArray, a_paramsArray, a_numExtSems, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -2863,14 +3035,16 @@ fn hipSignalExternalSemaphoresAsync(py: Python<'_>, extSemArray: rt::PtrArg, par
 #[pyo3(signature = (extSemArray, paramsArray, numExtSems, stream))]
 fn hipWaitExternalSemaphoresAsync(py: Python<'_>, extSemArray: rt::PtrArg, paramsArray: &Bound<'_, PyAny>, numExtSems: rt::CInt<u32>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipWaitExternalSemaphoresAsync");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_extSemArray = extSemArray.addr();
     let p_paramsArray = TYPES.record_ptr_arg(175, paramsArray, false)?;
     let a_paramsArray = p_paramsArray.addr();
     let a_numExtSems = numExtSems.0;
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_extSemArray, a_paramsArray, a_numExtSems, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -2891,10 +3065,12 @@ fn hipWaitExternalSemaphoresAsync(py: Python<'_>, extSemArray: rt::PtrArg, param
 #[pyo3(signature = (extSem))]
 fn hipDestroyExternalSemaphore(py: Python<'_>, extSem: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalSemaphore");
+    let a_extSem = extSem.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_extSem = extSem.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_extSem) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -2914,12 +3090,14 @@ fn hipDestroyExternalSemaphore(py: Python<'_>, extSem: rt::PtrArgMut) -> PyResul
 #[pyo3(signature = (extMem_out, memHandleDesc))]
 fn hipImportExternalMemory(py: Python<'_>, extMem_out: rt::PtrArgMut, memHandleDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipImportExternalMemory");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_extMem_out = extMem_out.addr();
     let p_memHandleDesc = TYPES.record_ptr_arg(162, memHandleDesc, false)?;
     let a_memHandleDesc = p_memHandleDesc.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_extMem_out, a_memHandleDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -2940,14 +3118,16 @@ fn hipImportExternalMemory(py: Python<'_>, extMem_out: rt::PtrArgMut, memHandleD
 #[pyo3(signature = (extMem, bufferDesc))]
 fn hipExternalMemoryGetMappedBuffer(py: Python<'_>, extMem: rt::PtrArgMut, bufferDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipExternalMemoryGetMappedBuffer");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_devPtr: usize = Default::default();
     let a_devPtr = &mut o_devPtr as *mut usize as usize;
     let a_extMem = extMem.addr();
     let p_bufferDesc = TYPES.record_ptr_arg(165, bufferDesc, false)?;
     let a_bufferDesc = p_bufferDesc.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_devPtr, a_extMem, a_bufferDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::pointer_result(py, o_devPtr)?])
@@ -2966,10 +3146,12 @@ fn hipExternalMemoryGetMappedBuffer(py: Python<'_>, extMem: rt::PtrArgMut, buffe
 #[pyo3(signature = (extMem))]
 fn hipDestroyExternalMemory(py: Python<'_>, extMem: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalMemory");
+    let a_extMem = extMem.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_extMem = extMem.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_extMem) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -2992,14 +3174,16 @@ fn hipDestroyExternalMemory(py: Python<'_>, extMem: rt::PtrArgMut) -> PyResult<P
 #[pyo3(signature = (extMem, mipmapDesc))]
 fn hipExternalMemoryGetMappedMipmappedArray(py: Python<'_>, extMem: rt::PtrArgMut, mipmapDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipExternalMemoryGetMappedMipmappedArray");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_mipmap: usize = Default::default();
     let a_mipmap = &mut o_mipmap as *mut usize as usize;
     let a_extMem = extMem.addr();
     let p_mipmapDesc = TYPES.record_ptr_arg(166, mipmapDesc, false)?;
     let a_mipmapDesc = p_mipmapDesc.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mipmap, a_extMem, a_mipmapDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 71, o_mipmap, None)?])
@@ -3022,12 +3206,14 @@ fn hipExternalMemoryGetMappedMipmappedArray(py: Python<'_>, extMem: rt::PtrArgMu
 #[pyo3(signature = (size))]
 fn hipMalloc(py: Python<'_>, size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMalloc");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u64) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_ptr: usize = Default::default();
     let a_ptr = &mut o_ptr as *mut usize as usize;
     let a_size = size.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u64) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_size) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::device_array_result(py, o_ptr, size.0 as u64)?])
@@ -3056,13 +3242,15 @@ fn hipMalloc(py: Python<'_>, size: rt::CInt<u64>) -> PyResult<PyObject> {
 #[pyo3(signature = (sizeBytes, flags))]
 fn hipExtMallocWithFlags(py: Python<'_>, sizeBytes: rt::CInt<u64>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipExtMallocWithFlags");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u64, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_ptr: usize = Default::default();
     let a_ptr = &mut o_ptr as *mut usize as usize;
     let a_sizeBytes = sizeBytes.0;
     let a_flags = flags.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u64, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_sizeBytes, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::device_array_result(py, o_ptr, sizeBytes.0 as u64)?])
@@ -3086,12 +3274,14 @@ fn hipExtMallocWithFlags(py: Python<'_>, sizeBytes: rt::CInt<u64>, flags: rt::CI
 #[pyo3(signature = (size))]
 fn hipMallocHost(py: Python<'_>, size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMallocHost");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u64) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_ptr: usize = Default::default();
     let a_ptr = &mut o_ptr as *mut usize as usize;
     let a_size = size.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u64) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_size) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::pointer_result(py, o_ptr)?])
@@ -3115,12 +3305,14 @@ fn hipMallocHost(py: Python<'_>, size: rt::CInt<u64>) -> PyResult<PyObject> {
 #[pyo3(signature = (size))]
 fn hipMemAllocHost(py: Python<'_>, size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemAllocHost");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u64) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_ptr: usize = Default::default();
     let a_ptr = &mut o_ptr as *mut usize as usize;
     let a_size = size.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u64) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_size) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::pointer_result(py, o_ptr)?])
@@ -3162,13 +3354,15 @@ fn hipMemAllocHost(py: Python<'_>, size: rt::CInt<u64>) -> PyResult<PyObject> {
 #[pyo3(signature = (size, flags))]
 fn hipHostMalloc(py: Python<'_>, size: rt::CInt<u64>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipHostMalloc");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u64, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_ptr: usize = Default::default();
     let a_ptr = &mut o_ptr as *mut usize as usize;
     let a_size = size.0;
     let a_flags = flags.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u64, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_size, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::pointer_result(py, o_ptr)?])
@@ -3202,13 +3396,15 @@ fn hipHostMalloc(py: Python<'_>, size: rt::CInt<u64>, flags: rt::CInt<u32>) -> P
 #[pyo3(signature = (size, flags))]
 fn hipMallocManaged(py: Python<'_>, size: rt::CInt<u64>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMallocManaged");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u64, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_dev_ptr: usize = Default::default();
     let a_dev_ptr = &mut o_dev_ptr as *mut usize as usize;
     let a_size = size.0;
     let a_flags = flags.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u64, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dev_ptr, a_size, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::device_array_result(py, o_dev_ptr, size.0 as u64)?])
@@ -3230,13 +3426,15 @@ fn hipMallocManaged(py: Python<'_>, size: rt::CInt<u64>, flags: rt::CInt<u32>) -
 #[pyo3(signature = (dev_ptr, count, device, stream))]
 fn hipMemPrefetchAsync(py: Python<'_>, dev_ptr: rt::PtrArg, count: rt::CInt<u64>, device: rt::CInt<i32>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPrefetchAsync");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u64, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dev_ptr = dev_ptr.addr();
     let a_count = count.0;
     let a_device = device.0;
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u64, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dev_ptr, a_count, a_device, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -3265,13 +3463,15 @@ fn hipMemPrefetchAsync(py: Python<'_>, dev_ptr: rt::PtrArg, count: rt::CInt<u64>
 #[pyo3(signature = (dev_ptr, count, advice, device))]
 fn hipMemAdvise(py: Python<'_>, dev_ptr: rt::PtrArg, count: rt::CInt<u64>, advice: &Bound<'_, PyAny>, device: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemAdvise");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u64, u32, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dev_ptr = dev_ptr.addr();
     let a_count = count.0;
     let a_advice = rt::narrow::<u32>(TYPES.enum_arg(29, advice)?)?;
     let a_device = device.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u64, u32, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dev_ptr, a_count, a_advice, a_device) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -3295,14 +3495,16 @@ fn hipMemAdvise(py: Python<'_>, dev_ptr: rt::PtrArg, count: rt::CInt<u64>, advic
 #[pyo3(signature = (data, data_size, attribute, dev_ptr, count))]
 fn hipMemRangeGetAttribute(py: Python<'_>, data: rt::PtrArgMut, data_size: rt::CInt<u64>, attribute: &Bound<'_, PyAny>, dev_ptr: rt::PtrArg, count: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemRangeGetAttribute");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u64, u32, usize, u64) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_data = data.addr();
     let a_data_size = data_size.0;
     let a_attribute = rt::narrow::<u32>(TYPES.enum_arg(31, attribute)?)?;
     let a_dev_ptr = dev_ptr.addr();
     let a_count = count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u64, u32, usize, u64) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_data_size, a_attribute, a_dev_ptr, a_count) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -3327,9 +3529,6 @@ fn hipMemRangeGetAttribute(py: Python<'_>, data: rt::PtrArgMut, data_size: rt::C
 #[pyo3(signature = (num_attributes, dev_ptr, count))]
 fn hipMemRangeGetAttributes(py: Python<'_>, num_attributes: rt::CInt<u64>, dev_ptr: rt::PtrArg, count: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemRangeGetAttributes");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, u64) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_data: usize = Default::default();
     let a_data = &mut o_data as *mut usize as usize;
     let mut o_data_sizes: u64 = Default::default();
@@ -3339,6 +3538,11 @@ fn hipMemRangeGetAttributes(py: Python<'_>, num_attributes: rt::CInt<u64>, dev_p
     let a_num_attributes = num_attributes.0;
     let a_dev_ptr = dev_ptr.addr();
     let a_count = count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, u64) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_data_sizes, a_attributes, a_num_attributes, a_dev_ptr, a_count) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::pointer_result(py, o_data)?, rt::obj(py, o_data_sizes)?, TYPES.enum_member(py, 31, o_attributes as i64)?])
@@ -3363,13 +3567,15 @@ fn hipMemRangeGetAttributes(py: Python<'_>, num_attributes: rt::CInt<u64>, dev_p
 #[pyo3(signature = (stream, dev_ptr, length, flags))]
 fn hipStreamAttachMemAsync(py: Python<'_>, stream: rt::PtrArg, dev_ptr: rt::PtrArgMut, length: rt::CInt<u64>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamAttachMemAsync");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_stream = stream.addr();
     let a_dev_ptr = dev_ptr.addr();
     let a_length = length.0;
     let a_flags = flags.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_dev_ptr, a_length, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -3410,13 +3616,15 @@ fn hipStreamAttachMemAsync(py: Python<'_>, stream: rt::PtrArg, dev_ptr: rt::PtrA
 #[pyo3(signature = (size, stream))]
 fn hipMallocAsync(py: Python<'_>, size: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMallocAsync");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u64, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_dev_ptr: usize = Default::default();
     let a_dev_ptr = &mut o_dev_ptr as *mut usize as usize;
     let a_size = size.0;
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u64, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dev_ptr, a_size, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::device_array_result(py, o_dev_ptr, size.0 as u64)?])
@@ -3450,11 +3658,13 @@ fn hipMallocAsync(py: Python<'_>, size: rt::CInt<u64>, stream: rt::PtrArg) -> Py
 #[pyo3(signature = (dev_ptr, stream))]
 fn hipFreeAsync(py: Python<'_>, dev_ptr: rt::PtrArgMut, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipFreeAsync");
+    let a_dev_ptr = dev_ptr.addr();
+    let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_dev_ptr = dev_ptr.addr();
-    let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dev_ptr, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -3491,11 +3701,13 @@ fn hipFreeAsync(py: Python<'_>, dev_ptr: rt::PtrArgMut, stream: rt::PtrArg) -> P
 #[pyo3(signature = (mem_pool, min_bytes_to_hold))]
 fn hipMemPoolTrimTo(py: Python<'_>, mem_pool: rt::PtrArg, min_bytes_to_hold: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolTrimTo");
+    let a_mem_pool = mem_pool.addr();
+    let a_min_bytes_to_hold = min_bytes_to_hold.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_mem_pool = mem_pool.addr();
-    let a_min_bytes_to_hold = min_bytes_to_hold.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mem_pool, a_min_bytes_to_hold) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -3543,12 +3755,14 @@ fn hipMemPoolTrimTo(py: Python<'_>, mem_pool: rt::PtrArg, min_bytes_to_hold: rt:
 #[pyo3(signature = (mem_pool, attr, value))]
 fn hipMemPoolSetAttribute(py: Python<'_>, mem_pool: rt::PtrArg, attr: &Bound<'_, PyAny>, value: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolSetAttribute");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_mem_pool = mem_pool.addr();
     let a_attr = rt::narrow::<u32>(TYPES.enum_arg(32, attr)?)?;
     let a_value = value.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mem_pool, a_attr, a_value) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -3596,12 +3810,14 @@ fn hipMemPoolSetAttribute(py: Python<'_>, mem_pool: rt::PtrArg, attr: &Bound<'_,
 #[pyo3(signature = (mem_pool, attr, value))]
 fn hipMemPoolGetAttribute(py: Python<'_>, mem_pool: rt::PtrArg, attr: &Bound<'_, PyAny>, value: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolGetAttribute");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_mem_pool = mem_pool.addr();
     let a_attr = rt::narrow::<u32>(TYPES.enum_arg(32, attr)?)?;
     let a_value = value.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mem_pool, a_attr, a_value) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -3628,13 +3844,15 @@ fn hipMemPoolGetAttribute(py: Python<'_>, mem_pool: rt::PtrArg, attr: &Bound<'_,
 #[pyo3(signature = (mem_pool, desc_list, count))]
 fn hipMemPoolSetAccess(py: Python<'_>, mem_pool: rt::PtrArg, desc_list: &Bound<'_, PyAny>, count: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolSetAccess");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_mem_pool = mem_pool.addr();
     let p_desc_list = TYPES.record_ptr_arg(156, desc_list, false)?;
     let a_desc_list = p_desc_list.addr();
     let a_count = count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mem_pool, a_desc_list, a_count) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -3663,14 +3881,16 @@ fn hipMemPoolSetAccess(py: Python<'_>, mem_pool: rt::PtrArg, desc_list: &Bound<'
 #[pyo3(signature = (mem_pool, location))]
 fn hipMemPoolGetAccess(py: Python<'_>, mem_pool: rt::PtrArg, location: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolGetAccess");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_flags: u32 = Default::default();
     let a_flags = &mut o_flags as *mut u32 as usize;
     let a_mem_pool = mem_pool.addr();
     let p_location = TYPES.record_ptr_arg(155, location, true)?;
     let a_location = p_location.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_flags, a_mem_pool, a_location) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.enum_member(py, 34, o_flags as i64)?])
@@ -3703,13 +3923,15 @@ fn hipMemPoolGetAccess(py: Python<'_>, mem_pool: rt::PtrArg, location: &Bound<'_
 #[pyo3(signature = (pool_props))]
 fn hipMemPoolCreate(py: Python<'_>, pool_props: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolCreate");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_mem_pool: usize = Default::default();
     let a_mem_pool = &mut o_mem_pool as *mut usize as usize;
     let p_pool_props = TYPES.record_ptr_arg(157, pool_props, false)?;
     let a_pool_props = p_pool_props.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mem_pool, a_pool_props) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 214, o_mem_pool, None)?])
@@ -3745,10 +3967,12 @@ fn hipMemPoolCreate(py: Python<'_>, pool_props: &Bound<'_, PyAny>) -> PyResult<P
 #[pyo3(signature = (mem_pool))]
 fn hipMemPoolDestroy(py: Python<'_>, mem_pool: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolDestroy");
+    let a_mem_pool = mem_pool.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_mem_pool = mem_pool.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mem_pool) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -3791,14 +4015,16 @@ fn hipMemPoolDestroy(py: Python<'_>, mem_pool: rt::PtrArg) -> PyResult<PyObject>
 #[pyo3(signature = (size, mem_pool, stream))]
 fn hipMallocFromPoolAsync(py: Python<'_>, size: rt::CInt<u64>, mem_pool: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMallocFromPoolAsync");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u64, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_dev_ptr: usize = Default::default();
     let a_dev_ptr = &mut o_dev_ptr as *mut usize as usize;
     let a_size = size.0;
     let a_mem_pool = mem_pool.addr();
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u64, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dev_ptr, a_size, a_mem_pool, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::pointer_result(py, o_dev_ptr)?])
@@ -3834,13 +4060,15 @@ fn hipMallocFromPoolAsync(py: Python<'_>, size: rt::CInt<u64>, mem_pool: rt::Ptr
 #[pyo3(signature = (shared_handle, mem_pool, handle_type, flags))]
 fn hipMemPoolExportToShareableHandle(py: Python<'_>, shared_handle: rt::PtrArgMut, mem_pool: rt::PtrArg, handle_type: &Bound<'_, PyAny>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolExportToShareableHandle");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u32, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_shared_handle = shared_handle.addr();
     let a_mem_pool = mem_pool.addr();
     let a_handle_type = rt::narrow::<u32>(TYPES.enum_arg(36, handle_type)?)?;
     let a_flags = flags.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u32, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_shared_handle, a_mem_pool, a_handle_type, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -3873,14 +4101,16 @@ fn hipMemPoolExportToShareableHandle(py: Python<'_>, shared_handle: rt::PtrArgMu
 #[pyo3(signature = (shared_handle, handle_type, flags))]
 fn hipMemPoolImportFromShareableHandle(py: Python<'_>, shared_handle: rt::PtrArgMut, handle_type: &Bound<'_, PyAny>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolImportFromShareableHandle");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u32, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_mem_pool: usize = Default::default();
     let a_mem_pool = &mut o_mem_pool as *mut usize as usize;
     let a_shared_handle = shared_handle.addr();
     let a_handle_type = rt::narrow::<u32>(TYPES.enum_arg(36, handle_type)?)?;
     let a_flags = flags.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u32, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mem_pool, a_shared_handle, a_handle_type, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 214, o_mem_pool, None)?])
@@ -3909,12 +4139,14 @@ fn hipMemPoolImportFromShareableHandle(py: Python<'_>, shared_handle: rt::PtrArg
 #[pyo3(signature = (export_data, dev_ptr))]
 fn hipMemPoolExportPointer(py: Python<'_>, export_data: &Bound<'_, PyAny>, dev_ptr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolExportPointer");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let p_export_data = TYPES.record_ptr_arg(158, export_data, true)?;
     let a_export_data = p_export_data.addr();
     let a_dev_ptr = dev_ptr.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_export_data, a_dev_ptr) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -3952,14 +4184,16 @@ fn hipMemPoolExportPointer(py: Python<'_>, export_data: &Bound<'_, PyAny>, dev_p
 #[pyo3(signature = (mem_pool, export_data))]
 fn hipMemPoolImportPointer(py: Python<'_>, mem_pool: rt::PtrArg, export_data: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolImportPointer");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_dev_ptr: usize = Default::default();
     let a_dev_ptr = &mut o_dev_ptr as *mut usize as usize;
     let a_mem_pool = mem_pool.addr();
     let p_export_data = TYPES.record_ptr_arg(158, export_data, true)?;
     let a_export_data = p_export_data.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dev_ptr, a_mem_pool, a_export_data) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::pointer_result(py, o_dev_ptr)?])
@@ -3986,13 +4220,15 @@ fn hipMemPoolImportPointer(py: Python<'_>, mem_pool: rt::PtrArg, export_data: &B
 #[pyo3(signature = (size, flags))]
 fn hipHostAlloc(py: Python<'_>, size: rt::CInt<u64>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipHostAlloc");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u64, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_ptr: usize = Default::default();
     let a_ptr = &mut o_ptr as *mut usize as usize;
     let a_size = size.0;
     let a_flags = flags.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u64, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_size, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::pointer_result(py, o_ptr)?])
@@ -4013,13 +4249,15 @@ fn hipHostAlloc(py: Python<'_>, size: rt::CInt<u64>, flags: rt::CInt<u32>) -> Py
 #[pyo3(signature = (hstPtr, flags))]
 fn hipHostGetDevicePointer(py: Python<'_>, hstPtr: rt::PtrArgMut, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipHostGetDevicePointer");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_devPtr: usize = Default::default();
     let a_devPtr = &mut o_devPtr as *mut usize as usize;
     let a_hstPtr = hstPtr.addr();
     let a_flags = flags.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_devPtr, a_hstPtr, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::pointer_result(py, o_devPtr)?])
@@ -4039,12 +4277,14 @@ fn hipHostGetDevicePointer(py: Python<'_>, hstPtr: rt::PtrArgMut, flags: rt::CIn
 #[pyo3(signature = (hostPtr))]
 fn hipHostGetFlags(py: Python<'_>, hostPtr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipHostGetFlags");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_flagsPtr: u32 = Default::default();
     let a_flagsPtr = &mut o_flagsPtr as *mut u32 as usize;
     let a_hostPtr = hostPtr.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_flagsPtr, a_hostPtr) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_flagsPtr)?])
@@ -4089,12 +4329,14 @@ fn hipHostGetFlags(py: Python<'_>, hostPtr: rt::PtrArgMut) -> PyResult<PyObject>
 #[pyo3(signature = (hostPtr, sizeBytes, flags))]
 fn hipHostRegister(py: Python<'_>, hostPtr: rt::PtrArgMut, sizeBytes: rt::CInt<u64>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipHostRegister");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u64, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_hostPtr = hostPtr.addr();
     let a_sizeBytes = sizeBytes.0;
     let a_flags = flags.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u64, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hostPtr, a_sizeBytes, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -4113,10 +4355,12 @@ fn hipHostRegister(py: Python<'_>, hostPtr: rt::PtrArgMut, sizeBytes: rt::CInt<u
 #[pyo3(signature = (hostPtr))]
 fn hipHostUnregister(py: Python<'_>, hostPtr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipHostUnregister");
+    let a_hostPtr = hostPtr.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_hostPtr = hostPtr.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hostPtr) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -4144,15 +4388,17 @@ fn hipHostUnregister(py: Python<'_>, hostPtr: rt::PtrArgMut) -> PyResult<PyObjec
 #[pyo3(signature = (width, height))]
 fn hipMallocPitch(py: Python<'_>, width: rt::CInt<u64>, height: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMallocPitch");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, u64) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_ptr: usize = Default::default();
     let a_ptr = &mut o_ptr as *mut usize as usize;
     let mut o_pitch: u64 = Default::default();
     let a_pitch = &mut o_pitch as *mut u64 as usize;
     let a_width = width.0;
     let a_height = height.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, u64) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_pitch, a_width, a_height) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::pointer_result(py, o_ptr)?, rt::obj(py, o_pitch)?])
@@ -4184,9 +4430,6 @@ fn hipMallocPitch(py: Python<'_>, width: rt::CInt<u64>, height: rt::CInt<u64>) -
 #[pyo3(signature = (widthInBytes, height, elementSizeBytes))]
 fn hipMemAllocPitch(py: Python<'_>, widthInBytes: rt::CInt<u64>, height: rt::CInt<u64>, elementSizeBytes: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemAllocPitch");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, u64, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_dptr: usize = Default::default();
     let a_dptr = &mut o_dptr as *mut usize as usize;
     let mut o_pitch: u64 = Default::default();
@@ -4194,6 +4437,11 @@ fn hipMemAllocPitch(py: Python<'_>, widthInBytes: rt::CInt<u64>, height: rt::CIn
     let a_widthInBytes = widthInBytes.0;
     let a_height = height.0;
     let a_elementSizeBytes = elementSizeBytes.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, u64, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dptr, a_pitch, a_widthInBytes, a_height, a_elementSizeBytes) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::pointer_result(py, o_dptr)?, rt::obj(py, o_pitch)?])
@@ -4217,10 +4465,12 @@ fn hipMemAllocPitch(py: Python<'_>, widthInBytes: rt::CInt<u64>, height: rt::CIn
 #[pyo3(signature = (ptr))]
 fn hipFree(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipFree");
+    let a_ptr = ptr.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_ptr = ptr.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ptr) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -4241,10 +4491,12 @@ fn hipFree(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
 #[pyo3(signature = (ptr))]
 fn hipFreeHost(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipFreeHost");
+    let a_ptr = ptr.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_ptr = ptr.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ptr) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -4268,10 +4520,12 @@ fn hipFreeHost(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
 #[pyo3(signature = (ptr))]
 fn hipHostFree(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipHostFree");
+    let a_ptr = ptr.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_ptr = ptr.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ptr) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -4311,13 +4565,15 @@ fn hipHostFree(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
 #[pyo3(signature = (dst, src, sizeBytes, kind))]
 fn hipMemcpy(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArg, sizeBytes: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
     let a_src = src.addr();
     let a_sizeBytes = sizeBytes.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_src, a_sizeBytes, a_kind) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -4341,14 +4597,16 @@ fn hipMemcpy(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArg, sizeBytes: rt:
 #[pyo3(signature = (dst, src, sizeBytes, kind, stream))]
 fn hipMemcpyWithStream(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArg, sizeBytes: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyWithStream");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, u32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
     let a_src = src.addr();
     let a_sizeBytes = sizeBytes.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, u32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_src, a_sizeBytes, a_kind, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -4375,12 +4633,14 @@ fn hipMemcpyWithStream(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArg, size
 #[pyo3(signature = (dst, src, sizeBytes))]
 fn hipMemcpyHtoD(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArgMut, sizeBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyHtoD");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
     let a_src = src.addr();
     let a_sizeBytes = sizeBytes.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_src, a_sizeBytes) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -4407,12 +4667,14 @@ fn hipMemcpyHtoD(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArgMut, sizeByt
 #[pyo3(signature = (dst, src, sizeBytes))]
 fn hipMemcpyDtoH(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArgMut, sizeBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyDtoH");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
     let a_src = src.addr();
     let a_sizeBytes = sizeBytes.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_src, a_sizeBytes) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -4439,12 +4701,14 @@ fn hipMemcpyDtoH(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArgMut, sizeByt
 #[pyo3(signature = (dst, src, sizeBytes))]
 fn hipMemcpyDtoD(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArgMut, sizeBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyDtoD");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
     let a_src = src.addr();
     let a_sizeBytes = sizeBytes.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_src, a_sizeBytes) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -4472,13 +4736,15 @@ fn hipMemcpyDtoD(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArgMut, sizeByt
 #[pyo3(signature = (dstDevice, srcArray, srcOffset, ByteCount))]
 fn hipMemcpyAtoD(py: Python<'_>, dstDevice: rt::PtrArgMut, srcArray: rt::PtrArg, srcOffset: rt::CInt<u64>, ByteCount: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyAtoD");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, u64) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dstDevice = dstDevice.addr();
     let a_srcArray = srcArray.addr();
     let a_srcOffset = srcOffset.0;
     let a_ByteCount = ByteCount.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, u64) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dstDevice, a_srcArray, a_srcOffset, a_ByteCount) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -4506,13 +4772,15 @@ fn hipMemcpyAtoD(py: Python<'_>, dstDevice: rt::PtrArgMut, srcArray: rt::PtrArg,
 #[pyo3(signature = (dstArray, dstOffset, srcDevice, ByteCount))]
 fn hipMemcpyDtoA(py: Python<'_>, dstArray: rt::PtrArg, dstOffset: rt::CInt<u64>, srcDevice: rt::PtrArgMut, ByteCount: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyDtoA");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u64, usize, u64) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dstArray = dstArray.addr();
     let a_dstOffset = dstOffset.0;
     let a_srcDevice = srcDevice.addr();
     let a_ByteCount = ByteCount.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u64, usize, u64) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dstArray, a_dstOffset, a_srcDevice, a_ByteCount) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -4541,14 +4809,16 @@ fn hipMemcpyDtoA(py: Python<'_>, dstArray: rt::PtrArg, dstOffset: rt::CInt<u64>,
 #[pyo3(signature = (dstArray, dstOffset, srcArray, srcOffset, ByteCount))]
 fn hipMemcpyAtoA(py: Python<'_>, dstArray: rt::PtrArg, dstOffset: rt::CInt<u64>, srcArray: rt::PtrArg, srcOffset: rt::CInt<u64>, ByteCount: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyAtoA");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u64, usize, u64, u64) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dstArray = dstArray.addr();
     let a_dstOffset = dstOffset.0;
     let a_srcArray = srcArray.addr();
     let a_srcOffset = srcOffset.0;
     let a_ByteCount = ByteCount.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u64, usize, u64, u64) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dstArray, a_dstOffset, a_srcArray, a_srcOffset, a_ByteCount) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -4576,13 +4846,15 @@ fn hipMemcpyAtoA(py: Python<'_>, dstArray: rt::PtrArg, dstOffset: rt::CInt<u64>,
 #[pyo3(signature = (dst, src, sizeBytes, stream))]
 fn hipMemcpyHtoDAsync(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArgMut, sizeBytes: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyHtoDAsync");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
     let a_src = src.addr();
     let a_sizeBytes = sizeBytes.0;
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_src, a_sizeBytes, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -4610,13 +4882,15 @@ fn hipMemcpyHtoDAsync(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArgMut, si
 #[pyo3(signature = (dst, src, sizeBytes, stream))]
 fn hipMemcpyDtoHAsync(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArgMut, sizeBytes: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyDtoHAsync");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
     let a_src = src.addr();
     let a_sizeBytes = sizeBytes.0;
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_src, a_sizeBytes, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -4644,13 +4918,15 @@ fn hipMemcpyDtoHAsync(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArgMut, si
 #[pyo3(signature = (dst, src, sizeBytes, stream))]
 fn hipMemcpyDtoDAsync(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArgMut, sizeBytes: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyDtoDAsync");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
     let a_src = src.addr();
     let a_sizeBytes = sizeBytes.0;
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_src, a_sizeBytes, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -4679,14 +4955,16 @@ fn hipMemcpyDtoDAsync(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArgMut, si
 #[pyo3(signature = (dstHost, srcArray, srcOffset, ByteCount, stream))]
 fn hipMemcpyAtoHAsync(py: Python<'_>, dstHost: rt::PtrArgMut, srcArray: rt::PtrArg, srcOffset: rt::CInt<u64>, ByteCount: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyAtoHAsync");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, u64, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dstHost = dstHost.addr();
     let a_srcArray = srcArray.addr();
     let a_srcOffset = srcOffset.0;
     let a_ByteCount = ByteCount.0;
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, u64, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dstHost, a_srcArray, a_srcOffset, a_ByteCount, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -4715,14 +4993,16 @@ fn hipMemcpyAtoHAsync(py: Python<'_>, dstHost: rt::PtrArgMut, srcArray: rt::PtrA
 #[pyo3(signature = (dstArray, dstOffset, srcHost, ByteCount, stream))]
 fn hipMemcpyHtoAAsync(py: Python<'_>, dstArray: rt::PtrArg, dstOffset: rt::CInt<u64>, srcHost: rt::PtrArg, ByteCount: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyHtoAAsync");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u64, usize, u64, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dstArray = dstArray.addr();
     let a_dstOffset = dstOffset.0;
     let a_srcHost = srcHost.addr();
     let a_ByteCount = ByteCount.0;
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u64, usize, u64, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dstArray, a_dstOffset, a_srcHost, a_ByteCount, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -4746,15 +5026,17 @@ fn hipMemcpyHtoAAsync(py: Python<'_>, dstArray: rt::PtrArg, dstOffset: rt::CInt<
 #[pyo3(signature = (hmod, name))]
 fn hipModuleGetGlobal(py: Python<'_>, hmod: rt::PtrArg, name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleGetGlobal");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_dptr: usize = Default::default();
     let a_dptr = &mut o_dptr as *mut usize as usize;
     let mut o_bytes: u64 = Default::default();
     let a_bytes = &mut o_bytes as *mut u64 as usize;
     let a_hmod = hmod.addr();
     let a_name = name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dptr, a_bytes, a_hmod, a_name) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::pointer_result(py, o_dptr)?, rt::obj(py, o_bytes)?])
@@ -4772,12 +5054,14 @@ fn hipModuleGetGlobal(py: Python<'_>, hmod: rt::PtrArg, name: rt::CStrArg) -> Py
 #[pyo3(signature = (symbol))]
 fn hipGetSymbolAddress(py: Python<'_>, symbol: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetSymbolAddress");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_devPtr: usize = Default::default();
     let a_devPtr = &mut o_devPtr as *mut usize as usize;
     let a_symbol = symbol.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_devPtr, a_symbol) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::pointer_result(py, o_devPtr)?])
@@ -4795,12 +5079,14 @@ fn hipGetSymbolAddress(py: Python<'_>, symbol: rt::PtrArg) -> PyResult<PyObject>
 #[pyo3(signature = (symbol))]
 fn hipGetSymbolSize(py: Python<'_>, symbol: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetSymbolSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_size: u64 = Default::default();
     let a_size = &mut o_size as *mut u64 as usize;
     let a_symbol = symbol.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_size, a_symbol) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_size)?])
@@ -4827,15 +5113,17 @@ fn hipGetSymbolSize(py: Python<'_>, symbol: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (symbol, pfn, hipVersion, flags))]
 fn hipGetProcAddress(py: Python<'_>, symbol: rt::CStrArg, pfn: rt::PtrArgMut, hipVersion: rt::CInt<i32>, flags: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetProcAddress");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, i32, u64, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_symbol = symbol.addr();
     let a_pfn = pfn.addr();
     let a_hipVersion = hipVersion.0;
     let a_flags = flags.0;
     let mut o_symbolStatus: u32 = Default::default();
     let a_symbolStatus = &mut o_symbolStatus as *mut u32 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, i32, u64, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_symbol, a_pfn, a_hipVersion, a_flags, a_symbolStatus) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.enum_member(py, 7, o_symbolStatus as i64)?])
@@ -4863,14 +5151,16 @@ fn hipGetProcAddress(py: Python<'_>, symbol: rt::CStrArg, pfn: rt::PtrArgMut, hi
 #[pyo3(signature = (symbol, src, sizeBytes, offset, kind))]
 fn hipMemcpyToSymbol(py: Python<'_>, symbol: rt::PtrArg, src: rt::PtrArg, sizeBytes: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyToSymbol");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, u64, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_symbol = symbol.addr();
     let a_src = src.addr();
     let a_sizeBytes = sizeBytes.0;
     let a_offset = offset.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, u64, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_symbol, a_src, a_sizeBytes, a_offset, a_kind) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -4892,15 +5182,17 @@ fn hipMemcpyToSymbol(py: Python<'_>, symbol: rt::PtrArg, src: rt::PtrArg, sizeBy
 #[pyo3(signature = (symbol, src, sizeBytes, offset, kind, stream))]
 fn hipMemcpyToSymbolAsync(py: Python<'_>, symbol: rt::PtrArg, src: rt::PtrArg, sizeBytes: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyToSymbolAsync");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, u64, u32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_symbol = symbol.addr();
     let a_src = src.addr();
     let a_sizeBytes = sizeBytes.0;
     let a_offset = offset.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, u64, u32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_symbol, a_src, a_sizeBytes, a_offset, a_kind, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -4921,14 +5213,16 @@ fn hipMemcpyToSymbolAsync(py: Python<'_>, symbol: rt::PtrArg, src: rt::PtrArg, s
 #[pyo3(signature = (dst, symbol, sizeBytes, offset, kind))]
 fn hipMemcpyFromSymbol(py: Python<'_>, dst: rt::PtrArgMut, symbol: rt::PtrArg, sizeBytes: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyFromSymbol");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, u64, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
     let a_symbol = symbol.addr();
     let a_sizeBytes = sizeBytes.0;
     let a_offset = offset.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, u64, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_symbol, a_sizeBytes, a_offset, a_kind) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -4950,15 +5244,17 @@ fn hipMemcpyFromSymbol(py: Python<'_>, dst: rt::PtrArgMut, symbol: rt::PtrArg, s
 #[pyo3(signature = (dst, symbol, sizeBytes, offset, kind, stream))]
 fn hipMemcpyFromSymbolAsync(py: Python<'_>, dst: rt::PtrArgMut, symbol: rt::PtrArg, sizeBytes: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyFromSymbolAsync");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, u64, u32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
     let a_symbol = symbol.addr();
     let a_sizeBytes = sizeBytes.0;
     let a_offset = offset.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, u64, u32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_symbol, a_sizeBytes, a_offset, a_kind, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -4998,14 +5294,16 @@ fn hipMemcpyFromSymbolAsync(py: Python<'_>, dst: rt::PtrArgMut, symbol: rt::PtrA
 #[pyo3(signature = (dst, src, sizeBytes, kind, stream))]
 fn hipMemcpyAsync(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArg, sizeBytes: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyAsync");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, u32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
     let a_src = src.addr();
     let a_sizeBytes = sizeBytes.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, u32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_src, a_sizeBytes, a_kind, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -5025,12 +5323,14 @@ fn hipMemcpyAsync(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArg, sizeBytes
 #[pyo3(signature = (dst, value, sizeBytes))]
 fn hipMemset(py: Python<'_>, dst: rt::PtrArgMut, value: rt::CInt<i32>, sizeBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemset");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, u64) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
     let a_value = value.0;
     let a_sizeBytes = sizeBytes.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, u64) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_value, a_sizeBytes) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -5050,12 +5350,14 @@ fn hipMemset(py: Python<'_>, dst: rt::PtrArgMut, value: rt::CInt<i32>, sizeBytes
 #[pyo3(signature = (dest, value, count))]
 fn hipMemsetD8(py: Python<'_>, dest: rt::PtrArgMut, value: rt::CInt<u8>, count: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemsetD8");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u8, u64) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dest = dest.addr();
     let a_value = value.0;
     let a_count = count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u8, u64) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dest, a_value, a_count) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -5081,13 +5383,15 @@ fn hipMemsetD8(py: Python<'_>, dest: rt::PtrArgMut, value: rt::CInt<u8>, count: 
 #[pyo3(signature = (dest, value, count, stream))]
 fn hipMemsetD8Async(py: Python<'_>, dest: rt::PtrArgMut, value: rt::CInt<u8>, count: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemsetD8Async");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u8, u64, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dest = dest.addr();
     let a_value = value.0;
     let a_count = count.0;
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u8, u64, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dest, a_value, a_count, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -5107,12 +5411,14 @@ fn hipMemsetD8Async(py: Python<'_>, dest: rt::PtrArgMut, value: rt::CInt<u8>, co
 #[pyo3(signature = (dest, value, count))]
 fn hipMemsetD16(py: Python<'_>, dest: rt::PtrArgMut, value: rt::CInt<u16>, count: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemsetD16");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u16, u64) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dest = dest.addr();
     let a_value = value.0;
     let a_count = count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u16, u64) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dest, a_value, a_count) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -5138,13 +5444,15 @@ fn hipMemsetD16(py: Python<'_>, dest: rt::PtrArgMut, value: rt::CInt<u16>, count
 #[pyo3(signature = (dest, value, count, stream))]
 fn hipMemsetD16Async(py: Python<'_>, dest: rt::PtrArgMut, value: rt::CInt<u16>, count: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemsetD16Async");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u16, u64, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dest = dest.addr();
     let a_value = value.0;
     let a_count = count.0;
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u16, u64, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dest, a_value, a_count, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -5164,12 +5472,14 @@ fn hipMemsetD16Async(py: Python<'_>, dest: rt::PtrArgMut, value: rt::CInt<u16>, 
 #[pyo3(signature = (dest, value, count))]
 fn hipMemsetD32(py: Python<'_>, dest: rt::PtrArgMut, value: rt::CInt<i32>, count: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemsetD32");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, u64) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dest = dest.addr();
     let a_value = value.0;
     let a_count = count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, u64) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dest, a_value, a_count) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -5195,13 +5505,15 @@ fn hipMemsetD32(py: Python<'_>, dest: rt::PtrArgMut, value: rt::CInt<i32>, count
 #[pyo3(signature = (dst, value, sizeBytes, stream))]
 fn hipMemsetAsync(py: Python<'_>, dst: rt::PtrArgMut, value: rt::CInt<i32>, sizeBytes: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemsetAsync");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, u64, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
     let a_value = value.0;
     let a_sizeBytes = sizeBytes.0;
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, u64, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_value, a_sizeBytes, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -5227,13 +5539,15 @@ fn hipMemsetAsync(py: Python<'_>, dst: rt::PtrArgMut, value: rt::CInt<i32>, size
 #[pyo3(signature = (dst, value, count, stream))]
 fn hipMemsetD32Async(py: Python<'_>, dst: rt::PtrArgMut, value: rt::CInt<i32>, count: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemsetD32Async");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, u64, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
     let a_value = value.0;
     let a_count = count.0;
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, u64, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_value, a_count, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -5254,14 +5568,16 @@ fn hipMemsetD32Async(py: Python<'_>, dst: rt::PtrArgMut, value: rt::CInt<i32>, c
 #[pyo3(signature = (dst, pitch, value, width, height))]
 fn hipMemset2D(py: Python<'_>, dst: rt::PtrArgMut, pitch: rt::CInt<u64>, value: rt::CInt<i32>, width: rt::CInt<u64>, height: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemset2D");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u64, i32, u64, u64) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
     let a_pitch = pitch.0;
     let a_value = value.0;
     let a_width = width.0;
     let a_height = height.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u64, i32, u64, u64) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_pitch, a_value, a_width, a_height) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -5283,15 +5599,17 @@ fn hipMemset2D(py: Python<'_>, dst: rt::PtrArgMut, pitch: rt::CInt<u64>, value: 
 #[pyo3(signature = (dst, pitch, value, width, height, stream))]
 fn hipMemset2DAsync(py: Python<'_>, dst: rt::PtrArgMut, pitch: rt::CInt<u64>, value: rt::CInt<i32>, width: rt::CInt<u64>, height: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemset2DAsync");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u64, i32, u64, u64, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
     let a_pitch = pitch.0;
     let a_value = value.0;
     let a_width = width.0;
     let a_height = height.0;
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u64, i32, u64, u64, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_pitch, a_value, a_width, a_height, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -5310,12 +5628,14 @@ fn hipMemset2DAsync(py: Python<'_>, dst: rt::PtrArgMut, pitch: rt::CInt<u64>, va
 #[pyo3(signature = (pitchedDevPtr, value, extent))]
 fn hipMemset3D(py: Python<'_>, pitchedDevPtr: &Bound<'_, PyAny>, value: rt::CInt<i32>, extent: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemset3D");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(R_hipPitchedPtr, i32, R_hipExtent) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_pitchedDevPtr = TYPES.record_arg::<R_hipPitchedPtr>(88, pitchedDevPtr)?;
     let a_value = value.0;
     let a_extent = TYPES.record_arg::<R_hipExtent>(89, extent)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(R_hipPitchedPtr, i32, R_hipExtent) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pitchedDevPtr, a_value, a_extent) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -5335,13 +5655,15 @@ fn hipMemset3D(py: Python<'_>, pitchedDevPtr: &Bound<'_, PyAny>, value: rt::CInt
 #[pyo3(signature = (pitchedDevPtr, value, extent, stream))]
 fn hipMemset3DAsync(py: Python<'_>, pitchedDevPtr: &Bound<'_, PyAny>, value: rt::CInt<i32>, extent: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemset3DAsync");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(R_hipPitchedPtr, i32, R_hipExtent, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_pitchedDevPtr = TYPES.record_arg::<R_hipPitchedPtr>(88, pitchedDevPtr)?;
     let a_value = value.0;
     let a_extent = TYPES.record_arg::<R_hipExtent>(89, extent)?;
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(R_hipPitchedPtr, i32, R_hipExtent, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pitchedDevPtr, a_value, a_extent, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -5364,13 +5686,15 @@ fn hipMemset3DAsync(py: Python<'_>, pitchedDevPtr: &Bound<'_, PyAny>, value: rt:
 #[pyo3(signature = ())]
 fn hipMemGetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemGetInfo");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_free: u64 = Default::default();
     let a_free = &mut o_free as *mut u64 as usize;
     let mut o_total: u64 = Default::default();
     let a_total = &mut o_total as *mut u64 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_free, a_total) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_free)?, rt::obj(py, o_total)?])
@@ -5390,12 +5714,14 @@ fn hipMemGetInfo(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = (ptr))]
 fn hipMemPtrGetInfo(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPtrGetInfo");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_ptr = ptr.addr();
     let mut o_size: u64 = Default::default();
     let a_size = &mut o_size as *mut u64 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_size) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_size)?])
@@ -5418,9 +5744,6 @@ fn hipMemPtrGetInfo(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
 #[pyo3(signature = (desc, width, height, flags))]
 fn hipMallocArray(py: Python<'_>, desc: &Bound<'_, PyAny>, width: rt::CInt<u64>, height: rt::CInt<u64>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMallocArray");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, u64, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_array: usize = Default::default();
     let a_array = &mut o_array as *mut usize as usize;
     let p_desc = TYPES.record_ptr_arg(67, desc, false)?;
@@ -5428,6 +5751,11 @@ fn hipMallocArray(py: Python<'_>, desc: &Bound<'_, PyAny>, width: rt::CInt<u64>,
     let a_width = width.0;
     let a_height = height.0;
     let a_flags = flags.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, u64, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_array, a_desc, a_width, a_height, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 206, o_array, None)?])
@@ -5447,13 +5775,15 @@ fn hipMallocArray(py: Python<'_>, desc: &Bound<'_, PyAny>, width: rt::CInt<u64>,
 #[pyo3(signature = (pAllocateArray))]
 fn hipArrayCreate(py: Python<'_>, pAllocateArray: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipArrayCreate");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_pHandle: usize = Default::default();
     let a_pHandle = &mut o_pHandle as *mut usize as usize;
     let p_pAllocateArray = TYPES.record_ptr_arg(68, pAllocateArray, false)?;
     let a_pAllocateArray = p_pAllocateArray.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pHandle, a_pAllocateArray) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 206, o_pHandle, None)?])
@@ -5472,10 +5802,12 @@ fn hipArrayCreate(py: Python<'_>, pAllocateArray: &Bound<'_, PyAny>) -> PyResult
 #[pyo3(signature = (array))]
 fn hipArrayDestroy(py: Python<'_>, array: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipArrayDestroy");
+    let a_array = array.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_array = array.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_array) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -5495,13 +5827,15 @@ fn hipArrayDestroy(py: Python<'_>, array: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (pAllocateArray))]
 fn hipArray3DCreate(py: Python<'_>, pAllocateArray: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipArray3DCreate");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_array: usize = Default::default();
     let a_array = &mut o_array as *mut usize as usize;
     let p_pAllocateArray = TYPES.record_ptr_arg(69, pAllocateArray, false)?;
     let a_pAllocateArray = p_pAllocateArray.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_array, a_pAllocateArray) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 206, o_array, None)?])
@@ -5521,12 +5855,14 @@ fn hipArray3DCreate(py: Python<'_>, pAllocateArray: &Bound<'_, PyAny>) -> PyResu
 #[pyo3(signature = (pitchedDevPtr, extent))]
 fn hipMalloc3D(py: Python<'_>, pitchedDevPtr: &Bound<'_, PyAny>, extent: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMalloc3D");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, R_hipExtent) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let p_pitchedDevPtr = TYPES.record_ptr_arg(88, pitchedDevPtr, true)?;
     let a_pitchedDevPtr = p_pitchedDevPtr.addr();
     let a_extent = TYPES.record_arg::<R_hipExtent>(89, extent)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, R_hipExtent) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pitchedDevPtr, a_extent) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -5545,10 +5881,12 @@ fn hipMalloc3D(py: Python<'_>, pitchedDevPtr: &Bound<'_, PyAny>, extent: &Bound<
 #[pyo3(signature = (array))]
 fn hipFreeArray(py: Python<'_>, array: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipFreeArray");
+    let a_array = array.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_array = array.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_array) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -5570,15 +5908,17 @@ fn hipFreeArray(py: Python<'_>, array: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (desc, extent, flags))]
 fn hipMalloc3DArray(py: Python<'_>, desc: &Bound<'_, PyAny>, extent: &Bound<'_, PyAny>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMalloc3DArray");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, R_hipExtent, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_array: usize = Default::default();
     let a_array = &mut o_array as *mut usize as usize;
     let p_desc = TYPES.record_ptr_arg(67, desc, false)?;
     let a_desc = p_desc.addr();
     let a_extent = TYPES.record_arg::<R_hipExtent>(89, extent)?;
     let a_flags = flags.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, R_hipExtent, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_array, a_desc, a_extent, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 206, o_array, None)?])
@@ -5600,9 +5940,6 @@ fn hipMalloc3DArray(py: Python<'_>, desc: &Bound<'_, PyAny>, extent: &Bound<'_, 
 #[pyo3(signature = (desc, extent, array))]
 fn hipArrayGetInfo(py: Python<'_>, desc: &Bound<'_, PyAny>, extent: &Bound<'_, PyAny>, array: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipArrayGetInfo");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let p_desc = TYPES.record_ptr_arg(67, desc, true)?;
     let a_desc = p_desc.addr();
     let p_extent = TYPES.record_ptr_arg(89, extent, true)?;
@@ -5610,6 +5947,11 @@ fn hipArrayGetInfo(py: Python<'_>, desc: &Bound<'_, PyAny>, extent: &Bound<'_, P
     let mut o_flags: u32 = Default::default();
     let a_flags = &mut o_flags as *mut u32 as usize;
     let a_array = array.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_desc, a_extent, a_flags, a_array) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_flags)?])
@@ -5636,12 +5978,14 @@ fn hipArrayGetInfo(py: Python<'_>, desc: &Bound<'_, PyAny>, extent: &Bound<'_, P
 #[pyo3(signature = (pArrayDescriptor, array))]
 fn hipArrayGetDescriptor(py: Python<'_>, pArrayDescriptor: &Bound<'_, PyAny>, array: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipArrayGetDescriptor");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let p_pArrayDescriptor = TYPES.record_ptr_arg(68, pArrayDescriptor, true)?;
     let a_pArrayDescriptor = p_pArrayDescriptor.addr();
     let a_array = array.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pArrayDescriptor, a_array) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -5668,12 +6012,14 @@ fn hipArrayGetDescriptor(py: Python<'_>, pArrayDescriptor: &Bound<'_, PyAny>, ar
 #[pyo3(signature = (pArrayDescriptor, array))]
 fn hipArray3DGetDescriptor(py: Python<'_>, pArrayDescriptor: &Bound<'_, PyAny>, array: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipArray3DGetDescriptor");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let p_pArrayDescriptor = TYPES.record_ptr_arg(69, pArrayDescriptor, true)?;
     let a_pArrayDescriptor = p_pArrayDescriptor.addr();
     let a_array = array.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pArrayDescriptor, a_array) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -5700,9 +6046,6 @@ fn hipArray3DGetDescriptor(py: Python<'_>, pArrayDescriptor: &Bound<'_, PyAny>, 
 #[pyo3(signature = (dst, dpitch, src, spitch, width, height, kind))]
 fn hipMemcpy2D(py: Python<'_>, dst: rt::PtrArgMut, dpitch: rt::CInt<u64>, src: rt::PtrArg, spitch: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy2D");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u64, usize, u64, u64, u64, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
     let a_dpitch = dpitch.0;
     let a_src = src.addr();
@@ -5710,6 +6053,11 @@ fn hipMemcpy2D(py: Python<'_>, dst: rt::PtrArgMut, dpitch: rt::CInt<u64>, src: r
     let a_width = width.0;
     let a_height = height.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u64, usize, u64, u64, u64, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_dpitch, a_src, a_spitch, a_width, a_height, a_kind) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -5730,11 +6078,13 @@ fn hipMemcpy2D(py: Python<'_>, dst: rt::PtrArgMut, dpitch: rt::CInt<u64>, src: r
 #[pyo3(signature = (pCopy))]
 fn hipMemcpyParam2D(py: Python<'_>, pCopy: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyParam2D");
+    let p_pCopy = TYPES.record_ptr_arg(70, pCopy, false)?;
+    let a_pCopy = p_pCopy.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let p_pCopy = TYPES.record_ptr_arg(70, pCopy, false)?;
-    let a_pCopy = p_pCopy.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pCopy) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -5756,12 +6106,14 @@ fn hipMemcpyParam2D(py: Python<'_>, pCopy: &Bound<'_, PyAny>) -> PyResult<PyObje
 #[pyo3(signature = (pCopy, stream))]
 fn hipMemcpyParam2DAsync(py: Python<'_>, pCopy: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyParam2DAsync");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let p_pCopy = TYPES.record_ptr_arg(70, pCopy, false)?;
     let a_pCopy = p_pCopy.addr();
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pCopy, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -5789,9 +6141,6 @@ fn hipMemcpyParam2DAsync(py: Python<'_>, pCopy: &Bound<'_, PyAny>, stream: rt::P
 #[pyo3(signature = (dst, dpitch, src, spitch, width, height, kind, stream))]
 fn hipMemcpy2DAsync(py: Python<'_>, dst: rt::PtrArgMut, dpitch: rt::CInt<u64>, src: rt::PtrArg, spitch: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy2DAsync");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u64, usize, u64, u64, u64, u32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
     let a_dpitch = dpitch.0;
     let a_src = src.addr();
@@ -5800,6 +6149,11 @@ fn hipMemcpy2DAsync(py: Python<'_>, dst: rt::PtrArgMut, dpitch: rt::CInt<u64>, s
     let a_height = height.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u64, usize, u64, u64, u64, u32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_dpitch, a_src, a_spitch, a_width, a_height, a_kind, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -5827,9 +6181,6 @@ fn hipMemcpy2DAsync(py: Python<'_>, dst: rt::PtrArgMut, dpitch: rt::CInt<u64>, s
 #[pyo3(signature = (dst, wOffset, hOffset, src, spitch, width, height, kind))]
 fn hipMemcpy2DToArray(py: Python<'_>, dst: rt::PtrArg, wOffset: rt::CInt<u64>, hOffset: rt::CInt<u64>, src: rt::PtrArg, spitch: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy2DToArray");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u64, u64, usize, u64, u64, u64, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
     let a_wOffset = wOffset.0;
     let a_hOffset = hOffset.0;
@@ -5838,6 +6189,11 @@ fn hipMemcpy2DToArray(py: Python<'_>, dst: rt::PtrArg, wOffset: rt::CInt<u64>, h
     let a_width = width.0;
     let a_height = height.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u64, u64, usize, u64, u64, u64, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_wOffset, a_hOffset, a_src, a_spitch, a_width, a_height, a_kind) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -5866,9 +6222,6 @@ fn hipMemcpy2DToArray(py: Python<'_>, dst: rt::PtrArg, wOffset: rt::CInt<u64>, h
 #[pyo3(signature = (dst, wOffset, hOffset, src, spitch, width, height, kind, stream))]
 fn hipMemcpy2DToArrayAsync(py: Python<'_>, dst: rt::PtrArg, wOffset: rt::CInt<u64>, hOffset: rt::CInt<u64>, src: rt::PtrArg, spitch: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy2DToArrayAsync");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u64, u64, usize, u64, u64, u64, u32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
     let a_wOffset = wOffset.0;
     let a_hOffset = hOffset.0;
@@ -5878,6 +6231,11 @@ fn hipMemcpy2DToArrayAsync(py: Python<'_>, dst: rt::PtrArg, wOffset: rt::CInt<u6
     let a_height = height.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u64, u64, usize, u64, u64, u64, u32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_wOffset, a_hOffset, a_src, a_spitch, a_width, a_height, a_kind, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -5905,9 +6263,6 @@ fn hipMemcpy2DToArrayAsync(py: Python<'_>, dst: rt::PtrArg, wOffset: rt::CInt<u6
 #[pyo3(signature = (dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc, width, height, kind))]
 fn hipMemcpy2DArrayToArray(py: Python<'_>, dst: rt::PtrArg, wOffsetDst: rt::CInt<u64>, hOffsetDst: rt::CInt<u64>, src: rt::PtrArg, wOffsetSrc: rt::CInt<u64>, hOffsetSrc: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy2DArrayToArray");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u64, u64, usize, u64, u64, u64, u64, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
     let a_wOffsetDst = wOffsetDst.0;
     let a_hOffsetDst = hOffsetDst.0;
@@ -5917,6 +6272,11 @@ fn hipMemcpy2DArrayToArray(py: Python<'_>, dst: rt::PtrArg, wOffsetDst: rt::CInt
     let a_width = width.0;
     let a_height = height.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u64, u64, usize, u64, u64, u64, u64, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_wOffsetDst, a_hOffsetDst, a_src, a_wOffsetSrc, a_hOffsetSrc, a_width, a_height, a_kind) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -5945,15 +6305,17 @@ fn hipMemcpy2DArrayToArray(py: Python<'_>, dst: rt::PtrArg, wOffsetDst: rt::CInt
 #[pyo3(signature = (dst, wOffset, hOffset, src, count, kind))]
 fn hipMemcpyToArray(py: Python<'_>, dst: rt::PtrArg, wOffset: rt::CInt<u64>, hOffset: rt::CInt<u64>, src: rt::PtrArg, count: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyToArray");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u64, u64, usize, u64, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
     let a_wOffset = wOffset.0;
     let a_hOffset = hOffset.0;
     let a_src = src.addr();
     let a_count = count.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u64, u64, usize, u64, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_wOffset, a_hOffset, a_src, a_count, a_kind) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -5982,15 +6344,17 @@ fn hipMemcpyToArray(py: Python<'_>, dst: rt::PtrArg, wOffset: rt::CInt<u64>, hOf
 #[pyo3(signature = (dst, srcArray, wOffset, hOffset, count, kind))]
 fn hipMemcpyFromArray(py: Python<'_>, dst: rt::PtrArgMut, srcArray: rt::PtrArg, wOffset: rt::CInt<u64>, hOffset: rt::CInt<u64>, count: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyFromArray");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, u64, u64, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
     let a_srcArray = srcArray.addr();
     let a_wOffset = wOffset.0;
     let a_hOffset = hOffset.0;
     let a_count = count.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, u64, u64, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_srcArray, a_wOffset, a_hOffset, a_count, a_kind) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -6018,9 +6382,6 @@ fn hipMemcpyFromArray(py: Python<'_>, dst: rt::PtrArgMut, srcArray: rt::PtrArg, 
 #[pyo3(signature = (dst, dpitch, src, wOffset, hOffset, width, height, kind))]
 fn hipMemcpy2DFromArray(py: Python<'_>, dst: rt::PtrArgMut, dpitch: rt::CInt<u64>, src: rt::PtrArg, wOffset: rt::CInt<u64>, hOffset: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy2DFromArray");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u64, usize, u64, u64, u64, u64, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
     let a_dpitch = dpitch.0;
     let a_src = src.addr();
@@ -6029,6 +6390,11 @@ fn hipMemcpy2DFromArray(py: Python<'_>, dst: rt::PtrArgMut, dpitch: rt::CInt<u64
     let a_width = width.0;
     let a_height = height.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u64, usize, u64, u64, u64, u64, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_dpitch, a_src, a_wOffset, a_hOffset, a_width, a_height, a_kind) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -6057,9 +6423,6 @@ fn hipMemcpy2DFromArray(py: Python<'_>, dst: rt::PtrArgMut, dpitch: rt::CInt<u64
 #[pyo3(signature = (dst, dpitch, src, wOffset, hOffset, width, height, kind, stream))]
 fn hipMemcpy2DFromArrayAsync(py: Python<'_>, dst: rt::PtrArgMut, dpitch: rt::CInt<u64>, src: rt::PtrArg, wOffset: rt::CInt<u64>, hOffset: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy2DFromArrayAsync");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u64, usize, u64, u64, u64, u64, u32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
     let a_dpitch = dpitch.0;
     let a_src = src.addr();
@@ -6069,6 +6432,11 @@ fn hipMemcpy2DFromArrayAsync(py: Python<'_>, dst: rt::PtrArgMut, dpitch: rt::CIn
     let a_height = height.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u64, usize, u64, u64, u64, u64, u32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_dpitch, a_src, a_wOffset, a_hOffset, a_width, a_height, a_kind, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -6092,13 +6460,15 @@ fn hipMemcpy2DFromArrayAsync(py: Python<'_>, dst: rt::PtrArgMut, dpitch: rt::CIn
 #[pyo3(signature = (dst, srcArray, srcOffset, count))]
 fn hipMemcpyAtoH(py: Python<'_>, dst: rt::PtrArgMut, srcArray: rt::PtrArg, srcOffset: rt::CInt<u64>, count: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyAtoH");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, u64) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
     let a_srcArray = srcArray.addr();
     let a_srcOffset = srcOffset.0;
     let a_count = count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, u64) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_srcArray, a_srcOffset, a_count) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -6122,13 +6492,15 @@ fn hipMemcpyAtoH(py: Python<'_>, dst: rt::PtrArgMut, srcArray: rt::PtrArg, srcOf
 #[pyo3(signature = (dstArray, dstOffset, srcHost, count))]
 fn hipMemcpyHtoA(py: Python<'_>, dstArray: rt::PtrArg, dstOffset: rt::CInt<u64>, srcHost: rt::PtrArg, count: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyHtoA");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u64, usize, u64) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dstArray = dstArray.addr();
     let a_dstOffset = dstOffset.0;
     let a_srcHost = srcHost.addr();
     let a_count = count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u64, usize, u64) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dstArray, a_dstOffset, a_srcHost, a_count) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -6149,11 +6521,13 @@ fn hipMemcpyHtoA(py: Python<'_>, dstArray: rt::PtrArg, dstOffset: rt::CInt<u64>,
 #[pyo3(signature = (p))]
 fn hipMemcpy3D(py: Python<'_>, p: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy3D");
+    let p_p = TYPES.record_ptr_arg(91, p, false)?;
+    let a_p = p_p.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let p_p = TYPES.record_ptr_arg(91, p, false)?;
-    let a_p = p_p.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_p) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -6175,12 +6549,14 @@ fn hipMemcpy3D(py: Python<'_>, p: &Bound<'_, PyAny>) -> PyResult<PyObject> {
 #[pyo3(signature = (p, stream))]
 fn hipMemcpy3DAsync(py: Python<'_>, p: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy3DAsync");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let p_p = TYPES.record_ptr_arg(91, p, false)?;
     let a_p = p_p.addr();
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_p, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -6201,11 +6577,13 @@ fn hipMemcpy3DAsync(py: Python<'_>, p: &Bound<'_, PyAny>, stream: rt::PtrArg) ->
 #[pyo3(signature = (pCopy))]
 fn hipDrvMemcpy3D(py: Python<'_>, pCopy: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDrvMemcpy3D");
+    let p_pCopy = TYPES.record_ptr_arg(92, pCopy, false)?;
+    let a_pCopy = p_pCopy.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let p_pCopy = TYPES.record_ptr_arg(92, pCopy, false)?;
-    let a_pCopy = p_pCopy.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pCopy) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -6227,12 +6605,14 @@ fn hipDrvMemcpy3D(py: Python<'_>, pCopy: &Bound<'_, PyAny>) -> PyResult<PyObject
 #[pyo3(signature = (pCopy, stream))]
 fn hipDrvMemcpy3DAsync(py: Python<'_>, pCopy: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDrvMemcpy3DAsync");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let p_pCopy = TYPES.record_ptr_arg(92, pCopy, false)?;
     let a_pCopy = p_pCopy.addr();
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pCopy, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -6263,13 +6643,15 @@ fn hipDrvMemcpy3DAsync(py: Python<'_>, pCopy: &Bound<'_, PyAny>, stream: rt::Ptr
 #[pyo3(signature = (deviceId, peerDeviceId))]
 fn hipDeviceCanAccessPeer(py: Python<'_>, deviceId: rt::CInt<i32>, peerDeviceId: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceCanAccessPeer");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_canAccessPeer: i32 = Default::default();
     let a_canAccessPeer = &mut o_canAccessPeer as *mut i32 as usize;
     let a_deviceId = deviceId.0;
     let a_peerDeviceId = peerDeviceId.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_canAccessPeer, a_deviceId, a_peerDeviceId) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_canAccessPeer)?])
@@ -6295,11 +6677,13 @@ fn hipDeviceCanAccessPeer(py: Python<'_>, deviceId: rt::CInt<i32>, peerDeviceId:
 #[pyo3(signature = (peerDeviceId, flags))]
 fn hipDeviceEnablePeerAccess(py: Python<'_>, peerDeviceId: rt::CInt<i32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceEnablePeerAccess");
+    let a_peerDeviceId = peerDeviceId.0;
+    let a_flags = flags.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(i32, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_peerDeviceId = peerDeviceId.0;
-    let a_flags = flags.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_peerDeviceId, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -6320,10 +6704,12 @@ fn hipDeviceEnablePeerAccess(py: Python<'_>, peerDeviceId: rt::CInt<i32>, flags:
 #[pyo3(signature = (peerDeviceId))]
 fn hipDeviceDisablePeerAccess(py: Python<'_>, peerDeviceId: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceDisablePeerAccess");
+    let a_peerDeviceId = peerDeviceId.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(i32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_peerDeviceId = peerDeviceId.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_peerDeviceId) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -6345,14 +6731,16 @@ fn hipDeviceDisablePeerAccess(py: Python<'_>, peerDeviceId: rt::CInt<i32>) -> Py
 #[pyo3(signature = (dptr))]
 fn hipMemGetAddressRange(py: Python<'_>, dptr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemGetAddressRange");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_pbase: usize = Default::default();
     let a_pbase = &mut o_pbase as *mut usize as usize;
     let mut o_psize: u64 = Default::default();
     let a_psize = &mut o_psize as *mut u64 as usize;
     let a_dptr = dptr.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pbase, a_psize, a_dptr) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::pointer_result(py, o_pbase)?, rt::obj(py, o_psize)?])
@@ -6373,14 +6761,16 @@ fn hipMemGetAddressRange(py: Python<'_>, dptr: rt::PtrArgMut) -> PyResult<PyObje
 #[pyo3(signature = (dst, dstDeviceId, src, srcDeviceId, sizeBytes))]
 fn hipMemcpyPeer(py: Python<'_>, dst: rt::PtrArgMut, dstDeviceId: rt::CInt<i32>, src: rt::PtrArg, srcDeviceId: rt::CInt<i32>, sizeBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyPeer");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, usize, i32, u64) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
     let a_dstDeviceId = dstDeviceId.0;
     let a_src = src.addr();
     let a_srcDeviceId = srcDeviceId.0;
     let a_sizeBytes = sizeBytes.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, usize, i32, u64) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_dstDeviceId, a_src, a_srcDeviceId, a_sizeBytes) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -6402,15 +6792,17 @@ fn hipMemcpyPeer(py: Python<'_>, dst: rt::PtrArgMut, dstDeviceId: rt::CInt<i32>,
 #[pyo3(signature = (dst, dstDeviceId, src, srcDevice, sizeBytes, stream))]
 fn hipMemcpyPeerAsync(py: Python<'_>, dst: rt::PtrArgMut, dstDeviceId: rt::CInt<i32>, src: rt::PtrArg, srcDevice: rt::CInt<i32>, sizeBytes: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyPeerAsync");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, usize, i32, u64, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
     let a_dstDeviceId = dstDeviceId.0;
     let a_src = src.addr();
     let a_srcDevice = srcDevice.0;
     let a_sizeBytes = sizeBytes.0;
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, usize, i32, u64, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_dstDeviceId, a_src, a_srcDevice, a_sizeBytes, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -6437,13 +6829,15 @@ fn hipMemcpyPeerAsync(py: Python<'_>, dst: rt::PtrArgMut, dstDeviceId: rt::CInt<
 #[pyo3(signature = (flags, device))]
 fn hipCtxCreate(py: Python<'_>, flags: rt::CInt<u32>, device: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipCtxCreate");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_ctx: usize = Default::default();
     let a_ctx = &mut o_ctx as *mut usize as usize;
     let a_flags = flags.0;
     let a_device = device.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ctx, a_flags, a_device) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 209, o_ctx, None)?])
@@ -6468,10 +6862,12 @@ fn hipCtxCreate(py: Python<'_>, flags: rt::CInt<u32>, device: rt::CInt<i32>) -> 
 #[pyo3(signature = (ctx))]
 fn hipCtxDestroy(py: Python<'_>, ctx: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipCtxDestroy");
+    let a_ctx = ctx.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_ctx = ctx.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ctx) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -6494,11 +6890,13 @@ fn hipCtxDestroy(py: Python<'_>, ctx: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn hipCtxPopCurrent(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipCtxPopCurrent");
+    let mut o_ctx: usize = Default::default();
+    let a_ctx = &mut o_ctx as *mut usize as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let mut o_ctx: usize = Default::default();
-    let a_ctx = &mut o_ctx as *mut usize as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ctx) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 209, o_ctx, None)?])
@@ -6523,10 +6921,12 @@ fn hipCtxPopCurrent(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = (ctx))]
 fn hipCtxPushCurrent(py: Python<'_>, ctx: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipCtxPushCurrent");
+    let a_ctx = ctx.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_ctx = ctx.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ctx) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -6551,10 +6951,12 @@ fn hipCtxPushCurrent(py: Python<'_>, ctx: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (ctx))]
 fn hipCtxSetCurrent(py: Python<'_>, ctx: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipCtxSetCurrent");
+    let a_ctx = ctx.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_ctx = ctx.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ctx) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -6577,11 +6979,13 @@ fn hipCtxSetCurrent(py: Python<'_>, ctx: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn hipCtxGetCurrent(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipCtxGetCurrent");
+    let mut o_ctx: usize = Default::default();
+    let a_ctx = &mut o_ctx as *mut usize as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let mut o_ctx: usize = Default::default();
-    let a_ctx = &mut o_ctx as *mut usize as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ctx) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 209, o_ctx, None)?])
@@ -6604,11 +7008,13 @@ fn hipCtxGetCurrent(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn hipCtxGetDevice(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipCtxGetDevice");
+    let mut o_device: i32 = Default::default();
+    let a_device = &mut o_device as *mut i32 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let mut o_device: i32 = Default::default();
-    let a_device = &mut o_device as *mut i32 as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_device) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_device)?])
@@ -6640,12 +7046,14 @@ fn hipCtxGetDevice(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = (ctx))]
 fn hipCtxGetApiVersion(py: Python<'_>, ctx: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipCtxGetApiVersion");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_ctx = ctx.addr();
     let mut o_apiVersion: i32 = Default::default();
     let a_apiVersion = &mut o_apiVersion as *mut i32 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ctx, a_apiVersion) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_apiVersion)?])
@@ -6671,11 +7079,13 @@ fn hipCtxGetApiVersion(py: Python<'_>, ctx: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn hipCtxGetCacheConfig(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipCtxGetCacheConfig");
+    let mut o_cacheConfig: u32 = Default::default();
+    let a_cacheConfig = &mut o_cacheConfig as *mut u32 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let mut o_cacheConfig: u32 = Default::default();
-    let a_cacheConfig = &mut o_cacheConfig as *mut u32 as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cacheConfig) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.enum_member(py, 38, o_cacheConfig as i64)?])
@@ -6703,10 +7113,12 @@ fn hipCtxGetCacheConfig(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = (cacheConfig))]
 fn hipCtxSetCacheConfig(py: Python<'_>, cacheConfig: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipCtxSetCacheConfig");
+    let a_cacheConfig = rt::narrow::<u32>(TYPES.enum_arg(38, cacheConfig)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_cacheConfig = rt::narrow::<u32>(TYPES.enum_arg(38, cacheConfig)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cacheConfig) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -6734,10 +7146,12 @@ fn hipCtxSetCacheConfig(py: Python<'_>, cacheConfig: &Bound<'_, PyAny>) -> PyRes
 #[pyo3(signature = (config))]
 fn hipCtxSetSharedMemConfig(py: Python<'_>, config: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipCtxSetSharedMemConfig");
+    let a_config = rt::narrow::<u32>(TYPES.enum_arg(39, config)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_config = rt::narrow::<u32>(TYPES.enum_arg(39, config)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_config) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -6763,11 +7177,13 @@ fn hipCtxSetSharedMemConfig(py: Python<'_>, config: &Bound<'_, PyAny>) -> PyResu
 #[pyo3(signature = ())]
 fn hipCtxGetSharedMemConfig(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipCtxGetSharedMemConfig");
+    let mut o_pConfig: u32 = Default::default();
+    let a_pConfig = &mut o_pConfig as *mut u32 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let mut o_pConfig: u32 = Default::default();
-    let a_pConfig = &mut o_pConfig as *mut u32 as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pConfig) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.enum_member(py, 39, o_pConfig as i64)?])
@@ -6792,6 +7208,8 @@ fn hipCtxGetSharedMemConfig(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn hipCtxSynchronize(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipCtxSynchronize");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -6817,11 +7235,13 @@ fn hipCtxSynchronize(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn hipCtxGetFlags(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipCtxGetFlags");
+    let mut o_flags: u32 = Default::default();
+    let a_flags = &mut o_flags as *mut u32 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let mut o_flags: u32 = Default::default();
-    let a_flags = &mut o_flags as *mut u32 as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_flags)?])
@@ -6854,11 +7274,13 @@ fn hipCtxGetFlags(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = (peerCtx, flags))]
 fn hipCtxEnablePeerAccess(py: Python<'_>, peerCtx: rt::PtrArg, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipCtxEnablePeerAccess");
+    let a_peerCtx = peerCtx.addr();
+    let a_flags = flags.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_peerCtx = peerCtx.addr();
-    let a_flags = flags.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_peerCtx, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -6889,10 +7311,12 @@ fn hipCtxEnablePeerAccess(py: Python<'_>, peerCtx: rt::PtrArg, flags: rt::CInt<u
 #[pyo3(signature = (peerCtx))]
 fn hipCtxDisablePeerAccess(py: Python<'_>, peerCtx: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipCtxDisablePeerAccess");
+    let a_peerCtx = peerCtx.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_peerCtx = peerCtx.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_peerCtx) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -6919,14 +7343,16 @@ fn hipCtxDisablePeerAccess(py: Python<'_>, peerCtx: rt::PtrArg) -> PyResult<PyOb
 #[pyo3(signature = (dev))]
 fn hipDevicePrimaryCtxGetState(py: Python<'_>, dev: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDevicePrimaryCtxGetState");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dev = dev.0;
     let mut o_flags: u32 = Default::default();
     let a_flags = &mut o_flags as *mut u32 as usize;
     let mut o_active: i32 = Default::default();
     let a_active = &mut o_active as *mut i32 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dev, a_flags, a_active) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_flags)?, rt::obj(py, o_active)?])
@@ -6953,10 +7379,12 @@ fn hipDevicePrimaryCtxGetState(py: Python<'_>, dev: rt::CInt<i32>) -> PyResult<P
 #[pyo3(signature = (dev))]
 fn hipDevicePrimaryCtxRelease(py: Python<'_>, dev: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDevicePrimaryCtxRelease");
+    let a_dev = dev.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(i32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_dev = dev.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dev) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -6982,12 +7410,14 @@ fn hipDevicePrimaryCtxRelease(py: Python<'_>, dev: rt::CInt<i32>) -> PyResult<Py
 #[pyo3(signature = (dev))]
 fn hipDevicePrimaryCtxRetain(py: Python<'_>, dev: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDevicePrimaryCtxRetain");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_pctx: usize = Default::default();
     let a_pctx = &mut o_pctx as *mut usize as usize;
     let a_dev = dev.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pctx, a_dev) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 209, o_pctx, None)?])
@@ -7012,10 +7442,12 @@ fn hipDevicePrimaryCtxRetain(py: Python<'_>, dev: rt::CInt<i32>) -> PyResult<PyO
 #[pyo3(signature = (dev))]
 fn hipDevicePrimaryCtxReset(py: Python<'_>, dev: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDevicePrimaryCtxReset");
+    let a_dev = dev.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(i32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_dev = dev.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dev) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -7041,11 +7473,13 @@ fn hipDevicePrimaryCtxReset(py: Python<'_>, dev: rt::CInt<i32>) -> PyResult<PyOb
 #[pyo3(signature = (dev, flags))]
 fn hipDevicePrimaryCtxSetFlags(py: Python<'_>, dev: rt::CInt<i32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDevicePrimaryCtxSetFlags");
+    let a_dev = dev.0;
+    let a_flags = flags.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(i32, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_dev = dev.0;
-    let a_flags = flags.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dev, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -7069,12 +7503,14 @@ fn hipDevicePrimaryCtxSetFlags(py: Python<'_>, dev: rt::CInt<i32>, flags: rt::CI
 #[pyo3(signature = (fname))]
 fn hipModuleLoad(py: Python<'_>, fname: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleLoad");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_module: usize = Default::default();
     let a_module = &mut o_module as *mut usize as usize;
     let a_fname = fname.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_module, a_fname) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 211, o_module, None)?])
@@ -7093,10 +7529,12 @@ fn hipModuleLoad(py: Python<'_>, fname: rt::CStrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (module))]
 fn hipModuleUnload(py: Python<'_>, module: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleUnload");
+    let a_module = module.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_module = module.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_module) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -7116,13 +7554,15 @@ fn hipModuleUnload(py: Python<'_>, module: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (module, kname))]
 fn hipModuleGetFunction(py: Python<'_>, module: rt::PtrArg, kname: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleGetFunction");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_function: usize = Default::default();
     let a_function = &mut o_function as *mut usize as usize;
     let a_module = module.addr();
     let a_kname = kname.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_function, a_module, a_kname) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 212, o_function, None)?])
@@ -7140,12 +7580,14 @@ fn hipModuleGetFunction(py: Python<'_>, module: rt::PtrArg, kname: rt::CStrArg) 
 #[pyo3(signature = (attr, func))]
 fn hipFuncGetAttributes(py: Python<'_>, attr: &Bound<'_, PyAny>, func: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipFuncGetAttributes");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let p_attr = TYPES.record_ptr_arg(146, attr, true)?;
     let a_attr = p_attr.addr();
     let a_func = func.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_attr, a_func) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -7164,13 +7606,15 @@ fn hipFuncGetAttributes(py: Python<'_>, attr: &Bound<'_, PyAny>, func: rt::PtrAr
 #[pyo3(signature = (attrib, hfunc))]
 fn hipFuncGetAttribute(py: Python<'_>, attrib: &Bound<'_, PyAny>, hfunc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipFuncGetAttribute");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_value: i32 = Default::default();
     let a_value = &mut o_value as *mut i32 as usize;
     let a_attrib = rt::narrow::<u32>(TYPES.enum_arg(20, attrib)?)?;
     let a_hfunc = hfunc.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_value, a_attrib, a_hfunc) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_value)?])
@@ -7188,12 +7632,14 @@ fn hipFuncGetAttribute(py: Python<'_>, attrib: &Bound<'_, PyAny>, hfunc: rt::Ptr
 #[pyo3(signature = (symbolPtr))]
 fn hipGetFuncBySymbol(py: Python<'_>, symbolPtr: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetFuncBySymbol");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_functionPtr: usize = Default::default();
     let a_functionPtr = &mut o_functionPtr as *mut usize as usize;
     let a_symbolPtr = symbolPtr.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_functionPtr, a_symbolPtr) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 212, o_functionPtr, None)?])
@@ -7212,13 +7658,15 @@ fn hipGetFuncBySymbol(py: Python<'_>, symbolPtr: rt::PtrArg) -> PyResult<PyObjec
 #[pyo3(signature = (hmod, name))]
 fn hipModuleGetTexRef(py: Python<'_>, hmod: rt::PtrArg, name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleGetTexRef");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_texRef: usize = Default::default();
     let a_texRef = &mut o_texRef as *mut usize as usize;
     let a_hmod = hmod.addr();
     let a_name = name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_texRef, a_hmod, a_name) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 141, o_texRef, None)?])
@@ -7237,12 +7685,14 @@ fn hipModuleGetTexRef(py: Python<'_>, hmod: rt::PtrArg, name: rt::CStrArg) -> Py
 #[pyo3(signature = (image))]
 fn hipModuleLoadData(py: Python<'_>, image: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleLoadData");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_module: usize = Default::default();
     let a_module = &mut o_module as *mut usize as usize;
     let a_image = image.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_module, a_image) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 211, o_module, None)?])
@@ -7264,9 +7714,6 @@ fn hipModuleLoadData(py: Python<'_>, image: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (image, numOptions, optionValues))]
 fn hipModuleLoadDataEx(py: Python<'_>, image: rt::PtrArg, numOptions: rt::CInt<u32>, optionValues: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleLoadDataEx");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_module: usize = Default::default();
     let a_module = &mut o_module as *mut usize as usize;
     let a_image = image.addr();
@@ -7274,6 +7721,11 @@ fn hipModuleLoadDataEx(py: Python<'_>, image: rt::PtrArg, numOptions: rt::CInt<u
     let mut o_options: u32 = Default::default();
     let a_options = &mut o_options as *mut u32 as usize;
     let a_optionValues = optionValues.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_module, a_image, a_numOptions, a_options, a_optionValues) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 211, o_module, None)?, TYPES.enum_member(py, 0, o_options as i64)?])
@@ -7302,9 +7754,6 @@ fn hipModuleLoadDataEx(py: Python<'_>, image: rt::PtrArg, numOptions: rt::CInt<u
 #[pyo3(signature = (state, r#type, data, size, name, numOptions, optionValues))]
 fn hipLinkAddData(py: Python<'_>, state: rt::PtrArg, r#type: &Bound<'_, PyAny>, data: rt::PtrArgMut, size: rt::CInt<u64>, name: rt::CStrArg, numOptions: rt::CInt<u32>, optionValues: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLinkAddData");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, usize, u64, usize, u32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_state = state.addr();
     let a_type = rt::narrow::<u32>(TYPES.enum_arg(1, r#type)?)?;
     let a_data = data.addr();
@@ -7314,6 +7763,11 @@ fn hipLinkAddData(py: Python<'_>, state: rt::PtrArg, r#type: &Bound<'_, PyAny>, 
     let mut o_options: u32 = Default::default();
     let a_options = &mut o_options as *mut u32 as usize;
     let a_optionValues = optionValues.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, usize, u64, usize, u32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_state, a_type, a_data, a_size, a_name, a_numOptions, a_options, a_optionValues) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.enum_member(py, 0, o_options as i64)?])
@@ -7340,9 +7794,6 @@ fn hipLinkAddData(py: Python<'_>, state: rt::PtrArg, r#type: &Bound<'_, PyAny>, 
 #[pyo3(signature = (state, r#type, path, numOptions, optionValues))]
 fn hipLinkAddFile(py: Python<'_>, state: rt::PtrArg, r#type: &Bound<'_, PyAny>, path: rt::CStrArg, numOptions: rt::CInt<u32>, optionValues: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLinkAddFile");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, usize, u32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_state = state.addr();
     let a_type = rt::narrow::<u32>(TYPES.enum_arg(1, r#type)?)?;
     let a_path = path.addr();
@@ -7350,6 +7801,11 @@ fn hipLinkAddFile(py: Python<'_>, state: rt::PtrArg, r#type: &Bound<'_, PyAny>, 
     let mut o_options: u32 = Default::default();
     let a_options = &mut o_options as *mut u32 as usize;
     let a_optionValues = optionValues.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, usize, u32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_state, a_type, a_path, a_numOptions, a_options, a_optionValues) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.enum_member(py, 0, o_options as i64)?])
@@ -7373,13 +7829,15 @@ fn hipLinkAddFile(py: Python<'_>, state: rt::PtrArg, r#type: &Bound<'_, PyAny>, 
 #[pyo3(signature = (state, hipBinOut))]
 fn hipLinkComplete(py: Python<'_>, state: rt::PtrArg, hipBinOut: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLinkComplete");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_state = state.addr();
     let a_hipBinOut = hipBinOut.addr();
     let mut o_sizeOut: u64 = Default::default();
     let a_sizeOut = &mut o_sizeOut as *mut u64 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_state, a_hipBinOut, a_sizeOut) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_sizeOut)?])
@@ -7401,15 +7859,17 @@ fn hipLinkComplete(py: Python<'_>, state: rt::PtrArg, hipBinOut: rt::PtrArgMut) 
 #[pyo3(signature = (numOptions, optionValues))]
 fn hipLinkCreate(py: Python<'_>, numOptions: rt::CInt<u32>, optionValues: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLinkCreate");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(u32, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_numOptions = numOptions.0;
     let mut o_options: u32 = Default::default();
     let a_options = &mut o_options as *mut u32 as usize;
     let a_optionValues = optionValues.addr();
     let mut o_stateOut: usize = Default::default();
     let a_stateOut = &mut o_stateOut as *mut usize as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(u32, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_numOptions, a_options, a_optionValues, a_stateOut) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.enum_member(py, 0, o_options as i64)?, TYPES.instance_at(py, 213, o_stateOut, None)?])
@@ -7428,10 +7888,12 @@ fn hipLinkCreate(py: Python<'_>, numOptions: rt::CInt<u32>, optionValues: rt::Pt
 #[pyo3(signature = (state))]
 fn hipLinkDestroy(py: Python<'_>, state: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLinkDestroy");
+    let a_state = state.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_state = state.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_state) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -7469,9 +7931,6 @@ fn hipLinkDestroy(py: Python<'_>, state: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams, extra))]
 fn hipModuleLaunchKernel(py: Python<'_>, f: rt::PtrArg, gridDimX: rt::CInt<u32>, gridDimY: rt::CInt<u32>, gridDimZ: rt::CInt<u32>, blockDimX: rt::CInt<u32>, blockDimY: rt::CInt<u32>, blockDimZ: rt::CInt<u32>, sharedMemBytes: rt::CInt<u32>, stream: rt::PtrArg, kernelParams: rt::PtrArgMut, extra: rt::KernelExtra) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleLaunchKernel");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, u32, u32, u32, u32, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_f = f.addr();
     let a_gridDimX = gridDimX.0;
     let a_gridDimY = gridDimY.0;
@@ -7483,6 +7942,11 @@ fn hipModuleLaunchKernel(py: Python<'_>, f: rt::PtrArg, gridDimX: rt::CInt<u32>,
     let a_stream = stream.addr();
     let a_kernelParams = kernelParams.addr();
     let a_extra = extra.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, u32, u32, u32, u32, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_f, a_gridDimX, a_gridDimY, a_gridDimZ, a_blockDimX, a_blockDimY, a_blockDimZ, a_sharedMemBytes, a_stream, a_kernelParams, a_extra) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -7517,9 +7981,6 @@ fn hipModuleLaunchKernel(py: Python<'_>, f: rt::PtrArg, gridDimX: rt::CInt<u32>,
 #[pyo3(signature = (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams))]
 fn hipModuleLaunchCooperativeKernel(py: Python<'_>, f: rt::PtrArg, gridDimX: rt::CInt<u32>, gridDimY: rt::CInt<u32>, gridDimZ: rt::CInt<u32>, blockDimX: rt::CInt<u32>, blockDimY: rt::CInt<u32>, blockDimZ: rt::CInt<u32>, sharedMemBytes: rt::CInt<u32>, stream: rt::PtrArg, kernelParams: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleLaunchCooperativeKernel");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, u32, u32, u32, u32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_f = f.addr();
     let a_gridDimX = gridDimX.0;
     let a_gridDimY = gridDimY.0;
@@ -7530,6 +7991,11 @@ fn hipModuleLaunchCooperativeKernel(py: Python<'_>, f: rt::PtrArg, gridDimX: rt:
     let a_sharedMemBytes = sharedMemBytes.0;
     let a_stream = stream.addr();
     let a_kernelParams = kernelParams.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, u32, u32, u32, u32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_f, a_gridDimX, a_gridDimY, a_gridDimZ, a_blockDimX, a_blockDimY, a_blockDimZ, a_sharedMemBytes, a_stream, a_kernelParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -7553,13 +8019,15 @@ fn hipModuleLaunchCooperativeKernel(py: Python<'_>, f: rt::PtrArg, gridDimX: rt:
 #[pyo3(signature = (launchParamsList, numDevices, flags))]
 fn hipModuleLaunchCooperativeKernelMultiDevice(py: Python<'_>, launchParamsList: &Bound<'_, PyAny>, numDevices: rt::CInt<u32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleLaunchCooperativeKernelMultiDevice");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let p_launchParamsList = TYPES.record_ptr_arg(161, launchParamsList, true)?;
     let a_launchParamsList = p_launchParamsList.addr();
     let a_numDevices = numDevices.0;
     let a_flags = flags.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_launchParamsList, a_numDevices, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -7589,15 +8057,17 @@ fn hipModuleLaunchCooperativeKernelMultiDevice(py: Python<'_>, launchParamsList:
 #[pyo3(signature = (f, gridDim, blockDimX, kernelParams, sharedMemBytes, stream))]
 fn hipLaunchCooperativeKernel(py: Python<'_>, f: rt::PtrArg, gridDim: &Bound<'_, PyAny>, blockDimX: &Bound<'_, PyAny>, kernelParams: rt::PtrArgMut, sharedMemBytes: rt::CInt<u32>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchCooperativeKernel");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, R_dim3, R_dim3, usize, u32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_f = f.addr();
     let a_gridDim = TYPES.record_arg::<R_dim3>(159, gridDim)?;
     let a_blockDimX = TYPES.record_arg::<R_dim3>(159, blockDimX)?;
     let a_kernelParams = kernelParams.addr();
     let a_sharedMemBytes = sharedMemBytes.0;
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, R_dim3, R_dim3, usize, u32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_f, a_gridDim, a_blockDimX, a_kernelParams, a_sharedMemBytes, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -7618,13 +8088,15 @@ fn hipLaunchCooperativeKernel(py: Python<'_>, f: rt::PtrArg, gridDim: &Bound<'_,
 #[pyo3(signature = (launchParamsList, numDevices, flags))]
 fn hipLaunchCooperativeKernelMultiDevice(py: Python<'_>, launchParamsList: &Bound<'_, PyAny>, numDevices: rt::CInt<i32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchCooperativeKernelMultiDevice");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let p_launchParamsList = TYPES.record_ptr_arg(160, launchParamsList, true)?;
     let a_launchParamsList = p_launchParamsList.addr();
     let a_numDevices = numDevices.0;
     let a_flags = flags.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_launchParamsList, a_numDevices, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -7644,13 +8116,15 @@ fn hipLaunchCooperativeKernelMultiDevice(py: Python<'_>, launchParamsList: &Boun
 #[pyo3(signature = (launchParamsList, numDevices, flags))]
 fn hipExtLaunchMultiKernelMultiDevice(py: Python<'_>, launchParamsList: &Bound<'_, PyAny>, numDevices: rt::CInt<i32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipExtLaunchMultiKernelMultiDevice");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let p_launchParamsList = TYPES.record_ptr_arg(160, launchParamsList, true)?;
     let a_launchParamsList = p_launchParamsList.addr();
     let a_numDevices = numDevices.0;
     let a_flags = flags.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_launchParamsList, a_numDevices, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -7677,9 +8151,6 @@ fn hipExtLaunchMultiKernelMultiDevice(py: Python<'_>, launchParamsList: &Bound<'
 #[pyo3(signature = (f, dynSharedMemPerBlk, blockSizeLimit))]
 fn hipModuleOccupancyMaxPotentialBlockSize(py: Python<'_>, f: rt::PtrArg, dynSharedMemPerBlk: rt::CInt<u64>, blockSizeLimit: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleOccupancyMaxPotentialBlockSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u64, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_gridSize: i32 = Default::default();
     let a_gridSize = &mut o_gridSize as *mut i32 as usize;
     let mut o_blockSize: i32 = Default::default();
@@ -7687,6 +8158,11 @@ fn hipModuleOccupancyMaxPotentialBlockSize(py: Python<'_>, f: rt::PtrArg, dynSha
     let a_f = f.addr();
     let a_dynSharedMemPerBlk = dynSharedMemPerBlk.0;
     let a_blockSizeLimit = blockSizeLimit.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u64, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_gridSize, a_blockSize, a_f, a_dynSharedMemPerBlk, a_blockSizeLimit) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_gridSize)?, rt::obj(py, o_blockSize)?])
@@ -7711,9 +8187,6 @@ fn hipModuleOccupancyMaxPotentialBlockSize(py: Python<'_>, f: rt::PtrArg, dynSha
 #[pyo3(signature = (f, dynSharedMemPerBlk, blockSizeLimit, flags))]
 fn hipModuleOccupancyMaxPotentialBlockSizeWithFlags(py: Python<'_>, f: rt::PtrArg, dynSharedMemPerBlk: rt::CInt<u64>, blockSizeLimit: rt::CInt<i32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleOccupancyMaxPotentialBlockSizeWithFlags");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u64, i32, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_gridSize: i32 = Default::default();
     let a_gridSize = &mut o_gridSize as *mut i32 as usize;
     let mut o_blockSize: i32 = Default::default();
@@ -7722,6 +8195,11 @@ fn hipModuleOccupancyMaxPotentialBlockSizeWithFlags(py: Python<'_>, f: rt::PtrAr
     let a_dynSharedMemPerBlk = dynSharedMemPerBlk.0;
     let a_blockSizeLimit = blockSizeLimit.0;
     let a_flags = flags.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u64, i32, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_gridSize, a_blockSize, a_f, a_dynSharedMemPerBlk, a_blockSizeLimit, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_gridSize)?, rt::obj(py, o_blockSize)?])
@@ -7741,14 +8219,16 @@ fn hipModuleOccupancyMaxPotentialBlockSizeWithFlags(py: Python<'_>, f: rt::PtrAr
 #[pyo3(signature = (f, blockSize, dynSharedMemPerBlk))]
 fn hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(py: Python<'_>, f: rt::PtrArg, blockSize: rt::CInt<i32>, dynSharedMemPerBlk: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleOccupancyMaxActiveBlocksPerMultiprocessor");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, i32, u64) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_numBlocks: i32 = Default::default();
     let a_numBlocks = &mut o_numBlocks as *mut i32 as usize;
     let a_f = f.addr();
     let a_blockSize = blockSize.0;
     let a_dynSharedMemPerBlk = dynSharedMemPerBlk.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, i32, u64) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_numBlocks, a_f, a_blockSize, a_dynSharedMemPerBlk) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_numBlocks)?])
@@ -7769,15 +8249,17 @@ fn hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(py: Python<'_>, f: rt::Ptr
 #[pyo3(signature = (f, blockSize, dynSharedMemPerBlk, flags))]
 fn hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(py: Python<'_>, f: rt::PtrArg, blockSize: rt::CInt<i32>, dynSharedMemPerBlk: rt::CInt<u64>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, i32, u64, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_numBlocks: i32 = Default::default();
     let a_numBlocks = &mut o_numBlocks as *mut i32 as usize;
     let a_f = f.addr();
     let a_blockSize = blockSize.0;
     let a_dynSharedMemPerBlk = dynSharedMemPerBlk.0;
     let a_flags = flags.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, i32, u64, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_numBlocks, a_f, a_blockSize, a_dynSharedMemPerBlk, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_numBlocks)?])
@@ -7797,14 +8279,16 @@ fn hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(py: Python<'_>, f
 #[pyo3(signature = (f, blockSize, dynSharedMemPerBlk))]
 fn hipOccupancyMaxActiveBlocksPerMultiprocessor(py: Python<'_>, f: rt::PtrArg, blockSize: rt::CInt<i32>, dynSharedMemPerBlk: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipOccupancyMaxActiveBlocksPerMultiprocessor");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, i32, u64) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_numBlocks: i32 = Default::default();
     let a_numBlocks = &mut o_numBlocks as *mut i32 as usize;
     let a_f = f.addr();
     let a_blockSize = blockSize.0;
     let a_dynSharedMemPerBlk = dynSharedMemPerBlk.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, i32, u64) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_numBlocks, a_f, a_blockSize, a_dynSharedMemPerBlk) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_numBlocks)?])
@@ -7825,15 +8309,17 @@ fn hipOccupancyMaxActiveBlocksPerMultiprocessor(py: Python<'_>, f: rt::PtrArg, b
 #[pyo3(signature = (f, blockSize, dynSharedMemPerBlk, flags))]
 fn hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(py: Python<'_>, f: rt::PtrArg, blockSize: rt::CInt<i32>, dynSharedMemPerBlk: rt::CInt<u64>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, i32, u64, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_numBlocks: i32 = Default::default();
     let a_numBlocks = &mut o_numBlocks as *mut i32 as usize;
     let a_f = f.addr();
     let a_blockSize = blockSize.0;
     let a_dynSharedMemPerBlk = dynSharedMemPerBlk.0;
     let a_flags = flags.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, i32, u64, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_numBlocks, a_f, a_blockSize, a_dynSharedMemPerBlk, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_numBlocks)?])
@@ -7857,9 +8343,6 @@ fn hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(py: Python<'_>, f: rt::
 #[pyo3(signature = (f, dynSharedMemPerBlk, blockSizeLimit))]
 fn hipOccupancyMaxPotentialBlockSize(py: Python<'_>, f: rt::PtrArg, dynSharedMemPerBlk: rt::CInt<u64>, blockSizeLimit: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipOccupancyMaxPotentialBlockSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u64, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_gridSize: i32 = Default::default();
     let a_gridSize = &mut o_gridSize as *mut i32 as usize;
     let mut o_blockSize: i32 = Default::default();
@@ -7867,6 +8350,11 @@ fn hipOccupancyMaxPotentialBlockSize(py: Python<'_>, f: rt::PtrArg, dynSharedMem
     let a_f = f.addr();
     let a_dynSharedMemPerBlk = dynSharedMemPerBlk.0;
     let a_blockSizeLimit = blockSizeLimit.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u64, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_gridSize, a_blockSize, a_f, a_dynSharedMemPerBlk, a_blockSizeLimit) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_gridSize)?, rt::obj(py, o_blockSize)?])
@@ -7884,6 +8372,8 @@ fn hipOccupancyMaxPotentialBlockSize(py: Python<'_>, f: rt::PtrArg, dynSharedMem
 #[pyo3(signature = ())]
 fn hipProfilerStart(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipProfilerStart");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -7904,6 +8394,8 @@ fn hipProfilerStart(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn hipProfilerStop(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipProfilerStop");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -7934,13 +8426,15 @@ fn hipProfilerStop(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = (gridDim, blockDim, sharedMem, stream))]
 fn hipConfigureCall(py: Python<'_>, gridDim: &Bound<'_, PyAny>, blockDim: &Bound<'_, PyAny>, sharedMem: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipConfigureCall");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(R_dim3, R_dim3, u64, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_gridDim = TYPES.record_arg::<R_dim3>(159, gridDim)?;
     let a_blockDim = TYPES.record_arg::<R_dim3>(159, blockDim)?;
     let a_sharedMem = sharedMem.0;
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(R_dim3, R_dim3, u64, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_gridDim, a_blockDim, a_sharedMem, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -7959,12 +8453,14 @@ fn hipConfigureCall(py: Python<'_>, gridDim: &Bound<'_, PyAny>, blockDim: &Bound
 #[pyo3(signature = (arg, size, offset))]
 fn hipSetupArgument(py: Python<'_>, arg: rt::PtrArg, size: rt::CInt<u64>, offset: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipSetupArgument");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u64, u64) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg = arg.addr();
     let a_size = size.0;
     let a_offset = offset.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u64, u64) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg, a_size, a_offset) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -7981,10 +8477,12 @@ fn hipSetupArgument(py: Python<'_>, arg: rt::PtrArg, size: rt::CInt<u64>, offset
 #[pyo3(signature = (func))]
 fn hipLaunchByPtr(py: Python<'_>, func: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchByPtr");
+    let a_func = func.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_func = func.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_func) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -8009,15 +8507,17 @@ fn hipLaunchByPtr(py: Python<'_>, func: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream))]
 fn hipLaunchKernel(py: Python<'_>, function_address: rt::PtrArg, numBlocks: &Bound<'_, PyAny>, dimBlocks: &Bound<'_, PyAny>, args: rt::PtrArgMut, sharedMemBytes: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchKernel");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, R_dim3, R_dim3, usize, u64, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_function_address = function_address.addr();
     let a_numBlocks = TYPES.record_arg::<R_dim3>(159, numBlocks)?;
     let a_dimBlocks = TYPES.record_arg::<R_dim3>(159, dimBlocks)?;
     let a_args = args.addr();
     let a_sharedMemBytes = sharedMemBytes.0;
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, R_dim3, R_dim3, usize, u64, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_function_address, a_numBlocks, a_dimBlocks, a_args, a_sharedMemBytes, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -8052,12 +8552,14 @@ fn hipLaunchKernel(py: Python<'_>, function_address: rt::PtrArg, numBlocks: &Bou
 #[pyo3(signature = (stream, r#fn, userData))]
 fn hipLaunchHostFunc(py: Python<'_>, stream: rt::PtrArg, r#fn: rt::PtrArg, userData: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchHostFunc");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_stream = stream.addr();
     let a_fn = r#fn.addr();
     let a_userData = userData.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_fn, a_userData) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -8074,11 +8576,13 @@ fn hipLaunchHostFunc(py: Python<'_>, stream: rt::PtrArg, r#fn: rt::PtrArg, userD
 #[pyo3(signature = (pCopy))]
 fn hipDrvMemcpy2DUnaligned(py: Python<'_>, pCopy: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDrvMemcpy2DUnaligned");
+    let p_pCopy = TYPES.record_ptr_arg(70, pCopy, false)?;
+    let a_pCopy = p_pCopy.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let p_pCopy = TYPES.record_ptr_arg(70, pCopy, false)?;
-    let a_pCopy = p_pCopy.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pCopy) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -8109,9 +8613,6 @@ fn hipDrvMemcpy2DUnaligned(py: Python<'_>, pCopy: &Bound<'_, PyAny>) -> PyResult
 #[pyo3(signature = (function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream, startEvent, stopEvent, flags))]
 fn hipExtLaunchKernel(py: Python<'_>, function_address: rt::PtrArg, numBlocks: &Bound<'_, PyAny>, dimBlocks: &Bound<'_, PyAny>, args: rt::PtrArgMut, sharedMemBytes: rt::CInt<u64>, stream: rt::PtrArg, startEvent: rt::PtrArg, stopEvent: rt::PtrArg, flags: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipExtLaunchKernel");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, R_dim3, R_dim3, usize, u64, usize, usize, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_function_address = function_address.addr();
     let a_numBlocks = TYPES.record_arg::<R_dim3>(159, numBlocks)?;
     let a_dimBlocks = TYPES.record_arg::<R_dim3>(159, dimBlocks)?;
@@ -8121,6 +8622,11 @@ fn hipExtLaunchKernel(py: Python<'_>, function_address: rt::PtrArg, numBlocks: &
     let a_startEvent = startEvent.addr();
     let a_stopEvent = stopEvent.addr();
     let a_flags = flags.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, R_dim3, R_dim3, usize, u64, usize, usize, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_function_address, a_numBlocks, a_dimBlocks, a_args, a_sharedMemBytes, a_stream, a_startEvent, a_stopEvent, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -8143,9 +8649,6 @@ fn hipExtLaunchKernel(py: Python<'_>, function_address: rt::PtrArg, numBlocks: &
 #[pyo3(signature = (pResDesc, pTexDesc, pResViewDesc))]
 fn hipCreateTextureObject(py: Python<'_>, pResDesc: &Bound<'_, PyAny>, pTexDesc: &Bound<'_, PyAny>, pResViewDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipCreateTextureObject");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_pTexObject: usize = Default::default();
     let a_pTexObject = &mut o_pTexObject as *mut usize as usize;
     let p_pResDesc = TYPES.record_ptr_arg(73, pResDesc, false)?;
@@ -8154,6 +8657,11 @@ fn hipCreateTextureObject(py: Python<'_>, pResDesc: &Bound<'_, PyAny>, pTexDesc:
     let a_pTexDesc = p_pTexDesc.addr();
     let p_pResViewDesc = TYPES.record_ptr_arg(86, pResViewDesc, false)?;
     let a_pResViewDesc = p_pResViewDesc.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pTexObject, a_pResDesc, a_pTexDesc, a_pResViewDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 207, o_pTexObject, None)?])
@@ -8170,10 +8678,12 @@ fn hipCreateTextureObject(py: Python<'_>, pResDesc: &Bound<'_, PyAny>, pTexDesc:
 #[pyo3(signature = (textureObject))]
 fn hipDestroyTextureObject(py: Python<'_>, textureObject: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyTextureObject");
+    let a_textureObject = textureObject.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_textureObject = textureObject.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_textureObject) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -8191,12 +8701,14 @@ fn hipDestroyTextureObject(py: Python<'_>, textureObject: rt::PtrArg) -> PyResul
 #[pyo3(signature = (desc, array))]
 fn hipGetChannelDesc(py: Python<'_>, desc: &Bound<'_, PyAny>, array: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetChannelDesc");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let p_desc = TYPES.record_ptr_arg(67, desc, true)?;
     let a_desc = p_desc.addr();
     let a_array = array.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_desc, a_array) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -8214,12 +8726,14 @@ fn hipGetChannelDesc(py: Python<'_>, desc: &Bound<'_, PyAny>, array: rt::PtrArg)
 #[pyo3(signature = (pResDesc, textureObject))]
 fn hipGetTextureObjectResourceDesc(py: Python<'_>, pResDesc: &Bound<'_, PyAny>, textureObject: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetTextureObjectResourceDesc");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let p_pResDesc = TYPES.record_ptr_arg(73, pResDesc, true)?;
     let a_pResDesc = p_pResDesc.addr();
     let a_textureObject = textureObject.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pResDesc, a_textureObject) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -8237,12 +8751,14 @@ fn hipGetTextureObjectResourceDesc(py: Python<'_>, pResDesc: &Bound<'_, PyAny>, 
 #[pyo3(signature = (pResViewDesc, textureObject))]
 fn hipGetTextureObjectResourceViewDesc(py: Python<'_>, pResViewDesc: &Bound<'_, PyAny>, textureObject: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetTextureObjectResourceViewDesc");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let p_pResViewDesc = TYPES.record_ptr_arg(86, pResViewDesc, true)?;
     let a_pResViewDesc = p_pResViewDesc.addr();
     let a_textureObject = textureObject.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pResViewDesc, a_textureObject) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -8260,12 +8776,14 @@ fn hipGetTextureObjectResourceViewDesc(py: Python<'_>, pResViewDesc: &Bound<'_, 
 #[pyo3(signature = (pTexDesc, textureObject))]
 fn hipGetTextureObjectTextureDesc(py: Python<'_>, pTexDesc: &Bound<'_, PyAny>, textureObject: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetTextureObjectTextureDesc");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let p_pTexDesc = TYPES.record_ptr_arg(142, pTexDesc, true)?;
     let a_pTexDesc = p_pTexDesc.addr();
     let a_textureObject = textureObject.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pTexDesc, a_textureObject) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -8285,9 +8803,6 @@ fn hipGetTextureObjectTextureDesc(py: Python<'_>, pTexDesc: &Bound<'_, PyAny>, t
 #[pyo3(signature = (pResDesc, pTexDesc, pResViewDesc))]
 fn hipTexObjectCreate(py: Python<'_>, pResDesc: &Bound<'_, PyAny>, pTexDesc: &Bound<'_, PyAny>, pResViewDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexObjectCreate");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_pTexObject: usize = Default::default();
     let a_pTexObject = &mut o_pTexObject as *mut usize as usize;
     let p_pResDesc = TYPES.record_ptr_arg(79, pResDesc, false)?;
@@ -8296,6 +8811,11 @@ fn hipTexObjectCreate(py: Python<'_>, pResDesc: &Bound<'_, PyAny>, pTexDesc: &Bo
     let a_pTexDesc = p_pTexDesc.addr();
     let p_pResViewDesc = TYPES.record_ptr_arg(87, pResViewDesc, false)?;
     let a_pResViewDesc = p_pResViewDesc.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pTexObject, a_pResDesc, a_pTexDesc, a_pResViewDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 207, o_pTexObject, None)?])
@@ -8312,10 +8832,12 @@ fn hipTexObjectCreate(py: Python<'_>, pResDesc: &Bound<'_, PyAny>, pTexDesc: &Bo
 #[pyo3(signature = (texObject))]
 fn hipTexObjectDestroy(py: Python<'_>, texObject: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexObjectDestroy");
+    let a_texObject = texObject.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_texObject = texObject.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_texObject) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -8333,12 +8855,14 @@ fn hipTexObjectDestroy(py: Python<'_>, texObject: rt::PtrArg) -> PyResult<PyObje
 #[pyo3(signature = (pResDesc, texObject))]
 fn hipTexObjectGetResourceDesc(py: Python<'_>, pResDesc: &Bound<'_, PyAny>, texObject: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexObjectGetResourceDesc");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let p_pResDesc = TYPES.record_ptr_arg(79, pResDesc, true)?;
     let a_pResDesc = p_pResDesc.addr();
     let a_texObject = texObject.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pResDesc, a_texObject) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -8356,12 +8880,14 @@ fn hipTexObjectGetResourceDesc(py: Python<'_>, pResDesc: &Bound<'_, PyAny>, texO
 #[pyo3(signature = (pResViewDesc, texObject))]
 fn hipTexObjectGetResourceViewDesc(py: Python<'_>, pResViewDesc: &Bound<'_, PyAny>, texObject: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexObjectGetResourceViewDesc");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let p_pResViewDesc = TYPES.record_ptr_arg(87, pResViewDesc, true)?;
     let a_pResViewDesc = p_pResViewDesc.addr();
     let a_texObject = texObject.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pResViewDesc, a_texObject) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -8379,12 +8905,14 @@ fn hipTexObjectGetResourceViewDesc(py: Python<'_>, pResViewDesc: &Bound<'_, PyAn
 #[pyo3(signature = (pTexDesc, texObject))]
 fn hipTexObjectGetTextureDesc(py: Python<'_>, pTexDesc: &Bound<'_, PyAny>, texObject: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexObjectGetTextureDesc");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let p_pTexDesc = TYPES.record_ptr_arg(72, pTexDesc, true)?;
     let a_pTexDesc = p_pTexDesc.addr();
     let a_texObject = texObject.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pTexDesc, a_texObject) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -8407,9 +8935,6 @@ fn hipTexObjectGetTextureDesc(py: Python<'_>, pTexDesc: &Bound<'_, PyAny>, texOb
 #[pyo3(signature = (desc, extent, numLevels, flags))]
 fn hipMallocMipmappedArray(py: Python<'_>, desc: &Bound<'_, PyAny>, extent: &Bound<'_, PyAny>, numLevels: rt::CInt<u32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMallocMipmappedArray");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, R_hipExtent, u32, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_mipmappedArray: usize = Default::default();
     let a_mipmappedArray = &mut o_mipmappedArray as *mut usize as usize;
     let p_desc = TYPES.record_ptr_arg(67, desc, false)?;
@@ -8417,6 +8942,11 @@ fn hipMallocMipmappedArray(py: Python<'_>, desc: &Bound<'_, PyAny>, extent: &Bou
     let a_extent = TYPES.record_arg::<R_hipExtent>(89, extent)?;
     let a_numLevels = numLevels.0;
     let a_flags = flags.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, R_hipExtent, u32, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mipmappedArray, a_desc, a_extent, a_numLevels, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 71, o_mipmappedArray, None)?])
@@ -8435,10 +8965,12 @@ fn hipMallocMipmappedArray(py: Python<'_>, desc: &Bound<'_, PyAny>, extent: &Bou
 #[pyo3(signature = (mipmappedArray))]
 fn hipFreeMipmappedArray(py: Python<'_>, mipmappedArray: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipFreeMipmappedArray");
+    let a_mipmappedArray = mipmappedArray.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_mipmappedArray = mipmappedArray.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mipmappedArray) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -8459,13 +8991,15 @@ fn hipFreeMipmappedArray(py: Python<'_>, mipmappedArray: rt::PtrArg) -> PyResult
 #[pyo3(signature = (mipmappedArray, level))]
 fn hipGetMipmappedArrayLevel(py: Python<'_>, mipmappedArray: rt::PtrArg, level: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetMipmappedArrayLevel");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_levelArray: usize = Default::default();
     let a_levelArray = &mut o_levelArray as *mut usize as usize;
     let a_mipmappedArray = mipmappedArray.addr();
     let a_level = level.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_levelArray, a_mipmappedArray, a_level) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 206, o_levelArray, None)?])
@@ -8486,14 +9020,16 @@ fn hipGetMipmappedArrayLevel(py: Python<'_>, mipmappedArray: rt::PtrArg, level: 
 #[pyo3(signature = (pMipmappedArrayDesc, numMipmapLevels))]
 fn hipMipmappedArrayCreate(py: Python<'_>, pMipmappedArrayDesc: &Bound<'_, PyAny>, numMipmapLevels: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMipmappedArrayCreate");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_pHandle: usize = Default::default();
     let a_pHandle = &mut o_pHandle as *mut usize as usize;
     let p_pMipmappedArrayDesc = TYPES.record_ptr_arg(69, pMipmappedArrayDesc, true)?;
     let a_pMipmappedArrayDesc = p_pMipmappedArrayDesc.addr();
     let a_numMipmapLevels = numMipmapLevels.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pHandle, a_pMipmappedArrayDesc, a_numMipmapLevels) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 71, o_pHandle, None)?])
@@ -8512,10 +9048,12 @@ fn hipMipmappedArrayCreate(py: Python<'_>, pMipmappedArrayDesc: &Bound<'_, PyAny
 #[pyo3(signature = (hMipmappedArray))]
 fn hipMipmappedArrayDestroy(py: Python<'_>, hMipmappedArray: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMipmappedArrayDestroy");
+    let a_hMipmappedArray = hMipmappedArray.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_hMipmappedArray = hMipmappedArray.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hMipmappedArray) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -8536,13 +9074,15 @@ fn hipMipmappedArrayDestroy(py: Python<'_>, hMipmappedArray: rt::PtrArg) -> PyRe
 #[pyo3(signature = (hMipMappedArray, level))]
 fn hipMipmappedArrayGetLevel(py: Python<'_>, hMipMappedArray: rt::PtrArg, level: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMipmappedArrayGetLevel");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_pLevelArray: usize = Default::default();
     let a_pLevelArray = &mut o_pLevelArray as *mut usize as usize;
     let a_hMipMappedArray = hMipMappedArray.addr();
     let a_level = level.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pLevelArray, a_hMipMappedArray, a_level) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 206, o_pLevelArray, None)?])
@@ -8563,14 +9103,16 @@ fn hipMipmappedArrayGetLevel(py: Python<'_>, hMipMappedArray: rt::PtrArg, level:
 #[pyo3(signature = (tex, mipmappedArray, desc))]
 fn hipBindTextureToMipmappedArray(py: Python<'_>, tex: &Bound<'_, PyAny>, mipmappedArray: rt::PtrArg, desc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipBindTextureToMipmappedArray");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let p_tex = TYPES.record_ptr_arg(141, tex, false)?;
     let a_tex = p_tex.addr();
     let a_mipmappedArray = mipmappedArray.addr();
     let p_desc = TYPES.record_ptr_arg(67, desc, false)?;
     let a_desc = p_desc.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_tex, a_mipmappedArray, a_desc) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -8592,12 +9134,14 @@ fn hipBindTextureToMipmappedArray(py: Python<'_>, tex: &Bound<'_, PyAny>, mipmap
 #[pyo3(signature = (symbol))]
 fn hipGetTextureReference(py: Python<'_>, symbol: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetTextureReference");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_texref: usize = Default::default();
     let a_texref = &mut o_texref as *mut usize as usize;
     let a_symbol = symbol.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_texref, a_symbol) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 141, o_texref, None)?])
@@ -8619,13 +9163,15 @@ fn hipGetTextureReference(py: Python<'_>, symbol: rt::PtrArg) -> PyResult<PyObje
 #[pyo3(signature = (texRef))]
 fn hipTexRefGetBorderColor(py: Python<'_>, texRef: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexRefGetBorderColor");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_pBorderColor: f32 = Default::default();
     let a_pBorderColor = &mut o_pBorderColor as *mut f32 as usize;
     let p_texRef = TYPES.record_ptr_arg(141, texRef, false)?;
     let a_texRef = p_texRef.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pBorderColor, a_texRef) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_pBorderColor)?])
@@ -8647,13 +9193,15 @@ fn hipTexRefGetBorderColor(py: Python<'_>, texRef: &Bound<'_, PyAny>) -> PyResul
 #[pyo3(signature = (texRef))]
 fn hipTexRefGetArray(py: Python<'_>, texRef: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexRefGetArray");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_pArray: usize = Default::default();
     let a_pArray = &mut o_pArray as *mut usize as usize;
     let p_texRef = TYPES.record_ptr_arg(141, texRef, false)?;
     let a_texRef = p_texRef.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pArray, a_texRef) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 206, o_pArray, None)?])
@@ -8676,13 +9224,15 @@ fn hipTexRefGetArray(py: Python<'_>, texRef: &Bound<'_, PyAny>) -> PyResult<PyOb
 #[pyo3(signature = (texRef, dim, am))]
 fn hipTexRefSetAddressMode(py: Python<'_>, texRef: &Bound<'_, PyAny>, dim: rt::CInt<i32>, am: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexRefSetAddressMode");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let p_texRef = TYPES.record_ptr_arg(141, texRef, true)?;
     let a_texRef = p_texRef.addr();
     let a_dim = dim.0;
     let a_am = rt::narrow::<u32>(TYPES.enum_arg(22, am)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_texRef, a_dim, a_am) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -8705,13 +9255,15 @@ fn hipTexRefSetAddressMode(py: Python<'_>, texRef: &Bound<'_, PyAny>, dim: rt::C
 #[pyo3(signature = (tex, array, flags))]
 fn hipTexRefSetArray(py: Python<'_>, tex: &Bound<'_, PyAny>, array: rt::PtrArg, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexRefSetArray");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let p_tex = TYPES.record_ptr_arg(141, tex, true)?;
     let a_tex = p_tex.addr();
     let a_array = array.addr();
     let a_flags = flags.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_tex, a_array, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -8733,12 +9285,14 @@ fn hipTexRefSetArray(py: Python<'_>, tex: &Bound<'_, PyAny>, array: rt::PtrArg, 
 #[pyo3(signature = (texRef, fm))]
 fn hipTexRefSetFilterMode(py: Python<'_>, texRef: &Bound<'_, PyAny>, fm: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexRefSetFilterMode");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let p_texRef = TYPES.record_ptr_arg(141, texRef, true)?;
     let a_texRef = p_texRef.addr();
     let a_fm = rt::narrow::<u32>(TYPES.enum_arg(23, fm)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_texRef, a_fm) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -8760,12 +9314,14 @@ fn hipTexRefSetFilterMode(py: Python<'_>, texRef: &Bound<'_, PyAny>, fm: &Bound<
 #[pyo3(signature = (texRef, Flags))]
 fn hipTexRefSetFlags(py: Python<'_>, texRef: &Bound<'_, PyAny>, Flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexRefSetFlags");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let p_texRef = TYPES.record_ptr_arg(141, texRef, true)?;
     let a_texRef = p_texRef.addr();
     let a_Flags = Flags.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_texRef, a_Flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -8788,13 +9344,15 @@ fn hipTexRefSetFlags(py: Python<'_>, texRef: &Bound<'_, PyAny>, Flags: rt::CInt<
 #[pyo3(signature = (texRef, fmt, NumPackedComponents))]
 fn hipTexRefSetFormat(py: Python<'_>, texRef: &Bound<'_, PyAny>, fmt: &Bound<'_, PyAny>, NumPackedComponents: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexRefSetFormat");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let p_texRef = TYPES.record_ptr_arg(141, texRef, true)?;
     let a_texRef = p_texRef.addr();
     let a_fmt = rt::narrow::<u32>(TYPES.enum_arg(12, fmt)?)?;
     let a_NumPackedComponents = NumPackedComponents.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_texRef, a_fmt, a_NumPackedComponents) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -8819,9 +9377,6 @@ fn hipTexRefSetFormat(py: Python<'_>, texRef: &Bound<'_, PyAny>, fmt: &Bound<'_,
 #[pyo3(signature = (tex, devPtr, desc, size))]
 fn hipBindTexture(py: Python<'_>, tex: &Bound<'_, PyAny>, devPtr: rt::PtrArg, desc: &Bound<'_, PyAny>, size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipBindTexture");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize, u64) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_offset: u64 = Default::default();
     let a_offset = &mut o_offset as *mut u64 as usize;
     let p_tex = TYPES.record_ptr_arg(141, tex, false)?;
@@ -8830,6 +9385,11 @@ fn hipBindTexture(py: Python<'_>, tex: &Bound<'_, PyAny>, devPtr: rt::PtrArg, de
     let p_desc = TYPES.record_ptr_arg(67, desc, false)?;
     let a_desc = p_desc.addr();
     let a_size = size.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize, u64) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_offset, a_tex, a_devPtr, a_desc, a_size) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_offset)?])
@@ -8856,9 +9416,6 @@ fn hipBindTexture(py: Python<'_>, tex: &Bound<'_, PyAny>, devPtr: rt::PtrArg, de
 #[pyo3(signature = (tex, devPtr, desc, width, height, pitch))]
 fn hipBindTexture2D(py: Python<'_>, tex: &Bound<'_, PyAny>, devPtr: rt::PtrArg, desc: &Bound<'_, PyAny>, width: rt::CInt<u64>, height: rt::CInt<u64>, pitch: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipBindTexture2D");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize, u64, u64, u64) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_offset: u64 = Default::default();
     let a_offset = &mut o_offset as *mut u64 as usize;
     let p_tex = TYPES.record_ptr_arg(141, tex, false)?;
@@ -8869,6 +9426,11 @@ fn hipBindTexture2D(py: Python<'_>, tex: &Bound<'_, PyAny>, devPtr: rt::PtrArg, 
     let a_width = width.0;
     let a_height = height.0;
     let a_pitch = pitch.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize, u64, u64, u64) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_offset, a_tex, a_devPtr, a_desc, a_width, a_height, a_pitch) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_offset)?])
@@ -8891,14 +9453,16 @@ fn hipBindTexture2D(py: Python<'_>, tex: &Bound<'_, PyAny>, devPtr: rt::PtrArg, 
 #[pyo3(signature = (tex, array, desc))]
 fn hipBindTextureToArray(py: Python<'_>, tex: &Bound<'_, PyAny>, array: rt::PtrArg, desc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipBindTextureToArray");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let p_tex = TYPES.record_ptr_arg(141, tex, false)?;
     let a_tex = p_tex.addr();
     let a_array = array.addr();
     let p_desc = TYPES.record_ptr_arg(67, desc, false)?;
     let a_desc = p_desc.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_tex, a_array, a_desc) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -8920,13 +9484,15 @@ fn hipBindTextureToArray(py: Python<'_>, tex: &Bound<'_, PyAny>, array: rt::PtrA
 #[pyo3(signature = (texref))]
 fn hipGetTextureAlignmentOffset(py: Python<'_>, texref: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetTextureAlignmentOffset");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_offset: u64 = Default::default();
     let a_offset = &mut o_offset as *mut u64 as usize;
     let p_texref = TYPES.record_ptr_arg(141, texref, false)?;
     let a_texref = p_texref.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_offset, a_texref) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_offset)?])
@@ -8947,11 +9513,13 @@ fn hipGetTextureAlignmentOffset(py: Python<'_>, texref: &Bound<'_, PyAny>) -> Py
 #[pyo3(signature = (tex))]
 fn hipUnbindTexture(py: Python<'_>, tex: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipUnbindTexture");
+    let p_tex = TYPES.record_ptr_arg(141, tex, false)?;
+    let a_tex = p_tex.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let p_tex = TYPES.record_ptr_arg(141, tex, false)?;
-    let a_tex = p_tex.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_tex) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -8973,13 +9541,15 @@ fn hipUnbindTexture(py: Python<'_>, tex: &Bound<'_, PyAny>) -> PyResult<PyObject
 #[pyo3(signature = (texRef))]
 fn hipTexRefGetAddress(py: Python<'_>, texRef: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexRefGetAddress");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_dev_ptr: usize = Default::default();
     let a_dev_ptr = &mut o_dev_ptr as *mut usize as usize;
     let p_texRef = TYPES.record_ptr_arg(141, texRef, false)?;
     let a_texRef = p_texRef.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dev_ptr, a_texRef) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::pointer_result(py, o_dev_ptr)?])
@@ -9002,14 +9572,16 @@ fn hipTexRefGetAddress(py: Python<'_>, texRef: &Bound<'_, PyAny>) -> PyResult<Py
 #[pyo3(signature = (texRef, dim))]
 fn hipTexRefGetAddressMode(py: Python<'_>, texRef: &Bound<'_, PyAny>, dim: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexRefGetAddressMode");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_pam: u32 = Default::default();
     let a_pam = &mut o_pam as *mut u32 as usize;
     let p_texRef = TYPES.record_ptr_arg(141, texRef, false)?;
     let a_texRef = p_texRef.addr();
     let a_dim = dim.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pam, a_texRef, a_dim) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.enum_member(py, 22, o_pam as i64)?])
@@ -9031,13 +9603,15 @@ fn hipTexRefGetAddressMode(py: Python<'_>, texRef: &Bound<'_, PyAny>, dim: rt::C
 #[pyo3(signature = (texRef))]
 fn hipTexRefGetFilterMode(py: Python<'_>, texRef: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexRefGetFilterMode");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_pfm: u32 = Default::default();
     let a_pfm = &mut o_pfm as *mut u32 as usize;
     let p_texRef = TYPES.record_ptr_arg(141, texRef, false)?;
     let a_texRef = p_texRef.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pfm, a_texRef) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.enum_member(py, 23, o_pfm as i64)?])
@@ -9059,13 +9633,15 @@ fn hipTexRefGetFilterMode(py: Python<'_>, texRef: &Bound<'_, PyAny>) -> PyResult
 #[pyo3(signature = (texRef))]
 fn hipTexRefGetFlags(py: Python<'_>, texRef: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexRefGetFlags");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_pFlags: u32 = Default::default();
     let a_pFlags = &mut o_pFlags as *mut u32 as usize;
     let p_texRef = TYPES.record_ptr_arg(141, texRef, false)?;
     let a_texRef = p_texRef.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pFlags, a_texRef) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_pFlags)?])
@@ -9088,15 +9664,17 @@ fn hipTexRefGetFlags(py: Python<'_>, texRef: &Bound<'_, PyAny>) -> PyResult<PyOb
 #[pyo3(signature = (texRef))]
 fn hipTexRefGetFormat(py: Python<'_>, texRef: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexRefGetFormat");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_pFormat: u32 = Default::default();
     let a_pFormat = &mut o_pFormat as *mut u32 as usize;
     let mut o_pNumChannels: i32 = Default::default();
     let a_pNumChannels = &mut o_pNumChannels as *mut i32 as usize;
     let p_texRef = TYPES.record_ptr_arg(141, texRef, false)?;
     let a_texRef = p_texRef.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pFormat, a_pNumChannels, a_texRef) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.enum_member(py, 12, o_pFormat as i64)?, rt::obj(py, o_pNumChannels)?])
@@ -9118,13 +9696,15 @@ fn hipTexRefGetFormat(py: Python<'_>, texRef: &Bound<'_, PyAny>) -> PyResult<PyO
 #[pyo3(signature = (texRef))]
 fn hipTexRefGetMaxAnisotropy(py: Python<'_>, texRef: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexRefGetMaxAnisotropy");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_pmaxAnsio: i32 = Default::default();
     let a_pmaxAnsio = &mut o_pmaxAnsio as *mut i32 as usize;
     let p_texRef = TYPES.record_ptr_arg(141, texRef, false)?;
     let a_texRef = p_texRef.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pmaxAnsio, a_texRef) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_pmaxAnsio)?])
@@ -9146,13 +9726,15 @@ fn hipTexRefGetMaxAnisotropy(py: Python<'_>, texRef: &Bound<'_, PyAny>) -> PyRes
 #[pyo3(signature = (texRef))]
 fn hipTexRefGetMipmapFilterMode(py: Python<'_>, texRef: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexRefGetMipmapFilterMode");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_pfm: u32 = Default::default();
     let a_pfm = &mut o_pfm as *mut u32 as usize;
     let p_texRef = TYPES.record_ptr_arg(141, texRef, false)?;
     let a_texRef = p_texRef.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pfm, a_texRef) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.enum_member(py, 23, o_pfm as i64)?])
@@ -9174,13 +9756,15 @@ fn hipTexRefGetMipmapFilterMode(py: Python<'_>, texRef: &Bound<'_, PyAny>) -> Py
 #[pyo3(signature = (texRef))]
 fn hipTexRefGetMipmapLevelBias(py: Python<'_>, texRef: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexRefGetMipmapLevelBias");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_pbias: f32 = Default::default();
     let a_pbias = &mut o_pbias as *mut f32 as usize;
     let p_texRef = TYPES.record_ptr_arg(141, texRef, false)?;
     let a_texRef = p_texRef.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pbias, a_texRef) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_pbias)?])
@@ -9203,15 +9787,17 @@ fn hipTexRefGetMipmapLevelBias(py: Python<'_>, texRef: &Bound<'_, PyAny>) -> PyR
 #[pyo3(signature = (texRef))]
 fn hipTexRefGetMipmapLevelClamp(py: Python<'_>, texRef: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexRefGetMipmapLevelClamp");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_pminMipmapLevelClamp: f32 = Default::default();
     let a_pminMipmapLevelClamp = &mut o_pminMipmapLevelClamp as *mut f32 as usize;
     let mut o_pmaxMipmapLevelClamp: f32 = Default::default();
     let a_pmaxMipmapLevelClamp = &mut o_pmaxMipmapLevelClamp as *mut f32 as usize;
     let p_texRef = TYPES.record_ptr_arg(141, texRef, false)?;
     let a_texRef = p_texRef.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pminMipmapLevelClamp, a_pmaxMipmapLevelClamp, a_texRef) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_pminMipmapLevelClamp)?, rt::obj(py, o_pmaxMipmapLevelClamp)?])
@@ -9233,13 +9819,15 @@ fn hipTexRefGetMipmapLevelClamp(py: Python<'_>, texRef: &Bound<'_, PyAny>) -> Py
 #[pyo3(signature = (texRef))]
 fn hipTexRefGetMipMappedArray(py: Python<'_>, texRef: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexRefGetMipMappedArray");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_pArray: usize = Default::default();
     let a_pArray = &mut o_pArray as *mut usize as usize;
     let p_texRef = TYPES.record_ptr_arg(141, texRef, false)?;
     let a_texRef = p_texRef.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pArray, a_texRef) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 71, o_pArray, None)?])
@@ -9263,15 +9851,17 @@ fn hipTexRefGetMipMappedArray(py: Python<'_>, texRef: &Bound<'_, PyAny>) -> PyRe
 #[pyo3(signature = (texRef, dptr, bytes))]
 fn hipTexRefSetAddress(py: Python<'_>, texRef: &Bound<'_, PyAny>, dptr: rt::PtrArgMut, bytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexRefSetAddress");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u64) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_ByteOffset: u64 = Default::default();
     let a_ByteOffset = &mut o_ByteOffset as *mut u64 as usize;
     let p_texRef = TYPES.record_ptr_arg(141, texRef, true)?;
     let a_texRef = p_texRef.addr();
     let a_dptr = dptr.addr();
     let a_bytes = bytes.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u64) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ByteOffset, a_texRef, a_dptr, a_bytes) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_ByteOffset)?])
@@ -9295,15 +9885,17 @@ fn hipTexRefSetAddress(py: Python<'_>, texRef: &Bound<'_, PyAny>, dptr: rt::PtrA
 #[pyo3(signature = (texRef, desc, dptr, Pitch))]
 fn hipTexRefSetAddress2D(py: Python<'_>, texRef: &Bound<'_, PyAny>, desc: &Bound<'_, PyAny>, dptr: rt::PtrArgMut, Pitch: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexRefSetAddress2D");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u64) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let p_texRef = TYPES.record_ptr_arg(141, texRef, true)?;
     let a_texRef = p_texRef.addr();
     let p_desc = TYPES.record_ptr_arg(68, desc, false)?;
     let a_desc = p_desc.addr();
     let a_dptr = dptr.addr();
     let a_Pitch = Pitch.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u64) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_texRef, a_desc, a_dptr, a_Pitch) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -9325,12 +9917,14 @@ fn hipTexRefSetAddress2D(py: Python<'_>, texRef: &Bound<'_, PyAny>, desc: &Bound
 #[pyo3(signature = (texRef, maxAniso))]
 fn hipTexRefSetMaxAnisotropy(py: Python<'_>, texRef: &Bound<'_, PyAny>, maxAniso: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexRefSetMaxAnisotropy");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let p_texRef = TYPES.record_ptr_arg(141, texRef, true)?;
     let a_texRef = p_texRef.addr();
     let a_maxAniso = maxAniso.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_texRef, a_maxAniso) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -9352,13 +9946,15 @@ fn hipTexRefSetMaxAnisotropy(py: Python<'_>, texRef: &Bound<'_, PyAny>, maxAniso
 #[pyo3(signature = (texRef))]
 fn hipTexRefSetBorderColor(py: Python<'_>, texRef: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexRefSetBorderColor");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let p_texRef = TYPES.record_ptr_arg(141, texRef, true)?;
     let a_texRef = p_texRef.addr();
     let mut o_pBorderColor: f32 = Default::default();
     let a_pBorderColor = &mut o_pBorderColor as *mut f32 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_texRef, a_pBorderColor) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_pBorderColor)?])
@@ -9380,12 +9976,14 @@ fn hipTexRefSetBorderColor(py: Python<'_>, texRef: &Bound<'_, PyAny>) -> PyResul
 #[pyo3(signature = (texRef, fm))]
 fn hipTexRefSetMipmapFilterMode(py: Python<'_>, texRef: &Bound<'_, PyAny>, fm: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexRefSetMipmapFilterMode");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let p_texRef = TYPES.record_ptr_arg(141, texRef, true)?;
     let a_texRef = p_texRef.addr();
     let a_fm = rt::narrow::<u32>(TYPES.enum_arg(23, fm)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_texRef, a_fm) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -9407,12 +10005,14 @@ fn hipTexRefSetMipmapFilterMode(py: Python<'_>, texRef: &Bound<'_, PyAny>, fm: &
 #[pyo3(signature = (texRef, bias))]
 fn hipTexRefSetMipmapLevelBias(py: Python<'_>, texRef: &Bound<'_, PyAny>, bias: f32) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexRefSetMipmapLevelBias");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, f32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let p_texRef = TYPES.record_ptr_arg(141, texRef, true)?;
     let a_texRef = p_texRef.addr();
     let a_bias = bias;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, f32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_texRef, a_bias) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -9435,13 +10035,15 @@ fn hipTexRefSetMipmapLevelBias(py: Python<'_>, texRef: &Bound<'_, PyAny>, bias: 
 #[pyo3(signature = (texRef, minMipMapLevelClamp, maxMipMapLevelClamp))]
 fn hipTexRefSetMipmapLevelClamp(py: Python<'_>, texRef: &Bound<'_, PyAny>, minMipMapLevelClamp: f32, maxMipMapLevelClamp: f32) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexRefSetMipmapLevelClamp");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, f32, f32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let p_texRef = TYPES.record_ptr_arg(141, texRef, true)?;
     let a_texRef = p_texRef.addr();
     let a_minMipMapLevelClamp = minMipMapLevelClamp;
     let a_maxMipMapLevelClamp = maxMipMapLevelClamp;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, f32, f32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_texRef, a_minMipMapLevelClamp, a_maxMipMapLevelClamp) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -9464,14 +10066,16 @@ fn hipTexRefSetMipmapLevelClamp(py: Python<'_>, texRef: &Bound<'_, PyAny>, minMi
 #[pyo3(signature = (texRef, mipmappedArray, Flags))]
 fn hipTexRefSetMipmappedArray(py: Python<'_>, texRef: &Bound<'_, PyAny>, mipmappedArray: &Bound<'_, PyAny>, Flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexRefSetMipmappedArray");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let p_texRef = TYPES.record_ptr_arg(141, texRef, true)?;
     let a_texRef = p_texRef.addr();
     let p_mipmappedArray = TYPES.record_ptr_arg(71, mipmappedArray, true)?;
     let a_mipmappedArray = p_mipmappedArray.addr();
     let a_Flags = Flags.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_texRef, a_mipmappedArray, a_Flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -9489,10 +10093,12 @@ fn hipTexRefSetMipmappedArray(py: Python<'_>, texRef: &Bound<'_, PyAny>, mipmapp
 #[pyo3(signature = (id))]
 fn hipApiName(py: Python<'_>, id: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipApiName");
+    let a_id = id.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_id = id.0;
     // SAFETY: arguments are plain values; pointers stay valid until the arguments drop.
     let __r = unsafe { __f(a_id) };
     rt::tuple(py, [TYPES.enum_member(py, 5, 0)?, rt::cstr_result(py, __r)?])
@@ -9510,10 +10116,12 @@ fn hipApiName(py: Python<'_>, id: rt::CInt<u32>) -> PyResult<PyObject> {
 #[pyo3(signature = (f))]
 fn hipKernelNameRef(py: Python<'_>, f: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipKernelNameRef");
+    let a_f = f.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_f = f.addr();
     // SAFETY: arguments are plain values; pointers stay valid until the arguments drop.
     let __r = unsafe { __f(a_f) };
     rt::tuple(py, [TYPES.enum_member(py, 5, 0)?, rt::cstr_result(py, __r)?])
@@ -9532,11 +10140,13 @@ fn hipKernelNameRef(py: Python<'_>, f: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (hostFunction, stream))]
 fn hipKernelNameRefByPtr(py: Python<'_>, hostFunction: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipKernelNameRefByPtr");
+    let a_hostFunction = hostFunction.addr();
+    let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_hostFunction = hostFunction.addr();
-    let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hostFunction, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 5, 0)?, rt::cstr_result(py, __r)?])
@@ -9554,10 +10164,12 @@ fn hipKernelNameRefByPtr(py: Python<'_>, hostFunction: rt::PtrArg, stream: rt::P
 #[pyo3(signature = (stream))]
 fn hipGetStreamDeviceId(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetStreamDeviceId");
+    let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 5, 0)?, rt::obj(py, __r)?])
@@ -9579,11 +10191,13 @@ fn hipGetStreamDeviceId(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject
 #[pyo3(signature = (stream, mode))]
 fn hipStreamBeginCapture(py: Python<'_>, stream: rt::PtrArg, mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamBeginCapture");
+    let a_stream = stream.addr();
+    let a_mode = rt::narrow::<u32>(TYPES.enum_arg(47, mode)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_stream = stream.addr();
-    let a_mode = rt::narrow::<u32>(TYPES.enum_arg(47, mode)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_mode) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -9611,9 +10225,6 @@ fn hipStreamBeginCapture(py: Python<'_>, stream: rt::PtrArg, mode: &Bound<'_, Py
 #[pyo3(signature = (stream, graph, dependencies, dependencyData, numDependencies, mode))]
 fn hipStreamBeginCaptureToGraph(py: Python<'_>, stream: rt::PtrArg, graph: rt::PtrArg, dependencies: &Bound<'_, PyAny>, dependencyData: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamBeginCaptureToGraph");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize, u64, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_stream = stream.addr();
     let a_graph = graph.addr();
     let mut h_dependencies = TYPES.handle_ref(218, dependencies, false)?;
@@ -9622,6 +10233,11 @@ fn hipStreamBeginCaptureToGraph(py: Python<'_>, stream: rt::PtrArg, graph: rt::P
     let a_dependencyData = p_dependencyData.addr();
     let a_numDependencies = numDependencies.0;
     let a_mode = rt::narrow::<u32>(TYPES.enum_arg(47, mode)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize, u64, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_graph, a_dependencies, a_dependencyData, a_numDependencies, a_mode) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -9642,12 +10258,14 @@ fn hipStreamBeginCaptureToGraph(py: Python<'_>, stream: rt::PtrArg, graph: rt::P
 #[pyo3(signature = (stream))]
 fn hipStreamEndCapture(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamEndCapture");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_stream = stream.addr();
     let mut o_pGraph: usize = Default::default();
     let a_pGraph = &mut o_pGraph as *mut usize as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_pGraph) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 217, o_pGraph, None)?])
@@ -9669,14 +10287,16 @@ fn hipStreamEndCapture(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject>
 #[pyo3(signature = (stream))]
 fn hipStreamGetCaptureInfo(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamGetCaptureInfo");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_stream = stream.addr();
     let mut o_pCaptureStatus: u32 = Default::default();
     let a_pCaptureStatus = &mut o_pCaptureStatus as *mut u32 as usize;
     let mut o_pId: u64 = Default::default();
     let a_pId = &mut o_pId as *mut u64 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_pCaptureStatus, a_pId) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.enum_member(py, 48, o_pCaptureStatus as i64)?, rt::obj(py, o_pId)?])
@@ -9701,9 +10321,6 @@ fn hipStreamGetCaptureInfo(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObj
 #[pyo3(signature = (stream, dependencies_out))]
 fn hipStreamGetCaptureInfo_v2(py: Python<'_>, stream: rt::PtrArg, dependencies_out: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamGetCaptureInfo_v2");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_stream = stream.addr();
     let mut o_captureStatus_out: u32 = Default::default();
     let a_captureStatus_out = &mut o_captureStatus_out as *mut u32 as usize;
@@ -9714,6 +10331,11 @@ fn hipStreamGetCaptureInfo_v2(py: Python<'_>, stream: rt::PtrArg, dependencies_o
     let a_dependencies_out = dependencies_out.addr();
     let mut o_numDependencies_out: u64 = Default::default();
     let a_numDependencies_out = &mut o_numDependencies_out as *mut u64 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_captureStatus_out, a_id_out, a_graph_out, a_dependencies_out, a_numDependencies_out) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.enum_member(py, 48, o_captureStatus_out as i64)?, rt::obj(py, o_id_out)?, TYPES.instance_at(py, 217, o_graph_out, None)?, rt::obj(py, o_numDependencies_out)?])
@@ -9734,12 +10356,14 @@ fn hipStreamGetCaptureInfo_v2(py: Python<'_>, stream: rt::PtrArg, dependencies_o
 #[pyo3(signature = (stream))]
 fn hipStreamIsCapturing(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamIsCapturing");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_stream = stream.addr();
     let mut o_pCaptureStatus: u32 = Default::default();
     let a_pCaptureStatus = &mut o_pCaptureStatus as *mut u32 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_pCaptureStatus) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.enum_member(py, 48, o_pCaptureStatus as i64)?])
@@ -9763,14 +10387,16 @@ fn hipStreamIsCapturing(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject
 #[pyo3(signature = (stream, numDependencies, flags))]
 fn hipStreamUpdateCaptureDependencies(py: Python<'_>, stream: rt::PtrArg, numDependencies: rt::CInt<u64>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamUpdateCaptureDependencies");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_stream = stream.addr();
     let mut o_dependencies: usize = Default::default();
     let a_dependencies = &mut o_dependencies as *mut usize as usize;
     let a_numDependencies = numDependencies.0;
     let a_flags = flags.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_dependencies, a_numDependencies, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 218, o_dependencies, None)?])
@@ -9788,11 +10414,13 @@ fn hipStreamUpdateCaptureDependencies(py: Python<'_>, stream: rt::PtrArg, numDep
 #[pyo3(signature = ())]
 fn hipThreadExchangeStreamCaptureMode(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipThreadExchangeStreamCaptureMode");
+    let mut o_mode: u32 = Default::default();
+    let a_mode = &mut o_mode as *mut u32 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let mut o_mode: u32 = Default::default();
-    let a_mode = &mut o_mode as *mut u32 as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mode) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.enum_member(py, 47, o_mode as i64)?])
@@ -9813,12 +10441,14 @@ fn hipThreadExchangeStreamCaptureMode(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = (flags))]
 fn hipGraphCreate(py: Python<'_>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphCreate");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_pGraph: usize = Default::default();
     let a_pGraph = &mut o_pGraph as *mut usize as usize;
     let a_flags = flags.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pGraph, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 217, o_pGraph, None)?])
@@ -9838,10 +10468,12 @@ fn hipGraphCreate(py: Python<'_>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
 #[pyo3(signature = (graph))]
 fn hipGraphDestroy(py: Python<'_>, graph: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphDestroy");
+    let a_graph = graph.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_graph = graph.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_graph) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -9864,15 +10496,17 @@ fn hipGraphDestroy(py: Python<'_>, graph: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (graph, from_, to, numDependencies))]
 fn hipGraphAddDependencies(py: Python<'_>, graph: rt::PtrArg, from_: &Bound<'_, PyAny>, to: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddDependencies");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u64) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_graph = graph.addr();
     let mut h_from = TYPES.handle_ref(218, from_, false)?;
     let a_from = h_from.addr();
     let mut h_to = TYPES.handle_ref(218, to, false)?;
     let a_to = h_to.addr();
     let a_numDependencies = numDependencies.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u64) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_graph, a_from, a_to, a_numDependencies) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -9895,15 +10529,17 @@ fn hipGraphAddDependencies(py: Python<'_>, graph: rt::PtrArg, from_: &Bound<'_, 
 #[pyo3(signature = (graph, from_, to, numDependencies))]
 fn hipGraphRemoveDependencies(py: Python<'_>, graph: rt::PtrArg, from_: &Bound<'_, PyAny>, to: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphRemoveDependencies");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u64) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_graph = graph.addr();
     let mut h_from = TYPES.handle_ref(218, from_, false)?;
     let a_from = h_from.addr();
     let mut h_to = TYPES.handle_ref(218, to, false)?;
     let a_to = h_to.addr();
     let a_numDependencies = numDependencies.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u64) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_graph, a_from, a_to, a_numDependencies) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -9930,9 +10566,6 @@ fn hipGraphRemoveDependencies(py: Python<'_>, graph: rt::PtrArg, from_: &Bound<'
 #[pyo3(signature = (graph))]
 fn hipGraphGetEdges(py: Python<'_>, graph: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphGetEdges");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_graph = graph.addr();
     let mut o_from: usize = Default::default();
     let a_from = &mut o_from as *mut usize as usize;
@@ -9940,6 +10573,11 @@ fn hipGraphGetEdges(py: Python<'_>, graph: rt::PtrArg) -> PyResult<PyObject> {
     let a_to = &mut o_to as *mut usize as usize;
     let mut o_numEdges: u64 = Default::default();
     let a_numEdges = &mut o_numEdges as *mut u64 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_graph, a_from, a_to, a_numEdges) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 218, o_from, None)?, TYPES.instance_at(py, 218, o_to, None)?, rt::obj(py, o_numEdges)?])
@@ -9965,14 +10603,16 @@ fn hipGraphGetEdges(py: Python<'_>, graph: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (graph))]
 fn hipGraphGetNodes(py: Python<'_>, graph: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphGetNodes");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_graph = graph.addr();
     let mut o_nodes: usize = Default::default();
     let a_nodes = &mut o_nodes as *mut usize as usize;
     let mut o_numNodes: u64 = Default::default();
     let a_numNodes = &mut o_numNodes as *mut u64 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_graph, a_nodes, a_numNodes) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 218, o_nodes, None)?, rt::obj(py, o_numNodes)?])
@@ -9998,14 +10638,16 @@ fn hipGraphGetNodes(py: Python<'_>, graph: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (graph))]
 fn hipGraphGetRootNodes(py: Python<'_>, graph: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphGetRootNodes");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_graph = graph.addr();
     let mut o_pRootNodes: usize = Default::default();
     let a_pRootNodes = &mut o_pRootNodes as *mut usize as usize;
     let mut o_pNumRootNodes: u64 = Default::default();
     let a_pNumRootNodes = &mut o_pNumRootNodes as *mut u64 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_graph, a_pRootNodes, a_pNumRootNodes) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 218, o_pRootNodes, None)?, rt::obj(py, o_pNumRootNodes)?])
@@ -10031,14 +10673,16 @@ fn hipGraphGetRootNodes(py: Python<'_>, graph: rt::PtrArg) -> PyResult<PyObject>
 #[pyo3(signature = (node))]
 fn hipGraphNodeGetDependencies(py: Python<'_>, node: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphNodeGetDependencies");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_node = node.addr();
     let mut o_pDependencies: usize = Default::default();
     let a_pDependencies = &mut o_pDependencies as *mut usize as usize;
     let mut o_pNumDependencies: u64 = Default::default();
     let a_pNumDependencies = &mut o_pNumDependencies as *mut u64 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_node, a_pDependencies, a_pNumDependencies) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 218, o_pDependencies, None)?, rt::obj(py, o_pNumDependencies)?])
@@ -10065,14 +10709,16 @@ fn hipGraphNodeGetDependencies(py: Python<'_>, node: rt::PtrArg) -> PyResult<PyO
 #[pyo3(signature = (node))]
 fn hipGraphNodeGetDependentNodes(py: Python<'_>, node: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphNodeGetDependentNodes");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_node = node.addr();
     let mut o_pDependentNodes: usize = Default::default();
     let a_pDependentNodes = &mut o_pDependentNodes as *mut usize as usize;
     let mut o_pNumDependentNodes: u64 = Default::default();
     let a_pNumDependentNodes = &mut o_pNumDependentNodes as *mut u64 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_node, a_pDependentNodes, a_pNumDependentNodes) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 218, o_pDependentNodes, None)?, rt::obj(py, o_pNumDependentNodes)?])
@@ -10093,12 +10739,14 @@ fn hipGraphNodeGetDependentNodes(py: Python<'_>, node: rt::PtrArg) -> PyResult<P
 #[pyo3(signature = (node))]
 fn hipGraphNodeGetType(py: Python<'_>, node: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphNodeGetType");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_node = node.addr();
     let mut o_pType: u32 = Default::default();
     let a_pType = &mut o_pType as *mut u32 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_node, a_pType) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.enum_member(py, 43, o_pType as i64)?])
@@ -10118,10 +10766,12 @@ fn hipGraphNodeGetType(py: Python<'_>, node: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (node))]
 fn hipGraphDestroyNode(py: Python<'_>, node: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphDestroyNode");
+    let a_node = node.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_node = node.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_node) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -10142,12 +10792,14 @@ fn hipGraphDestroyNode(py: Python<'_>, node: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (originalGraph))]
 fn hipGraphClone(py: Python<'_>, originalGraph: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphClone");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_pGraphClone: usize = Default::default();
     let a_pGraphClone = &mut o_pGraphClone as *mut usize as usize;
     let a_originalGraph = originalGraph.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pGraphClone, a_originalGraph) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 217, o_pGraphClone, None)?])
@@ -10169,13 +10821,15 @@ fn hipGraphClone(py: Python<'_>, originalGraph: rt::PtrArg) -> PyResult<PyObject
 #[pyo3(signature = (originalNode, clonedGraph))]
 fn hipGraphNodeFindInClone(py: Python<'_>, originalNode: rt::PtrArg, clonedGraph: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphNodeFindInClone");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_pNode: usize = Default::default();
     let a_pNode = &mut o_pNode as *mut usize as usize;
     let a_originalNode = originalNode.addr();
     let a_clonedGraph = clonedGraph.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pNode, a_originalNode, a_clonedGraph) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 218, o_pNode, None)?])
@@ -10199,9 +10853,6 @@ fn hipGraphNodeFindInClone(py: Python<'_>, originalNode: rt::PtrArg, clonedGraph
 #[pyo3(signature = (graph, pLogBuffer, bufferSize))]
 fn hipGraphInstantiate(py: Python<'_>, graph: rt::PtrArg, pLogBuffer: rt::PtrArgMut, bufferSize: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphInstantiate");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize, u64) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_pGraphExec: usize = Default::default();
     let a_pGraphExec = &mut o_pGraphExec as *mut usize as usize;
     let a_graph = graph.addr();
@@ -10209,6 +10860,11 @@ fn hipGraphInstantiate(py: Python<'_>, graph: rt::PtrArg, pLogBuffer: rt::PtrArg
     let a_pErrorNode = &mut o_pErrorNode as *mut usize as usize;
     let a_pLogBuffer = pLogBuffer.addr();
     let a_bufferSize = bufferSize.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize, u64) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pGraphExec, a_graph, a_pErrorNode, a_pLogBuffer, a_bufferSize) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 219, o_pGraphExec, None)?, TYPES.instance_at(py, 218, o_pErrorNode, None)?])
@@ -10231,13 +10887,15 @@ fn hipGraphInstantiate(py: Python<'_>, graph: rt::PtrArg, pLogBuffer: rt::PtrArg
 #[pyo3(signature = (graph, flags))]
 fn hipGraphInstantiateWithFlags(py: Python<'_>, graph: rt::PtrArg, flags: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphInstantiateWithFlags");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_pGraphExec: usize = Default::default();
     let a_pGraphExec = &mut o_pGraphExec as *mut usize as usize;
     let a_graph = graph.addr();
     let a_flags = flags.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pGraphExec, a_graph, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 219, o_pGraphExec, None)?])
@@ -10259,14 +10917,16 @@ fn hipGraphInstantiateWithFlags(py: Python<'_>, graph: rt::PtrArg, flags: rt::CI
 #[pyo3(signature = (graph, instantiateParams))]
 fn hipGraphInstantiateWithParams(py: Python<'_>, graph: rt::PtrArg, instantiateParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphInstantiateWithParams");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_pGraphExec: usize = Default::default();
     let a_pGraphExec = &mut o_pGraphExec as *mut usize as usize;
     let a_graph = graph.addr();
     let p_instantiateParams = TYPES.record_ptr_arg(187, instantiateParams, true)?;
     let a_instantiateParams = p_instantiateParams.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pGraphExec, a_graph, a_instantiateParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 219, o_pGraphExec, None)?])
@@ -10287,11 +10947,13 @@ fn hipGraphInstantiateWithParams(py: Python<'_>, graph: rt::PtrArg, instantiateP
 #[pyo3(signature = (graphExec, stream))]
 fn hipGraphLaunch(py: Python<'_>, graphExec: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphLaunch");
+    let a_graphExec = graphExec.addr();
+    let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_graphExec = graphExec.addr();
-    let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_graphExec, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -10312,11 +10974,13 @@ fn hipGraphLaunch(py: Python<'_>, graphExec: rt::PtrArg, stream: rt::PtrArg) -> 
 #[pyo3(signature = (graphExec, stream))]
 fn hipGraphUpload(py: Python<'_>, graphExec: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphUpload");
+    let a_graphExec = graphExec.addr();
+    let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_graphExec = graphExec.addr();
-    let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_graphExec, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -10340,9 +11004,6 @@ fn hipGraphUpload(py: Python<'_>, graphExec: rt::PtrArg, stream: rt::PtrArg) -> 
 #[pyo3(signature = (graph, pDependencies, numDependencies, nodeParams))]
 fn hipGraphAddNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddNode");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = graph.addr();
@@ -10351,6 +11012,11 @@ fn hipGraphAddNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bound<'_, 
     let a_numDependencies = numDependencies.0;
     let p_nodeParams = TYPES.record_ptr_arg(203, nodeParams, true)?;
     let a_nodeParams = p_nodeParams.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pGraphNode, a_graph, a_pDependencies, a_numDependencies, a_nodeParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 218, o_pGraphNode, None)?])
@@ -10371,12 +11037,14 @@ fn hipGraphAddNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bound<'_, 
 #[pyo3(signature = (graphExec))]
 fn hipGraphExecGetFlags(py: Python<'_>, graphExec: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecGetFlags");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_graphExec = graphExec.addr();
     let mut o_flags: u64 = Default::default();
     let a_flags = &mut o_flags as *mut u64 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_graphExec, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_flags)?])
@@ -10397,12 +11065,14 @@ fn hipGraphExecGetFlags(py: Python<'_>, graphExec: rt::PtrArg) -> PyResult<PyObj
 #[pyo3(signature = (node, nodeParams))]
 fn hipGraphNodeSetParams(py: Python<'_>, node: rt::PtrArg, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphNodeSetParams");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_node = node.addr();
     let p_nodeParams = TYPES.record_ptr_arg(203, nodeParams, true)?;
     let a_nodeParams = p_nodeParams.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_node, a_nodeParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -10424,13 +11094,15 @@ fn hipGraphNodeSetParams(py: Python<'_>, node: rt::PtrArg, nodeParams: &Bound<'_
 #[pyo3(signature = (graphExec, node, nodeParams))]
 fn hipGraphExecNodeSetParams(py: Python<'_>, graphExec: rt::PtrArg, node: rt::PtrArg, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecNodeSetParams");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_graphExec = graphExec.addr();
     let a_node = node.addr();
     let p_nodeParams = TYPES.record_ptr_arg(203, nodeParams, true)?;
     let a_nodeParams = p_nodeParams.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_graphExec, a_node, a_nodeParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -10450,10 +11122,12 @@ fn hipGraphExecNodeSetParams(py: Python<'_>, graphExec: rt::PtrArg, node: rt::Pt
 #[pyo3(signature = (graphExec))]
 fn hipGraphExecDestroy(py: Python<'_>, graphExec: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecDestroy");
+    let a_graphExec = graphExec.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_graphExec = graphExec.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_graphExec) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -10477,15 +11151,17 @@ fn hipGraphExecDestroy(py: Python<'_>, graphExec: rt::PtrArg) -> PyResult<PyObje
 #[pyo3(signature = (hGraphExec, hGraph))]
 fn hipGraphExecUpdate(py: Python<'_>, hGraphExec: rt::PtrArg, hGraph: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecUpdate");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_hGraphExec = hGraphExec.addr();
     let a_hGraph = hGraph.addr();
     let mut o_hErrorNode_out: usize = Default::default();
     let a_hErrorNode_out = &mut o_hErrorNode_out as *mut usize as usize;
     let mut o_updateResult_out: u32 = Default::default();
     let a_updateResult_out = &mut o_updateResult_out as *mut u32 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hGraphExec, a_hGraph, a_hErrorNode_out, a_updateResult_out) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 218, o_hErrorNode_out, None)?, TYPES.enum_member(py, 46, o_updateResult_out as i64)?])
@@ -10509,9 +11185,6 @@ fn hipGraphExecUpdate(py: Python<'_>, hGraphExec: rt::PtrArg, hGraph: rt::PtrArg
 #[pyo3(signature = (graph, pDependencies, numDependencies, pNodeParams))]
 fn hipGraphAddKernelNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddKernelNode");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = graph.addr();
@@ -10520,6 +11193,11 @@ fn hipGraphAddKernelNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Boun
     let a_numDependencies = numDependencies.0;
     let p_pNodeParams = TYPES.record_ptr_arg(181, pNodeParams, false)?;
     let a_pNodeParams = p_pNodeParams.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pGraphNode, a_graph, a_pDependencies, a_numDependencies, a_pNodeParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 218, o_pGraphNode, None)?])
@@ -10540,12 +11218,14 @@ fn hipGraphAddKernelNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Boun
 #[pyo3(signature = (node, pNodeParams))]
 fn hipGraphKernelNodeGetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeGetParams");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_node = node.addr();
     let p_pNodeParams = TYPES.record_ptr_arg(181, pNodeParams, true)?;
     let a_pNodeParams = p_pNodeParams.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_node, a_pNodeParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -10566,12 +11246,14 @@ fn hipGraphKernelNodeGetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: &B
 #[pyo3(signature = (node, pNodeParams))]
 fn hipGraphKernelNodeSetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeSetParams");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_node = node.addr();
     let p_pNodeParams = TYPES.record_ptr_arg(181, pNodeParams, false)?;
     let a_pNodeParams = p_pNodeParams.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_node, a_pNodeParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -10593,13 +11275,15 @@ fn hipGraphKernelNodeSetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: &B
 #[pyo3(signature = (hGraphExec, node, pNodeParams))]
 fn hipGraphExecKernelNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, node: rt::PtrArg, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecKernelNodeSetParams");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_hGraphExec = hGraphExec.addr();
     let a_node = node.addr();
     let p_pNodeParams = TYPES.record_ptr_arg(181, pNodeParams, false)?;
     let a_pNodeParams = p_pNodeParams.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hGraphExec, a_node, a_pNodeParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -10624,9 +11308,6 @@ fn hipGraphExecKernelNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, node:
 #[pyo3(signature = (hGraph, dependencies, numDependencies, copyParams, ctx))]
 fn hipDrvGraphAddMemcpyNode(py: Python<'_>, hGraph: rt::PtrArg, dependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, copyParams: &Bound<'_, PyAny>, ctx: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDrvGraphAddMemcpyNode");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_phGraphNode: usize = Default::default();
     let a_phGraphNode = &mut o_phGraphNode as *mut usize as usize;
     let a_hGraph = hGraph.addr();
@@ -10636,6 +11317,11 @@ fn hipDrvGraphAddMemcpyNode(py: Python<'_>, hGraph: rt::PtrArg, dependencies: &B
     let p_copyParams = TYPES.record_ptr_arg(92, copyParams, false)?;
     let a_copyParams = p_copyParams.addr();
     let a_ctx = ctx.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_phGraphNode, a_hGraph, a_dependencies, a_numDependencies, a_copyParams, a_ctx) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 218, o_phGraphNode, None)?])
@@ -10659,9 +11345,6 @@ fn hipDrvGraphAddMemcpyNode(py: Python<'_>, hGraph: rt::PtrArg, dependencies: &B
 #[pyo3(signature = (graph, pDependencies, numDependencies, pCopyParams))]
 fn hipGraphAddMemcpyNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, pCopyParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddMemcpyNode");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = graph.addr();
@@ -10670,6 +11353,11 @@ fn hipGraphAddMemcpyNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Boun
     let a_numDependencies = numDependencies.0;
     let p_pCopyParams = TYPES.record_ptr_arg(91, pCopyParams, false)?;
     let a_pCopyParams = p_pCopyParams.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pGraphNode, a_graph, a_pDependencies, a_numDependencies, a_pCopyParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 218, o_pGraphNode, None)?])
@@ -10690,12 +11378,14 @@ fn hipGraphAddMemcpyNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Boun
 #[pyo3(signature = (node, pNodeParams))]
 fn hipGraphMemcpyNodeGetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemcpyNodeGetParams");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_node = node.addr();
     let p_pNodeParams = TYPES.record_ptr_arg(91, pNodeParams, true)?;
     let a_pNodeParams = p_pNodeParams.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_node, a_pNodeParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -10716,12 +11406,14 @@ fn hipGraphMemcpyNodeGetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: &B
 #[pyo3(signature = (node, pNodeParams))]
 fn hipGraphMemcpyNodeSetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemcpyNodeSetParams");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_node = node.addr();
     let p_pNodeParams = TYPES.record_ptr_arg(91, pNodeParams, false)?;
     let a_pNodeParams = p_pNodeParams.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_node, a_pNodeParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -10743,13 +11435,15 @@ fn hipGraphMemcpyNodeSetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: &B
 #[pyo3(signature = (hNode, attr, value))]
 fn hipGraphKernelNodeSetAttribute(py: Python<'_>, hNode: rt::PtrArg, attr: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeSetAttribute");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_hNode = hNode.addr();
     let a_attr = rt::narrow::<u32>(TYPES.enum_arg(45, attr)?)?;
     let p_value = TYPES.record_ptr_arg(185, value, false)?;
     let a_value = p_value.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hNode, a_attr, a_value) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -10771,13 +11465,15 @@ fn hipGraphKernelNodeSetAttribute(py: Python<'_>, hNode: rt::PtrArg, attr: &Boun
 #[pyo3(signature = (hNode, attr, value))]
 fn hipGraphKernelNodeGetAttribute(py: Python<'_>, hNode: rt::PtrArg, attr: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeGetAttribute");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_hNode = hNode.addr();
     let a_attr = rt::narrow::<u32>(TYPES.enum_arg(45, attr)?)?;
     let p_value = TYPES.record_ptr_arg(185, value, true)?;
     let a_value = p_value.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hNode, a_attr, a_value) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -10799,13 +11495,15 @@ fn hipGraphKernelNodeGetAttribute(py: Python<'_>, hNode: rt::PtrArg, attr: &Boun
 #[pyo3(signature = (hGraphExec, node, pNodeParams))]
 fn hipGraphExecMemcpyNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, node: rt::PtrArg, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecMemcpyNodeSetParams");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_hGraphExec = hGraphExec.addr();
     let a_node = node.addr();
     let p_pNodeParams = TYPES.record_ptr_arg(91, pNodeParams, true)?;
     let a_pNodeParams = p_pNodeParams.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hGraphExec, a_node, a_pNodeParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -10832,9 +11530,6 @@ fn hipGraphExecMemcpyNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, node:
 #[pyo3(signature = (graph, pDependencies, numDependencies, dst, src, count, kind))]
 fn hipGraphAddMemcpyNode1D(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, dst: rt::PtrArgMut, src: rt::PtrArg, count: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddMemcpyNode1D");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, usize, u64, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = graph.addr();
@@ -10845,6 +11540,11 @@ fn hipGraphAddMemcpyNode1D(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bo
     let a_src = src.addr();
     let a_count = count.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, usize, u64, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pGraphNode, a_graph, a_pDependencies, a_numDependencies, a_dst, a_src, a_count, a_kind) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 218, o_pGraphNode, None)?])
@@ -10868,14 +11568,16 @@ fn hipGraphAddMemcpyNode1D(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bo
 #[pyo3(signature = (node, dst, src, count, kind))]
 fn hipGraphMemcpyNodeSetParams1D(py: Python<'_>, node: rt::PtrArg, dst: rt::PtrArgMut, src: rt::PtrArg, count: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemcpyNodeSetParams1D");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u64, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_node = node.addr();
     let a_dst = dst.addr();
     let a_src = src.addr();
     let a_count = count.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u64, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_node, a_dst, a_src, a_count, a_kind) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -10901,15 +11603,17 @@ fn hipGraphMemcpyNodeSetParams1D(py: Python<'_>, node: rt::PtrArg, dst: rt::PtrA
 #[pyo3(signature = (hGraphExec, node, dst, src, count, kind))]
 fn hipGraphExecMemcpyNodeSetParams1D(py: Python<'_>, hGraphExec: rt::PtrArg, node: rt::PtrArg, dst: rt::PtrArgMut, src: rt::PtrArg, count: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecMemcpyNodeSetParams1D");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize, u64, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_hGraphExec = hGraphExec.addr();
     let a_node = node.addr();
     let a_dst = dst.addr();
     let a_src = src.addr();
     let a_count = count.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize, u64, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hGraphExec, a_node, a_dst, a_src, a_count, a_kind) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -10937,9 +11641,6 @@ fn hipGraphExecMemcpyNodeSetParams1D(py: Python<'_>, hGraphExec: rt::PtrArg, nod
 #[pyo3(signature = (graph, pDependencies, numDependencies, dst, symbol, count, offset, kind))]
 fn hipGraphAddMemcpyNodeFromSymbol(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, dst: rt::PtrArgMut, symbol: rt::PtrArg, count: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddMemcpyNodeFromSymbol");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, usize, u64, u64, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = graph.addr();
@@ -10951,6 +11652,11 @@ fn hipGraphAddMemcpyNodeFromSymbol(py: Python<'_>, graph: rt::PtrArg, pDependenc
     let a_count = count.0;
     let a_offset = offset.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, usize, u64, u64, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pGraphNode, a_graph, a_pDependencies, a_numDependencies, a_dst, a_symbol, a_count, a_offset, a_kind) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 218, o_pGraphNode, None)?])
@@ -10975,15 +11681,17 @@ fn hipGraphAddMemcpyNodeFromSymbol(py: Python<'_>, graph: rt::PtrArg, pDependenc
 #[pyo3(signature = (node, dst, symbol, count, offset, kind))]
 fn hipGraphMemcpyNodeSetParamsFromSymbol(py: Python<'_>, node: rt::PtrArg, dst: rt::PtrArgMut, symbol: rt::PtrArg, count: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemcpyNodeSetParamsFromSymbol");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u64, u64, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_node = node.addr();
     let a_dst = dst.addr();
     let a_symbol = symbol.addr();
     let a_count = count.0;
     let a_offset = offset.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u64, u64, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_node, a_dst, a_symbol, a_count, a_offset, a_kind) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -11010,9 +11718,6 @@ fn hipGraphMemcpyNodeSetParamsFromSymbol(py: Python<'_>, node: rt::PtrArg, dst: 
 #[pyo3(signature = (hGraphExec, node, dst, symbol, count, offset, kind))]
 fn hipGraphExecMemcpyNodeSetParamsFromSymbol(py: Python<'_>, hGraphExec: rt::PtrArg, node: rt::PtrArg, dst: rt::PtrArgMut, symbol: rt::PtrArg, count: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecMemcpyNodeSetParamsFromSymbol");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize, u64, u64, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_hGraphExec = hGraphExec.addr();
     let a_node = node.addr();
     let a_dst = dst.addr();
@@ -11020,6 +11725,11 @@ fn hipGraphExecMemcpyNodeSetParamsFromSymbol(py: Python<'_>, hGraphExec: rt::Ptr
     let a_count = count.0;
     let a_offset = offset.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize, u64, u64, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hGraphExec, a_node, a_dst, a_symbol, a_count, a_offset, a_kind) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -11047,9 +11757,6 @@ fn hipGraphExecMemcpyNodeSetParamsFromSymbol(py: Python<'_>, hGraphExec: rt::Ptr
 #[pyo3(signature = (graph, pDependencies, numDependencies, symbol, src, count, offset, kind))]
 fn hipGraphAddMemcpyNodeToSymbol(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, symbol: rt::PtrArg, src: rt::PtrArg, count: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddMemcpyNodeToSymbol");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, usize, u64, u64, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = graph.addr();
@@ -11061,6 +11768,11 @@ fn hipGraphAddMemcpyNodeToSymbol(py: Python<'_>, graph: rt::PtrArg, pDependencie
     let a_count = count.0;
     let a_offset = offset.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, usize, u64, u64, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pGraphNode, a_graph, a_pDependencies, a_numDependencies, a_symbol, a_src, a_count, a_offset, a_kind) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 218, o_pGraphNode, None)?])
@@ -11085,15 +11797,17 @@ fn hipGraphAddMemcpyNodeToSymbol(py: Python<'_>, graph: rt::PtrArg, pDependencie
 #[pyo3(signature = (node, symbol, src, count, offset, kind))]
 fn hipGraphMemcpyNodeSetParamsToSymbol(py: Python<'_>, node: rt::PtrArg, symbol: rt::PtrArg, src: rt::PtrArg, count: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemcpyNodeSetParamsToSymbol");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u64, u64, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_node = node.addr();
     let a_symbol = symbol.addr();
     let a_src = src.addr();
     let a_count = count.0;
     let a_offset = offset.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u64, u64, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_node, a_symbol, a_src, a_count, a_offset, a_kind) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -11119,9 +11833,6 @@ fn hipGraphMemcpyNodeSetParamsToSymbol(py: Python<'_>, node: rt::PtrArg, symbol:
 #[pyo3(signature = (hGraphExec, node, symbol, src, count, offset, kind))]
 fn hipGraphExecMemcpyNodeSetParamsToSymbol(py: Python<'_>, hGraphExec: rt::PtrArg, node: rt::PtrArg, symbol: rt::PtrArg, src: rt::PtrArg, count: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecMemcpyNodeSetParamsToSymbol");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize, u64, u64, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_hGraphExec = hGraphExec.addr();
     let a_node = node.addr();
     let a_symbol = symbol.addr();
@@ -11129,6 +11840,11 @@ fn hipGraphExecMemcpyNodeSetParamsToSymbol(py: Python<'_>, hGraphExec: rt::PtrAr
     let a_count = count.0;
     let a_offset = offset.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize, u64, u64, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hGraphExec, a_node, a_symbol, a_src, a_count, a_offset, a_kind) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -11152,9 +11868,6 @@ fn hipGraphExecMemcpyNodeSetParamsToSymbol(py: Python<'_>, hGraphExec: rt::PtrAr
 #[pyo3(signature = (graph, pDependencies, numDependencies, pMemsetParams))]
 fn hipGraphAddMemsetNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, pMemsetParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddMemsetNode");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = graph.addr();
@@ -11163,6 +11876,11 @@ fn hipGraphAddMemsetNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Boun
     let a_numDependencies = numDependencies.0;
     let p_pMemsetParams = TYPES.record_ptr_arg(182, pMemsetParams, false)?;
     let a_pMemsetParams = p_pMemsetParams.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pGraphNode, a_graph, a_pDependencies, a_numDependencies, a_pMemsetParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 218, o_pGraphNode, None)?])
@@ -11183,12 +11901,14 @@ fn hipGraphAddMemsetNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Boun
 #[pyo3(signature = (node, pNodeParams))]
 fn hipGraphMemsetNodeGetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemsetNodeGetParams");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_node = node.addr();
     let p_pNodeParams = TYPES.record_ptr_arg(182, pNodeParams, true)?;
     let a_pNodeParams = p_pNodeParams.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_node, a_pNodeParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -11209,12 +11929,14 @@ fn hipGraphMemsetNodeGetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: &B
 #[pyo3(signature = (node, pNodeParams))]
 fn hipGraphMemsetNodeSetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemsetNodeSetParams");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_node = node.addr();
     let p_pNodeParams = TYPES.record_ptr_arg(182, pNodeParams, false)?;
     let a_pNodeParams = p_pNodeParams.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_node, a_pNodeParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -11236,13 +11958,15 @@ fn hipGraphMemsetNodeSetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: &B
 #[pyo3(signature = (hGraphExec, node, pNodeParams))]
 fn hipGraphExecMemsetNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, node: rt::PtrArg, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecMemsetNodeSetParams");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_hGraphExec = hGraphExec.addr();
     let a_node = node.addr();
     let p_pNodeParams = TYPES.record_ptr_arg(182, pNodeParams, false)?;
     let a_pNodeParams = p_pNodeParams.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hGraphExec, a_node, a_pNodeParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -11266,9 +11990,6 @@ fn hipGraphExecMemsetNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, node:
 #[pyo3(signature = (graph, pDependencies, numDependencies, pNodeParams))]
 fn hipGraphAddHostNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddHostNode");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = graph.addr();
@@ -11277,6 +11998,11 @@ fn hipGraphAddHostNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bound<
     let a_numDependencies = numDependencies.0;
     let p_pNodeParams = TYPES.record_ptr_arg(180, pNodeParams, false)?;
     let a_pNodeParams = p_pNodeParams.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pGraphNode, a_graph, a_pDependencies, a_numDependencies, a_pNodeParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 218, o_pGraphNode, None)?])
@@ -11297,12 +12023,14 @@ fn hipGraphAddHostNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bound<
 #[pyo3(signature = (node, pNodeParams))]
 fn hipGraphHostNodeGetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphHostNodeGetParams");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_node = node.addr();
     let p_pNodeParams = TYPES.record_ptr_arg(180, pNodeParams, true)?;
     let a_pNodeParams = p_pNodeParams.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_node, a_pNodeParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -11323,12 +12051,14 @@ fn hipGraphHostNodeGetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: &Bou
 #[pyo3(signature = (node, pNodeParams))]
 fn hipGraphHostNodeSetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphHostNodeSetParams");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_node = node.addr();
     let p_pNodeParams = TYPES.record_ptr_arg(180, pNodeParams, false)?;
     let a_pNodeParams = p_pNodeParams.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_node, a_pNodeParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -11350,13 +12080,15 @@ fn hipGraphHostNodeSetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: &Bou
 #[pyo3(signature = (hGraphExec, node, pNodeParams))]
 fn hipGraphExecHostNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, node: rt::PtrArg, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecHostNodeSetParams");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_hGraphExec = hGraphExec.addr();
     let a_node = node.addr();
     let p_pNodeParams = TYPES.record_ptr_arg(180, pNodeParams, false)?;
     let a_pNodeParams = p_pNodeParams.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hGraphExec, a_node, a_pNodeParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -11380,9 +12112,6 @@ fn hipGraphExecHostNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, node: r
 #[pyo3(signature = (graph, pDependencies, numDependencies, childGraph))]
 fn hipGraphAddChildGraphNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, childGraph: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddChildGraphNode");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = graph.addr();
@@ -11390,6 +12119,11 @@ fn hipGraphAddChildGraphNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let a_childGraph = childGraph.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pGraphNode, a_graph, a_pDependencies, a_numDependencies, a_childGraph) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 218, o_pGraphNode, None)?])
@@ -11410,12 +12144,14 @@ fn hipGraphAddChildGraphNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &
 #[pyo3(signature = (node))]
 fn hipGraphChildGraphNodeGetGraph(py: Python<'_>, node: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphChildGraphNodeGetGraph");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_node = node.addr();
     let mut o_pGraph: usize = Default::default();
     let a_pGraph = &mut o_pGraph as *mut usize as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_node, a_pGraph) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 217, o_pGraph, None)?])
@@ -11437,12 +12173,14 @@ fn hipGraphChildGraphNodeGetGraph(py: Python<'_>, node: rt::PtrArg) -> PyResult<
 #[pyo3(signature = (hGraphExec, node, childGraph))]
 fn hipGraphExecChildGraphNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, node: rt::PtrArg, childGraph: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecChildGraphNodeSetParams");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_hGraphExec = hGraphExec.addr();
     let a_node = node.addr();
     let a_childGraph = childGraph.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hGraphExec, a_node, a_childGraph) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -11465,15 +12203,17 @@ fn hipGraphExecChildGraphNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, n
 #[pyo3(signature = (graph, pDependencies, numDependencies))]
 fn hipGraphAddEmptyNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddEmptyNode");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u64) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = graph.addr();
     let mut h_pDependencies = TYPES.handle_ref(218, pDependencies, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u64) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pGraphNode, a_graph, a_pDependencies, a_numDependencies) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 218, o_pGraphNode, None)?])
@@ -11497,9 +12237,6 @@ fn hipGraphAddEmptyNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bound
 #[pyo3(signature = (graph, pDependencies, numDependencies, event))]
 fn hipGraphAddEventRecordNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, event: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddEventRecordNode");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = graph.addr();
@@ -11507,6 +12244,11 @@ fn hipGraphAddEventRecordNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: 
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let a_event = event.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pGraphNode, a_graph, a_pDependencies, a_numDependencies, a_event) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 218, o_pGraphNode, None)?])
@@ -11527,12 +12269,14 @@ fn hipGraphAddEventRecordNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: 
 #[pyo3(signature = (node))]
 fn hipGraphEventRecordNodeGetEvent(py: Python<'_>, node: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphEventRecordNodeGetEvent");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_node = node.addr();
     let mut o_event_out: usize = Default::default();
     let a_event_out = &mut o_event_out as *mut usize as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_node, a_event_out) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 215, o_event_out, None)?])
@@ -11553,11 +12297,13 @@ fn hipGraphEventRecordNodeGetEvent(py: Python<'_>, node: rt::PtrArg) -> PyResult
 #[pyo3(signature = (node, event))]
 fn hipGraphEventRecordNodeSetEvent(py: Python<'_>, node: rt::PtrArg, event: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphEventRecordNodeSetEvent");
+    let a_node = node.addr();
+    let a_event = event.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_node = node.addr();
-    let a_event = event.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_node, a_event) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -11579,12 +12325,14 @@ fn hipGraphEventRecordNodeSetEvent(py: Python<'_>, node: rt::PtrArg, event: rt::
 #[pyo3(signature = (hGraphExec, hNode, event))]
 fn hipGraphExecEventRecordNodeSetEvent(py: Python<'_>, hGraphExec: rt::PtrArg, hNode: rt::PtrArg, event: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecEventRecordNodeSetEvent");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_hGraphExec = hGraphExec.addr();
     let a_hNode = hNode.addr();
     let a_event = event.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hGraphExec, a_hNode, a_event) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -11608,9 +12356,6 @@ fn hipGraphExecEventRecordNodeSetEvent(py: Python<'_>, hGraphExec: rt::PtrArg, h
 #[pyo3(signature = (graph, pDependencies, numDependencies, event))]
 fn hipGraphAddEventWaitNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, event: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddEventWaitNode");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = graph.addr();
@@ -11618,6 +12363,11 @@ fn hipGraphAddEventWaitNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &B
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let a_event = event.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pGraphNode, a_graph, a_pDependencies, a_numDependencies, a_event) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 218, o_pGraphNode, None)?])
@@ -11638,12 +12388,14 @@ fn hipGraphAddEventWaitNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &B
 #[pyo3(signature = (node))]
 fn hipGraphEventWaitNodeGetEvent(py: Python<'_>, node: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphEventWaitNodeGetEvent");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_node = node.addr();
     let mut o_event_out: usize = Default::default();
     let a_event_out = &mut o_event_out as *mut usize as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_node, a_event_out) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 215, o_event_out, None)?])
@@ -11664,11 +12416,13 @@ fn hipGraphEventWaitNodeGetEvent(py: Python<'_>, node: rt::PtrArg) -> PyResult<P
 #[pyo3(signature = (node, event))]
 fn hipGraphEventWaitNodeSetEvent(py: Python<'_>, node: rt::PtrArg, event: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphEventWaitNodeSetEvent");
+    let a_node = node.addr();
+    let a_event = event.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_node = node.addr();
-    let a_event = event.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_node, a_event) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -11690,12 +12444,14 @@ fn hipGraphEventWaitNodeSetEvent(py: Python<'_>, node: rt::PtrArg, event: rt::Pt
 #[pyo3(signature = (hGraphExec, hNode, event))]
 fn hipGraphExecEventWaitNodeSetEvent(py: Python<'_>, hGraphExec: rt::PtrArg, hNode: rt::PtrArg, event: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecEventWaitNodeSetEvent");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_hGraphExec = hGraphExec.addr();
     let a_hNode = hNode.addr();
     let a_event = event.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hGraphExec, a_hNode, a_event) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -11719,9 +12475,6 @@ fn hipGraphExecEventWaitNodeSetEvent(py: Python<'_>, hGraphExec: rt::PtrArg, hNo
 #[pyo3(signature = (graph, pDependencies, numDependencies, pNodeParams))]
 fn hipGraphAddMemAllocNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddMemAllocNode");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = graph.addr();
@@ -11730,6 +12483,11 @@ fn hipGraphAddMemAllocNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bo
     let a_numDependencies = numDependencies.0;
     let p_pNodeParams = TYPES.record_ptr_arg(183, pNodeParams, true)?;
     let a_pNodeParams = p_pNodeParams.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pGraphNode, a_graph, a_pDependencies, a_numDependencies, a_pNodeParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 218, o_pGraphNode, None)?])
@@ -11750,12 +12508,14 @@ fn hipGraphAddMemAllocNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bo
 #[pyo3(signature = (node, pNodeParams))]
 fn hipGraphMemAllocNodeGetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemAllocNodeGetParams");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_node = node.addr();
     let p_pNodeParams = TYPES.record_ptr_arg(183, pNodeParams, true)?;
     let a_pNodeParams = p_pNodeParams.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_node, a_pNodeParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -11779,9 +12539,6 @@ fn hipGraphMemAllocNodeGetParams(py: Python<'_>, node: rt::PtrArg, pNodeParams: 
 #[pyo3(signature = (graph, pDependencies, numDependencies, dev_ptr))]
 fn hipGraphAddMemFreeNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, dev_ptr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddMemFreeNode");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = graph.addr();
@@ -11789,6 +12546,11 @@ fn hipGraphAddMemFreeNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bou
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let a_dev_ptr = dev_ptr.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pGraphNode, a_graph, a_pDependencies, a_numDependencies, a_dev_ptr) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 218, o_pGraphNode, None)?])
@@ -11809,11 +12571,13 @@ fn hipGraphAddMemFreeNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bou
 #[pyo3(signature = (node, dev_ptr))]
 fn hipGraphMemFreeNodeGetParams(py: Python<'_>, node: rt::PtrArg, dev_ptr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemFreeNodeGetParams");
+    let a_node = node.addr();
+    let a_dev_ptr = dev_ptr.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_node = node.addr();
-    let a_dev_ptr = dev_ptr.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_node, a_dev_ptr) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -11835,12 +12599,14 @@ fn hipGraphMemFreeNodeGetParams(py: Python<'_>, node: rt::PtrArg, dev_ptr: rt::P
 #[pyo3(signature = (device, attr, value))]
 fn hipDeviceGetGraphMemAttribute(py: Python<'_>, device: rt::CInt<i32>, attr: &Bound<'_, PyAny>, value: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceGetGraphMemAttribute");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(i32, u32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_device = device.0;
     let a_attr = rt::narrow::<u32>(TYPES.enum_arg(50, attr)?)?;
     let a_value = value.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(i32, u32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_device, a_attr, a_value) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -11862,12 +12628,14 @@ fn hipDeviceGetGraphMemAttribute(py: Python<'_>, device: rt::CInt<i32>, attr: &B
 #[pyo3(signature = (device, attr, value))]
 fn hipDeviceSetGraphMemAttribute(py: Python<'_>, device: rt::CInt<i32>, attr: &Bound<'_, PyAny>, value: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceSetGraphMemAttribute");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(i32, u32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_device = device.0;
     let a_attr = rt::narrow::<u32>(TYPES.enum_arg(50, attr)?)?;
     let a_value = value.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(i32, u32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_device, a_attr, a_value) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -11887,10 +12655,12 @@ fn hipDeviceSetGraphMemAttribute(py: Python<'_>, device: rt::CInt<i32>, attr: &B
 #[pyo3(signature = (device))]
 fn hipDeviceGraphMemTrim(py: Python<'_>, device: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceGraphMemTrim");
+    let a_device = device.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(i32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_device = device.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_device) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -11914,15 +12684,17 @@ fn hipDeviceGraphMemTrim(py: Python<'_>, device: rt::CInt<i32>) -> PyResult<PyOb
 #[pyo3(signature = (ptr, destroy, initialRefcount, flags))]
 fn hipUserObjectCreate(py: Python<'_>, ptr: rt::PtrArgMut, destroy: rt::PtrArg, initialRefcount: rt::CInt<u32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipUserObjectCreate");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u32, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_object_out: usize = Default::default();
     let a_object_out = &mut o_object_out as *mut usize as usize;
     let a_ptr = ptr.addr();
     let a_destroy = destroy.addr();
     let a_initialRefcount = initialRefcount.0;
     let a_flags = flags.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u32, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_object_out, a_ptr, a_destroy, a_initialRefcount, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 220, o_object_out, None)?])
@@ -11943,11 +12715,13 @@ fn hipUserObjectCreate(py: Python<'_>, ptr: rt::PtrArgMut, destroy: rt::PtrArg, 
 #[pyo3(signature = (object, count))]
 fn hipUserObjectRelease(py: Python<'_>, object: rt::PtrArg, count: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipUserObjectRelease");
+    let a_object = object.addr();
+    let a_count = count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_object = object.addr();
-    let a_count = count.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_object, a_count) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -11968,11 +12742,13 @@ fn hipUserObjectRelease(py: Python<'_>, object: rt::PtrArg, count: rt::CInt<u32>
 #[pyo3(signature = (object, count))]
 fn hipUserObjectRetain(py: Python<'_>, object: rt::PtrArg, count: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipUserObjectRetain");
+    let a_object = object.addr();
+    let a_count = count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_object = object.addr();
-    let a_count = count.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_object, a_count) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -11995,13 +12771,15 @@ fn hipUserObjectRetain(py: Python<'_>, object: rt::PtrArg, count: rt::CInt<u32>)
 #[pyo3(signature = (graph, object, count, flags))]
 fn hipGraphRetainUserObject(py: Python<'_>, graph: rt::PtrArg, object: rt::PtrArg, count: rt::CInt<u32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphRetainUserObject");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u32, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_graph = graph.addr();
     let a_object = object.addr();
     let a_count = count.0;
     let a_flags = flags.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u32, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_graph, a_object, a_count, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -12023,12 +12801,14 @@ fn hipGraphRetainUserObject(py: Python<'_>, graph: rt::PtrArg, object: rt::PtrAr
 #[pyo3(signature = (graph, object, count))]
 fn hipGraphReleaseUserObject(py: Python<'_>, graph: rt::PtrArg, object: rt::PtrArg, count: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphReleaseUserObject");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_graph = graph.addr();
     let a_object = object.addr();
     let a_count = count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_graph, a_object, a_count) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -12050,12 +12830,14 @@ fn hipGraphReleaseUserObject(py: Python<'_>, graph: rt::PtrArg, object: rt::PtrA
 #[pyo3(signature = (graph, path, flags))]
 fn hipGraphDebugDotPrint(py: Python<'_>, graph: rt::PtrArg, path: rt::CStrArg, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphDebugDotPrint");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_graph = graph.addr();
     let a_path = path.addr();
     let a_flags = flags.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_graph, a_path, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -12080,11 +12862,13 @@ fn hipGraphDebugDotPrint(py: Python<'_>, graph: rt::PtrArg, path: rt::CStrArg, f
 #[pyo3(signature = (hSrc, hDst))]
 fn hipGraphKernelNodeCopyAttributes(py: Python<'_>, hSrc: rt::PtrArg, hDst: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphKernelNodeCopyAttributes");
+    let a_hSrc = hSrc.addr();
+    let a_hDst = hDst.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_hSrc = hSrc.addr();
-    let a_hDst = hDst.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hSrc, a_hDst) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -12117,12 +12901,14 @@ fn hipGraphKernelNodeCopyAttributes(py: Python<'_>, hSrc: rt::PtrArg, hDst: rt::
 #[pyo3(signature = (hGraphExec, hNode, isEnabled))]
 fn hipGraphNodeSetEnabled(py: Python<'_>, hGraphExec: rt::PtrArg, hNode: rt::PtrArg, isEnabled: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphNodeSetEnabled");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_hGraphExec = hGraphExec.addr();
     let a_hNode = hNode.addr();
     let a_isEnabled = isEnabled.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hGraphExec, a_hNode, a_isEnabled) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -12153,13 +12939,15 @@ fn hipGraphNodeSetEnabled(py: Python<'_>, hGraphExec: rt::PtrArg, hNode: rt::Ptr
 #[pyo3(signature = (hGraphExec, hNode))]
 fn hipGraphNodeGetEnabled(py: Python<'_>, hGraphExec: rt::PtrArg, hNode: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphNodeGetEnabled");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_hGraphExec = hGraphExec.addr();
     let a_hNode = hNode.addr();
     let mut o_isEnabled: u32 = Default::default();
     let a_isEnabled = &mut o_isEnabled as *mut u32 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hGraphExec, a_hNode, a_isEnabled) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_isEnabled)?])
@@ -12183,9 +12971,6 @@ fn hipGraphNodeGetEnabled(py: Python<'_>, hGraphExec: rt::PtrArg, hNode: rt::Ptr
 #[pyo3(signature = (graph, pDependencies, numDependencies, nodeParams))]
 fn hipGraphAddExternalSemaphoresWaitNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddExternalSemaphoresWaitNode");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = graph.addr();
@@ -12194,6 +12979,11 @@ fn hipGraphAddExternalSemaphoresWaitNode(py: Python<'_>, graph: rt::PtrArg, pDep
     let a_numDependencies = numDependencies.0;
     let p_nodeParams = TYPES.record_ptr_arg(191, nodeParams, false)?;
     let a_nodeParams = p_nodeParams.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pGraphNode, a_graph, a_pDependencies, a_numDependencies, a_nodeParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 218, o_pGraphNode, None)?])
@@ -12217,9 +13007,6 @@ fn hipGraphAddExternalSemaphoresWaitNode(py: Python<'_>, graph: rt::PtrArg, pDep
 #[pyo3(signature = (graph, pDependencies, numDependencies, nodeParams))]
 fn hipGraphAddExternalSemaphoresSignalNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddExternalSemaphoresSignalNode");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
     let a_graph = graph.addr();
@@ -12228,6 +13015,11 @@ fn hipGraphAddExternalSemaphoresSignalNode(py: Python<'_>, graph: rt::PtrArg, pD
     let a_numDependencies = numDependencies.0;
     let p_nodeParams = TYPES.record_ptr_arg(190, nodeParams, false)?;
     let a_nodeParams = p_nodeParams.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pGraphNode, a_graph, a_pDependencies, a_numDependencies, a_nodeParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 218, o_pGraphNode, None)?])
@@ -12248,12 +13040,14 @@ fn hipGraphAddExternalSemaphoresSignalNode(py: Python<'_>, graph: rt::PtrArg, pD
 #[pyo3(signature = (hNode, nodeParams))]
 fn hipGraphExternalSemaphoresSignalNodeSetParams(py: Python<'_>, hNode: rt::PtrArg, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExternalSemaphoresSignalNodeSetParams");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_hNode = hNode.addr();
     let p_nodeParams = TYPES.record_ptr_arg(190, nodeParams, false)?;
     let a_nodeParams = p_nodeParams.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hNode, a_nodeParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -12274,12 +13068,14 @@ fn hipGraphExternalSemaphoresSignalNodeSetParams(py: Python<'_>, hNode: rt::PtrA
 #[pyo3(signature = (hNode, nodeParams))]
 fn hipGraphExternalSemaphoresWaitNodeSetParams(py: Python<'_>, hNode: rt::PtrArg, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExternalSemaphoresWaitNodeSetParams");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_hNode = hNode.addr();
     let p_nodeParams = TYPES.record_ptr_arg(191, nodeParams, false)?;
     let a_nodeParams = p_nodeParams.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hNode, a_nodeParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -12300,12 +13096,14 @@ fn hipGraphExternalSemaphoresWaitNodeSetParams(py: Python<'_>, hNode: rt::PtrArg
 #[pyo3(signature = (hNode, params_out))]
 fn hipGraphExternalSemaphoresSignalNodeGetParams(py: Python<'_>, hNode: rt::PtrArg, params_out: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExternalSemaphoresSignalNodeGetParams");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_hNode = hNode.addr();
     let p_params_out = TYPES.record_ptr_arg(190, params_out, true)?;
     let a_params_out = p_params_out.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hNode, a_params_out) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -12326,12 +13124,14 @@ fn hipGraphExternalSemaphoresSignalNodeGetParams(py: Python<'_>, hNode: rt::PtrA
 #[pyo3(signature = (hNode, params_out))]
 fn hipGraphExternalSemaphoresWaitNodeGetParams(py: Python<'_>, hNode: rt::PtrArg, params_out: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExternalSemaphoresWaitNodeGetParams");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_hNode = hNode.addr();
     let p_params_out = TYPES.record_ptr_arg(191, params_out, true)?;
     let a_params_out = p_params_out.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hNode, a_params_out) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -12353,13 +13153,15 @@ fn hipGraphExternalSemaphoresWaitNodeGetParams(py: Python<'_>, hNode: rt::PtrArg
 #[pyo3(signature = (hGraphExec, hNode, nodeParams))]
 fn hipGraphExecExternalSemaphoresSignalNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, hNode: rt::PtrArg, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecExternalSemaphoresSignalNodeSetParams");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_hGraphExec = hGraphExec.addr();
     let a_hNode = hNode.addr();
     let p_nodeParams = TYPES.record_ptr_arg(190, nodeParams, false)?;
     let a_nodeParams = p_nodeParams.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hGraphExec, a_hNode, a_nodeParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -12381,13 +13183,15 @@ fn hipGraphExecExternalSemaphoresSignalNodeSetParams(py: Python<'_>, hGraphExec:
 #[pyo3(signature = (hGraphExec, hNode, nodeParams))]
 fn hipGraphExecExternalSemaphoresWaitNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, hNode: rt::PtrArg, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecExternalSemaphoresWaitNodeSetParams");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_hGraphExec = hGraphExec.addr();
     let a_hNode = hNode.addr();
     let p_nodeParams = TYPES.record_ptr_arg(191, nodeParams, false)?;
     let a_nodeParams = p_nodeParams.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hGraphExec, a_hNode, a_nodeParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -12408,12 +13212,14 @@ fn hipGraphExecExternalSemaphoresWaitNodeSetParams(py: Python<'_>, hGraphExec: r
 #[pyo3(signature = (hNode, nodeParams))]
 fn hipDrvGraphMemcpyNodeGetParams(py: Python<'_>, hNode: rt::PtrArg, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDrvGraphMemcpyNodeGetParams");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_hNode = hNode.addr();
     let p_nodeParams = TYPES.record_ptr_arg(92, nodeParams, true)?;
     let a_nodeParams = p_nodeParams.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hNode, a_nodeParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -12434,12 +13240,14 @@ fn hipDrvGraphMemcpyNodeGetParams(py: Python<'_>, hNode: rt::PtrArg, nodeParams:
 #[pyo3(signature = (hNode, nodeParams))]
 fn hipDrvGraphMemcpyNodeSetParams(py: Python<'_>, hNode: rt::PtrArg, nodeParams: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDrvGraphMemcpyNodeSetParams");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_hNode = hNode.addr();
     let p_nodeParams = TYPES.record_ptr_arg(92, nodeParams, false)?;
     let a_nodeParams = p_nodeParams.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hNode, a_nodeParams) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -12464,9 +13272,6 @@ fn hipDrvGraphMemcpyNodeSetParams(py: Python<'_>, hNode: rt::PtrArg, nodeParams:
 #[pyo3(signature = (hGraph, dependencies, numDependencies, memsetParams, ctx))]
 fn hipDrvGraphAddMemsetNode(py: Python<'_>, hGraph: rt::PtrArg, dependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, memsetParams: &Bound<'_, PyAny>, ctx: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDrvGraphAddMemsetNode");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_phGraphNode: usize = Default::default();
     let a_phGraphNode = &mut o_phGraphNode as *mut usize as usize;
     let a_hGraph = hGraph.addr();
@@ -12476,6 +13281,11 @@ fn hipDrvGraphAddMemsetNode(py: Python<'_>, hGraph: rt::PtrArg, dependencies: &B
     let p_memsetParams = TYPES.record_ptr_arg(186, memsetParams, false)?;
     let a_memsetParams = p_memsetParams.addr();
     let a_ctx = ctx.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_phGraphNode, a_hGraph, a_dependencies, a_numDependencies, a_memsetParams, a_ctx) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 218, o_phGraphNode, None)?])
@@ -12499,9 +13309,6 @@ fn hipDrvGraphAddMemsetNode(py: Python<'_>, hGraph: rt::PtrArg, dependencies: &B
 #[pyo3(signature = (hGraph, dependencies, numDependencies, dptr))]
 fn hipDrvGraphAddMemFreeNode(py: Python<'_>, hGraph: rt::PtrArg, dependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, dptr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDrvGraphAddMemFreeNode");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_phGraphNode: usize = Default::default();
     let a_phGraphNode = &mut o_phGraphNode as *mut usize as usize;
     let a_hGraph = hGraph.addr();
@@ -12509,6 +13316,11 @@ fn hipDrvGraphAddMemFreeNode(py: Python<'_>, hGraph: rt::PtrArg, dependencies: &
     let a_dependencies = h_dependencies.addr();
     let a_numDependencies = numDependencies.0;
     let a_dptr = dptr.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_phGraphNode, a_hGraph, a_dependencies, a_numDependencies, a_dptr) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 218, o_phGraphNode, None)?])
@@ -12531,14 +13343,16 @@ fn hipDrvGraphAddMemFreeNode(py: Python<'_>, hGraph: rt::PtrArg, dependencies: &
 #[pyo3(signature = (hGraphExec, hNode, copyParams, ctx))]
 fn hipDrvGraphExecMemcpyNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, hNode: rt::PtrArg, copyParams: &Bound<'_, PyAny>, ctx: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDrvGraphExecMemcpyNodeSetParams");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_hGraphExec = hGraphExec.addr();
     let a_hNode = hNode.addr();
     let p_copyParams = TYPES.record_ptr_arg(92, copyParams, false)?;
     let a_copyParams = p_copyParams.addr();
     let a_ctx = ctx.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hGraphExec, a_hNode, a_copyParams, a_ctx) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -12561,14 +13375,16 @@ fn hipDrvGraphExecMemcpyNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, hN
 #[pyo3(signature = (hGraphExec, hNode, memsetParams, ctx))]
 fn hipDrvGraphExecMemsetNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, hNode: rt::PtrArg, memsetParams: &Bound<'_, PyAny>, ctx: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDrvGraphExecMemsetNodeSetParams");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_hGraphExec = hGraphExec.addr();
     let a_hNode = hNode.addr();
     let p_memsetParams = TYPES.record_ptr_arg(186, memsetParams, false)?;
     let a_memsetParams = p_memsetParams.addr();
     let a_ctx = ctx.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hGraphExec, a_hNode, a_memsetParams, a_ctx) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -12591,11 +13407,13 @@ fn hipDrvGraphExecMemsetNodeSetParams(py: Python<'_>, hGraphExec: rt::PtrArg, hN
 #[pyo3(signature = (devPtr, size))]
 fn hipMemAddressFree(py: Python<'_>, devPtr: rt::PtrArgMut, size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemAddressFree");
+    let a_devPtr = devPtr.addr();
+    let a_size = size.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_devPtr = devPtr.addr();
-    let a_size = size.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_devPtr, a_size) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -12621,15 +13439,17 @@ fn hipMemAddressFree(py: Python<'_>, devPtr: rt::PtrArgMut, size: rt::CInt<u64>)
 #[pyo3(signature = (size, alignment, addr, flags))]
 fn hipMemAddressReserve(py: Python<'_>, size: rt::CInt<u64>, alignment: rt::CInt<u64>, addr: rt::PtrArgMut, flags: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemAddressReserve");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u64, u64, usize, u64) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_ptr: usize = Default::default();
     let a_ptr = &mut o_ptr as *mut usize as usize;
     let a_size = size.0;
     let a_alignment = alignment.0;
     let a_addr = addr.addr();
     let a_flags = flags.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u64, u64, usize, u64) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_size, a_alignment, a_addr, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::pointer_result(py, o_ptr)?])
@@ -12654,15 +13474,17 @@ fn hipMemAddressReserve(py: Python<'_>, size: rt::CInt<u64>, alignment: rt::CInt
 #[pyo3(signature = (size, prop, flags))]
 fn hipMemCreate(py: Python<'_>, size: rt::CInt<u64>, prop: &Bound<'_, PyAny>, flags: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemCreate");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u64, usize, u64) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_handle: usize = Default::default();
     let a_handle = &mut o_handle as *mut usize as usize;
     let a_size = size.0;
     let p_prop = TYPES.record_ptr_arg(188, prop, false)?;
     let a_prop = p_prop.addr();
     let a_flags = flags.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u64, usize, u64) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_size, a_prop, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 222, o_handle, None)?])
@@ -12687,13 +13509,15 @@ fn hipMemCreate(py: Python<'_>, size: rt::CInt<u64>, prop: &Bound<'_, PyAny>, fl
 #[pyo3(signature = (shareableHandle, handle, handleType, flags))]
 fn hipMemExportToShareableHandle(py: Python<'_>, shareableHandle: rt::PtrArgMut, handle: rt::PtrArg, handleType: &Bound<'_, PyAny>, flags: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemExportToShareableHandle");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u32, u64) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_shareableHandle = shareableHandle.addr();
     let a_handle = handle.addr();
     let a_handleType = rt::narrow::<u32>(TYPES.enum_arg(36, handleType)?)?;
     let a_flags = flags.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u32, u64) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_shareableHandle, a_handle, a_handleType, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -12717,14 +13541,16 @@ fn hipMemExportToShareableHandle(py: Python<'_>, shareableHandle: rt::PtrArgMut,
 #[pyo3(signature = (location, ptr))]
 fn hipMemGetAccess(py: Python<'_>, location: &Bound<'_, PyAny>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemGetAccess");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_flags: u64 = Default::default();
     let a_flags = &mut o_flags as *mut u64 as usize;
     let p_location = TYPES.record_ptr_arg(155, location, false)?;
     let a_location = p_location.addr();
     let a_ptr = ptr.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_flags, a_location, a_ptr) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_flags)?])
@@ -12748,14 +13574,16 @@ fn hipMemGetAccess(py: Python<'_>, location: &Bound<'_, PyAny>, ptr: rt::PtrArgM
 #[pyo3(signature = (prop, option))]
 fn hipMemGetAllocationGranularity(py: Python<'_>, prop: &Bound<'_, PyAny>, option: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemGetAllocationGranularity");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_granularity: u64 = Default::default();
     let a_granularity = &mut o_granularity as *mut u64 as usize;
     let p_prop = TYPES.record_ptr_arg(188, prop, false)?;
     let a_prop = p_prop.addr();
     let a_option = rt::narrow::<u32>(TYPES.enum_arg(56, option)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_granularity, a_prop, a_option) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_granularity)?])
@@ -12778,12 +13606,14 @@ fn hipMemGetAllocationGranularity(py: Python<'_>, prop: &Bound<'_, PyAny>, optio
 #[pyo3(signature = (prop, handle))]
 fn hipMemGetAllocationPropertiesFromHandle(py: Python<'_>, prop: &Bound<'_, PyAny>, handle: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemGetAllocationPropertiesFromHandle");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let p_prop = TYPES.record_ptr_arg(188, prop, true)?;
     let a_prop = p_prop.addr();
     let a_handle = handle.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_prop, a_handle) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -12807,13 +13637,15 @@ fn hipMemGetAllocationPropertiesFromHandle(py: Python<'_>, prop: &Bound<'_, PyAn
 #[pyo3(signature = (osHandle, shHandleType))]
 fn hipMemImportFromShareableHandle(py: Python<'_>, osHandle: rt::PtrArgMut, shHandleType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemImportFromShareableHandle");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_handle: usize = Default::default();
     let a_handle = &mut o_handle as *mut usize as usize;
     let a_osHandle = osHandle.addr();
     let a_shHandleType = rt::narrow::<u32>(TYPES.enum_arg(36, shHandleType)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_osHandle, a_shHandleType) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 222, o_handle, None)?])
@@ -12839,14 +13671,16 @@ fn hipMemImportFromShareableHandle(py: Python<'_>, osHandle: rt::PtrArgMut, shHa
 #[pyo3(signature = (ptr, size, offset, handle, flags))]
 fn hipMemMap(py: Python<'_>, ptr: rt::PtrArgMut, size: rt::CInt<u64>, offset: rt::CInt<u64>, handle: rt::PtrArg, flags: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemMap");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u64, u64, usize, u64) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_ptr = ptr.addr();
     let a_size = size.0;
     let a_offset = offset.0;
     let a_handle = handle.addr();
     let a_flags = flags.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u64, u64, usize, u64) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_size, a_offset, a_handle, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -12868,13 +13702,15 @@ fn hipMemMap(py: Python<'_>, ptr: rt::PtrArgMut, size: rt::CInt<u64>, offset: rt
 #[pyo3(signature = (mapInfoList, count, stream))]
 fn hipMemMapArrayAsync(py: Python<'_>, mapInfoList: &Bound<'_, PyAny>, count: rt::CInt<u32>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemMapArrayAsync");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let p_mapInfoList = TYPES.record_ptr_arg(192, mapInfoList, true)?;
     let a_mapInfoList = p_mapInfoList.addr();
     let a_count = count.0;
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mapInfoList, a_count, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -12896,10 +13732,12 @@ fn hipMemMapArrayAsync(py: Python<'_>, mapInfoList: &Bound<'_, PyAny>, count: rt
 #[pyo3(signature = (handle))]
 fn hipMemRelease(py: Python<'_>, handle: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemRelease");
+    let a_handle = handle.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_handle = handle.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -12922,12 +13760,14 @@ fn hipMemRelease(py: Python<'_>, handle: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (addr))]
 fn hipMemRetainAllocationHandle(py: Python<'_>, addr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemRetainAllocationHandle");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_handle: usize = Default::default();
     let a_handle = &mut o_handle as *mut usize as usize;
     let a_addr = addr.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_addr) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 222, o_handle, None)?])
@@ -12952,14 +13792,16 @@ fn hipMemRetainAllocationHandle(py: Python<'_>, addr: rt::PtrArgMut) -> PyResult
 #[pyo3(signature = (ptr, size, desc, count))]
 fn hipMemSetAccess(py: Python<'_>, ptr: rt::PtrArgMut, size: rt::CInt<u64>, desc: &Bound<'_, PyAny>, count: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemSetAccess");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u64, usize, u64) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_ptr = ptr.addr();
     let a_size = size.0;
     let p_desc = TYPES.record_ptr_arg(156, desc, false)?;
     let a_desc = p_desc.addr();
     let a_count = count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u64, usize, u64) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_size, a_desc, a_count) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -12982,11 +13824,13 @@ fn hipMemSetAccess(py: Python<'_>, ptr: rt::PtrArgMut, size: rt::CInt<u64>, desc
 #[pyo3(signature = (ptr, size))]
 fn hipMemUnmap(py: Python<'_>, ptr: rt::PtrArgMut, size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemUnmap");
+    let a_ptr = ptr.addr();
+    let a_size = size.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_ptr = ptr.addr();
-    let a_size = size.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_size) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -13005,13 +13849,15 @@ fn hipMemUnmap(py: Python<'_>, ptr: rt::PtrArgMut, size: rt::CInt<u64>) -> PyRes
 #[pyo3(signature = (count, stream))]
 fn hipGraphicsMapResources(py: Python<'_>, count: rt::CInt<i32>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphicsMapResources");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_count = count.0;
     let mut o_resources: usize = Default::default();
     let a_resources = &mut o_resources as *mut usize as usize;
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_count, a_resources, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 216, o_resources, None)?])
@@ -13033,14 +13879,16 @@ fn hipGraphicsMapResources(py: Python<'_>, count: rt::CInt<i32>, stream: rt::Ptr
 #[pyo3(signature = (resource, arrayIndex, mipLevel))]
 fn hipGraphicsSubResourceGetMappedArray(py: Python<'_>, resource: rt::PtrArg, arrayIndex: rt::CInt<u32>, mipLevel: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphicsSubResourceGetMappedArray");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u32, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_array: usize = Default::default();
     let a_array = &mut o_array as *mut usize as usize;
     let a_resource = resource.addr();
     let a_arrayIndex = arrayIndex.0;
     let a_mipLevel = mipLevel.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u32, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_array, a_resource, a_arrayIndex, a_mipLevel) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 206, o_array, None)?])
@@ -13059,14 +13907,16 @@ fn hipGraphicsSubResourceGetMappedArray(py: Python<'_>, resource: rt::PtrArg, ar
 #[pyo3(signature = (resource))]
 fn hipGraphicsResourceGetMappedPointer(py: Python<'_>, resource: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphicsResourceGetMappedPointer");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_devPtr: usize = Default::default();
     let a_devPtr = &mut o_devPtr as *mut usize as usize;
     let mut o_size: u64 = Default::default();
     let a_size = &mut o_size as *mut u64 as usize;
     let a_resource = resource.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_devPtr, a_size, a_resource) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::pointer_result(py, o_devPtr)?, rt::obj(py, o_size)?])
@@ -13085,13 +13935,15 @@ fn hipGraphicsResourceGetMappedPointer(py: Python<'_>, resource: rt::PtrArg) -> 
 #[pyo3(signature = (count, stream))]
 fn hipGraphicsUnmapResources(py: Python<'_>, count: rt::CInt<i32>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphicsUnmapResources");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_count = count.0;
     let mut o_resources: usize = Default::default();
     let a_resources = &mut o_resources as *mut usize as usize;
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_count, a_resources, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 216, o_resources, None)?])
@@ -13108,10 +13960,12 @@ fn hipGraphicsUnmapResources(py: Python<'_>, count: rt::CInt<i32>, stream: rt::P
 #[pyo3(signature = (resource))]
 fn hipGraphicsUnregisterResource(py: Python<'_>, resource: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphicsUnregisterResource");
+    let a_resource = resource.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_resource = resource.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_resource) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -13129,13 +13983,15 @@ fn hipGraphicsUnregisterResource(py: Python<'_>, resource: rt::PtrArg) -> PyResu
 #[pyo3(signature = (pResDesc))]
 fn hipCreateSurfaceObject(py: Python<'_>, pResDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipCreateSurfaceObject");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_pSurfObject: usize = Default::default();
     let a_pSurfObject = &mut o_pSurfObject as *mut usize as usize;
     let p_pResDesc = TYPES.record_ptr_arg(73, pResDesc, false)?;
     let a_pResDesc = p_pResDesc.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pSurfObject, a_pResDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 208, o_pSurfObject, None)?])
@@ -13152,10 +14008,12 @@ fn hipCreateSurfaceObject(py: Python<'_>, pResDesc: &Bound<'_, PyAny>) -> PyResu
 #[pyo3(signature = (surfaceObject))]
 fn hipDestroySurfaceObject(py: Python<'_>, surfaceObject: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroySurfaceObject");
+    let a_surfaceObject = surfaceObject.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_surfaceObject = surfaceObject.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_surfaceObject) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -13172,13 +14030,15 @@ fn hipDestroySurfaceObject(py: Python<'_>, surfaceObject: rt::PtrArg) -> PyResul
 #[pyo3(signature = (dst, src, sizeBytes, kind))]
 fn hipMemcpy_spt(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArg, sizeBytes: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy_spt");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
     let a_src = src.addr();
     let a_sizeBytes = sizeBytes.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_src, a_sizeBytes, a_kind) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -13196,14 +14056,16 @@ fn hipMemcpy_spt(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArg, sizeBytes:
 #[pyo3(signature = (symbol, src, sizeBytes, offset, kind))]
 fn hipMemcpyToSymbol_spt(py: Python<'_>, symbol: rt::PtrArg, src: rt::PtrArg, sizeBytes: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyToSymbol_spt");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, u64, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_symbol = symbol.addr();
     let a_src = src.addr();
     let a_sizeBytes = sizeBytes.0;
     let a_offset = offset.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, u64, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_symbol, a_src, a_sizeBytes, a_offset, a_kind) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -13221,14 +14083,16 @@ fn hipMemcpyToSymbol_spt(py: Python<'_>, symbol: rt::PtrArg, src: rt::PtrArg, si
 #[pyo3(signature = (dst, symbol, sizeBytes, offset, kind))]
 fn hipMemcpyFromSymbol_spt(py: Python<'_>, dst: rt::PtrArgMut, symbol: rt::PtrArg, sizeBytes: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyFromSymbol_spt");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, u64, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
     let a_symbol = symbol.addr();
     let a_sizeBytes = sizeBytes.0;
     let a_offset = offset.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, u64, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_symbol, a_sizeBytes, a_offset, a_kind) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -13248,9 +14112,6 @@ fn hipMemcpyFromSymbol_spt(py: Python<'_>, dst: rt::PtrArgMut, symbol: rt::PtrAr
 #[pyo3(signature = (dst, dpitch, src, spitch, width, height, kind))]
 fn hipMemcpy2D_spt(py: Python<'_>, dst: rt::PtrArgMut, dpitch: rt::CInt<u64>, src: rt::PtrArg, spitch: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy2D_spt");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u64, usize, u64, u64, u64, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
     let a_dpitch = dpitch.0;
     let a_src = src.addr();
@@ -13258,6 +14119,11 @@ fn hipMemcpy2D_spt(py: Python<'_>, dst: rt::PtrArgMut, dpitch: rt::CInt<u64>, sr
     let a_width = width.0;
     let a_height = height.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u64, usize, u64, u64, u64, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_dpitch, a_src, a_spitch, a_width, a_height, a_kind) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -13278,9 +14144,6 @@ fn hipMemcpy2D_spt(py: Python<'_>, dst: rt::PtrArgMut, dpitch: rt::CInt<u64>, sr
 #[pyo3(signature = (dst, dpitch, src, wOffset, hOffset, width, height, kind))]
 fn hipMemcpy2DFromArray_spt(py: Python<'_>, dst: rt::PtrArgMut, dpitch: rt::CInt<u64>, src: rt::PtrArg, wOffset: rt::CInt<u64>, hOffset: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy2DFromArray_spt");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u64, usize, u64, u64, u64, u64, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
     let a_dpitch = dpitch.0;
     let a_src = src.addr();
@@ -13289,6 +14152,11 @@ fn hipMemcpy2DFromArray_spt(py: Python<'_>, dst: rt::PtrArgMut, dpitch: rt::CInt
     let a_width = width.0;
     let a_height = height.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u64, usize, u64, u64, u64, u64, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_dpitch, a_src, a_wOffset, a_hOffset, a_width, a_height, a_kind) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -13302,11 +14170,13 @@ fn hipMemcpy2DFromArray_spt(py: Python<'_>, dst: rt::PtrArgMut, dpitch: rt::CInt
 #[pyo3(signature = (p))]
 fn hipMemcpy3D_spt(py: Python<'_>, p: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy3D_spt");
+    let p_p = TYPES.record_ptr_arg(91, p, false)?;
+    let a_p = p_p.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let p_p = TYPES.record_ptr_arg(91, p, false)?;
-    let a_p = p_p.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_p) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -13322,12 +14192,14 @@ fn hipMemcpy3D_spt(py: Python<'_>, p: &Bound<'_, PyAny>) -> PyResult<PyObject> {
 #[pyo3(signature = (dst, value, sizeBytes))]
 fn hipMemset_spt(py: Python<'_>, dst: rt::PtrArgMut, value: rt::CInt<i32>, sizeBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemset_spt");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, u64) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
     let a_value = value.0;
     let a_sizeBytes = sizeBytes.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, u64) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_value, a_sizeBytes) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -13344,13 +14216,15 @@ fn hipMemset_spt(py: Python<'_>, dst: rt::PtrArgMut, value: rt::CInt<i32>, sizeB
 #[pyo3(signature = (dst, value, sizeBytes, stream))]
 fn hipMemsetAsync_spt(py: Python<'_>, dst: rt::PtrArgMut, value: rt::CInt<i32>, sizeBytes: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemsetAsync_spt");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, u64, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
     let a_value = value.0;
     let a_sizeBytes = sizeBytes.0;
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, u64, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_value, a_sizeBytes, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -13368,14 +14242,16 @@ fn hipMemsetAsync_spt(py: Python<'_>, dst: rt::PtrArgMut, value: rt::CInt<i32>, 
 #[pyo3(signature = (dst, pitch, value, width, height))]
 fn hipMemset2D_spt(py: Python<'_>, dst: rt::PtrArgMut, pitch: rt::CInt<u64>, value: rt::CInt<i32>, width: rt::CInt<u64>, height: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemset2D_spt");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u64, i32, u64, u64) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
     let a_pitch = pitch.0;
     let a_value = value.0;
     let a_width = width.0;
     let a_height = height.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u64, i32, u64, u64) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_pitch, a_value, a_width, a_height) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -13394,15 +14270,17 @@ fn hipMemset2D_spt(py: Python<'_>, dst: rt::PtrArgMut, pitch: rt::CInt<u64>, val
 #[pyo3(signature = (dst, pitch, value, width, height, stream))]
 fn hipMemset2DAsync_spt(py: Python<'_>, dst: rt::PtrArgMut, pitch: rt::CInt<u64>, value: rt::CInt<i32>, width: rt::CInt<u64>, height: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemset2DAsync_spt");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u64, i32, u64, u64, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
     let a_pitch = pitch.0;
     let a_value = value.0;
     let a_width = width.0;
     let a_height = height.0;
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u64, i32, u64, u64, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_pitch, a_value, a_width, a_height, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -13419,13 +14297,15 @@ fn hipMemset2DAsync_spt(py: Python<'_>, dst: rt::PtrArgMut, pitch: rt::CInt<u64>
 #[pyo3(signature = (pitchedDevPtr, value, extent, stream))]
 fn hipMemset3DAsync_spt(py: Python<'_>, pitchedDevPtr: &Bound<'_, PyAny>, value: rt::CInt<i32>, extent: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemset3DAsync_spt");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(R_hipPitchedPtr, i32, R_hipExtent, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_pitchedDevPtr = TYPES.record_arg::<R_hipPitchedPtr>(88, pitchedDevPtr)?;
     let a_value = value.0;
     let a_extent = TYPES.record_arg::<R_hipExtent>(89, extent)?;
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(R_hipPitchedPtr, i32, R_hipExtent, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pitchedDevPtr, a_value, a_extent, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -13441,12 +14321,14 @@ fn hipMemset3DAsync_spt(py: Python<'_>, pitchedDevPtr: &Bound<'_, PyAny>, value:
 #[pyo3(signature = (pitchedDevPtr, value, extent))]
 fn hipMemset3D_spt(py: Python<'_>, pitchedDevPtr: &Bound<'_, PyAny>, value: rt::CInt<i32>, extent: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemset3D_spt");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(R_hipPitchedPtr, i32, R_hipExtent) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_pitchedDevPtr = TYPES.record_arg::<R_hipPitchedPtr>(88, pitchedDevPtr)?;
     let a_value = value.0;
     let a_extent = TYPES.record_arg::<R_hipExtent>(89, extent)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(R_hipPitchedPtr, i32, R_hipExtent) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pitchedDevPtr, a_value, a_extent) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -13464,14 +14346,16 @@ fn hipMemset3D_spt(py: Python<'_>, pitchedDevPtr: &Bound<'_, PyAny>, value: rt::
 #[pyo3(signature = (dst, src, sizeBytes, kind, stream))]
 fn hipMemcpyAsync_spt(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArg, sizeBytes: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyAsync_spt");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, u32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
     let a_src = src.addr();
     let a_sizeBytes = sizeBytes.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, u32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_src, a_sizeBytes, a_kind, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -13486,12 +14370,14 @@ fn hipMemcpyAsync_spt(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArg, sizeB
 #[pyo3(signature = (p, stream))]
 fn hipMemcpy3DAsync_spt(py: Python<'_>, p: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy3DAsync_spt");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let p_p = TYPES.record_ptr_arg(91, p, false)?;
     let a_p = p_p.addr();
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_p, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -13512,9 +14398,6 @@ fn hipMemcpy3DAsync_spt(py: Python<'_>, p: &Bound<'_, PyAny>, stream: rt::PtrArg
 #[pyo3(signature = (dst, dpitch, src, spitch, width, height, kind, stream))]
 fn hipMemcpy2DAsync_spt(py: Python<'_>, dst: rt::PtrArgMut, dpitch: rt::CInt<u64>, src: rt::PtrArg, spitch: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy2DAsync_spt");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u64, usize, u64, u64, u64, u32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
     let a_dpitch = dpitch.0;
     let a_src = src.addr();
@@ -13523,6 +14406,11 @@ fn hipMemcpy2DAsync_spt(py: Python<'_>, dst: rt::PtrArgMut, dpitch: rt::CInt<u64
     let a_height = height.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u64, usize, u64, u64, u64, u32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_dpitch, a_src, a_spitch, a_width, a_height, a_kind, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -13541,15 +14429,17 @@ fn hipMemcpy2DAsync_spt(py: Python<'_>, dst: rt::PtrArgMut, dpitch: rt::CInt<u64
 #[pyo3(signature = (dst, symbol, sizeBytes, offset, kind, stream))]
 fn hipMemcpyFromSymbolAsync_spt(py: Python<'_>, dst: rt::PtrArgMut, symbol: rt::PtrArg, sizeBytes: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyFromSymbolAsync_spt");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, u64, u32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
     let a_symbol = symbol.addr();
     let a_sizeBytes = sizeBytes.0;
     let a_offset = offset.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, u64, u32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_symbol, a_sizeBytes, a_offset, a_kind, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -13568,15 +14458,17 @@ fn hipMemcpyFromSymbolAsync_spt(py: Python<'_>, dst: rt::PtrArgMut, symbol: rt::
 #[pyo3(signature = (symbol, src, sizeBytes, offset, kind, stream))]
 fn hipMemcpyToSymbolAsync_spt(py: Python<'_>, symbol: rt::PtrArg, src: rt::PtrArg, sizeBytes: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyToSymbolAsync_spt");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, u64, u32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_symbol = symbol.addr();
     let a_src = src.addr();
     let a_sizeBytes = sizeBytes.0;
     let a_offset = offset.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, u64, u32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_symbol, a_src, a_sizeBytes, a_offset, a_kind, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -13595,15 +14487,17 @@ fn hipMemcpyToSymbolAsync_spt(py: Python<'_>, symbol: rt::PtrArg, src: rt::PtrAr
 #[pyo3(signature = (dst, src, wOffsetSrc, hOffset, count, kind))]
 fn hipMemcpyFromArray_spt(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArg, wOffsetSrc: rt::CInt<u64>, hOffset: rt::CInt<u64>, count: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyFromArray_spt");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, u64, u64, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
     let a_src = src.addr();
     let a_wOffsetSrc = wOffsetSrc.0;
     let a_hOffset = hOffset.0;
     let a_count = count.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, u64, u64, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_src, a_wOffsetSrc, a_hOffset, a_count, a_kind) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -13624,9 +14518,6 @@ fn hipMemcpyFromArray_spt(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArg, w
 #[pyo3(signature = (dst, wOffset, hOffset, src, spitch, width, height, kind))]
 fn hipMemcpy2DToArray_spt(py: Python<'_>, dst: rt::PtrArg, wOffset: rt::CInt<u64>, hOffset: rt::CInt<u64>, src: rt::PtrArg, spitch: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy2DToArray_spt");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u64, u64, usize, u64, u64, u64, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
     let a_wOffset = wOffset.0;
     let a_hOffset = hOffset.0;
@@ -13635,6 +14526,11 @@ fn hipMemcpy2DToArray_spt(py: Python<'_>, dst: rt::PtrArg, wOffset: rt::CInt<u64
     let a_width = width.0;
     let a_height = height.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u64, u64, usize, u64, u64, u64, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_wOffset, a_hOffset, a_src, a_spitch, a_width, a_height, a_kind) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -13656,9 +14552,6 @@ fn hipMemcpy2DToArray_spt(py: Python<'_>, dst: rt::PtrArg, wOffset: rt::CInt<u64
 #[pyo3(signature = (dst, dpitch, src, wOffsetSrc, hOffsetSrc, width, height, kind, stream))]
 fn hipMemcpy2DFromArrayAsync_spt(py: Python<'_>, dst: rt::PtrArgMut, dpitch: rt::CInt<u64>, src: rt::PtrArg, wOffsetSrc: rt::CInt<u64>, hOffsetSrc: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy2DFromArrayAsync_spt");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u64, usize, u64, u64, u64, u64, u32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
     let a_dpitch = dpitch.0;
     let a_src = src.addr();
@@ -13668,6 +14561,11 @@ fn hipMemcpy2DFromArrayAsync_spt(py: Python<'_>, dst: rt::PtrArgMut, dpitch: rt:
     let a_height = height.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u64, usize, u64, u64, u64, u64, u32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_dpitch, a_src, a_wOffsetSrc, a_hOffsetSrc, a_width, a_height, a_kind, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -13689,9 +14587,6 @@ fn hipMemcpy2DFromArrayAsync_spt(py: Python<'_>, dst: rt::PtrArgMut, dpitch: rt:
 #[pyo3(signature = (dst, wOffset, hOffset, src, spitch, width, height, kind, stream))]
 fn hipMemcpy2DToArrayAsync_spt(py: Python<'_>, dst: rt::PtrArg, wOffset: rt::CInt<u64>, hOffset: rt::CInt<u64>, src: rt::PtrArg, spitch: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy2DToArrayAsync_spt");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u64, u64, usize, u64, u64, u64, u32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_dst = dst.addr();
     let a_wOffset = wOffset.0;
     let a_hOffset = hOffset.0;
@@ -13701,6 +14596,11 @@ fn hipMemcpy2DToArrayAsync_spt(py: Python<'_>, dst: rt::PtrArg, wOffset: rt::CIn
     let a_height = height.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u64, u64, usize, u64, u64, u64, u32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_wOffset, a_hOffset, a_src, a_spitch, a_width, a_height, a_kind, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -13714,10 +14614,12 @@ fn hipMemcpy2DToArrayAsync_spt(py: Python<'_>, dst: rt::PtrArg, wOffset: rt::CIn
 #[pyo3(signature = (stream))]
 fn hipStreamQuery_spt(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamQuery_spt");
+    let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -13731,10 +14633,12 @@ fn hipStreamQuery_spt(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject> 
 #[pyo3(signature = (stream))]
 fn hipStreamSynchronize_spt(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamSynchronize_spt");
+    let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -13749,12 +14653,14 @@ fn hipStreamSynchronize_spt(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyOb
 #[pyo3(signature = (stream))]
 fn hipStreamGetPriority_spt(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamGetPriority_spt");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_stream = stream.addr();
     let mut o_priority: i32 = Default::default();
     let a_priority = &mut o_priority as *mut i32 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_priority) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_priority)?])
@@ -13770,12 +14676,14 @@ fn hipStreamGetPriority_spt(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyOb
 #[pyo3(signature = (stream, event, flags))]
 fn hipStreamWaitEvent_spt(py: Python<'_>, stream: rt::PtrArg, event: rt::PtrArg, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamWaitEvent_spt");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_stream = stream.addr();
     let a_event = event.addr();
     let a_flags = flags.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_event, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -13790,12 +14698,14 @@ fn hipStreamWaitEvent_spt(py: Python<'_>, stream: rt::PtrArg, event: rt::PtrArg,
 #[pyo3(signature = (stream))]
 fn hipStreamGetFlags_spt(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamGetFlags_spt");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_stream = stream.addr();
     let mut o_flags: u32 = Default::default();
     let a_flags = &mut o_flags as *mut u32 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_flags)?])
@@ -13812,13 +14722,15 @@ fn hipStreamGetFlags_spt(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObjec
 #[pyo3(signature = (stream, callback, userData, flags))]
 fn hipStreamAddCallback_spt(py: Python<'_>, stream: rt::PtrArg, callback: rt::PtrArg, userData: rt::PtrArgMut, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamAddCallback_spt");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_stream = stream.addr();
     let a_callback = callback.addr();
     let a_userData = userData.addr();
     let a_flags = flags.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_callback, a_userData, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -13833,11 +14745,13 @@ fn hipStreamAddCallback_spt(py: Python<'_>, stream: rt::PtrArg, callback: rt::Pt
 #[pyo3(signature = (event, stream))]
 fn hipEventRecord_spt(py: Python<'_>, event: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipEventRecord_spt");
+    let a_event = event.addr();
+    let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_event = event.addr();
-    let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_event, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -13856,15 +14770,17 @@ fn hipEventRecord_spt(py: Python<'_>, event: rt::PtrArg, stream: rt::PtrArg) -> 
 #[pyo3(signature = (f, gridDim, blockDim, kernelParams, sharedMemBytes, hStream))]
 fn hipLaunchCooperativeKernel_spt(py: Python<'_>, f: rt::PtrArg, gridDim: &Bound<'_, PyAny>, blockDim: &Bound<'_, PyAny>, kernelParams: rt::PtrArgMut, sharedMemBytes: rt::CInt<u32>, hStream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchCooperativeKernel_spt");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, R_dim3, R_dim3, usize, u32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_f = f.addr();
     let a_gridDim = TYPES.record_arg::<R_dim3>(159, gridDim)?;
     let a_blockDim = TYPES.record_arg::<R_dim3>(159, blockDim)?;
     let a_kernelParams = kernelParams.addr();
     let a_sharedMemBytes = sharedMemBytes.0;
     let a_hStream = hStream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, R_dim3, R_dim3, usize, u32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_f, a_gridDim, a_blockDim, a_kernelParams, a_sharedMemBytes, a_hStream) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -13883,15 +14799,17 @@ fn hipLaunchCooperativeKernel_spt(py: Python<'_>, f: rt::PtrArg, gridDim: &Bound
 #[pyo3(signature = (function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream))]
 fn hipLaunchKernel_spt(py: Python<'_>, function_address: rt::PtrArg, numBlocks: &Bound<'_, PyAny>, dimBlocks: &Bound<'_, PyAny>, args: rt::PtrArgMut, sharedMemBytes: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchKernel_spt");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, R_dim3, R_dim3, usize, u64, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_function_address = function_address.addr();
     let a_numBlocks = TYPES.record_arg::<R_dim3>(159, numBlocks)?;
     let a_dimBlocks = TYPES.record_arg::<R_dim3>(159, dimBlocks)?;
     let a_args = args.addr();
     let a_sharedMemBytes = sharedMemBytes.0;
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, R_dim3, R_dim3, usize, u64, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_function_address, a_numBlocks, a_dimBlocks, a_args, a_sharedMemBytes, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -13906,11 +14824,13 @@ fn hipLaunchKernel_spt(py: Python<'_>, function_address: rt::PtrArg, numBlocks: 
 #[pyo3(signature = (graphExec, stream))]
 fn hipGraphLaunch_spt(py: Python<'_>, graphExec: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphLaunch_spt");
+    let a_graphExec = graphExec.addr();
+    let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_graphExec = graphExec.addr();
-    let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_graphExec, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -13925,11 +14845,13 @@ fn hipGraphLaunch_spt(py: Python<'_>, graphExec: rt::PtrArg, stream: rt::PtrArg)
 #[pyo3(signature = (stream, mode))]
 fn hipStreamBeginCapture_spt(py: Python<'_>, stream: rt::PtrArg, mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamBeginCapture_spt");
+    let a_stream = stream.addr();
+    let a_mode = rt::narrow::<u32>(TYPES.enum_arg(47, mode)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_stream = stream.addr();
-    let a_mode = rt::narrow::<u32>(TYPES.enum_arg(47, mode)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_mode) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
@@ -13944,12 +14866,14 @@ fn hipStreamBeginCapture_spt(py: Python<'_>, stream: rt::PtrArg, mode: &Bound<'_
 #[pyo3(signature = (stream))]
 fn hipStreamEndCapture_spt(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamEndCapture_spt");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_stream = stream.addr();
     let mut o_pGraph: usize = Default::default();
     let a_pGraph = &mut o_pGraph as *mut usize as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_pGraph) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.instance_at(py, 217, o_pGraph, None)?])
@@ -13964,12 +14888,14 @@ fn hipStreamEndCapture_spt(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObj
 #[pyo3(signature = (stream))]
 fn hipStreamIsCapturing_spt(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamIsCapturing_spt");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_stream = stream.addr();
     let mut o_pCaptureStatus: u32 = Default::default();
     let a_pCaptureStatus = &mut o_pCaptureStatus as *mut u32 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_pCaptureStatus) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.enum_member(py, 48, o_pCaptureStatus as i64)?])
@@ -13985,14 +14911,16 @@ fn hipStreamIsCapturing_spt(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyOb
 #[pyo3(signature = (stream))]
 fn hipStreamGetCaptureInfo_spt(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamGetCaptureInfo_spt");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_stream = stream.addr();
     let mut o_pCaptureStatus: u32 = Default::default();
     let a_pCaptureStatus = &mut o_pCaptureStatus as *mut u32 as usize;
     let mut o_pId: u64 = Default::default();
     let a_pId = &mut o_pId as *mut u64 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_pCaptureStatus, a_pId) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.enum_member(py, 48, o_pCaptureStatus as i64)?, rt::obj(py, o_pId)?])
@@ -14011,9 +14939,6 @@ fn hipStreamGetCaptureInfo_spt(py: Python<'_>, stream: rt::PtrArg) -> PyResult<P
 #[pyo3(signature = (stream, dependencies_out))]
 fn hipStreamGetCaptureInfo_v2_spt(py: Python<'_>, stream: rt::PtrArg, dependencies_out: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamGetCaptureInfo_v2_spt");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_stream = stream.addr();
     let mut o_captureStatus_out: u32 = Default::default();
     let a_captureStatus_out = &mut o_captureStatus_out as *mut u32 as usize;
@@ -14024,6 +14949,11 @@ fn hipStreamGetCaptureInfo_v2_spt(py: Python<'_>, stream: rt::PtrArg, dependenci
     let a_dependencies_out = dependencies_out.addr();
     let mut o_numDependencies_out: u64 = Default::default();
     let a_numDependencies_out = &mut o_numDependencies_out as *mut u64 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_captureStatus_out, a_id_out, a_graph_out, a_dependencies_out, a_numDependencies_out) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.enum_member(py, 48, o_captureStatus_out as i64)?, rt::obj(py, o_id_out)?, TYPES.instance_at(py, 217, o_graph_out, None)?, rt::obj(py, o_numDependencies_out)?])
@@ -14039,12 +14969,14 @@ fn hipStreamGetCaptureInfo_v2_spt(py: Python<'_>, stream: rt::PtrArg, dependenci
 #[pyo3(signature = (stream, r#fn, userData))]
 fn hipLaunchHostFunc_spt(py: Python<'_>, stream: rt::PtrArg, r#fn: rt::PtrArg, userData: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchHostFunc_spt");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_stream = stream.addr();
     let a_fn = r#fn.addr();
     let a_userData = userData.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_fn, a_userData) });
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])

@@ -48,14 +48,16 @@ pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("hip.hipfft", &TYPE_D
 #[pyo3(signature = (nx, r#type, batch))]
 fn hipfftPlan1d(py: Python<'_>, nx: rt::CInt<i32>, r#type: &Bound<'_, PyAny>, batch: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftPlan1d");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, u32, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_plan: usize = Default::default();
     let a_plan = &mut o_plan as *mut usize as usize;
     let a_nx = nx.0;
     let a_type = rt::narrow::<u32>(TYPES.enum_arg(1, r#type)?)?;
     let a_batch = batch.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, u32, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_nx, a_type, a_batch) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 3, o_plan, None)?])
@@ -79,14 +81,16 @@ fn hipfftPlan1d(py: Python<'_>, nx: rt::CInt<i32>, r#type: &Bound<'_, PyAny>, ba
 #[pyo3(signature = (nx, ny, r#type))]
 fn hipfftPlan2d(py: Python<'_>, nx: rt::CInt<i32>, ny: rt::CInt<i32>, r#type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftPlan2d");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_plan: usize = Default::default();
     let a_plan = &mut o_plan as *mut usize as usize;
     let a_nx = nx.0;
     let a_ny = ny.0;
     let a_type = rt::narrow::<u32>(TYPES.enum_arg(1, r#type)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_nx, a_ny, a_type) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 3, o_plan, None)?])
@@ -111,15 +115,17 @@ fn hipfftPlan2d(py: Python<'_>, nx: rt::CInt<i32>, ny: rt::CInt<i32>, r#type: &B
 #[pyo3(signature = (nx, ny, nz, r#type))]
 fn hipfftPlan3d(py: Python<'_>, nx: rt::CInt<i32>, ny: rt::CInt<i32>, nz: rt::CInt<i32>, r#type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftPlan3d");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, i32, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_plan: usize = Default::default();
     let a_plan = &mut o_plan as *mut usize as usize;
     let a_nx = nx.0;
     let a_ny = ny.0;
     let a_nz = nz.0;
     let a_type = rt::narrow::<u32>(TYPES.enum_arg(1, r#type)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, i32, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_nx, a_ny, a_nz, a_type) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 3, o_plan, None)?])
@@ -166,9 +172,6 @@ fn hipfftPlan3d(py: Python<'_>, nx: rt::CInt<i32>, ny: rt::CInt<i32>, nz: rt::CI
 #[pyo3(signature = (rank, n, inembed, istride, idist, onembed, ostride, odist, r#type, batch))]
 fn hipfftPlanMany(py: Python<'_>, rank: rt::CInt<i32>, n: &Bound<'_, PyAny>, inembed: &Bound<'_, PyAny>, istride: rt::CInt<i32>, idist: rt::CInt<i32>, onembed: &Bound<'_, PyAny>, ostride: rt::CInt<i32>, odist: rt::CInt<i32>, r#type: &Bound<'_, PyAny>, batch: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftPlanMany");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, usize, usize, i32, i32, usize, i32, i32, u32, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_plan: usize = Default::default();
     let a_plan = &mut o_plan as *mut usize as usize;
     let a_rank = rank.0;
@@ -184,6 +187,11 @@ fn hipfftPlanMany(py: Python<'_>, rank: rt::CInt<i32>, n: &Bound<'_, PyAny>, ine
     let a_odist = odist.0;
     let a_type = rt::narrow::<u32>(TYPES.enum_arg(1, r#type)?)?;
     let a_batch = batch.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, usize, usize, i32, i32, usize, i32, i32, u32, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_rank, a_n, a_inembed, a_istride, a_idist, a_onembed, a_ostride, a_odist, a_type, a_batch) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 3, o_plan, None)?])
@@ -197,11 +205,13 @@ fn hipfftPlanMany(py: Python<'_>, rank: rt::CInt<i32>, n: &Bound<'_, PyAny>, ine
 #[pyo3(signature = ())]
 fn hipfftCreate(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftCreate");
+    let mut o_plan: usize = Default::default();
+    let a_plan = &mut o_plan as *mut usize as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let mut o_plan: usize = Default::default();
-    let a_plan = &mut o_plan as *mut usize as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 3, o_plan, None)?])
@@ -231,11 +241,13 @@ fn hipfftCreate(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = (plan, scalefactor))]
 fn hipfftExtPlanScaleFactor(py: Python<'_>, plan: rt::PtrArg, scalefactor: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftExtPlanScaleFactor");
+    let a_plan = plan.addr();
+    let a_scalefactor = scalefactor;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, f64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_plan = plan.addr();
-    let a_scalefactor = scalefactor;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_scalefactor) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -258,15 +270,17 @@ fn hipfftExtPlanScaleFactor(py: Python<'_>, plan: rt::PtrArg, scalefactor: f64) 
 #[pyo3(signature = (plan, nx, r#type, batch))]
 fn hipfftMakePlan1d(py: Python<'_>, plan: rt::PtrArg, nx: rt::CInt<i32>, r#type: &Bound<'_, PyAny>, batch: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftMakePlan1d");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, u32, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_plan = plan.addr();
     let a_nx = nx.0;
     let a_type = rt::narrow::<u32>(TYPES.enum_arg(1, r#type)?)?;
     let a_batch = batch.0;
     let mut o_workSize: u64 = Default::default();
     let a_workSize = &mut o_workSize as *mut u64 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, u32, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_nx, a_type, a_batch, a_workSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSize)?])
@@ -292,15 +306,17 @@ fn hipfftMakePlan1d(py: Python<'_>, plan: rt::PtrArg, nx: rt::CInt<i32>, r#type:
 #[pyo3(signature = (plan, nx, ny, r#type))]
 fn hipfftMakePlan2d(py: Python<'_>, plan: rt::PtrArg, nx: rt::CInt<i32>, ny: rt::CInt<i32>, r#type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftMakePlan2d");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, u32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_plan = plan.addr();
     let a_nx = nx.0;
     let a_ny = ny.0;
     let a_type = rt::narrow::<u32>(TYPES.enum_arg(1, r#type)?)?;
     let mut o_workSize: u64 = Default::default();
     let a_workSize = &mut o_workSize as *mut u64 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, u32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_nx, a_ny, a_type, a_workSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSize)?])
@@ -327,9 +343,6 @@ fn hipfftMakePlan2d(py: Python<'_>, plan: rt::PtrArg, nx: rt::CInt<i32>, ny: rt:
 #[pyo3(signature = (plan, nx, ny, nz, r#type))]
 fn hipfftMakePlan3d(py: Python<'_>, plan: rt::PtrArg, nx: rt::CInt<i32>, ny: rt::CInt<i32>, nz: rt::CInt<i32>, r#type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftMakePlan3d");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, i32, u32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_plan = plan.addr();
     let a_nx = nx.0;
     let a_ny = ny.0;
@@ -337,6 +350,11 @@ fn hipfftMakePlan3d(py: Python<'_>, plan: rt::PtrArg, nx: rt::CInt<i32>, ny: rt:
     let a_type = rt::narrow::<u32>(TYPES.enum_arg(1, r#type)?)?;
     let mut o_workSize: u64 = Default::default();
     let a_workSize = &mut o_workSize as *mut u64 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, i32, u32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_nx, a_ny, a_nz, a_type, a_workSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSize)?])
@@ -385,9 +403,6 @@ fn hipfftMakePlan3d(py: Python<'_>, plan: rt::PtrArg, nx: rt::CInt<i32>, ny: rt:
 #[pyo3(signature = (plan, rank, n, inembed, istride, idist, onembed, ostride, odist, r#type, batch))]
 fn hipfftMakePlanMany(py: Python<'_>, plan: rt::PtrArg, rank: rt::CInt<i32>, n: &Bound<'_, PyAny>, inembed: &Bound<'_, PyAny>, istride: rt::CInt<i32>, idist: rt::CInt<i32>, onembed: &Bound<'_, PyAny>, ostride: rt::CInt<i32>, odist: rt::CInt<i32>, r#type: &Bound<'_, PyAny>, batch: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftMakePlanMany");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, usize, usize, i32, i32, usize, i32, i32, u32, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_plan = plan.addr();
     let a_rank = rank.0;
     let p_n = rt::typed_ptr_arg(n, None, 4, true)?;
@@ -404,6 +419,11 @@ fn hipfftMakePlanMany(py: Python<'_>, plan: rt::PtrArg, rank: rt::CInt<i32>, n: 
     let a_batch = batch.0;
     let mut o_workSize: u64 = Default::default();
     let a_workSize = &mut o_workSize as *mut u64 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, usize, usize, i32, i32, usize, i32, i32, u32, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_rank, a_n, a_inembed, a_istride, a_idist, a_onembed, a_ostride, a_odist, a_type, a_batch, a_workSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSize)?])
@@ -428,9 +448,6 @@ fn hipfftMakePlanMany(py: Python<'_>, plan: rt::PtrArg, rank: rt::CInt<i32>, n: 
 #[pyo3(signature = (plan, rank, n, inembed, istride, idist, onembed, ostride, odist, r#type, batch))]
 fn hipfftMakePlanMany64(py: Python<'_>, plan: rt::PtrArg, rank: rt::CInt<i32>, n: &Bound<'_, PyAny>, inembed: &Bound<'_, PyAny>, istride: rt::CInt<i64>, idist: rt::CInt<i64>, onembed: &Bound<'_, PyAny>, ostride: rt::CInt<i64>, odist: rt::CInt<i64>, r#type: &Bound<'_, PyAny>, batch: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftMakePlanMany64");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, usize, usize, i64, i64, usize, i64, i64, u32, i64, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_plan = plan.addr();
     let a_rank = rank.0;
     let p_n = rt::typed_ptr_arg(n, None, 8, true)?;
@@ -447,6 +464,11 @@ fn hipfftMakePlanMany64(py: Python<'_>, plan: rt::PtrArg, rank: rt::CInt<i32>, n
     let a_batch = batch.0;
     let mut o_workSize: u64 = Default::default();
     let a_workSize = &mut o_workSize as *mut u64 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, usize, usize, i64, i64, usize, i64, i64, u32, i64, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_rank, a_n, a_inembed, a_istride, a_idist, a_onembed, a_ostride, a_odist, a_type, a_batch, a_workSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSize)?])
@@ -465,14 +487,16 @@ fn hipfftMakePlanMany64(py: Python<'_>, plan: rt::PtrArg, rank: rt::CInt<i32>, n
 #[pyo3(signature = (nx, r#type, batch))]
 fn hipfftEstimate1d(py: Python<'_>, nx: rt::CInt<i32>, r#type: &Bound<'_, PyAny>, batch: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftEstimate1d");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(i32, u32, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_nx = nx.0;
     let a_type = rt::narrow::<u32>(TYPES.enum_arg(1, r#type)?)?;
     let a_batch = batch.0;
     let mut o_workSize: u64 = Default::default();
     let a_workSize = &mut o_workSize as *mut u64 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(i32, u32, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_nx, a_type, a_batch, a_workSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSize)?])
@@ -491,14 +515,16 @@ fn hipfftEstimate1d(py: Python<'_>, nx: rt::CInt<i32>, r#type: &Bound<'_, PyAny>
 #[pyo3(signature = (nx, ny, r#type))]
 fn hipfftEstimate2d(py: Python<'_>, nx: rt::CInt<i32>, ny: rt::CInt<i32>, r#type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftEstimate2d");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(i32, i32, u32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_nx = nx.0;
     let a_ny = ny.0;
     let a_type = rt::narrow::<u32>(TYPES.enum_arg(1, r#type)?)?;
     let mut o_workSize: u64 = Default::default();
     let a_workSize = &mut o_workSize as *mut u64 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(i32, i32, u32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_nx, a_ny, a_type, a_workSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSize)?])
@@ -518,15 +544,17 @@ fn hipfftEstimate2d(py: Python<'_>, nx: rt::CInt<i32>, ny: rt::CInt<i32>, r#type
 #[pyo3(signature = (nx, ny, nz, r#type))]
 fn hipfftEstimate3d(py: Python<'_>, nx: rt::CInt<i32>, ny: rt::CInt<i32>, nz: rt::CInt<i32>, r#type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftEstimate3d");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(i32, i32, i32, u32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_nx = nx.0;
     let a_ny = ny.0;
     let a_nz = nz.0;
     let a_type = rt::narrow::<u32>(TYPES.enum_arg(1, r#type)?)?;
     let mut o_workSize: u64 = Default::default();
     let a_workSize = &mut o_workSize as *mut u64 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(i32, i32, i32, u32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_nx, a_ny, a_nz, a_type, a_workSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSize)?])
@@ -552,9 +580,6 @@ fn hipfftEstimate3d(py: Python<'_>, nx: rt::CInt<i32>, ny: rt::CInt<i32>, nz: rt
 #[pyo3(signature = (rank, n, inembed, istride, idist, onembed, ostride, odist, r#type, batch))]
 fn hipfftEstimateMany(py: Python<'_>, rank: rt::CInt<i32>, n: &Bound<'_, PyAny>, inembed: &Bound<'_, PyAny>, istride: rt::CInt<i32>, idist: rt::CInt<i32>, onembed: &Bound<'_, PyAny>, ostride: rt::CInt<i32>, odist: rt::CInt<i32>, r#type: &Bound<'_, PyAny>, batch: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftEstimateMany");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(i32, usize, usize, i32, i32, usize, i32, i32, u32, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_rank = rank.0;
     let p_n = rt::typed_ptr_arg(n, None, 4, true)?;
     let a_n = p_n.addr();
@@ -570,6 +595,11 @@ fn hipfftEstimateMany(py: Python<'_>, rank: rt::CInt<i32>, n: &Bound<'_, PyAny>,
     let a_batch = batch.0;
     let mut o_workSize: u64 = Default::default();
     let a_workSize = &mut o_workSize as *mut u64 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(i32, usize, usize, i32, i32, usize, i32, i32, u32, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_rank, a_n, a_inembed, a_istride, a_idist, a_onembed, a_ostride, a_odist, a_type, a_batch, a_workSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSize)?])
@@ -589,15 +619,17 @@ fn hipfftEstimateMany(py: Python<'_>, rank: rt::CInt<i32>, n: &Bound<'_, PyAny>,
 #[pyo3(signature = (plan, nx, r#type, batch))]
 fn hipfftGetSize1d(py: Python<'_>, plan: rt::PtrArg, nx: rt::CInt<i32>, r#type: &Bound<'_, PyAny>, batch: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftGetSize1d");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, u32, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_plan = plan.addr();
     let a_nx = nx.0;
     let a_type = rt::narrow::<u32>(TYPES.enum_arg(1, r#type)?)?;
     let a_batch = batch.0;
     let mut o_workSize: u64 = Default::default();
     let a_workSize = &mut o_workSize as *mut u64 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, u32, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_nx, a_type, a_batch, a_workSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSize)?])
@@ -617,15 +649,17 @@ fn hipfftGetSize1d(py: Python<'_>, plan: rt::PtrArg, nx: rt::CInt<i32>, r#type: 
 #[pyo3(signature = (plan, nx, ny, r#type))]
 fn hipfftGetSize2d(py: Python<'_>, plan: rt::PtrArg, nx: rt::CInt<i32>, ny: rt::CInt<i32>, r#type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftGetSize2d");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, u32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_plan = plan.addr();
     let a_nx = nx.0;
     let a_ny = ny.0;
     let a_type = rt::narrow::<u32>(TYPES.enum_arg(1, r#type)?)?;
     let mut o_workSize: u64 = Default::default();
     let a_workSize = &mut o_workSize as *mut u64 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, u32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_nx, a_ny, a_type, a_workSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSize)?])
@@ -646,9 +680,6 @@ fn hipfftGetSize2d(py: Python<'_>, plan: rt::PtrArg, nx: rt::CInt<i32>, ny: rt::
 #[pyo3(signature = (plan, nx, ny, nz, r#type))]
 fn hipfftGetSize3d(py: Python<'_>, plan: rt::PtrArg, nx: rt::CInt<i32>, ny: rt::CInt<i32>, nz: rt::CInt<i32>, r#type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftGetSize3d");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, i32, u32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_plan = plan.addr();
     let a_nx = nx.0;
     let a_ny = ny.0;
@@ -656,6 +687,11 @@ fn hipfftGetSize3d(py: Python<'_>, plan: rt::PtrArg, nx: rt::CInt<i32>, ny: rt::
     let a_type = rt::narrow::<u32>(TYPES.enum_arg(1, r#type)?)?;
     let mut o_workSize: u64 = Default::default();
     let a_workSize = &mut o_workSize as *mut u64 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, i32, u32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_nx, a_ny, a_nz, a_type, a_workSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSize)?])
@@ -682,9 +718,6 @@ fn hipfftGetSize3d(py: Python<'_>, plan: rt::PtrArg, nx: rt::CInt<i32>, ny: rt::
 #[pyo3(signature = (plan, rank, n, inembed, istride, idist, onembed, ostride, odist, r#type, batch))]
 fn hipfftGetSizeMany(py: Python<'_>, plan: rt::PtrArg, rank: rt::CInt<i32>, n: &Bound<'_, PyAny>, inembed: &Bound<'_, PyAny>, istride: rt::CInt<i32>, idist: rt::CInt<i32>, onembed: &Bound<'_, PyAny>, ostride: rt::CInt<i32>, odist: rt::CInt<i32>, r#type: &Bound<'_, PyAny>, batch: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftGetSizeMany");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, usize, usize, i32, i32, usize, i32, i32, u32, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_plan = plan.addr();
     let a_rank = rank.0;
     let p_n = rt::typed_ptr_arg(n, None, 4, true)?;
@@ -701,6 +734,11 @@ fn hipfftGetSizeMany(py: Python<'_>, plan: rt::PtrArg, rank: rt::CInt<i32>, n: &
     let a_batch = batch.0;
     let mut o_workSize: u64 = Default::default();
     let a_workSize = &mut o_workSize as *mut u64 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, usize, usize, i32, i32, usize, i32, i32, u32, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_rank, a_n, a_inembed, a_istride, a_idist, a_onembed, a_ostride, a_odist, a_type, a_batch, a_workSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSize)?])
@@ -725,9 +763,6 @@ fn hipfftGetSizeMany(py: Python<'_>, plan: rt::PtrArg, rank: rt::CInt<i32>, n: &
 #[pyo3(signature = (plan, rank, n, inembed, istride, idist, onembed, ostride, odist, r#type, batch))]
 fn hipfftGetSizeMany64(py: Python<'_>, plan: rt::PtrArg, rank: rt::CInt<i32>, n: &Bound<'_, PyAny>, inembed: &Bound<'_, PyAny>, istride: rt::CInt<i64>, idist: rt::CInt<i64>, onembed: &Bound<'_, PyAny>, ostride: rt::CInt<i64>, odist: rt::CInt<i64>, r#type: &Bound<'_, PyAny>, batch: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftGetSizeMany64");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, usize, usize, i64, i64, usize, i64, i64, u32, i64, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_plan = plan.addr();
     let a_rank = rank.0;
     let p_n = rt::typed_ptr_arg(n, None, 8, true)?;
@@ -744,6 +779,11 @@ fn hipfftGetSizeMany64(py: Python<'_>, plan: rt::PtrArg, rank: rt::CInt<i32>, n:
     let a_batch = batch.0;
     let mut o_workSize: u64 = Default::default();
     let a_workSize = &mut o_workSize as *mut u64 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, usize, usize, i64, i64, usize, i64, i64, u32, i64, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_rank, a_n, a_inembed, a_istride, a_idist, a_onembed, a_ostride, a_odist, a_type, a_batch, a_workSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSize)?])
@@ -760,12 +800,14 @@ fn hipfftGetSizeMany64(py: Python<'_>, plan: rt::PtrArg, rank: rt::CInt<i32>, n:
 #[pyo3(signature = (plan))]
 fn hipfftGetSize(py: Python<'_>, plan: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftGetSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_plan = plan.addr();
     let mut o_workSize: u64 = Default::default();
     let a_workSize = &mut o_workSize as *mut u64 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_workSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSize)?])
@@ -782,11 +824,13 @@ fn hipfftGetSize(py: Python<'_>, plan: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (plan, autoAllocate))]
 fn hipfftSetAutoAllocation(py: Python<'_>, plan: rt::PtrArg, autoAllocate: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftSetAutoAllocation");
+    let a_plan = plan.addr();
+    let a_autoAllocate = autoAllocate.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_plan = plan.addr();
-    let a_autoAllocate = autoAllocate.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_autoAllocate) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -803,11 +847,13 @@ fn hipfftSetAutoAllocation(py: Python<'_>, plan: rt::PtrArg, autoAllocate: rt::C
 #[pyo3(signature = (plan, workArea))]
 fn hipfftSetWorkArea(py: Python<'_>, plan: rt::PtrArg, workArea: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftSetWorkArea");
+    let a_plan = plan.addr();
+    let a_workArea = workArea.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_plan = plan.addr();
-    let a_workArea = workArea.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_workArea) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -829,15 +875,17 @@ fn hipfftSetWorkArea(py: Python<'_>, plan: rt::PtrArg, workArea: rt::PtrArgMut) 
 #[pyo3(signature = (plan, idata, odata, direction))]
 fn hipfftExecC2C(py: Python<'_>, plan: rt::PtrArg, idata: &Bound<'_, PyAny>, odata: &Bound<'_, PyAny>, direction: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftExecC2C");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_plan = plan.addr();
     let p_idata = super::hip::TYPES.record_ptr_arg(134, idata, true)?;
     let a_idata = p_idata.addr();
     let p_odata = super::hip::TYPES.record_ptr_arg(134, odata, true)?;
     let a_odata = p_odata.addr();
     let a_direction = direction.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_idata, a_odata, a_direction) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -858,14 +906,16 @@ fn hipfftExecC2C(py: Python<'_>, plan: rt::PtrArg, idata: &Bound<'_, PyAny>, oda
 #[pyo3(signature = (plan, idata, odata))]
 fn hipfftExecR2C(py: Python<'_>, plan: rt::PtrArg, idata: &Bound<'_, PyAny>, odata: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftExecR2C");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_plan = plan.addr();
     let p_idata = rt::typed_ptr_arg(idata, None, 4, true)?;
     let a_idata = p_idata.addr();
     let p_odata = super::hip::TYPES.record_ptr_arg(134, odata, true)?;
     let a_odata = p_odata.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_idata, a_odata) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -886,14 +936,16 @@ fn hipfftExecR2C(py: Python<'_>, plan: rt::PtrArg, idata: &Bound<'_, PyAny>, oda
 #[pyo3(signature = (plan, idata, odata))]
 fn hipfftExecC2R(py: Python<'_>, plan: rt::PtrArg, idata: &Bound<'_, PyAny>, odata: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftExecC2R");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_plan = plan.addr();
     let p_idata = super::hip::TYPES.record_ptr_arg(134, idata, true)?;
     let a_idata = p_idata.addr();
     let p_odata = rt::typed_ptr_arg(odata, None, 4, true)?;
     let a_odata = p_odata.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_idata, a_odata) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -915,15 +967,17 @@ fn hipfftExecC2R(py: Python<'_>, plan: rt::PtrArg, idata: &Bound<'_, PyAny>, oda
 #[pyo3(signature = (plan, idata, odata, direction))]
 fn hipfftExecZ2Z(py: Python<'_>, plan: rt::PtrArg, idata: &Bound<'_, PyAny>, odata: &Bound<'_, PyAny>, direction: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftExecZ2Z");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_plan = plan.addr();
     let p_idata = super::hip::TYPES.record_ptr_arg(138, idata, true)?;
     let a_idata = p_idata.addr();
     let p_odata = super::hip::TYPES.record_ptr_arg(138, odata, true)?;
     let a_odata = p_odata.addr();
     let a_direction = direction.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_idata, a_odata, a_direction) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -944,14 +998,16 @@ fn hipfftExecZ2Z(py: Python<'_>, plan: rt::PtrArg, idata: &Bound<'_, PyAny>, oda
 #[pyo3(signature = (plan, idata, odata))]
 fn hipfftExecD2Z(py: Python<'_>, plan: rt::PtrArg, idata: &Bound<'_, PyAny>, odata: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftExecD2Z");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_plan = plan.addr();
     let p_idata = rt::typed_ptr_arg(idata, None, 8, true)?;
     let a_idata = p_idata.addr();
     let p_odata = super::hip::TYPES.record_ptr_arg(138, odata, true)?;
     let a_odata = p_odata.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_idata, a_odata) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -972,14 +1028,16 @@ fn hipfftExecD2Z(py: Python<'_>, plan: rt::PtrArg, idata: &Bound<'_, PyAny>, oda
 #[pyo3(signature = (plan, idata, odata))]
 fn hipfftExecZ2D(py: Python<'_>, plan: rt::PtrArg, idata: &Bound<'_, PyAny>, odata: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftExecZ2D");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_plan = plan.addr();
     let p_idata = super::hip::TYPES.record_ptr_arg(138, idata, true)?;
     let a_idata = p_idata.addr();
     let p_odata = rt::typed_ptr_arg(odata, None, 8, true)?;
     let a_odata = p_odata.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_idata, a_odata) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -999,11 +1057,13 @@ fn hipfftExecZ2D(py: Python<'_>, plan: rt::PtrArg, idata: &Bound<'_, PyAny>, oda
 #[pyo3(signature = (plan, stream))]
 fn hipfftSetStream(py: Python<'_>, plan: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftSetStream");
+    let a_plan = plan.addr();
+    let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_plan = plan.addr();
-    let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1019,10 +1079,12 @@ fn hipfftSetStream(py: Python<'_>, plan: rt::PtrArg, stream: rt::PtrArg) -> PyRe
 #[pyo3(signature = (plan))]
 fn hipfftDestroy(py: Python<'_>, plan: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftDestroy");
+    let a_plan = plan.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_plan = plan.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1038,11 +1100,13 @@ fn hipfftDestroy(py: Python<'_>, plan: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (version))]
 fn hipfftGetVersion(py: Python<'_>, version: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftGetVersion");
+    let p_version = rt::typed_ptr_arg(version, None, 4, true)?;
+    let a_version = p_version.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let p_version = rt::typed_ptr_arg(version, None, 4, true)?;
-    let a_version = p_version.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_version) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1059,12 +1123,14 @@ fn hipfftGetVersion(py: Python<'_>, version: &Bound<'_, PyAny>) -> PyResult<PyOb
 #[pyo3(signature = (r#type, value))]
 fn hipfftGetProperty(py: Python<'_>, r#type: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftGetProperty");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(u32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_type = rt::narrow::<u32>(TYPES.enum_arg(2, r#type)?)?;
     let p_value = rt::typed_ptr_arg(value, None, 4, true)?;
     let a_value = p_value.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(u32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_type, a_value) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])

@@ -74,12 +74,14 @@ pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("hip.hiprand", &TYPE_
 #[pyo3(signature = (rng_type))]
 fn hiprandCreateGenerator(py: Python<'_>, rng_type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandCreateGenerator");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_generator: usize = Default::default();
     let a_generator = &mut o_generator as *mut usize as usize;
     let a_rng_type = rt::narrow::<u32>(TYPES.enum_arg(5, rng_type)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_rng_type) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?, TYPES.instance_at(py, 9, o_generator, None)?])
@@ -119,12 +121,14 @@ fn hiprandCreateGenerator(py: Python<'_>, rng_type: &Bound<'_, PyAny>) -> PyResu
 #[pyo3(signature = (rng_type))]
 fn hiprandCreateGeneratorHost(py: Python<'_>, rng_type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandCreateGeneratorHost");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_generator: usize = Default::default();
     let a_generator = &mut o_generator as *mut usize as usize;
     let a_rng_type = rt::narrow::<u32>(TYPES.enum_arg(5, rng_type)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_rng_type) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?, TYPES.instance_at(py, 9, o_generator, None)?])
@@ -144,10 +148,12 @@ fn hiprandCreateGeneratorHost(py: Python<'_>, rng_type: &Bound<'_, PyAny>) -> Py
 #[pyo3(signature = (generator))]
 fn hiprandDestroyGenerator(py: Python<'_>, generator: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandDestroyGenerator");
+    let a_generator = generator.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_generator = generator.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_generator) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
@@ -177,13 +183,15 @@ fn hiprandDestroyGenerator(py: Python<'_>, generator: rt::PtrArg) -> PyResult<Py
 #[pyo3(signature = (generator, output_data, n))]
 fn hiprandGenerate(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerate");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_generator = generator.addr();
     let p_output_data = rt::typed_ptr_arg(output_data, None, 4, true)?;
     let a_output_data = p_output_data.addr();
     let a_n = n.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
@@ -210,13 +218,15 @@ fn hiprandGenerate(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_
 #[pyo3(signature = (generator, output_data, n))]
 fn hiprandGenerateChar(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateChar");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_generator = generator.addr();
     let p_output_data = rt::typed_ptr_arg(output_data, None, 1, true)?;
     let a_output_data = p_output_data.addr();
     let a_n = n.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
@@ -243,13 +253,15 @@ fn hiprandGenerateChar(py: Python<'_>, generator: rt::PtrArg, output_data: &Boun
 #[pyo3(signature = (generator, output_data, n))]
 fn hiprandGenerateShort(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateShort");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_generator = generator.addr();
     let p_output_data = rt::typed_ptr_arg(output_data, None, 2, true)?;
     let a_output_data = p_output_data.addr();
     let a_n = n.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
@@ -279,13 +291,15 @@ fn hiprandGenerateShort(py: Python<'_>, generator: rt::PtrArg, output_data: &Bou
 #[pyo3(signature = (generator, output_data, n))]
 fn hiprandGenerateLongLong(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateLongLong");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_generator = generator.addr();
     let p_output_data = rt::typed_ptr_arg(output_data, None, 8, true)?;
     let a_output_data = p_output_data.addr();
     let a_n = n.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
@@ -314,13 +328,15 @@ fn hiprandGenerateLongLong(py: Python<'_>, generator: rt::PtrArg, output_data: &
 #[pyo3(signature = (generator, output_data, n))]
 fn hiprandGenerateUniform(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateUniform");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_generator = generator.addr();
     let p_output_data = rt::typed_ptr_arg(output_data, None, 4, true)?;
     let a_output_data = p_output_data.addr();
     let a_n = n.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
@@ -355,13 +371,15 @@ fn hiprandGenerateUniform(py: Python<'_>, generator: rt::PtrArg, output_data: &B
 #[pyo3(signature = (generator, output_data, n))]
 fn hiprandGenerateUniformDouble(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateUniformDouble");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_generator = generator.addr();
     let p_output_data = rt::typed_ptr_arg(output_data, None, 8, true)?;
     let a_output_data = p_output_data.addr();
     let a_n = n.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
@@ -390,13 +408,15 @@ fn hiprandGenerateUniformDouble(py: Python<'_>, generator: rt::PtrArg, output_da
 #[pyo3(signature = (generator, output_data, n))]
 fn hiprandGenerateUniformHalf(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateUniformHalf");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_generator = generator.addr();
     let p_output_data = rt::typed_ptr_arg(output_data, None, 2, true)?;
     let a_output_data = p_output_data.addr();
     let a_n = n.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
@@ -425,15 +445,17 @@ fn hiprandGenerateUniformHalf(py: Python<'_>, generator: rt::PtrArg, output_data
 #[pyo3(signature = (generator, output_data, n, mean, stddev))]
 fn hiprandGenerateNormal(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>, mean: f32, stddev: f32) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateNormal");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, f32, f32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_generator = generator.addr();
     let p_output_data = rt::typed_ptr_arg(output_data, None, 4, true)?;
     let a_output_data = p_output_data.addr();
     let a_n = n.0;
     let a_mean = mean;
     let a_stddev = stddev;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, f32, f32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n, a_mean, a_stddev) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
@@ -462,15 +484,17 @@ fn hiprandGenerateNormal(py: Python<'_>, generator: rt::PtrArg, output_data: &Bo
 #[pyo3(signature = (generator, output_data, n, mean, stddev))]
 fn hiprandGenerateNormalDouble(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>, mean: f64, stddev: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateNormalDouble");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, f64, f64) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_generator = generator.addr();
     let p_output_data = rt::typed_ptr_arg(output_data, None, 8, true)?;
     let a_output_data = p_output_data.addr();
     let a_n = n.0;
     let a_mean = mean;
     let a_stddev = stddev;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, f64, f64) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n, a_mean, a_stddev) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
@@ -499,15 +523,17 @@ fn hiprandGenerateNormalDouble(py: Python<'_>, generator: rt::PtrArg, output_dat
 #[pyo3(signature = (generator, output_data, n, mean, stddev))]
 fn hiprandGenerateNormalHalf(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>, mean: rt::CInt<u16>, stddev: rt::CInt<u16>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateNormalHalf");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, u16, u16) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_generator = generator.addr();
     let p_output_data = rt::typed_ptr_arg(output_data, None, 2, true)?;
     let a_output_data = p_output_data.addr();
     let a_n = n.0;
     let a_mean = mean.0;
     let a_stddev = stddev.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, u16, u16) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n, a_mean, a_stddev) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
@@ -536,15 +562,17 @@ fn hiprandGenerateNormalHalf(py: Python<'_>, generator: rt::PtrArg, output_data:
 #[pyo3(signature = (generator, output_data, n, mean, stddev))]
 fn hiprandGenerateLogNormal(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>, mean: f32, stddev: f32) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateLogNormal");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, f32, f32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_generator = generator.addr();
     let p_output_data = rt::typed_ptr_arg(output_data, None, 4, true)?;
     let a_output_data = p_output_data.addr();
     let a_n = n.0;
     let a_mean = mean;
     let a_stddev = stddev;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, f32, f32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n, a_mean, a_stddev) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
@@ -573,15 +601,17 @@ fn hiprandGenerateLogNormal(py: Python<'_>, generator: rt::PtrArg, output_data: 
 #[pyo3(signature = (generator, output_data, n, mean, stddev))]
 fn hiprandGenerateLogNormalDouble(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>, mean: f64, stddev: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateLogNormalDouble");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, f64, f64) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_generator = generator.addr();
     let p_output_data = rt::typed_ptr_arg(output_data, None, 8, true)?;
     let a_output_data = p_output_data.addr();
     let a_n = n.0;
     let a_mean = mean;
     let a_stddev = stddev;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, f64, f64) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n, a_mean, a_stddev) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
@@ -610,15 +640,17 @@ fn hiprandGenerateLogNormalDouble(py: Python<'_>, generator: rt::PtrArg, output_
 #[pyo3(signature = (generator, output_data, n, mean, stddev))]
 fn hiprandGenerateLogNormalHalf(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>, mean: rt::CInt<u16>, stddev: rt::CInt<u16>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateLogNormalHalf");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, u16, u16) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_generator = generator.addr();
     let p_output_data = rt::typed_ptr_arg(output_data, None, 2, true)?;
     let a_output_data = p_output_data.addr();
     let a_n = n.0;
     let a_mean = mean.0;
     let a_stddev = stddev.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, u16, u16) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n, a_mean, a_stddev) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
@@ -646,14 +678,16 @@ fn hiprandGenerateLogNormalHalf(py: Python<'_>, generator: rt::PtrArg, output_da
 #[pyo3(signature = (generator, output_data, n, lambda_))]
 fn hiprandGeneratePoisson(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>, lambda_: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGeneratePoisson");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, f64) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_generator = generator.addr();
     let p_output_data = rt::typed_ptr_arg(output_data, None, 4, true)?;
     let a_output_data = p_output_data.addr();
     let a_n = n.0;
     let a_lambda = lambda_;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, f64) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n, a_lambda) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
@@ -680,10 +714,12 @@ fn hiprandGeneratePoisson(py: Python<'_>, generator: rt::PtrArg, output_data: &B
 #[pyo3(signature = (generator))]
 fn hiprandGenerateSeeds(py: Python<'_>, generator: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateSeeds");
+    let a_generator = generator.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_generator = generator.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_generator) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
@@ -705,11 +741,13 @@ fn hiprandGenerateSeeds(py: Python<'_>, generator: rt::PtrArg) -> PyResult<PyObj
 #[pyo3(signature = (generator, stream))]
 fn hiprandSetStream(py: Python<'_>, generator: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandSetStream");
+    let a_generator = generator.addr();
+    let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_generator = generator.addr();
-    let a_stream = stream.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
@@ -734,11 +772,13 @@ fn hiprandSetStream(py: Python<'_>, generator: rt::PtrArg, stream: rt::PtrArg) -
 #[pyo3(signature = (generator, seed))]
 fn hiprandSetPseudoRandomGeneratorSeed(py: Python<'_>, generator: rt::PtrArg, seed: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandSetPseudoRandomGeneratorSeed");
+    let a_generator = generator.addr();
+    let a_seed = seed.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_generator = generator.addr();
-    let a_seed = seed.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_seed) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
@@ -767,11 +807,13 @@ fn hiprandSetPseudoRandomGeneratorSeed(py: Python<'_>, generator: rt::PtrArg, se
 #[pyo3(signature = (generator, offset))]
 fn hiprandSetGeneratorOffset(py: Python<'_>, generator: rt::PtrArg, offset: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandSetGeneratorOffset");
+    let a_generator = generator.addr();
+    let a_offset = offset.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_generator = generator.addr();
-    let a_offset = offset.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_offset) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
@@ -805,11 +847,13 @@ fn hiprandSetGeneratorOffset(py: Python<'_>, generator: rt::PtrArg, offset: rt::
 #[pyo3(signature = (generator, order))]
 fn hiprandSetGeneratorOrdering(py: Python<'_>, generator: rt::PtrArg, order: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandSetGeneratorOrdering");
+    let a_generator = generator.addr();
+    let a_order = rt::narrow::<u32>(TYPES.enum_arg(6, order)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_generator = generator.addr();
-    let a_order = rt::narrow::<u32>(TYPES.enum_arg(6, order)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_order) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
@@ -836,11 +880,13 @@ fn hiprandSetGeneratorOrdering(py: Python<'_>, generator: rt::PtrArg, order: &Bo
 #[pyo3(signature = (generator, dimensions))]
 fn hiprandSetQuasiRandomGeneratorDimensions(py: Python<'_>, generator: rt::PtrArg, dimensions: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandSetQuasiRandomGeneratorDimensions");
+    let a_generator = generator.addr();
+    let a_dimensions = dimensions.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_generator = generator.addr();
-    let a_dimensions = dimensions.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_dimensions) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
@@ -859,11 +905,13 @@ fn hiprandSetQuasiRandomGeneratorDimensions(py: Python<'_>, generator: rt::PtrAr
 #[pyo3(signature = ())]
 fn hiprandGetVersion(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGetVersion");
+    let mut o_version: i32 = Default::default();
+    let a_version = &mut o_version as *mut i32 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let mut o_version: i32 = Default::default();
-    let a_version = &mut o_version as *mut i32 as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_version) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?, rt::obj(py, o_version)?])
@@ -886,12 +934,14 @@ fn hiprandGetVersion(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = (lambda_))]
 fn hiprandCreatePoissonDistribution(py: Python<'_>, lambda_: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandCreatePoissonDistribution");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(f64, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_lambda = lambda_;
     let mut o_discrete_distribution: usize = Default::default();
     let a_discrete_distribution = &mut o_discrete_distribution as *mut usize as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(f64, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_lambda, a_discrete_distribution) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?, TYPES.instance_at(py, 8, o_discrete_distribution, None)?])
@@ -912,10 +962,12 @@ fn hiprandCreatePoissonDistribution(py: Python<'_>, lambda_: f64) -> PyResult<Py
 #[pyo3(signature = (discrete_distribution))]
 fn hiprandDestroyDistribution(py: Python<'_>, discrete_distribution: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandDestroyDistribution");
+    let a_discrete_distribution = discrete_distribution.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_discrete_distribution = discrete_distribution.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_discrete_distribution) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
@@ -930,12 +982,14 @@ fn hiprandDestroyDistribution(py: Python<'_>, discrete_distribution: rt::PtrArg)
 #[pyo3(signature = (set))]
 fn hiprandGetDirectionVectors32(py: Python<'_>, set: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGetDirectionVectors32");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_vectors: usize = Default::default();
     let a_vectors = &mut o_vectors as *mut usize as usize;
     let a_set = rt::narrow::<u32>(TYPES.enum_arg(7, set)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_vectors, a_set) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?, rt::pointer_result(py, o_vectors)?])
@@ -950,12 +1004,14 @@ fn hiprandGetDirectionVectors32(py: Python<'_>, set: &Bound<'_, PyAny>) -> PyRes
 #[pyo3(signature = (set))]
 fn hiprandGetDirectionVectors64(py: Python<'_>, set: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGetDirectionVectors64");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_vectors: usize = Default::default();
     let a_vectors = &mut o_vectors as *mut usize as usize;
     let a_set = rt::narrow::<u32>(TYPES.enum_arg(7, set)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_vectors, a_set) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?, rt::pointer_result(py, o_vectors)?])
@@ -969,10 +1025,12 @@ fn hiprandGetDirectionVectors64(py: Python<'_>, set: &Bound<'_, PyAny>) -> PyRes
 #[pyo3(signature = (constants))]
 fn hiprandGetScrambleConstants32(py: Python<'_>, constants: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGetScrambleConstants32");
+    let a_constants = constants.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_constants = constants.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_constants) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
@@ -986,10 +1044,12 @@ fn hiprandGetScrambleConstants32(py: Python<'_>, constants: rt::PtrArgMut) -> Py
 #[pyo3(signature = (constants))]
 fn hiprandGetScrambleConstants64(py: Python<'_>, constants: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGetScrambleConstants64");
+    let a_constants = constants.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_constants = constants.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_constants) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])

@@ -52,10 +52,12 @@ pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("hip.hiprtc", &TYPE_D
 #[pyo3(signature = (result))]
 fn hiprtcGetErrorString(py: Python<'_>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcGetErrorString");
+    let a_result = rt::narrow::<u32>(TYPES.enum_arg(4, result)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_result = rt::narrow::<u32>(TYPES.enum_arg(4, result)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_result) });
     rt::tuple(py, [rt::cstr_result(py, __r)?])
@@ -71,13 +73,15 @@ fn hiprtcGetErrorString(py: Python<'_>, result: &Bound<'_, PyAny>) -> PyResult<P
 #[pyo3(signature = ())]
 fn hiprtcVersion(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcVersion");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_major: i32 = Default::default();
     let a_major = &mut o_major as *mut i32 as usize;
     let mut o_minor: i32 = Default::default();
     let a_minor = &mut o_minor as *mut i32 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_major, a_minor) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?, rt::obj(py, o_major)?, rt::obj(py, o_minor)?])
@@ -99,11 +103,13 @@ fn hiprtcVersion(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = (prog, name_expression))]
 fn hiprtcAddNameExpression(py: Python<'_>, prog: rt::PtrArg, name_expression: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcAddNameExpression");
+    let a_prog = prog.addr();
+    let a_name_expression = name_expression.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_prog = prog.addr();
-    let a_name_expression = name_expression.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_prog, a_name_expression) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
@@ -127,12 +133,14 @@ fn hiprtcAddNameExpression(py: Python<'_>, prog: rt::PtrArg, name_expression: rt
 #[pyo3(signature = (prog, numOptions, options))]
 fn hiprtcCompileProgram(py: Python<'_>, prog: rt::PtrArg, numOptions: rt::CInt<i32>, options: rt::CStrArrayArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcCompileProgram");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_prog = prog.addr();
     let a_numOptions = numOptions.0;
     let a_options = options.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above. The GIL is released; the library lock keeps compiles one at a time.
     let __r = py.allow_threads(move || {
         let _serial = LIB.serial_guard();
@@ -165,9 +173,6 @@ fn hiprtcCompileProgram(py: Python<'_>, prog: rt::PtrArg, numOptions: rt::CInt<i
 #[pyo3(signature = (src, name, numHeaders, headers, includeNames))]
 fn hiprtcCreateProgram(py: Python<'_>, src: rt::CStrArg, name: rt::CStrArg, numHeaders: rt::CInt<i32>, headers: rt::CStrArrayArg, includeNames: rt::CStrArrayArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcCreateProgram");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_prog: usize = Default::default();
     let a_prog = &mut o_prog as *mut usize as usize;
     let a_src = src.addr();
@@ -175,6 +180,11 @@ fn hiprtcCreateProgram(py: Python<'_>, src: rt::CStrArg, name: rt::CStrArg, numH
     let a_numHeaders = numHeaders.0;
     let a_headers = headers.addr();
     let a_includeNames = includeNames.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_prog, a_src, a_name, a_numHeaders, a_headers, a_includeNames) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?, TYPES.instance_at(py, 6, o_prog, None)?])
@@ -195,11 +205,13 @@ fn hiprtcCreateProgram(py: Python<'_>, src: rt::CStrArg, name: rt::CStrArg, numH
 #[pyo3(signature = (prog))]
 fn hiprtcDestroyProgram(py: Python<'_>, prog: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcDestroyProgram");
+    let mut h_prog = TYPES.handle_ref(6, prog, true)?;
+    let a_prog = h_prog.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let mut h_prog = TYPES.handle_ref(6, prog, true)?;
-    let a_prog = h_prog.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_prog) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
@@ -227,13 +239,15 @@ fn hiprtcDestroyProgram(py: Python<'_>, prog: &Bound<'_, PyAny>) -> PyResult<PyO
 #[pyo3(signature = (prog, name_expression))]
 fn hiprtcGetLoweredName(py: Python<'_>, prog: rt::PtrArg, name_expression: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcGetLoweredName");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_prog = prog.addr();
     let a_name_expression = name_expression.addr();
     let mut o_lowered_name: usize = Default::default();
     let a_lowered_name = &mut o_lowered_name as *mut usize as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_prog, a_name_expression, a_lowered_name) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?, rt::cstr_result(py, o_lowered_name)?])
@@ -253,11 +267,13 @@ fn hiprtcGetLoweredName(py: Python<'_>, prog: rt::PtrArg, name_expression: rt::C
 #[pyo3(signature = (prog, log))]
 fn hiprtcGetProgramLog(py: Python<'_>, prog: rt::PtrArg, log: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcGetProgramLog");
+    let a_prog = prog.addr();
+    let a_log = log.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_prog = prog.addr();
-    let a_log = log.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_prog, a_log) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
@@ -277,12 +293,14 @@ fn hiprtcGetProgramLog(py: Python<'_>, prog: rt::PtrArg, log: rt::PtrArgMut) -> 
 #[pyo3(signature = (prog))]
 fn hiprtcGetProgramLogSize(py: Python<'_>, prog: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcGetProgramLogSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_prog = prog.addr();
     let mut o_logSizeRet: u64 = Default::default();
     let a_logSizeRet = &mut o_logSizeRet as *mut u64 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_prog, a_logSizeRet) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?, rt::obj(py, o_logSizeRet)?])
@@ -302,11 +320,13 @@ fn hiprtcGetProgramLogSize(py: Python<'_>, prog: rt::PtrArg) -> PyResult<PyObjec
 #[pyo3(signature = (prog, code))]
 fn hiprtcGetCode(py: Python<'_>, prog: rt::PtrArg, code: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcGetCode");
+    let a_prog = prog.addr();
+    let a_code = code.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_prog = prog.addr();
-    let a_code = code.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_prog, a_code) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
@@ -326,12 +346,14 @@ fn hiprtcGetCode(py: Python<'_>, prog: rt::PtrArg, code: rt::PtrArgMut) -> PyRes
 #[pyo3(signature = (prog))]
 fn hiprtcGetCodeSize(py: Python<'_>, prog: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcGetCodeSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_prog = prog.addr();
     let mut o_codeSizeRet: u64 = Default::default();
     let a_codeSizeRet = &mut o_codeSizeRet as *mut u64 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_prog, a_codeSizeRet) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?, rt::obj(py, o_codeSizeRet)?])
@@ -351,11 +373,13 @@ fn hiprtcGetCodeSize(py: Python<'_>, prog: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (prog, bitcode))]
 fn hiprtcGetBitcode(py: Python<'_>, prog: rt::PtrArg, bitcode: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcGetBitcode");
+    let a_prog = prog.addr();
+    let a_bitcode = bitcode.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_prog = prog.addr();
-    let a_bitcode = bitcode.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_prog, a_bitcode) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
@@ -375,12 +399,14 @@ fn hiprtcGetBitcode(py: Python<'_>, prog: rt::PtrArg, bitcode: rt::PtrArgMut) ->
 #[pyo3(signature = (prog))]
 fn hiprtcGetBitcodeSize(py: Python<'_>, prog: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcGetBitcodeSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_prog = prog.addr();
     let mut o_bitcode_size: u64 = Default::default();
     let a_bitcode_size = &mut o_bitcode_size as *mut u64 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_prog, a_bitcode_size) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?, rt::obj(py, o_bitcode_size)?])
@@ -402,15 +428,17 @@ fn hiprtcGetBitcodeSize(py: Python<'_>, prog: rt::PtrArg) -> PyResult<PyObject> 
 #[pyo3(signature = (num_options, option_ptr, option_vals_pptr))]
 fn hiprtcLinkCreate(py: Python<'_>, num_options: rt::CInt<u32>, option_ptr: &Bound<'_, PyAny>, option_vals_pptr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcLinkCreate");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(u32, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_num_options = num_options.0;
     let p_option_ptr = rt::typed_ptr_arg(option_ptr, None, 4, true)?;
     let a_option_ptr = p_option_ptr.addr();
     let a_option_vals_pptr = option_vals_pptr.addr();
     let mut o_hip_link_state_ptr: usize = Default::default();
     let a_hip_link_state_ptr = &mut o_hip_link_state_ptr as *mut usize as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(u32, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_num_options, a_option_ptr, a_option_vals_pptr, a_hip_link_state_ptr) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?, TYPES.instance_at(py, 5, o_hip_link_state_ptr, None)?])
@@ -437,9 +465,6 @@ fn hiprtcLinkCreate(py: Python<'_>, num_options: rt::CInt<u32>, option_ptr: &Bou
 #[pyo3(signature = (hip_link_state, input_type, file_path, num_options, options_ptr, option_values))]
 fn hiprtcLinkAddFile(py: Python<'_>, hip_link_state: rt::PtrArg, input_type: &Bound<'_, PyAny>, file_path: rt::CStrArg, num_options: rt::CInt<u32>, options_ptr: &Bound<'_, PyAny>, option_values: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcLinkAddFile");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, usize, u32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_hip_link_state = hip_link_state.addr();
     let a_input_type = rt::narrow::<u32>(TYPES.enum_arg(1, input_type)?)?;
     let a_file_path = file_path.addr();
@@ -447,6 +472,11 @@ fn hiprtcLinkAddFile(py: Python<'_>, hip_link_state: rt::PtrArg, input_type: &Bo
     let p_options_ptr = rt::typed_ptr_arg(options_ptr, None, 4, true)?;
     let a_options_ptr = p_options_ptr.addr();
     let a_option_values = option_values.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, usize, u32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above. The GIL is released; the library lock keeps compiles one at a time.
     let __r = py.allow_threads(move || {
         let _serial = LIB.serial_guard();
@@ -478,9 +508,6 @@ fn hiprtcLinkAddFile(py: Python<'_>, hip_link_state: rt::PtrArg, input_type: &Bo
 #[pyo3(signature = (hip_link_state, input_type, image, image_size, name, num_options, options_ptr, option_values))]
 fn hiprtcLinkAddData(py: Python<'_>, hip_link_state: rt::PtrArg, input_type: &Bound<'_, PyAny>, image: rt::PtrArgMut, image_size: rt::CInt<u64>, name: rt::CStrArg, num_options: rt::CInt<u32>, options_ptr: &Bound<'_, PyAny>, option_values: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcLinkAddData");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, usize, u64, usize, u32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_hip_link_state = hip_link_state.addr();
     let a_input_type = rt::narrow::<u32>(TYPES.enum_arg(1, input_type)?)?;
     let a_image = image.addr();
@@ -490,6 +517,11 @@ fn hiprtcLinkAddData(py: Python<'_>, hip_link_state: rt::PtrArg, input_type: &Bo
     let p_options_ptr = rt::typed_ptr_arg(options_ptr, None, 4, true)?;
     let a_options_ptr = p_options_ptr.addr();
     let a_option_values = option_values.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, usize, u64, usize, u32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above. The GIL is released; the library lock keeps compiles one at a time.
     let __r = py.allow_threads(move || {
         let _serial = LIB.serial_guard();
@@ -516,14 +548,16 @@ fn hiprtcLinkAddData(py: Python<'_>, hip_link_state: rt::PtrArg, input_type: &Bo
 #[pyo3(signature = (hip_link_state))]
 fn hiprtcLinkComplete(py: Python<'_>, hip_link_state: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcLinkComplete");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_hip_link_state = hip_link_state.addr();
     let mut o_bin_out: usize = Default::default();
     let a_bin_out = &mut o_bin_out as *mut usize as usize;
     let mut o_size_out: u64 = Default::default();
     let a_size_out = &mut o_size_out as *mut u64 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above. The GIL is released; the library lock keeps compiles one at a time.
     let __r = py.allow_threads(move || {
         let _serial = LIB.serial_guard();
@@ -545,10 +579,12 @@ fn hiprtcLinkComplete(py: Python<'_>, hip_link_state: rt::PtrArg) -> PyResult<Py
 #[pyo3(signature = (hip_link_state))]
 fn hiprtcLinkDestroy(py: Python<'_>, hip_link_state: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcLinkDestroy");
+    let a_hip_link_state = hip_link_state.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_hip_link_state = hip_link_state.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hip_link_state) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])

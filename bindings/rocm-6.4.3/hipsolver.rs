@@ -52,11 +52,13 @@ pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("hip.hipsolver", &TYP
 #[pyo3(signature = ())]
 fn hipsolverCreate(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCreate");
+    let mut o_handle: usize = Default::default();
+    let a_handle = &mut o_handle as *mut usize as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let mut o_handle: usize = Default::default();
-    let a_handle = &mut o_handle as *mut usize as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::pointer_result(py, o_handle)?])
@@ -70,10 +72,12 @@ fn hipsolverCreate(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = (handle))]
 fn hipsolverDestroy(py: Python<'_>, handle: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDestroy");
+    let a_handle = handle.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_handle = handle.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -88,11 +92,13 @@ fn hipsolverDestroy(py: Python<'_>, handle: rt::PtrArgMut) -> PyResult<PyObject>
 #[pyo3(signature = (handle, streamId))]
 fn hipsolverSetStream(py: Python<'_>, handle: rt::PtrArgMut, streamId: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSetStream");
+    let a_handle = handle.addr();
+    let a_streamId = streamId.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_handle = handle.addr();
-    let a_streamId = streamId.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_streamId) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -107,12 +113,14 @@ fn hipsolverSetStream(py: Python<'_>, handle: rt::PtrArgMut, streamId: rt::PtrAr
 #[pyo3(signature = (handle, streamId))]
 fn hipsolverGetStream(py: Python<'_>, handle: rt::PtrArgMut, streamId: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverGetStream");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let mut h_streamId = super::hip::TYPES.handle_ref(210, streamId, true)?;
     let a_streamId = h_streamId.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_streamId) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -127,11 +135,13 @@ fn hipsolverGetStream(py: Python<'_>, handle: rt::PtrArgMut, streamId: &Bound<'_
 #[pyo3(signature = (handle, mode))]
 fn hipsolverSetDeterministicMode(py: Python<'_>, handle: rt::PtrArgMut, mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSetDeterministicMode");
+    let a_handle = handle.addr();
+    let a_mode = rt::narrow::<u32>(TYPES.enum_arg(8, mode)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_handle = handle.addr();
-    let a_mode = rt::narrow::<u32>(TYPES.enum_arg(8, mode)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_mode) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -146,12 +156,14 @@ fn hipsolverSetDeterministicMode(py: Python<'_>, handle: rt::PtrArgMut, mode: &B
 #[pyo3(signature = (handle, mode))]
 fn hipsolverGetDeterministicMode(py: Python<'_>, handle: rt::PtrArgMut, mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverGetDeterministicMode");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let p_mode = rt::typed_ptr_arg(mode, None, 4, true)?;
     let a_mode = p_mode.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_mode) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -165,10 +177,12 @@ fn hipsolverGetDeterministicMode(py: Python<'_>, handle: rt::PtrArgMut, mode: &B
 #[pyo3(signature = (info))]
 fn hipsolverCreateGesvdjInfo(py: Python<'_>, info: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCreateGesvdjInfo");
+    let a_info = info.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_info = info.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -182,10 +196,12 @@ fn hipsolverCreateGesvdjInfo(py: Python<'_>, info: rt::PtrArgMut) -> PyResult<Py
 #[pyo3(signature = (info))]
 fn hipsolverDestroyGesvdjInfo(py: Python<'_>, info: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDestroyGesvdjInfo");
+    let a_info = info.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_info = info.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -200,11 +216,13 @@ fn hipsolverDestroyGesvdjInfo(py: Python<'_>, info: rt::PtrArgMut) -> PyResult<P
 #[pyo3(signature = (info, max_sweeps))]
 fn hipsolverXgesvdjSetMaxSweeps(py: Python<'_>, info: rt::PtrArgMut, max_sweeps: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverXgesvdjSetMaxSweeps");
+    let a_info = info.addr();
+    let a_max_sweeps = max_sweeps.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_info = info.addr();
-    let a_max_sweeps = max_sweeps.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info, a_max_sweeps) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -219,11 +237,13 @@ fn hipsolverXgesvdjSetMaxSweeps(py: Python<'_>, info: rt::PtrArgMut, max_sweeps:
 #[pyo3(signature = (info, sort_eig))]
 fn hipsolverXgesvdjSetSortEig(py: Python<'_>, info: rt::PtrArgMut, sort_eig: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverXgesvdjSetSortEig");
+    let a_info = info.addr();
+    let a_sort_eig = sort_eig.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_info = info.addr();
-    let a_sort_eig = sort_eig.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info, a_sort_eig) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -238,11 +258,13 @@ fn hipsolverXgesvdjSetSortEig(py: Python<'_>, info: rt::PtrArgMut, sort_eig: rt:
 #[pyo3(signature = (info, tolerance))]
 fn hipsolverXgesvdjSetTolerance(py: Python<'_>, info: rt::PtrArgMut, tolerance: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverXgesvdjSetTolerance");
+    let a_info = info.addr();
+    let a_tolerance = tolerance;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, f64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_info = info.addr();
-    let a_tolerance = tolerance;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info, a_tolerance) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -258,13 +280,15 @@ fn hipsolverXgesvdjSetTolerance(py: Python<'_>, info: rt::PtrArgMut, tolerance: 
 #[pyo3(signature = (handle, info, residual))]
 fn hipsolverXgesvdjGetResidual(py: Python<'_>, handle: rt::PtrArgMut, info: rt::PtrArgMut, residual: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverXgesvdjGetResidual");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_info = info.addr();
     let p_residual = rt::typed_ptr_arg(residual, None, 8, true)?;
     let a_residual = p_residual.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_info, a_residual) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -280,13 +304,15 @@ fn hipsolverXgesvdjGetResidual(py: Python<'_>, handle: rt::PtrArgMut, info: rt::
 #[pyo3(signature = (handle, info, executed_sweeps))]
 fn hipsolverXgesvdjGetSweeps(py: Python<'_>, handle: rt::PtrArgMut, info: rt::PtrArgMut, executed_sweeps: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverXgesvdjGetSweeps");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_info = info.addr();
     let p_executed_sweeps = rt::typed_ptr_arg(executed_sweeps, None, 4, true)?;
     let a_executed_sweeps = p_executed_sweeps.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_info, a_executed_sweeps) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -300,10 +326,12 @@ fn hipsolverXgesvdjGetSweeps(py: Python<'_>, handle: rt::PtrArgMut, info: rt::Pt
 #[pyo3(signature = (info))]
 fn hipsolverCreateSyevjInfo(py: Python<'_>, info: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCreateSyevjInfo");
+    let a_info = info.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_info = info.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -317,10 +345,12 @@ fn hipsolverCreateSyevjInfo(py: Python<'_>, info: rt::PtrArgMut) -> PyResult<PyO
 #[pyo3(signature = (info))]
 fn hipsolverDestroySyevjInfo(py: Python<'_>, info: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDestroySyevjInfo");
+    let a_info = info.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_info = info.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -335,11 +365,13 @@ fn hipsolverDestroySyevjInfo(py: Python<'_>, info: rt::PtrArgMut) -> PyResult<Py
 #[pyo3(signature = (info, max_sweeps))]
 fn hipsolverXsyevjSetMaxSweeps(py: Python<'_>, info: rt::PtrArgMut, max_sweeps: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverXsyevjSetMaxSweeps");
+    let a_info = info.addr();
+    let a_max_sweeps = max_sweeps.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_info = info.addr();
-    let a_max_sweeps = max_sweeps.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info, a_max_sweeps) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -354,11 +386,13 @@ fn hipsolverXsyevjSetMaxSweeps(py: Python<'_>, info: rt::PtrArgMut, max_sweeps: 
 #[pyo3(signature = (info, sort_eig))]
 fn hipsolverXsyevjSetSortEig(py: Python<'_>, info: rt::PtrArgMut, sort_eig: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverXsyevjSetSortEig");
+    let a_info = info.addr();
+    let a_sort_eig = sort_eig.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_info = info.addr();
-    let a_sort_eig = sort_eig.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info, a_sort_eig) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -373,11 +407,13 @@ fn hipsolverXsyevjSetSortEig(py: Python<'_>, info: rt::PtrArgMut, sort_eig: rt::
 #[pyo3(signature = (info, tolerance))]
 fn hipsolverXsyevjSetTolerance(py: Python<'_>, info: rt::PtrArgMut, tolerance: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverXsyevjSetTolerance");
+    let a_info = info.addr();
+    let a_tolerance = tolerance;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, f64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_info = info.addr();
-    let a_tolerance = tolerance;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info, a_tolerance) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -393,13 +429,15 @@ fn hipsolverXsyevjSetTolerance(py: Python<'_>, info: rt::PtrArgMut, tolerance: f
 #[pyo3(signature = (handle, info, residual))]
 fn hipsolverXsyevjGetResidual(py: Python<'_>, handle: rt::PtrArgMut, info: rt::PtrArgMut, residual: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverXsyevjGetResidual");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_info = info.addr();
     let p_residual = rt::typed_ptr_arg(residual, None, 8, true)?;
     let a_residual = p_residual.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_info, a_residual) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -415,13 +453,15 @@ fn hipsolverXsyevjGetResidual(py: Python<'_>, handle: rt::PtrArgMut, info: rt::P
 #[pyo3(signature = (handle, info, executed_sweeps))]
 fn hipsolverXsyevjGetSweeps(py: Python<'_>, handle: rt::PtrArgMut, info: rt::PtrArgMut, executed_sweeps: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverXsyevjGetSweeps");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_info = info.addr();
     let p_executed_sweeps = rt::typed_ptr_arg(executed_sweeps, None, 4, true)?;
     let a_executed_sweeps = p_executed_sweeps.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_info, a_executed_sweeps) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -443,9 +483,6 @@ fn hipsolverXsyevjGetSweeps(py: Python<'_>, handle: rt::PtrArgMut, info: rt::Ptr
 #[pyo3(signature = (handle, side, m, n, k, A, lda, tau, lwork))]
 fn hipsolverSorgbr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSorgbr_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(4, side)?)?;
     let a_m = m.0;
@@ -458,6 +495,11 @@ fn hipsolverSorgbr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Boun
     let a_tau = p_tau.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_m, a_n, a_k, a_A, a_lda, a_tau, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -479,9 +521,6 @@ fn hipsolverSorgbr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Boun
 #[pyo3(signature = (handle, side, m, n, k, A, lda, tau, lwork))]
 fn hipsolverDorgbr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDorgbr_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(4, side)?)?;
     let a_m = m.0;
@@ -494,6 +533,11 @@ fn hipsolverDorgbr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Boun
     let a_tau = p_tau.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_m, a_n, a_k, a_A, a_lda, a_tau, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -515,9 +559,6 @@ fn hipsolverDorgbr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Boun
 #[pyo3(signature = (handle, side, m, n, k, A, lda, tau, lwork))]
 fn hipsolverCungbr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCungbr_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(4, side)?)?;
     let a_m = m.0;
@@ -530,6 +571,11 @@ fn hipsolverCungbr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Boun
     let a_tau = p_tau.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_m, a_n, a_k, a_A, a_lda, a_tau, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -551,9 +597,6 @@ fn hipsolverCungbr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Boun
 #[pyo3(signature = (handle, side, m, n, k, A, lda, tau, lwork))]
 fn hipsolverZungbr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZungbr_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(4, side)?)?;
     let a_m = m.0;
@@ -566,6 +609,11 @@ fn hipsolverZungbr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Boun
     let a_tau = p_tau.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_m, a_n, a_k, a_A, a_lda, a_tau, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -589,9 +637,6 @@ fn hipsolverZungbr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Boun
 #[pyo3(signature = (handle, side, m, n, k, A, lda, tau, work, lwork, devInfo))]
 fn hipsolverSorgbr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSorgbr");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(4, side)?)?;
     let a_m = m.0;
@@ -607,6 +652,11 @@ fn hipsolverSorgbr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_m, a_n, a_k, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -630,9 +680,6 @@ fn hipsolverSorgbr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny
 #[pyo3(signature = (handle, side, m, n, k, A, lda, tau, work, lwork, devInfo))]
 fn hipsolverDorgbr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDorgbr");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(4, side)?)?;
     let a_m = m.0;
@@ -648,6 +695,11 @@ fn hipsolverDorgbr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_m, a_n, a_k, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -671,9 +723,6 @@ fn hipsolverDorgbr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny
 #[pyo3(signature = (handle, side, m, n, k, A, lda, tau, work, lwork, devInfo))]
 fn hipsolverCungbr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCungbr");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(4, side)?)?;
     let a_m = m.0;
@@ -689,6 +738,11 @@ fn hipsolverCungbr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_m, a_n, a_k, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -712,9 +766,6 @@ fn hipsolverCungbr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny
 #[pyo3(signature = (handle, side, m, n, k, A, lda, tau, work, lwork, devInfo))]
 fn hipsolverZungbr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZungbr");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(4, side)?)?;
     let a_m = m.0;
@@ -730,6 +781,11 @@ fn hipsolverZungbr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_m, a_n, a_k, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -750,9 +806,6 @@ fn hipsolverZungbr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny
 #[pyo3(signature = (handle, m, n, k, A, lda, tau, lwork))]
 fn hipsolverSorgqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSorgqr_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -764,6 +817,11 @@ fn hipsolverSorgqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt
     let a_tau = p_tau.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_A, a_lda, a_tau, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -784,9 +842,6 @@ fn hipsolverSorgqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt
 #[pyo3(signature = (handle, m, n, k, A, lda, tau, lwork))]
 fn hipsolverDorgqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDorgqr_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -798,6 +853,11 @@ fn hipsolverDorgqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt
     let a_tau = p_tau.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_A, a_lda, a_tau, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -818,9 +878,6 @@ fn hipsolverDorgqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt
 #[pyo3(signature = (handle, m, n, k, A, lda, tau, lwork))]
 fn hipsolverCungqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCungqr_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -832,6 +889,11 @@ fn hipsolverCungqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt
     let a_tau = p_tau.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_A, a_lda, a_tau, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -852,9 +914,6 @@ fn hipsolverCungqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt
 #[pyo3(signature = (handle, m, n, k, A, lda, tau, lwork))]
 fn hipsolverZungqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZungqr_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -866,6 +925,11 @@ fn hipsolverZungqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt
     let a_tau = p_tau.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_A, a_lda, a_tau, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -888,9 +952,6 @@ fn hipsolverZungqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt
 #[pyo3(signature = (handle, m, n, k, A, lda, tau, work, lwork, devInfo))]
 fn hipsolverSorgqr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSorgqr");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -905,6 +966,11 @@ fn hipsolverSorgqr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: r
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -927,9 +993,6 @@ fn hipsolverSorgqr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: r
 #[pyo3(signature = (handle, m, n, k, A, lda, tau, work, lwork, devInfo))]
 fn hipsolverDorgqr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDorgqr");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -944,6 +1007,11 @@ fn hipsolverDorgqr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: r
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -966,9 +1034,6 @@ fn hipsolverDorgqr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: r
 #[pyo3(signature = (handle, m, n, k, A, lda, tau, work, lwork, devInfo))]
 fn hipsolverCungqr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCungqr");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -983,6 +1048,11 @@ fn hipsolverCungqr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: r
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1005,9 +1075,6 @@ fn hipsolverCungqr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: r
 #[pyo3(signature = (handle, m, n, k, A, lda, tau, work, lwork, devInfo))]
 fn hipsolverZungqr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZungqr");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -1022,6 +1089,11 @@ fn hipsolverZungqr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: r
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1041,9 +1113,6 @@ fn hipsolverZungqr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: r
 #[pyo3(signature = (handle, uplo, n, A, lda, tau, lwork))]
 fn hipsolverSorgtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSorgtr_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -1054,6 +1123,11 @@ fn hipsolverSorgtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Boun
     let a_tau = p_tau.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_tau, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1073,9 +1147,6 @@ fn hipsolverSorgtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Boun
 #[pyo3(signature = (handle, uplo, n, A, lda, tau, lwork))]
 fn hipsolverDorgtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDorgtr_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -1086,6 +1157,11 @@ fn hipsolverDorgtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Boun
     let a_tau = p_tau.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_tau, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1105,9 +1181,6 @@ fn hipsolverDorgtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Boun
 #[pyo3(signature = (handle, uplo, n, A, lda, tau, lwork))]
 fn hipsolverCungtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCungtr_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -1118,6 +1191,11 @@ fn hipsolverCungtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Boun
     let a_tau = p_tau.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_tau, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1137,9 +1215,6 @@ fn hipsolverCungtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Boun
 #[pyo3(signature = (handle, uplo, n, A, lda, tau, lwork))]
 fn hipsolverZungtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZungtr_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -1150,6 +1225,11 @@ fn hipsolverZungtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Boun
     let a_tau = p_tau.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_tau, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1171,9 +1251,6 @@ fn hipsolverZungtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Boun
 #[pyo3(signature = (handle, uplo, n, A, lda, tau, work, lwork, devInfo))]
 fn hipsolverSorgtr(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSorgtr");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -1187,6 +1264,11 @@ fn hipsolverSorgtr(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1208,9 +1290,6 @@ fn hipsolverSorgtr(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
 #[pyo3(signature = (handle, uplo, n, A, lda, tau, work, lwork, devInfo))]
 fn hipsolverDorgtr(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDorgtr");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -1224,6 +1303,11 @@ fn hipsolverDorgtr(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1245,9 +1329,6 @@ fn hipsolverDorgtr(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
 #[pyo3(signature = (handle, uplo, n, A, lda, tau, work, lwork, devInfo))]
 fn hipsolverCungtr(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCungtr");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -1261,6 +1342,11 @@ fn hipsolverCungtr(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1282,9 +1368,6 @@ fn hipsolverCungtr(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
 #[pyo3(signature = (handle, uplo, n, A, lda, tau, work, lwork, devInfo))]
 fn hipsolverZungtr(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZungtr");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -1298,6 +1381,11 @@ fn hipsolverZungtr(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1322,9 +1410,6 @@ fn hipsolverZungtr(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
 #[pyo3(signature = (handle, side, trans, m, n, k, A, lda, tau, C, ldc, lwork))]
 fn hipsolverSormqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSormqr_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(4, side)?)?;
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -1341,6 +1426,11 @@ fn hipsolverSormqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Boun
     let a_ldc = ldc.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_trans, a_m, a_n, a_k, a_A, a_lda, a_tau, a_C, a_ldc, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1365,9 +1455,6 @@ fn hipsolverSormqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Boun
 #[pyo3(signature = (handle, side, trans, m, n, k, A, lda, tau, C, ldc, lwork))]
 fn hipsolverDormqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDormqr_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(4, side)?)?;
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -1384,6 +1471,11 @@ fn hipsolverDormqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Boun
     let a_ldc = ldc.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_trans, a_m, a_n, a_k, a_A, a_lda, a_tau, a_C, a_ldc, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1408,9 +1500,6 @@ fn hipsolverDormqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Boun
 #[pyo3(signature = (handle, side, trans, m, n, k, A, lda, tau, C, ldc, lwork))]
 fn hipsolverCunmqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCunmqr_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(4, side)?)?;
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -1427,6 +1516,11 @@ fn hipsolverCunmqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Boun
     let a_ldc = ldc.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_trans, a_m, a_n, a_k, a_A, a_lda, a_tau, a_C, a_ldc, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1451,9 +1545,6 @@ fn hipsolverCunmqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Boun
 #[pyo3(signature = (handle, side, trans, m, n, k, A, lda, tau, C, ldc, lwork))]
 fn hipsolverZunmqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZunmqr_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(4, side)?)?;
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -1470,6 +1561,11 @@ fn hipsolverZunmqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Boun
     let a_ldc = ldc.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_trans, a_m, a_n, a_k, a_A, a_lda, a_tau, a_C, a_ldc, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1496,9 +1592,6 @@ fn hipsolverZunmqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Boun
 #[pyo3(signature = (handle, side, trans, m, n, k, A, lda, tau, C, ldc, work, lwork, devInfo))]
 fn hipsolverSormqr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSormqr");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(4, side)?)?;
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -1518,6 +1611,11 @@ fn hipsolverSormqr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_trans, a_m, a_n, a_k, a_A, a_lda, a_tau, a_C, a_ldc, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1544,9 +1642,6 @@ fn hipsolverSormqr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny
 #[pyo3(signature = (handle, side, trans, m, n, k, A, lda, tau, C, ldc, work, lwork, devInfo))]
 fn hipsolverDormqr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDormqr");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(4, side)?)?;
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -1566,6 +1661,11 @@ fn hipsolverDormqr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_trans, a_m, a_n, a_k, a_A, a_lda, a_tau, a_C, a_ldc, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1592,9 +1692,6 @@ fn hipsolverDormqr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny
 #[pyo3(signature = (handle, side, trans, m, n, k, A, lda, tau, C, ldc, work, lwork, devInfo))]
 fn hipsolverCunmqr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCunmqr");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(4, side)?)?;
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -1614,6 +1711,11 @@ fn hipsolverCunmqr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_trans, a_m, a_n, a_k, a_A, a_lda, a_tau, a_C, a_ldc, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1640,9 +1742,6 @@ fn hipsolverCunmqr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny
 #[pyo3(signature = (handle, side, trans, m, n, k, A, lda, tau, C, ldc, work, lwork, devInfo))]
 fn hipsolverZunmqr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZunmqr");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(4, side)?)?;
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -1662,6 +1761,11 @@ fn hipsolverZunmqr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_trans, a_m, a_n, a_k, a_A, a_lda, a_tau, a_C, a_ldc, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1686,9 +1790,6 @@ fn hipsolverZunmqr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny
 #[pyo3(signature = (handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, lwork))]
 fn hipsolverSormtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSormtr_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(4, side)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -1705,6 +1806,11 @@ fn hipsolverSormtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Boun
     let a_ldc = ldc.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_trans, a_m, a_n, a_A, a_lda, a_tau, a_C, a_ldc, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1729,9 +1835,6 @@ fn hipsolverSormtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Boun
 #[pyo3(signature = (handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, lwork))]
 fn hipsolverDormtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDormtr_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(4, side)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -1748,6 +1851,11 @@ fn hipsolverDormtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Boun
     let a_ldc = ldc.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_trans, a_m, a_n, a_A, a_lda, a_tau, a_C, a_ldc, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1772,9 +1880,6 @@ fn hipsolverDormtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Boun
 #[pyo3(signature = (handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, lwork))]
 fn hipsolverCunmtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCunmtr_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(4, side)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -1791,6 +1896,11 @@ fn hipsolverCunmtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Boun
     let a_ldc = ldc.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_trans, a_m, a_n, a_A, a_lda, a_tau, a_C, a_ldc, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1815,9 +1925,6 @@ fn hipsolverCunmtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Boun
 #[pyo3(signature = (handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, lwork))]
 fn hipsolverZunmtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZunmtr_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(4, side)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -1834,6 +1941,11 @@ fn hipsolverZunmtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Boun
     let a_ldc = ldc.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_trans, a_m, a_n, a_A, a_lda, a_tau, a_C, a_ldc, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1860,9 +1972,6 @@ fn hipsolverZunmtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Boun
 #[pyo3(signature = (handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, work, lwork, devInfo))]
 fn hipsolverSormtr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSormtr");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(4, side)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -1882,6 +1991,11 @@ fn hipsolverSormtr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_trans, a_m, a_n, a_A, a_lda, a_tau, a_C, a_ldc, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1908,9 +2022,6 @@ fn hipsolverSormtr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny
 #[pyo3(signature = (handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, work, lwork, devInfo))]
 fn hipsolverDormtr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDormtr");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(4, side)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -1930,6 +2041,11 @@ fn hipsolverDormtr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_trans, a_m, a_n, a_A, a_lda, a_tau, a_C, a_ldc, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1956,9 +2072,6 @@ fn hipsolverDormtr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny
 #[pyo3(signature = (handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, work, lwork, devInfo))]
 fn hipsolverCunmtr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCunmtr");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(4, side)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -1978,6 +2091,11 @@ fn hipsolverCunmtr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_trans, a_m, a_n, a_A, a_lda, a_tau, a_C, a_ldc, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -2004,9 +2122,6 @@ fn hipsolverCunmtr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny
 #[pyo3(signature = (handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, work, lwork, devInfo))]
 fn hipsolverZunmtr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZunmtr");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(4, side)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -2026,6 +2141,11 @@ fn hipsolverZunmtr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_trans, a_m, a_n, a_A, a_lda, a_tau, a_C, a_ldc, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -2042,14 +2162,16 @@ fn hipsolverZunmtr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny
 #[pyo3(signature = (handle, m, n, lwork))]
 fn hipsolverSgebrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSgebrd_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -2066,14 +2188,16 @@ fn hipsolverSgebrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt
 #[pyo3(signature = (handle, m, n, lwork))]
 fn hipsolverDgebrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDgebrd_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -2090,14 +2214,16 @@ fn hipsolverDgebrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt
 #[pyo3(signature = (handle, m, n, lwork))]
 fn hipsolverCgebrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCgebrd_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -2114,14 +2240,16 @@ fn hipsolverCgebrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt
 #[pyo3(signature = (handle, m, n, lwork))]
 fn hipsolverZgebrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZgebrd_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -2146,9 +2274,6 @@ fn hipsolverZgebrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt
 #[pyo3(signature = (handle, m, n, A, lda, D, E, tauq, taup, work, lwork, devInfo))]
 fn hipsolverSgebrd(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tauq: &Bound<'_, PyAny>, taup: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSgebrd");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, usize, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -2168,6 +2293,11 @@ fn hipsolverSgebrd(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: r
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, usize, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_D, a_E, a_tauq, a_taup, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -2192,9 +2322,6 @@ fn hipsolverSgebrd(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: r
 #[pyo3(signature = (handle, m, n, A, lda, D, E, tauq, taup, work, lwork, devInfo))]
 fn hipsolverDgebrd(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tauq: &Bound<'_, PyAny>, taup: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDgebrd");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, usize, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -2214,6 +2341,11 @@ fn hipsolverDgebrd(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: r
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, usize, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_D, a_E, a_tauq, a_taup, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -2238,9 +2370,6 @@ fn hipsolverDgebrd(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: r
 #[pyo3(signature = (handle, m, n, A, lda, D, E, tauq, taup, work, lwork, devInfo))]
 fn hipsolverCgebrd(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tauq: &Bound<'_, PyAny>, taup: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCgebrd");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, usize, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -2260,6 +2389,11 @@ fn hipsolverCgebrd(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: r
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, usize, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_D, a_E, a_tauq, a_taup, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -2284,9 +2418,6 @@ fn hipsolverCgebrd(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: r
 #[pyo3(signature = (handle, m, n, A, lda, D, E, tauq, taup, work, lwork, devInfo))]
 fn hipsolverZgebrd(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tauq: &Bound<'_, PyAny>, taup: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZgebrd");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, usize, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -2306,6 +2437,11 @@ fn hipsolverZgebrd(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: r
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, usize, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_D, a_E, a_tauq, a_taup, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -2329,9 +2465,6 @@ fn hipsolverZgebrd(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: r
 #[pyo3(signature = (handle, m, n, nrhs, A, lda, B, ldb, X, ldx, lwork))]
 fn hipsolverSSgels_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSSgels_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -2347,6 +2480,11 @@ fn hipsolverSSgels_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt
     let a_ldx = ldx.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 8, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_X, a_ldx, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -2370,9 +2508,6 @@ fn hipsolverSSgels_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt
 #[pyo3(signature = (handle, m, n, nrhs, A, lda, B, ldb, X, ldx, lwork))]
 fn hipsolverDDgels_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDDgels_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -2388,6 +2523,11 @@ fn hipsolverDDgels_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt
     let a_ldx = ldx.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 8, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_X, a_ldx, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -2411,9 +2551,6 @@ fn hipsolverDDgels_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt
 #[pyo3(signature = (handle, m, n, nrhs, A, lda, B, ldb, X, ldx, lwork))]
 fn hipsolverCCgels_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCCgels_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -2429,6 +2566,11 @@ fn hipsolverCCgels_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt
     let a_ldx = ldx.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 8, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_X, a_ldx, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -2452,9 +2594,6 @@ fn hipsolverCCgels_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt
 #[pyo3(signature = (handle, m, n, nrhs, A, lda, B, ldb, X, ldx, lwork))]
 fn hipsolverZZgels_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZZgels_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -2470,6 +2609,11 @@ fn hipsolverZZgels_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt
     let a_ldx = ldx.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 8, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_X, a_ldx, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -2496,9 +2640,6 @@ fn hipsolverZZgels_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt
 #[pyo3(signature = (handle, m, n, nrhs, A, lda, B, ldb, X, ldx, work, lwork, niters, devInfo))]
 fn hipsolverSSgels(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSSgels");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, i32, usize, i32, usize, u64, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -2518,6 +2659,11 @@ fn hipsolverSSgels(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: r
     let a_niters = p_niters.addr();
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, i32, usize, i32, usize, u64, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork, a_niters, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -2544,9 +2690,6 @@ fn hipsolverSSgels(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: r
 #[pyo3(signature = (handle, m, n, nrhs, A, lda, B, ldb, X, ldx, work, lwork, niters, devInfo))]
 fn hipsolverDDgels(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDDgels");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, i32, usize, i32, usize, u64, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -2566,6 +2709,11 @@ fn hipsolverDDgels(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: r
     let a_niters = p_niters.addr();
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, i32, usize, i32, usize, u64, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork, a_niters, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -2592,9 +2740,6 @@ fn hipsolverDDgels(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: r
 #[pyo3(signature = (handle, m, n, nrhs, A, lda, B, ldb, X, ldx, work, lwork, niters, devInfo))]
 fn hipsolverCCgels(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCCgels");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, i32, usize, i32, usize, u64, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -2614,6 +2759,11 @@ fn hipsolverCCgels(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: r
     let a_niters = p_niters.addr();
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, i32, usize, i32, usize, u64, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork, a_niters, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -2640,9 +2790,6 @@ fn hipsolverCCgels(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: r
 #[pyo3(signature = (handle, m, n, nrhs, A, lda, B, ldb, X, ldx, work, lwork, niters, devInfo))]
 fn hipsolverZZgels(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZZgels");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, i32, usize, i32, usize, u64, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -2662,6 +2809,11 @@ fn hipsolverZZgels(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: r
     let a_niters = p_niters.addr();
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, i32, usize, i32, usize, u64, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork, a_niters, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -2680,9 +2832,6 @@ fn hipsolverZZgels(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: r
 #[pyo3(signature = (handle, m, n, A, lda, lwork))]
 fn hipsolverSgeqrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSgeqrf_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -2691,6 +2840,11 @@ fn hipsolverSgeqrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt
     let a_lda = lda.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -2709,9 +2863,6 @@ fn hipsolverSgeqrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt
 #[pyo3(signature = (handle, m, n, A, lda, lwork))]
 fn hipsolverDgeqrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDgeqrf_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -2720,6 +2871,11 @@ fn hipsolverDgeqrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt
     let a_lda = lda.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -2738,9 +2894,6 @@ fn hipsolverDgeqrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt
 #[pyo3(signature = (handle, m, n, A, lda, lwork))]
 fn hipsolverCgeqrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCgeqrf_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -2749,6 +2902,11 @@ fn hipsolverCgeqrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt
     let a_lda = lda.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -2767,9 +2925,6 @@ fn hipsolverCgeqrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt
 #[pyo3(signature = (handle, m, n, A, lda, lwork))]
 fn hipsolverZgeqrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZgeqrf_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -2778,6 +2933,11 @@ fn hipsolverZgeqrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt
     let a_lda = lda.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -2799,9 +2959,6 @@ fn hipsolverZgeqrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt
 #[pyo3(signature = (handle, m, n, A, lda, tau, work, lwork, devInfo))]
 fn hipsolverSgeqrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSgeqrf");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -2815,6 +2972,11 @@ fn hipsolverSgeqrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: r
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -2836,9 +2998,6 @@ fn hipsolverSgeqrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: r
 #[pyo3(signature = (handle, m, n, A, lda, tau, work, lwork, devInfo))]
 fn hipsolverDgeqrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDgeqrf");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -2852,6 +3011,11 @@ fn hipsolverDgeqrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: r
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -2873,9 +3037,6 @@ fn hipsolverDgeqrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: r
 #[pyo3(signature = (handle, m, n, A, lda, tau, work, lwork, devInfo))]
 fn hipsolverCgeqrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCgeqrf");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -2889,6 +3050,11 @@ fn hipsolverCgeqrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: r
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -2910,9 +3076,6 @@ fn hipsolverCgeqrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: r
 #[pyo3(signature = (handle, m, n, A, lda, tau, work, lwork, devInfo))]
 fn hipsolverZgeqrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZgeqrf");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -2926,6 +3089,11 @@ fn hipsolverZgeqrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: r
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -2949,9 +3117,6 @@ fn hipsolverZgeqrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: r
 #[pyo3(signature = (handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, lwork))]
 fn hipsolverSSgesv_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSSgesv_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -2968,6 +3133,11 @@ fn hipsolverSSgesv_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt
     let a_ldx = ldx.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 8, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_X, a_ldx, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -2991,9 +3161,6 @@ fn hipsolverSSgesv_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt
 #[pyo3(signature = (handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, lwork))]
 fn hipsolverDDgesv_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDDgesv_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -3010,6 +3177,11 @@ fn hipsolverDDgesv_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt
     let a_ldx = ldx.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 8, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_X, a_ldx, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -3033,9 +3205,6 @@ fn hipsolverDDgesv_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt
 #[pyo3(signature = (handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, lwork))]
 fn hipsolverCCgesv_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCCgesv_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -3052,6 +3221,11 @@ fn hipsolverCCgesv_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt
     let a_ldx = ldx.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 8, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_X, a_ldx, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -3075,9 +3249,6 @@ fn hipsolverCCgesv_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt
 #[pyo3(signature = (handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, lwork))]
 fn hipsolverZZgesv_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZZgesv_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -3094,6 +3265,11 @@ fn hipsolverZZgesv_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt
     let a_ldx = ldx.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 8, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_X, a_ldx, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -3120,9 +3296,6 @@ fn hipsolverZZgesv_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt
 #[pyo3(signature = (handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, work, lwork, niters, devInfo))]
 fn hipsolverSSgesv(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSSgesv");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, u64, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -3143,6 +3316,11 @@ fn hipsolverSSgesv(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nrhs
     let a_niters = p_niters.addr();
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, u64, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork, a_niters, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -3169,9 +3347,6 @@ fn hipsolverSSgesv(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nrhs
 #[pyo3(signature = (handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, work, lwork, niters, devInfo))]
 fn hipsolverDDgesv(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDDgesv");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, u64, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -3192,6 +3367,11 @@ fn hipsolverDDgesv(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nrhs
     let a_niters = p_niters.addr();
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, u64, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork, a_niters, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -3218,9 +3398,6 @@ fn hipsolverDDgesv(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nrhs
 #[pyo3(signature = (handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, work, lwork, niters, devInfo))]
 fn hipsolverCCgesv(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCCgesv");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, u64, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -3241,6 +3418,11 @@ fn hipsolverCCgesv(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nrhs
     let a_niters = p_niters.addr();
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, u64, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork, a_niters, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -3267,9 +3449,6 @@ fn hipsolverCCgesv(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nrhs
 #[pyo3(signature = (handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, work, lwork, niters, devInfo))]
 fn hipsolverZZgesv(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZZgesv");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, u64, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -3290,6 +3469,11 @@ fn hipsolverZZgesv(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nrhs
     let a_niters = p_niters.addr();
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, u64, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork, a_niters, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -3308,9 +3492,6 @@ fn hipsolverZZgesv(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nrhs
 #[pyo3(signature = (handle, jobu, jobv, m, n, lwork))]
 fn hipsolverSgesvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::CInt<i8>, jobv: rt::CInt<i8>, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSgesvd_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i8, i8, i32, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobu = jobu.0;
     let a_jobv = jobv.0;
@@ -3318,6 +3499,11 @@ fn hipsolverSgesvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::C
     let a_n = n.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i8, i8, i32, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobu, a_jobv, a_m, a_n, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -3336,9 +3522,6 @@ fn hipsolverSgesvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::C
 #[pyo3(signature = (handle, jobu, jobv, m, n, lwork))]
 fn hipsolverDgesvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::CInt<i8>, jobv: rt::CInt<i8>, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDgesvd_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i8, i8, i32, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobu = jobu.0;
     let a_jobv = jobv.0;
@@ -3346,6 +3529,11 @@ fn hipsolverDgesvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::C
     let a_n = n.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i8, i8, i32, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobu, a_jobv, a_m, a_n, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -3364,9 +3552,6 @@ fn hipsolverDgesvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::C
 #[pyo3(signature = (handle, jobu, jobv, m, n, lwork))]
 fn hipsolverCgesvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::CInt<i8>, jobv: rt::CInt<i8>, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCgesvd_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i8, i8, i32, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobu = jobu.0;
     let a_jobv = jobv.0;
@@ -3374,6 +3559,11 @@ fn hipsolverCgesvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::C
     let a_n = n.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i8, i8, i32, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobu, a_jobv, a_m, a_n, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -3392,9 +3582,6 @@ fn hipsolverCgesvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::C
 #[pyo3(signature = (handle, jobu, jobv, m, n, lwork))]
 fn hipsolverZgesvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::CInt<i8>, jobv: rt::CInt<i8>, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZgesvd_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i8, i8, i32, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobu = jobu.0;
     let a_jobv = jobv.0;
@@ -3402,6 +3589,11 @@ fn hipsolverZgesvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::C
     let a_n = n.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i8, i8, i32, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobu, a_jobv, a_m, a_n, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -3430,9 +3622,6 @@ fn hipsolverZgesvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::C
 #[pyo3(signature = (handle, jobu, jobv, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, rwork, devInfo))]
 fn hipsolverSgesvd(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::CInt<i8>, jobv: rt::CInt<i8>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, rwork: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSgesvd");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i8, i8, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobu = jobu.0;
     let a_jobv = jobv.0;
@@ -3456,6 +3645,11 @@ fn hipsolverSgesvd(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::CInt<i8>, jo
     let a_rwork = p_rwork.addr();
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i8, i8, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobu, a_jobv, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_rwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -3484,9 +3678,6 @@ fn hipsolverSgesvd(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::CInt<i8>, jo
 #[pyo3(signature = (handle, jobu, jobv, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, rwork, devInfo))]
 fn hipsolverDgesvd(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::CInt<i8>, jobv: rt::CInt<i8>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, rwork: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDgesvd");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i8, i8, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobu = jobu.0;
     let a_jobv = jobv.0;
@@ -3510,6 +3701,11 @@ fn hipsolverDgesvd(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::CInt<i8>, jo
     let a_rwork = p_rwork.addr();
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i8, i8, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobu, a_jobv, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_rwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -3538,9 +3734,6 @@ fn hipsolverDgesvd(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::CInt<i8>, jo
 #[pyo3(signature = (handle, jobu, jobv, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, rwork, devInfo))]
 fn hipsolverCgesvd(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::CInt<i8>, jobv: rt::CInt<i8>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, rwork: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCgesvd");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i8, i8, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobu = jobu.0;
     let a_jobv = jobv.0;
@@ -3564,6 +3757,11 @@ fn hipsolverCgesvd(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::CInt<i8>, jo
     let a_rwork = p_rwork.addr();
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i8, i8, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobu, a_jobv, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_rwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -3592,9 +3790,6 @@ fn hipsolverCgesvd(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::CInt<i8>, jo
 #[pyo3(signature = (handle, jobu, jobv, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, rwork, devInfo))]
 fn hipsolverZgesvd(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::CInt<i8>, jobv: rt::CInt<i8>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, rwork: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZgesvd");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i8, i8, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobu = jobu.0;
     let a_jobv = jobv.0;
@@ -3618,6 +3813,11 @@ fn hipsolverZgesvd(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::CInt<i8>, jo
     let a_rwork = p_rwork.addr();
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i8, i8, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobu, a_jobv, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_rwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -3644,9 +3844,6 @@ fn hipsolverZgesvd(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::CInt<i8>, jo
 #[pyo3(signature = (handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, lwork, params))]
 fn hipsolverSgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSgesvdj_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_econ = econ.0;
@@ -3666,6 +3863,11 @@ fn hipsolverSgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bou
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
     let a_params = params.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_econ, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_lwork, a_params) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -3692,9 +3894,6 @@ fn hipsolverSgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bou
 #[pyo3(signature = (handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, lwork, params))]
 fn hipsolverDgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDgesvdj_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_econ = econ.0;
@@ -3714,6 +3913,11 @@ fn hipsolverDgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bou
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
     let a_params = params.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_econ, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_lwork, a_params) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -3740,9 +3944,6 @@ fn hipsolverDgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bou
 #[pyo3(signature = (handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, lwork, params))]
 fn hipsolverCgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCgesvdj_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_econ = econ.0;
@@ -3762,6 +3963,11 @@ fn hipsolverCgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bou
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
     let a_params = params.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_econ, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_lwork, a_params) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -3788,9 +3994,6 @@ fn hipsolverCgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bou
 #[pyo3(signature = (handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, lwork, params))]
 fn hipsolverZgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZgesvdj_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_econ = econ.0;
@@ -3810,6 +4013,11 @@ fn hipsolverZgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bou
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
     let a_params = params.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_econ, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_lwork, a_params) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -3838,9 +4046,6 @@ fn hipsolverZgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bou
 #[pyo3(signature = (handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params))]
 fn hipsolverSgesvdj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSgesvdj");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_econ = econ.0;
@@ -3863,6 +4068,11 @@ fn hipsolverSgesvdj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAn
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
     let a_params = params.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_econ, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_devInfo, a_params) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -3891,9 +4101,6 @@ fn hipsolverSgesvdj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAn
 #[pyo3(signature = (handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params))]
 fn hipsolverDgesvdj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDgesvdj");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_econ = econ.0;
@@ -3916,6 +4123,11 @@ fn hipsolverDgesvdj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAn
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
     let a_params = params.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_econ, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_devInfo, a_params) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -3944,9 +4156,6 @@ fn hipsolverDgesvdj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAn
 #[pyo3(signature = (handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params))]
 fn hipsolverCgesvdj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCgesvdj");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_econ = econ.0;
@@ -3969,6 +4178,11 @@ fn hipsolverCgesvdj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAn
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
     let a_params = params.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_econ, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_devInfo, a_params) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -3997,9 +4211,6 @@ fn hipsolverCgesvdj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAn
 #[pyo3(signature = (handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params))]
 fn hipsolverZgesvdj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZgesvdj");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_econ = econ.0;
@@ -4022,6 +4233,11 @@ fn hipsolverZgesvdj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAn
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
     let a_params = params.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_econ, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_devInfo, a_params) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -4048,9 +4264,6 @@ fn hipsolverZgesvdj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAn
 #[pyo3(signature = (handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, lwork, params, batch_count))]
 fn hipsolverSgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSgesvdjBatched_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_m = m.0;
@@ -4070,6 +4283,11 @@ fn hipsolverSgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, job
     let a_lwork = p_lwork.addr();
     let a_params = params.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_lwork, a_params, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -4096,9 +4314,6 @@ fn hipsolverSgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, job
 #[pyo3(signature = (handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, lwork, params, batch_count))]
 fn hipsolverDgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDgesvdjBatched_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_m = m.0;
@@ -4118,6 +4333,11 @@ fn hipsolverDgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, job
     let a_lwork = p_lwork.addr();
     let a_params = params.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_lwork, a_params, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -4144,9 +4364,6 @@ fn hipsolverDgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, job
 #[pyo3(signature = (handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, lwork, params, batch_count))]
 fn hipsolverCgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCgesvdjBatched_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_m = m.0;
@@ -4166,6 +4383,11 @@ fn hipsolverCgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, job
     let a_lwork = p_lwork.addr();
     let a_params = params.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_lwork, a_params, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -4192,9 +4414,6 @@ fn hipsolverCgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, job
 #[pyo3(signature = (handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, lwork, params, batch_count))]
 fn hipsolverZgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZgesvdjBatched_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_m = m.0;
@@ -4214,6 +4433,11 @@ fn hipsolverZgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, job
     let a_lwork = p_lwork.addr();
     let a_params = params.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_lwork, a_params, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -4242,9 +4466,6 @@ fn hipsolverZgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, job
 #[pyo3(signature = (handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params, batch_count))]
 fn hipsolverSgesvdjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSgesvdjBatched");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, i32, usize, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_m = m.0;
@@ -4267,6 +4488,11 @@ fn hipsolverSgesvdjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'
     let a_devInfo = p_devInfo.addr();
     let a_params = params.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, i32, usize, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_devInfo, a_params, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -4295,9 +4521,6 @@ fn hipsolverSgesvdjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'
 #[pyo3(signature = (handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params, batch_count))]
 fn hipsolverDgesvdjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDgesvdjBatched");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, i32, usize, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_m = m.0;
@@ -4320,6 +4543,11 @@ fn hipsolverDgesvdjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'
     let a_devInfo = p_devInfo.addr();
     let a_params = params.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, i32, usize, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_devInfo, a_params, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -4348,9 +4576,6 @@ fn hipsolverDgesvdjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'
 #[pyo3(signature = (handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params, batch_count))]
 fn hipsolverCgesvdjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCgesvdjBatched");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, i32, usize, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_m = m.0;
@@ -4373,6 +4598,11 @@ fn hipsolverCgesvdjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'
     let a_devInfo = p_devInfo.addr();
     let a_params = params.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, i32, usize, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_devInfo, a_params, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -4401,9 +4631,6 @@ fn hipsolverCgesvdjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'
 #[pyo3(signature = (handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params, batch_count))]
 fn hipsolverZgesvdjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZgesvdjBatched");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, i32, usize, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_m = m.0;
@@ -4426,6 +4653,11 @@ fn hipsolverZgesvdjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'
     let a_devInfo = p_devInfo.addr();
     let a_params = params.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, i32, usize, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_devInfo, a_params, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -4444,9 +4676,6 @@ fn hipsolverZgesvdjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'
 #[pyo3(signature = (handle, m, n, A, lda, lwork))]
 fn hipsolverSgetrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSgetrf_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -4455,6 +4684,11 @@ fn hipsolverSgetrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt
     let a_lda = lda.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -4473,9 +4707,6 @@ fn hipsolverSgetrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt
 #[pyo3(signature = (handle, m, n, A, lda, lwork))]
 fn hipsolverDgetrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDgetrf_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -4484,6 +4715,11 @@ fn hipsolverDgetrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt
     let a_lda = lda.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -4502,9 +4738,6 @@ fn hipsolverDgetrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt
 #[pyo3(signature = (handle, m, n, A, lda, lwork))]
 fn hipsolverCgetrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCgetrf_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -4513,6 +4746,11 @@ fn hipsolverCgetrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt
     let a_lda = lda.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -4531,9 +4769,6 @@ fn hipsolverCgetrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt
 #[pyo3(signature = (handle, m, n, A, lda, lwork))]
 fn hipsolverZgetrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZgetrf_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -4542,6 +4777,11 @@ fn hipsolverZgetrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt
     let a_lda = lda.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -4563,9 +4803,6 @@ fn hipsolverZgetrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt
 #[pyo3(signature = (handle, m, n, A, lda, work, lwork, devIpiv, devInfo))]
 fn hipsolverSgetrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSgetrf");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -4579,6 +4816,11 @@ fn hipsolverSgetrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: r
     let a_devIpiv = p_devIpiv.addr();
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_work, a_lwork, a_devIpiv, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -4600,9 +4842,6 @@ fn hipsolverSgetrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: r
 #[pyo3(signature = (handle, m, n, A, lda, work, lwork, devIpiv, devInfo))]
 fn hipsolverDgetrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDgetrf");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -4616,6 +4855,11 @@ fn hipsolverDgetrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: r
     let a_devIpiv = p_devIpiv.addr();
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_work, a_lwork, a_devIpiv, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -4637,9 +4881,6 @@ fn hipsolverDgetrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: r
 #[pyo3(signature = (handle, m, n, A, lda, work, lwork, devIpiv, devInfo))]
 fn hipsolverCgetrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCgetrf");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -4653,6 +4894,11 @@ fn hipsolverCgetrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: r
     let a_devIpiv = p_devIpiv.addr();
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_work, a_lwork, a_devIpiv, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -4674,9 +4920,6 @@ fn hipsolverCgetrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: r
 #[pyo3(signature = (handle, m, n, A, lda, work, lwork, devIpiv, devInfo))]
 fn hipsolverZgetrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZgetrf");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -4690,6 +4933,11 @@ fn hipsolverZgetrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: r
     let a_devIpiv = p_devIpiv.addr();
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_work, a_lwork, a_devIpiv, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -4712,9 +4960,6 @@ fn hipsolverZgetrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: r
 #[pyo3(signature = (handle, trans, n, nrhs, A, lda, devIpiv, B, ldb, lwork))]
 fn hipsolverSgetrs_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSgetrs_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
     let a_n = n.0;
@@ -4729,6 +4974,11 @@ fn hipsolverSgetrs_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bou
     let a_ldb = ldb.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -4751,9 +5001,6 @@ fn hipsolverSgetrs_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bou
 #[pyo3(signature = (handle, trans, n, nrhs, A, lda, devIpiv, B, ldb, lwork))]
 fn hipsolverDgetrs_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDgetrs_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
     let a_n = n.0;
@@ -4768,6 +5015,11 @@ fn hipsolverDgetrs_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bou
     let a_ldb = ldb.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -4790,9 +5042,6 @@ fn hipsolverDgetrs_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bou
 #[pyo3(signature = (handle, trans, n, nrhs, A, lda, devIpiv, B, ldb, lwork))]
 fn hipsolverCgetrs_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCgetrs_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
     let a_n = n.0;
@@ -4807,6 +5056,11 @@ fn hipsolverCgetrs_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bou
     let a_ldb = ldb.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -4829,9 +5083,6 @@ fn hipsolverCgetrs_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bou
 #[pyo3(signature = (handle, trans, n, nrhs, A, lda, devIpiv, B, ldb, lwork))]
 fn hipsolverZgetrs_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZgetrs_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
     let a_n = n.0;
@@ -4846,6 +5097,11 @@ fn hipsolverZgetrs_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bou
     let a_ldb = ldb.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -4870,9 +5126,6 @@ fn hipsolverZgetrs_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bou
 #[pyo3(signature = (handle, trans, n, nrhs, A, lda, devIpiv, B, ldb, work, lwork, devInfo))]
 fn hipsolverSgetrs(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSgetrs");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
     let a_n = n.0;
@@ -4890,6 +5143,11 @@ fn hipsolverSgetrs(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAn
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -4914,9 +5172,6 @@ fn hipsolverSgetrs(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAn
 #[pyo3(signature = (handle, trans, n, nrhs, A, lda, devIpiv, B, ldb, work, lwork, devInfo))]
 fn hipsolverDgetrs(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDgetrs");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
     let a_n = n.0;
@@ -4934,6 +5189,11 @@ fn hipsolverDgetrs(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAn
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -4958,9 +5218,6 @@ fn hipsolverDgetrs(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAn
 #[pyo3(signature = (handle, trans, n, nrhs, A, lda, devIpiv, B, ldb, work, lwork, devInfo))]
 fn hipsolverCgetrs(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCgetrs");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
     let a_n = n.0;
@@ -4978,6 +5235,11 @@ fn hipsolverCgetrs(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAn
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -5002,9 +5264,6 @@ fn hipsolverCgetrs(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAn
 #[pyo3(signature = (handle, trans, n, nrhs, A, lda, devIpiv, B, ldb, work, lwork, devInfo))]
 fn hipsolverZgetrs(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZgetrs");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
     let a_n = n.0;
@@ -5022,6 +5281,11 @@ fn hipsolverZgetrs(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAn
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -5040,9 +5304,6 @@ fn hipsolverZgetrs(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAn
 #[pyo3(signature = (handle, uplo, n, A, lda, lwork))]
 fn hipsolverSpotrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSpotrf_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -5051,6 +5312,11 @@ fn hipsolverSpotrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Boun
     let a_lda = lda.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -5069,9 +5335,6 @@ fn hipsolverSpotrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Boun
 #[pyo3(signature = (handle, uplo, n, A, lda, lwork))]
 fn hipsolverDpotrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDpotrf_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -5080,6 +5343,11 @@ fn hipsolverDpotrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Boun
     let a_lda = lda.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -5098,9 +5366,6 @@ fn hipsolverDpotrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Boun
 #[pyo3(signature = (handle, uplo, n, A, lda, lwork))]
 fn hipsolverCpotrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCpotrf_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -5109,6 +5374,11 @@ fn hipsolverCpotrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Boun
     let a_lda = lda.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -5127,9 +5397,6 @@ fn hipsolverCpotrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Boun
 #[pyo3(signature = (handle, uplo, n, A, lda, lwork))]
 fn hipsolverZpotrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZpotrf_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -5138,6 +5405,11 @@ fn hipsolverZpotrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Boun
     let a_lda = lda.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -5158,9 +5430,6 @@ fn hipsolverZpotrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Boun
 #[pyo3(signature = (handle, uplo, n, A, lda, work, lwork, devInfo))]
 fn hipsolverSpotrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSpotrf");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -5172,6 +5441,11 @@ fn hipsolverSpotrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -5192,9 +5466,6 @@ fn hipsolverSpotrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
 #[pyo3(signature = (handle, uplo, n, A, lda, work, lwork, devInfo))]
 fn hipsolverDpotrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDpotrf");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -5206,6 +5477,11 @@ fn hipsolverDpotrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -5226,9 +5502,6 @@ fn hipsolverDpotrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
 #[pyo3(signature = (handle, uplo, n, A, lda, work, lwork, devInfo))]
 fn hipsolverCpotrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCpotrf");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -5240,6 +5513,11 @@ fn hipsolverCpotrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -5260,9 +5538,6 @@ fn hipsolverCpotrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
 #[pyo3(signature = (handle, uplo, n, A, lda, work, lwork, devInfo))]
 fn hipsolverZpotrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZpotrf");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -5274,6 +5549,11 @@ fn hipsolverZpotrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -5293,9 +5573,6 @@ fn hipsolverZpotrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
 #[pyo3(signature = (handle, uplo, n, A, lda, lwork, batch_count))]
 fn hipsolverSpotrfBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSpotrfBatched_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -5304,6 +5581,11 @@ fn hipsolverSpotrfBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_lwork, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -5323,9 +5605,6 @@ fn hipsolverSpotrfBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo
 #[pyo3(signature = (handle, uplo, n, A, lda, lwork, batch_count))]
 fn hipsolverDpotrfBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDpotrfBatched_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -5334,6 +5613,11 @@ fn hipsolverDpotrfBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_lwork, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -5353,9 +5637,6 @@ fn hipsolverDpotrfBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo
 #[pyo3(signature = (handle, uplo, n, A, lda, lwork, batch_count))]
 fn hipsolverCpotrfBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCpotrfBatched_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -5364,6 +5645,11 @@ fn hipsolverCpotrfBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_lwork, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -5383,9 +5669,6 @@ fn hipsolverCpotrfBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo
 #[pyo3(signature = (handle, uplo, n, A, lda, lwork, batch_count))]
 fn hipsolverZpotrfBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZpotrfBatched_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -5394,6 +5677,11 @@ fn hipsolverZpotrfBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_lwork, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -5415,9 +5703,6 @@ fn hipsolverZpotrfBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo
 #[pyo3(signature = (handle, uplo, n, A, lda, work, lwork, devInfo, batch_count))]
 fn hipsolverSpotrfBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSpotrfBatched");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, i32, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -5429,6 +5714,11 @@ fn hipsolverSpotrfBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, i32, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_work, a_lwork, a_devInfo, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -5450,9 +5740,6 @@ fn hipsolverSpotrfBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_
 #[pyo3(signature = (handle, uplo, n, A, lda, work, lwork, devInfo, batch_count))]
 fn hipsolverDpotrfBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDpotrfBatched");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, i32, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -5464,6 +5751,11 @@ fn hipsolverDpotrfBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, i32, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_work, a_lwork, a_devInfo, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -5485,9 +5777,6 @@ fn hipsolverDpotrfBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_
 #[pyo3(signature = (handle, uplo, n, A, lda, work, lwork, devInfo, batch_count))]
 fn hipsolverCpotrfBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCpotrfBatched");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, i32, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -5499,6 +5788,11 @@ fn hipsolverCpotrfBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, i32, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_work, a_lwork, a_devInfo, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -5520,9 +5814,6 @@ fn hipsolverCpotrfBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_
 #[pyo3(signature = (handle, uplo, n, A, lda, work, lwork, devInfo, batch_count))]
 fn hipsolverZpotrfBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZpotrfBatched");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, i32, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -5534,6 +5825,11 @@ fn hipsolverZpotrfBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, i32, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_work, a_lwork, a_devInfo, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -5552,9 +5848,6 @@ fn hipsolverZpotrfBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_
 #[pyo3(signature = (handle, uplo, n, A, lda, lwork))]
 fn hipsolverSpotri_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSpotri_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -5563,6 +5856,11 @@ fn hipsolverSpotri_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Boun
     let a_lda = lda.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -5581,9 +5879,6 @@ fn hipsolverSpotri_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Boun
 #[pyo3(signature = (handle, uplo, n, A, lda, lwork))]
 fn hipsolverDpotri_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDpotri_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -5592,6 +5887,11 @@ fn hipsolverDpotri_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Boun
     let a_lda = lda.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -5610,9 +5910,6 @@ fn hipsolverDpotri_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Boun
 #[pyo3(signature = (handle, uplo, n, A, lda, lwork))]
 fn hipsolverCpotri_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCpotri_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -5621,6 +5918,11 @@ fn hipsolverCpotri_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Boun
     let a_lda = lda.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -5639,9 +5941,6 @@ fn hipsolverCpotri_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Boun
 #[pyo3(signature = (handle, uplo, n, A, lda, lwork))]
 fn hipsolverZpotri_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZpotri_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -5650,6 +5949,11 @@ fn hipsolverZpotri_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Boun
     let a_lda = lda.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -5670,9 +5974,6 @@ fn hipsolverZpotri_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Boun
 #[pyo3(signature = (handle, uplo, n, A, lda, work, lwork, devInfo))]
 fn hipsolverSpotri(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSpotri");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -5684,6 +5985,11 @@ fn hipsolverSpotri(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -5704,9 +6010,6 @@ fn hipsolverSpotri(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
 #[pyo3(signature = (handle, uplo, n, A, lda, work, lwork, devInfo))]
 fn hipsolverDpotri(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDpotri");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -5718,6 +6021,11 @@ fn hipsolverDpotri(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -5738,9 +6046,6 @@ fn hipsolverDpotri(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
 #[pyo3(signature = (handle, uplo, n, A, lda, work, lwork, devInfo))]
 fn hipsolverCpotri(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCpotri");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -5752,6 +6057,11 @@ fn hipsolverCpotri(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -5772,9 +6082,6 @@ fn hipsolverCpotri(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
 #[pyo3(signature = (handle, uplo, n, A, lda, work, lwork, devInfo))]
 fn hipsolverZpotri(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZpotri");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -5786,6 +6093,11 @@ fn hipsolverZpotri(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -5807,9 +6119,6 @@ fn hipsolverZpotri(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
 #[pyo3(signature = (handle, uplo, n, nrhs, A, lda, B, ldb, lwork))]
 fn hipsolverSpotrs_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSpotrs_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -5822,6 +6131,11 @@ fn hipsolverSpotrs_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Boun
     let a_ldb = ldb.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -5843,9 +6157,6 @@ fn hipsolverSpotrs_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Boun
 #[pyo3(signature = (handle, uplo, n, nrhs, A, lda, B, ldb, lwork))]
 fn hipsolverDpotrs_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDpotrs_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -5858,6 +6169,11 @@ fn hipsolverDpotrs_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Boun
     let a_ldb = ldb.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -5879,9 +6195,6 @@ fn hipsolverDpotrs_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Boun
 #[pyo3(signature = (handle, uplo, n, nrhs, A, lda, B, ldb, lwork))]
 fn hipsolverCpotrs_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCpotrs_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -5894,6 +6207,11 @@ fn hipsolverCpotrs_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Boun
     let a_ldb = ldb.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -5915,9 +6233,6 @@ fn hipsolverCpotrs_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Boun
 #[pyo3(signature = (handle, uplo, n, nrhs, A, lda, B, ldb, lwork))]
 fn hipsolverZpotrs_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZpotrs_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -5930,6 +6245,11 @@ fn hipsolverZpotrs_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Boun
     let a_ldb = ldb.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -5953,9 +6273,6 @@ fn hipsolverZpotrs_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Boun
 #[pyo3(signature = (handle, uplo, n, nrhs, A, lda, B, ldb, work, lwork, devInfo))]
 fn hipsolverSpotrs(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSpotrs");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -5971,6 +6288,11 @@ fn hipsolverSpotrs(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -5994,9 +6316,6 @@ fn hipsolverSpotrs(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
 #[pyo3(signature = (handle, uplo, n, nrhs, A, lda, B, ldb, work, lwork, devInfo))]
 fn hipsolverDpotrs(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDpotrs");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -6012,6 +6331,11 @@ fn hipsolverDpotrs(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -6035,9 +6359,6 @@ fn hipsolverDpotrs(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
 #[pyo3(signature = (handle, uplo, n, nrhs, A, lda, B, ldb, work, lwork, devInfo))]
 fn hipsolverCpotrs(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCpotrs");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -6053,6 +6374,11 @@ fn hipsolverCpotrs(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -6076,9 +6402,6 @@ fn hipsolverCpotrs(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
 #[pyo3(signature = (handle, uplo, n, nrhs, A, lda, B, ldb, work, lwork, devInfo))]
 fn hipsolverZpotrs(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZpotrs");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -6094,6 +6417,11 @@ fn hipsolverZpotrs(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -6116,9 +6444,6 @@ fn hipsolverZpotrs(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
 #[pyo3(signature = (handle, uplo, n, nrhs, A, lda, B, ldb, lwork, batch_count))]
 fn hipsolverSpotrsBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, B: rt::PtrArgMut, ldb: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSpotrsBatched_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, i32, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -6130,6 +6455,11 @@ fn hipsolverSpotrsBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, i32, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_lwork, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -6152,9 +6482,6 @@ fn hipsolverSpotrsBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo
 #[pyo3(signature = (handle, uplo, n, nrhs, A, lda, B, ldb, lwork, batch_count))]
 fn hipsolverDpotrsBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, B: rt::PtrArgMut, ldb: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDpotrsBatched_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, i32, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -6166,6 +6493,11 @@ fn hipsolverDpotrsBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, i32, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_lwork, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -6188,9 +6520,6 @@ fn hipsolverDpotrsBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo
 #[pyo3(signature = (handle, uplo, n, nrhs, A, lda, B, ldb, lwork, batch_count))]
 fn hipsolverCpotrsBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, B: rt::PtrArgMut, ldb: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCpotrsBatched_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, i32, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -6202,6 +6531,11 @@ fn hipsolverCpotrsBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, i32, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_lwork, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -6224,9 +6558,6 @@ fn hipsolverCpotrsBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo
 #[pyo3(signature = (handle, uplo, n, nrhs, A, lda, B, ldb, lwork, batch_count))]
 fn hipsolverZpotrsBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, B: rt::PtrArgMut, ldb: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZpotrsBatched_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, i32, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -6238,6 +6569,11 @@ fn hipsolverZpotrsBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, i32, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_lwork, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -6262,9 +6598,6 @@ fn hipsolverZpotrsBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo
 #[pyo3(signature = (handle, uplo, n, nrhs, A, lda, B, ldb, work, lwork, devInfo, batch_count))]
 fn hipsolverSpotrsBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, B: rt::PtrArgMut, ldb: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSpotrsBatched");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, i32, usize, i32, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -6279,6 +6612,11 @@ fn hipsolverSpotrsBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, i32, usize, i32, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_work, a_lwork, a_devInfo, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -6303,9 +6641,6 @@ fn hipsolverSpotrsBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_
 #[pyo3(signature = (handle, uplo, n, nrhs, A, lda, B, ldb, work, lwork, devInfo, batch_count))]
 fn hipsolverDpotrsBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, B: rt::PtrArgMut, ldb: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDpotrsBatched");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, i32, usize, i32, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -6320,6 +6655,11 @@ fn hipsolverDpotrsBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, i32, usize, i32, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_work, a_lwork, a_devInfo, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -6344,9 +6684,6 @@ fn hipsolverDpotrsBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_
 #[pyo3(signature = (handle, uplo, n, nrhs, A, lda, B, ldb, work, lwork, devInfo, batch_count))]
 fn hipsolverCpotrsBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, B: rt::PtrArgMut, ldb: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCpotrsBatched");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, i32, usize, i32, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -6361,6 +6698,11 @@ fn hipsolverCpotrsBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, i32, usize, i32, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_work, a_lwork, a_devInfo, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -6385,9 +6727,6 @@ fn hipsolverCpotrsBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_
 #[pyo3(signature = (handle, uplo, n, nrhs, A, lda, B, ldb, work, lwork, devInfo, batch_count))]
 fn hipsolverZpotrsBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, B: rt::PtrArgMut, ldb: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZpotrsBatched");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, i32, usize, i32, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -6402,6 +6741,11 @@ fn hipsolverZpotrsBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, i32, usize, i32, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_work, a_lwork, a_devInfo, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -6422,9 +6766,6 @@ fn hipsolverZpotrsBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_
 #[pyo3(signature = (handle, jobz, uplo, n, A, lda, D, lwork))]
 fn hipsolverSsyevd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSsyevd_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -6436,6 +6777,11 @@ fn hipsolverSsyevd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Boun
     let a_D = p_D.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_D, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -6456,9 +6802,6 @@ fn hipsolverSsyevd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Boun
 #[pyo3(signature = (handle, jobz, uplo, n, A, lda, D, lwork))]
 fn hipsolverDsyevd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDsyevd_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -6470,6 +6813,11 @@ fn hipsolverDsyevd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Boun
     let a_D = p_D.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_D, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -6490,9 +6838,6 @@ fn hipsolverDsyevd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Boun
 #[pyo3(signature = (handle, jobz, uplo, n, A, lda, D, lwork))]
 fn hipsolverCheevd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCheevd_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -6504,6 +6849,11 @@ fn hipsolverCheevd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Boun
     let a_D = p_D.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_D, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -6524,9 +6874,6 @@ fn hipsolverCheevd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Boun
 #[pyo3(signature = (handle, jobz, uplo, n, A, lda, D, lwork))]
 fn hipsolverZheevd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZheevd_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -6538,6 +6885,11 @@ fn hipsolverZheevd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Boun
     let a_D = p_D.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_D, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -6560,9 +6912,6 @@ fn hipsolverZheevd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Boun
 #[pyo3(signature = (handle, jobz, uplo, n, A, lda, D, work, lwork, devInfo))]
 fn hipsolverSsyevd(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSsyevd");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -6577,6 +6926,11 @@ fn hipsolverSsyevd(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_D, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -6599,9 +6953,6 @@ fn hipsolverSsyevd(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny
 #[pyo3(signature = (handle, jobz, uplo, n, A, lda, D, work, lwork, devInfo))]
 fn hipsolverDsyevd(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDsyevd");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -6616,6 +6967,11 @@ fn hipsolverDsyevd(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_D, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -6638,9 +6994,6 @@ fn hipsolverDsyevd(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny
 #[pyo3(signature = (handle, jobz, uplo, n, A, lda, D, work, lwork, devInfo))]
 fn hipsolverCheevd(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCheevd");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -6655,6 +7008,11 @@ fn hipsolverCheevd(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_D, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -6677,9 +7035,6 @@ fn hipsolverCheevd(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny
 #[pyo3(signature = (handle, jobz, uplo, n, A, lda, D, work, lwork, devInfo))]
 fn hipsolverZheevd(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZheevd");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -6694,6 +7049,11 @@ fn hipsolverZheevd(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_D, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -6720,9 +7080,6 @@ fn hipsolverZheevd(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny
 #[pyo3(signature = (handle, jobz, range, uplo, n, A, lda, vl, vu, il, iu, nev, W, lwork))]
 fn hipsolverSsyevdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, vl: f32, vu: f32, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSsyevdx_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, f32, f32, i32, i32, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_range = rt::narrow::<u32>(TYPES.enum_arg(7, range)?)?;
@@ -6741,6 +7098,11 @@ fn hipsolverSsyevdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bou
     let a_W = p_W.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, f32, f32, i32, i32, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -6767,9 +7129,6 @@ fn hipsolverSsyevdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bou
 #[pyo3(signature = (handle, jobz, range, uplo, n, A, lda, vl, vu, il, iu, nev, W, lwork))]
 fn hipsolverDsyevdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, vl: f64, vu: f64, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDsyevdx_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, f64, f64, i32, i32, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_range = rt::narrow::<u32>(TYPES.enum_arg(7, range)?)?;
@@ -6788,6 +7147,11 @@ fn hipsolverDsyevdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bou
     let a_W = p_W.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, f64, f64, i32, i32, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -6814,9 +7178,6 @@ fn hipsolverDsyevdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bou
 #[pyo3(signature = (handle, jobz, range, uplo, n, A, lda, vl, vu, il, iu, nev, W, lwork))]
 fn hipsolverCheevdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, vl: f32, vu: f32, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCheevdx_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, f32, f32, i32, i32, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_range = rt::narrow::<u32>(TYPES.enum_arg(7, range)?)?;
@@ -6835,6 +7196,11 @@ fn hipsolverCheevdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bou
     let a_W = p_W.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, f32, f32, i32, i32, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -6861,9 +7227,6 @@ fn hipsolverCheevdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bou
 #[pyo3(signature = (handle, jobz, range, uplo, n, A, lda, vl, vu, il, iu, nev, W, lwork))]
 fn hipsolverZheevdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, vl: f64, vu: f64, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZheevdx_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, f64, f64, i32, i32, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_range = rt::narrow::<u32>(TYPES.enum_arg(7, range)?)?;
@@ -6882,6 +7245,11 @@ fn hipsolverZheevdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bou
     let a_W = p_W.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, f64, f64, i32, i32, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -6910,9 +7278,6 @@ fn hipsolverZheevdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bou
 #[pyo3(signature = (handle, jobz, range, uplo, n, A, lda, vl, vu, il, iu, nev, W, work, lwork, devInfo))]
 fn hipsolverSsyevdx(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, vl: f32, vu: f32, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSsyevdx");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, f32, f32, i32, i32, usize, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_range = rt::narrow::<u32>(TYPES.enum_arg(7, range)?)?;
@@ -6934,6 +7299,11 @@ fn hipsolverSsyevdx(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAn
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, f32, f32, i32, i32, usize, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -6962,9 +7332,6 @@ fn hipsolverSsyevdx(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAn
 #[pyo3(signature = (handle, jobz, range, uplo, n, A, lda, vl, vu, il, iu, nev, W, work, lwork, devInfo))]
 fn hipsolverDsyevdx(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, vl: f64, vu: f64, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDsyevdx");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, f64, f64, i32, i32, usize, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_range = rt::narrow::<u32>(TYPES.enum_arg(7, range)?)?;
@@ -6986,6 +7353,11 @@ fn hipsolverDsyevdx(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAn
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, f64, f64, i32, i32, usize, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -7014,9 +7386,6 @@ fn hipsolverDsyevdx(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAn
 #[pyo3(signature = (handle, jobz, range, uplo, n, A, lda, vl, vu, il, iu, nev, W, work, lwork, devInfo))]
 fn hipsolverCheevdx(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, vl: f32, vu: f32, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCheevdx");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, f32, f32, i32, i32, usize, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_range = rt::narrow::<u32>(TYPES.enum_arg(7, range)?)?;
@@ -7038,6 +7407,11 @@ fn hipsolverCheevdx(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAn
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, f32, f32, i32, i32, usize, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -7066,9 +7440,6 @@ fn hipsolverCheevdx(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAn
 #[pyo3(signature = (handle, jobz, range, uplo, n, A, lda, vl, vu, il, iu, nev, W, work, lwork, devInfo))]
 fn hipsolverZheevdx(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, vl: f64, vu: f64, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZheevdx");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, f64, f64, i32, i32, usize, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_range = rt::narrow::<u32>(TYPES.enum_arg(7, range)?)?;
@@ -7090,6 +7461,11 @@ fn hipsolverZheevdx(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAn
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, f64, f64, i32, i32, usize, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -7111,9 +7487,6 @@ fn hipsolverZheevdx(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAn
 #[pyo3(signature = (handle, jobz, uplo, n, A, lda, W, lwork, params))]
 fn hipsolverSsyevj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSsyevj_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -7126,6 +7499,11 @@ fn hipsolverSsyevj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Boun
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
     let a_params = params.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_lwork, a_params) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -7147,9 +7525,6 @@ fn hipsolverSsyevj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Boun
 #[pyo3(signature = (handle, jobz, uplo, n, A, lda, W, lwork, params))]
 fn hipsolverDsyevj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDsyevj_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -7162,6 +7537,11 @@ fn hipsolverDsyevj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Boun
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
     let a_params = params.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_lwork, a_params) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -7183,9 +7563,6 @@ fn hipsolverDsyevj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Boun
 #[pyo3(signature = (handle, jobz, uplo, n, A, lda, W, lwork, params))]
 fn hipsolverCheevj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCheevj_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -7198,6 +7575,11 @@ fn hipsolverCheevj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Boun
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
     let a_params = params.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_lwork, a_params) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -7219,9 +7601,6 @@ fn hipsolverCheevj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Boun
 #[pyo3(signature = (handle, jobz, uplo, n, A, lda, W, lwork, params))]
 fn hipsolverZheevj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZheevj_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -7234,6 +7613,11 @@ fn hipsolverZheevj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Boun
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
     let a_params = params.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_lwork, a_params) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -7257,9 +7641,6 @@ fn hipsolverZheevj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Boun
 #[pyo3(signature = (handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params))]
 fn hipsolverSsyevj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSsyevj");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -7275,6 +7656,11 @@ fn hipsolverSsyevj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
     let a_params = params.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_work, a_lwork, a_devInfo, a_params) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -7298,9 +7684,6 @@ fn hipsolverSsyevj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny
 #[pyo3(signature = (handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params))]
 fn hipsolverDsyevj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDsyevj");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -7316,6 +7699,11 @@ fn hipsolverDsyevj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
     let a_params = params.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_work, a_lwork, a_devInfo, a_params) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -7339,9 +7727,6 @@ fn hipsolverDsyevj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny
 #[pyo3(signature = (handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params))]
 fn hipsolverCheevj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCheevj");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -7357,6 +7742,11 @@ fn hipsolverCheevj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
     let a_params = params.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_work, a_lwork, a_devInfo, a_params) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -7380,9 +7770,6 @@ fn hipsolverCheevj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny
 #[pyo3(signature = (handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params))]
 fn hipsolverZheevj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZheevj");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -7398,6 +7785,11 @@ fn hipsolverZheevj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
     let a_params = params.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_work, a_lwork, a_devInfo, a_params) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -7420,9 +7812,6 @@ fn hipsolverZheevj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny
 #[pyo3(signature = (handle, jobz, uplo, n, A, lda, W, lwork, params, batch_count))]
 fn hipsolverSsyevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSsyevjBatched_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -7436,6 +7825,11 @@ fn hipsolverSsyevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz
     let a_lwork = p_lwork.addr();
     let a_params = params.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_lwork, a_params, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -7458,9 +7852,6 @@ fn hipsolverSsyevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz
 #[pyo3(signature = (handle, jobz, uplo, n, A, lda, W, lwork, params, batch_count))]
 fn hipsolverDsyevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDsyevjBatched_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -7474,6 +7865,11 @@ fn hipsolverDsyevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz
     let a_lwork = p_lwork.addr();
     let a_params = params.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_lwork, a_params, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -7496,9 +7892,6 @@ fn hipsolverDsyevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz
 #[pyo3(signature = (handle, jobz, uplo, n, A, lda, W, lwork, params, batch_count))]
 fn hipsolverCheevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCheevjBatched_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -7512,6 +7905,11 @@ fn hipsolverCheevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz
     let a_lwork = p_lwork.addr();
     let a_params = params.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_lwork, a_params, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -7534,9 +7932,6 @@ fn hipsolverCheevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz
 #[pyo3(signature = (handle, jobz, uplo, n, A, lda, W, lwork, params, batch_count))]
 fn hipsolverZheevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZheevjBatched_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -7550,6 +7945,11 @@ fn hipsolverZheevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz
     let a_lwork = p_lwork.addr();
     let a_params = params.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_lwork, a_params, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -7574,9 +7974,6 @@ fn hipsolverZheevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz
 #[pyo3(signature = (handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params, batch_count))]
 fn hipsolverSsyevjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSsyevjBatched");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, i32, usize, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -7593,6 +7990,11 @@ fn hipsolverSsyevjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_
     let a_devInfo = p_devInfo.addr();
     let a_params = params.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, i32, usize, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_work, a_lwork, a_devInfo, a_params, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -7617,9 +8019,6 @@ fn hipsolverSsyevjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_
 #[pyo3(signature = (handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params, batch_count))]
 fn hipsolverDsyevjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDsyevjBatched");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, i32, usize, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -7636,6 +8035,11 @@ fn hipsolverDsyevjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_
     let a_devInfo = p_devInfo.addr();
     let a_params = params.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, i32, usize, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_work, a_lwork, a_devInfo, a_params, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -7660,9 +8064,6 @@ fn hipsolverDsyevjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_
 #[pyo3(signature = (handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params, batch_count))]
 fn hipsolverCheevjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCheevjBatched");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, i32, usize, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -7679,6 +8080,11 @@ fn hipsolverCheevjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_
     let a_devInfo = p_devInfo.addr();
     let a_params = params.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, i32, usize, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_work, a_lwork, a_devInfo, a_params, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -7703,9 +8109,6 @@ fn hipsolverCheevjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_
 #[pyo3(signature = (handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params, batch_count))]
 fn hipsolverZheevjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZheevjBatched");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, i32, usize, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -7722,6 +8125,11 @@ fn hipsolverZheevjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_
     let a_devInfo = p_devInfo.addr();
     let a_params = params.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, i32, usize, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_work, a_lwork, a_devInfo, a_params, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -7745,9 +8153,6 @@ fn hipsolverZheevjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_
 #[pyo3(signature = (handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork))]
 fn hipsolverSsygvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSsygvd_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(6, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
@@ -7763,6 +8168,11 @@ fn hipsolverSsygvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bou
     let a_W = p_W.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -7786,9 +8196,6 @@ fn hipsolverSsygvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bou
 #[pyo3(signature = (handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork))]
 fn hipsolverDsygvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDsygvd_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(6, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
@@ -7804,6 +8211,11 @@ fn hipsolverDsygvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bou
     let a_W = p_W.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -7827,9 +8239,6 @@ fn hipsolverDsygvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bou
 #[pyo3(signature = (handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork))]
 fn hipsolverChegvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverChegvd_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(6, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
@@ -7845,6 +8254,11 @@ fn hipsolverChegvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bou
     let a_W = p_W.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -7868,9 +8282,6 @@ fn hipsolverChegvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bou
 #[pyo3(signature = (handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork))]
 fn hipsolverZhegvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZhegvd_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(6, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
@@ -7886,6 +8297,11 @@ fn hipsolverZhegvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bou
     let a_W = p_W.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -7911,9 +8327,6 @@ fn hipsolverZhegvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bou
 #[pyo3(signature = (handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo))]
 fn hipsolverSsygvd(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSsygvd");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(6, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
@@ -7932,6 +8345,11 @@ fn hipsolverSsygvd(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAn
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -7957,9 +8375,6 @@ fn hipsolverSsygvd(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAn
 #[pyo3(signature = (handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo))]
 fn hipsolverDsygvd(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDsygvd");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(6, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
@@ -7978,6 +8393,11 @@ fn hipsolverDsygvd(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAn
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -8003,9 +8423,6 @@ fn hipsolverDsygvd(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAn
 #[pyo3(signature = (handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo))]
 fn hipsolverChegvd(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverChegvd");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(6, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
@@ -8024,6 +8441,11 @@ fn hipsolverChegvd(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAn
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -8049,9 +8471,6 @@ fn hipsolverChegvd(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAn
 #[pyo3(signature = (handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo))]
 fn hipsolverZhegvd(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZhegvd");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(6, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
@@ -8070,6 +8489,11 @@ fn hipsolverZhegvd(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAn
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -8099,9 +8523,6 @@ fn hipsolverZhegvd(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAn
 #[pyo3(signature = (handle, itype, jobz, range, uplo, n, A, lda, B, ldb, vl, vu, il, iu, nev, W, lwork))]
 fn hipsolverSsygvdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, vl: f32, vu: f32, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSsygvdx_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, u32, i32, usize, i32, usize, i32, f32, f32, i32, i32, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(6, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
@@ -8124,6 +8545,11 @@ fn hipsolverSsygvdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bo
     let a_W = p_W.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, u32, i32, usize, i32, usize, i32, f32, f32, i32, i32, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -8153,9 +8579,6 @@ fn hipsolverSsygvdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bo
 #[pyo3(signature = (handle, itype, jobz, range, uplo, n, A, lda, B, ldb, vl, vu, il, iu, nev, W, lwork))]
 fn hipsolverDsygvdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, vl: f64, vu: f64, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDsygvdx_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, u32, i32, usize, i32, usize, i32, f64, f64, i32, i32, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(6, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
@@ -8178,6 +8601,11 @@ fn hipsolverDsygvdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bo
     let a_W = p_W.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, u32, i32, usize, i32, usize, i32, f64, f64, i32, i32, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -8207,9 +8635,6 @@ fn hipsolverDsygvdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bo
 #[pyo3(signature = (handle, itype, jobz, range, uplo, n, A, lda, B, ldb, vl, vu, il, iu, nev, W, lwork))]
 fn hipsolverChegvdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, vl: f32, vu: f32, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverChegvdx_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, u32, i32, usize, i32, usize, i32, f32, f32, i32, i32, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(6, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
@@ -8232,6 +8657,11 @@ fn hipsolverChegvdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bo
     let a_W = p_W.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, u32, i32, usize, i32, usize, i32, f32, f32, i32, i32, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -8261,9 +8691,6 @@ fn hipsolverChegvdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bo
 #[pyo3(signature = (handle, itype, jobz, range, uplo, n, A, lda, B, ldb, vl, vu, il, iu, nev, W, lwork))]
 fn hipsolverZhegvdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, vl: f64, vu: f64, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZhegvdx_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, u32, i32, usize, i32, usize, i32, f64, f64, i32, i32, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(6, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
@@ -8286,6 +8713,11 @@ fn hipsolverZhegvdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bo
     let a_W = p_W.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, u32, i32, usize, i32, usize, i32, f64, f64, i32, i32, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -8317,9 +8749,6 @@ fn hipsolverZhegvdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bo
 #[pyo3(signature = (handle, itype, jobz, range, uplo, n, A, lda, B, ldb, vl, vu, il, iu, nev, W, work, lwork, devInfo))]
 fn hipsolverSsygvdx(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, vl: f32, vu: f32, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSsygvdx");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, u32, i32, usize, i32, usize, i32, f32, f32, i32, i32, usize, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(6, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
@@ -8345,6 +8774,11 @@ fn hipsolverSsygvdx(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyA
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, u32, i32, usize, i32, usize, i32, f32, f32, i32, i32, usize, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -8376,9 +8810,6 @@ fn hipsolverSsygvdx(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyA
 #[pyo3(signature = (handle, itype, jobz, range, uplo, n, A, lda, B, ldb, vl, vu, il, iu, nev, W, work, lwork, devInfo))]
 fn hipsolverDsygvdx(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, vl: f64, vu: f64, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDsygvdx");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, u32, i32, usize, i32, usize, i32, f64, f64, i32, i32, usize, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(6, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
@@ -8404,6 +8835,11 @@ fn hipsolverDsygvdx(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyA
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, u32, i32, usize, i32, usize, i32, f64, f64, i32, i32, usize, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -8435,9 +8871,6 @@ fn hipsolverDsygvdx(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyA
 #[pyo3(signature = (handle, itype, jobz, range, uplo, n, A, lda, B, ldb, vl, vu, il, iu, nev, W, work, lwork, devInfo))]
 fn hipsolverChegvdx(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, vl: f32, vu: f32, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverChegvdx");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, u32, i32, usize, i32, usize, i32, f32, f32, i32, i32, usize, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(6, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
@@ -8463,6 +8896,11 @@ fn hipsolverChegvdx(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyA
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, u32, i32, usize, i32, usize, i32, f32, f32, i32, i32, usize, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -8494,9 +8932,6 @@ fn hipsolverChegvdx(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyA
 #[pyo3(signature = (handle, itype, jobz, range, uplo, n, A, lda, B, ldb, vl, vu, il, iu, nev, W, work, lwork, devInfo))]
 fn hipsolverZhegvdx(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, vl: f64, vu: f64, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZhegvdx");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, u32, i32, usize, i32, usize, i32, f64, f64, i32, i32, usize, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(6, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
@@ -8522,6 +8957,11 @@ fn hipsolverZhegvdx(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyA
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, u32, i32, usize, i32, usize, i32, f64, f64, i32, i32, usize, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -8546,9 +8986,6 @@ fn hipsolverZhegvdx(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyA
 #[pyo3(signature = (handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork, params))]
 fn hipsolverSsygvj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSsygvj_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(6, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
@@ -8565,6 +9002,11 @@ fn hipsolverSsygvj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bou
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
     let a_params = params.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_lwork, a_params) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -8589,9 +9031,6 @@ fn hipsolverSsygvj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bou
 #[pyo3(signature = (handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork, params))]
 fn hipsolverDsygvj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDsygvj_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(6, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
@@ -8608,6 +9047,11 @@ fn hipsolverDsygvj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bou
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
     let a_params = params.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_lwork, a_params) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -8632,9 +9076,6 @@ fn hipsolverDsygvj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bou
 #[pyo3(signature = (handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork, params))]
 fn hipsolverChegvj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverChegvj_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(6, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
@@ -8651,6 +9092,11 @@ fn hipsolverChegvj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bou
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
     let a_params = params.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_lwork, a_params) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -8675,9 +9121,6 @@ fn hipsolverChegvj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bou
 #[pyo3(signature = (handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork, params))]
 fn hipsolverZhegvj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZhegvj_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(6, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
@@ -8694,6 +9137,11 @@ fn hipsolverZhegvj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bou
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
     let a_params = params.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_lwork, a_params) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -8720,9 +9168,6 @@ fn hipsolverZhegvj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bou
 #[pyo3(signature = (handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo, params))]
 fn hipsolverSsygvj(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSsygvj");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(6, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
@@ -8742,6 +9187,11 @@ fn hipsolverSsygvj(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAn
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
     let a_params = params.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_work, a_lwork, a_devInfo, a_params) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -8768,9 +9218,6 @@ fn hipsolverSsygvj(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAn
 #[pyo3(signature = (handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo, params))]
 fn hipsolverDsygvj(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDsygvj");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(6, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
@@ -8790,6 +9237,11 @@ fn hipsolverDsygvj(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAn
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
     let a_params = params.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_work, a_lwork, a_devInfo, a_params) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -8816,9 +9268,6 @@ fn hipsolverDsygvj(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAn
 #[pyo3(signature = (handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo, params))]
 fn hipsolverChegvj(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverChegvj");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(6, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
@@ -8838,6 +9287,11 @@ fn hipsolverChegvj(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAn
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
     let a_params = params.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_work, a_lwork, a_devInfo, a_params) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -8864,9 +9318,6 @@ fn hipsolverChegvj(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAn
 #[pyo3(signature = (handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo, params))]
 fn hipsolverZhegvj(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZhegvj");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(6, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
@@ -8886,6 +9337,11 @@ fn hipsolverZhegvj(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAn
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
     let a_params = params.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_work, a_lwork, a_devInfo, a_params) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -8907,9 +9363,6 @@ fn hipsolverZhegvj(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAn
 #[pyo3(signature = (handle, uplo, n, A, lda, D, E, tau, lwork))]
 fn hipsolverSsytrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSsytrd_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -8924,6 +9377,11 @@ fn hipsolverSsytrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Boun
     let a_tau = p_tau.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_D, a_E, a_tau, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -8945,9 +9403,6 @@ fn hipsolverSsytrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Boun
 #[pyo3(signature = (handle, uplo, n, A, lda, D, E, tau, lwork))]
 fn hipsolverDsytrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDsytrd_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -8962,6 +9417,11 @@ fn hipsolverDsytrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Boun
     let a_tau = p_tau.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_D, a_E, a_tau, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -8983,9 +9443,6 @@ fn hipsolverDsytrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Boun
 #[pyo3(signature = (handle, uplo, n, A, lda, D, E, tau, lwork))]
 fn hipsolverChetrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverChetrd_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -9000,6 +9457,11 @@ fn hipsolverChetrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Boun
     let a_tau = p_tau.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_D, a_E, a_tau, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -9021,9 +9483,6 @@ fn hipsolverChetrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Boun
 #[pyo3(signature = (handle, uplo, n, A, lda, D, E, tau, lwork))]
 fn hipsolverZhetrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZhetrd_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -9038,6 +9497,11 @@ fn hipsolverZhetrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Boun
     let a_tau = p_tau.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_D, a_E, a_tau, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -9061,9 +9525,6 @@ fn hipsolverZhetrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Boun
 #[pyo3(signature = (handle, uplo, n, A, lda, D, E, tau, work, lwork, devInfo))]
 fn hipsolverSsytrd(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSsytrd");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -9081,6 +9542,11 @@ fn hipsolverSsytrd(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_D, a_E, a_tau, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -9104,9 +9570,6 @@ fn hipsolverSsytrd(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
 #[pyo3(signature = (handle, uplo, n, A, lda, D, E, tau, work, lwork, devInfo))]
 fn hipsolverDsytrd(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDsytrd");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -9124,6 +9587,11 @@ fn hipsolverDsytrd(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_D, a_E, a_tau, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -9147,9 +9615,6 @@ fn hipsolverDsytrd(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
 #[pyo3(signature = (handle, uplo, n, A, lda, D, E, tau, work, lwork, devInfo))]
 fn hipsolverChetrd(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverChetrd");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -9167,6 +9632,11 @@ fn hipsolverChetrd(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_D, a_E, a_tau, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -9190,9 +9660,6 @@ fn hipsolverChetrd(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
 #[pyo3(signature = (handle, uplo, n, A, lda, D, E, tau, work, lwork, devInfo))]
 fn hipsolverZhetrd(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZhetrd");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -9210,6 +9677,11 @@ fn hipsolverZhetrd(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_D, a_E, a_tau, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -9227,9 +9699,6 @@ fn hipsolverZhetrd(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
 #[pyo3(signature = (handle, n, A, lda, lwork))]
 fn hipsolverSsytrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSsytrf_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 4, true)?;
@@ -9237,6 +9706,11 @@ fn hipsolverSsytrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt
     let a_lda = lda.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_A, a_lda, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -9254,9 +9728,6 @@ fn hipsolverSsytrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt
 #[pyo3(signature = (handle, n, A, lda, lwork))]
 fn hipsolverDsytrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDsytrf_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 8, true)?;
@@ -9264,6 +9735,11 @@ fn hipsolverDsytrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt
     let a_lda = lda.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_A, a_lda, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -9281,9 +9757,6 @@ fn hipsolverDsytrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt
 #[pyo3(signature = (handle, n, A, lda, lwork))]
 fn hipsolverCsytrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCsytrf_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(134, A, true)?;
@@ -9291,6 +9764,11 @@ fn hipsolverCsytrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt
     let a_lda = lda.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_A, a_lda, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -9308,9 +9786,6 @@ fn hipsolverCsytrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt
 #[pyo3(signature = (handle, n, A, lda, lwork))]
 fn hipsolverZsytrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZsytrf_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(138, A, true)?;
@@ -9318,6 +9793,11 @@ fn hipsolverZsytrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt
     let a_lda = lda.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_A, a_lda, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -9339,9 +9819,6 @@ fn hipsolverZsytrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt
 #[pyo3(signature = (handle, uplo, n, A, lda, ipiv, work, lwork, devInfo))]
 fn hipsolverSsytrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSsytrf");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -9355,6 +9832,11 @@ fn hipsolverSsytrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_ipiv, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -9376,9 +9858,6 @@ fn hipsolverSsytrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
 #[pyo3(signature = (handle, uplo, n, A, lda, ipiv, work, lwork, devInfo))]
 fn hipsolverDsytrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDsytrf");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -9392,6 +9871,11 @@ fn hipsolverDsytrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_ipiv, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -9413,9 +9897,6 @@ fn hipsolverDsytrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
 #[pyo3(signature = (handle, uplo, n, A, lda, ipiv, work, lwork, devInfo))]
 fn hipsolverCsytrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCsytrf");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -9429,6 +9910,11 @@ fn hipsolverCsytrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_ipiv, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -9450,9 +9936,6 @@ fn hipsolverCsytrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
 #[pyo3(signature = (handle, uplo, n, A, lda, ipiv, work, lwork, devInfo))]
 fn hipsolverZsytrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZsytrf");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -9466,6 +9949,11 @@ fn hipsolverZsytrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_ipiv, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -9480,11 +9968,13 @@ fn hipsolverZsytrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny
 #[pyo3(signature = ())]
 fn hipsolverDnCreate(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCreate");
+    let mut o_handle: usize = Default::default();
+    let a_handle = &mut o_handle as *mut usize as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let mut o_handle: usize = Default::default();
-    let a_handle = &mut o_handle as *mut usize as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::pointer_result(py, o_handle)?])
@@ -9501,10 +9991,12 @@ fn hipsolverDnCreate(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = (handle))]
 fn hipsolverDnDestroy(py: Python<'_>, handle: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDestroy");
+    let a_handle = handle.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_handle = handle.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -9522,11 +10014,13 @@ fn hipsolverDnDestroy(py: Python<'_>, handle: rt::PtrArgMut) -> PyResult<PyObjec
 #[pyo3(signature = (handle, streamId))]
 fn hipsolverDnSetStream(py: Python<'_>, handle: rt::PtrArgMut, streamId: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSetStream");
+    let a_handle = handle.addr();
+    let a_streamId = streamId.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_handle = handle.addr();
-    let a_streamId = streamId.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_streamId) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -9544,12 +10038,14 @@ fn hipsolverDnSetStream(py: Python<'_>, handle: rt::PtrArgMut, streamId: rt::Ptr
 #[pyo3(signature = (handle, streamId))]
 fn hipsolverDnGetStream(py: Python<'_>, handle: rt::PtrArgMut, streamId: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnGetStream");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let mut h_streamId = super::hip::TYPES.handle_ref(210, streamId, true)?;
     let a_streamId = h_streamId.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_streamId) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -9567,11 +10063,13 @@ fn hipsolverDnGetStream(py: Python<'_>, handle: rt::PtrArgMut, streamId: &Bound<
 #[pyo3(signature = (handle, mode))]
 fn hipsolverDnSetDeterministicMode(py: Python<'_>, handle: rt::PtrArgMut, mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSetDeterministicMode");
+    let a_handle = handle.addr();
+    let a_mode = rt::narrow::<u32>(TYPES.enum_arg(8, mode)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_handle = handle.addr();
-    let a_mode = rt::narrow::<u32>(TYPES.enum_arg(8, mode)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_mode) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -9589,12 +10087,14 @@ fn hipsolverDnSetDeterministicMode(py: Python<'_>, handle: rt::PtrArgMut, mode: 
 #[pyo3(signature = (handle, mode))]
 fn hipsolverDnGetDeterministicMode(py: Python<'_>, handle: rt::PtrArgMut, mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnGetDeterministicMode");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let p_mode = rt::typed_ptr_arg(mode, None, 4, true)?;
     let a_mode = p_mode.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_mode) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -9608,10 +10108,12 @@ fn hipsolverDnGetDeterministicMode(py: Python<'_>, handle: rt::PtrArgMut, mode: 
 #[pyo3(signature = (info))]
 fn hipsolverDnCreateGesvdjInfo(py: Python<'_>, info: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCreateGesvdjInfo");
+    let a_info = info.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_info = info.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -9625,10 +10127,12 @@ fn hipsolverDnCreateGesvdjInfo(py: Python<'_>, info: rt::PtrArgMut) -> PyResult<
 #[pyo3(signature = (info))]
 fn hipsolverDnDestroyGesvdjInfo(py: Python<'_>, info: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDestroyGesvdjInfo");
+    let a_info = info.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_info = info.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -9643,11 +10147,13 @@ fn hipsolverDnDestroyGesvdjInfo(py: Python<'_>, info: rt::PtrArgMut) -> PyResult
 #[pyo3(signature = (info, max_sweeps))]
 fn hipsolverDnXgesvdjSetMaxSweeps(py: Python<'_>, info: rt::PtrArgMut, max_sweeps: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnXgesvdjSetMaxSweeps");
+    let a_info = info.addr();
+    let a_max_sweeps = max_sweeps.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_info = info.addr();
-    let a_max_sweeps = max_sweeps.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info, a_max_sweeps) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -9662,11 +10168,13 @@ fn hipsolverDnXgesvdjSetMaxSweeps(py: Python<'_>, info: rt::PtrArgMut, max_sweep
 #[pyo3(signature = (info, sort_eig))]
 fn hipsolverDnXgesvdjSetSortEig(py: Python<'_>, info: rt::PtrArgMut, sort_eig: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnXgesvdjSetSortEig");
+    let a_info = info.addr();
+    let a_sort_eig = sort_eig.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_info = info.addr();
-    let a_sort_eig = sort_eig.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info, a_sort_eig) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -9681,11 +10189,13 @@ fn hipsolverDnXgesvdjSetSortEig(py: Python<'_>, info: rt::PtrArgMut, sort_eig: r
 #[pyo3(signature = (info, tolerance))]
 fn hipsolverDnXgesvdjSetTolerance(py: Python<'_>, info: rt::PtrArgMut, tolerance: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnXgesvdjSetTolerance");
+    let a_info = info.addr();
+    let a_tolerance = tolerance;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, f64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_info = info.addr();
-    let a_tolerance = tolerance;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info, a_tolerance) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -9701,13 +10211,15 @@ fn hipsolverDnXgesvdjSetTolerance(py: Python<'_>, info: rt::PtrArgMut, tolerance
 #[pyo3(signature = (handle, info, residual))]
 fn hipsolverDnXgesvdjGetResidual(py: Python<'_>, handle: rt::PtrArgMut, info: rt::PtrArgMut, residual: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnXgesvdjGetResidual");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_info = info.addr();
     let p_residual = rt::typed_ptr_arg(residual, None, 8, true)?;
     let a_residual = p_residual.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_info, a_residual) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -9723,13 +10235,15 @@ fn hipsolverDnXgesvdjGetResidual(py: Python<'_>, handle: rt::PtrArgMut, info: rt
 #[pyo3(signature = (handle, info, executed_sweeps))]
 fn hipsolverDnXgesvdjGetSweeps(py: Python<'_>, handle: rt::PtrArgMut, info: rt::PtrArgMut, executed_sweeps: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnXgesvdjGetSweeps");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_info = info.addr();
     let p_executed_sweeps = rt::typed_ptr_arg(executed_sweeps, None, 4, true)?;
     let a_executed_sweeps = p_executed_sweeps.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_info, a_executed_sweeps) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -9743,10 +10257,12 @@ fn hipsolverDnXgesvdjGetSweeps(py: Python<'_>, handle: rt::PtrArgMut, info: rt::
 #[pyo3(signature = (info))]
 fn hipsolverDnCreateSyevjInfo(py: Python<'_>, info: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCreateSyevjInfo");
+    let a_info = info.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_info = info.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -9760,10 +10276,12 @@ fn hipsolverDnCreateSyevjInfo(py: Python<'_>, info: rt::PtrArgMut) -> PyResult<P
 #[pyo3(signature = (info))]
 fn hipsolverDnDestroySyevjInfo(py: Python<'_>, info: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDestroySyevjInfo");
+    let a_info = info.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_info = info.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -9778,11 +10296,13 @@ fn hipsolverDnDestroySyevjInfo(py: Python<'_>, info: rt::PtrArgMut) -> PyResult<
 #[pyo3(signature = (info, max_sweeps))]
 fn hipsolverDnXsyevjSetMaxSweeps(py: Python<'_>, info: rt::PtrArgMut, max_sweeps: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnXsyevjSetMaxSweeps");
+    let a_info = info.addr();
+    let a_max_sweeps = max_sweeps.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_info = info.addr();
-    let a_max_sweeps = max_sweeps.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info, a_max_sweeps) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -9797,11 +10317,13 @@ fn hipsolverDnXsyevjSetMaxSweeps(py: Python<'_>, info: rt::PtrArgMut, max_sweeps
 #[pyo3(signature = (info, sort_eig))]
 fn hipsolverDnXsyevjSetSortEig(py: Python<'_>, info: rt::PtrArgMut, sort_eig: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnXsyevjSetSortEig");
+    let a_info = info.addr();
+    let a_sort_eig = sort_eig.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_info = info.addr();
-    let a_sort_eig = sort_eig.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info, a_sort_eig) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -9816,11 +10338,13 @@ fn hipsolverDnXsyevjSetSortEig(py: Python<'_>, info: rt::PtrArgMut, sort_eig: rt
 #[pyo3(signature = (info, tolerance))]
 fn hipsolverDnXsyevjSetTolerance(py: Python<'_>, info: rt::PtrArgMut, tolerance: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnXsyevjSetTolerance");
+    let a_info = info.addr();
+    let a_tolerance = tolerance;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, f64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_info = info.addr();
-    let a_tolerance = tolerance;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info, a_tolerance) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -9836,13 +10360,15 @@ fn hipsolverDnXsyevjSetTolerance(py: Python<'_>, info: rt::PtrArgMut, tolerance:
 #[pyo3(signature = (handle, info, residual))]
 fn hipsolverDnXsyevjGetResidual(py: Python<'_>, handle: rt::PtrArgMut, info: rt::PtrArgMut, residual: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnXsyevjGetResidual");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_info = info.addr();
     let p_residual = rt::typed_ptr_arg(residual, None, 8, true)?;
     let a_residual = p_residual.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_info, a_residual) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -9858,13 +10384,15 @@ fn hipsolverDnXsyevjGetResidual(py: Python<'_>, handle: rt::PtrArgMut, info: rt:
 #[pyo3(signature = (handle, info, executed_sweeps))]
 fn hipsolverDnXsyevjGetSweeps(py: Python<'_>, handle: rt::PtrArgMut, info: rt::PtrArgMut, executed_sweeps: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnXsyevjGetSweeps");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_info = info.addr();
     let p_executed_sweeps = rt::typed_ptr_arg(executed_sweeps, None, 4, true)?;
     let a_executed_sweeps = p_executed_sweeps.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_info, a_executed_sweeps) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -9886,9 +10414,6 @@ fn hipsolverDnXsyevjGetSweeps(py: Python<'_>, handle: rt::PtrArgMut, info: rt::P
 #[pyo3(signature = (handle, side, m, n, k, A, lda, tau, lwork))]
 fn hipsolverDnSorgbr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSorgbr_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(4, side)?)?;
     let a_m = m.0;
@@ -9901,6 +10426,11 @@ fn hipsolverDnSorgbr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bo
     let a_tau = p_tau.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_m, a_n, a_k, a_A, a_lda, a_tau, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -9922,9 +10452,6 @@ fn hipsolverDnSorgbr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bo
 #[pyo3(signature = (handle, side, m, n, k, A, lda, tau, lwork))]
 fn hipsolverDnDorgbr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDorgbr_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(4, side)?)?;
     let a_m = m.0;
@@ -9937,6 +10464,11 @@ fn hipsolverDnDorgbr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bo
     let a_tau = p_tau.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_m, a_n, a_k, a_A, a_lda, a_tau, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -9958,9 +10490,6 @@ fn hipsolverDnDorgbr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bo
 #[pyo3(signature = (handle, side, m, n, k, A, lda, tau, lwork))]
 fn hipsolverDnCungbr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCungbr_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(4, side)?)?;
     let a_m = m.0;
@@ -9973,6 +10502,11 @@ fn hipsolverDnCungbr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bo
     let a_tau = p_tau.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_m, a_n, a_k, a_A, a_lda, a_tau, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -9994,9 +10528,6 @@ fn hipsolverDnCungbr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bo
 #[pyo3(signature = (handle, side, m, n, k, A, lda, tau, lwork))]
 fn hipsolverDnZungbr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZungbr_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(4, side)?)?;
     let a_m = m.0;
@@ -10009,6 +10540,11 @@ fn hipsolverDnZungbr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bo
     let a_tau = p_tau.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_m, a_n, a_k, a_A, a_lda, a_tau, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -10032,9 +10568,6 @@ fn hipsolverDnZungbr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bo
 #[pyo3(signature = (handle, side, m, n, k, A, lda, tau, work, lwork, devInfo))]
 fn hipsolverDnSorgbr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSorgbr");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(4, side)?)?;
     let a_m = m.0;
@@ -10050,6 +10583,11 @@ fn hipsolverDnSorgbr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyA
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_m, a_n, a_k, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -10073,9 +10611,6 @@ fn hipsolverDnSorgbr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyA
 #[pyo3(signature = (handle, side, m, n, k, A, lda, tau, work, lwork, devInfo))]
 fn hipsolverDnDorgbr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDorgbr");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(4, side)?)?;
     let a_m = m.0;
@@ -10091,6 +10626,11 @@ fn hipsolverDnDorgbr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyA
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_m, a_n, a_k, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -10114,9 +10654,6 @@ fn hipsolverDnDorgbr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyA
 #[pyo3(signature = (handle, side, m, n, k, A, lda, tau, work, lwork, devInfo))]
 fn hipsolverDnCungbr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCungbr");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(4, side)?)?;
     let a_m = m.0;
@@ -10132,6 +10669,11 @@ fn hipsolverDnCungbr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyA
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_m, a_n, a_k, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -10155,9 +10697,6 @@ fn hipsolverDnCungbr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyA
 #[pyo3(signature = (handle, side, m, n, k, A, lda, tau, work, lwork, devInfo))]
 fn hipsolverDnZungbr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZungbr");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(4, side)?)?;
     let a_m = m.0;
@@ -10173,6 +10712,11 @@ fn hipsolverDnZungbr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyA
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_m, a_n, a_k, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -10193,9 +10737,6 @@ fn hipsolverDnZungbr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyA
 #[pyo3(signature = (handle, m, n, k, A, lda, tau, lwork))]
 fn hipsolverDnSorgqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSorgqr_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -10207,6 +10748,11 @@ fn hipsolverDnSorgqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
     let a_tau = p_tau.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_A, a_lda, a_tau, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -10227,9 +10773,6 @@ fn hipsolverDnSorgqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
 #[pyo3(signature = (handle, m, n, k, A, lda, tau, lwork))]
 fn hipsolverDnDorgqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDorgqr_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -10241,6 +10784,11 @@ fn hipsolverDnDorgqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
     let a_tau = p_tau.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_A, a_lda, a_tau, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -10261,9 +10809,6 @@ fn hipsolverDnDorgqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
 #[pyo3(signature = (handle, m, n, k, A, lda, tau, lwork))]
 fn hipsolverDnCungqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCungqr_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -10275,6 +10820,11 @@ fn hipsolverDnCungqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
     let a_tau = p_tau.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_A, a_lda, a_tau, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -10295,9 +10845,6 @@ fn hipsolverDnCungqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
 #[pyo3(signature = (handle, m, n, k, A, lda, tau, lwork))]
 fn hipsolverDnZungqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZungqr_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -10309,6 +10856,11 @@ fn hipsolverDnZungqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
     let a_tau = p_tau.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_A, a_lda, a_tau, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -10331,9 +10883,6 @@ fn hipsolverDnZungqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
 #[pyo3(signature = (handle, m, n, k, A, lda, tau, work, lwork, devInfo))]
 fn hipsolverDnSorgqr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSorgqr");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -10348,6 +10897,11 @@ fn hipsolverDnSorgqr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n:
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -10370,9 +10924,6 @@ fn hipsolverDnSorgqr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n:
 #[pyo3(signature = (handle, m, n, k, A, lda, tau, work, lwork, devInfo))]
 fn hipsolverDnDorgqr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDorgqr");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -10387,6 +10938,11 @@ fn hipsolverDnDorgqr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n:
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -10409,9 +10965,6 @@ fn hipsolverDnDorgqr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n:
 #[pyo3(signature = (handle, m, n, k, A, lda, tau, work, lwork, devInfo))]
 fn hipsolverDnCungqr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCungqr");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -10426,6 +10979,11 @@ fn hipsolverDnCungqr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n:
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -10448,9 +11006,6 @@ fn hipsolverDnCungqr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n:
 #[pyo3(signature = (handle, m, n, k, A, lda, tau, work, lwork, devInfo))]
 fn hipsolverDnZungqr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZungqr");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -10465,6 +11020,11 @@ fn hipsolverDnZungqr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n:
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -10484,9 +11044,6 @@ fn hipsolverDnZungqr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n:
 #[pyo3(signature = (handle, uplo, n, A, lda, tau, lwork))]
 fn hipsolverDnSorgtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSorgtr_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -10497,6 +11054,11 @@ fn hipsolverDnSorgtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bo
     let a_tau = p_tau.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_tau, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -10516,9 +11078,6 @@ fn hipsolverDnSorgtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bo
 #[pyo3(signature = (handle, uplo, n, A, lda, tau, lwork))]
 fn hipsolverDnDorgtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDorgtr_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -10529,6 +11088,11 @@ fn hipsolverDnDorgtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bo
     let a_tau = p_tau.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_tau, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -10548,9 +11112,6 @@ fn hipsolverDnDorgtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bo
 #[pyo3(signature = (handle, uplo, n, A, lda, tau, lwork))]
 fn hipsolverDnCungtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCungtr_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -10561,6 +11122,11 @@ fn hipsolverDnCungtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bo
     let a_tau = p_tau.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_tau, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -10580,9 +11146,6 @@ fn hipsolverDnCungtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bo
 #[pyo3(signature = (handle, uplo, n, A, lda, tau, lwork))]
 fn hipsolverDnZungtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZungtr_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -10593,6 +11156,11 @@ fn hipsolverDnZungtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bo
     let a_tau = p_tau.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_tau, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -10614,9 +11182,6 @@ fn hipsolverDnZungtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bo
 #[pyo3(signature = (handle, uplo, n, A, lda, tau, work, lwork, devInfo))]
 fn hipsolverDnSorgtr(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSorgtr");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -10630,6 +11195,11 @@ fn hipsolverDnSorgtr(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -10651,9 +11221,6 @@ fn hipsolverDnSorgtr(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
 #[pyo3(signature = (handle, uplo, n, A, lda, tau, work, lwork, devInfo))]
 fn hipsolverDnDorgtr(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDorgtr");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -10667,6 +11234,11 @@ fn hipsolverDnDorgtr(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -10688,9 +11260,6 @@ fn hipsolverDnDorgtr(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
 #[pyo3(signature = (handle, uplo, n, A, lda, tau, work, lwork, devInfo))]
 fn hipsolverDnCungtr(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCungtr");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -10704,6 +11273,11 @@ fn hipsolverDnCungtr(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -10725,9 +11299,6 @@ fn hipsolverDnCungtr(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
 #[pyo3(signature = (handle, uplo, n, A, lda, tau, work, lwork, devInfo))]
 fn hipsolverDnZungtr(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZungtr");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -10741,6 +11312,11 @@ fn hipsolverDnZungtr(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -10765,9 +11341,6 @@ fn hipsolverDnZungtr(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
 #[pyo3(signature = (handle, side, trans, m, n, k, A, lda, tau, C, ldc, lwork))]
 fn hipsolverDnSormqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSormqr_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(4, side)?)?;
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -10784,6 +11357,11 @@ fn hipsolverDnSormqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bo
     let a_ldc = ldc.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_trans, a_m, a_n, a_k, a_A, a_lda, a_tau, a_C, a_ldc, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -10808,9 +11386,6 @@ fn hipsolverDnSormqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bo
 #[pyo3(signature = (handle, side, trans, m, n, k, A, lda, tau, C, ldc, lwork))]
 fn hipsolverDnDormqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDormqr_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(4, side)?)?;
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -10827,6 +11402,11 @@ fn hipsolverDnDormqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bo
     let a_ldc = ldc.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_trans, a_m, a_n, a_k, a_A, a_lda, a_tau, a_C, a_ldc, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -10851,9 +11431,6 @@ fn hipsolverDnDormqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bo
 #[pyo3(signature = (handle, side, trans, m, n, k, A, lda, tau, C, ldc, lwork))]
 fn hipsolverDnCunmqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCunmqr_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(4, side)?)?;
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -10870,6 +11447,11 @@ fn hipsolverDnCunmqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bo
     let a_ldc = ldc.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_trans, a_m, a_n, a_k, a_A, a_lda, a_tau, a_C, a_ldc, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -10894,9 +11476,6 @@ fn hipsolverDnCunmqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bo
 #[pyo3(signature = (handle, side, trans, m, n, k, A, lda, tau, C, ldc, lwork))]
 fn hipsolverDnZunmqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZunmqr_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(4, side)?)?;
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -10913,6 +11492,11 @@ fn hipsolverDnZunmqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bo
     let a_ldc = ldc.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_trans, a_m, a_n, a_k, a_A, a_lda, a_tau, a_C, a_ldc, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -10939,9 +11523,6 @@ fn hipsolverDnZunmqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bo
 #[pyo3(signature = (handle, side, trans, m, n, k, A, lda, tau, C, ldc, work, lwork, devInfo))]
 fn hipsolverDnSormqr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSormqr");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(4, side)?)?;
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -10961,6 +11542,11 @@ fn hipsolverDnSormqr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyA
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_trans, a_m, a_n, a_k, a_A, a_lda, a_tau, a_C, a_ldc, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -10987,9 +11573,6 @@ fn hipsolverDnSormqr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyA
 #[pyo3(signature = (handle, side, trans, m, n, k, A, lda, tau, C, ldc, work, lwork, devInfo))]
 fn hipsolverDnDormqr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDormqr");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(4, side)?)?;
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -11009,6 +11592,11 @@ fn hipsolverDnDormqr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyA
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_trans, a_m, a_n, a_k, a_A, a_lda, a_tau, a_C, a_ldc, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -11035,9 +11623,6 @@ fn hipsolverDnDormqr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyA
 #[pyo3(signature = (handle, side, trans, m, n, k, A, lda, tau, C, ldc, work, lwork, devInfo))]
 fn hipsolverDnCunmqr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCunmqr");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(4, side)?)?;
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -11057,6 +11642,11 @@ fn hipsolverDnCunmqr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyA
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_trans, a_m, a_n, a_k, a_A, a_lda, a_tau, a_C, a_ldc, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -11083,9 +11673,6 @@ fn hipsolverDnCunmqr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyA
 #[pyo3(signature = (handle, side, trans, m, n, k, A, lda, tau, C, ldc, work, lwork, devInfo))]
 fn hipsolverDnZunmqr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZunmqr");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(4, side)?)?;
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -11105,6 +11692,11 @@ fn hipsolverDnZunmqr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyA
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_trans, a_m, a_n, a_k, a_A, a_lda, a_tau, a_C, a_ldc, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -11129,9 +11721,6 @@ fn hipsolverDnZunmqr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyA
 #[pyo3(signature = (handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, lwork))]
 fn hipsolverDnSormtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSormtr_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(4, side)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -11148,6 +11737,11 @@ fn hipsolverDnSormtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bo
     let a_ldc = ldc.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_trans, a_m, a_n, a_A, a_lda, a_tau, a_C, a_ldc, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -11172,9 +11766,6 @@ fn hipsolverDnSormtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bo
 #[pyo3(signature = (handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, lwork))]
 fn hipsolverDnDormtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDormtr_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(4, side)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -11191,6 +11782,11 @@ fn hipsolverDnDormtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bo
     let a_ldc = ldc.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_trans, a_m, a_n, a_A, a_lda, a_tau, a_C, a_ldc, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -11215,9 +11811,6 @@ fn hipsolverDnDormtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bo
 #[pyo3(signature = (handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, lwork))]
 fn hipsolverDnCunmtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCunmtr_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(4, side)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -11234,6 +11827,11 @@ fn hipsolverDnCunmtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bo
     let a_ldc = ldc.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_trans, a_m, a_n, a_A, a_lda, a_tau, a_C, a_ldc, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -11258,9 +11856,6 @@ fn hipsolverDnCunmtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bo
 #[pyo3(signature = (handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, lwork))]
 fn hipsolverDnZunmtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZunmtr_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(4, side)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -11277,6 +11872,11 @@ fn hipsolverDnZunmtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bo
     let a_ldc = ldc.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_trans, a_m, a_n, a_A, a_lda, a_tau, a_C, a_ldc, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -11303,9 +11903,6 @@ fn hipsolverDnZunmtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bo
 #[pyo3(signature = (handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, work, lwork, devInfo))]
 fn hipsolverDnSormtr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSormtr");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(4, side)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -11325,6 +11922,11 @@ fn hipsolverDnSormtr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyA
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_trans, a_m, a_n, a_A, a_lda, a_tau, a_C, a_ldc, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -11351,9 +11953,6 @@ fn hipsolverDnSormtr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyA
 #[pyo3(signature = (handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, work, lwork, devInfo))]
 fn hipsolverDnDormtr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDormtr");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(4, side)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -11373,6 +11972,11 @@ fn hipsolverDnDormtr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyA
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_trans, a_m, a_n, a_A, a_lda, a_tau, a_C, a_ldc, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -11399,9 +12003,6 @@ fn hipsolverDnDormtr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyA
 #[pyo3(signature = (handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, work, lwork, devInfo))]
 fn hipsolverDnCunmtr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCunmtr");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(4, side)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -11421,6 +12022,11 @@ fn hipsolverDnCunmtr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyA
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_trans, a_m, a_n, a_A, a_lda, a_tau, a_C, a_ldc, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -11447,9 +12053,6 @@ fn hipsolverDnCunmtr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyA
 #[pyo3(signature = (handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, work, lwork, devInfo))]
 fn hipsolverDnZunmtr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZunmtr");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(4, side)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -11469,6 +12072,11 @@ fn hipsolverDnZunmtr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyA
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_trans, a_m, a_n, a_A, a_lda, a_tau, a_C, a_ldc, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -11485,14 +12093,16 @@ fn hipsolverDnZunmtr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyA
 #[pyo3(signature = (handle, m, n, lwork))]
 fn hipsolverDnSgebrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSgebrd_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -11509,14 +12119,16 @@ fn hipsolverDnSgebrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
 #[pyo3(signature = (handle, m, n, lwork))]
 fn hipsolverDnDgebrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDgebrd_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -11533,14 +12145,16 @@ fn hipsolverDnDgebrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
 #[pyo3(signature = (handle, m, n, lwork))]
 fn hipsolverDnCgebrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCgebrd_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -11557,14 +12171,16 @@ fn hipsolverDnCgebrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
 #[pyo3(signature = (handle, m, n, lwork))]
 fn hipsolverDnZgebrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZgebrd_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -11589,9 +12205,6 @@ fn hipsolverDnZgebrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
 #[pyo3(signature = (handle, m, n, A, lda, D, E, tauq, taup, work, lwork, devInfo))]
 fn hipsolverDnSgebrd(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tauq: &Bound<'_, PyAny>, taup: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSgebrd");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, usize, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -11611,6 +12224,11 @@ fn hipsolverDnSgebrd(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n:
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, usize, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_D, a_E, a_tauq, a_taup, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -11635,9 +12253,6 @@ fn hipsolverDnSgebrd(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n:
 #[pyo3(signature = (handle, m, n, A, lda, D, E, tauq, taup, work, lwork, devInfo))]
 fn hipsolverDnDgebrd(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tauq: &Bound<'_, PyAny>, taup: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDgebrd");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, usize, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -11657,6 +12272,11 @@ fn hipsolverDnDgebrd(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n:
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, usize, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_D, a_E, a_tauq, a_taup, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -11681,9 +12301,6 @@ fn hipsolverDnDgebrd(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n:
 #[pyo3(signature = (handle, m, n, A, lda, D, E, tauq, taup, work, lwork, devInfo))]
 fn hipsolverDnCgebrd(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tauq: &Bound<'_, PyAny>, taup: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCgebrd");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, usize, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -11703,6 +12320,11 @@ fn hipsolverDnCgebrd(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n:
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, usize, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_D, a_E, a_tauq, a_taup, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -11727,9 +12349,6 @@ fn hipsolverDnCgebrd(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n:
 #[pyo3(signature = (handle, m, n, A, lda, D, E, tauq, taup, work, lwork, devInfo))]
 fn hipsolverDnZgebrd(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tauq: &Bound<'_, PyAny>, taup: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZgebrd");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, usize, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -11749,6 +12368,11 @@ fn hipsolverDnZgebrd(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n:
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, usize, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_D, a_E, a_tauq, a_taup, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -11773,9 +12397,6 @@ fn hipsolverDnZgebrd(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n:
 #[pyo3(signature = (handle, m, n, nrhs, A, lda, B, ldb, X, ldx, work, lwork))]
 fn hipsolverDnSSgels_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSSgels_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -11792,6 +12413,11 @@ fn hipsolverDnSSgels_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
     let a_work = work.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 8, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -11816,9 +12442,6 @@ fn hipsolverDnSSgels_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
 #[pyo3(signature = (handle, m, n, nrhs, A, lda, B, ldb, X, ldx, work, lwork))]
 fn hipsolverDnDDgels_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDDgels_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -11835,6 +12458,11 @@ fn hipsolverDnDDgels_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
     let a_work = work.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 8, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -11859,9 +12487,6 @@ fn hipsolverDnDDgels_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
 #[pyo3(signature = (handle, m, n, nrhs, A, lda, B, ldb, X, ldx, work, lwork))]
 fn hipsolverDnCCgels_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCCgels_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -11878,6 +12503,11 @@ fn hipsolverDnCCgels_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
     let a_work = work.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 8, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -11902,9 +12532,6 @@ fn hipsolverDnCCgels_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
 #[pyo3(signature = (handle, m, n, nrhs, A, lda, B, ldb, X, ldx, work, lwork))]
 fn hipsolverDnZZgels_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZZgels_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -11921,6 +12548,11 @@ fn hipsolverDnZZgels_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
     let a_work = work.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 8, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -11947,9 +12579,6 @@ fn hipsolverDnZZgels_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
 #[pyo3(signature = (handle, m, n, nrhs, A, lda, B, ldb, X, ldx, work, lwork, niters, devInfo))]
 fn hipsolverDnSSgels(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSSgels");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, i32, usize, i32, usize, u64, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -11969,6 +12598,11 @@ fn hipsolverDnSSgels(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n:
     let a_niters = p_niters.addr();
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, i32, usize, i32, usize, u64, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork, a_niters, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -11995,9 +12629,6 @@ fn hipsolverDnSSgels(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n:
 #[pyo3(signature = (handle, m, n, nrhs, A, lda, B, ldb, X, ldx, work, lwork, niters, devInfo))]
 fn hipsolverDnDDgels(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDDgels");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, i32, usize, i32, usize, u64, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -12017,6 +12648,11 @@ fn hipsolverDnDDgels(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n:
     let a_niters = p_niters.addr();
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, i32, usize, i32, usize, u64, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork, a_niters, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -12043,9 +12679,6 @@ fn hipsolverDnDDgels(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n:
 #[pyo3(signature = (handle, m, n, nrhs, A, lda, B, ldb, X, ldx, work, lwork, niters, devInfo))]
 fn hipsolverDnCCgels(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCCgels");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, i32, usize, i32, usize, u64, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -12065,6 +12698,11 @@ fn hipsolverDnCCgels(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n:
     let a_niters = p_niters.addr();
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, i32, usize, i32, usize, u64, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork, a_niters, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -12091,9 +12729,6 @@ fn hipsolverDnCCgels(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n:
 #[pyo3(signature = (handle, m, n, nrhs, A, lda, B, ldb, X, ldx, work, lwork, niters, devInfo))]
 fn hipsolverDnZZgels(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZZgels");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, i32, usize, i32, usize, u64, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -12113,6 +12748,11 @@ fn hipsolverDnZZgels(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n:
     let a_niters = p_niters.addr();
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, i32, usize, i32, usize, i32, usize, i32, usize, u64, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork, a_niters, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -12131,9 +12771,6 @@ fn hipsolverDnZZgels(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n:
 #[pyo3(signature = (handle, m, n, A, lda, lwork))]
 fn hipsolverDnSgeqrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSgeqrf_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -12142,6 +12779,11 @@ fn hipsolverDnSgeqrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
     let a_lda = lda.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -12160,9 +12802,6 @@ fn hipsolverDnSgeqrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
 #[pyo3(signature = (handle, m, n, A, lda, lwork))]
 fn hipsolverDnDgeqrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDgeqrf_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -12171,6 +12810,11 @@ fn hipsolverDnDgeqrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
     let a_lda = lda.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -12189,9 +12833,6 @@ fn hipsolverDnDgeqrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
 #[pyo3(signature = (handle, m, n, A, lda, lwork))]
 fn hipsolverDnCgeqrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCgeqrf_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -12200,6 +12841,11 @@ fn hipsolverDnCgeqrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
     let a_lda = lda.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -12218,9 +12864,6 @@ fn hipsolverDnCgeqrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
 #[pyo3(signature = (handle, m, n, A, lda, lwork))]
 fn hipsolverDnZgeqrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZgeqrf_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -12229,6 +12872,11 @@ fn hipsolverDnZgeqrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
     let a_lda = lda.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -12250,9 +12898,6 @@ fn hipsolverDnZgeqrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
 #[pyo3(signature = (handle, m, n, A, lda, tau, work, lwork, devInfo))]
 fn hipsolverDnSgeqrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSgeqrf");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -12266,6 +12911,11 @@ fn hipsolverDnSgeqrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n:
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -12287,9 +12937,6 @@ fn hipsolverDnSgeqrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n:
 #[pyo3(signature = (handle, m, n, A, lda, tau, work, lwork, devInfo))]
 fn hipsolverDnDgeqrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDgeqrf");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -12303,6 +12950,11 @@ fn hipsolverDnDgeqrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n:
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -12324,9 +12976,6 @@ fn hipsolverDnDgeqrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n:
 #[pyo3(signature = (handle, m, n, A, lda, tau, work, lwork, devInfo))]
 fn hipsolverDnCgeqrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCgeqrf");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -12340,6 +12989,11 @@ fn hipsolverDnCgeqrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n:
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -12361,9 +13015,6 @@ fn hipsolverDnCgeqrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n:
 #[pyo3(signature = (handle, m, n, A, lda, tau, work, lwork, devInfo))]
 fn hipsolverDnZgeqrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZgeqrf");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -12377,6 +13028,11 @@ fn hipsolverDnZgeqrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n:
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -12401,9 +13057,6 @@ fn hipsolverDnZgeqrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n:
 #[pyo3(signature = (handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, work, lwork))]
 fn hipsolverDnSSgesv_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSSgesv_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -12421,6 +13074,11 @@ fn hipsolverDnSSgesv_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CI
     let a_work = work.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 8, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -12445,9 +13103,6 @@ fn hipsolverDnSSgesv_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CI
 #[pyo3(signature = (handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, work, lwork))]
 fn hipsolverDnDDgesv_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDDgesv_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -12465,6 +13120,11 @@ fn hipsolverDnDDgesv_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CI
     let a_work = work.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 8, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -12489,9 +13149,6 @@ fn hipsolverDnDDgesv_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CI
 #[pyo3(signature = (handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, work, lwork))]
 fn hipsolverDnCCgesv_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCCgesv_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -12509,6 +13166,11 @@ fn hipsolverDnCCgesv_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CI
     let a_work = work.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 8, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -12533,9 +13195,6 @@ fn hipsolverDnCCgesv_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CI
 #[pyo3(signature = (handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, work, lwork))]
 fn hipsolverDnZZgesv_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZZgesv_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -12553,6 +13212,11 @@ fn hipsolverDnZZgesv_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CI
     let a_work = work.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 8, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -12579,9 +13243,6 @@ fn hipsolverDnZZgesv_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CI
 #[pyo3(signature = (handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, work, lwork, niters, devInfo))]
 fn hipsolverDnSSgesv(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSSgesv");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, u64, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -12602,6 +13263,11 @@ fn hipsolverDnSSgesv(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nr
     let a_niters = p_niters.addr();
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, u64, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork, a_niters, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -12628,9 +13294,6 @@ fn hipsolverDnSSgesv(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nr
 #[pyo3(signature = (handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, work, lwork, niters, devInfo))]
 fn hipsolverDnDDgesv(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDDgesv");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, u64, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -12651,6 +13314,11 @@ fn hipsolverDnDDgesv(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nr
     let a_niters = p_niters.addr();
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, u64, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork, a_niters, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -12677,9 +13345,6 @@ fn hipsolverDnDDgesv(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nr
 #[pyo3(signature = (handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, work, lwork, niters, devInfo))]
 fn hipsolverDnCCgesv(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCCgesv");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, u64, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -12700,6 +13365,11 @@ fn hipsolverDnCCgesv(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nr
     let a_niters = p_niters.addr();
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, u64, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork, a_niters, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -12726,9 +13396,6 @@ fn hipsolverDnCCgesv(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nr
 #[pyo3(signature = (handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, work, lwork, niters, devInfo))]
 fn hipsolverDnZZgesv(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZZgesv");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, u64, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_n = n.0;
     let a_nrhs = nrhs.0;
@@ -12749,6 +13416,11 @@ fn hipsolverDnZZgesv(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nr
     let a_niters = p_niters.addr();
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, u64, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork, a_niters, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -12765,14 +13437,16 @@ fn hipsolverDnZZgesv(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nr
 #[pyo3(signature = (handle, m, n, lwork))]
 fn hipsolverDnSgesvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSgesvd_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -12789,14 +13463,16 @@ fn hipsolverDnSgesvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
 #[pyo3(signature = (handle, m, n, lwork))]
 fn hipsolverDnDgesvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDgesvd_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -12813,14 +13489,16 @@ fn hipsolverDnDgesvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
 #[pyo3(signature = (handle, m, n, lwork))]
 fn hipsolverDnCgesvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCgesvd_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -12837,14 +13515,16 @@ fn hipsolverDnCgesvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
 #[pyo3(signature = (handle, m, n, lwork))]
 fn hipsolverDnZgesvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZgesvd_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -12873,9 +13553,6 @@ fn hipsolverDnZgesvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
 #[pyo3(signature = (handle, jobu, jobv, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, rwork, devInfo))]
 fn hipsolverDnSgesvd(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::CInt<i8>, jobv: rt::CInt<i8>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, rwork: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSgesvd");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i8, i8, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobu = jobu.0;
     let a_jobv = jobv.0;
@@ -12899,6 +13576,11 @@ fn hipsolverDnSgesvd(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::CInt<i8>, 
     let a_rwork = p_rwork.addr();
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i8, i8, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobu, a_jobv, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_rwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -12927,9 +13609,6 @@ fn hipsolverDnSgesvd(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::CInt<i8>, 
 #[pyo3(signature = (handle, jobu, jobv, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, rwork, devInfo))]
 fn hipsolverDnDgesvd(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::CInt<i8>, jobv: rt::CInt<i8>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, rwork: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDgesvd");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i8, i8, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobu = jobu.0;
     let a_jobv = jobv.0;
@@ -12953,6 +13632,11 @@ fn hipsolverDnDgesvd(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::CInt<i8>, 
     let a_rwork = p_rwork.addr();
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i8, i8, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobu, a_jobv, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_rwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -12981,9 +13665,6 @@ fn hipsolverDnDgesvd(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::CInt<i8>, 
 #[pyo3(signature = (handle, jobu, jobv, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, rwork, devInfo))]
 fn hipsolverDnCgesvd(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::CInt<i8>, jobv: rt::CInt<i8>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, rwork: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCgesvd");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i8, i8, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobu = jobu.0;
     let a_jobv = jobv.0;
@@ -13007,6 +13688,11 @@ fn hipsolverDnCgesvd(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::CInt<i8>, 
     let a_rwork = p_rwork.addr();
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i8, i8, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobu, a_jobv, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_rwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -13035,9 +13721,6 @@ fn hipsolverDnCgesvd(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::CInt<i8>, 
 #[pyo3(signature = (handle, jobu, jobv, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, rwork, devInfo))]
 fn hipsolverDnZgesvd(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::CInt<i8>, jobv: rt::CInt<i8>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, rwork: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZgesvd");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i8, i8, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobu = jobu.0;
     let a_jobv = jobv.0;
@@ -13061,6 +13744,11 @@ fn hipsolverDnZgesvd(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::CInt<i8>, 
     let a_rwork = p_rwork.addr();
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i8, i8, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobu, a_jobv, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_rwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -13087,9 +13775,6 @@ fn hipsolverDnZgesvd(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::CInt<i8>, 
 #[pyo3(signature = (handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, lwork, params))]
 fn hipsolverDnSgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSgesvdj_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_econ = econ.0;
@@ -13109,6 +13794,11 @@ fn hipsolverDnSgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &B
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
     let a_params = params.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_econ, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_lwork, a_params) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -13135,9 +13825,6 @@ fn hipsolverDnSgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &B
 #[pyo3(signature = (handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, lwork, params))]
 fn hipsolverDnDgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDgesvdj_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_econ = econ.0;
@@ -13157,6 +13844,11 @@ fn hipsolverDnDgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &B
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
     let a_params = params.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_econ, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_lwork, a_params) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -13183,9 +13875,6 @@ fn hipsolverDnDgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &B
 #[pyo3(signature = (handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, lwork, params))]
 fn hipsolverDnCgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCgesvdj_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_econ = econ.0;
@@ -13205,6 +13894,11 @@ fn hipsolverDnCgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &B
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
     let a_params = params.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_econ, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_lwork, a_params) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -13231,9 +13925,6 @@ fn hipsolverDnCgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &B
 #[pyo3(signature = (handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, lwork, params))]
 fn hipsolverDnZgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZgesvdj_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_econ = econ.0;
@@ -13253,6 +13944,11 @@ fn hipsolverDnZgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &B
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
     let a_params = params.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_econ, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_lwork, a_params) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -13281,9 +13977,6 @@ fn hipsolverDnZgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &B
 #[pyo3(signature = (handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params))]
 fn hipsolverDnSgesvdj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSgesvdj");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_econ = econ.0;
@@ -13306,6 +13999,11 @@ fn hipsolverDnSgesvdj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, Py
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
     let a_params = params.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_econ, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_devInfo, a_params) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -13334,9 +14032,6 @@ fn hipsolverDnSgesvdj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, Py
 #[pyo3(signature = (handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params))]
 fn hipsolverDnDgesvdj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDgesvdj");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_econ = econ.0;
@@ -13359,6 +14054,11 @@ fn hipsolverDnDgesvdj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, Py
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
     let a_params = params.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_econ, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_devInfo, a_params) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -13387,9 +14087,6 @@ fn hipsolverDnDgesvdj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, Py
 #[pyo3(signature = (handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params))]
 fn hipsolverDnCgesvdj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCgesvdj");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_econ = econ.0;
@@ -13412,6 +14109,11 @@ fn hipsolverDnCgesvdj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, Py
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
     let a_params = params.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_econ, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_devInfo, a_params) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -13440,9 +14142,6 @@ fn hipsolverDnCgesvdj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, Py
 #[pyo3(signature = (handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params))]
 fn hipsolverDnZgesvdj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZgesvdj");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_econ = econ.0;
@@ -13465,6 +14164,11 @@ fn hipsolverDnZgesvdj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, Py
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
     let a_params = params.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_econ, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_devInfo, a_params) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -13491,9 +14195,6 @@ fn hipsolverDnZgesvdj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, Py
 #[pyo3(signature = (handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, lwork, params, batch_count))]
 fn hipsolverDnSgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSgesvdjBatched_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_m = m.0;
@@ -13513,6 +14214,11 @@ fn hipsolverDnSgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, j
     let a_lwork = p_lwork.addr();
     let a_params = params.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_lwork, a_params, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -13539,9 +14245,6 @@ fn hipsolverDnSgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, j
 #[pyo3(signature = (handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, lwork, params, batch_count))]
 fn hipsolverDnDgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDgesvdjBatched_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_m = m.0;
@@ -13561,6 +14264,11 @@ fn hipsolverDnDgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, j
     let a_lwork = p_lwork.addr();
     let a_params = params.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_lwork, a_params, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -13587,9 +14295,6 @@ fn hipsolverDnDgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, j
 #[pyo3(signature = (handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, lwork, params, batch_count))]
 fn hipsolverDnCgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCgesvdjBatched_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_m = m.0;
@@ -13609,6 +14314,11 @@ fn hipsolverDnCgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, j
     let a_lwork = p_lwork.addr();
     let a_params = params.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_lwork, a_params, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -13635,9 +14345,6 @@ fn hipsolverDnCgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, j
 #[pyo3(signature = (handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, lwork, params, batch_count))]
 fn hipsolverDnZgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZgesvdjBatched_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_m = m.0;
@@ -13657,6 +14364,11 @@ fn hipsolverDnZgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, j
     let a_lwork = p_lwork.addr();
     let a_params = params.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_lwork, a_params, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -13685,9 +14397,6 @@ fn hipsolverDnZgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, j
 #[pyo3(signature = (handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params, batch_count))]
 fn hipsolverDnSgesvdjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSgesvdjBatched");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, i32, usize, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_m = m.0;
@@ -13710,6 +14419,11 @@ fn hipsolverDnSgesvdjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound
     let a_devInfo = p_devInfo.addr();
     let a_params = params.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, i32, usize, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_devInfo, a_params, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -13738,9 +14452,6 @@ fn hipsolverDnSgesvdjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound
 #[pyo3(signature = (handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params, batch_count))]
 fn hipsolverDnDgesvdjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDgesvdjBatched");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, i32, usize, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_m = m.0;
@@ -13763,6 +14474,11 @@ fn hipsolverDnDgesvdjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound
     let a_devInfo = p_devInfo.addr();
     let a_params = params.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, i32, usize, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_devInfo, a_params, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -13791,9 +14507,6 @@ fn hipsolverDnDgesvdjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound
 #[pyo3(signature = (handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params, batch_count))]
 fn hipsolverDnCgesvdjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCgesvdjBatched");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, i32, usize, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_m = m.0;
@@ -13816,6 +14529,11 @@ fn hipsolverDnCgesvdjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound
     let a_devInfo = p_devInfo.addr();
     let a_params = params.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, i32, usize, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_devInfo, a_params, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -13844,9 +14562,6 @@ fn hipsolverDnCgesvdjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound
 #[pyo3(signature = (handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params, batch_count))]
 fn hipsolverDnZgesvdjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZgesvdjBatched");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, i32, usize, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_m = m.0;
@@ -13869,6 +14584,11 @@ fn hipsolverDnZgesvdjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound
     let a_devInfo = p_devInfo.addr();
     let a_params = params.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, usize, i32, usize, i32, usize, i32, usize, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_devInfo, a_params, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -13899,9 +14619,6 @@ fn hipsolverDnZgesvdjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound
 #[pyo3(signature = (handle, jobz, rank, m, n, A, lda, strideA, S, strideS, U, ldu, strideU, V, ldv, strideV, lwork, batch_count))]
 fn hipsolverDnSgesvdaStridedBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, rank: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, S: &Bound<'_, PyAny>, strideS: rt::CInt<i64>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, strideU: rt::CInt<i64>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, strideV: rt::CInt<i64>, lwork: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSgesvdaStridedBatched_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, i64, usize, i64, usize, i32, i64, usize, i32, i64, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_rank = rank.0;
@@ -13925,6 +14642,11 @@ fn hipsolverDnSgesvdaStridedBatched_bufferSize(py: Python<'_>, handle: rt::PtrAr
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, i64, usize, i64, usize, i32, i64, usize, i32, i64, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_rank, a_m, a_n, a_A, a_lda, a_strideA, a_S, a_strideS, a_U, a_ldu, a_strideU, a_V, a_ldv, a_strideV, a_lwork, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -13955,9 +14677,6 @@ fn hipsolverDnSgesvdaStridedBatched_bufferSize(py: Python<'_>, handle: rt::PtrAr
 #[pyo3(signature = (handle, jobz, rank, m, n, A, lda, strideA, S, strideS, U, ldu, strideU, V, ldv, strideV, lwork, batch_count))]
 fn hipsolverDnDgesvdaStridedBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, rank: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, S: &Bound<'_, PyAny>, strideS: rt::CInt<i64>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, strideU: rt::CInt<i64>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, strideV: rt::CInt<i64>, lwork: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDgesvdaStridedBatched_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, i64, usize, i64, usize, i32, i64, usize, i32, i64, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_rank = rank.0;
@@ -13981,6 +14700,11 @@ fn hipsolverDnDgesvdaStridedBatched_bufferSize(py: Python<'_>, handle: rt::PtrAr
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, i64, usize, i64, usize, i32, i64, usize, i32, i64, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_rank, a_m, a_n, a_A, a_lda, a_strideA, a_S, a_strideS, a_U, a_ldu, a_strideU, a_V, a_ldv, a_strideV, a_lwork, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -14011,9 +14735,6 @@ fn hipsolverDnDgesvdaStridedBatched_bufferSize(py: Python<'_>, handle: rt::PtrAr
 #[pyo3(signature = (handle, jobz, rank, m, n, A, lda, strideA, S, strideS, U, ldu, strideU, V, ldv, strideV, lwork, batch_count))]
 fn hipsolverDnCgesvdaStridedBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, rank: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, S: &Bound<'_, PyAny>, strideS: rt::CInt<i64>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, strideU: rt::CInt<i64>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, strideV: rt::CInt<i64>, lwork: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCgesvdaStridedBatched_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, i64, usize, i64, usize, i32, i64, usize, i32, i64, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_rank = rank.0;
@@ -14037,6 +14758,11 @@ fn hipsolverDnCgesvdaStridedBatched_bufferSize(py: Python<'_>, handle: rt::PtrAr
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, i64, usize, i64, usize, i32, i64, usize, i32, i64, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_rank, a_m, a_n, a_A, a_lda, a_strideA, a_S, a_strideS, a_U, a_ldu, a_strideU, a_V, a_ldv, a_strideV, a_lwork, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -14067,9 +14793,6 @@ fn hipsolverDnCgesvdaStridedBatched_bufferSize(py: Python<'_>, handle: rt::PtrAr
 #[pyo3(signature = (handle, jobz, rank, m, n, A, lda, strideA, S, strideS, U, ldu, strideU, V, ldv, strideV, lwork, batch_count))]
 fn hipsolverDnZgesvdaStridedBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, rank: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, S: &Bound<'_, PyAny>, strideS: rt::CInt<i64>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, strideU: rt::CInt<i64>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, strideV: rt::CInt<i64>, lwork: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZgesvdaStridedBatched_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, i64, usize, i64, usize, i32, i64, usize, i32, i64, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_rank = rank.0;
@@ -14093,6 +14816,11 @@ fn hipsolverDnZgesvdaStridedBatched_bufferSize(py: Python<'_>, handle: rt::PtrAr
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, i64, usize, i64, usize, i32, i64, usize, i32, i64, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_rank, a_m, a_n, a_A, a_lda, a_strideA, a_S, a_strideS, a_U, a_ldu, a_strideU, a_V, a_ldv, a_strideV, a_lwork, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -14126,9 +14854,6 @@ fn hipsolverDnZgesvdaStridedBatched_bufferSize(py: Python<'_>, handle: rt::PtrAr
 #[pyo3(signature = (handle, jobz, rank, m, n, A, lda, strideA, S, strideS, U, ldu, strideU, V, ldv, strideV, work, lwork, devInfo, hRnrmF, batch_count))]
 fn hipsolverDnSgesvdaStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, rank: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, S: &Bound<'_, PyAny>, strideS: rt::CInt<i64>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, strideU: rt::CInt<i64>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, strideV: rt::CInt<i64>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, hRnrmF: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSgesvdaStridedBatched");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, i64, usize, i64, usize, i32, i64, usize, i32, i64, usize, i32, usize, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_rank = rank.0;
@@ -14157,6 +14882,11 @@ fn hipsolverDnSgesvdaStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz:
     let p_hRnrmF = rt::typed_ptr_arg(hRnrmF, None, 8, true)?;
     let a_hRnrmF = p_hRnrmF.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, i64, usize, i64, usize, i32, i64, usize, i32, i64, usize, i32, usize, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_rank, a_m, a_n, a_A, a_lda, a_strideA, a_S, a_strideS, a_U, a_ldu, a_strideU, a_V, a_ldv, a_strideV, a_work, a_lwork, a_devInfo, a_hRnrmF, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -14190,9 +14920,6 @@ fn hipsolverDnSgesvdaStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz:
 #[pyo3(signature = (handle, jobz, rank, m, n, A, lda, strideA, S, strideS, U, ldu, strideU, V, ldv, strideV, work, lwork, devInfo, hRnrmF, batch_count))]
 fn hipsolverDnDgesvdaStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, rank: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, S: &Bound<'_, PyAny>, strideS: rt::CInt<i64>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, strideU: rt::CInt<i64>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, strideV: rt::CInt<i64>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, hRnrmF: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDgesvdaStridedBatched");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, i64, usize, i64, usize, i32, i64, usize, i32, i64, usize, i32, usize, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_rank = rank.0;
@@ -14221,6 +14948,11 @@ fn hipsolverDnDgesvdaStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz:
     let p_hRnrmF = rt::typed_ptr_arg(hRnrmF, None, 8, true)?;
     let a_hRnrmF = p_hRnrmF.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, i64, usize, i64, usize, i32, i64, usize, i32, i64, usize, i32, usize, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_rank, a_m, a_n, a_A, a_lda, a_strideA, a_S, a_strideS, a_U, a_ldu, a_strideU, a_V, a_ldv, a_strideV, a_work, a_lwork, a_devInfo, a_hRnrmF, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -14254,9 +14986,6 @@ fn hipsolverDnDgesvdaStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz:
 #[pyo3(signature = (handle, jobz, rank, m, n, A, lda, strideA, S, strideS, U, ldu, strideU, V, ldv, strideV, work, lwork, devInfo, hRnrmF, batch_count))]
 fn hipsolverDnCgesvdaStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, rank: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, S: &Bound<'_, PyAny>, strideS: rt::CInt<i64>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, strideU: rt::CInt<i64>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, strideV: rt::CInt<i64>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, hRnrmF: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCgesvdaStridedBatched");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, i64, usize, i64, usize, i32, i64, usize, i32, i64, usize, i32, usize, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_rank = rank.0;
@@ -14285,6 +15014,11 @@ fn hipsolverDnCgesvdaStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz:
     let p_hRnrmF = rt::typed_ptr_arg(hRnrmF, None, 8, true)?;
     let a_hRnrmF = p_hRnrmF.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, i64, usize, i64, usize, i32, i64, usize, i32, i64, usize, i32, usize, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_rank, a_m, a_n, a_A, a_lda, a_strideA, a_S, a_strideS, a_U, a_ldu, a_strideU, a_V, a_ldv, a_strideV, a_work, a_lwork, a_devInfo, a_hRnrmF, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -14318,9 +15052,6 @@ fn hipsolverDnCgesvdaStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz:
 #[pyo3(signature = (handle, jobz, rank, m, n, A, lda, strideA, S, strideS, U, ldu, strideU, V, ldv, strideV, work, lwork, devInfo, hRnrmF, batch_count))]
 fn hipsolverDnZgesvdaStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, rank: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, S: &Bound<'_, PyAny>, strideS: rt::CInt<i64>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, strideU: rt::CInt<i64>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, strideV: rt::CInt<i64>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, hRnrmF: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZgesvdaStridedBatched");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, i64, usize, i64, usize, i32, i64, usize, i32, i64, usize, i32, usize, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_rank = rank.0;
@@ -14349,6 +15080,11 @@ fn hipsolverDnZgesvdaStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz:
     let p_hRnrmF = rt::typed_ptr_arg(hRnrmF, None, 8, true)?;
     let a_hRnrmF = p_hRnrmF.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, i32, usize, i32, i64, usize, i64, usize, i32, i64, usize, i32, i64, usize, i32, usize, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_rank, a_m, a_n, a_A, a_lda, a_strideA, a_S, a_strideS, a_U, a_ldu, a_strideU, a_V, a_ldv, a_strideV, a_work, a_lwork, a_devInfo, a_hRnrmF, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -14367,9 +15103,6 @@ fn hipsolverDnZgesvdaStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz:
 #[pyo3(signature = (handle, m, n, A, lda, lwork))]
 fn hipsolverDnSgetrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSgetrf_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -14378,6 +15111,11 @@ fn hipsolverDnSgetrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
     let a_lda = lda.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -14396,9 +15134,6 @@ fn hipsolverDnSgetrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
 #[pyo3(signature = (handle, m, n, A, lda, lwork))]
 fn hipsolverDnDgetrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDgetrf_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -14407,6 +15142,11 @@ fn hipsolverDnDgetrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
     let a_lda = lda.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -14425,9 +15165,6 @@ fn hipsolverDnDgetrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
 #[pyo3(signature = (handle, m, n, A, lda, lwork))]
 fn hipsolverDnCgetrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCgetrf_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -14436,6 +15173,11 @@ fn hipsolverDnCgetrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
     let a_lda = lda.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -14454,9 +15196,6 @@ fn hipsolverDnCgetrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
 #[pyo3(signature = (handle, m, n, A, lda, lwork))]
 fn hipsolverDnZgetrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZgetrf_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -14465,6 +15204,11 @@ fn hipsolverDnZgetrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
     let a_lda = lda.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -14485,9 +15229,6 @@ fn hipsolverDnZgetrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CI
 #[pyo3(signature = (handle, m, n, A, lda, work, devIpiv, devInfo))]
 fn hipsolverDnSgetrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, devIpiv: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSgetrf");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -14500,6 +15241,11 @@ fn hipsolverDnSgetrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n:
     let a_devIpiv = p_devIpiv.addr();
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_work, a_devIpiv, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -14520,9 +15266,6 @@ fn hipsolverDnSgetrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n:
 #[pyo3(signature = (handle, m, n, A, lda, work, devIpiv, devInfo))]
 fn hipsolverDnDgetrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, devIpiv: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDgetrf");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -14535,6 +15278,11 @@ fn hipsolverDnDgetrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n:
     let a_devIpiv = p_devIpiv.addr();
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_work, a_devIpiv, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -14555,9 +15303,6 @@ fn hipsolverDnDgetrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n:
 #[pyo3(signature = (handle, m, n, A, lda, work, devIpiv, devInfo))]
 fn hipsolverDnCgetrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, devIpiv: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCgetrf");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -14570,6 +15315,11 @@ fn hipsolverDnCgetrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n:
     let a_devIpiv = p_devIpiv.addr();
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_work, a_devIpiv, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -14590,9 +15340,6 @@ fn hipsolverDnCgetrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n:
 #[pyo3(signature = (handle, m, n, A, lda, work, devIpiv, devInfo))]
 fn hipsolverDnZgetrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, devIpiv: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZgetrf");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_m = m.0;
     let a_n = n.0;
@@ -14605,6 +15352,11 @@ fn hipsolverDnZgetrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n:
     let a_devIpiv = p_devIpiv.addr();
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize, i32, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_work, a_devIpiv, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -14627,9 +15379,6 @@ fn hipsolverDnZgetrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n:
 #[pyo3(signature = (handle, trans, n, nrhs, A, lda, devIpiv, B, ldb, devInfo))]
 fn hipsolverDnSgetrs(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSgetrs");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
     let a_n = n.0;
@@ -14644,6 +15393,11 @@ fn hipsolverDnSgetrs(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, Py
     let a_ldb = ldb.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -14666,9 +15420,6 @@ fn hipsolverDnSgetrs(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, Py
 #[pyo3(signature = (handle, trans, n, nrhs, A, lda, devIpiv, B, ldb, devInfo))]
 fn hipsolverDnDgetrs(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDgetrs");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
     let a_n = n.0;
@@ -14683,6 +15434,11 @@ fn hipsolverDnDgetrs(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, Py
     let a_ldb = ldb.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -14705,9 +15461,6 @@ fn hipsolverDnDgetrs(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, Py
 #[pyo3(signature = (handle, trans, n, nrhs, A, lda, devIpiv, B, ldb, devInfo))]
 fn hipsolverDnCgetrs(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCgetrs");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
     let a_n = n.0;
@@ -14722,6 +15475,11 @@ fn hipsolverDnCgetrs(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, Py
     let a_ldb = ldb.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -14744,9 +15502,6 @@ fn hipsolverDnCgetrs(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, Py
 #[pyo3(signature = (handle, trans, n, nrhs, A, lda, devIpiv, B, ldb, devInfo))]
 fn hipsolverDnZgetrs(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZgetrs");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
     let a_n = n.0;
@@ -14761,6 +15516,11 @@ fn hipsolverDnZgetrs(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, Py
     let a_ldb = ldb.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -14779,9 +15539,6 @@ fn hipsolverDnZgetrs(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, Py
 #[pyo3(signature = (handle, uplo, n, A, lda, lwork))]
 fn hipsolverDnSpotrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSpotrf_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -14790,6 +15547,11 @@ fn hipsolverDnSpotrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bo
     let a_lda = lda.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -14808,9 +15570,6 @@ fn hipsolverDnSpotrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bo
 #[pyo3(signature = (handle, uplo, n, A, lda, lwork))]
 fn hipsolverDnDpotrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDpotrf_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -14819,6 +15578,11 @@ fn hipsolverDnDpotrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bo
     let a_lda = lda.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -14837,9 +15601,6 @@ fn hipsolverDnDpotrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bo
 #[pyo3(signature = (handle, uplo, n, A, lda, lwork))]
 fn hipsolverDnCpotrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCpotrf_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -14848,6 +15609,11 @@ fn hipsolverDnCpotrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bo
     let a_lda = lda.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -14866,9 +15632,6 @@ fn hipsolverDnCpotrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bo
 #[pyo3(signature = (handle, uplo, n, A, lda, lwork))]
 fn hipsolverDnZpotrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZpotrf_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -14877,6 +15640,11 @@ fn hipsolverDnZpotrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bo
     let a_lda = lda.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -14897,9 +15665,6 @@ fn hipsolverDnZpotrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bo
 #[pyo3(signature = (handle, uplo, n, A, lda, work, lwork, devInfo))]
 fn hipsolverDnSpotrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSpotrf");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -14911,6 +15676,11 @@ fn hipsolverDnSpotrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -14931,9 +15701,6 @@ fn hipsolverDnSpotrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
 #[pyo3(signature = (handle, uplo, n, A, lda, work, lwork, devInfo))]
 fn hipsolverDnDpotrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDpotrf");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -14945,6 +15712,11 @@ fn hipsolverDnDpotrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -14965,9 +15737,6 @@ fn hipsolverDnDpotrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
 #[pyo3(signature = (handle, uplo, n, A, lda, work, lwork, devInfo))]
 fn hipsolverDnCpotrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCpotrf");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -14979,6 +15748,11 @@ fn hipsolverDnCpotrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -14999,9 +15773,6 @@ fn hipsolverDnCpotrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
 #[pyo3(signature = (handle, uplo, n, A, lda, work, lwork, devInfo))]
 fn hipsolverDnZpotrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZpotrf");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -15013,6 +15784,11 @@ fn hipsolverDnZpotrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -15032,9 +15808,6 @@ fn hipsolverDnZpotrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
 #[pyo3(signature = (handle, uplo, n, A, lda, devInfo, batch_count))]
 fn hipsolverDnSpotrfBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSpotrfBatched");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -15043,6 +15816,11 @@ fn hipsolverDnSpotrfBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_devInfo, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -15062,9 +15840,6 @@ fn hipsolverDnSpotrfBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<
 #[pyo3(signature = (handle, uplo, n, A, lda, devInfo, batch_count))]
 fn hipsolverDnDpotrfBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDpotrfBatched");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -15073,6 +15848,11 @@ fn hipsolverDnDpotrfBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_devInfo, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -15092,9 +15872,6 @@ fn hipsolverDnDpotrfBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<
 #[pyo3(signature = (handle, uplo, n, A, lda, devInfo, batch_count))]
 fn hipsolverDnCpotrfBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCpotrfBatched");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -15103,6 +15880,11 @@ fn hipsolverDnCpotrfBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_devInfo, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -15122,9 +15904,6 @@ fn hipsolverDnCpotrfBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<
 #[pyo3(signature = (handle, uplo, n, A, lda, devInfo, batch_count))]
 fn hipsolverDnZpotrfBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZpotrfBatched");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -15133,6 +15912,11 @@ fn hipsolverDnZpotrfBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_devInfo, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -15151,9 +15935,6 @@ fn hipsolverDnZpotrfBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<
 #[pyo3(signature = (handle, uplo, n, A, lda, lwork))]
 fn hipsolverDnSpotri_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSpotri_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -15162,6 +15943,11 @@ fn hipsolverDnSpotri_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bo
     let a_lda = lda.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -15180,9 +15966,6 @@ fn hipsolverDnSpotri_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bo
 #[pyo3(signature = (handle, uplo, n, A, lda, lwork))]
 fn hipsolverDnDpotri_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDpotri_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -15191,6 +15974,11 @@ fn hipsolverDnDpotri_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bo
     let a_lda = lda.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -15209,9 +15997,6 @@ fn hipsolverDnDpotri_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bo
 #[pyo3(signature = (handle, uplo, n, A, lda, lwork))]
 fn hipsolverDnCpotri_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCpotri_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -15220,6 +16005,11 @@ fn hipsolverDnCpotri_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bo
     let a_lda = lda.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -15238,9 +16028,6 @@ fn hipsolverDnCpotri_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bo
 #[pyo3(signature = (handle, uplo, n, A, lda, lwork))]
 fn hipsolverDnZpotri_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZpotri_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -15249,6 +16036,11 @@ fn hipsolverDnZpotri_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bo
     let a_lda = lda.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -15269,9 +16061,6 @@ fn hipsolverDnZpotri_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bo
 #[pyo3(signature = (handle, uplo, n, A, lda, work, lwork, devInfo))]
 fn hipsolverDnSpotri(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSpotri");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -15283,6 +16072,11 @@ fn hipsolverDnSpotri(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -15303,9 +16097,6 @@ fn hipsolverDnSpotri(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
 #[pyo3(signature = (handle, uplo, n, A, lda, work, lwork, devInfo))]
 fn hipsolverDnDpotri(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDpotri");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -15317,6 +16108,11 @@ fn hipsolverDnDpotri(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -15337,9 +16133,6 @@ fn hipsolverDnDpotri(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
 #[pyo3(signature = (handle, uplo, n, A, lda, work, lwork, devInfo))]
 fn hipsolverDnCpotri(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCpotri");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -15351,6 +16144,11 @@ fn hipsolverDnCpotri(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -15371,9 +16169,6 @@ fn hipsolverDnCpotri(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
 #[pyo3(signature = (handle, uplo, n, A, lda, work, lwork, devInfo))]
 fn hipsolverDnZpotri(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZpotri");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -15385,6 +16180,11 @@ fn hipsolverDnZpotri(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -15406,9 +16206,6 @@ fn hipsolverDnZpotri(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
 #[pyo3(signature = (handle, uplo, n, nrhs, A, lda, B, ldb, devInfo))]
 fn hipsolverDnSpotrs(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSpotrs");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -15421,6 +16218,11 @@ fn hipsolverDnSpotrs(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
     let a_ldb = ldb.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -15442,9 +16244,6 @@ fn hipsolverDnSpotrs(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
 #[pyo3(signature = (handle, uplo, n, nrhs, A, lda, B, ldb, devInfo))]
 fn hipsolverDnDpotrs(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDpotrs");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -15457,6 +16256,11 @@ fn hipsolverDnDpotrs(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
     let a_ldb = ldb.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -15478,9 +16282,6 @@ fn hipsolverDnDpotrs(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
 #[pyo3(signature = (handle, uplo, n, nrhs, A, lda, B, ldb, devInfo))]
 fn hipsolverDnCpotrs(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCpotrs");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -15493,6 +16294,11 @@ fn hipsolverDnCpotrs(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
     let a_ldb = ldb.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -15514,9 +16320,6 @@ fn hipsolverDnCpotrs(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
 #[pyo3(signature = (handle, uplo, n, nrhs, A, lda, B, ldb, devInfo))]
 fn hipsolverDnZpotrs(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZpotrs");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -15529,6 +16332,11 @@ fn hipsolverDnZpotrs(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
     let a_ldb = ldb.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -15551,9 +16359,6 @@ fn hipsolverDnZpotrs(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
 #[pyo3(signature = (handle, uplo, n, nrhs, A, lda, B, ldb, devInfo, batch_count))]
 fn hipsolverDnSpotrsBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, B: rt::PtrArgMut, ldb: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSpotrsBatched");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, i32, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -15565,6 +16370,11 @@ fn hipsolverDnSpotrsBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, i32, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_devInfo, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -15587,9 +16397,6 @@ fn hipsolverDnSpotrsBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<
 #[pyo3(signature = (handle, uplo, n, nrhs, A, lda, B, ldb, devInfo, batch_count))]
 fn hipsolverDnDpotrsBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, B: rt::PtrArgMut, ldb: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDpotrsBatched");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, i32, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -15601,6 +16408,11 @@ fn hipsolverDnDpotrsBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, i32, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_devInfo, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -15623,9 +16435,6 @@ fn hipsolverDnDpotrsBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<
 #[pyo3(signature = (handle, uplo, n, nrhs, A, lda, B, ldb, devInfo, batch_count))]
 fn hipsolverDnCpotrsBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, B: rt::PtrArgMut, ldb: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCpotrsBatched");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, i32, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -15637,6 +16446,11 @@ fn hipsolverDnCpotrsBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, i32, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_devInfo, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -15659,9 +16473,6 @@ fn hipsolverDnCpotrsBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<
 #[pyo3(signature = (handle, uplo, n, nrhs, A, lda, B, ldb, devInfo, batch_count))]
 fn hipsolverDnZpotrsBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, B: rt::PtrArgMut, ldb: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZpotrsBatched");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, i32, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -15673,6 +16484,11 @@ fn hipsolverDnZpotrsBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, i32, usize, i32, usize, i32, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_devInfo, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -15693,9 +16509,6 @@ fn hipsolverDnZpotrsBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<
 #[pyo3(signature = (handle, jobz, uplo, n, A, lda, W, lwork))]
 fn hipsolverDnSsyevd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSsyevd_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -15707,6 +16520,11 @@ fn hipsolverDnSsyevd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bo
     let a_W = p_W.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -15727,9 +16545,6 @@ fn hipsolverDnSsyevd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bo
 #[pyo3(signature = (handle, jobz, uplo, n, A, lda, W, lwork))]
 fn hipsolverDnDsyevd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDsyevd_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -15741,6 +16556,11 @@ fn hipsolverDnDsyevd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bo
     let a_W = p_W.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -15761,9 +16581,6 @@ fn hipsolverDnDsyevd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bo
 #[pyo3(signature = (handle, jobz, uplo, n, A, lda, W, lwork))]
 fn hipsolverDnCheevd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCheevd_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -15775,6 +16592,11 @@ fn hipsolverDnCheevd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bo
     let a_W = p_W.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -15795,9 +16617,6 @@ fn hipsolverDnCheevd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bo
 #[pyo3(signature = (handle, jobz, uplo, n, A, lda, W, lwork))]
 fn hipsolverDnZheevd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZheevd_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -15809,6 +16628,11 @@ fn hipsolverDnZheevd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bo
     let a_W = p_W.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -15831,9 +16655,6 @@ fn hipsolverDnZheevd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bo
 #[pyo3(signature = (handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo))]
 fn hipsolverDnSsyevd(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSsyevd");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -15848,6 +16669,11 @@ fn hipsolverDnSsyevd(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyA
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -15870,9 +16696,6 @@ fn hipsolverDnSsyevd(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyA
 #[pyo3(signature = (handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo))]
 fn hipsolverDnDsyevd(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDsyevd");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -15887,6 +16710,11 @@ fn hipsolverDnDsyevd(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyA
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -15909,9 +16737,6 @@ fn hipsolverDnDsyevd(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyA
 #[pyo3(signature = (handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo))]
 fn hipsolverDnCheevd(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCheevd");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -15926,6 +16751,11 @@ fn hipsolverDnCheevd(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyA
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -15948,9 +16778,6 @@ fn hipsolverDnCheevd(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyA
 #[pyo3(signature = (handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo))]
 fn hipsolverDnZheevd(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZheevd");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -15965,6 +16792,11 @@ fn hipsolverDnZheevd(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyA
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -15991,9 +16823,6 @@ fn hipsolverDnZheevd(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyA
 #[pyo3(signature = (handle, jobz, range, uplo, n, A, lda, vl, vu, il, iu, nev, W, lwork))]
 fn hipsolverDnSsyevdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, vl: f32, vu: f32, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSsyevdx_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, f32, f32, i32, i32, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_range = rt::narrow::<u32>(TYPES.enum_arg(7, range)?)?;
@@ -16012,6 +16841,11 @@ fn hipsolverDnSsyevdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &B
     let a_W = p_W.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, f32, f32, i32, i32, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -16038,9 +16872,6 @@ fn hipsolverDnSsyevdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &B
 #[pyo3(signature = (handle, jobz, range, uplo, n, A, lda, vl, vu, il, iu, nev, W, lwork))]
 fn hipsolverDnDsyevdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, vl: f64, vu: f64, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDsyevdx_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, f64, f64, i32, i32, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_range = rt::narrow::<u32>(TYPES.enum_arg(7, range)?)?;
@@ -16059,6 +16890,11 @@ fn hipsolverDnDsyevdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &B
     let a_W = p_W.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, f64, f64, i32, i32, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -16085,9 +16921,6 @@ fn hipsolverDnDsyevdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &B
 #[pyo3(signature = (handle, jobz, range, uplo, n, A, lda, vl, vu, il, iu, nev, W, lwork))]
 fn hipsolverDnCheevdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, vl: f32, vu: f32, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCheevdx_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, f32, f32, i32, i32, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_range = rt::narrow::<u32>(TYPES.enum_arg(7, range)?)?;
@@ -16106,6 +16939,11 @@ fn hipsolverDnCheevdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &B
     let a_W = p_W.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, f32, f32, i32, i32, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -16132,9 +16970,6 @@ fn hipsolverDnCheevdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &B
 #[pyo3(signature = (handle, jobz, range, uplo, n, A, lda, vl, vu, il, iu, nev, W, lwork))]
 fn hipsolverDnZheevdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, vl: f64, vu: f64, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZheevdx_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, f64, f64, i32, i32, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_range = rt::narrow::<u32>(TYPES.enum_arg(7, range)?)?;
@@ -16153,6 +16988,11 @@ fn hipsolverDnZheevdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &B
     let a_W = p_W.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, f64, f64, i32, i32, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -16181,9 +17021,6 @@ fn hipsolverDnZheevdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &B
 #[pyo3(signature = (handle, jobz, range, uplo, n, A, lda, vl, vu, il, iu, nev, W, work, lwork, devInfo))]
 fn hipsolverDnSsyevdx(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, vl: f32, vu: f32, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSsyevdx");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, f32, f32, i32, i32, usize, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_range = rt::narrow::<u32>(TYPES.enum_arg(7, range)?)?;
@@ -16205,6 +17042,11 @@ fn hipsolverDnSsyevdx(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, Py
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, f32, f32, i32, i32, usize, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -16233,9 +17075,6 @@ fn hipsolverDnSsyevdx(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, Py
 #[pyo3(signature = (handle, jobz, range, uplo, n, A, lda, vl, vu, il, iu, nev, W, work, lwork, devInfo))]
 fn hipsolverDnDsyevdx(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, vl: f64, vu: f64, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDsyevdx");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, f64, f64, i32, i32, usize, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_range = rt::narrow::<u32>(TYPES.enum_arg(7, range)?)?;
@@ -16257,6 +17096,11 @@ fn hipsolverDnDsyevdx(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, Py
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, f64, f64, i32, i32, usize, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -16285,9 +17129,6 @@ fn hipsolverDnDsyevdx(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, Py
 #[pyo3(signature = (handle, jobz, range, uplo, n, A, lda, vl, vu, il, iu, nev, W, work, lwork, devInfo))]
 fn hipsolverDnCheevdx(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, vl: f32, vu: f32, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCheevdx");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, f32, f32, i32, i32, usize, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_range = rt::narrow::<u32>(TYPES.enum_arg(7, range)?)?;
@@ -16309,6 +17150,11 @@ fn hipsolverDnCheevdx(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, Py
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, f32, f32, i32, i32, usize, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -16337,9 +17183,6 @@ fn hipsolverDnCheevdx(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, Py
 #[pyo3(signature = (handle, jobz, range, uplo, n, A, lda, vl, vu, il, iu, nev, W, work, lwork, devInfo))]
 fn hipsolverDnZheevdx(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, vl: f64, vu: f64, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZheevdx");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, f64, f64, i32, i32, usize, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_range = rt::narrow::<u32>(TYPES.enum_arg(7, range)?)?;
@@ -16361,6 +17204,11 @@ fn hipsolverDnZheevdx(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, Py
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, f64, f64, i32, i32, usize, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -16382,9 +17230,6 @@ fn hipsolverDnZheevdx(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, Py
 #[pyo3(signature = (handle, jobz, uplo, n, A, lda, W, lwork, params))]
 fn hipsolverDnSsyevj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSsyevj_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -16397,6 +17242,11 @@ fn hipsolverDnSsyevj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bo
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
     let a_params = params.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_lwork, a_params) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -16418,9 +17268,6 @@ fn hipsolverDnSsyevj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bo
 #[pyo3(signature = (handle, jobz, uplo, n, A, lda, W, lwork, params))]
 fn hipsolverDnDsyevj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDsyevj_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -16433,6 +17280,11 @@ fn hipsolverDnDsyevj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bo
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
     let a_params = params.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_lwork, a_params) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -16454,9 +17306,6 @@ fn hipsolverDnDsyevj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bo
 #[pyo3(signature = (handle, jobz, uplo, n, A, lda, W, lwork, params))]
 fn hipsolverDnCheevj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCheevj_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -16469,6 +17318,11 @@ fn hipsolverDnCheevj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bo
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
     let a_params = params.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_lwork, a_params) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -16490,9 +17344,6 @@ fn hipsolverDnCheevj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bo
 #[pyo3(signature = (handle, jobz, uplo, n, A, lda, W, lwork, params))]
 fn hipsolverDnZheevj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZheevj_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -16505,6 +17356,11 @@ fn hipsolverDnZheevj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bo
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
     let a_params = params.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_lwork, a_params) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -16528,9 +17384,6 @@ fn hipsolverDnZheevj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bo
 #[pyo3(signature = (handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params))]
 fn hipsolverDnSsyevj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSsyevj");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -16546,6 +17399,11 @@ fn hipsolverDnSsyevj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyA
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
     let a_params = params.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_work, a_lwork, a_devInfo, a_params) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -16569,9 +17427,6 @@ fn hipsolverDnSsyevj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyA
 #[pyo3(signature = (handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params))]
 fn hipsolverDnDsyevj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDsyevj");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -16587,6 +17442,11 @@ fn hipsolverDnDsyevj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyA
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
     let a_params = params.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_work, a_lwork, a_devInfo, a_params) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -16610,9 +17470,6 @@ fn hipsolverDnDsyevj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyA
 #[pyo3(signature = (handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params))]
 fn hipsolverDnCheevj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCheevj");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -16628,6 +17485,11 @@ fn hipsolverDnCheevj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyA
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
     let a_params = params.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_work, a_lwork, a_devInfo, a_params) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -16651,9 +17513,6 @@ fn hipsolverDnCheevj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyA
 #[pyo3(signature = (handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params))]
 fn hipsolverDnZheevj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZheevj");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -16669,6 +17528,11 @@ fn hipsolverDnZheevj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyA
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
     let a_params = params.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_work, a_lwork, a_devInfo, a_params) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -16691,9 +17555,6 @@ fn hipsolverDnZheevj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyA
 #[pyo3(signature = (handle, jobz, uplo, n, A, lda, W, lwork, params, batch_count))]
 fn hipsolverDnSsyevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSsyevjBatched_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -16707,6 +17568,11 @@ fn hipsolverDnSsyevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jo
     let a_lwork = p_lwork.addr();
     let a_params = params.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_lwork, a_params, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -16729,9 +17595,6 @@ fn hipsolverDnSsyevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jo
 #[pyo3(signature = (handle, jobz, uplo, n, A, lda, W, lwork, params, batch_count))]
 fn hipsolverDnDsyevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDsyevjBatched_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -16745,6 +17608,11 @@ fn hipsolverDnDsyevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jo
     let a_lwork = p_lwork.addr();
     let a_params = params.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_lwork, a_params, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -16767,9 +17635,6 @@ fn hipsolverDnDsyevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jo
 #[pyo3(signature = (handle, jobz, uplo, n, A, lda, W, lwork, params, batch_count))]
 fn hipsolverDnCheevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCheevjBatched_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -16783,6 +17648,11 @@ fn hipsolverDnCheevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jo
     let a_lwork = p_lwork.addr();
     let a_params = params.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_lwork, a_params, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -16805,9 +17675,6 @@ fn hipsolverDnCheevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jo
 #[pyo3(signature = (handle, jobz, uplo, n, A, lda, W, lwork, params, batch_count))]
 fn hipsolverDnZheevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZheevjBatched_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -16821,6 +17688,11 @@ fn hipsolverDnZheevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jo
     let a_lwork = p_lwork.addr();
     let a_params = params.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_lwork, a_params, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -16845,9 +17717,6 @@ fn hipsolverDnZheevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jo
 #[pyo3(signature = (handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params, batch_count))]
 fn hipsolverDnSsyevjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSsyevjBatched");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, i32, usize, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -16864,6 +17733,11 @@ fn hipsolverDnSsyevjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<
     let a_devInfo = p_devInfo.addr();
     let a_params = params.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, i32, usize, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_work, a_lwork, a_devInfo, a_params, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -16888,9 +17762,6 @@ fn hipsolverDnSsyevjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<
 #[pyo3(signature = (handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params, batch_count))]
 fn hipsolverDnDsyevjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDsyevjBatched");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, i32, usize, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -16907,6 +17778,11 @@ fn hipsolverDnDsyevjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<
     let a_devInfo = p_devInfo.addr();
     let a_params = params.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, i32, usize, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_work, a_lwork, a_devInfo, a_params, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -16931,9 +17807,6 @@ fn hipsolverDnDsyevjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<
 #[pyo3(signature = (handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params, batch_count))]
 fn hipsolverDnCheevjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCheevjBatched");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, i32, usize, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -16950,6 +17823,11 @@ fn hipsolverDnCheevjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<
     let a_devInfo = p_devInfo.addr();
     let a_params = params.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, i32, usize, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_work, a_lwork, a_devInfo, a_params, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -16974,9 +17852,6 @@ fn hipsolverDnCheevjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<
 #[pyo3(signature = (handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params, batch_count))]
 fn hipsolverDnZheevjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZheevjBatched");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, i32, usize, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -16993,6 +17868,11 @@ fn hipsolverDnZheevjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<
     let a_devInfo = p_devInfo.addr();
     let a_params = params.addr();
     let a_batch_count = batch_count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, i32, usize, i32, usize, usize, i32, usize, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_work, a_lwork, a_devInfo, a_params, a_batch_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -17016,9 +17896,6 @@ fn hipsolverDnZheevjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<
 #[pyo3(signature = (handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork))]
 fn hipsolverDnSsygvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSsygvd_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(6, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
@@ -17034,6 +17911,11 @@ fn hipsolverDnSsygvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &B
     let a_W = p_W.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -17057,9 +17939,6 @@ fn hipsolverDnSsygvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &B
 #[pyo3(signature = (handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork))]
 fn hipsolverDnDsygvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDsygvd_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(6, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
@@ -17075,6 +17954,11 @@ fn hipsolverDnDsygvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &B
     let a_W = p_W.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -17098,9 +17982,6 @@ fn hipsolverDnDsygvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &B
 #[pyo3(signature = (handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork))]
 fn hipsolverDnChegvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnChegvd_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(6, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
@@ -17116,6 +17997,11 @@ fn hipsolverDnChegvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &B
     let a_W = p_W.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -17139,9 +18025,6 @@ fn hipsolverDnChegvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &B
 #[pyo3(signature = (handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork))]
 fn hipsolverDnZhegvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZhegvd_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(6, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
@@ -17157,6 +18040,11 @@ fn hipsolverDnZhegvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &B
     let a_W = p_W.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -17182,9 +18070,6 @@ fn hipsolverDnZhegvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &B
 #[pyo3(signature = (handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo))]
 fn hipsolverDnSsygvd(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSsygvd");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(6, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
@@ -17203,6 +18088,11 @@ fn hipsolverDnSsygvd(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, Py
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -17228,9 +18118,6 @@ fn hipsolverDnSsygvd(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, Py
 #[pyo3(signature = (handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo))]
 fn hipsolverDnDsygvd(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDsygvd");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(6, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
@@ -17249,6 +18136,11 @@ fn hipsolverDnDsygvd(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, Py
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -17274,9 +18166,6 @@ fn hipsolverDnDsygvd(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, Py
 #[pyo3(signature = (handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo))]
 fn hipsolverDnChegvd(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnChegvd");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(6, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
@@ -17295,6 +18184,11 @@ fn hipsolverDnChegvd(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, Py
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -17320,9 +18214,6 @@ fn hipsolverDnChegvd(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, Py
 #[pyo3(signature = (handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo))]
 fn hipsolverDnZhegvd(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZhegvd");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(6, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
@@ -17341,6 +18232,11 @@ fn hipsolverDnZhegvd(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, Py
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -17370,9 +18266,6 @@ fn hipsolverDnZhegvd(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, Py
 #[pyo3(signature = (handle, itype, jobz, range, uplo, n, A, lda, B, ldb, vl, vu, il, iu, nev, W, lwork))]
 fn hipsolverDnSsygvdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, vl: f32, vu: f32, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSsygvdx_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, u32, i32, usize, i32, usize, i32, f32, f32, i32, i32, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(6, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
@@ -17395,6 +18288,11 @@ fn hipsolverDnSsygvdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &
     let a_W = p_W.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, u32, i32, usize, i32, usize, i32, f32, f32, i32, i32, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -17424,9 +18322,6 @@ fn hipsolverDnSsygvdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &
 #[pyo3(signature = (handle, itype, jobz, range, uplo, n, A, lda, B, ldb, vl, vu, il, iu, nev, W, lwork))]
 fn hipsolverDnDsygvdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, vl: f64, vu: f64, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDsygvdx_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, u32, i32, usize, i32, usize, i32, f64, f64, i32, i32, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(6, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
@@ -17449,6 +18344,11 @@ fn hipsolverDnDsygvdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &
     let a_W = p_W.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, u32, i32, usize, i32, usize, i32, f64, f64, i32, i32, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -17478,9 +18378,6 @@ fn hipsolverDnDsygvdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &
 #[pyo3(signature = (handle, itype, jobz, range, uplo, n, A, lda, B, ldb, vl, vu, il, iu, nev, W, lwork))]
 fn hipsolverDnChegvdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, vl: f32, vu: f32, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnChegvdx_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, u32, i32, usize, i32, usize, i32, f32, f32, i32, i32, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(6, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
@@ -17503,6 +18400,11 @@ fn hipsolverDnChegvdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &
     let a_W = p_W.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, u32, i32, usize, i32, usize, i32, f32, f32, i32, i32, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -17532,9 +18434,6 @@ fn hipsolverDnChegvdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &
 #[pyo3(signature = (handle, itype, jobz, range, uplo, n, A, lda, B, ldb, vl, vu, il, iu, nev, W, lwork))]
 fn hipsolverDnZhegvdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, vl: f64, vu: f64, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZhegvdx_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, u32, i32, usize, i32, usize, i32, f64, f64, i32, i32, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(6, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
@@ -17557,6 +18456,11 @@ fn hipsolverDnZhegvdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &
     let a_W = p_W.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, u32, i32, usize, i32, usize, i32, f64, f64, i32, i32, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -17588,9 +18492,6 @@ fn hipsolverDnZhegvdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &
 #[pyo3(signature = (handle, itype, jobz, range, uplo, n, A, lda, B, ldb, vl, vu, il, iu, nev, W, work, lwork, devInfo))]
 fn hipsolverDnSsygvdx(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, vl: f32, vu: f32, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSsygvdx");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, u32, i32, usize, i32, usize, i32, f32, f32, i32, i32, usize, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(6, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
@@ -17616,6 +18517,11 @@ fn hipsolverDnSsygvdx(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, P
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, u32, i32, usize, i32, usize, i32, f32, f32, i32, i32, usize, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -17647,9 +18553,6 @@ fn hipsolverDnSsygvdx(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, P
 #[pyo3(signature = (handle, itype, jobz, range, uplo, n, A, lda, B, ldb, vl, vu, il, iu, nev, W, work, lwork, devInfo))]
 fn hipsolverDnDsygvdx(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, vl: f64, vu: f64, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDsygvdx");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, u32, i32, usize, i32, usize, i32, f64, f64, i32, i32, usize, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(6, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
@@ -17675,6 +18578,11 @@ fn hipsolverDnDsygvdx(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, P
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, u32, i32, usize, i32, usize, i32, f64, f64, i32, i32, usize, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -17706,9 +18614,6 @@ fn hipsolverDnDsygvdx(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, P
 #[pyo3(signature = (handle, itype, jobz, range, uplo, n, A, lda, B, ldb, vl, vu, il, iu, nev, W, work, lwork, devInfo))]
 fn hipsolverDnChegvdx(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, vl: f32, vu: f32, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnChegvdx");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, u32, i32, usize, i32, usize, i32, f32, f32, i32, i32, usize, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(6, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
@@ -17734,6 +18639,11 @@ fn hipsolverDnChegvdx(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, P
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, u32, i32, usize, i32, usize, i32, f32, f32, i32, i32, usize, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -17765,9 +18675,6 @@ fn hipsolverDnChegvdx(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, P
 #[pyo3(signature = (handle, itype, jobz, range, uplo, n, A, lda, B, ldb, vl, vu, il, iu, nev, W, work, lwork, devInfo))]
 fn hipsolverDnZhegvdx(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, vl: f64, vu: f64, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZhegvdx");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, u32, i32, usize, i32, usize, i32, f64, f64, i32, i32, usize, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(6, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
@@ -17793,6 +18700,11 @@ fn hipsolverDnZhegvdx(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, P
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, u32, i32, usize, i32, usize, i32, f64, f64, i32, i32, usize, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -17817,9 +18729,6 @@ fn hipsolverDnZhegvdx(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, P
 #[pyo3(signature = (handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork, params))]
 fn hipsolverDnSsygvj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSsygvj_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(6, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
@@ -17836,6 +18745,11 @@ fn hipsolverDnSsygvj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &B
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
     let a_params = params.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_lwork, a_params) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -17860,9 +18774,6 @@ fn hipsolverDnSsygvj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &B
 #[pyo3(signature = (handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork, params))]
 fn hipsolverDnDsygvj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDsygvj_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(6, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
@@ -17879,6 +18790,11 @@ fn hipsolverDnDsygvj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &B
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
     let a_params = params.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_lwork, a_params) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -17903,9 +18819,6 @@ fn hipsolverDnDsygvj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &B
 #[pyo3(signature = (handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork, params))]
 fn hipsolverDnChegvj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnChegvj_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(6, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
@@ -17922,6 +18835,11 @@ fn hipsolverDnChegvj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &B
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
     let a_params = params.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_lwork, a_params) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -17946,9 +18864,6 @@ fn hipsolverDnChegvj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &B
 #[pyo3(signature = (handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork, params))]
 fn hipsolverDnZhegvj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZhegvj_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(6, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
@@ -17965,6 +18880,11 @@ fn hipsolverDnZhegvj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &B
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
     let a_params = params.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_lwork, a_params) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -17991,9 +18911,6 @@ fn hipsolverDnZhegvj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &B
 #[pyo3(signature = (handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo, params))]
 fn hipsolverDnSsygvj(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSsygvj");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(6, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
@@ -18013,6 +18930,11 @@ fn hipsolverDnSsygvj(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, Py
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
     let a_params = params.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_work, a_lwork, a_devInfo, a_params) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -18039,9 +18961,6 @@ fn hipsolverDnSsygvj(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, Py
 #[pyo3(signature = (handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo, params))]
 fn hipsolverDnDsygvj(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDsygvj");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(6, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
@@ -18061,6 +18980,11 @@ fn hipsolverDnDsygvj(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, Py
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
     let a_params = params.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_work, a_lwork, a_devInfo, a_params) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -18087,9 +19011,6 @@ fn hipsolverDnDsygvj(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, Py
 #[pyo3(signature = (handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo, params))]
 fn hipsolverDnChegvj(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnChegvj");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(6, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
@@ -18109,6 +19030,11 @@ fn hipsolverDnChegvj(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, Py
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
     let a_params = params.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_work, a_lwork, a_devInfo, a_params) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -18135,9 +19061,6 @@ fn hipsolverDnChegvj(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, Py
 #[pyo3(signature = (handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo, params))]
 fn hipsolverDnZhegvj(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZhegvj");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(6, itype)?)?;
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(5, jobz)?)?;
@@ -18157,6 +19080,11 @@ fn hipsolverDnZhegvj(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, Py
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
     let a_params = params.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, u32, i32, usize, i32, usize, i32, usize, usize, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_work, a_lwork, a_devInfo, a_params) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -18178,9 +19106,6 @@ fn hipsolverDnZhegvj(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, Py
 #[pyo3(signature = (handle, uplo, n, A, lda, D, E, tau, lwork))]
 fn hipsolverDnSsytrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSsytrd_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -18195,6 +19120,11 @@ fn hipsolverDnSsytrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bo
     let a_tau = p_tau.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_D, a_E, a_tau, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -18216,9 +19146,6 @@ fn hipsolverDnSsytrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bo
 #[pyo3(signature = (handle, uplo, n, A, lda, D, E, tau, lwork))]
 fn hipsolverDnDsytrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDsytrd_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -18233,6 +19160,11 @@ fn hipsolverDnDsytrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bo
     let a_tau = p_tau.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_D, a_E, a_tau, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -18254,9 +19186,6 @@ fn hipsolverDnDsytrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bo
 #[pyo3(signature = (handle, uplo, n, A, lda, D, E, tau, lwork))]
 fn hipsolverDnChetrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnChetrd_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -18271,6 +19200,11 @@ fn hipsolverDnChetrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bo
     let a_tau = p_tau.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_D, a_E, a_tau, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -18292,9 +19226,6 @@ fn hipsolverDnChetrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bo
 #[pyo3(signature = (handle, uplo, n, A, lda, D, E, tau, lwork))]
 fn hipsolverDnZhetrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZhetrd_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -18309,6 +19240,11 @@ fn hipsolverDnZhetrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bo
     let a_tau = p_tau.addr();
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_D, a_E, a_tau, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -18332,9 +19268,6 @@ fn hipsolverDnZhetrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bo
 #[pyo3(signature = (handle, uplo, n, A, lda, D, E, tau, work, lwork, devInfo))]
 fn hipsolverDnSsytrd(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSsytrd");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -18352,6 +19285,11 @@ fn hipsolverDnSsytrd(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_D, a_E, a_tau, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -18375,9 +19313,6 @@ fn hipsolverDnSsytrd(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
 #[pyo3(signature = (handle, uplo, n, A, lda, D, E, tau, work, lwork, devInfo))]
 fn hipsolverDnDsytrd(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDsytrd");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -18395,6 +19330,11 @@ fn hipsolverDnDsytrd(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_D, a_E, a_tau, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -18418,9 +19358,6 @@ fn hipsolverDnDsytrd(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
 #[pyo3(signature = (handle, uplo, n, A, lda, D, E, tau, work, lwork, devInfo))]
 fn hipsolverDnChetrd(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnChetrd");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -18438,6 +19375,11 @@ fn hipsolverDnChetrd(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_D, a_E, a_tau, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -18461,9 +19403,6 @@ fn hipsolverDnChetrd(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
 #[pyo3(signature = (handle, uplo, n, A, lda, D, E, tau, work, lwork, devInfo))]
 fn hipsolverDnZhetrd(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZhetrd");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -18481,6 +19420,11 @@ fn hipsolverDnZhetrd(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_D, a_E, a_tau, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -18498,9 +19442,6 @@ fn hipsolverDnZhetrd(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
 #[pyo3(signature = (handle, n, A, lda, lwork))]
 fn hipsolverDnSsytrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSsytrf_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 4, true)?;
@@ -18508,6 +19449,11 @@ fn hipsolverDnSsytrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CI
     let a_lda = lda.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_A, a_lda, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -18525,9 +19471,6 @@ fn hipsolverDnSsytrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CI
 #[pyo3(signature = (handle, n, A, lda, lwork))]
 fn hipsolverDnDsytrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDsytrf_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_n = n.0;
     let p_A = rt::typed_ptr_arg(A, None, 8, true)?;
@@ -18535,6 +19478,11 @@ fn hipsolverDnDsytrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CI
     let a_lda = lda.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_A, a_lda, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -18552,9 +19500,6 @@ fn hipsolverDnDsytrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CI
 #[pyo3(signature = (handle, n, A, lda, lwork))]
 fn hipsolverDnCsytrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCsytrf_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(134, A, true)?;
@@ -18562,6 +19507,11 @@ fn hipsolverDnCsytrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CI
     let a_lda = lda.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_A, a_lda, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -18579,9 +19529,6 @@ fn hipsolverDnCsytrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CI
 #[pyo3(signature = (handle, n, A, lda, lwork))]
 fn hipsolverDnZsytrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZsytrf_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_n = n.0;
     let p_A = super::hip::TYPES.record_ptr_arg(138, A, true)?;
@@ -18589,6 +19536,11 @@ fn hipsolverDnZsytrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CI
     let a_lda = lda.0;
     let p_lwork = rt::typed_ptr_arg(lwork, None, 4, true)?;
     let a_lwork = p_lwork.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_A, a_lda, a_lwork) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -18610,9 +19562,6 @@ fn hipsolverDnZsytrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CI
 #[pyo3(signature = (handle, uplo, n, A, lda, ipiv, work, lwork, devInfo))]
 fn hipsolverDnSsytrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSsytrf");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -18626,6 +19575,11 @@ fn hipsolverDnSsytrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_ipiv, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -18647,9 +19601,6 @@ fn hipsolverDnSsytrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
 #[pyo3(signature = (handle, uplo, n, A, lda, ipiv, work, lwork, devInfo))]
 fn hipsolverDnDsytrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDsytrf");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -18663,6 +19614,11 @@ fn hipsolverDnDsytrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_ipiv, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -18684,9 +19640,6 @@ fn hipsolverDnDsytrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
 #[pyo3(signature = (handle, uplo, n, A, lda, ipiv, work, lwork, devInfo))]
 fn hipsolverDnCsytrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCsytrf");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -18700,6 +19653,11 @@ fn hipsolverDnCsytrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_ipiv, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -18721,9 +19679,6 @@ fn hipsolverDnCsytrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
 #[pyo3(signature = (handle, uplo, n, A, lda, ipiv, work, lwork, devInfo))]
 fn hipsolverDnZsytrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZsytrf");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
     let a_n = n.0;
@@ -18737,6 +19692,11 @@ fn hipsolverDnZsytrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
     let a_lwork = lwork.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize, i32, usize, usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_ipiv, a_work, a_lwork, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -18750,10 +19710,12 @@ fn hipsolverDnZsytrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyA
 #[pyo3(signature = (params))]
 fn hipsolverDnCreateParams(py: Python<'_>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCreateParams");
+    let a_params = params.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_params = params.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_params) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -18767,10 +19729,12 @@ fn hipsolverDnCreateParams(py: Python<'_>, params: rt::PtrArgMut) -> PyResult<Py
 #[pyo3(signature = (params))]
 fn hipsolverDnDestroyParams(py: Python<'_>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDestroyParams");
+    let a_params = params.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_params = params.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_params) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -18786,12 +19750,14 @@ fn hipsolverDnDestroyParams(py: Python<'_>, params: rt::PtrArgMut) -> PyResult<P
 #[pyo3(signature = (params, func, alg))]
 fn hipsolverDnSetAdvOptions(py: Python<'_>, params: rt::PtrArgMut, func: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSetAdvOptions");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_params = params.addr();
     let a_func = rt::narrow::<u32>(TYPES.enum_arg(10, func)?)?;
     let a_alg = rt::narrow::<u32>(TYPES.enum_arg(9, alg)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_params, a_func, a_alg) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -18816,9 +19782,6 @@ fn hipsolverDnSetAdvOptions(py: Python<'_>, params: rt::PtrArgMut, func: &Bound<
 #[pyo3(signature = (handle, params, m, n, dataTypeA, A, lda, dataTypeTau, tau, computeType, lworkOnDevice, lworkOnHost))]
 fn hipsolverDnXgeqrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, params: rt::PtrArgMut, m: rt::CInt<i64>, n: rt::CInt<i64>, dataTypeA: &Bound<'_, PyAny>, A: rt::PtrArg, lda: rt::CInt<i64>, dataTypeTau: &Bound<'_, PyAny>, tau: rt::PtrArg, computeType: &Bound<'_, PyAny>, lworkOnDevice: &Bound<'_, PyAny>, lworkOnHost: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnXgeqrf_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, i64, i64, u32, usize, i64, u32, usize, u32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_params = params.addr();
     let a_m = m.0;
@@ -18833,6 +19796,11 @@ fn hipsolverDnXgeqrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, params: r
     let a_lworkOnDevice = p_lworkOnDevice.addr();
     let p_lworkOnHost = rt::typed_ptr_arg(lworkOnHost, None, 8, true)?;
     let a_lworkOnHost = p_lworkOnHost.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, i64, i64, u32, usize, i64, u32, usize, u32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_params, a_m, a_n, a_dataTypeA, a_A, a_lda, a_dataTypeTau, a_tau, a_computeType, a_lworkOnDevice, a_lworkOnHost) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -18860,9 +19828,6 @@ fn hipsolverDnXgeqrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, params: r
 #[pyo3(signature = (handle, params, m, n, dataTypeA, A, lda, dataTypeTau, tau, computeType, workOnDevice, lworkOnDevice, workOnHost, lworkOnHost, devInfo))]
 fn hipsolverDnXgeqrf(py: Python<'_>, handle: rt::PtrArgMut, params: rt::PtrArgMut, m: rt::CInt<i64>, n: rt::CInt<i64>, dataTypeA: &Bound<'_, PyAny>, A: rt::PtrArgMut, lda: rt::CInt<i64>, dataTypeTau: &Bound<'_, PyAny>, tau: rt::PtrArgMut, computeType: &Bound<'_, PyAny>, workOnDevice: rt::PtrArgMut, lworkOnDevice: rt::CInt<u64>, workOnHost: rt::PtrArgMut, lworkOnHost: rt::CInt<u64>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnXgeqrf");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, i64, i64, u32, usize, i64, u32, usize, u32, usize, u64, usize, u64, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_params = params.addr();
     let a_m = m.0;
@@ -18879,6 +19844,11 @@ fn hipsolverDnXgeqrf(py: Python<'_>, handle: rt::PtrArgMut, params: rt::PtrArgMu
     let a_lworkOnHost = lworkOnHost.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, i64, i64, u32, usize, i64, u32, usize, u32, usize, u64, usize, u64, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_params, a_m, a_n, a_dataTypeA, a_A, a_lda, a_dataTypeTau, a_tau, a_computeType, a_workOnDevice, a_lworkOnDevice, a_workOnHost, a_lworkOnHost, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -18901,9 +19871,6 @@ fn hipsolverDnXgeqrf(py: Python<'_>, handle: rt::PtrArgMut, params: rt::PtrArgMu
 #[pyo3(signature = (handle, params, m, n, dataTypeA, A, lda, computeType, lworkOnDevice, lworkOnHost))]
 fn hipsolverDnXgetrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, params: rt::PtrArgMut, m: rt::CInt<i64>, n: rt::CInt<i64>, dataTypeA: &Bound<'_, PyAny>, A: rt::PtrArg, lda: rt::CInt<i64>, computeType: &Bound<'_, PyAny>, lworkOnDevice: &Bound<'_, PyAny>, lworkOnHost: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnXgetrf_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, i64, i64, u32, usize, i64, u32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_params = params.addr();
     let a_m = m.0;
@@ -18916,6 +19883,11 @@ fn hipsolverDnXgetrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, params: r
     let a_lworkOnDevice = p_lworkOnDevice.addr();
     let p_lworkOnHost = rt::typed_ptr_arg(lworkOnHost, None, 8, true)?;
     let a_lworkOnHost = p_lworkOnHost.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, i64, i64, u32, usize, i64, u32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_params, a_m, a_n, a_dataTypeA, a_A, a_lda, a_computeType, a_lworkOnDevice, a_lworkOnHost) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -18942,9 +19914,6 @@ fn hipsolverDnXgetrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, params: r
 #[pyo3(signature = (handle, params, m, n, dataTypeA, A, lda, devIpiv, computeType, workOnDevice, lworkOnDevice, workOnHost, lworkOnHost, devInfo))]
 fn hipsolverDnXgetrf(py: Python<'_>, handle: rt::PtrArgMut, params: rt::PtrArgMut, m: rt::CInt<i64>, n: rt::CInt<i64>, dataTypeA: &Bound<'_, PyAny>, A: rt::PtrArgMut, lda: rt::CInt<i64>, devIpiv: &Bound<'_, PyAny>, computeType: &Bound<'_, PyAny>, workOnDevice: rt::PtrArgMut, lworkOnDevice: rt::CInt<u64>, workOnHost: rt::PtrArgMut, lworkOnHost: rt::CInt<u64>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnXgetrf");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, i64, i64, u32, usize, i64, usize, u32, usize, u64, usize, u64, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_params = params.addr();
     let a_m = m.0;
@@ -18961,6 +19930,11 @@ fn hipsolverDnXgetrf(py: Python<'_>, handle: rt::PtrArgMut, params: rt::PtrArgMu
     let a_lworkOnHost = lworkOnHost.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, i64, i64, u32, usize, i64, usize, u32, usize, u64, usize, u64, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_params, a_m, a_n, a_dataTypeA, a_A, a_lda, a_devIpiv, a_computeType, a_workOnDevice, a_lworkOnDevice, a_workOnHost, a_lworkOnHost, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -18986,9 +19960,6 @@ fn hipsolverDnXgetrf(py: Python<'_>, handle: rt::PtrArgMut, params: rt::PtrArgMu
 #[pyo3(signature = (handle, params, trans, n, nrhs, dataTypeA, A, lda, devIpiv, dataTypeB, B, ldb, devInfo))]
 fn hipsolverDnXgetrs(py: Python<'_>, handle: rt::PtrArgMut, params: rt::PtrArgMut, trans: &Bound<'_, PyAny>, n: rt::CInt<i64>, nrhs: rt::CInt<i64>, dataTypeA: &Bound<'_, PyAny>, A: rt::PtrArg, lda: rt::CInt<i64>, devIpiv: &Bound<'_, PyAny>, dataTypeB: &Bound<'_, PyAny>, B: rt::PtrArgMut, ldb: rt::CInt<i64>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnXgetrs");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u32, i64, i64, u32, usize, i64, usize, u32, usize, i64, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_params = params.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -19004,6 +19975,11 @@ fn hipsolverDnXgetrs(py: Python<'_>, handle: rt::PtrArgMut, params: rt::PtrArgMu
     let a_ldb = ldb.0;
     let p_devInfo = rt::typed_ptr_arg(devInfo, None, 4, true)?;
     let a_devInfo = p_devInfo.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u32, i64, i64, u32, usize, i64, usize, u32, usize, i64, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_params, a_trans, a_n, a_nrhs, a_dataTypeA, a_A, a_lda, a_devIpiv, a_dataTypeB, a_B, a_ldb, a_devInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -19026,9 +20002,6 @@ fn hipsolverDnXgetrs(py: Python<'_>, handle: rt::PtrArgMut, params: rt::PtrArgMu
 #[pyo3(signature = (handle, params, uplo, n, dataTypeA, A, lda, computeType, lworkOnDevice, lworkOnHost))]
 fn hipsolverDnXpotrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, params: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i64>, dataTypeA: &Bound<'_, PyAny>, A: rt::PtrArg, lda: rt::CInt<i64>, computeType: &Bound<'_, PyAny>, lworkOnDevice: &Bound<'_, PyAny>, lworkOnHost: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnXpotrf_bufferSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u32, i64, u32, usize, i64, u32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_params = params.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -19041,6 +20014,11 @@ fn hipsolverDnXpotrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, params: r
     let a_lworkOnDevice = p_lworkOnDevice.addr();
     let p_lworkOnHost = rt::typed_ptr_arg(lworkOnHost, None, 8, true)?;
     let a_lworkOnHost = p_lworkOnHost.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u32, i64, u32, usize, i64, u32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_params, a_uplo, a_n, a_dataTypeA, a_A, a_lda, a_computeType, a_lworkOnDevice, a_lworkOnHost) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -19066,9 +20044,6 @@ fn hipsolverDnXpotrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, params: r
 #[pyo3(signature = (handle, params, uplo, n, dataTypeA, A, lda, computeType, workOnDevice, lworkOnDevice, workOnHost, lworkOnHost, info))]
 fn hipsolverDnXpotrf(py: Python<'_>, handle: rt::PtrArgMut, params: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i64>, dataTypeA: &Bound<'_, PyAny>, A: rt::PtrArgMut, lda: rt::CInt<i64>, computeType: &Bound<'_, PyAny>, workOnDevice: rt::PtrArgMut, lworkOnDevice: rt::CInt<u64>, workOnHost: rt::PtrArgMut, lworkOnHost: rt::CInt<u64>, info: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnXpotrf");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u32, i64, u32, usize, i64, u32, usize, u64, usize, u64, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_params = params.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -19083,6 +20058,11 @@ fn hipsolverDnXpotrf(py: Python<'_>, handle: rt::PtrArgMut, params: rt::PtrArgMu
     let a_lworkOnHost = lworkOnHost.0;
     let p_info = rt::typed_ptr_arg(info, None, 4, true)?;
     let a_info = p_info.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u32, i64, u32, usize, i64, u32, usize, u64, usize, u64, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_params, a_uplo, a_n, a_dataTypeA, a_A, a_lda, a_computeType, a_workOnDevice, a_lworkOnDevice, a_workOnHost, a_lworkOnHost, a_info) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -19107,9 +20087,6 @@ fn hipsolverDnXpotrf(py: Python<'_>, handle: rt::PtrArgMut, params: rt::PtrArgMu
 #[pyo3(signature = (handle, params, uplo, n, nrhs, dataTypeA, A, lda, dataTypeB, B, ldb, info))]
 fn hipsolverDnXpotrs(py: Python<'_>, handle: rt::PtrArgMut, params: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i64>, nrhs: rt::CInt<i64>, dataTypeA: &Bound<'_, PyAny>, A: rt::PtrArg, lda: rt::CInt<i64>, dataTypeB: &Bound<'_, PyAny>, B: rt::PtrArgMut, ldb: rt::CInt<i64>, info: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnXpotrs");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u32, i64, i64, u32, usize, i64, u32, usize, i64, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_params = params.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -19123,6 +20100,11 @@ fn hipsolverDnXpotrs(py: Python<'_>, handle: rt::PtrArgMut, params: rt::PtrArgMu
     let a_ldb = ldb.0;
     let p_info = rt::typed_ptr_arg(info, None, 4, true)?;
     let a_info = p_info.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u32, i64, i64, u32, usize, i64, u32, usize, i64, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_params, a_uplo, a_n, a_nrhs, a_dataTypeA, a_A, a_lda, a_dataTypeB, a_B, a_ldb, a_info) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -19134,11 +20116,13 @@ fn hipsolverDnXpotrs(py: Python<'_>, handle: rt::PtrArgMut, params: rt::PtrArgMu
 #[pyo3(signature = ())]
 fn hipsolverRfCreate(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverRfCreate");
+    let mut o_handle: usize = Default::default();
+    let a_handle = &mut o_handle as *mut usize as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let mut o_handle: usize = Default::default();
-    let a_handle = &mut o_handle as *mut usize as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::pointer_result(py, o_handle)?])
@@ -19152,10 +20136,12 @@ fn hipsolverRfCreate(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = (handle))]
 fn hipsolverRfDestroy(py: Python<'_>, handle: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverRfDestroy");
+    let a_handle = handle.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_handle = handle.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -19184,9 +20170,6 @@ fn hipsolverRfDestroy(py: Python<'_>, handle: rt::PtrArgMut) -> PyResult<PyObjec
 #[pyo3(signature = (n, nnzA, csrRowPtrA, csrColIndA, csrValA, nnzL, csrRowPtrL, csrColIndL, csrValL, nnzU, csrRowPtrU, csrColIndU, csrValU, P, Q, handle))]
 fn hipsolverRfSetupDevice(py: Python<'_>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, csrValA: &Bound<'_, PyAny>, nnzL: rt::CInt<i32>, csrRowPtrL: &Bound<'_, PyAny>, csrColIndL: &Bound<'_, PyAny>, csrValL: &Bound<'_, PyAny>, nnzU: rt::CInt<i32>, csrRowPtrU: &Bound<'_, PyAny>, csrColIndU: &Bound<'_, PyAny>, csrValU: &Bound<'_, PyAny>, P: &Bound<'_, PyAny>, Q: &Bound<'_, PyAny>, handle: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverRfSetupDevice");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(i32, i32, usize, usize, usize, i32, usize, usize, usize, i32, usize, usize, usize, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_n = n.0;
     let a_nnzA = nnzA.0;
     let p_csrRowPtrA = rt::typed_ptr_arg(csrRowPtrA, None, 4, true)?;
@@ -19214,6 +20197,11 @@ fn hipsolverRfSetupDevice(py: Python<'_>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>,
     let p_Q = rt::typed_ptr_arg(Q, None, 4, true)?;
     let a_Q = p_Q.addr();
     let a_handle = handle.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(i32, i32, usize, usize, usize, i32, usize, usize, usize, i32, usize, usize, usize, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_n, a_nnzA, a_csrRowPtrA, a_csrColIndA, a_csrValA, a_nnzL, a_csrRowPtrL, a_csrColIndL, a_csrValL, a_nnzU, a_csrRowPtrU, a_csrColIndU, a_csrValU, a_P, a_Q, a_handle) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -19242,9 +20230,6 @@ fn hipsolverRfSetupDevice(py: Python<'_>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>,
 #[pyo3(signature = (n, nnzA, h_csrRowPtrA, h_csrColIndA, h_csrValA, nnzL, h_csrRowPtrL, h_csrColIndL, h_csrValL, nnzU, h_csrRowPtrU, h_csrColIndU, h_csrValU, h_P, h_Q, handle))]
 fn hipsolverRfSetupHost(py: Python<'_>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, h_csrRowPtrA: &Bound<'_, PyAny>, h_csrColIndA: &Bound<'_, PyAny>, h_csrValA: &Bound<'_, PyAny>, nnzL: rt::CInt<i32>, h_csrRowPtrL: &Bound<'_, PyAny>, h_csrColIndL: &Bound<'_, PyAny>, h_csrValL: &Bound<'_, PyAny>, nnzU: rt::CInt<i32>, h_csrRowPtrU: &Bound<'_, PyAny>, h_csrColIndU: &Bound<'_, PyAny>, h_csrValU: &Bound<'_, PyAny>, h_P: &Bound<'_, PyAny>, h_Q: &Bound<'_, PyAny>, handle: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverRfSetupHost");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(i32, i32, usize, usize, usize, i32, usize, usize, usize, i32, usize, usize, usize, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_n = n.0;
     let a_nnzA = nnzA.0;
     let p_h_csrRowPtrA = rt::typed_ptr_arg(h_csrRowPtrA, None, 4, true)?;
@@ -19272,6 +20257,11 @@ fn hipsolverRfSetupHost(py: Python<'_>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, h
     let p_h_Q = rt::typed_ptr_arg(h_Q, None, 4, true)?;
     let a_h_Q = p_h_Q.addr();
     let a_handle = handle.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(i32, i32, usize, usize, usize, i32, usize, usize, usize, i32, usize, usize, usize, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_n, a_nnzA, a_h_csrRowPtrA, a_h_csrColIndA, a_h_csrValA, a_nnzL, a_h_csrRowPtrL, a_h_csrColIndL, a_h_csrValL, a_nnzU, a_h_csrRowPtrU, a_h_csrColIndU, a_h_csrValU, a_h_P, a_h_Q, a_handle) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -19289,15 +20279,17 @@ fn hipsolverRfSetupHost(py: Python<'_>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, h
 #[pyo3(signature = (handle, nnzM, Mp, Mi, Mx))]
 fn hipsolverRfAccessBundledFactorsDevice(py: Python<'_>, handle: rt::PtrArgMut, nnzM: &Bound<'_, PyAny>, Mp: rt::PtrArgMut, Mi: rt::PtrArgMut, Mx: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverRfAccessBundledFactorsDevice");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let p_nnzM = rt::typed_ptr_arg(nnzM, None, 4, true)?;
     let a_nnzM = p_nnzM.addr();
     let a_Mp = Mp.addr();
     let a_Mi = Mi.addr();
     let a_Mx = Mx.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_nnzM, a_Mp, a_Mi, a_Mx) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -19311,10 +20303,12 @@ fn hipsolverRfAccessBundledFactorsDevice(py: Python<'_>, handle: rt::PtrArgMut, 
 #[pyo3(signature = (handle))]
 fn hipsolverRfAnalyze(py: Python<'_>, handle: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverRfAnalyze");
+    let a_handle = handle.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_handle = handle.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -19332,15 +20326,17 @@ fn hipsolverRfAnalyze(py: Python<'_>, handle: rt::PtrArgMut) -> PyResult<PyObjec
 #[pyo3(signature = (handle, h_nnzM, h_Mp, h_Mi, h_Mx))]
 fn hipsolverRfExtractBundledFactorsHost(py: Python<'_>, handle: rt::PtrArgMut, h_nnzM: &Bound<'_, PyAny>, h_Mp: rt::PtrArgMut, h_Mi: rt::PtrArgMut, h_Mx: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverRfExtractBundledFactorsHost");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let p_h_nnzM = rt::typed_ptr_arg(h_nnzM, None, 4, true)?;
     let a_h_nnzM = p_h_nnzM.addr();
     let a_h_Mp = h_Mp.addr();
     let a_h_Mi = h_Mi.addr();
     let a_h_Mx = h_Mx.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_h_nnzM, a_h_Mp, a_h_Mi, a_h_Mx) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -19362,9 +20358,6 @@ fn hipsolverRfExtractBundledFactorsHost(py: Python<'_>, handle: rt::PtrArgMut, h
 #[pyo3(signature = (handle, h_nnzL, h_Lp, h_Li, h_Lx, h_nnzU, h_Up, h_Ui, h_Ux))]
 fn hipsolverRfExtractSplitFactorsHost(py: Python<'_>, handle: rt::PtrArgMut, h_nnzL: &Bound<'_, PyAny>, h_Lp: rt::PtrArgMut, h_Li: rt::PtrArgMut, h_Lx: rt::PtrArgMut, h_nnzU: &Bound<'_, PyAny>, h_Up: rt::PtrArgMut, h_Ui: rt::PtrArgMut, h_Ux: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverRfExtractSplitFactorsHost");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize, usize, usize, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let p_h_nnzL = rt::typed_ptr_arg(h_nnzL, None, 4, true)?;
     let a_h_nnzL = p_h_nnzL.addr();
@@ -19376,6 +20369,11 @@ fn hipsolverRfExtractSplitFactorsHost(py: Python<'_>, handle: rt::PtrArgMut, h_n
     let a_h_Up = h_Up.addr();
     let a_h_Ui = h_Ui.addr();
     let a_h_Ux = h_Ux.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize, usize, usize, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_h_nnzL, a_h_Lp, a_h_Li, a_h_Lx, a_h_nnzU, a_h_Up, a_h_Ui, a_h_Ux) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -19391,14 +20389,16 @@ fn hipsolverRfExtractSplitFactorsHost(py: Python<'_>, handle: rt::PtrArgMut, h_n
 #[pyo3(signature = (handle, fact_alg, solve_alg))]
 fn hipsolverRfGet_Algs(py: Python<'_>, handle: rt::PtrArgMut, fact_alg: &Bound<'_, PyAny>, solve_alg: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverRfGet_Algs");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let p_fact_alg = rt::typed_ptr_arg(fact_alg, None, 4, true)?;
     let a_fact_alg = p_fact_alg.addr();
     let p_solve_alg = rt::typed_ptr_arg(solve_alg, None, 4, true)?;
     let a_solve_alg = p_solve_alg.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_fact_alg, a_solve_alg) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -19414,14 +20414,16 @@ fn hipsolverRfGet_Algs(py: Python<'_>, handle: rt::PtrArgMut, fact_alg: &Bound<'
 #[pyo3(signature = (handle, format, diag))]
 fn hipsolverRfGetMatrixFormat(py: Python<'_>, handle: rt::PtrArgMut, format: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverRfGetMatrixFormat");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let p_format = rt::typed_ptr_arg(format, None, 4, true)?;
     let a_format = p_format.addr();
     let p_diag = rt::typed_ptr_arg(diag, None, 4, true)?;
     let a_diag = p_diag.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_format, a_diag) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -19436,12 +20438,14 @@ fn hipsolverRfGetMatrixFormat(py: Python<'_>, handle: rt::PtrArgMut, format: &Bo
 #[pyo3(signature = (handle, report))]
 fn hipsolverRfGetNumericBoostReport(py: Python<'_>, handle: rt::PtrArgMut, report: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverRfGetNumericBoostReport");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let p_report = rt::typed_ptr_arg(report, None, 4, true)?;
     let a_report = p_report.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_report) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -19457,14 +20461,16 @@ fn hipsolverRfGetNumericBoostReport(py: Python<'_>, handle: rt::PtrArgMut, repor
 #[pyo3(signature = (handle, zero, boost))]
 fn hipsolverRfGetNumericProperties(py: Python<'_>, handle: rt::PtrArgMut, zero: &Bound<'_, PyAny>, boost: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverRfGetNumericProperties");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let p_zero = rt::typed_ptr_arg(zero, None, 8, true)?;
     let a_zero = p_zero.addr();
     let p_boost = rt::typed_ptr_arg(boost, None, 8, true)?;
     let a_boost = p_boost.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_zero, a_boost) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -19479,12 +20485,14 @@ fn hipsolverRfGetNumericProperties(py: Python<'_>, handle: rt::PtrArgMut, zero: 
 #[pyo3(signature = (handle, fastMode))]
 fn hipsolverRfGetResetValuesFastMode(py: Python<'_>, handle: rt::PtrArgMut, fastMode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverRfGetResetValuesFastMode");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let p_fastMode = rt::typed_ptr_arg(fastMode, None, 4, true)?;
     let a_fastMode = p_fastMode.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_fastMode) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -19498,10 +20506,12 @@ fn hipsolverRfGetResetValuesFastMode(py: Python<'_>, handle: rt::PtrArgMut, fast
 #[pyo3(signature = (handle))]
 fn hipsolverRfRefactor(py: Python<'_>, handle: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverRfRefactor");
+    let a_handle = handle.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_handle = handle.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -19522,9 +20532,6 @@ fn hipsolverRfRefactor(py: Python<'_>, handle: rt::PtrArgMut) -> PyResult<PyObje
 #[pyo3(signature = (n, nnzA, csrRowPtrA, csrColIndA, csrValA, P, Q, handle))]
 fn hipsolverRfResetValues(py: Python<'_>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, csrValA: &Bound<'_, PyAny>, P: &Bound<'_, PyAny>, Q: &Bound<'_, PyAny>, handle: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverRfResetValues");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(i32, i32, usize, usize, usize, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_n = n.0;
     let a_nnzA = nnzA.0;
     let p_csrRowPtrA = rt::typed_ptr_arg(csrRowPtrA, None, 4, true)?;
@@ -19538,6 +20545,11 @@ fn hipsolverRfResetValues(py: Python<'_>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>,
     let p_Q = rt::typed_ptr_arg(Q, None, 4, true)?;
     let a_Q = p_Q.addr();
     let a_handle = handle.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(i32, i32, usize, usize, usize, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_n, a_nnzA, a_csrRowPtrA, a_csrColIndA, a_csrValA, a_P, a_Q, a_handle) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -19553,12 +20565,14 @@ fn hipsolverRfResetValues(py: Python<'_>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>,
 #[pyo3(signature = (handle, fact_alg, solve_alg))]
 fn hipsolverRfSetAlgs(py: Python<'_>, handle: rt::PtrArgMut, fact_alg: &Bound<'_, PyAny>, solve_alg: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverRfSetAlgs");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_fact_alg = rt::narrow::<u32>(TYPES.enum_arg(11, fact_alg)?)?;
     let a_solve_alg = rt::narrow::<u32>(TYPES.enum_arg(15, solve_alg)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_fact_alg, a_solve_alg) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -19574,12 +20588,14 @@ fn hipsolverRfSetAlgs(py: Python<'_>, handle: rt::PtrArgMut, fact_alg: &Bound<'_
 #[pyo3(signature = (handle, format, diag))]
 fn hipsolverRfSetMatrixFormat(py: Python<'_>, handle: rt::PtrArgMut, format: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverRfSetMatrixFormat");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_format = rt::narrow::<u32>(TYPES.enum_arg(12, format)?)?;
     let a_diag = rt::narrow::<u32>(TYPES.enum_arg(16, diag)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_format, a_diag) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -19595,12 +20611,14 @@ fn hipsolverRfSetMatrixFormat(py: Python<'_>, handle: rt::PtrArgMut, format: &Bo
 #[pyo3(signature = (handle, effective_zero, boost_val))]
 fn hipsolverRfSetNumericProperties(py: Python<'_>, handle: rt::PtrArgMut, effective_zero: f64, boost_val: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverRfSetNumericProperties");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, f64, f64) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_effective_zero = effective_zero;
     let a_boost_val = boost_val;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, f64, f64) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_effective_zero, a_boost_val) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -19615,11 +20633,13 @@ fn hipsolverRfSetNumericProperties(py: Python<'_>, handle: rt::PtrArgMut, effect
 #[pyo3(signature = (handle, fastMode))]
 fn hipsolverRfSetResetValuesFastMode(py: Python<'_>, handle: rt::PtrArgMut, fastMode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverRfSetResetValuesFastMode");
+    let a_handle = handle.addr();
+    let a_fastMode = rt::narrow::<u32>(TYPES.enum_arg(14, fastMode)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_handle = handle.addr();
-    let a_fastMode = rt::narrow::<u32>(TYPES.enum_arg(14, fastMode)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_fastMode) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -19640,9 +20660,6 @@ fn hipsolverRfSetResetValuesFastMode(py: Python<'_>, handle: rt::PtrArgMut, fast
 #[pyo3(signature = (handle, P, Q, nrhs, Temp, ldt, XF, ldxf))]
 fn hipsolverRfSolve(py: Python<'_>, handle: rt::PtrArgMut, P: &Bound<'_, PyAny>, Q: &Bound<'_, PyAny>, nrhs: rt::CInt<i32>, Temp: &Bound<'_, PyAny>, ldt: rt::CInt<i32>, XF: &Bound<'_, PyAny>, ldxf: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverRfSolve");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, i32, usize, i32, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let p_P = rt::typed_ptr_arg(P, None, 4, true)?;
     let a_P = p_P.addr();
@@ -19655,6 +20672,11 @@ fn hipsolverRfSolve(py: Python<'_>, handle: rt::PtrArgMut, P: &Bound<'_, PyAny>,
     let p_XF = rt::typed_ptr_arg(XF, None, 8, true)?;
     let a_XF = p_XF.addr();
     let a_ldxf = ldxf.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, i32, usize, i32, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_P, a_Q, a_nrhs, a_Temp, a_ldt, a_XF, a_ldxf) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -19684,9 +20706,6 @@ fn hipsolverRfSolve(py: Python<'_>, handle: rt::PtrArgMut, P: &Bound<'_, PyAny>,
 #[pyo3(signature = (batchSize, n, nnzA, h_csrRowPtrA, h_csrColIndA, h_csrValA_array, nnzL, h_csrRowPtrL, h_csrColIndL, h_csrValL, nnzU, h_csrRowPtrU, h_csrColIndU, h_csrValU, h_P, h_Q, handle))]
 fn hipsolverRfBatchSetupHost(py: Python<'_>, batchSize: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, h_csrRowPtrA: &Bound<'_, PyAny>, h_csrColIndA: &Bound<'_, PyAny>, h_csrValA_array: rt::PtrArgMut, nnzL: rt::CInt<i32>, h_csrRowPtrL: &Bound<'_, PyAny>, h_csrColIndL: &Bound<'_, PyAny>, h_csrValL: &Bound<'_, PyAny>, nnzU: rt::CInt<i32>, h_csrRowPtrU: &Bound<'_, PyAny>, h_csrColIndU: &Bound<'_, PyAny>, h_csrValU: &Bound<'_, PyAny>, h_P: &Bound<'_, PyAny>, h_Q: &Bound<'_, PyAny>, handle: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverRfBatchSetupHost");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(i32, i32, i32, usize, usize, usize, i32, usize, usize, usize, i32, usize, usize, usize, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_batchSize = batchSize.0;
     let a_n = n.0;
     let a_nnzA = nnzA.0;
@@ -19714,6 +20733,11 @@ fn hipsolverRfBatchSetupHost(py: Python<'_>, batchSize: rt::CInt<i32>, n: rt::CI
     let p_h_Q = rt::typed_ptr_arg(h_Q, None, 4, true)?;
     let a_h_Q = p_h_Q.addr();
     let a_handle = handle.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(i32, i32, i32, usize, usize, usize, i32, usize, usize, usize, i32, usize, usize, usize, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_batchSize, a_n, a_nnzA, a_h_csrRowPtrA, a_h_csrColIndA, a_h_csrValA_array, a_nnzL, a_h_csrRowPtrL, a_h_csrColIndL, a_h_csrValL, a_nnzU, a_h_csrRowPtrU, a_h_csrColIndU, a_h_csrValU, a_h_P, a_h_Q, a_handle) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -19727,10 +20751,12 @@ fn hipsolverRfBatchSetupHost(py: Python<'_>, batchSize: rt::CInt<i32>, n: rt::CI
 #[pyo3(signature = (handle))]
 fn hipsolverRfBatchAnalyze(py: Python<'_>, handle: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverRfBatchAnalyze");
+    let a_handle = handle.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_handle = handle.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -19744,10 +20770,12 @@ fn hipsolverRfBatchAnalyze(py: Python<'_>, handle: rt::PtrArgMut) -> PyResult<Py
 #[pyo3(signature = (handle))]
 fn hipsolverRfBatchRefactor(py: Python<'_>, handle: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverRfBatchRefactor");
+    let a_handle = handle.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_handle = handle.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -19769,9 +20797,6 @@ fn hipsolverRfBatchRefactor(py: Python<'_>, handle: rt::PtrArgMut) -> PyResult<P
 #[pyo3(signature = (batchSize, n, nnzA, csrRowPtrA, csrColIndA, csrValA_array, P, Q, handle))]
 fn hipsolverRfBatchResetValues(py: Python<'_>, batchSize: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, csrValA_array: rt::PtrArgMut, P: &Bound<'_, PyAny>, Q: &Bound<'_, PyAny>, handle: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverRfBatchResetValues");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(i32, i32, i32, usize, usize, usize, usize, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_batchSize = batchSize.0;
     let a_n = n.0;
     let a_nnzA = nnzA.0;
@@ -19785,6 +20810,11 @@ fn hipsolverRfBatchResetValues(py: Python<'_>, batchSize: rt::CInt<i32>, n: rt::
     let p_Q = rt::typed_ptr_arg(Q, None, 4, true)?;
     let a_Q = p_Q.addr();
     let a_handle = handle.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(i32, i32, i32, usize, usize, usize, usize, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_batchSize, a_n, a_nnzA, a_csrRowPtrA, a_csrColIndA, a_csrValA_array, a_P, a_Q, a_handle) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -19805,9 +20835,6 @@ fn hipsolverRfBatchResetValues(py: Python<'_>, batchSize: rt::CInt<i32>, n: rt::
 #[pyo3(signature = (handle, P, Q, nrhs, Temp, ldt, XF_array, ldxf))]
 fn hipsolverRfBatchSolve(py: Python<'_>, handle: rt::PtrArgMut, P: &Bound<'_, PyAny>, Q: &Bound<'_, PyAny>, nrhs: rt::CInt<i32>, Temp: &Bound<'_, PyAny>, ldt: rt::CInt<i32>, XF_array: rt::PtrArgMut, ldxf: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverRfBatchSolve");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, i32, usize, i32, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let p_P = rt::typed_ptr_arg(P, None, 4, true)?;
     let a_P = p_P.addr();
@@ -19819,6 +20846,11 @@ fn hipsolverRfBatchSolve(py: Python<'_>, handle: rt::PtrArgMut, P: &Bound<'_, Py
     let a_ldt = ldt.0;
     let a_XF_array = XF_array.addr();
     let a_ldxf = ldxf.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, i32, usize, i32, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_P, a_Q, a_nrhs, a_Temp, a_ldt, a_XF_array, a_ldxf) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -19833,12 +20865,14 @@ fn hipsolverRfBatchSolve(py: Python<'_>, handle: rt::PtrArgMut, P: &Bound<'_, Py
 #[pyo3(signature = (handle, position))]
 fn hipsolverRfBatchZeroPivot(py: Python<'_>, handle: rt::PtrArgMut, position: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverRfBatchZeroPivot");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let p_position = rt::typed_ptr_arg(position, None, 4, true)?;
     let a_position = p_position.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_position) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -19850,11 +20884,13 @@ fn hipsolverRfBatchZeroPivot(py: Python<'_>, handle: rt::PtrArgMut, position: &B
 #[pyo3(signature = ())]
 fn hipsolverSpCreate(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSpCreate");
+    let mut o_handle: usize = Default::default();
+    let a_handle = &mut o_handle as *mut usize as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let mut o_handle: usize = Default::default();
-    let a_handle = &mut o_handle as *mut usize as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::pointer_result(py, o_handle)?])
@@ -19868,10 +20904,12 @@ fn hipsolverSpCreate(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = (handle))]
 fn hipsolverSpDestroy(py: Python<'_>, handle: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSpDestroy");
+    let a_handle = handle.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_handle = handle.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -19886,11 +20924,13 @@ fn hipsolverSpDestroy(py: Python<'_>, handle: rt::PtrArgMut) -> PyResult<PyObjec
 #[pyo3(signature = (handle, streamId))]
 fn hipsolverSpSetStream(py: Python<'_>, handle: rt::PtrArgMut, streamId: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSpSetStream");
+    let a_handle = handle.addr();
+    let a_streamId = streamId.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_handle = handle.addr();
-    let a_streamId = streamId.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_streamId) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -19915,9 +20955,6 @@ fn hipsolverSpSetStream(py: Python<'_>, handle: rt::PtrArgMut, streamId: rt::Ptr
 #[pyo3(signature = (handle, n, nnzA, descrA, csrVal, csrRowPtr, csrColInd, b, tolerance, reorder, x, singularity))]
 fn hipsolverSpScsrlsvchol(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArgMut, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, tolerance: f32, reorder: rt::CInt<i32>, x: &Bound<'_, PyAny>, singularity: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSpScsrlsvchol");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize, usize, usize, usize, usize, f32, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_n = n.0;
     let a_nnzA = nnzA.0;
@@ -19936,6 +20973,11 @@ fn hipsolverSpScsrlsvchol(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32
     let a_x = p_x.addr();
     let p_singularity = rt::typed_ptr_arg(singularity, None, 4, true)?;
     let a_singularity = p_singularity.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize, usize, usize, usize, usize, f32, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_nnzA, a_descrA, a_csrVal, a_csrRowPtr, a_csrColInd, a_b, a_tolerance, a_reorder, a_x, a_singularity) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -19960,9 +21002,6 @@ fn hipsolverSpScsrlsvchol(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32
 #[pyo3(signature = (handle, n, nnzA, descrA, csrVal, csrRowPtr, csrColInd, b, tolerance, reorder, x, singularity))]
 fn hipsolverSpDcsrlsvchol(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArgMut, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, tolerance: f64, reorder: rt::CInt<i32>, x: &Bound<'_, PyAny>, singularity: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSpDcsrlsvchol");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize, usize, usize, usize, usize, f64, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_n = n.0;
     let a_nnzA = nnzA.0;
@@ -19981,6 +21020,11 @@ fn hipsolverSpDcsrlsvchol(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32
     let a_x = p_x.addr();
     let p_singularity = rt::typed_ptr_arg(singularity, None, 4, true)?;
     let a_singularity = p_singularity.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize, usize, usize, usize, usize, f64, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_nnzA, a_descrA, a_csrVal, a_csrRowPtr, a_csrColInd, a_b, a_tolerance, a_reorder, a_x, a_singularity) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -20005,9 +21049,6 @@ fn hipsolverSpDcsrlsvchol(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32
 #[pyo3(signature = (handle, n, nnzA, descrA, csrVal, csrRowPtr, csrColInd, b, tolerance, reorder, x, singularity))]
 fn hipsolverSpScsrlsvcholHost(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArgMut, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, tolerance: f32, reorder: rt::CInt<i32>, x: &Bound<'_, PyAny>, singularity: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSpScsrlsvcholHost");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize, usize, usize, usize, usize, f32, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_n = n.0;
     let a_nnzA = nnzA.0;
@@ -20026,6 +21067,11 @@ fn hipsolverSpScsrlsvcholHost(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt
     let a_x = p_x.addr();
     let p_singularity = rt::typed_ptr_arg(singularity, None, 4, true)?;
     let a_singularity = p_singularity.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize, usize, usize, usize, usize, f32, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_nnzA, a_descrA, a_csrVal, a_csrRowPtr, a_csrColInd, a_b, a_tolerance, a_reorder, a_x, a_singularity) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -20050,9 +21096,6 @@ fn hipsolverSpScsrlsvcholHost(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt
 #[pyo3(signature = (handle, n, nnzA, descrA, csrVal, csrRowPtr, csrColInd, b, tolerance, reorder, x, singularity))]
 fn hipsolverSpDcsrlsvcholHost(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArgMut, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, tolerance: f64, reorder: rt::CInt<i32>, x: &Bound<'_, PyAny>, singularity: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSpDcsrlsvcholHost");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize, usize, usize, usize, usize, f64, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_n = n.0;
     let a_nnzA = nnzA.0;
@@ -20071,6 +21114,11 @@ fn hipsolverSpDcsrlsvcholHost(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt
     let a_x = p_x.addr();
     let p_singularity = rt::typed_ptr_arg(singularity, None, 4, true)?;
     let a_singularity = p_singularity.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize, usize, usize, usize, usize, f64, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_nnzA, a_descrA, a_csrVal, a_csrRowPtr, a_csrColInd, a_b, a_tolerance, a_reorder, a_x, a_singularity) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -20095,9 +21143,6 @@ fn hipsolverSpDcsrlsvcholHost(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt
 #[pyo3(signature = (handle, n, nnz, descrA, csrVal, csrRowPts, csrColInd, b, tolerance, reorder, x, singularity))]
 fn hipsolverSpScsrlsvqr(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrVal: &Bound<'_, PyAny>, csrRowPts: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, tolerance: f64, reorder: rt::CInt<i32>, x: &Bound<'_, PyAny>, singularity: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSpScsrlsvqr");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize, usize, usize, usize, usize, f64, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_n = n.0;
     let a_nnz = nnz.0;
@@ -20116,6 +21161,11 @@ fn hipsolverSpScsrlsvqr(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>,
     let a_x = p_x.addr();
     let p_singularity = rt::typed_ptr_arg(singularity, None, 4, true)?;
     let a_singularity = p_singularity.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize, usize, usize, usize, usize, f64, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_nnz, a_descrA, a_csrVal, a_csrRowPts, a_csrColInd, a_b, a_tolerance, a_reorder, a_x, a_singularity) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -20140,9 +21190,6 @@ fn hipsolverSpScsrlsvqr(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>,
 #[pyo3(signature = (handle, n, nnz, descrA, csrVal, csrRowPts, csrColInd, b, tolerance, reorder, x, singularity))]
 fn hipsolverSpDcsrlsvqr(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrVal: &Bound<'_, PyAny>, csrRowPts: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, tolerance: f64, reorder: rt::CInt<i32>, x: &Bound<'_, PyAny>, singularity: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSpDcsrlsvqr");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, usize, usize, usize, usize, usize, f64, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_handle = handle.addr();
     let a_n = n.0;
     let a_nnz = nnz.0;
@@ -20161,6 +21208,11 @@ fn hipsolverSpDcsrlsvqr(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>,
     let a_x = p_x.addr();
     let p_singularity = rt::typed_ptr_arg(singularity, None, 4, true)?;
     let a_singularity = p_singularity.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, usize, usize, usize, usize, usize, f64, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_nnz, a_descrA, a_csrVal, a_csrRowPts, a_csrColInd, a_b, a_tolerance, a_reorder, a_x, a_singularity) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])

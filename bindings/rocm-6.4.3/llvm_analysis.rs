@@ -42,13 +42,15 @@ pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.analysis
 #[pyo3(signature = (M, Action))]
 fn LLVMVerifyModule(py: Python<'_>, M: rt::PtrArg, Action: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMVerifyModule");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, usize) -> i32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_M = M.addr();
     let a_Action = rt::narrow::<u32>(TYPES.enum_arg(0, Action)?)?;
     let mut o_OutMessage: usize = Default::default();
     let a_OutMessage = &mut o_OutMessage as *mut usize as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, usize) -> i32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Action, a_OutMessage) });
     rt::tuple(py, [rt::obj(py, __r)?, rt::owned_cstr_result(py, o_OutMessage, &FREE_LLVMDisposeMessage)?])
@@ -63,11 +65,13 @@ fn LLVMVerifyModule(py: Python<'_>, M: rt::PtrArg, Action: &Bound<'_, PyAny>) ->
 #[pyo3(signature = (Fn, Action))]
 fn LLVMVerifyFunction(py: Python<'_>, Fn: rt::PtrArg, Action: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMVerifyFunction");
+    let a_Fn = Fn.addr();
+    let a_Action = rt::narrow::<u32>(TYPES.enum_arg(0, Action)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Fn = Fn.addr();
-    let a_Action = rt::narrow::<u32>(TYPES.enum_arg(0, Action)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Fn, a_Action) });
     Ok(rt::obj(py, __r)?)
@@ -78,10 +82,12 @@ fn LLVMVerifyFunction(py: Python<'_>, Fn: rt::PtrArg, Action: &Bound<'_, PyAny>)
 #[pyo3(signature = (Fn))]
 fn LLVMViewFunctionCFG(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMViewFunctionCFG");
+    let a_Fn = Fn.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Fn = Fn.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Fn) });
     Ok(py.None())
@@ -92,10 +98,12 @@ fn LLVMViewFunctionCFG(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Fn))]
 fn LLVMViewFunctionCFGOnly(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMViewFunctionCFGOnly");
+    let a_Fn = Fn.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Fn = Fn.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Fn) });
     Ok(py.None())

@@ -41,14 +41,16 @@ pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.bitreade
 #[pyo3(signature = (MemBuf, OutModule))]
 fn LLVMParseBitcode(py: Python<'_>, MemBuf: rt::PtrArg, OutModule: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMParseBitcode");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> i32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_MemBuf = MemBuf.addr();
     let mut h_OutModule = super::llvm_types::TYPES.handle_ref(2, OutModule, true)?;
     let a_OutModule = h_OutModule.addr();
     let mut o_OutMessage: usize = Default::default();
     let a_OutMessage = &mut o_OutMessage as *mut usize as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> i32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MemBuf, a_OutModule, a_OutMessage) });
     rt::tuple(py, [rt::obj(py, __r)?, rt::owned_cstr_result(py, o_OutMessage, &FREE_LLVMDisposeMessage)?])
@@ -63,12 +65,14 @@ fn LLVMParseBitcode(py: Python<'_>, MemBuf: rt::PtrArg, OutModule: &Bound<'_, Py
 #[pyo3(signature = (MemBuf, OutModule))]
 fn LLVMParseBitcode2(py: Python<'_>, MemBuf: rt::PtrArg, OutModule: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMParseBitcode2");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> i32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_MemBuf = MemBuf.addr();
     let mut h_OutModule = super::llvm_types::TYPES.handle_ref(2, OutModule, true)?;
     let a_OutModule = h_OutModule.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> i32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MemBuf, a_OutModule) });
     Ok(rt::obj(py, __r)?)
@@ -85,15 +89,17 @@ fn LLVMParseBitcode2(py: Python<'_>, MemBuf: rt::PtrArg, OutModule: &Bound<'_, P
 #[pyo3(signature = (ContextRef, MemBuf, OutModule))]
 fn LLVMParseBitcodeInContext(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf: rt::PtrArg, OutModule: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMParseBitcodeInContext");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> i32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_ContextRef = ContextRef.addr();
     let a_MemBuf = MemBuf.addr();
     let mut h_OutModule = super::llvm_types::TYPES.handle_ref(2, OutModule, true)?;
     let a_OutModule = h_OutModule.addr();
     let mut o_OutMessage: usize = Default::default();
     let a_OutMessage = &mut o_OutMessage as *mut usize as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> i32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ContextRef, a_MemBuf, a_OutModule, a_OutMessage) });
     rt::tuple(py, [rt::obj(py, __r)?, rt::owned_cstr_result(py, o_OutMessage, &FREE_LLVMDisposeMessage)?])
@@ -109,13 +115,15 @@ fn LLVMParseBitcodeInContext(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf: rt:
 #[pyo3(signature = (ContextRef, MemBuf, OutModule))]
 fn LLVMParseBitcodeInContext2(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf: rt::PtrArg, OutModule: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMParseBitcodeInContext2");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> i32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_ContextRef = ContextRef.addr();
     let a_MemBuf = MemBuf.addr();
     let mut h_OutModule = super::llvm_types::TYPES.handle_ref(2, OutModule, true)?;
     let a_OutModule = h_OutModule.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> i32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ContextRef, a_MemBuf, a_OutModule) });
     Ok(rt::obj(py, __r)?)
@@ -137,15 +145,17 @@ fn LLVMParseBitcodeInContext2(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf: rt
 #[pyo3(signature = (ContextRef, MemBuf, OutM))]
 fn LLVMGetBitcodeModuleInContext(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf: rt::PtrArg, OutM: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetBitcodeModuleInContext");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> i32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_ContextRef = ContextRef.addr();
     let a_MemBuf = MemBuf.addr();
     let mut h_OutM = super::llvm_types::TYPES.handle_ref(2, OutM, true)?;
     let a_OutM = h_OutM.addr();
     let mut o_OutMessage: usize = Default::default();
     let a_OutMessage = &mut o_OutMessage as *mut usize as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> i32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ContextRef, a_MemBuf, a_OutM, a_OutMessage) });
     rt::tuple(py, [rt::obj(py, __r)?, rt::owned_cstr_result(py, o_OutMessage, &FREE_LLVMDisposeMessage)?])
@@ -169,13 +179,15 @@ fn LLVMGetBitcodeModuleInContext(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf:
 #[pyo3(signature = (ContextRef, MemBuf, OutM))]
 fn LLVMGetBitcodeModuleInContext2(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf: rt::PtrArg, OutM: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetBitcodeModuleInContext2");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> i32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_ContextRef = ContextRef.addr();
     let a_MemBuf = MemBuf.addr();
     let mut h_OutM = super::llvm_types::TYPES.handle_ref(2, OutM, true)?;
     let a_OutM = h_OutM.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> i32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ContextRef, a_MemBuf, a_OutM) });
     Ok(rt::obj(py, __r)?)
@@ -191,14 +203,16 @@ fn LLVMGetBitcodeModuleInContext2(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf
 #[pyo3(signature = (MemBuf, OutM))]
 fn LLVMGetBitcodeModule(py: Python<'_>, MemBuf: rt::PtrArg, OutM: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetBitcodeModule");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> i32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_MemBuf = MemBuf.addr();
     let mut h_OutM = super::llvm_types::TYPES.handle_ref(2, OutM, true)?;
     let a_OutM = h_OutM.addr();
     let mut o_OutMessage: usize = Default::default();
     let a_OutMessage = &mut o_OutMessage as *mut usize as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> i32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MemBuf, a_OutM, a_OutMessage) });
     rt::tuple(py, [rt::obj(py, __r)?, rt::owned_cstr_result(py, o_OutMessage, &FREE_LLVMDisposeMessage)?])
@@ -213,12 +227,14 @@ fn LLVMGetBitcodeModule(py: Python<'_>, MemBuf: rt::PtrArg, OutM: &Bound<'_, PyA
 #[pyo3(signature = (MemBuf, OutM))]
 fn LLVMGetBitcodeModule2(py: Python<'_>, MemBuf: rt::PtrArg, OutM: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetBitcodeModule2");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> i32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_MemBuf = MemBuf.addr();
     let mut h_OutM = super::llvm_types::TYPES.handle_ref(2, OutM, true)?;
     let a_OutM = h_OutM.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> i32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MemBuf, a_OutM) });
     Ok(rt::obj(py, __r)?)

@@ -40,11 +40,13 @@ pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.bitwrite
 #[pyo3(signature = (M, Path))]
 fn LLVMWriteBitcodeToFile(py: Python<'_>, M: rt::PtrArg, Path: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMWriteBitcodeToFile");
+    let a_M = M.addr();
+    let a_Path = Path.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_M = M.addr();
-    let a_Path = Path.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Path) });
     Ok(rt::obj(py, __r)?)
@@ -63,13 +65,15 @@ fn LLVMWriteBitcodeToFile(py: Python<'_>, M: rt::PtrArg, Path: rt::CStrArg) -> P
 #[pyo3(signature = (M, FD, ShouldClose, Unbuffered))]
 fn LLVMWriteBitcodeToFD(py: Python<'_>, M: rt::PtrArg, FD: rt::CInt<i32>, ShouldClose: rt::CInt<i32>, Unbuffered: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMWriteBitcodeToFD");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, i32, i32) -> i32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_M = M.addr();
     let a_FD = FD.0;
     let a_ShouldClose = ShouldClose.0;
     let a_Unbuffered = Unbuffered.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, i32, i32) -> i32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_FD, a_ShouldClose, a_Unbuffered) });
     Ok(rt::obj(py, __r)?)
@@ -87,11 +91,13 @@ fn LLVMWriteBitcodeToFD(py: Python<'_>, M: rt::PtrArg, FD: rt::CInt<i32>, Should
 #[pyo3(signature = (M, Handle))]
 fn LLVMWriteBitcodeToFileHandle(py: Python<'_>, M: rt::PtrArg, Handle: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMWriteBitcodeToFileHandle");
+    let a_M = M.addr();
+    let a_Handle = Handle.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_M = M.addr();
-    let a_Handle = Handle.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Handle) });
     Ok(rt::obj(py, __r)?)
@@ -107,10 +113,12 @@ fn LLVMWriteBitcodeToFileHandle(py: Python<'_>, M: rt::PtrArg, Handle: rt::CInt<
 #[pyo3(signature = (M))]
 fn LLVMWriteBitcodeToMemoryBuffer(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMWriteBitcodeToMemoryBuffer");
+    let a_M = M.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_M = M.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M) });
     Ok(super::llvm_types::TYPES.instance_at(py, 0, __r, None)?)

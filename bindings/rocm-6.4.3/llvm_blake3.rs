@@ -36,6 +36,8 @@ pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.blake3",
 #[pyo3(signature = ())]
 fn llvm_blake3_version(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"llvm_blake3_version");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -49,11 +51,13 @@ fn llvm_blake3_version(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = (self_))]
 fn llvm_blake3_hasher_init(py: Python<'_>, self_: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"llvm_blake3_hasher_init");
+    let p_self = TYPES.record_ptr_arg(1, self_, true)?;
+    let a_self = p_self.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let p_self = TYPES.record_ptr_arg(1, self_, true)?;
-    let a_self = p_self.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_self) });
     Ok(py.None())
@@ -65,13 +69,15 @@ fn llvm_blake3_hasher_init(py: Python<'_>, self_: &Bound<'_, PyAny>) -> PyResult
 #[pyo3(signature = (self_, key))]
 fn llvm_blake3_hasher_init_keyed(py: Python<'_>, self_: &Bound<'_, PyAny>, key: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"llvm_blake3_hasher_init_keyed");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let p_self = TYPES.record_ptr_arg(1, self_, true)?;
     let a_self = p_self.addr();
     let p_key = rt::typed_ptr_arg(key, None, 1, false)?;
     let a_key = p_key.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_self, a_key) });
     Ok(py.None())
@@ -83,12 +89,14 @@ fn llvm_blake3_hasher_init_keyed(py: Python<'_>, self_: &Bound<'_, PyAny>, key: 
 #[pyo3(signature = (self_, context))]
 fn llvm_blake3_hasher_init_derive_key(py: Python<'_>, self_: &Bound<'_, PyAny>, context: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"llvm_blake3_hasher_init_derive_key");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let p_self = TYPES.record_ptr_arg(1, self_, true)?;
     let a_self = p_self.addr();
     let a_context = context.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_self, a_context) });
     Ok(py.None())
@@ -101,13 +109,15 @@ fn llvm_blake3_hasher_init_derive_key(py: Python<'_>, self_: &Bound<'_, PyAny>, 
 #[pyo3(signature = (self_, context, context_len))]
 fn llvm_blake3_hasher_init_derive_key_raw(py: Python<'_>, self_: &Bound<'_, PyAny>, context: rt::PtrArg, context_len: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"llvm_blake3_hasher_init_derive_key_raw");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let p_self = TYPES.record_ptr_arg(1, self_, true)?;
     let a_self = p_self.addr();
     let a_context = context.addr();
     let a_context_len = context_len.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_self, a_context, a_context_len) });
     Ok(py.None())
@@ -120,13 +130,15 @@ fn llvm_blake3_hasher_init_derive_key_raw(py: Python<'_>, self_: &Bound<'_, PyAn
 #[pyo3(signature = (self_, input, input_len))]
 fn llvm_blake3_hasher_update(py: Python<'_>, self_: &Bound<'_, PyAny>, input: rt::PtrArg, input_len: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"llvm_blake3_hasher_update");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let p_self = TYPES.record_ptr_arg(1, self_, true)?;
     let a_self = p_self.addr();
     let a_input = input.addr();
     let a_input_len = input_len.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_self, a_input, a_input_len) });
     Ok(py.None())
@@ -141,14 +153,16 @@ fn llvm_blake3_hasher_update(py: Python<'_>, self_: &Bound<'_, PyAny>, input: rt
 #[pyo3(signature = (self_, out_len))]
 fn llvm_blake3_hasher_finalize(py: Python<'_>, self_: &Bound<'_, PyAny>, out_len: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"llvm_blake3_hasher_finalize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let p_self = TYPES.record_ptr_arg(1, self_, false)?;
     let a_self = p_self.addr();
     let mut o_out: u8 = Default::default();
     let a_out = &mut o_out as *mut u8 as usize;
     let a_out_len = out_len.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_self, a_out, a_out_len) });
     Ok(rt::obj(py, o_out)?)
@@ -164,15 +178,17 @@ fn llvm_blake3_hasher_finalize(py: Python<'_>, self_: &Bound<'_, PyAny>, out_len
 #[pyo3(signature = (self_, seek, out_len))]
 fn llvm_blake3_hasher_finalize_seek(py: Python<'_>, self_: &Bound<'_, PyAny>, seek: rt::CInt<u64>, out_len: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"llvm_blake3_hasher_finalize_seek");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u64, usize, u64) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let p_self = TYPES.record_ptr_arg(1, self_, false)?;
     let a_self = p_self.addr();
     let a_seek = seek.0;
     let mut o_out: u8 = Default::default();
     let a_out = &mut o_out as *mut u8 as usize;
     let a_out_len = out_len.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u64, usize, u64) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_self, a_seek, a_out, a_out_len) });
     Ok(rt::obj(py, o_out)?)
@@ -183,11 +199,13 @@ fn llvm_blake3_hasher_finalize_seek(py: Python<'_>, self_: &Bound<'_, PyAny>, se
 #[pyo3(signature = (self_))]
 fn llvm_blake3_hasher_reset(py: Python<'_>, self_: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"llvm_blake3_hasher_reset");
+    let p_self = TYPES.record_ptr_arg(1, self_, true)?;
+    let a_self = p_self.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let p_self = TYPES.record_ptr_arg(1, self_, true)?;
-    let a_self = p_self.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_self) });
     Ok(py.None())

@@ -44,11 +44,13 @@ pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.comdat",
 #[pyo3(signature = (M, Name))]
 fn LLVMGetOrInsertComdat(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetOrInsertComdat");
+    let a_M = M.addr();
+    let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_M = M.addr();
-    let a_Name = Name.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 16, __r, None)?)
@@ -66,10 +68,12 @@ fn LLVMGetOrInsertComdat(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg) -> Py
 #[pyo3(signature = (V))]
 fn LLVMGetComdat(py: Python<'_>, V: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetComdat");
+    let a_V = V.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_V = V.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_V) });
     Ok(super::llvm_types::TYPES.instance_at(py, 16, __r, None)?)
@@ -85,11 +89,13 @@ fn LLVMGetComdat(py: Python<'_>, V: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (V, C))]
 fn LLVMSetComdat(py: Python<'_>, V: rt::PtrArg, C: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetComdat");
+    let a_V = V.addr();
+    let a_C = C.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_V = V.addr();
-    let a_C = C.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_V, a_C) });
     Ok(py.None())
@@ -103,10 +109,12 @@ fn LLVMSetComdat(py: Python<'_>, V: rt::PtrArg, C: rt::PtrArg) -> PyResult<PyObj
 #[pyo3(signature = (C))]
 fn LLVMGetComdatSelectionKind(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetComdatSelectionKind");
+    let a_C = C.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_C = C.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C) });
     Ok(TYPES.enum_member(py, 0, __r as i64)?)
@@ -118,11 +126,13 @@ fn LLVMGetComdatSelectionKind(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObjec
 #[pyo3(signature = (C, Kind))]
 fn LLVMSetComdatSelectionKind(py: Python<'_>, C: rt::PtrArg, Kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetComdatSelectionKind");
+    let a_C = C.addr();
+    let a_Kind = rt::narrow::<u32>(TYPES.enum_arg(0, Kind)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_C = C.addr();
-    let a_Kind = rt::narrow::<u32>(TYPES.enum_arg(0, Kind)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_Kind) });
     Ok(py.None())

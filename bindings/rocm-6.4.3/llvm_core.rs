@@ -57,6 +57,8 @@ pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.core", &
 #[pyo3(signature = ())]
 fn LLVMShutdown(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMShutdown");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -77,15 +79,17 @@ fn LLVMShutdown(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMGetVersion(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetVersion");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_Major: u32 = Default::default();
     let a_Major = &mut o_Major as *mut u32 as usize;
     let mut o_Minor: u32 = Default::default();
     let a_Minor = &mut o_Minor as *mut u32 as usize;
     let mut o_Patch: u32 = Default::default();
     let a_Patch = &mut o_Patch as *mut u32 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Major, a_Minor, a_Patch) });
     rt::tuple(py, [rt::obj(py, o_Major)?, rt::obj(py, o_Minor)?, rt::obj(py, o_Patch)?])
@@ -99,10 +103,12 @@ fn LLVMGetVersion(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = (Message))]
 fn LLVMCreateMessage(py: Python<'_>, Message: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateMessage");
+    let a_Message = Message.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Message = Message.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Message) });
     Ok(rt::owned_cstr_result(py, __r, &FREE_LLVMDisposeMessage)?)
@@ -113,10 +119,12 @@ fn LLVMCreateMessage(py: Python<'_>, Message: rt::CStrArg) -> PyResult<PyObject>
 #[pyo3(signature = (Message))]
 fn LLVMDisposeMessage(py: Python<'_>, Message: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeMessage");
+    let a_Message = Message.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Message = Message.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Message) });
     Ok(py.None())
@@ -132,6 +140,8 @@ fn LLVMDisposeMessage(py: Python<'_>, Message: rt::PtrArgMut) -> PyResult<PyObje
 #[pyo3(signature = ())]
 fn LLVMContextCreate(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMContextCreate");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -147,6 +157,8 @@ fn LLVMContextCreate(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMGetGlobalContext(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetGlobalContext");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -164,12 +176,14 @@ fn LLVMGetGlobalContext(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = (C, Handler, DiagnosticContext))]
 fn LLVMContextSetDiagnosticHandler(py: Python<'_>, C: rt::PtrArg, Handler: rt::PtrArg, DiagnosticContext: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMContextSetDiagnosticHandler");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_C = C.addr();
     let a_Handler = Handler.addr();
     let a_DiagnosticContext = DiagnosticContext.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_Handler, a_DiagnosticContext) });
     Ok(py.None())
@@ -185,10 +199,12 @@ fn LLVMContextSetDiagnosticHandler(py: Python<'_>, C: rt::PtrArg, Handler: rt::P
 #[pyo3(signature = (C))]
 fn LLVMContextGetDiagnosticHandler(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMContextGetDiagnosticHandler");
+    let a_C = C.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_C = C.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C) });
     Ok(TYPES.instance_at(py, 18, __r, None)?)
@@ -204,10 +220,12 @@ fn LLVMContextGetDiagnosticHandler(py: Python<'_>, C: rt::PtrArg) -> PyResult<Py
 #[pyo3(signature = (C))]
 fn LLVMContextGetDiagnosticContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMContextGetDiagnosticContext");
+    let a_C = C.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_C = C.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C) });
     Ok(rt::pointer_result(py, __r)?)
@@ -224,12 +242,14 @@ fn LLVMContextGetDiagnosticContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<Py
 #[pyo3(signature = (C, Callback, OpaqueHandle))]
 fn LLVMContextSetYieldCallback(py: Python<'_>, C: rt::PtrArg, Callback: rt::PtrArg, OpaqueHandle: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMContextSetYieldCallback");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_C = C.addr();
     let a_Callback = Callback.addr();
     let a_OpaqueHandle = OpaqueHandle.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_Callback, a_OpaqueHandle) });
     Ok(py.None())
@@ -247,10 +267,12 @@ fn LLVMContextSetYieldCallback(py: Python<'_>, C: rt::PtrArg, Callback: rt::PtrA
 #[pyo3(signature = (C))]
 fn LLVMContextShouldDiscardValueNames(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMContextShouldDiscardValueNames");
+    let a_C = C.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_C = C.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C) });
     Ok(rt::obj(py, __r)?)
@@ -269,11 +291,13 @@ fn LLVMContextShouldDiscardValueNames(py: Python<'_>, C: rt::PtrArg) -> PyResult
 #[pyo3(signature = (C, Discard))]
 fn LLVMContextSetDiscardValueNames(py: Python<'_>, C: rt::PtrArg, Discard: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMContextSetDiscardValueNames");
+    let a_C = C.addr();
+    let a_Discard = Discard.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_C = C.addr();
-    let a_Discard = Discard.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_Discard) });
     Ok(py.None())
@@ -289,10 +313,12 @@ fn LLVMContextSetDiscardValueNames(py: Python<'_>, C: rt::PtrArg, Discard: rt::C
 #[pyo3(signature = (C))]
 fn LLVMContextDispose(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMContextDispose");
+    let a_C = C.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_C = C.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C) });
     Ok(py.None())
@@ -311,10 +337,12 @@ fn LLVMContextDispose(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (DI))]
 fn LLVMGetDiagInfoDescription(py: Python<'_>, DI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetDiagInfoDescription");
+    let a_DI = DI.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_DI = DI.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_DI) });
     Ok(rt::owned_cstr_result(py, __r, &FREE_LLVMDisposeMessage)?)
@@ -332,10 +360,12 @@ fn LLVMGetDiagInfoDescription(py: Python<'_>, DI: rt::PtrArg) -> PyResult<PyObje
 #[pyo3(signature = (DI))]
 fn LLVMGetDiagInfoSeverity(py: Python<'_>, DI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetDiagInfoSeverity");
+    let a_DI = DI.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_DI = DI.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_DI) });
     Ok(TYPES.enum_member(py, 14, __r as i64)?)
@@ -351,12 +381,14 @@ fn LLVMGetDiagInfoSeverity(py: Python<'_>, DI: rt::PtrArg) -> PyResult<PyObject>
 #[pyo3(signature = (C, Name, SLen))]
 fn LLVMGetMDKindIDInContext(py: Python<'_>, C: rt::PtrArg, Name: rt::CStrArg, SLen: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetMDKindIDInContext");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_C = C.addr();
     let a_Name = Name.addr();
     let a_SLen = SLen.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_Name, a_SLen) });
     Ok(rt::obj(py, __r)?)
@@ -371,11 +403,13 @@ fn LLVMGetMDKindIDInContext(py: Python<'_>, C: rt::PtrArg, Name: rt::CStrArg, SL
 #[pyo3(signature = (Name, SLen))]
 fn LLVMGetMDKindID(py: Python<'_>, Name: rt::CStrArg, SLen: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetMDKindID");
+    let a_Name = Name.addr();
+    let a_SLen = SLen.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Name = Name.addr();
-    let a_SLen = SLen.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Name, a_SLen) });
     Ok(rt::obj(py, __r)?)
@@ -400,11 +434,13 @@ fn LLVMGetMDKindID(py: Python<'_>, Name: rt::CStrArg, SLen: rt::CInt<u32>) -> Py
 #[pyo3(signature = (Name, SLen))]
 fn LLVMGetEnumAttributeKindForName(py: Python<'_>, Name: rt::CStrArg, SLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetEnumAttributeKindForName");
+    let a_Name = Name.addr();
+    let a_SLen = SLen.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Name = Name.addr();
-    let a_SLen = SLen.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Name, a_SLen) });
     Ok(rt::obj(py, __r)?)
@@ -415,6 +451,8 @@ fn LLVMGetEnumAttributeKindForName(py: Python<'_>, Name: rt::CStrArg, SLen: rt::
 #[pyo3(signature = ())]
 fn LLVMGetLastEnumAttributeKind(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetLastEnumAttributeKind");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -435,12 +473,14 @@ fn LLVMGetLastEnumAttributeKind(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = (C, KindID, Val))]
 fn LLVMCreateEnumAttribute(py: Python<'_>, C: rt::PtrArg, KindID: rt::CInt<u32>, Val: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateEnumAttribute");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u64) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_C = C.addr();
     let a_KindID = KindID.0;
     let a_Val = Val.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u64) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_KindID, a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 14, __r, None)?)
@@ -457,10 +497,12 @@ fn LLVMCreateEnumAttribute(py: Python<'_>, C: rt::PtrArg, KindID: rt::CInt<u32>,
 #[pyo3(signature = (A))]
 fn LLVMGetEnumAttributeKind(py: Python<'_>, A: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetEnumAttributeKind");
+    let a_A = A.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_A = A.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_A) });
     Ok(rt::obj(py, __r)?)
@@ -476,10 +518,12 @@ fn LLVMGetEnumAttributeKind(py: Python<'_>, A: rt::PtrArg) -> PyResult<PyObject>
 #[pyo3(signature = (A))]
 fn LLVMGetEnumAttributeValue(py: Python<'_>, A: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetEnumAttributeValue");
+    let a_A = A.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u64 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_A = A.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_A) });
     Ok(rt::obj(py, __r)?)
@@ -497,12 +541,14 @@ fn LLVMGetEnumAttributeValue(py: Python<'_>, A: rt::PtrArg) -> PyResult<PyObject
 #[pyo3(signature = (C, KindID, type_ref))]
 fn LLVMCreateTypeAttribute(py: Python<'_>, C: rt::PtrArg, KindID: rt::CInt<u32>, type_ref: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateTypeAttribute");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_C = C.addr();
     let a_KindID = KindID.0;
     let a_type_ref = type_ref.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_KindID, a_type_ref) });
     Ok(super::llvm_types::TYPES.instance_at(py, 14, __r, None)?)
@@ -518,10 +564,12 @@ fn LLVMCreateTypeAttribute(py: Python<'_>, C: rt::PtrArg, KindID: rt::CInt<u32>,
 #[pyo3(signature = (A))]
 fn LLVMGetTypeAttributeValue(py: Python<'_>, A: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetTypeAttributeValue");
+    let a_A = A.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_A = A.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_A) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -544,9 +592,6 @@ fn LLVMGetTypeAttributeValue(py: Python<'_>, A: rt::PtrArg) -> PyResult<PyObject
 #[pyo3(signature = (C, KindID, NumBits, LowerWords, UpperWords))]
 fn LLVMCreateConstantRangeAttribute(py: Python<'_>, C: rt::PtrArg, KindID: rt::CInt<u32>, NumBits: rt::CInt<u32>, LowerWords: &Bound<'_, PyAny>, UpperWords: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateConstantRangeAttribute");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_C = C.addr();
     let a_KindID = KindID.0;
     let a_NumBits = NumBits.0;
@@ -554,6 +599,11 @@ fn LLVMCreateConstantRangeAttribute(py: Python<'_>, C: rt::PtrArg, KindID: rt::C
     let a_LowerWords = p_LowerWords.addr();
     let p_UpperWords = rt::typed_ptr_arg(UpperWords, None, 8, false)?;
     let a_UpperWords = p_UpperWords.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_KindID, a_NumBits, a_LowerWords, a_UpperWords) });
     Ok(super::llvm_types::TYPES.instance_at(py, 14, __r, None)?)
@@ -573,14 +623,16 @@ fn LLVMCreateConstantRangeAttribute(py: Python<'_>, C: rt::PtrArg, KindID: rt::C
 #[pyo3(signature = (C, K, KLength, V, VLength))]
 fn LLVMCreateStringAttribute(py: Python<'_>, C: rt::PtrArg, K: rt::CStrArg, KLength: rt::CInt<u32>, V: rt::CStrArg, VLength: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateStringAttribute");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u32, usize, u32) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_C = C.addr();
     let a_K = K.addr();
     let a_KLength = KLength.0;
     let a_V = V.addr();
     let a_VLength = VLength.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u32, usize, u32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_K, a_KLength, a_V, a_VLength) });
     Ok(super::llvm_types::TYPES.instance_at(py, 14, __r, None)?)
@@ -597,12 +649,14 @@ fn LLVMCreateStringAttribute(py: Python<'_>, C: rt::PtrArg, K: rt::CStrArg, KLen
 #[pyo3(signature = (A))]
 fn LLVMGetStringAttributeKind(py: Python<'_>, A: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetStringAttributeKind");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_A = A.addr();
     let mut o_Length: u32 = Default::default();
     let a_Length = &mut o_Length as *mut u32 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_A, a_Length) });
     rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Length)?])
@@ -619,12 +673,14 @@ fn LLVMGetStringAttributeKind(py: Python<'_>, A: rt::PtrArg) -> PyResult<PyObjec
 #[pyo3(signature = (A))]
 fn LLVMGetStringAttributeValue(py: Python<'_>, A: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetStringAttributeValue");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_A = A.addr();
     let mut o_Length: u32 = Default::default();
     let a_Length = &mut o_Length as *mut u32 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_A, a_Length) });
     rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Length)?])
@@ -640,10 +696,12 @@ fn LLVMGetStringAttributeValue(py: Python<'_>, A: rt::PtrArg) -> PyResult<PyObje
 #[pyo3(signature = (A))]
 fn LLVMIsEnumAttribute(py: Python<'_>, A: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsEnumAttribute");
+    let a_A = A.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_A = A.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_A) });
     Ok(rt::obj(py, __r)?)
@@ -657,10 +715,12 @@ fn LLVMIsEnumAttribute(py: Python<'_>, A: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (A))]
 fn LLVMIsStringAttribute(py: Python<'_>, A: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsStringAttribute");
+    let a_A = A.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_A = A.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_A) });
     Ok(rt::obj(py, __r)?)
@@ -674,10 +734,12 @@ fn LLVMIsStringAttribute(py: Python<'_>, A: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (A))]
 fn LLVMIsTypeAttribute(py: Python<'_>, A: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsTypeAttribute");
+    let a_A = A.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_A = A.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_A) });
     Ok(rt::obj(py, __r)?)
@@ -694,11 +756,13 @@ fn LLVMIsTypeAttribute(py: Python<'_>, A: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (C, Name))]
 fn LLVMGetTypeByName2(py: Python<'_>, C: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetTypeByName2");
+    let a_C = C.addr();
+    let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_C = C.addr();
-    let a_Name = Name.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -720,10 +784,12 @@ fn LLVMGetTypeByName2(py: Python<'_>, C: rt::PtrArg, Name: rt::CStrArg) -> PyRes
 #[pyo3(signature = (ModuleID))]
 fn LLVMModuleCreateWithName(py: Python<'_>, ModuleID: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMModuleCreateWithName");
+    let a_ModuleID = ModuleID.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_ModuleID = ModuleID.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ModuleID) });
     Ok(super::llvm_types::TYPES.instance_at(py, 2, __r, None)?)
@@ -743,11 +809,13 @@ fn LLVMModuleCreateWithName(py: Python<'_>, ModuleID: rt::CStrArg) -> PyResult<P
 #[pyo3(signature = (ModuleID, C))]
 fn LLVMModuleCreateWithNameInContext(py: Python<'_>, ModuleID: rt::CStrArg, C: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMModuleCreateWithNameInContext");
+    let a_ModuleID = ModuleID.addr();
+    let a_C = C.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_ModuleID = ModuleID.addr();
-    let a_C = C.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ModuleID, a_C) });
     Ok(super::llvm_types::TYPES.instance_at(py, 2, __r, None)?)
@@ -763,10 +831,12 @@ fn LLVMModuleCreateWithNameInContext(py: Python<'_>, ModuleID: rt::CStrArg, C: r
 #[pyo3(signature = (M))]
 fn LLVMCloneModule(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCloneModule");
+    let a_M = M.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_M = M.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M) });
     Ok(super::llvm_types::TYPES.instance_at(py, 2, __r, None)?)
@@ -782,10 +852,12 @@ fn LLVMCloneModule(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (M))]
 fn LLVMDisposeModule(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeModule");
+    let a_M = M.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_M = M.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M) });
     Ok(py.None())
@@ -806,10 +878,12 @@ fn LLVMDisposeModule(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (M))]
 fn LLVMIsNewDbgInfoFormat(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsNewDbgInfoFormat");
+    let a_M = M.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_M = M.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M) });
     Ok(rt::obj(py, __r)?)
@@ -826,11 +900,13 @@ fn LLVMIsNewDbgInfoFormat(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (M, UseNewFormat))]
 fn LLVMSetIsNewDbgInfoFormat(py: Python<'_>, M: rt::PtrArg, UseNewFormat: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetIsNewDbgInfoFormat");
+    let a_M = M.addr();
+    let a_UseNewFormat = UseNewFormat.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_M = M.addr();
-    let a_UseNewFormat = UseNewFormat.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_UseNewFormat) });
     Ok(py.None())
@@ -850,12 +926,14 @@ fn LLVMSetIsNewDbgInfoFormat(py: Python<'_>, M: rt::PtrArg, UseNewFormat: rt::CI
 #[pyo3(signature = (M))]
 fn LLVMGetModuleIdentifier(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetModuleIdentifier");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_M = M.addr();
     let mut o_Len: u64 = Default::default();
     let a_Len = &mut o_Len as *mut u64 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Len) });
     rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Len)?])
@@ -872,12 +950,14 @@ fn LLVMGetModuleIdentifier(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> 
 #[pyo3(signature = (M, Ident, Len))]
 fn LLVMSetModuleIdentifier(py: Python<'_>, M: rt::PtrArg, Ident: rt::CStrArg, Len: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetModuleIdentifier");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_M = M.addr();
     let a_Ident = Ident.addr();
     let a_Len = Len.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Ident, a_Len) });
     Ok(py.None())
@@ -897,12 +977,14 @@ fn LLVMSetModuleIdentifier(py: Python<'_>, M: rt::PtrArg, Ident: rt::CStrArg, Le
 #[pyo3(signature = (M))]
 fn LLVMGetSourceFileName(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetSourceFileName");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_M = M.addr();
     let mut o_Len: u64 = Default::default();
     let a_Len = &mut o_Len as *mut u64 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Len) });
     rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Len)?])
@@ -920,12 +1002,14 @@ fn LLVMGetSourceFileName(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (M, Name, Len))]
 fn LLVMSetSourceFileName(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg, Len: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetSourceFileName");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_M = M.addr();
     let a_Name = Name.addr();
     let a_Len = Len.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Name, a_Len) });
     Ok(py.None())
@@ -947,10 +1031,12 @@ fn LLVMSetSourceFileName(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg, Len: 
 #[pyo3(signature = (M))]
 fn LLVMGetDataLayoutStr(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetDataLayoutStr");
+    let a_M = M.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_M = M.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M) });
     Ok(rt::cstr_result(py, __r)?)
@@ -964,10 +1050,12 @@ fn LLVMGetDataLayoutStr(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (M))]
 fn LLVMGetDataLayout(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetDataLayout");
+    let a_M = M.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_M = M.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M) });
     Ok(rt::cstr_result(py, __r)?)
@@ -983,11 +1071,13 @@ fn LLVMGetDataLayout(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (M, DataLayoutStr))]
 fn LLVMSetDataLayout(py: Python<'_>, M: rt::PtrArg, DataLayoutStr: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetDataLayout");
+    let a_M = M.addr();
+    let a_DataLayoutStr = DataLayoutStr.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_M = M.addr();
-    let a_DataLayoutStr = DataLayoutStr.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_DataLayoutStr) });
     Ok(py.None())
@@ -1005,10 +1095,12 @@ fn LLVMSetDataLayout(py: Python<'_>, M: rt::PtrArg, DataLayoutStr: rt::CStrArg) 
 #[pyo3(signature = (M))]
 fn LLVMGetTarget(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetTarget");
+    let a_M = M.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_M = M.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M) });
     Ok(rt::cstr_result(py, __r)?)
@@ -1024,11 +1116,13 @@ fn LLVMGetTarget(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (M, Triple))]
 fn LLVMSetTarget(py: Python<'_>, M: rt::PtrArg, Triple: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetTarget");
+    let a_M = M.addr();
+    let a_Triple = Triple.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_M = M.addr();
-    let a_Triple = Triple.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Triple) });
     Ok(py.None())
@@ -1048,12 +1142,14 @@ fn LLVMSetTarget(py: Python<'_>, M: rt::PtrArg, Triple: rt::CStrArg) -> PyResult
 #[pyo3(signature = (M))]
 fn LLVMCopyModuleFlagsMetadata(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCopyModuleFlagsMetadata");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_M = M.addr();
     let mut o_Len: u64 = Default::default();
     let a_Len = &mut o_Len as *mut u64 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Len) });
     rt::tuple(py, [rt::pointer_result(py, __r)?, rt::obj(py, o_Len)?])
@@ -1066,10 +1162,12 @@ fn LLVMCopyModuleFlagsMetadata(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObje
 #[pyo3(signature = (Entries))]
 fn LLVMDisposeModuleFlagsMetadata(py: Python<'_>, Entries: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeModuleFlagsMetadata");
+    let a_Entries = Entries.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Entries = Entries.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Entries) });
     Ok(py.None())
@@ -1088,11 +1186,13 @@ fn LLVMDisposeModuleFlagsMetadata(py: Python<'_>, Entries: rt::PtrArgMut) -> PyR
 #[pyo3(signature = (Entries, Index))]
 fn LLVMModuleFlagEntriesGetFlagBehavior(py: Python<'_>, Entries: rt::PtrArgMut, Index: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMModuleFlagEntriesGetFlagBehavior");
+    let a_Entries = Entries.addr();
+    let a_Index = Index.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Entries = Entries.addr();
-    let a_Index = Index.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Entries, a_Index) });
     Ok(TYPES.enum_member(py, 16, __r as i64)?)
@@ -1112,13 +1212,15 @@ fn LLVMModuleFlagEntriesGetFlagBehavior(py: Python<'_>, Entries: rt::PtrArgMut, 
 #[pyo3(signature = (Entries, Index))]
 fn LLVMModuleFlagEntriesGetKey(py: Python<'_>, Entries: rt::PtrArgMut, Index: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMModuleFlagEntriesGetKey");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Entries = Entries.addr();
     let a_Index = Index.0;
     let mut o_Len: u64 = Default::default();
     let a_Len = &mut o_Len as *mut u64 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Entries, a_Index, a_Len) });
     rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Len)?])
@@ -1137,11 +1239,13 @@ fn LLVMModuleFlagEntriesGetKey(py: Python<'_>, Entries: rt::PtrArgMut, Index: rt
 #[pyo3(signature = (Entries, Index))]
 fn LLVMModuleFlagEntriesGetMetadata(py: Python<'_>, Entries: rt::PtrArgMut, Index: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMModuleFlagEntriesGetMetadata");
+    let a_Entries = Entries.addr();
+    let a_Index = Index.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Entries = Entries.addr();
-    let a_Index = Index.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Entries, a_Index) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -1162,12 +1266,14 @@ fn LLVMModuleFlagEntriesGetMetadata(py: Python<'_>, Entries: rt::PtrArgMut, Inde
 #[pyo3(signature = (M, Key, KeyLen))]
 fn LLVMGetModuleFlag(py: Python<'_>, M: rt::PtrArg, Key: rt::CStrArg, KeyLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetModuleFlag");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_M = M.addr();
     let a_Key = Key.addr();
     let a_KeyLen = KeyLen.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Key, a_KeyLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -1187,14 +1293,16 @@ fn LLVMGetModuleFlag(py: Python<'_>, M: rt::PtrArg, Key: rt::CStrArg, KeyLen: rt
 #[pyo3(signature = (M, Behavior, Key, KeyLen, Val))]
 fn LLVMAddModuleFlag(py: Python<'_>, M: rt::PtrArg, Behavior: &Bound<'_, PyAny>, Key: rt::CStrArg, KeyLen: rt::CInt<u64>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddModuleFlag");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, usize, u64, usize) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_M = M.addr();
     let a_Behavior = rt::narrow::<u32>(TYPES.enum_arg(16, Behavior)?)?;
     let a_Key = Key.addr();
     let a_KeyLen = KeyLen.0;
     let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, usize, u64, usize) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Behavior, a_Key, a_KeyLen, a_Val) });
     Ok(py.None())
@@ -1209,10 +1317,12 @@ fn LLVMAddModuleFlag(py: Python<'_>, M: rt::PtrArg, Behavior: &Bound<'_, PyAny>,
 #[pyo3(signature = (M))]
 fn LLVMDumpModule(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDumpModule");
+    let a_M = M.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_M = M.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M) });
     Ok(py.None())
@@ -1233,13 +1343,15 @@ fn LLVMDumpModule(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (M, Filename))]
 fn LLVMPrintModuleToFile(py: Python<'_>, M: rt::PtrArg, Filename: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPrintModuleToFile");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> i32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_M = M.addr();
     let a_Filename = Filename.addr();
     let mut o_ErrorMessage: usize = Default::default();
     let a_ErrorMessage = &mut o_ErrorMessage as *mut usize as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> i32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Filename, a_ErrorMessage) });
     rt::tuple(py, [rt::obj(py, __r)?, rt::owned_cstr_result(py, o_ErrorMessage, &FREE_LLVMDisposeMessage)?])
@@ -1258,10 +1370,12 @@ fn LLVMPrintModuleToFile(py: Python<'_>, M: rt::PtrArg, Filename: rt::CStrArg) -
 #[pyo3(signature = (M))]
 fn LLVMPrintModuleToString(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPrintModuleToString");
+    let a_M = M.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_M = M.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M) });
     Ok(rt::owned_cstr_result(py, __r, &FREE_LLVMDisposeMessage)?)
@@ -1280,12 +1394,14 @@ fn LLVMPrintModuleToString(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> 
 #[pyo3(signature = (M))]
 fn LLVMGetModuleInlineAsm(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetModuleInlineAsm");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_M = M.addr();
     let mut o_Len: u64 = Default::default();
     let a_Len = &mut o_Len as *mut u64 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Len) });
     rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Len)?])
@@ -1302,12 +1418,14 @@ fn LLVMGetModuleInlineAsm(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (M, Asm, Len))]
 fn LLVMSetModuleInlineAsm2(py: Python<'_>, M: rt::PtrArg, Asm: rt::CStrArg, Len: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetModuleInlineAsm2");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_M = M.addr();
     let a_Asm = Asm.addr();
     let a_Len = Len.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Asm, a_Len) });
     Ok(py.None())
@@ -1324,12 +1442,14 @@ fn LLVMSetModuleInlineAsm2(py: Python<'_>, M: rt::PtrArg, Asm: rt::CStrArg, Len:
 #[pyo3(signature = (M, Asm, Len))]
 fn LLVMAppendModuleInlineAsm(py: Python<'_>, M: rt::PtrArg, Asm: rt::CStrArg, Len: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAppendModuleInlineAsm");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_M = M.addr();
     let a_Asm = Asm.addr();
     let a_Len = Len.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Asm, a_Len) });
     Ok(py.None())
@@ -1355,9 +1475,6 @@ fn LLVMAppendModuleInlineAsm(py: Python<'_>, M: rt::PtrArg, Asm: rt::CStrArg, Le
 #[pyo3(signature = (Ty, AsmString, AsmStringSize, Constraints, ConstraintsSize, HasSideEffects, IsAlignStack, Dialect, CanThrow))]
 fn LLVMGetInlineAsm(py: Python<'_>, Ty: rt::PtrArg, AsmString: rt::CStrArg, AsmStringSize: rt::CInt<u64>, Constraints: rt::CStrArg, ConstraintsSize: rt::CInt<u64>, HasSideEffects: rt::CInt<i32>, IsAlignStack: rt::CInt<i32>, Dialect: &Bound<'_, PyAny>, CanThrow: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetInlineAsm");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, usize, u64, i32, i32, u32, i32) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Ty = Ty.addr();
     let a_AsmString = AsmString.addr();
     let a_AsmStringSize = AsmStringSize.0;
@@ -1367,6 +1484,11 @@ fn LLVMGetInlineAsm(py: Python<'_>, Ty: rt::PtrArg, AsmString: rt::CStrArg, AsmS
     let a_IsAlignStack = IsAlignStack.0;
     let a_Dialect = rt::narrow::<u32>(TYPES.enum_arg(15, Dialect)?)?;
     let a_CanThrow = CanThrow.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, usize, u64, i32, i32, u32, i32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Ty, a_AsmString, a_AsmStringSize, a_Constraints, a_ConstraintsSize, a_HasSideEffects, a_IsAlignStack, a_Dialect, a_CanThrow) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -1383,12 +1505,14 @@ fn LLVMGetInlineAsm(py: Python<'_>, Ty: rt::PtrArg, AsmString: rt::CStrArg, AsmS
 #[pyo3(signature = (InlineAsmVal))]
 fn LLVMGetInlineAsmAsmString(py: Python<'_>, InlineAsmVal: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetInlineAsmAsmString");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_InlineAsmVal = InlineAsmVal.addr();
     let mut o_Len: u64 = Default::default();
     let a_Len = &mut o_Len as *mut u64 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_InlineAsmVal, a_Len) });
     rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Len)?])
@@ -1405,12 +1529,14 @@ fn LLVMGetInlineAsmAsmString(py: Python<'_>, InlineAsmVal: rt::PtrArg) -> PyResu
 #[pyo3(signature = (InlineAsmVal))]
 fn LLVMGetInlineAsmConstraintString(py: Python<'_>, InlineAsmVal: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetInlineAsmConstraintString");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_InlineAsmVal = InlineAsmVal.addr();
     let mut o_Len: u64 = Default::default();
     let a_Len = &mut o_Len as *mut u64 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_InlineAsmVal, a_Len) });
     rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Len)?])
@@ -1426,10 +1552,12 @@ fn LLVMGetInlineAsmConstraintString(py: Python<'_>, InlineAsmVal: rt::PtrArg) ->
 #[pyo3(signature = (InlineAsmVal))]
 fn LLVMGetInlineAsmDialect(py: Python<'_>, InlineAsmVal: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetInlineAsmDialect");
+    let a_InlineAsmVal = InlineAsmVal.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_InlineAsmVal = InlineAsmVal.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_InlineAsmVal) });
     Ok(TYPES.enum_member(py, 15, __r as i64)?)
@@ -1448,10 +1576,12 @@ fn LLVMGetInlineAsmDialect(py: Python<'_>, InlineAsmVal: rt::PtrArg) -> PyResult
 #[pyo3(signature = (InlineAsmVal))]
 fn LLVMGetInlineAsmFunctionType(py: Python<'_>, InlineAsmVal: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetInlineAsmFunctionType");
+    let a_InlineAsmVal = InlineAsmVal.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_InlineAsmVal = InlineAsmVal.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_InlineAsmVal) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -1467,10 +1597,12 @@ fn LLVMGetInlineAsmFunctionType(py: Python<'_>, InlineAsmVal: rt::PtrArg) -> PyR
 #[pyo3(signature = (InlineAsmVal))]
 fn LLVMGetInlineAsmHasSideEffects(py: Python<'_>, InlineAsmVal: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetInlineAsmHasSideEffects");
+    let a_InlineAsmVal = InlineAsmVal.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_InlineAsmVal = InlineAsmVal.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_InlineAsmVal) });
     Ok(rt::obj(py, __r)?)
@@ -1486,10 +1618,12 @@ fn LLVMGetInlineAsmHasSideEffects(py: Python<'_>, InlineAsmVal: rt::PtrArg) -> P
 #[pyo3(signature = (InlineAsmVal))]
 fn LLVMGetInlineAsmNeedsAlignedStack(py: Python<'_>, InlineAsmVal: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetInlineAsmNeedsAlignedStack");
+    let a_InlineAsmVal = InlineAsmVal.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_InlineAsmVal = InlineAsmVal.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_InlineAsmVal) });
     Ok(rt::obj(py, __r)?)
@@ -1505,10 +1639,12 @@ fn LLVMGetInlineAsmNeedsAlignedStack(py: Python<'_>, InlineAsmVal: rt::PtrArg) -
 #[pyo3(signature = (InlineAsmVal))]
 fn LLVMGetInlineAsmCanUnwind(py: Python<'_>, InlineAsmVal: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetInlineAsmCanUnwind");
+    let a_InlineAsmVal = InlineAsmVal.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_InlineAsmVal = InlineAsmVal.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_InlineAsmVal) });
     Ok(rt::obj(py, __r)?)
@@ -1526,10 +1662,12 @@ fn LLVMGetInlineAsmCanUnwind(py: Python<'_>, InlineAsmVal: rt::PtrArg) -> PyResu
 #[pyo3(signature = (M))]
 fn LLVMGetModuleContext(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetModuleContext");
+    let a_M = M.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_M = M.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M) });
     Ok(super::llvm_types::TYPES.instance_at(py, 1, __r, None)?)
@@ -1546,11 +1684,13 @@ fn LLVMGetModuleContext(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (M, Name))]
 fn LLVMGetTypeByName(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetTypeByName");
+    let a_M = M.addr();
+    let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_M = M.addr();
-    let a_Name = Name.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -1568,10 +1708,12 @@ fn LLVMGetTypeByName(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg) -> PyResu
 #[pyo3(signature = (M))]
 fn LLVMGetFirstNamedMetadata(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetFirstNamedMetadata");
+    let a_M = M.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_M = M.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M) });
     Ok(super::llvm_types::TYPES.instance_at(py, 7, __r, None)?)
@@ -1589,10 +1731,12 @@ fn LLVMGetFirstNamedMetadata(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject
 #[pyo3(signature = (M))]
 fn LLVMGetLastNamedMetadata(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetLastNamedMetadata");
+    let a_M = M.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_M = M.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M) });
     Ok(super::llvm_types::TYPES.instance_at(py, 7, __r, None)?)
@@ -1611,10 +1755,12 @@ fn LLVMGetLastNamedMetadata(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject>
 #[pyo3(signature = (NamedMDNode))]
 fn LLVMGetNextNamedMetadata(py: Python<'_>, NamedMDNode: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNextNamedMetadata");
+    let a_NamedMDNode = NamedMDNode.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_NamedMDNode = NamedMDNode.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_NamedMDNode) });
     Ok(super::llvm_types::TYPES.instance_at(py, 7, __r, None)?)
@@ -1633,10 +1779,12 @@ fn LLVMGetNextNamedMetadata(py: Python<'_>, NamedMDNode: rt::PtrArg) -> PyResult
 #[pyo3(signature = (NamedMDNode))]
 fn LLVMGetPreviousNamedMetadata(py: Python<'_>, NamedMDNode: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetPreviousNamedMetadata");
+    let a_NamedMDNode = NamedMDNode.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_NamedMDNode = NamedMDNode.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_NamedMDNode) });
     Ok(super::llvm_types::TYPES.instance_at(py, 7, __r, None)?)
@@ -1657,12 +1805,14 @@ fn LLVMGetPreviousNamedMetadata(py: Python<'_>, NamedMDNode: rt::PtrArg) -> PyRe
 #[pyo3(signature = (M, Name, NameLen))]
 fn LLVMGetNamedMetadata(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNamedMetadata");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_M = M.addr();
     let a_Name = Name.addr();
     let a_NameLen = NameLen.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Name, a_NameLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 7, __r, None)?)
@@ -1683,12 +1833,14 @@ fn LLVMGetNamedMetadata(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg, NameLe
 #[pyo3(signature = (M, Name, NameLen))]
 fn LLVMGetOrInsertNamedMetadata(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetOrInsertNamedMetadata");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_M = M.addr();
     let a_Name = Name.addr();
     let a_NameLen = NameLen.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Name, a_NameLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 7, __r, None)?)
@@ -1707,12 +1859,14 @@ fn LLVMGetOrInsertNamedMetadata(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg
 #[pyo3(signature = (NamedMD))]
 fn LLVMGetNamedMetadataName(py: Python<'_>, NamedMD: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNamedMetadataName");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_NamedMD = NamedMD.addr();
     let mut o_NameLen: u64 = Default::default();
     let a_NameLen = &mut o_NameLen as *mut u64 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_NamedMD, a_NameLen) });
     rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_NameLen)?])
@@ -1731,11 +1885,13 @@ fn LLVMGetNamedMetadataName(py: Python<'_>, NamedMD: rt::PtrArg) -> PyResult<PyO
 #[pyo3(signature = (M, Name))]
 fn LLVMGetNamedMetadataNumOperands(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNamedMetadataNumOperands");
+    let a_M = M.addr();
+    let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_M = M.addr();
-    let a_Name = Name.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Name) });
     Ok(rt::obj(py, __r)?)
@@ -1758,13 +1914,15 @@ fn LLVMGetNamedMetadataNumOperands(py: Python<'_>, M: rt::PtrArg, Name: rt::CStr
 #[pyo3(signature = (M, Name, Dest))]
 fn LLVMGetNamedMetadataOperands(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg, Dest: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNamedMetadataOperands");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_M = M.addr();
     let a_Name = Name.addr();
     let mut h_Dest = super::llvm_types::TYPES.handle_ref(4, Dest, true)?;
     let a_Dest = h_Dest.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Name, a_Dest) });
     Ok(py.None())
@@ -1782,12 +1940,14 @@ fn LLVMGetNamedMetadataOperands(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg
 #[pyo3(signature = (M, Name, Val))]
 fn LLVMAddNamedMetadataOperand(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddNamedMetadataOperand");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_M = M.addr();
     let a_Name = Name.addr();
     let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Name, a_Val) });
     Ok(py.None())
@@ -1809,12 +1969,14 @@ fn LLVMAddNamedMetadataOperand(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg,
 #[pyo3(signature = (Val))]
 fn LLVMGetDebugLocDirectory(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetDebugLocDirectory");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Val = Val.addr();
     let mut o_Length: u32 = Default::default();
     let a_Length = &mut o_Length as *mut u32 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val, a_Length) });
     rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Length)?])
@@ -1836,12 +1998,14 @@ fn LLVMGetDebugLocDirectory(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObjec
 #[pyo3(signature = (Val))]
 fn LLVMGetDebugLocFilename(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetDebugLocFilename");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Val = Val.addr();
     let mut o_Length: u32 = Default::default();
     let a_Length = &mut o_Length as *mut u32 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val, a_Length) });
     rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Length)?])
@@ -1862,10 +2026,12 @@ fn LLVMGetDebugLocFilename(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject
 #[pyo3(signature = (Val))]
 fn LLVMGetDebugLocLine(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetDebugLocLine");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(rt::obj(py, __r)?)
@@ -1884,10 +2050,12 @@ fn LLVMGetDebugLocLine(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMGetDebugLocColumn(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetDebugLocColumn");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(rt::obj(py, __r)?)
@@ -1907,12 +2075,14 @@ fn LLVMGetDebugLocColumn(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> 
 #[pyo3(signature = (M, Name, FunctionTy))]
 fn LLVMAddFunction(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg, FunctionTy: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddFunction");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_M = M.addr();
     let a_Name = Name.addr();
     let a_FunctionTy = FunctionTy.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Name, a_FunctionTy) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -1933,11 +2103,13 @@ fn LLVMAddFunction(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg, FunctionTy:
 #[pyo3(signature = (M, Name))]
 fn LLVMGetNamedFunction(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNamedFunction");
+    let a_M = M.addr();
+    let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_M = M.addr();
-    let a_Name = Name.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -1955,10 +2127,12 @@ fn LLVMGetNamedFunction(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg) -> PyR
 #[pyo3(signature = (M))]
 fn LLVMGetFirstFunction(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetFirstFunction");
+    let a_M = M.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_M = M.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -1976,10 +2150,12 @@ fn LLVMGetFirstFunction(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (M))]
 fn LLVMGetLastFunction(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetLastFunction");
+    let a_M = M.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_M = M.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -1998,10 +2174,12 @@ fn LLVMGetLastFunction(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Fn))]
 fn LLVMGetNextFunction(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNextFunction");
+    let a_Fn = Fn.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Fn = Fn.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Fn) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -2020,10 +2198,12 @@ fn LLVMGetNextFunction(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Fn))]
 fn LLVMGetPreviousFunction(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetPreviousFunction");
+    let a_Fn = Fn.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Fn = Fn.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Fn) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -2037,11 +2217,13 @@ fn LLVMGetPreviousFunction(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject>
 #[pyo3(signature = (M, Asm))]
 fn LLVMSetModuleInlineAsm(py: Python<'_>, M: rt::PtrArg, Asm: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetModuleInlineAsm");
+    let a_M = M.addr();
+    let a_Asm = Asm.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_M = M.addr();
-    let a_Asm = Asm.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Asm) });
     Ok(py.None())
@@ -2059,10 +2241,12 @@ fn LLVMSetModuleInlineAsm(py: Python<'_>, M: rt::PtrArg, Asm: rt::CStrArg) -> Py
 #[pyo3(signature = (Ty))]
 fn LLVMGetTypeKind(py: Python<'_>, Ty: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetTypeKind");
+    let a_Ty = Ty.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Ty = Ty.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Ty) });
     Ok(TYPES.enum_member(py, 1, __r as i64)?)
@@ -2082,10 +2266,12 @@ fn LLVMGetTypeKind(py: Python<'_>, Ty: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Ty))]
 fn LLVMTypeIsSized(py: Python<'_>, Ty: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTypeIsSized");
+    let a_Ty = Ty.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Ty = Ty.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Ty) });
     Ok(rt::obj(py, __r)?)
@@ -2103,10 +2289,12 @@ fn LLVMTypeIsSized(py: Python<'_>, Ty: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Ty))]
 fn LLVMGetTypeContext(py: Python<'_>, Ty: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetTypeContext");
+    let a_Ty = Ty.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Ty = Ty.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Ty) });
     Ok(super::llvm_types::TYPES.instance_at(py, 1, __r, None)?)
@@ -2121,10 +2309,12 @@ fn LLVMGetTypeContext(py: Python<'_>, Ty: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMDumpType(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDumpType");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(py.None())
@@ -2143,10 +2333,12 @@ fn LLVMDumpType(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMPrintTypeToString(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPrintTypeToString");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(rt::owned_cstr_result(py, __r, &FREE_LLVMDisposeMessage)?)
@@ -2162,10 +2354,12 @@ fn LLVMPrintTypeToString(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> 
 #[pyo3(signature = (C))]
 fn LLVMInt1TypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInt1TypeInContext");
+    let a_C = C.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_C = C.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -2179,10 +2373,12 @@ fn LLVMInt1TypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (C))]
 fn LLVMInt8TypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInt8TypeInContext");
+    let a_C = C.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_C = C.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -2196,10 +2392,12 @@ fn LLVMInt8TypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (C))]
 fn LLVMInt16TypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInt16TypeInContext");
+    let a_C = C.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_C = C.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -2213,10 +2411,12 @@ fn LLVMInt16TypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (C))]
 fn LLVMInt32TypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInt32TypeInContext");
+    let a_C = C.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_C = C.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -2230,10 +2430,12 @@ fn LLVMInt32TypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (C))]
 fn LLVMInt64TypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInt64TypeInContext");
+    let a_C = C.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_C = C.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -2247,10 +2449,12 @@ fn LLVMInt64TypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (C))]
 fn LLVMInt128TypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInt128TypeInContext");
+    let a_C = C.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_C = C.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -2265,11 +2469,13 @@ fn LLVMInt128TypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> 
 #[pyo3(signature = (C, NumBits))]
 fn LLVMIntTypeInContext(py: Python<'_>, C: rt::PtrArg, NumBits: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIntTypeInContext");
+    let a_C = C.addr();
+    let a_NumBits = NumBits.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_C = C.addr();
-    let a_NumBits = NumBits.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_NumBits) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -2283,6 +2489,8 @@ fn LLVMIntTypeInContext(py: Python<'_>, C: rt::PtrArg, NumBits: rt::CInt<u32>) -
 #[pyo3(signature = ())]
 fn LLVMInt1Type(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInt1Type");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -2296,6 +2504,8 @@ fn LLVMInt1Type(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInt8Type(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInt8Type");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -2309,6 +2519,8 @@ fn LLVMInt8Type(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInt16Type(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInt16Type");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -2322,6 +2534,8 @@ fn LLVMInt16Type(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInt32Type(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInt32Type");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -2335,6 +2549,8 @@ fn LLVMInt32Type(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInt64Type(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInt64Type");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -2348,6 +2564,8 @@ fn LLVMInt64Type(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInt128Type(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInt128Type");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -2364,10 +2582,12 @@ fn LLVMInt128Type(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = (NumBits))]
 fn LLVMIntType(py: Python<'_>, NumBits: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIntType");
+    let a_NumBits = NumBits.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_NumBits = NumBits.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_NumBits) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -2381,10 +2601,12 @@ fn LLVMIntType(py: Python<'_>, NumBits: rt::CInt<u32>) -> PyResult<PyObject> {
 #[pyo3(signature = (IntegerTy))]
 fn LLVMGetIntTypeWidth(py: Python<'_>, IntegerTy: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetIntTypeWidth");
+    let a_IntegerTy = IntegerTy.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_IntegerTy = IntegerTy.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_IntegerTy) });
     Ok(rt::obj(py, __r)?)
@@ -2400,10 +2622,12 @@ fn LLVMGetIntTypeWidth(py: Python<'_>, IntegerTy: rt::PtrArg) -> PyResult<PyObje
 #[pyo3(signature = (C))]
 fn LLVMHalfTypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMHalfTypeInContext");
+    let a_C = C.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_C = C.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -2419,10 +2643,12 @@ fn LLVMHalfTypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (C))]
 fn LLVMBFloatTypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBFloatTypeInContext");
+    let a_C = C.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_C = C.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -2438,10 +2664,12 @@ fn LLVMBFloatTypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> 
 #[pyo3(signature = (C))]
 fn LLVMFloatTypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMFloatTypeInContext");
+    let a_C = C.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_C = C.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -2457,10 +2685,12 @@ fn LLVMFloatTypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (C))]
 fn LLVMDoubleTypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDoubleTypeInContext");
+    let a_C = C.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_C = C.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -2476,10 +2706,12 @@ fn LLVMDoubleTypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> 
 #[pyo3(signature = (C))]
 fn LLVMX86FP80TypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMX86FP80TypeInContext");
+    let a_C = C.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_C = C.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -2496,10 +2728,12 @@ fn LLVMX86FP80TypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject>
 #[pyo3(signature = (C))]
 fn LLVMFP128TypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMFP128TypeInContext");
+    let a_C = C.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_C = C.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -2515,10 +2749,12 @@ fn LLVMFP128TypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (C))]
 fn LLVMPPCFP128TypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPPCFP128TypeInContext");
+    let a_C = C.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_C = C.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -2533,6 +2769,8 @@ fn LLVMPPCFP128TypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject
 #[pyo3(signature = ())]
 fn LLVMHalfType(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMHalfType");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -2546,6 +2784,8 @@ fn LLVMHalfType(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMBFloatType(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBFloatType");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -2559,6 +2799,8 @@ fn LLVMBFloatType(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMFloatType(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMFloatType");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -2572,6 +2814,8 @@ fn LLVMFloatType(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMDoubleType(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDoubleType");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -2585,6 +2829,8 @@ fn LLVMDoubleType(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMX86FP80Type(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMX86FP80Type");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -2598,6 +2844,8 @@ fn LLVMX86FP80Type(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMFP128Type(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMFP128Type");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -2611,6 +2859,8 @@ fn LLVMFP128Type(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMPPCFP128Type(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPPCFP128Type");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -2635,14 +2885,16 @@ fn LLVMPPCFP128Type(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = (ReturnType, ParamTypes, ParamCount, IsVarArg))]
 fn LLVMFunctionType(py: Python<'_>, ReturnType: rt::PtrArg, ParamTypes: &Bound<'_, PyAny>, ParamCount: rt::CInt<u32>, IsVarArg: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMFunctionType");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u32, i32) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_ReturnType = ReturnType.addr();
     let mut h_ParamTypes = super::llvm_types::TYPES.handle_ref(3, ParamTypes, true)?;
     let a_ParamTypes = h_ParamTypes.addr();
     let a_ParamCount = ParamCount.0;
     let a_IsVarArg = IsVarArg.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u32, i32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ReturnType, a_ParamTypes, a_ParamCount, a_IsVarArg) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -2658,10 +2910,12 @@ fn LLVMFunctionType(py: Python<'_>, ReturnType: rt::PtrArg, ParamTypes: &Bound<'
 #[pyo3(signature = (FunctionTy))]
 fn LLVMIsFunctionVarArg(py: Python<'_>, FunctionTy: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsFunctionVarArg");
+    let a_FunctionTy = FunctionTy.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_FunctionTy = FunctionTy.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_FunctionTy) });
     Ok(rt::obj(py, __r)?)
@@ -2677,10 +2931,12 @@ fn LLVMIsFunctionVarArg(py: Python<'_>, FunctionTy: rt::PtrArg) -> PyResult<PyOb
 #[pyo3(signature = (FunctionTy))]
 fn LLVMGetReturnType(py: Python<'_>, FunctionTy: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetReturnType");
+    let a_FunctionTy = FunctionTy.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_FunctionTy = FunctionTy.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_FunctionTy) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -2696,10 +2952,12 @@ fn LLVMGetReturnType(py: Python<'_>, FunctionTy: rt::PtrArg) -> PyResult<PyObjec
 #[pyo3(signature = (FunctionTy))]
 fn LLVMCountParamTypes(py: Python<'_>, FunctionTy: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCountParamTypes");
+    let a_FunctionTy = FunctionTy.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_FunctionTy = FunctionTy.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_FunctionTy) });
     Ok(rt::obj(py, __r)?)
@@ -2718,12 +2976,14 @@ fn LLVMCountParamTypes(py: Python<'_>, FunctionTy: rt::PtrArg) -> PyResult<PyObj
 #[pyo3(signature = (FunctionTy, Dest))]
 fn LLVMGetParamTypes(py: Python<'_>, FunctionTy: rt::PtrArg, Dest: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetParamTypes");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_FunctionTy = FunctionTy.addr();
     let mut h_Dest = super::llvm_types::TYPES.handle_ref(3, Dest, true)?;
     let a_Dest = h_Dest.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_FunctionTy, a_Dest) });
     Ok(py.None())
@@ -2747,14 +3007,16 @@ fn LLVMGetParamTypes(py: Python<'_>, FunctionTy: rt::PtrArg, Dest: &Bound<'_, Py
 #[pyo3(signature = (C, ElementTypes, ElementCount, Packed))]
 fn LLVMStructTypeInContext(py: Python<'_>, C: rt::PtrArg, ElementTypes: &Bound<'_, PyAny>, ElementCount: rt::CInt<u32>, Packed: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMStructTypeInContext");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u32, i32) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_C = C.addr();
     let mut h_ElementTypes = super::llvm_types::TYPES.handle_ref(3, ElementTypes, true)?;
     let a_ElementTypes = h_ElementTypes.addr();
     let a_ElementCount = ElementCount.0;
     let a_Packed = Packed.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u32, i32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_ElementTypes, a_ElementCount, a_Packed) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -2774,13 +3036,15 @@ fn LLVMStructTypeInContext(py: Python<'_>, C: rt::PtrArg, ElementTypes: &Bound<'
 #[pyo3(signature = (ElementTypes, ElementCount, Packed))]
 fn LLVMStructType(py: Python<'_>, ElementTypes: &Bound<'_, PyAny>, ElementCount: rt::CInt<u32>, Packed: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMStructType");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut h_ElementTypes = super::llvm_types::TYPES.handle_ref(3, ElementTypes, true)?;
     let a_ElementTypes = h_ElementTypes.addr();
     let a_ElementCount = ElementCount.0;
     let a_Packed = Packed.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ElementTypes, a_ElementCount, a_Packed) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -2799,11 +3063,13 @@ fn LLVMStructType(py: Python<'_>, ElementTypes: &Bound<'_, PyAny>, ElementCount:
 #[pyo3(signature = (C, Name))]
 fn LLVMStructCreateNamed(py: Python<'_>, C: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMStructCreateNamed");
+    let a_C = C.addr();
+    let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_C = C.addr();
-    let a_Name = Name.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -2821,10 +3087,12 @@ fn LLVMStructCreateNamed(py: Python<'_>, C: rt::PtrArg, Name: rt::CStrArg) -> Py
 #[pyo3(signature = (Ty))]
 fn LLVMGetStructName(py: Python<'_>, Ty: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetStructName");
+    let a_Ty = Ty.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Ty = Ty.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Ty) });
     Ok(rt::cstr_result(py, __r)?)
@@ -2842,14 +3110,16 @@ fn LLVMGetStructName(py: Python<'_>, Ty: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (StructTy, ElementTypes, ElementCount, Packed))]
 fn LLVMStructSetBody(py: Python<'_>, StructTy: rt::PtrArg, ElementTypes: &Bound<'_, PyAny>, ElementCount: rt::CInt<u32>, Packed: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMStructSetBody");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u32, i32) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_StructTy = StructTy.addr();
     let mut h_ElementTypes = super::llvm_types::TYPES.handle_ref(3, ElementTypes, true)?;
     let a_ElementTypes = h_ElementTypes.addr();
     let a_ElementCount = ElementCount.0;
     let a_Packed = Packed.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u32, i32) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_StructTy, a_ElementTypes, a_ElementCount, a_Packed) });
     Ok(py.None())
@@ -2867,10 +3137,12 @@ fn LLVMStructSetBody(py: Python<'_>, StructTy: rt::PtrArg, ElementTypes: &Bound<
 #[pyo3(signature = (StructTy))]
 fn LLVMCountStructElementTypes(py: Python<'_>, StructTy: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCountStructElementTypes");
+    let a_StructTy = StructTy.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_StructTy = StructTy.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_StructTy) });
     Ok(rt::obj(py, __r)?)
@@ -2891,12 +3163,14 @@ fn LLVMCountStructElementTypes(py: Python<'_>, StructTy: rt::PtrArg) -> PyResult
 #[pyo3(signature = (StructTy, Dest))]
 fn LLVMGetStructElementTypes(py: Python<'_>, StructTy: rt::PtrArg, Dest: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetStructElementTypes");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_StructTy = StructTy.addr();
     let mut h_Dest = super::llvm_types::TYPES.handle_ref(3, Dest, true)?;
     let a_Dest = h_Dest.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_StructTy, a_Dest) });
     Ok(py.None())
@@ -2915,11 +3189,13 @@ fn LLVMGetStructElementTypes(py: Python<'_>, StructTy: rt::PtrArg, Dest: &Bound<
 #[pyo3(signature = (StructTy, i))]
 fn LLVMStructGetTypeAtIndex(py: Python<'_>, StructTy: rt::PtrArg, i: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMStructGetTypeAtIndex");
+    let a_StructTy = StructTy.addr();
+    let a_i = i.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_StructTy = StructTy.addr();
-    let a_i = i.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_StructTy, a_i) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -2937,10 +3213,12 @@ fn LLVMStructGetTypeAtIndex(py: Python<'_>, StructTy: rt::PtrArg, i: rt::CInt<u3
 #[pyo3(signature = (StructTy))]
 fn LLVMIsPackedStruct(py: Python<'_>, StructTy: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsPackedStruct");
+    let a_StructTy = StructTy.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_StructTy = StructTy.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_StructTy) });
     Ok(rt::obj(py, __r)?)
@@ -2958,10 +3236,12 @@ fn LLVMIsPackedStruct(py: Python<'_>, StructTy: rt::PtrArg) -> PyResult<PyObject
 #[pyo3(signature = (StructTy))]
 fn LLVMIsOpaqueStruct(py: Python<'_>, StructTy: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsOpaqueStruct");
+    let a_StructTy = StructTy.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_StructTy = StructTy.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_StructTy) });
     Ok(rt::obj(py, __r)?)
@@ -2979,10 +3259,12 @@ fn LLVMIsOpaqueStruct(py: Python<'_>, StructTy: rt::PtrArg) -> PyResult<PyObject
 #[pyo3(signature = (StructTy))]
 fn LLVMIsLiteralStruct(py: Python<'_>, StructTy: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsLiteralStruct");
+    let a_StructTy = StructTy.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_StructTy = StructTy.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_StructTy) });
     Ok(rt::obj(py, __r)?)
@@ -3000,10 +3282,12 @@ fn LLVMIsLiteralStruct(py: Python<'_>, StructTy: rt::PtrArg) -> PyResult<PyObjec
 #[pyo3(signature = (Ty))]
 fn LLVMGetElementType(py: Python<'_>, Ty: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetElementType");
+    let a_Ty = Ty.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Ty = Ty.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Ty) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -3019,12 +3303,14 @@ fn LLVMGetElementType(py: Python<'_>, Ty: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Tp, Arr))]
 fn LLVMGetSubtypes(py: Python<'_>, Tp: rt::PtrArg, Arr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetSubtypes");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Tp = Tp.addr();
     let mut h_Arr = super::llvm_types::TYPES.handle_ref(3, Arr, true)?;
     let a_Arr = h_Arr.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Tp, a_Arr) });
     Ok(py.None())
@@ -3042,10 +3328,12 @@ fn LLVMGetSubtypes(py: Python<'_>, Tp: rt::PtrArg, Arr: &Bound<'_, PyAny>) -> Py
 #[pyo3(signature = (Tp))]
 fn LLVMGetNumContainedTypes(py: Python<'_>, Tp: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNumContainedTypes");
+    let a_Tp = Tp.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Tp = Tp.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Tp) });
     Ok(rt::obj(py, __r)?)
@@ -3069,11 +3357,13 @@ fn LLVMGetNumContainedTypes(py: Python<'_>, Tp: rt::PtrArg) -> PyResult<PyObject
 #[pyo3(signature = (ElementType, ElementCount))]
 fn LLVMArrayType(py: Python<'_>, ElementType: rt::PtrArg, ElementCount: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMArrayType");
+    let a_ElementType = ElementType.addr();
+    let a_ElementCount = ElementCount.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_ElementType = ElementType.addr();
-    let a_ElementCount = ElementCount.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ElementType, a_ElementCount) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -3095,11 +3385,13 @@ fn LLVMArrayType(py: Python<'_>, ElementType: rt::PtrArg, ElementCount: rt::CInt
 #[pyo3(signature = (ElementType, ElementCount))]
 fn LLVMArrayType2(py: Python<'_>, ElementType: rt::PtrArg, ElementCount: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMArrayType2");
+    let a_ElementType = ElementType.addr();
+    let a_ElementCount = ElementCount.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_ElementType = ElementType.addr();
-    let a_ElementCount = ElementCount.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ElementType, a_ElementCount) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -3121,10 +3413,12 @@ fn LLVMArrayType2(py: Python<'_>, ElementType: rt::PtrArg, ElementCount: rt::CIn
 #[pyo3(signature = (ArrayTy))]
 fn LLVMGetArrayLength(py: Python<'_>, ArrayTy: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetArrayLength");
+    let a_ArrayTy = ArrayTy.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_ArrayTy = ArrayTy.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ArrayTy) });
     Ok(rt::obj(py, __r)?)
@@ -3144,10 +3438,12 @@ fn LLVMGetArrayLength(py: Python<'_>, ArrayTy: rt::PtrArg) -> PyResult<PyObject>
 #[pyo3(signature = (ArrayTy))]
 fn LLVMGetArrayLength2(py: Python<'_>, ArrayTy: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetArrayLength2");
+    let a_ArrayTy = ArrayTy.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u64 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_ArrayTy = ArrayTy.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ArrayTy) });
     Ok(rt::obj(py, __r)?)
@@ -3169,11 +3465,13 @@ fn LLVMGetArrayLength2(py: Python<'_>, ArrayTy: rt::PtrArg) -> PyResult<PyObject
 #[pyo3(signature = (ElementType, AddressSpace))]
 fn LLVMPointerType(py: Python<'_>, ElementType: rt::PtrArg, AddressSpace: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPointerType");
+    let a_ElementType = ElementType.addr();
+    let a_AddressSpace = AddressSpace.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_ElementType = ElementType.addr();
-    let a_AddressSpace = AddressSpace.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ElementType, a_AddressSpace) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -3193,10 +3491,12 @@ fn LLVMPointerType(py: Python<'_>, ElementType: rt::PtrArg, AddressSpace: rt::CI
 #[pyo3(signature = (Ty))]
 fn LLVMPointerTypeIsOpaque(py: Python<'_>, Ty: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPointerTypeIsOpaque");
+    let a_Ty = Ty.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Ty = Ty.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Ty) });
     Ok(rt::obj(py, __r)?)
@@ -3215,11 +3515,13 @@ fn LLVMPointerTypeIsOpaque(py: Python<'_>, Ty: rt::PtrArg) -> PyResult<PyObject>
 #[pyo3(signature = (C, AddressSpace))]
 fn LLVMPointerTypeInContext(py: Python<'_>, C: rt::PtrArg, AddressSpace: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPointerTypeInContext");
+    let a_C = C.addr();
+    let a_AddressSpace = AddressSpace.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_C = C.addr();
-    let a_AddressSpace = AddressSpace.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_AddressSpace) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -3239,10 +3541,12 @@ fn LLVMPointerTypeInContext(py: Python<'_>, C: rt::PtrArg, AddressSpace: rt::CIn
 #[pyo3(signature = (PointerTy))]
 fn LLVMGetPointerAddressSpace(py: Python<'_>, PointerTy: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetPointerAddressSpace");
+    let a_PointerTy = PointerTy.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_PointerTy = PointerTy.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_PointerTy) });
     Ok(rt::obj(py, __r)?)
@@ -3265,11 +3569,13 @@ fn LLVMGetPointerAddressSpace(py: Python<'_>, PointerTy: rt::PtrArg) -> PyResult
 #[pyo3(signature = (ElementType, ElementCount))]
 fn LLVMVectorType(py: Python<'_>, ElementType: rt::PtrArg, ElementCount: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMVectorType");
+    let a_ElementType = ElementType.addr();
+    let a_ElementCount = ElementCount.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_ElementType = ElementType.addr();
-    let a_ElementCount = ElementCount.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ElementType, a_ElementCount) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -3292,11 +3598,13 @@ fn LLVMVectorType(py: Python<'_>, ElementType: rt::PtrArg, ElementCount: rt::CIn
 #[pyo3(signature = (ElementType, ElementCount))]
 fn LLVMScalableVectorType(py: Python<'_>, ElementType: rt::PtrArg, ElementCount: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMScalableVectorType");
+    let a_ElementType = ElementType.addr();
+    let a_ElementCount = ElementCount.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_ElementType = ElementType.addr();
-    let a_ElementCount = ElementCount.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ElementType, a_ElementCount) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -3316,10 +3624,12 @@ fn LLVMScalableVectorType(py: Python<'_>, ElementType: rt::PtrArg, ElementCount:
 #[pyo3(signature = (VectorTy))]
 fn LLVMGetVectorSize(py: Python<'_>, VectorTy: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetVectorSize");
+    let a_VectorTy = VectorTy.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_VectorTy = VectorTy.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_VectorTy) });
     Ok(rt::obj(py, __r)?)
@@ -3337,10 +3647,12 @@ fn LLVMGetVectorSize(py: Python<'_>, VectorTy: rt::PtrArg) -> PyResult<PyObject>
 #[pyo3(signature = (PtrAuth))]
 fn LLVMGetConstantPtrAuthPointer(py: Python<'_>, PtrAuth: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetConstantPtrAuthPointer");
+    let a_PtrAuth = PtrAuth.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_PtrAuth = PtrAuth.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_PtrAuth) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -3358,10 +3670,12 @@ fn LLVMGetConstantPtrAuthPointer(py: Python<'_>, PtrAuth: rt::PtrArg) -> PyResul
 #[pyo3(signature = (PtrAuth))]
 fn LLVMGetConstantPtrAuthKey(py: Python<'_>, PtrAuth: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetConstantPtrAuthKey");
+    let a_PtrAuth = PtrAuth.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_PtrAuth = PtrAuth.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_PtrAuth) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -3379,10 +3693,12 @@ fn LLVMGetConstantPtrAuthKey(py: Python<'_>, PtrAuth: rt::PtrArg) -> PyResult<Py
 #[pyo3(signature = (PtrAuth))]
 fn LLVMGetConstantPtrAuthDiscriminator(py: Python<'_>, PtrAuth: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetConstantPtrAuthDiscriminator");
+    let a_PtrAuth = PtrAuth.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_PtrAuth = PtrAuth.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_PtrAuth) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -3401,10 +3717,12 @@ fn LLVMGetConstantPtrAuthDiscriminator(py: Python<'_>, PtrAuth: rt::PtrArg) -> P
 #[pyo3(signature = (PtrAuth))]
 fn LLVMGetConstantPtrAuthAddrDiscriminator(py: Python<'_>, PtrAuth: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetConstantPtrAuthAddrDiscriminator");
+    let a_PtrAuth = PtrAuth.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_PtrAuth = PtrAuth.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_PtrAuth) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -3420,10 +3738,12 @@ fn LLVMGetConstantPtrAuthAddrDiscriminator(py: Python<'_>, PtrAuth: rt::PtrArg) 
 #[pyo3(signature = (C))]
 fn LLVMVoidTypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMVoidTypeInContext");
+    let a_C = C.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_C = C.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -3439,10 +3759,12 @@ fn LLVMVoidTypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (C))]
 fn LLVMLabelTypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMLabelTypeInContext");
+    let a_C = C.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_C = C.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -3458,10 +3780,12 @@ fn LLVMLabelTypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (C))]
 fn LLVMX86MMXTypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMX86MMXTypeInContext");
+    let a_C = C.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_C = C.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -3477,10 +3801,12 @@ fn LLVMX86MMXTypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> 
 #[pyo3(signature = (C))]
 fn LLVMX86AMXTypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMX86AMXTypeInContext");
+    let a_C = C.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_C = C.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -3496,10 +3822,12 @@ fn LLVMX86AMXTypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> 
 #[pyo3(signature = (C))]
 fn LLVMTokenTypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTokenTypeInContext");
+    let a_C = C.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_C = C.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -3515,10 +3843,12 @@ fn LLVMTokenTypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (C))]
 fn LLVMMetadataTypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMetadataTypeInContext");
+    let a_C = C.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_C = C.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -3532,6 +3862,8 @@ fn LLVMMetadataTypeInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject
 #[pyo3(signature = ())]
 fn LLVMVoidType(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMVoidType");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -3545,6 +3877,8 @@ fn LLVMVoidType(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMLabelType(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMLabelType");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -3558,6 +3892,8 @@ fn LLVMLabelType(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMX86MMXType(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMX86MMXType");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -3571,6 +3907,8 @@ fn LLVMX86MMXType(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMX86AMXType(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMX86AMXType");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -3594,9 +3932,6 @@ fn LLVMX86AMXType(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = (C, Name, TypeParams, TypeParamCount, IntParamCount))]
 fn LLVMTargetExtTypeInContext(py: Python<'_>, C: rt::PtrArg, Name: rt::CStrArg, TypeParams: &Bound<'_, PyAny>, TypeParamCount: rt::CInt<u32>, IntParamCount: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTargetExtTypeInContext");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u32, usize, u32) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_C = C.addr();
     let a_Name = Name.addr();
     let mut h_TypeParams = super::llvm_types::TYPES.handle_ref(3, TypeParams, true)?;
@@ -3605,6 +3940,11 @@ fn LLVMTargetExtTypeInContext(py: Python<'_>, C: rt::PtrArg, Name: rt::CStrArg, 
     let mut o_IntParams: u32 = Default::default();
     let a_IntParams = &mut o_IntParams as *mut u32 as usize;
     let a_IntParamCount = IntParamCount.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u32, usize, u32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_Name, a_TypeParams, a_TypeParamCount, a_IntParams, a_IntParamCount) });
     rt::tuple(py, [super::llvm_types::TYPES.instance_at(py, 3, __r, None)?, rt::obj(py, o_IntParams)?])
@@ -3622,10 +3962,12 @@ fn LLVMTargetExtTypeInContext(py: Python<'_>, C: rt::PtrArg, Name: rt::CStrArg, 
 #[pyo3(signature = (TargetExtTy))]
 fn LLVMGetTargetExtTypeName(py: Python<'_>, TargetExtTy: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetTargetExtTypeName");
+    let a_TargetExtTy = TargetExtTy.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_TargetExtTy = TargetExtTy.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_TargetExtTy) });
     Ok(rt::cstr_result(py, __r)?)
@@ -3643,10 +3985,12 @@ fn LLVMGetTargetExtTypeName(py: Python<'_>, TargetExtTy: rt::PtrArg) -> PyResult
 #[pyo3(signature = (TargetExtTy))]
 fn LLVMGetTargetExtTypeNumTypeParams(py: Python<'_>, TargetExtTy: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetTargetExtTypeNumTypeParams");
+    let a_TargetExtTy = TargetExtTy.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_TargetExtTy = TargetExtTy.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_TargetExtTy) });
     Ok(rt::obj(py, __r)?)
@@ -3665,11 +4009,13 @@ fn LLVMGetTargetExtTypeNumTypeParams(py: Python<'_>, TargetExtTy: rt::PtrArg) ->
 #[pyo3(signature = (TargetExtTy, Idx))]
 fn LLVMGetTargetExtTypeTypeParam(py: Python<'_>, TargetExtTy: rt::PtrArg, Idx: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetTargetExtTypeTypeParam");
+    let a_TargetExtTy = TargetExtTy.addr();
+    let a_Idx = Idx.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_TargetExtTy = TargetExtTy.addr();
-    let a_Idx = Idx.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_TargetExtTy, a_Idx) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -3687,10 +4033,12 @@ fn LLVMGetTargetExtTypeTypeParam(py: Python<'_>, TargetExtTy: rt::PtrArg, Idx: r
 #[pyo3(signature = (TargetExtTy))]
 fn LLVMGetTargetExtTypeNumIntParams(py: Python<'_>, TargetExtTy: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetTargetExtTypeNumIntParams");
+    let a_TargetExtTy = TargetExtTy.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_TargetExtTy = TargetExtTy.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_TargetExtTy) });
     Ok(rt::obj(py, __r)?)
@@ -3709,11 +4057,13 @@ fn LLVMGetTargetExtTypeNumIntParams(py: Python<'_>, TargetExtTy: rt::PtrArg) -> 
 #[pyo3(signature = (TargetExtTy, Idx))]
 fn LLVMGetTargetExtTypeIntParam(py: Python<'_>, TargetExtTy: rt::PtrArg, Idx: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetTargetExtTypeIntParam");
+    let a_TargetExtTy = TargetExtTy.addr();
+    let a_Idx = Idx.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_TargetExtTy = TargetExtTy.addr();
-    let a_Idx = Idx.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_TargetExtTy, a_Idx) });
     Ok(rt::obj(py, __r)?)
@@ -3731,10 +4081,12 @@ fn LLVMGetTargetExtTypeIntParam(py: Python<'_>, TargetExtTy: rt::PtrArg, Idx: rt
 #[pyo3(signature = (Val))]
 fn LLVMTypeOf(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTypeOf");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -3752,10 +4104,12 @@ fn LLVMTypeOf(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMGetValueKind(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetValueKind");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(TYPES.enum_member(py, 7, __r as i64)?)
@@ -3774,12 +4128,14 @@ fn LLVMGetValueKind(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMGetValueName2(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetValueName2");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Val = Val.addr();
     let mut o_Length: u64 = Default::default();
     let a_Length = &mut o_Length as *mut u64 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val, a_Length) });
     rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Length)?])
@@ -3796,12 +4152,14 @@ fn LLVMGetValueName2(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val, Name, NameLen))]
 fn LLVMSetValueName2(py: Python<'_>, Val: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetValueName2");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Val = Val.addr();
     let a_Name = Name.addr();
     let a_NameLen = NameLen.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val, a_Name, a_NameLen) });
     Ok(py.None())
@@ -3816,10 +4174,12 @@ fn LLVMSetValueName2(py: Python<'_>, Val: rt::PtrArg, Name: rt::CStrArg, NameLen
 #[pyo3(signature = (Val))]
 fn LLVMDumpValue(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDumpValue");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(py.None())
@@ -3838,10 +4198,12 @@ fn LLVMDumpValue(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMPrintValueToString(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPrintValueToString");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(rt::owned_cstr_result(py, __r, &FREE_LLVMDisposeMessage)?)
@@ -3860,10 +4222,12 @@ fn LLVMPrintValueToString(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject>
 #[pyo3(signature = (Record))]
 fn LLVMPrintDbgRecordToString(py: Python<'_>, Record: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPrintDbgRecordToString");
+    let a_Record = Record.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Record = Record.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Record) });
     Ok(rt::owned_cstr_result(py, __r, &FREE_LLVMDisposeMessage)?)
@@ -3879,11 +4243,13 @@ fn LLVMPrintDbgRecordToString(py: Python<'_>, Record: rt::PtrArg) -> PyResult<Py
 #[pyo3(signature = (OldVal, NewVal))]
 fn LLVMReplaceAllUsesWith(py: Python<'_>, OldVal: rt::PtrArg, NewVal: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMReplaceAllUsesWith");
+    let a_OldVal = OldVal.addr();
+    let a_NewVal = NewVal.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_OldVal = OldVal.addr();
-    let a_NewVal = NewVal.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_OldVal, a_NewVal) });
     Ok(py.None())
@@ -3899,10 +4265,12 @@ fn LLVMReplaceAllUsesWith(py: Python<'_>, OldVal: rt::PtrArg, NewVal: rt::PtrArg
 #[pyo3(signature = (Val))]
 fn LLVMIsConstant(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsConstant");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(rt::obj(py, __r)?)
@@ -3918,10 +4286,12 @@ fn LLVMIsConstant(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsUndef(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsUndef");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(rt::obj(py, __r)?)
@@ -3937,10 +4307,12 @@ fn LLVMIsUndef(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsPoison(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsPoison");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(rt::obj(py, __r)?)
@@ -3954,10 +4326,12 @@ fn LLVMIsPoison(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsAArgument(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAArgument");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -3971,10 +4345,12 @@ fn LLVMIsAArgument(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsABasicBlock(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsABasicBlock");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -3988,10 +4364,12 @@ fn LLVMIsABasicBlock(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsAInlineAsm(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAInlineAsm");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -4005,10 +4383,12 @@ fn LLVMIsAInlineAsm(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsAUser(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAUser");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -4022,10 +4402,12 @@ fn LLVMIsAUser(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsAConstant(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAConstant");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -4039,10 +4421,12 @@ fn LLVMIsAConstant(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsABlockAddress(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsABlockAddress");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -4056,10 +4440,12 @@ fn LLVMIsABlockAddress(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsAConstantAggregateZero(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAConstantAggregateZero");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -4073,10 +4459,12 @@ fn LLVMIsAConstantAggregateZero(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyO
 #[pyo3(signature = (Val))]
 fn LLVMIsAConstantArray(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAConstantArray");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -4090,10 +4478,12 @@ fn LLVMIsAConstantArray(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsAConstantDataSequential(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAConstantDataSequential");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -4107,10 +4497,12 @@ fn LLVMIsAConstantDataSequential(py: Python<'_>, Val: rt::PtrArg) -> PyResult<Py
 #[pyo3(signature = (Val))]
 fn LLVMIsAConstantDataArray(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAConstantDataArray");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -4124,10 +4516,12 @@ fn LLVMIsAConstantDataArray(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObjec
 #[pyo3(signature = (Val))]
 fn LLVMIsAConstantDataVector(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAConstantDataVector");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -4141,10 +4535,12 @@ fn LLVMIsAConstantDataVector(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObje
 #[pyo3(signature = (Val))]
 fn LLVMIsAConstantExpr(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAConstantExpr");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -4158,10 +4554,12 @@ fn LLVMIsAConstantExpr(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsAConstantFP(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAConstantFP");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -4175,10 +4573,12 @@ fn LLVMIsAConstantFP(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsAConstantInt(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAConstantInt");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -4192,10 +4592,12 @@ fn LLVMIsAConstantInt(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsAConstantPointerNull(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAConstantPointerNull");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -4209,10 +4611,12 @@ fn LLVMIsAConstantPointerNull(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObj
 #[pyo3(signature = (Val))]
 fn LLVMIsAConstantStruct(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAConstantStruct");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -4226,10 +4630,12 @@ fn LLVMIsAConstantStruct(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> 
 #[pyo3(signature = (Val))]
 fn LLVMIsAConstantTokenNone(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAConstantTokenNone");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -4243,10 +4649,12 @@ fn LLVMIsAConstantTokenNone(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObjec
 #[pyo3(signature = (Val))]
 fn LLVMIsAConstantVector(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAConstantVector");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -4260,10 +4668,12 @@ fn LLVMIsAConstantVector(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> 
 #[pyo3(signature = (Val))]
 fn LLVMIsAConstantPtrAuth(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAConstantPtrAuth");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -4277,10 +4687,12 @@ fn LLVMIsAConstantPtrAuth(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject>
 #[pyo3(signature = (Val))]
 fn LLVMIsAGlobalValue(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAGlobalValue");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -4294,10 +4706,12 @@ fn LLVMIsAGlobalValue(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsAGlobalAlias(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAGlobalAlias");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -4311,10 +4725,12 @@ fn LLVMIsAGlobalAlias(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsAGlobalObject(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAGlobalObject");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -4328,10 +4744,12 @@ fn LLVMIsAGlobalObject(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsAFunction(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAFunction");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -4345,10 +4763,12 @@ fn LLVMIsAFunction(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsAGlobalVariable(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAGlobalVariable");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -4362,10 +4782,12 @@ fn LLVMIsAGlobalVariable(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> 
 #[pyo3(signature = (Val))]
 fn LLVMIsAGlobalIFunc(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAGlobalIFunc");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -4379,10 +4801,12 @@ fn LLVMIsAGlobalIFunc(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsAUndefValue(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAUndefValue");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -4396,10 +4820,12 @@ fn LLVMIsAUndefValue(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsAPoisonValue(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAPoisonValue");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -4413,10 +4839,12 @@ fn LLVMIsAPoisonValue(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsAInstruction(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAInstruction");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -4430,10 +4858,12 @@ fn LLVMIsAInstruction(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsAUnaryOperator(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAUnaryOperator");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -4447,10 +4877,12 @@ fn LLVMIsAUnaryOperator(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsABinaryOperator(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsABinaryOperator");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -4464,10 +4896,12 @@ fn LLVMIsABinaryOperator(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> 
 #[pyo3(signature = (Val))]
 fn LLVMIsACallInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsACallInst");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -4481,10 +4915,12 @@ fn LLVMIsACallInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsAIntrinsicInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAIntrinsicInst");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -4498,10 +4934,12 @@ fn LLVMIsAIntrinsicInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsADbgInfoIntrinsic(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsADbgInfoIntrinsic");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -4515,10 +4953,12 @@ fn LLVMIsADbgInfoIntrinsic(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject
 #[pyo3(signature = (Val))]
 fn LLVMIsADbgVariableIntrinsic(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsADbgVariableIntrinsic");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -4532,10 +4972,12 @@ fn LLVMIsADbgVariableIntrinsic(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyOb
 #[pyo3(signature = (Val))]
 fn LLVMIsADbgDeclareInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsADbgDeclareInst");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -4549,10 +4991,12 @@ fn LLVMIsADbgDeclareInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> 
 #[pyo3(signature = (Val))]
 fn LLVMIsADbgLabelInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsADbgLabelInst");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -4566,10 +5010,12 @@ fn LLVMIsADbgLabelInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsAMemIntrinsic(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAMemIntrinsic");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -4583,10 +5029,12 @@ fn LLVMIsAMemIntrinsic(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsAMemCpyInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAMemCpyInst");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -4600,10 +5048,12 @@ fn LLVMIsAMemCpyInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsAMemMoveInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAMemMoveInst");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -4617,10 +5067,12 @@ fn LLVMIsAMemMoveInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsAMemSetInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAMemSetInst");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -4634,10 +5086,12 @@ fn LLVMIsAMemSetInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsACmpInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsACmpInst");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -4651,10 +5105,12 @@ fn LLVMIsACmpInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsAFCmpInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAFCmpInst");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -4668,10 +5124,12 @@ fn LLVMIsAFCmpInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsAICmpInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAICmpInst");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -4685,10 +5143,12 @@ fn LLVMIsAICmpInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsAExtractElementInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAExtractElementInst");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -4702,10 +5162,12 @@ fn LLVMIsAExtractElementInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObje
 #[pyo3(signature = (Val))]
 fn LLVMIsAGetElementPtrInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAGetElementPtrInst");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -4719,10 +5181,12 @@ fn LLVMIsAGetElementPtrInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObjec
 #[pyo3(signature = (Val))]
 fn LLVMIsAInsertElementInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAInsertElementInst");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -4736,10 +5200,12 @@ fn LLVMIsAInsertElementInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObjec
 #[pyo3(signature = (Val))]
 fn LLVMIsAInsertValueInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAInsertValueInst");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -4753,10 +5219,12 @@ fn LLVMIsAInsertValueInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject>
 #[pyo3(signature = (Val))]
 fn LLVMIsALandingPadInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsALandingPadInst");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -4770,10 +5238,12 @@ fn LLVMIsALandingPadInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> 
 #[pyo3(signature = (Val))]
 fn LLVMIsAPHINode(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAPHINode");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -4787,10 +5257,12 @@ fn LLVMIsAPHINode(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsASelectInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsASelectInst");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -4804,10 +5276,12 @@ fn LLVMIsASelectInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsAShuffleVectorInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAShuffleVectorInst");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -4821,10 +5295,12 @@ fn LLVMIsAShuffleVectorInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObjec
 #[pyo3(signature = (Val))]
 fn LLVMIsAStoreInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAStoreInst");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -4838,10 +5314,12 @@ fn LLVMIsAStoreInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsABranchInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsABranchInst");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -4855,10 +5333,12 @@ fn LLVMIsABranchInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsAIndirectBrInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAIndirectBrInst");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -4872,10 +5352,12 @@ fn LLVMIsAIndirectBrInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> 
 #[pyo3(signature = (Val))]
 fn LLVMIsAInvokeInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAInvokeInst");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -4889,10 +5371,12 @@ fn LLVMIsAInvokeInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsAReturnInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAReturnInst");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -4906,10 +5390,12 @@ fn LLVMIsAReturnInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsASwitchInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsASwitchInst");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -4923,10 +5409,12 @@ fn LLVMIsASwitchInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsAUnreachableInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAUnreachableInst");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -4940,10 +5428,12 @@ fn LLVMIsAUnreachableInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject>
 #[pyo3(signature = (Val))]
 fn LLVMIsAResumeInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAResumeInst");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -4957,10 +5447,12 @@ fn LLVMIsAResumeInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsACleanupReturnInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsACleanupReturnInst");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -4974,10 +5466,12 @@ fn LLVMIsACleanupReturnInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObjec
 #[pyo3(signature = (Val))]
 fn LLVMIsACatchReturnInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsACatchReturnInst");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -4991,10 +5485,12 @@ fn LLVMIsACatchReturnInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject>
 #[pyo3(signature = (Val))]
 fn LLVMIsACatchSwitchInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsACatchSwitchInst");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -5008,10 +5504,12 @@ fn LLVMIsACatchSwitchInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject>
 #[pyo3(signature = (Val))]
 fn LLVMIsACallBrInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsACallBrInst");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -5025,10 +5523,12 @@ fn LLVMIsACallBrInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsAFuncletPadInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAFuncletPadInst");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -5042,10 +5542,12 @@ fn LLVMIsAFuncletPadInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> 
 #[pyo3(signature = (Val))]
 fn LLVMIsACatchPadInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsACatchPadInst");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -5059,10 +5561,12 @@ fn LLVMIsACatchPadInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsACleanupPadInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsACleanupPadInst");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -5076,10 +5580,12 @@ fn LLVMIsACleanupPadInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> 
 #[pyo3(signature = (Val))]
 fn LLVMIsAUnaryInstruction(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAUnaryInstruction");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -5093,10 +5599,12 @@ fn LLVMIsAUnaryInstruction(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject
 #[pyo3(signature = (Val))]
 fn LLVMIsAAllocaInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAAllocaInst");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -5110,10 +5618,12 @@ fn LLVMIsAAllocaInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsACastInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsACastInst");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -5127,10 +5637,12 @@ fn LLVMIsACastInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsAAddrSpaceCastInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAAddrSpaceCastInst");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -5144,10 +5656,12 @@ fn LLVMIsAAddrSpaceCastInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObjec
 #[pyo3(signature = (Val))]
 fn LLVMIsABitCastInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsABitCastInst");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -5161,10 +5675,12 @@ fn LLVMIsABitCastInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsAFPExtInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAFPExtInst");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -5178,10 +5694,12 @@ fn LLVMIsAFPExtInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsAFPToSIInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAFPToSIInst");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -5195,10 +5713,12 @@ fn LLVMIsAFPToSIInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsAFPToUIInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAFPToUIInst");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -5212,10 +5732,12 @@ fn LLVMIsAFPToUIInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsAFPTruncInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAFPTruncInst");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -5229,10 +5751,12 @@ fn LLVMIsAFPTruncInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsAIntToPtrInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAIntToPtrInst");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -5246,10 +5770,12 @@ fn LLVMIsAIntToPtrInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsAPtrToIntInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAPtrToIntInst");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -5263,10 +5789,12 @@ fn LLVMIsAPtrToIntInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsASExtInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsASExtInst");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -5280,10 +5808,12 @@ fn LLVMIsASExtInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsASIToFPInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsASIToFPInst");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -5297,10 +5827,12 @@ fn LLVMIsASIToFPInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsATruncInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsATruncInst");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -5314,10 +5846,12 @@ fn LLVMIsATruncInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsAUIToFPInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAUIToFPInst");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -5331,10 +5865,12 @@ fn LLVMIsAUIToFPInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsAZExtInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAZExtInst");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -5348,10 +5884,12 @@ fn LLVMIsAZExtInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsAExtractValueInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAExtractValueInst");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -5365,10 +5903,12 @@ fn LLVMIsAExtractValueInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject
 #[pyo3(signature = (Val))]
 fn LLVMIsALoadInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsALoadInst");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -5382,10 +5922,12 @@ fn LLVMIsALoadInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsAVAArgInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAVAArgInst");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -5399,10 +5941,12 @@ fn LLVMIsAVAArgInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsAFreezeInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAFreezeInst");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -5416,10 +5960,12 @@ fn LLVMIsAFreezeInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsAAtomicCmpXchgInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAAtomicCmpXchgInst");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -5433,10 +5979,12 @@ fn LLVMIsAAtomicCmpXchgInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObjec
 #[pyo3(signature = (Val))]
 fn LLVMIsAAtomicRMWInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAAtomicRMWInst");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -5450,10 +5998,12 @@ fn LLVMIsAAtomicRMWInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsAFenceInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAFenceInst");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -5467,10 +6017,12 @@ fn LLVMIsAFenceInst(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsAMDNode(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAMDNode");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -5484,10 +6036,12 @@ fn LLVMIsAMDNode(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsAValueAsMetadata(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAValueAsMetadata");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -5501,10 +6055,12 @@ fn LLVMIsAValueAsMetadata(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject>
 #[pyo3(signature = (Val))]
 fn LLVMIsAMDString(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAMDString");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -5520,10 +6076,12 @@ fn LLVMIsAMDString(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMGetValueName(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetValueName");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(rt::cstr_result(py, __r)?)
@@ -5537,11 +6095,13 @@ fn LLVMGetValueName(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val, Name))]
 fn LLVMSetValueName(py: Python<'_>, Val: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetValueName");
+    let a_Val = Val.addr();
+    let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
-    let a_Name = Name.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val, a_Name) });
     Ok(py.None())
@@ -5564,10 +6124,12 @@ fn LLVMSetValueName(py: Python<'_>, Val: rt::PtrArg, Name: rt::CStrArg) -> PyRes
 #[pyo3(signature = (Val))]
 fn LLVMGetFirstUse(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetFirstUse");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 12, __r, None)?)
@@ -5586,10 +6148,12 @@ fn LLVMGetFirstUse(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (U))]
 fn LLVMGetNextUse(py: Python<'_>, U: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNextUse");
+    let a_U = U.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_U = U.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_U) });
     Ok(super::llvm_types::TYPES.instance_at(py, 12, __r, None)?)
@@ -5609,10 +6173,12 @@ fn LLVMGetNextUse(py: Python<'_>, U: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (U))]
 fn LLVMGetUser(py: Python<'_>, U: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetUser");
+    let a_U = U.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_U = U.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_U) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -5630,10 +6196,12 @@ fn LLVMGetUser(py: Python<'_>, U: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (U))]
 fn LLVMGetUsedValue(py: Python<'_>, U: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetUsedValue");
+    let a_U = U.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_U = U.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_U) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -5652,11 +6220,13 @@ fn LLVMGetUsedValue(py: Python<'_>, U: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val, Index))]
 fn LLVMGetOperand(py: Python<'_>, Val: rt::PtrArg, Index: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetOperand");
+    let a_Val = Val.addr();
+    let a_Index = Index.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
-    let a_Index = Index.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val, a_Index) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -5675,11 +6245,13 @@ fn LLVMGetOperand(py: Python<'_>, Val: rt::PtrArg, Index: rt::CInt<u32>) -> PyRe
 #[pyo3(signature = (Val, Index))]
 fn LLVMGetOperandUse(py: Python<'_>, Val: rt::PtrArg, Index: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetOperandUse");
+    let a_Val = Val.addr();
+    let a_Index = Index.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
-    let a_Index = Index.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val, a_Index) });
     Ok(super::llvm_types::TYPES.instance_at(py, 12, __r, None)?)
@@ -5696,12 +6268,14 @@ fn LLVMGetOperandUse(py: Python<'_>, Val: rt::PtrArg, Index: rt::CInt<u32>) -> P
 #[pyo3(signature = (User, Index, Val))]
 fn LLVMSetOperand(py: Python<'_>, User: rt::PtrArg, Index: rt::CInt<u32>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetOperand");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, usize) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_User = User.addr();
     let a_Index = Index.0;
     let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, usize) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_User, a_Index, a_Val) });
     Ok(py.None())
@@ -5719,10 +6293,12 @@ fn LLVMSetOperand(py: Python<'_>, User: rt::PtrArg, Index: rt::CInt<u32>, Val: r
 #[pyo3(signature = (Val))]
 fn LLVMGetNumOperands(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNumOperands");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(rt::obj(py, __r)?)
@@ -5740,10 +6316,12 @@ fn LLVMGetNumOperands(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Ty))]
 fn LLVMConstNull(py: Python<'_>, Ty: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstNull");
+    let a_Ty = Ty.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Ty = Ty.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Ty) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -5764,10 +6342,12 @@ fn LLVMConstNull(py: Python<'_>, Ty: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Ty))]
 fn LLVMConstAllOnes(py: Python<'_>, Ty: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstAllOnes");
+    let a_Ty = Ty.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Ty = Ty.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Ty) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -5785,10 +6365,12 @@ fn LLVMConstAllOnes(py: Python<'_>, Ty: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Ty))]
 fn LLVMGetUndef(py: Python<'_>, Ty: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetUndef");
+    let a_Ty = Ty.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Ty = Ty.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Ty) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -5806,10 +6388,12 @@ fn LLVMGetUndef(py: Python<'_>, Ty: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Ty))]
 fn LLVMGetPoison(py: Python<'_>, Ty: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetPoison");
+    let a_Ty = Ty.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Ty = Ty.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Ty) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -5827,10 +6411,12 @@ fn LLVMGetPoison(py: Python<'_>, Ty: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMIsNull(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsNull");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(rt::obj(py, __r)?)
@@ -5847,10 +6433,12 @@ fn LLVMIsNull(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Ty))]
 fn LLVMConstPointerNull(py: Python<'_>, Ty: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstPointerNull");
+    let a_Ty = Ty.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Ty = Ty.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Ty) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -5872,12 +6460,14 @@ fn LLVMConstPointerNull(py: Python<'_>, Ty: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (IntTy, N, SignExtend))]
 fn LLVMConstInt(py: Python<'_>, IntTy: rt::PtrArg, N: rt::CInt<u64>, SignExtend: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstInt");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u64, i32) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_IntTy = IntTy.addr();
     let a_N = N.0;
     let a_SignExtend = SignExtend.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u64, i32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_IntTy, a_N, a_SignExtend) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -5897,13 +6487,15 @@ fn LLVMConstInt(py: Python<'_>, IntTy: rt::PtrArg, N: rt::CInt<u64>, SignExtend:
 #[pyo3(signature = (IntTy, NumWords, Words))]
 fn LLVMConstIntOfArbitraryPrecision(py: Python<'_>, IntTy: rt::PtrArg, NumWords: rt::CInt<u32>, Words: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstIntOfArbitraryPrecision");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_IntTy = IntTy.addr();
     let a_NumWords = NumWords.0;
     let p_Words = rt::typed_ptr_arg(Words, None, 8, false)?;
     let a_Words = p_Words.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_IntTy, a_NumWords, a_Words) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -5927,12 +6519,14 @@ fn LLVMConstIntOfArbitraryPrecision(py: Python<'_>, IntTy: rt::PtrArg, NumWords:
 #[pyo3(signature = (IntTy, Text, Radix))]
 fn LLVMConstIntOfString(py: Python<'_>, IntTy: rt::PtrArg, Text: rt::CStrArg, Radix: rt::CInt<u8>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstIntOfString");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u8) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_IntTy = IntTy.addr();
     let a_Text = Text.addr();
     let a_Radix = Radix.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u8) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_IntTy, a_Text, a_Radix) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -5954,13 +6548,15 @@ fn LLVMConstIntOfString(py: Python<'_>, IntTy: rt::PtrArg, Text: rt::CStrArg, Ra
 #[pyo3(signature = (IntTy, Text, SLen, Radix))]
 fn LLVMConstIntOfStringAndSize(py: Python<'_>, IntTy: rt::PtrArg, Text: rt::CStrArg, SLen: rt::CInt<u32>, Radix: rt::CInt<u8>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstIntOfStringAndSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u32, u8) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_IntTy = IntTy.addr();
     let a_Text = Text.addr();
     let a_SLen = SLen.0;
     let a_Radix = Radix.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u32, u8) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_IntTy, a_Text, a_SLen, a_Radix) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -5977,11 +6573,13 @@ fn LLVMConstIntOfStringAndSize(py: Python<'_>, IntTy: rt::PtrArg, Text: rt::CStr
 #[pyo3(signature = (RealTy, N))]
 fn LLVMConstReal(py: Python<'_>, RealTy: rt::PtrArg, N: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstReal");
+    let a_RealTy = RealTy.addr();
+    let a_N = N;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, f64) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_RealTy = RealTy.addr();
-    let a_N = N;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_RealTy, a_N) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -6001,11 +6599,13 @@ fn LLVMConstReal(py: Python<'_>, RealTy: rt::PtrArg, N: f64) -> PyResult<PyObjec
 #[pyo3(signature = (RealTy, Text))]
 fn LLVMConstRealOfString(py: Python<'_>, RealTy: rt::PtrArg, Text: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstRealOfString");
+    let a_RealTy = RealTy.addr();
+    let a_Text = Text.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_RealTy = RealTy.addr();
-    let a_Text = Text.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_RealTy, a_Text) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -6023,12 +6623,14 @@ fn LLVMConstRealOfString(py: Python<'_>, RealTy: rt::PtrArg, Text: rt::CStrArg) 
 #[pyo3(signature = (RealTy, Text, SLen))]
 fn LLVMConstRealOfStringAndSize(py: Python<'_>, RealTy: rt::PtrArg, Text: rt::CStrArg, SLen: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstRealOfStringAndSize");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u32) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_RealTy = RealTy.addr();
     let a_Text = Text.addr();
     let a_SLen = SLen.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_RealTy, a_Text, a_SLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -6046,10 +6648,12 @@ fn LLVMConstRealOfStringAndSize(py: Python<'_>, RealTy: rt::PtrArg, Text: rt::CS
 #[pyo3(signature = (ConstantVal))]
 fn LLVMConstIntGetZExtValue(py: Python<'_>, ConstantVal: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstIntGetZExtValue");
+    let a_ConstantVal = ConstantVal.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u64 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_ConstantVal = ConstantVal.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ConstantVal) });
     Ok(rt::obj(py, __r)?)
@@ -6067,10 +6671,12 @@ fn LLVMConstIntGetZExtValue(py: Python<'_>, ConstantVal: rt::PtrArg) -> PyResult
 #[pyo3(signature = (ConstantVal))]
 fn LLVMConstIntGetSExtValue(py: Python<'_>, ConstantVal: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstIntGetSExtValue");
+    let a_ConstantVal = ConstantVal.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> i64 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_ConstantVal = ConstantVal.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ConstantVal) });
     Ok(rt::obj(py, __r)?)
@@ -6090,12 +6696,14 @@ fn LLVMConstIntGetSExtValue(py: Python<'_>, ConstantVal: rt::PtrArg) -> PyResult
 #[pyo3(signature = (ConstantVal))]
 fn LLVMConstRealGetDouble(py: Python<'_>, ConstantVal: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstRealGetDouble");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> f64 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_ConstantVal = ConstantVal.addr();
     let mut o_losesInfo: i32 = Default::default();
     let a_losesInfo = &mut o_losesInfo as *mut i32 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> f64 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ConstantVal, a_losesInfo) });
     rt::tuple(py, [rt::obj(py, __r)?, rt::obj(py, o_losesInfo)?])
@@ -6118,13 +6726,15 @@ fn LLVMConstRealGetDouble(py: Python<'_>, ConstantVal: rt::PtrArg) -> PyResult<P
 #[pyo3(signature = (C, Str, Length, DontNullTerminate))]
 fn LLVMConstStringInContext(py: Python<'_>, C: rt::PtrArg, Str: rt::CStrArg, Length: rt::CInt<u32>, DontNullTerminate: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstStringInContext");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u32, i32) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_C = C.addr();
     let a_Str = Str.addr();
     let a_Length = Length.0;
     let a_DontNullTerminate = DontNullTerminate.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u32, i32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_Str, a_Length, a_DontNullTerminate) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -6145,13 +6755,15 @@ fn LLVMConstStringInContext(py: Python<'_>, C: rt::PtrArg, Str: rt::CStrArg, Len
 #[pyo3(signature = (C, Str, Length, DontNullTerminate))]
 fn LLVMConstStringInContext2(py: Python<'_>, C: rt::PtrArg, Str: rt::CStrArg, Length: rt::CInt<u64>, DontNullTerminate: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstStringInContext2");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, i32) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_C = C.addr();
     let a_Str = Str.addr();
     let a_Length = Length.0;
     let a_DontNullTerminate = DontNullTerminate.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, i32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_Str, a_Length, a_DontNullTerminate) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -6175,12 +6787,14 @@ fn LLVMConstStringInContext2(py: Python<'_>, C: rt::PtrArg, Str: rt::CStrArg, Le
 #[pyo3(signature = (Str, Length, DontNullTerminate))]
 fn LLVMConstString(py: Python<'_>, Str: rt::CStrArg, Length: rt::CInt<u32>, DontNullTerminate: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstString");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Str = Str.addr();
     let a_Length = Length.0;
     let a_DontNullTerminate = DontNullTerminate.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Str, a_Length, a_DontNullTerminate) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -6198,10 +6812,12 @@ fn LLVMConstString(py: Python<'_>, Str: rt::CStrArg, Length: rt::CInt<u32>, Dont
 #[pyo3(signature = (c))]
 fn LLVMIsConstantString(py: Python<'_>, c: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsConstantString");
+    let a_c = c.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_c = c.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_c) });
     Ok(rt::obj(py, __r)?)
@@ -6220,12 +6836,14 @@ fn LLVMIsConstantString(py: Python<'_>, c: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (c))]
 fn LLVMGetAsString(py: Python<'_>, c: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetAsString");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_c = c.addr();
     let mut o_Length: u64 = Default::default();
     let a_Length = &mut o_Length as *mut u64 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_c, a_Length) });
     rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Length)?])
@@ -6246,14 +6864,16 @@ fn LLVMGetAsString(py: Python<'_>, c: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (C, ConstantVals, Count, Packed))]
 fn LLVMConstStructInContext(py: Python<'_>, C: rt::PtrArg, ConstantVals: &Bound<'_, PyAny>, Count: rt::CInt<u32>, Packed: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstStructInContext");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u32, i32) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_C = C.addr();
     let mut h_ConstantVals = super::llvm_types::TYPES.handle_ref(4, ConstantVals, true)?;
     let a_ConstantVals = h_ConstantVals.addr();
     let a_Count = Count.0;
     let a_Packed = Packed.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u32, i32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_ConstantVals, a_Count, a_Packed) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -6276,13 +6896,15 @@ fn LLVMConstStructInContext(py: Python<'_>, C: rt::PtrArg, ConstantVals: &Bound<
 #[pyo3(signature = (ConstantVals, Count, Packed))]
 fn LLVMConstStruct(py: Python<'_>, ConstantVals: &Bound<'_, PyAny>, Count: rt::CInt<u32>, Packed: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstStruct");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut h_ConstantVals = super::llvm_types::TYPES.handle_ref(4, ConstantVals, true)?;
     let a_ConstantVals = h_ConstantVals.addr();
     let a_Count = Count.0;
     let a_Packed = Packed.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ConstantVals, a_Count, a_Packed) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -6304,13 +6926,15 @@ fn LLVMConstStruct(py: Python<'_>, ConstantVals: &Bound<'_, PyAny>, Count: rt::C
 #[pyo3(signature = (ElementTy, ConstantVals, Length))]
 fn LLVMConstArray(py: Python<'_>, ElementTy: rt::PtrArg, ConstantVals: &Bound<'_, PyAny>, Length: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstArray");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u32) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_ElementTy = ElementTy.addr();
     let mut h_ConstantVals = super::llvm_types::TYPES.handle_ref(4, ConstantVals, true)?;
     let a_ConstantVals = h_ConstantVals.addr();
     let a_Length = Length.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ElementTy, a_ConstantVals, a_Length) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -6330,13 +6954,15 @@ fn LLVMConstArray(py: Python<'_>, ElementTy: rt::PtrArg, ConstantVals: &Bound<'_
 #[pyo3(signature = (ElementTy, ConstantVals, Length))]
 fn LLVMConstArray2(py: Python<'_>, ElementTy: rt::PtrArg, ConstantVals: &Bound<'_, PyAny>, Length: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstArray2");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_ElementTy = ElementTy.addr();
     let mut h_ConstantVals = super::llvm_types::TYPES.handle_ref(4, ConstantVals, true)?;
     let a_ConstantVals = h_ConstantVals.addr();
     let a_Length = Length.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ElementTy, a_ConstantVals, a_Length) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -6356,13 +6982,15 @@ fn LLVMConstArray2(py: Python<'_>, ElementTy: rt::PtrArg, ConstantVals: &Bound<'
 #[pyo3(signature = (StructTy, ConstantVals, Count))]
 fn LLVMConstNamedStruct(py: Python<'_>, StructTy: rt::PtrArg, ConstantVals: &Bound<'_, PyAny>, Count: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstNamedStruct");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u32) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_StructTy = StructTy.addr();
     let mut h_ConstantVals = super::llvm_types::TYPES.handle_ref(4, ConstantVals, true)?;
     let a_ConstantVals = h_ConstantVals.addr();
     let a_Count = Count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_StructTy, a_ConstantVals, a_Count) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -6384,11 +7012,13 @@ fn LLVMConstNamedStruct(py: Python<'_>, StructTy: rt::PtrArg, ConstantVals: &Bou
 #[pyo3(signature = (C, Idx))]
 fn LLVMGetAggregateElement(py: Python<'_>, C: rt::PtrArg, Idx: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetAggregateElement");
+    let a_C = C.addr();
+    let a_Idx = Idx.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_C = C.addr();
-    let a_Idx = Idx.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_Idx) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -6405,11 +7035,13 @@ fn LLVMGetAggregateElement(py: Python<'_>, C: rt::PtrArg, Idx: rt::CInt<u32>) ->
 #[pyo3(signature = (C, idx))]
 fn LLVMGetElementAsConstant(py: Python<'_>, C: rt::PtrArg, idx: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetElementAsConstant");
+    let a_C = C.addr();
+    let a_idx = idx.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_C = C.addr();
-    let a_idx = idx.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_idx) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -6428,12 +7060,14 @@ fn LLVMGetElementAsConstant(py: Python<'_>, C: rt::PtrArg, idx: rt::CInt<u32>) -
 #[pyo3(signature = (ScalarConstantVals, Size))]
 fn LLVMConstVector(py: Python<'_>, ScalarConstantVals: &Bound<'_, PyAny>, Size: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstVector");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut h_ScalarConstantVals = super::llvm_types::TYPES.handle_ref(4, ScalarConstantVals, true)?;
     let a_ScalarConstantVals = h_ScalarConstantVals.addr();
     let a_Size = Size.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ScalarConstantVals, a_Size) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -6454,13 +7088,15 @@ fn LLVMConstVector(py: Python<'_>, ScalarConstantVals: &Bound<'_, PyAny>, Size: 
 #[pyo3(signature = (Ptr, Key, Disc, AddrDisc))]
 fn LLVMConstantPtrAuth(py: Python<'_>, Ptr: rt::PtrArg, Key: rt::PtrArg, Disc: rt::PtrArg, AddrDisc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstantPtrAuth");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Ptr = Ptr.addr();
     let a_Key = Key.addr();
     let a_Disc = Disc.addr();
     let a_AddrDisc = AddrDisc.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Ptr, a_Key, a_Disc, a_AddrDisc) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -6478,10 +7114,12 @@ fn LLVMConstantPtrAuth(py: Python<'_>, Ptr: rt::PtrArg, Key: rt::PtrArg, Disc: r
 #[pyo3(signature = (ConstantVal))]
 fn LLVMGetConstOpcode(py: Python<'_>, ConstantVal: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetConstOpcode");
+    let a_ConstantVal = ConstantVal.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_ConstantVal = ConstantVal.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ConstantVal) });
     Ok(TYPES.enum_member(py, 0, __r as i64)?)
@@ -6495,10 +7133,12 @@ fn LLVMGetConstOpcode(py: Python<'_>, ConstantVal: rt::PtrArg) -> PyResult<PyObj
 #[pyo3(signature = (Ty))]
 fn LLVMAlignOf(py: Python<'_>, Ty: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAlignOf");
+    let a_Ty = Ty.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Ty = Ty.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Ty) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -6512,10 +7152,12 @@ fn LLVMAlignOf(py: Python<'_>, Ty: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Ty))]
 fn LLVMSizeOf(py: Python<'_>, Ty: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSizeOf");
+    let a_Ty = Ty.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Ty = Ty.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Ty) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -6529,10 +7171,12 @@ fn LLVMSizeOf(py: Python<'_>, Ty: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (ConstantVal))]
 fn LLVMConstNeg(py: Python<'_>, ConstantVal: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstNeg");
+    let a_ConstantVal = ConstantVal.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_ConstantVal = ConstantVal.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ConstantVal) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -6546,10 +7190,12 @@ fn LLVMConstNeg(py: Python<'_>, ConstantVal: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (ConstantVal))]
 fn LLVMConstNSWNeg(py: Python<'_>, ConstantVal: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstNSWNeg");
+    let a_ConstantVal = ConstantVal.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_ConstantVal = ConstantVal.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ConstantVal) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -6565,10 +7211,12 @@ fn LLVMConstNSWNeg(py: Python<'_>, ConstantVal: rt::PtrArg) -> PyResult<PyObject
 #[pyo3(signature = (ConstantVal))]
 fn LLVMConstNUWNeg(py: Python<'_>, ConstantVal: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstNUWNeg");
+    let a_ConstantVal = ConstantVal.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_ConstantVal = ConstantVal.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ConstantVal) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -6582,10 +7230,12 @@ fn LLVMConstNUWNeg(py: Python<'_>, ConstantVal: rt::PtrArg) -> PyResult<PyObject
 #[pyo3(signature = (ConstantVal))]
 fn LLVMConstNot(py: Python<'_>, ConstantVal: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstNot");
+    let a_ConstantVal = ConstantVal.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_ConstantVal = ConstantVal.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ConstantVal) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -6600,11 +7250,13 @@ fn LLVMConstNot(py: Python<'_>, ConstantVal: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (LHSConstant, RHSConstant))]
 fn LLVMConstAdd(py: Python<'_>, LHSConstant: rt::PtrArg, RHSConstant: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstAdd");
+    let a_LHSConstant = LHSConstant.addr();
+    let a_RHSConstant = RHSConstant.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_LHSConstant = LHSConstant.addr();
-    let a_RHSConstant = RHSConstant.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_LHSConstant, a_RHSConstant) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -6619,11 +7271,13 @@ fn LLVMConstAdd(py: Python<'_>, LHSConstant: rt::PtrArg, RHSConstant: rt::PtrArg
 #[pyo3(signature = (LHSConstant, RHSConstant))]
 fn LLVMConstNSWAdd(py: Python<'_>, LHSConstant: rt::PtrArg, RHSConstant: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstNSWAdd");
+    let a_LHSConstant = LHSConstant.addr();
+    let a_RHSConstant = RHSConstant.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_LHSConstant = LHSConstant.addr();
-    let a_RHSConstant = RHSConstant.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_LHSConstant, a_RHSConstant) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -6638,11 +7292,13 @@ fn LLVMConstNSWAdd(py: Python<'_>, LHSConstant: rt::PtrArg, RHSConstant: rt::Ptr
 #[pyo3(signature = (LHSConstant, RHSConstant))]
 fn LLVMConstNUWAdd(py: Python<'_>, LHSConstant: rt::PtrArg, RHSConstant: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstNUWAdd");
+    let a_LHSConstant = LHSConstant.addr();
+    let a_RHSConstant = RHSConstant.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_LHSConstant = LHSConstant.addr();
-    let a_RHSConstant = RHSConstant.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_LHSConstant, a_RHSConstant) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -6657,11 +7313,13 @@ fn LLVMConstNUWAdd(py: Python<'_>, LHSConstant: rt::PtrArg, RHSConstant: rt::Ptr
 #[pyo3(signature = (LHSConstant, RHSConstant))]
 fn LLVMConstSub(py: Python<'_>, LHSConstant: rt::PtrArg, RHSConstant: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstSub");
+    let a_LHSConstant = LHSConstant.addr();
+    let a_RHSConstant = RHSConstant.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_LHSConstant = LHSConstant.addr();
-    let a_RHSConstant = RHSConstant.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_LHSConstant, a_RHSConstant) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -6676,11 +7334,13 @@ fn LLVMConstSub(py: Python<'_>, LHSConstant: rt::PtrArg, RHSConstant: rt::PtrArg
 #[pyo3(signature = (LHSConstant, RHSConstant))]
 fn LLVMConstNSWSub(py: Python<'_>, LHSConstant: rt::PtrArg, RHSConstant: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstNSWSub");
+    let a_LHSConstant = LHSConstant.addr();
+    let a_RHSConstant = RHSConstant.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_LHSConstant = LHSConstant.addr();
-    let a_RHSConstant = RHSConstant.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_LHSConstant, a_RHSConstant) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -6695,11 +7355,13 @@ fn LLVMConstNSWSub(py: Python<'_>, LHSConstant: rt::PtrArg, RHSConstant: rt::Ptr
 #[pyo3(signature = (LHSConstant, RHSConstant))]
 fn LLVMConstNUWSub(py: Python<'_>, LHSConstant: rt::PtrArg, RHSConstant: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstNUWSub");
+    let a_LHSConstant = LHSConstant.addr();
+    let a_RHSConstant = RHSConstant.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_LHSConstant = LHSConstant.addr();
-    let a_RHSConstant = RHSConstant.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_LHSConstant, a_RHSConstant) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -6714,11 +7376,13 @@ fn LLVMConstNUWSub(py: Python<'_>, LHSConstant: rt::PtrArg, RHSConstant: rt::Ptr
 #[pyo3(signature = (LHSConstant, RHSConstant))]
 fn LLVMConstMul(py: Python<'_>, LHSConstant: rt::PtrArg, RHSConstant: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstMul");
+    let a_LHSConstant = LHSConstant.addr();
+    let a_RHSConstant = RHSConstant.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_LHSConstant = LHSConstant.addr();
-    let a_RHSConstant = RHSConstant.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_LHSConstant, a_RHSConstant) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -6733,11 +7397,13 @@ fn LLVMConstMul(py: Python<'_>, LHSConstant: rt::PtrArg, RHSConstant: rt::PtrArg
 #[pyo3(signature = (LHSConstant, RHSConstant))]
 fn LLVMConstNSWMul(py: Python<'_>, LHSConstant: rt::PtrArg, RHSConstant: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstNSWMul");
+    let a_LHSConstant = LHSConstant.addr();
+    let a_RHSConstant = RHSConstant.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_LHSConstant = LHSConstant.addr();
-    let a_RHSConstant = RHSConstant.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_LHSConstant, a_RHSConstant) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -6752,11 +7418,13 @@ fn LLVMConstNSWMul(py: Python<'_>, LHSConstant: rt::PtrArg, RHSConstant: rt::Ptr
 #[pyo3(signature = (LHSConstant, RHSConstant))]
 fn LLVMConstNUWMul(py: Python<'_>, LHSConstant: rt::PtrArg, RHSConstant: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstNUWMul");
+    let a_LHSConstant = LHSConstant.addr();
+    let a_RHSConstant = RHSConstant.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_LHSConstant = LHSConstant.addr();
-    let a_RHSConstant = RHSConstant.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_LHSConstant, a_RHSConstant) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -6771,11 +7439,13 @@ fn LLVMConstNUWMul(py: Python<'_>, LHSConstant: rt::PtrArg, RHSConstant: rt::Ptr
 #[pyo3(signature = (LHSConstant, RHSConstant))]
 fn LLVMConstXor(py: Python<'_>, LHSConstant: rt::PtrArg, RHSConstant: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstXor");
+    let a_LHSConstant = LHSConstant.addr();
+    let a_RHSConstant = RHSConstant.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_LHSConstant = LHSConstant.addr();
-    let a_RHSConstant = RHSConstant.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_LHSConstant, a_RHSConstant) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -6792,14 +7462,16 @@ fn LLVMConstXor(py: Python<'_>, LHSConstant: rt::PtrArg, RHSConstant: rt::PtrArg
 #[pyo3(signature = (Ty, ConstantVal, ConstantIndices, NumIndices))]
 fn LLVMConstGEP2(py: Python<'_>, Ty: rt::PtrArg, ConstantVal: rt::PtrArg, ConstantIndices: &Bound<'_, PyAny>, NumIndices: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstGEP2");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u32) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Ty = Ty.addr();
     let a_ConstantVal = ConstantVal.addr();
     let mut h_ConstantIndices = super::llvm_types::TYPES.handle_ref(4, ConstantIndices, true)?;
     let a_ConstantIndices = h_ConstantIndices.addr();
     let a_NumIndices = NumIndices.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Ty, a_ConstantVal, a_ConstantIndices, a_NumIndices) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -6816,14 +7488,16 @@ fn LLVMConstGEP2(py: Python<'_>, Ty: rt::PtrArg, ConstantVal: rt::PtrArg, Consta
 #[pyo3(signature = (Ty, ConstantVal, ConstantIndices, NumIndices))]
 fn LLVMConstInBoundsGEP2(py: Python<'_>, Ty: rt::PtrArg, ConstantVal: rt::PtrArg, ConstantIndices: &Bound<'_, PyAny>, NumIndices: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstInBoundsGEP2");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u32) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Ty = Ty.addr();
     let a_ConstantVal = ConstantVal.addr();
     let mut h_ConstantIndices = super::llvm_types::TYPES.handle_ref(4, ConstantIndices, true)?;
     let a_ConstantIndices = h_ConstantIndices.addr();
     let a_NumIndices = NumIndices.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Ty, a_ConstantVal, a_ConstantIndices, a_NumIndices) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -6846,15 +7520,17 @@ fn LLVMConstInBoundsGEP2(py: Python<'_>, Ty: rt::PtrArg, ConstantVal: rt::PtrArg
 #[pyo3(signature = (Ty, ConstantVal, ConstantIndices, NumIndices, NoWrapFlags))]
 fn LLVMConstGEPWithNoWrapFlags(py: Python<'_>, Ty: rt::PtrArg, ConstantVal: rt::PtrArg, ConstantIndices: &Bound<'_, PyAny>, NumIndices: rt::CInt<u32>, NoWrapFlags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstGEPWithNoWrapFlags");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u32, u32) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Ty = Ty.addr();
     let a_ConstantVal = ConstantVal.addr();
     let mut h_ConstantIndices = super::llvm_types::TYPES.handle_ref(4, ConstantIndices, true)?;
     let a_ConstantIndices = h_ConstantIndices.addr();
     let a_NumIndices = NumIndices.0;
     let a_NoWrapFlags = NoWrapFlags.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u32, u32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Ty, a_ConstantVal, a_ConstantIndices, a_NumIndices, a_NoWrapFlags) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -6869,11 +7545,13 @@ fn LLVMConstGEPWithNoWrapFlags(py: Python<'_>, Ty: rt::PtrArg, ConstantVal: rt::
 #[pyo3(signature = (ConstantVal, ToType))]
 fn LLVMConstTrunc(py: Python<'_>, ConstantVal: rt::PtrArg, ToType: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstTrunc");
+    let a_ConstantVal = ConstantVal.addr();
+    let a_ToType = ToType.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_ConstantVal = ConstantVal.addr();
-    let a_ToType = ToType.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ConstantVal, a_ToType) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -6888,11 +7566,13 @@ fn LLVMConstTrunc(py: Python<'_>, ConstantVal: rt::PtrArg, ToType: rt::PtrArg) -
 #[pyo3(signature = (ConstantVal, ToType))]
 fn LLVMConstPtrToInt(py: Python<'_>, ConstantVal: rt::PtrArg, ToType: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstPtrToInt");
+    let a_ConstantVal = ConstantVal.addr();
+    let a_ToType = ToType.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_ConstantVal = ConstantVal.addr();
-    let a_ToType = ToType.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ConstantVal, a_ToType) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -6907,11 +7587,13 @@ fn LLVMConstPtrToInt(py: Python<'_>, ConstantVal: rt::PtrArg, ToType: rt::PtrArg
 #[pyo3(signature = (ConstantVal, ToType))]
 fn LLVMConstIntToPtr(py: Python<'_>, ConstantVal: rt::PtrArg, ToType: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstIntToPtr");
+    let a_ConstantVal = ConstantVal.addr();
+    let a_ToType = ToType.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_ConstantVal = ConstantVal.addr();
-    let a_ToType = ToType.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ConstantVal, a_ToType) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -6926,11 +7608,13 @@ fn LLVMConstIntToPtr(py: Python<'_>, ConstantVal: rt::PtrArg, ToType: rt::PtrArg
 #[pyo3(signature = (ConstantVal, ToType))]
 fn LLVMConstBitCast(py: Python<'_>, ConstantVal: rt::PtrArg, ToType: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstBitCast");
+    let a_ConstantVal = ConstantVal.addr();
+    let a_ToType = ToType.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_ConstantVal = ConstantVal.addr();
-    let a_ToType = ToType.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ConstantVal, a_ToType) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -6945,11 +7629,13 @@ fn LLVMConstBitCast(py: Python<'_>, ConstantVal: rt::PtrArg, ToType: rt::PtrArg)
 #[pyo3(signature = (ConstantVal, ToType))]
 fn LLVMConstAddrSpaceCast(py: Python<'_>, ConstantVal: rt::PtrArg, ToType: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstAddrSpaceCast");
+    let a_ConstantVal = ConstantVal.addr();
+    let a_ToType = ToType.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_ConstantVal = ConstantVal.addr();
-    let a_ToType = ToType.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ConstantVal, a_ToType) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -6964,11 +7650,13 @@ fn LLVMConstAddrSpaceCast(py: Python<'_>, ConstantVal: rt::PtrArg, ToType: rt::P
 #[pyo3(signature = (ConstantVal, ToType))]
 fn LLVMConstTruncOrBitCast(py: Python<'_>, ConstantVal: rt::PtrArg, ToType: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstTruncOrBitCast");
+    let a_ConstantVal = ConstantVal.addr();
+    let a_ToType = ToType.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_ConstantVal = ConstantVal.addr();
-    let a_ToType = ToType.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ConstantVal, a_ToType) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -6983,11 +7671,13 @@ fn LLVMConstTruncOrBitCast(py: Python<'_>, ConstantVal: rt::PtrArg, ToType: rt::
 #[pyo3(signature = (ConstantVal, ToType))]
 fn LLVMConstPointerCast(py: Python<'_>, ConstantVal: rt::PtrArg, ToType: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstPointerCast");
+    let a_ConstantVal = ConstantVal.addr();
+    let a_ToType = ToType.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_ConstantVal = ConstantVal.addr();
-    let a_ToType = ToType.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ConstantVal, a_ToType) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -7002,11 +7692,13 @@ fn LLVMConstPointerCast(py: Python<'_>, ConstantVal: rt::PtrArg, ToType: rt::Ptr
 #[pyo3(signature = (VectorConstant, IndexConstant))]
 fn LLVMConstExtractElement(py: Python<'_>, VectorConstant: rt::PtrArg, IndexConstant: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstExtractElement");
+    let a_VectorConstant = VectorConstant.addr();
+    let a_IndexConstant = IndexConstant.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_VectorConstant = VectorConstant.addr();
-    let a_IndexConstant = IndexConstant.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_VectorConstant, a_IndexConstant) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -7022,12 +7714,14 @@ fn LLVMConstExtractElement(py: Python<'_>, VectorConstant: rt::PtrArg, IndexCons
 #[pyo3(signature = (VectorConstant, ElementValueConstant, IndexConstant))]
 fn LLVMConstInsertElement(py: Python<'_>, VectorConstant: rt::PtrArg, ElementValueConstant: rt::PtrArg, IndexConstant: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstInsertElement");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_VectorConstant = VectorConstant.addr();
     let a_ElementValueConstant = ElementValueConstant.addr();
     let a_IndexConstant = IndexConstant.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_VectorConstant, a_ElementValueConstant, a_IndexConstant) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -7043,12 +7737,14 @@ fn LLVMConstInsertElement(py: Python<'_>, VectorConstant: rt::PtrArg, ElementVal
 #[pyo3(signature = (VectorAConstant, VectorBConstant, MaskConstant))]
 fn LLVMConstShuffleVector(py: Python<'_>, VectorAConstant: rt::PtrArg, VectorBConstant: rt::PtrArg, MaskConstant: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstShuffleVector");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_VectorAConstant = VectorAConstant.addr();
     let a_VectorBConstant = VectorBConstant.addr();
     let a_MaskConstant = MaskConstant.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_VectorAConstant, a_VectorBConstant, a_MaskConstant) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -7063,11 +7759,13 @@ fn LLVMConstShuffleVector(py: Python<'_>, VectorAConstant: rt::PtrArg, VectorBCo
 #[pyo3(signature = (F, BB))]
 fn LLVMBlockAddress(py: Python<'_>, F: rt::PtrArg, BB: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBlockAddress");
+    let a_F = F.addr();
+    let a_BB = BB.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_F = F.addr();
-    let a_BB = BB.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_F, a_BB) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -7083,10 +7781,12 @@ fn LLVMBlockAddress(py: Python<'_>, F: rt::PtrArg, BB: rt::PtrArg) -> PyResult<P
 #[pyo3(signature = (BlockAddr))]
 fn LLVMGetBlockAddressFunction(py: Python<'_>, BlockAddr: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetBlockAddressFunction");
+    let a_BlockAddr = BlockAddr.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_BlockAddr = BlockAddr.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_BlockAddr) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -7102,10 +7802,12 @@ fn LLVMGetBlockAddressFunction(py: Python<'_>, BlockAddr: rt::PtrArg) -> PyResul
 #[pyo3(signature = (BlockAddr))]
 fn LLVMGetBlockAddressBasicBlock(py: Python<'_>, BlockAddr: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetBlockAddressBasicBlock");
+    let a_BlockAddr = BlockAddr.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_BlockAddr = BlockAddr.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_BlockAddr) });
     Ok(super::llvm_types::TYPES.instance_at(py, 5, __r, None)?)
@@ -7125,14 +7827,16 @@ fn LLVMGetBlockAddressBasicBlock(py: Python<'_>, BlockAddr: rt::PtrArg) -> PyRes
 #[pyo3(signature = (Ty, AsmString, Constraints, HasSideEffects, IsAlignStack))]
 fn LLVMConstInlineAsm(py: Python<'_>, Ty: rt::PtrArg, AsmString: rt::CStrArg, Constraints: rt::CStrArg, HasSideEffects: rt::CInt<i32>, IsAlignStack: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstInlineAsm");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, i32, i32) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Ty = Ty.addr();
     let a_AsmString = AsmString.addr();
     let a_Constraints = Constraints.addr();
     let a_HasSideEffects = HasSideEffects.0;
     let a_IsAlignStack = IsAlignStack.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, i32, i32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Ty, a_AsmString, a_Constraints, a_HasSideEffects, a_IsAlignStack) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -7151,10 +7855,12 @@ fn LLVMConstInlineAsm(py: Python<'_>, Ty: rt::PtrArg, AsmString: rt::CStrArg, Co
 #[pyo3(signature = (Global))]
 fn LLVMGetGlobalParent(py: Python<'_>, Global: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetGlobalParent");
+    let a_Global = Global.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Global = Global.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Global) });
     Ok(super::llvm_types::TYPES.instance_at(py, 2, __r, None)?)
@@ -7168,10 +7874,12 @@ fn LLVMGetGlobalParent(py: Python<'_>, Global: rt::PtrArg) -> PyResult<PyObject>
 #[pyo3(signature = (Global))]
 fn LLVMIsDeclaration(py: Python<'_>, Global: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsDeclaration");
+    let a_Global = Global.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Global = Global.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Global) });
     Ok(rt::obj(py, __r)?)
@@ -7185,10 +7893,12 @@ fn LLVMIsDeclaration(py: Python<'_>, Global: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Global))]
 fn LLVMGetLinkage(py: Python<'_>, Global: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetLinkage");
+    let a_Global = Global.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Global = Global.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Global) });
     Ok(TYPES.enum_member(py, 2, __r as i64)?)
@@ -7200,11 +7910,13 @@ fn LLVMGetLinkage(py: Python<'_>, Global: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Global, Linkage))]
 fn LLVMSetLinkage(py: Python<'_>, Global: rt::PtrArg, Linkage: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetLinkage");
+    let a_Global = Global.addr();
+    let a_Linkage = rt::narrow::<u32>(TYPES.enum_arg(2, Linkage)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Global = Global.addr();
-    let a_Linkage = rt::narrow::<u32>(TYPES.enum_arg(2, Linkage)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Global, a_Linkage) });
     Ok(py.None())
@@ -7218,10 +7930,12 @@ fn LLVMSetLinkage(py: Python<'_>, Global: rt::PtrArg, Linkage: &Bound<'_, PyAny>
 #[pyo3(signature = (Global))]
 fn LLVMGetSection(py: Python<'_>, Global: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetSection");
+    let a_Global = Global.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Global = Global.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Global) });
     Ok(rt::cstr_result(py, __r)?)
@@ -7233,11 +7947,13 @@ fn LLVMGetSection(py: Python<'_>, Global: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Global, Section))]
 fn LLVMSetSection(py: Python<'_>, Global: rt::PtrArg, Section: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetSection");
+    let a_Global = Global.addr();
+    let a_Section = Section.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Global = Global.addr();
-    let a_Section = Section.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Global, a_Section) });
     Ok(py.None())
@@ -7251,10 +7967,12 @@ fn LLVMSetSection(py: Python<'_>, Global: rt::PtrArg, Section: rt::CStrArg) -> P
 #[pyo3(signature = (Global))]
 fn LLVMGetVisibility(py: Python<'_>, Global: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetVisibility");
+    let a_Global = Global.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Global = Global.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Global) });
     Ok(TYPES.enum_member(py, 3, __r as i64)?)
@@ -7266,11 +7984,13 @@ fn LLVMGetVisibility(py: Python<'_>, Global: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Global, Viz))]
 fn LLVMSetVisibility(py: Python<'_>, Global: rt::PtrArg, Viz: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetVisibility");
+    let a_Global = Global.addr();
+    let a_Viz = rt::narrow::<u32>(TYPES.enum_arg(3, Viz)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Global = Global.addr();
-    let a_Viz = rt::narrow::<u32>(TYPES.enum_arg(3, Viz)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Global, a_Viz) });
     Ok(py.None())
@@ -7284,10 +8004,12 @@ fn LLVMSetVisibility(py: Python<'_>, Global: rt::PtrArg, Viz: &Bound<'_, PyAny>)
 #[pyo3(signature = (Global))]
 fn LLVMGetDLLStorageClass(py: Python<'_>, Global: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetDLLStorageClass");
+    let a_Global = Global.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Global = Global.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Global) });
     Ok(TYPES.enum_member(py, 5, __r as i64)?)
@@ -7299,11 +8021,13 @@ fn LLVMGetDLLStorageClass(py: Python<'_>, Global: rt::PtrArg) -> PyResult<PyObje
 #[pyo3(signature = (Global, Class))]
 fn LLVMSetDLLStorageClass(py: Python<'_>, Global: rt::PtrArg, Class: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetDLLStorageClass");
+    let a_Global = Global.addr();
+    let a_Class = rt::narrow::<u32>(TYPES.enum_arg(5, Class)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Global = Global.addr();
-    let a_Class = rt::narrow::<u32>(TYPES.enum_arg(5, Class)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Global, a_Class) });
     Ok(py.None())
@@ -7317,10 +8041,12 @@ fn LLVMSetDLLStorageClass(py: Python<'_>, Global: rt::PtrArg, Class: &Bound<'_, 
 #[pyo3(signature = (Global))]
 fn LLVMGetUnnamedAddress(py: Python<'_>, Global: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetUnnamedAddress");
+    let a_Global = Global.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Global = Global.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Global) });
     Ok(TYPES.enum_member(py, 4, __r as i64)?)
@@ -7332,11 +8058,13 @@ fn LLVMGetUnnamedAddress(py: Python<'_>, Global: rt::PtrArg) -> PyResult<PyObjec
 #[pyo3(signature = (Global, UnnamedAddr))]
 fn LLVMSetUnnamedAddress(py: Python<'_>, Global: rt::PtrArg, UnnamedAddr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetUnnamedAddress");
+    let a_Global = Global.addr();
+    let a_UnnamedAddr = rt::narrow::<u32>(TYPES.enum_arg(4, UnnamedAddr)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Global = Global.addr();
-    let a_UnnamedAddr = rt::narrow::<u32>(TYPES.enum_arg(4, UnnamedAddr)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Global, a_UnnamedAddr) });
     Ok(py.None())
@@ -7355,10 +8083,12 @@ fn LLVMSetUnnamedAddress(py: Python<'_>, Global: rt::PtrArg, UnnamedAddr: &Bound
 #[pyo3(signature = (Global))]
 fn LLVMGlobalGetValueType(py: Python<'_>, Global: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGlobalGetValueType");
+    let a_Global = Global.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Global = Global.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Global) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -7374,10 +8104,12 @@ fn LLVMGlobalGetValueType(py: Python<'_>, Global: rt::PtrArg) -> PyResult<PyObje
 #[pyo3(signature = (Global))]
 fn LLVMHasUnnamedAddr(py: Python<'_>, Global: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMHasUnnamedAddr");
+    let a_Global = Global.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Global = Global.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Global) });
     Ok(rt::obj(py, __r)?)
@@ -7391,11 +8123,13 @@ fn LLVMHasUnnamedAddr(py: Python<'_>, Global: rt::PtrArg) -> PyResult<PyObject> 
 #[pyo3(signature = (Global, HasUnnamedAddr))]
 fn LLVMSetUnnamedAddr(py: Python<'_>, Global: rt::PtrArg, HasUnnamedAddr: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetUnnamedAddr");
+    let a_Global = Global.addr();
+    let a_HasUnnamedAddr = HasUnnamedAddr.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Global = Global.addr();
-    let a_HasUnnamedAddr = HasUnnamedAddr.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Global, a_HasUnnamedAddr) });
     Ok(py.None())
@@ -7417,10 +8151,12 @@ fn LLVMSetUnnamedAddr(py: Python<'_>, Global: rt::PtrArg, HasUnnamedAddr: rt::CI
 #[pyo3(signature = (V))]
 fn LLVMGetAlignment(py: Python<'_>, V: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetAlignment");
+    let a_V = V.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_V = V.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_V) });
     Ok(rt::obj(py, __r)?)
@@ -7440,11 +8176,13 @@ fn LLVMGetAlignment(py: Python<'_>, V: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (V, Bytes))]
 fn LLVMSetAlignment(py: Python<'_>, V: rt::PtrArg, Bytes: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetAlignment");
+    let a_V = V.addr();
+    let a_Bytes = Bytes.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_V = V.addr();
-    let a_Bytes = Bytes.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_V, a_Bytes) });
     Ok(py.None())
@@ -7462,12 +8200,14 @@ fn LLVMSetAlignment(py: Python<'_>, V: rt::PtrArg, Bytes: rt::CInt<u32>) -> PyRe
 #[pyo3(signature = (Global, Kind, MD))]
 fn LLVMGlobalSetMetadata(py: Python<'_>, Global: rt::PtrArg, Kind: rt::CInt<u32>, MD: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGlobalSetMetadata");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, usize) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Global = Global.addr();
     let a_Kind = Kind.0;
     let a_MD = MD.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, usize) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Global, a_Kind, a_MD) });
     Ok(py.None())
@@ -7483,11 +8223,13 @@ fn LLVMGlobalSetMetadata(py: Python<'_>, Global: rt::PtrArg, Kind: rt::CInt<u32>
 #[pyo3(signature = (Global, Kind))]
 fn LLVMGlobalEraseMetadata(py: Python<'_>, Global: rt::PtrArg, Kind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGlobalEraseMetadata");
+    let a_Global = Global.addr();
+    let a_Kind = Kind.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Global = Global.addr();
-    let a_Kind = Kind.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Global, a_Kind) });
     Ok(py.None())
@@ -7502,10 +8244,12 @@ fn LLVMGlobalEraseMetadata(py: Python<'_>, Global: rt::PtrArg, Kind: rt::CInt<u3
 #[pyo3(signature = (Global))]
 fn LLVMGlobalClearMetadata(py: Python<'_>, Global: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGlobalClearMetadata");
+    let a_Global = Global.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Global = Global.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Global) });
     Ok(py.None())
@@ -7525,12 +8269,14 @@ fn LLVMGlobalClearMetadata(py: Python<'_>, Global: rt::PtrArg) -> PyResult<PyObj
 #[pyo3(signature = (Value))]
 fn LLVMGlobalCopyAllMetadata(py: Python<'_>, Value: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGlobalCopyAllMetadata");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Value = Value.addr();
     let mut o_NumEntries: u64 = Default::default();
     let a_NumEntries = &mut o_NumEntries as *mut u64 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Value, a_NumEntries) });
     rt::tuple(py, [rt::pointer_result(py, __r)?, rt::obj(py, o_NumEntries)?])
@@ -7543,10 +8289,12 @@ fn LLVMGlobalCopyAllMetadata(py: Python<'_>, Value: rt::PtrArg) -> PyResult<PyOb
 #[pyo3(signature = (Entries))]
 fn LLVMDisposeValueMetadataEntries(py: Python<'_>, Entries: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeValueMetadataEntries");
+    let a_Entries = Entries.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Entries = Entries.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Entries) });
     Ok(py.None())
@@ -7563,11 +8311,13 @@ fn LLVMDisposeValueMetadataEntries(py: Python<'_>, Entries: rt::PtrArgMut) -> Py
 #[pyo3(signature = (Entries, Index))]
 fn LLVMValueMetadataEntriesGetKind(py: Python<'_>, Entries: rt::PtrArgMut, Index: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMValueMetadataEntriesGetKind");
+    let a_Entries = Entries.addr();
+    let a_Index = Index.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Entries = Entries.addr();
-    let a_Index = Index.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Entries, a_Index) });
     Ok(rt::obj(py, __r)?)
@@ -7585,11 +8335,13 @@ fn LLVMValueMetadataEntriesGetKind(py: Python<'_>, Entries: rt::PtrArgMut, Index
 #[pyo3(signature = (Entries, Index))]
 fn LLVMValueMetadataEntriesGetMetadata(py: Python<'_>, Entries: rt::PtrArgMut, Index: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMValueMetadataEntriesGetMetadata");
+    let a_Entries = Entries.addr();
+    let a_Index = Index.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Entries = Entries.addr();
-    let a_Index = Index.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Entries, a_Index) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -7609,12 +8361,14 @@ fn LLVMValueMetadataEntriesGetMetadata(py: Python<'_>, Entries: rt::PtrArgMut, I
 #[pyo3(signature = (M, Ty, Name))]
 fn LLVMAddGlobal(py: Python<'_>, M: rt::PtrArg, Ty: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddGlobal");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_M = M.addr();
     let a_Ty = Ty.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Ty, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -7631,13 +8385,15 @@ fn LLVMAddGlobal(py: Python<'_>, M: rt::PtrArg, Ty: rt::PtrArg, Name: rt::CStrAr
 #[pyo3(signature = (M, Ty, Name, AddressSpace))]
 fn LLVMAddGlobalInAddressSpace(py: Python<'_>, M: rt::PtrArg, Ty: rt::PtrArg, Name: rt::CStrArg, AddressSpace: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddGlobalInAddressSpace");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u32) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_M = M.addr();
     let a_Ty = Ty.addr();
     let a_Name = Name.addr();
     let a_AddressSpace = AddressSpace.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Ty, a_Name, a_AddressSpace) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -7652,11 +8408,13 @@ fn LLVMAddGlobalInAddressSpace(py: Python<'_>, M: rt::PtrArg, Ty: rt::PtrArg, Na
 #[pyo3(signature = (M, Name))]
 fn LLVMGetNamedGlobal(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNamedGlobal");
+    let a_M = M.addr();
+    let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_M = M.addr();
-    let a_Name = Name.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -7670,10 +8428,12 @@ fn LLVMGetNamedGlobal(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg) -> PyRes
 #[pyo3(signature = (M))]
 fn LLVMGetFirstGlobal(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetFirstGlobal");
+    let a_M = M.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_M = M.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -7687,10 +8447,12 @@ fn LLVMGetFirstGlobal(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (M))]
 fn LLVMGetLastGlobal(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetLastGlobal");
+    let a_M = M.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_M = M.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -7704,10 +8466,12 @@ fn LLVMGetLastGlobal(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (GlobalVar))]
 fn LLVMGetNextGlobal(py: Python<'_>, GlobalVar: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNextGlobal");
+    let a_GlobalVar = GlobalVar.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_GlobalVar = GlobalVar.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_GlobalVar) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -7721,10 +8485,12 @@ fn LLVMGetNextGlobal(py: Python<'_>, GlobalVar: rt::PtrArg) -> PyResult<PyObject
 #[pyo3(signature = (GlobalVar))]
 fn LLVMGetPreviousGlobal(py: Python<'_>, GlobalVar: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetPreviousGlobal");
+    let a_GlobalVar = GlobalVar.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_GlobalVar = GlobalVar.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_GlobalVar) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -7735,10 +8501,12 @@ fn LLVMGetPreviousGlobal(py: Python<'_>, GlobalVar: rt::PtrArg) -> PyResult<PyOb
 #[pyo3(signature = (GlobalVar))]
 fn LLVMDeleteGlobal(py: Python<'_>, GlobalVar: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDeleteGlobal");
+    let a_GlobalVar = GlobalVar.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_GlobalVar = GlobalVar.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_GlobalVar) });
     Ok(py.None())
@@ -7752,10 +8520,12 @@ fn LLVMDeleteGlobal(py: Python<'_>, GlobalVar: rt::PtrArg) -> PyResult<PyObject>
 #[pyo3(signature = (GlobalVar))]
 fn LLVMGetInitializer(py: Python<'_>, GlobalVar: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetInitializer");
+    let a_GlobalVar = GlobalVar.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_GlobalVar = GlobalVar.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_GlobalVar) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -7767,11 +8537,13 @@ fn LLVMGetInitializer(py: Python<'_>, GlobalVar: rt::PtrArg) -> PyResult<PyObjec
 #[pyo3(signature = (GlobalVar, ConstantVal))]
 fn LLVMSetInitializer(py: Python<'_>, GlobalVar: rt::PtrArg, ConstantVal: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetInitializer");
+    let a_GlobalVar = GlobalVar.addr();
+    let a_ConstantVal = ConstantVal.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_GlobalVar = GlobalVar.addr();
-    let a_ConstantVal = ConstantVal.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_GlobalVar, a_ConstantVal) });
     Ok(py.None())
@@ -7785,10 +8557,12 @@ fn LLVMSetInitializer(py: Python<'_>, GlobalVar: rt::PtrArg, ConstantVal: rt::Pt
 #[pyo3(signature = (GlobalVar))]
 fn LLVMIsThreadLocal(py: Python<'_>, GlobalVar: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsThreadLocal");
+    let a_GlobalVar = GlobalVar.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_GlobalVar = GlobalVar.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_GlobalVar) });
     Ok(rt::obj(py, __r)?)
@@ -7800,11 +8574,13 @@ fn LLVMIsThreadLocal(py: Python<'_>, GlobalVar: rt::PtrArg) -> PyResult<PyObject
 #[pyo3(signature = (GlobalVar, IsThreadLocal))]
 fn LLVMSetThreadLocal(py: Python<'_>, GlobalVar: rt::PtrArg, IsThreadLocal: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetThreadLocal");
+    let a_GlobalVar = GlobalVar.addr();
+    let a_IsThreadLocal = IsThreadLocal.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_GlobalVar = GlobalVar.addr();
-    let a_IsThreadLocal = IsThreadLocal.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_GlobalVar, a_IsThreadLocal) });
     Ok(py.None())
@@ -7818,10 +8594,12 @@ fn LLVMSetThreadLocal(py: Python<'_>, GlobalVar: rt::PtrArg, IsThreadLocal: rt::
 #[pyo3(signature = (GlobalVar))]
 fn LLVMIsGlobalConstant(py: Python<'_>, GlobalVar: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsGlobalConstant");
+    let a_GlobalVar = GlobalVar.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_GlobalVar = GlobalVar.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_GlobalVar) });
     Ok(rt::obj(py, __r)?)
@@ -7833,11 +8611,13 @@ fn LLVMIsGlobalConstant(py: Python<'_>, GlobalVar: rt::PtrArg) -> PyResult<PyObj
 #[pyo3(signature = (GlobalVar, IsConstant))]
 fn LLVMSetGlobalConstant(py: Python<'_>, GlobalVar: rt::PtrArg, IsConstant: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetGlobalConstant");
+    let a_GlobalVar = GlobalVar.addr();
+    let a_IsConstant = IsConstant.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_GlobalVar = GlobalVar.addr();
-    let a_IsConstant = IsConstant.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_GlobalVar, a_IsConstant) });
     Ok(py.None())
@@ -7851,10 +8631,12 @@ fn LLVMSetGlobalConstant(py: Python<'_>, GlobalVar: rt::PtrArg, IsConstant: rt::
 #[pyo3(signature = (GlobalVar))]
 fn LLVMGetThreadLocalMode(py: Python<'_>, GlobalVar: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetThreadLocalMode");
+    let a_GlobalVar = GlobalVar.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_GlobalVar = GlobalVar.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_GlobalVar) });
     Ok(TYPES.enum_member(py, 11, __r as i64)?)
@@ -7866,11 +8648,13 @@ fn LLVMGetThreadLocalMode(py: Python<'_>, GlobalVar: rt::PtrArg) -> PyResult<PyO
 #[pyo3(signature = (GlobalVar, Mode))]
 fn LLVMSetThreadLocalMode(py: Python<'_>, GlobalVar: rt::PtrArg, Mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetThreadLocalMode");
+    let a_GlobalVar = GlobalVar.addr();
+    let a_Mode = rt::narrow::<u32>(TYPES.enum_arg(11, Mode)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_GlobalVar = GlobalVar.addr();
-    let a_Mode = rt::narrow::<u32>(TYPES.enum_arg(11, Mode)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_GlobalVar, a_Mode) });
     Ok(py.None())
@@ -7884,10 +8668,12 @@ fn LLVMSetThreadLocalMode(py: Python<'_>, GlobalVar: rt::PtrArg, Mode: &Bound<'_
 #[pyo3(signature = (GlobalVar))]
 fn LLVMIsExternallyInitialized(py: Python<'_>, GlobalVar: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsExternallyInitialized");
+    let a_GlobalVar = GlobalVar.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_GlobalVar = GlobalVar.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_GlobalVar) });
     Ok(rt::obj(py, __r)?)
@@ -7899,11 +8685,13 @@ fn LLVMIsExternallyInitialized(py: Python<'_>, GlobalVar: rt::PtrArg) -> PyResul
 #[pyo3(signature = (GlobalVar, IsExtInit))]
 fn LLVMSetExternallyInitialized(py: Python<'_>, GlobalVar: rt::PtrArg, IsExtInit: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetExternallyInitialized");
+    let a_GlobalVar = GlobalVar.addr();
+    let a_IsExtInit = IsExtInit.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_GlobalVar = GlobalVar.addr();
-    let a_IsExtInit = IsExtInit.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_GlobalVar, a_IsExtInit) });
     Ok(py.None())
@@ -7925,14 +8713,16 @@ fn LLVMSetExternallyInitialized(py: Python<'_>, GlobalVar: rt::PtrArg, IsExtInit
 #[pyo3(signature = (M, ValueTy, AddrSpace, Aliasee, Name))]
 fn LLVMAddAlias2(py: Python<'_>, M: rt::PtrArg, ValueTy: rt::PtrArg, AddrSpace: rt::CInt<u32>, Aliasee: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddAlias2");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u32, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_M = M.addr();
     let a_ValueTy = ValueTy.addr();
     let a_AddrSpace = AddrSpace.0;
     let a_Aliasee = Aliasee.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u32, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_ValueTy, a_AddrSpace, a_Aliasee, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -7954,12 +8744,14 @@ fn LLVMAddAlias2(py: Python<'_>, M: rt::PtrArg, ValueTy: rt::PtrArg, AddrSpace: 
 #[pyo3(signature = (M, Name, NameLen))]
 fn LLVMGetNamedGlobalAlias(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNamedGlobalAlias");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_M = M.addr();
     let a_Name = Name.addr();
     let a_NameLen = NameLen.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Name, a_NameLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -7977,10 +8769,12 @@ fn LLVMGetNamedGlobalAlias(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg, Nam
 #[pyo3(signature = (M))]
 fn LLVMGetFirstGlobalAlias(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetFirstGlobalAlias");
+    let a_M = M.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_M = M.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -7998,10 +8792,12 @@ fn LLVMGetFirstGlobalAlias(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> 
 #[pyo3(signature = (M))]
 fn LLVMGetLastGlobalAlias(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetLastGlobalAlias");
+    let a_M = M.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_M = M.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -8020,10 +8816,12 @@ fn LLVMGetLastGlobalAlias(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (GA))]
 fn LLVMGetNextGlobalAlias(py: Python<'_>, GA: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNextGlobalAlias");
+    let a_GA = GA.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_GA = GA.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_GA) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -8042,10 +8840,12 @@ fn LLVMGetNextGlobalAlias(py: Python<'_>, GA: rt::PtrArg) -> PyResult<PyObject> 
 #[pyo3(signature = (GA))]
 fn LLVMGetPreviousGlobalAlias(py: Python<'_>, GA: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetPreviousGlobalAlias");
+    let a_GA = GA.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_GA = GA.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_GA) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -8061,10 +8861,12 @@ fn LLVMGetPreviousGlobalAlias(py: Python<'_>, GA: rt::PtrArg) -> PyResult<PyObje
 #[pyo3(signature = (Alias))]
 fn LLVMAliasGetAliasee(py: Python<'_>, Alias: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAliasGetAliasee");
+    let a_Alias = Alias.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Alias = Alias.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Alias) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -8078,11 +8880,13 @@ fn LLVMAliasGetAliasee(py: Python<'_>, Alias: rt::PtrArg) -> PyResult<PyObject> 
 #[pyo3(signature = (Alias, Aliasee))]
 fn LLVMAliasSetAliasee(py: Python<'_>, Alias: rt::PtrArg, Aliasee: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAliasSetAliasee");
+    let a_Alias = Alias.addr();
+    let a_Aliasee = Aliasee.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Alias = Alias.addr();
-    let a_Aliasee = Aliasee.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Alias, a_Aliasee) });
     Ok(py.None())
@@ -8097,10 +8901,12 @@ fn LLVMAliasSetAliasee(py: Python<'_>, Alias: rt::PtrArg, Aliasee: rt::PtrArg) -
 #[pyo3(signature = (Fn))]
 fn LLVMDeleteFunction(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDeleteFunction");
+    let a_Fn = Fn.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Fn = Fn.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Fn) });
     Ok(py.None())
@@ -8118,10 +8924,12 @@ fn LLVMDeleteFunction(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Fn))]
 fn LLVMHasPersonalityFn(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMHasPersonalityFn");
+    let a_Fn = Fn.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Fn = Fn.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Fn) });
     Ok(rt::obj(py, __r)?)
@@ -8139,10 +8947,12 @@ fn LLVMHasPersonalityFn(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Fn))]
 fn LLVMGetPersonalityFn(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetPersonalityFn");
+    let a_Fn = Fn.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Fn = Fn.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Fn) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -8158,11 +8968,13 @@ fn LLVMGetPersonalityFn(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Fn, PersonalityFn))]
 fn LLVMSetPersonalityFn(py: Python<'_>, Fn: rt::PtrArg, PersonalityFn: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetPersonalityFn");
+    let a_Fn = Fn.addr();
+    let a_PersonalityFn = PersonalityFn.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Fn = Fn.addr();
-    let a_PersonalityFn = PersonalityFn.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Fn, a_PersonalityFn) });
     Ok(py.None())
@@ -8181,11 +8993,13 @@ fn LLVMSetPersonalityFn(py: Python<'_>, Fn: rt::PtrArg, PersonalityFn: rt::PtrAr
 #[pyo3(signature = (Name, NameLen))]
 fn LLVMLookupIntrinsicID(py: Python<'_>, Name: rt::CStrArg, NameLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMLookupIntrinsicID");
+    let a_Name = Name.addr();
+    let a_NameLen = NameLen.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Name = Name.addr();
-    let a_NameLen = NameLen.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Name, a_NameLen) });
     Ok(rt::obj(py, __r)?)
@@ -8203,10 +9017,12 @@ fn LLVMLookupIntrinsicID(py: Python<'_>, Name: rt::CStrArg, NameLen: rt::CInt<u6
 #[pyo3(signature = (Fn))]
 fn LLVMGetIntrinsicID(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetIntrinsicID");
+    let a_Fn = Fn.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Fn = Fn.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Fn) });
     Ok(rt::obj(py, __r)?)
@@ -8228,14 +9044,16 @@ fn LLVMGetIntrinsicID(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Mod, ID, ParamTypes, ParamCount))]
 fn LLVMGetIntrinsicDeclaration(py: Python<'_>, Mod: rt::PtrArg, ID: rt::CInt<u32>, ParamTypes: &Bound<'_, PyAny>, ParamCount: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetIntrinsicDeclaration");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, usize, u64) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Mod = Mod.addr();
     let a_ID = ID.0;
     let mut h_ParamTypes = super::llvm_types::TYPES.handle_ref(3, ParamTypes, true)?;
     let a_ParamTypes = h_ParamTypes.addr();
     let a_ParamCount = ParamCount.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, usize, u64) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Mod, a_ID, a_ParamTypes, a_ParamCount) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -8257,14 +9075,16 @@ fn LLVMGetIntrinsicDeclaration(py: Python<'_>, Mod: rt::PtrArg, ID: rt::CInt<u32
 #[pyo3(signature = (Ctx, ID, ParamTypes, ParamCount))]
 fn LLVMIntrinsicGetType(py: Python<'_>, Ctx: rt::PtrArg, ID: rt::CInt<u32>, ParamTypes: &Bound<'_, PyAny>, ParamCount: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIntrinsicGetType");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, usize, u64) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Ctx = Ctx.addr();
     let a_ID = ID.0;
     let mut h_ParamTypes = super::llvm_types::TYPES.handle_ref(3, ParamTypes, true)?;
     let a_ParamTypes = h_ParamTypes.addr();
     let a_ParamCount = ParamCount.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, usize, u64) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Ctx, a_ID, a_ParamTypes, a_ParamCount) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -8283,12 +9103,14 @@ fn LLVMIntrinsicGetType(py: Python<'_>, Ctx: rt::PtrArg, ID: rt::CInt<u32>, Para
 #[pyo3(signature = (ID))]
 fn LLVMIntrinsicGetName(py: Python<'_>, ID: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIntrinsicGetName");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(u32, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_ID = ID.0;
     let mut o_NameLength: u64 = Default::default();
     let a_NameLength = &mut o_NameLength as *mut u64 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(u32, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ID, a_NameLength) });
     rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_NameLength)?])
@@ -8307,15 +9129,17 @@ fn LLVMIntrinsicGetName(py: Python<'_>, ID: rt::CInt<u32>) -> PyResult<PyObject>
 #[pyo3(signature = (ID, ParamTypes, ParamCount))]
 fn LLVMIntrinsicCopyOverloadedName(py: Python<'_>, ID: rt::CInt<u32>, ParamTypes: &Bound<'_, PyAny>, ParamCount: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIntrinsicCopyOverloadedName");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(u32, usize, u64, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_ID = ID.0;
     let mut h_ParamTypes = super::llvm_types::TYPES.handle_ref(3, ParamTypes, true)?;
     let a_ParamTypes = h_ParamTypes.addr();
     let a_ParamCount = ParamCount.0;
     let mut o_NameLength: u64 = Default::default();
     let a_NameLength = &mut o_NameLength as *mut u64 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(u32, usize, u64, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ID, a_ParamTypes, a_ParamCount, a_NameLength) });
     rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_NameLength)?])
@@ -8343,9 +9167,6 @@ fn LLVMIntrinsicCopyOverloadedName(py: Python<'_>, ID: rt::CInt<u32>, ParamTypes
 #[pyo3(signature = (Mod, ID, ParamTypes, ParamCount))]
 fn LLVMIntrinsicCopyOverloadedName2(py: Python<'_>, Mod: rt::PtrArg, ID: rt::CInt<u32>, ParamTypes: &Bound<'_, PyAny>, ParamCount: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIntrinsicCopyOverloadedName2");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, usize, u64, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Mod = Mod.addr();
     let a_ID = ID.0;
     let mut h_ParamTypes = super::llvm_types::TYPES.handle_ref(3, ParamTypes, true)?;
@@ -8353,6 +9174,11 @@ fn LLVMIntrinsicCopyOverloadedName2(py: Python<'_>, Mod: rt::PtrArg, ID: rt::CIn
     let a_ParamCount = ParamCount.0;
     let mut o_NameLength: u64 = Default::default();
     let a_NameLength = &mut o_NameLength as *mut u64 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, usize, u64, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Mod, a_ID, a_ParamTypes, a_ParamCount, a_NameLength) });
     rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_NameLength)?])
@@ -8370,10 +9196,12 @@ fn LLVMIntrinsicCopyOverloadedName2(py: Python<'_>, Mod: rt::PtrArg, ID: rt::CIn
 #[pyo3(signature = (ID))]
 fn LLVMIntrinsicIsOverloaded(py: Python<'_>, ID: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIntrinsicIsOverloaded");
+    let a_ID = ID.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(u32) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_ID = ID.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ID) });
     Ok(rt::obj(py, __r)?)
@@ -8393,10 +9221,12 @@ fn LLVMIntrinsicIsOverloaded(py: Python<'_>, ID: rt::CInt<u32>) -> PyResult<PyOb
 #[pyo3(signature = (Fn))]
 fn LLVMGetFunctionCallConv(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetFunctionCallConv");
+    let a_Fn = Fn.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Fn = Fn.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Fn) });
     Ok(rt::obj(py, __r)?)
@@ -8412,11 +9242,13 @@ fn LLVMGetFunctionCallConv(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject>
 #[pyo3(signature = (Fn, CC))]
 fn LLVMSetFunctionCallConv(py: Python<'_>, Fn: rt::PtrArg, CC: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetFunctionCallConv");
+    let a_Fn = Fn.addr();
+    let a_CC = CC.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Fn = Fn.addr();
-    let a_CC = CC.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Fn, a_CC) });
     Ok(py.None())
@@ -8435,10 +9267,12 @@ fn LLVMSetFunctionCallConv(py: Python<'_>, Fn: rt::PtrArg, CC: rt::CInt<u32>) ->
 #[pyo3(signature = (Fn))]
 fn LLVMGetGC(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetGC");
+    let a_Fn = Fn.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Fn = Fn.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Fn) });
     Ok(rt::cstr_result(py, __r)?)
@@ -8454,11 +9288,13 @@ fn LLVMGetGC(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Fn, Name))]
 fn LLVMSetGC(py: Python<'_>, Fn: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetGC");
+    let a_Fn = Fn.addr();
+    let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Fn = Fn.addr();
-    let a_Name = Name.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Fn, a_Name) });
     Ok(py.None())
@@ -8476,10 +9312,12 @@ fn LLVMSetGC(py: Python<'_>, Fn: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyOb
 #[pyo3(signature = (Fn))]
 fn LLVMGetPrefixData(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetPrefixData");
+    let a_Fn = Fn.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Fn = Fn.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Fn) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -8496,10 +9334,12 @@ fn LLVMGetPrefixData(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Fn))]
 fn LLVMHasPrefixData(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMHasPrefixData");
+    let a_Fn = Fn.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Fn = Fn.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Fn) });
     Ok(rt::obj(py, __r)?)
@@ -8514,11 +9354,13 @@ fn LLVMHasPrefixData(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Fn, prefixData))]
 fn LLVMSetPrefixData(py: Python<'_>, Fn: rt::PtrArg, prefixData: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetPrefixData");
+    let a_Fn = Fn.addr();
+    let a_prefixData = prefixData.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Fn = Fn.addr();
-    let a_prefixData = prefixData.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Fn, a_prefixData) });
     Ok(py.None())
@@ -8536,10 +9378,12 @@ fn LLVMSetPrefixData(py: Python<'_>, Fn: rt::PtrArg, prefixData: rt::PtrArg) -> 
 #[pyo3(signature = (Fn))]
 fn LLVMGetPrologueData(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetPrologueData");
+    let a_Fn = Fn.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Fn = Fn.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Fn) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -8556,10 +9400,12 @@ fn LLVMGetPrologueData(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Fn))]
 fn LLVMHasPrologueData(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMHasPrologueData");
+    let a_Fn = Fn.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Fn = Fn.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Fn) });
     Ok(rt::obj(py, __r)?)
@@ -8574,11 +9420,13 @@ fn LLVMHasPrologueData(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Fn, prologueData))]
 fn LLVMSetPrologueData(py: Python<'_>, Fn: rt::PtrArg, prologueData: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetPrologueData");
+    let a_Fn = Fn.addr();
+    let a_prologueData = prologueData.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Fn = Fn.addr();
-    let a_prologueData = prologueData.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Fn, a_prologueData) });
     Ok(py.None())
@@ -8595,12 +9443,14 @@ fn LLVMSetPrologueData(py: Python<'_>, Fn: rt::PtrArg, prologueData: rt::PtrArg)
 #[pyo3(signature = (F, Idx, A))]
 fn LLVMAddAttributeAtIndex(py: Python<'_>, F: rt::PtrArg, Idx: rt::CInt<u32>, A: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddAttributeAtIndex");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, usize) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_F = F.addr();
     let a_Idx = Idx.0;
     let a_A = A.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, usize) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_F, a_Idx, a_A) });
     Ok(py.None())
@@ -8615,11 +9465,13 @@ fn LLVMAddAttributeAtIndex(py: Python<'_>, F: rt::PtrArg, Idx: rt::CInt<u32>, A:
 #[pyo3(signature = (F, Idx))]
 fn LLVMGetAttributeCountAtIndex(py: Python<'_>, F: rt::PtrArg, Idx: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetAttributeCountAtIndex");
+    let a_F = F.addr();
+    let a_Idx = Idx.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_F = F.addr();
-    let a_Idx = Idx.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_F, a_Idx) });
     Ok(rt::obj(py, __r)?)
@@ -8632,13 +9484,15 @@ fn LLVMGetAttributeCountAtIndex(py: Python<'_>, F: rt::PtrArg, Idx: rt::CInt<u32
 #[pyo3(signature = (F, Idx, Attrs))]
 fn LLVMGetAttributesAtIndex(py: Python<'_>, F: rt::PtrArg, Idx: rt::CInt<u32>, Attrs: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetAttributesAtIndex");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, usize) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_F = F.addr();
     let a_Idx = Idx.0;
     let mut h_Attrs = super::llvm_types::TYPES.handle_ref(14, Attrs, true)?;
     let a_Attrs = h_Attrs.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, usize) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_F, a_Idx, a_Attrs) });
     Ok(py.None())
@@ -8654,12 +9508,14 @@ fn LLVMGetAttributesAtIndex(py: Python<'_>, F: rt::PtrArg, Idx: rt::CInt<u32>, A
 #[pyo3(signature = (F, Idx, KindID))]
 fn LLVMGetEnumAttributeAtIndex(py: Python<'_>, F: rt::PtrArg, Idx: rt::CInt<u32>, KindID: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetEnumAttributeAtIndex");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_F = F.addr();
     let a_Idx = Idx.0;
     let a_KindID = KindID.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_F, a_Idx, a_KindID) });
     Ok(super::llvm_types::TYPES.instance_at(py, 14, __r, None)?)
@@ -8676,13 +9532,15 @@ fn LLVMGetEnumAttributeAtIndex(py: Python<'_>, F: rt::PtrArg, Idx: rt::CInt<u32>
 #[pyo3(signature = (F, Idx, K, KLen))]
 fn LLVMGetStringAttributeAtIndex(py: Python<'_>, F: rt::PtrArg, Idx: rt::CInt<u32>, K: rt::CStrArg, KLen: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetStringAttributeAtIndex");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, usize, u32) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_F = F.addr();
     let a_Idx = Idx.0;
     let a_K = K.addr();
     let a_KLen = KLen.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, usize, u32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_F, a_Idx, a_K, a_KLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 14, __r, None)?)
@@ -8695,12 +9553,14 @@ fn LLVMGetStringAttributeAtIndex(py: Python<'_>, F: rt::PtrArg, Idx: rt::CInt<u3
 #[pyo3(signature = (F, Idx, KindID))]
 fn LLVMRemoveEnumAttributeAtIndex(py: Python<'_>, F: rt::PtrArg, Idx: rt::CInt<u32>, KindID: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemoveEnumAttributeAtIndex");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_F = F.addr();
     let a_Idx = Idx.0;
     let a_KindID = KindID.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_F, a_Idx, a_KindID) });
     Ok(py.None())
@@ -8714,13 +9574,15 @@ fn LLVMRemoveEnumAttributeAtIndex(py: Python<'_>, F: rt::PtrArg, Idx: rt::CInt<u
 #[pyo3(signature = (F, Idx, K, KLen))]
 fn LLVMRemoveStringAttributeAtIndex(py: Python<'_>, F: rt::PtrArg, Idx: rt::CInt<u32>, K: rt::CStrArg, KLen: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemoveStringAttributeAtIndex");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, usize, u32) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_F = F.addr();
     let a_Idx = Idx.0;
     let a_K = K.addr();
     let a_KLen = KLen.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, usize, u32) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_F, a_Idx, a_K, a_KLen) });
     Ok(py.None())
@@ -8736,12 +9598,14 @@ fn LLVMRemoveStringAttributeAtIndex(py: Python<'_>, F: rt::PtrArg, Idx: rt::CInt
 #[pyo3(signature = (Fn, A, V))]
 fn LLVMAddTargetDependentFunctionAttr(py: Python<'_>, Fn: rt::PtrArg, A: rt::CStrArg, V: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddTargetDependentFunctionAttr");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Fn = Fn.addr();
     let a_A = A.addr();
     let a_V = V.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Fn, a_A, a_V) });
     Ok(py.None())
@@ -8759,10 +9623,12 @@ fn LLVMAddTargetDependentFunctionAttr(py: Python<'_>, Fn: rt::PtrArg, A: rt::CSt
 #[pyo3(signature = (Fn))]
 fn LLVMCountParams(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCountParams");
+    let a_Fn = Fn.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Fn = Fn.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Fn) });
     Ok(rt::obj(py, __r)?)
@@ -8784,12 +9650,14 @@ fn LLVMCountParams(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Fn, Params))]
 fn LLVMGetParams(py: Python<'_>, Fn: rt::PtrArg, Params: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetParams");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Fn = Fn.addr();
     let mut h_Params = super::llvm_types::TYPES.handle_ref(4, Params, true)?;
     let a_Params = h_Params.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Fn, a_Params) });
     Ok(py.None())
@@ -8810,11 +9678,13 @@ fn LLVMGetParams(py: Python<'_>, Fn: rt::PtrArg, Params: &Bound<'_, PyAny>) -> P
 #[pyo3(signature = (Fn, Index))]
 fn LLVMGetParam(py: Python<'_>, Fn: rt::PtrArg, Index: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetParam");
+    let a_Fn = Fn.addr();
+    let a_Index = Index.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Fn = Fn.addr();
-    let a_Index = Index.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Fn, a_Index) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -8836,10 +9706,12 @@ fn LLVMGetParam(py: Python<'_>, Fn: rt::PtrArg, Index: rt::CInt<u32>) -> PyResul
 #[pyo3(signature = (Inst))]
 fn LLVMGetParamParent(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetParamParent");
+    let a_Inst = Inst.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Inst = Inst.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Inst) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -8857,10 +9729,12 @@ fn LLVMGetParamParent(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Fn))]
 fn LLVMGetFirstParam(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetFirstParam");
+    let a_Fn = Fn.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Fn = Fn.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Fn) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -8878,10 +9752,12 @@ fn LLVMGetFirstParam(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Fn))]
 fn LLVMGetLastParam(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetLastParam");
+    let a_Fn = Fn.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Fn = Fn.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Fn) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -8901,10 +9777,12 @@ fn LLVMGetLastParam(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Arg))]
 fn LLVMGetNextParam(py: Python<'_>, Arg: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNextParam");
+    let a_Arg = Arg.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Arg = Arg.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Arg) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -8922,10 +9800,12 @@ fn LLVMGetNextParam(py: Python<'_>, Arg: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Arg))]
 fn LLVMGetPreviousParam(py: Python<'_>, Arg: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetPreviousParam");
+    let a_Arg = Arg.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Arg = Arg.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Arg) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -8942,11 +9822,13 @@ fn LLVMGetPreviousParam(py: Python<'_>, Arg: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Arg, Align))]
 fn LLVMSetParamAlignment(py: Python<'_>, Arg: rt::PtrArg, Align: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetParamAlignment");
+    let a_Arg = Arg.addr();
+    let a_Align = Align.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Arg = Arg.addr();
-    let a_Align = Align.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Arg, a_Align) });
     Ok(py.None())
@@ -8969,15 +9851,17 @@ fn LLVMSetParamAlignment(py: Python<'_>, Arg: rt::PtrArg, Align: rt::CInt<u32>) 
 #[pyo3(signature = (M, Name, NameLen, Ty, AddrSpace, Resolver))]
 fn LLVMAddGlobalIFunc(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, Ty: rt::PtrArg, AddrSpace: rt::CInt<u32>, Resolver: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddGlobalIFunc");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, usize, u32, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_M = M.addr();
     let a_Name = Name.addr();
     let a_NameLen = NameLen.0;
     let a_Ty = Ty.addr();
     let a_AddrSpace = AddrSpace.0;
     let a_Resolver = Resolver.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, usize, u32, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Name, a_NameLen, a_Ty, a_AddrSpace, a_Resolver) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -8999,12 +9883,14 @@ fn LLVMAddGlobalIFunc(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg, NameLen:
 #[pyo3(signature = (M, Name, NameLen))]
 fn LLVMGetNamedGlobalIFunc(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNamedGlobalIFunc");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_M = M.addr();
     let a_Name = Name.addr();
     let a_NameLen = NameLen.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Name, a_NameLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -9022,10 +9908,12 @@ fn LLVMGetNamedGlobalIFunc(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg, Nam
 #[pyo3(signature = (M))]
 fn LLVMGetFirstGlobalIFunc(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetFirstGlobalIFunc");
+    let a_M = M.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_M = M.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -9043,10 +9931,12 @@ fn LLVMGetFirstGlobalIFunc(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> 
 #[pyo3(signature = (M))]
 fn LLVMGetLastGlobalIFunc(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetLastGlobalIFunc");
+    let a_M = M.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_M = M.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -9065,10 +9955,12 @@ fn LLVMGetLastGlobalIFunc(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (IFunc))]
 fn LLVMGetNextGlobalIFunc(py: Python<'_>, IFunc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNextGlobalIFunc");
+    let a_IFunc = IFunc.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_IFunc = IFunc.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_IFunc) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -9087,10 +9979,12 @@ fn LLVMGetNextGlobalIFunc(py: Python<'_>, IFunc: rt::PtrArg) -> PyResult<PyObjec
 #[pyo3(signature = (IFunc))]
 fn LLVMGetPreviousGlobalIFunc(py: Python<'_>, IFunc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetPreviousGlobalIFunc");
+    let a_IFunc = IFunc.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_IFunc = IFunc.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_IFunc) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -9109,10 +10003,12 @@ fn LLVMGetPreviousGlobalIFunc(py: Python<'_>, IFunc: rt::PtrArg) -> PyResult<PyO
 #[pyo3(signature = (IFunc))]
 fn LLVMGetGlobalIFuncResolver(py: Python<'_>, IFunc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetGlobalIFuncResolver");
+    let a_IFunc = IFunc.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_IFunc = IFunc.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_IFunc) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -9128,11 +10024,13 @@ fn LLVMGetGlobalIFuncResolver(py: Python<'_>, IFunc: rt::PtrArg) -> PyResult<PyO
 #[pyo3(signature = (IFunc, Resolver))]
 fn LLVMSetGlobalIFuncResolver(py: Python<'_>, IFunc: rt::PtrArg, Resolver: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetGlobalIFuncResolver");
+    let a_IFunc = IFunc.addr();
+    let a_Resolver = Resolver.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_IFunc = IFunc.addr();
-    let a_Resolver = Resolver.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_IFunc, a_Resolver) });
     Ok(py.None())
@@ -9147,10 +10045,12 @@ fn LLVMSetGlobalIFuncResolver(py: Python<'_>, IFunc: rt::PtrArg, Resolver: rt::P
 #[pyo3(signature = (IFunc))]
 fn LLVMEraseGlobalIFunc(py: Python<'_>, IFunc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMEraseGlobalIFunc");
+    let a_IFunc = IFunc.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_IFunc = IFunc.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_IFunc) });
     Ok(py.None())
@@ -9168,10 +10068,12 @@ fn LLVMEraseGlobalIFunc(py: Python<'_>, IFunc: rt::PtrArg) -> PyResult<PyObject>
 #[pyo3(signature = (IFunc))]
 fn LLVMRemoveGlobalIFunc(py: Python<'_>, IFunc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemoveGlobalIFunc");
+    let a_IFunc = IFunc.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_IFunc = IFunc.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_IFunc) });
     Ok(py.None())
@@ -9194,12 +10096,14 @@ fn LLVMRemoveGlobalIFunc(py: Python<'_>, IFunc: rt::PtrArg) -> PyResult<PyObject
 #[pyo3(signature = (C, Str, SLen))]
 fn LLVMMDStringInContext2(py: Python<'_>, C: rt::PtrArg, Str: rt::CStrArg, SLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMDStringInContext2");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_C = C.addr();
     let a_Str = Str.addr();
     let a_SLen = SLen.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_Str, a_SLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -9219,13 +10123,15 @@ fn LLVMMDStringInContext2(py: Python<'_>, C: rt::PtrArg, Str: rt::CStrArg, SLen:
 #[pyo3(signature = (C, MDs, Count))]
 fn LLVMMDNodeInContext2(py: Python<'_>, C: rt::PtrArg, MDs: &Bound<'_, PyAny>, Count: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMDNodeInContext2");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_C = C.addr();
     let mut h_MDs = super::llvm_types::TYPES.handle_ref(6, MDs, true)?;
     let a_MDs = h_MDs.addr();
     let a_Count = Count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_MDs, a_Count) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -9242,11 +10148,13 @@ fn LLVMMDNodeInContext2(py: Python<'_>, C: rt::PtrArg, MDs: &Bound<'_, PyAny>, C
 #[pyo3(signature = (C, MD))]
 fn LLVMMetadataAsValue(py: Python<'_>, C: rt::PtrArg, MD: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMetadataAsValue");
+    let a_C = C.addr();
+    let a_MD = MD.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_C = C.addr();
-    let a_MD = MD.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_MD) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -9262,10 +10170,12 @@ fn LLVMMetadataAsValue(py: Python<'_>, C: rt::PtrArg, MD: rt::PtrArg) -> PyResul
 #[pyo3(signature = (Val))]
 fn LLVMValueAsMetadata(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMValueAsMetadata");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -9283,12 +10193,14 @@ fn LLVMValueAsMetadata(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (V))]
 fn LLVMGetMDString(py: Python<'_>, V: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetMDString");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_V = V.addr();
     let mut o_Length: u32 = Default::default();
     let a_Length = &mut o_Length as *mut u32 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_V, a_Length) });
     rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Length)?])
@@ -9305,10 +10217,12 @@ fn LLVMGetMDString(py: Python<'_>, V: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (V))]
 fn LLVMGetMDNodeNumOperands(py: Python<'_>, V: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetMDNodeNumOperands");
+    let a_V = V.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_V = V.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_V) });
     Ok(rt::obj(py, __r)?)
@@ -9327,12 +10241,14 @@ fn LLVMGetMDNodeNumOperands(py: Python<'_>, V: rt::PtrArg) -> PyResult<PyObject>
 #[pyo3(signature = (V, Dest))]
 fn LLVMGetMDNodeOperands(py: Python<'_>, V: rt::PtrArg, Dest: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetMDNodeOperands");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_V = V.addr();
     let mut h_Dest = super::llvm_types::TYPES.handle_ref(4, Dest, true)?;
     let a_Dest = h_Dest.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_V, a_Dest) });
     Ok(py.None())
@@ -9349,12 +10265,14 @@ fn LLVMGetMDNodeOperands(py: Python<'_>, V: rt::PtrArg, Dest: &Bound<'_, PyAny>)
 #[pyo3(signature = (V, Index, Replacement))]
 fn LLVMReplaceMDNodeOperandWith(py: Python<'_>, V: rt::PtrArg, Index: rt::CInt<u32>, Replacement: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMReplaceMDNodeOperandWith");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, usize) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_V = V.addr();
     let a_Index = Index.0;
     let a_Replacement = Replacement.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, usize) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_V, a_Index, a_Replacement) });
     Ok(py.None())
@@ -9372,12 +10290,14 @@ fn LLVMReplaceMDNodeOperandWith(py: Python<'_>, V: rt::PtrArg, Index: rt::CInt<u
 #[pyo3(signature = (C, Str, SLen))]
 fn LLVMMDStringInContext(py: Python<'_>, C: rt::PtrArg, Str: rt::CStrArg, SLen: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMDStringInContext");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u32) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_C = C.addr();
     let a_Str = Str.addr();
     let a_SLen = SLen.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_Str, a_SLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -9394,11 +10314,13 @@ fn LLVMMDStringInContext(py: Python<'_>, C: rt::PtrArg, Str: rt::CStrArg, SLen: 
 #[pyo3(signature = (Str, SLen))]
 fn LLVMMDString(py: Python<'_>, Str: rt::CStrArg, SLen: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMDString");
+    let a_Str = Str.addr();
+    let a_SLen = SLen.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Str = Str.addr();
-    let a_SLen = SLen.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Str, a_SLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -9416,13 +10338,15 @@ fn LLVMMDString(py: Python<'_>, Str: rt::CStrArg, SLen: rt::CInt<u32>) -> PyResu
 #[pyo3(signature = (C, Vals, Count))]
 fn LLVMMDNodeInContext(py: Python<'_>, C: rt::PtrArg, Vals: &Bound<'_, PyAny>, Count: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMDNodeInContext");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u32) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_C = C.addr();
     let mut h_Vals = super::llvm_types::TYPES.handle_ref(4, Vals, true)?;
     let a_Vals = h_Vals.addr();
     let a_Count = Count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_Vals, a_Count) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -9439,12 +10363,14 @@ fn LLVMMDNodeInContext(py: Python<'_>, C: rt::PtrArg, Vals: &Bound<'_, PyAny>, C
 #[pyo3(signature = (Vals, Count))]
 fn LLVMMDNode(py: Python<'_>, Vals: &Bound<'_, PyAny>, Count: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMDNode");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut h_Vals = super::llvm_types::TYPES.handle_ref(4, Vals, true)?;
     let a_Vals = h_Vals.addr();
     let a_Count = Count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Vals, a_Count) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -9466,14 +10392,16 @@ fn LLVMMDNode(py: Python<'_>, Vals: &Bound<'_, PyAny>, Count: rt::CInt<u32>) -> 
 #[pyo3(signature = (Tag, TagLen, Args, NumArgs))]
 fn LLVMCreateOperandBundle(py: Python<'_>, Tag: rt::CStrArg, TagLen: rt::CInt<u64>, Args: &Bound<'_, PyAny>, NumArgs: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateOperandBundle");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u64, usize, u32) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Tag = Tag.addr();
     let a_TagLen = TagLen.0;
     let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, true)?;
     let a_Args = h_Args.addr();
     let a_NumArgs = NumArgs.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u64, usize, u32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Tag, a_TagLen, a_Args, a_NumArgs) });
     Ok(super::llvm_types::TYPES.instance_at(py, 13, __r, None)?)
@@ -9489,10 +10417,12 @@ fn LLVMCreateOperandBundle(py: Python<'_>, Tag: rt::CStrArg, TagLen: rt::CInt<u6
 #[pyo3(signature = (Bundle))]
 fn LLVMDisposeOperandBundle(py: Python<'_>, Bundle: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeOperandBundle");
+    let a_Bundle = Bundle.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Bundle = Bundle.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Bundle) });
     Ok(py.None())
@@ -9512,12 +10442,14 @@ fn LLVMDisposeOperandBundle(py: Python<'_>, Bundle: rt::PtrArg) -> PyResult<PyOb
 #[pyo3(signature = (Bundle))]
 fn LLVMGetOperandBundleTag(py: Python<'_>, Bundle: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetOperandBundleTag");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Bundle = Bundle.addr();
     let mut o_Len: u64 = Default::default();
     let a_Len = &mut o_Len as *mut u64 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Bundle, a_Len) });
     rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Len)?])
@@ -9536,10 +10468,12 @@ fn LLVMGetOperandBundleTag(py: Python<'_>, Bundle: rt::PtrArg) -> PyResult<PyObj
 #[pyo3(signature = (Bundle))]
 fn LLVMGetNumOperandBundleArgs(py: Python<'_>, Bundle: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNumOperandBundleArgs");
+    let a_Bundle = Bundle.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Bundle = Bundle.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Bundle) });
     Ok(rt::obj(py, __r)?)
@@ -9558,11 +10492,13 @@ fn LLVMGetNumOperandBundleArgs(py: Python<'_>, Bundle: rt::PtrArg) -> PyResult<P
 #[pyo3(signature = (Bundle, Index))]
 fn LLVMGetOperandBundleArgAtIndex(py: Python<'_>, Bundle: rt::PtrArg, Index: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetOperandBundleArgAtIndex");
+    let a_Bundle = Bundle.addr();
+    let a_Index = Index.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Bundle = Bundle.addr();
-    let a_Index = Index.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Bundle, a_Index) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -9578,10 +10514,12 @@ fn LLVMGetOperandBundleArgAtIndex(py: Python<'_>, Bundle: rt::PtrArg, Index: rt:
 #[pyo3(signature = (BB))]
 fn LLVMBasicBlockAsValue(py: Python<'_>, BB: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBasicBlockAsValue");
+    let a_BB = BB.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_BB = BB.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_BB) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -9597,10 +10535,12 @@ fn LLVMBasicBlockAsValue(py: Python<'_>, BB: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val))]
 fn LLVMValueIsBasicBlock(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMValueIsBasicBlock");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(rt::obj(py, __r)?)
@@ -9616,10 +10556,12 @@ fn LLVMValueIsBasicBlock(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> 
 #[pyo3(signature = (Val))]
 fn LLVMValueAsBasicBlock(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMValueAsBasicBlock");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(super::llvm_types::TYPES.instance_at(py, 5, __r, None)?)
@@ -9635,10 +10577,12 @@ fn LLVMValueAsBasicBlock(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> 
 #[pyo3(signature = (BB))]
 fn LLVMGetBasicBlockName(py: Python<'_>, BB: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetBasicBlockName");
+    let a_BB = BB.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_BB = BB.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_BB) });
     Ok(rt::cstr_result(py, __r)?)
@@ -9656,10 +10600,12 @@ fn LLVMGetBasicBlockName(py: Python<'_>, BB: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (BB))]
 fn LLVMGetBasicBlockParent(py: Python<'_>, BB: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetBasicBlockParent");
+    let a_BB = BB.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_BB = BB.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_BB) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -9682,10 +10628,12 @@ fn LLVMGetBasicBlockParent(py: Python<'_>, BB: rt::PtrArg) -> PyResult<PyObject>
 #[pyo3(signature = (BB))]
 fn LLVMGetBasicBlockTerminator(py: Python<'_>, BB: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetBasicBlockTerminator");
+    let a_BB = BB.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_BB = BB.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_BB) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -9701,10 +10649,12 @@ fn LLVMGetBasicBlockTerminator(py: Python<'_>, BB: rt::PtrArg) -> PyResult<PyObj
 #[pyo3(signature = (Fn))]
 fn LLVMCountBasicBlocks(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCountBasicBlocks");
+    let a_Fn = Fn.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Fn = Fn.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Fn) });
     Ok(rt::obj(py, __r)?)
@@ -9723,12 +10673,14 @@ fn LLVMCountBasicBlocks(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Fn, BasicBlocks))]
 fn LLVMGetBasicBlocks(py: Python<'_>, Fn: rt::PtrArg, BasicBlocks: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetBasicBlocks");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Fn = Fn.addr();
     let mut h_BasicBlocks = super::llvm_types::TYPES.handle_ref(5, BasicBlocks, true)?;
     let a_BasicBlocks = h_BasicBlocks.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Fn, a_BasicBlocks) });
     Ok(py.None())
@@ -9749,10 +10701,12 @@ fn LLVMGetBasicBlocks(py: Python<'_>, Fn: rt::PtrArg, BasicBlocks: &Bound<'_, Py
 #[pyo3(signature = (Fn))]
 fn LLVMGetFirstBasicBlock(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetFirstBasicBlock");
+    let a_Fn = Fn.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Fn = Fn.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Fn) });
     Ok(super::llvm_types::TYPES.instance_at(py, 5, __r, None)?)
@@ -9770,10 +10724,12 @@ fn LLVMGetFirstBasicBlock(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> 
 #[pyo3(signature = (Fn))]
 fn LLVMGetLastBasicBlock(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetLastBasicBlock");
+    let a_Fn = Fn.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Fn = Fn.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Fn) });
     Ok(super::llvm_types::TYPES.instance_at(py, 5, __r, None)?)
@@ -9789,10 +10745,12 @@ fn LLVMGetLastBasicBlock(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (BB))]
 fn LLVMGetNextBasicBlock(py: Python<'_>, BB: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNextBasicBlock");
+    let a_BB = BB.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_BB = BB.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_BB) });
     Ok(super::llvm_types::TYPES.instance_at(py, 5, __r, None)?)
@@ -9808,10 +10766,12 @@ fn LLVMGetNextBasicBlock(py: Python<'_>, BB: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (BB))]
 fn LLVMGetPreviousBasicBlock(py: Python<'_>, BB: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetPreviousBasicBlock");
+    let a_BB = BB.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_BB = BB.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_BB) });
     Ok(super::llvm_types::TYPES.instance_at(py, 5, __r, None)?)
@@ -9830,10 +10790,12 @@ fn LLVMGetPreviousBasicBlock(py: Python<'_>, BB: rt::PtrArg) -> PyResult<PyObjec
 #[pyo3(signature = (Fn))]
 fn LLVMGetEntryBasicBlock(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetEntryBasicBlock");
+    let a_Fn = Fn.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Fn = Fn.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Fn) });
     Ok(super::llvm_types::TYPES.instance_at(py, 5, __r, None)?)
@@ -9851,11 +10813,13 @@ fn LLVMGetEntryBasicBlock(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> 
 #[pyo3(signature = (Builder, BB))]
 fn LLVMInsertExistingBasicBlockAfterInsertBlock(py: Python<'_>, Builder: rt::PtrArg, BB: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInsertExistingBasicBlockAfterInsertBlock");
+    let a_Builder = Builder.addr();
+    let a_BB = BB.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Builder = Builder.addr();
-    let a_BB = BB.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_BB) });
     Ok(py.None())
@@ -9871,11 +10835,13 @@ fn LLVMInsertExistingBasicBlockAfterInsertBlock(py: Python<'_>, Builder: rt::Ptr
 #[pyo3(signature = (Fn, BB))]
 fn LLVMAppendExistingBasicBlock(py: Python<'_>, Fn: rt::PtrArg, BB: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAppendExistingBasicBlock");
+    let a_Fn = Fn.addr();
+    let a_BB = BB.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Fn = Fn.addr();
-    let a_BB = BB.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Fn, a_BB) });
     Ok(py.None())
@@ -9894,11 +10860,13 @@ fn LLVMAppendExistingBasicBlock(py: Python<'_>, Fn: rt::PtrArg, BB: rt::PtrArg) 
 #[pyo3(signature = (C, Name))]
 fn LLVMCreateBasicBlockInContext(py: Python<'_>, C: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateBasicBlockInContext");
+    let a_C = C.addr();
+    let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_C = C.addr();
-    let a_Name = Name.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 5, __r, None)?)
@@ -9918,12 +10886,14 @@ fn LLVMCreateBasicBlockInContext(py: Python<'_>, C: rt::PtrArg, Name: rt::CStrAr
 #[pyo3(signature = (C, Fn, Name))]
 fn LLVMAppendBasicBlockInContext(py: Python<'_>, C: rt::PtrArg, Fn: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAppendBasicBlockInContext");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_C = C.addr();
     let a_Fn = Fn.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_Fn, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 5, __r, None)?)
@@ -9943,11 +10913,13 @@ fn LLVMAppendBasicBlockInContext(py: Python<'_>, C: rt::PtrArg, Fn: rt::PtrArg, 
 #[pyo3(signature = (Fn, Name))]
 fn LLVMAppendBasicBlock(py: Python<'_>, Fn: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAppendBasicBlock");
+    let a_Fn = Fn.addr();
+    let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Fn = Fn.addr();
-    let a_Name = Name.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Fn, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 5, __r, None)?)
@@ -9970,12 +10942,14 @@ fn LLVMAppendBasicBlock(py: Python<'_>, Fn: rt::PtrArg, Name: rt::CStrArg) -> Py
 #[pyo3(signature = (C, BB, Name))]
 fn LLVMInsertBasicBlockInContext(py: Python<'_>, C: rt::PtrArg, BB: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInsertBasicBlockInContext");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_C = C.addr();
     let a_BB = BB.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_BB, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 5, __r, None)?)
@@ -9994,11 +10968,13 @@ fn LLVMInsertBasicBlockInContext(py: Python<'_>, C: rt::PtrArg, BB: rt::PtrArg, 
 #[pyo3(signature = (InsertBeforeBB, Name))]
 fn LLVMInsertBasicBlock(py: Python<'_>, InsertBeforeBB: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInsertBasicBlock");
+    let a_InsertBeforeBB = InsertBeforeBB.addr();
+    let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_InsertBeforeBB = InsertBeforeBB.addr();
-    let a_Name = Name.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_InsertBeforeBB, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 5, __r, None)?)
@@ -10016,10 +10992,12 @@ fn LLVMInsertBasicBlock(py: Python<'_>, InsertBeforeBB: rt::PtrArg, Name: rt::CS
 #[pyo3(signature = (BB))]
 fn LLVMDeleteBasicBlock(py: Python<'_>, BB: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDeleteBasicBlock");
+    let a_BB = BB.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_BB = BB.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_BB) });
     Ok(py.None())
@@ -10037,10 +11015,12 @@ fn LLVMDeleteBasicBlock(py: Python<'_>, BB: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (BB))]
 fn LLVMRemoveBasicBlockFromParent(py: Python<'_>, BB: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemoveBasicBlockFromParent");
+    let a_BB = BB.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_BB = BB.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_BB) });
     Ok(py.None())
@@ -10056,11 +11036,13 @@ fn LLVMRemoveBasicBlockFromParent(py: Python<'_>, BB: rt::PtrArg) -> PyResult<Py
 #[pyo3(signature = (BB, MovePos))]
 fn LLVMMoveBasicBlockBefore(py: Python<'_>, BB: rt::PtrArg, MovePos: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMoveBasicBlockBefore");
+    let a_BB = BB.addr();
+    let a_MovePos = MovePos.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_BB = BB.addr();
-    let a_MovePos = MovePos.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_BB, a_MovePos) });
     Ok(py.None())
@@ -10076,11 +11058,13 @@ fn LLVMMoveBasicBlockBefore(py: Python<'_>, BB: rt::PtrArg, MovePos: rt::PtrArg)
 #[pyo3(signature = (BB, MovePos))]
 fn LLVMMoveBasicBlockAfter(py: Python<'_>, BB: rt::PtrArg, MovePos: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMoveBasicBlockAfter");
+    let a_BB = BB.addr();
+    let a_MovePos = MovePos.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_BB = BB.addr();
-    let a_MovePos = MovePos.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_BB, a_MovePos) });
     Ok(py.None())
@@ -10099,10 +11083,12 @@ fn LLVMMoveBasicBlockAfter(py: Python<'_>, BB: rt::PtrArg, MovePos: rt::PtrArg) 
 #[pyo3(signature = (BB))]
 fn LLVMGetFirstInstruction(py: Python<'_>, BB: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetFirstInstruction");
+    let a_BB = BB.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_BB = BB.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_BB) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -10120,10 +11106,12 @@ fn LLVMGetFirstInstruction(py: Python<'_>, BB: rt::PtrArg) -> PyResult<PyObject>
 #[pyo3(signature = (BB))]
 fn LLVMGetLastInstruction(py: Python<'_>, BB: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetLastInstruction");
+    let a_BB = BB.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_BB = BB.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_BB) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -10139,10 +11127,12 @@ fn LLVMGetLastInstruction(py: Python<'_>, BB: rt::PtrArg) -> PyResult<PyObject> 
 #[pyo3(signature = (Val))]
 fn LLVMHasMetadata(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMHasMetadata");
+    let a_Val = Val.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(rt::obj(py, __r)?)
@@ -10159,11 +11149,13 @@ fn LLVMHasMetadata(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Val, KindID))]
 fn LLVMGetMetadata(py: Python<'_>, Val: rt::PtrArg, KindID: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetMetadata");
+    let a_Val = Val.addr();
+    let a_KindID = KindID.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Val = Val.addr();
-    let a_KindID = KindID.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val, a_KindID) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -10178,12 +11170,14 @@ fn LLVMGetMetadata(py: Python<'_>, Val: rt::PtrArg, KindID: rt::CInt<u32>) -> Py
 #[pyo3(signature = (Val, KindID, Node))]
 fn LLVMSetMetadata(py: Python<'_>, Val: rt::PtrArg, KindID: rt::CInt<u32>, Node: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetMetadata");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, usize) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Val = Val.addr();
     let a_KindID = KindID.0;
     let a_Node = Node.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, usize) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val, a_KindID, a_Node) });
     Ok(py.None())
@@ -10203,12 +11197,14 @@ fn LLVMSetMetadata(py: Python<'_>, Val: rt::PtrArg, KindID: rt::CInt<u32>, Node:
 #[pyo3(signature = (Instr))]
 fn LLVMInstructionGetAllMetadataOtherThanDebugLoc(py: Python<'_>, Instr: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInstructionGetAllMetadataOtherThanDebugLoc");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Instr = Instr.addr();
     let mut o_NumEntries: u64 = Default::default();
     let a_NumEntries = &mut o_NumEntries as *mut u64 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Instr, a_NumEntries) });
     rt::tuple(py, [rt::pointer_result(py, __r)?, rt::obj(py, o_NumEntries)?])
@@ -10226,10 +11222,12 @@ fn LLVMInstructionGetAllMetadataOtherThanDebugLoc(py: Python<'_>, Instr: rt::Ptr
 #[pyo3(signature = (Inst))]
 fn LLVMGetInstructionParent(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetInstructionParent");
+    let a_Inst = Inst.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Inst = Inst.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Inst) });
     Ok(super::llvm_types::TYPES.instance_at(py, 5, __r, None)?)
@@ -10250,10 +11248,12 @@ fn LLVMGetInstructionParent(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyObje
 #[pyo3(signature = (Inst))]
 fn LLVMGetNextInstruction(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNextInstruction");
+    let a_Inst = Inst.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Inst = Inst.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Inst) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -10272,10 +11272,12 @@ fn LLVMGetNextInstruction(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyObject
 #[pyo3(signature = (Inst))]
 fn LLVMGetPreviousInstruction(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetPreviousInstruction");
+    let a_Inst = Inst.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Inst = Inst.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Inst) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -10293,10 +11295,12 @@ fn LLVMGetPreviousInstruction(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyOb
 #[pyo3(signature = (Inst))]
 fn LLVMInstructionRemoveFromParent(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInstructionRemoveFromParent");
+    let a_Inst = Inst.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Inst = Inst.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Inst) });
     Ok(py.None())
@@ -10314,10 +11318,12 @@ fn LLVMInstructionRemoveFromParent(py: Python<'_>, Inst: rt::PtrArg) -> PyResult
 #[pyo3(signature = (Inst))]
 fn LLVMInstructionEraseFromParent(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInstructionEraseFromParent");
+    let a_Inst = Inst.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Inst = Inst.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Inst) });
     Ok(py.None())
@@ -10335,10 +11341,12 @@ fn LLVMInstructionEraseFromParent(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<
 #[pyo3(signature = (Inst))]
 fn LLVMDeleteInstruction(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDeleteInstruction");
+    let a_Inst = Inst.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Inst = Inst.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Inst) });
     Ok(py.None())
@@ -10356,10 +11364,12 @@ fn LLVMDeleteInstruction(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyObject>
 #[pyo3(signature = (Inst))]
 fn LLVMGetInstructionOpcode(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetInstructionOpcode");
+    let a_Inst = Inst.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Inst = Inst.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Inst) });
     Ok(TYPES.enum_member(py, 0, __r as i64)?)
@@ -10379,10 +11389,12 @@ fn LLVMGetInstructionOpcode(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyObje
 #[pyo3(signature = (Inst))]
 fn LLVMGetICmpPredicate(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetICmpPredicate");
+    let a_Inst = Inst.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Inst = Inst.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Inst) });
     Ok(TYPES.enum_member(py, 8, __r as i64)?)
@@ -10402,10 +11414,12 @@ fn LLVMGetICmpPredicate(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyObject> 
 #[pyo3(signature = (Inst))]
 fn LLVMGetFCmpPredicate(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetFCmpPredicate");
+    let a_Inst = Inst.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Inst = Inst.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Inst) });
     Ok(TYPES.enum_member(py, 9, __r as i64)?)
@@ -10426,10 +11440,12 @@ fn LLVMGetFCmpPredicate(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyObject> 
 #[pyo3(signature = (Inst))]
 fn LLVMInstructionClone(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInstructionClone");
+    let a_Inst = Inst.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Inst = Inst.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Inst) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -10449,10 +11465,12 @@ fn LLVMInstructionClone(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyObject> 
 #[pyo3(signature = (Inst))]
 fn LLVMIsATerminatorInst(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsATerminatorInst");
+    let a_Inst = Inst.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Inst = Inst.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Inst) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -10475,10 +11493,12 @@ fn LLVMIsATerminatorInst(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyObject>
 #[pyo3(signature = (Instr))]
 fn LLVMGetNumArgOperands(py: Python<'_>, Instr: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNumArgOperands");
+    let a_Instr = Instr.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Instr = Instr.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Instr) });
     Ok(rt::obj(py, __r)?)
@@ -10498,11 +11518,13 @@ fn LLVMGetNumArgOperands(py: Python<'_>, Instr: rt::PtrArg) -> PyResult<PyObject
 #[pyo3(signature = (Instr, CC))]
 fn LLVMSetInstructionCallConv(py: Python<'_>, Instr: rt::PtrArg, CC: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetInstructionCallConv");
+    let a_Instr = Instr.addr();
+    let a_CC = CC.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Instr = Instr.addr();
-    let a_CC = CC.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Instr, a_CC) });
     Ok(py.None())
@@ -10523,10 +11545,12 @@ fn LLVMSetInstructionCallConv(py: Python<'_>, Instr: rt::PtrArg, CC: rt::CInt<u3
 #[pyo3(signature = (Instr))]
 fn LLVMGetInstructionCallConv(py: Python<'_>, Instr: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetInstructionCallConv");
+    let a_Instr = Instr.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Instr = Instr.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Instr) });
     Ok(rt::obj(py, __r)?)
@@ -10539,12 +11563,14 @@ fn LLVMGetInstructionCallConv(py: Python<'_>, Instr: rt::PtrArg) -> PyResult<PyO
 #[pyo3(signature = (Instr, Idx, Align))]
 fn LLVMSetInstrParamAlignment(py: Python<'_>, Instr: rt::PtrArg, Idx: rt::CInt<u32>, Align: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetInstrParamAlignment");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Instr = Instr.addr();
     let a_Idx = Idx.0;
     let a_Align = Align.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Instr, a_Idx, a_Align) });
     Ok(py.None())
@@ -10557,12 +11583,14 @@ fn LLVMSetInstrParamAlignment(py: Python<'_>, Instr: rt::PtrArg, Idx: rt::CInt<u
 #[pyo3(signature = (C, Idx, A))]
 fn LLVMAddCallSiteAttribute(py: Python<'_>, C: rt::PtrArg, Idx: rt::CInt<u32>, A: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddCallSiteAttribute");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, usize) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_C = C.addr();
     let a_Idx = Idx.0;
     let a_A = A.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, usize) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_Idx, a_A) });
     Ok(py.None())
@@ -10577,11 +11605,13 @@ fn LLVMAddCallSiteAttribute(py: Python<'_>, C: rt::PtrArg, Idx: rt::CInt<u32>, A
 #[pyo3(signature = (C, Idx))]
 fn LLVMGetCallSiteAttributeCount(py: Python<'_>, C: rt::PtrArg, Idx: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetCallSiteAttributeCount");
+    let a_C = C.addr();
+    let a_Idx = Idx.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_C = C.addr();
-    let a_Idx = Idx.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_Idx) });
     Ok(rt::obj(py, __r)?)
@@ -10594,13 +11624,15 @@ fn LLVMGetCallSiteAttributeCount(py: Python<'_>, C: rt::PtrArg, Idx: rt::CInt<u3
 #[pyo3(signature = (C, Idx, Attrs))]
 fn LLVMGetCallSiteAttributes(py: Python<'_>, C: rt::PtrArg, Idx: rt::CInt<u32>, Attrs: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetCallSiteAttributes");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, usize) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_C = C.addr();
     let a_Idx = Idx.0;
     let mut h_Attrs = super::llvm_types::TYPES.handle_ref(14, Attrs, true)?;
     let a_Attrs = h_Attrs.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, usize) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_Idx, a_Attrs) });
     Ok(py.None())
@@ -10616,12 +11648,14 @@ fn LLVMGetCallSiteAttributes(py: Python<'_>, C: rt::PtrArg, Idx: rt::CInt<u32>, 
 #[pyo3(signature = (C, Idx, KindID))]
 fn LLVMGetCallSiteEnumAttribute(py: Python<'_>, C: rt::PtrArg, Idx: rt::CInt<u32>, KindID: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetCallSiteEnumAttribute");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_C = C.addr();
     let a_Idx = Idx.0;
     let a_KindID = KindID.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_Idx, a_KindID) });
     Ok(super::llvm_types::TYPES.instance_at(py, 14, __r, None)?)
@@ -10638,13 +11672,15 @@ fn LLVMGetCallSiteEnumAttribute(py: Python<'_>, C: rt::PtrArg, Idx: rt::CInt<u32
 #[pyo3(signature = (C, Idx, K, KLen))]
 fn LLVMGetCallSiteStringAttribute(py: Python<'_>, C: rt::PtrArg, Idx: rt::CInt<u32>, K: rt::CStrArg, KLen: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetCallSiteStringAttribute");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, usize, u32) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_C = C.addr();
     let a_Idx = Idx.0;
     let a_K = K.addr();
     let a_KLen = KLen.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, usize, u32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_Idx, a_K, a_KLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 14, __r, None)?)
@@ -10657,12 +11693,14 @@ fn LLVMGetCallSiteStringAttribute(py: Python<'_>, C: rt::PtrArg, Idx: rt::CInt<u
 #[pyo3(signature = (C, Idx, KindID))]
 fn LLVMRemoveCallSiteEnumAttribute(py: Python<'_>, C: rt::PtrArg, Idx: rt::CInt<u32>, KindID: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemoveCallSiteEnumAttribute");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_C = C.addr();
     let a_Idx = Idx.0;
     let a_KindID = KindID.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_Idx, a_KindID) });
     Ok(py.None())
@@ -10676,13 +11714,15 @@ fn LLVMRemoveCallSiteEnumAttribute(py: Python<'_>, C: rt::PtrArg, Idx: rt::CInt<
 #[pyo3(signature = (C, Idx, K, KLen))]
 fn LLVMRemoveCallSiteStringAttribute(py: Python<'_>, C: rt::PtrArg, Idx: rt::CInt<u32>, K: rt::CStrArg, KLen: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemoveCallSiteStringAttribute");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, usize, u32) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_C = C.addr();
     let a_Idx = Idx.0;
     let a_K = K.addr();
     let a_KLen = KLen.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, usize, u32) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_Idx, a_K, a_KLen) });
     Ok(py.None())
@@ -10700,10 +11740,12 @@ fn LLVMRemoveCallSiteStringAttribute(py: Python<'_>, C: rt::PtrArg, Idx: rt::CIn
 #[pyo3(signature = (C))]
 fn LLVMGetCalledFunctionType(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetCalledFunctionType");
+    let a_C = C.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_C = C.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -10725,10 +11767,12 @@ fn LLVMGetCalledFunctionType(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject
 #[pyo3(signature = (Instr))]
 fn LLVMGetCalledValue(py: Python<'_>, Instr: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetCalledValue");
+    let a_Instr = Instr.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Instr = Instr.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Instr) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -10748,10 +11792,12 @@ fn LLVMGetCalledValue(py: Python<'_>, Instr: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (C))]
 fn LLVMGetNumOperandBundles(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNumOperandBundles");
+    let a_C = C.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_C = C.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C) });
     Ok(rt::obj(py, __r)?)
@@ -10771,11 +11817,13 @@ fn LLVMGetNumOperandBundles(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject>
 #[pyo3(signature = (C, Index))]
 fn LLVMGetOperandBundleAtIndex(py: Python<'_>, C: rt::PtrArg, Index: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetOperandBundleAtIndex");
+    let a_C = C.addr();
+    let a_Index = Index.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_C = C.addr();
-    let a_Index = Index.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_Index) });
     Ok(super::llvm_types::TYPES.instance_at(py, 13, __r, None)?)
@@ -10795,10 +11843,12 @@ fn LLVMGetOperandBundleAtIndex(py: Python<'_>, C: rt::PtrArg, Index: rt::CInt<u3
 #[pyo3(signature = (CallInst))]
 fn LLVMIsTailCall(py: Python<'_>, CallInst: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsTailCall");
+    let a_CallInst = CallInst.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_CallInst = CallInst.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_CallInst) });
     Ok(rt::obj(py, __r)?)
@@ -10816,11 +11866,13 @@ fn LLVMIsTailCall(py: Python<'_>, CallInst: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (CallInst, IsTailCall))]
 fn LLVMSetTailCall(py: Python<'_>, CallInst: rt::PtrArg, IsTailCall: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetTailCall");
+    let a_CallInst = CallInst.addr();
+    let a_IsTailCall = IsTailCall.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_CallInst = CallInst.addr();
-    let a_IsTailCall = IsTailCall.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_CallInst, a_IsTailCall) });
     Ok(py.None())
@@ -10838,10 +11890,12 @@ fn LLVMSetTailCall(py: Python<'_>, CallInst: rt::PtrArg, IsTailCall: rt::CInt<i3
 #[pyo3(signature = (CallInst))]
 fn LLVMGetTailCallKind(py: Python<'_>, CallInst: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetTailCallKind");
+    let a_CallInst = CallInst.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_CallInst = CallInst.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_CallInst) });
     Ok(TYPES.enum_member(py, 17, __r as i64)?)
@@ -10857,11 +11911,13 @@ fn LLVMGetTailCallKind(py: Python<'_>, CallInst: rt::PtrArg) -> PyResult<PyObjec
 #[pyo3(signature = (CallInst, kind))]
 fn LLVMSetTailCallKind(py: Python<'_>, CallInst: rt::PtrArg, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetTailCallKind");
+    let a_CallInst = CallInst.addr();
+    let a_kind = rt::narrow::<u32>(TYPES.enum_arg(17, kind)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_CallInst = CallInst.addr();
-    let a_kind = rt::narrow::<u32>(TYPES.enum_arg(17, kind)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_CallInst, a_kind) });
     Ok(py.None())
@@ -10881,10 +11937,12 @@ fn LLVMSetTailCallKind(py: Python<'_>, CallInst: rt::PtrArg, kind: &Bound<'_, Py
 #[pyo3(signature = (InvokeInst))]
 fn LLVMGetNormalDest(py: Python<'_>, InvokeInst: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNormalDest");
+    let a_InvokeInst = InvokeInst.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_InvokeInst = InvokeInst.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_InvokeInst) });
     Ok(super::llvm_types::TYPES.instance_at(py, 5, __r, None)?)
@@ -10907,10 +11965,12 @@ fn LLVMGetNormalDest(py: Python<'_>, InvokeInst: rt::PtrArg) -> PyResult<PyObjec
 #[pyo3(signature = (InvokeInst))]
 fn LLVMGetUnwindDest(py: Python<'_>, InvokeInst: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetUnwindDest");
+    let a_InvokeInst = InvokeInst.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_InvokeInst = InvokeInst.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_InvokeInst) });
     Ok(super::llvm_types::TYPES.instance_at(py, 5, __r, None)?)
@@ -10928,11 +11988,13 @@ fn LLVMGetUnwindDest(py: Python<'_>, InvokeInst: rt::PtrArg) -> PyResult<PyObjec
 #[pyo3(signature = (InvokeInst, B))]
 fn LLVMSetNormalDest(py: Python<'_>, InvokeInst: rt::PtrArg, B: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetNormalDest");
+    let a_InvokeInst = InvokeInst.addr();
+    let a_B = B.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_InvokeInst = InvokeInst.addr();
-    let a_B = B.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_InvokeInst, a_B) });
     Ok(py.None())
@@ -10953,11 +12015,13 @@ fn LLVMSetNormalDest(py: Python<'_>, InvokeInst: rt::PtrArg, B: rt::PtrArg) -> P
 #[pyo3(signature = (InvokeInst, B))]
 fn LLVMSetUnwindDest(py: Python<'_>, InvokeInst: rt::PtrArg, B: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetUnwindDest");
+    let a_InvokeInst = InvokeInst.addr();
+    let a_B = B.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_InvokeInst = InvokeInst.addr();
-    let a_B = B.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_InvokeInst, a_B) });
     Ok(py.None())
@@ -10975,10 +12039,12 @@ fn LLVMSetUnwindDest(py: Python<'_>, InvokeInst: rt::PtrArg, B: rt::PtrArg) -> P
 #[pyo3(signature = (CallBr))]
 fn LLVMGetCallBrDefaultDest(py: Python<'_>, CallBr: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetCallBrDefaultDest");
+    let a_CallBr = CallBr.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_CallBr = CallBr.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_CallBr) });
     Ok(super::llvm_types::TYPES.instance_at(py, 5, __r, None)?)
@@ -10996,10 +12062,12 @@ fn LLVMGetCallBrDefaultDest(py: Python<'_>, CallBr: rt::PtrArg) -> PyResult<PyOb
 #[pyo3(signature = (CallBr))]
 fn LLVMGetCallBrNumIndirectDests(py: Python<'_>, CallBr: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetCallBrNumIndirectDests");
+    let a_CallBr = CallBr.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_CallBr = CallBr.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_CallBr) });
     Ok(rt::obj(py, __r)?)
@@ -11018,11 +12086,13 @@ fn LLVMGetCallBrNumIndirectDests(py: Python<'_>, CallBr: rt::PtrArg) -> PyResult
 #[pyo3(signature = (CallBr, Idx))]
 fn LLVMGetCallBrIndirectDest(py: Python<'_>, CallBr: rt::PtrArg, Idx: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetCallBrIndirectDest");
+    let a_CallBr = CallBr.addr();
+    let a_Idx = Idx.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_CallBr = CallBr.addr();
-    let a_Idx = Idx.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_CallBr, a_Idx) });
     Ok(super::llvm_types::TYPES.instance_at(py, 5, __r, None)?)
@@ -11040,10 +12110,12 @@ fn LLVMGetCallBrIndirectDest(py: Python<'_>, CallBr: rt::PtrArg, Idx: rt::CInt<u
 #[pyo3(signature = (Term))]
 fn LLVMGetNumSuccessors(py: Python<'_>, Term: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNumSuccessors");
+    let a_Term = Term.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Term = Term.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Term) });
     Ok(rt::obj(py, __r)?)
@@ -11062,11 +12134,13 @@ fn LLVMGetNumSuccessors(py: Python<'_>, Term: rt::PtrArg) -> PyResult<PyObject> 
 #[pyo3(signature = (Term, i))]
 fn LLVMGetSuccessor(py: Python<'_>, Term: rt::PtrArg, i: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetSuccessor");
+    let a_Term = Term.addr();
+    let a_i = i.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Term = Term.addr();
-    let a_i = i.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Term, a_i) });
     Ok(super::llvm_types::TYPES.instance_at(py, 5, __r, None)?)
@@ -11083,12 +12157,14 @@ fn LLVMGetSuccessor(py: Python<'_>, Term: rt::PtrArg, i: rt::CInt<u32>) -> PyRes
 #[pyo3(signature = (Term, i, block))]
 fn LLVMSetSuccessor(py: Python<'_>, Term: rt::PtrArg, i: rt::CInt<u32>, block: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetSuccessor");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, usize) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Term = Term.addr();
     let a_i = i.0;
     let a_block = block.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, usize) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Term, a_i, a_block) });
     Ok(py.None())
@@ -11108,10 +12184,12 @@ fn LLVMSetSuccessor(py: Python<'_>, Term: rt::PtrArg, i: rt::CInt<u32>, block: r
 #[pyo3(signature = (Branch))]
 fn LLVMIsConditional(py: Python<'_>, Branch: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsConditional");
+    let a_Branch = Branch.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Branch = Branch.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Branch) });
     Ok(rt::obj(py, __r)?)
@@ -11131,10 +12209,12 @@ fn LLVMIsConditional(py: Python<'_>, Branch: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Branch))]
 fn LLVMGetCondition(py: Python<'_>, Branch: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetCondition");
+    let a_Branch = Branch.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Branch = Branch.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Branch) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -11152,11 +12232,13 @@ fn LLVMGetCondition(py: Python<'_>, Branch: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Branch, Cond))]
 fn LLVMSetCondition(py: Python<'_>, Branch: rt::PtrArg, Cond: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetCondition");
+    let a_Branch = Branch.addr();
+    let a_Cond = Cond.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Branch = Branch.addr();
-    let a_Cond = Cond.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Branch, a_Cond) });
     Ok(py.None())
@@ -11176,10 +12258,12 @@ fn LLVMSetCondition(py: Python<'_>, Branch: rt::PtrArg, Cond: rt::PtrArg) -> PyR
 #[pyo3(signature = (SwitchInstr))]
 fn LLVMGetSwitchDefaultDest(py: Python<'_>, SwitchInstr: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetSwitchDefaultDest");
+    let a_SwitchInstr = SwitchInstr.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_SwitchInstr = SwitchInstr.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_SwitchInstr) });
     Ok(super::llvm_types::TYPES.instance_at(py, 5, __r, None)?)
@@ -11195,10 +12279,12 @@ fn LLVMGetSwitchDefaultDest(py: Python<'_>, SwitchInstr: rt::PtrArg) -> PyResult
 #[pyo3(signature = (Alloca))]
 fn LLVMGetAllocatedType(py: Python<'_>, Alloca: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetAllocatedType");
+    let a_Alloca = Alloca.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Alloca = Alloca.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Alloca) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -11214,10 +12300,12 @@ fn LLVMGetAllocatedType(py: Python<'_>, Alloca: rt::PtrArg) -> PyResult<PyObject
 #[pyo3(signature = (GEP))]
 fn LLVMIsInBounds(py: Python<'_>, GEP: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsInBounds");
+    let a_GEP = GEP.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_GEP = GEP.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_GEP) });
     Ok(rt::obj(py, __r)?)
@@ -11231,11 +12319,13 @@ fn LLVMIsInBounds(py: Python<'_>, GEP: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (GEP, InBounds))]
 fn LLVMSetIsInBounds(py: Python<'_>, GEP: rt::PtrArg, InBounds: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetIsInBounds");
+    let a_GEP = GEP.addr();
+    let a_InBounds = InBounds.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_GEP = GEP.addr();
-    let a_InBounds = InBounds.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_GEP, a_InBounds) });
     Ok(py.None())
@@ -11251,10 +12341,12 @@ fn LLVMSetIsInBounds(py: Python<'_>, GEP: rt::PtrArg, InBounds: rt::CInt<i32>) -
 #[pyo3(signature = (GEP))]
 fn LLVMGetGEPSourceElementType(py: Python<'_>, GEP: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetGEPSourceElementType");
+    let a_GEP = GEP.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_GEP = GEP.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_GEP) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -11272,10 +12364,12 @@ fn LLVMGetGEPSourceElementType(py: Python<'_>, GEP: rt::PtrArg) -> PyResult<PyOb
 #[pyo3(signature = (GEP))]
 fn LLVMGEPGetNoWrapFlags(py: Python<'_>, GEP: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGEPGetNoWrapFlags");
+    let a_GEP = GEP.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_GEP = GEP.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_GEP) });
     Ok(rt::obj(py, __r)?)
@@ -11291,11 +12385,13 @@ fn LLVMGEPGetNoWrapFlags(py: Python<'_>, GEP: rt::PtrArg) -> PyResult<PyObject> 
 #[pyo3(signature = (GEP, NoWrapFlags))]
 fn LLVMGEPSetNoWrapFlags(py: Python<'_>, GEP: rt::PtrArg, NoWrapFlags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGEPSetNoWrapFlags");
+    let a_GEP = GEP.addr();
+    let a_NoWrapFlags = NoWrapFlags.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_GEP = GEP.addr();
-    let a_NoWrapFlags = NoWrapFlags.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_GEP, a_NoWrapFlags) });
     Ok(py.None())
@@ -11311,15 +12407,17 @@ fn LLVMGEPSetNoWrapFlags(py: Python<'_>, GEP: rt::PtrArg, NoWrapFlags: rt::CInt<
 #[pyo3(signature = (PhiNode, IncomingValues, IncomingBlocks, Count))]
 fn LLVMAddIncoming(py: Python<'_>, PhiNode: rt::PtrArg, IncomingValues: &Bound<'_, PyAny>, IncomingBlocks: &Bound<'_, PyAny>, Count: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddIncoming");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u32) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_PhiNode = PhiNode.addr();
     let mut h_IncomingValues = super::llvm_types::TYPES.handle_ref(4, IncomingValues, true)?;
     let a_IncomingValues = h_IncomingValues.addr();
     let mut h_IncomingBlocks = super::llvm_types::TYPES.handle_ref(5, IncomingBlocks, true)?;
     let a_IncomingBlocks = h_IncomingBlocks.addr();
     let a_Count = Count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u32) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_PhiNode, a_IncomingValues, a_IncomingBlocks, a_Count) });
     Ok(py.None())
@@ -11335,10 +12433,12 @@ fn LLVMAddIncoming(py: Python<'_>, PhiNode: rt::PtrArg, IncomingValues: &Bound<'
 #[pyo3(signature = (PhiNode))]
 fn LLVMCountIncoming(py: Python<'_>, PhiNode: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCountIncoming");
+    let a_PhiNode = PhiNode.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_PhiNode = PhiNode.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_PhiNode) });
     Ok(rt::obj(py, __r)?)
@@ -11355,11 +12455,13 @@ fn LLVMCountIncoming(py: Python<'_>, PhiNode: rt::PtrArg) -> PyResult<PyObject> 
 #[pyo3(signature = (PhiNode, Index))]
 fn LLVMGetIncomingValue(py: Python<'_>, PhiNode: rt::PtrArg, Index: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetIncomingValue");
+    let a_PhiNode = PhiNode.addr();
+    let a_Index = Index.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_PhiNode = PhiNode.addr();
-    let a_Index = Index.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_PhiNode, a_Index) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -11376,11 +12478,13 @@ fn LLVMGetIncomingValue(py: Python<'_>, PhiNode: rt::PtrArg, Index: rt::CInt<u32
 #[pyo3(signature = (PhiNode, Index))]
 fn LLVMGetIncomingBlock(py: Python<'_>, PhiNode: rt::PtrArg, Index: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetIncomingBlock");
+    let a_PhiNode = PhiNode.addr();
+    let a_Index = Index.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_PhiNode = PhiNode.addr();
-    let a_Index = Index.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_PhiNode, a_Index) });
     Ok(super::llvm_types::TYPES.instance_at(py, 5, __r, None)?)
@@ -11397,10 +12501,12 @@ fn LLVMGetIncomingBlock(py: Python<'_>, PhiNode: rt::PtrArg, Index: rt::CInt<u32
 #[pyo3(signature = (Inst))]
 fn LLVMGetNumIndices(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNumIndices");
+    let a_Inst = Inst.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Inst = Inst.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Inst) });
     Ok(rt::obj(py, __r)?)
@@ -11416,10 +12522,12 @@ fn LLVMGetNumIndices(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Inst))]
 fn LLVMGetIndices(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetIndices");
+    let a_Inst = Inst.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Inst = Inst.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Inst) });
     Ok(rt::pointer_result(py, __r)?)
@@ -11436,10 +12544,12 @@ fn LLVMGetIndices(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (C))]
 fn LLVMCreateBuilderInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateBuilderInContext");
+    let a_C = C.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_C = C.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C) });
     Ok(super::llvm_types::TYPES.instance_at(py, 8, __r, None)?)
@@ -11450,6 +12560,8 @@ fn LLVMCreateBuilderInContext(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObjec
 #[pyo3(signature = ())]
 fn LLVMCreateBuilder(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateBuilder");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -11468,12 +12580,14 @@ fn LLVMCreateBuilder(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = (Builder, Block, Instr))]
 fn LLVMPositionBuilder(py: Python<'_>, Builder: rt::PtrArg, Block: rt::PtrArg, Instr: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPositionBuilder");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
     let a_Block = Block.addr();
     let a_Instr = Instr.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Block, a_Instr) });
     Ok(py.None())
@@ -11489,12 +12603,14 @@ fn LLVMPositionBuilder(py: Python<'_>, Builder: rt::PtrArg, Block: rt::PtrArg, I
 #[pyo3(signature = (Builder, Block, Inst))]
 fn LLVMPositionBuilderBeforeDbgRecords(py: Python<'_>, Builder: rt::PtrArg, Block: rt::PtrArg, Inst: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPositionBuilderBeforeDbgRecords");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
     let a_Block = Block.addr();
     let a_Inst = Inst.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Block, a_Inst) });
     Ok(py.None())
@@ -11508,11 +12624,13 @@ fn LLVMPositionBuilderBeforeDbgRecords(py: Python<'_>, Builder: rt::PtrArg, Bloc
 #[pyo3(signature = (Builder, Instr))]
 fn LLVMPositionBuilderBefore(py: Python<'_>, Builder: rt::PtrArg, Instr: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPositionBuilderBefore");
+    let a_Builder = Builder.addr();
+    let a_Instr = Instr.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Builder = Builder.addr();
-    let a_Instr = Instr.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Instr) });
     Ok(py.None())
@@ -11526,11 +12644,13 @@ fn LLVMPositionBuilderBefore(py: Python<'_>, Builder: rt::PtrArg, Instr: rt::Ptr
 #[pyo3(signature = (Builder, Instr))]
 fn LLVMPositionBuilderBeforeInstrAndDbgRecords(py: Python<'_>, Builder: rt::PtrArg, Instr: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPositionBuilderBeforeInstrAndDbgRecords");
+    let a_Builder = Builder.addr();
+    let a_Instr = Instr.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Builder = Builder.addr();
-    let a_Instr = Instr.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Instr) });
     Ok(py.None())
@@ -11542,11 +12662,13 @@ fn LLVMPositionBuilderBeforeInstrAndDbgRecords(py: Python<'_>, Builder: rt::PtrA
 #[pyo3(signature = (Builder, Block))]
 fn LLVMPositionBuilderAtEnd(py: Python<'_>, Builder: rt::PtrArg, Block: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPositionBuilderAtEnd");
+    let a_Builder = Builder.addr();
+    let a_Block = Block.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Builder = Builder.addr();
-    let a_Block = Block.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Block) });
     Ok(py.None())
@@ -11560,10 +12682,12 @@ fn LLVMPositionBuilderAtEnd(py: Python<'_>, Builder: rt::PtrArg, Block: rt::PtrA
 #[pyo3(signature = (Builder))]
 fn LLVMGetInsertBlock(py: Python<'_>, Builder: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetInsertBlock");
+    let a_Builder = Builder.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Builder = Builder.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder) });
     Ok(super::llvm_types::TYPES.instance_at(py, 5, __r, None)?)
@@ -11574,10 +12698,12 @@ fn LLVMGetInsertBlock(py: Python<'_>, Builder: rt::PtrArg) -> PyResult<PyObject>
 #[pyo3(signature = (Builder))]
 fn LLVMClearInsertionPosition(py: Python<'_>, Builder: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMClearInsertionPosition");
+    let a_Builder = Builder.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Builder = Builder.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder) });
     Ok(py.None())
@@ -11589,11 +12715,13 @@ fn LLVMClearInsertionPosition(py: Python<'_>, Builder: rt::PtrArg) -> PyResult<P
 #[pyo3(signature = (Builder, Instr))]
 fn LLVMInsertIntoBuilder(py: Python<'_>, Builder: rt::PtrArg, Instr: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInsertIntoBuilder");
+    let a_Builder = Builder.addr();
+    let a_Instr = Instr.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Builder = Builder.addr();
-    let a_Instr = Instr.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Instr) });
     Ok(py.None())
@@ -11606,12 +12734,14 @@ fn LLVMInsertIntoBuilder(py: Python<'_>, Builder: rt::PtrArg, Instr: rt::PtrArg)
 #[pyo3(signature = (Builder, Instr, Name))]
 fn LLVMInsertIntoBuilderWithName(py: Python<'_>, Builder: rt::PtrArg, Instr: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInsertIntoBuilderWithName");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
     let a_Instr = Instr.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Instr, a_Name) });
     Ok(py.None())
@@ -11622,10 +12752,12 @@ fn LLVMInsertIntoBuilderWithName(py: Python<'_>, Builder: rt::PtrArg, Instr: rt:
 #[pyo3(signature = (Builder))]
 fn LLVMDisposeBuilder(py: Python<'_>, Builder: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeBuilder");
+    let a_Builder = Builder.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Builder = Builder.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder) });
     Ok(py.None())
@@ -11643,10 +12775,12 @@ fn LLVMDisposeBuilder(py: Python<'_>, Builder: rt::PtrArg) -> PyResult<PyObject>
 #[pyo3(signature = (Builder))]
 fn LLVMGetCurrentDebugLocation2(py: Python<'_>, Builder: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetCurrentDebugLocation2");
+    let a_Builder = Builder.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Builder = Builder.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -11664,11 +12798,13 @@ fn LLVMGetCurrentDebugLocation2(py: Python<'_>, Builder: rt::PtrArg) -> PyResult
 #[pyo3(signature = (Builder, Loc))]
 fn LLVMSetCurrentDebugLocation2(py: Python<'_>, Builder: rt::PtrArg, Loc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetCurrentDebugLocation2");
+    let a_Builder = Builder.addr();
+    let a_Loc = Loc.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Builder = Builder.addr();
-    let a_Loc = Loc.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Loc) });
     Ok(py.None())
@@ -11689,11 +12825,13 @@ fn LLVMSetCurrentDebugLocation2(py: Python<'_>, Builder: rt::PtrArg, Loc: rt::Pt
 #[pyo3(signature = (Builder, Inst))]
 fn LLVMSetInstDebugLocation(py: Python<'_>, Builder: rt::PtrArg, Inst: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetInstDebugLocation");
+    let a_Builder = Builder.addr();
+    let a_Inst = Inst.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Builder = Builder.addr();
-    let a_Inst = Inst.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Inst) });
     Ok(py.None())
@@ -11709,11 +12847,13 @@ fn LLVMSetInstDebugLocation(py: Python<'_>, Builder: rt::PtrArg, Inst: rt::PtrAr
 #[pyo3(signature = (Builder, Inst))]
 fn LLVMAddMetadataToInst(py: Python<'_>, Builder: rt::PtrArg, Inst: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddMetadataToInst");
+    let a_Builder = Builder.addr();
+    let a_Inst = Inst.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Builder = Builder.addr();
-    let a_Inst = Inst.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Inst) });
     Ok(py.None())
@@ -11731,10 +12871,12 @@ fn LLVMAddMetadataToInst(py: Python<'_>, Builder: rt::PtrArg, Inst: rt::PtrArg) 
 #[pyo3(signature = (Builder))]
 fn LLVMBuilderGetDefaultFPMathTag(py: Python<'_>, Builder: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuilderGetDefaultFPMathTag");
+    let a_Builder = Builder.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Builder = Builder.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -11752,11 +12894,13 @@ fn LLVMBuilderGetDefaultFPMathTag(py: Python<'_>, Builder: rt::PtrArg) -> PyResu
 #[pyo3(signature = (Builder, FPMathTag))]
 fn LLVMBuilderSetDefaultFPMathTag(py: Python<'_>, Builder: rt::PtrArg, FPMathTag: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuilderSetDefaultFPMathTag");
+    let a_Builder = Builder.addr();
+    let a_FPMathTag = FPMathTag.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Builder = Builder.addr();
-    let a_FPMathTag = FPMathTag.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_FPMathTag) });
     Ok(py.None())
@@ -11771,11 +12915,13 @@ fn LLVMBuilderSetDefaultFPMathTag(py: Python<'_>, Builder: rt::PtrArg, FPMathTag
 #[pyo3(signature = (Builder, L))]
 fn LLVMSetCurrentDebugLocation(py: Python<'_>, Builder: rt::PtrArg, L: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetCurrentDebugLocation");
+    let a_Builder = Builder.addr();
+    let a_L = L.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Builder = Builder.addr();
-    let a_L = L.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_L) });
     Ok(py.None())
@@ -11792,10 +12938,12 @@ fn LLVMSetCurrentDebugLocation(py: Python<'_>, Builder: rt::PtrArg, L: rt::PtrAr
 #[pyo3(signature = (Builder))]
 fn LLVMGetCurrentDebugLocation(py: Python<'_>, Builder: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetCurrentDebugLocation");
+    let a_Builder = Builder.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Builder = Builder.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -11809,10 +12957,12 @@ fn LLVMGetCurrentDebugLocation(py: Python<'_>, Builder: rt::PtrArg) -> PyResult<
 #[pyo3(signature = (arg0))]
 fn LLVMBuildRetVoid(py: Python<'_>, arg0: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildRetVoid");
+    let a_arg0 = arg0.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_arg0 = arg0.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -11827,11 +12977,13 @@ fn LLVMBuildRetVoid(py: Python<'_>, arg0: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (arg0, V))]
 fn LLVMBuildRet(py: Python<'_>, arg0: rt::PtrArg, V: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildRet");
+    let a_arg0 = arg0.addr();
+    let a_V = V.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_arg0 = arg0.addr();
-    let a_V = V.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_V) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -11847,13 +12999,15 @@ fn LLVMBuildRet(py: Python<'_>, arg0: rt::PtrArg, V: rt::PtrArg) -> PyResult<PyO
 #[pyo3(signature = (arg0, RetVals, N))]
 fn LLVMBuildAggregateRet(py: Python<'_>, arg0: rt::PtrArg, RetVals: &Bound<'_, PyAny>, N: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildAggregateRet");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u32) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let mut h_RetVals = super::llvm_types::TYPES.handle_ref(4, RetVals, true)?;
     let a_RetVals = h_RetVals.addr();
     let a_N = N.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_RetVals, a_N) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -11868,11 +13022,13 @@ fn LLVMBuildAggregateRet(py: Python<'_>, arg0: rt::PtrArg, RetVals: &Bound<'_, P
 #[pyo3(signature = (arg0, Dest))]
 fn LLVMBuildBr(py: Python<'_>, arg0: rt::PtrArg, Dest: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildBr");
+    let a_arg0 = arg0.addr();
+    let a_Dest = Dest.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_arg0 = arg0.addr();
-    let a_Dest = Dest.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Dest) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -11889,13 +13045,15 @@ fn LLVMBuildBr(py: Python<'_>, arg0: rt::PtrArg, Dest: rt::PtrArg) -> PyResult<P
 #[pyo3(signature = (arg0, If, Then, Else))]
 fn LLVMBuildCondBr(py: Python<'_>, arg0: rt::PtrArg, If: rt::PtrArg, Then: rt::PtrArg, Else: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildCondBr");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_If = If.addr();
     let a_Then = Then.addr();
     let a_Else = Else.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_If, a_Then, a_Else) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -11912,13 +13070,15 @@ fn LLVMBuildCondBr(py: Python<'_>, arg0: rt::PtrArg, If: rt::PtrArg, Then: rt::P
 #[pyo3(signature = (arg0, V, Else, NumCases))]
 fn LLVMBuildSwitch(py: Python<'_>, arg0: rt::PtrArg, V: rt::PtrArg, Else: rt::PtrArg, NumCases: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildSwitch");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u32) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_V = V.addr();
     let a_Else = Else.addr();
     let a_NumCases = NumCases.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_V, a_Else, a_NumCases) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -11934,12 +13094,14 @@ fn LLVMBuildSwitch(py: Python<'_>, arg0: rt::PtrArg, V: rt::PtrArg, Else: rt::Pt
 #[pyo3(signature = (B, Addr, NumDests))]
 fn LLVMBuildIndirectBr(py: Python<'_>, B: rt::PtrArg, Addr: rt::PtrArg, NumDests: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildIndirectBr");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u32) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_B = B.addr();
     let a_Addr = Addr.addr();
     let a_NumDests = NumDests.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_Addr, a_NumDests) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -11963,9 +13125,6 @@ fn LLVMBuildIndirectBr(py: Python<'_>, B: rt::PtrArg, Addr: rt::PtrArg, NumDests
 #[pyo3(signature = (B, Ty, Fn, DefaultDest, IndirectDests, NumIndirectDests, Args, NumArgs, Bundles, NumBundles, Name))]
 fn LLVMBuildCallBr(py: Python<'_>, B: rt::PtrArg, Ty: rt::PtrArg, Fn: rt::PtrArg, DefaultDest: rt::PtrArg, IndirectDests: &Bound<'_, PyAny>, NumIndirectDests: rt::CInt<u32>, Args: &Bound<'_, PyAny>, NumArgs: rt::CInt<u32>, Bundles: &Bound<'_, PyAny>, NumBundles: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildCallBr");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize, usize, u32, usize, u32, usize, u32, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_B = B.addr();
     let a_Ty = Ty.addr();
     let a_Fn = Fn.addr();
@@ -11980,6 +13139,11 @@ fn LLVMBuildCallBr(py: Python<'_>, B: rt::PtrArg, Ty: rt::PtrArg, Fn: rt::PtrArg
     let a_Bundles = h_Bundles.addr();
     let a_NumBundles = NumBundles.0;
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize, usize, u32, usize, u32, usize, u32, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_Ty, a_Fn, a_DefaultDest, a_IndirectDests, a_NumIndirectDests, a_Args, a_NumArgs, a_Bundles, a_NumBundles, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -12000,9 +13164,6 @@ fn LLVMBuildCallBr(py: Python<'_>, B: rt::PtrArg, Ty: rt::PtrArg, Fn: rt::PtrArg
 #[pyo3(signature = (arg0, Ty, Fn, Args, NumArgs, Then, Catch, Name))]
 fn LLVMBuildInvoke2(py: Python<'_>, arg0: rt::PtrArg, Ty: rt::PtrArg, Fn: rt::PtrArg, Args: &Bound<'_, PyAny>, NumArgs: rt::CInt<u32>, Then: rt::PtrArg, Catch: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildInvoke2");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize, u32, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_Ty = Ty.addr();
     let a_Fn = Fn.addr();
@@ -12012,6 +13173,11 @@ fn LLVMBuildInvoke2(py: Python<'_>, arg0: rt::PtrArg, Ty: rt::PtrArg, Fn: rt::Pt
     let a_Then = Then.addr();
     let a_Catch = Catch.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize, u32, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Ty, a_Fn, a_Args, a_NumArgs, a_Then, a_Catch, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -12034,9 +13200,6 @@ fn LLVMBuildInvoke2(py: Python<'_>, arg0: rt::PtrArg, Ty: rt::PtrArg, Fn: rt::Pt
 #[pyo3(signature = (arg0, Ty, Fn, Args, NumArgs, Then, Catch, Bundles, NumBundles, Name))]
 fn LLVMBuildInvokeWithOperandBundles(py: Python<'_>, arg0: rt::PtrArg, Ty: rt::PtrArg, Fn: rt::PtrArg, Args: &Bound<'_, PyAny>, NumArgs: rt::CInt<u32>, Then: rt::PtrArg, Catch: rt::PtrArg, Bundles: &Bound<'_, PyAny>, NumBundles: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildInvokeWithOperandBundles");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize, u32, usize, usize, usize, u32, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_Ty = Ty.addr();
     let a_Fn = Fn.addr();
@@ -12049,6 +13212,11 @@ fn LLVMBuildInvokeWithOperandBundles(py: Python<'_>, arg0: rt::PtrArg, Ty: rt::P
     let a_Bundles = h_Bundles.addr();
     let a_NumBundles = NumBundles.0;
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize, u32, usize, usize, usize, u32, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Ty, a_Fn, a_Args, a_NumArgs, a_Then, a_Catch, a_Bundles, a_NumBundles, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -12062,10 +13230,12 @@ fn LLVMBuildInvokeWithOperandBundles(py: Python<'_>, arg0: rt::PtrArg, Ty: rt::P
 #[pyo3(signature = (arg0))]
 fn LLVMBuildUnreachable(py: Python<'_>, arg0: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildUnreachable");
+    let a_arg0 = arg0.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_arg0 = arg0.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -12080,11 +13250,13 @@ fn LLVMBuildUnreachable(py: Python<'_>, arg0: rt::PtrArg) -> PyResult<PyObject> 
 #[pyo3(signature = (B, Exn))]
 fn LLVMBuildResume(py: Python<'_>, B: rt::PtrArg, Exn: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildResume");
+    let a_B = B.addr();
+    let a_Exn = Exn.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_B = B.addr();
-    let a_Exn = Exn.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_Exn) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -12102,14 +13274,16 @@ fn LLVMBuildResume(py: Python<'_>, B: rt::PtrArg, Exn: rt::PtrArg) -> PyResult<P
 #[pyo3(signature = (B, Ty, PersFn, NumClauses, Name))]
 fn LLVMBuildLandingPad(py: Python<'_>, B: rt::PtrArg, Ty: rt::PtrArg, PersFn: rt::PtrArg, NumClauses: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildLandingPad");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u32, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_B = B.addr();
     let a_Ty = Ty.addr();
     let a_PersFn = PersFn.addr();
     let a_NumClauses = NumClauses.0;
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u32, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_Ty, a_PersFn, a_NumClauses, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -12125,12 +13299,14 @@ fn LLVMBuildLandingPad(py: Python<'_>, B: rt::PtrArg, Ty: rt::PtrArg, PersFn: rt
 #[pyo3(signature = (B, CatchPad, BB))]
 fn LLVMBuildCleanupRet(py: Python<'_>, B: rt::PtrArg, CatchPad: rt::PtrArg, BB: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildCleanupRet");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_B = B.addr();
     let a_CatchPad = CatchPad.addr();
     let a_BB = BB.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_CatchPad, a_BB) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -12146,12 +13322,14 @@ fn LLVMBuildCleanupRet(py: Python<'_>, B: rt::PtrArg, CatchPad: rt::PtrArg, BB: 
 #[pyo3(signature = (B, CatchPad, BB))]
 fn LLVMBuildCatchRet(py: Python<'_>, B: rt::PtrArg, CatchPad: rt::PtrArg, BB: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildCatchRet");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_B = B.addr();
     let a_CatchPad = CatchPad.addr();
     let a_BB = BB.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_CatchPad, a_BB) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -12169,15 +13347,17 @@ fn LLVMBuildCatchRet(py: Python<'_>, B: rt::PtrArg, CatchPad: rt::PtrArg, BB: rt
 #[pyo3(signature = (B, ParentPad, Args, NumArgs, Name))]
 fn LLVMBuildCatchPad(py: Python<'_>, B: rt::PtrArg, ParentPad: rt::PtrArg, Args: &Bound<'_, PyAny>, NumArgs: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildCatchPad");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u32, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_B = B.addr();
     let a_ParentPad = ParentPad.addr();
     let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, true)?;
     let a_Args = h_Args.addr();
     let a_NumArgs = NumArgs.0;
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u32, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_ParentPad, a_Args, a_NumArgs, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -12195,15 +13375,17 @@ fn LLVMBuildCatchPad(py: Python<'_>, B: rt::PtrArg, ParentPad: rt::PtrArg, Args:
 #[pyo3(signature = (B, ParentPad, Args, NumArgs, Name))]
 fn LLVMBuildCleanupPad(py: Python<'_>, B: rt::PtrArg, ParentPad: rt::PtrArg, Args: &Bound<'_, PyAny>, NumArgs: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildCleanupPad");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u32, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_B = B.addr();
     let a_ParentPad = ParentPad.addr();
     let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, true)?;
     let a_Args = h_Args.addr();
     let a_NumArgs = NumArgs.0;
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u32, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_ParentPad, a_Args, a_NumArgs, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -12221,14 +13403,16 @@ fn LLVMBuildCleanupPad(py: Python<'_>, B: rt::PtrArg, ParentPad: rt::PtrArg, Arg
 #[pyo3(signature = (B, ParentPad, UnwindBB, NumHandlers, Name))]
 fn LLVMBuildCatchSwitch(py: Python<'_>, B: rt::PtrArg, ParentPad: rt::PtrArg, UnwindBB: rt::PtrArg, NumHandlers: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildCatchSwitch");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u32, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_B = B.addr();
     let a_ParentPad = ParentPad.addr();
     let a_UnwindBB = UnwindBB.addr();
     let a_NumHandlers = NumHandlers.0;
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u32, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_ParentPad, a_UnwindBB, a_NumHandlers, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -12241,12 +13425,14 @@ fn LLVMBuildCatchSwitch(py: Python<'_>, B: rt::PtrArg, ParentPad: rt::PtrArg, Un
 #[pyo3(signature = (Switch, OnVal, Dest))]
 fn LLVMAddCase(py: Python<'_>, Switch: rt::PtrArg, OnVal: rt::PtrArg, Dest: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddCase");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Switch = Switch.addr();
     let a_OnVal = OnVal.addr();
     let a_Dest = Dest.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Switch, a_OnVal, a_Dest) });
     Ok(py.None())
@@ -12258,11 +13444,13 @@ fn LLVMAddCase(py: Python<'_>, Switch: rt::PtrArg, OnVal: rt::PtrArg, Dest: rt::
 #[pyo3(signature = (IndirectBr, Dest))]
 fn LLVMAddDestination(py: Python<'_>, IndirectBr: rt::PtrArg, Dest: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddDestination");
+    let a_IndirectBr = IndirectBr.addr();
+    let a_Dest = Dest.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_IndirectBr = IndirectBr.addr();
-    let a_Dest = Dest.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_IndirectBr, a_Dest) });
     Ok(py.None())
@@ -12276,10 +13464,12 @@ fn LLVMAddDestination(py: Python<'_>, IndirectBr: rt::PtrArg, Dest: rt::PtrArg) 
 #[pyo3(signature = (LandingPad))]
 fn LLVMGetNumClauses(py: Python<'_>, LandingPad: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNumClauses");
+    let a_LandingPad = LandingPad.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_LandingPad = LandingPad.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_LandingPad) });
     Ok(rt::obj(py, __r)?)
@@ -12294,11 +13484,13 @@ fn LLVMGetNumClauses(py: Python<'_>, LandingPad: rt::PtrArg) -> PyResult<PyObjec
 #[pyo3(signature = (LandingPad, Idx))]
 fn LLVMGetClause(py: Python<'_>, LandingPad: rt::PtrArg, Idx: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetClause");
+    let a_LandingPad = LandingPad.addr();
+    let a_Idx = Idx.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_LandingPad = LandingPad.addr();
-    let a_Idx = Idx.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_LandingPad, a_Idx) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -12310,11 +13502,13 @@ fn LLVMGetClause(py: Python<'_>, LandingPad: rt::PtrArg, Idx: rt::CInt<u32>) -> 
 #[pyo3(signature = (LandingPad, ClauseVal))]
 fn LLVMAddClause(py: Python<'_>, LandingPad: rt::PtrArg, ClauseVal: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddClause");
+    let a_LandingPad = LandingPad.addr();
+    let a_ClauseVal = ClauseVal.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_LandingPad = LandingPad.addr();
-    let a_ClauseVal = ClauseVal.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_LandingPad, a_ClauseVal) });
     Ok(py.None())
@@ -12328,10 +13522,12 @@ fn LLVMAddClause(py: Python<'_>, LandingPad: rt::PtrArg, ClauseVal: rt::PtrArg) 
 #[pyo3(signature = (LandingPad))]
 fn LLVMIsCleanup(py: Python<'_>, LandingPad: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsCleanup");
+    let a_LandingPad = LandingPad.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_LandingPad = LandingPad.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_LandingPad) });
     Ok(rt::obj(py, __r)?)
@@ -12343,11 +13539,13 @@ fn LLVMIsCleanup(py: Python<'_>, LandingPad: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (LandingPad, Val))]
 fn LLVMSetCleanup(py: Python<'_>, LandingPad: rt::PtrArg, Val: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetCleanup");
+    let a_LandingPad = LandingPad.addr();
+    let a_Val = Val.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_LandingPad = LandingPad.addr();
-    let a_Val = Val.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_LandingPad, a_Val) });
     Ok(py.None())
@@ -12359,11 +13557,13 @@ fn LLVMSetCleanup(py: Python<'_>, LandingPad: rt::PtrArg, Val: rt::CInt<i32>) ->
 #[pyo3(signature = (CatchSwitch, Dest))]
 fn LLVMAddHandler(py: Python<'_>, CatchSwitch: rt::PtrArg, Dest: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddHandler");
+    let a_CatchSwitch = CatchSwitch.addr();
+    let a_Dest = Dest.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_CatchSwitch = CatchSwitch.addr();
-    let a_Dest = Dest.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_CatchSwitch, a_Dest) });
     Ok(py.None())
@@ -12377,10 +13577,12 @@ fn LLVMAddHandler(py: Python<'_>, CatchSwitch: rt::PtrArg, Dest: rt::PtrArg) -> 
 #[pyo3(signature = (CatchSwitch))]
 fn LLVMGetNumHandlers(py: Python<'_>, CatchSwitch: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNumHandlers");
+    let a_CatchSwitch = CatchSwitch.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_CatchSwitch = CatchSwitch.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_CatchSwitch) });
     Ok(rt::obj(py, __r)?)
@@ -12399,12 +13601,14 @@ fn LLVMGetNumHandlers(py: Python<'_>, CatchSwitch: rt::PtrArg) -> PyResult<PyObj
 #[pyo3(signature = (CatchSwitch, Handlers))]
 fn LLVMGetHandlers(py: Python<'_>, CatchSwitch: rt::PtrArg, Handlers: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetHandlers");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_CatchSwitch = CatchSwitch.addr();
     let mut h_Handlers = super::llvm_types::TYPES.handle_ref(5, Handlers, true)?;
     let a_Handlers = h_Handlers.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_CatchSwitch, a_Handlers) });
     Ok(py.None())
@@ -12419,11 +13623,13 @@ fn LLVMGetHandlers(py: Python<'_>, CatchSwitch: rt::PtrArg, Handlers: &Bound<'_,
 #[pyo3(signature = (Funclet, i))]
 fn LLVMGetArgOperand(py: Python<'_>, Funclet: rt::PtrArg, i: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetArgOperand");
+    let a_Funclet = Funclet.addr();
+    let a_i = i.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Funclet = Funclet.addr();
-    let a_i = i.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Funclet, a_i) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -12436,12 +13642,14 @@ fn LLVMGetArgOperand(py: Python<'_>, Funclet: rt::PtrArg, i: rt::CInt<u32>) -> P
 #[pyo3(signature = (Funclet, i, value))]
 fn LLVMSetArgOperand(py: Python<'_>, Funclet: rt::PtrArg, i: rt::CInt<u32>, value: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetArgOperand");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, usize) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Funclet = Funclet.addr();
     let a_i = i.0;
     let a_value = value.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, usize) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Funclet, a_i, a_value) });
     Ok(py.None())
@@ -12461,10 +13669,12 @@ fn LLVMSetArgOperand(py: Python<'_>, Funclet: rt::PtrArg, i: rt::CInt<u32>, valu
 #[pyo3(signature = (CatchPad))]
 fn LLVMGetParentCatchSwitch(py: Python<'_>, CatchPad: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetParentCatchSwitch");
+    let a_CatchPad = CatchPad.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_CatchPad = CatchPad.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_CatchPad) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -12482,11 +13692,13 @@ fn LLVMGetParentCatchSwitch(py: Python<'_>, CatchPad: rt::PtrArg) -> PyResult<Py
 #[pyo3(signature = (CatchPad, CatchSwitch))]
 fn LLVMSetParentCatchSwitch(py: Python<'_>, CatchPad: rt::PtrArg, CatchSwitch: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetParentCatchSwitch");
+    let a_CatchPad = CatchPad.addr();
+    let a_CatchSwitch = CatchSwitch.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_CatchPad = CatchPad.addr();
-    let a_CatchSwitch = CatchSwitch.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_CatchPad, a_CatchSwitch) });
     Ok(py.None())
@@ -12503,13 +13715,15 @@ fn LLVMSetParentCatchSwitch(py: Python<'_>, CatchPad: rt::PtrArg, CatchSwitch: r
 #[pyo3(signature = (arg0, LHS, RHS, Name))]
 fn LLVMBuildAdd(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildAdd");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_LHS = LHS.addr();
     let a_RHS = RHS.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_LHS, a_RHS, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -12526,13 +13740,15 @@ fn LLVMBuildAdd(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrA
 #[pyo3(signature = (arg0, LHS, RHS, Name))]
 fn LLVMBuildNSWAdd(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildNSWAdd");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_LHS = LHS.addr();
     let a_RHS = RHS.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_LHS, a_RHS, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -12549,13 +13765,15 @@ fn LLVMBuildNSWAdd(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::P
 #[pyo3(signature = (arg0, LHS, RHS, Name))]
 fn LLVMBuildNUWAdd(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildNUWAdd");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_LHS = LHS.addr();
     let a_RHS = RHS.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_LHS, a_RHS, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -12572,13 +13790,15 @@ fn LLVMBuildNUWAdd(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::P
 #[pyo3(signature = (arg0, LHS, RHS, Name))]
 fn LLVMBuildFAdd(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildFAdd");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_LHS = LHS.addr();
     let a_RHS = RHS.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_LHS, a_RHS, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -12595,13 +13815,15 @@ fn LLVMBuildFAdd(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::Ptr
 #[pyo3(signature = (arg0, LHS, RHS, Name))]
 fn LLVMBuildSub(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildSub");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_LHS = LHS.addr();
     let a_RHS = RHS.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_LHS, a_RHS, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -12618,13 +13840,15 @@ fn LLVMBuildSub(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrA
 #[pyo3(signature = (arg0, LHS, RHS, Name))]
 fn LLVMBuildNSWSub(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildNSWSub");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_LHS = LHS.addr();
     let a_RHS = RHS.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_LHS, a_RHS, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -12641,13 +13865,15 @@ fn LLVMBuildNSWSub(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::P
 #[pyo3(signature = (arg0, LHS, RHS, Name))]
 fn LLVMBuildNUWSub(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildNUWSub");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_LHS = LHS.addr();
     let a_RHS = RHS.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_LHS, a_RHS, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -12664,13 +13890,15 @@ fn LLVMBuildNUWSub(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::P
 #[pyo3(signature = (arg0, LHS, RHS, Name))]
 fn LLVMBuildFSub(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildFSub");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_LHS = LHS.addr();
     let a_RHS = RHS.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_LHS, a_RHS, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -12687,13 +13915,15 @@ fn LLVMBuildFSub(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::Ptr
 #[pyo3(signature = (arg0, LHS, RHS, Name))]
 fn LLVMBuildMul(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildMul");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_LHS = LHS.addr();
     let a_RHS = RHS.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_LHS, a_RHS, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -12710,13 +13940,15 @@ fn LLVMBuildMul(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrA
 #[pyo3(signature = (arg0, LHS, RHS, Name))]
 fn LLVMBuildNSWMul(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildNSWMul");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_LHS = LHS.addr();
     let a_RHS = RHS.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_LHS, a_RHS, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -12733,13 +13965,15 @@ fn LLVMBuildNSWMul(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::P
 #[pyo3(signature = (arg0, LHS, RHS, Name))]
 fn LLVMBuildNUWMul(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildNUWMul");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_LHS = LHS.addr();
     let a_RHS = RHS.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_LHS, a_RHS, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -12756,13 +13990,15 @@ fn LLVMBuildNUWMul(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::P
 #[pyo3(signature = (arg0, LHS, RHS, Name))]
 fn LLVMBuildFMul(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildFMul");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_LHS = LHS.addr();
     let a_RHS = RHS.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_LHS, a_RHS, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -12779,13 +14015,15 @@ fn LLVMBuildFMul(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::Ptr
 #[pyo3(signature = (arg0, LHS, RHS, Name))]
 fn LLVMBuildUDiv(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildUDiv");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_LHS = LHS.addr();
     let a_RHS = RHS.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_LHS, a_RHS, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -12802,13 +14040,15 @@ fn LLVMBuildUDiv(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::Ptr
 #[pyo3(signature = (arg0, LHS, RHS, Name))]
 fn LLVMBuildExactUDiv(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildExactUDiv");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_LHS = LHS.addr();
     let a_RHS = RHS.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_LHS, a_RHS, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -12825,13 +14065,15 @@ fn LLVMBuildExactUDiv(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt
 #[pyo3(signature = (arg0, LHS, RHS, Name))]
 fn LLVMBuildSDiv(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildSDiv");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_LHS = LHS.addr();
     let a_RHS = RHS.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_LHS, a_RHS, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -12848,13 +14090,15 @@ fn LLVMBuildSDiv(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::Ptr
 #[pyo3(signature = (arg0, LHS, RHS, Name))]
 fn LLVMBuildExactSDiv(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildExactSDiv");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_LHS = LHS.addr();
     let a_RHS = RHS.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_LHS, a_RHS, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -12871,13 +14115,15 @@ fn LLVMBuildExactSDiv(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt
 #[pyo3(signature = (arg0, LHS, RHS, Name))]
 fn LLVMBuildFDiv(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildFDiv");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_LHS = LHS.addr();
     let a_RHS = RHS.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_LHS, a_RHS, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -12894,13 +14140,15 @@ fn LLVMBuildFDiv(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::Ptr
 #[pyo3(signature = (arg0, LHS, RHS, Name))]
 fn LLVMBuildURem(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildURem");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_LHS = LHS.addr();
     let a_RHS = RHS.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_LHS, a_RHS, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -12917,13 +14165,15 @@ fn LLVMBuildURem(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::Ptr
 #[pyo3(signature = (arg0, LHS, RHS, Name))]
 fn LLVMBuildSRem(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildSRem");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_LHS = LHS.addr();
     let a_RHS = RHS.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_LHS, a_RHS, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -12940,13 +14190,15 @@ fn LLVMBuildSRem(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::Ptr
 #[pyo3(signature = (arg0, LHS, RHS, Name))]
 fn LLVMBuildFRem(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildFRem");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_LHS = LHS.addr();
     let a_RHS = RHS.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_LHS, a_RHS, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -12963,13 +14215,15 @@ fn LLVMBuildFRem(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::Ptr
 #[pyo3(signature = (arg0, LHS, RHS, Name))]
 fn LLVMBuildShl(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildShl");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_LHS = LHS.addr();
     let a_RHS = RHS.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_LHS, a_RHS, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -12986,13 +14240,15 @@ fn LLVMBuildShl(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrA
 #[pyo3(signature = (arg0, LHS, RHS, Name))]
 fn LLVMBuildLShr(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildLShr");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_LHS = LHS.addr();
     let a_RHS = RHS.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_LHS, a_RHS, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -13009,13 +14265,15 @@ fn LLVMBuildLShr(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::Ptr
 #[pyo3(signature = (arg0, LHS, RHS, Name))]
 fn LLVMBuildAShr(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildAShr");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_LHS = LHS.addr();
     let a_RHS = RHS.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_LHS, a_RHS, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -13032,13 +14290,15 @@ fn LLVMBuildAShr(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::Ptr
 #[pyo3(signature = (arg0, LHS, RHS, Name))]
 fn LLVMBuildAnd(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildAnd");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_LHS = LHS.addr();
     let a_RHS = RHS.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_LHS, a_RHS, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -13055,13 +14315,15 @@ fn LLVMBuildAnd(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrA
 #[pyo3(signature = (arg0, LHS, RHS, Name))]
 fn LLVMBuildOr(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildOr");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_LHS = LHS.addr();
     let a_RHS = RHS.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_LHS, a_RHS, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -13078,13 +14340,15 @@ fn LLVMBuildOr(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrAr
 #[pyo3(signature = (arg0, LHS, RHS, Name))]
 fn LLVMBuildXor(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildXor");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_LHS = LHS.addr();
     let a_RHS = RHS.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_LHS, a_RHS, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -13102,14 +14366,16 @@ fn LLVMBuildXor(py: Python<'_>, arg0: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrA
 #[pyo3(signature = (B, Op, LHS, RHS, Name))]
 fn LLVMBuildBinOp(py: Python<'_>, B: rt::PtrArg, Op: &Bound<'_, PyAny>, LHS: rt::PtrArg, RHS: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildBinOp");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_B = B.addr();
     let a_Op = rt::narrow::<u32>(TYPES.enum_arg(0, Op)?)?;
     let a_LHS = LHS.addr();
     let a_RHS = RHS.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_Op, a_LHS, a_RHS, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -13125,12 +14391,14 @@ fn LLVMBuildBinOp(py: Python<'_>, B: rt::PtrArg, Op: &Bound<'_, PyAny>, LHS: rt:
 #[pyo3(signature = (arg0, V, Name))]
 fn LLVMBuildNeg(py: Python<'_>, arg0: rt::PtrArg, V: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildNeg");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_V = V.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_V, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -13146,12 +14414,14 @@ fn LLVMBuildNeg(py: Python<'_>, arg0: rt::PtrArg, V: rt::PtrArg, Name: rt::CStrA
 #[pyo3(signature = (B, V, Name))]
 fn LLVMBuildNSWNeg(py: Python<'_>, B: rt::PtrArg, V: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildNSWNeg");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_B = B.addr();
     let a_V = V.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_V, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -13169,12 +14439,14 @@ fn LLVMBuildNSWNeg(py: Python<'_>, B: rt::PtrArg, V: rt::PtrArg, Name: rt::CStrA
 #[pyo3(signature = (B, V, Name))]
 fn LLVMBuildNUWNeg(py: Python<'_>, B: rt::PtrArg, V: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildNUWNeg");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_B = B.addr();
     let a_V = V.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_V, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -13190,12 +14462,14 @@ fn LLVMBuildNUWNeg(py: Python<'_>, B: rt::PtrArg, V: rt::PtrArg, Name: rt::CStrA
 #[pyo3(signature = (arg0, V, Name))]
 fn LLVMBuildFNeg(py: Python<'_>, arg0: rt::PtrArg, V: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildFNeg");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_V = V.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_V, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -13211,12 +14485,14 @@ fn LLVMBuildFNeg(py: Python<'_>, arg0: rt::PtrArg, V: rt::PtrArg, Name: rt::CStr
 #[pyo3(signature = (arg0, V, Name))]
 fn LLVMBuildNot(py: Python<'_>, arg0: rt::PtrArg, V: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildNot");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_V = V.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_V, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -13230,10 +14506,12 @@ fn LLVMBuildNot(py: Python<'_>, arg0: rt::PtrArg, V: rt::PtrArg, Name: rt::CStrA
 #[pyo3(signature = (ArithInst))]
 fn LLVMGetNUW(py: Python<'_>, ArithInst: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNUW");
+    let a_ArithInst = ArithInst.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_ArithInst = ArithInst.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ArithInst) });
     Ok(rt::obj(py, __r)?)
@@ -13245,11 +14523,13 @@ fn LLVMGetNUW(py: Python<'_>, ArithInst: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (ArithInst, HasNUW))]
 fn LLVMSetNUW(py: Python<'_>, ArithInst: rt::PtrArg, HasNUW: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetNUW");
+    let a_ArithInst = ArithInst.addr();
+    let a_HasNUW = HasNUW.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_ArithInst = ArithInst.addr();
-    let a_HasNUW = HasNUW.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ArithInst, a_HasNUW) });
     Ok(py.None())
@@ -13263,10 +14543,12 @@ fn LLVMSetNUW(py: Python<'_>, ArithInst: rt::PtrArg, HasNUW: rt::CInt<i32>) -> P
 #[pyo3(signature = (ArithInst))]
 fn LLVMGetNSW(py: Python<'_>, ArithInst: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNSW");
+    let a_ArithInst = ArithInst.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_ArithInst = ArithInst.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ArithInst) });
     Ok(rt::obj(py, __r)?)
@@ -13278,11 +14560,13 @@ fn LLVMGetNSW(py: Python<'_>, ArithInst: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (ArithInst, HasNSW))]
 fn LLVMSetNSW(py: Python<'_>, ArithInst: rt::PtrArg, HasNSW: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetNSW");
+    let a_ArithInst = ArithInst.addr();
+    let a_HasNSW = HasNSW.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_ArithInst = ArithInst.addr();
-    let a_HasNSW = HasNSW.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ArithInst, a_HasNSW) });
     Ok(py.None())
@@ -13296,10 +14580,12 @@ fn LLVMSetNSW(py: Python<'_>, ArithInst: rt::PtrArg, HasNSW: rt::CInt<i32>) -> P
 #[pyo3(signature = (DivOrShrInst))]
 fn LLVMGetExact(py: Python<'_>, DivOrShrInst: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetExact");
+    let a_DivOrShrInst = DivOrShrInst.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_DivOrShrInst = DivOrShrInst.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_DivOrShrInst) });
     Ok(rt::obj(py, __r)?)
@@ -13311,11 +14597,13 @@ fn LLVMGetExact(py: Python<'_>, DivOrShrInst: rt::PtrArg) -> PyResult<PyObject> 
 #[pyo3(signature = (DivOrShrInst, IsExact))]
 fn LLVMSetExact(py: Python<'_>, DivOrShrInst: rt::PtrArg, IsExact: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetExact");
+    let a_DivOrShrInst = DivOrShrInst.addr();
+    let a_IsExact = IsExact.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_DivOrShrInst = DivOrShrInst.addr();
-    let a_IsExact = IsExact.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_DivOrShrInst, a_IsExact) });
     Ok(py.None())
@@ -13332,10 +14620,12 @@ fn LLVMSetExact(py: Python<'_>, DivOrShrInst: rt::PtrArg, IsExact: rt::CInt<i32>
 #[pyo3(signature = (NonNegInst))]
 fn LLVMGetNNeg(py: Python<'_>, NonNegInst: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNNeg");
+    let a_NonNegInst = NonNegInst.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_NonNegInst = NonNegInst.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_NonNegInst) });
     Ok(rt::obj(py, __r)?)
@@ -13350,11 +14640,13 @@ fn LLVMGetNNeg(py: Python<'_>, NonNegInst: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (NonNegInst, IsNonNeg))]
 fn LLVMSetNNeg(py: Python<'_>, NonNegInst: rt::PtrArg, IsNonNeg: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetNNeg");
+    let a_NonNegInst = NonNegInst.addr();
+    let a_IsNonNeg = IsNonNeg.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_NonNegInst = NonNegInst.addr();
-    let a_IsNonNeg = IsNonNeg.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_NonNegInst, a_IsNonNeg) });
     Ok(py.None())
@@ -13374,10 +14666,12 @@ fn LLVMSetNNeg(py: Python<'_>, NonNegInst: rt::PtrArg, IsNonNeg: rt::CInt<i32>) 
 #[pyo3(signature = (FPMathInst))]
 fn LLVMGetFastMathFlags(py: Python<'_>, FPMathInst: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetFastMathFlags");
+    let a_FPMathInst = FPMathInst.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_FPMathInst = FPMathInst.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_FPMathInst) });
     Ok(rt::obj(py, __r)?)
@@ -13395,11 +14689,13 @@ fn LLVMGetFastMathFlags(py: Python<'_>, FPMathInst: rt::PtrArg) -> PyResult<PyOb
 #[pyo3(signature = (FPMathInst, FMF))]
 fn LLVMSetFastMathFlags(py: Python<'_>, FPMathInst: rt::PtrArg, FMF: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetFastMathFlags");
+    let a_FPMathInst = FPMathInst.addr();
+    let a_FMF = FMF.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_FPMathInst = FPMathInst.addr();
-    let a_FMF = FMF.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_FPMathInst, a_FMF) });
     Ok(py.None())
@@ -13419,10 +14715,12 @@ fn LLVMSetFastMathFlags(py: Python<'_>, FPMathInst: rt::PtrArg, FMF: rt::CInt<u3
 #[pyo3(signature = (Inst))]
 fn LLVMCanValueUseFastMathFlags(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCanValueUseFastMathFlags");
+    let a_Inst = Inst.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Inst = Inst.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Inst) });
     Ok(rt::obj(py, __r)?)
@@ -13439,10 +14737,12 @@ fn LLVMCanValueUseFastMathFlags(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<Py
 #[pyo3(signature = (Inst))]
 fn LLVMGetIsDisjoint(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetIsDisjoint");
+    let a_Inst = Inst.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Inst = Inst.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Inst) });
     Ok(rt::obj(py, __r)?)
@@ -13457,11 +14757,13 @@ fn LLVMGetIsDisjoint(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Inst, IsDisjoint))]
 fn LLVMSetIsDisjoint(py: Python<'_>, Inst: rt::PtrArg, IsDisjoint: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetIsDisjoint");
+    let a_Inst = Inst.addr();
+    let a_IsDisjoint = IsDisjoint.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Inst = Inst.addr();
-    let a_IsDisjoint = IsDisjoint.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Inst, a_IsDisjoint) });
     Ok(py.None())
@@ -13477,12 +14779,14 @@ fn LLVMSetIsDisjoint(py: Python<'_>, Inst: rt::PtrArg, IsDisjoint: rt::CInt<i32>
 #[pyo3(signature = (arg0, Ty, Name))]
 fn LLVMBuildMalloc(py: Python<'_>, arg0: rt::PtrArg, Ty: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildMalloc");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_Ty = Ty.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Ty, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -13499,13 +14803,15 @@ fn LLVMBuildMalloc(py: Python<'_>, arg0: rt::PtrArg, Ty: rt::PtrArg, Name: rt::C
 #[pyo3(signature = (arg0, Ty, Val, Name))]
 fn LLVMBuildArrayMalloc(py: Python<'_>, arg0: rt::PtrArg, Ty: rt::PtrArg, Val: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildArrayMalloc");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_Ty = Ty.addr();
     let a_Val = Val.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Ty, a_Val, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -13528,14 +14834,16 @@ fn LLVMBuildArrayMalloc(py: Python<'_>, arg0: rt::PtrArg, Ty: rt::PtrArg, Val: r
 #[pyo3(signature = (B, Ptr, Val, Len, Align))]
 fn LLVMBuildMemSet(py: Python<'_>, B: rt::PtrArg, Ptr: rt::PtrArg, Val: rt::PtrArg, Len: rt::PtrArg, Align: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildMemSet");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize, u32) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_B = B.addr();
     let a_Ptr = Ptr.addr();
     let a_Val = Val.addr();
     let a_Len = Len.addr();
     let a_Align = Align.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize, u32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_Ptr, a_Val, a_Len, a_Align) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -13558,15 +14866,17 @@ fn LLVMBuildMemSet(py: Python<'_>, B: rt::PtrArg, Ptr: rt::PtrArg, Val: rt::PtrA
 #[pyo3(signature = (B, Dst, DstAlign, Src, SrcAlign, Size))]
 fn LLVMBuildMemCpy(py: Python<'_>, B: rt::PtrArg, Dst: rt::PtrArg, DstAlign: rt::CInt<u32>, Src: rt::PtrArg, SrcAlign: rt::CInt<u32>, Size: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildMemCpy");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u32, usize, u32, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_B = B.addr();
     let a_Dst = Dst.addr();
     let a_DstAlign = DstAlign.0;
     let a_Src = Src.addr();
     let a_SrcAlign = SrcAlign.0;
     let a_Size = Size.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u32, usize, u32, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_Dst, a_DstAlign, a_Src, a_SrcAlign, a_Size) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -13589,15 +14899,17 @@ fn LLVMBuildMemCpy(py: Python<'_>, B: rt::PtrArg, Dst: rt::PtrArg, DstAlign: rt:
 #[pyo3(signature = (B, Dst, DstAlign, Src, SrcAlign, Size))]
 fn LLVMBuildMemMove(py: Python<'_>, B: rt::PtrArg, Dst: rt::PtrArg, DstAlign: rt::CInt<u32>, Src: rt::PtrArg, SrcAlign: rt::CInt<u32>, Size: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildMemMove");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u32, usize, u32, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_B = B.addr();
     let a_Dst = Dst.addr();
     let a_DstAlign = DstAlign.0;
     let a_Src = Src.addr();
     let a_SrcAlign = SrcAlign.0;
     let a_Size = Size.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u32, usize, u32, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_Dst, a_DstAlign, a_Src, a_SrcAlign, a_Size) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -13613,12 +14925,14 @@ fn LLVMBuildMemMove(py: Python<'_>, B: rt::PtrArg, Dst: rt::PtrArg, DstAlign: rt
 #[pyo3(signature = (arg0, Ty, Name))]
 fn LLVMBuildAlloca(py: Python<'_>, arg0: rt::PtrArg, Ty: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildAlloca");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_Ty = Ty.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Ty, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -13635,13 +14949,15 @@ fn LLVMBuildAlloca(py: Python<'_>, arg0: rt::PtrArg, Ty: rt::PtrArg, Name: rt::C
 #[pyo3(signature = (arg0, Ty, Val, Name))]
 fn LLVMBuildArrayAlloca(py: Python<'_>, arg0: rt::PtrArg, Ty: rt::PtrArg, Val: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildArrayAlloca");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_Ty = Ty.addr();
     let a_Val = Val.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Ty, a_Val, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -13656,11 +14972,13 @@ fn LLVMBuildArrayAlloca(py: Python<'_>, arg0: rt::PtrArg, Ty: rt::PtrArg, Val: r
 #[pyo3(signature = (arg0, PointerVal))]
 fn LLVMBuildFree(py: Python<'_>, arg0: rt::PtrArg, PointerVal: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildFree");
+    let a_arg0 = arg0.addr();
+    let a_PointerVal = PointerVal.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_arg0 = arg0.addr();
-    let a_PointerVal = PointerVal.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_PointerVal) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -13677,13 +14995,15 @@ fn LLVMBuildFree(py: Python<'_>, arg0: rt::PtrArg, PointerVal: rt::PtrArg) -> Py
 #[pyo3(signature = (arg0, Ty, PointerVal, Name))]
 fn LLVMBuildLoad2(py: Python<'_>, arg0: rt::PtrArg, Ty: rt::PtrArg, PointerVal: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildLoad2");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_Ty = Ty.addr();
     let a_PointerVal = PointerVal.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Ty, a_PointerVal, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -13699,12 +15019,14 @@ fn LLVMBuildLoad2(py: Python<'_>, arg0: rt::PtrArg, Ty: rt::PtrArg, PointerVal: 
 #[pyo3(signature = (arg0, Val, Ptr))]
 fn LLVMBuildStore(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, Ptr: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildStore");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_Val = Val.addr();
     let a_Ptr = Ptr.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Val, a_Ptr) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -13723,9 +15045,6 @@ fn LLVMBuildStore(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, Ptr: rt::Pt
 #[pyo3(signature = (B, Ty, Pointer, Indices, NumIndices, Name))]
 fn LLVMBuildGEP2(py: Python<'_>, B: rt::PtrArg, Ty: rt::PtrArg, Pointer: rt::PtrArg, Indices: &Bound<'_, PyAny>, NumIndices: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildGEP2");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize, u32, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_B = B.addr();
     let a_Ty = Ty.addr();
     let a_Pointer = Pointer.addr();
@@ -13733,6 +15052,11 @@ fn LLVMBuildGEP2(py: Python<'_>, B: rt::PtrArg, Ty: rt::PtrArg, Pointer: rt::Ptr
     let a_Indices = h_Indices.addr();
     let a_NumIndices = NumIndices.0;
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize, u32, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_Ty, a_Pointer, a_Indices, a_NumIndices, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -13751,9 +15075,6 @@ fn LLVMBuildGEP2(py: Python<'_>, B: rt::PtrArg, Ty: rt::PtrArg, Pointer: rt::Ptr
 #[pyo3(signature = (B, Ty, Pointer, Indices, NumIndices, Name))]
 fn LLVMBuildInBoundsGEP2(py: Python<'_>, B: rt::PtrArg, Ty: rt::PtrArg, Pointer: rt::PtrArg, Indices: &Bound<'_, PyAny>, NumIndices: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildInBoundsGEP2");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize, u32, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_B = B.addr();
     let a_Ty = Ty.addr();
     let a_Pointer = Pointer.addr();
@@ -13761,6 +15082,11 @@ fn LLVMBuildInBoundsGEP2(py: Python<'_>, B: rt::PtrArg, Ty: rt::PtrArg, Pointer:
     let a_Indices = h_Indices.addr();
     let a_NumIndices = NumIndices.0;
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize, u32, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_Ty, a_Pointer, a_Indices, a_NumIndices, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -13785,9 +15111,6 @@ fn LLVMBuildInBoundsGEP2(py: Python<'_>, B: rt::PtrArg, Ty: rt::PtrArg, Pointer:
 #[pyo3(signature = (B, Ty, Pointer, Indices, NumIndices, Name, NoWrapFlags))]
 fn LLVMBuildGEPWithNoWrapFlags(py: Python<'_>, B: rt::PtrArg, Ty: rt::PtrArg, Pointer: rt::PtrArg, Indices: &Bound<'_, PyAny>, NumIndices: rt::CInt<u32>, Name: rt::CStrArg, NoWrapFlags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildGEPWithNoWrapFlags");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize, u32, usize, u32) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_B = B.addr();
     let a_Ty = Ty.addr();
     let a_Pointer = Pointer.addr();
@@ -13796,6 +15119,11 @@ fn LLVMBuildGEPWithNoWrapFlags(py: Python<'_>, B: rt::PtrArg, Ty: rt::PtrArg, Po
     let a_NumIndices = NumIndices.0;
     let a_Name = Name.addr();
     let a_NoWrapFlags = NoWrapFlags.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize, u32, usize, u32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_Ty, a_Pointer, a_Indices, a_NumIndices, a_Name, a_NoWrapFlags) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -13813,14 +15141,16 @@ fn LLVMBuildGEPWithNoWrapFlags(py: Python<'_>, B: rt::PtrArg, Ty: rt::PtrArg, Po
 #[pyo3(signature = (B, Ty, Pointer, Idx, Name))]
 fn LLVMBuildStructGEP2(py: Python<'_>, B: rt::PtrArg, Ty: rt::PtrArg, Pointer: rt::PtrArg, Idx: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildStructGEP2");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u32, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_B = B.addr();
     let a_Ty = Ty.addr();
     let a_Pointer = Pointer.addr();
     let a_Idx = Idx.0;
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u32, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_Ty, a_Pointer, a_Idx, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -13836,12 +15166,14 @@ fn LLVMBuildStructGEP2(py: Python<'_>, B: rt::PtrArg, Ty: rt::PtrArg, Pointer: r
 #[pyo3(signature = (B, Str, Name))]
 fn LLVMBuildGlobalString(py: Python<'_>, B: rt::PtrArg, Str: rt::CStrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildGlobalString");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_B = B.addr();
     let a_Str = Str.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_Str, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -13857,12 +15189,14 @@ fn LLVMBuildGlobalString(py: Python<'_>, B: rt::PtrArg, Str: rt::CStrArg, Name: 
 #[pyo3(signature = (B, Str, Name))]
 fn LLVMBuildGlobalStringPtr(py: Python<'_>, B: rt::PtrArg, Str: rt::CStrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildGlobalStringPtr");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_B = B.addr();
     let a_Str = Str.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_Str, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -13876,10 +15210,12 @@ fn LLVMBuildGlobalStringPtr(py: Python<'_>, B: rt::PtrArg, Str: rt::CStrArg, Nam
 #[pyo3(signature = (MemoryAccessInst))]
 fn LLVMGetVolatile(py: Python<'_>, MemoryAccessInst: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetVolatile");
+    let a_MemoryAccessInst = MemoryAccessInst.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_MemoryAccessInst = MemoryAccessInst.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MemoryAccessInst) });
     Ok(rt::obj(py, __r)?)
@@ -13891,11 +15227,13 @@ fn LLVMGetVolatile(py: Python<'_>, MemoryAccessInst: rt::PtrArg) -> PyResult<PyO
 #[pyo3(signature = (MemoryAccessInst, IsVolatile))]
 fn LLVMSetVolatile(py: Python<'_>, MemoryAccessInst: rt::PtrArg, IsVolatile: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetVolatile");
+    let a_MemoryAccessInst = MemoryAccessInst.addr();
+    let a_IsVolatile = IsVolatile.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_MemoryAccessInst = MemoryAccessInst.addr();
-    let a_IsVolatile = IsVolatile.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MemoryAccessInst, a_IsVolatile) });
     Ok(py.None())
@@ -13909,10 +15247,12 @@ fn LLVMSetVolatile(py: Python<'_>, MemoryAccessInst: rt::PtrArg, IsVolatile: rt:
 #[pyo3(signature = (CmpXchgInst))]
 fn LLVMGetWeak(py: Python<'_>, CmpXchgInst: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetWeak");
+    let a_CmpXchgInst = CmpXchgInst.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_CmpXchgInst = CmpXchgInst.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_CmpXchgInst) });
     Ok(rt::obj(py, __r)?)
@@ -13924,11 +15264,13 @@ fn LLVMGetWeak(py: Python<'_>, CmpXchgInst: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (CmpXchgInst, IsWeak))]
 fn LLVMSetWeak(py: Python<'_>, CmpXchgInst: rt::PtrArg, IsWeak: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetWeak");
+    let a_CmpXchgInst = CmpXchgInst.addr();
+    let a_IsWeak = IsWeak.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_CmpXchgInst = CmpXchgInst.addr();
-    let a_IsWeak = IsWeak.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_CmpXchgInst, a_IsWeak) });
     Ok(py.None())
@@ -13942,10 +15284,12 @@ fn LLVMSetWeak(py: Python<'_>, CmpXchgInst: rt::PtrArg, IsWeak: rt::CInt<i32>) -
 #[pyo3(signature = (MemoryAccessInst))]
 fn LLVMGetOrdering(py: Python<'_>, MemoryAccessInst: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetOrdering");
+    let a_MemoryAccessInst = MemoryAccessInst.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_MemoryAccessInst = MemoryAccessInst.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MemoryAccessInst) });
     Ok(TYPES.enum_member(py, 12, __r as i64)?)
@@ -13957,11 +15301,13 @@ fn LLVMGetOrdering(py: Python<'_>, MemoryAccessInst: rt::PtrArg) -> PyResult<PyO
 #[pyo3(signature = (MemoryAccessInst, Ordering))]
 fn LLVMSetOrdering(py: Python<'_>, MemoryAccessInst: rt::PtrArg, Ordering: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetOrdering");
+    let a_MemoryAccessInst = MemoryAccessInst.addr();
+    let a_Ordering = rt::narrow::<u32>(TYPES.enum_arg(12, Ordering)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_MemoryAccessInst = MemoryAccessInst.addr();
-    let a_Ordering = rt::narrow::<u32>(TYPES.enum_arg(12, Ordering)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MemoryAccessInst, a_Ordering) });
     Ok(py.None())
@@ -13975,10 +15321,12 @@ fn LLVMSetOrdering(py: Python<'_>, MemoryAccessInst: rt::PtrArg, Ordering: &Boun
 #[pyo3(signature = (AtomicRMWInst))]
 fn LLVMGetAtomicRMWBinOp(py: Python<'_>, AtomicRMWInst: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetAtomicRMWBinOp");
+    let a_AtomicRMWInst = AtomicRMWInst.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_AtomicRMWInst = AtomicRMWInst.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_AtomicRMWInst) });
     Ok(TYPES.enum_member(py, 13, __r as i64)?)
@@ -13990,11 +15338,13 @@ fn LLVMGetAtomicRMWBinOp(py: Python<'_>, AtomicRMWInst: rt::PtrArg) -> PyResult<
 #[pyo3(signature = (AtomicRMWInst, BinOp))]
 fn LLVMSetAtomicRMWBinOp(py: Python<'_>, AtomicRMWInst: rt::PtrArg, BinOp: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetAtomicRMWBinOp");
+    let a_AtomicRMWInst = AtomicRMWInst.addr();
+    let a_BinOp = rt::narrow::<u32>(TYPES.enum_arg(13, BinOp)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_AtomicRMWInst = AtomicRMWInst.addr();
-    let a_BinOp = rt::narrow::<u32>(TYPES.enum_arg(13, BinOp)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_AtomicRMWInst, a_BinOp) });
     Ok(py.None())
@@ -14011,13 +15361,15 @@ fn LLVMSetAtomicRMWBinOp(py: Python<'_>, AtomicRMWInst: rt::PtrArg, BinOp: &Boun
 #[pyo3(signature = (arg0, Val, DestTy, Name))]
 fn LLVMBuildTrunc(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildTrunc");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_Val = Val.addr();
     let a_DestTy = DestTy.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Val, a_DestTy, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -14034,13 +15386,15 @@ fn LLVMBuildTrunc(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: rt:
 #[pyo3(signature = (arg0, Val, DestTy, Name))]
 fn LLVMBuildZExt(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildZExt");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_Val = Val.addr();
     let a_DestTy = DestTy.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Val, a_DestTy, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -14057,13 +15411,15 @@ fn LLVMBuildZExt(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: rt::
 #[pyo3(signature = (arg0, Val, DestTy, Name))]
 fn LLVMBuildSExt(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildSExt");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_Val = Val.addr();
     let a_DestTy = DestTy.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Val, a_DestTy, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -14080,13 +15436,15 @@ fn LLVMBuildSExt(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: rt::
 #[pyo3(signature = (arg0, Val, DestTy, Name))]
 fn LLVMBuildFPToUI(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildFPToUI");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_Val = Val.addr();
     let a_DestTy = DestTy.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Val, a_DestTy, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -14103,13 +15461,15 @@ fn LLVMBuildFPToUI(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: rt
 #[pyo3(signature = (arg0, Val, DestTy, Name))]
 fn LLVMBuildFPToSI(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildFPToSI");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_Val = Val.addr();
     let a_DestTy = DestTy.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Val, a_DestTy, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -14126,13 +15486,15 @@ fn LLVMBuildFPToSI(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: rt
 #[pyo3(signature = (arg0, Val, DestTy, Name))]
 fn LLVMBuildUIToFP(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildUIToFP");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_Val = Val.addr();
     let a_DestTy = DestTy.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Val, a_DestTy, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -14149,13 +15511,15 @@ fn LLVMBuildUIToFP(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: rt
 #[pyo3(signature = (arg0, Val, DestTy, Name))]
 fn LLVMBuildSIToFP(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildSIToFP");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_Val = Val.addr();
     let a_DestTy = DestTy.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Val, a_DestTy, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -14172,13 +15536,15 @@ fn LLVMBuildSIToFP(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: rt
 #[pyo3(signature = (arg0, Val, DestTy, Name))]
 fn LLVMBuildFPTrunc(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildFPTrunc");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_Val = Val.addr();
     let a_DestTy = DestTy.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Val, a_DestTy, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -14195,13 +15561,15 @@ fn LLVMBuildFPTrunc(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: r
 #[pyo3(signature = (arg0, Val, DestTy, Name))]
 fn LLVMBuildFPExt(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildFPExt");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_Val = Val.addr();
     let a_DestTy = DestTy.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Val, a_DestTy, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -14218,13 +15586,15 @@ fn LLVMBuildFPExt(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: rt:
 #[pyo3(signature = (arg0, Val, DestTy, Name))]
 fn LLVMBuildPtrToInt(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildPtrToInt");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_Val = Val.addr();
     let a_DestTy = DestTy.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Val, a_DestTy, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -14241,13 +15611,15 @@ fn LLVMBuildPtrToInt(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: 
 #[pyo3(signature = (arg0, Val, DestTy, Name))]
 fn LLVMBuildIntToPtr(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildIntToPtr");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_Val = Val.addr();
     let a_DestTy = DestTy.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Val, a_DestTy, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -14264,13 +15636,15 @@ fn LLVMBuildIntToPtr(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: 
 #[pyo3(signature = (arg0, Val, DestTy, Name))]
 fn LLVMBuildBitCast(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildBitCast");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_Val = Val.addr();
     let a_DestTy = DestTy.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Val, a_DestTy, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -14287,13 +15661,15 @@ fn LLVMBuildBitCast(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: r
 #[pyo3(signature = (arg0, Val, DestTy, Name))]
 fn LLVMBuildAddrSpaceCast(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildAddrSpaceCast");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_Val = Val.addr();
     let a_DestTy = DestTy.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Val, a_DestTy, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -14310,13 +15686,15 @@ fn LLVMBuildAddrSpaceCast(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, Des
 #[pyo3(signature = (arg0, Val, DestTy, Name))]
 fn LLVMBuildZExtOrBitCast(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildZExtOrBitCast");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_Val = Val.addr();
     let a_DestTy = DestTy.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Val, a_DestTy, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -14333,13 +15711,15 @@ fn LLVMBuildZExtOrBitCast(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, Des
 #[pyo3(signature = (arg0, Val, DestTy, Name))]
 fn LLVMBuildSExtOrBitCast(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildSExtOrBitCast");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_Val = Val.addr();
     let a_DestTy = DestTy.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Val, a_DestTy, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -14356,13 +15736,15 @@ fn LLVMBuildSExtOrBitCast(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, Des
 #[pyo3(signature = (arg0, Val, DestTy, Name))]
 fn LLVMBuildTruncOrBitCast(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildTruncOrBitCast");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_Val = Val.addr();
     let a_DestTy = DestTy.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Val, a_DestTy, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -14380,14 +15762,16 @@ fn LLVMBuildTruncOrBitCast(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, De
 #[pyo3(signature = (B, Op, Val, DestTy, Name))]
 fn LLVMBuildCast(py: Python<'_>, B: rt::PtrArg, Op: &Bound<'_, PyAny>, Val: rt::PtrArg, DestTy: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildCast");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_B = B.addr();
     let a_Op = rt::narrow::<u32>(TYPES.enum_arg(0, Op)?)?;
     let a_Val = Val.addr();
     let a_DestTy = DestTy.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_Op, a_Val, a_DestTy, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -14404,13 +15788,15 @@ fn LLVMBuildCast(py: Python<'_>, B: rt::PtrArg, Op: &Bound<'_, PyAny>, Val: rt::
 #[pyo3(signature = (arg0, Val, DestTy, Name))]
 fn LLVMBuildPointerCast(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildPointerCast");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_Val = Val.addr();
     let a_DestTy = DestTy.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Val, a_DestTy, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -14428,14 +15814,16 @@ fn LLVMBuildPointerCast(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestT
 #[pyo3(signature = (arg0, Val, DestTy, IsSigned, Name))]
 fn LLVMBuildIntCast2(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: rt::PtrArg, IsSigned: rt::CInt<i32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildIntCast2");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, i32, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_Val = Val.addr();
     let a_DestTy = DestTy.addr();
     let a_IsSigned = IsSigned.0;
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, i32, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Val, a_DestTy, a_IsSigned, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -14452,13 +15840,15 @@ fn LLVMBuildIntCast2(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: 
 #[pyo3(signature = (arg0, Val, DestTy, Name))]
 fn LLVMBuildFPCast(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildFPCast");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_Val = Val.addr();
     let a_DestTy = DestTy.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Val, a_DestTy, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -14477,13 +15867,15 @@ fn LLVMBuildFPCast(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: rt
 #[pyo3(signature = (arg0, Val, DestTy, Name))]
 fn LLVMBuildIntCast(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildIntCast");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_Val = Val.addr();
     let a_DestTy = DestTy.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Val, a_DestTy, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -14500,13 +15892,15 @@ fn LLVMBuildIntCast(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, DestTy: r
 #[pyo3(signature = (Src, SrcIsSigned, DestTy, DestIsSigned))]
 fn LLVMGetCastOpcode(py: Python<'_>, Src: rt::PtrArg, SrcIsSigned: rt::CInt<i32>, DestTy: rt::PtrArg, DestIsSigned: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetCastOpcode");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, usize, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Src = Src.addr();
     let a_SrcIsSigned = SrcIsSigned.0;
     let a_DestTy = DestTy.addr();
     let a_DestIsSigned = DestIsSigned.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, usize, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Src, a_SrcIsSigned, a_DestTy, a_DestIsSigned) });
     Ok(TYPES.enum_member(py, 0, __r as i64)?)
@@ -14524,14 +15918,16 @@ fn LLVMGetCastOpcode(py: Python<'_>, Src: rt::PtrArg, SrcIsSigned: rt::CInt<i32>
 #[pyo3(signature = (arg0, Op, LHS, RHS, Name))]
 fn LLVMBuildICmp(py: Python<'_>, arg0: rt::PtrArg, Op: &Bound<'_, PyAny>, LHS: rt::PtrArg, RHS: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildICmp");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_Op = rt::narrow::<u32>(TYPES.enum_arg(8, Op)?)?;
     let a_LHS = LHS.addr();
     let a_RHS = RHS.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Op, a_LHS, a_RHS, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -14549,14 +15945,16 @@ fn LLVMBuildICmp(py: Python<'_>, arg0: rt::PtrArg, Op: &Bound<'_, PyAny>, LHS: r
 #[pyo3(signature = (arg0, Op, LHS, RHS, Name))]
 fn LLVMBuildFCmp(py: Python<'_>, arg0: rt::PtrArg, Op: &Bound<'_, PyAny>, LHS: rt::PtrArg, RHS: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildFCmp");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_Op = rt::narrow::<u32>(TYPES.enum_arg(9, Op)?)?;
     let a_LHS = LHS.addr();
     let a_RHS = RHS.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Op, a_LHS, a_RHS, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -14572,12 +15970,14 @@ fn LLVMBuildFCmp(py: Python<'_>, arg0: rt::PtrArg, Op: &Bound<'_, PyAny>, LHS: r
 #[pyo3(signature = (arg0, Ty, Name))]
 fn LLVMBuildPhi(py: Python<'_>, arg0: rt::PtrArg, Ty: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildPhi");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_Ty = Ty.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Ty, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -14596,9 +15996,6 @@ fn LLVMBuildPhi(py: Python<'_>, arg0: rt::PtrArg, Ty: rt::PtrArg, Name: rt::CStr
 #[pyo3(signature = (arg0, arg1, Fn, Args, NumArgs, Name))]
 fn LLVMBuildCall2(py: Python<'_>, arg0: rt::PtrArg, arg1: rt::PtrArg, Fn: rt::PtrArg, Args: &Bound<'_, PyAny>, NumArgs: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildCall2");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize, u32, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_arg1 = arg1.addr();
     let a_Fn = Fn.addr();
@@ -14606,6 +16003,11 @@ fn LLVMBuildCall2(py: Python<'_>, arg0: rt::PtrArg, arg1: rt::PtrArg, Fn: rt::Pt
     let a_Args = h_Args.addr();
     let a_NumArgs = NumArgs.0;
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize, u32, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_arg1, a_Fn, a_Args, a_NumArgs, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -14626,9 +16028,6 @@ fn LLVMBuildCall2(py: Python<'_>, arg0: rt::PtrArg, arg1: rt::PtrArg, Fn: rt::Pt
 #[pyo3(signature = (arg0, arg1, Fn, Args, NumArgs, Bundles, NumBundles, Name))]
 fn LLVMBuildCallWithOperandBundles(py: Python<'_>, arg0: rt::PtrArg, arg1: rt::PtrArg, Fn: rt::PtrArg, Args: &Bound<'_, PyAny>, NumArgs: rt::CInt<u32>, Bundles: &Bound<'_, PyAny>, NumBundles: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildCallWithOperandBundles");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize, u32, usize, u32, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_arg1 = arg1.addr();
     let a_Fn = Fn.addr();
@@ -14639,6 +16038,11 @@ fn LLVMBuildCallWithOperandBundles(py: Python<'_>, arg0: rt::PtrArg, arg1: rt::P
     let a_Bundles = h_Bundles.addr();
     let a_NumBundles = NumBundles.0;
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize, u32, usize, u32, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_arg1, a_Fn, a_Args, a_NumArgs, a_Bundles, a_NumBundles, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -14656,14 +16060,16 @@ fn LLVMBuildCallWithOperandBundles(py: Python<'_>, arg0: rt::PtrArg, arg1: rt::P
 #[pyo3(signature = (arg0, If, Then, Else, Name))]
 fn LLVMBuildSelect(py: Python<'_>, arg0: rt::PtrArg, If: rt::PtrArg, Then: rt::PtrArg, Else: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildSelect");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_If = If.addr();
     let a_Then = Then.addr();
     let a_Else = Else.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_If, a_Then, a_Else, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -14680,13 +16086,15 @@ fn LLVMBuildSelect(py: Python<'_>, arg0: rt::PtrArg, If: rt::PtrArg, Then: rt::P
 #[pyo3(signature = (arg0, List, Ty, Name))]
 fn LLVMBuildVAArg(py: Python<'_>, arg0: rt::PtrArg, List: rt::PtrArg, Ty: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildVAArg");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_List = List.addr();
     let a_Ty = Ty.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_List, a_Ty, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -14703,13 +16111,15 @@ fn LLVMBuildVAArg(py: Python<'_>, arg0: rt::PtrArg, List: rt::PtrArg, Ty: rt::Pt
 #[pyo3(signature = (arg0, VecVal, Index, Name))]
 fn LLVMBuildExtractElement(py: Python<'_>, arg0: rt::PtrArg, VecVal: rt::PtrArg, Index: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildExtractElement");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_VecVal = VecVal.addr();
     let a_Index = Index.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_VecVal, a_Index, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -14727,14 +16137,16 @@ fn LLVMBuildExtractElement(py: Python<'_>, arg0: rt::PtrArg, VecVal: rt::PtrArg,
 #[pyo3(signature = (arg0, VecVal, EltVal, Index, Name))]
 fn LLVMBuildInsertElement(py: Python<'_>, arg0: rt::PtrArg, VecVal: rt::PtrArg, EltVal: rt::PtrArg, Index: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildInsertElement");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_VecVal = VecVal.addr();
     let a_EltVal = EltVal.addr();
     let a_Index = Index.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_VecVal, a_EltVal, a_Index, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -14752,14 +16164,16 @@ fn LLVMBuildInsertElement(py: Python<'_>, arg0: rt::PtrArg, VecVal: rt::PtrArg, 
 #[pyo3(signature = (arg0, V1, V2, Mask, Name))]
 fn LLVMBuildShuffleVector(py: Python<'_>, arg0: rt::PtrArg, V1: rt::PtrArg, V2: rt::PtrArg, Mask: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildShuffleVector");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_V1 = V1.addr();
     let a_V2 = V2.addr();
     let a_Mask = Mask.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_V1, a_V2, a_Mask, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -14776,13 +16190,15 @@ fn LLVMBuildShuffleVector(py: Python<'_>, arg0: rt::PtrArg, V1: rt::PtrArg, V2: 
 #[pyo3(signature = (arg0, AggVal, Index, Name))]
 fn LLVMBuildExtractValue(py: Python<'_>, arg0: rt::PtrArg, AggVal: rt::PtrArg, Index: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildExtractValue");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u32, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_AggVal = AggVal.addr();
     let a_Index = Index.0;
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u32, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_AggVal, a_Index, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -14800,14 +16216,16 @@ fn LLVMBuildExtractValue(py: Python<'_>, arg0: rt::PtrArg, AggVal: rt::PtrArg, I
 #[pyo3(signature = (arg0, AggVal, EltVal, Index, Name))]
 fn LLVMBuildInsertValue(py: Python<'_>, arg0: rt::PtrArg, AggVal: rt::PtrArg, EltVal: rt::PtrArg, Index: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildInsertValue");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u32, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_AggVal = AggVal.addr();
     let a_EltVal = EltVal.addr();
     let a_Index = Index.0;
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u32, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_AggVal, a_EltVal, a_Index, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -14823,12 +16241,14 @@ fn LLVMBuildInsertValue(py: Python<'_>, arg0: rt::PtrArg, AggVal: rt::PtrArg, El
 #[pyo3(signature = (arg0, Val, Name))]
 fn LLVMBuildFreeze(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildFreeze");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_Val = Val.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Val, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -14844,12 +16264,14 @@ fn LLVMBuildFreeze(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, Name: rt::
 #[pyo3(signature = (arg0, Val, Name))]
 fn LLVMBuildIsNull(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildIsNull");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_Val = Val.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Val, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -14865,12 +16287,14 @@ fn LLVMBuildIsNull(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, Name: rt::
 #[pyo3(signature = (arg0, Val, Name))]
 fn LLVMBuildIsNotNull(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildIsNotNull");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_Val = Val.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_Val, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -14888,14 +16312,16 @@ fn LLVMBuildIsNotNull(py: Python<'_>, arg0: rt::PtrArg, Val: rt::PtrArg, Name: r
 #[pyo3(signature = (arg0, ElemTy, LHS, RHS, Name))]
 fn LLVMBuildPtrDiff2(py: Python<'_>, arg0: rt::PtrArg, ElemTy: rt::PtrArg, LHS: rt::PtrArg, RHS: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildPtrDiff2");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_ElemTy = ElemTy.addr();
     let a_LHS = LHS.addr();
     let a_RHS = RHS.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_ElemTy, a_LHS, a_RHS, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -14912,13 +16338,15 @@ fn LLVMBuildPtrDiff2(py: Python<'_>, arg0: rt::PtrArg, ElemTy: rt::PtrArg, LHS: 
 #[pyo3(signature = (B, ordering, singleThread, Name))]
 fn LLVMBuildFence(py: Python<'_>, B: rt::PtrArg, ordering: &Bound<'_, PyAny>, singleThread: rt::CInt<i32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildFence");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, i32, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_B = B.addr();
     let a_ordering = rt::narrow::<u32>(TYPES.enum_arg(12, ordering)?)?;
     let a_singleThread = singleThread.0;
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, i32, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_ordering, a_singleThread, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -14937,15 +16365,17 @@ fn LLVMBuildFence(py: Python<'_>, B: rt::PtrArg, ordering: &Bound<'_, PyAny>, si
 #[pyo3(signature = (B, op, PTR, Val, ordering, singleThread))]
 fn LLVMBuildAtomicRMW(py: Python<'_>, B: rt::PtrArg, op: &Bound<'_, PyAny>, PTR: rt::PtrArg, Val: rt::PtrArg, ordering: &Bound<'_, PyAny>, singleThread: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildAtomicRMW");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, usize, usize, u32, i32) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_B = B.addr();
     let a_op = rt::narrow::<u32>(TYPES.enum_arg(13, op)?)?;
     let a_PTR = PTR.addr();
     let a_Val = Val.addr();
     let a_ordering = rt::narrow::<u32>(TYPES.enum_arg(12, ordering)?)?;
     let a_singleThread = singleThread.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, usize, usize, u32, i32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_op, a_PTR, a_Val, a_ordering, a_singleThread) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -14965,9 +16395,6 @@ fn LLVMBuildAtomicRMW(py: Python<'_>, B: rt::PtrArg, op: &Bound<'_, PyAny>, PTR:
 #[pyo3(signature = (B, Ptr, Cmp, New, SuccessOrdering, FailureOrdering, SingleThread))]
 fn LLVMBuildAtomicCmpXchg(py: Python<'_>, B: rt::PtrArg, Ptr: rt::PtrArg, Cmp: rt::PtrArg, New: rt::PtrArg, SuccessOrdering: &Bound<'_, PyAny>, FailureOrdering: &Bound<'_, PyAny>, SingleThread: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildAtomicCmpXchg");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize, u32, u32, i32) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_B = B.addr();
     let a_Ptr = Ptr.addr();
     let a_Cmp = Cmp.addr();
@@ -14975,6 +16402,11 @@ fn LLVMBuildAtomicCmpXchg(py: Python<'_>, B: rt::PtrArg, Ptr: rt::PtrArg, Cmp: r
     let a_SuccessOrdering = rt::narrow::<u32>(TYPES.enum_arg(12, SuccessOrdering)?)?;
     let a_FailureOrdering = rt::narrow::<u32>(TYPES.enum_arg(12, FailureOrdering)?)?;
     let a_SingleThread = SingleThread.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize, u32, u32, i32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_Ptr, a_Cmp, a_New, a_SuccessOrdering, a_FailureOrdering, a_SingleThread) });
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
@@ -14990,10 +16422,12 @@ fn LLVMBuildAtomicCmpXchg(py: Python<'_>, B: rt::PtrArg, Ptr: rt::PtrArg, Cmp: r
 #[pyo3(signature = (ShuffleVectorInst))]
 fn LLVMGetNumMaskElements(py: Python<'_>, ShuffleVectorInst: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNumMaskElements");
+    let a_ShuffleVectorInst = ShuffleVectorInst.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_ShuffleVectorInst = ShuffleVectorInst.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ShuffleVectorInst) });
     Ok(rt::obj(py, __r)?)
@@ -15006,6 +16440,8 @@ fn LLVMGetNumMaskElements(py: Python<'_>, ShuffleVectorInst: rt::PtrArg) -> PyRe
 #[pyo3(signature = ())]
 fn LLVMGetUndefMaskElem(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetUndefMaskElem");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -15026,11 +16462,13 @@ fn LLVMGetUndefMaskElem(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = (ShuffleVectorInst, Elt))]
 fn LLVMGetMaskValue(py: Python<'_>, ShuffleVectorInst: rt::PtrArg, Elt: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetMaskValue");
+    let a_ShuffleVectorInst = ShuffleVectorInst.addr();
+    let a_Elt = Elt.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_ShuffleVectorInst = ShuffleVectorInst.addr();
-    let a_Elt = Elt.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ShuffleVectorInst, a_Elt) });
     Ok(rt::obj(py, __r)?)
@@ -15044,10 +16482,12 @@ fn LLVMGetMaskValue(py: Python<'_>, ShuffleVectorInst: rt::PtrArg, Elt: rt::CInt
 #[pyo3(signature = (AtomicInst))]
 fn LLVMIsAtomicSingleThread(py: Python<'_>, AtomicInst: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAtomicSingleThread");
+    let a_AtomicInst = AtomicInst.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_AtomicInst = AtomicInst.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_AtomicInst) });
     Ok(rt::obj(py, __r)?)
@@ -15059,11 +16499,13 @@ fn LLVMIsAtomicSingleThread(py: Python<'_>, AtomicInst: rt::PtrArg) -> PyResult<
 #[pyo3(signature = (AtomicInst, SingleThread))]
 fn LLVMSetAtomicSingleThread(py: Python<'_>, AtomicInst: rt::PtrArg, SingleThread: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetAtomicSingleThread");
+    let a_AtomicInst = AtomicInst.addr();
+    let a_SingleThread = SingleThread.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_AtomicInst = AtomicInst.addr();
-    let a_SingleThread = SingleThread.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_AtomicInst, a_SingleThread) });
     Ok(py.None())
@@ -15077,10 +16519,12 @@ fn LLVMSetAtomicSingleThread(py: Python<'_>, AtomicInst: rt::PtrArg, SingleThrea
 #[pyo3(signature = (CmpXchgInst))]
 fn LLVMGetCmpXchgSuccessOrdering(py: Python<'_>, CmpXchgInst: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetCmpXchgSuccessOrdering");
+    let a_CmpXchgInst = CmpXchgInst.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_CmpXchgInst = CmpXchgInst.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_CmpXchgInst) });
     Ok(TYPES.enum_member(py, 12, __r as i64)?)
@@ -15092,11 +16536,13 @@ fn LLVMGetCmpXchgSuccessOrdering(py: Python<'_>, CmpXchgInst: rt::PtrArg) -> PyR
 #[pyo3(signature = (CmpXchgInst, Ordering))]
 fn LLVMSetCmpXchgSuccessOrdering(py: Python<'_>, CmpXchgInst: rt::PtrArg, Ordering: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetCmpXchgSuccessOrdering");
+    let a_CmpXchgInst = CmpXchgInst.addr();
+    let a_Ordering = rt::narrow::<u32>(TYPES.enum_arg(12, Ordering)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_CmpXchgInst = CmpXchgInst.addr();
-    let a_Ordering = rt::narrow::<u32>(TYPES.enum_arg(12, Ordering)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_CmpXchgInst, a_Ordering) });
     Ok(py.None())
@@ -15110,10 +16556,12 @@ fn LLVMSetCmpXchgSuccessOrdering(py: Python<'_>, CmpXchgInst: rt::PtrArg, Orderi
 #[pyo3(signature = (CmpXchgInst))]
 fn LLVMGetCmpXchgFailureOrdering(py: Python<'_>, CmpXchgInst: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetCmpXchgFailureOrdering");
+    let a_CmpXchgInst = CmpXchgInst.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_CmpXchgInst = CmpXchgInst.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_CmpXchgInst) });
     Ok(TYPES.enum_member(py, 12, __r as i64)?)
@@ -15125,11 +16573,13 @@ fn LLVMGetCmpXchgFailureOrdering(py: Python<'_>, CmpXchgInst: rt::PtrArg) -> PyR
 #[pyo3(signature = (CmpXchgInst, Ordering))]
 fn LLVMSetCmpXchgFailureOrdering(py: Python<'_>, CmpXchgInst: rt::PtrArg, Ordering: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetCmpXchgFailureOrdering");
+    let a_CmpXchgInst = CmpXchgInst.addr();
+    let a_Ordering = rt::narrow::<u32>(TYPES.enum_arg(12, Ordering)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_CmpXchgInst = CmpXchgInst.addr();
-    let a_Ordering = rt::narrow::<u32>(TYPES.enum_arg(12, Ordering)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_CmpXchgInst, a_Ordering) });
     Ok(py.None())
@@ -15146,10 +16596,12 @@ fn LLVMSetCmpXchgFailureOrdering(py: Python<'_>, CmpXchgInst: rt::PtrArg, Orderi
 #[pyo3(signature = (M))]
 fn LLVMCreateModuleProviderForExistingModule(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateModuleProviderForExistingModule");
+    let a_M = M.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_M = M.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M) });
     Ok(super::llvm_types::TYPES.instance_at(py, 10, __r, None)?)
@@ -15162,10 +16614,12 @@ fn LLVMCreateModuleProviderForExistingModule(py: Python<'_>, M: rt::PtrArg) -> P
 #[pyo3(signature = (M))]
 fn LLVMDisposeModuleProvider(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeModuleProvider");
+    let a_M = M.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_M = M.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M) });
     Ok(py.None())
@@ -15181,14 +16635,16 @@ fn LLVMDisposeModuleProvider(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject
 #[pyo3(signature = (Path, OutMemBuf))]
 fn LLVMCreateMemoryBufferWithContentsOfFile(py: Python<'_>, Path: rt::CStrArg, OutMemBuf: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateMemoryBufferWithContentsOfFile");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> i32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Path = Path.addr();
     let mut h_OutMemBuf = super::llvm_types::TYPES.handle_ref(0, OutMemBuf, true)?;
     let a_OutMemBuf = h_OutMemBuf.addr();
     let mut o_OutMessage: usize = Default::default();
     let a_OutMessage = &mut o_OutMessage as *mut usize as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> i32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Path, a_OutMemBuf, a_OutMessage) });
     rt::tuple(py, [rt::obj(py, __r)?, rt::owned_cstr_result(py, o_OutMessage, &FREE_LLVMDisposeMessage)?])
@@ -15203,13 +16659,15 @@ fn LLVMCreateMemoryBufferWithContentsOfFile(py: Python<'_>, Path: rt::CStrArg, O
 #[pyo3(signature = (OutMemBuf))]
 fn LLVMCreateMemoryBufferWithSTDIN(py: Python<'_>, OutMemBuf: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateMemoryBufferWithSTDIN");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> i32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut h_OutMemBuf = super::llvm_types::TYPES.handle_ref(0, OutMemBuf, true)?;
     let a_OutMemBuf = h_OutMemBuf.addr();
     let mut o_OutMessage: usize = Default::default();
     let a_OutMessage = &mut o_OutMessage as *mut usize as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> i32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_OutMemBuf, a_OutMessage) });
     rt::tuple(py, [rt::obj(py, __r)?, rt::owned_cstr_result(py, o_OutMessage, &FREE_LLVMDisposeMessage)?])
@@ -15226,13 +16684,15 @@ fn LLVMCreateMemoryBufferWithSTDIN(py: Python<'_>, OutMemBuf: &Bound<'_, PyAny>)
 #[pyo3(signature = (InputData, InputDataLength, BufferName, RequiresNullTerminator))]
 fn LLVMCreateMemoryBufferWithMemoryRange(py: Python<'_>, InputData: rt::CStrArg, InputDataLength: rt::CInt<u64>, BufferName: rt::CStrArg, RequiresNullTerminator: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateMemoryBufferWithMemoryRange");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u64, usize, i32) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_InputData = InputData.addr();
     let a_InputDataLength = InputDataLength.0;
     let a_BufferName = BufferName.addr();
     let a_RequiresNullTerminator = RequiresNullTerminator.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u64, usize, i32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_InputData, a_InputDataLength, a_BufferName, a_RequiresNullTerminator) });
     Ok(super::llvm_types::TYPES.instance_at(py, 0, __r, None)?)
@@ -15248,12 +16708,14 @@ fn LLVMCreateMemoryBufferWithMemoryRange(py: Python<'_>, InputData: rt::CStrArg,
 #[pyo3(signature = (InputData, InputDataLength, BufferName))]
 fn LLVMCreateMemoryBufferWithMemoryRangeCopy(py: Python<'_>, InputData: rt::CStrArg, InputDataLength: rt::CInt<u64>, BufferName: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateMemoryBufferWithMemoryRangeCopy");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u64, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_InputData = InputData.addr();
     let a_InputDataLength = InputDataLength.0;
     let a_BufferName = BufferName.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u64, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_InputData, a_InputDataLength, a_BufferName) });
     Ok(super::llvm_types::TYPES.instance_at(py, 0, __r, None)?)
@@ -15267,10 +16729,12 @@ fn LLVMCreateMemoryBufferWithMemoryRangeCopy(py: Python<'_>, InputData: rt::CStr
 #[pyo3(signature = (MemBuf))]
 fn LLVMGetBufferStart(py: Python<'_>, MemBuf: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetBufferStart");
+    let a_MemBuf = MemBuf.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_MemBuf = MemBuf.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MemBuf) });
     Ok(rt::cstr_result(py, __r)?)
@@ -15284,10 +16748,12 @@ fn LLVMGetBufferStart(py: Python<'_>, MemBuf: rt::PtrArg) -> PyResult<PyObject> 
 #[pyo3(signature = (MemBuf))]
 fn LLVMGetBufferSize(py: Python<'_>, MemBuf: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetBufferSize");
+    let a_MemBuf = MemBuf.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u64 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_MemBuf = MemBuf.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MemBuf) });
     Ok(rt::obj(py, __r)?)
@@ -15298,10 +16764,12 @@ fn LLVMGetBufferSize(py: Python<'_>, MemBuf: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (MemBuf))]
 fn LLVMDisposeMemoryBuffer(py: Python<'_>, MemBuf: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeMemoryBuffer");
+    let a_MemBuf = MemBuf.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_MemBuf = MemBuf.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MemBuf) });
     Ok(py.None())
@@ -15316,6 +16784,8 @@ fn LLVMDisposeMemoryBuffer(py: Python<'_>, MemBuf: rt::PtrArg) -> PyResult<PyObj
 #[pyo3(signature = ())]
 fn LLVMCreatePassManager(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreatePassManager");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -15337,10 +16807,12 @@ fn LLVMCreatePassManager(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = (M))]
 fn LLVMCreateFunctionPassManagerForModule(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateFunctionPassManagerForModule");
+    let a_M = M.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_M = M.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M) });
     Ok(super::llvm_types::TYPES.instance_at(py, 11, __r, None)?)
@@ -15356,10 +16828,12 @@ fn LLVMCreateFunctionPassManagerForModule(py: Python<'_>, M: rt::PtrArg) -> PyRe
 #[pyo3(signature = (MP))]
 fn LLVMCreateFunctionPassManager(py: Python<'_>, MP: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateFunctionPassManager");
+    let a_MP = MP.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_MP = MP.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MP) });
     Ok(super::llvm_types::TYPES.instance_at(py, 11, __r, None)?)
@@ -15379,11 +16853,13 @@ fn LLVMCreateFunctionPassManager(py: Python<'_>, MP: rt::PtrArg) -> PyResult<PyO
 #[pyo3(signature = (PM, M))]
 fn LLVMRunPassManager(py: Python<'_>, PM: rt::PtrArg, M: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRunPassManager");
+    let a_PM = PM.addr();
+    let a_M = M.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_PM = PM.addr();
-    let a_M = M.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_PM, a_M) });
     Ok(rt::obj(py, __r)?)
@@ -15401,10 +16877,12 @@ fn LLVMRunPassManager(py: Python<'_>, PM: rt::PtrArg, M: rt::PtrArg) -> PyResult
 #[pyo3(signature = (FPM))]
 fn LLVMInitializeFunctionPassManager(py: Python<'_>, FPM: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeFunctionPassManager");
+    let a_FPM = FPM.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_FPM = FPM.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_FPM) });
     Ok(rt::obj(py, __r)?)
@@ -15424,11 +16902,13 @@ fn LLVMInitializeFunctionPassManager(py: Python<'_>, FPM: rt::PtrArg) -> PyResul
 #[pyo3(signature = (FPM, F))]
 fn LLVMRunFunctionPassManager(py: Python<'_>, FPM: rt::PtrArg, F: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRunFunctionPassManager");
+    let a_FPM = FPM.addr();
+    let a_F = F.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_FPM = FPM.addr();
-    let a_F = F.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_FPM, a_F) });
     Ok(rt::obj(py, __r)?)
@@ -15446,10 +16926,12 @@ fn LLVMRunFunctionPassManager(py: Python<'_>, FPM: rt::PtrArg, F: rt::PtrArg) ->
 #[pyo3(signature = (FPM))]
 fn LLVMFinalizeFunctionPassManager(py: Python<'_>, FPM: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMFinalizeFunctionPassManager");
+    let a_FPM = FPM.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_FPM = FPM.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_FPM) });
     Ok(rt::obj(py, __r)?)
@@ -15464,10 +16946,12 @@ fn LLVMFinalizeFunctionPassManager(py: Python<'_>, FPM: rt::PtrArg) -> PyResult<
 #[pyo3(signature = (PM))]
 fn LLVMDisposePassManager(py: Python<'_>, PM: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposePassManager");
+    let a_PM = PM.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_PM = PM.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_PM) });
     Ok(py.None())
@@ -15482,6 +16966,8 @@ fn LLVMDisposePassManager(py: Python<'_>, PM: rt::PtrArg) -> PyResult<PyObject> 
 #[pyo3(signature = ())]
 fn LLVMStartMultithreaded(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMStartMultithreaded");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -15495,6 +16981,8 @@ fn LLVMStartMultithreaded(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMStopMultithreaded(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMStopMultithreaded");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -15511,6 +16999,8 @@ fn LLVMStopMultithreaded(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMIsMultithreaded(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsMultithreaded");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };

@@ -40,6 +40,8 @@ pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.debuginf
 #[pyo3(signature = ())]
 fn LLVMDebugMetadataVersion(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDebugMetadataVersion");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -58,10 +60,12 @@ fn LLVMDebugMetadataVersion(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = (Module))]
 fn LLVMGetModuleDebugMetadataVersion(py: Python<'_>, Module: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetModuleDebugMetadataVersion");
+    let a_Module = Module.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Module = Module.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Module) });
     Ok(rt::obj(py, __r)?)
@@ -80,10 +84,12 @@ fn LLVMGetModuleDebugMetadataVersion(py: Python<'_>, Module: rt::PtrArg) -> PyRe
 #[pyo3(signature = (Module))]
 fn LLVMStripModuleDebugInfo(py: Python<'_>, Module: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMStripModuleDebugInfo");
+    let a_Module = Module.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Module = Module.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Module) });
     Ok(rt::obj(py, __r)?)
@@ -100,10 +106,12 @@ fn LLVMStripModuleDebugInfo(py: Python<'_>, Module: rt::PtrArg) -> PyResult<PyOb
 #[pyo3(signature = (M))]
 fn LLVMCreateDIBuilderDisallowUnresolved(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateDIBuilderDisallowUnresolved");
+    let a_M = M.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_M = M.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M) });
     Ok(super::llvm_types::TYPES.instance_at(py, 9, __r, None)?)
@@ -120,10 +128,12 @@ fn LLVMCreateDIBuilderDisallowUnresolved(py: Python<'_>, M: rt::PtrArg) -> PyRes
 #[pyo3(signature = (M))]
 fn LLVMCreateDIBuilder(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateDIBuilder");
+    let a_M = M.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_M = M.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M) });
     Ok(super::llvm_types::TYPES.instance_at(py, 9, __r, None)?)
@@ -137,10 +147,12 @@ fn LLVMCreateDIBuilder(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Builder))]
 fn LLVMDisposeDIBuilder(py: Python<'_>, Builder: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeDIBuilder");
+    let a_Builder = Builder.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Builder = Builder.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder) });
     Ok(py.None())
@@ -153,10 +165,12 @@ fn LLVMDisposeDIBuilder(py: Python<'_>, Builder: rt::PtrArg) -> PyResult<PyObjec
 #[pyo3(signature = (Builder))]
 fn LLVMDIBuilderFinalize(py: Python<'_>, Builder: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderFinalize");
+    let a_Builder = Builder.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Builder = Builder.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder) });
     Ok(py.None())
@@ -171,11 +185,13 @@ fn LLVMDIBuilderFinalize(py: Python<'_>, Builder: rt::PtrArg) -> PyResult<PyObje
 #[pyo3(signature = (Builder, Subprogram))]
 fn LLVMDIBuilderFinalizeSubprogram(py: Python<'_>, Builder: rt::PtrArg, Subprogram: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderFinalizeSubprogram");
+    let a_Builder = Builder.addr();
+    let a_Subprogram = Subprogram.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Builder = Builder.addr();
-    let a_Subprogram = Subprogram.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Subprogram) });
     Ok(py.None())
@@ -219,9 +235,6 @@ fn LLVMDIBuilderFinalizeSubprogram(py: Python<'_>, Builder: rt::PtrArg, Subprogr
 #[pyo3(signature = (Builder, Lang, FileRef, Producer, ProducerLen, isOptimized, Flags, FlagsLen, RuntimeVer, SplitName, SplitNameLen, Kind, DWOId, SplitDebugInlining, DebugInfoForProfiling, SysRoot, SysRootLen, SDK, SDKLen))]
 fn LLVMDIBuilderCreateCompileUnit(py: Python<'_>, Builder: rt::PtrArg, Lang: &Bound<'_, PyAny>, FileRef: rt::PtrArg, Producer: rt::CStrArg, ProducerLen: rt::CInt<u64>, isOptimized: rt::CInt<i32>, Flags: rt::CStrArg, FlagsLen: rt::CInt<u64>, RuntimeVer: rt::CInt<u32>, SplitName: rt::CStrArg, SplitNameLen: rt::CInt<u64>, Kind: &Bound<'_, PyAny>, DWOId: rt::CInt<u32>, SplitDebugInlining: rt::CInt<i32>, DebugInfoForProfiling: rt::CInt<i32>, SysRoot: rt::CStrArg, SysRootLen: rt::CInt<u64>, SDK: rt::CStrArg, SDKLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateCompileUnit");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, usize, usize, u64, i32, usize, u64, u32, usize, u64, u32, u32, i32, i32, usize, u64, usize, u64) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
     let a_Lang = rt::narrow::<u32>(TYPES.enum_arg(1, Lang)?)?;
     let a_FileRef = FileRef.addr();
@@ -241,6 +254,11 @@ fn LLVMDIBuilderCreateCompileUnit(py: Python<'_>, Builder: rt::PtrArg, Lang: &Bo
     let a_SysRootLen = SysRootLen.0;
     let a_SDK = SDK.addr();
     let a_SDKLen = SDKLen.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, usize, usize, u64, i32, usize, u64, u32, usize, u64, u32, u32, i32, i32, usize, u64, usize, u64) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Lang, a_FileRef, a_Producer, a_ProducerLen, a_isOptimized, a_Flags, a_FlagsLen, a_RuntimeVer, a_SplitName, a_SplitNameLen, a_Kind, a_DWOId, a_SplitDebugInlining, a_DebugInfoForProfiling, a_SysRoot, a_SysRootLen, a_SDK, a_SDKLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -260,14 +278,16 @@ fn LLVMDIBuilderCreateCompileUnit(py: Python<'_>, Builder: rt::PtrArg, Lang: &Bo
 #[pyo3(signature = (Builder, Filename, FilenameLen, Directory, DirectoryLen))]
 fn LLVMDIBuilderCreateFile(py: Python<'_>, Builder: rt::PtrArg, Filename: rt::CStrArg, FilenameLen: rt::CInt<u64>, Directory: rt::CStrArg, DirectoryLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateFile");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, usize, u64) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
     let a_Filename = Filename.addr();
     let a_FilenameLen = FilenameLen.0;
     let a_Directory = Directory.addr();
     let a_DirectoryLen = DirectoryLen.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, usize, u64) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Filename, a_FilenameLen, a_Directory, a_DirectoryLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -293,9 +313,6 @@ fn LLVMDIBuilderCreateFile(py: Python<'_>, Builder: rt::PtrArg, Filename: rt::CS
 #[pyo3(signature = (Builder, ParentScope, Name, NameLen, ConfigMacros, ConfigMacrosLen, IncludePath, IncludePathLen, APINotesFile, APINotesFileLen))]
 fn LLVMDIBuilderCreateModule(py: Python<'_>, Builder: rt::PtrArg, ParentScope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, ConfigMacros: rt::CStrArg, ConfigMacrosLen: rt::CInt<u64>, IncludePath: rt::CStrArg, IncludePathLen: rt::CInt<u64>, APINotesFile: rt::CStrArg, APINotesFileLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateModule");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, u64, usize, u64, usize, u64) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
     let a_ParentScope = ParentScope.addr();
     let a_Name = Name.addr();
@@ -306,6 +323,11 @@ fn LLVMDIBuilderCreateModule(py: Python<'_>, Builder: rt::PtrArg, ParentScope: r
     let a_IncludePathLen = IncludePathLen.0;
     let a_APINotesFile = APINotesFile.addr();
     let a_APINotesFileLen = APINotesFileLen.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, u64, usize, u64, usize, u64) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_ParentScope, a_Name, a_NameLen, a_ConfigMacros, a_ConfigMacrosLen, a_IncludePath, a_IncludePathLen, a_APINotesFile, a_APINotesFileLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -326,14 +348,16 @@ fn LLVMDIBuilderCreateModule(py: Python<'_>, Builder: rt::PtrArg, ParentScope: r
 #[pyo3(signature = (Builder, ParentScope, Name, NameLen, ExportSymbols))]
 fn LLVMDIBuilderCreateNameSpace(py: Python<'_>, Builder: rt::PtrArg, ParentScope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, ExportSymbols: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateNameSpace");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u64, i32) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
     let a_ParentScope = ParentScope.addr();
     let a_Name = Name.addr();
     let a_NameLen = NameLen.0;
     let a_ExportSymbols = ExportSymbols.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u64, i32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_ParentScope, a_Name, a_NameLen, a_ExportSymbols) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -363,9 +387,6 @@ fn LLVMDIBuilderCreateNameSpace(py: Python<'_>, Builder: rt::PtrArg, ParentScope
 #[pyo3(signature = (Builder, Scope, Name, NameLen, LinkageName, LinkageNameLen, File, LineNo, Ty, IsLocalToUnit, IsDefinition, ScopeLine, Flags, IsOptimized))]
 fn LLVMDIBuilderCreateFunction(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, LinkageName: rt::CStrArg, LinkageNameLen: rt::CInt<u64>, File: rt::PtrArg, LineNo: rt::CInt<u32>, Ty: rt::PtrArg, IsLocalToUnit: rt::CInt<i32>, IsDefinition: rt::CInt<i32>, ScopeLine: rt::CInt<u32>, Flags: &Bound<'_, PyAny>, IsOptimized: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateFunction");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, u64, usize, u32, usize, i32, i32, u32, u32, i32) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
     let a_Scope = Scope.addr();
     let a_Name = Name.addr();
@@ -380,6 +401,11 @@ fn LLVMDIBuilderCreateFunction(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::P
     let a_ScopeLine = ScopeLine.0;
     let a_Flags = rt::narrow::<u32>(TYPES.enum_arg(0, Flags)?)?;
     let a_IsOptimized = IsOptimized.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, u64, usize, u32, usize, i32, i32, u32, u32, i32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Name, a_NameLen, a_LinkageName, a_LinkageNameLen, a_File, a_LineNo, a_Ty, a_IsLocalToUnit, a_IsDefinition, a_ScopeLine, a_Flags, a_IsOptimized) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -399,14 +425,16 @@ fn LLVMDIBuilderCreateFunction(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::P
 #[pyo3(signature = (Builder, Scope, File, Line, Column))]
 fn LLVMDIBuilderCreateLexicalBlock(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, File: rt::PtrArg, Line: rt::CInt<u32>, Column: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateLexicalBlock");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u32, u32) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
     let a_Scope = Scope.addr();
     let a_File = File.addr();
     let a_Line = Line.0;
     let a_Column = Column.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u32, u32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_File, a_Line, a_Column) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -425,13 +453,15 @@ fn LLVMDIBuilderCreateLexicalBlock(py: Python<'_>, Builder: rt::PtrArg, Scope: r
 #[pyo3(signature = (Builder, Scope, File, Discriminator))]
 fn LLVMDIBuilderCreateLexicalBlockFile(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, File: rt::PtrArg, Discriminator: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateLexicalBlockFile");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u32) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
     let a_Scope = Scope.addr();
     let a_File = File.addr();
     let a_Discriminator = Discriminator.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_File, a_Discriminator) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -452,14 +482,16 @@ fn LLVMDIBuilderCreateLexicalBlockFile(py: Python<'_>, Builder: rt::PtrArg, Scop
 #[pyo3(signature = (Builder, Scope, NS, File, Line))]
 fn LLVMDIBuilderCreateImportedModuleFromNamespace(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, NS: rt::PtrArg, File: rt::PtrArg, Line: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateImportedModuleFromNamespace");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize, u32) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
     let a_Scope = Scope.addr();
     let a_NS = NS.addr();
     let a_File = File.addr();
     let a_Line = Line.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize, u32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_NS, a_File, a_Line) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -482,9 +514,6 @@ fn LLVMDIBuilderCreateImportedModuleFromNamespace(py: Python<'_>, Builder: rt::P
 #[pyo3(signature = (Builder, Scope, ImportedEntity, File, Line, Elements, NumElements))]
 fn LLVMDIBuilderCreateImportedModuleFromAlias(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, ImportedEntity: rt::PtrArg, File: rt::PtrArg, Line: rt::CInt<u32>, Elements: &Bound<'_, PyAny>, NumElements: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateImportedModuleFromAlias");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize, u32, usize, u32) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
     let a_Scope = Scope.addr();
     let a_ImportedEntity = ImportedEntity.addr();
@@ -493,6 +522,11 @@ fn LLVMDIBuilderCreateImportedModuleFromAlias(py: Python<'_>, Builder: rt::PtrAr
     let mut h_Elements = super::llvm_types::TYPES.handle_ref(6, Elements, true)?;
     let a_Elements = h_Elements.addr();
     let a_NumElements = NumElements.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize, u32, usize, u32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_ImportedEntity, a_File, a_Line, a_Elements, a_NumElements) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -514,9 +548,6 @@ fn LLVMDIBuilderCreateImportedModuleFromAlias(py: Python<'_>, Builder: rt::PtrAr
 #[pyo3(signature = (Builder, Scope, M, File, Line, Elements, NumElements))]
 fn LLVMDIBuilderCreateImportedModuleFromModule(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, M: rt::PtrArg, File: rt::PtrArg, Line: rt::CInt<u32>, Elements: &Bound<'_, PyAny>, NumElements: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateImportedModuleFromModule");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize, u32, usize, u32) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
     let a_Scope = Scope.addr();
     let a_M = M.addr();
@@ -525,6 +556,11 @@ fn LLVMDIBuilderCreateImportedModuleFromModule(py: Python<'_>, Builder: rt::PtrA
     let mut h_Elements = super::llvm_types::TYPES.handle_ref(6, Elements, true)?;
     let a_Elements = h_Elements.addr();
     let a_NumElements = NumElements.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize, u32, usize, u32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_M, a_File, a_Line, a_Elements, a_NumElements) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -551,9 +587,6 @@ fn LLVMDIBuilderCreateImportedModuleFromModule(py: Python<'_>, Builder: rt::PtrA
 #[pyo3(signature = (Builder, Scope, Decl, File, Line, Name, NameLen, Elements, NumElements))]
 fn LLVMDIBuilderCreateImportedDeclaration(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Decl: rt::PtrArg, File: rt::PtrArg, Line: rt::CInt<u32>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, Elements: &Bound<'_, PyAny>, NumElements: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateImportedDeclaration");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize, u32, usize, u64, usize, u32) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
     let a_Scope = Scope.addr();
     let a_Decl = Decl.addr();
@@ -564,6 +597,11 @@ fn LLVMDIBuilderCreateImportedDeclaration(py: Python<'_>, Builder: rt::PtrArg, S
     let mut h_Elements = super::llvm_types::TYPES.handle_ref(6, Elements, true)?;
     let a_Elements = h_Elements.addr();
     let a_NumElements = NumElements.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize, u32, usize, u64, usize, u32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Decl, a_File, a_Line, a_Name, a_NameLen, a_Elements, a_NumElements) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -586,14 +624,16 @@ fn LLVMDIBuilderCreateImportedDeclaration(py: Python<'_>, Builder: rt::PtrArg, S
 #[pyo3(signature = (Ctx, Line, Column, Scope, InlinedAt))]
 fn LLVMDIBuilderCreateDebugLocation(py: Python<'_>, Ctx: rt::PtrArg, Line: rt::CInt<u32>, Column: rt::CInt<u32>, Scope: rt::PtrArg, InlinedAt: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateDebugLocation");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, u32, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Ctx = Ctx.addr();
     let a_Line = Line.0;
     let a_Column = Column.0;
     let a_Scope = Scope.addr();
     let a_InlinedAt = InlinedAt.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Ctx, a_Line, a_Column, a_Scope, a_InlinedAt) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -611,10 +651,12 @@ fn LLVMDIBuilderCreateDebugLocation(py: Python<'_>, Ctx: rt::PtrArg, Line: rt::C
 #[pyo3(signature = (Location))]
 fn LLVMDILocationGetLine(py: Python<'_>, Location: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDILocationGetLine");
+    let a_Location = Location.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Location = Location.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Location) });
     Ok(rt::obj(py, __r)?)
@@ -632,10 +674,12 @@ fn LLVMDILocationGetLine(py: Python<'_>, Location: rt::PtrArg) -> PyResult<PyObj
 #[pyo3(signature = (Location))]
 fn LLVMDILocationGetColumn(py: Python<'_>, Location: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDILocationGetColumn");
+    let a_Location = Location.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Location = Location.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Location) });
     Ok(rt::obj(py, __r)?)
@@ -653,10 +697,12 @@ fn LLVMDILocationGetColumn(py: Python<'_>, Location: rt::PtrArg) -> PyResult<PyO
 #[pyo3(signature = (Location))]
 fn LLVMDILocationGetScope(py: Python<'_>, Location: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDILocationGetScope");
+    let a_Location = Location.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Location = Location.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Location) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -674,10 +720,12 @@ fn LLVMDILocationGetScope(py: Python<'_>, Location: rt::PtrArg) -> PyResult<PyOb
 #[pyo3(signature = (Location))]
 fn LLVMDILocationGetInlinedAt(py: Python<'_>, Location: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDILocationGetInlinedAt");
+    let a_Location = Location.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Location = Location.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Location) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -695,10 +743,12 @@ fn LLVMDILocationGetInlinedAt(py: Python<'_>, Location: rt::PtrArg) -> PyResult<
 #[pyo3(signature = (Scope))]
 fn LLVMDIScopeGetFile(py: Python<'_>, Scope: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIScopeGetFile");
+    let a_Scope = Scope.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Scope = Scope.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Scope) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -717,12 +767,14 @@ fn LLVMDIScopeGetFile(py: Python<'_>, Scope: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (File))]
 fn LLVMDIFileGetDirectory(py: Python<'_>, File: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIFileGetDirectory");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_File = File.addr();
     let mut o_Len: u32 = Default::default();
     let a_Len = &mut o_Len as *mut u32 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_File, a_Len) });
     rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Len)?])
@@ -741,12 +793,14 @@ fn LLVMDIFileGetDirectory(py: Python<'_>, File: rt::PtrArg) -> PyResult<PyObject
 #[pyo3(signature = (File))]
 fn LLVMDIFileGetFilename(py: Python<'_>, File: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIFileGetFilename");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_File = File.addr();
     let mut o_Len: u32 = Default::default();
     let a_Len = &mut o_Len as *mut u32 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_File, a_Len) });
     rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Len)?])
@@ -765,12 +819,14 @@ fn LLVMDIFileGetFilename(py: Python<'_>, File: rt::PtrArg) -> PyResult<PyObject>
 #[pyo3(signature = (File))]
 fn LLVMDIFileGetSource(py: Python<'_>, File: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIFileGetSource");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_File = File.addr();
     let mut o_Len: u32 = Default::default();
     let a_Len = &mut o_Len as *mut u32 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_File, a_Len) });
     rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Len)?])
@@ -788,13 +844,15 @@ fn LLVMDIFileGetSource(py: Python<'_>, File: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Builder, Data, NumElements))]
 fn LLVMDIBuilderGetOrCreateTypeArray(py: Python<'_>, Builder: rt::PtrArg, Data: &Bound<'_, PyAny>, NumElements: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderGetOrCreateTypeArray");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
     let mut h_Data = super::llvm_types::TYPES.handle_ref(6, Data, true)?;
     let a_Data = h_Data.addr();
     let a_NumElements = NumElements.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Data, a_NumElements) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -816,15 +874,17 @@ fn LLVMDIBuilderGetOrCreateTypeArray(py: Python<'_>, Builder: rt::PtrArg, Data: 
 #[pyo3(signature = (Builder, File, ParameterTypes, NumParameterTypes, Flags))]
 fn LLVMDIBuilderCreateSubroutineType(py: Python<'_>, Builder: rt::PtrArg, File: rt::PtrArg, ParameterTypes: &Bound<'_, PyAny>, NumParameterTypes: rt::CInt<u32>, Flags: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateSubroutineType");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u32, u32) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
     let a_File = File.addr();
     let mut h_ParameterTypes = super::llvm_types::TYPES.handle_ref(6, ParameterTypes, true)?;
     let a_ParameterTypes = h_ParameterTypes.addr();
     let a_NumParameterTypes = NumParameterTypes.0;
     let a_Flags = rt::narrow::<u32>(TYPES.enum_arg(0, Flags)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u32, u32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_File, a_ParameterTypes, a_NumParameterTypes, a_Flags) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -847,9 +907,6 @@ fn LLVMDIBuilderCreateSubroutineType(py: Python<'_>, Builder: rt::PtrArg, File: 
 #[pyo3(signature = (Builder, ParentMacroFile, Line, RecordType, Name, NameLen, Value, ValueLen))]
 fn LLVMDIBuilderCreateMacro(py: Python<'_>, Builder: rt::PtrArg, ParentMacroFile: rt::PtrArg, Line: rt::CInt<u32>, RecordType: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, Value: rt::CStrArg, ValueLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateMacro");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u32, u32, usize, u64, usize, u64) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
     let a_ParentMacroFile = ParentMacroFile.addr();
     let a_Line = Line.0;
@@ -858,6 +915,11 @@ fn LLVMDIBuilderCreateMacro(py: Python<'_>, Builder: rt::PtrArg, ParentMacroFile
     let a_NameLen = NameLen.0;
     let a_Value = Value.addr();
     let a_ValueLen = ValueLen.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u32, u32, usize, u64, usize, u64) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_ParentMacroFile, a_Line, a_RecordType, a_Name, a_NameLen, a_Value, a_ValueLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -878,13 +940,15 @@ fn LLVMDIBuilderCreateMacro(py: Python<'_>, Builder: rt::PtrArg, ParentMacroFile
 #[pyo3(signature = (Builder, ParentMacroFile, Line, File))]
 fn LLVMDIBuilderCreateTempMacroFile(py: Python<'_>, Builder: rt::PtrArg, ParentMacroFile: rt::PtrArg, Line: rt::CInt<u32>, File: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateTempMacroFile");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u32, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
     let a_ParentMacroFile = ParentMacroFile.addr();
     let a_Line = Line.0;
     let a_File = File.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u32, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_ParentMacroFile, a_Line, a_File) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -904,14 +968,16 @@ fn LLVMDIBuilderCreateTempMacroFile(py: Python<'_>, Builder: rt::PtrArg, ParentM
 #[pyo3(signature = (Builder, Name, NameLen, Value, IsUnsigned))]
 fn LLVMDIBuilderCreateEnumerator(py: Python<'_>, Builder: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, Value: rt::CInt<i64>, IsUnsigned: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateEnumerator");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, i64, i32) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
     let a_Name = Name.addr();
     let a_NameLen = NameLen.0;
     let a_Value = Value.0;
     let a_IsUnsigned = IsUnsigned.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, i64, i32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Name, a_NameLen, a_Value, a_IsUnsigned) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -937,9 +1003,6 @@ fn LLVMDIBuilderCreateEnumerator(py: Python<'_>, Builder: rt::PtrArg, Name: rt::
 #[pyo3(signature = (Builder, Scope, Name, NameLen, File, LineNumber, SizeInBits, AlignInBits, Elements, NumElements, ClassTy))]
 fn LLVMDIBuilderCreateEnumerationType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: rt::PtrArg, LineNumber: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, Elements: &Bound<'_, PyAny>, NumElements: rt::CInt<u32>, ClassTy: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateEnumerationType");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, u32, u64, u32, usize, u32, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
     let a_Scope = Scope.addr();
     let a_Name = Name.addr();
@@ -952,6 +1015,11 @@ fn LLVMDIBuilderCreateEnumerationType(py: Python<'_>, Builder: rt::PtrArg, Scope
     let a_Elements = h_Elements.addr();
     let a_NumElements = NumElements.0;
     let a_ClassTy = ClassTy.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, u32, u64, u32, usize, u32, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Name, a_NameLen, a_File, a_LineNumber, a_SizeInBits, a_AlignInBits, a_Elements, a_NumElements, a_ClassTy) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -980,9 +1048,6 @@ fn LLVMDIBuilderCreateEnumerationType(py: Python<'_>, Builder: rt::PtrArg, Scope
 #[pyo3(signature = (Builder, Scope, Name, NameLen, File, LineNumber, SizeInBits, AlignInBits, Flags, Elements, NumElements, RunTimeLang, UniqueId, UniqueIdLen))]
 fn LLVMDIBuilderCreateUnionType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: rt::PtrArg, LineNumber: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, Flags: &Bound<'_, PyAny>, Elements: &Bound<'_, PyAny>, NumElements: rt::CInt<u32>, RunTimeLang: rt::CInt<u32>, UniqueId: rt::CStrArg, UniqueIdLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateUnionType");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, u32, u64, u32, u32, usize, u32, u32, usize, u64) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
     let a_Scope = Scope.addr();
     let a_Name = Name.addr();
@@ -998,6 +1063,11 @@ fn LLVMDIBuilderCreateUnionType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::
     let a_RunTimeLang = RunTimeLang.0;
     let a_UniqueId = UniqueId.addr();
     let a_UniqueIdLen = UniqueIdLen.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, u32, u64, u32, u32, usize, u32, u32, usize, u64) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Name, a_NameLen, a_File, a_LineNumber, a_SizeInBits, a_AlignInBits, a_Flags, a_Elements, a_NumElements, a_RunTimeLang, a_UniqueId, a_UniqueIdLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -1018,9 +1088,6 @@ fn LLVMDIBuilderCreateUnionType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::
 #[pyo3(signature = (Builder, Size, AlignInBits, Ty, Subscripts, NumSubscripts))]
 fn LLVMDIBuilderCreateArrayType(py: Python<'_>, Builder: rt::PtrArg, Size: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, Ty: rt::PtrArg, Subscripts: &Bound<'_, PyAny>, NumSubscripts: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateArrayType");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u64, u32, usize, usize, u32) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
     let a_Size = Size.0;
     let a_AlignInBits = AlignInBits.0;
@@ -1028,6 +1095,11 @@ fn LLVMDIBuilderCreateArrayType(py: Python<'_>, Builder: rt::PtrArg, Size: rt::C
     let mut h_Subscripts = super::llvm_types::TYPES.handle_ref(6, Subscripts, true)?;
     let a_Subscripts = h_Subscripts.addr();
     let a_NumSubscripts = NumSubscripts.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u64, u32, usize, usize, u32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Size, a_AlignInBits, a_Ty, a_Subscripts, a_NumSubscripts) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -1048,9 +1120,6 @@ fn LLVMDIBuilderCreateArrayType(py: Python<'_>, Builder: rt::PtrArg, Size: rt::C
 #[pyo3(signature = (Builder, Size, AlignInBits, Ty, Subscripts, NumSubscripts))]
 fn LLVMDIBuilderCreateVectorType(py: Python<'_>, Builder: rt::PtrArg, Size: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, Ty: rt::PtrArg, Subscripts: &Bound<'_, PyAny>, NumSubscripts: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateVectorType");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u64, u32, usize, usize, u32) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
     let a_Size = Size.0;
     let a_AlignInBits = AlignInBits.0;
@@ -1058,6 +1127,11 @@ fn LLVMDIBuilderCreateVectorType(py: Python<'_>, Builder: rt::PtrArg, Size: rt::
     let mut h_Subscripts = super::llvm_types::TYPES.handle_ref(6, Subscripts, true)?;
     let a_Subscripts = h_Subscripts.addr();
     let a_NumSubscripts = NumSubscripts.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u64, u32, usize, usize, u32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Size, a_AlignInBits, a_Ty, a_Subscripts, a_NumSubscripts) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -1075,12 +1149,14 @@ fn LLVMDIBuilderCreateVectorType(py: Python<'_>, Builder: rt::PtrArg, Size: rt::
 #[pyo3(signature = (Builder, Name, NameLen))]
 fn LLVMDIBuilderCreateUnspecifiedType(py: Python<'_>, Builder: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateUnspecifiedType");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
     let a_Name = Name.addr();
     let a_NameLen = NameLen.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Name, a_NameLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -1102,15 +1178,17 @@ fn LLVMDIBuilderCreateUnspecifiedType(py: Python<'_>, Builder: rt::PtrArg, Name:
 #[pyo3(signature = (Builder, Name, NameLen, SizeInBits, Encoding, Flags))]
 fn LLVMDIBuilderCreateBasicType(py: Python<'_>, Builder: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, SizeInBits: rt::CInt<u64>, Encoding: rt::CInt<u32>, Flags: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateBasicType");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, u64, u32, u32) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
     let a_Name = Name.addr();
     let a_NameLen = NameLen.0;
     let a_SizeInBits = SizeInBits.0;
     let a_Encoding = Encoding.0;
     let a_Flags = rt::narrow::<u32>(TYPES.enum_arg(0, Flags)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, u64, u32, u32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Name, a_NameLen, a_SizeInBits, a_Encoding, a_Flags) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -1132,9 +1210,6 @@ fn LLVMDIBuilderCreateBasicType(py: Python<'_>, Builder: rt::PtrArg, Name: rt::C
 #[pyo3(signature = (Builder, PointeeTy, SizeInBits, AlignInBits, AddressSpace, Name, NameLen))]
 fn LLVMDIBuilderCreatePointerType(py: Python<'_>, Builder: rt::PtrArg, PointeeTy: rt::PtrArg, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, AddressSpace: rt::CInt<u32>, Name: rt::CStrArg, NameLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreatePointerType");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, u32, u32, usize, u64) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
     let a_PointeeTy = PointeeTy.addr();
     let a_SizeInBits = SizeInBits.0;
@@ -1142,6 +1217,11 @@ fn LLVMDIBuilderCreatePointerType(py: Python<'_>, Builder: rt::PtrArg, PointeeTy
     let a_AddressSpace = AddressSpace.0;
     let a_Name = Name.addr();
     let a_NameLen = NameLen.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, u32, u32, usize, u64) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_PointeeTy, a_SizeInBits, a_AlignInBits, a_AddressSpace, a_Name, a_NameLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -1172,9 +1252,6 @@ fn LLVMDIBuilderCreatePointerType(py: Python<'_>, Builder: rt::PtrArg, PointeeTy
 #[pyo3(signature = (Builder, Scope, Name, NameLen, File, LineNumber, SizeInBits, AlignInBits, Flags, DerivedFrom, Elements, NumElements, RunTimeLang, VTableHolder, UniqueId, UniqueIdLen))]
 fn LLVMDIBuilderCreateStructType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: rt::PtrArg, LineNumber: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, Flags: &Bound<'_, PyAny>, DerivedFrom: rt::PtrArg, Elements: &Bound<'_, PyAny>, NumElements: rt::CInt<u32>, RunTimeLang: rt::CInt<u32>, VTableHolder: rt::PtrArg, UniqueId: rt::CStrArg, UniqueIdLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateStructType");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, u32, u64, u32, u32, usize, usize, u32, u32, usize, usize, u64) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
     let a_Scope = Scope.addr();
     let a_Name = Name.addr();
@@ -1192,6 +1269,11 @@ fn LLVMDIBuilderCreateStructType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt:
     let a_VTableHolder = VTableHolder.addr();
     let a_UniqueId = UniqueId.addr();
     let a_UniqueIdLen = UniqueIdLen.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, u32, u64, u32, u32, usize, usize, u32, u32, usize, usize, u64) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Name, a_NameLen, a_File, a_LineNumber, a_SizeInBits, a_AlignInBits, a_Flags, a_DerivedFrom, a_Elements, a_NumElements, a_RunTimeLang, a_VTableHolder, a_UniqueId, a_UniqueIdLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -1217,9 +1299,6 @@ fn LLVMDIBuilderCreateStructType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt:
 #[pyo3(signature = (Builder, Scope, Name, NameLen, File, LineNo, SizeInBits, AlignInBits, OffsetInBits, Flags, Ty))]
 fn LLVMDIBuilderCreateMemberType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: rt::PtrArg, LineNo: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, OffsetInBits: rt::CInt<u64>, Flags: &Bound<'_, PyAny>, Ty: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateMemberType");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, u32, u64, u32, u64, u32, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
     let a_Scope = Scope.addr();
     let a_Name = Name.addr();
@@ -1231,6 +1310,11 @@ fn LLVMDIBuilderCreateMemberType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt:
     let a_OffsetInBits = OffsetInBits.0;
     let a_Flags = rt::narrow::<u32>(TYPES.enum_arg(0, Flags)?)?;
     let a_Ty = Ty.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, u32, u64, u32, u64, u32, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Name, a_NameLen, a_File, a_LineNo, a_SizeInBits, a_AlignInBits, a_OffsetInBits, a_Flags, a_Ty) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -1256,9 +1340,6 @@ fn LLVMDIBuilderCreateMemberType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt:
 #[pyo3(signature = (Builder, Scope, Name, NameLen, File, LineNumber, Type, Flags, ConstantVal, AlignInBits))]
 fn LLVMDIBuilderCreateStaticMemberType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: rt::PtrArg, LineNumber: rt::CInt<u32>, Type: rt::PtrArg, Flags: &Bound<'_, PyAny>, ConstantVal: rt::PtrArg, AlignInBits: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateStaticMemberType");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, u32, usize, u32, usize, u32) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
     let a_Scope = Scope.addr();
     let a_Name = Name.addr();
@@ -1269,6 +1350,11 @@ fn LLVMDIBuilderCreateStaticMemberType(py: Python<'_>, Builder: rt::PtrArg, Scop
     let a_Flags = rt::narrow::<u32>(TYPES.enum_arg(0, Flags)?)?;
     let a_ConstantVal = ConstantVal.addr();
     let a_AlignInBits = AlignInBits.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, u32, usize, u32, usize, u32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Name, a_NameLen, a_File, a_LineNumber, a_Type, a_Flags, a_ConstantVal, a_AlignInBits) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -1289,15 +1375,17 @@ fn LLVMDIBuilderCreateStaticMemberType(py: Python<'_>, Builder: rt::PtrArg, Scop
 #[pyo3(signature = (Builder, PointeeType, ClassType, SizeInBits, AlignInBits, Flags))]
 fn LLVMDIBuilderCreateMemberPointerType(py: Python<'_>, Builder: rt::PtrArg, PointeeType: rt::PtrArg, ClassType: rt::PtrArg, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, Flags: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateMemberPointerType");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u64, u32, u32) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
     let a_PointeeType = PointeeType.addr();
     let a_ClassType = ClassType.addr();
     let a_SizeInBits = SizeInBits.0;
     let a_AlignInBits = AlignInBits.0;
     let a_Flags = rt::narrow::<u32>(TYPES.enum_arg(0, Flags)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u64, u32, u32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_PointeeType, a_ClassType, a_SizeInBits, a_AlignInBits, a_Flags) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -1323,9 +1411,6 @@ fn LLVMDIBuilderCreateMemberPointerType(py: Python<'_>, Builder: rt::PtrArg, Poi
 #[pyo3(signature = (Builder, Name, NameLen, File, LineNo, SizeInBits, AlignInBits, OffsetInBits, Flags, Ty, PropertyNode))]
 fn LLVMDIBuilderCreateObjCIVar(py: Python<'_>, Builder: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: rt::PtrArg, LineNo: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, OffsetInBits: rt::CInt<u64>, Flags: &Bound<'_, PyAny>, Ty: rt::PtrArg, PropertyNode: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateObjCIVar");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, usize, u32, u64, u32, u64, u32, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
     let a_Name = Name.addr();
     let a_NameLen = NameLen.0;
@@ -1337,6 +1422,11 @@ fn LLVMDIBuilderCreateObjCIVar(py: Python<'_>, Builder: rt::PtrArg, Name: rt::CS
     let a_Flags = rt::narrow::<u32>(TYPES.enum_arg(0, Flags)?)?;
     let a_Ty = Ty.addr();
     let a_PropertyNode = PropertyNode.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, usize, u32, u64, u32, u64, u32, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Name, a_NameLen, a_File, a_LineNo, a_SizeInBits, a_AlignInBits, a_OffsetInBits, a_Flags, a_Ty, a_PropertyNode) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -1362,9 +1452,6 @@ fn LLVMDIBuilderCreateObjCIVar(py: Python<'_>, Builder: rt::PtrArg, Name: rt::CS
 #[pyo3(signature = (Builder, Name, NameLen, File, LineNo, GetterName, GetterNameLen, SetterName, SetterNameLen, PropertyAttributes, Ty))]
 fn LLVMDIBuilderCreateObjCProperty(py: Python<'_>, Builder: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: rt::PtrArg, LineNo: rt::CInt<u32>, GetterName: rt::CStrArg, GetterNameLen: rt::CInt<u64>, SetterName: rt::CStrArg, SetterNameLen: rt::CInt<u64>, PropertyAttributes: rt::CInt<u32>, Ty: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateObjCProperty");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, usize, u32, usize, u64, usize, u64, u32, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
     let a_Name = Name.addr();
     let a_NameLen = NameLen.0;
@@ -1376,6 +1463,11 @@ fn LLVMDIBuilderCreateObjCProperty(py: Python<'_>, Builder: rt::PtrArg, Name: rt
     let a_SetterNameLen = SetterNameLen.0;
     let a_PropertyAttributes = PropertyAttributes.0;
     let a_Ty = Ty.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, usize, u32, usize, u64, usize, u64, u32, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Name, a_NameLen, a_File, a_LineNo, a_GetterName, a_GetterNameLen, a_SetterName, a_SetterNameLen, a_PropertyAttributes, a_Ty) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -1392,11 +1484,13 @@ fn LLVMDIBuilderCreateObjCProperty(py: Python<'_>, Builder: rt::PtrArg, Name: rt
 #[pyo3(signature = (Builder, Type))]
 fn LLVMDIBuilderCreateObjectPointerType(py: Python<'_>, Builder: rt::PtrArg, Type: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateObjectPointerType");
+    let a_Builder = Builder.addr();
+    let a_Type = Type.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Builder = Builder.addr();
-    let a_Type = Type.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Type) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -1416,12 +1510,14 @@ fn LLVMDIBuilderCreateObjectPointerType(py: Python<'_>, Builder: rt::PtrArg, Typ
 #[pyo3(signature = (Builder, Tag, Type))]
 fn LLVMDIBuilderCreateQualifiedType(py: Python<'_>, Builder: rt::PtrArg, Tag: rt::CInt<u32>, Type: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateQualifiedType");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
     let a_Tag = Tag.0;
     let a_Type = Type.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Tag, a_Type) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -1440,12 +1536,14 @@ fn LLVMDIBuilderCreateQualifiedType(py: Python<'_>, Builder: rt::PtrArg, Tag: rt
 #[pyo3(signature = (Builder, Tag, Type))]
 fn LLVMDIBuilderCreateReferenceType(py: Python<'_>, Builder: rt::PtrArg, Tag: rt::CInt<u32>, Type: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateReferenceType");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
     let a_Tag = Tag.0;
     let a_Type = Type.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Tag, a_Type) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -1461,10 +1559,12 @@ fn LLVMDIBuilderCreateReferenceType(py: Python<'_>, Builder: rt::PtrArg, Tag: rt
 #[pyo3(signature = (Builder))]
 fn LLVMDIBuilderCreateNullPtrType(py: Python<'_>, Builder: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateNullPtrType");
+    let a_Builder = Builder.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Builder = Builder.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -1487,9 +1587,6 @@ fn LLVMDIBuilderCreateNullPtrType(py: Python<'_>, Builder: rt::PtrArg) -> PyResu
 #[pyo3(signature = (Builder, Type, Name, NameLen, File, LineNo, Scope, AlignInBits))]
 fn LLVMDIBuilderCreateTypedef(py: Python<'_>, Builder: rt::PtrArg, Type: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: rt::PtrArg, LineNo: rt::CInt<u32>, Scope: rt::PtrArg, AlignInBits: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateTypedef");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, u32, usize, u32) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
     let a_Type = Type.addr();
     let a_Name = Name.addr();
@@ -1498,6 +1595,11 @@ fn LLVMDIBuilderCreateTypedef(py: Python<'_>, Builder: rt::PtrArg, Type: rt::Ptr
     let a_LineNo = LineNo.0;
     let a_Scope = Scope.addr();
     let a_AlignInBits = AlignInBits.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, u32, usize, u32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Type, a_Name, a_NameLen, a_File, a_LineNo, a_Scope, a_AlignInBits) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -1519,15 +1621,17 @@ fn LLVMDIBuilderCreateTypedef(py: Python<'_>, Builder: rt::PtrArg, Type: rt::Ptr
 #[pyo3(signature = (Builder, Ty, BaseTy, BaseOffset, VBPtrOffset, Flags))]
 fn LLVMDIBuilderCreateInheritance(py: Python<'_>, Builder: rt::PtrArg, Ty: rt::PtrArg, BaseTy: rt::PtrArg, BaseOffset: rt::CInt<u64>, VBPtrOffset: rt::CInt<u32>, Flags: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateInheritance");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u64, u32, u32) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
     let a_Ty = Ty.addr();
     let a_BaseTy = BaseTy.addr();
     let a_BaseOffset = BaseOffset.0;
     let a_VBPtrOffset = VBPtrOffset.0;
     let a_Flags = rt::narrow::<u32>(TYPES.enum_arg(0, Flags)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u64, u32, u32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Ty, a_BaseTy, a_BaseOffset, a_VBPtrOffset, a_Flags) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -1555,9 +1659,6 @@ fn LLVMDIBuilderCreateInheritance(py: Python<'_>, Builder: rt::PtrArg, Ty: rt::P
 #[pyo3(signature = (Builder, Tag, Name, NameLen, Scope, File, Line, RuntimeLang, SizeInBits, AlignInBits, UniqueIdentifier, UniqueIdentifierLen))]
 fn LLVMDIBuilderCreateForwardDecl(py: Python<'_>, Builder: rt::PtrArg, Tag: rt::CInt<u32>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, Scope: rt::PtrArg, File: rt::PtrArg, Line: rt::CInt<u32>, RuntimeLang: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, UniqueIdentifier: rt::CStrArg, UniqueIdentifierLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateForwardDecl");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, usize, u64, usize, usize, u32, u32, u64, u32, usize, u64) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
     let a_Tag = Tag.0;
     let a_Name = Name.addr();
@@ -1570,6 +1671,11 @@ fn LLVMDIBuilderCreateForwardDecl(py: Python<'_>, Builder: rt::PtrArg, Tag: rt::
     let a_AlignInBits = AlignInBits.0;
     let a_UniqueIdentifier = UniqueIdentifier.addr();
     let a_UniqueIdentifierLen = UniqueIdentifierLen.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, usize, u64, usize, usize, u32, u32, u64, u32, usize, u64) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Tag, a_Name, a_NameLen, a_Scope, a_File, a_Line, a_RuntimeLang, a_SizeInBits, a_AlignInBits, a_UniqueIdentifier, a_UniqueIdentifierLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -1598,9 +1704,6 @@ fn LLVMDIBuilderCreateForwardDecl(py: Python<'_>, Builder: rt::PtrArg, Tag: rt::
 #[pyo3(signature = (Builder, Tag, Name, NameLen, Scope, File, Line, RuntimeLang, SizeInBits, AlignInBits, Flags, UniqueIdentifier, UniqueIdentifierLen))]
 fn LLVMDIBuilderCreateReplaceableCompositeType(py: Python<'_>, Builder: rt::PtrArg, Tag: rt::CInt<u32>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, Scope: rt::PtrArg, File: rt::PtrArg, Line: rt::CInt<u32>, RuntimeLang: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, Flags: &Bound<'_, PyAny>, UniqueIdentifier: rt::CStrArg, UniqueIdentifierLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateReplaceableCompositeType");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, usize, u64, usize, usize, u32, u32, u64, u32, u32, usize, u64) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
     let a_Tag = Tag.0;
     let a_Name = Name.addr();
@@ -1614,6 +1717,11 @@ fn LLVMDIBuilderCreateReplaceableCompositeType(py: Python<'_>, Builder: rt::PtrA
     let a_Flags = rt::narrow::<u32>(TYPES.enum_arg(0, Flags)?)?;
     let a_UniqueIdentifier = UniqueIdentifier.addr();
     let a_UniqueIdentifierLen = UniqueIdentifierLen.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, usize, u64, usize, usize, u32, u32, u64, u32, u32, usize, u64) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Tag, a_Name, a_NameLen, a_Scope, a_File, a_Line, a_RuntimeLang, a_SizeInBits, a_AlignInBits, a_Flags, a_UniqueIdentifier, a_UniqueIdentifierLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -1639,9 +1747,6 @@ fn LLVMDIBuilderCreateReplaceableCompositeType(py: Python<'_>, Builder: rt::PtrA
 #[pyo3(signature = (Builder, Scope, Name, NameLen, File, LineNumber, SizeInBits, OffsetInBits, StorageOffsetInBits, Flags, Type))]
 fn LLVMDIBuilderCreateBitFieldMemberType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: rt::PtrArg, LineNumber: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, OffsetInBits: rt::CInt<u64>, StorageOffsetInBits: rt::CInt<u64>, Flags: &Bound<'_, PyAny>, Type: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateBitFieldMemberType");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, u32, u64, u64, u64, u32, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
     let a_Scope = Scope.addr();
     let a_Name = Name.addr();
@@ -1653,6 +1758,11 @@ fn LLVMDIBuilderCreateBitFieldMemberType(py: Python<'_>, Builder: rt::PtrArg, Sc
     let a_StorageOffsetInBits = StorageOffsetInBits.0;
     let a_Flags = rt::narrow::<u32>(TYPES.enum_arg(0, Flags)?)?;
     let a_Type = Type.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, u32, u64, u64, u64, u32, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Name, a_NameLen, a_File, a_LineNumber, a_SizeInBits, a_OffsetInBits, a_StorageOffsetInBits, a_Flags, a_Type) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -1687,9 +1797,6 @@ fn LLVMDIBuilderCreateBitFieldMemberType(py: Python<'_>, Builder: rt::PtrArg, Sc
 #[pyo3(signature = (Builder, Scope, Name, NameLen, File, LineNumber, SizeInBits, AlignInBits, OffsetInBits, Flags, DerivedFrom, Elements, NumElements, VTableHolder, TemplateParamsNode, UniqueIdentifier, UniqueIdentifierLen))]
 fn LLVMDIBuilderCreateClassType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: rt::PtrArg, LineNumber: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, OffsetInBits: rt::CInt<u64>, Flags: &Bound<'_, PyAny>, DerivedFrom: rt::PtrArg, Elements: &Bound<'_, PyAny>, NumElements: rt::CInt<u32>, VTableHolder: rt::PtrArg, TemplateParamsNode: rt::PtrArg, UniqueIdentifier: rt::CStrArg, UniqueIdentifierLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateClassType");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, u32, u64, u32, u64, u32, usize, usize, u32, usize, usize, usize, u64) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
     let a_Scope = Scope.addr();
     let a_Name = Name.addr();
@@ -1708,6 +1815,11 @@ fn LLVMDIBuilderCreateClassType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::
     let a_TemplateParamsNode = TemplateParamsNode.addr();
     let a_UniqueIdentifier = UniqueIdentifier.addr();
     let a_UniqueIdentifierLen = UniqueIdentifierLen.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, u32, u64, u32, u64, u32, usize, usize, u32, usize, usize, usize, u64) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Name, a_NameLen, a_File, a_LineNumber, a_SizeInBits, a_AlignInBits, a_OffsetInBits, a_Flags, a_DerivedFrom, a_Elements, a_NumElements, a_VTableHolder, a_TemplateParamsNode, a_UniqueIdentifier, a_UniqueIdentifierLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -1724,11 +1836,13 @@ fn LLVMDIBuilderCreateClassType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::
 #[pyo3(signature = (Builder, Type))]
 fn LLVMDIBuilderCreateArtificialType(py: Python<'_>, Builder: rt::PtrArg, Type: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateArtificialType");
+    let a_Builder = Builder.addr();
+    let a_Type = Type.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Builder = Builder.addr();
-    let a_Type = Type.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Type) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -1747,12 +1861,14 @@ fn LLVMDIBuilderCreateArtificialType(py: Python<'_>, Builder: rt::PtrArg, Type: 
 #[pyo3(signature = (DType))]
 fn LLVMDITypeGetName(py: Python<'_>, DType: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDITypeGetName");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_DType = DType.addr();
     let mut o_Length: u64 = Default::default();
     let a_Length = &mut o_Length as *mut u64 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_DType, a_Length) });
     rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Length)?])
@@ -1770,10 +1886,12 @@ fn LLVMDITypeGetName(py: Python<'_>, DType: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (DType))]
 fn LLVMDITypeGetSizeInBits(py: Python<'_>, DType: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDITypeGetSizeInBits");
+    let a_DType = DType.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u64 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_DType = DType.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_DType) });
     Ok(rt::obj(py, __r)?)
@@ -1791,10 +1909,12 @@ fn LLVMDITypeGetSizeInBits(py: Python<'_>, DType: rt::PtrArg) -> PyResult<PyObje
 #[pyo3(signature = (DType))]
 fn LLVMDITypeGetOffsetInBits(py: Python<'_>, DType: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDITypeGetOffsetInBits");
+    let a_DType = DType.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u64 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_DType = DType.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_DType) });
     Ok(rt::obj(py, __r)?)
@@ -1812,10 +1932,12 @@ fn LLVMDITypeGetOffsetInBits(py: Python<'_>, DType: rt::PtrArg) -> PyResult<PyOb
 #[pyo3(signature = (DType))]
 fn LLVMDITypeGetAlignInBits(py: Python<'_>, DType: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDITypeGetAlignInBits");
+    let a_DType = DType.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_DType = DType.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_DType) });
     Ok(rt::obj(py, __r)?)
@@ -1833,10 +1955,12 @@ fn LLVMDITypeGetAlignInBits(py: Python<'_>, DType: rt::PtrArg) -> PyResult<PyObj
 #[pyo3(signature = (DType))]
 fn LLVMDITypeGetLine(py: Python<'_>, DType: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDITypeGetLine");
+    let a_DType = DType.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_DType = DType.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_DType) });
     Ok(rt::obj(py, __r)?)
@@ -1854,10 +1978,12 @@ fn LLVMDITypeGetLine(py: Python<'_>, DType: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (DType))]
 fn LLVMDITypeGetFlags(py: Python<'_>, DType: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDITypeGetFlags");
+    let a_DType = DType.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_DType = DType.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_DType) });
     Ok(TYPES.enum_member(py, 0, __r as i64)?)
@@ -1875,12 +2001,14 @@ fn LLVMDITypeGetFlags(py: Python<'_>, DType: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Builder, LowerBound, Count))]
 fn LLVMDIBuilderGetOrCreateSubrange(py: Python<'_>, Builder: rt::PtrArg, LowerBound: rt::CInt<i64>, Count: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderGetOrCreateSubrange");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i64, i64) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
     let a_LowerBound = LowerBound.0;
     let a_Count = Count.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i64, i64) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_LowerBound, a_Count) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -1898,13 +2026,15 @@ fn LLVMDIBuilderGetOrCreateSubrange(py: Python<'_>, Builder: rt::PtrArg, LowerBo
 #[pyo3(signature = (Builder, Data, NumElements))]
 fn LLVMDIBuilderGetOrCreateArray(py: Python<'_>, Builder: rt::PtrArg, Data: &Bound<'_, PyAny>, NumElements: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderGetOrCreateArray");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
     let mut h_Data = super::llvm_types::TYPES.handle_ref(6, Data, true)?;
     let a_Data = h_Data.addr();
     let a_NumElements = NumElements.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Data, a_NumElements) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -1923,13 +2053,15 @@ fn LLVMDIBuilderGetOrCreateArray(py: Python<'_>, Builder: rt::PtrArg, Data: &Bou
 #[pyo3(signature = (Builder, Length))]
 fn LLVMDIBuilderCreateExpression(py: Python<'_>, Builder: rt::PtrArg, Length: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateExpression");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
     let mut o_Addr: u64 = Default::default();
     let a_Addr = &mut o_Addr as *mut u64 as usize;
     let a_Length = Length.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Addr, a_Length) });
     rt::tuple(py, [super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, rt::obj(py, o_Addr)?])
@@ -1947,11 +2079,13 @@ fn LLVMDIBuilderCreateExpression(py: Python<'_>, Builder: rt::PtrArg, Length: rt
 #[pyo3(signature = (Builder, Value))]
 fn LLVMDIBuilderCreateConstantValueExpression(py: Python<'_>, Builder: rt::PtrArg, Value: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateConstantValueExpression");
+    let a_Builder = Builder.addr();
+    let a_Value = Value.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Builder = Builder.addr();
-    let a_Value = Value.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Value) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -1983,9 +2117,6 @@ fn LLVMDIBuilderCreateConstantValueExpression(py: Python<'_>, Builder: rt::PtrAr
 #[pyo3(signature = (Builder, Scope, Name, NameLen, Linkage, LinkLen, File, LineNo, Ty, LocalToUnit, Expr, Decl, AlignInBits))]
 fn LLVMDIBuilderCreateGlobalVariableExpression(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, Linkage: rt::CStrArg, LinkLen: rt::CInt<u64>, File: rt::PtrArg, LineNo: rt::CInt<u32>, Ty: rt::PtrArg, LocalToUnit: rt::CInt<i32>, Expr: rt::PtrArg, Decl: rt::PtrArg, AlignInBits: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateGlobalVariableExpression");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, u64, usize, u32, usize, i32, usize, usize, u32) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
     let a_Scope = Scope.addr();
     let a_Name = Name.addr();
@@ -1999,6 +2130,11 @@ fn LLVMDIBuilderCreateGlobalVariableExpression(py: Python<'_>, Builder: rt::PtrA
     let a_Expr = Expr.addr();
     let a_Decl = Decl.addr();
     let a_AlignInBits = AlignInBits.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, u64, usize, u32, usize, i32, usize, usize, u32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Name, a_NameLen, a_Linkage, a_LinkLen, a_File, a_LineNo, a_Ty, a_LocalToUnit, a_Expr, a_Decl, a_AlignInBits) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -2014,10 +2150,12 @@ fn LLVMDIBuilderCreateGlobalVariableExpression(py: Python<'_>, Builder: rt::PtrA
 #[pyo3(signature = (MD))]
 fn LLVMGetDINodeTag(py: Python<'_>, MD: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetDINodeTag");
+    let a_MD = MD.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u16 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_MD = MD.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MD) });
     Ok(rt::obj(py, __r)?)
@@ -2035,10 +2173,12 @@ fn LLVMGetDINodeTag(py: Python<'_>, MD: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (GVE))]
 fn LLVMDIGlobalVariableExpressionGetVariable(py: Python<'_>, GVE: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIGlobalVariableExpressionGetVariable");
+    let a_GVE = GVE.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_GVE = GVE.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_GVE) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -2056,10 +2196,12 @@ fn LLVMDIGlobalVariableExpressionGetVariable(py: Python<'_>, GVE: rt::PtrArg) ->
 #[pyo3(signature = (GVE))]
 fn LLVMDIGlobalVariableExpressionGetExpression(py: Python<'_>, GVE: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIGlobalVariableExpressionGetExpression");
+    let a_GVE = GVE.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_GVE = GVE.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_GVE) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -2077,10 +2219,12 @@ fn LLVMDIGlobalVariableExpressionGetExpression(py: Python<'_>, GVE: rt::PtrArg) 
 #[pyo3(signature = (Var))]
 fn LLVMDIVariableGetFile(py: Python<'_>, Var: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIVariableGetFile");
+    let a_Var = Var.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Var = Var.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Var) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -2098,10 +2242,12 @@ fn LLVMDIVariableGetFile(py: Python<'_>, Var: rt::PtrArg) -> PyResult<PyObject> 
 #[pyo3(signature = (Var))]
 fn LLVMDIVariableGetScope(py: Python<'_>, Var: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIVariableGetScope");
+    let a_Var = Var.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Var = Var.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Var) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -2119,10 +2265,12 @@ fn LLVMDIVariableGetScope(py: Python<'_>, Var: rt::PtrArg) -> PyResult<PyObject>
 #[pyo3(signature = (Var))]
 fn LLVMDIVariableGetLine(py: Python<'_>, Var: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIVariableGetLine");
+    let a_Var = Var.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Var = Var.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Var) });
     Ok(rt::obj(py, __r)?)
@@ -2140,13 +2288,15 @@ fn LLVMDIVariableGetLine(py: Python<'_>, Var: rt::PtrArg) -> PyResult<PyObject> 
 #[pyo3(signature = (Ctx, Data, NumElements))]
 fn LLVMTemporaryMDNode(py: Python<'_>, Ctx: rt::PtrArg, Data: &Bound<'_, PyAny>, NumElements: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTemporaryMDNode");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Ctx = Ctx.addr();
     let mut h_Data = super::llvm_types::TYPES.handle_ref(6, Data, true)?;
     let a_Data = h_Data.addr();
     let a_NumElements = NumElements.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Ctx, a_Data, a_NumElements) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -2162,10 +2312,12 @@ fn LLVMTemporaryMDNode(py: Python<'_>, Ctx: rt::PtrArg, Data: &Bound<'_, PyAny>,
 #[pyo3(signature = (TempNode))]
 fn LLVMDisposeTemporaryMDNode(py: Python<'_>, TempNode: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeTemporaryMDNode");
+    let a_TempNode = TempNode.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_TempNode = TempNode.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_TempNode) });
     Ok(py.None())
@@ -2179,11 +2331,13 @@ fn LLVMDisposeTemporaryMDNode(py: Python<'_>, TempNode: rt::PtrArg) -> PyResult<
 #[pyo3(signature = (TempTargetMetadata, Replacement))]
 fn LLVMMetadataReplaceAllUsesWith(py: Python<'_>, TempTargetMetadata: rt::PtrArg, Replacement: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMetadataReplaceAllUsesWith");
+    let a_TempTargetMetadata = TempTargetMetadata.addr();
+    let a_Replacement = Replacement.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_TempTargetMetadata = TempTargetMetadata.addr();
-    let a_Replacement = Replacement.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_TempTargetMetadata, a_Replacement) });
     Ok(py.None())
@@ -2213,9 +2367,6 @@ fn LLVMMetadataReplaceAllUsesWith(py: Python<'_>, TempTargetMetadata: rt::PtrArg
 #[pyo3(signature = (Builder, Scope, Name, NameLen, Linkage, LnkLen, File, LineNo, Ty, LocalToUnit, Decl, AlignInBits))]
 fn LLVMDIBuilderCreateTempGlobalVariableFwdDecl(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, Linkage: rt::CStrArg, LnkLen: rt::CInt<u64>, File: rt::PtrArg, LineNo: rt::CInt<u32>, Ty: rt::PtrArg, LocalToUnit: rt::CInt<i32>, Decl: rt::PtrArg, AlignInBits: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateTempGlobalVariableFwdDecl");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, u64, usize, u32, usize, i32, usize, u32) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
     let a_Scope = Scope.addr();
     let a_Name = Name.addr();
@@ -2228,6 +2379,11 @@ fn LLVMDIBuilderCreateTempGlobalVariableFwdDecl(py: Python<'_>, Builder: rt::Ptr
     let a_LocalToUnit = LocalToUnit.0;
     let a_Decl = Decl.addr();
     let a_AlignInBits = AlignInBits.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, u64, usize, u32, usize, i32, usize, u32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Name, a_NameLen, a_Linkage, a_LnkLen, a_File, a_LineNo, a_Ty, a_LocalToUnit, a_Decl, a_AlignInBits) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -2254,15 +2410,17 @@ fn LLVMDIBuilderCreateTempGlobalVariableFwdDecl(py: Python<'_>, Builder: rt::Ptr
 #[pyo3(signature = (Builder, Storage, VarInfo, Expr, DebugLoc, Instr))]
 fn LLVMDIBuilderInsertDeclareRecordBefore(py: Python<'_>, Builder: rt::PtrArg, Storage: rt::PtrArg, VarInfo: rt::PtrArg, Expr: rt::PtrArg, DebugLoc: rt::PtrArg, Instr: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderInsertDeclareRecordBefore");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
     let a_Storage = Storage.addr();
     let a_VarInfo = VarInfo.addr();
     let a_Expr = Expr.addr();
     let a_DebugLoc = DebugLoc.addr();
     let a_Instr = Instr.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Storage, a_VarInfo, a_Expr, a_DebugLoc, a_Instr) });
     Ok(super::llvm_types::TYPES.instance_at(py, 19, __r, None)?)
@@ -2291,15 +2449,17 @@ fn LLVMDIBuilderInsertDeclareRecordBefore(py: Python<'_>, Builder: rt::PtrArg, S
 #[pyo3(signature = (Builder, Storage, VarInfo, Expr, DebugLoc, Block))]
 fn LLVMDIBuilderInsertDeclareRecordAtEnd(py: Python<'_>, Builder: rt::PtrArg, Storage: rt::PtrArg, VarInfo: rt::PtrArg, Expr: rt::PtrArg, DebugLoc: rt::PtrArg, Block: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderInsertDeclareRecordAtEnd");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
     let a_Storage = Storage.addr();
     let a_VarInfo = VarInfo.addr();
     let a_Expr = Expr.addr();
     let a_DebugLoc = DebugLoc.addr();
     let a_Block = Block.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Storage, a_VarInfo, a_Expr, a_DebugLoc, a_Block) });
     Ok(super::llvm_types::TYPES.instance_at(py, 19, __r, None)?)
@@ -2326,15 +2486,17 @@ fn LLVMDIBuilderInsertDeclareRecordAtEnd(py: Python<'_>, Builder: rt::PtrArg, St
 #[pyo3(signature = (Builder, Val, VarInfo, Expr, DebugLoc, Instr))]
 fn LLVMDIBuilderInsertDbgValueRecordBefore(py: Python<'_>, Builder: rt::PtrArg, Val: rt::PtrArg, VarInfo: rt::PtrArg, Expr: rt::PtrArg, DebugLoc: rt::PtrArg, Instr: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderInsertDbgValueRecordBefore");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
     let a_Val = Val.addr();
     let a_VarInfo = VarInfo.addr();
     let a_Expr = Expr.addr();
     let a_DebugLoc = DebugLoc.addr();
     let a_Instr = Instr.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Val, a_VarInfo, a_Expr, a_DebugLoc, a_Instr) });
     Ok(super::llvm_types::TYPES.instance_at(py, 19, __r, None)?)
@@ -2363,15 +2525,17 @@ fn LLVMDIBuilderInsertDbgValueRecordBefore(py: Python<'_>, Builder: rt::PtrArg, 
 #[pyo3(signature = (Builder, Val, VarInfo, Expr, DebugLoc, Block))]
 fn LLVMDIBuilderInsertDbgValueRecordAtEnd(py: Python<'_>, Builder: rt::PtrArg, Val: rt::PtrArg, VarInfo: rt::PtrArg, Expr: rt::PtrArg, DebugLoc: rt::PtrArg, Block: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderInsertDbgValueRecordAtEnd");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
     let a_Val = Val.addr();
     let a_VarInfo = VarInfo.addr();
     let a_Expr = Expr.addr();
     let a_DebugLoc = DebugLoc.addr();
     let a_Block = Block.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Val, a_VarInfo, a_Expr, a_DebugLoc, a_Block) });
     Ok(super::llvm_types::TYPES.instance_at(py, 19, __r, None)?)
@@ -2396,9 +2560,6 @@ fn LLVMDIBuilderInsertDbgValueRecordAtEnd(py: Python<'_>, Builder: rt::PtrArg, V
 #[pyo3(signature = (Builder, Scope, Name, NameLen, File, LineNo, Ty, AlwaysPreserve, Flags, AlignInBits))]
 fn LLVMDIBuilderCreateAutoVariable(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: rt::PtrArg, LineNo: rt::CInt<u32>, Ty: rt::PtrArg, AlwaysPreserve: rt::CInt<i32>, Flags: &Bound<'_, PyAny>, AlignInBits: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateAutoVariable");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, u32, usize, i32, u32, u32) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
     let a_Scope = Scope.addr();
     let a_Name = Name.addr();
@@ -2409,6 +2570,11 @@ fn LLVMDIBuilderCreateAutoVariable(py: Python<'_>, Builder: rt::PtrArg, Scope: r
     let a_AlwaysPreserve = AlwaysPreserve.0;
     let a_Flags = rt::narrow::<u32>(TYPES.enum_arg(0, Flags)?)?;
     let a_AlignInBits = AlignInBits.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, u32, usize, i32, u32, u32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Name, a_NameLen, a_File, a_LineNo, a_Ty, a_AlwaysPreserve, a_Flags, a_AlignInBits) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -2433,9 +2599,6 @@ fn LLVMDIBuilderCreateAutoVariable(py: Python<'_>, Builder: rt::PtrArg, Scope: r
 #[pyo3(signature = (Builder, Scope, Name, NameLen, ArgNo, File, LineNo, Ty, AlwaysPreserve, Flags))]
 fn LLVMDIBuilderCreateParameterVariable(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, ArgNo: rt::CInt<u32>, File: rt::PtrArg, LineNo: rt::CInt<u32>, Ty: rt::PtrArg, AlwaysPreserve: rt::CInt<i32>, Flags: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateParameterVariable");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u64, u32, usize, u32, usize, i32, u32) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
     let a_Scope = Scope.addr();
     let a_Name = Name.addr();
@@ -2446,6 +2609,11 @@ fn LLVMDIBuilderCreateParameterVariable(py: Python<'_>, Builder: rt::PtrArg, Sco
     let a_Ty = Ty.addr();
     let a_AlwaysPreserve = AlwaysPreserve.0;
     let a_Flags = rt::narrow::<u32>(TYPES.enum_arg(0, Flags)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u64, u32, usize, u32, usize, i32, u32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Name, a_NameLen, a_ArgNo, a_File, a_LineNo, a_Ty, a_AlwaysPreserve, a_Flags) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -2463,10 +2631,12 @@ fn LLVMDIBuilderCreateParameterVariable(py: Python<'_>, Builder: rt::PtrArg, Sco
 #[pyo3(signature = (Func))]
 fn LLVMGetSubprogram(py: Python<'_>, Func: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetSubprogram");
+    let a_Func = Func.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Func = Func.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Func) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -2482,11 +2652,13 @@ fn LLVMGetSubprogram(py: Python<'_>, Func: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Func, SP))]
 fn LLVMSetSubprogram(py: Python<'_>, Func: rt::PtrArg, SP: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetSubprogram");
+    let a_Func = Func.addr();
+    let a_SP = SP.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Func = Func.addr();
-    let a_SP = SP.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Func, a_SP) });
     Ok(py.None())
@@ -2504,10 +2676,12 @@ fn LLVMSetSubprogram(py: Python<'_>, Func: rt::PtrArg, SP: rt::PtrArg) -> PyResu
 #[pyo3(signature = (Subprogram))]
 fn LLVMDISubprogramGetLine(py: Python<'_>, Subprogram: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDISubprogramGetLine");
+    let a_Subprogram = Subprogram.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Subprogram = Subprogram.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Subprogram) });
     Ok(rt::obj(py, __r)?)
@@ -2525,10 +2699,12 @@ fn LLVMDISubprogramGetLine(py: Python<'_>, Subprogram: rt::PtrArg) -> PyResult<P
 #[pyo3(signature = (Inst))]
 fn LLVMInstructionGetDebugLoc(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInstructionGetDebugLoc");
+    let a_Inst = Inst.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Inst = Inst.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Inst) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
@@ -2546,11 +2722,13 @@ fn LLVMInstructionGetDebugLoc(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyOb
 #[pyo3(signature = (Inst, Loc))]
 fn LLVMInstructionSetDebugLoc(py: Python<'_>, Inst: rt::PtrArg, Loc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInstructionSetDebugLoc");
+    let a_Inst = Inst.addr();
+    let a_Loc = Loc.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Inst = Inst.addr();
-    let a_Loc = Loc.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Inst, a_Loc) });
     Ok(py.None())
@@ -2568,10 +2746,12 @@ fn LLVMInstructionSetDebugLoc(py: Python<'_>, Inst: rt::PtrArg, Loc: rt::PtrArg)
 #[pyo3(signature = (Metadata))]
 fn LLVMGetMetadataKind(py: Python<'_>, Metadata: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetMetadataKind");
+    let a_Metadata = Metadata.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Metadata = Metadata.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Metadata) });
     Ok(rt::obj(py, __r)?)

@@ -48,14 +48,16 @@ pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.disassem
 #[pyo3(signature = (TripleName, DisInfo, TagType, GetOpInfo, SymbolLookUp))]
 fn LLVMCreateDisasm(py: Python<'_>, TripleName: rt::CStrArg, DisInfo: rt::PtrArgMut, TagType: rt::CInt<i32>, GetOpInfo: rt::PtrArg, SymbolLookUp: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateDisasm");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, i32, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_TripleName = TripleName.addr();
     let a_DisInfo = DisInfo.addr();
     let a_TagType = TagType.0;
     let a_GetOpInfo = GetOpInfo.addr();
     let a_SymbolLookUp = SymbolLookUp.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, i32, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_TripleName, a_DisInfo, a_TagType, a_GetOpInfo, a_SymbolLookUp) });
     Ok(rt::pointer_result(py, __r)?)
@@ -81,15 +83,17 @@ fn LLVMCreateDisasm(py: Python<'_>, TripleName: rt::CStrArg, DisInfo: rt::PtrArg
 #[pyo3(signature = (Triple, CPU, DisInfo, TagType, GetOpInfo, SymbolLookUp))]
 fn LLVMCreateDisasmCPU(py: Python<'_>, Triple: rt::CStrArg, CPU: rt::CStrArg, DisInfo: rt::PtrArgMut, TagType: rt::CInt<i32>, GetOpInfo: rt::PtrArg, SymbolLookUp: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateDisasmCPU");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, i32, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Triple = Triple.addr();
     let a_CPU = CPU.addr();
     let a_DisInfo = DisInfo.addr();
     let a_TagType = TagType.0;
     let a_GetOpInfo = GetOpInfo.addr();
     let a_SymbolLookUp = SymbolLookUp.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, i32, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Triple, a_CPU, a_DisInfo, a_TagType, a_GetOpInfo, a_SymbolLookUp) });
     Ok(rt::pointer_result(py, __r)?)
@@ -115,9 +119,6 @@ fn LLVMCreateDisasmCPU(py: Python<'_>, Triple: rt::CStrArg, CPU: rt::CStrArg, Di
 #[pyo3(signature = (Triple, CPU, Features, DisInfo, TagType, GetOpInfo, SymbolLookUp))]
 fn LLVMCreateDisasmCPUFeatures(py: Python<'_>, Triple: rt::CStrArg, CPU: rt::CStrArg, Features: rt::CStrArg, DisInfo: rt::PtrArgMut, TagType: rt::CInt<i32>, GetOpInfo: rt::PtrArg, SymbolLookUp: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateDisasmCPUFeatures");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize, i32, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Triple = Triple.addr();
     let a_CPU = CPU.addr();
     let a_Features = Features.addr();
@@ -125,6 +126,11 @@ fn LLVMCreateDisasmCPUFeatures(py: Python<'_>, Triple: rt::CStrArg, CPU: rt::CSt
     let a_TagType = TagType.0;
     let a_GetOpInfo = GetOpInfo.addr();
     let a_SymbolLookUp = SymbolLookUp.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize, i32, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Triple, a_CPU, a_Features, a_DisInfo, a_TagType, a_GetOpInfo, a_SymbolLookUp) });
     Ok(rt::pointer_result(py, __r)?)
@@ -142,11 +148,13 @@ fn LLVMCreateDisasmCPUFeatures(py: Python<'_>, Triple: rt::CStrArg, CPU: rt::CSt
 #[pyo3(signature = (DC, Options))]
 fn LLVMSetDisasmOptions(py: Python<'_>, DC: rt::PtrArgMut, Options: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetDisasmOptions");
+    let a_DC = DC.addr();
+    let a_Options = Options.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_DC = DC.addr();
-    let a_Options = Options.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_DC, a_Options) });
     Ok(rt::obj(py, __r)?)
@@ -159,10 +167,12 @@ fn LLVMSetDisasmOptions(py: Python<'_>, DC: rt::PtrArgMut, Options: rt::CInt<u64
 #[pyo3(signature = (DC))]
 fn LLVMDisasmDispose(py: Python<'_>, DC: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisasmDispose");
+    let a_DC = DC.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_DC = DC.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_DC) });
     Ok(py.None())
@@ -190,9 +200,6 @@ fn LLVMDisasmDispose(py: Python<'_>, DC: rt::PtrArgMut) -> PyResult<PyObject> {
 #[pyo3(signature = (DC, BytesSize, PC, OutString, OutStringSize))]
 fn LLVMDisasmInstruction(py: Python<'_>, DC: rt::PtrArgMut, BytesSize: rt::CInt<u64>, PC: rt::CInt<u64>, OutString: rt::PtrArgMut, OutStringSize: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisasmInstruction");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, u64, usize, u64) -> u64 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_DC = DC.addr();
     let mut o_Bytes: u8 = Default::default();
     let a_Bytes = &mut o_Bytes as *mut u8 as usize;
@@ -200,6 +207,11 @@ fn LLVMDisasmInstruction(py: Python<'_>, DC: rt::PtrArgMut, BytesSize: rt::CInt<
     let a_PC = PC.0;
     let a_OutString = OutString.addr();
     let a_OutStringSize = OutStringSize.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, u64, usize, u64) -> u64 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_DC, a_Bytes, a_BytesSize, a_PC, a_OutString, a_OutStringSize) });
     rt::tuple(py, [rt::obj(py, __r)?, rt::obj(py, o_Bytes)?])

@@ -43,10 +43,12 @@ pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.error", 
 #[pyo3(signature = (Err_))]
 fn LLVMGetErrorTypeId(py: Python<'_>, Err_: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetErrorTypeId");
+    let a_Err = Err_.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Err = Err_.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Err) });
     Ok(rt::pointer_result(py, __r)?)
@@ -62,10 +64,12 @@ fn LLVMGetErrorTypeId(py: Python<'_>, Err_: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Err_))]
 fn LLVMConsumeError(py: Python<'_>, Err_: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConsumeError");
+    let a_Err = Err_.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Err = Err_.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Err) });
     Ok(py.None())
@@ -84,10 +88,12 @@ fn LLVMConsumeError(py: Python<'_>, Err_: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Err_))]
 fn LLVMGetErrorMessage(py: Python<'_>, Err_: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetErrorMessage");
+    let a_Err = Err_.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Err = Err_.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Err) });
     Ok(rt::owned_cstr_result(py, __r, &FREE_LLVMDisposeErrorMessage)?)
@@ -100,10 +106,12 @@ fn LLVMGetErrorMessage(py: Python<'_>, Err_: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (ErrMsg))]
 fn LLVMDisposeErrorMessage(py: Python<'_>, ErrMsg: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeErrorMessage");
+    let a_ErrMsg = ErrMsg.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_ErrMsg = ErrMsg.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ErrMsg) });
     Ok(py.None())
@@ -116,6 +124,8 @@ fn LLVMDisposeErrorMessage(py: Python<'_>, ErrMsg: rt::PtrArgMut) -> PyResult<Py
 #[pyo3(signature = ())]
 fn LLVMGetStringErrorTypeId(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetStringErrorTypeId");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -134,10 +144,12 @@ fn LLVMGetStringErrorTypeId(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = (ErrMsg))]
 fn LLVMCreateStringError(py: Python<'_>, ErrMsg: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateStringError");
+    let a_ErrMsg = ErrMsg.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_ErrMsg = ErrMsg.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ErrMsg) });
     Ok(TYPES.instance_at(py, 0, __r, None)?)

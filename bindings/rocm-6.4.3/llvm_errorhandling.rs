@@ -41,10 +41,12 @@ pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.errorhan
 #[pyo3(signature = (Handler))]
 fn LLVMInstallFatalErrorHandler(py: Python<'_>, Handler: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInstallFatalErrorHandler");
+    let a_Handler = Handler.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Handler = Handler.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Handler) });
     Ok(py.None())
@@ -55,6 +57,8 @@ fn LLVMInstallFatalErrorHandler(py: Python<'_>, Handler: rt::PtrArg) -> PyResult
 #[pyo3(signature = ())]
 fn LLVMResetFatalErrorHandler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMResetFatalErrorHandler");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -69,6 +73,8 @@ fn LLVMResetFatalErrorHandler(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMEnablePrettyStackTrace(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMEnablePrettyStackTrace");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };

@@ -42,6 +42,8 @@ pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.executio
 #[pyo3(signature = ())]
 fn LLVMLinkInMCJIT(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMLinkInMCJIT");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -53,6 +55,8 @@ fn LLVMLinkInMCJIT(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMLinkInInterpreter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMLinkInInterpreter");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -71,12 +75,14 @@ fn LLVMLinkInInterpreter(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = (Ty, N, IsSigned))]
 fn LLVMCreateGenericValueOfInt(py: Python<'_>, Ty: rt::PtrArg, N: rt::CInt<u64>, IsSigned: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateGenericValueOfInt");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u64, i32) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Ty = Ty.addr();
     let a_N = N.0;
     let a_IsSigned = IsSigned.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u64, i32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Ty, a_N, a_IsSigned) });
     Ok(TYPES.instance_at(py, 1, __r, None)?)
@@ -90,10 +96,12 @@ fn LLVMCreateGenericValueOfInt(py: Python<'_>, Ty: rt::PtrArg, N: rt::CInt<u64>,
 #[pyo3(signature = (P))]
 fn LLVMCreateGenericValueOfPointer(py: Python<'_>, P: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateGenericValueOfPointer");
+    let a_P = P.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_P = P.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_P) });
     Ok(TYPES.instance_at(py, 1, __r, None)?)
@@ -108,11 +116,13 @@ fn LLVMCreateGenericValueOfPointer(py: Python<'_>, P: rt::PtrArgMut) -> PyResult
 #[pyo3(signature = (Ty, N))]
 fn LLVMCreateGenericValueOfFloat(py: Python<'_>, Ty: rt::PtrArg, N: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateGenericValueOfFloat");
+    let a_Ty = Ty.addr();
+    let a_N = N;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, f64) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Ty = Ty.addr();
-    let a_N = N;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Ty, a_N) });
     Ok(TYPES.instance_at(py, 1, __r, None)?)
@@ -126,10 +136,12 @@ fn LLVMCreateGenericValueOfFloat(py: Python<'_>, Ty: rt::PtrArg, N: f64) -> PyRe
 #[pyo3(signature = (GenValRef))]
 fn LLVMGenericValueIntWidth(py: Python<'_>, GenValRef: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGenericValueIntWidth");
+    let a_GenValRef = GenValRef.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_GenValRef = GenValRef.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_GenValRef) });
     Ok(rt::obj(py, __r)?)
@@ -144,11 +156,13 @@ fn LLVMGenericValueIntWidth(py: Python<'_>, GenValRef: rt::PtrArg) -> PyResult<P
 #[pyo3(signature = (GenVal, IsSigned))]
 fn LLVMGenericValueToInt(py: Python<'_>, GenVal: rt::PtrArg, IsSigned: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGenericValueToInt");
+    let a_GenVal = GenVal.addr();
+    let a_IsSigned = IsSigned.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) -> u64 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_GenVal = GenVal.addr();
-    let a_IsSigned = IsSigned.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_GenVal, a_IsSigned) });
     Ok(rt::obj(py, __r)?)
@@ -162,10 +176,12 @@ fn LLVMGenericValueToInt(py: Python<'_>, GenVal: rt::PtrArg, IsSigned: rt::CInt<
 #[pyo3(signature = (GenVal))]
 fn LLVMGenericValueToPointer(py: Python<'_>, GenVal: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGenericValueToPointer");
+    let a_GenVal = GenVal.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_GenVal = GenVal.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_GenVal) });
     Ok(rt::pointer_result(py, __r)?)
@@ -180,11 +196,13 @@ fn LLVMGenericValueToPointer(py: Python<'_>, GenVal: rt::PtrArg) -> PyResult<PyO
 #[pyo3(signature = (TyRef, GenVal))]
 fn LLVMGenericValueToFloat(py: Python<'_>, TyRef: rt::PtrArg, GenVal: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGenericValueToFloat");
+    let a_TyRef = TyRef.addr();
+    let a_GenVal = GenVal.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> f64 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_TyRef = TyRef.addr();
-    let a_GenVal = GenVal.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_TyRef, a_GenVal) });
     Ok(rt::obj(py, __r)?)
@@ -195,10 +213,12 @@ fn LLVMGenericValueToFloat(py: Python<'_>, TyRef: rt::PtrArg, GenVal: rt::PtrArg
 #[pyo3(signature = (GenVal))]
 fn LLVMDisposeGenericValue(py: Python<'_>, GenVal: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeGenericValue");
+    let a_GenVal = GenVal.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_GenVal = GenVal.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_GenVal) });
     Ok(py.None())
@@ -214,14 +234,16 @@ fn LLVMDisposeGenericValue(py: Python<'_>, GenVal: rt::PtrArg) -> PyResult<PyObj
 #[pyo3(signature = (OutEE, M))]
 fn LLVMCreateExecutionEngineForModule(py: Python<'_>, OutEE: &Bound<'_, PyAny>, M: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateExecutionEngineForModule");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> i32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut h_OutEE = TYPES.handle_ref(2, OutEE, true)?;
     let a_OutEE = h_OutEE.addr();
     let a_M = M.addr();
     let mut o_OutError: usize = Default::default();
     let a_OutError = &mut o_OutError as *mut usize as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> i32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_OutEE, a_M, a_OutError) });
     rt::tuple(py, [rt::obj(py, __r)?, rt::owned_cstr_result(py, o_OutError, &FREE_LLVMDisposeMessage)?])
@@ -237,14 +259,16 @@ fn LLVMCreateExecutionEngineForModule(py: Python<'_>, OutEE: &Bound<'_, PyAny>, 
 #[pyo3(signature = (OutInterp, M))]
 fn LLVMCreateInterpreterForModule(py: Python<'_>, OutInterp: &Bound<'_, PyAny>, M: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateInterpreterForModule");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> i32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut h_OutInterp = TYPES.handle_ref(2, OutInterp, true)?;
     let a_OutInterp = h_OutInterp.addr();
     let a_M = M.addr();
     let mut o_OutError: usize = Default::default();
     let a_OutError = &mut o_OutError as *mut usize as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> i32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_OutInterp, a_M, a_OutError) });
     rt::tuple(py, [rt::obj(py, __r)?, rt::owned_cstr_result(py, o_OutError, &FREE_LLVMDisposeMessage)?])
@@ -261,15 +285,17 @@ fn LLVMCreateInterpreterForModule(py: Python<'_>, OutInterp: &Bound<'_, PyAny>, 
 #[pyo3(signature = (OutJIT, M, OptLevel))]
 fn LLVMCreateJITCompilerForModule(py: Python<'_>, OutJIT: &Bound<'_, PyAny>, M: rt::PtrArg, OptLevel: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateJITCompilerForModule");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u32, usize) -> i32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut h_OutJIT = TYPES.handle_ref(2, OutJIT, true)?;
     let a_OutJIT = h_OutJIT.addr();
     let a_M = M.addr();
     let a_OptLevel = OptLevel.0;
     let mut o_OutError: usize = Default::default();
     let a_OutError = &mut o_OutError as *mut usize as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u32, usize) -> i32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_OutJIT, a_M, a_OptLevel, a_OutError) });
     rt::tuple(py, [rt::obj(py, __r)?, rt::owned_cstr_result(py, o_OutError, &FREE_LLVMDisposeMessage)?])
@@ -281,12 +307,14 @@ fn LLVMCreateJITCompilerForModule(py: Python<'_>, OutJIT: &Bound<'_, PyAny>, M: 
 #[pyo3(signature = (Options, SizeOfOptions))]
 fn LLVMInitializeMCJITCompilerOptions(py: Python<'_>, Options: &Bound<'_, PyAny>, SizeOfOptions: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeMCJITCompilerOptions");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u64) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let p_Options = TYPES.record_ptr_arg(0, Options, true)?;
     let a_Options = p_Options.addr();
     let a_SizeOfOptions = SizeOfOptions.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u64) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_SizeOfOptions) });
     Ok(py.None())
@@ -320,9 +348,6 @@ fn LLVMInitializeMCJITCompilerOptions(py: Python<'_>, Options: &Bound<'_, PyAny>
 #[pyo3(signature = (OutJIT, M, Options, SizeOfOptions))]
 fn LLVMCreateMCJITCompilerForModule(py: Python<'_>, OutJIT: &Bound<'_, PyAny>, M: rt::PtrArg, Options: &Bound<'_, PyAny>, SizeOfOptions: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateMCJITCompilerForModule");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> i32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut h_OutJIT = TYPES.handle_ref(2, OutJIT, true)?;
     let a_OutJIT = h_OutJIT.addr();
     let a_M = M.addr();
@@ -331,6 +356,11 @@ fn LLVMCreateMCJITCompilerForModule(py: Python<'_>, OutJIT: &Bound<'_, PyAny>, M
     let a_SizeOfOptions = SizeOfOptions.0;
     let mut o_OutError: usize = Default::default();
     let a_OutError = &mut o_OutError as *mut usize as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> i32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_OutJIT, a_M, a_Options, a_SizeOfOptions, a_OutError) });
     rt::tuple(py, [rt::obj(py, __r)?, rt::owned_cstr_result(py, o_OutError, &FREE_LLVMDisposeMessage)?])
@@ -341,10 +371,12 @@ fn LLVMCreateMCJITCompilerForModule(py: Python<'_>, OutJIT: &Bound<'_, PyAny>, M
 #[pyo3(signature = (EE))]
 fn LLVMDisposeExecutionEngine(py: Python<'_>, EE: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeExecutionEngine");
+    let a_EE = EE.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_EE = EE.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_EE) });
     Ok(py.None())
@@ -355,10 +387,12 @@ fn LLVMDisposeExecutionEngine(py: Python<'_>, EE: rt::PtrArg) -> PyResult<PyObje
 #[pyo3(signature = (EE))]
 fn LLVMRunStaticConstructors(py: Python<'_>, EE: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRunStaticConstructors");
+    let a_EE = EE.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_EE = EE.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_EE) });
     Ok(py.None())
@@ -369,10 +403,12 @@ fn LLVMRunStaticConstructors(py: Python<'_>, EE: rt::PtrArg) -> PyResult<PyObjec
 #[pyo3(signature = (EE))]
 fn LLVMRunStaticDestructors(py: Python<'_>, EE: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRunStaticDestructors");
+    let a_EE = EE.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_EE = EE.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_EE) });
     Ok(py.None())
@@ -390,14 +426,16 @@ fn LLVMRunStaticDestructors(py: Python<'_>, EE: rt::PtrArg) -> PyResult<PyObject
 #[pyo3(signature = (EE, F, ArgC, ArgV, EnvP))]
 fn LLVMRunFunctionAsMain(py: Python<'_>, EE: rt::PtrArg, F: rt::PtrArg, ArgC: rt::CInt<u32>, ArgV: rt::CStrArrayArg, EnvP: rt::CStrArrayArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRunFunctionAsMain");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u32, usize, usize) -> i32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_EE = EE.addr();
     let a_F = F.addr();
     let a_ArgC = ArgC.0;
     let a_ArgV = ArgV.addr();
     let a_EnvP = EnvP.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u32, usize, usize) -> i32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_EE, a_F, a_ArgC, a_ArgV, a_EnvP) });
     Ok(rt::obj(py, __r)?)
@@ -414,14 +452,16 @@ fn LLVMRunFunctionAsMain(py: Python<'_>, EE: rt::PtrArg, F: rt::PtrArg, ArgC: rt
 #[pyo3(signature = (EE, F, NumArgs, Args))]
 fn LLVMRunFunction(py: Python<'_>, EE: rt::PtrArg, F: rt::PtrArg, NumArgs: rt::CInt<u32>, Args: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRunFunction");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u32, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_EE = EE.addr();
     let a_F = F.addr();
     let a_NumArgs = NumArgs.0;
     let mut h_Args = TYPES.handle_ref(1, Args, true)?;
     let a_Args = h_Args.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u32, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_EE, a_F, a_NumArgs, a_Args) });
     Ok(TYPES.instance_at(py, 1, __r, None)?)
@@ -433,11 +473,13 @@ fn LLVMRunFunction(py: Python<'_>, EE: rt::PtrArg, F: rt::PtrArg, NumArgs: rt::C
 #[pyo3(signature = (EE, F))]
 fn LLVMFreeMachineCodeForFunction(py: Python<'_>, EE: rt::PtrArg, F: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMFreeMachineCodeForFunction");
+    let a_EE = EE.addr();
+    let a_F = F.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_EE = EE.addr();
-    let a_F = F.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_EE, a_F) });
     Ok(py.None())
@@ -449,11 +491,13 @@ fn LLVMFreeMachineCodeForFunction(py: Python<'_>, EE: rt::PtrArg, F: rt::PtrArg)
 #[pyo3(signature = (EE, M))]
 fn LLVMAddModule(py: Python<'_>, EE: rt::PtrArg, M: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddModule");
+    let a_EE = EE.addr();
+    let a_M = M.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_EE = EE.addr();
-    let a_M = M.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_EE, a_M) });
     Ok(py.None())
@@ -470,15 +514,17 @@ fn LLVMAddModule(py: Python<'_>, EE: rt::PtrArg, M: rt::PtrArg) -> PyResult<PyOb
 #[pyo3(signature = (EE, M, OutMod))]
 fn LLVMRemoveModule(py: Python<'_>, EE: rt::PtrArg, M: rt::PtrArg, OutMod: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemoveModule");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> i32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_EE = EE.addr();
     let a_M = M.addr();
     let mut h_OutMod = super::llvm_types::TYPES.handle_ref(2, OutMod, true)?;
     let a_OutMod = h_OutMod.addr();
     let mut o_OutError: usize = Default::default();
     let a_OutError = &mut o_OutError as *mut usize as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> i32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_EE, a_M, a_OutMod, a_OutError) });
     rt::tuple(py, [rt::obj(py, __r)?, rt::owned_cstr_result(py, o_OutError, &FREE_LLVMDisposeMessage)?])
@@ -494,13 +540,15 @@ fn LLVMRemoveModule(py: Python<'_>, EE: rt::PtrArg, M: rt::PtrArg, OutMod: &Boun
 #[pyo3(signature = (EE, Name, OutFn))]
 fn LLVMFindFunction(py: Python<'_>, EE: rt::PtrArg, Name: rt::CStrArg, OutFn: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMFindFunction");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> i32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_EE = EE.addr();
     let a_Name = Name.addr();
     let mut h_OutFn = super::llvm_types::TYPES.handle_ref(4, OutFn, true)?;
     let a_OutFn = h_OutFn.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> i32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_EE, a_Name, a_OutFn) });
     Ok(rt::obj(py, __r)?)
@@ -515,11 +563,13 @@ fn LLVMFindFunction(py: Python<'_>, EE: rt::PtrArg, Name: rt::CStrArg, OutFn: &B
 #[pyo3(signature = (EE, Fn))]
 fn LLVMRecompileAndRelinkFunction(py: Python<'_>, EE: rt::PtrArg, Fn: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRecompileAndRelinkFunction");
+    let a_EE = EE.addr();
+    let a_Fn = Fn.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_EE = EE.addr();
-    let a_Fn = Fn.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_EE, a_Fn) });
     Ok(rt::pointer_result(py, __r)?)
@@ -533,10 +583,12 @@ fn LLVMRecompileAndRelinkFunction(py: Python<'_>, EE: rt::PtrArg, Fn: rt::PtrArg
 #[pyo3(signature = (EE))]
 fn LLVMGetExecutionEngineTargetData(py: Python<'_>, EE: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetExecutionEngineTargetData");
+    let a_EE = EE.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_EE = EE.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_EE) });
     Ok(super::llvm_target::TYPES.instance_at(py, 1, __r, None)?)
@@ -550,10 +602,12 @@ fn LLVMGetExecutionEngineTargetData(py: Python<'_>, EE: rt::PtrArg) -> PyResult<
 #[pyo3(signature = (EE))]
 fn LLVMGetExecutionEngineTargetMachine(py: Python<'_>, EE: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetExecutionEngineTargetMachine");
+    let a_EE = EE.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_EE = EE.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_EE) });
     Ok(super::llvm_targetmachine::TYPES.instance_at(py, 6, __r, None)?)
@@ -566,12 +620,14 @@ fn LLVMGetExecutionEngineTargetMachine(py: Python<'_>, EE: rt::PtrArg) -> PyResu
 #[pyo3(signature = (EE, Global, Addr))]
 fn LLVMAddGlobalMapping(py: Python<'_>, EE: rt::PtrArg, Global: rt::PtrArg, Addr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddGlobalMapping");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_EE = EE.addr();
     let a_Global = Global.addr();
     let a_Addr = Addr.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_EE, a_Global, a_Addr) });
     Ok(py.None())
@@ -586,11 +642,13 @@ fn LLVMAddGlobalMapping(py: Python<'_>, EE: rt::PtrArg, Global: rt::PtrArg, Addr
 #[pyo3(signature = (EE, Global))]
 fn LLVMGetPointerToGlobal(py: Python<'_>, EE: rt::PtrArg, Global: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetPointerToGlobal");
+    let a_EE = EE.addr();
+    let a_Global = Global.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_EE = EE.addr();
-    let a_Global = Global.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_EE, a_Global) });
     Ok(rt::pointer_result(py, __r)?)
@@ -605,11 +663,13 @@ fn LLVMGetPointerToGlobal(py: Python<'_>, EE: rt::PtrArg, Global: rt::PtrArg) ->
 #[pyo3(signature = (EE, Name))]
 fn LLVMGetGlobalValueAddress(py: Python<'_>, EE: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetGlobalValueAddress");
+    let a_EE = EE.addr();
+    let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u64 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_EE = EE.addr();
-    let a_Name = Name.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_EE, a_Name) });
     Ok(rt::obj(py, __r)?)
@@ -624,11 +684,13 @@ fn LLVMGetGlobalValueAddress(py: Python<'_>, EE: rt::PtrArg, Name: rt::CStrArg) 
 #[pyo3(signature = (EE, Name))]
 fn LLVMGetFunctionAddress(py: Python<'_>, EE: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetFunctionAddress");
+    let a_EE = EE.addr();
+    let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u64 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_EE = EE.addr();
-    let a_Name = Name.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_EE, a_Name) });
     Ok(rt::obj(py, __r)?)
@@ -646,12 +708,14 @@ fn LLVMGetFunctionAddress(py: Python<'_>, EE: rt::PtrArg, Name: rt::CStrArg) -> 
 #[pyo3(signature = (EE))]
 fn LLVMExecutionEngineGetErrMsg(py: Python<'_>, EE: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMExecutionEngineGetErrMsg");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> i32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_EE = EE.addr();
     let mut o_OutError: usize = Default::default();
     let a_OutError = &mut o_OutError as *mut usize as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> i32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_EE, a_OutError) });
     rt::tuple(py, [rt::obj(py, __r)?, rt::owned_cstr_result(py, o_OutError, &FREE_LLVMDisposeMessage)?])
@@ -674,14 +738,16 @@ fn LLVMExecutionEngineGetErrMsg(py: Python<'_>, EE: rt::PtrArg) -> PyResult<PyOb
 #[pyo3(signature = (Opaque, AllocateCodeSection, AllocateDataSection, FinalizeMemory, Destroy))]
 fn LLVMCreateSimpleMCJITMemoryManager(py: Python<'_>, Opaque: rt::PtrArgMut, AllocateCodeSection: rt::PtrArg, AllocateDataSection: rt::PtrArg, FinalizeMemory: rt::PtrArg, Destroy: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateSimpleMCJITMemoryManager");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Opaque = Opaque.addr();
     let a_AllocateCodeSection = AllocateCodeSection.addr();
     let a_AllocateDataSection = AllocateDataSection.addr();
     let a_FinalizeMemory = FinalizeMemory.addr();
     let a_Destroy = Destroy.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Opaque, a_AllocateCodeSection, a_AllocateDataSection, a_FinalizeMemory, a_Destroy) });
     Ok(TYPES.instance_at(py, 3, __r, None)?)
@@ -692,10 +758,12 @@ fn LLVMCreateSimpleMCJITMemoryManager(py: Python<'_>, Opaque: rt::PtrArgMut, All
 #[pyo3(signature = (MM))]
 fn LLVMDisposeMCJITMemoryManager(py: Python<'_>, MM: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeMCJITMemoryManager");
+    let a_MM = MM.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_MM = MM.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MM) });
     Ok(py.None())
@@ -706,6 +774,8 @@ fn LLVMDisposeMCJITMemoryManager(py: Python<'_>, MM: rt::PtrArg) -> PyResult<PyO
 #[pyo3(signature = ())]
 fn LLVMCreateGDBRegistrationListener(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateGDBRegistrationListener");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -719,6 +789,8 @@ fn LLVMCreateGDBRegistrationListener(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMCreateIntelJITEventListener(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateIntelJITEventListener");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -732,6 +804,8 @@ fn LLVMCreateIntelJITEventListener(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMCreateOProfileJITEventListener(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateOProfileJITEventListener");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -745,6 +819,8 @@ fn LLVMCreateOProfileJITEventListener(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMCreatePerfJITEventListener(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreatePerfJITEventListener");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };

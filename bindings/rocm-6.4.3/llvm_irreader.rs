@@ -50,15 +50,17 @@ pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.irreader
 #[pyo3(signature = (ContextRef, MemBuf, OutM))]
 fn LLVMParseIRInContext(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf: rt::PtrArg, OutM: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMParseIRInContext");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> i32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_ContextRef = ContextRef.addr();
     let a_MemBuf = MemBuf.addr();
     let mut h_OutM = super::llvm_types::TYPES.handle_ref(2, OutM, true)?;
     let a_OutM = h_OutM.addr();
     let mut o_OutMessage: usize = Default::default();
     let a_OutMessage = &mut o_OutMessage as *mut usize as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> i32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ContextRef, a_MemBuf, a_OutM, a_OutMessage) });
     rt::tuple(py, [rt::obj(py, __r)?, rt::owned_cstr_result(py, o_OutMessage, &FREE_LLVMDisposeMessage)?])

@@ -39,11 +39,13 @@ pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.linker",
 #[pyo3(signature = (Dest, Src))]
 fn LLVMLinkModules2(py: Python<'_>, Dest: rt::PtrArg, Src: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMLinkModules2");
+    let a_Dest = Dest.addr();
+    let a_Src = Src.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Dest = Dest.addr();
-    let a_Src = Src.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Dest, a_Src) });
     Ok(rt::obj(py, __r)?)

@@ -42,6 +42,8 @@ pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.lljit", 
 #[pyo3(signature = ())]
 fn LLVMOrcCreateLLJITBuilder(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateLLJITBuilder");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -59,10 +61,12 @@ fn LLVMOrcCreateLLJITBuilder(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = (Builder))]
 fn LLVMOrcDisposeLLJITBuilder(py: Python<'_>, Builder: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcDisposeLLJITBuilder");
+    let a_Builder = Builder.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Builder = Builder.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder) });
     Ok(py.None())
@@ -82,11 +86,13 @@ fn LLVMOrcDisposeLLJITBuilder(py: Python<'_>, Builder: rt::PtrArg) -> PyResult<P
 #[pyo3(signature = (Builder, JTMB))]
 fn LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(py: Python<'_>, Builder: rt::PtrArg, JTMB: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLLJITBuilderSetJITTargetMachineBuilder");
+    let a_Builder = Builder.addr();
+    let a_JTMB = JTMB.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Builder = Builder.addr();
-    let a_JTMB = JTMB.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_JTMB) });
     Ok(py.None())
@@ -101,12 +107,14 @@ fn LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(py: Python<'_>, Builder: rt::Pt
 #[pyo3(signature = (Builder, F, Ctx))]
 fn LLVMOrcLLJITBuilderSetObjectLinkingLayerCreator(py: Python<'_>, Builder: rt::PtrArg, F: rt::PtrArg, Ctx: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLLJITBuilderSetObjectLinkingLayerCreator");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Builder = Builder.addr();
     let a_F = F.addr();
     let a_Ctx = Ctx.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_F, a_Ctx) });
     Ok(py.None())
@@ -134,12 +142,14 @@ fn LLVMOrcLLJITBuilderSetObjectLinkingLayerCreator(py: Python<'_>, Builder: rt::
 #[pyo3(signature = (Result, Builder))]
 fn LLVMOrcCreateLLJIT(py: Python<'_>, Result: &Bound<'_, PyAny>, Builder: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateLLJIT");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut h_Result = TYPES.handle_ref(2, Result, true)?;
     let a_Result = h_Result.addr();
     let a_Builder = Builder.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Result, a_Builder) });
     Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
@@ -155,10 +165,12 @@ fn LLVMOrcCreateLLJIT(py: Python<'_>, Result: &Bound<'_, PyAny>, Builder: rt::Pt
 #[pyo3(signature = (J))]
 fn LLVMOrcDisposeLLJIT(py: Python<'_>, J: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcDisposeLLJIT");
+    let a_J = J.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_J = J.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_J) });
     Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
@@ -177,10 +189,12 @@ fn LLVMOrcDisposeLLJIT(py: Python<'_>, J: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (J))]
 fn LLVMOrcLLJITGetExecutionSession(py: Python<'_>, J: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLLJITGetExecutionSession");
+    let a_J = J.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_J = J.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_J) });
     Ok(super::llvm_orc::TYPES.instance_at(py, 15, __r, None)?)
@@ -199,10 +213,12 @@ fn LLVMOrcLLJITGetExecutionSession(py: Python<'_>, J: rt::PtrArg) -> PyResult<Py
 #[pyo3(signature = (J))]
 fn LLVMOrcLLJITGetMainJITDylib(py: Python<'_>, J: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLLJITGetMainJITDylib");
+    let a_J = J.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_J = J.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_J) });
     Ok(super::llvm_orc::TYPES.instance_at(py, 22, __r, None)?)
@@ -219,10 +235,12 @@ fn LLVMOrcLLJITGetMainJITDylib(py: Python<'_>, J: rt::PtrArg) -> PyResult<PyObje
 #[pyo3(signature = (J))]
 fn LLVMOrcLLJITGetTripleString(py: Python<'_>, J: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLLJITGetTripleString");
+    let a_J = J.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_J = J.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_J) });
     Ok(rt::cstr_result(py, __r)?)
@@ -238,10 +256,12 @@ fn LLVMOrcLLJITGetTripleString(py: Python<'_>, J: rt::PtrArg) -> PyResult<PyObje
 #[pyo3(signature = (J))]
 fn LLVMOrcLLJITGetGlobalPrefix(py: Python<'_>, J: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLLJITGetGlobalPrefix");
+    let a_J = J.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> i8 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_J = J.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_J) });
     Ok(rt::obj(py, __r)?)
@@ -262,11 +282,13 @@ fn LLVMOrcLLJITGetGlobalPrefix(py: Python<'_>, J: rt::PtrArg) -> PyResult<PyObje
 #[pyo3(signature = (J, UnmangledName))]
 fn LLVMOrcLLJITMangleAndIntern(py: Python<'_>, J: rt::PtrArg, UnmangledName: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLLJITMangleAndIntern");
+    let a_J = J.addr();
+    let a_UnmangledName = UnmangledName.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_J = J.addr();
-    let a_UnmangledName = UnmangledName.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_J, a_UnmangledName) });
     Ok(super::llvm_orc::TYPES.instance_at(py, 18, __r, None)?)
@@ -290,12 +312,14 @@ fn LLVMOrcLLJITMangleAndIntern(py: Python<'_>, J: rt::PtrArg, UnmangledName: rt:
 #[pyo3(signature = (J, JD, ObjBuffer))]
 fn LLVMOrcLLJITAddObjectFile(py: Python<'_>, J: rt::PtrArg, JD: rt::PtrArg, ObjBuffer: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLLJITAddObjectFile");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_J = J.addr();
     let a_JD = JD.addr();
     let a_ObjBuffer = ObjBuffer.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_J, a_JD, a_ObjBuffer) });
     Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
@@ -319,12 +343,14 @@ fn LLVMOrcLLJITAddObjectFile(py: Python<'_>, J: rt::PtrArg, JD: rt::PtrArg, ObjB
 #[pyo3(signature = (J, RT, ObjBuffer))]
 fn LLVMOrcLLJITAddObjectFileWithRT(py: Python<'_>, J: rt::PtrArg, RT: rt::PtrArg, ObjBuffer: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLLJITAddObjectFileWithRT");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_J = J.addr();
     let a_RT = RT.addr();
     let a_ObjBuffer = ObjBuffer.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_J, a_RT, a_ObjBuffer) });
     Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
@@ -348,12 +374,14 @@ fn LLVMOrcLLJITAddObjectFileWithRT(py: Python<'_>, J: rt::PtrArg, RT: rt::PtrArg
 #[pyo3(signature = (J, JD, TSM))]
 fn LLVMOrcLLJITAddLLVMIRModule(py: Python<'_>, J: rt::PtrArg, JD: rt::PtrArg, TSM: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLLJITAddLLVMIRModule");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_J = J.addr();
     let a_JD = JD.addr();
     let a_TSM = TSM.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_J, a_JD, a_TSM) });
     Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
@@ -377,12 +405,14 @@ fn LLVMOrcLLJITAddLLVMIRModule(py: Python<'_>, J: rt::PtrArg, JD: rt::PtrArg, TS
 #[pyo3(signature = (J, JD, TSM))]
 fn LLVMOrcLLJITAddLLVMIRModuleWithRT(py: Python<'_>, J: rt::PtrArg, JD: rt::PtrArg, TSM: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLLJITAddLLVMIRModuleWithRT");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_J = J.addr();
     let a_JD = JD.addr();
     let a_TSM = TSM.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_J, a_JD, a_TSM) });
     Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
@@ -402,13 +432,15 @@ fn LLVMOrcLLJITAddLLVMIRModuleWithRT(py: Python<'_>, J: rt::PtrArg, JD: rt::PtrA
 #[pyo3(signature = (J, Name))]
 fn LLVMOrcLLJITLookup(py: Python<'_>, J: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLLJITLookup");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_J = J.addr();
     let mut o_Result: u64 = Default::default();
     let a_Result = &mut o_Result as *mut u64 as usize;
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_J, a_Result, a_Name) });
     rt::tuple(py, [super::llvm_error::TYPES.instance_at(py, 0, __r, None)?, rt::obj(py, o_Result)?])
@@ -424,10 +456,12 @@ fn LLVMOrcLLJITLookup(py: Python<'_>, J: rt::PtrArg, Name: rt::CStrArg) -> PyRes
 #[pyo3(signature = (J))]
 fn LLVMOrcLLJITGetObjLinkingLayer(py: Python<'_>, J: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLLJITGetObjLinkingLayer");
+    let a_J = J.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_J = J.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_J) });
     Ok(super::llvm_orc::TYPES.instance_at(py, 41, __r, None)?)
@@ -443,10 +477,12 @@ fn LLVMOrcLLJITGetObjLinkingLayer(py: Python<'_>, J: rt::PtrArg) -> PyResult<PyO
 #[pyo3(signature = (J))]
 fn LLVMOrcLLJITGetObjTransformLayer(py: Python<'_>, J: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLLJITGetObjTransformLayer");
+    let a_J = J.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_J = J.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_J) });
     Ok(super::llvm_orc::TYPES.instance_at(py, 45, __r, None)?)
@@ -462,10 +498,12 @@ fn LLVMOrcLLJITGetObjTransformLayer(py: Python<'_>, J: rt::PtrArg) -> PyResult<P
 #[pyo3(signature = (J))]
 fn LLVMOrcLLJITGetIRTransformLayer(py: Python<'_>, J: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLLJITGetIRTransformLayer");
+    let a_J = J.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_J = J.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_J) });
     Ok(super::llvm_orc::TYPES.instance_at(py, 43, __r, None)?)
@@ -484,10 +522,12 @@ fn LLVMOrcLLJITGetIRTransformLayer(py: Python<'_>, J: rt::PtrArg) -> PyResult<Py
 #[pyo3(signature = (J))]
 fn LLVMOrcLLJITGetDataLayoutStr(py: Python<'_>, J: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLLJITGetDataLayoutStr");
+    let a_J = J.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_J = J.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_J) });
     Ok(rt::cstr_result(py, __r)?)

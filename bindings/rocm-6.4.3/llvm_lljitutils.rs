@@ -40,10 +40,12 @@ pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.lljituti
 #[pyo3(signature = (J))]
 fn LLVMOrcLLJITEnableDebugSupport(py: Python<'_>, J: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLLJITEnableDebugSupport");
+    let a_J = J.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_J = J.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_J) });
     Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)

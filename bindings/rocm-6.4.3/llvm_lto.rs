@@ -54,6 +54,8 @@ const _: () = assert!(std::mem::size_of::<R_LTOObjectBuffer>() == 16);
 #[pyo3(signature = ())]
 fn lto_get_version(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_get_version");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -69,6 +71,8 @@ fn lto_get_version(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn lto_get_error_message(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_get_error_message");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -87,10 +91,12 @@ fn lto_get_error_message(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = (path))]
 fn lto_module_is_object_file(py: Python<'_>, path: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_is_object_file");
+    let a_path = path.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> bool =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_path = path.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_path) });
     Ok(rt::obj(py, (__r as u8) != 0)?)
@@ -107,11 +113,13 @@ fn lto_module_is_object_file(py: Python<'_>, path: rt::CStrArg) -> PyResult<PyOb
 #[pyo3(signature = (path, target_triple_prefix))]
 fn lto_module_is_object_file_for_target(py: Python<'_>, path: rt::CStrArg, target_triple_prefix: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_is_object_file_for_target");
+    let a_path = path.addr();
+    let a_target_triple_prefix = target_triple_prefix.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> bool =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_path = path.addr();
-    let a_target_triple_prefix = target_triple_prefix.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_path, a_target_triple_prefix) });
     Ok(rt::obj(py, (__r as u8) != 0)?)
@@ -129,11 +137,13 @@ fn lto_module_is_object_file_for_target(py: Python<'_>, path: rt::CStrArg, targe
 #[pyo3(signature = (mem, length))]
 fn lto_module_has_objc_category(py: Python<'_>, mem: rt::PtrArg, length: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_has_objc_category");
+    let a_mem = mem.addr();
+    let a_length = length.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64) -> bool =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_mem = mem.addr();
-    let a_length = length.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mem, a_length) });
     Ok(rt::obj(py, (__r as u8) != 0)?)
@@ -150,11 +160,13 @@ fn lto_module_has_objc_category(py: Python<'_>, mem: rt::PtrArg, length: rt::CIn
 #[pyo3(signature = (mem, length))]
 fn lto_module_is_object_file_in_memory(py: Python<'_>, mem: rt::PtrArg, length: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_is_object_file_in_memory");
+    let a_mem = mem.addr();
+    let a_length = length.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64) -> bool =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_mem = mem.addr();
-    let a_length = length.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mem, a_length) });
     Ok(rt::obj(py, (__r as u8) != 0)?)
@@ -172,12 +184,14 @@ fn lto_module_is_object_file_in_memory(py: Python<'_>, mem: rt::PtrArg, length: 
 #[pyo3(signature = (mem, length, target_triple_prefix))]
 fn lto_module_is_object_file_in_memory_for_target(py: Python<'_>, mem: rt::PtrArg, length: rt::CInt<u64>, target_triple_prefix: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_is_object_file_in_memory_for_target");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u64, usize) -> bool =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_mem = mem.addr();
     let a_length = length.0;
     let a_target_triple_prefix = target_triple_prefix.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u64, usize) -> bool =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mem, a_length, a_target_triple_prefix) });
     Ok(rt::obj(py, (__r as u8) != 0)?)
@@ -194,10 +208,12 @@ fn lto_module_is_object_file_in_memory_for_target(py: Python<'_>, mem: rt::PtrAr
 #[pyo3(signature = (path))]
 fn lto_module_create(py: Python<'_>, path: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_create");
+    let a_path = path.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_path = path.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_path) });
     Ok(TYPES.instance_at(py, 5, __r, None)?)
@@ -215,11 +231,13 @@ fn lto_module_create(py: Python<'_>, path: rt::CStrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (mem, length))]
 fn lto_module_create_from_memory(py: Python<'_>, mem: rt::PtrArg, length: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_create_from_memory");
+    let a_mem = mem.addr();
+    let a_length = length.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_mem = mem.addr();
-    let a_length = length.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mem, a_length) });
     Ok(TYPES.instance_at(py, 5, __r, None)?)
@@ -238,12 +256,14 @@ fn lto_module_create_from_memory(py: Python<'_>, mem: rt::PtrArg, length: rt::CI
 #[pyo3(signature = (mem, length, path))]
 fn lto_module_create_from_memory_with_path(py: Python<'_>, mem: rt::PtrArg, length: rt::CInt<u64>, path: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_create_from_memory_with_path");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u64, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_mem = mem.addr();
     let a_length = length.0;
     let a_path = path.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u64, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mem, a_length, a_path) });
     Ok(TYPES.instance_at(py, 5, __r, None)?)
@@ -267,12 +287,14 @@ fn lto_module_create_from_memory_with_path(py: Python<'_>, mem: rt::PtrArg, leng
 #[pyo3(signature = (mem, length, path))]
 fn lto_module_create_in_local_context(py: Python<'_>, mem: rt::PtrArg, length: rt::CInt<u64>, path: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_create_in_local_context");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u64, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_mem = mem.addr();
     let a_length = length.0;
     let a_path = path.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u64, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mem, a_length, a_path) });
     Ok(TYPES.instance_at(py, 5, __r, None)?)
@@ -296,13 +318,15 @@ fn lto_module_create_in_local_context(py: Python<'_>, mem: rt::PtrArg, length: r
 #[pyo3(signature = (mem, length, path, cg))]
 fn lto_module_create_in_codegen_context(py: Python<'_>, mem: rt::PtrArg, length: rt::CInt<u64>, path: rt::CStrArg, cg: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_create_in_codegen_context");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u64, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_mem = mem.addr();
     let a_length = length.0;
     let a_path = path.addr();
     let a_cg = cg.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u64, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mem, a_length, a_path, a_cg) });
     Ok(TYPES.instance_at(py, 5, __r, None)?)
@@ -321,12 +345,14 @@ fn lto_module_create_in_codegen_context(py: Python<'_>, mem: rt::PtrArg, length:
 #[pyo3(signature = (fd, path, file_size))]
 fn lto_module_create_from_fd(py: Python<'_>, fd: rt::CInt<i32>, path: rt::CStrArg, file_size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_create_from_fd");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(i32, usize, u64) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_fd = fd.0;
     let a_path = path.addr();
     let a_file_size = file_size.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(i32, usize, u64) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_fd, a_path, a_file_size) });
     Ok(TYPES.instance_at(py, 5, __r, None)?)
@@ -347,14 +373,16 @@ fn lto_module_create_from_fd(py: Python<'_>, fd: rt::CInt<i32>, path: rt::CStrAr
 #[pyo3(signature = (fd, path, file_size, map_size, offset))]
 fn lto_module_create_from_fd_at_offset(py: Python<'_>, fd: rt::CInt<i32>, path: rt::CStrArg, file_size: rt::CInt<u64>, map_size: rt::CInt<u64>, offset: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_create_from_fd_at_offset");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(i32, usize, u64, u64, i64) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_fd = fd.0;
     let a_path = path.addr();
     let a_file_size = file_size.0;
     let a_map_size = map_size.0;
     let a_offset = offset.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(i32, usize, u64, u64, i64) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_fd, a_path, a_file_size, a_map_size, a_offset) });
     Ok(TYPES.instance_at(py, 5, __r, None)?)
@@ -368,10 +396,12 @@ fn lto_module_create_from_fd_at_offset(py: Python<'_>, fd: rt::CInt<i32>, path: 
 #[pyo3(signature = (r#mod))]
 fn lto_module_dispose(py: Python<'_>, r#mod: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_dispose");
+    let a_mod = r#mod.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_mod = r#mod.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mod) });
     Ok(py.None())
@@ -387,10 +417,12 @@ fn lto_module_dispose(py: Python<'_>, r#mod: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (r#mod))]
 fn lto_module_get_target_triple(py: Python<'_>, r#mod: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_get_target_triple");
+    let a_mod = r#mod.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_mod = r#mod.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mod) });
     Ok(rt::cstr_result(py, __r)?)
@@ -404,11 +436,13 @@ fn lto_module_get_target_triple(py: Python<'_>, r#mod: rt::PtrArg) -> PyResult<P
 #[pyo3(signature = (r#mod, triple))]
 fn lto_module_set_target_triple(py: Python<'_>, r#mod: rt::PtrArg, triple: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_set_target_triple");
+    let a_mod = r#mod.addr();
+    let a_triple = triple.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_mod = r#mod.addr();
-    let a_triple = triple.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mod, a_triple) });
     Ok(py.None())
@@ -424,10 +458,12 @@ fn lto_module_set_target_triple(py: Python<'_>, r#mod: rt::PtrArg, triple: rt::C
 #[pyo3(signature = (r#mod))]
 fn lto_module_get_num_symbols(py: Python<'_>, r#mod: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_get_num_symbols");
+    let a_mod = r#mod.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_mod = r#mod.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mod) });
     Ok(rt::obj(py, __r)?)
@@ -444,11 +480,13 @@ fn lto_module_get_num_symbols(py: Python<'_>, r#mod: rt::PtrArg) -> PyResult<PyO
 #[pyo3(signature = (r#mod, index))]
 fn lto_module_get_symbol_name(py: Python<'_>, r#mod: rt::PtrArg, index: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_get_symbol_name");
+    let a_mod = r#mod.addr();
+    let a_index = index.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_mod = r#mod.addr();
-    let a_index = index.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mod, a_index) });
     Ok(rt::cstr_result(py, __r)?)
@@ -465,11 +503,13 @@ fn lto_module_get_symbol_name(py: Python<'_>, r#mod: rt::PtrArg, index: rt::CInt
 #[pyo3(signature = (r#mod, index))]
 fn lto_module_get_symbol_attribute(py: Python<'_>, r#mod: rt::PtrArg, index: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_get_symbol_attribute");
+    let a_mod = r#mod.addr();
+    let a_index = index.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_mod = r#mod.addr();
-    let a_index = index.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mod, a_index) });
     Ok(TYPES.enum_member(py, 0, __r as i64)?)
@@ -488,10 +528,12 @@ fn lto_module_get_symbol_attribute(py: Python<'_>, r#mod: rt::PtrArg, index: rt:
 #[pyo3(signature = (r#mod))]
 fn lto_module_get_linkeropts(py: Python<'_>, r#mod: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_get_linkeropts");
+    let a_mod = r#mod.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_mod = r#mod.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mod) });
     Ok(rt::cstr_result(py, __r)?)
@@ -515,14 +557,16 @@ fn lto_module_get_linkeropts(py: Python<'_>, r#mod: rt::PtrArg) -> PyResult<PyOb
 #[pyo3(signature = (r#mod))]
 fn lto_module_get_macho_cputype(py: Python<'_>, r#mod: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_get_macho_cputype");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> bool =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_mod = r#mod.addr();
     let mut o_out_cputype: u32 = Default::default();
     let a_out_cputype = &mut o_out_cputype as *mut u32 as usize;
     let mut o_out_cpusubtype: u32 = Default::default();
     let a_out_cpusubtype = &mut o_out_cpusubtype as *mut u32 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> bool =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mod, a_out_cputype, a_out_cpusubtype) });
     rt::tuple(py, [rt::obj(py, (__r as u8) != 0)?, rt::obj(py, o_out_cputype)?, rt::obj(py, o_out_cpusubtype)?])
@@ -541,10 +585,12 @@ fn lto_module_get_macho_cputype(py: Python<'_>, r#mod: rt::PtrArg) -> PyResult<P
 #[pyo3(signature = (r#mod))]
 fn lto_module_has_ctor_dtor(py: Python<'_>, r#mod: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_has_ctor_dtor");
+    let a_mod = r#mod.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> bool =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_mod = r#mod.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mod) });
     Ok(rt::obj(py, (__r as u8) != 0)?)
@@ -561,12 +607,14 @@ fn lto_module_has_ctor_dtor(py: Python<'_>, r#mod: rt::PtrArg) -> PyResult<PyObj
 #[pyo3(signature = (arg0, arg1, arg2))]
 fn lto_codegen_set_diagnostic_handler(py: Python<'_>, arg0: rt::PtrArg, arg1: rt::PtrArg, arg2: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_set_diagnostic_handler");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_arg0 = arg0.addr();
     let a_arg1 = arg1.addr();
     let a_arg2 = arg2.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_arg1, a_arg2) });
     Ok(py.None())
@@ -583,6 +631,8 @@ fn lto_codegen_set_diagnostic_handler(py: Python<'_>, arg0: rt::PtrArg, arg1: rt
 #[pyo3(signature = ())]
 fn lto_codegen_create(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_create");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -602,6 +652,8 @@ fn lto_codegen_create(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn lto_codegen_create_in_local_context(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_create_in_local_context");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -618,10 +670,12 @@ fn lto_codegen_create_in_local_context(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = (arg0))]
 fn lto_codegen_dispose(py: Python<'_>, arg0: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_dispose");
+    let a_arg0 = arg0.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_arg0 = arg0.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0) });
     Ok(py.None())
@@ -639,11 +693,13 @@ fn lto_codegen_dispose(py: Python<'_>, arg0: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (cg, r#mod))]
 fn lto_codegen_add_module(py: Python<'_>, cg: rt::PtrArg, r#mod: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_add_module");
+    let a_cg = cg.addr();
+    let a_mod = r#mod.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> bool =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_cg = cg.addr();
-    let a_mod = r#mod.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_mod) });
     Ok(rt::obj(py, (__r as u8) != 0)?)
@@ -658,11 +714,13 @@ fn lto_codegen_add_module(py: Python<'_>, cg: rt::PtrArg, r#mod: rt::PtrArg) -> 
 #[pyo3(signature = (cg, r#mod))]
 fn lto_codegen_set_module(py: Python<'_>, cg: rt::PtrArg, r#mod: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_set_module");
+    let a_cg = cg.addr();
+    let a_mod = r#mod.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_cg = cg.addr();
-    let a_mod = r#mod.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_mod) });
     Ok(py.None())
@@ -680,11 +738,13 @@ fn lto_codegen_set_module(py: Python<'_>, cg: rt::PtrArg, r#mod: rt::PtrArg) -> 
 #[pyo3(signature = (cg, arg1))]
 fn lto_codegen_set_debug_model(py: Python<'_>, cg: rt::PtrArg, arg1: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_set_debug_model");
+    let a_cg = cg.addr();
+    let a_arg1 = rt::narrow::<u32>(TYPES.enum_arg(1, arg1)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> bool =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_cg = cg.addr();
-    let a_arg1 = rt::narrow::<u32>(TYPES.enum_arg(1, arg1)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_arg1) });
     Ok(rt::obj(py, (__r as u8) != 0)?)
@@ -702,11 +762,13 @@ fn lto_codegen_set_debug_model(py: Python<'_>, cg: rt::PtrArg, arg1: &Bound<'_, 
 #[pyo3(signature = (cg, arg1))]
 fn lto_codegen_set_pic_model(py: Python<'_>, cg: rt::PtrArg, arg1: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_set_pic_model");
+    let a_cg = cg.addr();
+    let a_arg1 = rt::narrow::<u32>(TYPES.enum_arg(2, arg1)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> bool =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_cg = cg.addr();
-    let a_arg1 = rt::narrow::<u32>(TYPES.enum_arg(2, arg1)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_arg1) });
     Ok(rt::obj(py, (__r as u8) != 0)?)
@@ -720,11 +782,13 @@ fn lto_codegen_set_pic_model(py: Python<'_>, cg: rt::PtrArg, arg1: &Bound<'_, Py
 #[pyo3(signature = (cg, cpu))]
 fn lto_codegen_set_cpu(py: Python<'_>, cg: rt::PtrArg, cpu: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_set_cpu");
+    let a_cg = cg.addr();
+    let a_cpu = cpu.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_cg = cg.addr();
-    let a_cpu = cpu.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_cpu) });
     Ok(py.None())
@@ -739,11 +803,13 @@ fn lto_codegen_set_cpu(py: Python<'_>, cg: rt::PtrArg, cpu: rt::CStrArg) -> PyRe
 #[pyo3(signature = (cg, path))]
 fn lto_codegen_set_assembler_path(py: Python<'_>, cg: rt::PtrArg, path: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_set_assembler_path");
+    let a_cg = cg.addr();
+    let a_path = path.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_cg = cg.addr();
-    let a_path = path.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_path) });
     Ok(py.None())
@@ -758,12 +824,14 @@ fn lto_codegen_set_assembler_path(py: Python<'_>, cg: rt::PtrArg, path: rt::CStr
 #[pyo3(signature = (cg, args, nargs))]
 fn lto_codegen_set_assembler_args(py: Python<'_>, cg: rt::PtrArg, args: rt::CStrArrayArg, nargs: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_set_assembler_args");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, i32) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_cg = cg.addr();
     let a_args = args.addr();
     let a_nargs = nargs.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, i32) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_args, a_nargs) });
     Ok(py.None())
@@ -779,11 +847,13 @@ fn lto_codegen_set_assembler_args(py: Python<'_>, cg: rt::PtrArg, args: rt::CStr
 #[pyo3(signature = (cg, symbol))]
 fn lto_codegen_add_must_preserve_symbol(py: Python<'_>, cg: rt::PtrArg, symbol: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_add_must_preserve_symbol");
+    let a_cg = cg.addr();
+    let a_symbol = symbol.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_cg = cg.addr();
-    let a_symbol = symbol.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_symbol) });
     Ok(py.None())
@@ -802,11 +872,13 @@ fn lto_codegen_add_must_preserve_symbol(py: Python<'_>, cg: rt::PtrArg, symbol: 
 #[pyo3(signature = (cg, path))]
 fn lto_codegen_write_merged_modules(py: Python<'_>, cg: rt::PtrArg, path: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_write_merged_modules");
+    let a_cg = cg.addr();
+    let a_path = path.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> bool =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_cg = cg.addr();
-    let a_path = path.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_path) });
     Ok(rt::obj(py, (__r as u8) != 0)?)
@@ -830,12 +902,14 @@ fn lto_codegen_write_merged_modules(py: Python<'_>, cg: rt::PtrArg, path: rt::CS
 #[pyo3(signature = (cg))]
 fn lto_codegen_compile(py: Python<'_>, cg: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_compile");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_cg = cg.addr();
     let mut o_length: u64 = Default::default();
     let a_length = &mut o_length as *mut u64 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_length) });
     rt::tuple(py, [rt::pointer_result(py, __r)?, rt::obj(py, o_length)?])
@@ -856,11 +930,13 @@ fn lto_codegen_compile(py: Python<'_>, cg: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (cg, name))]
 fn lto_codegen_compile_to_file(py: Python<'_>, cg: rt::PtrArg, name: rt::CStrArrayArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_compile_to_file");
+    let a_cg = cg.addr();
+    let a_name = name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> bool =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_cg = cg.addr();
-    let a_name = name.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_name) });
     Ok(rt::obj(py, (__r as u8) != 0)?)
@@ -876,10 +952,12 @@ fn lto_codegen_compile_to_file(py: Python<'_>, cg: rt::PtrArg, name: rt::CStrArr
 #[pyo3(signature = (cg))]
 fn lto_codegen_optimize(py: Python<'_>, cg: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_optimize");
+    let a_cg = cg.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> bool =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_cg = cg.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cg) });
     Ok(rt::obj(py, (__r as u8) != 0)?)
@@ -903,12 +981,14 @@ fn lto_codegen_optimize(py: Python<'_>, cg: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (cg))]
 fn lto_codegen_compile_optimized(py: Python<'_>, cg: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_compile_optimized");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_cg = cg.addr();
     let mut o_length: u64 = Default::default();
     let a_length = &mut o_length as *mut u64 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_length) });
     rt::tuple(py, [rt::pointer_result(py, __r)?, rt::obj(py, o_length)?])
@@ -921,6 +1001,8 @@ fn lto_codegen_compile_optimized(py: Python<'_>, cg: rt::PtrArg) -> PyResult<PyO
 #[pyo3(signature = ())]
 fn lto_api_version(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_api_version");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -944,11 +1026,13 @@ fn lto_api_version(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = (options, number))]
 fn lto_set_debug_options(py: Python<'_>, options: rt::CStrArrayArg, number: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_set_debug_options");
+    let a_options = options.addr();
+    let a_number = number.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_options = options.addr();
-    let a_number = number.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_options, a_number) });
     Ok(py.None())
@@ -968,11 +1052,13 @@ fn lto_set_debug_options(py: Python<'_>, options: rt::CStrArrayArg, number: rt::
 #[pyo3(signature = (cg, arg1))]
 fn lto_codegen_debug_options(py: Python<'_>, cg: rt::PtrArg, arg1: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_debug_options");
+    let a_cg = cg.addr();
+    let a_arg1 = arg1.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_cg = cg.addr();
-    let a_arg1 = arg1.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_arg1) });
     Ok(py.None())
@@ -988,12 +1074,14 @@ fn lto_codegen_debug_options(py: Python<'_>, cg: rt::PtrArg, arg1: rt::CStrArg) 
 #[pyo3(signature = (cg, arg1, number))]
 fn lto_codegen_debug_options_array(py: Python<'_>, cg: rt::PtrArg, arg1: rt::CStrArrayArg, number: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_debug_options_array");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, i32) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_cg = cg.addr();
     let a_arg1 = arg1.addr();
     let a_number = number.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, i32) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_arg1, a_number) });
     Ok(py.None())
@@ -1004,6 +1092,8 @@ fn lto_codegen_debug_options_array(py: Python<'_>, cg: rt::PtrArg, arg1: rt::CSt
 #[pyo3(signature = ())]
 fn lto_initialize_disassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_initialize_disassembler");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1021,11 +1111,13 @@ fn lto_initialize_disassembler(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = (cg, ShouldInternalize))]
 fn lto_codegen_set_should_internalize(py: Python<'_>, cg: rt::PtrArg, ShouldInternalize: bool) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_set_should_internalize");
+    let a_cg = cg.addr();
+    let a_ShouldInternalize = ShouldInternalize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, bool) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_cg = cg.addr();
-    let a_ShouldInternalize = ShouldInternalize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_ShouldInternalize) });
     Ok(py.None())
@@ -1042,11 +1134,13 @@ fn lto_codegen_set_should_internalize(py: Python<'_>, cg: rt::PtrArg, ShouldInte
 #[pyo3(signature = (cg, ShouldEmbedUselists))]
 fn lto_codegen_set_should_embed_uselists(py: Python<'_>, cg: rt::PtrArg, ShouldEmbedUselists: bool) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_set_should_embed_uselists");
+    let a_cg = cg.addr();
+    let a_ShouldEmbedUselists = ShouldEmbedUselists;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, bool) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_cg = cg.addr();
-    let a_ShouldEmbedUselists = ShouldEmbedUselists;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_ShouldEmbedUselists) });
     Ok(py.None())
@@ -1067,12 +1161,14 @@ fn lto_codegen_set_should_embed_uselists(py: Python<'_>, cg: rt::PtrArg, ShouldE
 #[pyo3(signature = (buffer, buffer_size, path))]
 fn lto_input_create(py: Python<'_>, buffer: rt::PtrArg, buffer_size: rt::CInt<u64>, path: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_input_create");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u64, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_buffer = buffer.addr();
     let a_buffer_size = buffer_size.0;
     let a_path = path.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u64, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_buffer, a_buffer_size, a_path) });
     Ok(TYPES.instance_at(py, 9, __r, None)?)
@@ -1086,10 +1182,12 @@ fn lto_input_create(py: Python<'_>, buffer: rt::PtrArg, buffer_size: rt::CInt<u6
 #[pyo3(signature = (input))]
 fn lto_input_dispose(py: Python<'_>, input: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_input_dispose");
+    let a_input = input.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_input = input.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_input) });
     Ok(py.None())
@@ -1106,10 +1204,12 @@ fn lto_input_dispose(py: Python<'_>, input: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (input))]
 fn lto_input_get_num_dependent_libraries(py: Python<'_>, input: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_input_get_num_dependent_libraries");
+    let a_input = input.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_input = input.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_input) });
     Ok(rt::obj(py, __r)?)
@@ -1129,13 +1229,15 @@ fn lto_input_get_num_dependent_libraries(py: Python<'_>, input: rt::PtrArg) -> P
 #[pyo3(signature = (input, index))]
 fn lto_input_get_dependent_library(py: Python<'_>, input: rt::PtrArg, index: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_input_get_dependent_library");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u64, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_input = input.addr();
     let a_index = index.0;
     let mut o_size: u64 = Default::default();
     let a_size = &mut o_size as *mut u64 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u64, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_input, a_index, a_size) });
     rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_size)?])
@@ -1150,11 +1252,13 @@ fn lto_input_get_dependent_library(py: Python<'_>, input: rt::PtrArg, index: rt:
 #[pyo3(signature = ())]
 fn lto_runtime_lib_symbols_list(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_runtime_lib_symbols_list");
+    let mut o_size: u64 = Default::default();
+    let a_size = &mut o_size as *mut u64 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let mut o_size: u64 = Default::default();
-    let a_size = &mut o_size as *mut u64 as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_size) });
     rt::tuple(py, [rt::pointer_result(py, __r)?, rt::obj(py, o_size)?])
@@ -1173,6 +1277,8 @@ fn lto_runtime_lib_symbols_list(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn thinlto_create_codegen(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_create_codegen");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1189,10 +1295,12 @@ fn thinlto_create_codegen(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = (cg))]
 fn thinlto_codegen_dispose(py: Python<'_>, cg: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_dispose");
+    let a_cg = cg.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_cg = cg.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cg) });
     Ok(py.None())
@@ -1213,13 +1321,15 @@ fn thinlto_codegen_dispose(py: Python<'_>, cg: rt::PtrArg) -> PyResult<PyObject>
 #[pyo3(signature = (cg, identifier, data, length))]
 fn thinlto_codegen_add_module(py: Python<'_>, cg: rt::PtrArg, identifier: rt::CStrArg, data: rt::CStrArg, length: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_add_module");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, i32) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_cg = cg.addr();
     let a_identifier = identifier.addr();
     let a_data = data.addr();
     let a_length = length.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, i32) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_identifier, a_data, a_length) });
     Ok(py.None())
@@ -1233,10 +1343,12 @@ fn thinlto_codegen_add_module(py: Python<'_>, cg: rt::PtrArg, identifier: rt::CS
 #[pyo3(signature = (cg))]
 fn thinlto_codegen_process(py: Python<'_>, cg: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_process");
+    let a_cg = cg.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_cg = cg.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cg) });
     Ok(py.None())
@@ -1256,10 +1368,12 @@ fn thinlto_codegen_process(py: Python<'_>, cg: rt::PtrArg) -> PyResult<PyObject>
 #[pyo3(signature = (cg))]
 fn thinlto_module_get_num_objects(py: Python<'_>, cg: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_module_get_num_objects");
+    let a_cg = cg.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_cg = cg.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cg) });
     Ok(rt::obj(py, __r)?)
@@ -1280,11 +1394,13 @@ fn thinlto_module_get_num_objects(py: Python<'_>, cg: rt::PtrArg) -> PyResult<Py
 #[pyo3(signature = (cg, index))]
 fn thinlto_module_get_object(py: Python<'_>, cg: rt::PtrArg, index: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_module_get_object");
+    let a_cg = cg.addr();
+    let a_index = index.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> R_LTOObjectBuffer =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_cg = cg.addr();
-    let a_index = index.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_index) });
     Ok(TYPES.record_copy(py, 4, &__r as *const _ as usize)?)
@@ -1304,10 +1420,12 @@ fn thinlto_module_get_object(py: Python<'_>, cg: rt::PtrArg, index: rt::CInt<u32
 #[pyo3(signature = (cg))]
 fn thinlto_module_get_num_object_files(py: Python<'_>, cg: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_module_get_num_object_files");
+    let a_cg = cg.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_cg = cg.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cg) });
     Ok(rt::obj(py, __r)?)
@@ -1328,11 +1446,13 @@ fn thinlto_module_get_num_object_files(py: Python<'_>, cg: rt::PtrArg) -> PyResu
 #[pyo3(signature = (cg, index))]
 fn thinlto_module_get_object_file(py: Python<'_>, cg: rt::PtrArg, index: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_module_get_object_file");
+    let a_cg = cg.addr();
+    let a_index = index.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_cg = cg.addr();
-    let a_index = index.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_index) });
     Ok(rt::cstr_result(py, __r)?)
@@ -1350,11 +1470,13 @@ fn thinlto_module_get_object_file(py: Python<'_>, cg: rt::PtrArg, index: rt::CIn
 #[pyo3(signature = (cg, arg1))]
 fn thinlto_codegen_set_pic_model(py: Python<'_>, cg: rt::PtrArg, arg1: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_set_pic_model");
+    let a_cg = cg.addr();
+    let a_arg1 = rt::narrow::<u32>(TYPES.enum_arg(2, arg1)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> bool =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_cg = cg.addr();
-    let a_arg1 = rt::narrow::<u32>(TYPES.enum_arg(2, arg1)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_arg1) });
     Ok(rt::obj(py, (__r as u8) != 0)?)
@@ -1370,11 +1492,13 @@ fn thinlto_codegen_set_pic_model(py: Python<'_>, cg: rt::PtrArg, arg1: &Bound<'_
 #[pyo3(signature = (cg, save_temps_dir))]
 fn thinlto_codegen_set_savetemps_dir(py: Python<'_>, cg: rt::PtrArg, save_temps_dir: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_set_savetemps_dir");
+    let a_cg = cg.addr();
+    let a_save_temps_dir = save_temps_dir.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_cg = cg.addr();
-    let a_save_temps_dir = save_temps_dir.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_save_temps_dir) });
     Ok(py.None())
@@ -1391,11 +1515,13 @@ fn thinlto_codegen_set_savetemps_dir(py: Python<'_>, cg: rt::PtrArg, save_temps_
 #[pyo3(signature = (cg, save_temps_dir))]
 fn thinlto_set_generated_objects_dir(py: Python<'_>, cg: rt::PtrArg, save_temps_dir: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_set_generated_objects_dir");
+    let a_cg = cg.addr();
+    let a_save_temps_dir = save_temps_dir.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_cg = cg.addr();
-    let a_save_temps_dir = save_temps_dir.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_save_temps_dir) });
     Ok(py.None())
@@ -1409,11 +1535,13 @@ fn thinlto_set_generated_objects_dir(py: Python<'_>, cg: rt::PtrArg, save_temps_
 #[pyo3(signature = (cg, cpu))]
 fn thinlto_codegen_set_cpu(py: Python<'_>, cg: rt::PtrArg, cpu: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_set_cpu");
+    let a_cg = cg.addr();
+    let a_cpu = cpu.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_cg = cg.addr();
-    let a_cpu = cpu.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_cpu) });
     Ok(py.None())
@@ -1428,11 +1556,13 @@ fn thinlto_codegen_set_cpu(py: Python<'_>, cg: rt::PtrArg, cpu: rt::CStrArg) -> 
 #[pyo3(signature = (cg, disable))]
 fn thinlto_codegen_disable_codegen(py: Python<'_>, cg: rt::PtrArg, disable: bool) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_disable_codegen");
+    let a_cg = cg.addr();
+    let a_disable = disable;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, bool) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_cg = cg.addr();
-    let a_disable = disable;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_disable) });
     Ok(py.None())
@@ -1446,11 +1576,13 @@ fn thinlto_codegen_disable_codegen(py: Python<'_>, cg: rt::PtrArg, disable: bool
 #[pyo3(signature = (cg, codegen_only))]
 fn thinlto_codegen_set_codegen_only(py: Python<'_>, cg: rt::PtrArg, codegen_only: bool) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_set_codegen_only");
+    let a_cg = cg.addr();
+    let a_codegen_only = codegen_only;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, bool) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_cg = cg.addr();
-    let a_codegen_only = codegen_only;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_codegen_only) });
     Ok(py.None())
@@ -1464,11 +1596,13 @@ fn thinlto_codegen_set_codegen_only(py: Python<'_>, cg: rt::PtrArg, codegen_only
 #[pyo3(signature = (options, number))]
 fn thinlto_debug_options(py: Python<'_>, options: rt::CStrArrayArg, number: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_debug_options");
+    let a_options = options.addr();
+    let a_number = number.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_options = options.addr();
-    let a_number = number.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_options, a_number) });
     Ok(py.None())
@@ -1484,10 +1618,12 @@ fn thinlto_debug_options(py: Python<'_>, options: rt::CStrArrayArg, number: rt::
 #[pyo3(signature = (r#mod))]
 fn lto_module_is_thinlto(py: Python<'_>, r#mod: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_is_thinlto");
+    let a_mod = r#mod.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> bool =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_mod = r#mod.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mod) });
     Ok(rt::obj(py, (__r as u8) != 0)?)
@@ -1505,12 +1641,14 @@ fn lto_module_is_thinlto(py: Python<'_>, r#mod: rt::PtrArg) -> PyResult<PyObject
 #[pyo3(signature = (cg, name, length))]
 fn thinlto_codegen_add_must_preserve_symbol(py: Python<'_>, cg: rt::PtrArg, name: rt::CStrArg, length: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_add_must_preserve_symbol");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, i32) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_cg = cg.addr();
     let a_name = name.addr();
     let a_length = length.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, i32) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_name, a_length) });
     Ok(py.None())
@@ -1528,12 +1666,14 @@ fn thinlto_codegen_add_must_preserve_symbol(py: Python<'_>, cg: rt::PtrArg, name
 #[pyo3(signature = (cg, name, length))]
 fn thinlto_codegen_add_cross_referenced_symbol(py: Python<'_>, cg: rt::PtrArg, name: rt::CStrArg, length: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_add_cross_referenced_symbol");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, i32) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_cg = cg.addr();
     let a_name = name.addr();
     let a_length = length.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, i32) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_name, a_length) });
     Ok(py.None())
@@ -1548,11 +1688,13 @@ fn thinlto_codegen_add_cross_referenced_symbol(py: Python<'_>, cg: rt::PtrArg, n
 #[pyo3(signature = (cg, cache_dir))]
 fn thinlto_codegen_set_cache_dir(py: Python<'_>, cg: rt::PtrArg, cache_dir: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_set_cache_dir");
+    let a_cg = cg.addr();
+    let a_cache_dir = cache_dir.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_cg = cg.addr();
-    let a_cache_dir = cache_dir.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_cache_dir) });
     Ok(py.None())
@@ -1568,11 +1710,13 @@ fn thinlto_codegen_set_cache_dir(py: Python<'_>, cg: rt::PtrArg, cache_dir: rt::
 #[pyo3(signature = (cg, interval))]
 fn thinlto_codegen_set_cache_pruning_interval(py: Python<'_>, cg: rt::PtrArg, interval: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_set_cache_pruning_interval");
+    let a_cg = cg.addr();
+    let a_interval = interval.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_cg = cg.addr();
-    let a_interval = interval.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_interval) });
     Ok(py.None())
@@ -1594,11 +1738,13 @@ fn thinlto_codegen_set_cache_pruning_interval(py: Python<'_>, cg: rt::PtrArg, in
 #[pyo3(signature = (cg, percentage))]
 fn thinlto_codegen_set_final_cache_size_relative_to_available_space(py: Python<'_>, cg: rt::PtrArg, percentage: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_set_final_cache_size_relative_to_available_space");
+    let a_cg = cg.addr();
+    let a_percentage = percentage.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_cg = cg.addr();
-    let a_percentage = percentage.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_percentage) });
     Ok(py.None())
@@ -1613,11 +1759,13 @@ fn thinlto_codegen_set_final_cache_size_relative_to_available_space(py: Python<'
 #[pyo3(signature = (cg, expiration))]
 fn thinlto_codegen_set_cache_entry_expiration(py: Python<'_>, cg: rt::PtrArg, expiration: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_set_cache_entry_expiration");
+    let a_cg = cg.addr();
+    let a_expiration = expiration.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_cg = cg.addr();
-    let a_expiration = expiration.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_expiration) });
     Ok(py.None())
@@ -1634,11 +1782,13 @@ fn thinlto_codegen_set_cache_entry_expiration(py: Python<'_>, cg: rt::PtrArg, ex
 #[pyo3(signature = (cg, max_size_bytes))]
 fn thinlto_codegen_set_cache_size_bytes(py: Python<'_>, cg: rt::PtrArg, max_size_bytes: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_set_cache_size_bytes");
+    let a_cg = cg.addr();
+    let a_max_size_bytes = max_size_bytes.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_cg = cg.addr();
-    let a_max_size_bytes = max_size_bytes.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_max_size_bytes) });
     Ok(py.None())
@@ -1653,11 +1803,13 @@ fn thinlto_codegen_set_cache_size_bytes(py: Python<'_>, cg: rt::PtrArg, max_size
 #[pyo3(signature = (cg, max_size_megabytes))]
 fn thinlto_codegen_set_cache_size_megabytes(py: Python<'_>, cg: rt::PtrArg, max_size_megabytes: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_set_cache_size_megabytes");
+    let a_cg = cg.addr();
+    let a_max_size_megabytes = max_size_megabytes.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_cg = cg.addr();
-    let a_max_size_megabytes = max_size_megabytes.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_max_size_megabytes) });
     Ok(py.None())
@@ -1672,11 +1824,13 @@ fn thinlto_codegen_set_cache_size_megabytes(py: Python<'_>, cg: rt::PtrArg, max_
 #[pyo3(signature = (cg, max_size_files))]
 fn thinlto_codegen_set_cache_size_files(py: Python<'_>, cg: rt::PtrArg, max_size_files: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_set_cache_size_files");
+    let a_cg = cg.addr();
+    let a_max_size_files = max_size_files.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_cg = cg.addr();
-    let a_max_size_files = max_size_files.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_max_size_files) });
     Ok(py.None())

@@ -61,13 +61,15 @@ pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.object",
 #[pyo3(signature = (MemBuf, Context))]
 fn LLVMCreateBinary(py: Python<'_>, MemBuf: rt::PtrArg, Context: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateBinary");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_MemBuf = MemBuf.addr();
     let a_Context = Context.addr();
     let mut o_ErrorMessage: usize = Default::default();
     let a_ErrorMessage = &mut o_ErrorMessage as *mut usize as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MemBuf, a_Context, a_ErrorMessage) });
     rt::tuple(py, [super::llvm_types::TYPES.instance_at(py, 18, __r, None)?, rt::owned_cstr_result(py, o_ErrorMessage, &FREE_LLVMDisposeMessage)?])
@@ -83,10 +85,12 @@ fn LLVMCreateBinary(py: Python<'_>, MemBuf: rt::PtrArg, Context: rt::PtrArg) -> 
 #[pyo3(signature = (BR))]
 fn LLVMDisposeBinary(py: Python<'_>, BR: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeBinary");
+    let a_BR = BR.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_BR = BR.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_BR) });
     Ok(py.None())
@@ -108,10 +112,12 @@ fn LLVMDisposeBinary(py: Python<'_>, BR: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (BR))]
 fn LLVMBinaryCopyMemoryBuffer(py: Python<'_>, BR: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBinaryCopyMemoryBuffer");
+    let a_BR = BR.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_BR = BR.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_BR) });
     Ok(super::llvm_types::TYPES.instance_at(py, 0, __r, None)?)
@@ -129,10 +135,12 @@ fn LLVMBinaryCopyMemoryBuffer(py: Python<'_>, BR: rt::PtrArg) -> PyResult<PyObje
 #[pyo3(signature = (BR))]
 fn LLVMBinaryGetType(py: Python<'_>, BR: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBinaryGetType");
+    let a_BR = BR.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_BR = BR.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_BR) });
     Ok(TYPES.enum_member(py, 0, __r as i64)?)
@@ -149,14 +157,16 @@ fn LLVMBinaryGetType(py: Python<'_>, BR: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (BR, Arch, ArchLen))]
 fn LLVMMachOUniversalBinaryCopyObjectForArch(py: Python<'_>, BR: rt::PtrArg, Arch: rt::CStrArg, ArchLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMachOUniversalBinaryCopyObjectForArch");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_BR = BR.addr();
     let a_Arch = Arch.addr();
     let a_ArchLen = ArchLen.0;
     let mut o_ErrorMessage: usize = Default::default();
     let a_ErrorMessage = &mut o_ErrorMessage as *mut usize as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_BR, a_Arch, a_ArchLen, a_ErrorMessage) });
     rt::tuple(py, [super::llvm_types::TYPES.instance_at(py, 18, __r, None)?, rt::owned_cstr_result(py, o_ErrorMessage, &FREE_LLVMDisposeMessage)?])
@@ -179,10 +189,12 @@ fn LLVMMachOUniversalBinaryCopyObjectForArch(py: Python<'_>, BR: rt::PtrArg, Arc
 #[pyo3(signature = (BR))]
 fn LLVMObjectFileCopySectionIterator(py: Python<'_>, BR: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMObjectFileCopySectionIterator");
+    let a_BR = BR.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_BR = BR.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_BR) });
     Ok(TYPES.instance_at(py, 1, __r, None)?)
@@ -201,11 +213,13 @@ fn LLVMObjectFileCopySectionIterator(py: Python<'_>, BR: rt::PtrArg) -> PyResult
 #[pyo3(signature = (BR, SI))]
 fn LLVMObjectFileIsSectionIteratorAtEnd(py: Python<'_>, BR: rt::PtrArg, SI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMObjectFileIsSectionIteratorAtEnd");
+    let a_BR = BR.addr();
+    let a_SI = SI.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_BR = BR.addr();
-    let a_SI = SI.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_BR, a_SI) });
     Ok(rt::obj(py, __r)?)
@@ -228,10 +242,12 @@ fn LLVMObjectFileIsSectionIteratorAtEnd(py: Python<'_>, BR: rt::PtrArg, SI: rt::
 #[pyo3(signature = (BR))]
 fn LLVMObjectFileCopySymbolIterator(py: Python<'_>, BR: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMObjectFileCopySymbolIterator");
+    let a_BR = BR.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_BR = BR.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_BR) });
     Ok(TYPES.instance_at(py, 2, __r, None)?)
@@ -250,11 +266,13 @@ fn LLVMObjectFileCopySymbolIterator(py: Python<'_>, BR: rt::PtrArg) -> PyResult<
 #[pyo3(signature = (BR, SI))]
 fn LLVMObjectFileIsSymbolIteratorAtEnd(py: Python<'_>, BR: rt::PtrArg, SI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMObjectFileIsSymbolIteratorAtEnd");
+    let a_BR = BR.addr();
+    let a_SI = SI.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_BR = BR.addr();
-    let a_SI = SI.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_BR, a_SI) });
     Ok(rt::obj(py, __r)?)
@@ -265,10 +283,12 @@ fn LLVMObjectFileIsSymbolIteratorAtEnd(py: Python<'_>, BR: rt::PtrArg, SI: rt::P
 #[pyo3(signature = (SI))]
 fn LLVMDisposeSectionIterator(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeSectionIterator");
+    let a_SI = SI.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_SI = SI.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_SI) });
     Ok(py.None())
@@ -279,10 +299,12 @@ fn LLVMDisposeSectionIterator(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObje
 #[pyo3(signature = (SI))]
 fn LLVMMoveToNextSection(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMoveToNextSection");
+    let a_SI = SI.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_SI = SI.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_SI) });
     Ok(py.None())
@@ -294,11 +316,13 @@ fn LLVMMoveToNextSection(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Sect, Sym))]
 fn LLVMMoveToContainingSection(py: Python<'_>, Sect: rt::PtrArg, Sym: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMoveToContainingSection");
+    let a_Sect = Sect.addr();
+    let a_Sym = Sym.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Sect = Sect.addr();
-    let a_Sym = Sym.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Sect, a_Sym) });
     Ok(py.None())
@@ -309,10 +333,12 @@ fn LLVMMoveToContainingSection(py: Python<'_>, Sect: rt::PtrArg, Sym: rt::PtrArg
 #[pyo3(signature = (SI))]
 fn LLVMDisposeSymbolIterator(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeSymbolIterator");
+    let a_SI = SI.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_SI = SI.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_SI) });
     Ok(py.None())
@@ -323,10 +349,12 @@ fn LLVMDisposeSymbolIterator(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObjec
 #[pyo3(signature = (SI))]
 fn LLVMMoveToNextSymbol(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMoveToNextSymbol");
+    let a_SI = SI.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_SI = SI.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_SI) });
     Ok(py.None())
@@ -340,10 +368,12 @@ fn LLVMMoveToNextSymbol(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (SI))]
 fn LLVMGetSectionName(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetSectionName");
+    let a_SI = SI.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_SI = SI.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_SI) });
     Ok(rt::cstr_result(py, __r)?)
@@ -357,10 +387,12 @@ fn LLVMGetSectionName(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (SI))]
 fn LLVMGetSectionSize(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetSectionSize");
+    let a_SI = SI.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u64 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_SI = SI.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_SI) });
     Ok(rt::obj(py, __r)?)
@@ -374,10 +406,12 @@ fn LLVMGetSectionSize(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (SI))]
 fn LLVMGetSectionContents(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetSectionContents");
+    let a_SI = SI.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_SI = SI.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_SI) });
     Ok(rt::cstr_result(py, __r)?)
@@ -391,10 +425,12 @@ fn LLVMGetSectionContents(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> 
 #[pyo3(signature = (SI))]
 fn LLVMGetSectionAddress(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetSectionAddress");
+    let a_SI = SI.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u64 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_SI = SI.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_SI) });
     Ok(rt::obj(py, __r)?)
@@ -409,11 +445,13 @@ fn LLVMGetSectionAddress(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (SI, Sym))]
 fn LLVMGetSectionContainsSymbol(py: Python<'_>, SI: rt::PtrArg, Sym: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetSectionContainsSymbol");
+    let a_SI = SI.addr();
+    let a_Sym = Sym.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_SI = SI.addr();
-    let a_Sym = Sym.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_SI, a_Sym) });
     Ok(rt::obj(py, __r)?)
@@ -427,10 +465,12 @@ fn LLVMGetSectionContainsSymbol(py: Python<'_>, SI: rt::PtrArg, Sym: rt::PtrArg)
 #[pyo3(signature = (Section))]
 fn LLVMGetRelocations(py: Python<'_>, Section: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetRelocations");
+    let a_Section = Section.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Section = Section.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Section) });
     Ok(TYPES.instance_at(py, 3, __r, None)?)
@@ -441,10 +481,12 @@ fn LLVMGetRelocations(py: Python<'_>, Section: rt::PtrArg) -> PyResult<PyObject>
 #[pyo3(signature = (RI))]
 fn LLVMDisposeRelocationIterator(py: Python<'_>, RI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeRelocationIterator");
+    let a_RI = RI.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_RI = RI.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_RI) });
     Ok(py.None())
@@ -459,11 +501,13 @@ fn LLVMDisposeRelocationIterator(py: Python<'_>, RI: rt::PtrArg) -> PyResult<PyO
 #[pyo3(signature = (Section, RI))]
 fn LLVMIsRelocationIteratorAtEnd(py: Python<'_>, Section: rt::PtrArg, RI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsRelocationIteratorAtEnd");
+    let a_Section = Section.addr();
+    let a_RI = RI.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Section = Section.addr();
-    let a_RI = RI.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Section, a_RI) });
     Ok(rt::obj(py, __r)?)
@@ -474,10 +518,12 @@ fn LLVMIsRelocationIteratorAtEnd(py: Python<'_>, Section: rt::PtrArg, RI: rt::Pt
 #[pyo3(signature = (RI))]
 fn LLVMMoveToNextRelocation(py: Python<'_>, RI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMoveToNextRelocation");
+    let a_RI = RI.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_RI = RI.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_RI) });
     Ok(py.None())
@@ -491,10 +537,12 @@ fn LLVMMoveToNextRelocation(py: Python<'_>, RI: rt::PtrArg) -> PyResult<PyObject
 #[pyo3(signature = (SI))]
 fn LLVMGetSymbolName(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetSymbolName");
+    let a_SI = SI.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_SI = SI.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_SI) });
     Ok(rt::cstr_result(py, __r)?)
@@ -508,10 +556,12 @@ fn LLVMGetSymbolName(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (SI))]
 fn LLVMGetSymbolAddress(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetSymbolAddress");
+    let a_SI = SI.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u64 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_SI = SI.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_SI) });
     Ok(rt::obj(py, __r)?)
@@ -525,10 +575,12 @@ fn LLVMGetSymbolAddress(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (SI))]
 fn LLVMGetSymbolSize(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetSymbolSize");
+    let a_SI = SI.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u64 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_SI = SI.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_SI) });
     Ok(rt::obj(py, __r)?)
@@ -542,10 +594,12 @@ fn LLVMGetSymbolSize(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (RI))]
 fn LLVMGetRelocationOffset(py: Python<'_>, RI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetRelocationOffset");
+    let a_RI = RI.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u64 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_RI = RI.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_RI) });
     Ok(rt::obj(py, __r)?)
@@ -559,10 +613,12 @@ fn LLVMGetRelocationOffset(py: Python<'_>, RI: rt::PtrArg) -> PyResult<PyObject>
 #[pyo3(signature = (RI))]
 fn LLVMGetRelocationSymbol(py: Python<'_>, RI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetRelocationSymbol");
+    let a_RI = RI.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_RI = RI.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_RI) });
     Ok(TYPES.instance_at(py, 2, __r, None)?)
@@ -576,10 +632,12 @@ fn LLVMGetRelocationSymbol(py: Python<'_>, RI: rt::PtrArg) -> PyResult<PyObject>
 #[pyo3(signature = (RI))]
 fn LLVMGetRelocationType(py: Python<'_>, RI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetRelocationType");
+    let a_RI = RI.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u64 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_RI = RI.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_RI) });
     Ok(rt::obj(py, __r)?)
@@ -593,10 +651,12 @@ fn LLVMGetRelocationType(py: Python<'_>, RI: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (RI))]
 fn LLVMGetRelocationTypeName(py: Python<'_>, RI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetRelocationTypeName");
+    let a_RI = RI.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_RI = RI.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_RI) });
     Ok(rt::cstr_result(py, __r)?)
@@ -610,10 +670,12 @@ fn LLVMGetRelocationTypeName(py: Python<'_>, RI: rt::PtrArg) -> PyResult<PyObjec
 #[pyo3(signature = (RI))]
 fn LLVMGetRelocationValueString(py: Python<'_>, RI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetRelocationValueString");
+    let a_RI = RI.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_RI = RI.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_RI) });
     Ok(rt::cstr_result(py, __r)?)
@@ -629,10 +691,12 @@ fn LLVMGetRelocationValueString(py: Python<'_>, RI: rt::PtrArg) -> PyResult<PyOb
 #[pyo3(signature = (MemBuf))]
 fn LLVMCreateObjectFile(py: Python<'_>, MemBuf: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateObjectFile");
+    let a_MemBuf = MemBuf.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_MemBuf = MemBuf.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MemBuf) });
     Ok(TYPES.instance_at(py, 4, __r, None)?)
@@ -645,10 +709,12 @@ fn LLVMCreateObjectFile(py: Python<'_>, MemBuf: rt::PtrArg) -> PyResult<PyObject
 #[pyo3(signature = (ObjectFile))]
 fn LLVMDisposeObjectFile(py: Python<'_>, ObjectFile: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeObjectFile");
+    let a_ObjectFile = ObjectFile.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_ObjectFile = ObjectFile.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ObjectFile) });
     Ok(py.None())
@@ -664,10 +730,12 @@ fn LLVMDisposeObjectFile(py: Python<'_>, ObjectFile: rt::PtrArg) -> PyResult<PyO
 #[pyo3(signature = (ObjectFile))]
 fn LLVMGetSections(py: Python<'_>, ObjectFile: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetSections");
+    let a_ObjectFile = ObjectFile.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_ObjectFile = ObjectFile.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ObjectFile) });
     Ok(TYPES.instance_at(py, 1, __r, None)?)
@@ -684,11 +752,13 @@ fn LLVMGetSections(py: Python<'_>, ObjectFile: rt::PtrArg) -> PyResult<PyObject>
 #[pyo3(signature = (ObjectFile, SI))]
 fn LLVMIsSectionIteratorAtEnd(py: Python<'_>, ObjectFile: rt::PtrArg, SI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsSectionIteratorAtEnd");
+    let a_ObjectFile = ObjectFile.addr();
+    let a_SI = SI.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_ObjectFile = ObjectFile.addr();
-    let a_SI = SI.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ObjectFile, a_SI) });
     Ok(rt::obj(py, __r)?)
@@ -704,10 +774,12 @@ fn LLVMIsSectionIteratorAtEnd(py: Python<'_>, ObjectFile: rt::PtrArg, SI: rt::Pt
 #[pyo3(signature = (ObjectFile))]
 fn LLVMGetSymbols(py: Python<'_>, ObjectFile: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetSymbols");
+    let a_ObjectFile = ObjectFile.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_ObjectFile = ObjectFile.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ObjectFile) });
     Ok(TYPES.instance_at(py, 2, __r, None)?)
@@ -724,11 +796,13 @@ fn LLVMGetSymbols(py: Python<'_>, ObjectFile: rt::PtrArg) -> PyResult<PyObject> 
 #[pyo3(signature = (ObjectFile, SI))]
 fn LLVMIsSymbolIteratorAtEnd(py: Python<'_>, ObjectFile: rt::PtrArg, SI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsSymbolIteratorAtEnd");
+    let a_ObjectFile = ObjectFile.addr();
+    let a_SI = SI.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_ObjectFile = ObjectFile.addr();
-    let a_SI = SI.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ObjectFile, a_SI) });
     Ok(rt::obj(py, __r)?)

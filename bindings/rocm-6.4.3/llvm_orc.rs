@@ -97,12 +97,14 @@ pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.orc", &T
 #[pyo3(signature = (ES, ReportError, Ctx))]
 fn LLVMOrcExecutionSessionSetErrorReporter(py: Python<'_>, ES: rt::PtrArg, ReportError: rt::PtrArg, Ctx: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcExecutionSessionSetErrorReporter");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_ES = ES.addr();
     let a_ReportError = ReportError.addr();
     let a_Ctx = Ctx.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ES, a_ReportError, a_Ctx) });
     Ok(py.None())
@@ -121,10 +123,12 @@ fn LLVMOrcExecutionSessionSetErrorReporter(py: Python<'_>, ES: rt::PtrArg, Repor
 #[pyo3(signature = (ES))]
 fn LLVMOrcExecutionSessionGetSymbolStringPool(py: Python<'_>, ES: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcExecutionSessionGetSymbolStringPool");
+    let a_ES = ES.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_ES = ES.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ES) });
     Ok(TYPES.instance_at(py, 17, __r, None)?)
@@ -144,10 +148,12 @@ fn LLVMOrcExecutionSessionGetSymbolStringPool(py: Python<'_>, ES: rt::PtrArg) ->
 #[pyo3(signature = (SSP))]
 fn LLVMOrcSymbolStringPoolClearDeadEntries(py: Python<'_>, SSP: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcSymbolStringPoolClearDeadEntries");
+    let a_SSP = SSP.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_SSP = SSP.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_SSP) });
     Ok(py.None())
@@ -173,11 +179,13 @@ fn LLVMOrcSymbolStringPoolClearDeadEntries(py: Python<'_>, SSP: rt::PtrArg) -> P
 #[pyo3(signature = (ES, Name))]
 fn LLVMOrcExecutionSessionIntern(py: Python<'_>, ES: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcExecutionSessionIntern");
+    let a_ES = ES.addr();
+    let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_ES = ES.addr();
-    let a_Name = Name.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ES, a_Name) });
     Ok(TYPES.instance_at(py, 18, __r, None)?)
@@ -222,9 +230,6 @@ fn LLVMOrcExecutionSessionIntern(py: Python<'_>, ES: rt::PtrArg, Name: rt::CStrA
 #[pyo3(signature = (ES, K, SearchOrder, SearchOrderSize, Symbols, SymbolsSize, HandleResult, Ctx))]
 fn LLVMOrcExecutionSessionLookup(py: Python<'_>, ES: rt::PtrArg, K: &Bound<'_, PyAny>, SearchOrder: rt::PtrArg, SearchOrderSize: rt::CInt<u64>, Symbols: rt::PtrArg, SymbolsSize: rt::CInt<u64>, HandleResult: rt::PtrArg, Ctx: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcExecutionSessionLookup");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u32, usize, u64, usize, u64, usize, usize) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_ES = ES.addr();
     let a_K = rt::narrow::<u32>(TYPES.enum_arg(1, K)?)?;
     let a_SearchOrder = SearchOrder.addr();
@@ -233,6 +238,11 @@ fn LLVMOrcExecutionSessionLookup(py: Python<'_>, ES: rt::PtrArg, K: &Bound<'_, P
     let a_SymbolsSize = SymbolsSize.0;
     let a_HandleResult = HandleResult.addr();
     let a_Ctx = Ctx.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, usize, u64, usize, u64, usize, usize) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ES, a_K, a_SearchOrder, a_SearchOrderSize, a_Symbols, a_SymbolsSize, a_HandleResult, a_Ctx) });
     Ok(py.None())
@@ -245,10 +255,12 @@ fn LLVMOrcExecutionSessionLookup(py: Python<'_>, ES: rt::PtrArg, K: &Bound<'_, P
 #[pyo3(signature = (S))]
 fn LLVMOrcRetainSymbolStringPoolEntry(py: Python<'_>, S: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcRetainSymbolStringPoolEntry");
+    let a_S = S.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_S = S.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_S) });
     Ok(py.None())
@@ -261,10 +273,12 @@ fn LLVMOrcRetainSymbolStringPoolEntry(py: Python<'_>, S: rt::PtrArg) -> PyResult
 #[pyo3(signature = (S))]
 fn LLVMOrcReleaseSymbolStringPoolEntry(py: Python<'_>, S: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcReleaseSymbolStringPoolEntry");
+    let a_S = S.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_S = S.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_S) });
     Ok(py.None())
@@ -282,10 +296,12 @@ fn LLVMOrcReleaseSymbolStringPoolEntry(py: Python<'_>, S: rt::PtrArg) -> PyResul
 #[pyo3(signature = (S))]
 fn LLVMOrcSymbolStringPoolEntryStr(py: Python<'_>, S: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcSymbolStringPoolEntryStr");
+    let a_S = S.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_S = S.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_S) });
     Ok(rt::cstr_result(py, __r)?)
@@ -298,10 +314,12 @@ fn LLVMOrcSymbolStringPoolEntryStr(py: Python<'_>, S: rt::PtrArg) -> PyResult<Py
 #[pyo3(signature = (RT))]
 fn LLVMOrcReleaseResourceTracker(py: Python<'_>, RT: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcReleaseResourceTracker");
+    let a_RT = RT.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_RT = RT.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_RT) });
     Ok(py.None())
@@ -316,11 +334,13 @@ fn LLVMOrcReleaseResourceTracker(py: Python<'_>, RT: rt::PtrArg) -> PyResult<PyO
 #[pyo3(signature = (SrcRT, DstRT))]
 fn LLVMOrcResourceTrackerTransferTo(py: Python<'_>, SrcRT: rt::PtrArg, DstRT: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcResourceTrackerTransferTo");
+    let a_SrcRT = SrcRT.addr();
+    let a_DstRT = DstRT.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_SrcRT = SrcRT.addr();
-    let a_DstRT = DstRT.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_SrcRT, a_DstRT) });
     Ok(py.None())
@@ -337,10 +357,12 @@ fn LLVMOrcResourceTrackerTransferTo(py: Python<'_>, SrcRT: rt::PtrArg, DstRT: rt
 #[pyo3(signature = (RT))]
 fn LLVMOrcResourceTrackerRemove(py: Python<'_>, RT: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcResourceTrackerRemove");
+    let a_RT = RT.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_RT = RT.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_RT) });
     Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
@@ -355,10 +377,12 @@ fn LLVMOrcResourceTrackerRemove(py: Python<'_>, RT: rt::PtrArg) -> PyResult<PyOb
 #[pyo3(signature = (DG))]
 fn LLVMOrcDisposeDefinitionGenerator(py: Python<'_>, DG: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcDisposeDefinitionGenerator");
+    let a_DG = DG.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_DG = DG.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_DG) });
     Ok(py.None())
@@ -371,10 +395,12 @@ fn LLVMOrcDisposeDefinitionGenerator(py: Python<'_>, DG: rt::PtrArg) -> PyResult
 #[pyo3(signature = (MU))]
 fn LLVMOrcDisposeMaterializationUnit(py: Python<'_>, MU: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcDisposeMaterializationUnit");
+    let a_MU = MU.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_MU = MU.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MU) });
     Ok(py.None())
@@ -427,9 +453,6 @@ fn LLVMOrcDisposeMaterializationUnit(py: Python<'_>, MU: rt::PtrArg) -> PyResult
 #[pyo3(signature = (Name, Ctx, Syms, NumSyms, InitSym, Materialize, Discard, Destroy))]
 fn LLVMOrcCreateCustomMaterializationUnit(py: Python<'_>, Name: rt::CStrArg, Ctx: rt::PtrArgMut, Syms: rt::PtrArg, NumSyms: rt::CInt<u64>, InitSym: rt::PtrArg, Materialize: rt::PtrArg, Discard: rt::PtrArg, Destroy: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateCustomMaterializationUnit");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Name = Name.addr();
     let a_Ctx = Ctx.addr();
     let a_Syms = Syms.addr();
@@ -438,6 +461,11 @@ fn LLVMOrcCreateCustomMaterializationUnit(py: Python<'_>, Name: rt::CStrArg, Ctx
     let a_Materialize = Materialize.addr();
     let a_Discard = Discard.addr();
     let a_Destroy = Destroy.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Name, a_Ctx, a_Syms, a_NumSyms, a_InitSym, a_Materialize, a_Discard, a_Destroy) });
     Ok(TYPES.instance_at(py, 26, __r, None)?)
@@ -472,11 +500,13 @@ fn LLVMOrcCreateCustomMaterializationUnit(py: Python<'_>, Name: rt::CStrArg, Ctx
 #[pyo3(signature = (Syms, NumPairs))]
 fn LLVMOrcAbsoluteSymbols(py: Python<'_>, Syms: rt::PtrArg, NumPairs: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcAbsoluteSymbols");
+    let a_Syms = Syms.addr();
+    let a_NumPairs = NumPairs.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Syms = Syms.addr();
-    let a_NumPairs = NumPairs.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Syms, a_NumPairs) });
     Ok(TYPES.instance_at(py, 26, __r, None)?)
@@ -514,14 +544,16 @@ fn LLVMOrcAbsoluteSymbols(py: Python<'_>, Syms: rt::PtrArg, NumPairs: rt::CInt<u
 #[pyo3(signature = (LCTM, ISM, SourceRef, CallableAliases, NumPairs))]
 fn LLVMOrcLazyReexports(py: Python<'_>, LCTM: rt::PtrArg, ISM: rt::PtrArg, SourceRef: rt::PtrArg, CallableAliases: rt::PtrArg, NumPairs: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLazyReexports");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize, u64) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_LCTM = LCTM.addr();
     let a_ISM = ISM.addr();
     let a_SourceRef = SourceRef.addr();
     let a_CallableAliases = CallableAliases.addr();
     let a_NumPairs = NumPairs.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize, u64) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_LCTM, a_ISM, a_SourceRef, a_CallableAliases, a_NumPairs) });
     Ok(TYPES.instance_at(py, 26, __r, None)?)
@@ -540,10 +572,12 @@ fn LLVMOrcLazyReexports(py: Python<'_>, LCTM: rt::PtrArg, ISM: rt::PtrArg, Sourc
 #[pyo3(signature = (MR))]
 fn LLVMOrcDisposeMaterializationResponsibility(py: Python<'_>, MR: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcDisposeMaterializationResponsibility");
+    let a_MR = MR.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_MR = MR.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MR) });
     Ok(py.None())
@@ -559,10 +593,12 @@ fn LLVMOrcDisposeMaterializationResponsibility(py: Python<'_>, MR: rt::PtrArg) -
 #[pyo3(signature = (MR))]
 fn LLVMOrcMaterializationResponsibilityGetTargetDylib(py: Python<'_>, MR: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcMaterializationResponsibilityGetTargetDylib");
+    let a_MR = MR.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_MR = MR.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MR) });
     Ok(TYPES.instance_at(py, 22, __r, None)?)
@@ -578,10 +614,12 @@ fn LLVMOrcMaterializationResponsibilityGetTargetDylib(py: Python<'_>, MR: rt::Pt
 #[pyo3(signature = (MR))]
 fn LLVMOrcMaterializationResponsibilityGetExecutionSession(py: Python<'_>, MR: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcMaterializationResponsibilityGetExecutionSession");
+    let a_MR = MR.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_MR = MR.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MR) });
     Ok(TYPES.instance_at(py, 15, __r, None)?)
@@ -605,12 +643,14 @@ fn LLVMOrcMaterializationResponsibilityGetExecutionSession(py: Python<'_>, MR: r
 #[pyo3(signature = (MR))]
 fn LLVMOrcMaterializationResponsibilityGetSymbols(py: Python<'_>, MR: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcMaterializationResponsibilityGetSymbols");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_MR = MR.addr();
     let mut o_NumPairs: u64 = Default::default();
     let a_NumPairs = &mut o_NumPairs as *mut u64 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MR, a_NumPairs) });
     rt::tuple(py, [TYPES.instance_at(py, 19, __r, None)?, rt::obj(py, o_NumPairs)?])
@@ -625,10 +665,12 @@ fn LLVMOrcMaterializationResponsibilityGetSymbols(py: Python<'_>, MR: rt::PtrArg
 #[pyo3(signature = (Pairs))]
 fn LLVMOrcDisposeCSymbolFlagsMap(py: Python<'_>, Pairs: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcDisposeCSymbolFlagsMap");
+    let a_Pairs = Pairs.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Pairs = Pairs.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Pairs) });
     Ok(py.None())
@@ -649,10 +691,12 @@ fn LLVMOrcDisposeCSymbolFlagsMap(py: Python<'_>, Pairs: rt::PtrArg) -> PyResult<
 #[pyo3(signature = (MR))]
 fn LLVMOrcMaterializationResponsibilityGetInitializerSymbol(py: Python<'_>, MR: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcMaterializationResponsibilityGetInitializerSymbol");
+    let a_MR = MR.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_MR = MR.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MR) });
     Ok(TYPES.instance_at(py, 18, __r, None)?)
@@ -672,12 +716,14 @@ fn LLVMOrcMaterializationResponsibilityGetInitializerSymbol(py: Python<'_>, MR: 
 #[pyo3(signature = (MR))]
 fn LLVMOrcMaterializationResponsibilityGetRequestedSymbols(py: Python<'_>, MR: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcMaterializationResponsibilityGetRequestedSymbols");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_MR = MR.addr();
     let mut o_NumSymbols: u64 = Default::default();
     let a_NumSymbols = &mut o_NumSymbols as *mut u64 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MR, a_NumSymbols) });
     rt::tuple(py, [rt::pointer_result(py, __r)?, rt::obj(py, o_NumSymbols)?])
@@ -692,11 +738,13 @@ fn LLVMOrcMaterializationResponsibilityGetRequestedSymbols(py: Python<'_>, MR: r
 #[pyo3(signature = (Symbols))]
 fn LLVMOrcDisposeSymbols(py: Python<'_>, Symbols: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcDisposeSymbols");
+    let mut h_Symbols = TYPES.handle_ref(18, Symbols, true)?;
+    let a_Symbols = h_Symbols.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let mut h_Symbols = TYPES.handle_ref(18, Symbols, true)?;
-    let a_Symbols = h_Symbols.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Symbols) });
     Ok(py.None())
@@ -727,12 +775,14 @@ fn LLVMOrcDisposeSymbols(py: Python<'_>, Symbols: &Bound<'_, PyAny>) -> PyResult
 #[pyo3(signature = (MR, Symbols, NumPairs))]
 fn LLVMOrcMaterializationResponsibilityNotifyResolved(py: Python<'_>, MR: rt::PtrArg, Symbols: rt::PtrArg, NumPairs: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcMaterializationResponsibilityNotifyResolved");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_MR = MR.addr();
     let a_Symbols = Symbols.addr();
     let a_NumPairs = NumPairs.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MR, a_Symbols, a_NumPairs) });
     Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
@@ -773,13 +823,15 @@ fn LLVMOrcMaterializationResponsibilityNotifyResolved(py: Python<'_>, MR: rt::Pt
 #[pyo3(signature = (MR, SymbolDepGroups, NumSymbolDepGroups))]
 fn LLVMOrcMaterializationResponsibilityNotifyEmitted(py: Python<'_>, MR: rt::PtrArg, SymbolDepGroups: &Bound<'_, PyAny>, NumSymbolDepGroups: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcMaterializationResponsibilityNotifyEmitted");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_MR = MR.addr();
     let p_SymbolDepGroups = TYPES.record_ptr_arg(12, SymbolDepGroups, true)?;
     let a_SymbolDepGroups = p_SymbolDepGroups.addr();
     let a_NumSymbolDepGroups = NumSymbolDepGroups.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MR, a_SymbolDepGroups, a_NumSymbolDepGroups) });
     Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
@@ -807,12 +859,14 @@ fn LLVMOrcMaterializationResponsibilityNotifyEmitted(py: Python<'_>, MR: rt::Ptr
 #[pyo3(signature = (MR, Pairs, NumPairs))]
 fn LLVMOrcMaterializationResponsibilityDefineMaterializing(py: Python<'_>, MR: rt::PtrArg, Pairs: rt::PtrArg, NumPairs: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcMaterializationResponsibilityDefineMaterializing");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_MR = MR.addr();
     let a_Pairs = Pairs.addr();
     let a_NumPairs = NumPairs.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MR, a_Pairs, a_NumPairs) });
     Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
@@ -829,10 +883,12 @@ fn LLVMOrcMaterializationResponsibilityDefineMaterializing(py: Python<'_>, MR: r
 #[pyo3(signature = (MR))]
 fn LLVMOrcMaterializationResponsibilityFailMaterialization(py: Python<'_>, MR: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcMaterializationResponsibilityFailMaterialization");
+    let a_MR = MR.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_MR = MR.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MR) });
     Ok(py.None())
@@ -853,11 +909,13 @@ fn LLVMOrcMaterializationResponsibilityFailMaterialization(py: Python<'_>, MR: r
 #[pyo3(signature = (MR, MU))]
 fn LLVMOrcMaterializationResponsibilityReplace(py: Python<'_>, MR: rt::PtrArg, MU: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcMaterializationResponsibilityReplace");
+    let a_MR = MR.addr();
+    let a_MU = MU.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_MR = MR.addr();
-    let a_MU = MU.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MR, a_MU) });
     Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
@@ -881,15 +939,17 @@ fn LLVMOrcMaterializationResponsibilityReplace(py: Python<'_>, MR: rt::PtrArg, M
 #[pyo3(signature = (MR, Symbols, NumSymbols, Result))]
 fn LLVMOrcMaterializationResponsibilityDelegate(py: Python<'_>, MR: rt::PtrArg, Symbols: &Bound<'_, PyAny>, NumSymbols: rt::CInt<u64>, Result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcMaterializationResponsibilityDelegate");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_MR = MR.addr();
     let mut h_Symbols = TYPES.handle_ref(18, Symbols, true)?;
     let a_Symbols = h_Symbols.addr();
     let a_NumSymbols = NumSymbols.0;
     let mut h_Result = TYPES.handle_ref(27, Result, true)?;
     let a_Result = h_Result.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MR, a_Symbols, a_NumSymbols, a_Result) });
     Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
@@ -912,11 +972,13 @@ fn LLVMOrcMaterializationResponsibilityDelegate(py: Python<'_>, MR: rt::PtrArg, 
 #[pyo3(signature = (ES, Name))]
 fn LLVMOrcExecutionSessionCreateBareJITDylib(py: Python<'_>, ES: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcExecutionSessionCreateBareJITDylib");
+    let a_ES = ES.addr();
+    let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_ES = ES.addr();
-    let a_Name = Name.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ES, a_Name) });
     Ok(TYPES.instance_at(py, 22, __r, None)?)
@@ -943,13 +1005,15 @@ fn LLVMOrcExecutionSessionCreateBareJITDylib(py: Python<'_>, ES: rt::PtrArg, Nam
 #[pyo3(signature = (ES, Result, Name))]
 fn LLVMOrcExecutionSessionCreateJITDylib(py: Python<'_>, ES: rt::PtrArg, Result: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcExecutionSessionCreateJITDylib");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_ES = ES.addr();
     let mut h_Result = TYPES.handle_ref(22, Result, true)?;
     let a_Result = h_Result.addr();
     let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ES, a_Result, a_Name) });
     Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
@@ -967,11 +1031,13 @@ fn LLVMOrcExecutionSessionCreateJITDylib(py: Python<'_>, ES: rt::PtrArg, Result:
 #[pyo3(signature = (ES, Name))]
 fn LLVMOrcExecutionSessionGetJITDylibByName(py: Python<'_>, ES: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcExecutionSessionGetJITDylibByName");
+    let a_ES = ES.addr();
+    let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_ES = ES.addr();
-    let a_Name = Name.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ES, a_Name) });
     Ok(TYPES.instance_at(py, 22, __r, None)?)
@@ -989,10 +1055,12 @@ fn LLVMOrcExecutionSessionGetJITDylibByName(py: Python<'_>, ES: rt::PtrArg, Name
 #[pyo3(signature = (JD))]
 fn LLVMOrcJITDylibCreateResourceTracker(py: Python<'_>, JD: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcJITDylibCreateResourceTracker");
+    let a_JD = JD.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_JD = JD.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_JD) });
     Ok(TYPES.instance_at(py, 31, __r, None)?)
@@ -1010,10 +1078,12 @@ fn LLVMOrcJITDylibCreateResourceTracker(py: Python<'_>, JD: rt::PtrArg) -> PyRes
 #[pyo3(signature = (JD))]
 fn LLVMOrcJITDylibGetDefaultResourceTracker(py: Python<'_>, JD: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcJITDylibGetDefaultResourceTracker");
+    let a_JD = JD.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_JD = JD.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_JD) });
     Ok(TYPES.instance_at(py, 31, __r, None)?)
@@ -1034,11 +1104,13 @@ fn LLVMOrcJITDylibGetDefaultResourceTracker(py: Python<'_>, JD: rt::PtrArg) -> P
 #[pyo3(signature = (JD, MU))]
 fn LLVMOrcJITDylibDefine(py: Python<'_>, JD: rt::PtrArg, MU: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcJITDylibDefine");
+    let a_JD = JD.addr();
+    let a_MU = MU.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_JD = JD.addr();
-    let a_MU = MU.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_JD, a_MU) });
     Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
@@ -1055,10 +1127,12 @@ fn LLVMOrcJITDylibDefine(py: Python<'_>, JD: rt::PtrArg, MU: rt::PtrArg) -> PyRe
 #[pyo3(signature = (JD))]
 fn LLVMOrcJITDylibClear(py: Python<'_>, JD: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcJITDylibClear");
+    let a_JD = JD.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_JD = JD.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_JD) });
     Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
@@ -1075,11 +1149,13 @@ fn LLVMOrcJITDylibClear(py: Python<'_>, JD: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (JD, DG))]
 fn LLVMOrcJITDylibAddGenerator(py: Python<'_>, JD: rt::PtrArg, DG: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcJITDylibAddGenerator");
+    let a_JD = JD.addr();
+    let a_DG = DG.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_JD = JD.addr();
-    let a_DG = DG.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_JD, a_DG) });
     Ok(py.None())
@@ -1107,12 +1183,14 @@ fn LLVMOrcJITDylibAddGenerator(py: Python<'_>, JD: rt::PtrArg, DG: rt::PtrArg) -
 #[pyo3(signature = (F, Ctx, Dispose))]
 fn LLVMOrcCreateCustomCAPIDefinitionGenerator(py: Python<'_>, F: rt::PtrArg, Ctx: rt::PtrArgMut, Dispose: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateCustomCAPIDefinitionGenerator");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_F = F.addr();
     let a_Ctx = Ctx.addr();
     let a_Dispose = Dispose.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_F, a_Ctx, a_Dispose) });
     Ok(TYPES.instance_at(py, 32, __r, None)?)
@@ -1127,11 +1205,13 @@ fn LLVMOrcCreateCustomCAPIDefinitionGenerator(py: Python<'_>, F: rt::PtrArg, Ctx
 #[pyo3(signature = (S, Err_))]
 fn LLVMOrcLookupStateContinueLookup(py: Python<'_>, S: rt::PtrArg, Err_: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLookupStateContinueLookup");
+    let a_S = S.addr();
+    let a_Err = Err_.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_S = S.addr();
-    let a_Err = Err_.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_S, a_Err) });
     Ok(py.None())
@@ -1165,14 +1245,16 @@ fn LLVMOrcLookupStateContinueLookup(py: Python<'_>, S: rt::PtrArg, Err_: rt::Ptr
 #[pyo3(signature = (Result, GlobalPrefx, Filter, FilterCtx))]
 fn LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(py: Python<'_>, Result: &Bound<'_, PyAny>, GlobalPrefx: rt::CInt<i8>, Filter: rt::PtrArg, FilterCtx: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i8, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut h_Result = TYPES.handle_ref(32, Result, true)?;
     let a_Result = h_Result.addr();
     let a_GlobalPrefx = GlobalPrefx.0;
     let a_Filter = Filter.addr();
     let a_FilterCtx = FilterCtx.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i8, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Result, a_GlobalPrefx, a_Filter, a_FilterCtx) });
     Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
@@ -1209,15 +1291,17 @@ fn LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(py: Python<'_>, Result: 
 #[pyo3(signature = (Result, FileName, GlobalPrefix, Filter, FilterCtx))]
 fn LLVMOrcCreateDynamicLibrarySearchGeneratorForPath(py: Python<'_>, Result: &Bound<'_, PyAny>, FileName: rt::CStrArg, GlobalPrefix: rt::CInt<i8>, Filter: rt::PtrArg, FilterCtx: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateDynamicLibrarySearchGeneratorForPath");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, i8, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut h_Result = TYPES.handle_ref(32, Result, true)?;
     let a_Result = h_Result.addr();
     let a_FileName = FileName.addr();
     let a_GlobalPrefix = GlobalPrefix.0;
     let a_Filter = Filter.addr();
     let a_FilterCtx = FilterCtx.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, i8, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Result, a_FileName, a_GlobalPrefix, a_Filter, a_FilterCtx) });
     Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
@@ -1246,14 +1330,16 @@ fn LLVMOrcCreateDynamicLibrarySearchGeneratorForPath(py: Python<'_>, Result: &Bo
 #[pyo3(signature = (Result, ObjLayer, FileName, TargetTriple))]
 fn LLVMOrcCreateStaticLibrarySearchGeneratorForPath(py: Python<'_>, Result: &Bound<'_, PyAny>, ObjLayer: rt::PtrArg, FileName: rt::CStrArg, TargetTriple: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateStaticLibrarySearchGeneratorForPath");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut h_Result = TYPES.handle_ref(32, Result, true)?;
     let a_Result = h_Result.addr();
     let a_ObjLayer = ObjLayer.addr();
     let a_FileName = FileName.addr();
     let a_TargetTriple = TargetTriple.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Result, a_ObjLayer, a_FileName, a_TargetTriple) });
     Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
@@ -1271,6 +1357,8 @@ fn LLVMOrcCreateStaticLibrarySearchGeneratorForPath(py: Python<'_>, Result: &Bou
 #[pyo3(signature = ())]
 fn LLVMOrcCreateNewThreadSafeContext(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateNewThreadSafeContext");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1289,10 +1377,12 @@ fn LLVMOrcCreateNewThreadSafeContext(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = (TSCtx))]
 fn LLVMOrcThreadSafeContextGetContext(py: Python<'_>, TSCtx: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcThreadSafeContextGetContext");
+    let a_TSCtx = TSCtx.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_TSCtx = TSCtx.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_TSCtx) });
     Ok(super::llvm_types::TYPES.instance_at(py, 1, __r, None)?)
@@ -1305,10 +1395,12 @@ fn LLVMOrcThreadSafeContextGetContext(py: Python<'_>, TSCtx: rt::PtrArg) -> PyRe
 #[pyo3(signature = (TSCtx))]
 fn LLVMOrcDisposeThreadSafeContext(py: Python<'_>, TSCtx: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcDisposeThreadSafeContext");
+    let a_TSCtx = TSCtx.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_TSCtx = TSCtx.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_TSCtx) });
     Ok(py.None())
@@ -1332,11 +1424,13 @@ fn LLVMOrcDisposeThreadSafeContext(py: Python<'_>, TSCtx: rt::PtrArg) -> PyResul
 #[pyo3(signature = (M, TSCtx))]
 fn LLVMOrcCreateNewThreadSafeModule(py: Python<'_>, M: rt::PtrArg, TSCtx: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateNewThreadSafeModule");
+    let a_M = M.addr();
+    let a_TSCtx = TSCtx.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_M = M.addr();
-    let a_TSCtx = TSCtx.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_TSCtx) });
     Ok(TYPES.instance_at(py, 38, __r, None)?)
@@ -1351,10 +1445,12 @@ fn LLVMOrcCreateNewThreadSafeModule(py: Python<'_>, M: rt::PtrArg, TSCtx: rt::Pt
 #[pyo3(signature = (TSM))]
 fn LLVMOrcDisposeThreadSafeModule(py: Python<'_>, TSM: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcDisposeThreadSafeModule");
+    let a_TSM = TSM.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_TSM = TSM.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_TSM) });
     Ok(py.None())
@@ -1372,12 +1468,14 @@ fn LLVMOrcDisposeThreadSafeModule(py: Python<'_>, TSM: rt::PtrArg) -> PyResult<P
 #[pyo3(signature = (TSM, F, Ctx))]
 fn LLVMOrcThreadSafeModuleWithModuleDo(py: Python<'_>, TSM: rt::PtrArg, F: rt::PtrArg, Ctx: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcThreadSafeModuleWithModuleDo");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_TSM = TSM.addr();
     let a_F = F.addr();
     let a_Ctx = Ctx.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_TSM, a_F, a_Ctx) });
     Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
@@ -1398,11 +1496,13 @@ fn LLVMOrcThreadSafeModuleWithModuleDo(py: Python<'_>, TSM: rt::PtrArg, F: rt::P
 #[pyo3(signature = (Result))]
 fn LLVMOrcJITTargetMachineBuilderDetectHost(py: Python<'_>, Result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcJITTargetMachineBuilderDetectHost");
+    let mut h_Result = TYPES.handle_ref(40, Result, true)?;
+    let a_Result = h_Result.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let mut h_Result = TYPES.handle_ref(40, Result, true)?;
-    let a_Result = h_Result.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Result) });
     Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
@@ -1424,10 +1524,12 @@ fn LLVMOrcJITTargetMachineBuilderDetectHost(py: Python<'_>, Result: &Bound<'_, P
 #[pyo3(signature = (TM))]
 fn LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(py: Python<'_>, TM: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine");
+    let a_TM = TM.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_TM = TM.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_TM) });
     Ok(TYPES.instance_at(py, 40, __r, None)?)
@@ -1440,10 +1542,12 @@ fn LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(py: Python<'_>, TM: rt:
 #[pyo3(signature = (JTMB))]
 fn LLVMOrcDisposeJITTargetMachineBuilder(py: Python<'_>, JTMB: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcDisposeJITTargetMachineBuilder");
+    let a_JTMB = JTMB.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_JTMB = JTMB.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_JTMB) });
     Ok(py.None())
@@ -1462,10 +1566,12 @@ fn LLVMOrcDisposeJITTargetMachineBuilder(py: Python<'_>, JTMB: rt::PtrArg) -> Py
 #[pyo3(signature = (JTMB))]
 fn LLVMOrcJITTargetMachineBuilderGetTargetTriple(py: Python<'_>, JTMB: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcJITTargetMachineBuilderGetTargetTriple");
+    let a_JTMB = JTMB.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_JTMB = JTMB.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_JTMB) });
     Ok(rt::owned_cstr_result(py, __r, &FREE_LLVMDisposeMessage)?)
@@ -1480,11 +1586,13 @@ fn LLVMOrcJITTargetMachineBuilderGetTargetTriple(py: Python<'_>, JTMB: rt::PtrAr
 #[pyo3(signature = (JTMB, TargetTriple))]
 fn LLVMOrcJITTargetMachineBuilderSetTargetTriple(py: Python<'_>, JTMB: rt::PtrArg, TargetTriple: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcJITTargetMachineBuilderSetTargetTriple");
+    let a_JTMB = JTMB.addr();
+    let a_TargetTriple = TargetTriple.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_JTMB = JTMB.addr();
-    let a_TargetTriple = TargetTriple.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_JTMB, a_TargetTriple) });
     Ok(py.None())
@@ -1510,12 +1618,14 @@ fn LLVMOrcJITTargetMachineBuilderSetTargetTriple(py: Python<'_>, JTMB: rt::PtrAr
 #[pyo3(signature = (ObjLayer, JD, ObjBuffer))]
 fn LLVMOrcObjectLayerAddObjectFile(py: Python<'_>, ObjLayer: rt::PtrArg, JD: rt::PtrArg, ObjBuffer: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcObjectLayerAddObjectFile");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_ObjLayer = ObjLayer.addr();
     let a_JD = JD.addr();
     let a_ObjBuffer = ObjBuffer.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ObjLayer, a_JD, a_ObjBuffer) });
     Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
@@ -1541,12 +1651,14 @@ fn LLVMOrcObjectLayerAddObjectFile(py: Python<'_>, ObjLayer: rt::PtrArg, JD: rt:
 #[pyo3(signature = (ObjLayer, RT, ObjBuffer))]
 fn LLVMOrcObjectLayerAddObjectFileWithRT(py: Python<'_>, ObjLayer: rt::PtrArg, RT: rt::PtrArg, ObjBuffer: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcObjectLayerAddObjectFileWithRT");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_ObjLayer = ObjLayer.addr();
     let a_RT = RT.addr();
     let a_ObjBuffer = ObjBuffer.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ObjLayer, a_RT, a_ObjBuffer) });
     Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
@@ -1564,12 +1676,14 @@ fn LLVMOrcObjectLayerAddObjectFileWithRT(py: Python<'_>, ObjLayer: rt::PtrArg, R
 #[pyo3(signature = (ObjLayer, R, ObjBuffer))]
 fn LLVMOrcObjectLayerEmit(py: Python<'_>, ObjLayer: rt::PtrArg, R: rt::PtrArg, ObjBuffer: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcObjectLayerEmit");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_ObjLayer = ObjLayer.addr();
     let a_R = R.addr();
     let a_ObjBuffer = ObjBuffer.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ObjLayer, a_R, a_ObjBuffer) });
     Ok(py.None())
@@ -1582,10 +1696,12 @@ fn LLVMOrcObjectLayerEmit(py: Python<'_>, ObjLayer: rt::PtrArg, R: rt::PtrArg, O
 #[pyo3(signature = (ObjLayer))]
 fn LLVMOrcDisposeObjectLayer(py: Python<'_>, ObjLayer: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcDisposeObjectLayer");
+    let a_ObjLayer = ObjLayer.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_ObjLayer = ObjLayer.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ObjLayer) });
     Ok(py.None())
@@ -1598,12 +1714,14 @@ fn LLVMOrcDisposeObjectLayer(py: Python<'_>, ObjLayer: rt::PtrArg) -> PyResult<P
 #[pyo3(signature = (IRTransformLayer, MR, TSM))]
 fn LLVMOrcIRTransformLayerEmit(py: Python<'_>, IRTransformLayer: rt::PtrArg, MR: rt::PtrArg, TSM: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcIRTransformLayerEmit");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_IRTransformLayer = IRTransformLayer.addr();
     let a_MR = MR.addr();
     let a_TSM = TSM.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_IRTransformLayer, a_MR, a_TSM) });
     Ok(py.None())
@@ -1619,12 +1737,14 @@ fn LLVMOrcIRTransformLayerEmit(py: Python<'_>, IRTransformLayer: rt::PtrArg, MR:
 #[pyo3(signature = (IRTransformLayer, TransformFunction, Ctx))]
 fn LLVMOrcIRTransformLayerSetTransform(py: Python<'_>, IRTransformLayer: rt::PtrArg, TransformFunction: rt::PtrArg, Ctx: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcIRTransformLayerSetTransform");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_IRTransformLayer = IRTransformLayer.addr();
     let a_TransformFunction = TransformFunction.addr();
     let a_Ctx = Ctx.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_IRTransformLayer, a_TransformFunction, a_Ctx) });
     Ok(py.None())
@@ -1639,12 +1759,14 @@ fn LLVMOrcIRTransformLayerSetTransform(py: Python<'_>, IRTransformLayer: rt::Ptr
 #[pyo3(signature = (ObjTransformLayer, TransformFunction, Ctx))]
 fn LLVMOrcObjectTransformLayerSetTransform(py: Python<'_>, ObjTransformLayer: rt::PtrArg, TransformFunction: rt::PtrArg, Ctx: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcObjectTransformLayerSetTransform");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_ObjTransformLayer = ObjTransformLayer.addr();
     let a_TransformFunction = TransformFunction.addr();
     let a_Ctx = Ctx.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ObjTransformLayer, a_TransformFunction, a_Ctx) });
     Ok(py.None())
@@ -1663,10 +1785,12 @@ fn LLVMOrcObjectTransformLayerSetTransform(py: Python<'_>, ObjTransformLayer: rt
 #[pyo3(signature = (TargetTriple))]
 fn LLVMOrcCreateLocalIndirectStubsManager(py: Python<'_>, TargetTriple: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateLocalIndirectStubsManager");
+    let a_TargetTriple = TargetTriple.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_TargetTriple = TargetTriple.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_TargetTriple) });
     Ok(TYPES.instance_at(py, 47, __r, None)?)
@@ -1679,10 +1803,12 @@ fn LLVMOrcCreateLocalIndirectStubsManager(py: Python<'_>, TargetTriple: rt::CStr
 #[pyo3(signature = (ISM))]
 fn LLVMOrcDisposeIndirectStubsManager(py: Python<'_>, ISM: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcDisposeIndirectStubsManager");
+    let a_ISM = ISM.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_ISM = ISM.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ISM) });
     Ok(py.None())
@@ -1699,14 +1825,16 @@ fn LLVMOrcDisposeIndirectStubsManager(py: Python<'_>, ISM: rt::PtrArg) -> PyResu
 #[pyo3(signature = (TargetTriple, ES, ErrorHandlerAddr, LCTM))]
 fn LLVMOrcCreateLocalLazyCallThroughManager(py: Python<'_>, TargetTriple: rt::CStrArg, ES: rt::PtrArg, ErrorHandlerAddr: rt::CInt<u64>, LCTM: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateLocalLazyCallThroughManager");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_TargetTriple = TargetTriple.addr();
     let a_ES = ES.addr();
     let a_ErrorHandlerAddr = ErrorHandlerAddr.0;
     let mut h_LCTM = TYPES.handle_ref(48, LCTM, true)?;
     let a_LCTM = h_LCTM.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_TargetTriple, a_ES, a_ErrorHandlerAddr, a_LCTM) });
     Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
@@ -1719,10 +1847,12 @@ fn LLVMOrcCreateLocalLazyCallThroughManager(py: Python<'_>, TargetTriple: rt::CS
 #[pyo3(signature = (LCTM))]
 fn LLVMOrcDisposeLazyCallThroughManager(py: Python<'_>, LCTM: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcDisposeLazyCallThroughManager");
+    let a_LCTM = LCTM.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_LCTM = LCTM.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_LCTM) });
     Ok(py.None())
@@ -1750,11 +1880,13 @@ fn LLVMOrcDisposeLazyCallThroughManager(py: Python<'_>, LCTM: rt::PtrArg) -> PyR
 #[pyo3(signature = (DumpDir, IdentifierOverride))]
 fn LLVMOrcCreateDumpObjects(py: Python<'_>, DumpDir: rt::CStrArg, IdentifierOverride: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateDumpObjects");
+    let a_DumpDir = DumpDir.addr();
+    let a_IdentifierOverride = IdentifierOverride.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_DumpDir = DumpDir.addr();
-    let a_IdentifierOverride = IdentifierOverride.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_DumpDir, a_IdentifierOverride) });
     Ok(TYPES.instance_at(py, 49, __r, None)?)
@@ -1767,10 +1899,12 @@ fn LLVMOrcCreateDumpObjects(py: Python<'_>, DumpDir: rt::CStrArg, IdentifierOver
 #[pyo3(signature = (DumpObjects))]
 fn LLVMOrcDisposeDumpObjects(py: Python<'_>, DumpObjects: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcDisposeDumpObjects");
+    let a_DumpObjects = DumpObjects.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_DumpObjects = DumpObjects.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_DumpObjects) });
     Ok(py.None())
@@ -1787,12 +1921,14 @@ fn LLVMOrcDisposeDumpObjects(py: Python<'_>, DumpObjects: rt::PtrArg) -> PyResul
 #[pyo3(signature = (DumpObjects, ObjBuffer))]
 fn LLVMOrcDumpObjects_CallOperator(py: Python<'_>, DumpObjects: rt::PtrArg, ObjBuffer: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcDumpObjects_CallOperator");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_DumpObjects = DumpObjects.addr();
     let mut h_ObjBuffer = super::llvm_types::TYPES.handle_ref(0, ObjBuffer, true)?;
     let a_ObjBuffer = h_ObjBuffer.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_DumpObjects, a_ObjBuffer) });
     Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)

@@ -42,10 +42,12 @@ pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.orcee", 
 #[pyo3(signature = (ES))]
 fn LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager(py: Python<'_>, ES: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager");
+    let a_ES = ES.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_ES = ES.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ES) });
     Ok(super::llvm_orc::TYPES.instance_at(py, 41, __r, None)?)
@@ -89,9 +91,6 @@ fn LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager(py: Python<'_>,
 #[pyo3(signature = (ES, CreateContextCtx, CreateContext, NotifyTerminating, AllocateCodeSection, AllocateDataSection, FinalizeMemory, Destroy))]
 fn LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks(py: Python<'_>, ES: rt::PtrArg, CreateContextCtx: rt::PtrArgMut, CreateContext: rt::PtrArg, NotifyTerminating: rt::PtrArg, AllocateCodeSection: rt::PtrArg, AllocateDataSection: rt::PtrArg, FinalizeMemory: rt::PtrArg, Destroy: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize, usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_ES = ES.addr();
     let a_CreateContextCtx = CreateContextCtx.addr();
     let a_CreateContext = CreateContext.addr();
@@ -100,6 +99,11 @@ fn LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks(py: 
     let a_AllocateDataSection = AllocateDataSection.addr();
     let a_FinalizeMemory = FinalizeMemory.addr();
     let a_Destroy = Destroy.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize, usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ES, a_CreateContextCtx, a_CreateContext, a_NotifyTerminating, a_AllocateCodeSection, a_AllocateDataSection, a_FinalizeMemory, a_Destroy) });
     Ok(super::llvm_orc::TYPES.instance_at(py, 41, __r, None)?)
@@ -116,11 +120,13 @@ fn LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks(py: 
 #[pyo3(signature = (RTDyldObjLinkingLayer, Listener))]
 fn LLVMOrcRTDyldObjectLinkingLayerRegisterJITEventListener(py: Python<'_>, RTDyldObjLinkingLayer: rt::PtrArg, Listener: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcRTDyldObjectLinkingLayerRegisterJITEventListener");
+    let a_RTDyldObjLinkingLayer = RTDyldObjLinkingLayer.addr();
+    let a_Listener = Listener.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_RTDyldObjLinkingLayer = RTDyldObjLinkingLayer.addr();
-    let a_Listener = Listener.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_RTDyldObjLinkingLayer, a_Listener) });
     Ok(py.None())

@@ -45,10 +45,12 @@ pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.remarks"
 #[pyo3(signature = (String))]
 fn LLVMRemarkStringGetData(py: Python<'_>, String: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkStringGetData");
+    let a_String = String.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_String = String.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_String) });
     Ok(rt::cstr_result(py, __r)?)
@@ -64,10 +66,12 @@ fn LLVMRemarkStringGetData(py: Python<'_>, String: rt::PtrArg) -> PyResult<PyObj
 #[pyo3(signature = (String))]
 fn LLVMRemarkStringGetLen(py: Python<'_>, String: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkStringGetLen");
+    let a_String = String.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_String = String.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_String) });
     Ok(rt::obj(py, __r)?)
@@ -83,10 +87,12 @@ fn LLVMRemarkStringGetLen(py: Python<'_>, String: rt::PtrArg) -> PyResult<PyObje
 #[pyo3(signature = (DL))]
 fn LLVMRemarkDebugLocGetSourceFilePath(py: Python<'_>, DL: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkDebugLocGetSourceFilePath");
+    let a_DL = DL.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_DL = DL.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_DL) });
     Ok(TYPES.instance_at(py, 1, __r, None)?)
@@ -102,10 +108,12 @@ fn LLVMRemarkDebugLocGetSourceFilePath(py: Python<'_>, DL: rt::PtrArg) -> PyResu
 #[pyo3(signature = (DL))]
 fn LLVMRemarkDebugLocGetSourceLine(py: Python<'_>, DL: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkDebugLocGetSourceLine");
+    let a_DL = DL.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_DL = DL.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_DL) });
     Ok(rt::obj(py, __r)?)
@@ -121,10 +129,12 @@ fn LLVMRemarkDebugLocGetSourceLine(py: Python<'_>, DL: rt::PtrArg) -> PyResult<P
 #[pyo3(signature = (DL))]
 fn LLVMRemarkDebugLocGetSourceColumn(py: Python<'_>, DL: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkDebugLocGetSourceColumn");
+    let a_DL = DL.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_DL = DL.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_DL) });
     Ok(rt::obj(py, __r)?)
@@ -141,10 +151,12 @@ fn LLVMRemarkDebugLocGetSourceColumn(py: Python<'_>, DL: rt::PtrArg) -> PyResult
 #[pyo3(signature = (Arg))]
 fn LLVMRemarkArgGetKey(py: Python<'_>, Arg: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkArgGetKey");
+    let a_Arg = Arg.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Arg = Arg.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Arg) });
     Ok(TYPES.instance_at(py, 1, __r, None)?)
@@ -160,10 +172,12 @@ fn LLVMRemarkArgGetKey(py: Python<'_>, Arg: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Arg))]
 fn LLVMRemarkArgGetValue(py: Python<'_>, Arg: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkArgGetValue");
+    let a_Arg = Arg.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Arg = Arg.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Arg) });
     Ok(TYPES.instance_at(py, 1, __r, None)?)
@@ -181,10 +195,12 @@ fn LLVMRemarkArgGetValue(py: Python<'_>, Arg: rt::PtrArg) -> PyResult<PyObject> 
 #[pyo3(signature = (Arg))]
 fn LLVMRemarkArgGetDebugLoc(py: Python<'_>, Arg: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkArgGetDebugLoc");
+    let a_Arg = Arg.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Arg = Arg.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Arg) });
     Ok(TYPES.instance_at(py, 2, __r, None)?)
@@ -197,10 +213,12 @@ fn LLVMRemarkArgGetDebugLoc(py: Python<'_>, Arg: rt::PtrArg) -> PyResult<PyObjec
 #[pyo3(signature = (Remark))]
 fn LLVMRemarkEntryDispose(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkEntryDispose");
+    let a_Remark = Remark.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Remark = Remark.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Remark) });
     Ok(py.None())
@@ -217,10 +235,12 @@ fn LLVMRemarkEntryDispose(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<PyObje
 #[pyo3(signature = (Remark))]
 fn LLVMRemarkEntryGetType(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkEntryGetType");
+    let a_Remark = Remark.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Remark = Remark.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Remark) });
     Ok(TYPES.enum_member(py, 0, __r as i64)?)
@@ -236,10 +256,12 @@ fn LLVMRemarkEntryGetType(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<PyObje
 #[pyo3(signature = (Remark))]
 fn LLVMRemarkEntryGetPassName(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkEntryGetPassName");
+    let a_Remark = Remark.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Remark = Remark.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Remark) });
     Ok(TYPES.instance_at(py, 1, __r, None)?)
@@ -255,10 +277,12 @@ fn LLVMRemarkEntryGetPassName(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<Py
 #[pyo3(signature = (Remark))]
 fn LLVMRemarkEntryGetRemarkName(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkEntryGetRemarkName");
+    let a_Remark = Remark.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Remark = Remark.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Remark) });
     Ok(TYPES.instance_at(py, 1, __r, None)?)
@@ -274,10 +298,12 @@ fn LLVMRemarkEntryGetRemarkName(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<
 #[pyo3(signature = (Remark))]
 fn LLVMRemarkEntryGetFunctionName(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkEntryGetFunctionName");
+    let a_Remark = Remark.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Remark = Remark.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Remark) });
     Ok(TYPES.instance_at(py, 1, __r, None)?)
@@ -295,10 +321,12 @@ fn LLVMRemarkEntryGetFunctionName(py: Python<'_>, Remark: rt::PtrArg) -> PyResul
 #[pyo3(signature = (Remark))]
 fn LLVMRemarkEntryGetDebugLoc(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkEntryGetDebugLoc");
+    let a_Remark = Remark.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Remark = Remark.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Remark) });
     Ok(TYPES.instance_at(py, 2, __r, None)?)
@@ -316,10 +344,12 @@ fn LLVMRemarkEntryGetDebugLoc(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<Py
 #[pyo3(signature = (Remark))]
 fn LLVMRemarkEntryGetHotness(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkEntryGetHotness");
+    let a_Remark = Remark.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u64 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Remark = Remark.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Remark) });
     Ok(rt::obj(py, __r)?)
@@ -335,10 +365,12 @@ fn LLVMRemarkEntryGetHotness(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<PyO
 #[pyo3(signature = (Remark))]
 fn LLVMRemarkEntryGetNumArgs(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkEntryGetNumArgs");
+    let a_Remark = Remark.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Remark = Remark.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Remark) });
     Ok(rt::obj(py, __r)?)
@@ -358,10 +390,12 @@ fn LLVMRemarkEntryGetNumArgs(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<PyO
 #[pyo3(signature = (Remark))]
 fn LLVMRemarkEntryGetFirstArg(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkEntryGetFirstArg");
+    let a_Remark = Remark.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Remark = Remark.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Remark) });
     Ok(TYPES.instance_at(py, 3, __r, None)?)
@@ -382,11 +416,13 @@ fn LLVMRemarkEntryGetFirstArg(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<Py
 #[pyo3(signature = (It, Remark))]
 fn LLVMRemarkEntryGetNextArg(py: Python<'_>, It: rt::PtrArg, Remark: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkEntryGetNextArg");
+    let a_It = It.addr();
+    let a_Remark = Remark.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_It = It.addr();
-    let a_Remark = Remark.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_It, a_Remark) });
     Ok(TYPES.instance_at(py, 3, __r, None)?)
@@ -409,11 +445,13 @@ fn LLVMRemarkEntryGetNextArg(py: Python<'_>, It: rt::PtrArg, Remark: rt::PtrArg)
 #[pyo3(signature = (Buf, Size))]
 fn LLVMRemarkParserCreateYAML(py: Python<'_>, Buf: rt::PtrArg, Size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkParserCreateYAML");
+    let a_Buf = Buf.addr();
+    let a_Size = Size.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Buf = Buf.addr();
-    let a_Size = Size.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Buf, a_Size) });
     Ok(TYPES.instance_at(py, 5, __r, None)?)
@@ -436,11 +474,13 @@ fn LLVMRemarkParserCreateYAML(py: Python<'_>, Buf: rt::PtrArg, Size: rt::CInt<u6
 #[pyo3(signature = (Buf, Size))]
 fn LLVMRemarkParserCreateBitstream(py: Python<'_>, Buf: rt::PtrArg, Size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkParserCreateBitstream");
+    let a_Buf = Buf.addr();
+    let a_Size = Size.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u64) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Buf = Buf.addr();
-    let a_Size = Size.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Buf, a_Size) });
     Ok(TYPES.instance_at(py, 5, __r, None)?)
@@ -493,10 +533,12 @@ fn LLVMRemarkParserCreateBitstream(py: Python<'_>, Buf: rt::PtrArg, Size: rt::CI
 #[pyo3(signature = (Parser))]
 fn LLVMRemarkParserGetNext(py: Python<'_>, Parser: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkParserGetNext");
+    let a_Parser = Parser.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Parser = Parser.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Parser) });
     Ok(TYPES.instance_at(py, 4, __r, None)?)
@@ -512,10 +554,12 @@ fn LLVMRemarkParserGetNext(py: Python<'_>, Parser: rt::PtrArg) -> PyResult<PyObj
 #[pyo3(signature = (Parser))]
 fn LLVMRemarkParserHasError(py: Python<'_>, Parser: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkParserHasError");
+    let a_Parser = Parser.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Parser = Parser.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Parser) });
     Ok(rt::obj(py, __r)?)
@@ -537,10 +581,12 @@ fn LLVMRemarkParserHasError(py: Python<'_>, Parser: rt::PtrArg) -> PyResult<PyOb
 #[pyo3(signature = (Parser))]
 fn LLVMRemarkParserGetErrorMessage(py: Python<'_>, Parser: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkParserGetErrorMessage");
+    let a_Parser = Parser.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Parser = Parser.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Parser) });
     Ok(rt::cstr_result(py, __r)?)
@@ -553,10 +599,12 @@ fn LLVMRemarkParserGetErrorMessage(py: Python<'_>, Parser: rt::PtrArg) -> PyResu
 #[pyo3(signature = (Parser))]
 fn LLVMRemarkParserDispose(py: Python<'_>, Parser: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkParserDispose");
+    let a_Parser = Parser.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Parser = Parser.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Parser) });
     Ok(py.None())
@@ -569,6 +617,8 @@ fn LLVMRemarkParserDispose(py: Python<'_>, Parser: rt::PtrArg) -> PyResult<PyObj
 #[pyo3(signature = ())]
 fn LLVMRemarkVersion(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkVersion");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };

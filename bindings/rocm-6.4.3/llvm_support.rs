@@ -42,10 +42,12 @@ pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.support"
 #[pyo3(signature = (Filename))]
 fn LLVMLoadLibraryPermanently(py: Python<'_>, Filename: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMLoadLibraryPermanently");
+    let a_Filename = Filename.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Filename = Filename.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Filename) });
     Ok(rt::obj(py, __r)?)
@@ -65,12 +67,14 @@ fn LLVMLoadLibraryPermanently(py: Python<'_>, Filename: rt::CStrArg) -> PyResult
 #[pyo3(signature = (argc, argv, Overview))]
 fn LLVMParseCommandLineOptions(py: Python<'_>, argc: rt::CInt<i32>, argv: rt::CStrArrayArg, Overview: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMParseCommandLineOptions");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(i32, usize, usize) =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_argc = argc.0;
     let a_argv = argv.addr();
     let a_Overview = Overview.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(i32, usize, usize) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_argc, a_argv, a_Overview) });
     Ok(py.None())
@@ -90,10 +94,12 @@ fn LLVMParseCommandLineOptions(py: Python<'_>, argc: rt::CInt<i32>, argv: rt::CS
 #[pyo3(signature = (symbolName))]
 fn LLVMSearchForAddressOfSymbol(py: Python<'_>, symbolName: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSearchForAddressOfSymbol");
+    let a_symbolName = symbolName.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_symbolName = symbolName.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_symbolName) });
     Ok(rt::pointer_result(py, __r)?)
@@ -111,11 +117,13 @@ fn LLVMSearchForAddressOfSymbol(py: Python<'_>, symbolName: rt::CStrArg) -> PyRe
 #[pyo3(signature = (symbolName, symbolValue))]
 fn LLVMAddSymbol(py: Python<'_>, symbolName: rt::CStrArg, symbolValue: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddSymbol");
+    let a_symbolName = symbolName.addr();
+    let a_symbolValue = symbolValue.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_symbolName = symbolName.addr();
-    let a_symbolValue = symbolValue.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_symbolName, a_symbolValue) });
     Ok(py.None())

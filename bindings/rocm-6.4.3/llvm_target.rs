@@ -37,6 +37,8 @@ pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.target",
 #[pyo3(signature = ())]
 fn LLVMInitializeAArch64TargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeAArch64TargetInfo");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -48,6 +50,8 @@ fn LLVMInitializeAArch64TargetInfo(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeAMDGPUTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeAMDGPUTargetInfo");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -59,6 +63,8 @@ fn LLVMInitializeAMDGPUTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeARMTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeARMTargetInfo");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -70,6 +76,8 @@ fn LLVMInitializeARMTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeAVRTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeAVRTargetInfo");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -81,6 +89,8 @@ fn LLVMInitializeAVRTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeBPFTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeBPFTargetInfo");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -92,6 +102,8 @@ fn LLVMInitializeBPFTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeHexagonTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeHexagonTargetInfo");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -103,6 +115,8 @@ fn LLVMInitializeHexagonTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeLanaiTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeLanaiTargetInfo");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -114,6 +128,8 @@ fn LLVMInitializeLanaiTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeLoongArchTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeLoongArchTargetInfo");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -125,6 +141,8 @@ fn LLVMInitializeLoongArchTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeMipsTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeMipsTargetInfo");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -136,6 +154,8 @@ fn LLVMInitializeMipsTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeMSP430TargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeMSP430TargetInfo");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -147,6 +167,8 @@ fn LLVMInitializeMSP430TargetInfo(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeNVPTXTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeNVPTXTargetInfo");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -158,6 +180,8 @@ fn LLVMInitializeNVPTXTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializePowerPCTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializePowerPCTargetInfo");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -169,6 +193,8 @@ fn LLVMInitializePowerPCTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeRISCVTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeRISCVTargetInfo");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -180,6 +206,8 @@ fn LLVMInitializeRISCVTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeSparcTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeSparcTargetInfo");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -191,6 +219,8 @@ fn LLVMInitializeSparcTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeSystemZTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeSystemZTargetInfo");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -202,6 +232,8 @@ fn LLVMInitializeSystemZTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeVETargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeVETargetInfo");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -213,6 +245,8 @@ fn LLVMInitializeVETargetInfo(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeWebAssemblyTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeWebAssemblyTargetInfo");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -224,6 +258,8 @@ fn LLVMInitializeWebAssemblyTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeX86TargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeX86TargetInfo");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -235,6 +271,8 @@ fn LLVMInitializeX86TargetInfo(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeXCoreTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeXCoreTargetInfo");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -246,6 +284,8 @@ fn LLVMInitializeXCoreTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeM68kTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeM68kTargetInfo");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -257,6 +297,8 @@ fn LLVMInitializeM68kTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeXtensaTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeXtensaTargetInfo");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -268,6 +310,8 @@ fn LLVMInitializeXtensaTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeAArch64Target(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeAArch64Target");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -279,6 +323,8 @@ fn LLVMInitializeAArch64Target(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeAMDGPUTarget(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeAMDGPUTarget");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -290,6 +336,8 @@ fn LLVMInitializeAMDGPUTarget(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeARMTarget(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeARMTarget");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -301,6 +349,8 @@ fn LLVMInitializeARMTarget(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeAVRTarget(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeAVRTarget");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -312,6 +362,8 @@ fn LLVMInitializeAVRTarget(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeBPFTarget(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeBPFTarget");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -323,6 +375,8 @@ fn LLVMInitializeBPFTarget(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeHexagonTarget(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeHexagonTarget");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -334,6 +388,8 @@ fn LLVMInitializeHexagonTarget(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeLanaiTarget(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeLanaiTarget");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -345,6 +401,8 @@ fn LLVMInitializeLanaiTarget(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeLoongArchTarget(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeLoongArchTarget");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -356,6 +414,8 @@ fn LLVMInitializeLoongArchTarget(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeMipsTarget(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeMipsTarget");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -367,6 +427,8 @@ fn LLVMInitializeMipsTarget(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeMSP430Target(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeMSP430Target");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -378,6 +440,8 @@ fn LLVMInitializeMSP430Target(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeNVPTXTarget(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeNVPTXTarget");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -389,6 +453,8 @@ fn LLVMInitializeNVPTXTarget(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializePowerPCTarget(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializePowerPCTarget");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -400,6 +466,8 @@ fn LLVMInitializePowerPCTarget(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeRISCVTarget(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeRISCVTarget");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -411,6 +479,8 @@ fn LLVMInitializeRISCVTarget(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeSparcTarget(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeSparcTarget");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -422,6 +492,8 @@ fn LLVMInitializeSparcTarget(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeSystemZTarget(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeSystemZTarget");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -433,6 +505,8 @@ fn LLVMInitializeSystemZTarget(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeVETarget(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeVETarget");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -444,6 +518,8 @@ fn LLVMInitializeVETarget(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeWebAssemblyTarget(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeWebAssemblyTarget");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -455,6 +531,8 @@ fn LLVMInitializeWebAssemblyTarget(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeX86Target(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeX86Target");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -466,6 +544,8 @@ fn LLVMInitializeX86Target(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeXCoreTarget(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeXCoreTarget");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -477,6 +557,8 @@ fn LLVMInitializeXCoreTarget(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeM68kTarget(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeM68kTarget");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -488,6 +570,8 @@ fn LLVMInitializeM68kTarget(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeXtensaTarget(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeXtensaTarget");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -499,6 +583,8 @@ fn LLVMInitializeXtensaTarget(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeAArch64TargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeAArch64TargetMC");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -510,6 +596,8 @@ fn LLVMInitializeAArch64TargetMC(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeAMDGPUTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeAMDGPUTargetMC");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -521,6 +609,8 @@ fn LLVMInitializeAMDGPUTargetMC(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeARMTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeARMTargetMC");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -532,6 +622,8 @@ fn LLVMInitializeARMTargetMC(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeAVRTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeAVRTargetMC");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -543,6 +635,8 @@ fn LLVMInitializeAVRTargetMC(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeBPFTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeBPFTargetMC");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -554,6 +648,8 @@ fn LLVMInitializeBPFTargetMC(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeHexagonTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeHexagonTargetMC");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -565,6 +661,8 @@ fn LLVMInitializeHexagonTargetMC(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeLanaiTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeLanaiTargetMC");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -576,6 +674,8 @@ fn LLVMInitializeLanaiTargetMC(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeLoongArchTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeLoongArchTargetMC");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -587,6 +687,8 @@ fn LLVMInitializeLoongArchTargetMC(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeMipsTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeMipsTargetMC");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -598,6 +700,8 @@ fn LLVMInitializeMipsTargetMC(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeMSP430TargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeMSP430TargetMC");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -609,6 +713,8 @@ fn LLVMInitializeMSP430TargetMC(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeNVPTXTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeNVPTXTargetMC");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -620,6 +726,8 @@ fn LLVMInitializeNVPTXTargetMC(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializePowerPCTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializePowerPCTargetMC");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -631,6 +739,8 @@ fn LLVMInitializePowerPCTargetMC(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeRISCVTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeRISCVTargetMC");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -642,6 +752,8 @@ fn LLVMInitializeRISCVTargetMC(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeSparcTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeSparcTargetMC");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -653,6 +765,8 @@ fn LLVMInitializeSparcTargetMC(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeSystemZTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeSystemZTargetMC");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -664,6 +778,8 @@ fn LLVMInitializeSystemZTargetMC(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeVETargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeVETargetMC");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -675,6 +791,8 @@ fn LLVMInitializeVETargetMC(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeWebAssemblyTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeWebAssemblyTargetMC");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -686,6 +804,8 @@ fn LLVMInitializeWebAssemblyTargetMC(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeX86TargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeX86TargetMC");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -697,6 +817,8 @@ fn LLVMInitializeX86TargetMC(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeXCoreTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeXCoreTargetMC");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -708,6 +830,8 @@ fn LLVMInitializeXCoreTargetMC(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeM68kTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeM68kTargetMC");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -719,6 +843,8 @@ fn LLVMInitializeM68kTargetMC(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeXtensaTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeXtensaTargetMC");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -730,6 +856,8 @@ fn LLVMInitializeXtensaTargetMC(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeAArch64AsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeAArch64AsmPrinter");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -741,6 +869,8 @@ fn LLVMInitializeAArch64AsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeAMDGPUAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeAMDGPUAsmPrinter");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -752,6 +882,8 @@ fn LLVMInitializeAMDGPUAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeARMAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeARMAsmPrinter");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -763,6 +895,8 @@ fn LLVMInitializeARMAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeAVRAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeAVRAsmPrinter");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -774,6 +908,8 @@ fn LLVMInitializeAVRAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeBPFAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeBPFAsmPrinter");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -785,6 +921,8 @@ fn LLVMInitializeBPFAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeHexagonAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeHexagonAsmPrinter");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -796,6 +934,8 @@ fn LLVMInitializeHexagonAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeLanaiAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeLanaiAsmPrinter");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -807,6 +947,8 @@ fn LLVMInitializeLanaiAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeLoongArchAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeLoongArchAsmPrinter");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -818,6 +960,8 @@ fn LLVMInitializeLoongArchAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeMipsAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeMipsAsmPrinter");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -829,6 +973,8 @@ fn LLVMInitializeMipsAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeMSP430AsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeMSP430AsmPrinter");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -840,6 +986,8 @@ fn LLVMInitializeMSP430AsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeNVPTXAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeNVPTXAsmPrinter");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -851,6 +999,8 @@ fn LLVMInitializeNVPTXAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializePowerPCAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializePowerPCAsmPrinter");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -862,6 +1012,8 @@ fn LLVMInitializePowerPCAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeRISCVAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeRISCVAsmPrinter");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -873,6 +1025,8 @@ fn LLVMInitializeRISCVAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeSparcAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeSparcAsmPrinter");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -884,6 +1038,8 @@ fn LLVMInitializeSparcAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeSystemZAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeSystemZAsmPrinter");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -895,6 +1051,8 @@ fn LLVMInitializeSystemZAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeVEAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeVEAsmPrinter");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -906,6 +1064,8 @@ fn LLVMInitializeVEAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeWebAssemblyAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeWebAssemblyAsmPrinter");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -917,6 +1077,8 @@ fn LLVMInitializeWebAssemblyAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeX86AsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeX86AsmPrinter");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -928,6 +1090,8 @@ fn LLVMInitializeX86AsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeXCoreAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeXCoreAsmPrinter");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -939,6 +1103,8 @@ fn LLVMInitializeXCoreAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeM68kAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeM68kAsmPrinter");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -950,6 +1116,8 @@ fn LLVMInitializeM68kAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeXtensaAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeXtensaAsmPrinter");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -961,6 +1129,8 @@ fn LLVMInitializeXtensaAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeAArch64AsmParser(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeAArch64AsmParser");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -972,6 +1142,8 @@ fn LLVMInitializeAArch64AsmParser(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeAMDGPUAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeAMDGPUAsmParser");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -983,6 +1155,8 @@ fn LLVMInitializeAMDGPUAsmParser(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeARMAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeARMAsmParser");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -994,6 +1168,8 @@ fn LLVMInitializeARMAsmParser(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeAVRAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeAVRAsmParser");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1005,6 +1181,8 @@ fn LLVMInitializeAVRAsmParser(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeBPFAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeBPFAsmParser");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1016,6 +1194,8 @@ fn LLVMInitializeBPFAsmParser(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeHexagonAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeHexagonAsmParser");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1027,6 +1207,8 @@ fn LLVMInitializeHexagonAsmParser(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeLanaiAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeLanaiAsmParser");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1038,6 +1220,8 @@ fn LLVMInitializeLanaiAsmParser(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeLoongArchAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeLoongArchAsmParser");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1049,6 +1233,8 @@ fn LLVMInitializeLoongArchAsmParser(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeMipsAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeMipsAsmParser");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1060,6 +1246,8 @@ fn LLVMInitializeMipsAsmParser(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeMSP430AsmParser(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeMSP430AsmParser");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1071,6 +1259,8 @@ fn LLVMInitializeMSP430AsmParser(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializePowerPCAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializePowerPCAsmParser");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1082,6 +1272,8 @@ fn LLVMInitializePowerPCAsmParser(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeRISCVAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeRISCVAsmParser");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1093,6 +1285,8 @@ fn LLVMInitializeRISCVAsmParser(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeSparcAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeSparcAsmParser");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1104,6 +1298,8 @@ fn LLVMInitializeSparcAsmParser(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeSystemZAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeSystemZAsmParser");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1115,6 +1311,8 @@ fn LLVMInitializeSystemZAsmParser(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeVEAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeVEAsmParser");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1126,6 +1324,8 @@ fn LLVMInitializeVEAsmParser(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeWebAssemblyAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeWebAssemblyAsmParser");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1137,6 +1337,8 @@ fn LLVMInitializeWebAssemblyAsmParser(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeX86AsmParser(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeX86AsmParser");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1148,6 +1350,8 @@ fn LLVMInitializeX86AsmParser(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeM68kAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeM68kAsmParser");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1159,6 +1363,8 @@ fn LLVMInitializeM68kAsmParser(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeXtensaAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeXtensaAsmParser");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1170,6 +1376,8 @@ fn LLVMInitializeXtensaAsmParser(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeAArch64Disassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeAArch64Disassembler");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1181,6 +1389,8 @@ fn LLVMInitializeAArch64Disassembler(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeAMDGPUDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeAMDGPUDisassembler");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1192,6 +1402,8 @@ fn LLVMInitializeAMDGPUDisassembler(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeARMDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeARMDisassembler");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1203,6 +1415,8 @@ fn LLVMInitializeARMDisassembler(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeAVRDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeAVRDisassembler");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1214,6 +1428,8 @@ fn LLVMInitializeAVRDisassembler(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeBPFDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeBPFDisassembler");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1225,6 +1441,8 @@ fn LLVMInitializeBPFDisassembler(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeHexagonDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeHexagonDisassembler");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1236,6 +1454,8 @@ fn LLVMInitializeHexagonDisassembler(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeLanaiDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeLanaiDisassembler");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1247,6 +1467,8 @@ fn LLVMInitializeLanaiDisassembler(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeLoongArchDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeLoongArchDisassembler");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1258,6 +1480,8 @@ fn LLVMInitializeLoongArchDisassembler(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeMipsDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeMipsDisassembler");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1269,6 +1493,8 @@ fn LLVMInitializeMipsDisassembler(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeMSP430Disassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeMSP430Disassembler");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1280,6 +1506,8 @@ fn LLVMInitializeMSP430Disassembler(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializePowerPCDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializePowerPCDisassembler");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1291,6 +1519,8 @@ fn LLVMInitializePowerPCDisassembler(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeRISCVDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeRISCVDisassembler");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1302,6 +1532,8 @@ fn LLVMInitializeRISCVDisassembler(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeSparcDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeSparcDisassembler");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1313,6 +1545,8 @@ fn LLVMInitializeSparcDisassembler(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeSystemZDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeSystemZDisassembler");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1324,6 +1558,8 @@ fn LLVMInitializeSystemZDisassembler(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeVEDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeVEDisassembler");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1335,6 +1571,8 @@ fn LLVMInitializeVEDisassembler(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeWebAssemblyDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeWebAssemblyDisassembler");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1346,6 +1584,8 @@ fn LLVMInitializeWebAssemblyDisassembler(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeX86Disassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeX86Disassembler");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1357,6 +1597,8 @@ fn LLVMInitializeX86Disassembler(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeXCoreDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeXCoreDisassembler");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1368,6 +1610,8 @@ fn LLVMInitializeXCoreDisassembler(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeM68kDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeM68kDisassembler");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1379,6 +1623,8 @@ fn LLVMInitializeM68kDisassembler(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMInitializeXtensaDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeXtensaDisassembler");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1399,10 +1645,12 @@ fn LLVMInitializeXtensaDisassembler(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = (M))]
 fn LLVMGetModuleDataLayout(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetModuleDataLayout");
+    let a_M = M.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_M = M.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M) });
     Ok(TYPES.instance_at(py, 1, __r, None)?)
@@ -1418,11 +1666,13 @@ fn LLVMGetModuleDataLayout(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> 
 #[pyo3(signature = (M, DL))]
 fn LLVMSetModuleDataLayout(py: Python<'_>, M: rt::PtrArg, DL: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetModuleDataLayout");
+    let a_M = M.addr();
+    let a_DL = DL.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_M = M.addr();
-    let a_DL = DL.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_DL) });
     Ok(py.None())
@@ -1439,10 +1689,12 @@ fn LLVMSetModuleDataLayout(py: Python<'_>, M: rt::PtrArg, DL: rt::PtrArg) -> PyR
 #[pyo3(signature = (StringRep))]
 fn LLVMCreateTargetData(py: Python<'_>, StringRep: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateTargetData");
+    let a_StringRep = StringRep.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_StringRep = StringRep.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_StringRep) });
     Ok(TYPES.instance_at(py, 1, __r, None)?)
@@ -1456,10 +1708,12 @@ fn LLVMCreateTargetData(py: Python<'_>, StringRep: rt::CStrArg) -> PyResult<PyOb
 #[pyo3(signature = (TD))]
 fn LLVMDisposeTargetData(py: Python<'_>, TD: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeTargetData");
+    let a_TD = TD.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_TD = TD.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_TD) });
     Ok(py.None())
@@ -1475,11 +1729,13 @@ fn LLVMDisposeTargetData(py: Python<'_>, TD: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (TLI, PM))]
 fn LLVMAddTargetLibraryInfo(py: Python<'_>, TLI: rt::PtrArg, PM: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddTargetLibraryInfo");
+    let a_TLI = TLI.addr();
+    let a_PM = PM.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_TLI = TLI.addr();
-    let a_PM = PM.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_TLI, a_PM) });
     Ok(py.None())
@@ -1497,10 +1753,12 @@ fn LLVMAddTargetLibraryInfo(py: Python<'_>, TLI: rt::PtrArg, PM: rt::PtrArg) -> 
 #[pyo3(signature = (TD))]
 fn LLVMCopyStringRepOfTargetData(py: Python<'_>, TD: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCopyStringRepOfTargetData");
+    let a_TD = TD.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_TD = TD.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_TD) });
     Ok(rt::owned_cstr_result(py, __r, &FREE_LLVMDisposeMessage)?)
@@ -1518,10 +1776,12 @@ fn LLVMCopyStringRepOfTargetData(py: Python<'_>, TD: rt::PtrArg) -> PyResult<PyO
 #[pyo3(signature = (TD))]
 fn LLVMByteOrder(py: Python<'_>, TD: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMByteOrder");
+    let a_TD = TD.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_TD = TD.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_TD) });
     Ok(TYPES.enum_member(py, 0, __r as i64)?)
@@ -1538,10 +1798,12 @@ fn LLVMByteOrder(py: Python<'_>, TD: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (TD))]
 fn LLVMPointerSize(py: Python<'_>, TD: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPointerSize");
+    let a_TD = TD.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_TD = TD.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_TD) });
     Ok(rt::obj(py, __r)?)
@@ -1560,11 +1822,13 @@ fn LLVMPointerSize(py: Python<'_>, TD: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (TD, AS))]
 fn LLVMPointerSizeForAS(py: Python<'_>, TD: rt::PtrArg, AS: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPointerSizeForAS");
+    let a_TD = TD.addr();
+    let a_AS = AS.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_TD = TD.addr();
-    let a_AS = AS.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_TD, a_AS) });
     Ok(rt::obj(py, __r)?)
@@ -1581,10 +1845,12 @@ fn LLVMPointerSizeForAS(py: Python<'_>, TD: rt::PtrArg, AS: rt::CInt<u32>) -> Py
 #[pyo3(signature = (TD))]
 fn LLVMIntPtrType(py: Python<'_>, TD: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIntPtrType");
+    let a_TD = TD.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_TD = TD.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_TD) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -1603,11 +1869,13 @@ fn LLVMIntPtrType(py: Python<'_>, TD: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (TD, AS))]
 fn LLVMIntPtrTypeForAS(py: Python<'_>, TD: rt::PtrArg, AS: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIntPtrTypeForAS");
+    let a_TD = TD.addr();
+    let a_AS = AS.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_TD = TD.addr();
-    let a_AS = AS.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_TD, a_AS) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -1625,11 +1893,13 @@ fn LLVMIntPtrTypeForAS(py: Python<'_>, TD: rt::PtrArg, AS: rt::CInt<u32>) -> PyR
 #[pyo3(signature = (C, TD))]
 fn LLVMIntPtrTypeInContext(py: Python<'_>, C: rt::PtrArg, TD: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIntPtrTypeInContext");
+    let a_C = C.addr();
+    let a_TD = TD.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_C = C.addr();
-    let a_TD = TD.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_TD) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -1649,12 +1919,14 @@ fn LLVMIntPtrTypeInContext(py: Python<'_>, C: rt::PtrArg, TD: rt::PtrArg) -> PyR
 #[pyo3(signature = (C, TD, AS))]
 fn LLVMIntPtrTypeForASInContext(py: Python<'_>, C: rt::PtrArg, TD: rt::PtrArg, AS: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIntPtrTypeForASInContext");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u32) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_C = C.addr();
     let a_TD = TD.addr();
     let a_AS = AS.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_TD, a_AS) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
@@ -1672,11 +1944,13 @@ fn LLVMIntPtrTypeForASInContext(py: Python<'_>, C: rt::PtrArg, TD: rt::PtrArg, A
 #[pyo3(signature = (TD, Ty))]
 fn LLVMSizeOfTypeInBits(py: Python<'_>, TD: rt::PtrArg, Ty: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSizeOfTypeInBits");
+    let a_TD = TD.addr();
+    let a_Ty = Ty.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u64 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_TD = TD.addr();
-    let a_Ty = Ty.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_TD, a_Ty) });
     Ok(rt::obj(py, __r)?)
@@ -1694,11 +1968,13 @@ fn LLVMSizeOfTypeInBits(py: Python<'_>, TD: rt::PtrArg, Ty: rt::PtrArg) -> PyRes
 #[pyo3(signature = (TD, Ty))]
 fn LLVMStoreSizeOfType(py: Python<'_>, TD: rt::PtrArg, Ty: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMStoreSizeOfType");
+    let a_TD = TD.addr();
+    let a_Ty = Ty.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u64 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_TD = TD.addr();
-    let a_Ty = Ty.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_TD, a_Ty) });
     Ok(rt::obj(py, __r)?)
@@ -1716,11 +1992,13 @@ fn LLVMStoreSizeOfType(py: Python<'_>, TD: rt::PtrArg, Ty: rt::PtrArg) -> PyResu
 #[pyo3(signature = (TD, Ty))]
 fn LLVMABISizeOfType(py: Python<'_>, TD: rt::PtrArg, Ty: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMABISizeOfType");
+    let a_TD = TD.addr();
+    let a_Ty = Ty.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u64 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_TD = TD.addr();
-    let a_Ty = Ty.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_TD, a_Ty) });
     Ok(rt::obj(py, __r)?)
@@ -1738,11 +2016,13 @@ fn LLVMABISizeOfType(py: Python<'_>, TD: rt::PtrArg, Ty: rt::PtrArg) -> PyResult
 #[pyo3(signature = (TD, Ty))]
 fn LLVMABIAlignmentOfType(py: Python<'_>, TD: rt::PtrArg, Ty: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMABIAlignmentOfType");
+    let a_TD = TD.addr();
+    let a_Ty = Ty.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_TD = TD.addr();
-    let a_Ty = Ty.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_TD, a_Ty) });
     Ok(rt::obj(py, __r)?)
@@ -1760,11 +2040,13 @@ fn LLVMABIAlignmentOfType(py: Python<'_>, TD: rt::PtrArg, Ty: rt::PtrArg) -> PyR
 #[pyo3(signature = (TD, Ty))]
 fn LLVMCallFrameAlignmentOfType(py: Python<'_>, TD: rt::PtrArg, Ty: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCallFrameAlignmentOfType");
+    let a_TD = TD.addr();
+    let a_Ty = Ty.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_TD = TD.addr();
-    let a_Ty = Ty.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_TD, a_Ty) });
     Ok(rt::obj(py, __r)?)
@@ -1782,11 +2064,13 @@ fn LLVMCallFrameAlignmentOfType(py: Python<'_>, TD: rt::PtrArg, Ty: rt::PtrArg) 
 #[pyo3(signature = (TD, Ty))]
 fn LLVMPreferredAlignmentOfType(py: Python<'_>, TD: rt::PtrArg, Ty: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPreferredAlignmentOfType");
+    let a_TD = TD.addr();
+    let a_Ty = Ty.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_TD = TD.addr();
-    let a_Ty = Ty.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_TD, a_Ty) });
     Ok(rt::obj(py, __r)?)
@@ -1804,11 +2088,13 @@ fn LLVMPreferredAlignmentOfType(py: Python<'_>, TD: rt::PtrArg, Ty: rt::PtrArg) 
 #[pyo3(signature = (TD, GlobalVar))]
 fn LLVMPreferredAlignmentOfGlobal(py: Python<'_>, TD: rt::PtrArg, GlobalVar: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPreferredAlignmentOfGlobal");
+    let a_TD = TD.addr();
+    let a_GlobalVar = GlobalVar.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_TD = TD.addr();
-    let a_GlobalVar = GlobalVar.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_TD, a_GlobalVar) });
     Ok(rt::obj(py, __r)?)
@@ -1827,12 +2113,14 @@ fn LLVMPreferredAlignmentOfGlobal(py: Python<'_>, TD: rt::PtrArg, GlobalVar: rt:
 #[pyo3(signature = (TD, StructTy, Offset))]
 fn LLVMElementAtOffset(py: Python<'_>, TD: rt::PtrArg, StructTy: rt::PtrArg, Offset: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMElementAtOffset");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_TD = TD.addr();
     let a_StructTy = StructTy.addr();
     let a_Offset = Offset.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_TD, a_StructTy, a_Offset) });
     Ok(rt::obj(py, __r)?)
@@ -1851,12 +2139,14 @@ fn LLVMElementAtOffset(py: Python<'_>, TD: rt::PtrArg, StructTy: rt::PtrArg, Off
 #[pyo3(signature = (TD, StructTy, Element))]
 fn LLVMOffsetOfElement(py: Python<'_>, TD: rt::PtrArg, StructTy: rt::PtrArg, Element: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOffsetOfElement");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u32) -> u64 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_TD = TD.addr();
     let a_StructTy = StructTy.addr();
     let a_Element = Element.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u32) -> u64 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_TD, a_StructTy, a_Element) });
     Ok(rt::obj(py, __r)?)

@@ -46,6 +46,8 @@ pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.targetma
 #[pyo3(signature = ())]
 fn LLVMGetFirstTarget(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetFirstTarget");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -64,10 +66,12 @@ fn LLVMGetFirstTarget(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = (T))]
 fn LLVMGetNextTarget(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNextTarget");
+    let a_T = T.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_T = T.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_T) });
     Ok(TYPES.instance_at(py, 7, __r, None)?)
@@ -84,10 +88,12 @@ fn LLVMGetNextTarget(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (Name))]
 fn LLVMGetTargetFromName(py: Python<'_>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetTargetFromName");
+    let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Name = Name.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Name) });
     Ok(TYPES.instance_at(py, 7, __r, None)?)
@@ -107,14 +113,16 @@ fn LLVMGetTargetFromName(py: Python<'_>, Name: rt::CStrArg) -> PyResult<PyObject
 #[pyo3(signature = (Triple, T))]
 fn LLVMGetTargetFromTriple(py: Python<'_>, Triple: rt::CStrArg, T: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetTargetFromTriple");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> i32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_Triple = Triple.addr();
     let mut h_T = TYPES.handle_ref(7, T, true)?;
     let a_T = h_T.addr();
     let mut o_ErrorMessage: usize = Default::default();
     let a_ErrorMessage = &mut o_ErrorMessage as *mut usize as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> i32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Triple, a_T, a_ErrorMessage) });
     rt::tuple(py, [rt::obj(py, __r)?, rt::owned_cstr_result(py, o_ErrorMessage, &FREE_LLVMDisposeMessage)?])
@@ -130,10 +138,12 @@ fn LLVMGetTargetFromTriple(py: Python<'_>, Triple: rt::CStrArg, T: &Bound<'_, Py
 #[pyo3(signature = (T))]
 fn LLVMGetTargetName(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetTargetName");
+    let a_T = T.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_T = T.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_T) });
     Ok(rt::cstr_result(py, __r)?)
@@ -149,10 +159,12 @@ fn LLVMGetTargetName(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (T))]
 fn LLVMGetTargetDescription(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetTargetDescription");
+    let a_T = T.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_T = T.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_T) });
     Ok(rt::cstr_result(py, __r)?)
@@ -168,10 +180,12 @@ fn LLVMGetTargetDescription(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject>
 #[pyo3(signature = (T))]
 fn LLVMTargetHasJIT(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTargetHasJIT");
+    let a_T = T.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_T = T.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_T) });
     Ok(rt::obj(py, __r)?)
@@ -187,10 +201,12 @@ fn LLVMTargetHasJIT(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (T))]
 fn LLVMTargetHasTargetMachine(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTargetHasTargetMachine");
+    let a_T = T.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_T = T.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_T) });
     Ok(rt::obj(py, __r)?)
@@ -206,10 +222,12 @@ fn LLVMTargetHasTargetMachine(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObjec
 #[pyo3(signature = (T))]
 fn LLVMTargetHasAsmBackend(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTargetHasAsmBackend");
+    let a_T = T.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_T = T.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_T) });
     Ok(rt::obj(py, __r)?)
@@ -226,6 +244,8 @@ fn LLVMTargetHasAsmBackend(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> 
 #[pyo3(signature = ())]
 fn LLVMCreateTargetMachineOptions(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateTargetMachineOptions");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -241,10 +261,12 @@ fn LLVMCreateTargetMachineOptions(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = (Options))]
 fn LLVMDisposeTargetMachineOptions(py: Python<'_>, Options: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeTargetMachineOptions");
+    let a_Options = Options.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Options = Options.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Options) });
     Ok(py.None())
@@ -256,11 +278,13 @@ fn LLVMDisposeTargetMachineOptions(py: Python<'_>, Options: rt::PtrArg) -> PyRes
 #[pyo3(signature = (Options, CPU))]
 fn LLVMTargetMachineOptionsSetCPU(py: Python<'_>, Options: rt::PtrArg, CPU: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTargetMachineOptionsSetCPU");
+    let a_Options = Options.addr();
+    let a_CPU = CPU.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Options = Options.addr();
-    let a_CPU = CPU.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_CPU) });
     Ok(py.None())
@@ -274,11 +298,13 @@ fn LLVMTargetMachineOptionsSetCPU(py: Python<'_>, Options: rt::PtrArg, CPU: rt::
 #[pyo3(signature = (Options, Features))]
 fn LLVMTargetMachineOptionsSetFeatures(py: Python<'_>, Options: rt::PtrArg, Features: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTargetMachineOptionsSetFeatures");
+    let a_Options = Options.addr();
+    let a_Features = Features.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Options = Options.addr();
-    let a_Features = Features.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_Features) });
     Ok(py.None())
@@ -290,11 +316,13 @@ fn LLVMTargetMachineOptionsSetFeatures(py: Python<'_>, Options: rt::PtrArg, Feat
 #[pyo3(signature = (Options, ABI))]
 fn LLVMTargetMachineOptionsSetABI(py: Python<'_>, Options: rt::PtrArg, ABI: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTargetMachineOptionsSetABI");
+    let a_Options = Options.addr();
+    let a_ABI = ABI.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Options = Options.addr();
-    let a_ABI = ABI.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_ABI) });
     Ok(py.None())
@@ -306,11 +334,13 @@ fn LLVMTargetMachineOptionsSetABI(py: Python<'_>, Options: rt::PtrArg, ABI: rt::
 #[pyo3(signature = (Options, Level))]
 fn LLVMTargetMachineOptionsSetCodeGenOptLevel(py: Python<'_>, Options: rt::PtrArg, Level: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTargetMachineOptionsSetCodeGenOptLevel");
+    let a_Options = Options.addr();
+    let a_Level = rt::narrow::<u32>(TYPES.enum_arg(0, Level)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Options = Options.addr();
-    let a_Level = rt::narrow::<u32>(TYPES.enum_arg(0, Level)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_Level) });
     Ok(py.None())
@@ -322,11 +352,13 @@ fn LLVMTargetMachineOptionsSetCodeGenOptLevel(py: Python<'_>, Options: rt::PtrAr
 #[pyo3(signature = (Options, Reloc))]
 fn LLVMTargetMachineOptionsSetRelocMode(py: Python<'_>, Options: rt::PtrArg, Reloc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTargetMachineOptionsSetRelocMode");
+    let a_Options = Options.addr();
+    let a_Reloc = rt::narrow::<u32>(TYPES.enum_arg(1, Reloc)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Options = Options.addr();
-    let a_Reloc = rt::narrow::<u32>(TYPES.enum_arg(1, Reloc)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_Reloc) });
     Ok(py.None())
@@ -338,11 +370,13 @@ fn LLVMTargetMachineOptionsSetRelocMode(py: Python<'_>, Options: rt::PtrArg, Rel
 #[pyo3(signature = (Options, CodeModel))]
 fn LLVMTargetMachineOptionsSetCodeModel(py: Python<'_>, Options: rt::PtrArg, CodeModel: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTargetMachineOptionsSetCodeModel");
+    let a_Options = Options.addr();
+    let a_CodeModel = rt::narrow::<u32>(TYPES.enum_arg(2, CodeModel)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Options = Options.addr();
-    let a_CodeModel = rt::narrow::<u32>(TYPES.enum_arg(2, CodeModel)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_CodeModel) });
     Ok(py.None())
@@ -361,12 +395,14 @@ fn LLVMTargetMachineOptionsSetCodeModel(py: Python<'_>, Options: rt::PtrArg, Cod
 #[pyo3(signature = (T, Triple, Options))]
 fn LLVMCreateTargetMachineWithOptions(py: Python<'_>, T: rt::PtrArg, Triple: rt::CStrArg, Options: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateTargetMachineWithOptions");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_T = T.addr();
     let a_Triple = Triple.addr();
     let a_Options = Options.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_T, a_Triple, a_Options) });
     Ok(TYPES.instance_at(py, 6, __r, None)?)
@@ -388,9 +424,6 @@ fn LLVMCreateTargetMachineWithOptions(py: Python<'_>, T: rt::PtrArg, Triple: rt:
 #[pyo3(signature = (T, Triple, CPU, Features, Level, Reloc, CodeModel))]
 fn LLVMCreateTargetMachine(py: Python<'_>, T: rt::PtrArg, Triple: rt::CStrArg, CPU: rt::CStrArg, Features: rt::CStrArg, Level: &Bound<'_, PyAny>, Reloc: &Bound<'_, PyAny>, CodeModel: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateTargetMachine");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize, u32, u32, u32) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_T = T.addr();
     let a_Triple = Triple.addr();
     let a_CPU = CPU.addr();
@@ -398,6 +431,11 @@ fn LLVMCreateTargetMachine(py: Python<'_>, T: rt::PtrArg, Triple: rt::CStrArg, C
     let a_Level = rt::narrow::<u32>(TYPES.enum_arg(0, Level)?)?;
     let a_Reloc = rt::narrow::<u32>(TYPES.enum_arg(1, Reloc)?)?;
     let a_CodeModel = rt::narrow::<u32>(TYPES.enum_arg(2, CodeModel)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize, u32, u32, u32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_T, a_Triple, a_CPU, a_Features, a_Level, a_Reloc, a_CodeModel) });
     Ok(TYPES.instance_at(py, 6, __r, None)?)
@@ -411,10 +449,12 @@ fn LLVMCreateTargetMachine(py: Python<'_>, T: rt::PtrArg, Triple: rt::CStrArg, C
 #[pyo3(signature = (T))]
 fn LLVMDisposeTargetMachine(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeTargetMachine");
+    let a_T = T.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_T = T.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_T) });
     Ok(py.None())
@@ -430,10 +470,12 @@ fn LLVMDisposeTargetMachine(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject>
 #[pyo3(signature = (T))]
 fn LLVMGetTargetMachineTarget(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetTargetMachineTarget");
+    let a_T = T.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_T = T.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_T) });
     Ok(TYPES.instance_at(py, 7, __r, None)?)
@@ -451,10 +493,12 @@ fn LLVMGetTargetMachineTarget(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObjec
 #[pyo3(signature = (T))]
 fn LLVMGetTargetMachineTriple(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetTargetMachineTriple");
+    let a_T = T.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_T = T.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_T) });
     Ok(rt::owned_cstr_result(py, __r, &FREE_LLVMDisposeMessage)?)
@@ -472,10 +516,12 @@ fn LLVMGetTargetMachineTriple(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObjec
 #[pyo3(signature = (T))]
 fn LLVMGetTargetMachineCPU(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetTargetMachineCPU");
+    let a_T = T.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_T = T.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_T) });
     Ok(rt::owned_cstr_result(py, __r, &FREE_LLVMDisposeMessage)?)
@@ -493,10 +539,12 @@ fn LLVMGetTargetMachineCPU(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> 
 #[pyo3(signature = (T))]
 fn LLVMGetTargetMachineFeatureString(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetTargetMachineFeatureString");
+    let a_T = T.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_T = T.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_T) });
     Ok(rt::owned_cstr_result(py, __r, &FREE_LLVMDisposeMessage)?)
@@ -512,10 +560,12 @@ fn LLVMGetTargetMachineFeatureString(py: Python<'_>, T: rt::PtrArg) -> PyResult<
 #[pyo3(signature = (T))]
 fn LLVMCreateTargetDataLayout(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateTargetDataLayout");
+    let a_T = T.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_T = T.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_T) });
     Ok(super::llvm_target::TYPES.instance_at(py, 1, __r, None)?)
@@ -529,11 +579,13 @@ fn LLVMCreateTargetDataLayout(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObjec
 #[pyo3(signature = (T, VerboseAsm))]
 fn LLVMSetTargetMachineAsmVerbosity(py: Python<'_>, T: rt::PtrArg, VerboseAsm: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetTargetMachineAsmVerbosity");
+    let a_T = T.addr();
+    let a_VerboseAsm = VerboseAsm.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_T = T.addr();
-    let a_VerboseAsm = VerboseAsm.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_T, a_VerboseAsm) });
     Ok(py.None())
@@ -547,11 +599,13 @@ fn LLVMSetTargetMachineAsmVerbosity(py: Python<'_>, T: rt::PtrArg, VerboseAsm: r
 #[pyo3(signature = (T, Enable))]
 fn LLVMSetTargetMachineFastISel(py: Python<'_>, T: rt::PtrArg, Enable: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetTargetMachineFastISel");
+    let a_T = T.addr();
+    let a_Enable = Enable.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_T = T.addr();
-    let a_Enable = Enable.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_T, a_Enable) });
     Ok(py.None())
@@ -565,11 +619,13 @@ fn LLVMSetTargetMachineFastISel(py: Python<'_>, T: rt::PtrArg, Enable: rt::CInt<
 #[pyo3(signature = (T, Enable))]
 fn LLVMSetTargetMachineGlobalISel(py: Python<'_>, T: rt::PtrArg, Enable: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetTargetMachineGlobalISel");
+    let a_T = T.addr();
+    let a_Enable = Enable.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_T = T.addr();
-    let a_Enable = Enable.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_T, a_Enable) });
     Ok(py.None())
@@ -584,11 +640,13 @@ fn LLVMSetTargetMachineGlobalISel(py: Python<'_>, T: rt::PtrArg, Enable: rt::CIn
 #[pyo3(signature = (T, Mode))]
 fn LLVMSetTargetMachineGlobalISelAbort(py: Python<'_>, T: rt::PtrArg, Mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetTargetMachineGlobalISelAbort");
+    let a_T = T.addr();
+    let a_Mode = rt::narrow::<u32>(TYPES.enum_arg(4, Mode)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_T = T.addr();
-    let a_Mode = rt::narrow::<u32>(TYPES.enum_arg(4, Mode)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_T, a_Mode) });
     Ok(py.None())
@@ -602,11 +660,13 @@ fn LLVMSetTargetMachineGlobalISelAbort(py: Python<'_>, T: rt::PtrArg, Mode: &Bou
 #[pyo3(signature = (T, Enable))]
 fn LLVMSetTargetMachineMachineOutliner(py: Python<'_>, T: rt::PtrArg, Enable: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetTargetMachineMachineOutliner");
+    let a_T = T.addr();
+    let a_Enable = Enable.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_T = T.addr();
-    let a_Enable = Enable.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_T, a_Enable) });
     Ok(py.None())
@@ -628,15 +688,17 @@ fn LLVMSetTargetMachineMachineOutliner(py: Python<'_>, T: rt::PtrArg, Enable: rt
 #[pyo3(signature = (T, M, Filename, codegen))]
 fn LLVMTargetMachineEmitToFile(py: Python<'_>, T: rt::PtrArg, M: rt::PtrArg, Filename: rt::CStrArg, codegen: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTargetMachineEmitToFile");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, u32, usize) -> i32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_T = T.addr();
     let a_M = M.addr();
     let a_Filename = Filename.addr();
     let a_codegen = rt::narrow::<u32>(TYPES.enum_arg(3, codegen)?)?;
     let mut o_ErrorMessage: usize = Default::default();
     let a_ErrorMessage = &mut o_ErrorMessage as *mut usize as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u32, usize) -> i32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_T, a_M, a_Filename, a_codegen, a_ErrorMessage) });
     rt::tuple(py, [rt::obj(py, __r)?, rt::owned_cstr_result(py, o_ErrorMessage, &FREE_LLVMDisposeMessage)?])
@@ -656,9 +718,6 @@ fn LLVMTargetMachineEmitToFile(py: Python<'_>, T: rt::PtrArg, M: rt::PtrArg, Fil
 #[pyo3(signature = (T, M, codegen, OutMemBuf))]
 fn LLVMTargetMachineEmitToMemoryBuffer(py: Python<'_>, T: rt::PtrArg, M: rt::PtrArg, codegen: &Bound<'_, PyAny>, OutMemBuf: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTargetMachineEmitToMemoryBuffer");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u32, usize, usize) -> i32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_T = T.addr();
     let a_M = M.addr();
     let a_codegen = rt::narrow::<u32>(TYPES.enum_arg(3, codegen)?)?;
@@ -666,6 +725,11 @@ fn LLVMTargetMachineEmitToMemoryBuffer(py: Python<'_>, T: rt::PtrArg, M: rt::Ptr
     let a_ErrorMessage = &mut o_ErrorMessage as *mut usize as usize;
     let mut h_OutMemBuf = super::llvm_types::TYPES.handle_ref(0, OutMemBuf, true)?;
     let a_OutMemBuf = h_OutMemBuf.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u32, usize, usize) -> i32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_T, a_M, a_codegen, a_ErrorMessage, a_OutMemBuf) });
     rt::tuple(py, [rt::obj(py, __r)?, rt::owned_cstr_result(py, o_ErrorMessage, &FREE_LLVMDisposeMessage)?])
@@ -679,6 +743,8 @@ fn LLVMTargetMachineEmitToMemoryBuffer(py: Python<'_>, T: rt::PtrArg, M: rt::Ptr
 #[pyo3(signature = ())]
 fn LLVMGetDefaultTargetTriple(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetDefaultTargetTriple");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -698,10 +764,12 @@ fn LLVMGetDefaultTargetTriple(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = (triple))]
 fn LLVMNormalizeTargetTriple(py: Python<'_>, triple: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMNormalizeTargetTriple");
+    let a_triple = triple.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_triple = triple.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_triple) });
     Ok(rt::owned_cstr_result(py, __r, &FREE_LLVMDisposeMessage)?)
@@ -715,6 +783,8 @@ fn LLVMNormalizeTargetTriple(py: Python<'_>, triple: rt::CStrArg) -> PyResult<Py
 #[pyo3(signature = ())]
 fn LLVMGetHostCPUName(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetHostCPUName");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -731,6 +801,8 @@ fn LLVMGetHostCPUName(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn LLVMGetHostCPUFeatures(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetHostCPUFeatures");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -747,11 +819,13 @@ fn LLVMGetHostCPUFeatures(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = (T, PM))]
 fn LLVMAddAnalysisPasses(py: Python<'_>, T: rt::PtrArg, PM: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddAnalysisPasses");
+    let a_T = T.addr();
+    let a_PM = PM.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_T = T.addr();
-    let a_PM = PM.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_T, a_PM) });
     Ok(py.None())

@@ -49,13 +49,15 @@ pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.transfor
 #[pyo3(signature = (M, Passes, TM, Options))]
 fn LLVMRunPasses(py: Python<'_>, M: rt::PtrArg, Passes: rt::CStrArg, TM: rt::PtrArg, Options: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRunPasses");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_M = M.addr();
     let a_Passes = Passes.addr();
     let a_TM = TM.addr();
     let a_Options = Options.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Passes, a_TM, a_Options) });
     Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
@@ -72,6 +74,8 @@ fn LLVMRunPasses(py: Python<'_>, M: rt::PtrArg, Passes: rt::CStrArg, TM: rt::Ptr
 #[pyo3(signature = ())]
 fn LLVMCreatePassBuilderOptions(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreatePassBuilderOptions");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -89,11 +93,13 @@ fn LLVMCreatePassBuilderOptions(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = (Options, VerifyEach))]
 fn LLVMPassBuilderOptionsSetVerifyEach(py: Python<'_>, Options: rt::PtrArg, VerifyEach: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetVerifyEach");
+    let a_Options = Options.addr();
+    let a_VerifyEach = VerifyEach.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Options = Options.addr();
-    let a_VerifyEach = VerifyEach.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_VerifyEach) });
     Ok(py.None())
@@ -107,11 +113,13 @@ fn LLVMPassBuilderOptionsSetVerifyEach(py: Python<'_>, Options: rt::PtrArg, Veri
 #[pyo3(signature = (Options, DebugLogging))]
 fn LLVMPassBuilderOptionsSetDebugLogging(py: Python<'_>, Options: rt::PtrArg, DebugLogging: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetDebugLogging");
+    let a_Options = Options.addr();
+    let a_DebugLogging = DebugLogging.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Options = Options.addr();
-    let a_DebugLogging = DebugLogging.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_DebugLogging) });
     Ok(py.None())
@@ -123,11 +131,13 @@ fn LLVMPassBuilderOptionsSetDebugLogging(py: Python<'_>, Options: rt::PtrArg, De
 #[pyo3(signature = (Options, LoopInterleaving))]
 fn LLVMPassBuilderOptionsSetLoopInterleaving(py: Python<'_>, Options: rt::PtrArg, LoopInterleaving: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetLoopInterleaving");
+    let a_Options = Options.addr();
+    let a_LoopInterleaving = LoopInterleaving.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Options = Options.addr();
-    let a_LoopInterleaving = LoopInterleaving.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_LoopInterleaving) });
     Ok(py.None())
@@ -139,11 +149,13 @@ fn LLVMPassBuilderOptionsSetLoopInterleaving(py: Python<'_>, Options: rt::PtrArg
 #[pyo3(signature = (Options, LoopVectorization))]
 fn LLVMPassBuilderOptionsSetLoopVectorization(py: Python<'_>, Options: rt::PtrArg, LoopVectorization: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetLoopVectorization");
+    let a_Options = Options.addr();
+    let a_LoopVectorization = LoopVectorization.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Options = Options.addr();
-    let a_LoopVectorization = LoopVectorization.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_LoopVectorization) });
     Ok(py.None())
@@ -155,11 +167,13 @@ fn LLVMPassBuilderOptionsSetLoopVectorization(py: Python<'_>, Options: rt::PtrAr
 #[pyo3(signature = (Options, SLPVectorization))]
 fn LLVMPassBuilderOptionsSetSLPVectorization(py: Python<'_>, Options: rt::PtrArg, SLPVectorization: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetSLPVectorization");
+    let a_Options = Options.addr();
+    let a_SLPVectorization = SLPVectorization.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Options = Options.addr();
-    let a_SLPVectorization = SLPVectorization.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_SLPVectorization) });
     Ok(py.None())
@@ -171,11 +185,13 @@ fn LLVMPassBuilderOptionsSetSLPVectorization(py: Python<'_>, Options: rt::PtrArg
 #[pyo3(signature = (Options, LoopUnrolling))]
 fn LLVMPassBuilderOptionsSetLoopUnrolling(py: Python<'_>, Options: rt::PtrArg, LoopUnrolling: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetLoopUnrolling");
+    let a_Options = Options.addr();
+    let a_LoopUnrolling = LoopUnrolling.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Options = Options.addr();
-    let a_LoopUnrolling = LoopUnrolling.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_LoopUnrolling) });
     Ok(py.None())
@@ -187,11 +203,13 @@ fn LLVMPassBuilderOptionsSetLoopUnrolling(py: Python<'_>, Options: rt::PtrArg, L
 #[pyo3(signature = (Options, ForgetAllSCEVInLoopUnroll))]
 fn LLVMPassBuilderOptionsSetForgetAllSCEVInLoopUnroll(py: Python<'_>, Options: rt::PtrArg, ForgetAllSCEVInLoopUnroll: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetForgetAllSCEVInLoopUnroll");
+    let a_Options = Options.addr();
+    let a_ForgetAllSCEVInLoopUnroll = ForgetAllSCEVInLoopUnroll.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Options = Options.addr();
-    let a_ForgetAllSCEVInLoopUnroll = ForgetAllSCEVInLoopUnroll.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_ForgetAllSCEVInLoopUnroll) });
     Ok(py.None())
@@ -203,11 +221,13 @@ fn LLVMPassBuilderOptionsSetForgetAllSCEVInLoopUnroll(py: Python<'_>, Options: r
 #[pyo3(signature = (Options, LicmMssaOptCap))]
 fn LLVMPassBuilderOptionsSetLicmMssaOptCap(py: Python<'_>, Options: rt::PtrArg, LicmMssaOptCap: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetLicmMssaOptCap");
+    let a_Options = Options.addr();
+    let a_LicmMssaOptCap = LicmMssaOptCap.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Options = Options.addr();
-    let a_LicmMssaOptCap = LicmMssaOptCap.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_LicmMssaOptCap) });
     Ok(py.None())
@@ -219,11 +239,13 @@ fn LLVMPassBuilderOptionsSetLicmMssaOptCap(py: Python<'_>, Options: rt::PtrArg, 
 #[pyo3(signature = (Options, LicmMssaNoAccForPromotionCap))]
 fn LLVMPassBuilderOptionsSetLicmMssaNoAccForPromotionCap(py: Python<'_>, Options: rt::PtrArg, LicmMssaNoAccForPromotionCap: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetLicmMssaNoAccForPromotionCap");
+    let a_Options = Options.addr();
+    let a_LicmMssaNoAccForPromotionCap = LicmMssaNoAccForPromotionCap.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Options = Options.addr();
-    let a_LicmMssaNoAccForPromotionCap = LicmMssaNoAccForPromotionCap.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_LicmMssaNoAccForPromotionCap) });
     Ok(py.None())
@@ -235,11 +257,13 @@ fn LLVMPassBuilderOptionsSetLicmMssaNoAccForPromotionCap(py: Python<'_>, Options
 #[pyo3(signature = (Options, CallGraphProfile))]
 fn LLVMPassBuilderOptionsSetCallGraphProfile(py: Python<'_>, Options: rt::PtrArg, CallGraphProfile: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetCallGraphProfile");
+    let a_Options = Options.addr();
+    let a_CallGraphProfile = CallGraphProfile.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Options = Options.addr();
-    let a_CallGraphProfile = CallGraphProfile.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_CallGraphProfile) });
     Ok(py.None())
@@ -251,11 +275,13 @@ fn LLVMPassBuilderOptionsSetCallGraphProfile(py: Python<'_>, Options: rt::PtrArg
 #[pyo3(signature = (Options, MergeFunctions))]
 fn LLVMPassBuilderOptionsSetMergeFunctions(py: Python<'_>, Options: rt::PtrArg, MergeFunctions: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetMergeFunctions");
+    let a_Options = Options.addr();
+    let a_MergeFunctions = MergeFunctions.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Options = Options.addr();
-    let a_MergeFunctions = MergeFunctions.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_MergeFunctions) });
     Ok(py.None())
@@ -267,11 +293,13 @@ fn LLVMPassBuilderOptionsSetMergeFunctions(py: Python<'_>, Options: rt::PtrArg, 
 #[pyo3(signature = (Options, Threshold))]
 fn LLVMPassBuilderOptionsSetInlinerThreshold(py: Python<'_>, Options: rt::PtrArg, Threshold: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetInlinerThreshold");
+    let a_Options = Options.addr();
+    let a_Threshold = Threshold.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, i32) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Options = Options.addr();
-    let a_Threshold = Threshold.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_Threshold) });
     Ok(py.None())
@@ -284,10 +312,12 @@ fn LLVMPassBuilderOptionsSetInlinerThreshold(py: Python<'_>, Options: rt::PtrArg
 #[pyo3(signature = (Options))]
 fn LLVMDisposePassBuilderOptions(py: Python<'_>, Options: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposePassBuilderOptions");
+    let a_Options = Options.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_Options = Options.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Options) });
     Ok(py.None())

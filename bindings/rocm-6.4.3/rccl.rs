@@ -54,11 +54,13 @@ const _: () = assert!(std::mem::size_of::<R_ncclUniqueId>() == 128);
 #[pyo3(signature = ())]
 fn ncclGetVersion(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclGetVersion");
+    let mut o_version: i32 = Default::default();
+    let a_version = &mut o_version as *mut i32 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let mut o_version: i32 = Default::default();
-    let a_version = &mut o_version as *mut i32 as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_version) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_version)?])
@@ -70,11 +72,13 @@ fn ncclGetVersion(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn pncclGetVersion(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclGetVersion");
+    let mut o_version: i32 = Default::default();
+    let a_version = &mut o_version as *mut i32 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let mut o_version: i32 = Default::default();
-    let a_version = &mut o_version as *mut i32 as usize;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_version) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_version)?])
@@ -94,11 +98,13 @@ fn pncclGetVersion(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = (uniqueId))]
 fn ncclGetUniqueId(py: Python<'_>, uniqueId: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclGetUniqueId");
+    let p_uniqueId = TYPES.record_ptr_arg(5, uniqueId, true)?;
+    let a_uniqueId = p_uniqueId.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let p_uniqueId = TYPES.record_ptr_arg(5, uniqueId, true)?;
-    let a_uniqueId = p_uniqueId.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_uniqueId) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -112,11 +118,13 @@ fn ncclGetUniqueId(py: Python<'_>, uniqueId: &Bound<'_, PyAny>) -> PyResult<PyOb
 #[pyo3(signature = (uniqueId))]
 fn pncclGetUniqueId(py: Python<'_>, uniqueId: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclGetUniqueId");
+    let p_uniqueId = TYPES.record_ptr_arg(5, uniqueId, true)?;
+    let a_uniqueId = p_uniqueId.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let p_uniqueId = TYPES.record_ptr_arg(5, uniqueId, true)?;
-    let a_uniqueId = p_uniqueId.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_uniqueId) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -141,14 +149,16 @@ fn pncclGetUniqueId(py: Python<'_>, uniqueId: &Bound<'_, PyAny>) -> PyResult<PyO
 #[pyo3(signature = (nranks, commId, rank))]
 fn ncclCommInitRank(py: Python<'_>, nranks: rt::CInt<i32>, commId: &Bound<'_, PyAny>, rank: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommInitRank");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, R_ncclUniqueId, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_comm: usize = Default::default();
     let a_comm = &mut o_comm as *mut usize as usize;
     let a_nranks = nranks.0;
     let a_commId = TYPES.record_arg::<R_ncclUniqueId>(5, commId)?;
     let a_rank = rank.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, R_ncclUniqueId, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_nranks, a_commId, a_rank) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 6, o_comm, None)?])
@@ -165,14 +175,16 @@ fn ncclCommInitRank(py: Python<'_>, nranks: rt::CInt<i32>, commId: &Bound<'_, Py
 #[pyo3(signature = (nranks, commId, rank))]
 fn pncclCommInitRank(py: Python<'_>, nranks: rt::CInt<i32>, commId: &Bound<'_, PyAny>, rank: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommInitRank");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, R_ncclUniqueId, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_comm: usize = Default::default();
     let a_comm = &mut o_comm as *mut usize as usize;
     let a_nranks = nranks.0;
     let a_commId = TYPES.record_arg::<R_ncclUniqueId>(5, commId)?;
     let a_rank = rank.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, R_ncclUniqueId, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_nranks, a_commId, a_rank) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 6, o_comm, None)?])
@@ -201,15 +213,17 @@ fn pncclCommInitRank(py: Python<'_>, nranks: rt::CInt<i32>, commId: &Bound<'_, P
 #[pyo3(signature = (nranks, commId, rank, virtualId))]
 fn ncclCommInitRankMulti(py: Python<'_>, nranks: rt::CInt<i32>, commId: &Bound<'_, PyAny>, rank: rt::CInt<i32>, virtualId: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommInitRankMulti");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, R_ncclUniqueId, i32, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_comm: usize = Default::default();
     let a_comm = &mut o_comm as *mut usize as usize;
     let a_nranks = nranks.0;
     let a_commId = TYPES.record_arg::<R_ncclUniqueId>(5, commId)?;
     let a_rank = rank.0;
     let a_virtualId = virtualId.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, R_ncclUniqueId, i32, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_nranks, a_commId, a_rank, a_virtualId) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 6, o_comm, None)?])
@@ -227,15 +241,17 @@ fn ncclCommInitRankMulti(py: Python<'_>, nranks: rt::CInt<i32>, commId: &Bound<'
 #[pyo3(signature = (nranks, commId, rank, virtualId))]
 fn pncclCommInitRankMulti(py: Python<'_>, nranks: rt::CInt<i32>, commId: &Bound<'_, PyAny>, rank: rt::CInt<i32>, virtualId: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommInitRankMulti");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, R_ncclUniqueId, i32, i32) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut o_comm: usize = Default::default();
     let a_comm = &mut o_comm as *mut usize as usize;
     let a_nranks = nranks.0;
     let a_commId = TYPES.record_arg::<R_ncclUniqueId>(5, commId)?;
     let a_rank = rank.0;
     let a_virtualId = virtualId.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, R_ncclUniqueId, i32, i32) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_nranks, a_commId, a_rank, a_virtualId) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 6, o_comm, None)?])
@@ -259,14 +275,16 @@ fn pncclCommInitRankMulti(py: Python<'_>, nranks: rt::CInt<i32>, commId: &Bound<
 #[pyo3(signature = (comm, ndev, devlist))]
 fn ncclCommInitAll(py: Python<'_>, comm: &Bound<'_, PyAny>, ndev: rt::CInt<i32>, devlist: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommInitAll");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut h_comm = TYPES.handle_ref(6, comm, true)?;
     let a_comm = h_comm.addr();
     let a_ndev = ndev.0;
     let p_devlist = rt::typed_ptr_arg(devlist, None, 4, false)?;
     let a_devlist = p_devlist.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_ndev, a_devlist) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -282,14 +300,16 @@ fn ncclCommInitAll(py: Python<'_>, comm: &Bound<'_, PyAny>, ndev: rt::CInt<i32>,
 #[pyo3(signature = (comm, ndev, devlist))]
 fn pncclCommInitAll(py: Python<'_>, comm: &Bound<'_, PyAny>, ndev: rt::CInt<i32>, devlist: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommInitAll");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, i32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let mut h_comm = TYPES.handle_ref(6, comm, true)?;
     let a_comm = h_comm.addr();
     let a_ndev = ndev.0;
     let p_devlist = rt::typed_ptr_arg(devlist, None, 4, false)?;
     let a_devlist = p_devlist.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_ndev, a_devlist) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -305,10 +325,12 @@ fn pncclCommInitAll(py: Python<'_>, comm: &Bound<'_, PyAny>, ndev: rt::CInt<i32>
 #[pyo3(signature = (comm))]
 fn ncclCommDestroy(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommDestroy");
+    let a_comm = comm.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_comm = comm.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_comm) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -322,10 +344,12 @@ fn ncclCommDestroy(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (comm))]
 fn pncclCommDestroy(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommDestroy");
+    let a_comm = comm.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_comm = comm.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_comm) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -341,10 +365,12 @@ fn pncclCommDestroy(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (comm))]
 fn ncclCommAbort(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommAbort");
+    let a_comm = comm.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_comm = comm.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_comm) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -358,10 +384,12 @@ fn ncclCommAbort(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (comm))]
 fn pncclCommAbort(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommAbort");
+    let a_comm = comm.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_comm = comm.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_comm) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -377,10 +405,12 @@ fn pncclCommAbort(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (result))]
 fn ncclGetErrorString(py: Python<'_>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclGetErrorString");
+    let a_result = rt::narrow::<u32>(TYPES.enum_arg(0, result)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_result = rt::narrow::<u32>(TYPES.enum_arg(0, result)?)?;
     // SAFETY: arguments are plain values; pointers stay valid until the arguments drop.
     let __r = unsafe { __f(a_result) };
     rt::tuple(py, [rt::cstr_result(py, __r)?])
@@ -394,10 +424,12 @@ fn ncclGetErrorString(py: Python<'_>, result: &Bound<'_, PyAny>) -> PyResult<PyO
 #[pyo3(signature = (result))]
 fn pncclGetErrorString(py: Python<'_>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclGetErrorString");
+    let a_result = rt::narrow::<u32>(TYPES.enum_arg(0, result)?)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_result = rt::narrow::<u32>(TYPES.enum_arg(0, result)?)?;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_result) });
     rt::tuple(py, [rt::cstr_result(py, __r)?])
@@ -414,10 +446,12 @@ fn pncclGetErrorString(py: Python<'_>, result: &Bound<'_, PyAny>) -> PyResult<Py
 #[pyo3(signature = (comm))]
 fn ncclGetLastError(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclGetLastError");
+    let a_comm = comm.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_comm = comm.addr();
     // SAFETY: arguments are plain values; pointers stay valid until the arguments drop.
     let __r = unsafe { __f(a_comm) };
     rt::tuple(py, [rt::cstr_result(py, __r)?])
@@ -431,10 +465,12 @@ fn ncclGetLastError(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (comm))]
 fn pncclGetError(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclGetError");
+    let a_comm = comm.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_comm = comm.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_comm) });
     rt::tuple(py, [rt::cstr_result(py, __r)?])
@@ -449,12 +485,14 @@ fn pncclGetError(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (comm, asyncError))]
 fn ncclCommGetAsyncError(py: Python<'_>, comm: rt::PtrArg, asyncError: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommGetAsyncError");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_comm = comm.addr();
     let p_asyncError = rt::typed_ptr_arg(asyncError, None, 4, true)?;
     let a_asyncError = p_asyncError.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_asyncError) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -469,12 +507,14 @@ fn ncclCommGetAsyncError(py: Python<'_>, comm: rt::PtrArg, asyncError: &Bound<'_
 #[pyo3(signature = (comm, asyncError))]
 fn pncclCommGetAsyncError(py: Python<'_>, comm: rt::PtrArg, asyncError: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommGetAsyncError");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_comm = comm.addr();
     let p_asyncError = rt::typed_ptr_arg(asyncError, None, 4, true)?;
     let a_asyncError = p_asyncError.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_asyncError) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -491,12 +531,14 @@ fn pncclCommGetAsyncError(py: Python<'_>, comm: rt::PtrArg, asyncError: &Bound<'
 #[pyo3(signature = (comm))]
 fn ncclCommCount(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommCount");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_comm = comm.addr();
     let mut o_count: i32 = Default::default();
     let a_count = &mut o_count as *mut i32 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_count)?])
@@ -511,12 +553,14 @@ fn ncclCommCount(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (comm))]
 fn pncclCommCount(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommCount");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_comm = comm.addr();
     let mut o_count: i32 = Default::default();
     let a_count = &mut o_count as *mut i32 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_count)?])
@@ -533,12 +577,14 @@ fn pncclCommCount(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (comm))]
 fn ncclCommCuDevice(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommCuDevice");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_comm = comm.addr();
     let mut o_device: i32 = Default::default();
     let a_device = &mut o_device as *mut i32 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_device) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_device)?])
@@ -553,12 +599,14 @@ fn ncclCommCuDevice(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (comm))]
 fn pncclCommCuDevice(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommCuDevice");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_comm = comm.addr();
     let mut o_device: i32 = Default::default();
     let a_device = &mut o_device as *mut i32 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_device) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_device)?])
@@ -575,12 +623,14 @@ fn pncclCommCuDevice(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (comm))]
 fn ncclCommUserRank(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommUserRank");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_comm = comm.addr();
     let mut o_rank: i32 = Default::default();
     let a_rank = &mut o_rank as *mut i32 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_rank) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_rank)?])
@@ -595,12 +645,14 @@ fn ncclCommUserRank(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (comm))]
 fn pncclCommUserRank(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommUserRank");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_comm = comm.addr();
     let mut o_rank: i32 = Default::default();
     let a_rank = &mut o_rank as *mut i32 as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_rank) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_rank)?])
@@ -618,15 +670,17 @@ fn pncclCommUserRank(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (op, scalar, datatype, residence, comm))]
 fn ncclRedOpCreatePreMulSum(py: Python<'_>, op: &Bound<'_, PyAny>, scalar: rt::PtrArgMut, datatype: &Bound<'_, PyAny>, residence: &Bound<'_, PyAny>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclRedOpCreatePreMulSum");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u32, u32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let p_op = rt::typed_ptr_arg(op, None, 4, true)?;
     let a_op = p_op.addr();
     let a_scalar = scalar.addr();
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_residence = rt::narrow::<u32>(TYPES.enum_arg(4, residence)?)?;
     let a_comm = comm.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u32, u32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_op, a_scalar, a_datatype, a_residence, a_comm) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -644,15 +698,17 @@ fn ncclRedOpCreatePreMulSum(py: Python<'_>, op: &Bound<'_, PyAny>, scalar: rt::P
 #[pyo3(signature = (op, scalar, datatype, residence, comm))]
 fn pncclRedOpCreatePreMulSum(py: Python<'_>, op: &Bound<'_, PyAny>, scalar: rt::PtrArgMut, datatype: &Bound<'_, PyAny>, residence: &Bound<'_, PyAny>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclRedOpCreatePreMulSum");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u32, u32, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let p_op = rt::typed_ptr_arg(op, None, 4, true)?;
     let a_op = p_op.addr();
     let a_scalar = scalar.addr();
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_residence = rt::narrow::<u32>(TYPES.enum_arg(4, residence)?)?;
     let a_comm = comm.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u32, u32, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_op, a_scalar, a_datatype, a_residence, a_comm) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -667,11 +723,13 @@ fn pncclRedOpCreatePreMulSum(py: Python<'_>, op: &Bound<'_, PyAny>, scalar: rt::
 #[pyo3(signature = (op, comm))]
 fn ncclRedOpDestroy(py: Python<'_>, op: &Bound<'_, PyAny>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclRedOpDestroy");
+    let a_op = rt::narrow::<u32>(TYPES.enum_arg(2, op)?)?;
+    let a_comm = comm.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(u32, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_op = rt::narrow::<u32>(TYPES.enum_arg(2, op)?)?;
-    let a_comm = comm.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_op, a_comm) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -686,11 +744,13 @@ fn ncclRedOpDestroy(py: Python<'_>, op: &Bound<'_, PyAny>, comm: rt::PtrArg) -> 
 #[pyo3(signature = (op, comm))]
 fn pncclRedOpDestroy(py: Python<'_>, op: &Bound<'_, PyAny>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclRedOpDestroy");
+    let a_op = rt::narrow::<u32>(TYPES.enum_arg(2, op)?)?;
+    let a_comm = comm.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(u32, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_op = rt::narrow::<u32>(TYPES.enum_arg(2, op)?)?;
-    let a_comm = comm.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_op, a_comm) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -721,9 +781,6 @@ fn pncclRedOpDestroy(py: Python<'_>, op: &Bound<'_, PyAny>, comm: rt::PtrArg) ->
 #[pyo3(signature = (sendbuff, recvbuff, count, datatype, op, root, comm, stream))]
 fn ncclReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclReduce");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, u32, u32, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
     let a_count = count.0;
@@ -732,6 +789,11 @@ fn ncclReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, cou
     let a_root = root.0;
     let a_comm = comm.addr();
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, u32, u32, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_count, a_datatype, a_op, a_root, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -752,9 +814,6 @@ fn ncclReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, cou
 #[pyo3(signature = (sendbuff, recvbuff, count, datatype, op, root, comm, stream))]
 fn pncclReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclReduce");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, u32, u32, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
     let a_count = count.0;
@@ -763,6 +822,11 @@ fn pncclReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, co
     let a_root = root.0;
     let a_comm = comm.addr();
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, u32, u32, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_count, a_datatype, a_op, a_root, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -789,15 +853,17 @@ fn pncclReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, co
 #[pyo3(signature = (buff, count, datatype, root, comm, stream))]
 fn ncclBcast(py: Python<'_>, buff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclBcast");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u64, u32, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_buff = buff.addr();
     let a_count = count.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_root = root.0;
     let a_comm = comm.addr();
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u64, u32, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_buff, a_count, a_datatype, a_root, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -816,15 +882,17 @@ fn ncclBcast(py: Python<'_>, buff: rt::PtrArgMut, count: rt::CInt<u64>, datatype
 #[pyo3(signature = (buff, count, datatype, root, comm, stream))]
 fn pncclBcast(py: Python<'_>, buff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclBcast");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u64, u32, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_buff = buff.addr();
     let a_count = count.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_root = root.0;
     let a_comm = comm.addr();
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u64, u32, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_buff, a_count, a_datatype, a_root, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -852,9 +920,6 @@ fn pncclBcast(py: Python<'_>, buff: rt::PtrArgMut, count: rt::CInt<u64>, datatyp
 #[pyo3(signature = (sendbuff, recvbuff, count, datatype, root, comm, stream))]
 fn ncclBroadcast(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclBroadcast");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, u32, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
     let a_count = count.0;
@@ -862,6 +927,11 @@ fn ncclBroadcast(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, 
     let a_root = root.0;
     let a_comm = comm.addr();
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, u32, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_count, a_datatype, a_root, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -881,9 +951,6 @@ fn ncclBroadcast(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, 
 #[pyo3(signature = (sendbuff, recvbuff, count, datatype, root, comm, stream))]
 fn pncclBroadcast(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclBroadcast");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, u32, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
     let a_count = count.0;
@@ -891,6 +958,11 @@ fn pncclBroadcast(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut,
     let a_root = root.0;
     let a_comm = comm.addr();
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, u32, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_count, a_datatype, a_root, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -917,9 +989,6 @@ fn pncclBroadcast(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut,
 #[pyo3(signature = (sendbuff, recvbuff, count, datatype, op, comm, stream))]
 fn ncclAllReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclAllReduce");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, u32, u32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
     let a_count = count.0;
@@ -927,6 +996,11 @@ fn ncclAllReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, 
     let a_op = rt::narrow::<u32>(TYPES.enum_arg(2, op)?)?;
     let a_comm = comm.addr();
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, u32, u32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_count, a_datatype, a_op, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -946,9 +1020,6 @@ fn ncclAllReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, 
 #[pyo3(signature = (sendbuff, recvbuff, count, datatype, op, comm, stream))]
 fn pncclAllReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclAllReduce");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, u32, u32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
     let a_count = count.0;
@@ -956,6 +1027,11 @@ fn pncclAllReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut,
     let a_op = rt::narrow::<u32>(TYPES.enum_arg(2, op)?)?;
     let a_comm = comm.addr();
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, u32, u32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_count, a_datatype, a_op, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -985,9 +1061,6 @@ fn pncclAllReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut,
 #[pyo3(signature = (sendbuff, recvbuff, recvcount, datatype, op, comm, stream))]
 fn ncclReduceScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, recvcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclReduceScatter");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, u32, u32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
     let a_recvcount = recvcount.0;
@@ -995,6 +1068,11 @@ fn ncclReduceScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgM
     let a_op = rt::narrow::<u32>(TYPES.enum_arg(2, op)?)?;
     let a_comm = comm.addr();
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, u32, u32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_recvcount, a_datatype, a_op, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1014,9 +1092,6 @@ fn ncclReduceScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgM
 #[pyo3(signature = (sendbuff, recvbuff, recvcount, datatype, op, comm, stream))]
 fn pncclReduceScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, recvcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclReduceScatter");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, u32, u32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
     let a_recvcount = recvcount.0;
@@ -1024,6 +1099,11 @@ fn pncclReduceScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArg
     let a_op = rt::narrow::<u32>(TYPES.enum_arg(2, op)?)?;
     let a_comm = comm.addr();
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, u32, u32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_recvcount, a_datatype, a_op, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1051,15 +1131,17 @@ fn pncclReduceScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArg
 #[pyo3(signature = (sendbuff, recvbuff, sendcount, datatype, comm, stream))]
 fn ncclAllGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, sendcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclAllGather");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, u32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
     let a_sendcount = sendcount.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_comm = comm.addr();
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, u32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_sendcount, a_datatype, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1078,15 +1160,17 @@ fn ncclAllGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, 
 #[pyo3(signature = (sendbuff, recvbuff, sendcount, datatype, comm, stream))]
 fn pncclAllGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, sendcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclAllGather");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, u32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
     let a_sendcount = sendcount.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_comm = comm.addr();
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, u32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_sendcount, a_datatype, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1115,15 +1199,17 @@ fn pncclAllGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut,
 #[pyo3(signature = (sendbuff, count, datatype, peer, comm, stream))]
 fn ncclSend(py: Python<'_>, sendbuff: rt::PtrArg, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, peer: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclSend");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u64, u32, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_sendbuff = sendbuff.addr();
     let a_count = count.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_peer = peer.0;
     let a_comm = comm.addr();
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u64, u32, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_count, a_datatype, a_peer, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1142,15 +1228,17 @@ fn ncclSend(py: Python<'_>, sendbuff: rt::PtrArg, count: rt::CInt<u64>, datatype
 #[pyo3(signature = (sendbuff, count, datatype, peer, comm, stream))]
 fn pncclSend(py: Python<'_>, sendbuff: rt::PtrArg, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, peer: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclSend");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u64, u32, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_sendbuff = sendbuff.addr();
     let a_count = count.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_peer = peer.0;
     let a_comm = comm.addr();
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u64, u32, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_count, a_datatype, a_peer, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1179,15 +1267,17 @@ fn pncclSend(py: Python<'_>, sendbuff: rt::PtrArg, count: rt::CInt<u64>, datatyp
 #[pyo3(signature = (recvbuff, count, datatype, peer, comm, stream))]
 fn ncclRecv(py: Python<'_>, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, peer: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclRecv");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u64, u32, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_recvbuff = recvbuff.addr();
     let a_count = count.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_peer = peer.0;
     let a_comm = comm.addr();
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u64, u32, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_recvbuff, a_count, a_datatype, a_peer, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1206,15 +1296,17 @@ fn ncclRecv(py: Python<'_>, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datat
 #[pyo3(signature = (recvbuff, count, datatype, peer, comm, stream))]
 fn pncclRecv(py: Python<'_>, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, peer: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclRecv");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, u64, u32, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_recvbuff = recvbuff.addr();
     let a_count = count.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_peer = peer.0;
     let a_comm = comm.addr();
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u64, u32, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_recvbuff, a_count, a_datatype, a_peer, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1244,9 +1336,6 @@ fn pncclRecv(py: Python<'_>, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, data
 #[pyo3(signature = (sendbuff, recvbuff, sendcount, datatype, root, comm, stream))]
 fn ncclGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, sendcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclGather");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, u32, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
     let a_sendcount = sendcount.0;
@@ -1254,6 +1343,11 @@ fn ncclGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, sen
     let a_root = root.0;
     let a_comm = comm.addr();
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, u32, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_sendcount, a_datatype, a_root, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1273,9 +1367,6 @@ fn ncclGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, sen
 #[pyo3(signature = (sendbuff, recvbuff, sendcount, datatype, root, comm, stream))]
 fn pncclGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, sendcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclGather");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, u32, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
     let a_sendcount = sendcount.0;
@@ -1283,6 +1374,11 @@ fn pncclGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, se
     let a_root = root.0;
     let a_comm = comm.addr();
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, u32, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_sendcount, a_datatype, a_root, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1312,9 +1408,6 @@ fn pncclGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, se
 #[pyo3(signature = (sendbuff, recvbuff, recvcount, datatype, root, comm, stream))]
 fn ncclScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, recvcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclScatter");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, u32, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
     let a_recvcount = recvcount.0;
@@ -1322,6 +1415,11 @@ fn ncclScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, re
     let a_root = root.0;
     let a_comm = comm.addr();
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, u32, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_recvcount, a_datatype, a_root, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1341,9 +1439,6 @@ fn ncclScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, re
 #[pyo3(signature = (sendbuff, recvbuff, recvcount, datatype, root, comm, stream))]
 fn pncclScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, recvcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclScatter");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, u32, i32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
     let a_recvcount = recvcount.0;
@@ -1351,6 +1446,11 @@ fn pncclScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, r
     let a_root = root.0;
     let a_comm = comm.addr();
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, u32, i32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_recvcount, a_datatype, a_root, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1377,15 +1477,17 @@ fn pncclScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, r
 #[pyo3(signature = (sendbuff, recvbuff, count, datatype, comm, stream))]
 fn ncclAllToAll(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclAllToAll");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, u32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
     let a_count = count.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_comm = comm.addr();
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, u32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_count, a_datatype, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1404,15 +1506,17 @@ fn ncclAllToAll(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, c
 #[pyo3(signature = (sendbuff, recvbuff, count, datatype, comm, stream))]
 fn pncclAllToAll(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclAllToAll");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, u64, u32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
     let a_count = count.0;
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_comm = comm.addr();
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, u32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_count, a_datatype, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1445,9 +1549,6 @@ fn pncclAllToAll(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, 
 #[pyo3(signature = (sendbuff, sendcounts, sdispls, recvbuff, recvcounts, rdispls, datatype, comm, stream))]
 fn ncclAllToAllv(py: Python<'_>, sendbuff: rt::PtrArg, sendcounts: &Bound<'_, PyAny>, sdispls: &Bound<'_, PyAny>, recvbuff: rt::PtrArgMut, recvcounts: &Bound<'_, PyAny>, rdispls: &Bound<'_, PyAny>, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclAllToAllv");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize, usize, usize, u32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_sendbuff = sendbuff.addr();
     let p_sendcounts = rt::typed_ptr_arg(sendcounts, None, 8, false)?;
     let a_sendcounts = p_sendcounts.addr();
@@ -1461,6 +1562,11 @@ fn ncclAllToAllv(py: Python<'_>, sendbuff: rt::PtrArg, sendcounts: &Bound<'_, Py
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_comm = comm.addr();
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize, usize, usize, u32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_sendcounts, a_sdispls, a_recvbuff, a_recvcounts, a_rdispls, a_datatype, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1482,9 +1588,6 @@ fn ncclAllToAllv(py: Python<'_>, sendbuff: rt::PtrArg, sendcounts: &Bound<'_, Py
 #[pyo3(signature = (sendbuff, sendcounts, sdispls, recvbuff, recvcounts, rdispls, datatype, comm, stream))]
 fn pncclAllToAllv(py: Python<'_>, sendbuff: rt::PtrArg, sendcounts: &Bound<'_, PyAny>, sdispls: &Bound<'_, PyAny>, recvbuff: rt::PtrArgMut, recvcounts: &Bound<'_, PyAny>, rdispls: &Bound<'_, PyAny>, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclAllToAllv");
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize, usize, usize, usize, usize, u32, usize, usize) -> u32 =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
     let a_sendbuff = sendbuff.addr();
     let p_sendcounts = rt::typed_ptr_arg(sendcounts, None, 8, false)?;
     let a_sendcounts = p_sendcounts.addr();
@@ -1498,6 +1601,11 @@ fn pncclAllToAllv(py: Python<'_>, sendbuff: rt::PtrArg, sendcounts: &Bound<'_, P
     let a_datatype = rt::narrow::<u32>(TYPES.enum_arg(3, datatype)?)?;
     let a_comm = comm.addr();
     let a_stream = stream.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize, usize, usize, u32, usize, usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_sendcounts, a_sdispls, a_recvbuff, a_recvcounts, a_rdispls, a_datatype, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
@@ -1514,6 +1622,8 @@ fn pncclAllToAllv(py: Python<'_>, sendbuff: rt::PtrArg, sendcounts: &Bound<'_, P
 #[pyo3(signature = ())]
 fn ncclGroupStart(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclGroupStart");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1527,6 +1637,8 @@ fn ncclGroupStart(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn pncclGroupStart(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclGroupStart");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1546,6 +1658,8 @@ fn pncclGroupStart(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn ncclGroupEnd(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclGroupEnd");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1559,6 +1673,8 @@ fn ncclGroupEnd(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn pncclGroupEnd(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclGroupEnd");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };

@@ -40,6 +40,8 @@ pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("hip.roctx", &TYPE_DE
 #[pyo3(signature = ())]
 fn roctx_version_major(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"roctx_version_major");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -59,6 +61,8 @@ fn roctx_version_major(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn roctx_version_minor(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"roctx_version_minor");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -74,10 +78,12 @@ fn roctx_version_minor(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = (message))]
 fn roctxMarkA(py: Python<'_>, message: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"roctxMarkA");
+    let a_message = message.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_message = message.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_message) });
     rt::tuple(py, [])
@@ -97,10 +103,12 @@ fn roctxMarkA(py: Python<'_>, message: rt::CStrArg) -> PyResult<PyObject> {
 #[pyo3(signature = (message))]
 fn roctxRangePushA(py: Python<'_>, message: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"roctxRangePushA");
+    let a_message = message.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_message = message.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_message) });
     rt::tuple(py, [rt::obj(py, __r)?])
@@ -119,6 +127,8 @@ fn roctxRangePushA(py: Python<'_>, message: rt::CStrArg) -> PyResult<PyObject> {
 #[pyo3(signature = ())]
 fn roctxRangePop(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"roctxRangePop");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn() -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -141,10 +151,12 @@ fn roctxRangePop(py: Python<'_>) -> PyResult<PyObject> {
 #[pyo3(signature = (message))]
 fn roctxRangeStartA(py: Python<'_>, message: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"roctxRangeStartA");
+    let a_message = message.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u64 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_message = message.addr();
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_message) });
     rt::tuple(py, [rt::obj(py, __r)?])
@@ -157,10 +169,12 @@ fn roctxRangeStartA(py: Python<'_>, message: rt::CStrArg) -> PyResult<PyObject> 
 #[pyo3(signature = (id))]
 fn roctxRangeStop(py: Python<'_>, id: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"roctxRangeStop");
+    let a_id = id.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(u64) =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    let a_id = id.0;
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_id) });
     rt::tuple(py, [])

@@ -48,8 +48,9 @@ pub fn has_buffer(obj: &Bound<'_, PyAny>) -> bool {
     unsafe { PyObject_CheckBuffer(obj.as_ptr()) != 0 }
 }
 
-/// `PyBUF_SIMPLE`: contiguous bytes.
-const PYBUF_SIMPLE: c_int = 0;
+/// `PyBUF_ANY_CONTIGUOUS`: the memory in one piece, in C or Fortran order (hip-python takes
+/// a Fortran-ordered array as its bytes, the layout hipBLAS and hipSOLVER want).
+const PYBUF_ANY_CONTIGUOUS: c_int = 0x0080 | 0x0010 | 0x0008;
 /// `PyBUF_WRITABLE`.
 const PYBUF_WRITABLE: c_int = 0x0001;
 
@@ -70,9 +71,9 @@ impl BufferGuard {
         // SAFETY: `RawBuffer` is plain data; zeroed is its documented initial state.
         let mut view: Box<RawBuffer> = Box::new(unsafe { std::mem::zeroed() });
         let flags = if writable {
-            PYBUF_SIMPLE | PYBUF_WRITABLE
+            PYBUF_ANY_CONTIGUOUS | PYBUF_WRITABLE
         } else {
-            PYBUF_SIMPLE
+            PYBUF_ANY_CONTIGUOUS
         };
         // SAFETY: `obj` is a live object and `view` outlives the export.
         let rc = unsafe { PyObject_GetBuffer(obj.as_ptr(), &mut *view, flags) };
