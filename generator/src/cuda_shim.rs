@@ -453,3 +453,48 @@ pub fn generate(
             .join(", ")
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn int(size: u8, signed: bool) -> CType {
+        CType::Int {
+            size,
+            signed,
+            is_char: false,
+        }
+    }
+
+    #[test]
+    fn hip_types_are_spelled_in_their_namespace() {
+        let handle = CType::Handle {
+            name: "ihipStream_t".into(),
+        };
+        assert_eq!(cpp_type(&handle).unwrap(), "h::ihipStream_t *");
+        let out_handle = CType::Pointer {
+            pointee: Box::new(handle),
+            is_const: false,
+        };
+        assert_eq!(cpp_type(&out_handle).unwrap(), "h::ihipStream_t * *");
+        let const_floats = CType::Pointer {
+            pointee: Box::new(CType::Float { size: 4 }),
+            is_const: true,
+        };
+        assert_eq!(cpp_type(&const_floats).unwrap(), "float const *");
+        assert_eq!(cpp_type(&int(8, false)).unwrap(), "std::uint64_t");
+        let e = CType::Enum {
+            name: "hipblasOperation_t".into(),
+            size: 4,
+            signed: false,
+        };
+        assert_eq!(cpp_type(&e).unwrap(), "h::hipblasOperation_t");
+        // A parameter the shim cannot spell leaves the function out.
+        let long_double = CType::Float { size: 16 };
+        assert!(cpp_type(&long_double).is_none());
+        assert!(cpp_type(&CType::Unsupported {
+            spelling: "__m128".into()
+        })
+        .is_none());
+    }
+}
