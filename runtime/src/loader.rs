@@ -215,7 +215,7 @@ impl Library {
                     "{path} is a ROCm {major}.x library; these bindings were generated for ROCm \
                      {expected}.x. Functions keep their signatures, but enum values renumbered \
                      between releases may mean something else to this library: build bindings \
-                     for your release (see README, HIPGEN_BINDINGS)."
+                     for your release (see docs/building.md, HIPGEN_BINDINGS)."
                 )
             }
             Some(VersionCheck::Interface { symbol, expected }) => {
@@ -238,7 +238,7 @@ impl Library {
                      for interface {expected}.x. Functions keep their signatures, but enum \
                      values (action kinds, languages) renumbered between interfaces would ask \
                      this library for something else: build bindings for your release (see \
-                     README, HIPGEN_BINDINGS)."
+                     docs/building.md, HIPGEN_BINDINGS)."
                 )
             }
         };

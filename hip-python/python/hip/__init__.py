@@ -11,7 +11,7 @@ ROCM_VERSION = 60400003
 ROCM_VERSION_NAME = rocm_version_name = "6.4.3"
 ROCM_VERSION_TUPLE = rocm_version_tuple = (6, 4, 3)
 
-#: The platform HIP runs on: `amd` or `nvidia` (chosen on first use; see README).
+#: The platform HIP runs on: `amd` or `nvidia` (chosen on first use; see docs/nvidia.md).
 platform = _native.platform
 
 __all__ = ["HipLoadError", "platform", "ROCM_VERSION", "ROCM_VERSION_NAME", "ROCM_VERSION_TUPLE"]
