@@ -116,7 +116,8 @@ def test_unknown_name_is_an_attribute_error():
 
 
 def test_markers():
-    assert cuda.HIP_PYTHON is True and cuda.hip is hip
+    assert cuda.bindings.HIP_PYTHON is True and cuda.bindings.hip is hip
+    assert not hasattr(cuda, "HIP_PYTHON")  # `cuda` is a namespace package, as NVIDIA's
     for name, mod in MODULES.items():
         assert mod.HIP_PYTHON is True
         main = hiprtc if name.endswith("nvrtc") else hip
@@ -126,8 +127,8 @@ def test_markers():
 
 
 def test_alias_tables_come_from_hipify():
-    assert cuda.ALIAS_SOURCE.startswith("hipify-perl")
-    assert cuda.ROCM_RELEASE == "6.4.3"
+    assert cuda.bindings.ALIAS_SOURCE.startswith("hipify-perl")
+    assert cuda.bindings.ROCM_RELEASE == "6.4.3"
 
 
 # --- enums ---------------------------------------------------------------------------------
@@ -271,13 +272,13 @@ def test_nvrtc_compile_with_cuda_options(monkeypatch):
 
 
 def test_nvrtc_drops_unknown_meaning_with_a_warning(monkeypatch):
-    with pytest.warns(cuda.NvrtcOptionWarning, match="maxrregcount"):
+    with pytest.warns(cuda.bindings.NvrtcOptionWarning, match="maxrregcount"):
         _, (err,) = compile_with([b"-arch=sm_80", b"-maxrregcount=32"], monkeypatch)
     assert err == nvrtc.nvrtcResult.NVRTC_SUCCESS
 
 
 def test_nvrtc_without_a_target_says_how_to_give_one(monkeypatch):
-    with pytest.warns(cuda.NvrtcOptionWarning, match="HIP_PYTHON_OFFLOAD_ARCH"):
+    with pytest.warns(cuda.bindings.NvrtcOptionWarning, match="HIP_PYTHON_OFFLOAD_ARCH"):
         prog, (err,) = compile_with([b"--gpu-architecture=compute_80"], monkeypatch, arch=None)
     # No GPU here and no target given: hiprtc has nothing to compile for.
     assert err == nvrtc.nvrtcResult.NVRTC_ERROR_COMPILATION
@@ -342,3 +343,23 @@ def test_driver_script_gets_the_runtimes_answers():
         int(hip.hipModuleLaunchKernel(None, 1, 1, 1, 1, 1, 1, 0, None, None, None)[0])
     )
     assert out["result correct"] == "False"  # nothing ran: no GPU here
+
+
+def test_cuda_is_a_namespace_package_that_other_portions_join(tmp_path):
+    # NVIDIA ships `cuda.pathfinder` and `cuda.core` as portions of the namespace package
+    # `cuda`; a stand-in portion on the path must import beside ours, in either order.
+    portion = tmp_path / "cuda" / "pathfinder"
+    portion.mkdir(parents=True)
+    (portion / "__init__.py").write_text("FOUND = 'stand-in'\n")
+    code = (
+        "import cuda.pathfinder\n"
+        "from cuda import cudart\n"
+        "from cuda.bindings import runtime\n"
+        "import cuda\n"
+        "print(cuda.pathfinder.FOUND, runtime.cudaMalloc is cudart.cudaMalloc, len(cuda.__path__))\n"
+    )
+    for path in (f"{tmp_path}{os.pathsep}", f"{os.pathsep}{tmp_path}"):
+        env = {**os.environ, "PYTHONPATH": path + os.environ.get("PYTHONPATH", "")}
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+        assert out.returncode == 0, out.stderr
+        assert out.stdout.split() == ["stand-in", "True", "2"]

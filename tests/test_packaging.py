@@ -114,7 +114,11 @@ def test_fresh_venv_runs_cuda_python_code(fresh_venv):
     out = run_outside(fresh_venv, str(script), env={"HIP_PYTHON_OFFLOAD_ARCH": "gfx90a"})
     assert out.returncode == 0, out.stderr
     assert "nvrtcCompileProgram: 0" in out.stdout and "code starts: b'\\x7fELF'" in out.stdout
-    where = run_outside(fresh_venv, "-c", "import cuda, hip; print(cuda.__file__, cuda.__version__)")
+    where = run_outside(
+        fresh_venv,
+        "-c",
+        "import cuda.bindings, hip; print(cuda.bindings.__file__, cuda.bindings.__version__)",
+    )
     assert "site-packages" in where.stdout and str(REPO) not in where.stdout
     assert where.stdout.split()[1] == wheel_version(wheels("hip_python_as_cuda")[0])
 

@@ -1,7 +1,40 @@
-"""cuda-python's newer layout (`cuda.bindings.driver`, `.runtime`, `.nvrtc`) on HIP."""
+"""CUDA Python on HIP: `cuda.bindings.driver`, `.runtime`, `.nvrtc` (and the legacy
+`cuda.cuda`, `cuda.cudart`, `cuda.nvrtc`), whose every CUDA name is the HIP object of
+hip-python, so code written for cuda-python runs on ROCm unmodified.
+
+`cuda` itself is a namespace package, as in NVIDIA's cuda-python: its other portions
+(`cuda.pathfinder`, `cuda.core`) import beside ours. The markers live here and in each
+module: `cuda.bindings.HIP_PYTHON` is True (absent in NVIDIA's package), and each module's
+`hip_python_mod` is the HIP module its names point into. `HIP_PYTHON_<enum>_HALLUCINATE`
+(environment, or the module variable) makes a CUDA enum invent constants HIP lacks.
+"""
+
+import importlib as _importlib
+
+from cuda._layer import import_present
+from cuda._native import RELEASE as ROCM_RELEASE
+from cuda._native import SOURCE as ALIAS_SOURCE
+from cuda._nvrtc import NvrtcOptionWarning
 
 HIP_PYTHON = True
+try:
+    #: hip-python's marker: the HIP module the CUDA names point into.
+    hip = _importlib.import_module("hip.hip")
+except ImportError:  # a hip-python built without hip.hip (build_pkgs.sh --libs)
+    hip = None
 
-from cuda._layer import import_present  # noqa: E402
+# build_pkgs.sh --cuda-libs may leave modules out of the wheel.
+__all__ = ["ALIAS_SOURCE", "HIP_PYTHON", "NvrtcOptionWarning", "ROCM_RELEASE", "hip"]
+__all__ += import_present(__name__, ("driver", "runtime", "nvrtc"))
 
-__all__ = ["HIP_PYTHON"] + import_present(__name__, ("driver", "runtime", "nvrtc"))
+
+def __getattr__(name):
+    # The distribution's version, read only when asked: importlib.metadata costs ~30 ms.
+    if name == "__version__":
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            return version("hip-python-as-cuda")
+        except PackageNotFoundError:  # a source tree on sys.path
+            return "0+unknown"
+    raise AttributeError(f"module 'cuda.bindings' has no attribute '{name}'")
