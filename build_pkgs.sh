@@ -150,10 +150,13 @@ else
   rm -rf hip-python/python/hip/_nvidia
 fi
 
+# Each package builds in a target folder of its own: the three extensions are all the cdylib
+# `_native`, and in one folder a package whose crate is up to date would be handed the
+# library another package linked there last.
 if [ "$BUILD_HIP" = 1 ]; then
   echo "building hip-python ($PLATFORM) with: $SELECTED"
   rm -f "$OUT"/hip_python-*
-  (cd hip-python && "../$PY" -m maturin build --release -q --out "$OUT" "${MANYLINUX[@]}" \
+  (cd hip-python && CARGO_TARGET_DIR=../target/wheel-hip "../$PY" -m maturin build --release -q --out "$OUT" "${MANYLINUX[@]}" \
      --no-default-features --features "pyo3/extension-module,${SELECTED}")
   (cd hip-python && "../$PY" -m maturin sdist --out "$OUT" >/dev/null)
   if [ "$INSTALL" = 1 ]; then
@@ -178,7 +181,7 @@ if [ "$BUILD_CUDA" = 1 ]; then
       mv "hip-python-as-cuda/python/cuda/$f" "$aside/$f"
     done
   done
-  (cd hip-python-as-cuda && "../$PY" -m maturin build --release -q --out "$OUT" "${MANYLINUX[@]}")
+  (cd hip-python-as-cuda && CARGO_TARGET_DIR=../target/wheel-cuda "../$PY" -m maturin build --release -q --out "$OUT" "${MANYLINUX[@]}")
   restore
   trap - EXIT
   (cd hip-python-as-cuda && "../$PY" -m maturin sdist --out "$OUT" >/dev/null)
@@ -191,7 +194,7 @@ fi
 if [ "$BUILD_LLVM" = 1 ] && [ -n "$LLVM_SELECTED" ]; then
   echo "building rocm-llvm-python with: $LLVM_SELECTED"
   rm -f "$OUT"/rocm_llvm_python-*
-  (cd rocm-llvm-python && "../$PY" -m maturin build --release -q --out "$OUT" "${MANYLINUX[@]}" \
+  (cd rocm-llvm-python && CARGO_TARGET_DIR=../target/wheel-llvm "../$PY" -m maturin build --release -q --out "$OUT" "${MANYLINUX[@]}" \
      --no-default-features --features "pyo3/extension-module,${LLVM_SELECTED}")
   (cd rocm-llvm-python && "../$PY" -m maturin sdist --out "$OUT" >/dev/null)
   if [ "$INSTALL" = 1 ]; then
