@@ -143,6 +143,17 @@ if [ "$REGENERATE" = 1 ]; then
   ./target/release/hipgen generate --include "$ROCM_ROOT/include" --release "$RELEASE" --libs "$ALL_LIBS,cuda,amd_comgr,llvm"
 fi
 
+# On AMD the extensions build from bindings/rocm-$RELEASE (6.4.3's unless --release says
+# otherwise, or HIPGEN_BINDINGS names a folder): never silently from another release's.
+if [ "$PLATFORM" = amd ] && [ "$RELEASE" != 6.4.3 ] && [ -z "${HIPGEN_BINDINGS:-}" ]; then
+  if [ ! -d "bindings/rocm-$RELEASE" ]; then
+    echo "no bindings for ROCm $RELEASE (bindings/rocm-$RELEASE): add --regenerate, with" \
+         "--rocm-path pointing at that release's headers" >&2
+    exit 2
+  fi
+  export HIPGEN_BINDINGS=$PWD/bindings/rocm-$RELEASE
+fi
+
 if [ "$PLATFORM" = nvidia ] && [ "$BUILD_HIP" = 1 ]; then
   bash tools/nvidia-shim.sh "$RELEASE"
   export HIPGEN_BINDINGS=$PWD/target/bindings/rocm-$RELEASE

@@ -100,3 +100,17 @@ def test_diff_between_571_and_643(hipgen, tmp_path):
     assert "  + hipDrvGraphAddMemFreeNode" in out
     for section in ("functions:", "enums:", "records:"):
         assert f"\n{section}" in out
+
+
+def test_build_pkgs_never_builds_another_release_than_asked(tmp_path):
+    # A release without bindings is an error before anything is built, not a wheel built
+    # silently from 6.4.3's bindings.
+    out = subprocess.run(
+        ["bash", str(REPO / "build_pkgs.sh"), "--release", "9.9.9", "--no-install", "--out", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+    )
+    assert out.returncode == 2
+    assert "no bindings for ROCm 9.9.9" in out.stderr and "--regenerate" in out.stderr
+    assert not list(tmp_path.iterdir())
