@@ -313,22 +313,16 @@ def test_hipblas_sgemm_both_transposes_match_numpy():
     d_a, d_at, d_b = to_device(a), to_device(at), to_device(b)
     d_c = to_device(np.zeros((m, n), np.float32, order="F"))
     op = hipblas.hipblasOperation_t
-    lib_ok(
-        hipblas.hipblasSgemm(
-            handle, op.HIPBLAS_OP_N, op.HIPBLAS_OP_N, m, n, k, alpha, d_a, m, d_b, k, beta, d_c, m
+    # A stored as is, and stored transposed (k x m) with HIPBLAS_OP_T: the same product.
+    for trans, d_left, lda in ((op.HIPBLAS_OP_N, d_a, m), (op.HIPBLAS_OP_T, d_at, k)):
+        lib_ok(
+            hipblas.hipblasSgemm(
+                handle, trans, op.HIPBLAS_OP_N, m, n, k, alpha, d_left, lda, d_b, k, beta, d_c, m
+            )
         )
-    )
-    ok(h.hipDeviceSynchronize())
-    c = from_device(d_c, np.zeros((m, n), np.float32, order="F"))
-    np.testing.assert_allclose(c, 2.0 * a @ b, rtol=1e-4)
-    lib_ok(
-        hipblas.hipblasSgemm(
-            handle, op.HIPBLAS_OP_T, op.HIPBLAS_OP_N, m, n, k, alpha, d_at, k, d_b, k, beta, d_c, m
-        )
-    )
-    ok(h.hipDeviceSynchronize())
-    c = from_device(d_c, np.zeros((m, n), np.float32, order="F"))
-    np.testing.assert_allclose(c, 2.0 * a @ b, rtol=1e-4)
+        ok(h.hipDeviceSynchronize())
+        c = from_device(d_c, np.zeros((m, n), np.float32, order="F"))
+        np.testing.assert_allclose(c, 2.0 * a @ b, rtol=1e-4)
     # A value HIPIFY does not map is refused before cuBLAS is called.
     (status,) = hipblas.hipblasSgemm(handle, 5, op.HIPBLAS_OP_N, m, n, k, alpha, d_a, m, d_b, k, beta, d_c, m)
     assert status == hipblas.hipblasStatus_t.HIPBLAS_STATUS_INVALID_ENUM
