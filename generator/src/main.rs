@@ -188,12 +188,11 @@ fn main() -> Result<()> {
             templates,
             out,
         } => {
-            let table = hipify.unwrap_or_default();
             let paths = ShimPaths {
                 include: &include,
                 cuda_includes: &cuda_includes,
                 specs: &specs,
-                hipify: (!table.as_os_str().is_empty()).then_some(table.as_path()),
+                hipify: hipify.as_deref(),
                 templates: &templates,
             };
             cuda_shim(&spec, &irs, &paths, &out)?

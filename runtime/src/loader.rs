@@ -453,16 +453,8 @@ fn preload_cuda_libraries(py: Python<'_>) {
                 &["libnvrtc.so.12", "libnvrtc.so.13"][..],
             ),
         ] {
-            let mut candidates = Vec::new();
-            for so in sonames {
-                for package in packages {
-                    for dir in package_dirs(py, package) {
-                        candidates.push(format!("{dir}/lib/{so}"));
-                    }
-                }
-                candidates.push(so.to_string());
-            }
-            if let Some(lib) = candidates.iter().find_map(|p| open_global(p).ok()) {
+            let candidates = wheel_candidates(py, packages, sonames);
+            if let Some(lib) = candidates.iter().find_map(|(p, _)| open_global(p).ok()) {
                 kept.push(lib);
             }
         }
@@ -474,17 +466,8 @@ fn preload_cuda_libraries(py: Python<'_>) {
 /// the shim finds its functions by name at their first call, so one build serves CUDA 12
 /// and 13. A library that does not load is the shim's load error, listing every path tried.
 fn preload_math_library(py: Python<'_>, name: &str, cuda: &CudaLibrary) -> Result<(), String> {
-    let mut candidates = Vec::new();
-    for so in cuda.sonames {
-        for package in cuda.wheels {
-            for dir in package_dirs(py, package) {
-                candidates.push((format!("{dir}/lib/{so}"), format!("{package} package")));
-            }
-        }
-        candidates.push((so.to_string(), "system loader".to_string()));
-    }
     let mut tried = Vec::new();
-    for (path, origin) in candidates {
+    for (path, origin) in wheel_candidates(py, cuda.wheels, cuda.sonames) {
         match open_global(&path) {
             // Kept loaded for the life of the process, as the shim's calls need it.
             Ok(lib) => {
@@ -502,6 +485,21 @@ fn preload_math_library(py: Python<'_>, name: &str, cuda: &CudaLibrary) -> Resul
         tried = tried.join("\n"),
         wheels = cuda.wheels.join(", "),
     ))
+}
+
+/// Where an NVIDIA library may be, in order, with where each came from: for each file name,
+/// the `lib/` of each of NVIDIA's wheel packages, then the system loader.
+fn wheel_candidates(py: Python<'_>, packages: &[&str], sonames: &[&str]) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for so in sonames {
+        for package in packages {
+            for dir in package_dirs(py, package) {
+                out.push((format!("{dir}/lib/{so}"), format!("{package} package")));
+            }
+        }
+        out.push((so.to_string(), "system loader".to_string()));
+    }
+    out
 }
 
 /// The folders of an installed Python package (`hip`, `nvidia.nccl`); none if absent.
