@@ -140,7 +140,7 @@ fi
 
 if [ "$REGENERATE" = 1 ]; then
   cargo build -q --release -p hipgen
-  ./target/release/hipgen generate --include "$ROCM_ROOT/include" --release "$RELEASE" --libs "$ALL_LIBS,cuda,amd_comgr,llvm"
+  ./target/release/hipgen generate --include "$ROCM_ROOT/include" --cuda-headers "${HIPGEN_CUDA_DIR:-.cuda}" --release "$RELEASE" --libs "$ALL_LIBS,cuda,amd_comgr,llvm"
 fi
 
 # On AMD the extensions build from bindings/rocm-$RELEASE (6.4.3's unless --release says

@@ -11,7 +11,7 @@ import cuda.bindings.nvrtc
 import cuda.bindings.runtime
 import numpy as np
 import pytest
-from cuda import _layer, _nvrtc, cudart, nvrtc
+from cuda import _conventions, _layer, _nvrtc, cudart, nvrtc
 from cuda import cuda as driver
 
 from conftest import REPO
@@ -80,7 +80,13 @@ def test_names_stand_for_the_same_hip_objects_as_in_hip_python_interop(module):
             assert ours is getattr(hip, NEWER_HIPIFY[name]), name
             continue
         expected = getattr(hip_mod, hip_name) if hasattr(hip_mod, hip_name) else getattr(hip, hip_name)
-        if kind == "enum":
+        if hasattr(ours, "__hip__"):
+            # cuda-python calls it otherwise (test_cuda_conventions.py): an adapter over it.
+            assert ours.__hip__ is expected, name
+        elif isinstance(ours, type) and issubclass(ours, _conventions.CudaInt):
+            # CUDA's integer typedefs are classes of their own, as in cuda-python.
+            assert name in _conventions.tables().wrappers, name
+        elif kind == "enum":
             assert ours.__hip_enum__ is expected, name
         elif isinstance(expected, int) and not isinstance(expected, bool):
             assert ours == expected, name
@@ -92,9 +98,9 @@ def test_names_stand_for_the_same_hip_objects_as_in_hip_python_interop(module):
 
 def test_functions_are_the_hip_function_objects():
     assert cudart.cudaMalloc is hip.hipMalloc
-    assert driver.cuMemAlloc is hip.hipMalloc
+    assert driver.cuMemAlloc.__hip__ is hip.hipMalloc  # returns a CUdeviceptr
     assert cuda.bindings.runtime.cudaStreamCreate is hip.hipStreamCreate
-    assert driver.cuLaunchKernel is hip.hipModuleLaunchKernel
+    assert driver.cuLaunchKernel.__hip__ is hip.hipModuleLaunchKernel  # kernelParams forms
     assert nvrtc.nvrtcCreateProgram is hiprtc.hiprtcCreateProgram
     assert driver.nvrtcCreateProgram is hiprtc.hiprtcCreateProgram
     assert nvrtc.nvrtcGetPTXSize is hiprtc.hiprtcGetCodeSize
@@ -103,7 +109,7 @@ def test_functions_are_the_hip_function_objects():
 def test_types_and_constants_are_the_hip_objects():
     assert cudart.cudaDeviceProp is hip.hipDeviceProp_t
     assert driver.CUstream is hip.hipStream_t and cudart.cudaStream_t is hip.hipStream_t
-    assert driver.CUdeviceptr is hip.hipDeviceptr_t
+    assert issubclass(driver.CUdeviceptr, int)  # cuda-python's class, not HIP's pointer
     assert cudart.cudaStreamNonBlocking == hip.hipStreamNonBlocking
     assert driver.CU_LAUNCH_PARAM_END == hip.HIP_LAUNCH_PARAM_END
     assert nvrtc.CUlinkState is hiprtc.hiprtcLinkState

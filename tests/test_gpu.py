@@ -453,3 +453,94 @@ def test_hipsolver_lu_solve_matches_numpy():
     lib_ok(hipsolver.hipsolverDnDestroy(handle))
     for d in (d_a, d_b, work, ipiv, info):
         ok(h.hipFree(d))
+
+
+CUDA_ARGS = b"""
+extern "C" __global__ void mix(float *out, float a, int n, double b, unsigned char c) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = a * i + (float)b + c;
+}
+"""
+
+
+def test_cuda_python_conventions_on_the_gpu():
+    """cuda-python's idioms through the `cuda` package: returned structs, CUDA 13's
+    cuCtxCreate, CUdeviceptr outputs, every kernelParams form, None outputs on errors."""
+    try:
+        import cuda.bindings
+
+        if not getattr(cuda.bindings, "HIP_PYTHON", False):
+            pytest.skip("the cuda package here is NVIDIA's, not hip-python-as-cuda")
+    except ImportError:
+        pytest.skip("hip-python-as-cuda is not installed")
+    from cuda.bindings import driver as cu
+    from cuda.bindings import nvrtc
+    from cuda.bindings import runtime as rt
+
+    err, prop = rt.cudaGetDeviceProperties(0)
+    assert err == rt.cudaError_t.cudaSuccess and prop.major >= 1 and prop.name
+    assert cu.cuInit(0)[0] == cu.CUresult.CUDA_SUCCESS
+    err, dev = cu.cuDeviceGet(0)
+    assert str(dev) == "<CUdevice 0>"
+    err, ctx = cu.cuCtxCreate(None, 0, dev)
+    assert err == cu.CUresult.CUDA_SUCCESS
+    err, major = cu.cuDeviceGetAttribute(
+        cu.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev
+    )
+    err, minor = cu.cuDeviceGetAttribute(
+        cu.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev
+    )
+    err, prog = nvrtc.nvrtcCreateProgram(CUDA_ARGS, b"mix.cu", 0, None, None)
+    opts = [f"--gpu-architecture=sm_{major}{minor}".encode()]
+    assert nvrtc.nvrtcCompileProgram(prog, len(opts), opts)[0] == nvrtc.nvrtcResult.NVRTC_SUCCESS
+    err, size = nvrtc.nvrtcGetCUBINSize(prog)
+    cubin = b" " * size
+    assert nvrtc.nvrtcGetCUBIN(prog, cubin)[0] == nvrtc.nvrtcResult.NVRTC_SUCCESS
+    err, module = cu.cuModuleLoadData(np.char.array(cubin))
+    assert err == cu.CUresult.CUDA_SUCCESS
+    err, fn = cu.cuModuleGetFunction(module, b"mix")
+    n = 256
+    err, dout = cu.cuMemAlloc(n * 4)
+    assert err == cu.CUresult.CUDA_SUCCESS and str(dout).startswith("<CUdeviceptr ")
+    err, stream = cu.cuStreamCreate(0)
+    want = 2.0 * np.arange(n, dtype=np.float32) + np.float32(0.5) + 3
+    forms = {
+        "values and types": (
+            (dout, 2.0, n, 0.5, 3),
+            (None, ctypes.c_float, ctypes.c_int, ctypes.c_double, ctypes.c_ubyte),
+        ),
+        "ctypes values": (
+            (
+                ctypes.c_void_p(int(dout)),
+                ctypes.c_float(2.0),
+                ctypes.c_int(n),
+                ctypes.c_double(0.5),
+                ctypes.c_ubyte(3),
+            ),
+            (ctypes.c_void_p, ctypes.c_float, ctypes.c_int, ctypes.c_double, ctypes.c_ubyte),
+        ),
+    }
+    values = [
+        np.array([int(dout)], dtype=np.uint64),
+        np.array([2.0], dtype=np.float32),
+        np.array([n], dtype=np.int32),
+        np.array([0.5], dtype=np.float64),
+        np.array([3], dtype=np.uint8),
+    ]
+    pointers = np.array([v.ctypes.data for v in values], dtype=np.uint64)
+    forms["array of pointers"] = pointers
+    forms["address"] = pointers.ctypes.data
+    for name, form in forms.items():
+        assert cu.cuMemsetD8(dout, 0, n * 4)[0] == cu.CUresult.CUDA_SUCCESS
+        (err,) = cu.cuLaunchKernel(fn, 1, 1, 1, n, 1, 1, 0, stream, form, 0)
+        assert err == cu.CUresult.CUDA_SUCCESS, name
+        out = np.zeros(n, dtype=np.float32)
+        assert cu.cuMemcpyDtoHAsync(out, dout, n * 4, stream)[0] == cu.CUresult.CUDA_SUCCESS
+        assert cu.cuStreamSynchronize(stream)[0] == cu.CUresult.CUDA_SUCCESS
+        np.testing.assert_allclose(out, want, rtol=1e-6, err_msg=name)
+    # An error gives None for each output, as in cuda-python.
+    err, bad = cu.cuMemAlloc(1 << 62)
+    assert err != cu.CUresult.CUDA_SUCCESS and bad is None
+    cu.cuMemFree(dout)
+    cu.cuStreamDestroy(stream)
+    assert cu.cuCtxDestroy(ctx)[0] == cu.CUresult.CUDA_SUCCESS

@@ -46,6 +46,21 @@ fetch_release trixie "$ROCM_DIR/5.7.1" libamdhip64-dev libhipblas-dev libhipspar
 fetch_release bookworm "$ROCM_DIR/5.2.3" libamdhip64-dev libhipsparse-dev libhiprand-dev librocrand-dev \
   libamd-comgr-dev
 
+# CUDA's headers of each cuda-bindings major version, from NVIDIA's wheels (headers only, by
+# HTTP range reads: ~5 MB): hipgen reads cuda-python's calling conventions there
+# (generator/specs/cuda.yaml `conventions`).
+CUDA_DIR=${HIPGEN_CUDA_DIR:-.cuda}
+fetch_cuda() {
+  local dest=$1; shift
+  if [ "$(cat "$dest/.headers" 2>/dev/null)" != "$*" ]; then
+    python3 tools/cuda_headers.py "$dest" "$@"
+    echo "$*" >"$dest/.headers"
+  fi
+}
+fetch_cuda "$CUDA_DIR/12" nvidia-cuda-runtime-cu12==12.9.79 nvidia-cuda-nvrtc-cu12==12.9.86 \
+  nvidia-cuda-nvcc-cu12==12.9.86
+fetch_cuda "$CUDA_DIR/13" nvidia-cuda-runtime==13.5.37 nvidia-cuda-nvrtc==13.5.37 nvidia-cuda-crt==13.5.37
+
 if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi

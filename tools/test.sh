@@ -14,7 +14,7 @@ cargo test -q -p hipgen
 
 echo "== bindings/ is what hipgen generates from the ROCm 6.4.3 headers"
 cargo build -q --release -p hipgen
-./target/release/hipgen generate --include "${HIPGEN_ROCM_DIR:-.rocm}/6.4.3/usr/include" \
+./target/release/hipgen generate --include "${HIPGEN_ROCM_DIR:-.rocm}/6.4.3/usr/include" --cuda-headers "${HIPGEN_CUDA_DIR:-.cuda}" \
   --release 6.4.3 --libs hip,hiprtc,hipblas,hipsparse,rccl,hiprand,hipfft,hipsolver,roctx,cuda,amd_comgr,llvm \
   2>/dev/null
 if [ -n "$(git status --porcelain -- bindings/rocm-6.4.3)" ]; then
@@ -25,7 +25,7 @@ fi
 
 echo "== the generator handles other releases: 5.7.1 and 5.2.3 generate and compile"
 rocm=${HIPGEN_ROCM_DIR:-.rocm}
-gen() { ./target/release/hipgen generate --include "$rocm/$1/usr/include" --release "$1" \
+gen() { ./target/release/hipgen generate --include "$rocm/$1/usr/include" --cuda-headers "${HIPGEN_CUDA_DIR:-.cuda}" --release "$1" \
           --out target/bindings --libs "$2" 2>/dev/null; }
 gen 5.7.1 hip,hiprtc,hipblas,hipsparse,rccl,hiprand,hipfft,hipsolver,roctx,cuda
 gen 5.2.3 hip,hiprtc,hipsparse,hiprand,amd_comgr,llvm

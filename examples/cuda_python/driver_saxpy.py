@@ -22,7 +22,7 @@ void saxpy(float a, float *x, float *y, float *out, size_t n)
 print("cuInit:", int(err))
 err, device = cuda.cuDeviceGet(0)
 print("cuDeviceGet:", int(err))
-err, context = cuda.cuCtxCreate(0, device)
+err, context = cuda.cuCtxCreate(None, 0, device)  # cuda-bindings 13 (HIP_PYTHON_CUDA_API=12: (0, device))
 print("cuCtxCreate:", int(err))
 
 err, prog = nvrtc.nvrtcCreateProgram(str.encode(saxpy), b"saxpy.cu", 0, [], [])

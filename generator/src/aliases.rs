@@ -23,6 +23,9 @@ pub struct AliasSpec {
     pub mapping: MappingSpec,
     /// HIP modules whose objects get CUDA names, in order; generated before this spec.
     pub modules: Vec<String>,
+    /// cuda-python's calling conventions, read from CUDA's headers.
+    #[serde(default)]
+    pub conventions: Option<crate::conventions::ConventionsSpec>,
 }
 
 /// The CUDA→HIP table to read.
@@ -206,6 +209,7 @@ pub fn resolve(
         ),
         modules,
         unresolved: unresolved.into_iter().collect(),
+        apis: Vec::new(),
     })
 }
 
@@ -221,7 +225,13 @@ pub fn render(set: &AliasSet, templates: &Path, command: &str) -> Result<String>
 }
 
 /// Reads the table a spec names and resolves it against the modules' IRs in `dir`.
-pub fn generate(spec: &AliasSpec, include: &Path, release: &str, dir: &Path) -> Result<AliasSet> {
+pub fn generate(
+    spec: &AliasSpec,
+    include: &Path,
+    cuda_headers: &Path,
+    release: &str,
+    dir: &Path,
+) -> Result<AliasSet> {
     let table = include.join(&spec.mapping.path);
     let text = std::fs::read_to_string(&table).with_context(|| {
         format!(
@@ -241,7 +251,22 @@ pub fn generate(spec: &AliasSpec, include: &Path, release: &str, dir: &Path) -> 
             Ok(serde_json::from_str(&text)?)
         })
         .collect::<Result<Vec<Library>>>()?;
-    resolve(spec, release, &entries, &libs)
+    let mut set = resolve(spec, release, &entries, &libs)?;
+    if let Some(conventions) = &spec.conventions {
+        let mut hip = crate::conventions::HipFunctions::new();
+        for (m, lib) in set.modules.iter().zip(&libs) {
+            let by_name: HashMap<&str, &crate::ir::Function> =
+                lib.functions.iter().map(|f| (f.name.as_str(), f)).collect();
+            for a in m.names.iter().filter(|a| a.kind == AliasKind::Function) {
+                if let Some(f) = by_name.get(a.hip.as_str()) {
+                    hip.insert(a.cuda.as_str(), (m.module.as_str(), *f));
+                }
+            }
+        }
+        let apis = crate::conventions::generate(conventions, cuda_headers, &hip)?;
+        set.apis = apis;
+    }
+    Ok(set)
 }
 
 #[cfg(test)]
@@ -291,6 +316,7 @@ sub simpleSubstitutions {
                 sections: sections(),
             },
             modules: vec!["hip".into()],
+            conventions: None,
         };
         let set = resolve(
             &spec,

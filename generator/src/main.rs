@@ -2,6 +2,7 @@
 
 mod aliases;
 mod clang;
+mod conventions;
 mod cuda_shim;
 mod diff;
 mod ir;
@@ -57,6 +58,10 @@ enum Command {
         /// Comma-separated spec names.
         #[arg(long, default_value = "hip,hiprtc")]
         libs: String,
+        /// Folder of CUDA's headers, as tools/cuda_headers.py unpacks them (the CUDA alias
+        /// spec reads cuda-python's conventions there).
+        #[arg(long, default_value = ".cuda")]
+        cuda_headers: PathBuf,
         /// Folder of the spec files.
         #[arg(long, default_value = "generator/specs")]
         specs: PathBuf,
@@ -143,10 +148,19 @@ fn main() -> Result<()> {
             include,
             release,
             libs,
+            cuda_headers,
             specs,
             templates,
             out,
-        } => generate(&include, &release, &libs, &specs, &templates, &out)?,
+        } => generate(
+            &include,
+            &release,
+            &libs,
+            &cuda_headers,
+            &specs,
+            &templates,
+            &out,
+        )?,
         Command::Shim {
             include,
             cuda_includes,
@@ -222,6 +236,7 @@ fn generate(
     include: &Path,
     release: &str,
     libs: &str,
+    cuda_headers: &Path,
     specs: &Path,
     templates: &Path,
     out: &Path,
@@ -240,7 +255,15 @@ fn generate(
             "hipgen generate --release {release} --libs {name} (or ./build_pkgs.sh --regenerate)"
         );
         if let Some(alias_spec) = aliases::AliasSpec::load(&spec_path)? {
-            generate_aliases(&alias_spec, include, release, templates, &dir, &command)?;
+            generate_aliases(
+                &alias_spec,
+                include,
+                cuda_headers,
+                release,
+                templates,
+                &dir,
+                &command,
+            )?;
             continue;
         }
         for spec in spec::Spec::load_all(&spec_path)? {
@@ -298,13 +321,14 @@ fn generate_one(
 fn generate_aliases(
     spec: &aliases::AliasSpec,
     include: &Path,
+    cuda_headers: &Path,
     release: &str,
     templates: &Path,
     dir: &Path,
     command: &str,
 ) -> Result<()> {
     let name = &spec.name;
-    let set = aliases::generate(spec, include, release, dir)?;
+    let set = aliases::generate(spec, include, cuda_headers, release, dir)?;
     std::fs::write(
         dir.join(format!("{name}.rs")),
         aliases::render(&set, templates, command)?,
@@ -323,6 +347,16 @@ fn generate_aliases(
     }
     let unresolved: usize = set.unresolved.iter().map(|(_, n)| n).sum();
     eprintln!("{name}: {unresolved} table entries name no object of these modules");
+    for api in &set.apis {
+        eprintln!(
+            "{name}: cuda-bindings {} conventions: {} functions as HIP's, {} adapted, {} not supported, {} called as HIP's though they differ",
+            api.version,
+            api.same,
+            api.adapted.len(),
+            api.stubs.len(),
+            api.mismatched.len()
+        );
+    }
     Ok(())
 }
 

@@ -1,7 +1,7 @@
 //! The `cuda._native` extension: the generated CUDA→HIP alias tables, handed to the Python
 //! layer (`cuda/_layer.py`) that turns them into module attributes on first access.
 
-use hip_bindings::cuda::{MODULES, RELEASE, SOURCE};
+use hip_bindings::cuda::{CONVENTIONS, MODULES, RELEASE, SOURCE};
 use hipgen_runtime::aliases::AliasModule;
 use pyo3::exceptions::PyKeyError;
 use pyo3::prelude::*;
@@ -38,6 +38,25 @@ fn members<'py>(py: Python<'py>, module: &str) -> PyResult<Bound<'py, PyDict>> {
     Ok(d)
 }
 
+/// The cuda-bindings major versions whose calling conventions the tables hold.
+#[pyfunction]
+fn api_versions() -> Vec<&'static str> {
+    CONVENTIONS.iter().map(|(v, _)| *v).collect()
+}
+
+/// The calling conventions of cuda-bindings `version` (JSON: adapted functions, stubs,
+/// wrapper types).
+#[pyfunction]
+fn conventions(version: &str) -> PyResult<&'static str> {
+    CONVENTIONS
+        .iter()
+        .find(|(v, _)| *v == version)
+        .map(|(_, json)| *json)
+        .ok_or_else(|| {
+            PyKeyError::new_err(format!("no calling conventions of cuda-bindings {version}"))
+        })
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("RELEASE", RELEASE)?;
@@ -45,5 +64,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(modules, m)?)?;
     m.add_function(wrap_pyfunction!(names, m)?)?;
     m.add_function(wrap_pyfunction!(members, m)?)?;
+    m.add_function(wrap_pyfunction!(api_versions, m)?)?;
+    m.add_function(wrap_pyfunction!(conventions, m)?)?;
     Ok(())
 }

@@ -18,6 +18,9 @@ pub struct AliasSet {
     /// Table entries whose HIP name is not in the bindings (other libraries, device code,
     /// newer releases), by the table's own category.
     pub unresolved: Vec<(String, usize)>,
+    /// cuda-python's calling conventions per API version, where the spec asks for them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub apis: Vec<ApiConventions>,
 }
 
 /// The CUDA names of one HIP module's objects.
@@ -79,4 +82,117 @@ pub struct EnumMembers {
     pub hip_enum: String,
     /// (CUDA member, HIP member) pairs.
     pub members: Vec<(String, String)>,
+}
+
+/// cuda-python's calling conventions of one API version (cuda-bindings 12 or 13), as far as
+/// they differ from the HIP functions' own.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct ApiConventions {
+    /// Major version of cuda-bindings (`12`, `13`).
+    pub version: String,
+    /// CUDA functions called as their HIP function is: the CUDA name is the HIP object.
+    pub same: usize,
+    /// CUDA functions called through an adapter, sorted by CUDA name.
+    pub adapted: Vec<Adapter>,
+    /// CUDA functions that return "not supported", sorted by CUDA name.
+    pub stubs: Vec<Stub>,
+    /// CUDA's integer typedefs that cuda-python returns as their own class (`CUdevice`).
+    pub wrappers: Vec<WrapperType>,
+    /// CUDA functions whose HIP function takes or returns other things than cuda-python's
+    /// (with why): the CUDA name is the HIP object, called as HIP's bindings call it.
+    pub mismatched: Vec<(String, String)>,
+    /// CUDA status type → the member that says "not supported".
+    pub not_supported: std::collections::BTreeMap<String, String>,
+}
+
+/// How one CUDA function calls its HIP function.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Adapter {
+    /// CUDA name (`cudaGetDeviceProperties`).
+    pub cuda: String,
+    /// cuda-python module (`driver`, `runtime`, `nvrtc`).
+    pub module: String,
+    /// HIP module of the function called.
+    pub hip_module: String,
+    /// HIP function called.
+    pub hip: String,
+    /// cuda-python's parameters (the inputs), in order.
+    pub params: Vec<CudaParam>,
+    /// One per argument of the HIP function's Python signature, in order.
+    pub args: Vec<AdapterArg>,
+    /// cuda-python's outputs, in order, after the status.
+    pub results: Vec<AdapterResult>,
+    /// Inputs (indices into `params`) HIP has no parameter for: only their null value is
+    /// accepted.
+    pub dropped: Vec<usize>,
+}
+
+/// One cuda-python parameter.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct CudaParam {
+    /// Name as in CUDA's header.
+    pub name: String,
+    /// Kernel arguments, in any of cuda-python's forms.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub kernel_params: bool,
+    /// A CUDA integer typedef (`CUdevice`): cuda-python reads `None` as 0.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub integer: bool,
+}
+
+/// Where one HIP argument comes from.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(tag = "from", rename_all = "snake_case")]
+pub enum AdapterArg {
+    /// The cuda-python argument at `index`.
+    Input { index: usize },
+    /// A new instance of a HIP struct, filled by the call and returned.
+    New { record: String },
+    /// Zero (a HIP parameter CUDA does not have, such as flags).
+    Zero,
+}
+
+/// Where one cuda-python output comes from.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(tag = "from", rename_all = "snake_case")]
+pub enum AdapterResult {
+    /// The HIP function's output at `index` (after the status), wrapped in the CUDA
+    /// integer class `wrap` if given.
+    Hip {
+        index: usize,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        wrap: Option<String>,
+    },
+    /// The `index`-th struct the adapter made (`AdapterArg::New`).
+    Made { index: usize },
+}
+
+/// A CUDA function without a HIP equivalent.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Stub {
+    /// CUDA name.
+    pub cuda: String,
+    /// cuda-python module.
+    pub module: String,
+    /// CUDA's status type (`CUresult`).
+    pub status_type: String,
+    /// The status it returns (`CUDA_ERROR_NOT_SUPPORTED`).
+    pub status: String,
+    /// cuda-python's parameters.
+    pub params: Vec<String>,
+    /// How many outputs cuda-python returns (each `None` here).
+    pub outputs: usize,
+    /// Why HIP cannot run it.
+    pub why: String,
+}
+
+/// A CUDA integer typedef with its own class in cuda-python.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct WrapperType {
+    /// Typedef name (`CUdeviceptr`).
+    pub name: String,
+    /// Size in bytes.
+    pub size: u8,
+    /// Whether it is signed.
+    pub signed: bool,
 }

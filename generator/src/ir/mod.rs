@@ -9,7 +9,10 @@ pub mod function;
 pub mod record;
 pub mod types;
 
-pub use alias::{Alias, AliasKind, AliasModule, AliasSet, EnumMembers};
+pub use alias::{
+    Adapter, AdapterArg, AdapterResult, Alias, AliasKind, AliasModule, AliasSet, ApiConventions,
+    CudaParam, EnumMembers, Stub, WrapperType,
+};
 pub use comment::Doc;
 pub use constant::{ConstValue, Constant};
 pub use enum_ty::Enum;

@@ -16,7 +16,7 @@ import os
 import sys
 import types
 
-from . import _native
+from . import _conventions, _native
 
 #: Values that turn an `HIP_PYTHON_<enum>_HALLUCINATE` environment variable on or off.
 _YES = ("true", "1", "t", "y", "yes")
@@ -149,6 +149,10 @@ class CudaModule(types.ModuleType):
     """A CUDA module whose names resolve to HIP objects on first access."""
 
     def __getattr__(self, name):
+        if name == "__all__":
+            names = self.__dict__["_hip_names_"] + _conventions.tables().names(self.__dict__["_cuda_kind_"])
+            object.__setattr__(self, "__all__", names)
+            return names
         cuda_enum = self._flag_enum(name)
         if cuda_enum is not None:
             return _flag(cuda_enum)
@@ -183,13 +187,17 @@ class CudaModule(types.ModuleType):
         return cuda_enum if entry is not None and entry[2] == "enum" else None
 
     def _resolve(self, name):
+        override = _OVERRIDES.get(name)
+        if override is not None and self._entry(name) is not None:
+            return getattr(importlib.import_module(override), name)
+        # cuda-python's conventions: adapted functions, stubs, integer typedef classes.
+        value = _conventions.resolve(name, self.__dict__["_cuda_kind_"])
+        if value is not None:
+            return value
         entry = self._entry(name)
         if entry is None:
             return _MISSING
         hip_module, hip_name, kind = entry
-        override = _OVERRIDES.get(name)
-        if override is not None:
-            return getattr(importlib.import_module(override), name)
         if kind == "enum":
             return _enum_class(name, hip_module, hip_name)
         return getattr(importlib.import_module(f"hip.{hip_module}"), hip_name)
@@ -201,12 +209,23 @@ class CudaModule(types.ModuleType):
 _MISSING = object()
 
 
-def install(module_name: str, hip_modules: tuple[str, ...]) -> None:
-    """Turns module `module_name` into a CUDA module over the given HIP modules."""
+def status_enum(cuda_name: str) -> type:
+    """The CUDA enum class of status type `cuda_name` (`CUresult`, `cudaError_t`)."""
+    for hip_module in _native.modules():
+        entry = _table(hip_module).get(cuda_name)
+        if entry is not None and entry[2] == "enum":
+            return _enum_class(cuda_name, hip_module, entry[1])
+    raise LookupError(f"no CUDA enum {cuda_name}")
+
+
+def install(module_name: str, hip_modules: tuple[str, ...], cuda_kind: str) -> None:
+    """Turns module `module_name` into CUDA module `cuda_kind` (driver, runtime, nvrtc) over
+    the given HIP modules."""
     module = sys.modules[module_name]
     main = importlib.import_module(f"hip.{hip_modules[0]}")
     module.__class__ = CudaModule
     object.__setattr__(module, "_hip_modules_", hip_modules)
+    object.__setattr__(module, "_cuda_kind_", cuda_kind)
     # hip-python's markers: code checks these to tell HIP from CUDA.
     object.__setattr__(module, "HIP_PYTHON", True)
     object.__setattr__(module, "hip_python_mod", main)
@@ -217,7 +236,8 @@ def install(module_name: str, hip_modules: tuple[str, ...]) -> None:
             names.append(cuda_name)
             if kind == "enum":
                 names.append(_flag_name(cuda_name))
-    object.__setattr__(module, "__all__", names)
+    # `__all__` adds the conventions' names (stubs, integer classes) on first use.
+    object.__setattr__(module, "_hip_names_", names)
 
 
 def import_present(package: str, modules: tuple[str, ...]) -> list[str]:

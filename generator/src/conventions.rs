@@ -1,0 +1,694 @@
+//! cuda-python's calling conventions, from CUDA's own headers, joined to the HIP functions
+//! HIPIFY maps each CUDA function to.
+//!
+//! cuda-python passes every input parameter of a CUDA function as a Python argument and
+//! returns the status first, then every output, in C order. Which parameters are outputs is
+//! decided here from CUDA's declarations with one rule: a pointer to a non-const handle,
+//! number, enum, pointer or struct is an output; `const` pointees, `void *` buffers and
+//! `char *` are inputs (the spec names the few struct pointers cuda-python takes as inputs).
+//! HIP's bindings decide the same for HIP's declarations (`ir::Usage`), except that they
+//! take struct pointers from the caller, as hip-python does.
+//!
+//! The two parameter lists are aligned in order by the shape of their types (pointer depth
+//! and what is pointed at; CUDA's API and HIP's name their parameters differently). Where
+//! the result is the HIP function's own Python signature, the CUDA name is the HIP object.
+//! Otherwise an adapter plan says, for each HIP argument, which CUDA argument it comes from
+//! (or a fresh struct the adapter makes and returns, or zero for a HIP parameter CUDA lacks),
+//! and where each CUDA output comes from. A CUDA function with no HIP function, or whose
+//! outputs HIP cannot produce, returns the "not supported" status.
+
+use crate::clang::{CursorKind, TranslationUnit, Type, TypeKind};
+use crate::ir::{
+    Adapter, AdapterArg, AdapterResult, ApiConventions, CType, CudaParam, Function, Stub, Usage,
+    WrapperType,
+};
+use anyhow::{Context, Result};
+use regex::Regex;
+use serde::Deserialize;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+
+/// The `conventions` section of the CUDA alias spec.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConventionsSpec {
+    /// One entry per cuda-python API version.
+    pub apis: Vec<ApiSpec>,
+    /// CUDA header → the cuda-python module its functions belong to.
+    pub headers: BTreeMap<String, String>,
+    /// CUDA status type → the member a function without HIP equivalent returns.
+    pub not_supported: BTreeMap<String, String>,
+    /// Regexes on `function.param`: non-const struct pointers that are inputs.
+    #[serde(default)]
+    pub inputs: Vec<String>,
+    /// Regexes on `function.param`: `void **` kernel arguments, given in cuda-python's forms.
+    #[serde(default)]
+    pub kernel_params: Vec<String>,
+    /// Parameter names cuda-python spells otherwise (`type` → `typename`).
+    #[serde(default)]
+    pub param_renames: BTreeMap<String, String>,
+}
+
+/// Where one API version's headers are.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ApiSpec {
+    /// The major version of cuda-bindings whose signatures these are (`12`, `13`).
+    pub version: String,
+    /// Include folders, relative to hipgen's `--cuda-headers` folder.
+    pub include: Vec<PathBuf>,
+}
+
+/// What a type is, as far as matching CUDA's parameters with HIP's goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Base {
+    Int(u8),
+    Float,
+    Char,
+    Void,
+    Record,
+    Handle,
+    Func,
+    Other,
+}
+
+/// Pointer depth and what is pointed at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Shape {
+    depth: u8,
+    base: Base,
+}
+
+/// One CUDA parameter as read from the header.
+#[derive(Debug, Clone)]
+struct RawParam {
+    name: String,
+    shape: Shape,
+    /// Whether the first pointee is `const`.
+    const_pointee: bool,
+    /// The typedef naming an integer type (`CUdevice`, `cuuint64_t`), at depth 0 or 1.
+    scalar_typedef: Option<(String, u8, bool)>,
+}
+
+/// One CUDA function as read from the header.
+#[derive(Debug, Clone)]
+struct RawFunction {
+    name: String,
+    module: String,
+    status: String,
+    params: Vec<RawParam>,
+}
+
+/// Whether `t` names a handle: a typedef of a pointer to a struct (`CUcontext`).
+fn is_handle(t: &Type) -> bool {
+    matches!(t.kind(), TypeKind::Typedef | TypeKind::Elaborated)
+        && t.canonical().kind() == TypeKind::Pointer
+        && t.canonical().pointee().canonical().kind() == TypeKind::Record
+}
+
+/// The shape of a CUDA type.
+fn shape(t: &Type) -> Shape {
+    let c = t.canonical();
+    let base = match c.kind() {
+        TypeKind::Pointer if is_handle(t) => Base::Handle,
+        TypeKind::Pointer if c.pointee().canonical().kind() == TypeKind::FunctionProto => {
+            Base::Func
+        }
+        TypeKind::Pointer => {
+            let inner = if t.kind() == TypeKind::Pointer {
+                t.pointee()
+            } else {
+                c.pointee()
+            };
+            let s = shape(&inner);
+            return Shape {
+                depth: s.depth + 1,
+                base: s.base,
+            };
+        }
+        TypeKind::Void => Base::Void,
+        TypeKind::CharS => Base::Char,
+        TypeKind::Bool => Base::Int(1),
+        TypeKind::SignedInt | TypeKind::UnsignedInt => Base::Int(c.size().unwrap_or(0) as u8),
+        TypeKind::Enum => Base::Int(4),
+        TypeKind::Float => Base::Float,
+        TypeKind::Record => Base::Record,
+        _ => Base::Other,
+    };
+    Shape { depth: 0, base }
+}
+
+/// The CUDA typedef of an integer (`CUdevice`, `CUdeviceptr`, `cuuint64_t`) that `t` is or
+/// points at: cuda-python gives such values their own class.
+fn scalar_typedef(t: &Type) -> Option<(String, u8, bool)> {
+    let t = if t.kind() == TypeKind::Pointer {
+        t.pointee()
+    } else {
+        *t
+    };
+    let named = if t.kind() == TypeKind::Elaborated {
+        t.named()
+    } else {
+        t
+    };
+    if named.kind() != TypeKind::Typedef {
+        return None;
+    }
+    let name = named.spelling().replace("const ", "");
+    if !(name.starts_with("CU") || name.starts_with("cu")) {
+        return None;
+    }
+    let c = named.canonical();
+    let signed = match c.kind() {
+        TypeKind::SignedInt => true,
+        TypeKind::UnsignedInt => false,
+        _ => return None,
+    };
+    Some((name, c.size()? as u8, signed))
+}
+
+/// The shape of a HIP parameter's type.
+fn hip_shape(t: &CType) -> Shape {
+    let base = match t {
+        CType::Void => Base::Void,
+        CType::Bool => Base::Int(1),
+        CType::Int { is_char: true, .. } => Base::Char,
+        CType::Int { size, .. } => Base::Int(*size),
+        CType::Float { .. } => Base::Float,
+        CType::Enum { .. } => Base::Int(4),
+        CType::Record { .. } => Base::Record,
+        CType::Handle { .. } => Base::Handle,
+        CType::Pointer { pointee: p, .. } | CType::Array { elem: p, .. } => {
+            let s = hip_shape(p);
+            return Shape {
+                depth: s.depth + 1,
+                base: s.base,
+            };
+        }
+        CType::Unsupported { .. } => Base::Other,
+    };
+    Shape { depth: 0, base }
+}
+
+/// How well a CUDA parameter stands for a HIP one: 0 when it cannot.
+fn score(c: &RawParam, h: &crate::ir::Param) -> u32 {
+    let hs = hip_shape(&h.ty);
+    let cs = c.shape;
+    let mut s = if cs == hs {
+        3
+    } else if cs.depth == hs.depth
+        && matches!(cs.base, Base::Int(_))
+        && matches!(hs.base, Base::Int(_))
+    {
+        2
+    } else if (cs.depth == hs.depth + 1 || cs.depth + 1 == hs.depth)
+        && matches!(
+            (cs.base, hs.base),
+            (Base::Int(8), Base::Void) | (Base::Void, Base::Int(8))
+        )
+    {
+        // CUDA's `CUdeviceptr` is an integer where HIP has `void *`.
+        2
+    } else if cs.depth == hs.depth
+        && cs.depth > 0
+        && (cs.base == Base::Void || hs.base == Base::Void)
+    {
+        1
+    } else {
+        0
+    };
+    if s > 0 && c.name.eq_ignore_ascii_case(&h.name) {
+        s += 1;
+    }
+    s
+}
+
+/// Order-preserving alignment of CUDA's parameters with HIP's maximizing the total score:
+/// for each CUDA parameter, the HIP parameter it stands for.
+fn align(cuda: &[RawParam], hip: &[crate::ir::Param]) -> Vec<Option<usize>> {
+    let (n, m) = (cuda.len(), hip.len());
+    let mut best = vec![vec![0u32; m + 1]; n + 1];
+    for i in (0..n).rev() {
+        for j in (0..m).rev() {
+            let s = score(&cuda[i], &hip[j]);
+            let take = if s > 0 { s + best[i + 1][j + 1] } else { 0 };
+            best[i][j] = take.max(best[i + 1][j]).max(best[i][j + 1]);
+        }
+    }
+    let mut out = vec![None; n];
+    let (mut i, mut j) = (0, 0);
+    while i < n && j < m {
+        let s = score(&cuda[i], &hip[j]);
+        if s > 0 && best[i][j] == s + best[i + 1][j + 1] {
+            out[i] = Some(j);
+            i += 1;
+            j += 1;
+        } else if best[i][j] == best[i + 1][j] {
+            i += 1;
+        } else {
+            j += 1;
+        }
+    }
+    out
+}
+
+/// Whether HIP's Python signature takes this parameter (it is not returned).
+fn hip_takes(p: &crate::ir::Param) -> bool {
+    !matches!(p.usage, Usage::Out | Usage::OutString)
+}
+
+/// The compiled spec rules.
+struct Rules {
+    inputs: Vec<Regex>,
+    kernel_params: Vec<Regex>,
+}
+
+impl Rules {
+    fn new(spec: &ConventionsSpec) -> Result<Self> {
+        let compile = |v: &[String]| -> Result<Vec<Regex>> {
+            v.iter()
+                .map(|r| Regex::new(r).with_context(|| format!("conventions regex {r}")))
+                .collect()
+        };
+        Ok(Rules {
+            inputs: compile(&spec.inputs)?,
+            kernel_params: compile(&spec.kernel_params)?,
+        })
+    }
+
+    fn matches(list: &[Regex], f: &str, p: &str) -> bool {
+        let key = format!("{f}.{p}");
+        list.iter().any(|r| r.is_match(&key))
+    }
+}
+
+/// Whether cuda-python returns this CUDA parameter.
+fn is_output(f: &str, p: &RawParam, rules: &Rules) -> bool {
+    if p.shape.depth == 0 || p.const_pointee {
+        return false;
+    }
+    if Rules::matches(&rules.kernel_params, f, &p.name) {
+        return false;
+    }
+    match (p.shape.depth, p.shape.base) {
+        (1, Base::Void | Base::Char | Base::Func | Base::Other) => false,
+        (1, Base::Record) => !Rules::matches(&rules.inputs, f, &p.name),
+        _ => true,
+    }
+}
+
+/// Reads the functions CUDA's headers declare (by the names cuda-python gives them).
+fn read_functions(spec: &ConventionsSpec, includes: &[PathBuf]) -> Result<Vec<RawFunction>> {
+    let path = std::env::temp_dir().join(format!("hipgen-cuda-api-{}.c", std::process::id()));
+    let text: String = spec
+        .headers
+        .keys()
+        .map(|h| format!("#include <{h}>\n"))
+        .collect();
+    std::fs::write(&path, text)?;
+    let mut args = vec!["-x".to_string(), "c".to_string()];
+    args.extend(includes.iter().map(|d| format!("-I{}", d.display())));
+    let tu = TranslationUnit::parse(&path, &args).with_context(|| {
+        format!(
+            "parsing CUDA's headers in {} (tools/setup.sh fetches them)",
+            includes
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    })?;
+    let _ = std::fs::remove_file(&path);
+    // `#define cuCtxCreate cuCtxCreate_v4` (or `__CUDA_API_PTDS(cuMemcpy_v2)`): cuda-python
+    // names the function by the macro.
+    let mut renames: HashMap<String, String> = HashMap::new();
+    let mut functions = Vec::new();
+    for c in tu.cursor().children() {
+        let Some(file) = c.file() else { continue };
+        let Some(module) = spec
+            .headers
+            .iter()
+            .find(|(h, _)| file.ends_with(&format!("/{h}")))
+            .map(|(_, m)| m.clone())
+        else {
+            continue;
+        };
+        match c.kind() {
+            CursorKind::MacroDefinition if !c.is_function_like_macro() => {
+                let tokens = c.tokens();
+                let target = match tokens.as_slice() {
+                    [_, t] => Some(t),
+                    [_, _, open, t, close] if open == "(" && close == ")" => Some(t),
+                    _ => None,
+                };
+                if let Some(t) = target {
+                    renames
+                        .entry(t.clone())
+                        .or_insert_with(|| tokens[0].clone());
+                }
+            }
+            CursorKind::Function => {
+                let status = c.result_type().spelling();
+                if !spec.not_supported.contains_key(&status) {
+                    continue;
+                }
+                let params = c
+                    .arguments()
+                    .iter()
+                    .enumerate()
+                    .map(|(i, a)| {
+                        let t = a.ty();
+                        let name = a.spelling();
+                        RawParam {
+                            name: if name.is_empty() {
+                                format!("arg{i}")
+                            } else {
+                                name
+                            },
+                            shape: shape(&t),
+                            const_pointee: t.kind() == TypeKind::Pointer && t.pointee().is_const(),
+                            scalar_typedef: scalar_typedef(&t),
+                        }
+                    })
+                    .collect();
+                functions.push(RawFunction {
+                    name: c.spelling(),
+                    module,
+                    status,
+                    params,
+                });
+            }
+            _ => {}
+        }
+    }
+    let mut seen = BTreeSet::new();
+    let mut out = Vec::new();
+    for mut f in functions {
+        if let Some(n) = renames.get(&f.name) {
+            f.name = n.clone();
+        }
+        if seen.insert(f.name.clone()) {
+            out.push(f);
+        }
+    }
+    Ok(out)
+}
+
+/// The HIP function a CUDA function name stands for: (HIP module, function).
+pub type HipFunctions<'a> = HashMap<&'a str, (&'a str, &'a Function)>;
+
+/// Joins the CUDA functions of one API version to their HIP functions.
+fn plan(
+    version: &str,
+    funcs: &[RawFunction],
+    hip: &HipFunctions,
+    spec: &ConventionsSpec,
+    rules: &Rules,
+) -> ApiConventions {
+    let mut adapted = Vec::new();
+    let mut stubs = Vec::new();
+    let mut wrappers: BTreeMap<String, (u8, bool)> = BTreeMap::new();
+    let mut same = 0;
+    let mut mismatched = Vec::new();
+    for f in funcs {
+        for (n, size, signed) in f.params.iter().filter_map(|p| p.scalar_typedef.as_ref()) {
+            wrappers.insert(n.clone(), (*size, *signed));
+        }
+        let target = hip.get(f.name.as_str());
+        let map = match target {
+            Some((_, h)) => align(&f.params, &h.params),
+            None => vec![None; f.params.len()],
+        };
+        // An output where HIP returns the value; where HIP takes a struct from the caller
+        // and CUDA's rule says output, the adapter makes the struct; otherwise as HIP takes it.
+        let outs: Vec<bool> = f
+            .params
+            .iter()
+            .zip(&map)
+            .map(|(p, hj)| match (target, hj) {
+                (Some((_, h)), Some(j)) => {
+                    let hp = &h.params[*j];
+                    !hip_takes(hp)
+                        || (is_output(&f.name, p, rules)
+                            && matches!(&hp.ty, CType::Pointer { pointee, .. }
+                                if matches!(pointee.as_ref(), CType::Record { .. })))
+                }
+                _ => is_output(&f.name, p, rules),
+            })
+            .collect();
+        let inputs: Vec<usize> = (0..f.params.len()).filter(|&i| !outs[i]).collect();
+        let params: Vec<CudaParam> = inputs
+            .iter()
+            .map(|&i| CudaParam {
+                name: spec
+                    .param_renames
+                    .get(&f.params[i].name)
+                    .cloned()
+                    .unwrap_or_else(|| f.params[i].name.clone()),
+                kernel_params: Rules::matches(&rules.kernel_params, &f.name, &f.params[i].name),
+                integer: f.params[i].shape.depth == 0 && f.params[i].scalar_typedef.is_some(),
+            })
+            .collect();
+        let stub = |why: &str| Stub {
+            cuda: f.name.clone(),
+            module: f.module.clone(),
+            status_type: f.status.clone(),
+            status: spec.not_supported[&f.status].clone(),
+            params: params.iter().map(|p| p.name.clone()).collect(),
+            outputs: outs.iter().filter(|o| **o).count(),
+            why: why.to_string(),
+        };
+        let Some(&(module, h)) = hip.get(f.name.as_str()) else {
+            stubs.push(stub("no HIP function"));
+            continue;
+        };
+        if !matches!(h.ret, CType::Enum { .. }) {
+            // HIP returns a value, not a status: the HIP object as it is.
+            continue;
+        }
+        let mut hip_to_cuda = vec![None; h.params.len()];
+        for (c, hj) in map.iter().enumerate() {
+            if let Some(j) = hj {
+                hip_to_cuda[*j] = Some(c);
+            }
+        }
+        // HIP's returned values, in order, by HIP parameter index.
+        let hip_outs: Vec<usize> = (0..h.params.len())
+            .filter(|&j| !hip_takes(&h.params[j]))
+            .collect();
+        let mut args = Vec::new();
+        let mut made = Vec::new();
+        let mut broken = None;
+        for (j, hp) in h.params.iter().enumerate() {
+            if !hip_takes(hp) {
+                continue;
+            }
+            args.push(match hip_to_cuda[j] {
+                Some(c) if outs[c] => match &hp.ty {
+                    CType::Pointer { pointee, .. } => match pointee.as_ref() {
+                        CType::Record { name } => {
+                            made.push(c);
+                            AdapterArg::New {
+                                record: name.clone(),
+                            }
+                        }
+                        _ => {
+                            broken = Some(format!("HIP takes {} as an input", hp.name));
+                            AdapterArg::Zero
+                        }
+                    },
+                    _ => {
+                        broken = Some(format!("HIP takes {} as an input", hp.name));
+                        AdapterArg::Zero
+                    }
+                },
+                Some(c) => AdapterArg::Input {
+                    index: inputs.iter().position(|&i| i == c).unwrap_or(0),
+                },
+                None => AdapterArg::Zero,
+            });
+        }
+        let mut results = Vec::new();
+        for (c, p) in f.params.iter().enumerate() {
+            if !outs[c] {
+                continue;
+            }
+            let wrap = p.scalar_typedef.as_ref().map(|(n, _, _)| n.clone());
+            let source = match map[c] {
+                Some(j) if !hip_takes(&h.params[j]) => AdapterResult::Hip {
+                    index: hip_outs.iter().position(|&o| o == j).unwrap_or(0),
+                    wrap,
+                },
+                Some(_) if made.contains(&c) => AdapterResult::Made {
+                    index: made.iter().position(|&m| m == c).unwrap_or(0),
+                },
+                _ => {
+                    broken = Some(format!("HIP has no output for {}", p.name));
+                    continue;
+                }
+            };
+            results.push(source);
+        }
+        // HIP outputs CUDA does not return are dropped (none known).
+        if let Some(why) = broken {
+            mismatched.push((f.name.clone(), why));
+            continue;
+        }
+        let dropped: Vec<usize> = inputs
+            .iter()
+            .enumerate()
+            .filter(|(_, &c)| map[c].is_none())
+            .map(|(k, _)| k)
+            .collect();
+        let identity = dropped.is_empty()
+            && results.len() == hip_outs.len()
+            && results
+                .iter()
+                .enumerate()
+                .all(|(k, r)| matches!(r, AdapterResult::Hip { index, wrap: None } if *index == k))
+            && args.len() == inputs.len()
+            && args
+                .iter()
+                .enumerate()
+                .all(|(k, a)| matches!(a, AdapterArg::Input { index } if *index == k))
+            // Parameter names alone do not make an adapter: a call through one costs more
+            // than a keyword spelled CUDA's way is worth (keywords there are HIP's names).
+            && params.iter().all(|p| !p.kernel_params);
+        if identity {
+            same += 1;
+            continue;
+        }
+        adapted.push(Adapter {
+            cuda: f.name.clone(),
+            module: f.module.clone(),
+            hip_module: module.to_string(),
+            hip: h.name.clone(),
+            params,
+            args,
+            results,
+            dropped,
+        });
+    }
+    ApiConventions {
+        version: version.to_string(),
+        same,
+        adapted,
+        stubs,
+        wrappers: wrappers
+            .into_iter()
+            .map(|(name, (size, signed))| WrapperType { name, size, signed })
+            .collect(),
+        mismatched,
+        not_supported: spec.not_supported.clone(),
+    }
+}
+
+/// Reads each API version's headers and plans every CUDA function of them.
+pub fn generate(
+    spec: &ConventionsSpec,
+    cuda_headers: &Path,
+    hip: &HipFunctions,
+) -> Result<Vec<ApiConventions>> {
+    let rules = Rules::new(spec)?;
+    spec.apis
+        .iter()
+        .map(|api| {
+            let includes: Vec<PathBuf> = api.include.iter().map(|i| cuda_headers.join(i)).collect();
+            let funcs = read_functions(spec, &includes)
+                .with_context(|| format!("CUDA {} conventions", api.version))?;
+            Ok(plan(&api.version, &funcs, hip, spec, &rules))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::Param;
+
+    fn c(name: &str, depth: u8, base: Base) -> RawParam {
+        RawParam {
+            name: name.into(),
+            shape: Shape { depth, base },
+            const_pointee: false,
+            scalar_typedef: None,
+        }
+    }
+
+    fn h(name: &str, ty: CType, usage: Usage) -> Param {
+        Param {
+            name: name.into(),
+            spelling: String::new(),
+            ty,
+            usage,
+            size_param: None,
+        }
+    }
+
+    fn int(size: u8) -> CType {
+        CType::Int {
+            size,
+            signed: false,
+            is_char: false,
+        }
+    }
+
+    fn ptr(t: CType) -> CType {
+        CType::Pointer {
+            pointee: Box::new(t),
+            is_const: false,
+        }
+    }
+
+    #[test]
+    fn aligns_a_hip_parameter_cuda_lacks() {
+        // cudaMallocHost(void **ptr, size_t size) → hipHostMalloc(ptr, size, flags)
+        let cuda = [c("ptr", 2, Base::Void), c("size", 0, Base::Int(8))];
+        let hip = [
+            h("ptr", ptr(ptr(CType::Void)), Usage::Out),
+            h("size", int(8), Usage::In),
+            h("flags", int(4), Usage::In),
+        ];
+        assert_eq!(align(&cuda, &hip), [Some(0), Some(1)]);
+    }
+
+    #[test]
+    fn aligns_past_a_cuda_parameter_hip_lacks() {
+        // CUDA 13's cuCtxCreate(pctx, ctxCreateParams, flags, dev) → hipCtxCreate(ctx, flags, device)
+        let cuda = [
+            c("pctx", 1, Base::Handle),
+            c("ctxCreateParams", 1, Base::Record),
+            c("flags", 0, Base::Int(4)),
+            c("dev", 0, Base::Int(4)),
+        ];
+        let handle = CType::Handle {
+            name: "ihipCtx_t".into(),
+        };
+        let hip = [
+            h("ctx", ptr(handle), Usage::Out),
+            h("flags", int(4), Usage::In),
+            h("device", int(4), Usage::In),
+        ];
+        assert_eq!(align(&cuda, &hip), [Some(0), None, Some(1), Some(2)]);
+    }
+
+    #[test]
+    fn outputs_by_cuda_rule() {
+        let rules = Rules {
+            inputs: vec![Regex::new(r"\.ctxCreateParams$").unwrap()],
+            kernel_params: vec![Regex::new(r"\.kernelParams$").unwrap()],
+        };
+        assert!(is_output("f", &c("prop", 1, Base::Record), &rules));
+        assert!(!is_output(
+            "f",
+            &c("ctxCreateParams", 1, Base::Record),
+            &rules
+        ));
+        assert!(!is_output("f", &c("kernelParams", 2, Base::Void), &rules));
+        assert!(is_output("f", &c("pp", 2, Base::Void), &rules));
+        assert!(!is_output("f", &c("buf", 1, Base::Void), &rules));
+        let mut konst = c("desc", 1, Base::Record);
+        konst.const_pointee = true;
+        assert!(!is_output("f", &konst, &rules));
+    }
+}

@@ -1,0 +1,338 @@
+"""cuda-python's calling conventions on top of the HIP functions.
+
+hipgen reads CUDA's headers of each cuda-bindings major version and joins every CUDA
+function to the HIP function HIPIFY maps it to (`generator/src/conventions.rs`). Where
+cuda-python calls a function as HIP's bindings do, the CUDA name is the HIP object. The
+tables hold the rest, which this module turns into Python objects on first use:
+
+- adapters: a function compiled from the table's plan (so keyword arguments use CUDA's
+  parameter names, and no per-call interpretation is left): it passes each argument to its
+  HIP position, makes the structs cuda-python returns (`cudaGetDeviceProperties`), passes
+  zero for HIP parameters CUDA lacks (`hipHostMalloc`'s flags), converts `kernelParams`
+  given in cuda-python's forms, and returns the status and the outputs in CUDA's order,
+  `None` for each output when the status is an error, as cuda-python does;
+- stubs: CUDA functions with no HIP equivalent return "not supported" (and `None` for each
+  output), as cuda-python's contract is status codes;
+- wrapper types: CUDA's integer typedefs (`CUdevice`, `CUdeviceptr`, `cuuint64_t`) are
+  `int` subclasses with cuda-python's `repr`, range check and `getPtr()`, so HIP functions
+  take them wherever they take an integer.
+
+`HIP_PYTHON_CUDA_API` (`13` by default, or `12`) selects whose signatures apply, as
+cuda-bindings 12 and 13 differ (`cuCtxCreate`, `cuMemAdvise`, `cudaMemAdvise`, ...).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import enum
+import importlib
+import json
+import keyword
+import os
+
+from . import _native
+
+#: Environment variable selecting the cuda-bindings major version whose signatures apply.
+API_VARIABLE = "HIP_PYTHON_CUDA_API"
+DEFAULT_API = "13"
+
+_TABLES: dict[str, _Tables] = {}
+_WRAPPERS: dict[str, type] = {}
+
+
+def api_version() -> str:
+    """The cuda-bindings major version whose signatures the CUDA modules follow."""
+    value = os.environ.get(API_VARIABLE, DEFAULT_API).strip()
+    known = _native.api_versions()
+    if value not in known:
+        raise ValueError(f"environment variable {API_VARIABLE}={value!r}: must be one of {', '.join(known)}")
+    return value
+
+
+class _Tables:
+    """One API version's tables, indexed by CUDA name."""
+
+    def __init__(self, version: str):
+        data = json.loads(_native.conventions(version))
+        self.version = version
+        self.adapted = {a["cuda"]: a for a in data["adapted"]}
+        self.stubs = {s["cuda"]: s for s in data["stubs"]}
+        self.wrappers = {w["name"]: w for w in data["wrappers"]}
+        self.not_supported = data["not_supported"]
+
+    def names(self, module: str) -> list[str]:
+        """The names this version adds to cuda-python module `module`."""
+        out = [n for n, s in self.stubs.items() if s["module"] == module]
+        if module == "driver":
+            out += [n for n in self.wrappers if not n.startswith("cuda")]
+        elif module == "runtime":
+            out += [n for n in self.wrappers if n.startswith("cuda")]
+        return out
+
+
+def tables() -> _Tables:
+    version = api_version()
+    t = _TABLES.get(version)
+    if t is None:
+        t = _TABLES[version] = _Tables(version)
+    return t
+
+
+# --- wrapper types -----------------------------------------------------------------------
+
+
+class CudaInt(int):
+    """Base of CUDA's integer typedef classes (`CUdevice`, `CUdeviceptr`, `cuuint64_t`)."""
+
+    _bits = 64
+    _signed = False
+    _ctype = ctypes.c_uint64
+
+    def __new__(cls, init_value=0, _ptr=0):
+        if _ptr:
+            init_value = cls._ctype.from_address(int(_ptr)).value
+        value = int(init_value)
+        lo, hi = (
+            (-(1 << (cls._bits - 1)), (1 << (cls._bits - 1)) - 1)
+            if cls._signed
+            else (0, (1 << cls._bits) - 1)
+        )
+        if not lo <= value <= hi:
+            raise OverflowError(f"{cls.__name__}: {value} is out of range [{lo}, {hi}]")
+        return int.__new__(cls, value)
+
+    def __repr__(self):
+        return f"<{type(self).__name__} {int(self)}>"
+
+    __str__ = __repr__
+
+    def getPtr(self) -> int:  # noqa: N802 (cuda-python's name)
+        """The address of a C value holding this one (kept alive with the object)."""
+        box = self.__dict__.get("_box")
+        if box is None:
+            box = self.__dict__["_box"] = self._ctype(int(self))
+        return ctypes.addressof(box)
+
+
+_CTYPES = {
+    (4, True): ctypes.c_int32,
+    (4, False): ctypes.c_uint32,
+    (8, True): ctypes.c_int64,
+    (8, False): ctypes.c_uint64,
+}
+
+
+def wrapper(name: str) -> type | None:
+    """The class of CUDA integer typedef `name`, or None when it is not one."""
+    cls = _WRAPPERS.get(name)
+    if cls is None:
+        w = tables().wrappers.get(name)
+        if w is None:
+            return None
+        ctype = _CTYPES.get((w["size"], w["signed"]), ctypes.c_uint64)
+        cls = type(
+            name,
+            (CudaInt,),
+            {
+                "_bits": w["size"] * 8,
+                "_signed": w["signed"],
+                "_ctype": ctype,
+                "__module__": "cuda.bindings.runtime" if name.startswith("cuda") else "cuda.bindings.driver",
+                "__doc__": f"CUDA's {name}: an integer of {w['size'] * 8} bits.",
+            },
+        )
+        _WRAPPERS[name] = cls
+    return cls
+
+
+# --- kernel arguments --------------------------------------------------------------------
+
+_KERNEL_CTYPES = (
+    ctypes.c_bool,
+    ctypes.c_char,
+    ctypes.c_wchar,
+    ctypes.c_byte,
+    ctypes.c_ubyte,
+    ctypes.c_short,
+    ctypes.c_ushort,
+    ctypes.c_int,
+    ctypes.c_uint,
+    ctypes.c_long,
+    ctypes.c_ulong,
+    ctypes.c_longlong,
+    ctypes.c_ulonglong,
+    ctypes.c_size_t,
+    ctypes.c_float,
+    ctypes.c_double,
+    ctypes.c_void_p,
+)
+
+
+def _address_of_value(value, ctype, keep):
+    """The address of a C object holding `value` as `ctype` (None: the value's own)."""
+    if ctype is None:
+        get = getattr(value, "getPtr", None)
+        if callable(get):
+            return int(get())
+        if isinstance(value, ctypes.Structure | ctypes.Union | ctypes._SimpleCData):
+            return ctypes.addressof(value)
+        if isinstance(value, enum.Enum):
+            box = ctypes.c_int(int(value.value))
+        elif isinstance(value, int):
+            # A HIP pointer or handle value (hip-python's objects are ints or convert to one).
+            box = ctypes.c_void_p(int(value))
+        elif hasattr(value, "__int__"):
+            box = ctypes.c_void_p(int(value))
+        else:
+            raise TypeError(
+                f"kernelParams: a value of type {type(value).__name__} with type None must have getPtr(), "
+                "be a ctypes object or an integer"
+            )
+    elif ctype is ctypes.c_void_p:
+        if isinstance(value, ctypes.c_void_p):
+            value = value.value or 0
+        elif not isinstance(value, int):
+            get = getattr(value, "getPtr", None)
+            value = int(get()) if callable(get) else int(value)
+        box = ctypes.c_void_p(value)
+    elif ctype in _KERNEL_CTYPES:
+        if isinstance(value, ctype):
+            box = value
+        else:
+            if isinstance(value, ctypes._SimpleCData):
+                value = value.value
+            box = ctype(value)
+    elif isinstance(ctype, type) and issubclass(ctype, ctypes.Structure | ctypes.Union):
+        box = value if isinstance(value, ctype) else ctype(value)
+    else:
+        raise TypeError(f"kernelParams: unsupported type {ctype!r}")
+    keep.append(box)
+    return ctypes.addressof(box)
+
+
+def kernel_params(obj):
+    """`kernelParams` in any of cuda-python's forms → (address of a `void *[]`, what to keep)."""
+    if obj is None:
+        return 0, None
+    if isinstance(obj, int):
+        return obj, None
+    if isinstance(obj, tuple) and len(obj) == 2 and isinstance(obj[0], tuple) and isinstance(obj[1], tuple):
+        values, types = obj
+        if len(values) != len(types):
+            raise TypeError("kernelParams: the values and types tuples differ in length")
+        keep: list = []
+        array = (ctypes.c_void_p * max(len(values), 1))()
+        for i, (value, ctype) in enumerate(zip(values, types)):
+            array[i] = _address_of_value(value, ctype, keep)
+        keep.append(array)
+        return ctypes.addressof(array), keep
+    # Buffers (a NumPy array of argument addresses), ctypes arrays, hip-python pointers: the
+    # HIP function converts them as any pointer.
+    return obj, None
+
+
+# --- adapters and stubs ------------------------------------------------------------------
+
+
+def _status(type_name: str, member: str):
+    from . import _layer
+
+    return getattr(_layer.status_enum(type_name), member)
+
+
+def adapter(entry: dict):
+    """Compiles the adapter a table entry describes."""
+    hip = getattr(importlib.import_module(f"hip.{entry['hip_module']}"), entry["hip"])
+    names = [p["name"] + "_" if keyword.iskeyword(p["name"]) else p["name"] for p in entry["params"]]
+    env = {"_hip": hip, "_kp": kernel_params}
+    lines = []
+    for i, p in enumerate(entry["params"]):
+        if p.get("kernel_params"):
+            lines.append(f"    {names[i]}, _keep{i} = _kp({names[i]})")
+        elif p.get("integer"):
+            lines.append(f"    if {names[i]} is None:\n        {names[i]} = 0")
+    status_type = {"driver": "CUresult", "runtime": "cudaError_t", "nvrtc": "nvrtcResult"}[entry["module"]]
+    fail = "(_ns," + " None," * len(entry["results"]) + ")"
+    if entry["dropped"]:
+        env["_ns"] = _status(status_type, tables().not_supported[status_type])
+        for k in entry["dropped"]:
+            lines.append(
+                f"    if {names[k]} is not None and not (isinstance({names[k]}, int) and {names[k]} == 0):"
+            )
+            lines.append(f"        return {fail}")
+    args = []
+    made = 0
+    for a in entry["args"]:
+        if a["from"] == "input":
+            args.append(names[a["index"]])
+        elif a["from"] == "new":
+            cls_name = f"_R{made}"
+            env[cls_name] = getattr(importlib.import_module(f"hip.{entry['hip_module']}"), a["record"])
+            lines.append(f"    _m{made} = {cls_name}()")
+            args.append(f"_m{made}")
+            made += 1
+        else:
+            args.append("0")
+    lines.append(f"    _r = _hip({', '.join(args)})")
+    if entry["results"]:
+        outs = []
+        for r in entry["results"]:
+            if r["from"] == "made":
+                outs.append(f"_m{r['index']}")
+            elif r.get("wrap"):
+                cls = wrapper(r["wrap"])
+                env[f"_W_{r['wrap']}"] = cls
+                outs.append(f"_W_{r['wrap']}(_int(_r[{r['index'] + 1}]))")
+            else:
+                outs.append(f"_r[{r['index'] + 1}]")
+        env["_int"] = _as_int
+        lines.append("    if _r[0]:")
+        lines.append("        return (_r[0]," + " None," * len(outs) + ")")
+        lines.append(f"    return (_r[0], {', '.join(outs)})")
+    else:
+        lines.append("    return (_r[0],)")
+    source = f"def {entry['cuda']}({', '.join(names)}):\n" + "\n".join(lines) + "\n"
+    exec(compile(source, f"<cuda adapter {entry['cuda']}>", "exec"), env)  # noqa: S102 (generated from the tables)
+    fn = env[entry["cuda"]]
+    fn.__doc__ = (
+        f"CUDA's {entry['cuda']} on HIP's {entry['hip']}, with cuda-python's calling convention "
+        f"(cuda-bindings {api_version()})."
+    )
+    fn.__module__ = f"cuda.bindings.{entry['module']}"
+    fn.__hip__ = hip  # the HIP function called (not __wrapped__: inspect would show its signature)
+    return fn
+
+
+def _as_int(value) -> int:
+    """An output's integer value (HIP pointers are objects with `__int__`)."""
+    return value if isinstance(value, int) else int(value)
+
+
+def stub(entry: dict):
+    """A CUDA function HIP has no equivalent of: returns "not supported"."""
+    status = _status(entry["status_type"], entry["status"])
+    result = (status,) + (None,) * entry["outputs"]
+    why = entry["why"]
+
+    def not_supported(*args, **kwargs):
+        return result
+
+    not_supported.__name__ = not_supported.__qualname__ = entry["cuda"]
+    not_supported.__module__ = f"cuda.bindings.{entry['module']}"
+    not_supported.__doc__ = (
+        f"CUDA's {entry['cuda']}: not supported on HIP ({why}); returns {entry['status']}."
+    )
+    not_supported.hip_not_supported = True
+    return not_supported
+
+
+def resolve(name: str, module: str):
+    """The object the conventions give CUDA name `name` in `module`, or None."""
+    t = tables()
+    entry = t.adapted.get(name)
+    if entry is not None:
+        return adapter(entry)
+    entry = t.stubs.get(name)
+    if entry is not None and entry["module"] == module:
+        return stub(entry)
+    return wrapper(name)
