@@ -177,3 +177,17 @@ def test_tables_cover_both_versions():
     assert {"cudaGetDeviceProperties", "cuLaunchKernel", "cuMemAlloc"} <= names12
     assert "cuCtxCreate_v4" in names12 | {s["cuda"] for s in t12["stubs"]}  # 12 names both
     assert "cuCtxCreate_v4" not in {a["cuda"] for a in t13["adapted"]} | {s["cuda"] for s in t13["stubs"]}
+
+
+def test_cubin_is_the_code_object():
+    src = b'extern "C" __global__ void k(int *x) { *x = 1; }'
+    err, prog = nvrtc.nvrtcCreateProgram(src, b"k.cu", 0, None, None)
+    assert err == nvrtc.nvrtcResult.NVRTC_SUCCESS
+    (err,) = nvrtc.nvrtcCompileProgram(prog, 1, [b"--offload-arch=gfx90a"])
+    assert err == nvrtc.nvrtcResult.NVRTC_SUCCESS
+    err, size = nvrtc.nvrtcGetCUBINSize(prog)
+    assert err == nvrtc.nvrtcResult.NVRTC_SUCCESS and size > 0
+    cubin, ptx = b" " * size, b" " * size
+    assert nvrtc.nvrtcGetCUBIN(prog, cubin)[0] == nvrtc.nvrtcResult.NVRTC_SUCCESS
+    assert nvrtc.nvrtcGetPTX(prog, ptx)[0] == nvrtc.nvrtcResult.NVRTC_SUCCESS
+    assert cubin == ptx and cubin[:4] == b"\x7fELF"

@@ -37,6 +37,7 @@ _OVERRIDES: dict[str, str] = {
     "nvrtcCompileProgram": "cuda._nvrtc",
     "nvrtcGetPTX": "cuda._nvrtc",
     "nvrtcGetCUBIN": "cuda._nvrtc",
+    "nvrtcGetCUBINSize": "cuda._nvrtc",
     "nvrtcGetProgramLog": "cuda._nvrtc",
 }
 

@@ -5,6 +5,7 @@
   architecture becomes `--offload-arch=<gfx target>` (the current device's, or
   `HIP_PYTHON_OFFLOAD_ARCH`); options with no hiprtc meaning are dropped with a
   `NvrtcOptionWarning`; anything else (clang options, `-I`, `-D`) passes through.
+- `nvrtcGetCUBIN` and `nvrtcGetCUBINSize` give the code object, as `nvrtcGetPTX` does.
 - `nvrtcGetPTX`, `nvrtcGetCUBIN`, `nvrtcGetProgramLog` also accept a `bytes` object of the
   right size as the buffer, as cuda-python's examples pass one (`ptx = b" " * size`).
 
@@ -24,6 +25,7 @@ __all__ = [
     "NvrtcOptionWarning",
     "nvrtcCompileProgram",
     "nvrtcGetCUBIN",
+    "nvrtcGetCUBINSize",
     "nvrtcGetPTX",
     "nvrtcGetProgramLog",
     "translate_options",
@@ -262,8 +264,18 @@ def nvrtcGetPTX(prog, ptx):
 
 
 def nvrtcGetCUBIN(prog, cubin):
-    """hiprtcGetBitcode; `cubin` may also be a bytes object of its size."""
-    return _fill("nvrtcGetCUBIN", "nvrtcGetCUBINSize", prog, cubin)
+    """The compiled code object (hiprtcGetCode), which `cuModuleLoadData` loads; `cubin` may
+    also be a bytes object of its size.
+
+    HIPIFY maps it to hiprtcGetBitcode, which gives LLVM bitcode only for `-fgpu-rdc`
+    programs; code asking for a CUBIN wants loadable code.
+    """
+    return _fill("nvrtcGetPTX", "nvrtcGetPTXSize", prog, cubin)
+
+
+def nvrtcGetCUBINSize(prog):
+    """The size of the compiled code object (hiprtcGetCodeSize); see `nvrtcGetCUBIN`."""
+    return _hip_function("nvrtcGetPTXSize")(prog)
 
 
 def nvrtcGetProgramLog(prog, log):
