@@ -26,8 +26,8 @@ MODULES = {
     "cuda.bindings.nvrtc": cuda.bindings.nvrtc,
 }
 INTEROP = json.loads((REPO / "tests/fixtures/hip_python_interop_6.4.3.json").read_text())
-# hipify 7.0 no longer maps getLocalRuntimeVersion (a cuda-python helper, not a CUDA API),
-# which hip-python-interop took from an older hipify.
+# hip-python-interop took getLocalRuntimeVersion from an older HIPIFY into the driver module
+# too; it is a helper of cuda-python's runtime module only (cuda/_runtime_extras.py).
 KNOWN_MISSING = {"getLocalRuntimeVersion"}
 # Where HIPIFY 7.0 (our table) and the older HIPIFY hip-python-interop 6.4.3 followed differ:
 # both HIP structs exist; HIPIFY now maps the CUDA struct to the runtime-API one.
@@ -57,7 +57,7 @@ def test_name_parity_with_hip_python_interop(module):
     missing = sorted(theirs - ours)
     assert len(missing) <= 0.05 * len(theirs), missing
     # The rest is pinned, so a loss shows up at once.
-    assert set(missing) == (KNOWN_MISSING & theirs)
+    assert set(missing) <= KNOWN_MISSING
 
 
 @pytest.mark.parametrize("module", sorted(MODULES))
@@ -69,7 +69,7 @@ def test_names_stand_for_the_same_hip_objects_as_in_hip_python_interop(module):
         if target is None:
             continue
         kind, hip_name = target
-        if name in KNOWN_MISSING:
+        if name in KNOWN_MISSING and not hasattr(mod, name):
             continue
         ours = getattr(mod, name)
         if name in _layer._OVERRIDES:

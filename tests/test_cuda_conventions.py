@@ -191,3 +191,122 @@ def test_cubin_is_the_code_object():
     assert nvrtc.nvrtcGetCUBIN(prog, cubin)[0] == nvrtc.nvrtcResult.NVRTC_SUCCESS
     assert nvrtc.nvrtcGetPTX(prog, ptx)[0] == nvrtc.nvrtcResult.NVRTC_SUCCESS
     assert cubin == ptx and cubin[:4] == b"\x7fELF"
+
+
+# --- CUDA's own types and the runtime module's helpers -------------------------------------
+
+
+def test_cuda_only_enum_has_cuda_values():
+    # HIP has no counterpart of CUdevResourceType: the class holds CUDA's members and values.
+    members = dict(_conventions.enum_members("CUdevResourceType"))
+    assert members, "CUDA 13's cuda.h declares CUdevResourceType"
+    cls = cuda.CUdevResourceType
+    assert {m.name: int(m) for m in cls} == {n: v for n, v in members.items() if n in cls.__members__}
+    assert int(cuda.CUmemAttach_flags.CU_MEM_ATTACH_GLOBAL) == 1
+    assert "CUdevResourceType" in cuda.__all__
+
+
+def test_cuda_member_hip_lacks_gets_a_value_no_hip_member_has():
+    attr = cudart.cudaDeviceAttr.cudaDevAttrSparseCudaArraySupported
+    hip_values = {int(m) for m in hip.hipDeviceAttribute_t}
+    assert int(attr) not in hip_values
+    # HIP answers with an error status, never a value of another attribute.
+    err, _ = cudart.cudaDeviceGetAttribute(attr, 0)
+    assert err != 0
+    # A member HIP has keeps HIP's value.
+    assert int(cudart.cudaDeviceAttr.cudaDevAttrWarpSize) == int(
+        hip.hipDeviceAttribute_t.hipDeviceAttributeWarpSize
+    )
+
+
+def test_cuda_only_handles_are_pointer_classes():
+    a, b, c = cuda.CUlibrary(123), cuda.CUlibrary(123), cuda.CUkernel(456)
+    assert a == b and hash(a) == hash(b) and a != cuda.CUlibrary(7)
+    assert int(c) == 456
+    # getPtr(): the address of a slot holding the handle's value.
+    assert ctypes.c_void_p.from_address(c.getPtr()).value == 456
+
+
+def test_handle_constants():
+    assert isinstance(cudart.cudaStreamLegacy, cudart.cudaStream_t)
+    assert int(cudart.cudaStreamLegacy) == 1 and int(cudart.cudaStreamPerThread) == 2
+    assert int(cuda.CU_STREAM_PER_THREAD) == 2
+    assert int(cudart.cudaStream_t(cudart.cudaStreamLegacy)) == 1
+
+
+def test_runtime_helpers():
+    assert cudart.dim3 is hip.dim3
+    assert cudart.sizeof(cudart.dim3) == 12
+    assert cudart.sizeof(cudart.cudaSurfaceObject_t) == 8
+    assert cudart.sizeof(cudart.cudaStream_t) == ctypes.sizeof(ctypes.c_void_p)
+    e = cudart.make_cudaExtent(1, 2, 3)
+    assert (e.width, e.height, e.depth) == (1, 2, 3)
+    p = cudart.make_cudaPos(4, 5, 6)
+    assert (p.x, p.y, p.z) == (4, 5, 6)
+    pp = cudart.make_cudaPitchedPtr(0x1000, 64, 16, 4)
+    assert (int(pp.ptr), pp.pitch, pp.xsize, pp.ysize) == (0x1000, 64, 16, 4)
+    err, version = cudart.getLocalRuntimeVersion()
+    assert err == 0 and version == hip.hipRuntimeGetVersion()[1]
+    with pytest.raises(TypeError):
+        cudart.sizeof(object())
+
+
+def test_struct_ptr_view_and_get_ptr():
+    memory = (ctypes.c_uint32 * 3)(4, 5, 6)
+    d = cudart.dim3(_ptr=ctypes.addressof(memory))
+    assert (d.x, d.y, d.z) == (4, 5, 6)
+    d.y = 50  # a view: the memory changes
+    assert memory[1] == 50
+    assert d.getPtr() == ctypes.addressof(memory)
+    fresh = cudart.dim3(_ptr=0)
+    assert fresh.getPtr() != 0 and (fresh.x, fresh.y, fresh.z) == (1, 1, 1)
+    with pytest.raises(ValueError):
+        cudart.dim3(1, _ptr=ctypes.addressof(memory))
+
+
+def test_handle_from_ptr_reads_the_stored_pointer():
+    # cuda-python: cudaStreamCallback_t(_ptr=ctypes.addressof(c_callback)).
+    callback = ctypes.CFUNCTYPE(None)(lambda: None)
+    fn = cudart.cudaHostFn_t(_ptr=ctypes.addressof(callback))
+    assert int(fn) == ctypes.cast(callback, ctypes.c_void_p).value
+    with pytest.raises(ValueError):
+        cudart.cudaStream_t(5, _ptr=ctypes.addressof(callback))
+
+
+def test_program_log_into_a_one_byte_bytes():
+    # cuda-python's idiom: log = b" " * logSize, and an empty log is 1 byte (the NUL).
+    err, prog = nvrtc.nvrtcCreateProgram(b'extern "C" __global__ void k() {}', b"k.cu", 0, None, None)
+    assert err == 0
+    (err,) = nvrtc.nvrtcCompileProgram(prog, 1, [b"--offload-arch=gfx90a"])
+    assert err == 0
+    err, size = nvrtc.nvrtcGetProgramLogSize(prog)
+    # A clean compile: empty (hiprtc) or the NUL alone (NVRTC; tests/test_gpu.py covers it).
+    assert err == 0 and size in (0, 1)
+    log = b" " * size
+    (err,) = nvrtc.nvrtcGetProgramLog(prog, log)
+    assert err == 0
+    assert b" " == bytes([32])  # the shared one-byte object is untouched
+    nvrtc.nvrtcDestroyProgram(prog)
+
+
+def test_kernel_params_storage_forms():
+    # cuda-python's test_kernelParams idioms: a typedef object over caller memory with type
+    # c_void_p passes that memory's address (the kernel writes there); a struct with type
+    # None passes its bytes; a struct over caller memory with c_void_p passes its address;
+    # a handle with type None passes its value.
+    surface_mem = ctypes.c_uint64(7)
+    dim_mem = (ctypes.c_uint32 * 3)()
+    surface = cudart.cudaSurfaceObject_t(_ptr=ctypes.addressof(surface_mem))
+    assert int(surface) == 7 and surface.getPtr() == ctypes.addressof(surface_mem)
+    dim = cudart.dim3(4, 5, 6)
+    dim_view = cudart.dim3(_ptr=ctypes.addressof(dim_mem))
+    stream = cudart.cudaStream_t(0x5000)
+    addr, keep = _conventions.kernel_params(
+        ((surface, dim, dim_view, stream), (ctypes.c_void_p, None, ctypes.c_void_p, None))
+    )
+    args = (ctypes.c_void_p * 4).from_address(addr)
+    assert ctypes.c_void_p.from_address(args[0]).value == ctypes.addressof(surface_mem)
+    assert list((ctypes.c_uint32 * 3).from_address(args[1])) == [4, 5, 6]
+    assert ctypes.c_void_p.from_address(args[2]).value == ctypes.addressof(dim_mem)
+    assert ctypes.c_void_p.from_address(args[3]).value == 0x5000
+    assert keep

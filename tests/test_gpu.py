@@ -493,6 +493,11 @@ def test_cuda_python_conventions_on_the_gpu():
     err, prog = nvrtc.nvrtcCreateProgram(CUDA_ARGS, b"mix.cu", 0, None, None)
     opts = [f"--gpu-architecture=sm_{major}{minor}".encode()]
     assert nvrtc.nvrtcCompileProgram(prog, len(opts), opts)[0] == nvrtc.nvrtcResult.NVRTC_SUCCESS
+    # cuda-python's log idiom; a clean NVRTC log is 1 byte (the NUL): b" " * 1 is Python's
+    # shared one-byte object, which must come back untouched.
+    err, log_size = nvrtc.nvrtcGetProgramLogSize(prog)
+    assert nvrtc.nvrtcGetProgramLog(prog, b" " * log_size)[0] == nvrtc.nvrtcResult.NVRTC_SUCCESS
+    assert b" " == bytes([32])
     err, size = nvrtc.nvrtcGetCUBINSize(prog)
     cubin = b" " * size
     assert nvrtc.nvrtcGetCUBIN(prog, cubin)[0] == nvrtc.nvrtcResult.NVRTC_SUCCESS

@@ -40,24 +40,34 @@ for d in cublas cufft curand cusparse cusolver; do inc+=("$cuda/math/nvidia/$d/i
 MATH_LIBS=(hipblas hipfft hiprand hipsparse hipsolver)
 
 cargo build -q --release -p hipgen
+# cuda too: hip-python-as-cuda builds from these bindings on this platform.
 ./target/release/hipgen generate --include "$rocm/$release/usr/include" --release "$release" \
-  --out target/bindings --libs "hip,hiprtc,rccl,$(IFS=,; echo "${MATH_LIBS[*]}")" 2>/dev/null
+  --cuda-headers "${HIPGEN_CUDA_DIR:-.cuda}" --out target/bindings \
+  --libs "hip,hiprtc,rccl,$(IFS=,; echo "${MATH_LIBS[*]}"),cuda" 2>/dev/null
 mkdir -p target/nvidia hip-python/python/hip/_nvidia
 ./target/release/hipgen shim --include "$rocm/$release/usr/include" \
   $(printf -- '--cuda-include %s ' "${inc[@]}") \
   --ir "target/bindings/rocm-$release/hip.ir.json" --ir "target/bindings/rocm-$release/hiprtc.ir.json" \
   --out target/nvidia/hip_nvidia.cpp
+# HIPIFY's newest table here (6.4.3's): 5.7.1's maps no hipSOLVER function.
+hipify=$rocm/6.4.3/usr/bin/hipify-perl
+[ -f "$hipify" ] || hipify=$rocm/$release/usr/bin/hipify-perl
+# What the NVIDIA headers lack (graphs, arrays, memory pools, ...): hip's functions over
+# CUDA's own API, joined by HIPIFY's table (hip.yaml's library.nvidia.fill), except those
+# hip_nvidia.cpp exports.
+sed -n 's/.*__asm__("\([A-Za-z0-9_]*\)");$/\1/p' target/nvidia/hip_nvidia.cpp >target/nvidia/hip_nvidia.exported
+./target/release/hipgen cuda-shim --spec generator/specs/hip.yaml \
+  --ir "target/bindings/rocm-$release/hip.ir.json" --exclude-from target/nvidia/hip_nvidia.exported \
+  --include "$rocm/$release/usr/include" --hipify "$hipify" \
+  $(printf -- '--cuda-include %s ' "${inc[@]}") --out target/nvidia/hip_fill_nvidia.cpp
 # Only the wrappers are exported. CUDA's libraries are not linked by name: the loader
 # loads the driver, the CUDA 12 runtime and NVRTC (12, else 13: its C API is the same)
 # globally first, from NVIDIA's wheels or the system, so one shim serves either install.
 g++ -std=c++17 -shared -fPIC -O2 -fvisibility=hidden -w \
   -I"$rocm/$release/usr/include" $(printf -- '-I%s ' "${inc[@]}") \
-  target/nvidia/hip_nvidia.cpp -o hip-python/python/hip/_nvidia/libhip_nvidia.so
+  target/nvidia/hip_nvidia.cpp target/nvidia/hip_fill_nvidia.cpp -o hip-python/python/hip/_nvidia/libhip_nvidia.so
 echo "built hip-python/python/hip/_nvidia/libhip_nvidia.so ($(nm -D --defined-only \
   hip-python/python/hip/_nvidia/libhip_nvidia.so | grep -c ' T ') functions)"
-# HIPIFY's newest table here (6.4.3's): 5.7.1's maps no hipSOLVER function.
-hipify=$rocm/6.4.3/usr/bin/hipify-perl
-[ -f "$hipify" ] || hipify=$rocm/$release/usr/bin/hipify-perl
 for lib in "${MATH_LIBS[@]}"; do
   ./target/release/hipgen cuda-shim --spec "generator/specs/$lib.yaml" \
     --ir "target/bindings/rocm-$release/$lib.ir.json" --ir "target/bindings/rocm-$release/hip.ir.json" \

@@ -297,18 +297,12 @@ fn is_output(f: &str, p: &RawParam, rules: &Rules) -> bool {
     }
 }
 
-/// Reads the functions CUDA's headers declare (by the names cuda-python gives them).
-fn read_functions(spec: &ConventionsSpec, includes: &[PathBuf]) -> Result<Vec<RawFunction>> {
-    let path = std::env::temp_dir().join(format!("hipgen-cuda-api-{}.c", std::process::id()));
-    let text: String = spec
-        .headers
-        .keys()
-        .map(|h| format!("#include <{h}>\n"))
-        .collect();
-    std::fs::write(&path, text)?;
+/// Parses one API version's headers (all of `spec.headers`) as C.
+fn parse(spec: &ConventionsSpec, includes: &[PathBuf]) -> Result<TranslationUnit> {
     let mut args = vec!["-x".to_string(), "c".to_string()];
     args.extend(includes.iter().map(|d| format!("-I{}", d.display())));
-    let tu = TranslationUnit::parse(&path, &args).with_context(|| {
+    let headers: Vec<String> = spec.headers.keys().cloned().collect();
+    TranslationUnit::parse_headers(&headers, &args, "cuda-api", false).with_context(|| {
         format!(
             "parsing CUDA's headers in {} (tools/setup.sh fetches them)",
             includes
@@ -317,8 +311,11 @@ fn read_functions(spec: &ConventionsSpec, includes: &[PathBuf]) -> Result<Vec<Ra
                 .collect::<Vec<_>>()
                 .join(", ")
         )
-    })?;
-    let _ = std::fs::remove_file(&path);
+    })
+}
+
+/// Reads the functions CUDA's headers declare (by the names cuda-python gives them).
+fn read_functions(spec: &ConventionsSpec, tu: &TranslationUnit) -> Vec<RawFunction> {
     // `#define cuCtxCreate cuCtxCreate_v4` (or `__CUDA_API_PTDS(cuMemcpy_v2)`): cuda-python
     // names the function by the macro.
     let mut renames: HashMap<String, String> = HashMap::new();
@@ -391,7 +388,7 @@ fn read_functions(spec: &ConventionsSpec, includes: &[PathBuf]) -> Result<Vec<Ra
             out.push(f);
         }
     }
-    Ok(out)
+    out
 }
 
 /// The HIP function a CUDA function name stands for: (HIP module, function).
@@ -580,6 +577,7 @@ fn plan(
             .collect(),
         mismatched,
         not_supported: spec.not_supported.clone(),
+        types: Default::default(),
     }
 }
 
@@ -594,9 +592,11 @@ pub fn generate(
         .iter()
         .map(|api| {
             let includes: Vec<PathBuf> = api.include.iter().map(|i| cuda_headers.join(i)).collect();
-            let funcs = read_functions(spec, &includes)
+            let tu = parse(spec, &includes)
                 .with_context(|| format!("CUDA {} conventions", api.version))?;
-            Ok(plan(&api.version, &funcs, hip, spec, &rules))
+            let mut conventions = plan(&api.version, &read_functions(spec, &tu), hip, spec, &rules);
+            conventions.types = crate::cuda_types::read(&tu, &spec.headers);
+            Ok(conventions)
         })
         .collect()
 }

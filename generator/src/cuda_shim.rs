@@ -28,6 +28,14 @@ pub struct CudaShim {
     pub left_out: Vec<(String, String)>,
 }
 
+/// Where the CUDA headers and the templates are.
+pub struct ShimFiles<'a> {
+    /// CUDA include directories.
+    pub cuda_includes: &'a [PathBuf],
+    /// Folder of the templates.
+    pub templates: &'a Path,
+}
+
 /// The template's model.
 #[derive(Serialize)]
 struct Model {
@@ -116,13 +124,7 @@ fn args(cuda_includes: &[PathBuf]) -> Vec<String> {
 
 /// The enums the CUDA headers declare.
 fn cuda_enums(headers: &[String], cuda_includes: &[PathBuf]) -> Result<Vec<CudaEnum>> {
-    let path = std::env::temp_dir().join(format!("hipgen-cuda-enums-{}.cpp", std::process::id()));
-    let text: String = headers
-        .iter()
-        .map(|h| format!("#include <{h}>\n"))
-        .collect();
-    std::fs::write(&path, text)?;
-    let tu = TranslationUnit::parse_with_bodies(&path, &args(cuda_includes))
+    let tu = TranslationUnit::parse_headers(headers, &args(cuda_includes), "cuda-enums", true)
         .with_context(|| format!("parsing CUDA's {}", headers.join(", ")))?;
     let mut out = Vec::new();
     let mut stack = tu.cursor().children();
@@ -143,7 +145,6 @@ fn cuda_enums(headers: &[String], cuda_includes: &[PathBuf]) -> Result<Vec<CudaE
             _ => {}
         }
     }
-    let _ = std::fs::remove_file(&path);
     Ok(out)
 }
 
@@ -195,9 +196,10 @@ pub fn generate(
     cuda: &CudaLibrarySpec,
     status_enum: &str,
     table: &[Entry],
-    cuda_includes: &[PathBuf],
-    templates: &Path,
+    exclude: &BTreeSet<String>,
+    files: &ShimFiles,
 ) -> Result<CudaShim> {
+    let (cuda_includes, templates) = (files.cuda_includes, files.templates);
     let all: Vec<&Library> = std::iter::once(lib).chain(deps.iter()).collect();
 
     // HIP declarations: every enum, record and handle of the IRs, once by name.
@@ -313,6 +315,9 @@ pub fn generate(
     // (wrapper, remaining candidates)
     let mut wanted: Vec<(Wrapper, Vec<String>)> = Vec::new();
     for f in &lib.functions {
+        if exclude.contains(&f.name) {
+            continue; // exported by another source of the same shim
+        }
         if !matches!(&f.ret, CType::Enum { name, .. } if *name == status_name) {
             left_out.push((f.name.clone(), format!("does not return {status_name}")));
             continue;

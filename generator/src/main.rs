@@ -4,6 +4,7 @@ mod aliases;
 mod clang;
 mod conventions;
 mod cuda_shim;
+mod cuda_types;
 mod diff;
 mod ir;
 mod macros;
@@ -15,6 +16,7 @@ mod spec;
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 /// Command line of hipgen.
@@ -92,9 +94,13 @@ enum Command {
     /// source exporting the library's functions over the CUDA library its spec names, joined
     /// by HIPIFY's table (only wrappers that compile).
     CudaShim {
-        /// The library's spec (its `library.nvidia.cuda` names the CUDA library).
+        /// The library's spec (its `library.nvidia.cuda` names the CUDA library, or
+        /// `library.nvidia.fill` for what HIP's NVIDIA headers lack).
         #[arg(long)]
         spec: PathBuf,
+        /// A file naming functions (one per line) another shim source exports already.
+        #[arg(long)]
+        exclude_from: Option<PathBuf>,
         /// The library's IR (JSON, as written by `generate`), and those it imports.
         #[arg(long = "ir")]
         irs: Vec<PathBuf>,
@@ -194,6 +200,7 @@ fn main() -> Result<()> {
         }
         Command::CudaShim {
             spec,
+            exclude_from,
             irs,
             include,
             cuda_includes,
@@ -209,7 +216,16 @@ fn main() -> Result<()> {
                 hipify: hipify.as_deref(),
                 templates: &templates,
             };
-            cuda_shim(&spec, &irs, &paths, &out)?
+            let exclude: BTreeSet<String> = match exclude_from {
+                Some(p) => std::fs::read_to_string(&p)
+                    .with_context(|| format!("reading {}", p.display()))?
+                    .lines()
+                    .map(|l| l.trim().to_string())
+                    .filter(|l| !l.is_empty())
+                    .collect(),
+                None => BTreeSet::new(),
+            };
+            cuda_shim(&spec, &irs, &paths, &exclude, &out)?
         }
         Command::Diff { old, new } => {
             let read = |p: &Path| -> Result<serde_json::Value> {
@@ -370,14 +386,25 @@ struct ShimPaths<'a> {
 }
 
 /// Writes the NVIDIA shim of one marshalling library (`hipgen cuda-shim`).
-fn cuda_shim(spec_path: &Path, irs: &[PathBuf], paths: &ShimPaths, out: &Path) -> Result<()> {
+fn cuda_shim(
+    spec_path: &Path,
+    irs: &[PathBuf],
+    paths: &ShimPaths,
+    exclude: &BTreeSet<String>,
+    out: &Path,
+) -> Result<()> {
     let spec = spec::Spec::load(spec_path)?;
     let cuda = spec
         .library
         .nvidia
         .as_ref()
-        .and_then(|n| n.cuda.as_ref())
-        .with_context(|| format!("{}: no library.nvidia.cuda", spec_path.display()))?;
+        .and_then(|n| n.cuda.as_ref().or(n.fill.as_ref()))
+        .with_context(|| {
+            format!(
+                "{}: no library.nvidia.cuda or library.nvidia.fill",
+                spec_path.display()
+            )
+        })?;
     let status = spec
         .status
         .as_ref()
@@ -410,15 +437,18 @@ fn cuda_shim(spec_path: &Path, irs: &[PathBuf], paths: &ShimPaths, out: &Path) -
         cuda,
         &status.enum_name,
         &table,
-        paths.cuda_includes,
-        paths.templates,
+        exclude,
+        &cuda_shim::ShimFiles {
+            cuda_includes: paths.cuda_includes,
+            templates: paths.templates,
+        },
     )?;
     std::fs::write(out, &shim.source)?;
     eprintln!(
         "{}: {} functions exported over {}, {} left out -> {}",
         lib.name,
         shim.exported.len(),
-        cuda.sonames.join("/"),
+        cuda.headers.join("/"),
         shim.left_out.len(),
         out.display()
     );

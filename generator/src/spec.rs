@@ -139,6 +139,11 @@ pub struct NvidiaLibrarySpec {
     /// For a shim generated over a CUDA library (`hipgen cuda-shim`): that library.
     #[serde(default)]
     pub cuda: Option<CudaLibrarySpec>,
+    /// For the functions HIP's NVIDIA headers lack: a second source generated over CUDA's
+    /// own API as `cuda` is (`hipgen cuda-shim`), linked into the same shim. The loader
+    /// loads CUDA's libraries for the shim already, so only `headers` and `status` count.
+    #[serde(default)]
+    pub fill: Option<CudaLibrarySpec>,
     /// Otherwise the NVIDIA library's file names (`libnccl.so.2`).
     #[serde(default)]
     pub sonames: Vec<String>,
@@ -157,8 +162,10 @@ pub struct CudaLibrarySpec {
     /// Headers declaring its API (`cublas_v2.h`).
     pub headers: Vec<String>,
     /// Its file names, tried in order (`libcublas.so.13`, `libcublas.so.12`).
+    #[serde(default)]
     pub sonames: Vec<String>,
     /// Python packages of NVIDIA's wheels holding them in `lib/` (`nvidia.cublas`, `nvidia.cu13`).
+    #[serde(default)]
     pub wheels: Vec<String>,
     /// Status the shim returns for what it cannot pass on.
     pub status: ShimStatusSpec,

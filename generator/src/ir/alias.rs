@@ -103,6 +103,53 @@ pub struct ApiConventions {
     pub mismatched: Vec<(String, String)>,
     /// CUDA status type → the member that says "not supported".
     pub not_supported: std::collections::BTreeMap<String, String>,
+    /// The enums, handles and handle constants CUDA's headers declare.
+    #[serde(default)]
+    pub types: CudaTypes,
+}
+
+/// The types of CUDA's headers, by cuda-python's names.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct CudaTypes {
+    /// Enums with CUDA's values, sorted by name.
+    pub enums: Vec<CudaEnumDecl>,
+    /// Opaque handle typedefs (`typedef struct CUlib_st *CUlibrary`), sorted by name.
+    pub handles: Vec<CudaHandle>,
+    /// `#define CU_STREAM_LEGACY ((CUstream)0x1)`.
+    pub handle_constants: Vec<HandleConstant>,
+}
+
+/// One CUDA enum.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct CudaEnumDecl {
+    /// cuda-python's name: the typedef's, else the tag's.
+    pub name: String,
+    /// cuda-python module.
+    pub module: String,
+    /// (member, value) in declaration order.
+    pub members: Vec<(String, i64)>,
+}
+
+/// One CUDA handle type.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct CudaHandle {
+    /// Typedef name.
+    pub name: String,
+    /// cuda-python module.
+    pub module: String,
+}
+
+/// A constant of a handle type.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct HandleConstant {
+    /// Macro name.
+    pub name: String,
+    /// cuda-python module.
+    pub module: String,
+    /// Handle type.
+    pub handle: String,
+    /// Its address value.
+    pub value: u64,
 }
 
 /// How one CUDA function calls its HIP function.

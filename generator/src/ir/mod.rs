@@ -11,7 +11,7 @@ pub mod types;
 
 pub use alias::{
     Adapter, AdapterArg, AdapterResult, Alias, AliasKind, AliasModule, AliasSet, ApiConventions,
-    CudaParam, EnumMembers, Stub, WrapperType,
+    CudaEnumDecl, CudaHandle, CudaParam, CudaTypes, EnumMembers, HandleConstant, Stub, WrapperType,
 };
 pub use comment::Doc;
 pub use constant::{ConstValue, Constant};

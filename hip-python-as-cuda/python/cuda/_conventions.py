@@ -59,6 +59,10 @@ class _Tables:
         self.stubs = {s["cuda"]: s for s in data["stubs"]}
         self.wrappers = {w["name"]: w for w in data["wrappers"]}
         self.not_supported = data["not_supported"]
+        types = data["types"]
+        self.enums = {e["name"]: e for e in types["enums"]}
+        self.handles = {h["name"]: h for h in types["handles"]}
+        self.handle_constants = {c["name"]: c for c in types["handle_constants"]}
 
     def names(self, module: str) -> list[str]:
         """The names this version adds to cuda-python module `module`."""
@@ -67,6 +71,8 @@ class _Tables:
             out += [n for n in self.wrappers if not n.startswith("cuda")]
         elif module == "runtime":
             out += [n for n in self.wrappers if n.startswith("cuda")]
+        for table in (self.enums, self.handles, self.handle_constants):
+            out += [n for n, e in table.items() if e["module"] == module]
         return out
 
 
@@ -99,7 +105,12 @@ class CudaInt(int):
         )
         if not lo <= value <= hi:
             raise OverflowError(f"{cls.__name__}: {value} is out of range [{lo}, {hi}]")
-        return int.__new__(cls, value)
+        obj = int.__new__(cls, value)
+        if _ptr:
+            # Made over memory the caller owns (`_ptr=`): that memory is its storage, whose
+            # address getPtr() gives (a kernel argument of type c_void_p points there).
+            obj.__dict__["_at"] = int(_ptr)
+        return obj
 
     def __repr__(self):
         return f"<{type(self).__name__} {int(self)}>"
@@ -108,6 +119,9 @@ class CudaInt(int):
 
     def getPtr(self) -> int:  # noqa: N802 (cuda-python's name)
         """The address of a C value holding this one (kept alive with the object)."""
+        at = self.__dict__.get("_at")
+        if at is not None:
+            return at
         box = self.__dict__.get("_box")
         if box is None:
             box = self.__dict__["_box"] = self._ctype(int(self))
@@ -189,11 +203,15 @@ def _address_of_value(value, ctype, keep):
                 "be a ctypes object or an integer"
             )
     elif ctype is ctypes.c_void_p:
+        # The pointer itself: a ctypes pointer's value; a CUDA typedef object's storage, as
+        # for cuda-python's classes (`cudaSurfaceObject_t(_ptr=host_memory)`); a plain int;
+        # a HIP pointer, handle or struct: its address.
         if isinstance(value, ctypes.c_void_p):
             value = value.value or 0
+        elif isinstance(value, CudaInt):
+            value = value.getPtr()
         elif not isinstance(value, int):
-            get = getattr(value, "getPtr", None)
-            value = int(get()) if callable(get) else int(value)
+            value = int(value)
         box = ctypes.c_void_p(value)
     elif ctype in _KERNEL_CTYPES:
         if isinstance(value, ctype):
@@ -324,6 +342,54 @@ def stub(entry: dict):
     )
     not_supported.hip_not_supported = True
     return not_supported
+
+
+# --- CUDA's own types --------------------------------------------------------------------
+
+_TYPES: dict[tuple[str, str], object] = {}
+
+
+def enum_members(name: str) -> list[tuple[str, int]]:
+    """CUDA enum `name`'s (member, CUDA value) pairs in this API version, if CUDA declares it."""
+    e = tables().enums.get(name)
+    return [tuple(m) for m in e["members"]] if e else []
+
+
+def cuda_type(name: str, module: str, lookup):
+    """A CUDA enum, handle type or handle constant HIP has no counterpart of, or None.
+
+    Enums get CUDA's values (HIP functions take none of them: the functions using them are
+    not-supported stubs); handles are pointer classes as HIP's are (`int()`, `==`, `hash`,
+    `getPtr()`); a constant is its handle class's instance, `lookup` giving the class.
+    """
+    key = (api_version(), name)
+    if key in _TYPES:
+        return _TYPES[key]
+    t = tables()
+    value = None
+    e = t.enums.get(name)
+    h = t.handles.get(name)
+    c = t.handle_constants.get(name)
+    if e is not None and e["module"] == module:
+        from . import _layer
+
+        value = _layer.cuda_only_enum(name, [tuple(m) for m in e["members"]])
+    elif h is not None and h["module"] == module:
+        from hip._util.types import Pointer
+
+        value = type(
+            name,
+            (Pointer,),
+            {
+                "__module__": f"cuda.bindings.{module}",
+                "__doc__": f"CUDA's {name} handle (no HIP counterpart).",
+            },
+        )
+    elif c is not None and c["module"] == module:
+        value = lookup(c["handle"])(c["value"])
+    if value is not None:
+        _TYPES[key] = value
+    return value
 
 
 def resolve(name: str, module: str):

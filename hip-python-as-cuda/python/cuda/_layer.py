@@ -41,6 +41,14 @@ _OVERRIDES: dict[str, str] = {
     "nvrtcGetProgramLog": "cuda._nvrtc",
 }
 
+#: Names a cuda-python module has beside the CUDA API's (`dim3`, `sizeof`), per module kind.
+_EXTRAS: dict[str, str] = {"runtime": "cuda._runtime_extras"}
+
+
+def _extras(kind: str):
+    name = _EXTRAS.get(kind)
+    return importlib.import_module(name) if name else None
+
 
 def _table(hip_module: str) -> dict[str, tuple[str, str, str]]:
     names = _NAMES.get(hip_module)
@@ -131,11 +139,35 @@ def _enum_class(cuda_name: str, hip_module: str, hip_enum: str) -> type:
         if cuda_member not in have and hip_member in hip_cls.__members__:
             members.append((cuda_member, int(hip_cls.__members__[hip_member])))
             have.add(cuda_member)
+    # CUDA's members HIP has no counterpart of get values no HIP member has: a HIP function
+    # given one answers with an error status instead of acting on another member's meaning.
+    # CUDA's own value where it is free (HIP copied most of CUDA's numbering, and HIP over
+    # CUDA passes it through), else the next value past every member.
+    taken = {v for _, v in members}
+    spare = max(taken, default=-1) + 1
+    for cuda_member, cuda_value in _conventions.enum_members(cuda_name):
+        if cuda_member in have:
+            continue
+        if cuda_value in taken:
+            cuda_value, spare = spare, spare + 1
+        members.append((cuda_member, cuda_value))
+        taken.add(cuda_value)
+        have.add(cuda_member)
     cls = _CudaEnum(cuda_name, members, module=_home(cuda_name), qualname=cuda_name)
     cls.__hip_enum__ = hip_cls
     cls.__doc__ = f"CUDA's {cuda_name}: the members of HIP's {hip_module}.{hip_enum}, under both names."
     _flag(cuda_name)  # an invalid environment value fails here, not at first invention
     _ENUMS[cuda_name] = cls
+    return cls
+
+
+def cuda_only_enum(cuda_name: str, members: list[tuple[str, int]]) -> type:
+    """A CUDA enum HIP has no counterpart of, with CUDA's values."""
+    cls = _ENUMS.get(cuda_name)
+    if cls is None:
+        cls = _CudaEnum(cuda_name, members, module=_home(cuda_name), qualname=cuda_name)
+        cls.__doc__ = f"CUDA's {cuda_name}, with CUDA's values (HIP has no counterpart)."
+        _ENUMS[cuda_name] = cls
     return cls
 
 
@@ -151,7 +183,9 @@ class CudaModule(types.ModuleType):
 
     def __getattr__(self, name):
         if name == "__all__":
-            names = self.__dict__["_hip_names_"] + _conventions.tables().names(self.__dict__["_cuda_kind_"])
+            kind = self.__dict__["_cuda_kind_"]
+            extra = _conventions.tables().names(kind) + list(getattr(_extras(kind), "__all__", ()))
+            names = list(dict.fromkeys(self.__dict__["_hip_names_"] + extra))
             object.__setattr__(self, "__all__", names)
             return names
         cuda_enum = self._flag_enum(name)
@@ -197,7 +231,12 @@ class CudaModule(types.ModuleType):
             return value
         entry = self._entry(name)
         if entry is None:
-            return _MISSING
+            kind = self.__dict__["_cuda_kind_"]
+            extras = _extras(kind)
+            if extras is not None and name in extras.__all__:
+                return getattr(extras, name)
+            value = _conventions.cuda_type(name, kind, lambda n: getattr(self, n))
+            return _MISSING if value is None else value
         hip_module, hip_name, kind = entry
         if kind == "enum":
             return _enum_class(name, hip_module, hip_name)

@@ -241,11 +241,14 @@ def _fill(cuda_name: str, size_name: str, prog, buf):
         raise ValueError(f"{cuda_name}: the buffer holds {len(buf)} bytes, the result needs {size}")
     if size == 0:
         return (err,)
-    if len(buf) < 2:
-        # Python shares one object for each bytes of length 0 or 1: never write into it.
-        raise ValueError(f"{cuda_name}: pass a bytearray, or a bytes object of the result's size")
     tmp = bytearray(size)
     result = get(prog, tmp)
+    if len(buf) < 2:
+        # Python shares one object for each bytes of length 0 or 1: never write into it. A
+        # result of one byte is the terminating NUL alone (an empty log), so nothing is lost.
+        if size <= 1:
+            return result
+        raise ValueError(f"{cuda_name}: pass a bytearray, or a bytes object of the result's size")
     # cuda-python writes into the bytes object it is given; so do we, after the call
     # succeeded, and only within its length.
     address = ctypes.cast(ctypes.c_char_p(buf), ctypes.c_void_p).value

@@ -1,0 +1,60 @@
+"""Names of cuda-python's runtime module that are not CUDA API functions.
+
+cuda-python's `runtime` module also has `dim3`, `sizeof()`, the `make_cuda*` constructors of
+CUDA's inline header functions and `getLocalRuntimeVersion()`. Here they are built on the HIP
+objects the CUDA names stand for.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import enum
+
+from hip import hip
+
+__all__ = [
+    "dim3",
+    "getLocalRuntimeVersion",
+    "make_cudaExtent",
+    "make_cudaPitchedPtr",
+    "make_cudaPos",
+    "sizeof",
+]
+
+dim3 = hip.dim3
+
+
+def make_cudaExtent(w, h, d):  # noqa: N802 (CUDA's name)
+    """A `cudaExtent` of width `w` bytes, height `h` and depth `d`."""
+    return hip.hipExtent(w, h, d)
+
+
+def make_cudaPos(x, y, z):  # noqa: N802 (CUDA's name)
+    """A `cudaPos` at `(x, y, z)`."""
+    return hip.hipPos(x, y, z)
+
+
+def make_cudaPitchedPtr(d, p, xsz, ysz):  # noqa: N802 (CUDA's name)
+    """A `cudaPitchedPtr` to `d` with pitch `p` bytes, `xsz` by `ysz`."""
+    return hip.hipPitchedPtr(d, p, xsz, ysz)
+
+
+#: `(status, version)` of the runtime this process loaded: HIP's, here.
+getLocalRuntimeVersion = hip.hipRuntimeGetVersion  # noqa: N816 (cuda-python's name)
+
+
+def sizeof(obj_type) -> int:
+    """The size in bytes of the C type a cuda-python class stands for."""
+    if isinstance(obj_type, type):
+        ctype = getattr(obj_type, "_ctype", None)  # CUDA integer typedef classes
+        if ctype is not None:
+            return ctypes.sizeof(ctype)
+        if issubclass(obj_type, enum.Enum):
+            return ctypes.sizeof(ctypes.c_int)
+        if issubclass(obj_type, ctypes._SimpleCData | ctypes.Structure | ctypes.Union):
+            return ctypes.sizeof(obj_type)
+        if hasattr(obj_type, "c_sizeof"):  # structs
+            return obj_type().c_sizeof()
+        if hasattr(obj_type, "getPtr"):  # handles
+            return ctypes.sizeof(ctypes.c_void_p)
+    raise TypeError(f"sizeof: unknown type {obj_type!r}")
