@@ -36,8 +36,18 @@ def in_api(version, code):
 
 
 def test_same_convention_is_the_hip_object():
-    assert cudart.cudaMalloc is hip.hipMalloc
+    assert cudart.cudaFree is hip.hipFree
     assert cuda.cuStreamSynchronize is hip.hipStreamSynchronize
+
+
+def test_void_pointer_outputs_are_ints():
+    # cuda-python returns `void **` outputs as int addresses (ctypes.c_void_p(p),
+    # Struct.from_address(p) take them); HIP's bindings return pointer objects.
+    for name in ("cudaMalloc", "cudaHostAlloc", "cudaMallocHost", "cudaMallocManaged"):
+        (result,) = _conventions.tables().adapted[name]["results"]
+        assert result.get("address"), name
+        assert getattr(cudart, name).__hip__ is not None
+    assert "address" not in _conventions.tables().adapted["cuMemAlloc"]["results"][0]  # a CUdeviceptr
 
 
 def test_struct_output_is_returned():
@@ -298,6 +308,9 @@ def test_kernel_params_storage_forms():
     dim_mem = (ctypes.c_uint32 * 3)()
     surface = cudart.cudaSurfaceObject_t(_ptr=ctypes.addressof(surface_mem))
     assert int(surface) == 7 and surface.getPtr() == ctypes.addressof(surface_mem)
+    assert isinstance(surface, cudart.cudaSurfaceObject_t)
+    surface_mem.value = 248  # as a kernel writing there: the object reads the memory
+    assert int(surface) == 248 and surface == cudart.cudaSurfaceObject_t(248)
     dim = cudart.dim3(4, 5, 6)
     dim_view = cudart.dim3(_ptr=ctypes.addressof(dim_mem))
     stream = cudart.cudaStream_t(0x5000)

@@ -507,6 +507,11 @@ def test_cuda_python_conventions_on_the_gpu():
     n = 256
     err, dout = cu.cuMemAlloc(n * 4)
     assert err == cu.CUresult.CUDA_SUCCESS and str(dout).startswith("<CUdeviceptr ")
+    # The runtime's `void **` outputs are int addresses, which ctypes takes.
+    err, host = rt.cudaMallocHost(16)
+    assert err == rt.cudaError_t.cudaSuccess and type(host) is int
+    ctypes.c_int32.from_address(host).value = 5
+    assert rt.cudaFreeHost(host)[0] == rt.cudaError_t.cudaSuccess
     err, stream = cu.cuStreamCreate(0)
     want = 2.0 * np.arange(n, dtype=np.float32) + np.float32(0.5) + 3
     forms = {

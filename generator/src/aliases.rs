@@ -263,6 +263,17 @@ pub fn generate(
                 }
             }
         }
+        for (cuda, hip_name) in &conventions.hip_functions {
+            let found = set.modules.iter().zip(&libs).find_map(|(m, lib)| {
+                lib.functions
+                    .iter()
+                    .find(|f| &f.name == hip_name)
+                    .map(|f| (m.module.as_str(), f))
+            });
+            if let Some(target) = found {
+                hip.insert(cuda.as_str(), target);
+            }
+        }
         let apis = crate::conventions::generate(conventions, cuda_headers, &hip)?;
         set.apis = apis;
     }

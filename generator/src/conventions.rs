@@ -47,6 +47,11 @@ pub struct ConventionsSpec {
     /// Parameter names cuda-python spells otherwise (`type` → `typename`).
     #[serde(default)]
     pub param_renames: BTreeMap<String, String>,
+    /// CUDA functions whose HIP counterpart is not the one HIPIFY's table names (it maps an
+    /// older CUDA signature): CUDA name → HIP function. Always called through an adapter,
+    /// as the CUDA name stands for the table's HIP function elsewhere.
+    #[serde(default)]
+    pub hip_functions: BTreeMap<String, String>,
 }
 
 /// Where one API version's headers are.
@@ -208,6 +213,21 @@ fn score(c: &RawParam, h: &crate::ir::Param) -> u32 {
         )
     {
         // CUDA's `CUdeviceptr` is an integer where HIP has `void *`.
+        2
+    } else if cs.base == Base::Func && hs.base == Base::Handle && cs.depth == hs.depth {
+        // A callback: HIP's function pointer typedefs are handles in its IR.
+        2
+    } else if c.scalar_typedef.is_some()
+        && cs.base == Base::Int(8)
+        && hs.base == Base::Handle
+        && cs.depth == hs.depth
+    {
+        // An object CUDA numbers where HIP points at it (`cudaTextureObject_t` and
+        // `hipTextureObject_t`).
+        1
+    } else if cs.base == Base::Handle && hs.base == Base::Record && hs.depth == cs.depth + 1 {
+        // An opaque CUDA handle where HIP declares the struct (`cudaArray_t` and HIP 5's
+        // `hipArray *`).
         2
     } else if cs.depth == hs.depth
         && cs.depth > 0
@@ -405,7 +425,7 @@ fn plan(
     let mut adapted = Vec::new();
     let mut stubs = Vec::new();
     let mut wrappers: BTreeMap<String, (u8, bool)> = BTreeMap::new();
-    let mut same = 0;
+    let mut same = Vec::new();
     let mut mismatched = Vec::new();
     for f in funcs {
         for (n, size, signed) in f.params.iter().filter_map(|p| p.scalar_typedef.as_ref()) {
@@ -511,10 +531,17 @@ fn plan(
                 continue;
             }
             let wrap = p.scalar_typedef.as_ref().map(|(n, _, _)| n.clone());
+            let address = wrap.is_none()
+                && p.shape
+                    == (Shape {
+                        depth: 2,
+                        base: Base::Void,
+                    });
             let source = match map[c] {
                 Some(j) if !hip_takes(&h.params[j]) => AdapterResult::Hip {
                     index: hip_outs.iter().position(|&o| o == j).unwrap_or(0),
                     wrap,
+                    address,
                 },
                 Some(_) if made.contains(&c) => AdapterResult::Made {
                     index: made.iter().position(|&m| m == c).unwrap_or(0),
@@ -542,7 +569,7 @@ fn plan(
             && results
                 .iter()
                 .enumerate()
-                .all(|(k, r)| matches!(r, AdapterResult::Hip { index, wrap: None } if *index == k))
+                .all(|(k, r)| matches!(r, AdapterResult::Hip { index, wrap: None, address: false } if *index == k))
             && args.len() == inputs.len()
             && args
                 .iter()
@@ -550,9 +577,10 @@ fn plan(
                 .all(|(k, a)| matches!(a, AdapterArg::Input { index } if *index == k))
             // Parameter names alone do not make an adapter: a call through one costs more
             // than a keyword spelled CUDA's way is worth (keywords there are HIP's names).
-            && params.iter().all(|p| !p.kernel_params);
+            && params.iter().all(|p| !p.kernel_params)
+            && !spec.hip_functions.contains_key(&f.name);
         if identity {
-            same += 1;
+            same.push(f.name.clone());
             continue;
         }
         adapted.push(Adapter {
@@ -670,6 +698,44 @@ mod tests {
             h("device", int(4), Usage::In),
         ];
         assert_eq!(align(&cuda, &hip), [Some(0), None, Some(1), Some(2)]);
+    }
+
+    #[test]
+    fn a_cuda_handle_stands_for_a_hip_struct_pointer() {
+        // cudaMemcpy2DToArray(cudaArray_t dst, ...) → HIP 5's hipMemcpy2DToArray(hipArray *dst, ...)
+        let cuda = [c("dst", 0, Base::Handle), c("wOffset", 0, Base::Int(8))];
+        let array = CType::Record {
+            name: "hipArray".into(),
+        };
+        let hip = [
+            h("dst", ptr(array), Usage::Pointer),
+            h("wOffset", int(8), Usage::In),
+        ];
+        assert_eq!(align(&cuda, &hip), [Some(0), Some(1)]);
+    }
+
+    #[test]
+    fn callbacks_and_numbered_objects_stand_for_hip_handles() {
+        // cudaStreamAddCallback(stream, callback, userData, flags) and
+        // cudaGetTextureObjectTextureDesc(pTexDesc, texObject)
+        let handle = |n: &str| CType::Handle { name: n.into() };
+        let cuda = [c("stream", 0, Base::Handle), c("callback", 0, Base::Func)];
+        let hip = [
+            h("stream", handle("ihipStream_t"), Usage::In),
+            h("callback", handle("hipStreamCallback_t"), Usage::In),
+        ];
+        assert_eq!(align(&cuda, &hip), [Some(0), Some(1)]);
+        let mut tex = c("texObject", 0, Base::Int(8));
+        tex.scalar_typedef = Some(("cudaTextureObject_t".into(), 8, false));
+        let desc = CType::Record {
+            name: "hipTextureDesc".into(),
+        };
+        let cuda = [c("pTexDesc", 1, Base::Record), tex];
+        let hip = [
+            h("pTexDesc", ptr(desc), Usage::Pointer),
+            h("textureObject", handle("__hip_texture"), Usage::In),
+        ];
+        assert_eq!(align(&cuda, &hip), [Some(0), Some(1)]);
     }
 
     #[test]

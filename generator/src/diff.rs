@@ -1,6 +1,6 @@
 //! Differences between the IRs of two releases, for maintainers moving to a new ROCm.
 
-use crate::ir::{AliasSet, Library};
+use crate::ir::{AdapterArg, AliasSet, ApiConventions, Library};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -106,6 +106,109 @@ pub fn diff_aliases(old: &AliasSet, new: &AliasSet) -> String {
     out
 }
 
+/// A report of how cuda-python's conventions differ between two API versions (cuda-bindings
+/// 12 and 13) or two releases: each CUDA function's convention, and CUDA's own types.
+pub fn diff_conventions(old: &ApiConventions, new: &ApiConventions) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "cuda-python conventions: cuda-bindings {} -> {}",
+        old.version, new.version
+    );
+    let flat = |api: &ApiConventions| -> BTreeMap<String, String> {
+        let mut m = BTreeMap::new();
+        for n in &api.same {
+            m.insert(n.clone(), "called as HIP's".to_string());
+        }
+        for a in &api.adapted {
+            let params: Vec<&str> = a.params.iter().map(|p| p.name.as_str()).collect();
+            let zeros = a
+                .args
+                .iter()
+                .filter(|x| matches!(x, AdapterArg::Zero))
+                .count();
+            let mut d = format!(
+                "adapted over {}: ({}) -> {} outputs",
+                a.hip,
+                params.join(", "),
+                a.results.len()
+            );
+            if !a.dropped.is_empty() {
+                let dropped: Vec<&str> = a.dropped.iter().map(|&i| params[i]).collect();
+                let _ = write!(d, "; CUDA-only inputs {}", dropped.join(", "));
+            }
+            if zeros > 0 {
+                let _ = write!(d, "; {zeros} HIP-only parameters as 0");
+            }
+            m.insert(a.cuda.clone(), d);
+        }
+        for s in &api.stubs {
+            m.insert(
+                s.cuda.clone(),
+                format!(
+                    "not supported ({}): ({}) -> {} outputs",
+                    s.why,
+                    s.params.join(", "),
+                    s.outputs
+                ),
+            );
+        }
+        for (n, why) in &api.mismatched {
+            m.insert(
+                n.clone(),
+                format!("called as HIP's though it differs: {why}"),
+            );
+        }
+        m
+    };
+    let (fa, fb) = (flat(old), flat(new));
+    let a: BTreeMap<_, _> = fa.iter().collect();
+    let b: BTreeMap<_, _> = fb.iter().collect();
+    section(&mut out, "functions", &a, &b, |x, y| {
+        (x != y).then(|| format!("{x} -> {y}"))
+    });
+    let enums = |api: &ApiConventions| -> BTreeMap<String, BTreeMap<String, i64>> {
+        api.types
+            .enums
+            .iter()
+            .map(|e| (e.name.clone(), e.members.iter().cloned().collect()))
+            .collect()
+    };
+    let (ea, eb) = (enums(old), enums(new));
+    let a: BTreeMap<_, _> = ea.iter().collect();
+    let b: BTreeMap<_, _> = eb.iter().collect();
+    section(&mut out, "CUDA enums", &a, &b, |ma, mb| {
+        let mut changes: Vec<String> = mb
+            .iter()
+            .filter_map(|(k, v)| match ma.get(k) {
+                None => Some(format!("+{k}={v}")),
+                Some(o) if o != v => Some(format!("~{k}: {o} -> {v}")),
+                _ => None,
+            })
+            .collect();
+        changes.extend(
+            ma.keys()
+                .filter(|k| !mb.contains_key(*k))
+                .map(|k| format!("-{k}")),
+        );
+        (!changes.is_empty()).then(|| changes.join(" "))
+    });
+    let handles = |api: &ApiConventions| -> BTreeMap<String, String> {
+        api.types
+            .handles
+            .iter()
+            .map(|h| (h.name.clone(), h.module.clone()))
+            .collect()
+    };
+    let (ha, hb) = (handles(old), handles(new));
+    let a: BTreeMap<_, _> = ha.iter().collect();
+    let b: BTreeMap<_, _> = hb.iter().collect();
+    section(&mut out, "CUDA handles", &a, &b, |x, y| {
+        (x != y).then(|| format!("{x} -> {y}"))
+    });
+    out
+}
+
 /// One section of the report: added, removed, then changed items.
 fn section<T>(
     out: &mut String,
@@ -139,5 +242,67 @@ fn section<T>(
     }
     for (k, c) in changes {
         let _ = writeln!(out, "  ~ {k}: {c}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{Adapter, CudaParam, CudaTypes, Stub};
+
+    fn api(version: &str) -> ApiConventions {
+        ApiConventions {
+            version: version.into(),
+            same: vec!["cuInit".into(), "cuCtxCreate".into()],
+            adapted: vec![],
+            stubs: vec![],
+            wrappers: vec![],
+            mismatched: vec![],
+            not_supported: Default::default(),
+            types: CudaTypes::default(),
+        }
+    }
+
+    #[test]
+    fn reports_a_changed_convention_and_a_new_stub() {
+        let old = api("12");
+        let mut new = api("13");
+        new.same.retain(|n| n != "cuCtxCreate");
+        new.adapted.push(Adapter {
+            cuda: "cuCtxCreate".into(),
+            module: "driver".into(),
+            hip_module: "hip".into(),
+            hip: "hipCtxCreate".into(),
+            params: ["ctxCreateParams", "flags", "dev"]
+                .iter()
+                .map(|n| CudaParam {
+                    name: n.to_string(),
+                    kernel_params: false,
+                    integer: false,
+                })
+                .collect(),
+            args: vec![],
+            results: vec![],
+            dropped: vec![0],
+        });
+        new.stubs.push(Stub {
+            cuda: "cuGreenCtxCreate".into(),
+            module: "driver".into(),
+            status_type: "CUresult".into(),
+            status: "CUDA_ERROR_NOT_SUPPORTED".into(),
+            params: vec!["desc".into()],
+            outputs: 1,
+            why: "no HIP function".into(),
+        });
+        let report = diff_conventions(&old, &new);
+        assert!(
+            report.contains("functions: 1 added, 0 removed, 1 changed"),
+            "{report}"
+        );
+        assert!(report.contains("+ cuGreenCtxCreate"));
+        assert!(report.contains(
+            "~ cuCtxCreate: called as HIP's -> adapted over hipCtxCreate: (ctxCreateParams, flags, dev) \
+             -> 0 outputs; CUDA-only inputs ctxCreateParams"
+        ));
     }
 }

@@ -131,6 +131,22 @@ enum Command {
         /// The newer IR.
         new: PathBuf,
     },
+    /// Report how cuda-python's calling conventions differ between two cuda-bindings
+    /// versions in the CUDA alias IR (`--old 12 --new 13`), or, given `--against`, between
+    /// the same version in two alias IRs (two ROCm releases).
+    DiffApis {
+        /// The CUDA alias IR (`bindings/rocm-<release>/cuda.ir.json`).
+        ir: PathBuf,
+        /// The older cuda-bindings major version.
+        #[arg(long)]
+        old: String,
+        /// The newer one.
+        #[arg(long)]
+        new: String,
+        /// A second alias IR holding `--new` (default: the same IR).
+        #[arg(long)]
+        against: Option<PathBuf>,
+    },
 }
 
 fn main() -> Result<()> {
@@ -226,6 +242,34 @@ fn main() -> Result<()> {
                 None => BTreeSet::new(),
             };
             cuda_shim(&spec, &irs, &paths, &exclude, &out)?
+        }
+        Command::DiffApis {
+            ir,
+            old,
+            new,
+            against,
+        } => {
+            let read = |p: &Path| -> Result<ir::AliasSet> {
+                let text = std::fs::read_to_string(p)
+                    .with_context(|| format!("reading {}", p.display()))?;
+                Ok(serde_json::from_str(&text)?)
+            };
+            let first = read(&ir)?;
+            let second = match &against {
+                Some(p) => read(p)?,
+                None => first.clone(),
+            };
+            let pick = |set: &ir::AliasSet, v: &str| -> Result<ir::ApiConventions> {
+                set.apis
+                    .iter()
+                    .find(|a| a.version == v)
+                    .cloned()
+                    .with_context(|| format!("no cuda-bindings {v} conventions in the IR"))
+            };
+            print!(
+                "{}",
+                diff::diff_conventions(&pick(&first, &old)?, &pick(&second, &new)?)
+            );
         }
         Command::Diff { old, new } => {
             let read = |p: &Path| -> Result<serde_json::Value> {
@@ -367,7 +411,7 @@ fn generate_aliases(
         eprintln!(
             "{name}: cuda-bindings {} conventions: {} functions as HIP's, {} adapted, {} not supported, {} called as HIP's though they differ",
             api.version,
-            api.same,
+            api.same.len(),
             api.adapted.len(),
             api.stubs.len(),
             api.mismatched.len()

@@ -4,6 +4,8 @@
 //! - a handle object for `T *` of that handle (`hiprtcDestroyProgram(prog)`) → the address of
 //!   a copy of its value, written back into the object after the call, so C can update it;
 //! - a `Pointer` (`prog.createRef()`), an int address, a ctypes pointer → that address as is;
+//! - a list or tuple of handles for `const T *` (an array C reads: `pDependencies`) → the
+//!   address of a temporary array of their values, as cuda-python takes such arrays;
 //! - a struct object must be of the pointee's struct class; a buffer must hold at least one
 //!   pointee, so C never writes past the end of a too-small `bytearray` or array.
 
@@ -11,7 +13,7 @@ use crate::pointer::{Pointer, PtrArg};
 use crate::record::Struct;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyType;
+use pyo3::types::{PyList, PyTuple, PyType};
 
 /// A `T *` argument where `T` is a handle type.
 pub struct HandleRef<'py> {
@@ -21,6 +23,8 @@ pub struct HandleRef<'py> {
     handle: Option<Bound<'py, Pointer>>,
     /// Any other pointer-like argument, passed as it is.
     other: Option<PtrArg>,
+    /// The values of a list of handles, passed as an array.
+    array: Vec<usize>,
 }
 
 impl<'py> HandleRef<'py> {
@@ -37,12 +41,44 @@ impl<'py> HandleRef<'py> {
                 slot,
                 handle: Some(handle),
                 other: None,
+                array: Vec::new(),
+            });
+        }
+        if obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>() {
+            if writable {
+                // What C writes into the array would be lost with the temporary.
+                return Err(PyTypeError::new_err(format!(
+                    "C writes this array of {}: pass a buffer, not a {}",
+                    class.name()?,
+                    obj.get_type().name()?
+                )));
+            }
+            let array = obj
+                .try_iter()?
+                .map(|item| {
+                    let item = item?;
+                    if item.is_instance_of::<Struct>() {
+                        return Err(PyTypeError::new_err(format!(
+                            "an array of {} holds handles, not a {}",
+                            class.name()?,
+                            item.get_type().name()?
+                        )));
+                    }
+                    Ok(PtrArg::convert(&item, false)?.addr)
+                })
+                .collect::<PyResult<Vec<usize>>>()?;
+            return Ok(HandleRef {
+                slot: 0,
+                handle: None,
+                other: None,
+                array,
             });
         }
         Ok(HandleRef {
             slot: 0,
             handle: None,
             other: Some(PtrArg::convert(obj, writable)?),
+            array: Vec::new(),
         })
     }
 
@@ -51,6 +87,14 @@ impl<'py> HandleRef<'py> {
     pub fn addr(&mut self) -> usize {
         match &self.other {
             Some(p) => p.addr,
+            None if self.handle.is_none() => {
+                // A list: an empty one is a null array (with a count of 0 in C).
+                if self.array.is_empty() {
+                    0
+                } else {
+                    self.array.as_ptr() as usize
+                }
+            }
             None => &mut self.slot as *mut usize as usize,
         }
     }

@@ -90,8 +90,9 @@ pub struct EnumMembers {
 pub struct ApiConventions {
     /// Major version of cuda-bindings (`12`, `13`).
     pub version: String,
-    /// CUDA functions called as their HIP function is: the CUDA name is the HIP object.
-    pub same: usize,
+    /// CUDA functions called as their HIP function is (the CUDA name is the HIP object),
+    /// sorted.
+    pub same: Vec<String>,
     /// CUDA functions called through an adapter, sorted by CUDA name.
     pub adapted: Vec<Adapter>,
     /// CUDA functions that return "not supported", sorted by CUDA name.
@@ -209,6 +210,10 @@ pub enum AdapterResult {
         index: usize,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         wrap: Option<String>,
+        /// A `void **` output: cuda-python returns the address as an `int` (HIP's bindings
+        /// return a pointer object).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        address: bool,
     },
     /// The `index`-th struct the adapter made (`AdapterArg::New`).
     Made { index: usize },

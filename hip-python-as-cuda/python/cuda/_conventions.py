@@ -87,7 +87,16 @@ def tables() -> _Tables:
 # --- wrapper types -----------------------------------------------------------------------
 
 
-class CudaInt(int):
+class _CudaIntMeta(type):
+    """Metaclass of the integer typedef classes: a view (`_ptr=`) counts as an instance."""
+
+    def __instancecheck__(cls, obj):
+        if type.__instancecheck__(cls, obj):
+            return True
+        return isinstance(obj, CudaIntView) and issubclass(obj._of, cls)
+
+
+class CudaInt(int, metaclass=_CudaIntMeta):
     """Base of CUDA's integer typedef classes (`CUdevice`, `CUdeviceptr`, `cuuint64_t`)."""
 
     _bits = 64
@@ -96,21 +105,19 @@ class CudaInt(int):
 
     def __new__(cls, init_value=0, _ptr=0):
         if _ptr:
-            init_value = cls._ctype.from_address(int(_ptr)).value
+            # Over memory the caller owns: a view that reads and writes there.
+            return CudaIntView(cls, int(_ptr))
         value = int(init_value)
-        lo, hi = (
-            (-(1 << (cls._bits - 1)), (1 << (cls._bits - 1)) - 1)
-            if cls._signed
-            else (0, (1 << cls._bits) - 1)
-        )
+        lo, hi = cls._range()
         if not lo <= value <= hi:
             raise OverflowError(f"{cls.__name__}: {value} is out of range [{lo}, {hi}]")
-        obj = int.__new__(cls, value)
-        if _ptr:
-            # Made over memory the caller owns (`_ptr=`): that memory is its storage, whose
-            # address getPtr() gives (a kernel argument of type c_void_p points there).
-            obj.__dict__["_at"] = int(_ptr)
-        return obj
+        return int.__new__(cls, value)
+
+    @classmethod
+    def _range(cls) -> tuple[int, int]:
+        if cls._signed:
+            return -(1 << (cls._bits - 1)), (1 << (cls._bits - 1)) - 1
+        return 0, (1 << cls._bits) - 1
 
     def __repr__(self):
         return f"<{type(self).__name__} {int(self)}>"
@@ -119,13 +126,47 @@ class CudaInt(int):
 
     def getPtr(self) -> int:  # noqa: N802 (cuda-python's name)
         """The address of a C value holding this one (kept alive with the object)."""
-        at = self.__dict__.get("_at")
-        if at is not None:
-            return at
         box = self.__dict__.get("_box")
         if box is None:
             box = self.__dict__["_box"] = self._ctype(int(self))
         return ctypes.addressof(box)
+
+
+class CudaIntView:
+    """A CUDA integer typedef object over memory the caller owns (`cudaSurfaceObject_t(
+    _ptr=address)`), as cuda-python's are: its value is what that memory holds now (a kernel
+    may have written it), and getPtr() is that address."""
+
+    __slots__ = ("_of", "_at")
+
+    def __init__(self, of: type, at: int):
+        self._of, self._at = of, at
+
+    def _cell(self):
+        return self._of._ctype.from_address(self._at)
+
+    def __int__(self):
+        return self._cell().value
+
+    __index__ = __int__
+
+    def __eq__(self, other):
+        try:
+            return int(self) == int(other)
+        except TypeError:
+            return NotImplemented
+
+    def __hash__(self):
+        return hash(int(self))
+
+    def __repr__(self):
+        return f"<{self._of.__name__} {int(self)}>"
+
+    __str__ = __repr__
+
+    def getPtr(self) -> int:  # noqa: N802 (cuda-python's name)
+        """The address of the memory this object stands over."""
+        return self._at
 
 
 _CTYPES = {
@@ -297,6 +338,8 @@ def adapter(entry: dict):
         for r in entry["results"]:
             if r["from"] == "made":
                 outs.append(f"_m{r['index']}")
+            elif r.get("address"):
+                outs.append(f"_int(_r[{r['index'] + 1}])")
             elif r.get("wrap"):
                 cls = wrapper(r["wrap"])
                 env[f"_W_{r['wrap']}"] = cls
@@ -392,13 +435,26 @@ def cuda_type(name: str, module: str, lookup):
     return value
 
 
+#: Adapters and stubs made, by (API version, cuda-python module, CUDA name): one object per
+#: name, whichever module (`cuda.cudart`, `cuda.bindings.runtime`) it is reached through.
+_MADE: dict[tuple[str, str, str], object] = {}
+
+
 def resolve(name: str, module: str):
     """The object the conventions give CUDA name `name` in `module`, or None."""
     t = tables()
+    key = (t.version, module, name)
+    made = _MADE.get(key)
+    if made is not None:
+        return made
     entry = t.adapted.get(name)
-    if entry is not None:
-        return adapter(entry)
-    entry = t.stubs.get(name)
     if entry is not None and entry["module"] == module:
-        return stub(entry)
+        made = adapter(entry)
+    else:
+        entry = t.stubs.get(name)
+        if entry is not None and entry["module"] == module:
+            made = stub(entry)
+    if made is not None:
+        _MADE[key] = made
+        return made
     return wrapper(name)
