@@ -12,10 +12,14 @@ Markdown table, also written to benches/RESULTS-cuda-conventions.md.
 
 import ctypes
 import platform
+import sys
 import timeit
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
+# benches/nvidia.py would shadow NVIDIA's `nvidia` namespace package (where the CUDA runtime
+# wheel is found) for a script run from this folder.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 KERNEL = b'extern "C" __global__ void empty(int *x) { }'
 
 

@@ -323,3 +323,33 @@ def test_kernel_params_storage_forms():
     assert ctypes.c_void_p.from_address(args[2]).value == ctypes.addressof(dim_mem)
     assert ctypes.c_void_p.from_address(args[3]).value == 0x5000
     assert keep
+
+
+def test_cuda_only_structs_have_cuda_layout_and_fields():
+    # CUexecAffinityParam_st has no HIP counterpart: its class is made from cuda.h's layout.
+    a, b = cuda.CUexecAffinityParam_st(), cuda.CUexecAffinityParam_st()
+    assert cuda.CUexecAffinityParam_st is cuda.CUexecAffinityParam  # tag and typedef
+    assert a.param.smCount.val == 0
+    a.param.smCount.val = 5
+    b.param.smCount.val = 11
+    assert a.param.smCount.val == 5
+    a.param = b.param  # assigning a nested record copies its bytes
+    assert a.param.smCount.val == 11
+    # The memory is C's layout: `type` (an enum) at 0, the union at 4.
+    assert ctypes.c_uint32.from_address(a.getPtr() + 4).value == 11
+    with pytest.raises(OverflowError, match="val"):
+        a.param.smCount.val = -1
+    # Nested HIP structs are HIP's classes, viewing this record's memory (kept alive).
+    params = cudart.cudaMemcpy3DPeerParms()
+    params.srcPtr = cudart.make_cudaPitchedPtr(0x1000, 64, 16, 4)
+    ptr = cudart.cudaMemcpy3DPeerParms().srcPtr
+    del params
+    assert ptr.pitch == 0  # a fresh record's view, still valid
+    # Arrays are lists; `_ptr=` views caller memory.
+    memory = ctypes.create_string_buffer(64)
+    desc = cuda.CUmemDecompressParams_st(_ptr=ctypes.addressof(memory))
+    desc.srcNumBytes = 7
+    assert ctypes.c_size_t.from_address(ctypes.addressof(memory)).value == 7
+    assert desc.padding == [0] * len(desc.padding)
+    assert "CUexecAffinityParam_st" in cuda.__all__
+    assert "srcNumBytes : 7" in str(desc)

@@ -586,6 +586,7 @@ fn plan(
         adapted.push(Adapter {
             cuda: f.name.clone(),
             module: f.module.clone(),
+            status_type: f.status.clone(),
             hip_module: module.to_string(),
             hip: h.name.clone(),
             params,

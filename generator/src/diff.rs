@@ -271,6 +271,7 @@ mod tests {
         new.adapted.push(Adapter {
             cuda: "cuCtxCreate".into(),
             module: "driver".into(),
+            status_type: "CUresult".into(),
             hip_module: "hip".into(),
             hip: "hipCtxCreate".into(),
             params: ["ctxCreateParams", "flags", "dev"]

@@ -118,6 +118,65 @@ pub struct CudaTypes {
     pub handles: Vec<CudaHandle>,
     /// `#define CU_STREAM_LEGACY ((CUstream)0x1)`.
     pub handle_constants: Vec<HandleConstant>,
+    /// Structs and unions with their layout, sorted by name (anonymous members named
+    /// `<outer>_<field>`).
+    #[serde(default)]
+    pub records: Vec<CudaRecord>,
+}
+
+/// A CUDA struct or union, for the cuda-python class of one HIP has no counterpart of.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct CudaRecord {
+    /// cuda-python's name: the typedef's, else the tag's.
+    pub name: String,
+    /// The tag, where cuda-python names the class by it too (`CUmemDecompressParams_st`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tag: Option<String>,
+    /// Other typedef names of the same struct (`CUexecAffinityParam_v1`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub aliases: Vec<String>,
+    /// cuda-python module.
+    pub module: String,
+    /// An anonymous member's type (named here `<outer>_<field>`, not a name of the module).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub anonymous: bool,
+    /// Size in bytes.
+    pub size: u64,
+    /// Fields in declaration order.
+    pub fields: Vec<CudaField>,
+}
+
+/// One field of a CUDA record.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct CudaField {
+    /// Field name.
+    pub name: String,
+    /// Offset in bytes.
+    pub offset: u64,
+    /// What it holds.
+    pub ty: CudaFieldType,
+}
+
+/// What a CUDA record field holds, as cuda-python presents it.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum CudaFieldType {
+    /// An integer (`bool` and `char` included) of `size` bytes.
+    Int { size: u64, signed: bool },
+    /// A floating-point number.
+    Float { size: u64 },
+    /// A CUDA enum, by cuda-python's name.
+    Enum { name: String, size: u64 },
+    /// A handle (or function pointer) class, by name.
+    Handle { name: String },
+    /// Any other pointer: an address.
+    Pointer,
+    /// A struct or union, by name.
+    Record { name: String },
+    /// `elem[len]`.
+    Array { elem: Box<CudaFieldType>, len: u64 },
+    /// Bytes the class does not interpret (bitfields, vectors).
+    Opaque { size: u64 },
 }
 
 /// One CUDA enum.
@@ -160,6 +219,9 @@ pub struct Adapter {
     pub cuda: String,
     /// cuda-python module (`driver`, `runtime`, `nvrtc`).
     pub module: String,
+    /// CUDA's status type (`CUresult`), whose "not supported" member answers a CUDA-only
+    /// input the adapter cannot pass on.
+    pub status_type: String,
     /// HIP module of the function called.
     pub hip_module: String,
     /// HIP function called.

@@ -11,7 +11,8 @@ pub mod types;
 
 pub use alias::{
     Adapter, AdapterArg, AdapterResult, Alias, AliasKind, AliasModule, AliasSet, ApiConventions,
-    CudaEnumDecl, CudaHandle, CudaParam, CudaTypes, EnumMembers, HandleConstant, Stub, WrapperType,
+    CudaEnumDecl, CudaField, CudaFieldType, CudaHandle, CudaParam, CudaRecord, CudaTypes,
+    EnumMembers, HandleConstant, Stub, WrapperType,
 };
 pub use comment::Doc;
 pub use constant::{ConstValue, Constant};

@@ -63,6 +63,11 @@ class _Tables:
         self.enums = {e["name"]: e for e in types["enums"]}
         self.handles = {h["name"]: h for h in types["handles"]}
         self.handle_constants = {c["name"]: c for c in types["handle_constants"]}
+        self.records = {r["name"]: r for r in types["records"]}
+        # cuda-python names a record by its tag too (`CUmemDecompressParams_st`).
+        self.record_names = {r["name"]: r for r in types["records"] if not r.get("anonymous")}
+        self.record_names.update({r["tag"]: r for r in types["records"] if r.get("tag")})
+        self.record_names.update({a: r for r in types["records"] for a in r.get("aliases", ())})
 
     def names(self, module: str) -> list[str]:
         """The names this version adds to cuda-python module `module`."""
@@ -71,7 +76,7 @@ class _Tables:
             out += [n for n in self.wrappers if not n.startswith("cuda")]
         elif module == "runtime":
             out += [n for n in self.wrappers if n.startswith("cuda")]
-        for table in (self.enums, self.handles, self.handle_constants):
+        for table in (self.enums, self.handles, self.handle_constants, self.record_names):
             out += [n for n, e in table.items() if e["module"] == module]
         return out
 
@@ -103,21 +108,16 @@ class CudaInt(int, metaclass=_CudaIntMeta):
     _signed = False
     _ctype = ctypes.c_uint64
 
+    _lo, _hi = 0, (1 << 64) - 1
+
     def __new__(cls, init_value=0, _ptr=0):
         if _ptr:
             # Over memory the caller owns: a view that reads and writes there.
             return CudaIntView(cls, int(_ptr))
-        value = int(init_value)
-        lo, hi = cls._range()
-        if not lo <= value <= hi:
-            raise OverflowError(f"{cls.__name__}: {value} is out of range [{lo}, {hi}]")
+        value = init_value if type(init_value) is int else int(init_value)
+        if not cls._lo <= value <= cls._hi:
+            raise OverflowError(f"{cls.__name__}: {value} is out of range [{cls._lo}, {cls._hi}]")
         return int.__new__(cls, value)
-
-    @classmethod
-    def _range(cls) -> tuple[int, int]:
-        if cls._signed:
-            return -(1 << (cls._bits - 1)), (1 << (cls._bits - 1)) - 1
-        return 0, (1 << cls._bits) - 1
 
     def __repr__(self):
         return f"<{type(self).__name__} {int(self)}>"
@@ -185,12 +185,15 @@ def wrapper(name: str) -> type | None:
         if w is None:
             return None
         ctype = _CTYPES.get((w["size"], w["signed"]), ctypes.c_uint64)
+        bits = w["size"] * 8
         cls = type(
             name,
             (CudaInt,),
             {
-                "_bits": w["size"] * 8,
+                "_bits": bits,
                 "_signed": w["signed"],
+                "_lo": -(1 << (bits - 1)) if w["signed"] else 0,
+                "_hi": (1 << (bits - 1)) - 1 if w["signed"] else (1 << bits) - 1,
                 "_ctype": ctype,
                 "__module__": "cuda.bindings.runtime" if name.startswith("cuda") else "cuda.bindings.driver",
                 "__doc__": f"CUDA's {name}: an integer of {w['size'] * 8} bits.",
@@ -310,7 +313,7 @@ def adapter(entry: dict):
             lines.append(f"    {names[i]}, _keep{i} = _kp({names[i]})")
         elif p.get("integer"):
             lines.append(f"    if {names[i]} is None:\n        {names[i]} = 0")
-    status_type = {"driver": "CUresult", "runtime": "cudaError_t", "nvrtc": "nvrtcResult"}[entry["module"]]
+    status_type = entry["status_type"]
     fail = "(_ns," + " None," * len(entry["results"]) + ")"
     if entry["dropped"]:
         env["_ns"] = _status(status_type, tables().not_supported[status_type])
@@ -341,9 +344,10 @@ def adapter(entry: dict):
             elif r.get("address"):
                 outs.append(f"_int(_r[{r['index'] + 1}])")
             elif r.get("wrap"):
-                cls = wrapper(r["wrap"])
-                env[f"_W_{r['wrap']}"] = cls
-                outs.append(f"_W_{r['wrap']}(_int(_r[{r['index'] + 1}]))")
+                # A value C wrote into this type is in its range: made without the check.
+                env[f"_W_{r['wrap']}"] = wrapper(r["wrap"])
+                env["_new_int"] = int.__new__
+                outs.append(f"_new_int(_W_{r['wrap']}, _int(_r[{r['index'] + 1}]))")
             else:
                 outs.append(f"_r[{r['index'] + 1}]")
         env["_int"] = _as_int
@@ -430,6 +434,8 @@ def cuda_type(name: str, module: str, lookup):
         )
     elif c is not None and c["module"] == module:
         value = lookup(c["handle"])(c["value"])
+    elif name in t.record_names and t.record_names[name]["module"] == module:
+        value = _record_class(t.record_names[name]["name"], lookup)
     if value is not None:
         _TYPES[key] = value
     return value
@@ -438,6 +444,36 @@ def cuda_type(name: str, module: str, lookup):
 #: Adapters and stubs made, by (API version, cuda-python module, CUDA name): one object per
 #: name, whichever module (`cuda.cudart`, `cuda.bindings.runtime`) it is reached through.
 _MADE: dict[tuple[str, str, str], object] = {}
+
+
+def _record_class(name: str, lookup) -> type:
+    """The class of CUDA record `name` (anonymous members' records included); `lookup`
+    resolves the names its fields use in the record's module."""
+    key = (api_version(), name)
+    cls = _TYPES.get(key)
+    if cls is not None:
+        return cls
+    t = tables()
+    record = t.records[name]
+
+    def find(n):
+        # A named type through the module (HIP's class where HIP has one); an anonymous
+        # member's record here.
+        r = t.records.get(n)
+        if r is not None and r.get("anonymous"):
+            return _record_class(n, lookup)
+        return lookup(n)
+
+    from . import _structs
+
+    def size(n):
+        cls = find(n)
+        if isinstance(cls, type) and issubclass(cls, _structs.CudaStruct):
+            return cls._size
+        return cls().c_sizeof()  # HIP's struct class
+
+    cls = _TYPES[key] = _structs.make_class(record, record["module"], find, size)
+    return cls
 
 
 def resolve(name: str, module: str):

@@ -238,9 +238,17 @@ class CudaModule(types.ModuleType):
             value = _conventions.cuda_type(name, kind, lambda n: getattr(self, n))
             return _MISSING if value is None else value
         hip_module, hip_name, kind = entry
-        if kind == "enum":
-            return _enum_class(name, hip_module, hip_name)
-        return getattr(importlib.import_module(f"hip.{hip_module}"), hip_name)
+        try:
+            if kind == "enum":
+                return _enum_class(name, hip_module, hip_name)
+            return getattr(importlib.import_module(f"hip.{hip_module}"), hip_name)
+        except AttributeError:
+            # HIPIFY's table is newer than these bindings' HIP (the NVIDIA platform's 5.7):
+            # CUDA's own type, where CUDA declares one.
+            value = _conventions.cuda_type(name, self.__dict__["_cuda_kind_"], lambda n: getattr(self, n))
+            if value is None:
+                raise
+            return value
 
     def __dir__(self):
         return sorted(set(self.__dict__) | set(self.__all__))
