@@ -50,10 +50,18 @@ def test_shim_exports_the_bindings_functions_it_can(shim):
         "hiprtcGetCode",
     ):
         assert name in symbols, name
-    assert len(symbols) > 200
-    # What is not exported is listed, with the reason, at the end of the generated source.
-    source = (REPO / "target" / "nvidia" / "hip_nvidia.cpp").read_text()
-    listed = {line.split(":")[0].strip("/ ") for line in source.splitlines() if line.startswith("//   ")}
+    # What HIP's NVIDIA headers lack is filled over CUDA's own API (hip.yaml's
+    # library.nvidia.fill): graphs, arrays, stream capture.
+    for name in ("hipGraphCreate", "hipGraphInstantiateWithFlags", "hipArrayCreate", "hipStreamBeginCapture"):
+        assert name in symbols, name
+    assert len(symbols) > 300
+    # What is not exported is listed, with the reason, at the end of the generated sources: the
+    # first lists what HIP's headers lack (hiprtc's included), the fill what it could not add.
+    listed = set()
+    for name in ("hip_nvidia.cpp", "hip_fill_nvidia.cpp"):
+        source = (REPO / "target" / "nvidia" / name).read_text()
+        listed |= {line.split(":")[0].strip("/ ") for line in source.splitlines() if line.startswith("//   ")}
+    listed -= symbols
     assert listed == bound - symbols
 
 

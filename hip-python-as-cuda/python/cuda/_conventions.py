@@ -30,7 +30,7 @@ import json
 import keyword
 import os
 
-from . import _native
+from . import _native, _structs
 
 #: Environment variable selecting the cuda-bindings major version whose signatures apply.
 API_VARIABLE = "HIP_PYTHON_CUDA_API"
@@ -104,8 +104,6 @@ class _CudaIntMeta(type):
 class CudaInt(int, metaclass=_CudaIntMeta):
     """Base of CUDA's integer typedef classes (`CUdevice`, `CUdeviceptr`, `cuuint64_t`)."""
 
-    _bits = 64
-    _signed = False
     _ctype = ctypes.c_uint64
 
     _lo, _hi = 0, (1 << 64) - 1
@@ -185,15 +183,13 @@ def wrapper(name: str) -> type | None:
         if w is None:
             return None
         ctype = _CTYPES.get((w["size"], w["signed"]), ctypes.c_uint64)
-        bits = w["size"] * 8
+        lo, hi = _structs.int_range(w["size"], w["signed"])
         cls = type(
             name,
             (CudaInt,),
             {
-                "_bits": bits,
-                "_signed": w["signed"],
-                "_lo": -(1 << (bits - 1)) if w["signed"] else 0,
-                "_hi": (1 << (bits - 1)) - 1 if w["signed"] else (1 << bits) - 1,
+                "_lo": lo,
+                "_hi": hi,
                 "_ctype": ctype,
                 "__module__": "cuda.bindings.runtime" if name.startswith("cuda") else "cuda.bindings.driver",
                 "__doc__": f"CUDA's {name}: an integer of {w['size'] * 8} bits.",
@@ -463,8 +459,6 @@ def _record_class(name: str, lookup) -> type:
         if r is not None and r.get("anonymous"):
             return _record_class(n, lookup)
         return lookup(n)
-
-    from . import _structs
 
     def size(n):
         cls = find(n)

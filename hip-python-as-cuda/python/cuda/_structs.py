@@ -193,7 +193,8 @@ class _Opaque(_Access):
         ctypes.memmove(addr, data, min(len(data), self.size))
 
 
-def _signed_range(size, signed):
+def int_range(size: int, signed: bool) -> tuple[int, int]:
+    """The values a C integer of `size` bytes holds."""
     bits = size * 8
     return (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, (1 << bits) - 1)
 
@@ -203,7 +204,7 @@ def _access(ty: dict, lookup, sizes) -> _Access:
     if kind == "int":
         size, signed = ty["size"], ty["signed"]
         ctype = _INT.get((size, signed), ctypes.c_uint8)
-        return _Number(ctype, _signed_range(size, signed))
+        return _Number(ctype, int_range(size, signed))
     if kind == "float":
         return _Number(_FLOAT.get(ty["size"], ctypes.c_double))
     if kind == "enum":
