@@ -235,7 +235,7 @@ class CudaModule(types.ModuleType):
             extras = _extras(kind)
             if extras is not None and name in extras.__all__:
                 return getattr(extras, name)
-            value = _conventions.cuda_type(name, kind, lambda n: getattr(self, n))
+            value = self._cuda_type(name)
             return _MISSING if value is None else value
         hip_module, hip_name, kind = entry
         try:
@@ -245,10 +245,15 @@ class CudaModule(types.ModuleType):
         except AttributeError:
             # HIPIFY's table is newer than these bindings' HIP (the NVIDIA platform's 5.7):
             # CUDA's own type, where CUDA declares one.
-            value = _conventions.cuda_type(name, self.__dict__["_cuda_kind_"], lambda n: getattr(self, n))
+            value = self._cuda_type(name)
             if value is None:
                 raise
             return value
+
+    def _cuda_type(self, name):
+        """CUDA's own type (or handle constant) `name` of this module, or None; the names its
+        fields and constants use resolve through this module."""
+        return _conventions.cuda_type(name, self.__dict__["_cuda_kind_"], lambda n: getattr(self, n))
 
     def __dir__(self):
         return sorted(set(self.__dict__) | set(self.__all__))
