@@ -353,3 +353,26 @@ def test_cuda_only_structs_have_cuda_layout_and_fields():
     assert desc.padding == [0] * len(desc.padding)
     assert "CUexecAffinityParam_st" in cuda.__all__
     assert "srcNumBytes : 7" in str(desc)
+    # A union whose members are named structs declared inside it; the members overlap.
+    ops = cuda.CUstreamBatchMemOpParams()
+    ops.waitValue.value64 = 666
+    assert int(ops.waitValue.value64) == 666
+    assert ops.writeValue.value64 == 666  # the same bytes through another member
+
+
+def test_attribute_values_are_values():
+    # cuda-python: err, value = cuMemPoolGetAttribute(pool, attr); cuMemPoolSetAttribute(pool,
+    # attr, value). HIP takes the value's address in both.
+    assert params(cuda.cuMemPoolGetAttribute) == ["pool", "attr"]
+    assert params(cuda.cuMemPoolSetAttribute) == ["pool", "attr", "value"]
+    assert params(cudart.cudaDeviceGetGraphMemAttribute) == ["device", "attr"]
+    attr = cuda.CUmemPool_attribute.CU_MEMPOOL_ATTR_RELEASE_THRESHOLD
+    err, value = cuda.cuMemPoolGetAttribute(None, attr)
+    assert err == hip.hipMemPoolGetAttribute(None, attr, ctypes.c_uint64())[0]
+    if err != 0:
+        assert value is None
+    # An integer value reaches C in memory of its own, never as an address.
+    (err,) = cuda.cuMemPoolSetAttribute(None, attr, cuda.cuuint64_t(1 << 40))
+    assert err == hip.hipMemPoolSetAttribute(None, attr, ctypes.c_uint64(1 << 40))[0]
+    with pytest.raises(OverflowError):
+        cuda.cuMemPoolSetAttribute(None, attr, 1 << 64)

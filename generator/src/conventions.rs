@@ -47,6 +47,11 @@ pub struct ConventionsSpec {
     /// Parameter names cuda-python spells otherwise (`type` → `typename`).
     #[serde(default)]
     pub param_renames: BTreeMap<String, String>,
+    /// Regexes on `function.param`: `void *` parameters holding an attribute's value (at most
+    /// 64 bits), which cuda-python passes and returns as the value itself: an output of a
+    /// getter (`cuMemPoolGetAttribute`), an input of a setter.
+    #[serde(default)]
+    pub attribute_values: Vec<String>,
     /// CUDA functions whose HIP counterpart is not the one HIPIFY's table names (it maps an
     /// older CUDA signature): CUDA name → HIP function. Always called through an adapter,
     /// as the CUDA name stands for the table's HIP function elsewhere.
@@ -281,6 +286,7 @@ fn hip_takes(p: &crate::ir::Param) -> bool {
 struct Rules {
     inputs: Vec<Regex>,
     kernel_params: Vec<Regex>,
+    attribute_values: Vec<Regex>,
 }
 
 impl Rules {
@@ -293,6 +299,7 @@ impl Rules {
         Ok(Rules {
             inputs: compile(&spec.inputs)?,
             kernel_params: compile(&spec.kernel_params)?,
+            attribute_values: compile(&spec.attribute_values)?,
         })
     }
 
@@ -309,6 +316,9 @@ fn is_output(f: &str, p: &RawParam, rules: &Rules) -> bool {
     }
     if Rules::matches(&rules.kernel_params, f, &p.name) {
         return false;
+    }
+    if Rules::matches(&rules.attribute_values, f, &p.name) {
+        return f.contains("Get");
     }
     match (p.shape.depth, p.shape.base) {
         (1, Base::Void | Base::Char | Base::Func | Base::Other) => false,
@@ -445,10 +455,12 @@ fn plan(
             .map(|(p, hj)| match (target, hj) {
                 (Some((_, h)), Some(j)) => {
                     let hp = &h.params[*j];
+                    let value = Rules::matches(&rules.attribute_values, &f.name, &p.name);
                     !hip_takes(hp)
                         || (is_output(&f.name, p, rules)
-                            && matches!(&hp.ty, CType::Pointer { pointee, .. }
-                                if matches!(pointee.as_ref(), CType::Record { .. })))
+                            && (value
+                                || matches!(&hp.ty, CType::Pointer { pointee, .. }
+                                    if matches!(pointee.as_ref(), CType::Record { .. }))))
                 }
                 _ => is_output(&f.name, p, rules),
             })
@@ -463,6 +475,11 @@ fn plan(
                     .cloned()
                     .unwrap_or_else(|| f.params[i].name.clone()),
                 kernel_params: Rules::matches(&rules.kernel_params, &f.name, &f.params[i].name),
+                attribute_value: Rules::matches(
+                    &rules.attribute_values,
+                    &f.name,
+                    &f.params[i].name,
+                ),
                 integer: f.params[i].shape.depth == 0 && f.params[i].scalar_typedef.is_some(),
             })
             .collect();
@@ -495,12 +512,20 @@ fn plan(
             .collect();
         let mut args = Vec::new();
         let mut made = Vec::new();
+        let mut values = Vec::new();
         let mut broken = None;
         for (j, hp) in h.params.iter().enumerate() {
             if !hip_takes(hp) {
                 continue;
             }
             args.push(match hip_to_cuda[j] {
+                Some(c)
+                    if outs[c]
+                        && Rules::matches(&rules.attribute_values, &f.name, &f.params[c].name) =>
+                {
+                    values.push(c);
+                    AdapterArg::Value
+                }
                 Some(c) if outs[c] => match &hp.ty {
                     CType::Pointer { pointee, .. } => match pointee.as_ref() {
                         CType::Record { name } => {
@@ -543,6 +568,9 @@ fn plan(
                     wrap,
                     address,
                 },
+                Some(_) if values.contains(&c) => AdapterResult::Value {
+                    index: values.iter().position(|&v| v == c).unwrap_or(0),
+                },
                 Some(_) if made.contains(&c) => AdapterResult::Made {
                     index: made.iter().position(|&m| m == c).unwrap_or(0),
                 },
@@ -577,7 +605,7 @@ fn plan(
                 .all(|(k, a)| matches!(a, AdapterArg::Input { index } if *index == k))
             // Parameter names alone do not make an adapter: a call through one costs more
             // than a keyword spelled CUDA's way is worth (keywords there are HIP's names).
-            && params.iter().all(|p| !p.kernel_params)
+            && params.iter().all(|p| !p.kernel_params && !p.attribute_value)
             && !spec.hip_functions.contains_key(&f.name);
         if identity {
             same.push(f.name.clone());
@@ -744,6 +772,7 @@ mod tests {
         let rules = Rules {
             inputs: vec![Regex::new(r"\.ctxCreateParams$").unwrap()],
             kernel_params: vec![Regex::new(r"\.kernelParams$").unwrap()],
+            attribute_values: vec![Regex::new(r"^cuMemPool(Get|Set)Attribute\.value$").unwrap()],
         };
         assert!(is_output("f", &c("prop", 1, Base::Record), &rules));
         assert!(!is_output(
@@ -757,5 +786,9 @@ mod tests {
         let mut konst = c("desc", 1, Base::Record);
         konst.const_pointee = true;
         assert!(!is_output("f", &konst, &rules));
+        // An attribute's value: returned by the getter, given to the setter.
+        let value = c("value", 1, Base::Void);
+        assert!(is_output("cuMemPoolGetAttribute", &value, &rules));
+        assert!(!is_output("cuMemPoolSetAttribute", &value, &rules));
     }
 }

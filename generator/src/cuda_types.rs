@@ -168,8 +168,11 @@ fn read_records(
             continue;
         };
         match c.kind() {
-            CursorKind::Struct | CursorKind::Union if c.is_definition() && !unnamed(&c) => {
-                defs.insert(c.spelling(), c);
+            CursorKind::Struct | CursorKind::Union if c.is_definition() => {
+                nested_definitions(&c, &mut defs);
+                if !unnamed(&c) {
+                    defs.insert(c.spelling(), c);
+                }
             }
             CursorKind::Typedef => {
                 let under = c.typedef_underlying().canonical();
@@ -219,6 +222,19 @@ fn read_records(
         }
     }
     out.into_values().collect()
+}
+
+/// Named structs and unions declared inside record `c` (`struct X_st { ... } member;` in a
+/// union), by tag: fields name them by tag.
+fn nested_definitions<'tu>(c: &Cursor<'tu>, defs: &mut HashMap<String, Cursor<'tu>>) {
+    for d in c.children() {
+        if matches!(d.kind(), CursorKind::Struct | CursorKind::Union) && d.is_definition() {
+            nested_definitions(&d, defs);
+            if !unnamed(&d) {
+                defs.entry(d.spelling()).or_insert(d);
+            }
+        }
+    }
 }
 
 /// Adds record `def` as `name` (and the anonymous records inside it) to `out`.

@@ -280,6 +280,7 @@ mod tests {
                     name: n.to_string(),
                     kernel_params: false,
                     integer: false,
+                    attribute_value: false,
                 })
                 .collect(),
             args: vec![],

@@ -248,6 +248,10 @@ pub struct CudaParam {
     /// A CUDA integer typedef (`CUdevice`): cuda-python reads `None` as 0.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub integer: bool,
+    /// An attribute's value where C takes its address (a setter's `void *value`): an
+    /// integer is passed in memory of its own.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub attribute_value: bool,
 }
 
 /// Where one HIP argument comes from.
@@ -260,6 +264,8 @@ pub enum AdapterArg {
     New { record: String },
     /// Zero (a HIP parameter CUDA does not have, such as flags).
     Zero,
+    /// The address of 8 zeroed bytes the call writes an attribute's value into, returned.
+    Value,
 }
 
 /// Where one cuda-python output comes from.
@@ -279,6 +285,8 @@ pub enum AdapterResult {
     },
     /// The `index`-th struct the adapter made (`AdapterArg::New`).
     Made { index: usize },
+    /// The value the call wrote into the `index`-th `AdapterArg::Value`.
+    Value { index: usize },
 }
 
 /// A CUDA function without a HIP equivalent.

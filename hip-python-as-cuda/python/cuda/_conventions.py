@@ -309,6 +309,10 @@ def adapter(entry: dict):
             lines.append(f"    {names[i]}, _keep{i} = _kp({names[i]})")
         elif p.get("integer"):
             lines.append(f"    if {names[i]} is None:\n        {names[i]} = 0")
+        elif p.get("attribute_value"):
+            # cuda-python passes the value; C takes its address.
+            env["_box"] = _attribute_value
+            lines.append(f"    {names[i]} = _box({names[i]})")
     status_type = entry["status_type"]
     fail = "(_ns," + " None," * len(entry["results"]) + ")"
     if entry["dropped"]:
@@ -320,9 +324,15 @@ def adapter(entry: dict):
             lines.append(f"        return {fail}")
     args = []
     made = 0
+    values = 0
     for a in entry["args"]:
         if a["from"] == "input":
             args.append(names[a["index"]])
+        elif a["from"] == "value":
+            env["_u64"] = ctypes.c_uint64
+            lines.append(f"    _v{values} = _u64(0)")
+            args.append(f"_v{values}")
+            values += 1
         elif a["from"] == "new":
             cls_name = f"_R{made}"
             env[cls_name] = getattr(importlib.import_module(f"hip.{entry['hip_module']}"), a["record"])
@@ -337,6 +347,11 @@ def adapter(entry: dict):
         for r in entry["results"]:
             if r["from"] == "made":
                 outs.append(f"_m{r['index']}")
+            elif r["from"] == "value":
+                # Up to 64 bits, zero-extended (an `int` attribute fills the low half).
+                env["_W_cuuint64_t"] = wrapper("cuuint64_t") or int
+                env["_new_int"] = int.__new__
+                outs.append(f"_new_int(_W_cuuint64_t, _v{r['index']}.value)")
             elif r.get("address"):
                 outs.append(f"_int(_r[{r['index'] + 1}])")
             elif r.get("wrap"):
@@ -362,6 +377,18 @@ def adapter(entry: dict):
     fn.__module__ = f"cuda.bindings.{entry['module']}"
     fn.__hip__ = hip  # the HIP function called (not __wrapped__: inspect would show its signature)
     return fn
+
+
+def _attribute_value(value):
+    """An attribute's value as C takes it (an address): an integer in memory of its own
+    (64 bits; an `int` attribute reads the low half), anything pointer-like as it is."""
+    if isinstance(value, CudaIntView):
+        return value.getPtr()
+    if isinstance(value, int):
+        if not -(1 << 63) <= value < (1 << 64):
+            raise OverflowError(f"attribute value {value} does not fit 64 bits")
+        return (ctypes.c_int64 if value < 0 else ctypes.c_uint64)(value)
+    return value
 
 
 def _as_int(value) -> int:
