@@ -24,22 +24,10 @@ pub fn diff(old: &Library, new: &Library) -> String {
     let ea: BTreeMap<_, _> = old.enums.iter().map(|e| (&e.name, e)).collect();
     let eb: BTreeMap<_, _> = new.enums.iter().map(|e| (&e.name, e)).collect();
     section(&mut out, "enums", &ea, &eb, |a, b| {
-        let ma: BTreeMap<_, _> = a.members.iter().cloned().collect();
-        let mb: BTreeMap<_, _> = b.members.iter().cloned().collect();
-        let mut changes = Vec::new();
-        for (k, v) in &mb {
-            match ma.get(k) {
-                None => changes.push(format!("+{k}={v}")),
-                Some(o) if o != v => changes.push(format!("~{k}: {o} -> {v}")),
-                _ => {}
-            }
-        }
-        changes.extend(
-            ma.keys()
-                .filter(|k| !mb.contains_key(*k))
-                .map(|k| format!("-{k}")),
-        );
-        (!changes.is_empty()).then(|| changes.join(" "))
+        member_changes(
+            &a.members.iter().cloned().collect(),
+            &b.members.iter().cloned().collect(),
+        )
     });
     let ra: BTreeMap<_, _> = old.records.iter().map(|r| (&r.name, r)).collect();
     let rb: BTreeMap<_, _> = new.records.iter().map(|r| (&r.name, r)).collect();
@@ -178,20 +166,7 @@ pub fn diff_conventions(old: &ApiConventions, new: &ApiConventions) -> String {
     let a: BTreeMap<_, _> = ea.iter().collect();
     let b: BTreeMap<_, _> = eb.iter().collect();
     section(&mut out, "CUDA enums", &a, &b, |ma, mb| {
-        let mut changes: Vec<String> = mb
-            .iter()
-            .filter_map(|(k, v)| match ma.get(k) {
-                None => Some(format!("+{k}={v}")),
-                Some(o) if o != v => Some(format!("~{k}: {o} -> {v}")),
-                _ => None,
-            })
-            .collect();
-        changes.extend(
-            ma.keys()
-                .filter(|k| !mb.contains_key(*k))
-                .map(|k| format!("-{k}")),
-        );
-        (!changes.is_empty()).then(|| changes.join(" "))
+        member_changes(ma, mb)
     });
     let handles = |api: &ApiConventions| -> BTreeMap<String, String> {
         api.types
@@ -207,6 +182,24 @@ pub fn diff_conventions(old: &ApiConventions, new: &ApiConventions) -> String {
         (x != y).then(|| format!("{x} -> {y}"))
     });
     out
+}
+
+/// An enum's added (`+M=v`), renumbered (`~M: a -> b`) and removed (`-M`) members.
+fn member_changes(ma: &BTreeMap<String, i64>, mb: &BTreeMap<String, i64>) -> Option<String> {
+    let mut changes: Vec<String> = mb
+        .iter()
+        .filter_map(|(k, v)| match ma.get(k) {
+            None => Some(format!("+{k}={v}")),
+            Some(o) if o != v => Some(format!("~{k}: {o} -> {v}")),
+            _ => None,
+        })
+        .collect();
+    changes.extend(
+        ma.keys()
+            .filter(|k| !mb.contains_key(*k))
+            .map(|k| format!("-{k}")),
+    );
+    (!changes.is_empty()).then(|| changes.join(" "))
 }
 
 /// One section of the report: added, removed, then changed items.
