@@ -340,6 +340,7 @@ def test_cuda_only_structs_have_cuda_layout_and_fields():
     with pytest.raises(OverflowError, match="val"):
         a.param.smCount.val = -1
     # Nested HIP structs are HIP's classes, viewing this record's memory (kept alive).
+    assert cudart.sizeof(cudart.cudaMemcpy3DPeerParms) == 168  # CUDA's layout
     params = cudart.cudaMemcpy3DPeerParms()
     params.srcPtr = cudart.make_cudaPitchedPtr(0x1000, 64, 16, 4)
     ptr = cudart.cudaMemcpy3DPeerParms().srcPtr

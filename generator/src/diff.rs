@@ -85,12 +85,7 @@ pub fn diff_aliases(old: &AliasSet, new: &AliasSet) -> String {
         }
         m
     };
-    let (fa, fb) = (flat(old), flat(new));
-    let a: BTreeMap<_, _> = fa.iter().collect();
-    let b: BTreeMap<_, _> = fb.iter().collect();
-    section(&mut out, "CUDA names", &a, &b, |x, y| {
-        (x != y).then(|| format!("{x} -> {y}"))
-    });
+    text_section(&mut out, "CUDA names", &flat(old), &flat(new));
     out
 }
 
@@ -149,12 +144,7 @@ pub fn diff_conventions(old: &ApiConventions, new: &ApiConventions) -> String {
         }
         m
     };
-    let (fa, fb) = (flat(old), flat(new));
-    let a: BTreeMap<_, _> = fa.iter().collect();
-    let b: BTreeMap<_, _> = fb.iter().collect();
-    section(&mut out, "functions", &a, &b, |x, y| {
-        (x != y).then(|| format!("{x} -> {y}"))
-    });
+    text_section(&mut out, "functions", &flat(old), &flat(new));
     let enums = |api: &ApiConventions| -> BTreeMap<String, BTreeMap<String, i64>> {
         api.types
             .enums
@@ -175,13 +165,22 @@ pub fn diff_conventions(old: &ApiConventions, new: &ApiConventions) -> String {
             .map(|h| (h.name.clone(), h.module.clone()))
             .collect()
     };
-    let (ha, hb) = (handles(old), handles(new));
-    let a: BTreeMap<_, _> = ha.iter().collect();
-    let b: BTreeMap<_, _> = hb.iter().collect();
-    section(&mut out, "CUDA handles", &a, &b, |x, y| {
+    text_section(&mut out, "CUDA handles", &handles(old), &handles(new));
+    out
+}
+
+/// A section of the report over names described by text: a changed item shows both texts.
+fn text_section(
+    out: &mut String,
+    title: &str,
+    old: &BTreeMap<String, String>,
+    new: &BTreeMap<String, String>,
+) {
+    let a: BTreeMap<_, _> = old.iter().collect();
+    let b: BTreeMap<_, _> = new.iter().collect();
+    section(out, title, &a, &b, |x, y| {
         (x != y).then(|| format!("{x} -> {y}"))
     });
-    out
 }
 
 /// An enum's added (`+M=v`), renumbered (`~M: a -> b`) and removed (`-M`) members.

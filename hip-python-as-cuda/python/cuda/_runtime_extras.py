@@ -53,8 +53,11 @@ def sizeof(obj_type) -> int:
             return ctypes.sizeof(ctypes.c_int)
         if issubclass(obj_type, ctypes._SimpleCData | ctypes.Structure | ctypes.Union):
             return ctypes.sizeof(obj_type)
-        if hasattr(obj_type, "c_sizeof"):  # structs
+        if hasattr(obj_type, "c_sizeof"):  # HIP's structs
             return obj_type().c_sizeof()
+        size = getattr(obj_type, "_size", None)  # CUDA's structs HIP lacks (cuda._structs)
+        if size is not None:
+            return size
         if hasattr(obj_type, "getPtr"):  # handles
             return ctypes.sizeof(ctypes.c_void_p)
     raise TypeError(f"sizeof: unknown type {obj_type!r}")
