@@ -13,7 +13,8 @@ Usage: ./build_pkgs.sh [options]
 
   --platform P      amd (default) or nvidia: hip, hiprtc, rccl and the math libraries over
                     CUDA (roctx has no NVIDIA counterpart), with the shims
-                    built by tools/nvidia-shim.sh from HIP 5.7.1's NVIDIA headers
+                    built by tools/nvidia-shim.sh (HIP 5.7.1's NVIDIA headers where
+                    the ABI is the release's, CUDA's own API for the rest)
   --rocm-path DIR   ROCm root whose include/ the bindings are regenerated from
                     (default: \$ROCM_PATH, else .rocm/6.4.3/usr)
   --release VER     ROCm release of the bindings to build or regenerate (default 6.4.3)
@@ -114,8 +115,6 @@ fi
 case "$PLATFORM" in
   amd) ;;
   nvidia)
-    # HIP's NVIDIA headers come with 5.7.1 here; the bindings must be of the same release.
-    [ "$RELEASE_GIVEN" = 1 ] || RELEASE=5.7.1
     nv=()
     for l in ${SELECTED//,/ }; do [[ $l =~ ^(hip|hiprtc|rccl|hipblas|hipfft|hiprand|hipsparse|hipsolver)$ ]] && nv+=("$l"); done
     SELECTED=$(IFS=,; echo "${nv[*]}")
@@ -156,7 +155,7 @@ fi
 
 if [ "$PLATFORM" = nvidia ] && [ "$BUILD_HIP" = 1 ]; then
   bash tools/nvidia-shim.sh "$RELEASE"
-  export HIPGEN_BINDINGS=$PWD/target/bindings/rocm-$RELEASE
+  [ "$RELEASE" = 6.4.3 ] || export HIPGEN_BINDINGS=$PWD/target/bindings/rocm-$RELEASE
 else
   rm -rf hip-python/python/hip/_nvidia
 fi

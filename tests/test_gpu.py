@@ -445,7 +445,8 @@ def test_hipsolver_lu_solve_matches_numpy():
     work = ok(h.hipMalloc(max(int(lwork[0]), 1) * 4))
     ipiv, info = ok(h.hipMalloc(n * 4)), ok(h.hipMalloc(4))
     lib_ok(hipsolver.hipsolverDnSgetrf(handle, n, n, d_a, n, work, ipiv, info))
-    op = hipsolver.hipsolverOperation_t.HIPSOLVER_OP_N
+    # hipSOLVER 6 takes hipBLAS's operation enum (hipsolverOperation_t is hipblasOperation_t).
+    op = hipsolver.hipsolverOperation_t.HIPBLAS_OP_N
     lib_ok(hipsolver.hipsolverDnSgetrs(handle, op, n, 1, d_a, n, ipiv, d_b, n, info))
     ok(h.hipDeviceSynchronize())
     assert from_device(info, np.zeros(1, np.int32))[0] == 0

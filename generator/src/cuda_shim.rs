@@ -43,6 +43,8 @@ struct Model {
     cuda_headers: Vec<String>,
     enums: Vec<EnumDecl>,
     records: Vec<RecordDecl>,
+    /// Every field name of the records, once: each gets a test for a CUDA member of its name.
+    member_names: Vec<String>,
     handles: Vec<String>,
     maps: Vec<EnumMap>,
     status: StatusModel,
@@ -61,6 +63,152 @@ struct RecordDecl {
     name: String,
     size: u64,
     align: u64,
+    /// The fields copied member by member to and from CUDA's struct of another layout;
+    /// `None` when no member copy carries the record whole.
+    fields: Option<Vec<FieldDecl>>,
+    /// C++ statements proving CUDA's struct `C` has this layout (each field by name at its
+    /// offset, of its size), each clearing `ok` where it does not; empty for a record the IR
+    /// knows no fields of.
+    layout: Vec<String>,
+}
+
+/// One field of a HIP record, as the copy to a CUDA struct reads it from the record's bytes.
+#[derive(Serialize, Clone)]
+struct FieldDecl {
+    name: String,
+    /// Byte offset.
+    offset: u64,
+    /// The C++ type of the field, or of its elements.
+    ty: String,
+    /// The element count of an array field.
+    len: Option<u64>,
+    /// A field of a record no member copy carries: not copied.
+    skip: bool,
+}
+
+/// The fields of `r` for a member copy, or `None` when a copy could not carry the record
+/// whole: a union (or a union's members, which the IR lists at one offset), a bit field, a
+/// type the shim cannot spell or a name C++ cannot take, a record field not copyable itself
+/// (`copyable` so far).
+fn field_decls(
+    r: &crate::ir::Record,
+    copyable: &BTreeMap<String, Option<Vec<FieldDecl>>>,
+) -> Option<Vec<FieldDecl>> {
+    if r.is_union {
+        return None;
+    }
+    let mut out = Vec::new();
+    let mut last: Option<u64> = None;
+    for f in &r.fields {
+        if f.bit_width.is_some()
+            || f.offset_bits % 8 != 0
+            || last.is_some_and(|l| f.offset_bits <= l)
+            || !f
+                .name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_')
+        {
+            return None;
+        }
+        last = Some(f.offset_bits);
+        let (elem, len) = match &f.ty {
+            CType::Array { elem, len } => (elem.as_ref(), Some(*len)),
+            other => (other, None),
+        };
+        // A record no copy carries (`hipDeviceArch_t`'s bit fields) is left out of an
+        // output's copy; an input holding one cannot pass as a copy (`skip`).
+        let skip = match elem {
+            CType::Record { name } => match copyable.get(name) {
+                Some(Some(_)) => false,
+                Some(None) => true,
+                None => return None,
+            },
+            _ => false,
+        };
+        out.push(FieldDecl {
+            name: f.name.clone(),
+            offset: f.offset_bits / 8,
+            ty: cpp_type(elem)?,
+            len,
+            skip,
+        });
+    }
+    Some(out)
+}
+
+/// The statements of `RecordDecl::layout` for `r`. Bit fields prove nothing, and an enum
+/// field only where its values are CUDA's, so a record holding another never passes as it is.
+fn layout_checks(r: &crate::ir::Record) -> Vec<String> {
+    r.fields
+        .iter()
+        .map(|f| {
+            let (elem, len) = match &f.ty {
+                CType::Array { elem, len } => (elem.as_ref(), *len),
+                other => (other, 1),
+            };
+            let n = &f.name;
+            let plain = f.name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+            let ty = cpp_type(elem);
+            match (plain, f.bit_width, elem, ty) {
+                (false, ..) | (_, Some(_), ..) | (.., None) => "ok = false;".to_string(),
+                // An enum whose values are CUDA's (by HIPIFY's pairs) reads the same.
+                (true, None, CType::Enum { name, .. }, Some(_)) => format!(
+                    "if constexpr (member::has_{n}<C>::value) {{ ok = ok && offsetof(C, {n}) == {off} && \
+                     same_values<std::remove_cv_t<decltype(C::{n})>>(static_cast<h::{name} *>(nullptr)); }} \
+                     else {{ ok = false; }}",
+                    off = f.offset_bits / 8
+                ),
+                (true, None, _, Some(ty)) => {
+                    let nested = match elem {
+                        CType::Record { name } => format!(
+                            " && same_offsets<std::remove_cv_t<std::remove_all_extents_t<decltype(C::{n})>>>(                             static_cast<const h::{name} *>(nullptr))"
+                        ),
+                        _ => String::new(),
+                    };
+                    format!(
+                        "if constexpr (member::has_{n}<C>::value) {{ ok = ok && offsetof(C, {n}) == {off} &&                          sizeof(C::{n}) == sizeof({ty}) * {len}{nested}; }} else {{ ok = false; }}",
+                        off = f.offset_bits / 8
+                    )
+                }
+            }
+        })
+        .collect()
+}
+
+/// The member-copy fields of every record of `libs` (`None`: not copyable), nested records
+/// first: a record is copyable once all the records of its fields are.
+fn copyable_records(libs: &[&Library]) -> BTreeMap<String, Option<Vec<FieldDecl>>> {
+    let records: Vec<&crate::ir::Record> = libs.iter().flat_map(|l| &l.records).collect();
+    let mut done: BTreeMap<String, Option<Vec<FieldDecl>>> = BTreeMap::new();
+    loop {
+        let mut changed = false;
+        for r in &records {
+            if matches!(done.get(&r.name), Some(Some(_))) {
+                continue;
+            }
+            let fields = field_decls(r, &done);
+            if fields.is_some() || !done.contains_key(&r.name) {
+                changed |= fields.is_some();
+                done.insert(r.name.clone(), fields);
+            }
+        }
+        if !changed {
+            return done;
+        }
+    }
+}
+
+/// Whether struct pointer parameter `name` of `f` points at one struct, not an array of
+/// them: only one struct may pass as a member copy. An array has a count beside it
+/// (`numExtSems`, `count`) and says so in its name (`paramsArray`, `desc_list`).
+fn single_struct(f: &crate::ir::Function, name: &str) -> bool {
+    let counted = f.params.iter().any(|p| {
+        let n = p.name.to_ascii_lowercase();
+        matches!(p.ty, CType::Int { .. })
+            && (n.starts_with("num") || n.contains("count") || n == "n")
+    });
+    let n = name.to_ascii_lowercase();
+    !(counted && (n.contains("array") || n.contains("list")))
 }
 
 /// The translation between one HIP enum and one CUDA enum.
@@ -96,6 +244,9 @@ struct Wrapper {
     symbol: String,
     params: Vec<String>,
     cuda: String,
+    /// Per parameter: whether a struct pointer points at one struct, so a struct of another
+    /// layout than CUDA's may pass as a copy, member by member.
+    single: Vec<bool>,
 }
 
 #[derive(Serialize)]
@@ -352,6 +503,7 @@ pub fn generate(
                 symbol: f.symbol.clone(),
                 params,
                 cuda: first,
+                single: f.params.iter().map(|p| single_struct(f, &p.name)).collect(),
             },
             cands,
         ));
@@ -368,7 +520,26 @@ pub fn generate(
         invalid_name: cuda.status.invalid.clone(),
         unknown: member_value(&cuda.status.unknown)?,
     };
+    let copyable = copyable_records(&all);
+    let mut layouts: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut member_names = BTreeSet::new();
+    for r in all.iter().flat_map(|l| &l.records) {
+        layouts
+            .entry(r.name.clone())
+            .or_insert_with(|| layout_checks(r));
+        member_names.extend(
+            r.fields
+                .iter()
+                .filter(|f| {
+                    f.name
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || c == '_')
+                })
+                .map(|f| f.name.clone()),
+        );
+    }
     let mut model = Model {
+        member_names: member_names.into_iter().collect(),
         library: lib.name.clone(),
         cuda_headers: cuda.headers.clone(),
         enums: enums
@@ -377,7 +548,13 @@ pub fn generate(
             .collect(),
         records: records
             .into_iter()
-            .map(|(name, (size, align))| RecordDecl { name, size, align })
+            .map(|(name, (size, align))| RecordDecl {
+                fields: copyable.get(&name).cloned().flatten(),
+                layout: layouts.get(&name).cloned().unwrap_or_default(),
+                name,
+                size,
+                align,
+            })
             .collect(),
         handles: handles.into_iter().collect(),
         maps: maps.into_values().collect(),

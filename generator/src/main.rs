@@ -1,5 +1,6 @@
 //! hipgen: reads ROCm C headers through libclang and renders PyO3 modules from them.
 
+mod abi;
 mod aliases;
 mod clang;
 mod conventions;
@@ -86,6 +87,10 @@ enum Command {
         /// IRs of the bindings whose functions are exported (hip, hiprtc).
         #[arg(long = "ir")]
         irs: Vec<PathBuf>,
+        /// IRs of the release whose nvidia_detail headers `--include` holds, when the
+        /// bindings are of another: only functions of the same ABI there are exported.
+        #[arg(long = "detail-ir")]
+        detail_irs: Vec<PathBuf>,
         /// The C++ file to write.
         #[arg(long)]
         out: PathBuf,
@@ -187,17 +192,20 @@ fn main() -> Result<()> {
             include,
             cuda_includes,
             irs,
+            detail_irs,
             out,
         } => {
-            let libs = irs
-                .iter()
-                .map(|p| -> Result<ir::Library> {
-                    let text = std::fs::read_to_string(p)
-                        .with_context(|| format!("reading {}", p.display()))?;
-                    Ok(serde_json::from_str(&text)?)
-                })
-                .collect::<Result<Vec<_>>>()?;
-            let shim = shim::generate(&include, &cuda_includes, &libs)?;
+            let read = |paths: &[PathBuf]| {
+                paths
+                    .iter()
+                    .map(|p| -> Result<ir::Library> {
+                        let text = std::fs::read_to_string(p)
+                            .with_context(|| format!("reading {}", p.display()))?;
+                        Ok(serde_json::from_str(&text)?)
+                    })
+                    .collect::<Result<Vec<_>>>()
+            };
+            let shim = shim::generate(&include, &cuda_includes, &read(&irs)?, &read(&detail_irs)?)?;
             let mut text = shim.source;
             text.push_str(&format!(
                 "\n// Not exported ({}): calls raise \"not available on this platform\".\n",

@@ -152,7 +152,14 @@ fn render(wrappers: &[(&Inline, &str)], lines: &mut Vec<(u32, String)>) -> Strin
 }
 
 /// Generates the shim for the functions of `libs` (the bindings' IRs of hip and hiprtc).
-pub fn generate(include: &Path, cuda_includes: &[PathBuf], libs: &[Library]) -> Result<Shim> {
+/// `detail` holds the IRs of the release whose nvidia_detail headers `include` has, when
+/// that is not the bindings' release: a function whose ABI differs there is left out.
+pub fn generate(
+    include: &Path,
+    cuda_includes: &[PathBuf],
+    libs: &[Library],
+    detail: &[Library],
+) -> Result<Shim> {
     let inline = inlines(include, cuda_includes)?;
     if inline.is_empty() {
         bail!(
@@ -167,6 +174,12 @@ pub fn generate(include: &Path, cuda_includes: &[PathBuf], libs: &[Library]) -> 
         for f in &lib.functions {
             if !seen.insert(f.symbol.clone()) {
                 continue;
+            }
+            if let Some(old) = detail.iter().find(|d| d.name == lib.name) {
+                if let Err(why) = crate::abi::same(old, lib, f) {
+                    left_out.push((f.name.clone(), why));
+                    continue;
+                }
             }
             match inline.get(&f.name) {
                 Some(i) => wanted.push((i, f.symbol.as_str())),

@@ -566,9 +566,9 @@ impl Symbol {
                 Ok(a)
             }
             _ if self.library.on_nvidia() => Err(HipLoadError::new_err(format!(
-                "{sym} is not available on the NVIDIA platform: HIP's NVIDIA headers do not \
-                 implement it (or it does not compile against CUDA 12), so the shim \
-                 ({path}) does not export it.",
+                "{sym} is not available on the NVIDIA platform: neither HIP's NVIDIA headers \
+                 (with this release's ABI) nor CUDA's API through HIPIFY's table implement \
+                 it, so the shim ({path}) does not export it.",
                 sym = self.name.to_string_lossy(),
                 path = self.library.describe(py).unwrap_or_default(),
             ))),
