@@ -16,7 +16,7 @@ from cuda import _conventions  # noqa: E402
 from cuda.bindings import nvrtc  # noqa: E402
 from cuda.bindings import runtime as cudart  # noqa: E402
 
-from hip import hip  # noqa: E402
+from hip import HipLoadError, hip  # noqa: E402
 
 
 def params(fn):
@@ -377,3 +377,23 @@ def test_attribute_values_are_values():
     assert err == hip.hipMemPoolSetAttribute(None, attr, ctypes.c_uint64(1 << 40))[0]
     with pytest.raises(OverflowError):
         cuda.cuMemPoolSetAttribute(None, attr, 1 << 64)
+
+
+def test_pointer_attributes_are_values():
+    # cuda-python: err, value = cuPointerGetAttribute(attribute, ptr);
+    # (err,) = cuPointerSetAttribute(value, attribute, ptr). HIP takes the value's address.
+    assert params(cuda.cuPointerGetAttribute) == ["attribute", "ptr"]
+    assert params(cuda.cuPointerSetAttribute) == ["value", "attribute", "ptr"]
+    attr = cuda.CUpointer_attribute.CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL
+    err, value = cuda.cuPointerGetAttribute(attr, 0)
+    assert err == hip.hipPointerGetAttribute(ctypes.c_uint64(), attr, 0)[0]
+    if err != 0:
+        assert value is None
+    sync = cuda.CUpointer_attribute.CU_POINTER_ATTRIBUTE_SYNC_MEMOPS
+    try:
+        expected = hip.hipPointerSetAttribute(ctypes.c_uint64(1), sync, 0)[0]
+    except HipLoadError:  # the HIP 5 runtime here lacks it: the CUDA name says the same
+        with pytest.raises(HipLoadError, match="hipPointerSetAttribute"):
+            cuda.cuPointerSetAttribute(True, sync, 0)
+    else:
+        assert cuda.cuPointerSetAttribute(True, sync, 0) == (expected,)
