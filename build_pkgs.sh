@@ -48,13 +48,13 @@ LIBS=${HIP_PYTHON_LIBS:-$ALL_LIBS}
 CUDA_LIBS=${HIP_PYTHON_CUDA_LIBS:-$ALL_CUDA_LIBS}
 LLVM_LIBS=${ROCM_PYTHON_LIBS:-$ALL_LLVM_LIBS}
 BUILD_LLVM=1
-PLATFORM=amd; RELEASE_GIVEN=0
+PLATFORM=amd
 REGENERATE=0; BUILD_HIP=1; BUILD_CUDA=1; RUN_TESTS=0; PRE_CLEAN=0; POST_CLEAN=0; USE_VENV=1
 OUT=dist; INSTALL=1; DRY_RUN=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --rocm-path) ROCM_ROOT=$2; shift ;;
-    --release) RELEASE=$2; RELEASE_GIVEN=1; shift ;;
+    --release) RELEASE=$2; shift ;;
     --platform) PLATFORM=$2; shift ;;
     --libs) LIBS=$2; shift ;;
     --regenerate) REGENERATE=1 ;;
