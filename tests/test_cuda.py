@@ -96,6 +96,9 @@ def test_names_stand_for_the_same_hip_objects_as_in_hip_python_interop(module):
             assert name in _conventions.tables().wrappers, name
         elif kind == "enum":
             assert ours.__hip_enum__ is expected, name
+        elif "__hip_class__" in getattr(ours, "__dict__", {}):
+            # A handle: HIP's class, printed as cuda-python prints it.
+            assert ours.__hip_class__ is expected and issubclass(ours, expected), name
         elif isinstance(expected, int) and not isinstance(expected, bool):
             assert ours == expected, name
         else:
@@ -117,11 +120,16 @@ def test_functions_are_the_hip_function_objects():
 
 def test_types_and_constants_are_the_hip_objects():
     assert cudart.cudaDeviceProp is hip.hipDeviceProp_t
-    assert driver.CUstream is hip.hipStream_t and cudart.cudaStream_t is hip.hipStream_t
+    # Handles are HIP's classes printed as cuda-python prints them; HIP's instances count.
+    for cls in (driver.CUstream, cudart.cudaStream_t):
+        assert issubclass(cls, hip.hipStream_t) and cls.__hip_class__ is hip.hipStream_t
+        assert isinstance(hip.hipStream_t(7), cls)
+        assert str(cls(0x3039)) == f"<{cls.__name__} 0x3039>" and hex(cls(7)) == "0x7"
+    assert not isinstance(hip.hipEvent_t(7), driver.CUstream)
     assert issubclass(driver.CUdeviceptr, int)  # cuda-python's class, not HIP's pointer
     assert cudart.cudaStreamNonBlocking == hip.hipStreamNonBlocking
     assert driver.CU_LAUNCH_PARAM_END == hip.HIP_LAUNCH_PARAM_END
-    assert nvrtc.CUlinkState is hiprtc.hiprtcLinkState
+    assert nvrtc.CUlinkState.__hip_class__ is hiprtc.hiprtcLinkState
 
 
 def test_unknown_name_is_an_attribute_error():

@@ -397,3 +397,159 @@ def test_pointer_attributes_are_values():
             cuda.cuPointerSetAttribute(True, sync, 0)
     else:
         assert cuda.cuPointerSetAttribute(True, sync, 0) == (expected,)
+
+
+def test_has_symbol_resolves_without_calling():
+    assert hip.has_symbol("hipMalloc")
+    assert not hip.has_symbol("hipNoSuchFunction")
+    # The HIP 5 runtime here lacks hipPointerSetAttribute: calling it raises, asking does not.
+    try:
+        hip.hipPointerSetAttribute(ctypes.c_uint64(1), 1, 0)
+    except HipLoadError:
+        assert not hip.has_symbol("hipPointerSetAttribute")
+    else:
+        assert hip.has_symbol("hipPointerSetAttribute")
+    with pytest.raises(HipLoadError, match="hipNoSuchFunction"):
+        hip._symbol_address("hipNoSuchFunction")
+
+
+def test_in_out_counts_and_handle_arrays():
+    # cuda-python: err, nodes, numNodes = cudaGraphGetNodes(graph, numNodes=0): the count
+    # goes in and comes back, the nodes are a list of that many handles.
+    assert params(cudart.cudaGraphGetNodes) == ["graph", "numNodes"]
+    assert inspect.signature(cudart.cudaGraphGetNodes).parameters["numNodes"].default == 0
+    err, nodes, num = cudart.cudaGraphGetNodes(None)
+    assert err == hip.hipGraphGetNodes(None)[0]
+    if err != 0:
+        assert (nodes, num) == (None, None)
+    assert params(cuda.cuGraphGetEdges) == ["hGraph", "numEdges"]
+    # cuda-bindings 13 also returns the edges' data, which HIP 6.4 does not keep.
+    assert len(cudart.cudaGraphGetEdges(None, 0)) == 5
+    code = "from cuda.bindings import runtime as r; print(len(r.cudaGraphGetEdges(None, 0)))"
+    assert in_api("12", code) == "4"
+    # A swapped mode goes in and comes back (a CUDA enum member on success).
+    mode = cudart.cudaStreamCaptureMode.cudaStreamCaptureModeRelaxed
+    err, old = cudart.cudaThreadExchangeStreamCaptureMode(mode)
+    assert err == hip.hipThreadExchangeStreamCaptureMode()[0]
+    if err == 0:
+        assert isinstance(old, cudart.cudaStreamCaptureMode)
+        cudart.cudaThreadExchangeStreamCaptureMode(old)
+
+
+def test_lists_and_attribute_value_lists():
+    # cuda-python: cuModuleLoadDataEx(image, numOptions, options, optionValues) takes lists;
+    # cuPointerGetAttributes(n, attributes, ptr) and cuMemRangeGetAttributes(sizes, attributes,
+    # n, ptr, count) return one value per attribute.
+    assert params(cuda.cuModuleLoadDataEx) == ["image", "numOptions", "options", "optionValues"]
+    keys = [cuda.CUjit_option.CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES, cuda.CUjit_option.CU_JIT_LOG_VERBOSE]
+    err, module = cuda.cuModuleLoadDataEx(b"\0" * 64, 2, keys, [1024, 1])
+    assert err == hip.hipModuleLoadData(b"\0" * 64)[0]
+    assert module is None or err == 0
+    ordinal = cuda.CUpointer_attribute.CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL
+    one = cuda.cuPointerGetAttribute(ordinal, 0)
+    many = cuda.cuPointerGetAttributes(1, [ordinal], 0)
+    assert many[0] == one[0]
+    if many[0] == 0:
+        assert str(many[1][0]) == str(one[1])
+        assert abs(many[1][0]) < 256  # an `int` attribute, read as one (signed)
+    read_mostly = cuda.CUmem_range_attribute.CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY
+    accessed_by = cuda.CUmem_range_attribute.CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY
+    err, value = cuda.cuMemRangeGetAttribute(4, read_mostly, 0, 4096)
+    assert err == hip.hipMemRangeGetAttribute(ctypes.c_int(), 4, read_mostly, 0, 4096)[0]
+    err, values = cuda.cuMemRangeGetAttributes([4, 12], [read_mostly, accessed_by], 2, 0, 4096)
+    assert err != 0 or (isinstance(values[0], int) and len(values[1]) == 3)
+    with pytest.raises(TypeError, match="address"):
+        cuda.cuModuleLoadDataEx(object(), 0, [], [])
+
+
+def test_location_where_hip_takes_a_device():
+    # cuda-bindings 13: cuMemAdvise(ptr, size, advice, CUmemLocation); HIP 6.4 takes a device
+    # ordinal (the host: hipCpuDeviceId, -1).
+    advice = cuda.CUmem_advise.CU_MEM_ADVISE_SET_PREFERRED_LOCATION
+    host = cuda.CUmemLocation()
+    host.type = cuda.CUmemLocationType.CU_MEM_LOCATION_TYPE_HOST
+    assert cuda.cuMemAdvise(0, 4096, advice, host) == hip.hipMemAdvise(0, 4096, advice, -1)
+    dev = cuda.CUmemLocation()
+    dev.type = cuda.CUmemLocationType.CU_MEM_LOCATION_TYPE_DEVICE
+    dev.id = 0
+    assert cuda.cuMemAdvise(0, 4096, advice, dev) == hip.hipMemAdvise(0, 4096, advice, 0)
+    # cuda-bindings 12 takes the device, as HIP does: the HIP object itself.
+    code = (
+        "from cuda.bindings import driver as d; from hip import hip; print(d.cuMemAdvise is hip.hipMemAdvise)"
+    )
+    assert in_api("12", code) == "True"
+
+
+def test_direct_calls_through_a_c_function():
+    # The direct-call machinery with a C function whose behaviour is known: libc's
+    # getsockopt(fd, level, name, void *value, socklen_t *length), a value of the size the
+    # caller gives and an in/out length.
+    import socket
+    import types
+
+    from cuda import _direct
+
+    libc = ctypes.CDLL(None)
+    module = types.SimpleNamespace(
+        _symbol_address=lambda name: ctypes.cast(getattr(libc, name), ctypes.c_void_p).value
+    )
+    entry = {
+        "cuda": "getsockopt",
+        "module": "driver",
+        "hip_module": "hip",
+        "hip": "getsockopt",
+        "status_type": "CUresult",
+        "params": [{"name": n} for n in ("fd", "level", "name", "size", "length")],
+        "dropped": [],
+        "direct": {
+            "args": [
+                {"from": "input", "index": 0, "ctype": "i32"},
+                {"from": "input", "index": 1, "ctype": "i32"},
+                {"from": "input", "index": 2, "ctype": "i32"},
+                {"from": "sized", "size": 3},
+                {"from": "in_out", "index": 4, "ctype": "u32"},
+            ],
+            "results": [{"arg": 3, "kind": "value"}, {"arg": 4, "kind": "int"}],
+        },
+    }
+    import importlib
+
+    real = importlib.import_module
+
+    def fake_import(name, *a):
+        return module if name == "hip.hip" else real(name, *a)
+
+    _direct.importlib = types.SimpleNamespace(import_module=fake_import)
+    try:
+        fn = _direct.build(
+            entry, status_enum=int, lookup=None, wrapper=lambda n: None, attribute_types=None, version="13"
+        )
+    finally:
+        _direct.importlib = importlib
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        assert fn(s.fileno(), socket.SOL_SOCKET, socket.SO_TYPE, 4, 4) == (0, socket.SOCK_DGRAM, 4)
+        rc, value, length = fn(-1, socket.SOL_SOCKET, socket.SO_TYPE, 4, 4)
+        assert rc != 0 and value is None and length is None
+    assert params(fn) == ["fd", "level", "name", "size", "length"]
+
+
+def test_direct_call_helpers():
+    from cuda import _direct
+
+    keep = []
+    array = _direct.c_array([1, 2, 3], "i32", keep)
+    assert list(array) == [1, 2, 3]
+    assert _direct.c_array([], "ptr", keep) is None
+    assert _direct.address(None, keep) == 0
+    data = b"abc"
+    assert ctypes.string_at(_direct.address(data, keep), 3) == b"abc"
+    buf = bytearray(b"xyz")
+    ctypes.memmove(_direct.address(buf, keep), b"XY", 2)
+    assert buf == b"XYz"
+    slot = (ctypes.c_char * 12)()
+    ctypes.memmove(slot, (ctypes.c_int32 * 3)(0, -1, -2), 12)
+    assert _direct.int32s(slot, 12) == [0, -1, -2]
+    assert _direct.int32s(slot, 4) == 0
+    cell = ctypes.c_uint64(0xFFFFFFFE)
+    assert _direct.typed_value(ctypes.addressof(cell), "i32", int) == -2
+    assert _direct.typed_value(ctypes.addressof(cell), None, int) == 0xFFFFFFFE

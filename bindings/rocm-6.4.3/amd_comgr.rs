@@ -2393,6 +2393,23 @@ fn amd_comgr_map_elf_virtual_address_to_code_object_offset(py: Python<'_>, data:
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 
+/// Whether `name` (a function of this module, or a C symbol) can be called: the library
+/// loads and exports it. Nothing is called.
+#[pyfunction]
+fn has_symbol(py: Python<'_>, name: &str) -> bool {
+    let symbol = SYMBOLS.iter().find(|(n, _)| *n == name).map_or(name, |(_, s)| *s);
+    LIB.resolves(py, symbol)
+}
+
+/// The address of C symbol `name` in this module's library (for callers that pass C
+/// arguments themselves); `HipLoadError` when it is missing.
+#[pyfunction]
+fn _symbol_address(py: Python<'_>, name: &str) -> PyResult<usize> {
+    let symbol = std::ffi::CString::new(name)
+        .map_err(|_| pyo3::exceptions::PyValueError::new_err("a symbol name holds no NUL byte"))?;
+    LIB.address(py, &symbol)
+}
+
 /// Adds this module's functions, constants and lazily created types to `m`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(pyo3::wrap_pyfunction!(amd_comgr_status_string, m)?)?;
@@ -2459,6 +2476,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(pyo3::wrap_pyfunction!(amd_comgr_map_name_expression_to_symbol_name, m)?)?;
     m.add_function(pyo3::wrap_pyfunction!(amd_comgr_lookup_code_object, m)?)?;
     m.add_function(pyo3::wrap_pyfunction!(amd_comgr_map_elf_virtual_address_to_code_object_offset, m)?)?;
+    m.add_function(pyo3::wrap_pyfunction!(has_symbol, m)?)?;
+    m.add_function(pyo3::wrap_pyfunction!(_symbol_address, m)?)?;
     m.add("AMD_COMGR_INTERFACE_VERSION_MAJOR", 3i64)?;
     m.add("AMD_COMGR_INTERFACE_VERSION_MINOR", 0i64)?;
     TYPES.install(m, FOREIGN)?;

@@ -14982,6 +14982,23 @@ fn hipLaunchHostFunc_spt(py: Python<'_>, stream: rt::PtrArg, r#fn: rt::PtrArg, u
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
 }
 
+/// Whether `name` (a function of this module, or a C symbol) can be called: the library
+/// loads and exports it. Nothing is called.
+#[pyfunction]
+fn has_symbol(py: Python<'_>, name: &str) -> bool {
+    let symbol = SYMBOLS.iter().find(|(n, _)| *n == name).map_or(name, |(_, s)| *s);
+    LIB.resolves(py, symbol)
+}
+
+/// The address of C symbol `name` in this module's library (for callers that pass C
+/// arguments themselves); `HipLoadError` when it is missing.
+#[pyfunction]
+fn _symbol_address(py: Python<'_>, name: &str) -> PyResult<usize> {
+    let symbol = std::ffi::CString::new(name)
+        .map_err(|_| pyo3::exceptions::PyValueError::new_err("a symbol name holds no NUL byte"))?;
+    LIB.address(py, &symbol)
+}
+
 /// Adds this module's functions, constants and lazily created types to `m`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(pyo3::wrap_pyfunction!(hipCreateChannelDesc, m)?)?;
@@ -15450,6 +15467,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(pyo3::wrap_pyfunction!(hipStreamGetCaptureInfo_spt, m)?)?;
     m.add_function(pyo3::wrap_pyfunction!(hipStreamGetCaptureInfo_v2_spt, m)?)?;
     m.add_function(pyo3::wrap_pyfunction!(hipLaunchHostFunc_spt, m)?)?;
+    m.add_function(pyo3::wrap_pyfunction!(has_symbol, m)?)?;
+    m.add_function(pyo3::wrap_pyfunction!(_symbol_address, m)?)?;
     m.add("HIP_SUCCESS", 0i64)?;
     m.add("HIP_ERROR_INVALID_VALUE", 1i64)?;
     m.add("HIP_ERROR_NOT_INITIALIZED", 2i64)?;

@@ -1055,6 +1055,23 @@ fn hiprandGetScrambleConstants64(py: Python<'_>, constants: rt::PtrArgMut) -> Py
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
 }
 
+/// Whether `name` (a function of this module, or a C symbol) can be called: the library
+/// loads and exports it. Nothing is called.
+#[pyfunction]
+fn has_symbol(py: Python<'_>, name: &str) -> bool {
+    let symbol = SYMBOLS.iter().find(|(n, _)| *n == name).map_or(name, |(_, s)| *s);
+    LIB.resolves(py, symbol)
+}
+
+/// The address of C symbol `name` in this module's library (for callers that pass C
+/// arguments themselves); `HipLoadError` when it is missing.
+#[pyfunction]
+fn _symbol_address(py: Python<'_>, name: &str) -> PyResult<usize> {
+    let symbol = std::ffi::CString::new(name)
+        .map_err(|_| pyo3::exceptions::PyValueError::new_err("a symbol name holds no NUL byte"))?;
+    LIB.address(py, &symbol)
+}
+
 /// Adds this module's functions, constants and lazily created types to `m`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(pyo3::wrap_pyfunction!(hiprandCreateGenerator, m)?)?;
@@ -1087,6 +1104,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(pyo3::wrap_pyfunction!(hiprandGetDirectionVectors64, m)?)?;
     m.add_function(pyo3::wrap_pyfunction!(hiprandGetScrambleConstants32, m)?)?;
     m.add_function(pyo3::wrap_pyfunction!(hiprandGetScrambleConstants64, m)?)?;
+    m.add_function(pyo3::wrap_pyfunction!(has_symbol, m)?)?;
+    m.add_function(pyo3::wrap_pyfunction!(_symbol_address, m)?)?;
     m.add("HIPRAND_VERSION", 201200i64)?;
     m.add("HIPRAND_DEFAULT_MAX_BLOCK_SIZE", 256i64)?;
     m.add("HIPRAND_DEFAULT_MIN_WARPS_PER_EU", 1i64)?;

@@ -27849,6 +27849,23 @@ fn hipsparseSpSM_solve(py: Python<'_>, handle: rt::PtrArgMut, opA: &Bound<'_, Py
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 
+/// Whether `name` (a function of this module, or a C symbol) can be called: the library
+/// loads and exports it. Nothing is called.
+#[pyfunction]
+fn has_symbol(py: Python<'_>, name: &str) -> bool {
+    let symbol = SYMBOLS.iter().find(|(n, _)| *n == name).map_or(name, |(_, s)| *s);
+    LIB.resolves(py, symbol)
+}
+
+/// The address of C symbol `name` in this module's library (for callers that pass C
+/// arguments themselves); `HipLoadError` when it is missing.
+#[pyfunction]
+fn _symbol_address(py: Python<'_>, name: &str) -> PyResult<usize> {
+    let symbol = std::ffi::CString::new(name)
+        .map_err(|_| pyo3::exceptions::PyValueError::new_err("a symbol name holds no NUL byte"))?;
+    LIB.address(py, &symbol)
+}
+
 /// Adds this module's functions, constants and lazily created types to `m`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(pyo3::wrap_pyfunction!(hipsparseCreate, m)?)?;
@@ -28397,6 +28414,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(pyo3::wrap_pyfunction!(hipsparseSpSM_bufferSize, m)?)?;
     m.add_function(pyo3::wrap_pyfunction!(hipsparseSpSM_analysis, m)?)?;
     m.add_function(pyo3::wrap_pyfunction!(hipsparseSpSM_solve, m)?)?;
+    m.add_function(pyo3::wrap_pyfunction!(has_symbol, m)?)?;
+    m.add_function(pyo3::wrap_pyfunction!(_symbol_address, m)?)?;
     m.add("hipsparseVersionMajor", 3i64)?;
     m.add("hipsparseVersionMinor", 2i64)?;
     m.add("hipsparseVersionPatch", 0i64)?;

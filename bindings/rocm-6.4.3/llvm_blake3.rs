@@ -211,6 +211,23 @@ fn llvm_blake3_hasher_reset(py: Python<'_>, self_: &Bound<'_, PyAny>) -> PyResul
     Ok(py.None())
 }
 
+/// Whether `name` (a function of this module, or a C symbol) can be called: the library
+/// loads and exports it. Nothing is called.
+#[pyfunction]
+fn has_symbol(py: Python<'_>, name: &str) -> bool {
+    let symbol = SYMBOLS.iter().find(|(n, _)| *n == name).map_or(name, |(_, s)| *s);
+    LIB.resolves(py, symbol)
+}
+
+/// The address of C symbol `name` in this module's library (for callers that pass C
+/// arguments themselves); `HipLoadError` when it is missing.
+#[pyfunction]
+fn _symbol_address(py: Python<'_>, name: &str) -> PyResult<usize> {
+    let symbol = std::ffi::CString::new(name)
+        .map_err(|_| pyo3::exceptions::PyValueError::new_err("a symbol name holds no NUL byte"))?;
+    LIB.address(py, &symbol)
+}
+
 /// Adds this module's functions, constants and lazily created types to `m`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(pyo3::wrap_pyfunction!(llvm_blake3_version, m)?)?;
@@ -222,6 +239,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(pyo3::wrap_pyfunction!(llvm_blake3_hasher_finalize, m)?)?;
     m.add_function(pyo3::wrap_pyfunction!(llvm_blake3_hasher_finalize_seek, m)?)?;
     m.add_function(pyo3::wrap_pyfunction!(llvm_blake3_hasher_reset, m)?)?;
+    m.add_function(pyo3::wrap_pyfunction!(has_symbol, m)?)?;
+    m.add_function(pyo3::wrap_pyfunction!(_symbol_address, m)?)?;
     m.add("LLVM_BLAKE3_KEY_LEN", 32i64)?;
     m.add("LLVM_BLAKE3_OUT_LEN", 32i64)?;
     m.add("LLVM_BLAKE3_BLOCK_LEN", 64i64)?;

@@ -831,6 +831,23 @@ fn LLVMAddAnalysisPasses(py: Python<'_>, T: rt::PtrArg, PM: rt::PtrArg) -> PyRes
     Ok(py.None())
 }
 
+/// Whether `name` (a function of this module, or a C symbol) can be called: the library
+/// loads and exports it. Nothing is called.
+#[pyfunction]
+fn has_symbol(py: Python<'_>, name: &str) -> bool {
+    let symbol = SYMBOLS.iter().find(|(n, _)| *n == name).map_or(name, |(_, s)| *s);
+    LIB.resolves(py, symbol)
+}
+
+/// The address of C symbol `name` in this module's library (for callers that pass C
+/// arguments themselves); `HipLoadError` when it is missing.
+#[pyfunction]
+fn _symbol_address(py: Python<'_>, name: &str) -> PyResult<usize> {
+    let symbol = std::ffi::CString::new(name)
+        .map_err(|_| pyo3::exceptions::PyValueError::new_err("a symbol name holds no NUL byte"))?;
+    LIB.address(py, &symbol)
+}
+
 /// Adds this module's functions, constants and lazily created types to `m`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(pyo3::wrap_pyfunction!(LLVMGetFirstTarget, m)?)?;
@@ -870,6 +887,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(pyo3::wrap_pyfunction!(LLVMGetHostCPUName, m)?)?;
     m.add_function(pyo3::wrap_pyfunction!(LLVMGetHostCPUFeatures, m)?)?;
     m.add_function(pyo3::wrap_pyfunction!(LLVMAddAnalysisPasses, m)?)?;
+    m.add_function(pyo3::wrap_pyfunction!(has_symbol, m)?)?;
+    m.add_function(pyo3::wrap_pyfunction!(_symbol_address, m)?)?;
     TYPES.install(m, FOREIGN)?;
     m.add("_hipgen_library_", LIB.spec.name)?;
     Ok(())

@@ -19,8 +19,8 @@
 
 use crate::clang::{CursorKind, TranslationUnit, Type, TypeKind};
 use crate::ir::{
-    Adapter, AdapterArg, AdapterResult, ApiConventions, CType, CudaParam, Function, Stub, Usage,
-    WrapperType,
+    Adapter, AdapterArg, AdapterResult, ApiConventions, CType, CudaParam, DirectArg, DirectCall,
+    DirectResult, Function, Stub, Usage, WrapperType,
 };
 use anyhow::{Context, Result};
 use regex::Regex;
@@ -57,6 +57,31 @@ pub struct ConventionsSpec {
     /// as the CUDA name stands for the table's HIP function elsewhere.
     #[serde(default)]
     pub hip_functions: BTreeMap<String, String>,
+    /// Regexes on `function.param`: pointers cuda-python takes as an input and also returns
+    /// (the value after the call): counts of the arrays a call fills
+    /// (`cudaGraphGetNodes.numNodes`, whose handle arrays then hold that many elements),
+    /// modes a call swaps. HIP's bindings return these, so the C function is called itself.
+    #[serde(default)]
+    pub inouts: Vec<String>,
+    /// Regexes on `function.param`: non-const pointers cuda-python takes as lists
+    /// (`cuModuleLoadDataEx.options`).
+    #[serde(default)]
+    pub lists: Vec<String>,
+    /// Regexes on `function.param`: `void **` outputs with one attribute value per element of
+    /// the function's list of attributes (`cuPointerGetAttributes.data`).
+    #[serde(default)]
+    pub value_lists: Vec<String>,
+    /// `function.param` regex → the parameter giving its size: `void *` outputs holding an
+    /// attribute's value of a size the caller gives (`cuMemRangeGetAttribute.data`).
+    #[serde(default)]
+    pub sized_values: BTreeMap<String, String>,
+    /// Regexes on `function.param`: a `CUmemLocation` where HIP takes a device ordinal.
+    #[serde(default)]
+    pub locations: Vec<String>,
+    /// Attribute enum → member → C type of its value where that is not 64 unsigned bits
+    /// (`CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL: i32`), as cuda-python types the values.
+    #[serde(default)]
+    pub attribute_types: BTreeMap<String, BTreeMap<String, String>>,
 }
 
 /// Where one API version's headers are.
@@ -98,6 +123,12 @@ struct RawParam {
     const_pointee: bool,
     /// The typedef naming an integer type (`CUdevice`, `cuuint64_t`), at depth 0 or 1.
     scalar_typedef: Option<(String, u8, bool)>,
+    /// The enum the parameter is or points at (`cudaStreamCaptureMode`), by its typedef name.
+    enum_name: Option<String>,
+    /// The struct the parameter is or points at (`CUgraphEdgeData`).
+    record_name: Option<String>,
+    /// The handle typedef the parameter is or points at (`CUcontext`).
+    handle_name: Option<String>,
 }
 
 /// One CUDA function as read from the header.
@@ -175,6 +206,52 @@ fn scalar_typedef(t: &Type) -> Option<(String, u8, bool)> {
         _ => return None,
     };
     Some((name, c.size()? as u8, signed))
+}
+
+/// The handle typedef (`CUcontext`) `t` is or points at.
+fn handle_name(t: &Type) -> Option<String> {
+    let t = if t.kind() == TypeKind::Pointer && !is_handle(t) {
+        t.pointee()
+    } else {
+        *t
+    };
+    if !is_handle(&t) {
+        return None;
+    }
+    let named = if t.kind() == TypeKind::Elaborated {
+        t.named()
+    } else {
+        t
+    };
+    Some(named.spelling().replace("const ", ""))
+}
+
+/// The typedef name of the enum `t` is or points at.
+fn enum_name(t: &Type) -> Option<String> {
+    type_name(t, TypeKind::Enum)
+}
+
+/// The name of the `kind` (enum, record) `t` is or points at: its typedef's, else its tag.
+fn type_name(t: &Type, kind: TypeKind) -> Option<String> {
+    let t = if t.kind() == TypeKind::Pointer {
+        t.pointee()
+    } else {
+        *t
+    };
+    if t.canonical().kind() != kind {
+        return None;
+    }
+    let named = if t.kind() == TypeKind::Elaborated {
+        t.named()
+    } else {
+        t
+    };
+    Some(if named.kind() == TypeKind::Typedef {
+        named.spelling().replace("const ", "")
+    } else {
+        // `enum cudaStreamCaptureMode *`: cuda-python names the enum by its tag.
+        t.canonical().declaration().spelling()
+    })
 }
 
 /// The shape of a HIP parameter's type.
@@ -287,6 +364,11 @@ struct Rules {
     inputs: Vec<Regex>,
     kernel_params: Vec<Regex>,
     attribute_values: Vec<Regex>,
+    inouts: Vec<Regex>,
+    lists: Vec<Regex>,
+    value_lists: Vec<Regex>,
+    sized_values: Vec<(Regex, String)>,
+    locations: Vec<Regex>,
 }
 
 impl Rules {
@@ -300,7 +382,37 @@ impl Rules {
             inputs: compile(&spec.inputs)?,
             kernel_params: compile(&spec.kernel_params)?,
             attribute_values: compile(&spec.attribute_values)?,
+            inouts: compile(&spec.inouts)?,
+            lists: compile(&spec.lists)?,
+            value_lists: compile(&spec.value_lists)?,
+            sized_values: spec
+                .sized_values
+                .iter()
+                .map(|(r, size)| {
+                    Regex::new(r)
+                        .map(|re| (re, size.clone()))
+                        .with_context(|| format!("conventions regex {r}"))
+                })
+                .collect::<Result<_>>()?,
+            locations: compile(&spec.locations)?,
         })
+    }
+
+    /// The parameter naming the size of a sized value `f.p`, if it is one.
+    fn sized(&self, f: &str, p: &str) -> Option<&str> {
+        let key = format!("{f}.{p}");
+        self.sized_values
+            .iter()
+            .find(|(r, _)| r.is_match(&key))
+            .map(|(_, size)| size.as_str())
+    }
+
+    /// Whether `f.p` needs the C function called itself (HIP's bindings cannot take it).
+    fn direct(&self, f: &str, p: &str) -> bool {
+        Self::matches(&self.inouts, f, p)
+            || Self::matches(&self.lists, f, p)
+            || Self::matches(&self.value_lists, f, p)
+            || self.sized(f, p).is_some()
     }
 
     fn matches(list: &[Regex], f: &str, p: &str) -> bool {
@@ -314,8 +426,14 @@ fn is_output(f: &str, p: &RawParam, rules: &Rules) -> bool {
     if p.shape.depth == 0 || p.const_pointee {
         return false;
     }
-    if Rules::matches(&rules.kernel_params, f, &p.name) {
+    if Rules::matches(&rules.kernel_params, f, &p.name)
+        || Rules::matches(&rules.inouts, f, &p.name)
+        || Rules::matches(&rules.lists, f, &p.name)
+    {
         return false;
+    }
+    if Rules::matches(&rules.value_lists, f, &p.name) || rules.sized(f, &p.name).is_some() {
+        return true;
     }
     if Rules::matches(&rules.attribute_values, f, &p.name) {
         return f.contains("Get");
@@ -395,6 +513,9 @@ fn read_functions(spec: &ConventionsSpec, tu: &TranslationUnit) -> Vec<RawFuncti
                             shape: shape(&t),
                             const_pointee: t.kind() == TypeKind::Pointer && t.pointee().is_const(),
                             scalar_typedef: scalar_typedef(&t),
+                            enum_name: enum_name(&t),
+                            record_name: type_name(&t, TypeKind::Record),
+                            handle_name: handle_name(&t),
                         }
                     })
                     .collect();
@@ -442,10 +563,35 @@ fn plan(
             wrappers.insert(n.clone(), (*size, *signed));
         }
         let target = hip.get(f.name.as_str());
+        // A location by value where HIP takes a device ordinal aligns as that integer.
+        let is_location = |p: &RawParam| {
+            Rules::matches(&rules.locations, &f.name, &p.name)
+                && p.shape
+                    == (Shape {
+                        depth: 0,
+                        base: Base::Record,
+                    })
+        };
+        let aligned: Vec<RawParam> = f
+            .params
+            .iter()
+            .map(|p| RawParam {
+                shape: if is_location(p) {
+                    Shape {
+                        depth: 0,
+                        base: Base::Int(4),
+                    }
+                } else {
+                    p.shape
+                },
+                ..p.clone()
+            })
+            .collect();
         let map = match target {
-            Some((_, h)) => align(&f.params, &h.params),
+            Some((_, h)) => align(&aligned, &h.params),
             None => vec![None; f.params.len()],
         };
+        let direct = f.params.iter().any(|p| rules.direct(&f.name, &p.name));
         // An output where HIP returns the value; where HIP takes a struct from the caller
         // and CUDA's rule says output, the adapter makes the struct; otherwise as HIP takes it.
         let outs: Vec<bool> = f
@@ -453,6 +599,7 @@ fn plan(
             .iter()
             .zip(&map)
             .map(|(p, hj)| match (target, hj) {
+                _ if direct => is_output(&f.name, p, rules),
                 (Some((_, h)), Some(j)) => {
                     let hp = &h.params[*j];
                     let value = Rules::matches(&rules.attribute_values, &f.name, &p.name);
@@ -481,6 +628,7 @@ fn plan(
                     &f.params[i].name,
                 ),
                 integer: f.params[i].shape.depth == 0 && f.params[i].scalar_typedef.is_some(),
+                location: is_location(&f.params[i]),
             })
             .collect();
         let stub = |why: &str| Stub {
@@ -498,6 +646,30 @@ fn plan(
         };
         if !matches!(h.ret, CType::Enum { .. }) {
             // HIP returns a value, not a status: the HIP object as it is.
+            continue;
+        }
+        if direct {
+            let dropped: Vec<usize> = inputs
+                .iter()
+                .enumerate()
+                .filter(|(_, &c)| map[c].is_none())
+                .map(|(k, _)| k)
+                .collect();
+            match direct_plan(f, h, &map, &outs, &inputs, rules) {
+                Ok(call) => adapted.push(Adapter {
+                    cuda: f.name.clone(),
+                    module: f.module.clone(),
+                    status_type: f.status.clone(),
+                    hip_module: module.to_string(),
+                    hip: h.name.clone(),
+                    params,
+                    args: vec![],
+                    results: vec![],
+                    dropped,
+                    direct: Some(call),
+                }),
+                Err(why) => mismatched.push((f.name.clone(), why)),
+            }
             continue;
         }
         let mut hip_to_cuda = vec![None; h.params.len()];
@@ -567,9 +739,11 @@ fn plan(
                     index: hip_outs.iter().position(|&o| o == j).unwrap_or(0),
                     wrap,
                     address,
+                    handle: p.handle_name.clone().filter(|_| p.shape.depth == 1),
                 },
                 Some(_) if values.contains(&c) => AdapterResult::Value {
                     index: values.iter().position(|&v| v == c).unwrap_or(0),
+                    attribute: attribute_input(f, &inputs, spec),
                 },
                 Some(_) if made.contains(&c) => AdapterResult::Made {
                     index: made.iter().position(|&m| m == c).unwrap_or(0),
@@ -597,7 +771,7 @@ fn plan(
             && results
                 .iter()
                 .enumerate()
-                .all(|(k, r)| matches!(r, AdapterResult::Hip { index, wrap: None, address: false } if *index == k))
+                .all(|(k, r)| matches!(r, AdapterResult::Hip { index, wrap: None, address: false, .. } if *index == k))
             && args.len() == inputs.len()
             && args
                 .iter()
@@ -605,7 +779,9 @@ fn plan(
                 .all(|(k, a)| matches!(a, AdapterArg::Input { index } if *index == k))
             // Parameter names alone do not make an adapter: a call through one costs more
             // than a keyword spelled CUDA's way is worth (keywords there are HIP's names).
-            && params.iter().all(|p| !p.kernel_params && !p.attribute_value)
+            && params
+                .iter()
+                .all(|p| !p.kernel_params && !p.attribute_value && !p.location)
             && !spec.hip_functions.contains_key(&f.name);
         if identity {
             same.push(f.name.clone());
@@ -621,6 +797,7 @@ fn plan(
             args,
             results,
             dropped,
+            direct: None,
         });
     }
     ApiConventions {
@@ -634,8 +811,196 @@ fn plan(
             .collect(),
         mismatched,
         not_supported: spec.not_supported.clone(),
+        attribute_types: spec.attribute_types.clone(),
         types: Default::default(),
     }
+}
+
+/// The input giving the attribute whose value a getter returns, with its enum, where the
+/// spec types that enum's values.
+fn attribute_input(
+    f: &RawFunction,
+    inputs: &[usize],
+    spec: &ConventionsSpec,
+) -> Option<(usize, String)> {
+    inputs.iter().enumerate().find_map(|(k, &c)| {
+        let e = f.params[c].enum_name.as_ref()?;
+        spec.attribute_types.contains_key(e).then(|| (k, e.clone()))
+    })
+}
+
+/// The C scalar type of a HIP type passed by value (`ptr` for any pointer or handle).
+fn ctype(t: &CType) -> Option<&'static str> {
+    Some(match t {
+        CType::Bool => "bool",
+        CType::Int { size, signed, .. } => match (size, signed) {
+            (1, true) => "i8",
+            (1, false) => "u8",
+            (2, true) => "i16",
+            (2, false) => "u16",
+            (4, true) => "i32",
+            (4, false) => "u32",
+            (8, true) => "i64",
+            (8, false) => "u64",
+            _ => return None,
+        },
+        CType::Enum { .. } => "i32",
+        CType::Float { size: 4 } => "f32",
+        CType::Float { size: 8 } => "f64",
+        CType::Handle { .. } | CType::Pointer { .. } | CType::Array { .. } => "ptr",
+        _ => return None,
+    })
+}
+
+/// What a HIP pointer parameter points at.
+fn pointee(t: &CType) -> Option<&CType> {
+    match t {
+        CType::Pointer { pointee, .. } => Some(pointee),
+        _ => None,
+    }
+}
+
+/// How a direct call passes each C argument and returns each output, or why it cannot.
+fn direct_plan(
+    f: &RawFunction,
+    h: &Function,
+    map: &[Option<usize>],
+    outs: &[bool],
+    inputs: &[usize],
+    rules: &Rules,
+) -> Result<DirectCall, String> {
+    let input = |c: usize| inputs.iter().position(|&i| i == c);
+    let by_name = |name: &str| {
+        f.params
+            .iter()
+            .position(|p| p.name == name)
+            .and_then(input)
+            .ok_or_else(|| format!("no input named {name}"))
+    };
+    let inout = |c: usize| Rules::matches(&rules.inouts, &f.name, &f.params[c].name);
+    let list = |c: usize| Rules::matches(&rules.lists, &f.name, &f.params[c].name);
+    // The count the function's handle arrays hold: its in/out integer.
+    let count = (0..f.params.len())
+        .find(|&c| inout(c) && matches!(f.params[c].shape.base, Base::Int(_)))
+        .and_then(input);
+    let mut hip_to_cuda = vec![None; h.params.len()];
+    for (c, hj) in map.iter().enumerate() {
+        if let Some(j) = hj {
+            hip_to_cuda[*j] = Some(c);
+        }
+    }
+    let elem = |j: usize| {
+        pointee(&h.params[j].ty)
+            .and_then(ctype)
+            .map(str::to_string)
+            .ok_or_else(|| format!("{} is not a pointer to a scalar", h.params[j].name))
+    };
+    let mut args = Vec::new();
+    let mut arg_of = vec![None; f.params.len()];
+    for (j, hp) in h.params.iter().enumerate() {
+        let Some(c) = hip_to_cuda[j] else {
+            let ct = ctype(&hp.ty).ok_or_else(|| format!("HIP's {} is a struct", hp.name))?;
+            args.push(DirectArg::Zero {
+                ctype: ct.to_string(),
+            });
+            continue;
+        };
+        arg_of[c] = Some(args.len());
+        let p = &f.params[c];
+        args.push(if inout(c) {
+            DirectArg::InOut {
+                index: input(c).unwrap_or(0),
+                ctype: elem(j)?,
+            }
+        } else if list(c) {
+            DirectArg::List {
+                index: input(c).unwrap_or(0),
+                ctype: elem(j)?,
+            }
+        } else if Rules::matches(&rules.value_lists, &f.name, &p.name) {
+            // The attributes are the list of enums; sizes, if any, the list of integers.
+            let lists: Vec<usize> = (0..f.params.len()).filter(|&k| list(k)).collect();
+            let attributes = lists
+                .iter()
+                .find(|&&k| f.params[k].enum_name.is_some())
+                .and_then(|&k| input(k))
+                .ok_or("no list of attributes")?;
+            let sizes = lists
+                .iter()
+                .find(|&&k| f.params[k].enum_name.is_none())
+                .and_then(|&k| input(k));
+            let attribute_type = lists.iter().find_map(|&k| f.params[k].enum_name.clone());
+            DirectArg::Values {
+                attributes,
+                sizes,
+                attribute_type,
+            }
+        } else if let Some(size) = rules.sized(&f.name, &p.name) {
+            DirectArg::Sized {
+                size: by_name(size)?,
+            }
+        } else if outs[c] {
+            match (count, p.shape) {
+                (
+                    Some(count),
+                    Shape {
+                        depth: 1,
+                        base: Base::Handle,
+                    },
+                ) => DirectArg::OutArray {
+                    count,
+                    ctype: elem(j)?,
+                },
+                _ => DirectArg::Out { ctype: elem(j)? },
+            }
+        } else {
+            DirectArg::Input {
+                index: input(c).unwrap_or(0),
+                ctype: ctype(&hp.ty)
+                    .ok_or_else(|| format!("HIP takes {} by value as a struct", hp.name))?
+                    .to_string(),
+            }
+        });
+    }
+    let mut results = Vec::new();
+    for (c, p) in f.params.iter().enumerate() {
+        if !(outs[c] || inout(c)) {
+            continue;
+        }
+        // Per-element data HIP does not have (CUDA 13's `edgeData`): as many zeroed structs
+        // as the count says, which is what CUDA reports for plain edges, the only ones HIP
+        // makes.
+        if let (None, Some(k), Some(record), 1) = (arg_of[c], count, &p.record_name, p.shape.depth)
+        {
+            if let Some(arg) = args
+                .iter()
+                .position(|a| matches!(a, DirectArg::InOut { index, .. } if *index == k))
+            {
+                results.push(DirectResult {
+                    arg,
+                    kind: format!("zeroed:{record}"),
+                });
+                continue;
+            }
+        }
+        let arg = arg_of[c].ok_or_else(|| format!("HIP has no output for {}", p.name))?;
+        let hip_elem = map[c].and_then(|j| pointee(&h.params[j].ty));
+        let kind = match (&args[arg], hip_elem) {
+            (DirectArg::Values { .. } | DirectArg::Sized { .. }, _) => "value".to_string(),
+            // The CUDA handle class (cuda-python's `repr`), else HIP's.
+            (_, Some(CType::Handle { name })) => match &p.handle_name {
+                Some(cuda) => format!("handle:{cuda}"),
+                None => format!("hip_handle:{name}"),
+            },
+            _ if p.enum_name.is_some() => format!("enum:{}", p.enum_name.as_deref().unwrap_or("")),
+            _ => match &p.scalar_typedef {
+                Some((name, _, _)) => format!("wrap:{name}"),
+                None => "int".to_string(),
+            },
+        };
+        results.push(DirectResult { arg, kind });
+    }
+    Ok(DirectCall { args, results })
 }
 
 /// Reads each API version's headers and plans every CUDA function of them.
@@ -669,6 +1034,9 @@ mod tests {
             shape: Shape { depth, base },
             const_pointee: false,
             scalar_typedef: None,
+            enum_name: None,
+            record_name: None,
+            handle_name: None,
         }
     }
 
@@ -768,12 +1136,94 @@ mod tests {
     }
 
     #[test]
+    fn direct_plan_fills_an_array_of_the_count_given() {
+        // cudaGraphGetNodes(graph, nodes, numNodes) → cuda-python's (graph, numNodes) returning
+        // (err, nodes, numNodes): HIP's bindings return numNodes, so the C function is called.
+        let mut graph = c("graph", 0, Base::Handle);
+        graph.handle_name = Some("cudaGraph_t".into());
+        let mut nodes = c("nodes", 1, Base::Handle);
+        nodes.handle_name = Some("cudaGraphNode_t".into());
+        let f = RawFunction {
+            name: "cudaGraphGetNodes".into(),
+            module: "runtime".into(),
+            status: "cudaError_t".into(),
+            params: vec![graph, nodes, c("numNodes", 1, Base::Int(8))],
+        };
+        let handle = |n: &str| CType::Handle { name: n.into() };
+        let h = Function {
+            name: "hipGraphGetNodes".into(),
+            params: vec![
+                h("graph", handle("ihipGraph"), Usage::In),
+                h("nodes", ptr(handle("hipGraphNode")), Usage::Out),
+                h("numNodes", ptr(int(8)), Usage::Out),
+            ],
+            symbol: "hipGraphGetNodes".into(),
+            ret: CType::Enum {
+                name: "hipError_t".into(),
+                size: 4,
+                signed: true,
+            },
+            deprecated: false,
+            keep_gil: false,
+            serialize: false,
+            doc: Default::default(),
+        };
+        let rules = Rules {
+            inputs: vec![],
+            kernel_params: vec![],
+            attribute_values: vec![],
+            inouts: vec![Regex::new(r"\.numNodes$").unwrap()],
+            lists: vec![],
+            value_lists: vec![],
+            sized_values: vec![],
+            locations: vec![],
+        };
+        let outs: Vec<bool> = f
+            .params
+            .iter()
+            .map(|p| is_output(&f.name, p, &rules))
+            .collect();
+        assert_eq!(outs, [false, true, false]);
+        let inputs = [0, 2];
+        let map = align(&f.params, &h.params);
+        let call = direct_plan(&f, &h, &map, &outs, &inputs, &rules).unwrap();
+        assert_eq!(
+            call.args,
+            [
+                DirectArg::Input {
+                    index: 0,
+                    ctype: "ptr".into()
+                },
+                DirectArg::OutArray {
+                    count: 1,
+                    ctype: "ptr".into()
+                },
+                DirectArg::InOut {
+                    index: 1,
+                    ctype: "u64".into()
+                },
+            ]
+        );
+        let kinds: Vec<&str> = call.results.iter().map(|r| r.kind.as_str()).collect();
+        assert_eq!(kinds, ["handle:cudaGraphNode_t", "int"]);
+    }
+
+    #[test]
     fn outputs_by_cuda_rule() {
         let rules = Rules {
             inputs: vec![Regex::new(r"\.ctxCreateParams$").unwrap()],
             kernel_params: vec![Regex::new(r"\.kernelParams$").unwrap()],
             attribute_values: vec![Regex::new(r"^cuMemPool(Get|Set)Attribute\.value$").unwrap()],
+            inouts: vec![Regex::new(r"\.numNodes$").unwrap()],
+            lists: vec![Regex::new(r"\.options$").unwrap()],
+            value_lists: vec![],
+            sized_values: vec![(Regex::new(r"\.data$").unwrap(), "dataSize".into())],
+            locations: vec![],
         };
+        // In/out and list parameters are inputs; a sized value is an output.
+        assert!(!is_output("f", &c("numNodes", 1, Base::Int(8)), &rules));
+        assert!(!is_output("f", &c("options", 1, Base::Int(4)), &rules));
+        assert!(is_output("f", &c("data", 1, Base::Void), &rules));
         assert!(is_output("f", &c("prop", 1, Base::Record), &rules));
         assert!(!is_output(
             "f",

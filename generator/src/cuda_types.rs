@@ -77,8 +77,13 @@ pub fn read(tu: &TranslationUnit, modules: &BTreeMap<String, String>) -> CudaTyp
                     }
                     TypeKind::Pointer
                         if under.pointee().canonical().kind() == TypeKind::Record
-                            && !under.pointee().canonical().declaration().is_definition() =>
+                            && !under.pointee().canonical().declaration().is_definition()
+                            || under.kind() == TypeKind::Pointer
+                                && under.pointee().canonical().kind()
+                                    == TypeKind::FunctionProto =>
                     {
+                        // Opaque handles, and callbacks (`CUoccupancyB2DSize`), which
+                        // cuda-python also makes pointer classes.
                         handles.insert(
                             c.spelling(),
                             CudaHandle {

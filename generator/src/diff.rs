@@ -251,6 +251,7 @@ mod tests {
             wrappers: vec![],
             mismatched: vec![],
             not_supported: Default::default(),
+            attribute_types: Default::default(),
             types: CudaTypes::default(),
         }
     }
@@ -273,11 +274,13 @@ mod tests {
                     kernel_params: false,
                     integer: false,
                     attribute_value: false,
+                    location: false,
                 })
                 .collect(),
             args: vec![],
             results: vec![],
             dropped: vec![0],
+            direct: None,
         });
         new.stubs.push(Stub {
             cuda: "cuGreenCtxCreate".into(),

@@ -272,6 +272,37 @@ impl Library {
         unsafe { lib.get::<*const ()>(&name) }.is_ok_and(|s| !(*s).is_null())
     }
 
+    /// The address of `symbol` (the library is opened if needed), or an error naming the
+    /// symbol and where the library was loaded from.
+    pub fn address(&self, py: Python<'_>, symbol: &CStr) -> PyResult<usize> {
+        let lib = self.get(py)?;
+        // SAFETY: only the address is taken; the caller casts it to the C signature the
+        // generator read from the header.
+        let found = unsafe { lib.get::<*const ()>(symbol.to_bytes_with_nul()) };
+        match found {
+            Ok(sym) if !(*sym).is_null() => Ok(*sym as usize),
+            _ if self.on_nvidia() => Err(HipLoadError::new_err(format!(
+                "{sym} is not available on the NVIDIA platform: neither HIP's NVIDIA headers \
+                 (with this release's ABI) nor CUDA's API through HIPIFY's table implement \
+                 it, so the shim ({path}) does not export it.",
+                sym = symbol.to_string_lossy(),
+                path = self.describe(py).unwrap_or_default(),
+            ))),
+            _ => {
+                let path = self.describe(py).unwrap_or_default();
+                Err(HipLoadError::new_err(format!(
+                    "symbol '{sym}' not found in library '{lib}' (loaded from {path}). \
+                     The installed ROCm release is older or newer than the one these bindings \
+                     were generated for; install a matching ROCm or set {env} to another \
+                     build of the library.",
+                    sym = symbol.to_string_lossy(),
+                    lib = self.spec.name,
+                    env = self.spec.env,
+                )))
+            }
+        }
+    }
+
     /// Whether the library loads for the NVIDIA platform (asks for the platform only for
     /// libraries that depend on it).
     fn on_nvidia(&self) -> bool {
@@ -555,35 +586,8 @@ impl Symbol {
     /// Looks the symbol up and caches it.
     #[cold]
     fn resolve(&self, py: Python<'_>) -> PyResult<usize> {
-        let lib = self.library.get(py)?;
-        // SAFETY: only the address is taken; the caller casts it to the C signature the
-        // generator read from the header.
-        let found = unsafe { lib.get::<*const ()>(self.name.to_bytes_with_nul()) };
-        match found {
-            Ok(sym) if !(*sym).is_null() => {
-                let a = *sym as usize;
-                self.addr.store(a, Ordering::Release);
-                Ok(a)
-            }
-            _ if self.library.on_nvidia() => Err(HipLoadError::new_err(format!(
-                "{sym} is not available on the NVIDIA platform: neither HIP's NVIDIA headers \
-                 (with this release's ABI) nor CUDA's API through HIPIFY's table implement \
-                 it, so the shim ({path}) does not export it.",
-                sym = self.name.to_string_lossy(),
-                path = self.library.describe(py).unwrap_or_default(),
-            ))),
-            _ => {
-                let path = self.library.describe(py).unwrap_or_default();
-                Err(HipLoadError::new_err(format!(
-                    "symbol '{sym}' not found in library '{lib}' (loaded from {path}). \
-                     The installed ROCm release is older or newer than the one these bindings \
-                     were generated for; install a matching ROCm or set {env} to another \
-                     build of the library.",
-                    sym = self.name.to_string_lossy(),
-                    lib = self.library.spec.name,
-                    env = self.library.spec.env,
-                )))
-            }
-        }
+        let a = self.library.address(py, self.name)?;
+        self.addr.store(a, Ordering::Release);
+        Ok(a)
     }
 }

@@ -104,6 +104,11 @@ pub struct ApiConventions {
     pub mismatched: Vec<(String, String)>,
     /// CUDA status type → the member that says "not supported".
     pub not_supported: std::collections::BTreeMap<String, String>,
+    /// Attribute enum → member → the C type of the value it stands for (`i32`), where it is
+    /// not 64 unsigned bits: how cuda-python types an attribute's value.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub attribute_types:
+        std::collections::BTreeMap<String, std::collections::BTreeMap<String, String>>,
     /// The enums, handles and handle constants CUDA's headers declare.
     #[serde(default)]
     pub types: CudaTypes,
@@ -235,6 +240,67 @@ pub struct Adapter {
     /// Inputs (indices into `params`) HIP has no parameter for: only their null value is
     /// accepted.
     pub dropped: Vec<usize>,
+    /// Where HIP's bindings cannot take cuda-python's arguments (in/out values, lists,
+    /// arrays the call fills), the C function is called itself: `args` and `results` are
+    /// then empty and this says how.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub direct: Option<DirectCall>,
+}
+
+/// A call of the HIP function's C symbol, argument by argument.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct DirectCall {
+    /// One per C parameter of the HIP function, in order.
+    pub args: Vec<DirectArg>,
+    /// cuda-python's outputs after the status, in order.
+    pub results: Vec<DirectResult>,
+}
+
+/// Where one C argument of a direct call comes from. `ctype` is a C scalar type: `i8` …
+/// `u64`, `f32`, `f64`, `bool` or `ptr`; `index` and the other positions count cuda-python's
+/// inputs (`Adapter::params`).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(tag = "from", rename_all = "snake_case")]
+pub enum DirectArg {
+    /// An input, by value.
+    Input { index: usize, ctype: String },
+    /// Zero (a parameter CUDA does not have).
+    Zero { ctype: String },
+    /// The address of one value the call writes, returned.
+    Out { ctype: String },
+    /// The address of one value taken from an input and returned after the call (a count
+    /// of elements in, the count written out; a mode swapped).
+    InOut { index: usize, ctype: String },
+    /// A list input, as a C array.
+    List { index: usize, ctype: String },
+    /// An array of as many elements as the input at `count` says (NULL for none), returned
+    /// as a list.
+    OutArray { count: usize, ctype: String },
+    /// `void **`: one attribute value per element of the list input `attributes`, each in
+    /// memory of its own of the size the list input `sizes` gives (else by the attribute's
+    /// type), returned as a list.
+    Values {
+        attributes: usize,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        sizes: Option<usize>,
+        /// The attributes' enum (`CUpointer_attribute`), whose values `attribute_types` types.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        attribute_type: Option<String>,
+    },
+    /// `void *`: an attribute's value in as many bytes as the input at `size` says,
+    /// returned (one 32-bit integer as an `int`, more as a list of them).
+    Sized { size: usize },
+}
+
+/// One cuda-python output of a direct call.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct DirectResult {
+    /// The C argument (index into `DirectCall::args`) that holds it.
+    pub arg: usize,
+    /// How it is given to Python: `int`, `value` (as the argument says), `enum:<CUDA enum>`,
+    /// `handle:<CUDA handle class>`, `hip_handle:<HIP handle class>`, `wrap:<CUDA integer typedef>`, or `zeroed:<CUDA struct>`:
+    /// a list of as many zeroed structs as the count at `arg` was given (data HIP lacks).
+    pub kind: String,
 }
 
 /// One cuda-python parameter.
@@ -252,6 +318,10 @@ pub struct CudaParam {
     /// integer is passed in memory of its own.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub attribute_value: bool,
+    /// A memory location (`CUmemLocation`) where HIP takes a device ordinal: a device's
+    /// location gives its ordinal, the host's `hipCpuDeviceId`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub location: bool,
 }
 
 /// Where one HIP argument comes from.
@@ -282,11 +352,21 @@ pub enum AdapterResult {
         /// return a pointer object).
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         address: bool,
+        /// A handle: returned as an instance of CUDA's handle class of this name
+        /// (`CUcontext`, which prints as cuda-python's does).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        handle: Option<String>,
     },
     /// The `index`-th struct the adapter made (`AdapterArg::New`).
     Made { index: usize },
-    /// The value the call wrote into the `index`-th `AdapterArg::Value`.
-    Value { index: usize },
+    /// The value the call wrote into the `index`-th `AdapterArg::Value`, typed as
+    /// `attribute_types` says for the attribute the input at `attribute.0` (an enum
+    /// `attribute.1`) gives.
+    Value {
+        index: usize,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        attribute: Option<(usize, String)>,
+    },
 }
 
 /// A CUDA function without a HIP equivalent.

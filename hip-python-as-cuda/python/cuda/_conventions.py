@@ -30,7 +30,7 @@ import json
 import keyword
 import os
 
-from . import _native, _structs
+from . import _direct, _handles, _native, _structs
 
 #: Environment variable selecting the cuda-bindings major version whose signatures apply.
 API_VARIABLE = "HIP_PYTHON_CUDA_API"
@@ -59,6 +59,7 @@ class _Tables:
         self.stubs = {s["cuda"]: s for s in data["stubs"]}
         self.wrappers = {w["name"]: w for w in data["wrappers"]}
         self.not_supported = data["not_supported"]
+        self.attribute_types = data.get("attribute_types", {})
         types = data["types"]
         self.enums = {e["name"]: e for e in types["enums"]}
         self.handles = {h["name"]: h for h in types["handles"]}
@@ -298,8 +299,65 @@ def _status(type_name: str, member: str):
     return getattr(_layer.status_enum(type_name), member)
 
 
+def _module_lookup(module: str):
+    """Resolves a name of cuda-python module `module` (`driver`, `runtime`)."""
+
+    def lookup(name):
+        return getattr(importlib.import_module(f"cuda.bindings.{module}"), name)
+
+    return lookup
+
+
+_ATTRIBUTE_TYPES: dict[tuple[str, str], _direct.AttributeTypes] = {}
+
+
+def _attribute_types(module: str) -> _direct.AttributeTypes:
+    key = (api_version(), module)
+    types = _ATTRIBUTE_TYPES.get(key)
+    if types is None:
+        table = tables().attribute_types
+        types = _ATTRIBUTE_TYPES[key] = _direct.AttributeTypes(table, _module_lookup(module))
+    return types
+
+
+def _location_device(module: str):
+    """A converter of a memory location (`CUmemLocation`) to the device ordinal HIP takes:
+    a device's location gives its id, the host's `hipCpuDeviceId` (-1); an integer (CUDA
+    12's device argument) passes as it is."""
+    lookup = _module_lookup(module)
+    kind = "CUmemLocationType" if module == "driver" else "cudaMemLocationType"
+    prefix = "CU_MEM_LOCATION_TYPE_" if module == "driver" else "cudaMemLocationType"
+    host_names = ("HOST", "Host")
+
+    def convert(location):
+        if location is None or isinstance(location, int):
+            return location
+        types = lookup(kind)
+        t = int(location.type)
+        if t == int(getattr(types, prefix + ("DEVICE" if module == "driver" else "Device"))):
+            return int(location.id)
+        for h in host_names:
+            member = getattr(types, prefix + h, None)
+            if member is not None and t == int(member):
+                return -1
+        raise ValueError(f"{kind} {location.type!r}: HIP takes a device or the host here")
+
+    return convert
+
+
 def adapter(entry: dict):
     """Compiles the adapter a table entry describes."""
+    if entry.get("direct"):
+        from . import _layer
+
+        return _direct.build(
+            entry,
+            status_enum=_layer.status_enum(entry["status_type"]),
+            lookup=_module_lookup(entry["module"]),
+            wrapper=wrapper,
+            attribute_types=_attribute_types(entry["module"]),
+            version=api_version(),
+        )
     hip = getattr(importlib.import_module(f"hip.{entry['hip_module']}"), entry["hip"])
     names = [p["name"] + "_" if keyword.iskeyword(p["name"]) else p["name"] for p in entry["params"]]
     env = {"_hip": hip, "_kp": kernel_params}
@@ -313,6 +371,9 @@ def adapter(entry: dict):
             # cuda-python passes the value; C takes its address.
             env["_box"] = _attribute_value
             lines.append(f"    {names[i]} = _box({names[i]})")
+        elif p.get("location"):
+            env[f"_loc{i}"] = _location_device(entry["module"])
+            lines.append(f"    {names[i]} = _loc{i}({names[i]})")
     status_type = entry["status_type"]
     fail = "(_ns," + " None," * len(entry["results"]) + ")"
     if entry["dropped"]:
@@ -347,6 +408,14 @@ def adapter(entry: dict):
         for r in entry["results"]:
             if r["from"] == "made":
                 outs.append(f"_m{r['index']}")
+            elif r["from"] == "value" and r.get("attribute"):
+                # Typed as the attribute says (`attribute_types`), else 64 bits.
+                k, enum_name = r["attribute"]
+                env["_typed"] = _direct.typed_value
+                env["_codes"] = _attribute_types(entry["module"]).codes(enum_name)
+                env["_addr"] = ctypes.addressof
+                env["_W_cuuint64_t"] = wrapper("cuuint64_t") or int
+                outs.append(f"_typed(_addr(_v{r['index']}), _codes.get(int({names[k]})), _W_cuuint64_t)")
             elif r["from"] == "value":
                 # Up to 64 bits, zero-extended (an `int` attribute fills the low half).
                 env["_W_cuuint64_t"] = wrapper("cuuint64_t") or int
@@ -354,6 +423,10 @@ def adapter(entry: dict):
                 outs.append(f"_new_int(_W_cuuint64_t, _v{r['index']}.value)")
             elif r.get("address"):
                 outs.append(f"_int(_r[{r['index'] + 1}])")
+            elif r.get("handle"):
+                # CUDA's handle class (cuda-python's repr), over the same pointer.
+                env[f"_H_{r['handle']}"] = _module_lookup(entry["module"])(r["handle"])
+                outs.append(f"_H_{r['handle']}(_int(_r[{r['index'] + 1}]))")
             elif r.get("wrap"):
                 # A value C wrote into this type is in its range: made without the check.
                 env[f"_W_{r['wrap']}"] = wrapper(r["wrap"])
@@ -447,13 +520,8 @@ def cuda_type(name: str, module: str, lookup):
     elif h is not None and h["module"] == module:
         from hip._util.types import Pointer
 
-        value = type(
-            name,
-            (Pointer,),
-            {
-                "__module__": f"cuda.bindings.{module}",
-                "__doc__": f"CUDA's {name} handle (no HIP counterpart).",
-            },
+        value = _handles.handle_class(
+            name, Pointer, f"cuda.bindings.{module}", f"CUDA's {name} handle (no HIP counterpart)."
         )
     elif c is not None and c["module"] == module:
         value = lookup(c["handle"])(c["value"])

@@ -16,7 +16,7 @@ import os
 import sys
 import types
 
-from . import _conventions, _native
+from . import _conventions, _handles, _native
 
 #: Values that turn an `HIP_PYTHON_<enum>_HALLUCINATE` environment variable on or off.
 _YES = ("true", "1", "t", "y", "yes")
@@ -161,6 +161,30 @@ def _enum_class(cuda_name: str, hip_module: str, hip_enum: str) -> type:
     return cls
 
 
+def _pointer_class() -> type:
+    from hip._util.types import Pointer
+
+    return Pointer
+
+
+#: CUDA handle classes over HIP's, by CUDA name.
+_HANDLES: dict[str, type] = {}
+
+
+def _handle_class(cuda_name: str, hip_cls: type) -> type:
+    """CUDA's handle class `cuda_name`: HIP's class with cuda-python's `repr`."""
+    cls = _HANDLES.get(cuda_name)
+    if cls is None:
+        cls = _HANDLES[cuda_name] = _handles.handle_class(
+            cuda_name,
+            hip_cls,
+            _home(cuda_name),
+            f"CUDA's {cuda_name}: HIP's {hip_cls.__name__}, printed as cuda-python prints it.",
+            hip=hip_cls,
+        )
+    return cls
+
+
 def cuda_only_enum(cuda_name: str, members: list[tuple[str, int]]) -> type:
     """A CUDA enum HIP has no counterpart of, with CUDA's values."""
     cls = _ENUMS.get(cuda_name)
@@ -241,7 +265,10 @@ class CudaModule(types.ModuleType):
         try:
             if kind == "enum":
                 return _enum_class(name, hip_module, hip_name)
-            return getattr(importlib.import_module(f"hip.{hip_module}"), hip_name)
+            value = getattr(importlib.import_module(f"hip.{hip_module}"), hip_name)
+            if kind == "handle" and isinstance(value, type) and issubclass(value, _pointer_class()):
+                return _handle_class(name, value)
+            return value
         except AttributeError:
             # HIPIFY's table is newer than these bindings' HIP (the NVIDIA platform's 5.7):
             # CUDA's own type, where CUDA declares one.
