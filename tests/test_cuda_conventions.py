@@ -553,3 +553,22 @@ def test_direct_call_helpers():
     cell = ctypes.c_uint64(0xFFFFFFFE)
     assert _direct.typed_value(ctypes.addressof(cell), "i32", int) == -2
     assert _direct.typed_value(ctypes.addressof(cell), None, int) == 0xFFFFFFFE
+
+
+def test_egl_frames_from_cuda_headers():
+    # cudaEGL.h (EGL's types from Khronos's headers): CUeglFrame's union of handle and pitch
+    # arrays; an array's structs read as copies, as cuda-python's do.
+    val = cuda.CUeglFrame()
+    assert [int(a) for a in val.frame.pArray] == [0, 0, 0]
+    val.frame.pArray = [cuda.CUarray(4), 2, 3]
+    assert [int(a) for a in val.frame.pArray] == [4, 2, 3]
+    assert str(val.frame.pArray[0]) == "<CUarray 0x4>"
+    frame = cudart.cudaEglFrame()
+    x = frame.frame.pPitch[0]
+    x.pitch = 123
+    assert frame.frame.pPitch[0].pitch == 0  # a copy
+    frame.frame.pPitch = [x, x, x]
+    x.pitch = 1234
+    assert [p.pitch for p in frame.frame.pPitch] == [123, 123, 123]
+    err, *_ = cuda.cuGraphicsEGLRegisterImage(0, 0)
+    assert err == cuda.CUresult.CUDA_ERROR_NOT_SUPPORTED

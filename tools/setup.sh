@@ -11,7 +11,8 @@ sudo_() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 packages=(libclang-15-dev gcc g++ binutils python3-venv
           libamdhip64-5 libamdhip64-dev libamd-comgr2 libhiprtc-builtins5 rocm-device-libs
           libhipsparse0 libhipsparse-dev libhiprand1 libhiprand-dev
-          llvm-19-dev libllvm19 libllvm15)  # LLVM C API: headers and the library that runs it
+          llvm-19-dev libllvm19 libllvm15  # LLVM C API: headers and the library that runs it
+          libegl-dev)  # EGL's types, which CUDA's EGL interop headers use
 if ! dpkg -s "${packages[@]}" >/dev/null 2>&1; then
   sudo_ apt-get update -qq
   sudo_ env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \

@@ -165,12 +165,21 @@ class _Record(_Access):
         src = value.getPtr() if hasattr(value, "getPtr") else _address(value)
         ctypes.memmove(addr, src, self.size)
 
+    def copy(self, addr):
+        """A new record holding a copy of the bytes at `addr`."""
+        obj = self.cls_of()()
+        ctypes.memmove(obj.getPtr(), addr, self.size)
+        return obj
+
 
 class _Array(_Access):
     def __init__(self, elem: _Access, length: int):
         self.elem, self.length, self.size = elem, length, elem.size * length
 
     def get(self, addr, owner):
+        if isinstance(self.elem, _Record):
+            # cuda-python gives an array's structs as copies (a nested struct field is a view).
+            return [self.elem.copy(addr + i * self.elem.size) for i in range(self.length)]
         return [self.elem.get(addr + i * self.elem.size, owner) for i in range(self.length)]
 
     def set(self, addr, value):
