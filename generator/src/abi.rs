@@ -8,13 +8,16 @@
 //! the older release gave them (the older code translates those values).
 
 use crate::ir::{CType, Enum, Function, Library, Record};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// Compares types of `old` and `new` (the IRs they come from), remembering records done.
 struct Compare<'a> {
     old: &'a Library,
     new: &'a Library,
     records_done: HashSet<String>,
+    /// Enum constants as the code that runs compiles them (HIP's NVIDIA headers define
+    /// some of HIP's enums anew, numbered from 0: `hipMemoryAdvise`).
+    compiled: Option<&'a HashMap<String, i64>>,
 }
 
 fn record<'a>(lib: &'a Library, name: &str) -> Option<&'a Record> {
@@ -116,6 +119,13 @@ impl Compare<'_> {
                     return Err(format!("{member} was {v}, then {value}"));
                 }
             }
+            if let Some(v) = self.compiled.and_then(|c| c.get(member)) {
+                if v != value && !is_sentinel(member) {
+                    return Err(format!(
+                        "{member} is {value} in the bindings, {v} in the headers compiled"
+                    ));
+                }
+            }
         }
         Ok(())
     }
@@ -169,7 +179,14 @@ fn spelled(t: &CType) -> String {
 }
 
 /// Whether `f` of `new` has the ABI its namesake in `old` has; `Err` says what differs.
-pub fn same(old: &Library, new: &Library, f: &Function) -> Result<(), String> {
+/// `compiled` holds the enum constants of the headers whose code runs (when known): every
+/// enum member the call passes must have the value the bindings give it there too.
+pub fn same(
+    old: &Library,
+    new: &Library,
+    f: &Function,
+    compiled: Option<&HashMap<String, i64>>,
+) -> Result<(), String> {
     let Some(o) = old.functions.iter().find(|o| o.name == f.name) else {
         return Err(format!("not in HIP {}", old.release));
     };
@@ -187,6 +204,7 @@ pub fn same(old: &Library, new: &Library, f: &Function) -> Result<(), String> {
         old,
         new,
         records_done: HashSet::new(),
+        compiled,
     };
     let why = |e: String| format!("HIP {} differs: {e}", old.release);
     c.types(&o.ret, &f.ret).map_err(why)?;
@@ -222,7 +240,7 @@ mod tests {
         let old = lib("5.7.1", BASE);
         let grown = BASE.replace(r#"["B",1]]"#, r#"["B",1],["C",2]]"#);
         let new = lib("6.4.3", &grown);
-        assert_eq!(same(&old, &new, &new.functions[0]), Ok(()));
+        assert_eq!(same(&old, &new, &new.functions[0], None), Ok(()));
     }
 
     #[test]
@@ -230,19 +248,29 @@ mod tests {
         let old = lib("5.7.1", BASE);
         let bigger = BASE.replace(r#""size":8,"align":4"#, r#""size":16,"align":4"#);
         let new = lib("6.4.3", &bigger);
-        let e = same(&old, &new, &new.functions[0]).unwrap_err();
+        let e = same(&old, &new, &new.functions[0], None).unwrap_err();
         assert!(e.contains("struct S is 8 bytes, then 16"), "{e}");
         let renumbered = BASE.replace(r#"["B",1]"#, r#"["B",5]"#);
         let new = lib("6.4.3", &renumbered);
-        let e = same(&old, &new, &new.functions[0]).unwrap_err();
+        let e = same(&old, &new, &new.functions[0], None).unwrap_err();
         assert!(e.contains("B was 1, then 5"), "{e}");
         let renamed = BASE.replace(r#"["B",1]"#, r#"["D",1]"#);
         let new = lib("6.4.3", &renamed);
-        let e = same(&old, &new, &new.functions[0]).unwrap_err();
+        let e = same(&old, &new, &new.functions[0], None).unwrap_err();
         assert!(e.contains("1 of E was B, then D"), "{e}");
+        // HIP's NVIDIA headers number the enum from 0 (hipMemoryAdvise): the value the
+        // bindings pass would mean another member there.
+        let compiled = HashMap::from([("A".to_string(), 0), ("B".to_string(), 0)]);
+        let e = same(&old, &old, &old.functions[0], Some(&compiled)).unwrap_err();
+        assert!(
+            e.contains("B is 1 in the bindings, 0 in the headers compiled"),
+            "{e}"
+        );
+        let compiled = HashMap::from([("A".to_string(), 0), ("B".to_string(), 1)]);
+        assert_eq!(same(&old, &old, &old.functions[0], Some(&compiled)), Ok(()));
         let resym = BASE.replace(r#""symbol":"f""#, r#""symbol":"fR0600""#);
         let new = lib("6.4.3", &resym);
-        assert!(same(&old, &new, &new.functions[0])
+        assert!(same(&old, &new, &new.functions[0], None)
             .unwrap_err()
             .contains("its symbol is f"));
     }

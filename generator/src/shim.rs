@@ -13,7 +13,7 @@
 use crate::clang::{CursorKind, TranslationUnit};
 use crate::ir::Library;
 use anyhow::{bail, Context, Result};
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
@@ -54,13 +54,22 @@ fn args(include: &Path, cuda_includes: &[PathBuf]) -> Vec<String> {
 
 const HEADERS: &str = "#include <hip/hip_runtime_api.h>\n#include <hip/hiprtc.h>\n";
 
-/// The inline HIP functions of nvidia_detail, by name (the first definition of a name).
-fn inlines(include: &Path, cuda_includes: &[PathBuf]) -> Result<BTreeMap<String, Inline>> {
+/// Enum constants as compiled for the NVIDIA platform, by name.
+type Constants = HashMap<String, i64>;
+
+/// The inline HIP functions of nvidia_detail, by name (the first definition of a name), and
+/// the enum constants of the headers as they compile for NVIDIA (nvidia_detail defines some
+/// of HIP's enums anew, numbered otherwise than the bindings' release).
+fn inlines(
+    include: &Path,
+    cuda_includes: &[PathBuf],
+) -> Result<(BTreeMap<String, Inline>, Constants)> {
     let path = std::env::temp_dir().join(format!("hipgen-shim-{}.cpp", std::process::id()));
     std::fs::write(&path, HEADERS)?;
     let tu = TranslationUnit::parse_with_bodies(&path, &args(include, cuda_includes))
         .context("parsing HIP's NVIDIA headers (are the CUDA 12 headers given?)")?;
     let mut out = BTreeMap::new();
+    let mut constants = Constants::new();
     // Declarations inside `extern "C" { }` blocks count as the block's siblings.
     let mut decls = Vec::new();
     let mut stack = tu.cursor().children();
@@ -73,6 +82,25 @@ fn inlines(include: &Path, cuda_includes: &[PathBuf]) -> Result<BTreeMap<String,
     }
     decls.reverse();
     for c in decls {
+        if c.kind() == CursorKind::Enum {
+            for m in c.children() {
+                if m.kind() == CursorKind::EnumConstant {
+                    constants.entry(m.spelling()).or_insert(m.enum_value());
+                }
+            }
+            continue;
+        }
+        if c.kind() == CursorKind::Typedef {
+            let under = c.typedef_underlying().canonical();
+            if under.kind() == crate::clang::TypeKind::Enum {
+                for m in under.declaration().children() {
+                    if m.kind() == CursorKind::EnumConstant {
+                        constants.entry(m.spelling()).or_insert(m.enum_value());
+                    }
+                }
+            }
+            continue;
+        }
         // Bodies are skipped when parsing, so a definition is told by its storage class:
         // nvidia_detail defines every function `inline static`.
         if c.kind() != CursorKind::Function || !c.is_static() {
@@ -94,7 +122,7 @@ fn inlines(include: &Path, cuda_includes: &[PathBuf]) -> Result<BTreeMap<String,
         );
     }
     let _ = std::fs::remove_file(&path);
-    Ok(out)
+    Ok((out, constants))
 }
 
 /// Whether a CUDA function belongs to the driver API (`cuModuleLoadData`), not the
@@ -160,7 +188,7 @@ pub fn generate(
     libs: &[Library],
     detail: &[Library],
 ) -> Result<Shim> {
-    let inline = inlines(include, cuda_includes)?;
+    let (inline, constants) = inlines(include, cuda_includes)?;
     if inline.is_empty() {
         bail!(
             "no inline HIP functions found in {}/hip/nvidia_detail",
@@ -175,11 +203,12 @@ pub fn generate(
             if !seen.insert(f.symbol.clone()) {
                 continue;
             }
-            if let Some(old) = detail.iter().find(|d| d.name == lib.name) {
-                if let Err(why) = crate::abi::same(old, lib, f) {
-                    left_out.push((f.name.clone(), why));
-                    continue;
-                }
+            // The older release's ABI where its headers serve, and always the enum values
+            // as the NVIDIA headers compile them.
+            let old = detail.iter().find(|d| d.name == lib.name).unwrap_or(lib);
+            if let Err(why) = crate::abi::same(old, lib, f, Some(&constants)) {
+                left_out.push((f.name.clone(), why));
+                continue;
             }
             match inline.get(&f.name) {
                 Some(i) => wanted.push((i, f.symbol.as_str())),
