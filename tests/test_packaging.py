@@ -28,7 +28,7 @@ def wheels(package="hip_python"):
 @pytest.mark.parametrize("package", PACKAGES)
 def test_wheel_name_version_and_abi(package):
     (wheel,) = wheels(package)
-    m = re.fullmatch(package + r"-(6\.4\.3\.\d+)-cp39-abi3-(manylinux_2_(\d+)_x86_64)\.whl", wheel.name)
+    m = re.fullmatch(package + r"-(6\.4\.3\.\d+)-cp310-abi3-(manylinux_2_(\d+)_x86_64)\.whl", wheel.name)
     assert m, wheel.name
     assert int(m.group(3)) <= 28
 
@@ -221,4 +221,4 @@ def test_sdist_builds_from_checked_in_bindings(tmp_path):
         check=True,
         env=env,
     )
-    assert list(tmp_path.glob("hip_python-6.4.3.*-cp39-abi3-*.whl"))
+    assert list(tmp_path.glob("hip_python-6.4.3.*-cp310-abi3-*.whl"))

@@ -58,8 +58,8 @@ fn hiprtcGetErrorString(py: Python<'_>, result: &Bound<'_, PyAny>) -> PyResult<P
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(u32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
-    let __r = py.allow_threads(move || unsafe { __f(a_result) });
+    // SAFETY: arguments are plain values; pointers stay valid until the arguments drop.
+    let __r = unsafe { __f(a_result) };
     rt::tuple(py, [rt::cstr_result(py, __r)?])
 }
 /// Sets the parameters as major and minor version.
@@ -82,8 +82,8 @@ fn hiprtcVersion(py: Python<'_>) -> PyResult<PyObject> {
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
-    let __r = py.allow_threads(move || unsafe { __f(a_major, a_minor) });
+    // SAFETY: arguments are plain values; pointers stay valid until the arguments drop.
+    let __r = unsafe { __f(a_major, a_minor) };
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?, rt::obj(py, o_major)?, rt::obj(py, o_minor)?])
 }
 /// Adds the given name exprssion to the runtime compilation program.

@@ -123,7 +123,11 @@ unsafe fn write_int(addr: usize, size: u8, v: i128) {
 
 /// Extracts an int that fits in `bits` bits of the given signedness.
 pub fn int_in_range(value: &Bound<'_, PyAny>, bits: u32, signed: bool) -> PyResult<i128> {
-    let v: i128 = crate::number::int_arg(value)?;
+    // An i64 first (one C call under abi3), else the full range.
+    let v: i128 = match value.extract::<i64>() {
+        Ok(v) => v as i128,
+        Err(_) => crate::number::int_arg(value)?,
+    };
     let (lo, hi) = if signed {
         (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
     } else {
@@ -208,7 +212,15 @@ fn read_kind(
 ) -> PyResult<PyObject> {
     // SAFETY (all reads below): `addr` lies inside the record's memory, which `owner` keeps.
     Ok(match kind {
-        FieldKind::Int { size, signed } => unsafe { read_int(addr, *size, *signed) }
+        // 64-bit conversions: an i128 goes through three PyLongs under abi3.
+        FieldKind::Int { size, signed: true } => (unsafe { read_int(addr, *size, true) } as i64)
+            .into_pyobject(py)?
+            .into_any()
+            .unbind(),
+        FieldKind::Int {
+            size,
+            signed: false,
+        } => (unsafe { read_int(addr, *size, false) } as u64)
             .into_pyobject(py)?
             .into_any()
             .unbind(),

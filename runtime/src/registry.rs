@@ -134,7 +134,66 @@ pub struct TypeSlot {
     /// The class.
     class: GILOnceCell<Py<PyType>>,
     /// For enums: value → member, first declared name wins.
-    members: GILOnceCell<HashMap<i64, PyObject>>,
+    members: GILOnceCell<MemberTable>,
+}
+
+/// An enum's members by value: indexed directly where the values are dense (most enums),
+/// else sorted for a binary search. Hashing each returned status cost more than the call.
+pub struct MemberTable {
+    /// The smallest value; `dense[v - base]` is the member of value `v`.
+    base: i64,
+    dense: Vec<Option<PyObject>>,
+    /// (value, member), sorted by value, for sparse enums.
+    sparse: Vec<(i64, PyObject)>,
+}
+
+impl MemberTable {
+    /// A table of `(value, member)` pairs, the first of each value kept.
+    fn new(mut pairs: Vec<(i64, PyObject)>) -> Self {
+        pairs.sort_by_key(|(v, _)| *v);
+        pairs.dedup_by_key(|(v, _)| *v);
+        let (Some(lo), Some(hi)) = (pairs.first().map(|p| p.0), pairs.last().map(|p| p.0)) else {
+            return MemberTable {
+                base: 0,
+                dense: Vec::new(),
+                sparse: Vec::new(),
+            };
+        };
+        let span = (hi as i128 - lo as i128 + 1) as u128;
+        if span <= (4 * pairs.len() + 16) as u128 {
+            let mut dense: Vec<Option<PyObject>> = (0..span).map(|_| None).collect();
+            for (v, m) in pairs {
+                dense[(v - lo) as usize] = Some(m);
+            }
+            MemberTable {
+                base: lo,
+                dense,
+                sparse: Vec::new(),
+            }
+        } else {
+            MemberTable {
+                base: 0,
+                dense: Vec::new(),
+                sparse: pairs,
+            }
+        }
+    }
+
+    #[inline]
+    fn get(&self, v: i64) -> Option<&PyObject> {
+        if !self.dense.is_empty() {
+            let i = v.wrapping_sub(self.base);
+            return if (0..self.dense.len() as i64).contains(&i) {
+                self.dense[i as usize].as_ref()
+            } else {
+                None
+            };
+        }
+        self.sparse
+            .binary_search_by_key(&v, |(k, _)| *k)
+            .ok()
+            .map(|i| &self.sparse[i].1)
+    }
 }
 
 impl TypeSlot {
@@ -268,15 +327,13 @@ impl TypeRegistry {
                 let TypeDef::Enum(e) = &self.defs[idx] else {
                     return Err(PyTypeError::new_err("not an enum"));
                 };
-                let mut m = HashMap::new();
+                let mut pairs = Vec::with_capacity(e.members.len());
                 for (n, val) in e.members {
-                    if !m.contains_key(val) {
-                        m.insert(*val, class.getattr(*n)?.unbind());
-                    }
+                    pairs.push((*val, class.getattr(*n)?.unbind()));
                 }
-                Ok(m)
+                Ok(MemberTable::new(pairs))
             })?;
-        match members.get(&v) {
+        match members.get(v) {
             Some(m) => Ok(m.clone_ref(py)),
             None => Ok(PyInt::new(py, v).into_any().unbind()),
         }

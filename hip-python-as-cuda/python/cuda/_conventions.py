@@ -281,7 +281,7 @@ def kernel_params(obj):
             raise TypeError("kernelParams: the values and types tuples differ in length")
         keep: list = []
         array = (ctypes.c_void_p * max(len(values), 1))()
-        for i, (value, ctype) in enumerate(zip(values, types)):
+        for i, (value, ctype) in enumerate(zip(values, types, strict=True)):
             array[i] = _address_of_value(value, ctype, keep)
         keep.append(array)
         return ctypes.addressof(array), keep

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import ctypes
 import importlib
-import inspect
 import keyword
 
 CTYPES = {
@@ -223,12 +222,15 @@ def build(entry: dict, *, status_enum, lookup, wrapper, attribute_types: Attribu
                 c_args.append(pointers)
                 if codes is None:
                     outputs.append(
-                        lambda slots=slots, sizes=sizes: [int32s(b, s) for b, s in zip(slots, sizes)]
+                        lambda slots=slots, sizes=sizes: [
+                            int32s(b, s) for b, s in zip(slots, sizes, strict=True)
+                        ]
                     )
                 else:
                     outputs.append(
                         lambda slots=slots, codes=codes: [
-                            typed_value(ctypes.addressof(b), c, u64) for b, c in zip(slots, codes)
+                            typed_value(ctypes.addressof(b), c, u64)
+                            for b, c in zip(slots, codes, strict=True)
                         ]
                     )
             elif kind == "sized":
@@ -247,7 +249,7 @@ def build(entry: dict, *, status_enum, lookup, wrapper, attribute_types: Attribu
         if rc:
             return (status,) + (None,) * len(results)
         out = [status]
-        for r, convert in zip(results, converters):
+        for r, convert in zip(results, converters, strict=True):
             value = outputs[r["arg"]]()
             if r["kind"].startswith("zeroed:"):
                 out.append(convert(value))
@@ -266,6 +268,8 @@ def build(entry: dict, *, status_enum, lookup, wrapper, attribute_types: Attribu
         f"called with the arguments made here), with cuda-python's calling convention "
         f"(cuda-bindings {version})."
     )
+    import inspect  # here: importing it costs milliseconds, and few programs need a direct call
+
     call.__signature__ = inspect.Signature(
         [
             inspect.Parameter(
