@@ -129,6 +129,14 @@ impl TypeDef {
     }
 }
 
+extern "C" {
+    /// CPython's `PyIndex_Check` (a function in the stable ABI): whether the object has
+    /// `__index__`, without an attribute lookup. Declared here because pyo3-ffi links it
+    /// under PyPy's name in limited-API builds.
+    #[link_name = "PyIndex_Check"]
+    fn index_check(o: *mut pyo3::ffi::PyObject) -> std::os::raw::c_int;
+}
+
 /// The lazily created Python side of one registry entry.
 pub struct TypeSlot {
     /// The class.
@@ -353,19 +361,27 @@ impl TypeRegistry {
             return obj.extract();
         }
         let (_, enum_base) = enum_classes(py)?;
-        // An enum class standing for this one under other names (the `cuda` package's
-        // `cudaMemcpyKind` for `hipMemcpyKind`) says so in `__hip_enum__`.
-        if let Ok(stands_for) = obj.get_type().getattr(pyo3::intern!(py, "__hip_enum__")) {
-            if stands_for.is(&class) {
-                return obj.extract();
-            }
-        }
-        if obj.is_instance(enum_base.bind(py))? || !obj.hasattr("__index__")? {
-            return Err(PyTypeError::new_err(format!(
+        let refused = || -> PyResult<i64> {
+            Err(PyTypeError::new_err(format!(
                 "expected a member of {} or an int, got {}",
                 self.defs[idx].name(),
                 obj.repr()?
-            )));
+            )))
+        };
+        if obj.is_instance(enum_base.bind(py))? {
+            // An enum class standing for this one under other names (the `cuda` package's
+            // `cudaMemcpyKind` for `hipMemcpyKind`) says so in `__hip_enum__`. Asked only of
+            // enums: a failed attribute lookup builds an AttributeError (microseconds).
+            if let Ok(stands_for) = obj.get_type().getattr(pyo3::intern!(py, "__hip_enum__")) {
+                if stands_for.is(&class) {
+                    return obj.extract();
+                }
+            }
+            return refused();
+        }
+        // SAFETY: a type-slot check on a live object.
+        if unsafe { index_check(obj.as_ptr()) } == 0 {
+            return refused();
         }
         obj.extract()
     }
