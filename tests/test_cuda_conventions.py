@@ -512,20 +512,15 @@ def test_direct_calls_through_a_c_function():
             "results": [{"arg": 3, "kind": "value"}, {"arg": 4, "kind": "int"}],
         },
     }
-    import importlib
-
-    real = importlib.import_module
-
-    def fake_import(name, *a):
-        return module if name == "hip.hip" else real(name, *a)
-
-    _direct.importlib = types.SimpleNamespace(import_module=fake_import)
-    try:
-        fn = _direct.build(
-            entry, status_enum=int, lookup=None, wrapper=lambda n: None, attribute_types=None, version="13"
-        )
-    finally:
-        _direct.importlib = importlib
+    fn = _direct.build(
+        entry,
+        status_enum=int,
+        lookup=None,
+        wrapper=lambda n: None,
+        attribute_types=None,
+        version="13",
+        hip_module=module,
+    )
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
         assert fn(s.fileno(), socket.SOL_SOCKET, socket.SO_TYPE, 4, 4) == (0, socket.SOCK_DGRAM, 4)
         rc, value, length = fn(-1, socket.SOL_SOCKET, socket.SO_TYPE, 4, 4)

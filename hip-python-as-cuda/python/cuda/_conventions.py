@@ -320,26 +320,29 @@ def _attribute_types(module: str) -> _direct.AttributeTypes:
     return types
 
 
+#: cuda-python module → (location type enum, its device member, its host member).
+_LOCATION_TYPES = {
+    "driver": ("CUmemLocationType", "CU_MEM_LOCATION_TYPE_DEVICE", "CU_MEM_LOCATION_TYPE_HOST"),
+    "runtime": ("cudaMemLocationType", "cudaMemLocationTypeDevice", "cudaMemLocationTypeHost"),
+}
+
+
 def _location_device(module: str):
     """A converter of a memory location (`CUmemLocation`) to the device ordinal HIP takes:
     a device's location gives its id, the host's `hipCpuDeviceId` (-1); an integer (CUDA
     12's device argument) passes as it is."""
     lookup = _module_lookup(module)
-    kind = "CUmemLocationType" if module == "driver" else "cudaMemLocationType"
-    prefix = "CU_MEM_LOCATION_TYPE_" if module == "driver" else "cudaMemLocationType"
-    host_names = ("HOST", "Host")
+    kind, device, host = _LOCATION_TYPES[module]
 
     def convert(location):
         if location is None or isinstance(location, int):
             return location
         types = lookup(kind)
         t = int(location.type)
-        if t == int(getattr(types, prefix + ("DEVICE" if module == "driver" else "Device"))):
+        if t == int(getattr(types, device)):
             return int(location.id)
-        for h in host_names:
-            member = getattr(types, prefix + h, None)
-            if member is not None and t == int(member):
-                return -1
+        if t == int(getattr(types, host)):
+            return -1
         raise ValueError(f"{kind} {location.type!r}: HIP takes a device or the host here")
 
     return convert

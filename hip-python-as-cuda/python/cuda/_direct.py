@@ -123,13 +123,24 @@ class AttributeTypes:
         return codes
 
 
-def build(entry: dict, *, status_enum, lookup, wrapper, attribute_types: AttributeTypes, version: str):
+def build(
+    entry: dict,
+    *,
+    status_enum,
+    lookup,
+    wrapper,
+    attribute_types: AttributeTypes,
+    version: str,
+    hip_module=None,
+):
     """The adapter for a table entry with a `direct` plan.
 
     `status_enum` is the CUDA status class, `lookup(name)` resolves a name of the CUDA module,
-    `wrapper(name)` gives the class of a CUDA integer typedef."""
+    `wrapper(name)` gives the class of a CUDA integer typedef; `hip_module` (the entry's HIP
+    module by default) gives the C function's address (`_symbol_address`)."""
     plan = entry["direct"]
-    hip_module = importlib.import_module(f"hip.{entry['hip_module']}")
+    if hip_module is None:
+        hip_module = importlib.import_module(f"hip.{entry['hip_module']}")
     names = [p["name"] + "_" if keyword.iskeyword(p["name"]) else p["name"] for p in entry["params"]]
     args = plan["args"]
     results = plan["results"]
