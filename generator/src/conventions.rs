@@ -187,11 +187,7 @@ fn scalar_typedef(t: &Type) -> Option<(String, u8, bool)> {
     } else {
         *t
     };
-    let named = if t.kind() == TypeKind::Elaborated {
-        t.named()
-    } else {
-        t
-    };
+    let named = unelaborated(t);
     if named.kind() != TypeKind::Typedef {
         return None;
     }
@@ -215,15 +211,16 @@ fn handle_name(t: &Type) -> Option<String> {
     } else {
         *t
     };
-    if !is_handle(&t) {
-        return None;
-    }
-    let named = if t.kind() == TypeKind::Elaborated {
+    is_handle(&t).then(|| unelaborated(t).spelling().replace("const ", ""))
+}
+
+/// `t` without its elaboration (`struct S`, `enum E` as written): the type it names.
+fn unelaborated(t: Type) -> Type {
+    if t.kind() == TypeKind::Elaborated {
         t.named()
     } else {
         t
-    };
-    Some(named.spelling().replace("const ", ""))
+    }
 }
 
 /// The typedef name of the enum `t` is or points at.
@@ -241,11 +238,7 @@ fn type_name(t: &Type, kind: TypeKind) -> Option<String> {
     if t.canonical().kind() != kind {
         return None;
     }
-    let named = if t.kind() == TypeKind::Elaborated {
-        t.named()
-    } else {
-        t
-    };
+    let named = unelaborated(t);
     Some(if named.kind() == TypeKind::Typedef {
         named.spelling().replace("const ", "")
     } else {

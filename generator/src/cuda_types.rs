@@ -12,7 +12,7 @@ use crate::ir::{
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// The members of an enum declaration.
-fn members(decl: &Cursor) -> Vec<(String, i64)> {
+pub fn members(decl: &Cursor) -> Vec<(String, i64)> {
     decl.children()
         .into_iter()
         .filter(|m| m.kind() == CursorKind::EnumConstant)
@@ -76,11 +76,9 @@ pub fn read(tu: &TranslationUnit, modules: &BTreeMap<String, String>) -> CudaTyp
                         }
                     }
                     TypeKind::Pointer
-                        if under.pointee().canonical().kind() == TypeKind::Record
-                            && !under.pointee().canonical().declaration().is_definition()
-                            || under.kind() == TypeKind::Pointer
-                                && under.pointee().canonical().kind()
-                                    == TypeKind::FunctionProto =>
+                        if (under.pointee().canonical().kind() == TypeKind::Record
+                            && !under.pointee().canonical().declaration().is_definition())
+                            || under.pointee().canonical().kind() == TypeKind::FunctionProto =>
                     {
                         // Opaque handles, and callbacks (`CUoccupancyB2DSize`), which
                         // cuda-python also makes pointer classes.

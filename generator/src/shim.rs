@@ -82,23 +82,22 @@ fn inlines(
     }
     decls.reverse();
     for c in decls {
-        if c.kind() == CursorKind::Enum {
-            for m in c.children() {
-                if m.kind() == CursorKind::EnumConstant {
-                    constants.entry(m.spelling()).or_insert(m.enum_value());
-                }
+        // An enum, or a typedef of an anonymous one: its constants, the first value kept.
+        let enum_decl = match c.kind() {
+            CursorKind::Enum => Some(c),
+            CursorKind::Typedef => {
+                let under = c.typedef_underlying().canonical();
+                (under.kind() == crate::clang::TypeKind::Enum).then(|| under.declaration())
+            }
+            _ => None,
+        };
+        if let Some(decl) = enum_decl {
+            for (name, value) in crate::cuda_types::members(&decl) {
+                constants.entry(name).or_insert(value);
             }
             continue;
         }
         if c.kind() == CursorKind::Typedef {
-            let under = c.typedef_underlying().canonical();
-            if under.kind() == crate::clang::TypeKind::Enum {
-                for m in under.declaration().children() {
-                    if m.kind() == CursorKind::EnumConstant {
-                        constants.entry(m.spelling()).or_insert(m.enum_value());
-                    }
-                }
-            }
             continue;
         }
         // Bodies are skipped when parsing, so a definition is told by its storage class:
