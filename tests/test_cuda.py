@@ -11,7 +11,7 @@ import cuda.bindings.nvrtc
 import cuda.bindings.runtime
 import numpy as np
 import pytest
-from cuda import _conventions, _layer, _nvrtc, cudart, nvrtc
+from cuda import _conventions, _layer, _nvrtc, _structs, cudart, nvrtc
 from cuda import cuda as driver
 
 from conftest import REPO
@@ -83,7 +83,7 @@ def test_names_stand_for_the_same_hip_objects_as_in_hip_python_interop(module):
             assert ours is getattr(_nvrtc, name)
             continue
         if name in NEWER_HIPIFY:
-            assert ours is getattr(hip, NEWER_HIPIFY[name]), name
+            assert ours.__hip_class__ is getattr(hip, NEWER_HIPIFY[name]), name
             continue
         if hasattr(ours, "__hip__"):
             hip_name = CONVENTION_TARGETS.get(name, hip_name)
@@ -96,8 +96,11 @@ def test_names_stand_for_the_same_hip_objects_as_in_hip_python_interop(module):
             assert name in _conventions.tables().wrappers, name
         elif kind == "enum":
             assert ours.__hip_enum__ is expected, name
+        elif isinstance(ours, type) and issubclass(ours, _structs.CudaStruct):
+            # A struct HIP's class lacks field names of: CUDA's layout (reshape.rs).
+            assert ours.__name__ in _conventions.tables().reshaped, name
         elif "__hip_class__" in getattr(ours, "__dict__", {}):
-            # A handle: HIP's class, printed as cuda-python prints it.
+            # A handle or a struct: HIP's class, printed as cuda-python prints it.
             assert ours.__hip_class__ is expected and issubclass(ours, expected), name
         elif isinstance(expected, int) and not isinstance(expected, bool):
             assert ours == expected, name
@@ -119,7 +122,10 @@ def test_functions_are_the_hip_function_objects():
 
 
 def test_types_and_constants_are_the_hip_objects():
-    assert cudart.cudaDeviceProp is hip.hipDeviceProp_t
+    # Structs are HIP's classes as cuda-python presents them (CUDA's layout where HIP's
+    # lacks field names: test_cuda_conventions.py); HIP's instances count.
+    assert issubclass(cudart.cudaPos, hip.hipPos) and cudart.cudaPos.__hip_class__ is hip.hipPos
+    assert isinstance(hip.hipPos(), cudart.cudaPos)
     # Handles are HIP's classes printed as cuda-python prints them; HIP's instances count.
     for cls in (driver.CUstream, cudart.cudaStream_t):
         assert issubclass(cls, hip.hipStream_t) and cls.__hip_class__ is hip.hipStream_t

@@ -567,3 +567,81 @@ def test_egl_frames_from_cuda_headers():
     assert [p.pitch for p in frame.frame.pPitch] == [123, 123, 123]
     err, *_ = cuda.cuGraphicsEGLRegisterImage(0, 0)
     assert err == cuda.CUresult.CUDA_ERROR_NOT_SUPPORTED
+
+
+# --- structs: HIP's classes as cuda-python presents them, CUDA's layout where HIP lacks names
+
+
+def test_structs_hip_has_print_and_list_as_cuda_pythons():
+    params = cuda.CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS()
+    assert isinstance(params, hip.hipExternalSemaphoreSignalParams)  # HIP's functions take it
+    assert isinstance(hip.hipExternalSemaphoreSignalParams(), cuda.CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS)
+    lines = repr(params).splitlines()
+    assert lines[:4] == ["params :", "    fence :", "        value : 0", "    nvSciSync :"]
+    assert "        fence : 0x0" in lines  # a void * prints as hex
+    assert lines[-2] == "flags : 0" and lines[-1] == "reserved : [0" + ", 0" * 15 + "]"
+    desc = cudart.cudaChannelFormatDesc()
+    assert [a for a in dir(desc) if not a.startswith("_")] == ["f", "getPtr", "w", "x", "y", "z"]
+
+
+def test_char_arrays_are_bytes_set_from_either_sign():
+    handle = cuda.CUipcMemHandle_st()
+    for x in (-128, -1, 0, 1, 255):
+        handle.reserved = [x] * 64
+        assert handle.reserved == bytes([x & 0xFF]) * 64
+    with pytest.raises(OverflowError):
+        handle.reserved = [256] * 64
+    with pytest.raises(ValueError):
+        handle.reserved = [0] * 65
+
+
+def test_structs_hip_lacks_names_of_have_cudas_layout():
+    tables = _conventions.tables()
+    assert "CUlaunchAttributeValue" in tables.reshaped
+    value = cuda.CUlaunchAttributeValue()
+    value.clusterDim.x, value.clusterDim.y, value.clusterDim.z = 9, 8, 7
+    attr = cuda.CUlaunchAttribute()
+    attr.value = value
+    assert (attr.value.clusterDim.x, attr.value.clusterDim.z) == (9, 7)
+    assert cudart.sizeof(cuda.CUlaunchAttributeValue) == 64  # CUDA's size (HIP's is 32)
+    node = cuda.CUDA_KERNEL_NODE_PARAMS()
+    assert repr(node).splitlines()[:2] == ["func : <CUfunction 0x0>", "gridDimX : 0"]
+
+
+def test_pointer_fields_keep_what_they_were_given():
+    np = pytest.importorskip("numpy")
+    params = cuda.CUgraphNodeParams()
+    host = np.full(1024, 2, dtype=np.uint8)
+    params.memcpy.copyParams.dstHost = host
+    address = host.__array_interface__["data"][0]
+    del host
+    assert params.memcpy.copyParams.dstHost == address
+    data = np.ctypeslib.as_array(ctypes.cast(address, ctypes.POINTER(ctypes.c_uint8)), shape=(1024,))
+    assert (data == 2).all()
+
+
+def test_cuda_layout_converts_by_field_name_at_hip_calls():
+    from cuda import _structs
+
+    desc = cudart.cudaTextureDesc()
+    desc.addressMode = [cudart.cudaTextureAddressMode.cudaAddressModeClamp] * 3
+    desc.normalizedCoords = 1
+    as_hip = _structs.to_hip(desc, hip.hipTextureDesc)
+    assert as_hip.normalizedCoords == 1 and int(as_hip.addressMode[2]) == int(
+        hip.hipTextureAddressMode.hipAddressModeClamp
+    )
+    back = _structs.present(as_hip, cudart.cudaTextureDesc)
+    assert isinstance(back, cudart.cudaTextureDesc) and back.addressMode == desc.addressMode
+    # A field HIP's struct lacks cannot be dropped silently when it is set.
+    desc.seamlessCubemap = 1
+    with pytest.raises(ValueError, match="seamlessCubemap"):
+        cudart.cudaCreateTextureObject(cudart.cudaResourceDesc(), desc, None)
+    desc.seamlessCubemap = 0
+    err, _ = cudart.cudaCreateTextureObject(cudart.cudaResourceDesc(), desc, None)
+    assert err != cudart.cudaError_t.cudaSuccess  # HIP's answer (no device here), not a TypeError
+    # Returned structs: HIP's values in cuda-python's class; HIP's extra fields dropped.
+    prop = hip.hipDeviceProp_t()
+    prop.name, prop.major, prop.uuid.bytes = b"GPU", 9, b"0123456789abcdef"
+    cuda_prop = _structs.present(prop, cudart.cudaDeviceProp)
+    assert (cuda_prop.name, cuda_prop.major, cuda_prop.uuid.bytes) == (b"GPU", 9, b"0123456789abcdef")
+    assert cuda_prop.sparseCudaArraySupported == 0 and not hasattr(cuda_prop, "gcnArchName")

@@ -274,7 +274,13 @@ pub fn generate(
                 hip.insert(cuda.as_str(), target);
             }
         }
-        let apis = crate::conventions::generate(conventions, cuda_headers, &hip)?;
+        let mut records = crate::reshape::HipRecords::new(libs.iter().flat_map(|l| &l.records));
+        for a in set.modules.iter().flat_map(|m| &m.names) {
+            if a.kind == AliasKind::Record {
+                records.map(&a.cuda, &a.hip);
+            }
+        }
+        let apis = crate::conventions::generate(conventions, cuda_headers, &hip, &records)?;
         set.apis = apis;
     }
     Ok(set)

@@ -545,6 +545,7 @@ fn plan(
     hip: &HipFunctions,
     spec: &ConventionsSpec,
     rules: &Rules,
+    reshaped: &dyn Fn(&str) -> bool,
 ) -> ApiConventions {
     let mut adapted = Vec::new();
     let mut stubs = Vec::new();
@@ -622,6 +623,7 @@ fn plan(
                 ),
                 integer: f.params[i].shape.depth == 0 && f.params[i].scalar_typedef.is_some(),
                 location: is_location(&f.params[i]),
+                record: struct_pointee(&f.params[i]).filter(|r| reshaped(r)),
             })
             .collect();
         let stub = |why: &str| Stub {
@@ -733,6 +735,7 @@ fn plan(
                     wrap,
                     address,
                     handle: p.handle_name.clone().filter(|_| p.shape.depth == 1),
+                    record: struct_pointee(p),
                 },
                 Some(_) if values.contains(&c) => AdapterResult::Value {
                     index: values.iter().position(|&v| v == c).unwrap_or(0),
@@ -740,6 +743,7 @@ fn plan(
                 },
                 Some(_) if made.contains(&c) => AdapterResult::Made {
                     index: made.iter().position(|&m| m == c).unwrap_or(0),
+                    record: struct_pointee(p),
                 },
                 _ => {
                     broken = Some(format!("HIP has no output for {}", p.name));
@@ -764,7 +768,7 @@ fn plan(
             && results
                 .iter()
                 .enumerate()
-                .all(|(k, r)| matches!(r, AdapterResult::Hip { index, wrap: None, address: false, .. } if *index == k))
+                .all(|(k, r)| matches!(r, AdapterResult::Hip { index, wrap: None, address: false, record: None, .. } if *index == k))
             && args.len() == inputs.len()
             && args
                 .iter()
@@ -774,7 +778,7 @@ fn plan(
             // than a keyword spelled CUDA's way is worth (keywords there are HIP's names).
             && params
                 .iter()
-                .all(|p| !p.kernel_params && !p.attribute_value && !p.location)
+                .all(|p| !p.kernel_params && !p.attribute_value && !p.location && p.record.is_none())
             && !spec.hip_functions.contains_key(&f.name);
         if identity {
             same.push(f.name.clone());
@@ -807,6 +811,15 @@ fn plan(
         attribute_types: spec.attribute_types.clone(),
         types: Default::default(),
     }
+}
+
+/// The struct a `T *` parameter points at, by cuda-python's name.
+fn struct_pointee(p: &RawParam) -> Option<String> {
+    let one = Shape {
+        depth: 1,
+        base: Base::Record,
+    };
+    (p.shape == one).then(|| p.record_name.clone()).flatten()
 }
 
 /// The input giving the attribute whose value a getter returns, with its enum, where the
@@ -1001,6 +1014,7 @@ pub fn generate(
     spec: &ConventionsSpec,
     cuda_headers: &Path,
     hip: &HipFunctions,
+    hip_records: &crate::reshape::HipRecords,
 ) -> Result<Vec<ApiConventions>> {
     let rules = Rules::new(spec)?;
     spec.apis
@@ -1009,8 +1023,25 @@ pub fn generate(
             let includes: Vec<PathBuf> = api.include.iter().map(|i| cuda_headers.join(i)).collect();
             let tu = parse(spec, &includes)
                 .with_context(|| format!("CUDA {} conventions", api.version))?;
-            let mut conventions = plan(&api.version, &read_functions(spec, &tu), hip, spec, &rules);
-            conventions.types = crate::cuda_types::read(&tu, &spec.headers);
+            let mut types = crate::cuda_types::read(&tu, &spec.headers);
+            types.reshaped = crate::reshape::reshaped(&types, hip_records);
+            // A record is reshaped under any of its names (tag, typedefs).
+            let primary: HashMap<&str, &str> = types
+                .records
+                .iter()
+                .flat_map(|r| {
+                    let names = std::iter::once(&r.name).chain(&r.tag).chain(&r.aliases);
+                    names.map(move |n| (n.as_str(), r.name.as_str()))
+                })
+                .collect();
+            let is_reshaped = |n: &str| {
+                primary
+                    .get(n)
+                    .is_some_and(|p| types.reshaped.contains_key(*p))
+            };
+            let funcs = read_functions(spec, &tu);
+            let mut conventions = plan(&api.version, &funcs, hip, spec, &rules, &is_reshaped);
+            conventions.types = types;
             Ok(conventions)
         })
         .collect()

@@ -139,6 +139,7 @@ pub fn read(tu: &TranslationUnit, modules: &BTreeMap<String, String>) -> CudaTyp
         handles: handles.into_values().collect(),
         handle_constants,
         records,
+        reshaped: Default::default(),
     }
 }
 
@@ -361,7 +362,9 @@ fn field_type(
             if matches!(t.kind(), TypeKind::Typedef | TypeKind::Elaborated) && (opaque || func) {
                 CudaFieldType::Handle { name: type_name(t) }
             } else {
-                CudaFieldType::Pointer
+                CudaFieldType::Pointer {
+                    to_void: pointee.kind() == TypeKind::Void,
+                }
             }
         }
         TypeKind::Record => {

@@ -166,6 +166,17 @@ pub fn diff_conventions(old: &ApiConventions, new: &ApiConventions) -> String {
             .collect()
     };
     text_section(&mut out, "CUDA handles", &handles(old), &handles(new));
+    let reshaped = |api: &ApiConventions| -> BTreeMap<String, String> {
+        let why = api.types.reshaped.iter();
+        why.map(|(name, why)| (name.clone(), why.join(", ")))
+            .collect()
+    };
+    text_section(
+        &mut out,
+        "CUDA structs in CUDA's layout (HIP's lack field names)",
+        &reshaped(old),
+        &reshaped(new),
+    );
     out
 }
 
@@ -275,6 +286,7 @@ mod tests {
                     integer: false,
                     attribute_value: false,
                     location: false,
+                    record: None,
                 })
                 .collect(),
             args: vec![],

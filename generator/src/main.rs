@@ -11,6 +11,7 @@ mod ir;
 mod macros;
 mod parse;
 mod render;
+mod reshape;
 mod rules;
 mod shim;
 mod spec;

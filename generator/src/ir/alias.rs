@@ -3,6 +3,7 @@
 //! the HIP modules, so only names that exist in the bindings are kept.
 
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// Every CUDA alias of one ROCm release.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -127,6 +128,11 @@ pub struct CudaTypes {
     /// `<outer>_<field>`).
     #[serde(default)]
     pub records: Vec<CudaRecord>,
+    /// Records HIP's counterpart of which lacks some of their field names (or holds them in
+    /// another shape), with why: the cuda package gives these CUDA's layout and converts
+    /// them field by field at HIP calls (see `reshape.rs`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub reshaped: BTreeMap<String, Vec<String>>,
 }
 
 /// A CUDA struct or union, for the cuda-python class of one HIP has no counterpart of.
@@ -174,8 +180,11 @@ pub enum CudaFieldType {
     Enum { name: String, size: u64 },
     /// A handle (or function pointer) class, by name.
     Handle { name: String },
-    /// Any other pointer: an address.
-    Pointer,
+    /// Any other pointer: an address (`void *` ones print as hex in cuda-python's repr).
+    Pointer {
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        to_void: bool,
+    },
     /// A struct or union, by name.
     Record { name: String },
     /// `elem[len]`.
@@ -322,6 +331,10 @@ pub struct CudaParam {
     /// location gives its ordinal, the host's `hipCpuDeviceId`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub location: bool,
+    /// A pointer to a reshaped CUDA struct (by name): the adapter gives HIP's function a HIP
+    /// struct with the same field values.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub record: Option<String>,
 }
 
 /// Where one HIP argument comes from.
@@ -356,9 +369,17 @@ pub enum AdapterResult {
         /// (`CUcontext`, which prints as cuda-python's does).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         handle: Option<String>,
+        /// A struct: returned as an instance of CUDA's class of this name.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        record: Option<String>,
     },
-    /// The `index`-th struct the adapter made (`AdapterArg::New`).
-    Made { index: usize },
+    /// The `index`-th struct the adapter made (`AdapterArg::New`), returned as an instance
+    /// of CUDA's class `record`.
+    Made {
+        index: usize,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        record: Option<String>,
+    },
     /// The value the call wrote into the `index`-th `AdapterArg::Value`, typed as
     /// `attribute_types` says for the attribute the input at `attribute.0` (an enum
     /// `attribute.1`) gives.

@@ -65,6 +65,8 @@ class _Tables:
         self.handles = {h["name"]: h for h in types["handles"]}
         self.handle_constants = {c["name"]: c for c in types["handle_constants"]}
         self.records = {r["name"]: r for r in types["records"]}
+        #: Records HIP's class of which lacks field names of CUDA's: CUDA's layout here.
+        self.reshaped = types.get("reshaped", {})
         # cuda-python names a record by its tag too (`CUmemDecompressParams_st`).
         self.record_names = {r["name"]: r for r in types["records"] if not r.get("anonymous")}
         self.record_names.update({r["tag"]: r for r in types["records"] if r.get("tag")})
@@ -377,6 +379,11 @@ def adapter(entry: dict):
         elif p.get("location"):
             env[f"_loc{i}"] = _location_device(entry["module"])
             lines.append(f"    {names[i]} = _loc{i}({names[i]})")
+        if p.get("record"):
+            # CUDA's layout of a struct HIP shapes otherwise: HIP's struct, field by field.
+            env["_to_hip"] = _structs.to_hip
+            env[f"_HR{i}"] = _hip_record(p["record"], entry["hip_module"])
+            lines.append(f"    {names[i]} = _to_hip({names[i]}, _HR{i})")
     status_type = entry["status_type"]
     fail = "(_ns," + " None," * len(entry["results"]) + ")"
     if entry["dropped"]:
@@ -409,8 +416,15 @@ def adapter(entry: dict):
     if entry["results"]:
         outs = []
         for r in entry["results"]:
+            if r.get("record"):
+                # cuda-python's class of the struct (HIP's object, or CUDA's layout).
+                env["_present"] = _structs.present
+                env[f"_CR_{r['record']}"] = _module_lookup(entry["module"])(r["record"])
             if r["from"] == "made":
-                outs.append(f"_m{r['index']}")
+                made_struct = f"_m{r['index']}"
+                if r.get("record"):
+                    made_struct = f"_present({made_struct}, _CR_{r['record']})"
+                outs.append(made_struct)
             elif r["from"] == "value" and r.get("attribute"):
                 # Typed as the attribute says (`attribute_types`), else 64 bits.
                 k, enum_name = r["attribute"]
@@ -435,6 +449,8 @@ def adapter(entry: dict):
                 env[f"_W_{r['wrap']}"] = wrapper(r["wrap"])
                 env["_new_int"] = int.__new__
                 outs.append(f"_new_int(_W_{r['wrap']}, _int(_r[{r['index'] + 1}]))")
+            elif r.get("record"):
+                outs.append(f"_present(_r[{r['index'] + 1}], _CR_{r['record']})")
             else:
                 outs.append(f"_r[{r['index'] + 1}]")
         env["_int"] = _as_int
@@ -453,6 +469,16 @@ def adapter(entry: dict):
     fn.__module__ = f"cuda.bindings.{entry['module']}"
     fn.__hip__ = hip  # the HIP function called (not __wrapped__: inspect would show its signature)
     return fn
+
+
+def _hip_record(cuda_name: str, hip_module: str) -> type:
+    """HIP's class of CUDA record `cuda_name` (HIPIFY's table)."""
+    from . import _layer
+
+    entry = _layer._table(hip_module).get(cuda_name)
+    if entry is None:
+        raise LookupError(f"HIPIFY's table has no HIP struct for {cuda_name}")
+    return getattr(importlib.import_module(f"hip.{entry[0]}"), entry[1])
 
 
 def _attribute_value(value):
@@ -540,23 +566,36 @@ def cuda_type(name: str, module: str, lookup):
 _MADE: dict[tuple[str, str, str], object] = {}
 
 
+def _find_record(name: str):
+    """CUDA's description of record `name` (any of its names), or None."""
+    t = tables()
+    return t.records.get(name) or t.record_names.get(name)
+
+
 def _record_class(name: str, lookup) -> type:
-    """The class of CUDA record `name` (anonymous members' records included); `lookup`
-    resolves the names its fields use in the record's module."""
+    """The class of CUDA record `name` in CUDA's layout (anonymous members' records
+    included); `lookup` resolves the names its fields use in the record's module."""
     key = (api_version(), name)
     cls = _TYPES.get(key)
     if cls is not None:
         return cls
     t = tables()
     record = t.records[name]
+    # The names its fields use resolve in the record's own module (a driver struct may hold
+    # one of the runtime's).
+    lookup = _module_lookup(record["module"])
 
     def find(n):
-        # A named type through the module (HIP's class where HIP has one); an anonymous
-        # member's record here.
-        r = t.records.get(n)
+        # A named type through the module; a struct there over HIP's class only where HIP
+        # lays it out as CUDA does (these bytes are CUDA's layout); else CUDA's layout here.
+        r = _find_record(n)
         if r is not None and r.get("anonymous"):
-            return _record_class(n, lookup)
-        return lookup(n)
+            return _record_class(r["name"], lookup)
+        cls = lookup(n)
+        hip = getattr(cls, "__hip_class__", None)
+        if r is not None and hip is not None and not _structs.same_layout(r, hip, _find_record):
+            return _record_class(r["name"], lookup)
+        return cls
 
     def size(n):
         cls = find(n)
@@ -564,7 +603,26 @@ def _record_class(name: str, lookup) -> type:
             return cls._size
         return cls().c_sizeof()  # HIP's struct class
 
-    cls = _TYPES[key] = _structs.make_class(record, record["module"], find, size)
+    cls = _TYPES[key] = _structs.make_class(record, record["module"], find, size, _find_record)
+    return cls
+
+
+def record_class(name: str, hip_cls: type, lookup) -> type:
+    """CUDA's class of record `name`, which HIP has as `hip_cls`: CUDA's layout where HIP's
+    class lacks some of its field names (`reshaped`), else HIP's class as cuda-python
+    presents it. One class per record, whichever of its names reaches it."""
+    record = tables().record_names.get(name)
+    if record is None or not isinstance(hip_cls, type):
+        return hip_cls
+    primary = record["name"]
+    if primary in tables().reshaped:
+        return _record_class(primary, lookup)
+    key = (api_version(), primary)
+    cls = _TYPES.get(key)
+    if cls is None:
+        cls = _TYPES[key] = _structs.presentation_class(
+            primary, hip_cls, record["module"], record, _find_record, _module_lookup(record["module"])
+        )
     return cls
 
 

@@ -268,6 +268,8 @@ class CudaModule(types.ModuleType):
             value = getattr(importlib.import_module(f"hip.{hip_module}"), hip_name)
             if kind == "handle" and isinstance(value, type) and issubclass(value, _pointer_class()):
                 return _handle_class(name, value)
+            if kind == "record":
+                return _conventions.record_class(name, value, lambda n: getattr(self, n))
             return value
         except AttributeError:
             # HIPIFY's table is newer than these bindings' HIP (the NVIDIA platform's 5.7):

@@ -26,21 +26,37 @@ _INT = {
 _FLOAT = {4: ctypes.c_float, 8: ctypes.c_double}
 
 
+class _Memory:
+    """The bytes of a record made here, and the Python objects its pointer fields were given
+    (a NumPy array set as `dstHost` lives as long as the struct does)."""
+
+    __slots__ = ("buf", "refs")
+
+    def __init__(self, size: int):
+        self.buf = ctypes.create_string_buffer(max(size, 1)) if size else None
+        self.refs: dict[int, object] = {}
+
+
 class CudaStruct:
     """Base of the record classes: `size` bytes at `_addr`, kept alive by `_owner`."""
 
     __slots__ = ("_addr", "_owner")
     _size = 0
     _fields: tuple = ()
+    #: CUDA's description of the record (`CudaRecord` of the tables) and how to resolve the
+    #: names its fields use: cuda-python's repr reads them.
+    _record: dict = {}
+    _find_record = staticmethod(lambda name: None)
+    _lookup = staticmethod(lambda name: None)
 
     def __init__(self, _ptr=0, **fields):
         if _ptr:
             if fields:
                 raise ValueError("_ptr= views existing memory: give no field values with it")
-            self._addr, self._owner = int(_ptr), None
+            self._addr, self._owner = int(_ptr), _Memory(0)
         else:
-            buf = ctypes.create_string_buffer(max(self._size, 1))
-            self._addr, self._owner = ctypes.addressof(buf), buf
+            self._owner = _Memory(self._size)
+            self._addr = ctypes.addressof(self._owner.buf)
         for name, value in fields.items():
             setattr(self, name, value)
 
@@ -58,17 +74,18 @@ class CudaStruct:
         return self._addr
 
     def __repr__(self):
-        lines = []
-        for name in self._fields:
-            try:
-                value = getattr(self, name)
-            except Exception as e:  # a field this class cannot read shows why
-                value = f"<{type(e).__name__}: {e}>"
-            text = str(value).replace("\n", "\n    ")
-            lines.append(f"{name} : {text}")
-        return "\n".join(lines)
+        return cuda_repr(self, self._record, type(self)._find_record, type(self)._lookup)
 
     __str__ = __repr__
+
+    def __dir__(self):
+        return _cuda_dir(self, self._fields)
+
+
+def _cuda_dir(obj, fields) -> list[str]:
+    """cuda-python's `dir()` of a struct: its fields, `getPtr` and the dunder names."""
+    dunders = [n for n in object.__dir__(obj) if n.startswith("__")]
+    return sorted(set(dunders) | set(fields) | {"getPtr"})
 
 
 def _address(value) -> int:
@@ -79,7 +96,16 @@ def _address(value) -> int:
         return 0
     if isinstance(value, ctypes.c_void_p):
         return value.value or 0
-    return int(value)
+    for protocol in ("__cuda_array_interface__", "__array_interface__"):
+        iface = getattr(value, protocol, None)
+        if iface is not None:
+            return int(iface["data"][0])
+    if hasattr(value, "getPtr") or hasattr(value, "__int__") or hasattr(value, "__index__"):
+        return int(value.getPtr() if hasattr(value, "getPtr") and not hasattr(value, "__int__") else value)
+    try:  # a writable buffer (bytearray, array.array)
+        return ctypes.addressof(ctypes.c_char.from_buffer(value))
+    except (TypeError, ValueError):
+        raise TypeError(f"expected an address or a pointer-like object, got {type(value).__name__}") from None
 
 
 class _Access:
@@ -143,11 +169,57 @@ class _Handle(_Access):
 class _Pointer(_Access):
     size = ctypes.sizeof(ctypes.c_void_p)
 
+    def __init__(self, to_void=False):
+        self.to_void = to_void
+
     def get(self, addr, owner):
         return ctypes.c_void_p.from_address(addr).value or 0
 
     def set(self, addr, value):
         ctypes.c_void_p.from_address(addr).value = _address(value)
+
+
+class _Chars(_Access):
+    """A `char` array: bytes, as cuda-python gives them. Text (bytes up to a NUL, then only
+    NULs) reads up to the NUL; anything else whole. Set from bytes or from integers in
+    -128..255 (a `char` is either sign)."""
+
+    def __init__(self, length: int):
+        self.size = length
+
+    def get(self, addr, owner):
+        return read_chars(ctypes.string_at(addr, self.size))
+
+    def set(self, addr, value):
+        ctypes.memmove(addr, chars_value(value, self.size), self.size)
+
+
+def _is_char(ty: dict) -> bool:
+    """Whether a field type is `char` (signed here, as on x86): `uint8_t` arrays stay lists."""
+    return ty["kind"] == "int" and ty["size"] == 1 and ty["signed"]
+
+
+def read_chars(data: bytes) -> bytes:
+    """A `char` array's bytes as cuda-python gives them (see `_Chars`)."""
+    text, nul, rest = data.partition(b"\0")
+    return text if text and not rest.strip(b"\0") else data
+
+
+def chars_value(value, length: int) -> bytes:
+    """The `length` bytes a `char` array is set to from bytes or integers in -128..255."""
+    if isinstance(value, str):
+        value = value.encode()
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        data = bytes(value)
+    else:
+        values = list(value)
+        for v in values:
+            if not -128 <= int(v) <= 255:
+                raise OverflowError(f"{v} is out of range for a char [-128, 255]")
+        data = bytes(int(v) & 0xFF for v in values)
+    if len(data) > length:
+        raise ValueError(f"{len(data)} bytes for a char array of {length}")
+    return data.ljust(length, b"\0")
 
 
 class _Record(_Access):
@@ -158,12 +230,16 @@ class _Record(_Access):
         cls = self.cls_of()
         if isinstance(cls, type) and issubclass(cls, CudaStruct):
             return cls._view(addr, owner)
-        # A HIP struct class: a view too, keeping this record's memory alive.
+        # A HIP struct class (same layout as CUDA's): a view too, keeping this memory alive.
         return cls(_hipgen_view=(addr, owner))
 
     def set(self, addr, value):
-        src = value.getPtr() if hasattr(value, "getPtr") else _address(value)
-        ctypes.memmove(addr, src, self.size)
+        cls = self.cls_of()
+        if isinstance(value, cls) or not (isinstance(value, CudaStruct) or _is_hip_struct(value)):
+            src = value.getPtr() if hasattr(value, "getPtr") else _address(value)
+            ctypes.memmove(addr, src, self.size)
+        else:  # another shape of the same struct (HIP's, CUDA's): field by field
+            copy_fields(self.get(addr, None), value)
 
     def copy(self, addr):
         """A new record holding a copy of the bytes at `addr`."""
@@ -221,9 +297,11 @@ def _access(ty: dict, lookup, sizes) -> _Access:
     if kind == "handle":
         return _Handle(lambda: lookup(ty["name"]))
     if kind == "pointer":
-        return _Pointer()
+        return _Pointer(ty.get("to_void", False))
     if kind == "record":
         return _Record(lambda: lookup(ty["name"]), sizes(ty["name"]))
+    if kind == "array" and _is_char(ty["elem"]):
+        return _Chars(ty["len"])
     if kind == "array":
         return _Array(_access(ty["elem"], lookup, sizes), ty["len"])
     return _Opaque(ty["size"])
@@ -231,26 +309,242 @@ def _access(ty: dict, lookup, sizes) -> _Access:
 
 def _field(name: str, offset: int, access: _Access):
     def fget(self):
-        return access.get(self._addr + offset, self._owner if self._owner is not None else self)
+        return access.get(self._addr + offset, self._owner)
 
     def fset(self, value):
         try:
             access.set(self._addr + offset, value)
         except (TypeError, ValueError, OverflowError) as e:
             raise type(e)(f"field '{name}': {e}") from None
+        if isinstance(access, _Pointer) and self._owner is not None:
+            # The pointer C will read must stay valid: the struct keeps what it was given.
+            self._owner.refs[self._addr + offset] = None if isinstance(value, int) else value
 
     return property(fget, fset, doc=f"Field '{name}' at offset {offset}.")
 
 
-def make_class(record: dict, module: str, lookup, sizes) -> type:
+def make_class(record: dict, module: str, lookup, sizes, find_record=None) -> type:
     """The class of a CUDA record description (`CudaRecord` of the tables)."""
     ns = {
         "__slots__": (),
         "__module__": f"cuda.bindings.{module}",
-        "__doc__": f"CUDA's {record['name']} ({record['size']} bytes; HIP has no counterpart).",
+        "__doc__": f"CUDA's {record['name']} ({record['size']} bytes, CUDA's layout).",
         "_size": record["size"],
         "_fields": tuple(f["name"] for f in record["fields"]),
+        "_record": record,
+        "_find_record": staticmethod(find_record or (lambda name: None)),
+        "_lookup": staticmethod(lookup),
     }
     for f in record["fields"]:
         ns[f["name"]] = _field(f["name"], f["offset"], _access(f["ty"], lookup, sizes))
     return type(record["name"], (CudaStruct,), ns)
+
+
+# --- cuda-python's presentation of structs HIP has ----------------------------------------
+
+
+def _is_hip_struct(obj) -> bool:
+    from hip._util.types import Struct
+
+    return isinstance(obj, Struct)
+
+
+def _text(value, ty: dict, find_record, lookup) -> str:
+    kind = ty["kind"]
+    if kind == "record":
+        record = find_record(ty["name"])
+        return cuda_repr(value, record, find_record, lookup) if record else str(value)
+    if kind == "pointer":
+        address = _address(value) if value is not None else 0
+        return hex(address) if ty.get("to_void") else str(address)
+    if kind == "handle":
+        try:
+            return repr(lookup(ty["name"])(_address(value)))
+        except Exception:  # a handle class this module lacks: the address
+            return hex(_address(value))
+    if kind == "array" and isinstance(value, list):
+        return "[" + ", ".join(_text(v, ty["elem"], find_record, lookup) for v in value) + "]"
+    if isinstance(value, enum.Enum):
+        return repr(value)
+    return str(value)
+
+
+def cuda_repr(obj, record: dict, find_record, lookup) -> str:
+    """cuda-python's repr of a struct: `field : value` lines, nested structs indented."""
+    lines = []
+    for f in record.get("fields", ()):
+        name = f["name"]
+        try:
+            text = _text(getattr(obj, name), f["ty"], find_record, lookup)
+        except Exception as e:  # a field this class cannot read shows why
+            text = f"<{type(e).__name__}: {e}>"
+        if f["ty"]["kind"] == "record":
+            lines.append(f"{name} :\n    " + text.replace("\n", "\n    "))
+        else:
+            lines.append(f"{name} : {text}")
+    return "\n".join(lines)
+
+
+def _fields_of(obj):
+    record = getattr(type(obj), "_record", None)
+    if record:
+        return record["fields"]
+    cls = type(obj)  # HIP's class: its field descriptors know their offsets
+    return [{"name": n, "offset": getattr(cls, n).offset, "ty": {}} for n in cls.PROPERTIES()]
+
+
+def _is_zero(value) -> bool:
+    if isinstance(value, (bytes, bytearray)):
+        return not value.strip(b"\0")
+    if isinstance(value, list):
+        return all(_is_zero(v) for v in value)
+    if _is_struct(value):
+        return not ctypes.string_at(value.getPtr(), _size_of(value)).strip(b"\0")
+    try:
+        return _address(value) == 0
+    except TypeError:
+        return False
+
+
+def _is_union(fields) -> bool:
+    return len(fields) > 1 and all(f.get("offset", 0) == 0 for f in fields)
+
+
+def _size_of(obj) -> int:
+    return obj._size if isinstance(obj, CudaStruct) else obj.c_sizeof()
+
+
+def _is_struct(value) -> bool:
+    return isinstance(value, CudaStruct) or _is_hip_struct(value)
+
+
+def copy_fields(dst, src, strict: bool = False) -> None:
+    """Copies `src`'s field values into `dst` by name: HIP's struct into CUDA's layout or
+    back. With `strict` (a struct HIP's function is given), a field `dst` lacks must be zero
+    in `src`: C could not be told its value. A union is copied as bytes (which member is in
+    use, C does not say)."""
+    src_fields = _fields_of(src)
+    if _is_union(src_fields):
+        ctypes.memmove(dst.getPtr(), src.getPtr(), min(_size_of(dst), _size_of(src)))
+        return
+    for f in src_fields:
+        name = f["name"]
+        value = getattr(src, name)
+        if not hasattr(type(dst), name):
+            if strict and not _is_zero(value):
+                raise ValueError(
+                    f"{type(dst).__name__} has no field '{name}': its value {value!r} cannot be passed"
+                )
+            continue
+        if _is_struct(value):
+            copy_fields(getattr(dst, name), value, strict)
+        elif isinstance(value, list) and value and _is_struct(value[0]):
+            target = getattr(dst, name)
+            for i, v in enumerate(value[: len(target)]):
+                copy_fields(target[i], v, strict)
+            setattr(dst, name, target)
+        elif isinstance(value, (list, bytes)) and isinstance(getattr(dst, name), (list, bytes)):
+            # Arrays of other lengths (`reserved[63]` against `reserved[56]`): what fits.
+            room = len(getattr(dst, name)) if isinstance(getattr(dst, name), list) else len(value)
+            if strict and not _is_zero(value[room:]):
+                raise ValueError(f"{type(dst).__name__}.{name} holds {room} values: {value!r} does not fit")
+            setattr(dst, name, value[:room])
+        else:
+            setattr(dst, name, value)
+
+
+def same_layout(record: dict, hip_cls: type, find_record) -> bool:
+    """Whether HIP's class lays record `record` out as CUDA does (size and every field's
+    offset, nested structs included)."""
+    try:
+        if hip_cls().c_sizeof() != record["size"]:
+            return False
+        for f in record["fields"]:
+            field = hip_cls.__dict__.get(f["name"])
+            if field is None or getattr(field, "offset", None) != f["offset"]:
+                return False
+    except Exception:
+        return False
+    return True
+
+
+class CudaStructMeta(type):
+    """Metaclass of the CUDA classes over HIP's structs: HIP's instances count as CUDA's."""
+
+    def __instancecheck__(cls, obj):
+        if type.__instancecheck__(cls, obj):
+            return True
+        hip = cls.__dict__.get("__hip_class__")
+        return hip is not None and type.__instancecheck__(hip, obj)
+
+
+def _char_field(hip_field, length: int):
+    offset = hip_field.offset
+
+    def fget(self):
+        return read_chars(ctypes.string_at(self.getPtr() + offset, length))
+
+    def fset(self, value):
+        try:
+            data = chars_value(value, length)
+        except (TypeError, ValueError, OverflowError) as e:
+            raise type(e)(f"field '{hip_field.name}': {e}") from None
+        ctypes.memmove(self.getPtr() + offset, data, length)
+
+    return property(fget, fset, doc=hip_field.__doc__)
+
+
+def presentation_class(name: str, hip_cls: type, module: str, record: dict, find_record, lookup) -> type:
+    """CUDA's class `name` over HIP's struct class `hip_cls` (same field names): HIP's
+    functions take its instances; it prints, lists (`dir`) and reads `char` arrays as
+    cuda-python's does."""
+
+    def __repr__(self):
+        return cuda_repr(self, record, find_record, lookup)
+
+    def __dir__(self):
+        return _cuda_dir(self, [f["name"] for f in record["fields"]])
+
+    ns = {
+        "__slots__": (),
+        "__module__": f"cuda.bindings.{module}",
+        "__qualname__": name,
+        "__doc__": f"CUDA's {name}: HIP's {hip_cls.__name__}, as cuda-python presents it.",
+        "__repr__": __repr__,
+        "__str__": __repr__,
+        "__dir__": __dir__,
+        "__hip_class__": hip_cls,
+        "_record": record,
+    }
+    for f in record["fields"]:
+        ty = f["ty"]
+        hip_field = hip_cls.__dict__.get(f["name"])
+        if ty["kind"] == "array" and _is_char(ty["elem"]) and hip_field:
+            ns[f["name"]] = _char_field(hip_field, ty["len"])
+    return CudaStructMeta(name, (hip_cls,), ns)
+
+
+def present(obj, cls):
+    """HIP's struct `obj` as an instance of CUDA's class `cls`: the same object where `cls`
+    is a class over HIP's, else a copy in CUDA's layout."""
+    if obj is None or isinstance(obj, CudaStruct):
+        return obj
+    if issubclass(cls, CudaStruct):
+        out = cls()
+        copy_fields(out, obj)
+        return out
+    if type(obj) is cls.__dict__.get("__hip_class__"):
+        obj.__class__ = cls
+    return obj
+
+
+def to_hip(value, hip_cls: type):
+    """A struct argument as HIP's function takes it: CUDA's layout copied into HIP's class
+    (lists element by element); anything else as it is."""
+    if isinstance(value, CudaStruct):
+        out = hip_cls()
+        copy_fields(out, value, strict=True)
+        return out
+    if isinstance(value, (list, tuple)):
+        return [to_hip(v, hip_cls) for v in value]
+    return value
