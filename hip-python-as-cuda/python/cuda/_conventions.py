@@ -593,7 +593,7 @@ def _record_class(name: str, lookup) -> type:
             return _record_class(r["name"], lookup)
         cls = lookup(n)
         hip = getattr(cls, "__hip_class__", None)
-        if r is not None and hip is not None and not _structs.same_layout(r, hip, _find_record):
+        if r is not None and hip is not None and not _structs.same_layout(r, hip):
             return _record_class(r["name"], lookup)
         return cls
 

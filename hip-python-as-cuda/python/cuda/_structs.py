@@ -100,8 +100,10 @@ def _address(value) -> int:
         iface = getattr(value, protocol, None)
         if iface is not None:
             return int(iface["data"][0])
-    if hasattr(value, "getPtr") or hasattr(value, "__int__") or hasattr(value, "__index__"):
-        return int(value.getPtr() if hasattr(value, "getPtr") and not hasattr(value, "__int__") else value)
+    if hasattr(value, "__int__") or hasattr(value, "__index__"):
+        return int(value)
+    if hasattr(value, "getPtr"):
+        return int(value.getPtr())
     try:  # a writable buffer (bytearray, array.array)
         return ctypes.addressof(ctypes.c_char.from_buffer(value))
     except (TypeError, ValueError):
@@ -453,9 +455,9 @@ def copy_fields(dst, src, strict: bool = False) -> None:
             setattr(dst, name, value)
 
 
-def same_layout(record: dict, hip_cls: type, find_record) -> bool:
+def same_layout(record: dict, hip_cls: type) -> bool:
     """Whether HIP's class lays record `record` out as CUDA does (size and every field's
-    offset, nested structs included)."""
+    offset)."""
     try:
         if hip_cls().c_sizeof() != record["size"]:
             return False
