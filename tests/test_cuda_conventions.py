@@ -645,3 +645,80 @@ def test_cuda_layout_converts_by_field_name_at_hip_calls():
     cuda_prop = _structs.present(prop, cudart.cudaDeviceProp)
     assert (cuda_prop.name, cuda_prop.major, cuda_prop.uuid.bytes) == (b"GPU", 9, b"0123456789abcdef")
     assert cuda_prop.sparseCudaArraySupported == 0 and not hasattr(cuda_prop, "gcnArchName")
+
+
+def test_peer_3d_copy_is_hips_3d_copy():
+    from cuda import _emulated
+
+    assert not getattr(cudart.cudaMemcpy3DPeer, "hip_not_supported", False)
+    p = cudart.cudaMemcpy3DPeerParms()
+    p.srcPtr = cudart.make_cudaPitchedPtr(0x1000, 1024, 1024, 1)
+    p.dstPos = cudart.make_cudaPos(1, 2, 3)
+    p.extent = cudart.make_cudaExtent(1024, 1, 1)
+    p.srcDevice, p.dstDevice = 0, 1
+    q = _emulated.memcpy3d_params(p)
+    assert isinstance(q, hip.hipMemcpy3DParms)
+    assert (int(q.srcPtr.ptr), q.srcPtr.pitch, q.srcPtr.xsize) == (0x1000, 1024, 1024)
+    assert (q.dstPos.x, q.dstPos.y, q.dstPos.z) == (1, 2, 3) and q.extent.width == 1024
+    assert q.kind == hip.hipMemcpyKind.hipMemcpyDefault
+    # HIP's answer with no device here, through HIP's call: not "not supported".
+    for result in (cudart.cudaMemcpy3DPeer(p), cudart.cudaMemcpy3DPeerAsync(p, None)):
+        assert len(result) == 1 and result[0] not in (
+            cudart.cudaError_t.cudaSuccess,
+            cudart.cudaError_t.cudaErrorNotSupported,
+        )
+    with pytest.raises(TypeError, match="cudaMemcpy3DPeerParms"):
+        cudart.cudaMemcpy3DPeer(q)
+
+
+def test_array_to_array_copy_splits_at_row_ends():
+    from cuda import _emulated
+
+    # 10 bytes from row 1 of 4-byte rows into 8-byte rows at x=3: each piece in one row of both.
+    pieces = list(_emulated.row_segments(10, (3, 0, 8), (0, 1, 4)))
+    assert pieces == [(3, 0, 0, 1, 4), (7, 0, 0, 2, 1), (0, 1, 1, 2, 3), (3, 1, 0, 3, 2)]
+    assert sum(p[4] for p in pieces) == 10
+    assert list(_emulated.row_segments(0, (0, 0, 0), (0, 0, 0))) == []
+    with pytest.raises(ValueError):
+        list(_emulated.row_segments(1, (8, 0, 8), (0, 0, 4)))
+    # The copy itself asks HIP for each array's shape first: HIP's status for a NULL array.
+    if hip.has_symbol("hipArrayGetInfo"):
+        kind = cudart.cudaMemcpyKind.cudaMemcpyDeviceToDevice
+        (err,) = cudart.cudaMemcpyArrayToArray(None, 0, 0, None, 0, 0, 4, kind)
+        assert err not in (cudart.cudaError_t.cudaSuccess, cudart.cudaError_t.cudaErrorNotSupported)
+
+
+def read_words(address: int, count: int) -> list[int]:
+    return list((ctypes.c_uint64 * count).from_address(address))
+
+
+def test_pointer_fields_take_lists_as_arrays_they_keep():
+    # A struct HIP has (HIP's layout): a list of handles becomes an array the struct keeps.
+    node = cudart.cudaExternalSemaphoreSignalNodeParams()
+    node.extSemArray = [cudart.cudaExternalSemaphore_t(0), cudart.cudaExternalSemaphore_t(123), 999]
+    assert read_words(int(node.extSemArray), 3) == [0, 123, 999]
+    # An array of structs is a copy of each, in the layout HIP's function reads.
+    first = cudart.cudaExternalSemaphoreSignalParams()
+    first.params.fence.value, first.flags = 7, 3
+    node.paramsArray = [first, cudart.cudaExternalSemaphoreSignalParams()]
+    first.params.fence.value = 4  # set by value: the array keeps 7
+    size = hip.hipExternalSemaphoreSignalParams().c_sizeof()
+    copied = hip.hipExternalSemaphoreSignalParams.fromObj(int(node.paramsArray))
+    assert (copied.params.fence.value, copied.flags) == (7, 3)
+    second = hip.hipExternalSemaphoreSignalParams.fromObj(int(node.paramsArray) + size)
+    assert second.flags == 0
+    node.extSemArray = 0
+    assert int(node.extSemArray) == 0
+    with pytest.raises(TypeError, match="extSemArray"):
+        node.extSemArray = [object()]
+    # A result of HIP's class still becomes this class (with room for the arrays it keeps).
+    from cuda import _structs
+
+    presented = _structs.present(hip.hipExternalSemaphoreSignalNodeParams(numExtSems=2), type(node))
+    assert type(presented) is type(node) and presented.numExtSems == 2
+    # A struct in CUDA's layout: numbers and structs the same way.
+    batch = cuda.CUDA_BATCH_MEM_OP_NODE_PARAMS()
+    op = cuda.CUstreamBatchMemOpParams()
+    op.operation = cuda.CUstreamBatchMemOpType.CU_STREAM_MEM_OP_WRITE_VALUE_32
+    batch.paramArray = [op, op]
+    assert ctypes.c_uint32.from_address(int(batch.paramArray)).value == int(op.operation)

@@ -364,6 +364,7 @@ fn field_type(
             } else {
                 CudaFieldType::Pointer {
                     to_void: pointee.kind() == TypeKind::Void,
+                    elem: element(t, &pointee, module, out),
                 }
             }
         }
@@ -389,6 +390,36 @@ fn field_type(
             }
         }
         _ => CudaFieldType::Opaque { size },
+    }
+}
+
+/// The element type of pointer field `t` (canonical pointee `pointee`) where a list can
+/// stand for the array it points at: handles, named structs, numbers wider than a `char`
+/// (a `char *` is text).
+fn element(
+    t: &Type,
+    pointee: &Type,
+    module: &str,
+    out: &mut BTreeMap<String, CudaRecord>,
+) -> Option<Box<CudaFieldType>> {
+    if pointee.kind() == TypeKind::Record
+        && (unnamed(&pointee.declaration()) || !pointee.declaration().is_definition())
+    {
+        return None;
+    }
+    // The pointee as written keeps its typedef name (`cudaExternalSemaphore_t`).
+    let written = if t.kind() == TypeKind::Pointer {
+        t.pointee()
+    } else {
+        *pointee
+    };
+    match field_type(&written, "", module, out) {
+        e @ (CudaFieldType::Handle { .. }
+        | CudaFieldType::Record { .. }
+        | CudaFieldType::Float { .. }
+        | CudaFieldType::Enum { .. }) => Some(Box::new(e)),
+        e @ CudaFieldType::Int { size, .. } if size > 1 => Some(Box::new(e)),
+        _ => None,
     }
 }
 

@@ -184,6 +184,10 @@ pub enum CudaFieldType {
     Pointer {
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         to_void: bool,
+        /// What it points at, where that is a handle, a named struct or a number: cuda-python
+        /// sets such a field from a list (an array the struct keeps).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        elem: Option<Box<CudaFieldType>>,
     },
     /// A struct or union, by name.
     Record { name: String },

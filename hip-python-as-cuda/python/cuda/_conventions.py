@@ -620,8 +620,15 @@ def record_class(name: str, hip_cls: type, lookup) -> type:
     key = (api_version(), primary)
     cls = _TYPES.get(key)
     if cls is None:
+        hip_module = hip_cls.__module__.rpartition(".")[2]
         cls = _TYPES[key] = _structs.presentation_class(
-            primary, hip_cls, record["module"], record, _find_record, _module_lookup(record["module"])
+            primary,
+            hip_cls,
+            record["module"],
+            record,
+            _find_record,
+            _module_lookup(record["module"]),
+            lambda n: _hip_record(n, hip_module),
         )
     return cls
 

@@ -44,9 +44,13 @@ _OVERRIDES: dict[str, str] = {
 #: Names a cuda-python module has beside the CUDA API's (`dim3`, `sizeof`), per module kind.
 _EXTRAS: dict[str, str] = {"runtime": "cuda._runtime_extras"}
 
+#: CUDA functions HIP has no one function for, composed of HIP's calls, per module kind
+#: (they take the place of the "not supported" stubs).
+_EMULATED: dict[str, str] = {"runtime": "cuda._emulated"}
 
-def _extras(kind: str):
-    name = _EXTRAS.get(kind)
+
+def _extras(kind: str, table: dict[str, str] = _EXTRAS):
+    name = table.get(kind)
     return importlib.import_module(name) if name else None
 
 
@@ -249,6 +253,9 @@ class CudaModule(types.ModuleType):
         override = _OVERRIDES.get(name)
         if override is not None and self._entry(name) is not None:
             return getattr(importlib.import_module(override), name)
+        emulated = _extras(self.__dict__["_cuda_kind_"], _EMULATED)
+        if emulated is not None and name in emulated.__all__:
+            return getattr(emulated, name)
         # cuda-python's conventions: adapted functions, stubs, integer typedef classes.
         value = _conventions.resolve(name, self.__dict__["_cuda_kind_"])
         if value is not None:

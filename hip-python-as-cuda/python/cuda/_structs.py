@@ -171,14 +171,33 @@ class _Handle(_Access):
 class _Pointer(_Access):
     size = ctypes.sizeof(ctypes.c_void_p)
 
-    def __init__(self, to_void=False):
+    def __init__(self, to_void=False, elem=None):
         self.to_void = to_void
+        #: How to make the element access of a `T *` a list can stand for (else None).
+        self.elem = elem
 
     def get(self, addr, owner):
         return ctypes.c_void_p.from_address(addr).value or 0
 
     def set(self, addr, value):
+        """Writes the pointer; returns what C will read through it, for the struct to keep."""
+        if isinstance(value, (list, tuple)) and self.elem is not None:
+            value = pack(value, self.elem())
         ctypes.c_void_p.from_address(addr).value = _address(value)
+        return value
+
+
+def pack(values, elem: _Access) -> ctypes.Array:
+    """A C array of `values` (cuda-python's list for a `T *` struct field), each written as
+    `elem` writes one: a copy, as in cuda-python, so changing a value later changes nothing."""
+    buf = (ctypes.c_char * max(1, len(values) * elem.size))()
+    base = ctypes.addressof(buf)
+    for i, v in enumerate(values):
+        try:
+            elem.set(base + i * elem.size, v)
+        except (TypeError, ValueError, OverflowError) as e:
+            raise type(e)(f"element {i}: {e}") from None
+    return buf
 
 
 class _Chars(_Access):
@@ -299,7 +318,9 @@ def _access(ty: dict, lookup, sizes) -> _Access:
     if kind == "handle":
         return _Handle(lambda: lookup(ty["name"]))
     if kind == "pointer":
-        return _Pointer(ty.get("to_void", False))
+        elem = ty.get("elem")
+        # Made when first used: an element struct's class may not be resolvable yet.
+        return _Pointer(ty.get("to_void", False), elem and (lambda: _access(elem, lookup, sizes)))
     if kind == "record":
         return _Record(lambda: lookup(ty["name"]), sizes(ty["name"]))
     if kind == "array" and _is_char(ty["elem"]):
@@ -315,12 +336,12 @@ def _field(name: str, offset: int, access: _Access):
 
     def fset(self, value):
         try:
-            access.set(self._addr + offset, value)
+            kept = access.set(self._addr + offset, value)
         except (TypeError, ValueError, OverflowError) as e:
             raise type(e)(f"field '{name}': {e}") from None
         if isinstance(access, _Pointer) and self._owner is not None:
             # The pointer C will read must stay valid: the struct keeps what it was given.
-            self._owner.refs[self._addr + offset] = None if isinstance(value, int) else value
+            self._owner.refs[self._addr + offset] = None if isinstance(kept, int) else kept
 
     return property(fget, fset, doc=f"Field '{name}' at offset {offset}.")
 
@@ -496,10 +517,48 @@ def _char_field(hip_field, length: int):
     return property(fget, fset, doc=hip_field.__doc__)
 
 
-def presentation_class(name: str, hip_cls: type, module: str, record: dict, find_record, lookup) -> type:
+def _list_pointer_field(hip_field, elem):
+    """A `T *` field of HIP's struct that also takes a list (an array the struct keeps)."""
+    name = hip_field.name
+
+    def fget(self):
+        return hip_field.__get__(self, type(self))
+
+    def fset(self, value):
+        kept = value
+        if isinstance(value, (list, tuple)):
+            try:
+                kept = pack(value, elem())
+            except (TypeError, ValueError, OverflowError) as e:
+                raise type(e)(f"field '{name}': {e}") from None
+            value = ctypes.addressof(kept)
+        hip_field.__set__(self, value)
+        try:
+            refs = self._hipgen_refs
+        except AttributeError:
+            refs = self._hipgen_refs = {}
+        refs[name] = None if isinstance(kept, int) else kept
+
+    return property(fget, fset, doc=hip_field.__doc__)
+
+
+def presentation_class(
+    name: str, hip_cls: type, module: str, record: dict, find_record, lookup, hip_record=None
+) -> type:
     """CUDA's class `name` over HIP's struct class `hip_cls` (same field names): HIP's
     functions take its instances; it prints, lists (`dir`) and reads `char` arrays as
-    cuda-python's does."""
+    cuda-python's does; a `T *` field takes a list, as cuda-python's does (`hip_record`
+    gives HIP's class of a CUDA struct name, for arrays of structs HIP lays out otherwise).
+    """
+
+    def in_hip_layout(n):
+        cls = lookup(n)
+        if isinstance(cls, type) and issubclass(cls, CudaStruct) and hip_record is not None:
+            return hip_record(n)
+        return cls
+
+    def hip_size(n):
+        return in_hip_layout(n)().c_sizeof()
 
     def __repr__(self):
         return cuda_repr(self, record, find_record, lookup)
@@ -523,6 +582,11 @@ def presentation_class(name: str, hip_cls: type, module: str, record: dict, find
         hip_field = hip_cls.__dict__.get(f["name"])
         if ty["kind"] == "array" and _is_char(ty["elem"]) and hip_field:
             ns[f["name"]] = _char_field(hip_field, ty["len"])
+        elif ty["kind"] == "pointer" and ty.get("elem") and hip_field:
+            elem = ty["elem"]
+            ns[f["name"]] = _list_pointer_field(hip_field, lambda e=elem: _access(e, in_hip_layout, hip_size))
+            # Room for the arrays it keeps (then results are copied into it, not re-classed).
+            ns["__slots__"] = ("_hipgen_refs",)
     return CudaStructMeta(name, (hip_cls,), ns)
 
 
@@ -535,8 +599,14 @@ def present(obj, cls):
         out = cls()
         copy_fields(out, obj)
         return out
-    if type(obj) is cls.__dict__.get("__hip_class__"):
-        obj.__class__ = cls
+    hip_cls = cls.__dict__.get("__hip_class__")
+    if type(obj) is hip_cls:
+        if not cls.__slots__:
+            obj.__class__ = cls
+            return obj
+        out = cls()
+        ctypes.memmove(out.getPtr(), obj.getPtr(), obj.c_sizeof())
+        return out
     return obj
 
 
