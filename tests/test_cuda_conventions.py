@@ -722,3 +722,9 @@ def test_pointer_fields_take_lists_as_arrays_they_keep():
     op.operation = cuda.CUstreamBatchMemOpType.CU_STREAM_MEM_OP_WRITE_VALUE_32
     batch.paramArray = [op, op]
     assert ctypes.c_uint32.from_address(int(batch.paramArray)).value == int(op.operation)
+
+
+def test_nvml_says_what_is_missing():
+    with pytest.raises(ImportError, match="amd-smi") as raised:
+        import cuda.bindings.nvml  # noqa: F401
+    assert not isinstance(raised.value, ModuleNotFoundError)
