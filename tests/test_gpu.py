@@ -555,3 +555,70 @@ def test_cuda_python_conventions_on_the_gpu():
     cu.cuMemFree(dout)
     cu.cuStreamDestroy(stream)
     assert cu.cuCtxDestroy(ctx)[0] == cu.CUresult.CUDA_SUCCESS
+
+
+# --- hip.core ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("example", ["core_saxpy.py", "core_reduction.py"])
+def test_core_examples_match_numpy(example):
+    out = subprocess.run(
+        [sys.executable, str(REPO / "examples" / example)], capture_output=True, text=True, timeout=300
+    )
+    assert out.returncode == 0, out.stdout + out.stderr
+    print(out.stdout)
+
+
+def test_core_streams_events_and_timing():
+    from hip import core
+
+    dev = core.Device()
+    assert dev.arch and dev.name and core.Device(0) == dev
+    host = np.arange(1 << 16, dtype=np.float64)
+    with dev.create_stream() as stream:
+        arr = core.DeviceArray.from_numpy(host, stream=stream)
+        start = stream.record()
+        back = arr.to_numpy(stream=stream)
+        end = stream.record()
+    assert (back == host).all() and end.is_done and (end - start) >= 0
+    other = core.Stream()
+    other.wait(end)
+    other.sync()
+    assert core.Stream.default().__cuda_stream__() == (0, 0)
+    arr.free()
+
+
+def test_core_arrays_go_to_torch_and_cupy_and_back_without_a_copy():
+    from hip import core
+
+    consumers = []
+    try:
+        import cupy
+
+        consumers.append(("cupy", cupy.from_dlpack, lambda t: t.data.ptr))
+    except ImportError:
+        pass
+    try:
+        import torch
+
+        consumers.append(("torch", torch.from_dlpack, lambda t: t.data_ptr()))
+    except ImportError:
+        pass
+    if not consumers:
+        pytest.skip("neither CuPy nor PyTorch is installed")
+    host = np.arange(1024, dtype=np.float32)
+    for name, take, address in consumers:
+        arr = core.DeviceArray.from_numpy(host)
+        tensor = take(arr)
+        assert address(tensor) == arr.ptr, name  # the same memory
+        assert float(tensor.sum()) == float(host.sum()), name
+        tensor *= 2  # written through the other library: seen here
+        np.testing.assert_allclose(arr.to_numpy(), host * 2, err_msg=name)
+        back = core.DeviceArray.from_dlpack(tensor)
+        assert back.ptr == address(tensor) and back.shape == (1024,) and back.dtype == np.float32, name
+        np.testing.assert_allclose(back.to_numpy(), host * 2, err_msg=name)
+        # Their own arrays come in without a copy too.
+        theirs = take(core.DeviceArray.from_numpy(host)) * 3
+        view = core.DeviceArray.from_dlpack(theirs)
+        assert view.ptr == address(theirs), name
+        np.testing.assert_allclose(view.to_numpy(), host * 3, err_msg=name)
