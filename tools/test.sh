@@ -9,8 +9,9 @@ echo "== cargo fmt / clippy"
 cargo fmt --all --check
 cargo clippy -q --all-targets -- -D warnings
 
-echo "== generator unit tests"
+echo "== generator and runtime unit tests"
 cargo test -q -p hipgen
+cargo test -q -p hipgen-runtime
 
 echo "== bindings/ is what hipgen generates from the ROCm 6.4.3 headers"
 cargo build -q --release -p hipgen

@@ -56,11 +56,17 @@ fn unresolved_symbols(py: Python<'_>) -> Vec<(&'static str, Vec<&'static str>)> 
     diagnostics::unresolved_symbols(py, &modules(), short_name)
 }
 
-/// The platform the libraries load for: `amd` or `nvidia` (`HIP_PLATFORM`, else AMD when its
-/// runtime loads, else NVIDIA when a CUDA driver does).
+/// The platform the libraries load for: `amd` or `nvidia` (`HIP_PLATFORM`, else by the GPUs
+/// present; see `platform_reason`).
 #[pyfunction]
 fn platform() -> &'static str {
     hipgen_runtime::platform().name()
+}
+
+/// Why `platform()` chose what it did (`HIP_PLATFORM`, the GPUs found, or which runtime loads).
+#[pyfunction]
+fn platform_reason() -> &'static str {
+    hipgen_runtime::platform_reason()
 }
 
 /// The extension module: runtime classes, then each generated module published as
@@ -72,5 +78,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(libraries, m)?)?;
     m.add_function(wrap_pyfunction!(unresolved_symbols, m)?)?;
     m.add_function(wrap_pyfunction!(platform, m)?)?;
+    m.add_function(wrap_pyfunction!(platform_reason, m)?)?;
     diagnostics::publish(m, &modules(), short_name)
 }

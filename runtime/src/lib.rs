@@ -8,6 +8,7 @@ pub mod cstr;
 pub mod extra;
 pub mod loader;
 pub mod number;
+pub mod platform;
 pub mod pointer;
 pub mod record;
 pub mod reexport;
@@ -18,8 +19,8 @@ pub mod typed_ptr;
 pub use cstr::{cstr_class, cstr_result, owned_cstr_result};
 pub use extra::KernelExtra;
 pub use loader::{
-    platform, CudaLibrary, HipLoadError, Library, LibrarySpec, NvidiaSpec, Platform, Symbol,
-    VersionCheck,
+    platform, platform_reason, CudaLibrary, HipLoadError, Library, LibrarySpec, NvidiaSpec,
+    Platform, Symbol, VersionCheck,
 };
 pub use number::CInt;
 pub use pointer::{DeviceArray, Pointer, PtrArg, PtrArgMut};

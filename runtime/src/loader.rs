@@ -59,59 +59,7 @@ pub struct CudaLibrary {
     pub wheels: &'static [&'static str],
 }
 
-/// The platform HIP runs on.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Platform {
-    /// ROCm on AMD GPUs.
-    Amd,
-    /// HIP over CUDA on NVIDIA GPUs.
-    Nvidia,
-}
-
-impl Platform {
-    /// `amd` or `nvidia`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Platform::Amd => "amd",
-            Platform::Nvidia => "nvidia",
-        }
-    }
-}
-
-/// The platform, chosen once: `HIP_PLATFORM` (`amd`, `nvidia`), otherwise AMD when its runtime
-/// loads, else NVIDIA when a CUDA driver does, else AMD (whose errors then say what is
-/// missing).
-pub fn platform() -> Platform {
-    static CHOSEN: OnceLock<Platform> = OnceLock::new();
-    *CHOSEN.get_or_init(|| match std::env::var("HIP_PLATFORM").as_deref() {
-        Ok("nvidia") | Ok("nvcc") => Platform::Nvidia,
-        Ok("amd") | Ok("hcc") => Platform::Amd,
-        _ => {
-            let loads = |names: &[&str]| {
-                names.iter().any(|n| {
-                    // SAFETY: probing whether a runtime is installed; its initialisers run,
-                    // as they would on first use.
-                    unsafe { libloading::Library::new(n) }.is_ok()
-                })
-            };
-            let rocm = std::env::var("ROCM_PATH")
-                .map(|r| format!("{r}/lib/libamdhip64.so"))
-                .unwrap_or_default();
-            if loads(&[
-                "libamdhip64.so.6",
-                "libamdhip64.so.5",
-                "libamdhip64.so",
-                &rocm,
-            ]) {
-                Platform::Amd
-            } else if loads(&["libcuda.so.1"]) {
-                Platform::Nvidia
-            } else {
-                Platform::Amd
-            }
-        }
-    })
-}
+pub use crate::platform::{platform, platform_reason, Platform};
 
 /// A library's version function and what the bindings expect of it.
 pub enum VersionCheck {

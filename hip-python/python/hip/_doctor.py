@@ -59,7 +59,7 @@ def report(out=sys.stdout, strict=False):
     line(f"python {platform.python_version()} ({sys.executable})")
     libc = "-".join(platform.libc_ver())
     line(f"system {platform.platform()} {platform.machine()} {libc}")
-    line(f"platform: {_native.platform()}")
+    line(f"platform: {_native.platform()} ({_native.platform_reason()})")
     try:
         import rocm_sdk  # noqa: F401
 
