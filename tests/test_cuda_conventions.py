@@ -728,3 +728,14 @@ def test_nvml_says_what_is_missing():
     with pytest.raises(ImportError, match="amd-smi") as raised:
         import cuda.bindings.nvml  # noqa: F401
     assert not isinstance(raised.value, ModuleNotFoundError)
+
+
+def test_generated_modules_name_their_release():
+    import cuda.bindings
+    from rocm.llvm.c import core
+
+    from hip import hiprtc
+
+    assert hip.__rocm_release__ == hiprtc.__rocm_release__ == cuda.bindings.ROCM_RELEASE
+    # rocm-llvm-python may be built from another release's headers (tools/test.sh: 5.2.3's).
+    assert core.__rocm_release__ in ("5.2.3", "5.7.1", "6.4.3")

@@ -2482,6 +2482,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("AMD_COMGR_INTERFACE_VERSION_MINOR", 0i64)?;
     TYPES.install(m, FOREIGN)?;
     m.add("_hipgen_library_", LIB.spec.name)?;
+    // The ROCm release these bindings were generated from.
+    m.add("__rocm_release__", "6.4.3")?;
     Ok(())
 }
 

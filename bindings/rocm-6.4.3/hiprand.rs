@@ -1111,6 +1111,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("HIPRAND_DEFAULT_MIN_WARPS_PER_EU", 1i64)?;
     TYPES.install(m, FOREIGN)?;
     m.add("_hipgen_library_", LIB.spec.name)?;
+    // The ROCm release these bindings were generated from.
+    m.add("__rocm_release__", "6.4.3")?;
     Ok(())
 }
 

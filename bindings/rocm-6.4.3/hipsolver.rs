@@ -21778,6 +21778,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("hipsparseMatDescr_t", m.py().get_type::<rt::Pointer>())?;
     TYPES.install(m, FOREIGN)?;
     m.add("_hipgen_library_", LIB.spec.name)?;
+    // The ROCm release these bindings were generated from.
+    m.add("__rocm_release__", "6.4.3")?;
     Ok(())
 }
 

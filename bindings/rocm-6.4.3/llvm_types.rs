@@ -72,6 +72,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(pyo3::wrap_pyfunction!(_symbol_address, m)?)?;
     TYPES.install(m, FOREIGN)?;
     m.add("_hipgen_library_", LIB.spec.name)?;
+    // The ROCm release these bindings were generated from.
+    m.add("__rocm_release__", "6.4.3")?;
     Ok(())
 }
 

@@ -254,7 +254,8 @@ class CudaModule(types.ModuleType):
         if override is not None and self._entry(name) is not None:
             return getattr(importlib.import_module(override), name)
         emulated = _extras(self.__dict__["_cuda_kind_"], _EMULATED)
-        if emulated is not None and name in emulated.__all__:
+        # Only where this API version has the function (as a stub the emulation replaces).
+        if emulated is not None and name in emulated.__all__ and name in _conventions.tables().stubs:
             return getattr(emulated, name)
         # cuda-python's conventions: adapted functions, stubs, integer typedef classes.
         value = _conventions.resolve(name, self.__dict__["_cuda_kind_"])
