@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ctypes
 import enum
+import functools
 
 _INT = {
     (1, True): ctypes.c_int8,
@@ -320,7 +321,8 @@ def _access(ty: dict, lookup, sizes) -> _Access:
     if kind == "pointer":
         elem = ty.get("elem")
         # Made when first used: an element struct's class may not be resolvable yet.
-        return _Pointer(ty.get("to_void", False), elem and (lambda: _access(elem, lookup, sizes)))
+        made = elem and functools.cache(lambda: _access(elem, lookup, sizes))
+        return _Pointer(ty.get("to_void", False), made)
     if kind == "record":
         return _Record(lambda: lookup(ty["name"]), sizes(ty["name"]))
     if kind == "array" and _is_char(ty["elem"]):
@@ -584,7 +586,8 @@ def presentation_class(
             ns[f["name"]] = _char_field(hip_field, ty["len"])
         elif ty["kind"] == "pointer" and ty.get("elem") and hip_field:
             elem = ty["elem"]
-            ns[f["name"]] = _list_pointer_field(hip_field, lambda e=elem: _access(e, in_hip_layout, hip_size))
+            access = functools.cache(lambda e=elem: _access(e, in_hip_layout, hip_size))
+            ns[f["name"]] = _list_pointer_field(hip_field, access)
             # Room for the arrays it keeps (then results are copied into it, not re-classed).
             ns["__slots__"] = ("_hipgen_refs",)
     return CudaStructMeta(name, (hip_cls,), ns)
