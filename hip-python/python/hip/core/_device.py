@@ -107,7 +107,9 @@ class Stream:
 
     @classmethod
     def default(cls) -> Stream:
-        return _null_stream()
+        stream = cls.__new__(cls)
+        stream.handle, stream._finalizer = None, None
+        return stream
 
     def __repr__(self):
         return f"<Stream {int(self):#x}>"
@@ -144,12 +146,6 @@ class Stream:
     def __exit__(self, *exc):
         self.sync()
         self.close()
-
-
-def _null_stream() -> Stream:
-    stream = Stream.__new__(Stream)
-    stream.handle, stream._finalizer = None, None
-    return stream
 
 
 class Event:

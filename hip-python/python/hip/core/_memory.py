@@ -28,11 +28,6 @@ def _free(pointer):
     return free
 
 
-def _host_array(obj) -> np.ndarray:
-    """A C-contiguous NumPy view (or copy) of any buffer or array."""
-    return np.ascontiguousarray(obj)
-
-
 class DeviceArray:
     """An array in device memory. `DeviceArray((n,), np.float32)` allocates;
     `DeviceArray.from_numpy(a)` copies a host array in; `.to_numpy()` copies it out."""
@@ -90,7 +85,7 @@ class DeviceArray:
 
     def copy_from(self, host, stream: Stream | None = None) -> DeviceArray:
         """Copies a host array or buffer of the same size in (asynchronously on `stream`)."""
-        src = _host_array(host)
+        src = np.ascontiguousarray(host)
         if src.nbytes != self.nbytes:
             raise ValueError(f"{src.nbytes} bytes do not fit an array of {self.nbytes}")
         self._copy(self.ptr, src, src.nbytes, _H2D, stream)
@@ -129,7 +124,7 @@ class DeviceArray:
 
     @classmethod
     def from_numpy(cls, host, device: _AnyDevice = None, stream: Stream | None = None) -> DeviceArray:
-        src = _host_array(host)
+        src = np.ascontiguousarray(host)
         return cls(src.shape, src.dtype, device).copy_from(src, stream)
 
     def free(self) -> None:
