@@ -163,8 +163,14 @@ fi
 # Each package builds in a target folder of its own: the three extensions are all the cdylib
 # `_native`, and in one folder a package whose crate is up to date would be handed the
 # library another package linked there last.
+# The generated modules' stubs come from the bindings the extensions are built from.
+STUBS_FROM=${HIPGEN_BINDINGS:-$PWD/bindings/rocm-$RELEASE}
+
 if [ "$BUILD_HIP" = 1 ]; then
   echo "building hip-python ($PLATFORM) with: $SELECTED"
+  hip_modules=()
+  for l in ${SELECTED//,/ }; do hip_modules+=("hip.$l"); done
+  bash tools/stubs.sh "$STUBS_FROM" hip-python "${hip_modules[@]}"
   rm -f "$OUT"/hip_python-*
   (cd hip-python && CARGO_TARGET_DIR=../target/wheel-hip "../$PY" -m maturin build --release -q --out "$OUT" "${MANYLINUX[@]}" \
      --no-default-features --features "pyo3/extension-module,${SELECTED}")
@@ -182,8 +188,12 @@ if [ "$BUILD_CUDA" = 1 ]; then
   aside=$(mktemp -d)
   restore() { cp -a "$aside"/. hip-python-as-cuda/python/cuda/ 2>/dev/null || true; rm -rf "$aside"; }
   trap restore EXIT
-  declare -A CUDA_FILES=([cuda]="cuda.py bindings/driver.py" [cudart]="cudart.py bindings/runtime.py"
-                         [nvrtc]="nvrtc.py bindings/nvrtc.py")
+  declare -A CUDA_FILES=([cuda]="cuda.py cuda.pyi bindings/driver.py" [cudart]="cudart.py cudart.pyi bindings/runtime.py"
+                         [nvrtc]="nvrtc.py nvrtc.pyi bindings/nvrtc.py")
+  declare -A CUDA_KIND=([cuda]=driver [cudart]=runtime [nvrtc]=nvrtc)
+  cuda_modules=()
+  for l in ${CUDA_SELECTED//,/ }; do cuda_modules+=("cuda.bindings.${CUDA_KIND[$l]}"); done
+  bash tools/stubs.sh "$STUBS_FROM" hip-python-as-cuda "${cuda_modules[@]}"
   for l in ${ALL_CUDA_LIBS//,/ }; do
     [[ ",$CUDA_SELECTED," == *",$l,"* ]] && continue
     for f in ${CUDA_FILES[$l]}; do
@@ -203,6 +213,10 @@ fi
 
 if [ "$BUILD_LLVM" = 1 ] && [ -n "$LLVM_SELECTED" ]; then
   echo "building rocm-llvm-python with: $LLVM_SELECTED"
+  llvm_modules=()
+  [[ ",$LLVM_SELECTED," == *",amd_comgr,"* ]] && llvm_modules+=(rocm.amd_comgr.amd_comgr)
+  [[ ",$LLVM_SELECTED," == *",llvm,"* ]] && llvm_modules+=(rocm.llvm)
+  bash tools/stubs.sh "$STUBS_FROM" rocm-llvm-python "${llvm_modules[@]}"
   rm -f "$OUT"/rocm_llvm_python-*
   (cd rocm-llvm-python && CARGO_TARGET_DIR=../target/wheel-llvm "../$PY" -m maturin build --release -q --out "$OUT" "${MANYLINUX[@]}" \
      --no-default-features --features "pyo3/extension-module,${LLVM_SELECTED}")

@@ -7,6 +7,7 @@ import argparse
 import ctypes
 import struct
 import sys
+from typing import Any
 
 from hip import hip, hiprtc
 
@@ -20,7 +21,7 @@ extern "C" __global__ void scale(float* x, float a, int n) {
 EM_AMDGPU = 0xE0
 
 
-def check(result):
+def check(result: tuple[Any, ...]) -> Any:
     """Raises on a failed status and returns the remaining results."""
     status, *rest = result
     if status != 0:
@@ -28,7 +29,7 @@ def check(result):
     return rest[0] if len(rest) == 1 else rest
 
 
-def compile_kernel(arch):
+def compile_kernel(arch: str) -> bytes:
     prog = check(hiprtc.hiprtcCreateProgram(SOURCE, b"scale.hip", 0, None, None))
     try:
         (status,) = hiprtc.hiprtcCompileProgram(prog, 1, [f"--offload-arch={arch}".encode()])
@@ -43,7 +44,7 @@ def compile_kernel(arch):
         hiprtc.hiprtcDestroyProgram(prog)
 
 
-def launch(code):
+def launch(code: bytes) -> bool:
     n = 1024
     data = (ctypes.c_float * n)(*range(n))
     module = check(hip.hipModuleLoadData(code))
@@ -74,7 +75,7 @@ def launch(code):
     return ok
 
 
-def main():
+def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--arch", default="gfx90a")
     args = parser.parse_args()

@@ -65,7 +65,7 @@ fetch_cuda "$CUDA_DIR/13" nvidia-cuda-runtime==13.5.37 nvidia-cuda-nvrtc==13.5.3
 if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi
-.venv/bin/pip install -q --disable-pip-version-check maturin ziglang auditwheel pytest numpy ruff
+.venv/bin/pip install -q --disable-pip-version-check maturin ziglang auditwheel pytest numpy ruff mypy
 # AMD's hip-python 6.4.3 in a venv of its own: tests run hip-python's documented idioms under
 # it and under ours and compare (tests/idioms.py). Its hiprtc loads `libhiprtc.so`, which ROCm 5
 # keeps inside libamdhip64: a link in .venv-anchor/lib stands for it.

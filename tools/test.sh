@@ -37,6 +37,7 @@ HIPGEN_BINDINGS=$PWD/target/bindings/rocm-5.2.3 cargo check -q -p hip-python \
 echo "== rocm-llvm-python for the comgr that runs here (bookworm's 2.4: interface 2, whose"
 echo "   enums differ from the checked-in interface-3 bindings) installed into .venv for pytest"
 rm -f target/test-wheels/rocm_llvm_python-*.whl  # one wheel for pip, whatever an earlier run left
+bash tools/stubs.sh target/bindings/rocm-5.2.3 rocm-llvm-python rocm.amd_comgr.amd_comgr rocm.llvm
 (cd rocm-llvm-python && CARGO_TARGET_DIR=../target/wheel-llvm HIPGEN_BINDINGS=$PWD/../target/bindings/rocm-5.2.3 \
   ../.venv/bin/python -m maturin build --release -q --out ../target/test-wheels 2>/dev/null)
 .venv/bin/python -m pip install -q --disable-pip-version-check --force-reinstall --no-deps \

@@ -99,15 +99,18 @@ pub mod diagnostics {
 
     /// Registers each module, publishes it in `sys.modules` under its Python name and as
     /// attribute `key` of `m`, then sets up re-exports (once every module is published).
+    /// `version` (the package's) becomes each module's `__version__`.
     pub fn publish(
         m: &Bound<'_, PyModule>,
         modules: &[&'static Module],
         key: fn(&Module) -> &'static str,
+        version: &str,
     ) -> PyResult<()> {
         let mut published = Vec::new();
         for g in modules {
             let sub = PyModule::new(m.py(), g.name)?;
             (g.register)(&sub)?;
+            sub.add("__version__", version)?;
             hipgen_runtime::publish_module(&sub, g.python_module)?;
             m.add(key(g), &sub)?;
             published.push((sub, g.reexports));

@@ -54,7 +54,7 @@ print("cuMemcpyHtoDAsync:", int(err))
 (err,) = cuda.cuMemcpyHtoDAsync(dy, y.ctypes.data, y.nbytes, stream)
 
 # Kernel arguments as cuda-python's examples pass them: an array of pointers to values.
-values = [
+values: list[np.ndarray] = [
     a,
     np.array([int(dx or 0)], dtype=np.uint64),
     np.array([int(dy or 0)], dtype=np.uint64),

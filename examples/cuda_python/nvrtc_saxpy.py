@@ -4,6 +4,8 @@ Runs unchanged on NVIDIA's cuda-python and on HIP through hip-python-as-cuda (th
 code is an AMD code object; set HIP_PYTHON_OFFLOAD_ARCH, e.g. gfx90a, where no GPU is).
 """
 
+from typing import Any
+
 from cuda import nvrtc
 
 saxpy = """\
@@ -18,10 +20,10 @@ void saxpy(float a, float *x, float *y, float *out, size_t n)
 """
 
 
-def check(result):
+def check(result: tuple[Any, ...]) -> Any:
     err = result[0]
     if err != nvrtc.nvrtcResult.NVRTC_SUCCESS:
-        raise RuntimeError(f"NVRTC error {int(err)}: {nvrtc.nvrtcGetErrorString(err)[1]}")
+        raise RuntimeError(f"NVRTC error {int(err)}: {nvrtc.nvrtcGetErrorString(err)[1].decode()}")
     return result[1:] if len(result) > 2 else (result[1] if len(result) == 2 else None)
 
 

@@ -26,6 +26,10 @@ pub struct AliasSpec {
     /// cuda-python's calling conventions, read from CUDA's headers.
     #[serde(default)]
     pub conventions: Option<crate::conventions::ConventionsSpec>,
+    /// The `.pyi` stubs of the cuda package's modules: the cuda-bindings version whose
+    /// conventions they describe, and what each module (`driver`, ...) holds.
+    #[serde(default)]
+    pub stubs: Option<StubsSpec>,
 }
 
 /// The CUDA→HIP table to read.
@@ -36,6 +40,20 @@ pub struct MappingSpec {
     pub path: PathBuf,
     /// Perl subs whose `subst` calls are read, in order; the first entry of a CUDA name wins.
     pub sections: Vec<String>,
+}
+
+/// What the CUDA modules' stubs describe.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StubsSpec {
+    /// The cuda-bindings major version (the package's default).
+    pub api: String,
+    /// cuda-python module kind → what it holds (as `cuda/bindings/<kind>.py` installs it).
+    pub modules: std::collections::BTreeMap<String, crate::cuda_stubs::CudaModuleSpec>,
+    /// Hand-written modules whose functions stand in for CUDA names wherever a module has
+    /// them (`cuda._layer._OVERRIDES`): module → names. Stubs import these.
+    #[serde(default)]
+    pub overrides: std::collections::BTreeMap<String, Vec<String>>,
 }
 
 impl AliasSpec {
@@ -334,6 +352,7 @@ sub simpleSubstitutions {
             },
             modules: vec!["hip".into()],
             conventions: None,
+            stubs: None,
         };
         let set = resolve(
             &spec,

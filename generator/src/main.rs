@@ -5,6 +5,7 @@ mod aliases;
 mod clang;
 mod conventions;
 mod cuda_shim;
+mod cuda_stubs;
 mod cuda_types;
 mod diff;
 mod ir;
@@ -15,6 +16,7 @@ mod reshape;
 mod rules;
 mod shim;
 mod spec;
+mod stubs;
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
@@ -312,6 +314,7 @@ fn generate(
 ) -> Result<()> {
     let dir = out.join(format!("rocm-{release}"));
     std::fs::create_dir_all(&dir)?;
+    let modules = python_modules(specs)?;
     for name in libs.split(',').map(str::trim).filter(|s| !s.is_empty()) {
         // A release may need its own spec (hipRAND 5.3's header is C++ only).
         let per_release = specs.join(release).join(format!("{name}.yaml"));
@@ -324,22 +327,38 @@ fn generate(
             "hipgen generate --release {release} --libs {name} (or ./build_pkgs.sh --regenerate)"
         );
         if let Some(alias_spec) = aliases::AliasSpec::load(&spec_path)? {
-            generate_aliases(
-                &alias_spec,
+            let inputs = AliasInputs {
                 include,
                 cuda_headers,
-                release,
+                specs,
                 templates,
-                &dir,
-                &command,
-            )?;
+            };
+            generate_aliases(&alias_spec, &inputs, release, &dir, &command)?;
             continue;
         }
         for spec in spec::Spec::load_all(&spec_path)? {
-            generate_one(&spec, include, release, templates, &dir, &command)?;
+            generate_one(&spec, include, release, templates, &dir, &command, &modules)?;
         }
     }
     Ok(())
+}
+
+/// The Python module of every library spec in `specs` (by spec name), so that a stub can
+/// import the types of the libraries its library imports.
+fn python_modules(specs: &Path) -> Result<std::collections::HashMap<String, String>> {
+    let mut out = std::collections::HashMap::new();
+    for entry in std::fs::read_dir(specs).with_context(|| format!("reading {}", specs.display()))? {
+        let path = entry?.path();
+        if path.extension().and_then(|e| e.to_str()) != Some("yaml")
+            || aliases::AliasSpec::load(&path)?.is_some()
+        {
+            continue;
+        }
+        for spec in spec::Spec::load_all(&path)? {
+            out.insert(spec.name.clone(), spec.python_module());
+        }
+    }
+    Ok(out)
 }
 
 /// Parses and renders one library spec into `dir`.
@@ -350,6 +369,7 @@ fn generate_one(
     templates: &Path,
     dir: &Path,
     command: &str,
+    modules: &std::collections::HashMap<String, String>,
 ) -> Result<()> {
     let name = &spec.name;
     let mut lib = parse::parse_library(spec, include, release)?;
@@ -364,9 +384,15 @@ fn generate_one(
             Ok(serde_json::from_str(&text)?)
         })
         .collect::<Result<Vec<ir::Library>>>()?;
-    let (code, skipped) = render::render(&lib, &imports, spec, templates, command)?;
-    lib.skipped.extend(skipped);
-    std::fs::write(dir.join(format!("{name}.rs")), code)?;
+    let rendered = render::render(&lib, &imports, modules, spec, templates, command)?;
+    lib.skipped.extend(rendered.skipped);
+    std::fs::write(dir.join(format!("{name}.rs")), rendered.code)?;
+    // The stub goes where the package puts the module: stubs/hip/hip.pyi for `hip.hip`.
+    let stub = dir
+        .join("stubs")
+        .join(spec.python_module().replace('.', "/") + ".pyi");
+    std::fs::create_dir_all(stub.parent().context("stub path")?)?;
+    std::fs::write(stub, rendered.stub)?;
     std::fs::write(
         dir.join(format!("{name}.ir.json")),
         serde_json::to_string_pretty(&lib)? + "\n",
@@ -386,18 +412,37 @@ fn generate_one(
     Ok(())
 }
 
+/// Where an alias spec's generation reads from.
+struct AliasInputs<'a> {
+    /// ROCm include directory.
+    include: &'a Path,
+    /// CUDA's headers (tools/cuda_headers.py).
+    cuda_headers: &'a Path,
+    /// Folder of the spec files.
+    specs: &'a Path,
+    /// Folder of the templates.
+    templates: &'a Path,
+}
+
 /// Resolves and renders an alias spec (the CUDA names) into `dir`.
 fn generate_aliases(
     spec: &aliases::AliasSpec,
-    include: &Path,
-    cuda_headers: &Path,
+    inputs: &AliasInputs,
     release: &str,
-    templates: &Path,
     dir: &Path,
     command: &str,
 ) -> Result<()> {
+    let AliasInputs {
+        include,
+        cuda_headers,
+        specs,
+        templates,
+    } = *inputs;
     let name = &spec.name;
     let set = aliases::generate(spec, include, cuda_headers, release, dir)?;
+    if let Some(stubs) = &spec.stubs {
+        write_cuda_stubs(&set, stubs, dir, specs, templates, command)?;
+    }
     std::fs::write(
         dir.join(format!("{name}.rs")),
         aliases::render(&set, templates, command)?,
@@ -425,6 +470,48 @@ fn generate_aliases(
             api.stubs.len(),
             api.mismatched.len()
         );
+    }
+    Ok(())
+}
+
+/// Writes the cuda package's stubs (`stubs/cuda/bindings/<module>.pyi`) from the alias set
+/// and the IRs of the HIP modules it aliases (in `dir`).
+fn write_cuda_stubs(
+    set: &ir::AliasSet,
+    stubs: &aliases::StubsSpec,
+    dir: &Path,
+    specs: &Path,
+    templates: &Path,
+    command: &str,
+) -> Result<()> {
+    let mut libs = Vec::new();
+    for m in &set.modules {
+        let path = dir.join(format!("{}.ir.json", m.module));
+        let text = std::fs::read_to_string(&path)
+            .with_context(|| format!("reading {}", path.display()))?;
+        let lib: ir::Library = serde_json::from_str(&text)?;
+        let spec = spec::Spec::load(&specs.join(format!("{}.yaml", m.module)))?;
+        let results = cuda_stubs::HipResults {
+            status: spec.status.as_ref().map(|s| s.enum_name.clone()),
+            status_first: spec
+                .status
+                .as_ref()
+                .is_some_and(|s| s.success_for_plain_returns.is_some()),
+        };
+        libs.push((lib, results));
+    }
+    let out = dir.join("stubs/cuda/bindings");
+    std::fs::create_dir_all(&out)?;
+    for (kind, text) in cuda_stubs::render(
+        set,
+        &libs,
+        &stubs.modules,
+        &stubs.overrides,
+        &stubs.api,
+        templates,
+        command,
+    )? {
+        std::fs::write(out.join(format!("{kind}.pyi")), text)?;
     }
     Ok(())
 }

@@ -5,6 +5,7 @@
 
 use crate::ir::{CType, ConstValue, Doc, Function, Library, Record, Skipped, Usage};
 use crate::spec::Spec;
+use crate::stubs;
 use anyhow::{bail, Context, Result};
 use minijinja::Environment;
 use serde::Serialize;
@@ -49,6 +50,12 @@ struct FunctionModel {
     results: Vec<String>,
     /// Whether the results are returned without a tuple (one value, or None for none).
     plain: bool,
+    /// `name: type` of each Python parameter, for the stub.
+    stub_params: Vec<String>,
+    /// The return type, for the stub.
+    stub_ret: String,
+    /// The docstring as a Python literal, for the stub.
+    stub_doc: String,
 }
 
 /// A record by value as the template sees it: a `#[repr(C)]` mirror.
@@ -105,6 +112,27 @@ struct ModuleModel {
     pointer_aliases: Vec<String>,
     /// Imported types this module uses and re-exports: (name, registry, index).
     foreign: Vec<(String, String, usize)>,
+    /// What the `.pyi` stub declares beyond the functions.
+    stub: StubModel,
+}
+
+/// The stub's classes and imports.
+#[derive(Serialize)]
+struct StubModel {
+    /// The package's runtime module (`hip._native`), which defines `Pointer` and the rest.
+    runtime: String,
+    /// (Python module, type name) of each imported type this module re-exports.
+    imports: Vec<(String, String)>,
+    /// Enum classes.
+    enums: Vec<stubs::StubEnum>,
+    /// Struct and union classes.
+    records: Vec<stubs::StubRecord>,
+    /// Handle classes.
+    handles: Vec<stubs::StubHandle>,
+    /// Functions the package adds in Python: (name, return type).
+    helpers: Vec<(String, String)>,
+    /// Modules the package sets as attributes: (attribute, module's parent, module's name).
+    submodules: Vec<(String, String, String)>,
 }
 
 /// Where each type lives: this module's registry or an imported module's.
@@ -146,29 +174,50 @@ impl TypeIndex {
     }
 }
 
-/// Renders the Rust module of one library; also returns the functions left out because a
-/// type they pass by value has no definition in the headers.
+/// What rendering one library gives.
+pub struct Rendered {
+    /// The Rust module.
+    pub code: String,
+    /// The `.pyi` stub of its Python module.
+    pub stub: String,
+    /// Functions left out because a type they pass by value has no definition in the headers.
+    pub skipped: Vec<Skipped>,
+}
+
+/// Renders the Rust module of one library and its stub. `import_modules` gives the Python
+/// module of each imported library (by spec name).
 pub fn render(
     lib: &Library,
     imports: &[Library],
+    import_modules: &HashMap<String, String>,
     spec: &Spec,
     templates: &Path,
     command: &str,
-) -> Result<(String, Vec<Skipped>)> {
+) -> Result<Rendered> {
     let mut env = Environment::new();
     env.set_loader(minijinja::path_loader(templates));
     env.set_trim_blocks(true);
     env.set_lstrip_blocks(true);
     env.set_keep_trailing_newline(true);
-    let (model, skipped) = module_model(lib, imports, spec, command)?;
-    let tmpl = env.get_template("module.rs.j2")?;
-    Ok((tmpl.render(minijinja::context! { m => model })?, skipped))
+    let (model, skipped) = module_model(lib, imports, import_modules, spec, command)?;
+    let code = env
+        .get_template("module.rs.j2")?
+        .render(minijinja::context! { m => model })?;
+    let stub = env
+        .get_template("module.pyi.j2")?
+        .render(minijinja::context! { m => model })?;
+    Ok(Rendered {
+        code,
+        stub,
+        skipped,
+    })
 }
 
 /// Builds the module model.
 fn module_model(
     lib: &Library,
     imports: &[Library],
+    import_modules: &HashMap<String, String>,
     spec: &Spec,
     command: &str,
 ) -> Result<(ModuleModel, Vec<Skipped>)> {
@@ -321,6 +370,8 @@ fn module_model(
             ConstValue::Str(s) => str_constants.push((c.name.clone(), s.clone())),
         }
     }
+    let foreign = foreign_types(lib, &types)?;
+    let stub = stub_model(lib, spec, &types, import_modules, imports, &foreign)?;
     let model = ModuleModel {
         name: lib.name.clone(),
         python_module: spec.python_module(),
@@ -357,9 +408,61 @@ fn module_model(
         int_constants,
         str_constants,
         pointer_aliases: lib.pointer_aliases.clone(),
-        foreign: foreign_types(lib, &types)?,
+        foreign,
+        stub,
     };
     Ok((model, skipped))
+}
+
+/// What the stub declares beyond the functions: classes, and imports of the types of other
+/// modules this one re-exports.
+fn stub_model(
+    lib: &Library,
+    spec: &Spec,
+    types: &TypeIndex,
+    import_modules: &HashMap<String, String>,
+    imports: &[Library],
+    foreign: &[(String, String, usize)],
+) -> Result<StubModel> {
+    let python_module = spec.python_module();
+    let runtime = format!(
+        "{}._native",
+        python_module.split('.').next().unwrap_or("hip")
+    );
+    let local = |name: &str| matches!(types.local(name), Ok(Some(_)));
+    let (enums, records, handles) = stubs::classes(lib, &local);
+    let mut stub_imports = Vec::new();
+    for (name, path, _) in foreign {
+        let lib_name = imports
+            .iter()
+            .find(|l| path == &format!("super::{}::TYPES", l.name))
+            .map(|l| l.name.clone())
+            .with_context(|| format!("{name}: registry {path} is no imported library's"))?;
+        let module = import_modules
+            .get(&lib_name)
+            .with_context(|| format!("no Python module known for imported library {lib_name}"))?;
+        stub_imports.push((module.clone(), name.clone()));
+    }
+    Ok(StubModel {
+        runtime,
+        imports: stub_imports,
+        enums,
+        records,
+        handles,
+        helpers: spec
+            .python_helpers
+            .iter()
+            .map(|(n, r)| (n.clone(), r.clone()))
+            .collect(),
+        submodules: spec
+            .python_submodules
+            .iter()
+            .map(|(attr, module)| {
+                let (parent, name) = module.rsplit_once('.').unwrap_or(("", module));
+                (attr.clone(), parent.to_string(), name.to_string())
+            })
+            .collect(),
+    })
 }
 
 /// The loader's version check, as Rust: the release major of `int f(int *)` divided, or the
@@ -587,18 +690,24 @@ impl FnCtx<'_> {
             serialize: f.serialize,
             results: Vec::new(),
             plain: false,
+            stub_params: Vec::new(),
+            stub_ret: String::new(),
+            stub_doc: String::new(),
         };
         let mut returns_doc: Vec<String> = Vec::new();
         let mut outs: Vec<String> = Vec::new();
+        let mut stub_results: Vec<String> = Vec::new();
         let is_status =
             matches!(&f.ret, CType::Enum { name, .. } if Some(name.as_str()) == self.status);
         if is_status {
             let idx = self.status_idx.context("status index")?;
             outs.push(format!("TYPES.enum_member(py, {idx}, __r as i64)?"));
+            stub_results.push(stubs::result_type(&f.ret, false));
             returns_doc.push(format!("{}: status", self.status.unwrap_or_default()));
         } else if f.ret != CType::Void {
             if let (Some(idx), Some(v)) = (self.status_idx, self.success_value) {
                 outs.push(format!("TYPES.enum_member(py, {idx}, {v})?"));
+                stub_results.push(self.status.unwrap_or_default().to_string());
                 returns_doc.push(format!(
                     "{}: always success",
                     self.status.unwrap_or_default()
@@ -606,6 +715,7 @@ impl FnCtx<'_> {
             }
             let expr = self.result_expr(&f.ret, "__r", None)?;
             outs.push(self.owned(&f.name, &f.ret, "__r", expr));
+            stub_results.push(stubs::result_type(&f.ret, false));
             returns_doc.push(describe(&f.ret));
         }
         for p in &f.params {
@@ -636,6 +746,7 @@ impl FnCtx<'_> {
                             p.name
                         ));
                         outs.push(format!("o_{}.unbind()", p.name));
+                        stub_results.push(name.clone());
                         returns_doc.push(format!("{}: {name}", p.name));
                     } else {
                         let storage = match pointee.as_ref() {
@@ -658,6 +769,7 @@ impl FnCtx<'_> {
                         let v = format!("o_{}", p.name);
                         let expr = self.result_expr(pointee, &v, size.as_deref())?;
                         outs.push(self.owned(&f.name, pointee, &v, expr));
+                        stub_results.push(stubs::result_type(pointee, p.size_param.is_some()));
                         returns_doc.push(format!("{}: {}", p.name, describe(pointee)));
                     }
                 }
@@ -673,16 +785,27 @@ impl FnCtx<'_> {
                     m.prep
                         .push(format!("let {a} = o_{}.as_mut_ptr() as usize;", p.name));
                     outs.push(format!("rt::bytes_until_nul(py, &o_{})", p.name));
+                    stub_results.push("bytes".into());
                     returns_doc.push(format!("{}: bytes", p.name));
                 }
                 Usage::ByRef | Usage::Pointer => {
                     m.py_params.push(rust_name.clone());
+                    m.stub_params.push(format!(
+                        "{}: {}",
+                        rust_name.trim_start_matches("r#"),
+                        stubs::param_type(&p.ty, p.usage)
+                    ));
                     let (ty, prep) = self.pointer_param(&p.ty, &rust_name, &p.name, &a)?;
                     m.rust_params.push(format!("{rust_name}: {ty}"));
                     m.prep.extend(prep);
                 }
                 usage => {
                     m.py_params.push(rust_name.clone());
+                    m.stub_params.push(format!(
+                        "{}: {}",
+                        rust_name.trim_start_matches("r#"),
+                        stubs::param_type(&p.ty, usage)
+                    ));
                     let (ty, prep) = self.in_param(&p.ty, usage, &rust_name, mirrors)?;
                     m.rust_params.push(format!("{rust_name}: {ty}"));
                     m.prep.push(format!("let {a} = {prep};"));
@@ -692,6 +815,12 @@ impl FnCtx<'_> {
         }
         m.plain = self.plain_results && outs.len() <= 1;
         m.results = outs;
+        m.stub_ret = match (m.plain, stub_results.as_slice()) {
+            (true, []) => "None".into(),
+            (true, [one]) => one.clone(),
+            (_, []) => "tuple[()]".into(),
+            (_, all) => format!("tuple[{}]", all.join(", ")),
+        };
         // Only what Python passes is an argument (not outputs, not out_string buffers).
         let args: Vec<String> = f
             .params
@@ -704,6 +833,7 @@ impl FnCtx<'_> {
             m.doc.push(String::new());
             m.doc.push("Deprecated in the C API.".into());
         }
+        m.stub_doc = stubs::function_doc(&m.doc);
         Ok(m)
     }
 

@@ -40,6 +40,14 @@ pub struct Spec {
     pub language: String,
     /// The shared library the symbols come from.
     pub library: LibrarySpec,
+    /// Functions the Python package adds to the module (the header's `static inline` helpers
+    /// no library exports), by name with their return type, for the module's `.pyi` stub.
+    #[serde(default)]
+    pub python_helpers: BTreeMap<String, String>,
+    /// Modules the Python package sets as attributes of the module (`hiprtc.ext`), by
+    /// attribute, for the stub.
+    #[serde(default)]
+    pub python_submodules: BTreeMap<String, String>,
     /// Libraries whose types this one uses (`hip` for `hipStream_t`); generated first.
     #[serde(default)]
     pub imports: Vec<String>,

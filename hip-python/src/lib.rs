@@ -79,5 +79,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(unresolved_symbols, m)?)?;
     m.add_function(wrap_pyfunction!(platform, m)?)?;
     m.add_function(wrap_pyfunction!(platform_reason, m)?)?;
-    diagnostics::publish(m, &modules(), short_name)
+    m.add("__version__", env!("PACKAGE_VERSION"))?;
+    diagnostics::publish(m, &modules(), short_name, env!("PACKAGE_VERSION"))
 }

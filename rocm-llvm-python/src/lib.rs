@@ -48,5 +48,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(libraries, m)?)?;
     m.add_function(wrap_pyfunction!(unresolved_symbols, m)?)?;
     // Each module also as an attribute named like its Rust module (`llvm_core`).
-    diagnostics::publish(m, &modules(), |g| g.name)
+    m.add("__version__", env!("PACKAGE_VERSION"))?;
+    diagnostics::publish(m, &modules(), |g| g.name, env!("PACKAGE_VERSION"))
 }

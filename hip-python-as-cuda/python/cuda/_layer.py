@@ -39,6 +39,7 @@ _OVERRIDES: dict[str, str] = {
     "nvrtcGetCUBIN": "cuda._nvrtc",
     "nvrtcGetCUBINSize": "cuda._nvrtc",
     "nvrtcGetProgramLog": "cuda._nvrtc",
+    "nvrtcGetErrorString": "cuda._nvrtc",
 }
 
 #: Names a cuda-python module has beside the CUDA API's (`dim3`, `sizeof`), per module kind.

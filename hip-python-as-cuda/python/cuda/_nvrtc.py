@@ -6,6 +6,8 @@
   `HIP_PYTHON_OFFLOAD_ARCH`); options with no hiprtc meaning are dropped with a
   `NvrtcOptionWarning`; anything else (clang options, `-I`, `-D`) passes through.
 - `nvrtcGetCUBIN` and `nvrtcGetCUBINSize` give the code object, as `nvrtcGetPTX` does.
+- `nvrtcGetErrorString` returns `(NVRTC_SUCCESS, text)` as cuda-python does; hiprtc's (as
+  hip-python's) returns the text alone.
 - `nvrtcGetPTX`, `nvrtcGetCUBIN`, `nvrtcGetProgramLog` also accept a `bytes` object of the
   right size as the buffer, as cuda-python's examples pass one (`ptx = b" " * size`).
 
@@ -18,6 +20,7 @@ import ctypes
 import importlib
 import os
 import warnings
+from typing import Any
 
 from . import _layer
 
@@ -26,6 +29,7 @@ __all__ = [
     "nvrtcCompileProgram",
     "nvrtcGetCUBIN",
     "nvrtcGetCUBINSize",
+    "nvrtcGetErrorString",
     "nvrtcGetPTX",
     "nvrtcGetProgramLog",
     "translate_options",
@@ -202,7 +206,7 @@ def translate_options(options, arch: str | None) -> tuple[list[bytes], list[str]
     return [o.encode() for o in out], dropped
 
 
-def nvrtcCompileProgram(prog, numOptions, options):
+def nvrtcCompileProgram(prog: Any, numOptions: int, options: Any) -> tuple[Any, ...]:
     """hiprtcCompileProgram, with NVRTC options translated (see `translate_options`).
 
     Returns a tuple of 1 item: the hiprtcResult (`nvrtcResult` members compare equal).
@@ -230,7 +234,7 @@ def nvrtcCompileProgram(prog, numOptions, options):
     return hiprtc.hiprtcCompileProgram(prog, len(translated), translated or None)
 
 
-def _fill(cuda_name: str, size_name: str, prog, buf):
+def _fill(cuda_name: str, size_name: str, prog: Any, buf: Any) -> Any:
     get = _hip_function(cuda_name)
     if not isinstance(buf, bytes):
         return get(prog, buf)
@@ -256,17 +260,23 @@ def _fill(cuda_name: str, size_name: str, prog, buf):
     return result
 
 
-def _hip_function(cuda_name: str):
+def _hip_function(cuda_name: str) -> Any:
     _, hip_name, _ = _layer._table("hiprtc")[cuda_name]
     return getattr(importlib.import_module("hip.hiprtc"), hip_name)
 
 
-def nvrtcGetPTX(prog, ptx):
+def nvrtcGetErrorString(result: Any) -> tuple[Any, bytes]:
+    """hiprtcGetErrorString's text, after the success status cuda-python puts first."""
+    (text,) = _hip_function("nvrtcGetErrorString")(result)
+    return (_layer.status_enum("nvrtcResult").NVRTC_SUCCESS, text)
+
+
+def nvrtcGetPTX(prog: Any, ptx: Any) -> tuple[Any, ...]:
     """hiprtcGetCode: the compiled code object; `ptx` may also be a bytes object of its size."""
     return _fill("nvrtcGetPTX", "nvrtcGetPTXSize", prog, ptx)
 
 
-def nvrtcGetCUBIN(prog, cubin):
+def nvrtcGetCUBIN(prog: Any, cubin: Any) -> tuple[Any, ...]:
     """The compiled code object (hiprtcGetCode), which `cuModuleLoadData` loads; `cubin` may
     also be a bytes object of its size.
 
@@ -276,11 +286,11 @@ def nvrtcGetCUBIN(prog, cubin):
     return _fill("nvrtcGetPTX", "nvrtcGetPTXSize", prog, cubin)
 
 
-def nvrtcGetCUBINSize(prog):
+def nvrtcGetCUBINSize(prog: Any) -> tuple[Any, int]:
     """The size of the compiled code object (hiprtcGetCodeSize); see `nvrtcGetCUBIN`."""
     return _hip_function("nvrtcGetPTXSize")(prog)
 
 
-def nvrtcGetProgramLog(prog, log):
+def nvrtcGetProgramLog(prog: Any, log: Any) -> tuple[Any, ...]:
     """hiprtcGetProgramLog; `log` may also be a bytes object of its size."""
     return _fill("nvrtcGetProgramLog", "nvrtcGetProgramLogSize", prog, log)

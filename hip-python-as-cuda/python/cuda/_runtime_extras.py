@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ctypes
 import enum
+from typing import Any
 
 from hip import hip
 
@@ -24,17 +25,17 @@ __all__ = [
 dim3 = hip.dim3
 
 
-def make_cudaExtent(w, h, d):  # noqa: N802 (CUDA's name)
+def make_cudaExtent(w: int, h: int, d: int) -> Any:  # noqa: N802 (CUDA's name)
     """A `cudaExtent` of width `w` bytes, height `h` and depth `d`."""
     return hip.hipExtent(w, h, d)
 
 
-def make_cudaPos(x, y, z):  # noqa: N802 (CUDA's name)
+def make_cudaPos(x: int, y: int, z: int) -> Any:  # noqa: N802 (CUDA's name)
     """A `cudaPos` at `(x, y, z)`."""
     return hip.hipPos(x, y, z)
 
 
-def make_cudaPitchedPtr(d, p, xsz, ysz):  # noqa: N802 (CUDA's name)
+def make_cudaPitchedPtr(d: Any, p: int, xsz: int, ysz: int) -> Any:  # noqa: N802 (CUDA's name)
     """A `cudaPitchedPtr` to `d` with pitch `p` bytes, `xsz` by `ysz`."""
     return hip.hipPitchedPtr(d, p, xsz, ysz)
 
@@ -43,7 +44,7 @@ def make_cudaPitchedPtr(d, p, xsz, ysz):  # noqa: N802 (CUDA's name)
 getLocalRuntimeVersion = hip.hipRuntimeGetVersion  # noqa: N816 (cuda-python's name)
 
 
-def sizeof(obj_type) -> int:
+def sizeof(obj_type: Any) -> int:
     """The size in bytes of the C type a cuda-python class stands for."""
     if isinstance(obj_type, type):
         ctype = getattr(obj_type, "_ctype", None)  # CUDA integer typedef classes

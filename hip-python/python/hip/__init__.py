@@ -7,6 +7,7 @@ simply absent. Names, calling conventions and results follow hip-python 6.4.3.
 from hip import _native
 from hip._native import HipLoadError
 
+__version__ = _native.__version__
 ROCM_VERSION = 60400003
 ROCM_VERSION_NAME = rocm_version_name = "6.4.3"
 ROCM_VERSION_TUPLE = rocm_version_tuple = (6, 4, 3)

@@ -11,6 +11,8 @@ from rocm._native import HipLoadError
 #: A library or symbol could not be loaded (the same error type as hip-python's).
 LoadError = HipLoadError
 
+__version__ = _native.__version__
+
 ROCM_VERSION = 60400003
 ROCM_VERSION_NAME = rocm_version_name = "6.4.3"
 ROCM_VERSION_TUPLE = rocm_version_tuple = (6, 4, 3)

@@ -1,0 +1,375 @@
+//! The `.pyi` stubs of the `cuda` package's modules (`cuda.bindings.driver`, `runtime`,
+//! `nvrtc`), from the alias IR and the HIP IRs it points into.
+//!
+//! A CUDA module holds every CUDA name of its HIP modules plus what cuda-python's
+//! conventions add (stubs, integer classes, CUDA's own types), as `cuda/_layer.py` builds
+//! it. Each function is declared with the parameters cuda-python's convention gives it (the
+//! adapter's, the stub's, or the HIP function's where the name is the HIP object) and a
+//! result tuple of the right length whose first item is CUDA's status type. Arguments and
+//! outputs other than the status are `Any`: one CUDA name takes HIP's objects and CUDA's
+//! alike, which no single annotation describes.
+
+use crate::ir::{AliasKind, AliasSet, ApiConventions, Library, Usage};
+use crate::stubs::{doc_literal, usable_name};
+use anyhow::{Context, Result};
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// A function of a CUDA stub.
+#[derive(Serialize)]
+struct StubFunction {
+    name: String,
+    params: Vec<String>,
+    ret: String,
+    doc: String,
+}
+
+/// An enum class of a CUDA stub.
+#[derive(Serialize)]
+struct StubEnum {
+    name: String,
+    members: Vec<(String, i64)>,
+}
+
+/// One CUDA module's stub, as the template sees it.
+#[derive(Serialize)]
+struct StubModule {
+    python_module: String,
+    api: String,
+    release: String,
+    /// The HIP module `hip_python_mod` names.
+    main: String,
+    /// Hand-written modules whose `__all__` the module adds (`cuda._runtime_extras`).
+    extras: Vec<String>,
+    /// (module, name) of each function a hand-written module provides instead.
+    overrides: Vec<(String, String)>,
+    enums: Vec<StubEnum>,
+    records: Vec<String>,
+    handles: Vec<String>,
+    wrappers: Vec<String>,
+    pointers: Vec<String>,
+    constants: Vec<String>,
+    handle_constants: Vec<(String, String)>,
+    functions: Vec<StubFunction>,
+}
+
+/// What the alias spec says of one CUDA module.
+#[derive(Debug, Clone, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CudaModuleSpec {
+    /// HIP modules whose CUDA names it holds, the first being `hip_python_mod`.
+    pub hip_modules: Vec<String>,
+    /// Hand-written modules whose `__all__` it adds.
+    #[serde(default)]
+    pub extras: Vec<String>,
+}
+
+/// What a HIP module's results look like: its status enum, and whether a function returning
+/// another value puts a success status before it (hip's `success_for_plain_returns`).
+#[derive(Debug, Clone, Default)]
+pub struct HipResults {
+    /// The status enum.
+    pub status: Option<String>,
+    /// Whether other returned values come after a success status.
+    pub status_first: bool,
+}
+
+/// The stub of each CUDA module (cuda-python kind → text), for API version `api`.
+pub fn render(
+    set: &AliasSet,
+    libs: &[(Library, HipResults)],
+    modules: &BTreeMap<String, CudaModuleSpec>,
+    overrides: &BTreeMap<String, Vec<String>>,
+    api: &str,
+    templates: &std::path::Path,
+    command: &str,
+) -> Result<BTreeMap<String, String>> {
+    let conv = set
+        .apis
+        .iter()
+        .find(|a| a.version == api)
+        .with_context(|| format!("no cuda-bindings {api} conventions in the alias IR"))?;
+    let mut env = minijinja::Environment::new();
+    env.set_loader(minijinja::path_loader(templates));
+    env.set_trim_blocks(true);
+    env.set_lstrip_blocks(true);
+    env.set_keep_trailing_newline(true);
+    let tmpl = env.get_template("cuda_module.pyi.j2")?;
+    let mut out = BTreeMap::new();
+    for (kind, m) in modules {
+        let mut model = module(set, libs, conv, kind, m)?;
+        // Functions a hand-written module provides are imported from it.
+        for (from, names) in overrides {
+            for n in names {
+                if let Some(at) = model.functions.iter().position(|f| &f.name == n) {
+                    model.functions.remove(at);
+                    model.overrides.push((from.clone(), n.clone()));
+                }
+            }
+        }
+        out.insert(
+            kind.clone(),
+            tmpl.render(minijinja::context! { m => model, command => command })?,
+        );
+    }
+    Ok(out)
+}
+
+/// cuda-python's status type of a function by its name's family.
+fn status_of(name: &str) -> &'static str {
+    if name.starts_with("nvrtc") {
+        "nvrtcResult"
+    } else if name.starts_with("cuda") {
+        "cudaError_t"
+    } else {
+        "CUresult"
+    }
+}
+
+fn module(
+    set: &AliasSet,
+    libs: &[(Library, HipResults)],
+    conv: &ApiConventions,
+    kind: &str,
+    spec: &CudaModuleSpec,
+) -> Result<StubModule> {
+    let lib_of = |m: &str| libs.iter().find(|(l, _)| l.name == m);
+    let same: BTreeSet<&str> = conv.same.iter().map(String::as_str).collect();
+    let adapters: HashMap<&str, _> = conv.adapted.iter().map(|a| (a.cuda.as_str(), a)).collect();
+    let stubs: HashMap<&str, _> = conv.stubs.iter().map(|s| (s.cuda.as_str(), s)).collect();
+    let mut names = BTreeSet::new();
+    let mut enums: BTreeMap<String, BTreeMap<String, i64>> = BTreeMap::new();
+    let (mut records, mut handles, mut pointers, mut constants) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut functions = Vec::new();
+    for hip_module in &spec.hip_modules {
+        let table = set
+            .modules
+            .iter()
+            .find(|m| &m.module == hip_module)
+            .with_context(|| format!("no CUDA aliases of HIP module {hip_module}"))?;
+        let (lib, results) =
+            lib_of(hip_module).with_context(|| format!("no IR of {hip_module}"))?;
+        for a in &table.names {
+            if !usable_name(&a.cuda) || !names.insert(a.cuda.clone()) {
+                continue;
+            }
+            match a.kind {
+                AliasKind::Enum => {
+                    let hip_enum = a.hip_enum.as_deref().unwrap_or(&a.hip);
+                    let members = enums.entry(a.cuda.clone()).or_default();
+                    if let Some(e) = lib.enums.iter().find(|e| e.name == hip_enum) {
+                        members.extend(e.members.iter().cloned());
+                        let by_hip: HashMap<&str, i64> =
+                            e.members.iter().map(|(n, v)| (n.as_str(), *v)).collect();
+                        if let Some(pairs) = table.members.iter().find(|m| m.hip_enum == hip_enum) {
+                            for (cuda, hip) in &pairs.members {
+                                if let Some(v) = by_hip.get(hip.as_str()) {
+                                    members.entry(cuda.clone()).or_insert(*v);
+                                }
+                            }
+                        }
+                    }
+                }
+                AliasKind::Record => records.push(a.cuda.clone()),
+                AliasKind::Handle => handles.push(a.cuda.clone()),
+                AliasKind::Pointer => pointers.push(a.cuda.clone()),
+                AliasKind::Constant => constants.push(a.cuda.clone()),
+                AliasKind::Function => {
+                    let hip = lib.functions.iter().find(|f| f.name == a.hip);
+                    functions.push(function(&a.cuda, hip, results, &same, &adapters, &stubs)?);
+                }
+            }
+        }
+    }
+    // What the conventions add to this module: stubs, integer classes, CUDA's own types.
+    for s in conv.stubs.iter().filter(|s| s.module == kind) {
+        if names.insert(s.cuda.clone()) {
+            let none = HipResults::default();
+            functions.push(function(&s.cuda, None, &none, &same, &adapters, &stubs)?);
+        }
+    }
+    let wrappers: Vec<String> = conv
+        .wrappers
+        .iter()
+        .map(|w| w.name.clone())
+        .filter(|n| match kind {
+            "driver" => !n.starts_with("cuda"),
+            "runtime" => n.starts_with("cuda"),
+            _ => false,
+        })
+        .filter(|n| names.insert(n.clone()))
+        .collect();
+    for e in conv.types.enums.iter().filter(|e| e.module == kind) {
+        if names.insert(e.name.clone()) {
+            enums.insert(e.name.clone(), e.members.iter().cloned().collect());
+        }
+    }
+    // CUDA's members HIP has no counterpart of belong to the class too (`_layer._enum_class`).
+    for e in &conv.types.enums {
+        if let Some(members) = enums.get_mut(&e.name) {
+            for (n, v) in &e.members {
+                members.entry(n.clone()).or_insert(*v);
+            }
+        }
+    }
+    for h in conv.types.handles.iter().filter(|h| h.module == kind) {
+        if names.insert(h.name.clone()) {
+            handles.push(h.name.clone());
+        }
+    }
+    for r in conv
+        .types
+        .records
+        .iter()
+        .filter(|r| r.module == kind && !r.anonymous)
+    {
+        for n in std::iter::once(&r.name)
+            .chain(r.tag.iter())
+            .chain(r.aliases.iter())
+        {
+            if usable_name(n) && names.insert(n.clone()) {
+                records.push(n.clone());
+            }
+        }
+    }
+    let mut handle_constants = Vec::new();
+    for c in conv
+        .types
+        .handle_constants
+        .iter()
+        .filter(|c| c.module == kind)
+    {
+        if names.insert(c.name.clone()) {
+            let ty = if names.contains(&c.handle) {
+                c.handle.clone()
+            } else {
+                "Pointer".into()
+            };
+            handle_constants.push((c.name.clone(), ty));
+        }
+    }
+    // A function's status type that this module lacks (nvrtc has no CUresult) is `Any`.
+    for f in &mut functions {
+        for status in ["CUresult", "cudaError_t", "nvrtcResult"] {
+            if !enums.contains_key(status) && f.ret.contains(status) {
+                f.ret = f.ret.replace(status, "Any");
+            }
+        }
+    }
+    functions.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(StubModule {
+        python_module: format!("cuda.bindings.{kind}"),
+        api: conv.version.clone(),
+        release: set.release.clone(),
+        main: spec.hip_modules.first().cloned().unwrap_or_default(),
+        extras: spec.extras.clone(),
+        overrides: Vec::new(),
+        enums: enums
+            .into_iter()
+            .map(|(name, members)| StubEnum {
+                name,
+                members: members
+                    .into_iter()
+                    .filter(|(n, _)| {
+                        usable_name(n) && !["name", "value", "mro"].contains(&n.as_str())
+                    })
+                    .collect(),
+            })
+            .collect(),
+        records,
+        handles,
+        wrappers,
+        pointers,
+        constants,
+        handle_constants,
+        functions,
+    })
+}
+
+/// A function as cuda-python calls it: an adapter's or stub's parameters and outputs, else
+/// the HIP function's own.
+fn function(
+    name: &str,
+    hip: Option<&crate::ir::Function>,
+    results: &HipResults,
+    same: &BTreeSet<&str>,
+    adapters: &HashMap<&str, &crate::ir::Adapter>,
+    stubs: &HashMap<&str, &crate::ir::Stub>,
+) -> Result<StubFunction> {
+    let status = status_of(name);
+    let any = |n: &str| format!("{n}: Any");
+    let (params, outputs, doc) = if let Some(a) = adapters.get(name) {
+        let outputs = match &a.direct {
+            Some(d) => d.results.len(),
+            None => a.results.len(),
+        };
+        (
+            a.params.iter().map(|p| any(&p.name)).collect(),
+            outputs,
+            format!("cuda-python's {name}, run by HIP's {}.", a.hip),
+        )
+    } else if let Some(s) = stubs.get(name) {
+        (
+            s.params.iter().map(|p| any(p)).collect(),
+            s.outputs,
+            format!("Not supported by HIP: returns {} ({}).", s.status, s.why),
+        )
+    } else {
+        let f = hip.with_context(|| format!("{name}: no HIP function, adapter or stub"))?;
+        let params = f
+            .params
+            .iter()
+            .filter(|p| !matches!(p.usage, Usage::Out | Usage::OutString))
+            .map(|p| any(&python_param(&p.name)))
+            .collect();
+        let outs = f
+            .params
+            .iter()
+            .filter(|p| matches!(p.usage, Usage::Out | Usage::OutString))
+            .count();
+        // HIP's results: its status (or a value, after a success status where the module
+        // puts one first), then the outputs.
+        let mut items = match &f.ret {
+            crate::ir::CType::Void => vec![],
+            crate::ir::CType::Enum { name, .. } if Some(name) == results.status.as_ref() => {
+                vec![status]
+            }
+            _ if results.status_first => vec![status, "Any"],
+            _ => vec!["Any"],
+        };
+        items.extend(std::iter::repeat_n("Any", outs));
+        let how = if same.contains(name) {
+            "HIP's"
+        } else {
+            "HIP's (called as HIP's bindings call it)"
+        };
+        return Ok(StubFunction {
+            name: name.to_string(),
+            params,
+            ret: match items.as_slice() {
+                [] => "tuple[()]".into(),
+                _ => format!("tuple[{}]", items.join(", ")),
+            },
+            doc: doc_literal(&format!("{how} {}.", f.name), "    "),
+        });
+    };
+    let mut items = vec![status.to_string()];
+    items.extend(std::iter::repeat_n("Any".to_string(), outputs));
+    Ok(StubFunction {
+        name: name.to_string(),
+        params,
+        ret: format!("tuple[{}]", items.join(", ")),
+        doc: doc_literal(&doc, "    "),
+    })
+}
+
+/// The Python name of a C parameter, as the HIP bindings spell it (`from` is `from_`).
+fn python_param(name: &str) -> String {
+    if usable_name(name) && !["self", "Self", "crate", "super", "Ok", "Err", "Some"].contains(&name)
+    {
+        name.to_string()
+    } else {
+        format!("{name}_")
+    }
+}
