@@ -229,3 +229,19 @@ def test_type_checker_reports_wrong_arguments(tmp_path):
     assert 'Revealed type is "hip.hiprtc.hiprtcResult"' in out
     assert 'Revealed type is "hip.hiprtc._hiprtcProgram"' in out
     assert out.count(": error:") == 2, out
+
+
+def test_cuda_stubs_import_the_functions_the_layer_overrides():
+    """The stubs' `cuda._nvrtc` functions are the ones `cuda._layer` takes from there."""
+    pytest.importorskip("cuda.bindings.nvrtc")
+    from cuda import _layer
+
+    tree = ast.parse(_stub_path("cuda.bindings.nvrtc").read_text())
+    imported = {
+        f"{node.module}:{a.name}"
+        for node in tree.body
+        if isinstance(node, ast.ImportFrom)
+        for a in node.names
+    }
+    overrides = {f"{module}:{name}" for name, module in _layer._OVERRIDES.items()}
+    assert overrides <= imported, overrides - imported

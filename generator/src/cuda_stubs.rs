@@ -321,7 +321,7 @@ fn function(
             .params
             .iter()
             .filter(|p| !matches!(p.usage, Usage::Out | Usage::OutString))
-            .map(|p| any(&python_param(&p.name)))
+            .map(|p| any(&crate::render::python_name(&p.name)))
             .collect();
         let outs = f
             .params
@@ -362,14 +362,4 @@ fn function(
         ret: format!("tuple[{}]", items.join(", ")),
         doc: doc_literal(&doc, "    "),
     })
-}
-
-/// The Python name of a C parameter, as the HIP bindings spell it (`from` is `from_`).
-fn python_param(name: &str) -> String {
-    if usable_name(name) && !["self", "Self", "crate", "super", "Ok", "Err", "Some"].contains(&name)
-    {
-        name.to_string()
-    } else {
-        format!("{name}_")
-    }
 }

@@ -792,7 +792,7 @@ impl FnCtx<'_> {
                     m.py_params.push(rust_name.clone());
                     m.stub_params.push(format!(
                         "{}: {}",
-                        rust_name.trim_start_matches("r#"),
+                        python_name(&p.name),
                         stubs::param_type(&p.ty, p.usage)
                     ));
                     let (ty, prep) = self.pointer_param(&p.ty, &rust_name, &p.name, &a)?;
@@ -803,7 +803,7 @@ impl FnCtx<'_> {
                     m.py_params.push(rust_name.clone());
                     m.stub_params.push(format!(
                         "{}: {}",
-                        rust_name.trim_start_matches("r#"),
+                        python_name(&p.name),
                         stubs::param_type(&p.ty, usage)
                     ));
                     let (ty, prep) = self.in_param(&p.ty, usage, &rust_name, mirrors)?;
@@ -1013,7 +1013,7 @@ impl FnCtx<'_> {
 }
 
 /// Python keywords, which cannot be parameter names.
-const PYTHON_KEYWORDS: &[&str] = &[
+pub const PYTHON_KEYWORDS: &[&str] = &[
     "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue",
     "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import",
     "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while",
@@ -1034,6 +1034,11 @@ fn sanitize(name: &str) -> String {
     } else {
         name.to_string()
     }
+}
+
+/// The Python name of a C parameter (`from` is `from_`; Rust's raw `r#type` is `type`).
+pub fn python_name(name: &str) -> String {
+    sanitize(name).trim_start_matches("r#").to_string()
 }
 
 /// A short description of a returned C type.

@@ -7,15 +7,8 @@
 //! defined once at the top of every stub by `templates/module.pyi.j2`.
 
 use crate::ir::{CType, Library, Usage};
+use crate::render::PYTHON_KEYWORDS;
 use serde::Serialize;
-
-/// Python keywords (not usable as names in a stub).
-const PYTHON_KEYWORDS: &[&str] = &[
-    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue",
-    "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import",
-    "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while",
-    "with", "yield",
-];
 
 /// Whether `name` can be written as an attribute in a stub.
 pub fn usable_name(name: &str) -> bool {
