@@ -272,7 +272,7 @@ fn module(
                 members: members
                     .into_iter()
                     .filter(|(n, _)| {
-                        usable_name(n) && !["name", "value", "mro"].contains(&n.as_str())
+                        usable_name(n) && !crate::stubs::ENUM_RESERVED.contains(&n.as_str())
                     })
                     .collect(),
             })

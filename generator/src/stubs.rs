@@ -191,7 +191,7 @@ pub fn classes(
 }
 
 /// Names an `IntEnum` member cannot have in a stub (they are the class's own attributes).
-const ENUM_RESERVED: &[&str] = &["name", "value", "mro"];
+pub const ENUM_RESERVED: &[&str] = &["name", "value", "mro"];
 
 /// Field names that would hide the struct base class's methods in a stub.
 const RECORD_RESERVED: &[&str] = &[
