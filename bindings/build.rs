@@ -23,6 +23,21 @@ const LIBRARIES: &[&str] = &[
 /// (the LLVM C API is one module per header).
 const FAMILIES: &[&str] = &["llvm"];
 
+/// The adapters module of a release without CUDA conventions.
+const NO_ADAPTERS: &str = "/// No native CUDA adapters in these bindings.
+pub mod cuda_adapters {
+    use pyo3::prelude::*;
+    /// None: no adapter is native.
+    pub fn make(_: Python<'_>, _: &str, _: &str, _: &str) -> PyResult<Option<PyObject>> {
+        Ok(None)
+    }
+    /// None.
+    pub fn adapters() -> Vec<(&'static str, &'static str)> {
+        Vec::new()
+    }
+}
+";
+
 fn main() {
     println!("cargo:rerun-if-env-changed=HIPGEN_BINDINGS");
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
@@ -84,6 +99,18 @@ fn main() {
         }
         table.push_str("];\n");
         modules.push_str(&table);
+    }
+    // The native CUDA adapters (hipgen writes them with the cuda aliases), which reach into
+    // the HIP modules; without them, a module that has none.
+    let adapters = dir.join("cuda_adapters.rs");
+    println!("cargo:rerun-if-changed={}", adapters.display());
+    if adapters.exists() {
+        modules.push_str(&format!(
+            "#[path = {:?}]\npub mod cuda_adapters;\n",
+            adapters.canonicalize().unwrap().display().to_string()
+        ));
+    } else {
+        modules.push_str(NO_ADAPTERS);
     }
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap()).join("modules.rs");
     std::fs::write(out, modules).unwrap();

@@ -85,12 +85,13 @@ def test_names_stand_for_the_same_hip_objects_as_in_hip_python_interop(module):
         if name in NEWER_HIPIFY:
             assert ours.__hip_class__ is getattr(hip, NEWER_HIPIFY[name]), name
             continue
-        if hasattr(ours, "__hip__"):
+        adapted = _conventions.hip_function(ours)
+        if adapted is not None:
             hip_name = CONVENTION_TARGETS.get(name, hip_name)
         expected = getattr(hip_mod, hip_name) if hasattr(hip_mod, hip_name) else getattr(hip, hip_name)
-        if hasattr(ours, "__hip__"):
+        if adapted is not None:
             # cuda-python calls it otherwise (test_cuda_conventions.py): an adapter over it.
-            assert ours.__hip__ is expected, name
+            assert adapted is expected, name
         elif isinstance(ours, type) and issubclass(ours, _conventions.CudaInt):
             # CUDA's integer typedefs are classes of their own, as in cuda-python.
             assert name in _conventions.tables().wrappers, name
@@ -112,10 +113,10 @@ def test_names_stand_for_the_same_hip_objects_as_in_hip_python_interop(module):
 
 def test_functions_are_the_hip_function_objects():
     assert cudart.cudaFree is hip.hipFree
-    assert cudart.cudaMalloc.__hip__ is hip.hipMalloc  # returns the address as an int
-    assert driver.cuMemAlloc.__hip__ is hip.hipMalloc  # returns a CUdeviceptr
+    assert _conventions.hip_function(cudart.cudaMalloc) is hip.hipMalloc  # returns the address as an int
+    assert _conventions.hip_function(driver.cuMemAlloc) is hip.hipMalloc  # returns a CUdeviceptr
     assert cuda.bindings.runtime.cudaStreamCreate is hip.hipStreamCreate
-    assert driver.cuLaunchKernel.__hip__ is hip.hipModuleLaunchKernel  # kernelParams forms
+    assert _conventions.hip_function(driver.cuLaunchKernel) is hip.hipModuleLaunchKernel  # kernelParams forms
     assert nvrtc.nvrtcCreateProgram is hiprtc.hiprtcCreateProgram
     assert driver.nvrtcCreateProgram is hiprtc.hiprtcCreateProgram
     assert nvrtc.nvrtcGetPTXSize is hiprtc.hiprtcGetCodeSize

@@ -46,7 +46,7 @@ def test_void_pointer_outputs_are_ints():
     for name in ("cudaMalloc", "cudaHostAlloc", "cudaMallocHost", "cudaMallocManaged"):
         (result,) = _conventions.tables().adapted[name]["results"]
         assert result.get("address"), name
-        assert getattr(cudart, name).__hip__ is not None
+        assert _conventions.hip_function(getattr(cudart, name)) is not None
     assert "address" not in _conventions.tables().adapted["cuMemAlloc"]["results"][0]  # a CUdeviceptr
 
 

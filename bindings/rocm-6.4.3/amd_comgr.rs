@@ -6,7 +6,7 @@ use hipgen_runtime as rt;
 use pyo3::prelude::*;
 
 /// The library every function of this module is looked up in.
-static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
+pub(crate) static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     name: "amd_comgr",
     env: "ROCM_PYTHON_LIBAMD_COMGR",
     sonames: &["libamd_comgr.so.3", "libamd_comgr.so.2", "libamd_comgr.so", ],
@@ -46,49 +46,49 @@ pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.amd_comgr.amd_c
 /// `amd_comgr_action_info_s` passed by value: same fields, same C layout.
 #[repr(C)]
 #[derive(Clone, Copy)]
-struct R_amd_comgr_action_info_s {
+pub(crate) struct R_amd_comgr_action_info_s {
     pub handle: u64,
 }
 const _: () = assert!(std::mem::size_of::<R_amd_comgr_action_info_s>() == 8);
 /// `amd_comgr_data_s` passed by value: same fields, same C layout.
 #[repr(C)]
 #[derive(Clone, Copy)]
-struct R_amd_comgr_data_s {
+pub(crate) struct R_amd_comgr_data_s {
     pub handle: u64,
 }
 const _: () = assert!(std::mem::size_of::<R_amd_comgr_data_s>() == 8);
 /// `amd_comgr_data_set_s` passed by value: same fields, same C layout.
 #[repr(C)]
 #[derive(Clone, Copy)]
-struct R_amd_comgr_data_set_s {
+pub(crate) struct R_amd_comgr_data_set_s {
     pub handle: u64,
 }
 const _: () = assert!(std::mem::size_of::<R_amd_comgr_data_set_s>() == 8);
 /// `amd_comgr_disassembly_info_s` passed by value: same fields, same C layout.
 #[repr(C)]
 #[derive(Clone, Copy)]
-struct R_amd_comgr_disassembly_info_s {
+pub(crate) struct R_amd_comgr_disassembly_info_s {
     pub handle: u64,
 }
 const _: () = assert!(std::mem::size_of::<R_amd_comgr_disassembly_info_s>() == 8);
 /// `amd_comgr_metadata_node_s` passed by value: same fields, same C layout.
 #[repr(C)]
 #[derive(Clone, Copy)]
-struct R_amd_comgr_metadata_node_s {
+pub(crate) struct R_amd_comgr_metadata_node_s {
     pub handle: u64,
 }
 const _: () = assert!(std::mem::size_of::<R_amd_comgr_metadata_node_s>() == 8);
 /// `amd_comgr_symbol_s` passed by value: same fields, same C layout.
 #[repr(C)]
 #[derive(Clone, Copy)]
-struct R_amd_comgr_symbol_s {
+pub(crate) struct R_amd_comgr_symbol_s {
     pub handle: u64,
 }
 const _: () = assert!(std::mem::size_of::<R_amd_comgr_symbol_s>() == 8);
 /// `amd_comgr_symbolizer_info_s` passed by value: same fields, same C layout.
 #[repr(C)]
 #[derive(Clone, Copy)]
-struct R_amd_comgr_symbolizer_info_s {
+pub(crate) struct R_amd_comgr_symbolizer_info_s {
     pub handle: u64,
 }
 const _: () = assert!(std::mem::size_of::<R_amd_comgr_symbolizer_info_s>() == 8);

@@ -6,7 +6,7 @@ use hipgen_runtime as rt;
 use pyo3::prelude::*;
 
 /// The library every function of this module is looked up in.
-static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
+pub(crate) static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     name: "amdhip64",
     env: "HIP_PYTHON_LIBAMDHIP64",
     sonames: &["libamdhip64.so.6", "libamdhip64.so.5", "libamdhip64.so", ],
@@ -255,7 +255,7 @@ pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("hip.hip", &TYPE_DEFS
 /// `dim3` passed by value: same fields, same C layout.
 #[repr(C)]
 #[derive(Clone, Copy)]
-struct R_dim3 {
+pub(crate) struct R_dim3 {
     pub x: u32,
     pub y: u32,
     pub z: u32,
@@ -264,7 +264,7 @@ const _: () = assert!(std::mem::size_of::<R_dim3>() == 12);
 /// `hipChannelFormatDesc` passed by value: same fields, same C layout.
 #[repr(C)]
 #[derive(Clone, Copy)]
-struct R_hipChannelFormatDesc {
+pub(crate) struct R_hipChannelFormatDesc {
     pub x: i32,
     pub y: i32,
     pub z: i32,
@@ -275,7 +275,7 @@ const _: () = assert!(std::mem::size_of::<R_hipChannelFormatDesc>() == 20);
 /// `hipExtent` passed by value: same fields, same C layout.
 #[repr(C)]
 #[derive(Clone, Copy)]
-struct R_hipExtent {
+pub(crate) struct R_hipExtent {
     pub width: u64,
     pub height: u64,
     pub depth: u64,
@@ -284,21 +284,21 @@ const _: () = assert!(std::mem::size_of::<R_hipExtent>() == 24);
 /// `hipIpcEventHandle_st` passed by value: same fields, same C layout.
 #[repr(C)]
 #[derive(Clone, Copy)]
-struct R_hipIpcEventHandle_st {
+pub(crate) struct R_hipIpcEventHandle_st {
     pub reserved: [i8; 64],
 }
 const _: () = assert!(std::mem::size_of::<R_hipIpcEventHandle_st>() == 64);
 /// `hipIpcMemHandle_st` passed by value: same fields, same C layout.
 #[repr(C)]
 #[derive(Clone, Copy)]
-struct R_hipIpcMemHandle_st {
+pub(crate) struct R_hipIpcMemHandle_st {
     pub reserved: [i8; 64],
 }
 const _: () = assert!(std::mem::size_of::<R_hipIpcMemHandle_st>() == 64);
 /// `hipPitchedPtr` passed by value: same fields, same C layout.
 #[repr(C)]
 #[derive(Clone, Copy)]
-struct R_hipPitchedPtr {
+pub(crate) struct R_hipPitchedPtr {
     pub ptr: usize,
     pub pitch: u64,
     pub xsize: u64,

@@ -6,7 +6,7 @@ use hipgen_runtime as rt;
 use pyo3::prelude::*;
 
 /// The library every function of this module is looked up in.
-static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
+pub(crate) static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     name: "hiprtc",
     env: "HIP_PYTHON_LIBHIPRTC",
     sonames: &["libhiprtc.so.6", "libhiprtc.so", "libamdhip64.so.5", "libamdhip64.so", ],

@@ -6,7 +6,7 @@ use hipgen_runtime as rt;
 use pyo3::prelude::*;
 
 /// The library every function of this module is looked up in.
-static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
+pub(crate) static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     name: "hipsolver",
     env: "HIP_PYTHON_LIBHIPSOLVER",
     sonames: &["libhipsolver.so.0", "libhipsolver.so.1", "libhipsolver.so", ],

@@ -6,7 +6,7 @@ use hipgen_runtime as rt;
 use pyo3::prelude::*;
 
 /// The library every function of this module is looked up in.
-static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
+pub(crate) static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     name: "hipsparse",
     env: "HIP_PYTHON_LIBHIPSPARSE",
     sonames: &["libhipsparse.so.1", "libhipsparse.so.0", "libhipsparse.so", ],
@@ -70,7 +70,7 @@ pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("hip.hipsparse", &TYP
 /// `double2` passed by value: same fields, same C layout.
 #[repr(C)]
 #[derive(Clone, Copy)]
-struct R_double2 {
+pub(crate) struct R_double2 {
     pub x: f64,
     pub y: f64,
 }
@@ -78,7 +78,7 @@ const _: () = assert!(std::mem::size_of::<R_double2>() == 16);
 /// `float2` passed by value: same fields, same C layout.
 #[repr(C)]
 #[derive(Clone, Copy)]
-struct R_float2 {
+pub(crate) struct R_float2 {
     pub x: f32,
     pub y: f32,
 }

@@ -6,7 +6,7 @@ use hipgen_runtime as rt;
 use pyo3::prelude::*;
 
 /// The library every function of this module is looked up in.
-static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
+pub(crate) static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     name: "LLVM",
     env: "ROCM_PYTHON_LIBLLVM",
     sonames: &["libLLVM.so", "libLLVM-19.so", "libLLVM.so.19.1", "libLLVM-19.so.1", ],

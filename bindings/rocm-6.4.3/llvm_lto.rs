@@ -6,7 +6,7 @@ use hipgen_runtime as rt;
 use pyo3::prelude::*;
 
 /// The library every function of this module is looked up in.
-static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
+pub(crate) static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     name: "LTO",
     env: "ROCM_PYTHON_LIBLTO",
     sonames: &["libLTO.so", "libLTO.so.19.1", "/usr/lib/llvm-19/lib/libLTO.so.19.1", ],
@@ -41,7 +41,7 @@ pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.lto", &T
 /// `LTOObjectBuffer` passed by value: same fields, same C layout.
 #[repr(C)]
 #[derive(Clone, Copy)]
-struct R_LTOObjectBuffer {
+pub(crate) struct R_LTOObjectBuffer {
     pub Buffer: usize,
     pub Size: u64,
 }

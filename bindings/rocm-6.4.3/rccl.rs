@@ -6,7 +6,7 @@ use hipgen_runtime as rt;
 use pyo3::prelude::*;
 
 /// The library every function of this module is looked up in.
-static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
+pub(crate) static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     name: "rccl",
     env: "HIP_PYTHON_LIBRCCL",
     sonames: &["librccl.so.1", "librccl.so", ],
@@ -38,7 +38,7 @@ pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("hip.rccl", &TYPE_DEF
 /// `ncclUniqueId` passed by value: same fields, same C layout.
 #[repr(C)]
 #[derive(Clone, Copy)]
-struct R_ncclUniqueId {
+pub(crate) struct R_ncclUniqueId {
     pub internal: [i8; 128],
 }
 const _: () = assert!(std::mem::size_of::<R_ncclUniqueId>() == 128);

@@ -6,7 +6,7 @@ use hipgen_runtime as rt;
 use pyo3::prelude::*;
 
 /// The library every function of this module is looked up in.
-static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
+pub(crate) static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     name: "roctx64",
     env: "HIP_PYTHON_LIBROCTX64",
     sonames: &["libroctx64.so.4", "libroctx64.so.1", "libroctx64.so", ],

@@ -4,6 +4,7 @@ mod abi;
 mod aliases;
 mod clang;
 mod conventions;
+mod cuda_adapters;
 mod cuda_shim;
 mod cuda_stubs;
 mod cuda_types;
@@ -447,6 +448,18 @@ fn generate_aliases(
         dir.join(format!("{name}.rs")),
         aliases::render(&set, templates, command)?,
     )?;
+    if !set.apis.is_empty() {
+        let hip = cuda_adapters::HipInputs {
+            dir,
+            specs,
+            release,
+        };
+        let (code, report) = cuda_adapters::render(&set, &hip, templates, command)?;
+        std::fs::write(dir.join("cuda_adapters.rs"), code)?;
+        for (version, (native, all)) in &report.counts {
+            eprintln!("{name}: cuda-bindings {version}: {native} of {all} adapters native");
+        }
+    }
     std::fs::write(
         dir.join(format!("{name}.ir.json")),
         serde_json::to_string_pretty(&set)? + "\n",

@@ -23,39 +23,43 @@ const RUST_KEYWORDS: &[&str] = &[
 
 /// A function as the template sees it.
 #[derive(Serialize)]
-struct FunctionModel {
+pub(crate) struct FunctionModel {
     /// API (Python) name.
-    name: String,
+    pub(crate) name: String,
     /// Symbol in the library.
-    symbol: String,
+    pub(crate) symbol: String,
     /// Docstring lines.
-    doc: Vec<String>,
+    pub(crate) doc: Vec<String>,
     /// Python parameter names, in order.
-    py_params: Vec<String>,
+    pub(crate) py_params: Vec<String>,
     /// `name: Type` for each Rust parameter.
-    rust_params: Vec<String>,
+    pub(crate) rust_params: Vec<String>,
     /// Statements run before the call, with the GIL held.
-    prep: Vec<String>,
+    pub(crate) prep: Vec<String>,
     /// FFI parameter types.
-    ffi_params: Vec<String>,
+    pub(crate) ffi_params: Vec<String>,
     /// FFI return type.
-    ffi_ret: String,
+    pub(crate) ffi_ret: String,
     /// Arguments of the call (plain values captured by the closure).
-    call_args: Vec<String>,
+    pub(crate) call_args: Vec<String>,
     /// Whether the GIL stays held.
-    keep_gil: bool,
+    pub(crate) keep_gil: bool,
     /// Whether the call takes the library's lock.
-    serialize: bool,
+    pub(crate) serialize: bool,
     /// Expressions that build the result tuple items.
-    results: Vec<String>,
+    pub(crate) results: Vec<String>,
     /// Whether the results are returned without a tuple (one value, or None for none).
-    plain: bool,
+    pub(crate) plain: bool,
     /// `name: type` of each Python parameter, for the stub.
-    stub_params: Vec<String>,
+    pub(crate) stub_params: Vec<String>,
     /// The return type, for the stub.
-    stub_ret: String,
+    pub(crate) stub_ret: String,
     /// The docstring as a Python literal, for the stub.
-    stub_doc: String,
+    pub(crate) stub_doc: String,
+    /// Per item of `results`: the Rust variable holding its C value, where it is a plain
+    /// value (an integer or an address) a caller may present otherwise (CUDA adapters).
+    #[serde(skip)]
+    pub(crate) raw_outs: Vec<Option<String>>,
 }
 
 /// A record by value as the template sees it: a `#[repr(C)]` mirror.
@@ -213,20 +217,37 @@ pub fn render(
     })
 }
 
-/// Builds the module model.
-fn module_model(
-    lib: &Library,
-    imports: &[Library],
-    import_modules: &HashMap<String, String>,
+/// What rendering a library's functions needs besides the functions.
+struct Parts<'a> {
+    /// Where each type lives.
+    types: TypeIndex,
+    /// Records by name and alias (imported ones too).
+    records: HashMap<&'a str, &'a Record>,
+    /// Registry index of the status enum.
+    status_idx: Option<usize>,
+    /// Value put first in the result of plain-returning functions.
+    success_value: Option<i64>,
+    /// (function regex, the function freeing strings it returns), in spec order.
+    owned_strings: Vec<(regex::Regex, String)>,
+}
+
+/// The type index and the spec's decisions the functions of `lib` are rendered with;
+/// imported libraries' registries are reached as `<import_prefix><library>::TYPES`.
+fn parts<'a>(
+    lib: &'a Library,
+    imports: &'a [Library],
     spec: &Spec,
-    command: &str,
-) -> Result<(ModuleModel, Vec<Skipped>)> {
+    import_prefix: &str,
+) -> Result<Parts<'a>> {
     let mut types = TypeIndex {
         by_name: HashMap::new(),
     };
     types.add_library(lib, "TYPES");
     for imported in imports {
-        types.add_library(imported, &format!("super::{}::TYPES", imported.name));
+        types.add_library(
+            imported,
+            &format!("{import_prefix}{}::TYPES", imported.name),
+        );
     }
     // Records passed by value may come from an imported module (hipComplex is hip's float2).
     let records: HashMap<&str, &Record> = imports
@@ -239,6 +260,100 @@ fn module_model(
         })
         .collect();
 
+    let status = spec.status.as_ref();
+    let status_idx = status
+        .map(|s| {
+            types
+                .local(&s.enum_name)?
+                .context("status enum must be local")
+        })
+        .transpose()?;
+    let success_value = match status.and_then(|s| s.success_for_plain_returns.as_ref()) {
+        Some(member) => {
+            let e = lib
+                .enums
+                .iter()
+                .find(|e| Some(&e.name) == status.map(|s| &s.enum_name))
+                .context("status enum not found")?;
+            Some(
+                e.members
+                    .iter()
+                    .find(|(n, _)| n == member)
+                    .with_context(|| format!("{member} is not a member of {}", e.name))?
+                    .1,
+            )
+        }
+        None => None,
+    };
+
+    let owned_strings = spec
+        .owned_strings
+        .iter()
+        .flat_map(|o| {
+            o.functions.iter().map(move |r| {
+                regex::Regex::new(&format!("^(?:{r})$"))
+                    .map(|re| (re, o.free.clone()))
+                    .with_context(|| format!("bad owned_strings regex {r:?}"))
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Ok(Parts {
+        types,
+        records,
+        status_idx,
+        success_value,
+        owned_strings,
+    })
+}
+
+/// The models of the functions of `lib` named in `names`, for code placed in a sibling
+/// module that imports the module's crate-visible items (`TYPES`, `LIB`, struct mirrors, free
+/// functions) and reaches imported registries as `<import_prefix><library>::TYPES`.
+pub(crate) fn function_models(
+    lib: &Library,
+    imports: &[Library],
+    spec: &Spec,
+    import_prefix: &str,
+    names: &std::collections::BTreeSet<&str>,
+) -> Result<HashMap<String, FunctionModel>> {
+    let p = parts(lib, imports, spec, import_prefix)?;
+    let frees_used = std::cell::RefCell::new(std::collections::BTreeSet::new());
+    let ctx = FnCtx {
+        types: &p.types,
+        records: &p.records,
+        status: spec.status.as_ref().map(|s| s.enum_name.as_str()),
+        status_idx: p.status_idx,
+        success_value: p.success_value,
+        plain_results: spec.plain_results,
+        owned_strings: &p.owned_strings,
+        frees_used: &frees_used,
+    };
+    let mut mirrors = BTreeMap::new();
+    let mut out = HashMap::new();
+    for f in &lib.functions {
+        if names.contains(f.name.as_str()) {
+            out.insert(f.name.clone(), ctx.function(f, &mut mirrors)?);
+        }
+    }
+    Ok(out)
+}
+
+/// Builds the module model.
+fn module_model(
+    lib: &Library,
+    imports: &[Library],
+    import_modules: &HashMap<String, String>,
+    spec: &Spec,
+    command: &str,
+) -> Result<(ModuleModel, Vec<Skipped>)> {
+    let Parts {
+        types,
+        records,
+        status_idx,
+        success_value,
+        owned_strings,
+    } = parts(lib, imports, spec, "super::")?;
+    let status = spec.status.as_ref();
     let mut type_entries = Vec::new();
     for e in &lib.enums {
         let members: Vec<String> = e
@@ -289,43 +404,6 @@ fn module_model(
         ));
     }
 
-    let status = spec.status.as_ref();
-    let status_idx = status
-        .map(|s| {
-            types
-                .local(&s.enum_name)?
-                .context("status enum must be local")
-        })
-        .transpose()?;
-    let success_value = match status.and_then(|s| s.success_for_plain_returns.as_ref()) {
-        Some(member) => {
-            let e = lib
-                .enums
-                .iter()
-                .find(|e| Some(&e.name) == status.map(|s| &s.enum_name))
-                .context("status enum not found")?;
-            Some(
-                e.members
-                    .iter()
-                    .find(|(n, _)| n == member)
-                    .with_context(|| format!("{member} is not a member of {}", e.name))?
-                    .1,
-            )
-        }
-        None => None,
-    };
-
-    let owned_strings = spec
-        .owned_strings
-        .iter()
-        .flat_map(|o| {
-            o.functions.iter().map(move |r| {
-                regex::Regex::new(&format!("^(?:{r})$"))
-                    .map(|re| (re, o.free.clone()))
-                    .with_context(|| format!("bad owned_strings regex {r:?}"))
-            })
-        })
-        .collect::<Result<Vec<_>>>()?;
     let frees_used = std::cell::RefCell::new(std::collections::BTreeSet::new());
     let mut mirrors = BTreeMap::new();
     let mut functions = Vec::new();
@@ -693,7 +771,9 @@ impl FnCtx<'_> {
             stub_params: Vec::new(),
             stub_ret: String::new(),
             stub_doc: String::new(),
+            raw_outs: Vec::new(),
         };
+        let mut raw_outs: Vec<Option<String>> = Vec::new();
         let mut returns_doc: Vec<String> = Vec::new();
         let mut outs: Vec<String> = Vec::new();
         let mut stub_results: Vec<String> = Vec::new();
@@ -702,11 +782,13 @@ impl FnCtx<'_> {
         if is_status {
             let idx = self.status_idx.context("status index")?;
             outs.push(format!("TYPES.enum_member(py, {idx}, __r as i64)?"));
+            raw_outs.push(None);
             stub_results.push(stubs::result_type(&f.ret, false));
             returns_doc.push(format!("{}: status", self.status.unwrap_or_default()));
         } else if f.ret != CType::Void {
             if let (Some(idx), Some(v)) = (self.status_idx, self.success_value) {
                 outs.push(format!("TYPES.enum_member(py, {idx}, {v})?"));
+                raw_outs.push(None);
                 stub_results.push(self.status.unwrap_or_default().to_string());
                 returns_doc.push(format!(
                     "{}: always success",
@@ -715,6 +797,7 @@ impl FnCtx<'_> {
             }
             let expr = self.result_expr(&f.ret, "__r", None)?;
             outs.push(self.owned(&f.name, &f.ret, "__r", expr));
+            raw_outs.push(raw_value(&f.ret).then(|| "__r".to_string()));
             stub_results.push(stubs::result_type(&f.ret, false));
             returns_doc.push(describe(&f.ret));
         }
@@ -746,6 +829,7 @@ impl FnCtx<'_> {
                             p.name
                         ));
                         outs.push(format!("o_{}.unbind()", p.name));
+                        raw_outs.push(None);
                         stub_results.push(name.clone());
                         returns_doc.push(format!("{}: {name}", p.name));
                     } else {
@@ -769,6 +853,7 @@ impl FnCtx<'_> {
                         let v = format!("o_{}", p.name);
                         let expr = self.result_expr(pointee, &v, size.as_deref())?;
                         outs.push(self.owned(&f.name, pointee, &v, expr));
+                        raw_outs.push(raw_value(pointee).then_some(v));
                         stub_results.push(stubs::result_type(pointee, p.size_param.is_some()));
                         returns_doc.push(format!("{}: {}", p.name, describe(pointee)));
                     }
@@ -785,6 +870,7 @@ impl FnCtx<'_> {
                     m.prep
                         .push(format!("let {a} = o_{}.as_mut_ptr() as usize;", p.name));
                     outs.push(format!("rt::bytes_until_nul(py, &o_{})", p.name));
+                    raw_outs.push(None);
                     stub_results.push("bytes".into());
                     returns_doc.push(format!("{}: bytes", p.name));
                 }
@@ -815,6 +901,7 @@ impl FnCtx<'_> {
         }
         m.plain = self.plain_results && outs.len() <= 1;
         m.results = outs;
+        m.raw_outs = raw_outs;
         m.stub_ret = match (m.plain, stub_results.as_slice()) {
             (true, []) => "None".into(),
             (true, [one]) => one.clone(),
@@ -1012,6 +1099,16 @@ impl FnCtx<'_> {
     }
 }
 
+/// Whether a C value of type `t` is an integer or an address (not a string), so that the
+/// variable holding it can be presented otherwise than the module presents it.
+fn raw_value(t: &CType) -> bool {
+    match t {
+        CType::Int { .. } | CType::Handle { .. } => true,
+        CType::Pointer { pointee, .. } => !pointee.is_char(),
+        _ => false,
+    }
+}
+
 /// Python keywords, which cannot be parameter names.
 pub const PYTHON_KEYWORDS: &[&str] = &[
     "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue",
@@ -1034,6 +1131,11 @@ fn sanitize(name: &str) -> String {
     } else {
         name.to_string()
     }
+}
+
+/// The Rust identifier of a C parameter (as the generated functions name it).
+pub(crate) fn rust_name(name: &str) -> String {
+    sanitize(name)
 }
 
 /// The Python name of a C parameter (`from` is `from_`; Rust's raw `r#type` is `type`).

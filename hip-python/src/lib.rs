@@ -71,6 +71,34 @@ fn platform_reason() -> &'static str {
 
 /// The extension module: runtime classes, then each generated module published as
 /// `hip.<name>` in `sys.modules`.
+/// The native adapter of CUDA function `name` of cuda-python module `module` in
+/// cuda-bindings `version`'s conventions (hip-python-as-cuda asks), or None.
+#[pyfunction]
+fn cuda_adapter(
+    py: Python<'_>,
+    version: &str,
+    module: &str,
+    name: &str,
+) -> PyResult<Option<PyObject>> {
+    hip_bindings::cuda_adapters::make(py, version, module, name)
+}
+
+/// (cuda-bindings version, CUDA name) of every native CUDA adapter.
+#[pyfunction]
+fn cuda_adapters() -> Vec<(&'static str, &'static str)> {
+    hip_bindings::cuda_adapters::adapters()
+}
+
+/// The C values cuda-python's `kernelParams` form `obj` stands for, 8 bytes per argument as
+/// the native adapters pack them (for tests); `fallback` packs the forms they do not.
+#[pyfunction]
+fn _kernel_param_values<'py>(
+    obj: &Bound<'py, PyAny>,
+    fallback: Bound<'py, PyAny>,
+) -> PyResult<Vec<u64>> {
+    hipgen_runtime::kernel_params::packed_values(obj, || Ok(fallback.clone()))
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     hipgen_runtime::add_runtime_classes(m)?;
@@ -79,6 +107,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(unresolved_symbols, m)?)?;
     m.add_function(wrap_pyfunction!(platform, m)?)?;
     m.add_function(wrap_pyfunction!(platform_reason, m)?)?;
+    m.add_function(wrap_pyfunction!(cuda_adapter, m)?)?;
+    m.add_function(wrap_pyfunction!(cuda_adapters, m)?)?;
+    m.add_function(wrap_pyfunction!(_kernel_param_values, m)?)?;
     m.add("__version__", env!("PACKAGE_VERSION"))?;
     diagnostics::publish(m, &modules(), short_name, env!("PACKAGE_VERSION"))
 }

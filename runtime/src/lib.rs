@@ -6,6 +6,7 @@ pub mod aliases;
 pub mod buffer;
 pub mod cstr;
 pub mod extra;
+pub mod kernel_params;
 pub mod loader;
 pub mod number;
 pub mod platform;
@@ -18,6 +19,7 @@ pub mod typed_ptr;
 
 pub use cstr::{cstr_class, cstr_result, owned_cstr_result};
 pub use extra::KernelExtra;
+pub use kernel_params::KernelParams;
 pub use loader::{
     platform, platform_reason, CudaLibrary, HipLoadError, Library, LibrarySpec, NvidiaSpec,
     Platform, Symbol, VersionCheck,
@@ -111,4 +113,69 @@ pub fn bytes_until_nul(py: Python<'_>, buf: &[u8]) -> PyObject {
     pyo3::types::PyBytes::new(py, &buf[..end])
         .into_any()
         .unbind()
+}
+
+/// An attribute of a Python module, imported on first use and kept (a class the code that
+/// generated functions serve defines in Python).
+pub struct Imported {
+    module: &'static str,
+    attr: &'static str,
+    cell: pyo3::sync::GILOnceCell<PyObject>,
+}
+
+impl Imported {
+    /// `module.attr`, not imported yet.
+    pub const fn new(module: &'static str, attr: &'static str) -> Self {
+        Imported {
+            module,
+            attr,
+            cell: pyo3::sync::GILOnceCell::new(),
+        }
+    }
+
+    /// The attribute, importing the module on first use.
+    pub fn get<'a, 'py>(&'a self, py: Python<'py>) -> PyResult<&'a Bound<'py, PyAny>> {
+        let obj = self.cell.get_or_try_init(py, || -> PyResult<PyObject> {
+            Ok(py.import(self.module)?.getattr(self.attr)?.unbind())
+        })?;
+        Ok(obj.bind(py))
+    }
+}
+
+/// An instance of `cls`, a subclass of `int`, of value `value` (an int), made as
+/// `int.__new__(cls, value)` makes it: the subclass's own `__new__` and `__init__` are not
+/// run (a value C wrote needs no range check).
+pub fn int_of_class(cls: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    let py = cls.py();
+    let ty = cls.downcast::<pyo3::types::PyType>()?;
+    if !ty.is_subclass_of::<pyo3::types::PyInt>()? {
+        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "{} is not a subclass of int",
+            ty.name()?
+        )));
+    }
+    // SAFETY: `PyLong_Type` is a static type object, whose `tp_new` slot is `int.__new__`'s
+    // C function; it takes the subclass, an argument tuple and no keywords.
+    unsafe {
+        let new = pyo3::ffi::PyType_GetSlot(
+            std::ptr::addr_of_mut!(pyo3::ffi::PyLong_Type),
+            pyo3::ffi::Py_tp_new,
+        );
+        let new: pyo3::ffi::newfunc = std::mem::transmute(new);
+        let args = PyTuple::new(py, [value])?;
+        let made = new(ty.as_type_ptr(), args.as_ptr(), std::ptr::null_mut());
+        Ok(Bound::from_owned_ptr_or_err(py, made)?.unbind())
+    }
+}
+
+/// Whether an input is null as cuda-python reads it: None, or an integer equal to 0 (an
+/// input HIP has no parameter for is accepted only so).
+pub fn is_null_input(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
+    if obj.is_none() {
+        return Ok(true);
+    }
+    if !obj.is_instance_of::<pyo3::types::PyInt>() {
+        return Ok(false);
+    }
+    obj.eq(0)
 }

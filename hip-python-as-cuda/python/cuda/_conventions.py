@@ -249,7 +249,9 @@ def _address_of_value(value, ctype, keep):
         # The pointer itself: a ctypes pointer's value; a CUDA typedef object's storage, as
         # for cuda-python's classes (`cudaSurfaceObject_t(_ptr=host_memory)`); a plain int;
         # a HIP pointer, handle or struct: its address.
-        if isinstance(value, ctypes.c_void_p):
+        if value is None:
+            value = 0  # NULL, as ctypes.c_void_p(None)
+        elif isinstance(value, ctypes.c_void_p):
             value = value.value or 0
         elif isinstance(value, CudaInt):
             value = value.getPtr()
@@ -350,8 +352,49 @@ def _location_device(module: str):
     return convert
 
 
+#: The HIP function each native adapter calls (builtin functions take no attributes).
+_HIP_OF: dict[object, object] = {}
+
+
+def hip_function(adapter_fn):
+    """The HIP function an adapter calls (`__hip__` of a Python adapter), or None."""
+    hip = getattr(adapter_fn, "__hip__", None)
+    if hip is None:
+        try:
+            hip = _HIP_OF.get(adapter_fn)
+        except TypeError:  # unhashable: not an adapter
+            return None
+    return hip
+
+
+def _native_adapter(entry: dict):
+    """The compiled adapter of `entry` (hipgen renders the shapes a compiled function can
+    bridge, `generator/src/cuda_adapters.rs`), or None where the adapter is Python's."""
+    try:
+        from hip import _native as hip_native
+    except ImportError:  # pragma: no cover - hip-python is a dependency
+        return None
+    make = getattr(hip_native, "cuda_adapter", None)
+    if make is None:  # an older hip-python
+        return None
+    fn = make(api_version(), entry["module"], entry["cuda"])
+    if fn is not None:
+        _HIP_OF[fn] = getattr(importlib.import_module(f"hip.{entry['hip_module']}"), entry["hip"], None)
+    return fn
+
+
 def adapter(entry: dict):
-    """Compiles the adapter a table entry describes."""
+    """The adapter a table entry describes: the compiled one, else one compiled here
+    (`HIP_PYTHON_CUDA_NATIVE_ADAPTERS=0` asks for the Python ones, to compare)."""
+    if os.environ.get("HIP_PYTHON_CUDA_NATIVE_ADAPTERS", "1") != "0":
+        fn = _native_adapter(entry)
+        if fn is not None:
+            return fn
+    return python_adapter(entry)
+
+
+def python_adapter(entry: dict):
+    """Compiles the adapter a table entry describes, in Python."""
     if entry.get("direct"):
         from . import _layer
 

@@ -1,0 +1,261 @@
+//! Kernel arguments given as cuda-python gives `kernelParams`, made into the `void *[]` C
+//! takes: None (no arguments), an int (the address of such an array), a pair of tuples
+//! `((values...), (types...))` whose types are ctypes scalar classes or None (the value is a
+//! pointer or an object with `getPtr()`), or anything pointer-like (a NumPy array of
+//! addresses), which converts as any pointer argument.
+//!
+//! Values of the common forms (ints and floats with ctypes scalar types, ints and our pointer
+//! objects with None) are packed here; any other pair is handed to a Python function given by
+//! the caller (`fallback(value, type, keep)` returning the address of the value's C object,
+//! keeping what it made alive in `keep`), so the rules for the rare forms live in one place.
+
+use crate::pointer::{Pointer, PtrArg};
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::sync::GILOnceCell;
+use pyo3::types::{PyFloat, PyInt, PyList, PyTuple, PyType};
+
+/// How a ctypes scalar class stores its value.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Scalar {
+    /// An integer of this many bytes (ctypes truncates to it, as here).
+    Int(usize),
+    /// `c_float`.
+    F32,
+    /// `c_double`.
+    F64,
+    /// `c_void_p`: an address (None is NULL).
+    Ptr,
+}
+
+/// The ctypes scalar classes packed here, by identity.
+static SCALARS: GILOnceCell<Vec<(Py<PyType>, Scalar)>> = GILOnceCell::new();
+
+fn scalars(py: Python<'_>) -> PyResult<&Vec<(Py<PyType>, Scalar)>> {
+    SCALARS.get_or_try_init(py, || {
+        let ctypes = py.import("ctypes")?;
+        let sizeof = ctypes.getattr("sizeof")?;
+        let mut out = Vec::new();
+        for name in [
+            "c_int",
+            "c_uint",
+            "c_long",
+            "c_ulong",
+            "c_longlong",
+            "c_ulonglong",
+            "c_size_t",
+            "c_ssize_t",
+            "c_short",
+            "c_ushort",
+            "c_byte",
+            "c_ubyte",
+            "c_float",
+            "c_double",
+            "c_void_p",
+        ] {
+            let cls = ctypes.getattr(name)?.downcast_into::<PyType>()?;
+            let code: String = cls.getattr("_type_")?.extract()?;
+            let kind = match code.as_str() {
+                "f" => Scalar::F32,
+                "d" => Scalar::F64,
+                "P" => Scalar::Ptr,
+                _ => Scalar::Int(sizeof.call1((&cls,))?.extract()?),
+            };
+            out.push((cls.unbind(), kind));
+        }
+        Ok(out)
+    })
+}
+
+/// Where one argument's value is.
+enum At {
+    /// In `KernelParams::slots` at this index.
+    Slot(usize),
+    /// At an address something else keeps alive.
+    Addr(usize),
+}
+
+/// `kernelParams` made into C's `void *[]`, alive until the call returns.
+pub struct KernelParams {
+    addr: usize,
+    /// The values packed here, one 8-byte slot each.
+    _slots: Vec<u64>,
+    /// The array of argument addresses C reads.
+    _pointers: Vec<usize>,
+    /// What the Python fallback made (ctypes objects), kept alive.
+    _keep: Option<Py<PyList>>,
+    /// A pointer-like argument's conversion (a buffer export).
+    _ptr: Option<PtrArg>,
+}
+
+impl KernelParams {
+    /// The address passed to C.
+    #[inline]
+    pub fn addr(&self) -> usize {
+        self.addr
+    }
+
+    fn at(addr: usize) -> Self {
+        KernelParams {
+            addr,
+            _slots: Vec::new(),
+            _pointers: Vec::new(),
+            _keep: None,
+            _ptr: None,
+        }
+    }
+
+    /// Converts `obj`; `fallback` gives the Python function for the forms not packed here.
+    pub fn convert<'py>(
+        obj: &Bound<'py, PyAny>,
+        fallback: impl Fn() -> PyResult<Bound<'py, PyAny>>,
+    ) -> PyResult<KernelParams> {
+        if obj.is_none() {
+            return Ok(Self::at(0));
+        }
+        if obj.is_instance_of::<PyInt>() {
+            return Ok(Self::at(PtrArg::convert(obj, false)?.addr()));
+        }
+        if let Ok(pair) = obj.downcast::<PyTuple>() {
+            if pair.len() == 2 {
+                let (values, types) = (pair.get_item(0)?, pair.get_item(1)?);
+                if let (Ok(values), Ok(types)) =
+                    (values.downcast::<PyTuple>(), types.downcast::<PyTuple>())
+                {
+                    return Self::pack(values, types, fallback);
+                }
+            }
+        }
+        let ptr = PtrArg::convert(obj, false)?;
+        let mut out = Self::at(ptr.addr());
+        out._ptr = Some(ptr);
+        Ok(out)
+    }
+
+    fn pack<'py>(
+        values: &Bound<'py, PyTuple>,
+        types: &Bound<'py, PyTuple>,
+        fallback: impl Fn() -> PyResult<Bound<'py, PyAny>>,
+    ) -> PyResult<KernelParams> {
+        let py = values.py();
+        let n = values.len();
+        if types.len() != n {
+            return Err(PyTypeError::new_err(
+                "kernelParams: the values and types tuples differ in length",
+            ));
+        }
+        let table = scalars(py)?;
+        let mut slots: Vec<u64> = vec![0; n];
+        let mut at: Vec<At> = Vec::with_capacity(n);
+        let mut keep: Option<Bound<'py, PyList>> = None;
+        for (i, (value, ty)) in values.iter().zip(types.iter()).enumerate() {
+            if let Some(bits) = packed(&value, &ty, table)? {
+                slots[i] = bits;
+                at.push(At::Slot(i));
+                continue;
+            }
+            let keep = match &keep {
+                Some(k) => k,
+                None => keep.insert(PyList::empty(py)),
+            };
+            let addr: usize = fallback()?.call1((&value, &ty, keep))?.extract()?;
+            at.push(At::Addr(addr));
+        }
+        // Addresses are taken once every slot is written: `slots` no longer moves.
+        let mut pointers: Vec<usize> = at
+            .iter()
+            .map(|a| match a {
+                At::Slot(i) => &slots[*i] as *const u64 as usize,
+                At::Addr(addr) => *addr,
+            })
+            .collect();
+        if pointers.is_empty() {
+            pointers.push(0);
+        }
+        Ok(KernelParams {
+            addr: pointers.as_ptr() as usize,
+            _slots: slots,
+            _pointers: pointers,
+            _keep: keep.map(Bound::unbind),
+            _ptr: None,
+        })
+    }
+}
+
+/// The 8-byte slot holding `value` as C type `ty`, for the forms packed here; None for the
+/// others. Integers are truncated to the type's size, as ctypes does.
+fn packed(
+    value: &Bound<'_, PyAny>,
+    ty: &Bound<'_, PyAny>,
+    table: &[(Py<PyType>, Scalar)],
+) -> PyResult<Option<u64>> {
+    if ty.is_none() {
+        // A pointer: an int is the address; our pointer objects give the slot holding theirs
+        // (`getPtr()`), whose content is what the kernel receives.
+        if value.is_exact_instance_of::<PyInt>() {
+            return Ok(Some(int_bits(value)?));
+        }
+        if let Ok(p) = value.downcast::<Pointer>() {
+            return Ok(Some(p.borrow().addr as u64));
+        }
+        return Ok(None);
+    }
+    let Some(kind) = table
+        .iter()
+        .find(|(cls, _)| cls.bind(ty.py()).is(ty))
+        .map(|(_, k)| *k)
+    else {
+        return Ok(None);
+    };
+    let int = value.is_exact_instance_of::<PyInt>();
+    let float = value.is_exact_instance_of::<PyFloat>();
+    Ok(match kind {
+        Scalar::Int(size) if int => {
+            let bits = int_bits(value)?;
+            Some(if size >= 8 {
+                bits
+            } else {
+                bits & ((1u64 << (size * 8)) - 1)
+            })
+        }
+        Scalar::F32 if int || float => Some(u64::from((value.extract::<f64>()? as f32).to_bits())),
+        Scalar::F64 if int || float => Some(value.extract::<f64>()?.to_bits()),
+        Scalar::Ptr if int => Some(int_bits(value)?),
+        Scalar::Ptr if value.is_none() => Some(0),
+        _ => None,
+    })
+}
+
+/// The low 64 bits of a Python int (two's complement), as ctypes stores integers.
+fn int_bits(value: &Bound<'_, PyAny>) -> PyResult<u64> {
+    // SAFETY: `value` is a live int; the call only reads it.
+    let bits = unsafe { pyo3::ffi::PyLong_AsUnsignedLongLongMask(value.as_ptr()) };
+    if bits == u64::MAX {
+        if let Some(err) = PyErr::take(value.py()) {
+            return Err(err);
+        }
+    }
+    Ok(bits)
+}
+
+/// The C values `kernelParams` stands for, 8 bytes per argument (for tests: what the kernel
+/// would read).
+pub fn packed_values<'py>(
+    obj: &Bound<'py, PyAny>,
+    fallback: impl Fn() -> PyResult<Bound<'py, PyAny>>,
+) -> PyResult<Vec<u64>> {
+    let k = KernelParams::convert(obj, fallback)?;
+    let n = match obj.downcast::<PyTuple>() {
+        Ok(t) if t.len() == 2 => t.get_item(0)?.len()?,
+        _ => return Ok(Vec::new()),
+    };
+    // SAFETY: `k` holds an array of `n` addresses of at least 8 readable bytes each
+    // (ctypes objects of a smaller type are read here as 8 bytes: tests use 8-byte types
+    // or compare the low bytes).
+    Ok((0..n)
+        .map(|i| unsafe {
+            let p = *(k.addr as *const usize).add(i) as *const u64;
+            p.read_unaligned()
+        })
+        .collect())
+}

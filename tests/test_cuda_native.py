@@ -1,0 +1,207 @@
+"""The compiled CUDA adapters (`generator/src/cuda_adapters.rs`, in the hip extension) against
+the Python adapters of `cuda/_conventions.py` they replace: the same parameters, the same
+results from the HIP runtime here, and the same kernel argument packing."""
+
+import ctypes
+import inspect
+
+import pytest
+from cuda import _conventions
+from cuda.bindings import driver, runtime
+
+from hip import _native as hip_native
+from hip import hip
+from hip._util.types import Pointer
+
+NATIVE = set(hip_native.cuda_adapters())
+
+# Adapters a program calls all the time: these must never fall back to Python.
+HOT = ("cuDeviceGet", "cuCtxGetDevice", "cuLaunchKernel", "cudaLaunchKernel", "cudaMalloc", "cuMemAlloc")
+
+
+def _entries(version):
+    tables = _conventions._Tables(version)
+    return [e for e in tables.adapted.values() if (version, e["cuda"]) in NATIVE]
+
+
+@pytest.mark.parametrize("version", ["12", "13"])
+def test_native_adapters_cover_the_common_shapes(version):
+    names = {n for v, n in NATIVE if v == version}
+    assert len(names) >= 50
+    for name in HOT:
+        assert name in names, name
+    # Direct C calls and CUDA-layout structs stay Python's.
+    tables = _conventions._Tables(version)
+    for name in names:
+        entry = tables.adapted[name]
+        assert not entry.get("direct"), name
+        assert not any(p.get("record") for p in entry["params"]), name
+
+
+@pytest.mark.parametrize("version", ["12", "13"])
+def test_native_and_python_adapters_take_the_same_parameters(version, monkeypatch):
+    monkeypatch.setenv(_conventions.API_VARIABLE, version)
+    for entry in _entries(version):
+        native = hip_native.cuda_adapter(version, entry["module"], entry["cuda"])
+        python = _conventions.python_adapter(entry)
+        assert native.__name__ == entry["cuda"]
+        assert native.__module__ == f"cuda.bindings.{entry['module']}"
+        names = list(inspect.signature(python).parameters)
+        assert list(inspect.signature(native).parameters) == names, entry["cuda"]
+
+
+def test_module_functions_are_the_native_adapters():
+    for module, name in ((driver, "cuDeviceGet"), (driver, "cuLaunchKernel"), (runtime, "cudaMalloc")):
+        fn = getattr(module, name)
+        assert type(fn).__name__ == "builtin_function_or_method", name
+        assert _conventions.hip_function(fn) is not None
+    assert _conventions.hip_function(driver.cuDeviceGet) is hip.hipDeviceGet
+    assert _conventions.hip_function(len) is None
+
+
+def test_the_python_adapters_can_be_asked_for(monkeypatch):
+    entry = _conventions.tables().adapted["cuDeviceGet"]
+    monkeypatch.setenv("HIP_PYTHON_CUDA_NATIVE_ADAPTERS", "0")
+    assert _conventions.adapter(entry).__hip__ is hip.hipDeviceGet
+    monkeypatch.delenv("HIP_PYTHON_CUDA_NATIVE_ADAPTERS")
+    assert type(_conventions.adapter(entry)).__name__ == "builtin_function_or_method"
+
+
+def _both(name):
+    entry = _conventions.tables().adapted[name]
+    module = driver if entry["module"] == "driver" else runtime
+    return getattr(module, name), _conventions.python_adapter(entry)
+
+
+def _same(a, b):
+    assert len(a) == len(b)
+    for x, y in zip(a, b, strict=True):
+        if isinstance(x, int) and isinstance(y, int):
+            assert int(x) == int(y) and type(x) is type(y)
+        else:
+            assert x == y
+
+
+@pytest.mark.parametrize(
+    "name, args",
+    [
+        ("cuDeviceGet", (0,)),
+        ("cuDeviceGet", (3,)),
+        ("cuCtxGetDevice", ()),
+        ("cudaMalloc", (64,)),
+        ("cuMemAlloc", (64,)),
+        ("cudaMallocHost", (64,)),
+        ("cuMemAllocHost", (64,)),
+        ("cuCtxCreate", (None, 0, 0)),
+        ("cuCtxCreate", (None, 0, None)),  # a CUdevice given as None is device 0, as in cuda-python
+        ("cuCtxCreate", (object(), 0, 0)),  # a CUDA-only input HIP cannot take: not supported
+        ("cuDeviceGetByPCIBusId", (b"0000:00:00.0",)),
+    ],
+)
+def test_native_and_python_adapters_return_the_same(name, args):
+    native, python = _both(name)
+    got, expected = native(*args), python(*args)
+    _same(got, expected)
+    assert int(got[0]) != 0  # no GPU here: the runtime's failure, with None for each output
+    assert all(x is None for x in got[1:])
+
+
+@pytest.mark.parametrize(
+    "name, args",
+    [("cuDeviceGet", ("0",)), ("cudaMalloc", ("64",)), ("cuDeviceGet", (0, 1)), ("cuDeviceGet", ())],
+)
+def test_native_adapters_refuse_wrong_arguments_as_python_ones(name, args):
+    native, python = _both(name)
+    with pytest.raises(TypeError):
+        python(*args)
+    with pytest.raises(TypeError):
+        native(*args)
+
+
+def test_keyword_arguments_use_cuda_names():
+    native, python = _both("cuDeviceGet")
+    _same(native(ordinal=0), python(ordinal=0))
+    with pytest.raises(TypeError):
+        native(device=0)
+
+
+class _Pair(ctypes.Structure):
+    _fields_ = [("a", ctypes.c_int), ("b", ctypes.c_float)]
+
+
+def _python_packing(obj):
+    """The values Python's packing gives, 8 bytes each (what the kernel would read)."""
+    addr, keep = _conventions.kernel_params(obj)
+    n = len(obj[0])
+    pointers = (ctypes.c_void_p * max(n, 1)).from_address(addr)
+    return [ctypes.c_uint64.from_address(pointers[i]).value for i in range(n)], keep
+
+
+def test_kernel_params_pack_as_pythons():
+    device_ptr = driver.CUdeviceptr(0x7000)
+    values = (
+        1,
+        7,
+        -3,
+        2**40 + 5,
+        1.5,
+        2.25,
+        3,
+        0x1234,
+        None,
+        0xDEAD0000,
+        Pointer(0x1000),
+        ctypes.c_int(7),
+        device_ptr,
+        driver.CUmemorytype.CU_MEMORYTYPE_DEVICE,
+        _Pair(3, 0.5),
+        ctypes.c_double(6.5),
+    )
+    types = (
+        ctypes.c_int,
+        ctypes.c_uint,
+        ctypes.c_short,
+        ctypes.c_int,  # ctypes truncates to 32 bits: so does the packing
+        ctypes.c_float,
+        ctypes.c_double,
+        ctypes.c_double,  # an int given for a double
+        ctypes.c_void_p,
+        ctypes.c_void_p,
+        None,
+        None,
+        ctypes.c_int,
+        ctypes.c_void_p,  # a CUDA integer object: the address of its storage (getPtr), as cuda-python
+        None,
+        _Pair,
+        ctypes.c_double,
+    )
+    sizes = [ctypes.sizeof(t) if t is not None else 8 for t in types]
+    native = hip_native._kernel_param_values((values, types), _conventions._address_of_value)
+    python, keep = _python_packing((values, types))
+    for i, (n, p, size) in enumerate(zip(native, python, sizes, strict=True)):
+        mask = (1 << (8 * min(size, 8))) - 1
+        assert n & mask == p & mask, (i, values[i], types[i])
+    assert native[3] & 0xFFFFFFFF == 5
+    assert native[12] == device_ptr.getPtr() and native[10] == 0x1000
+
+
+def test_kernel_params_other_forms():
+    fallback = _conventions._address_of_value
+    assert hip_native._kernel_param_values(None, fallback) == []
+    assert hip_native._kernel_param_values(((), ()), fallback) == []
+    with pytest.raises(TypeError, match="differ in length"):
+        hip_native._kernel_param_values(((1, 2), (ctypes.c_int,)), fallback)
+    with pytest.raises(TypeError):
+        hip_native._kernel_param_values(((object(),), (None,)), fallback)
+    with pytest.raises(TypeError):
+        hip_native._kernel_param_values(((1,), ("int",)), fallback)
+
+
+def test_launch_converts_kernel_params_before_the_runtime_answers():
+    # Without a GPU the launch fails in the runtime; the arguments convert first, so a bad
+    # form is a TypeError, and good forms reach the runtime (its status, not an exception).
+    with pytest.raises(TypeError):
+        driver.cuLaunchKernel(0, 1, 1, 1, 1, 1, 1, 0, 0, ((object(),), (None,)), 0)
+    for params in (None, 0, ((1, 2.0), (ctypes.c_int, ctypes.c_float))):
+        (status,) = driver.cuLaunchKernel(0, 1, 1, 1, 1, 1, 1, 0, 0, params, 0)
+        assert int(status) != 0
