@@ -6,8 +6,10 @@
 Needs hip-python and hip-python-as-cuda built with `./build_pkgs.sh --platform nvidia`
 importable (ours shadows NVIDIA's `cuda.bindings`). Each row times a CUDA name of the `cuda`
 package against the HIP call it makes, in the same process: a CUDA name whose convention is
-HIP's is the HIP object (the row shows it), an adapted one adds its Python layer. Prints a
-Markdown table, also written to benches/RESULTS-cuda-conventions.md.
+HIP's is the HIP object (the row shows it), an adapted one is a compiled adapter calling the
+HIP function's C symbol (hipgen's `cuda_adapters.rs`); the Python adapter the same table
+entry gives (`cuda._conventions.python_adapter`) is timed beside it. Prints a Markdown
+table, also written to benches/RESULTS-cuda-conventions.md.
 """
 
 import ctypes
@@ -29,12 +31,17 @@ def best(fn, number=100_000, repeat=7):
 
 
 def main():
+    from cuda import _conventions
     from cuda.bindings import driver as cu
     from cuda.bindings import runtime as rt
 
     from hip import hip, hiprtc
 
     assert getattr(rt, "HIP_PYTHON", False), "the cuda package here is not hip-python-as-cuda"
+    adapted = _conventions.tables().adapted
+    py_device_get = _conventions.python_adapter(adapted["cuDeviceGet"])
+    py_ctx_get_device = _conventions.python_adapter(adapted["cuCtxGetDevice"])
+    py_launch = _conventions.python_adapter(adapted["cuLaunchKernel"])
     cu.cuInit(0)
     err, dev = cu.cuDeviceGet(0)
     err, ctx = cu.cuCtxCreate(None, 0, dev)
@@ -63,37 +70,41 @@ def main():
             hip.hipStreamSynchronize(stream)
         return min(times)
 
+    pair = ((0,), (ctypes.c_void_p,))
     rows = [
         (
             "cudaGetDevice (convention = HIP's: the HIP object)",
             rt.cudaGetDevice is hip.hipGetDevice,
             best(lambda: rt.cudaGetDevice()),
+            None,
             best(lambda: hip.hipGetDevice()),
         ),
         (
             "cuDeviceGet (adapted: returns a CUdevice)",
             False,
             best(lambda: cu.cuDeviceGet(0)),
+            best(lambda: py_device_get(0)),
             best(lambda: hip.hipDeviceGet(0)),
         ),
         (
             "cuCtxGetDevice (adapted: returns a CUdevice)",
             False,
             best(lambda: cu.cuCtxGetDevice()),
+            best(lambda: py_ctx_get_device()),
             best(lambda: hip.hipCtxGetDevice()),
         ),
         (
             "cuLaunchKernel, kernelParams as an address (adapted)",
             False,
             launches(lambda: cu.cuLaunchKernel(fn, 1, 1, 1, 32, 1, 1, 0, stream, address, 0)),
+            launches(lambda: py_launch(fn, 1, 1, 1, 32, 1, 1, 0, stream, address, 0)),
             launches(lambda: hip.hipModuleLaunchKernel(fn, 1, 1, 1, 32, 1, 1, 0, stream, address, None)),
         ),
         (
             "cuLaunchKernel, kernelParams as ((values), (types)) (adapted)",
             False,
-            launches(
-                lambda: cu.cuLaunchKernel(fn, 1, 1, 1, 32, 1, 1, 0, stream, ((0,), (ctypes.c_void_p,)), 0)
-            ),
+            launches(lambda: cu.cuLaunchKernel(fn, 1, 1, 1, 32, 1, 1, 0, stream, pair, 0)),
+            launches(lambda: py_launch(fn, 1, 1, 1, 32, 1, 1, 0, stream, pair, 0)),
             launches(lambda: hip.hipModuleLaunchKernel(fn, 1, 1, 1, 32, 1, 1, 0, stream, address, None)),
         ),
     ]
@@ -101,11 +112,12 @@ def main():
     lines = [
         f"Machine: {props.name.decode()}, Python {platform.python_version()}, {platform.platform()}",
         "",
-        "| CUDA call (cuda package) | CUDA name | HIP call it makes | ratio |",
-        "| --- | --- | --- | --- |",
+        "| CUDA call (cuda package) | CUDA name | its Python adapter | HIP call it makes | ratio |",
+        "| --- | --- | --- | --- | --- |",
         *(
-            f"| {name} | {a:.0f} ns | {b:.0f} ns | {'same object' if same else f'{a / b:.2f}'} |"
-            for name, same, a, b in rows
+            f"| {name} | {a:.0f} ns | {'' if p is None else f'{p:.0f} ns'} | {b:.0f} ns "
+            f"| {'same object' if same else f'{a / b:.2f}'} |"
+            for name, same, a, p, b in rows
         ),
     ]
     text = "\n".join(lines) + "\n"

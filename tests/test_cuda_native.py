@@ -156,6 +156,7 @@ def test_kernel_params_pack_as_pythons():
         driver.CUmemorytype.CU_MEMORYTYPE_DEVICE,
         _Pair(3, 0.5),
         ctypes.c_double(6.5),
+        hip.dim3(x=4, y=5, z=6),  # a struct with None: its own memory (getPtr), not a pointer
     )
     types = (
         ctypes.c_int,
@@ -174,6 +175,7 @@ def test_kernel_params_pack_as_pythons():
         None,
         _Pair,
         ctypes.c_double,
+        None,
     )
     sizes = [ctypes.sizeof(t) if t is not None else 8 for t in types]
     native = hip_native._kernel_param_values((values, types), _conventions._address_of_value)

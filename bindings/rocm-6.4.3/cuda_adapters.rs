@@ -16,18 +16,18 @@ pub mod hip {
 
     static IMPORTED_4: rt::Imported = rt::Imported::new("cuda._conventions", "_address_of_value");
     static IMPORTED_11: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUcontext");
-    static IMPORTED_0: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUdevice");
-    static IMPORTED_1: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUdeviceptr");
+    static INT_CLASS_0: rt::IntClass = rt::IntClass::new("cuda.bindings.driver", "CUdevice");
+    static INT_CLASS_1: rt::IntClass = rt::IntClass::new("cuda.bindings.driver", "CUdeviceptr");
     static IMPORTED_5: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUgraphExec");
     static IMPORTED_12: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUgraphNode");
-    static IMPORTED_2: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUmemGenericAllocationHandle");
+    static INT_CLASS_2: rt::IntClass = rt::IntClass::new("cuda.bindings.driver", "CUmemGenericAllocationHandle");
     static IMPORTED_3: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUresult");
-    static IMPORTED_7: rt::Imported = rt::Imported::new("cuda.bindings.driver", "CUtexObject");
-    static IMPORTED_6: rt::Imported = rt::Imported::new("cuda.bindings.driver", "cuuint64_t");
+    static INT_CLASS_7: rt::IntClass = rt::IntClass::new("cuda.bindings.driver", "CUtexObject");
+    static INT_CLASS_6: rt::IntClass = rt::IntClass::new("cuda.bindings.driver", "cuuint64_t");
     static IMPORTED_8: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaError_t");
     static IMPORTED_10: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaGraphExec_t");
     static IMPORTED_13: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaGraphNode_t");
-    static IMPORTED_9: rt::Imported = rt::Imported::new("cuda.bindings.runtime", "cudaSurfaceObject_t");
+    static INT_CLASS_9: rt::IntClass = rt::IntClass::new("cuda.bindings.runtime", "cudaSurfaceObject_t");
 
     /// CUDA's cuDeviceGet on HIP's hipDeviceGet, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
@@ -47,7 +47,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::int_of_class(IMPORTED_0.get(py)?, rt::obj(py, o_device)?.bind(py))?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_0.make(py, o_device as i128)?])
     }
 
     /// CUDA's cuCtxGetDevice on HIP's hipCtxGetDevice, with cuda-python's calling convention (cuda-bindings 12).
@@ -66,7 +66,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::int_of_class(IMPORTED_0.get(py)?, rt::obj(py, o_device)?.bind(py))?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_0.make(py, o_device as i128)?])
     }
 
     /// CUDA's cuModuleGetGlobal on HIP's hipModuleGetGlobal, with cuda-python's calling convention (cuda-bindings 12).
@@ -90,7 +90,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::int_of_class(IMPORTED_1.get(py)?, rt::obj(py, o_dptr)?.bind(py))?, rt::obj(py, o_bytes)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_1.make(py, o_dptr as i128)?, rt::obj(py, o_bytes)?])
     }
 
     /// CUDA's cuMemAlloc on HIP's hipMalloc, with cuda-python's calling convention (cuda-bindings 12).
@@ -111,7 +111,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::int_of_class(IMPORTED_1.get(py)?, rt::obj(py, o_ptr)?.bind(py))?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_1.make(py, o_ptr as i128)?])
     }
 
     /// CUDA's cuMemAllocPitch on HIP's hipMemAllocPitch, with cuda-python's calling convention (cuda-bindings 12).
@@ -136,7 +136,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::int_of_class(IMPORTED_1.get(py)?, rt::obj(py, o_dptr)?.bind(py))?, rt::obj(py, o_pitch)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_1.make(py, o_dptr as i128)?, rt::obj(py, o_pitch)?])
     }
 
     /// CUDA's cuMemGetAddressRange on HIP's hipMemGetAddressRange, with cuda-python's calling convention (cuda-bindings 12).
@@ -159,7 +159,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::int_of_class(IMPORTED_1.get(py)?, rt::obj(py, o_pbase)?.bind(py))?, rt::obj(py, o_psize)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_1.make(py, o_pbase as i128)?, rt::obj(py, o_psize)?])
     }
 
     /// CUDA's cuMemAllocHost on HIP's hipMemAllocHost, with cuda-python's calling convention (cuda-bindings 12).
@@ -224,7 +224,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::int_of_class(IMPORTED_1.get(py)?, rt::obj(py, o_devPtr)?.bind(py))?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_1.make(py, o_devPtr as i128)?])
     }
 
     /// CUDA's cuMemAllocManaged on HIP's hipMallocManaged, with cuda-python's calling convention (cuda-bindings 12).
@@ -246,7 +246,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::int_of_class(IMPORTED_1.get(py)?, rt::obj(py, o_dev_ptr)?.bind(py))?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_1.make(py, o_dev_ptr as i128)?])
     }
 
     /// CUDA's cuDeviceGetByPCIBusId on HIP's hipDeviceGetByPCIBusId, with cuda-python's calling convention (cuda-bindings 12).
@@ -267,7 +267,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::int_of_class(IMPORTED_0.get(py)?, rt::obj(py, o_device)?.bind(py))?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_0.make(py, o_device as i128)?])
     }
 
     /// CUDA's cuIpcOpenMemHandle on HIP's hipIpcOpenMemHandle, with cuda-python's calling convention (cuda-bindings 12).
@@ -289,7 +289,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::int_of_class(IMPORTED_1.get(py)?, rt::obj(py, o_devPtr)?.bind(py))?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_1.make(py, o_devPtr as i128)?])
     }
 
     /// CUDA's cuMemAddressReserve on HIP's hipMemAddressReserve, with cuda-python's calling convention (cuda-bindings 12).
@@ -313,7 +313,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::int_of_class(IMPORTED_1.get(py)?, rt::obj(py, o_ptr)?.bind(py))?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_1.make(py, o_ptr as i128)?])
     }
 
     /// CUDA's cuMemImportFromShareableHandle on HIP's hipMemImportFromShareableHandle, with cuda-python's calling convention (cuda-bindings 12).
@@ -335,7 +335,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::int_of_class(IMPORTED_2.get(py)?, rt::obj(py, o_handle)?.bind(py))?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_2.make(py, o_handle as i128)?])
     }
 
     /// CUDA's cuMemRetainAllocationHandle on HIP's hipMemRetainAllocationHandle, with cuda-python's calling convention (cuda-bindings 12).
@@ -356,7 +356,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::int_of_class(IMPORTED_2.get(py)?, rt::obj(py, o_handle)?.bind(py))?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_2.make(py, o_handle as i128)?])
     }
 
     /// CUDA's cuMemAllocAsync on HIP's hipMallocAsync, with cuda-python's calling convention (cuda-bindings 12).
@@ -378,7 +378,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::int_of_class(IMPORTED_1.get(py)?, rt::obj(py, o_dev_ptr)?.bind(py))?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_1.make(py, o_dev_ptr as i128)?])
     }
 
     /// CUDA's cuMemAllocFromPoolAsync on HIP's hipMallocFromPoolAsync, with cuda-python's calling convention (cuda-bindings 12).
@@ -401,7 +401,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::int_of_class(IMPORTED_1.get(py)?, rt::obj(py, o_dev_ptr)?.bind(py))?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_1.make(py, o_dev_ptr as i128)?])
     }
 
     /// CUDA's cuMemPoolImportPointer on HIP's hipMemPoolImportPointer, with cuda-python's calling convention (cuda-bindings 12).
@@ -424,7 +424,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::int_of_class(IMPORTED_1.get(py)?, rt::obj(py, o_dev_ptr)?.bind(py))?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_1.make(py, o_dev_ptr as i128)?])
     }
 
     /// CUDA's cuExternalMemoryGetMappedBuffer on HIP's hipExternalMemoryGetMappedBuffer, with cuda-python's calling convention (cuda-bindings 12).
@@ -449,7 +449,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::int_of_class(IMPORTED_1.get(py)?, rt::obj(py, o_devPtr)?.bind(py))?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_1.make(py, o_devPtr as i128)?])
     }
 
     /// CUDA's cuDestroyExternalMemory on HIP's hipDestroyExternalMemory, with cuda-python's calling convention (cuda-bindings 12).
@@ -687,7 +687,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::int_of_class(IMPORTED_6.get(py)?, rt::obj(py, o_flags)?.bind(py))?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_6.make(py, o_flags as i128)?])
     }
 
     /// CUDA's cuOccupancyMaxPotentialBlockSize on HIP's hipModuleOccupancyMaxPotentialBlockSize, with cuda-python's calling convention (cuda-bindings 12).
@@ -762,7 +762,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::int_of_class(IMPORTED_1.get(py)?, rt::obj(py, o_dev_ptr)?.bind(py))?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_1.make(py, o_dev_ptr as i128)?])
     }
 
     /// CUDA's cuTexObjectCreate on HIP's hipTexObjectCreate, with cuda-python's calling convention (cuda-bindings 12).
@@ -788,7 +788,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::int_of_class(IMPORTED_7.get(py)?, rt::obj(py, o_pTexObject)?.bind(py))?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_7.make(py, o_pTexObject as i128)?])
     }
 
     /// CUDA's cuGraphicsResourceGetMappedPointer on HIP's hipGraphicsResourceGetMappedPointer, with cuda-python's calling convention (cuda-bindings 12).
@@ -811,7 +811,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::int_of_class(IMPORTED_1.get(py)?, rt::obj(py, o_devPtr)?.bind(py))?, rt::obj(py, o_size)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_1.make(py, o_devPtr as i128)?, rt::obj(py, o_size)?])
     }
 
     /// CUDA's cudaIpcOpenMemHandle on HIP's hipIpcOpenMemHandle, with cuda-python's calling convention (cuda-bindings 12).
@@ -1242,7 +1242,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::int_of_class(IMPORTED_9.get(py)?, rt::obj(py, o_pSurfObject)?.bind(py))?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_9.make(py, o_pSurfObject as i128)?])
     }
 
     /// CUDA's cudaGraphInstantiate on HIP's hipGraphInstantiateWithFlags, with cuda-python's calling convention (cuda-bindings 12).
@@ -1309,7 +1309,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::int_of_class(IMPORTED_0.get(py)?, rt::obj(py, o_device)?.bind(py))?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_0.make(py, o_device as i128)?])
     }
 
     /// CUDA's cuCtxCreate on HIP's hipCtxCreate, with cuda-python's calling convention (cuda-bindings 13).
@@ -1351,7 +1351,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::int_of_class(IMPORTED_0.get(py)?, rt::obj(py, o_device)?.bind(py))?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_0.make(py, o_device as i128)?])
     }
 
     /// CUDA's cuModuleGetGlobal on HIP's hipModuleGetGlobal, with cuda-python's calling convention (cuda-bindings 13).
@@ -1375,7 +1375,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::int_of_class(IMPORTED_1.get(py)?, rt::obj(py, o_dptr)?.bind(py))?, rt::obj(py, o_bytes)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_1.make(py, o_dptr as i128)?, rt::obj(py, o_bytes)?])
     }
 
     /// CUDA's cuMemAlloc on HIP's hipMalloc, with cuda-python's calling convention (cuda-bindings 13).
@@ -1396,7 +1396,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::int_of_class(IMPORTED_1.get(py)?, rt::obj(py, o_ptr)?.bind(py))?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_1.make(py, o_ptr as i128)?])
     }
 
     /// CUDA's cuMemAllocPitch on HIP's hipMemAllocPitch, with cuda-python's calling convention (cuda-bindings 13).
@@ -1421,7 +1421,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::int_of_class(IMPORTED_1.get(py)?, rt::obj(py, o_dptr)?.bind(py))?, rt::obj(py, o_pitch)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_1.make(py, o_dptr as i128)?, rt::obj(py, o_pitch)?])
     }
 
     /// CUDA's cuMemGetAddressRange on HIP's hipMemGetAddressRange, with cuda-python's calling convention (cuda-bindings 13).
@@ -1444,7 +1444,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::int_of_class(IMPORTED_1.get(py)?, rt::obj(py, o_pbase)?.bind(py))?, rt::obj(py, o_psize)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_1.make(py, o_pbase as i128)?, rt::obj(py, o_psize)?])
     }
 
     /// CUDA's cuMemAllocHost on HIP's hipMemAllocHost, with cuda-python's calling convention (cuda-bindings 13).
@@ -1509,7 +1509,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::int_of_class(IMPORTED_1.get(py)?, rt::obj(py, o_devPtr)?.bind(py))?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_1.make(py, o_devPtr as i128)?])
     }
 
     /// CUDA's cuMemAllocManaged on HIP's hipMallocManaged, with cuda-python's calling convention (cuda-bindings 13).
@@ -1531,7 +1531,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::int_of_class(IMPORTED_1.get(py)?, rt::obj(py, o_dev_ptr)?.bind(py))?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_1.make(py, o_dev_ptr as i128)?])
     }
 
     /// CUDA's cuDeviceGetByPCIBusId on HIP's hipDeviceGetByPCIBusId, with cuda-python's calling convention (cuda-bindings 13).
@@ -1552,7 +1552,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::int_of_class(IMPORTED_0.get(py)?, rt::obj(py, o_device)?.bind(py))?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_0.make(py, o_device as i128)?])
     }
 
     /// CUDA's cuIpcOpenMemHandle on HIP's hipIpcOpenMemHandle, with cuda-python's calling convention (cuda-bindings 13).
@@ -1574,7 +1574,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::int_of_class(IMPORTED_1.get(py)?, rt::obj(py, o_devPtr)?.bind(py))?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_1.make(py, o_devPtr as i128)?])
     }
 
     /// CUDA's cuMemAddressReserve on HIP's hipMemAddressReserve, with cuda-python's calling convention (cuda-bindings 13).
@@ -1598,7 +1598,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::int_of_class(IMPORTED_1.get(py)?, rt::obj(py, o_ptr)?.bind(py))?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_1.make(py, o_ptr as i128)?])
     }
 
     /// CUDA's cuMemImportFromShareableHandle on HIP's hipMemImportFromShareableHandle, with cuda-python's calling convention (cuda-bindings 13).
@@ -1620,7 +1620,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::int_of_class(IMPORTED_2.get(py)?, rt::obj(py, o_handle)?.bind(py))?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_2.make(py, o_handle as i128)?])
     }
 
     /// CUDA's cuMemRetainAllocationHandle on HIP's hipMemRetainAllocationHandle, with cuda-python's calling convention (cuda-bindings 13).
@@ -1641,7 +1641,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::int_of_class(IMPORTED_2.get(py)?, rt::obj(py, o_handle)?.bind(py))?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_2.make(py, o_handle as i128)?])
     }
 
     /// CUDA's cuMemAllocAsync on HIP's hipMallocAsync, with cuda-python's calling convention (cuda-bindings 13).
@@ -1663,7 +1663,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::int_of_class(IMPORTED_1.get(py)?, rt::obj(py, o_dev_ptr)?.bind(py))?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_1.make(py, o_dev_ptr as i128)?])
     }
 
     /// CUDA's cuMemAllocFromPoolAsync on HIP's hipMallocFromPoolAsync, with cuda-python's calling convention (cuda-bindings 13).
@@ -1686,7 +1686,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::int_of_class(IMPORTED_1.get(py)?, rt::obj(py, o_dev_ptr)?.bind(py))?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_1.make(py, o_dev_ptr as i128)?])
     }
 
     /// CUDA's cuMemPoolImportPointer on HIP's hipMemPoolImportPointer, with cuda-python's calling convention (cuda-bindings 13).
@@ -1709,7 +1709,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::int_of_class(IMPORTED_1.get(py)?, rt::obj(py, o_dev_ptr)?.bind(py))?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_1.make(py, o_dev_ptr as i128)?])
     }
 
     /// CUDA's cuStreamUpdateCaptureDependencies on HIP's hipStreamUpdateCaptureDependencies, with cuda-python's calling convention (cuda-bindings 13).
@@ -1758,7 +1758,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::int_of_class(IMPORTED_1.get(py)?, rt::obj(py, o_devPtr)?.bind(py))?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_1.make(py, o_devPtr as i128)?])
     }
 
     /// CUDA's cuDestroyExternalMemory on HIP's hipDestroyExternalMemory, with cuda-python's calling convention (cuda-bindings 13).
@@ -2046,7 +2046,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::int_of_class(IMPORTED_6.get(py)?, rt::obj(py, o_flags)?.bind(py))?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_6.make(py, o_flags as i128)?])
     }
 
     /// CUDA's cuOccupancyMaxPotentialBlockSize on HIP's hipModuleOccupancyMaxPotentialBlockSize, with cuda-python's calling convention (cuda-bindings 13).
@@ -2121,7 +2121,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::int_of_class(IMPORTED_1.get(py)?, rt::obj(py, o_dev_ptr)?.bind(py))?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_1.make(py, o_dev_ptr as i128)?])
     }
 
     /// CUDA's cuTexObjectCreate on HIP's hipTexObjectCreate, with cuda-python's calling convention (cuda-bindings 13).
@@ -2147,7 +2147,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::int_of_class(IMPORTED_7.get(py)?, rt::obj(py, o_pTexObject)?.bind(py))?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_7.make(py, o_pTexObject as i128)?])
     }
 
     /// CUDA's cuGraphicsResourceGetMappedPointer on HIP's hipGraphicsResourceGetMappedPointer, with cuda-python's calling convention (cuda-bindings 13).
@@ -2170,7 +2170,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, py.None(), py.None()]);
         }
-        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::int_of_class(IMPORTED_1.get(py)?, rt::obj(py, o_devPtr)?.bind(py))?, rt::obj(py, o_size)?])
+        rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, INT_CLASS_1.make(py, o_devPtr as i128)?, rt::obj(py, o_size)?])
     }
 
     /// CUDA's cudaIpcOpenMemHandle on HIP's hipIpcOpenMemHandle, with cuda-python's calling convention (cuda-bindings 13).

@@ -66,8 +66,8 @@ struct FunctionModelView {
 struct ModuleAdapters {
     /// HIP module (spec and feature name).
     name: String,
-    /// Lazily imported Python objects: (static name, module, attribute).
-    imports: Vec<(String, String, String)>,
+    /// Lazily imported Python objects: (static name, module, attribute, Rust type).
+    imports: Vec<(String, String, String, String)>,
     adapters: Vec<AdapterModel>,
 }
 
@@ -136,7 +136,17 @@ pub fn render(
         }
         modules.push(ModuleAdapters {
             name: hip_module.to_string(),
-            imports: imported.into_iter().map(|((m, a), n)| (n, m, a)).collect(),
+            imports: imported
+                .into_iter()
+                .map(|((m, a), n)| {
+                    let ty = if n.starts_with("INT_CLASS_") {
+                        "rt::IntClass"
+                    } else {
+                        "rt::Imported"
+                    };
+                    (n, m, a, ty.to_string())
+                })
+                .collect(),
             adapters,
         });
     }
@@ -210,12 +220,25 @@ fn zero_of(ty: &str) -> Option<&'static str> {
     })
 }
 
-/// The static holding `module.attr`, registered in `imported`.
+/// The static holding `module.attr` (an `rt::Imported`), registered in `imported`.
 fn import(imported: &mut BTreeMap<(String, String), String>, module: &str, attr: &str) -> String {
     let n = imported.len();
     imported
         .entry((module.to_string(), attr.to_string()))
         .or_insert_with(|| format!("IMPORTED_{n}"))
+        .clone()
+}
+
+/// `import` for a class whose instances are made from integers (an `rt::IntClass`).
+fn import_int_class(
+    imported: &mut BTreeMap<(String, String), String>,
+    module: &str,
+    attr: &str,
+) -> String {
+    let n = imported.len();
+    imported
+        .entry((module.to_string(), attr.to_string()))
+        .or_insert_with(|| format!("INT_CLASS_{n}"))
         .clone()
 }
 
@@ -338,11 +361,8 @@ fn adapter(
                 } else {
                     "driver"
                 };
-                let cls = import(imported, &format!("cuda.bindings.{module}"), w);
-                format!(
-                    "rt::int_of_class({cls}.get(py)?, rt::obj(py, {})?.bind(py))?",
-                    raw?
-                )
+                let cls = import_int_class(imported, &format!("cuda.bindings.{module}"), w);
+                format!("{cls}.make(py, {} as i128)?", raw?)
             }
             (None, Some(h), _) => {
                 let cls = import(imported, &cuda_module, h);

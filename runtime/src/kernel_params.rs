@@ -9,7 +9,7 @@
 //! the caller (`fallback(value, type, keep)` returning the address of the value's C object,
 //! keeping what it made alive in `keep`), so the rules for the rare forms live in one place.
 
-use crate::pointer::{Pointer, PtrArg};
+use crate::pointer::{DeviceArray, Pointer, PtrArg};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
@@ -195,7 +195,11 @@ fn packed(
         if value.is_exact_instance_of::<PyInt>() {
             return Ok(Some(int_bits(value)?));
         }
-        if let Ok(p) = value.downcast::<Pointer>() {
+        // Only our own classes, whose `getPtr()` is that slot: structs (and subclasses
+        // written in Python) give other addresses, so the fallback asks them.
+        let ty = value.get_type();
+        if ty.is(value.py().get_type::<Pointer>()) || ty.is(value.py().get_type::<DeviceArray>()) {
+            let p = value.downcast::<Pointer>()?;
             return Ok(Some(p.borrow().addr as u64));
         }
         return Ok(None);

@@ -179,3 +179,45 @@ pub fn is_null_input(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
     }
     obj.eq(0)
 }
+
+/// A subclass of `int` defined in Python (CUDA's `CUdevice`), imported on first use, whose
+/// instances generated functions return: `int_of_class` for each value, except small ones
+/// (device ordinals, flags), which are made once and shared as CPython shares its small
+/// ints, since making an instance of a Python class costs more than the call it returns from.
+pub struct IntClass {
+    class: Imported,
+    small: pyo3::sync::GILOnceCell<Vec<PyObject>>,
+}
+
+/// Values below this are shared instances.
+const SHARED_INTS: i128 = 64;
+
+impl IntClass {
+    /// `module.attr`, not imported yet.
+    pub const fn new(module: &'static str, attr: &'static str) -> Self {
+        IntClass {
+            class: Imported::new(module, attr),
+            small: pyo3::sync::GILOnceCell::new(),
+        }
+    }
+
+    /// The instance of value `v`.
+    pub fn make(&self, py: Python<'_>, v: i128) -> PyResult<PyObject> {
+        if (0..SHARED_INTS).contains(&v) {
+            let small = self
+                .small
+                .get_or_try_init(py, || -> PyResult<Vec<PyObject>> {
+                    let cls = self.class.get(py)?;
+                    (0..SHARED_INTS as i64)
+                        .map(|i| int_of_class(cls, pyo3::types::PyInt::new(py, i).as_any()))
+                        .collect()
+                })?;
+            return Ok(small[v as usize].clone_ref(py));
+        }
+        let value = match i64::try_from(v) {
+            Ok(i) => obj(py, i)?,
+            Err(_) => obj(py, v)?,
+        };
+        int_of_class(self.class.get(py)?, value.bind(py))
+    }
+}
