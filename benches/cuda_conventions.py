@@ -94,6 +94,13 @@ def main():
             best(lambda: hip.hipCtxGetDevice()),
         ),
         (
+            "cudaGetDeviceProperties (Python adapter: cuda-python's struct class)",
+            False,
+            best(lambda: rt.cudaGetDeviceProperties(0), number=2_000),
+            None,
+            best(lambda: hip.hipGetDeviceProperties(hip.hipDeviceProp_t(), 0), number=2_000),
+        ),
+        (
             "cuLaunchKernel, kernelParams as an address (adapted)",
             False,
             launches(lambda: cu.cuLaunchKernel(fn, 1, 1, 1, 32, 1, 1, 0, stream, address, 0)),

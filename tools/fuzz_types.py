@@ -81,6 +81,20 @@ def type_probes(n):
     yield "an extra argument", [0] * (n + 1)
 
 
+def _not_supported(result):
+    """Whether a CUDA function's result is cuda-python's "not supported" status (what an
+    adapter answers for a non-null CUDA-only input, without calling C)."""
+    if not isinstance(result, tuple) or not result:
+        return False
+    from cuda.bindings import driver, runtime
+
+    status = result[0]
+    return type(status) in (driver.CUresult, runtime.cudaError_t) and status in (
+        driver.CUresult.CUDA_ERROR_NOT_SUPPORTED,
+        runtime.cudaError_t.cudaErrorNotSupported,
+    )
+
+
 def child(module, start, mode):
     """Probes the functions of `module` from index `start`, printing one line per function.
     `mode` is `types` (calls that must fail before C) or `none` (None everywhere: C runs)."""
@@ -95,7 +109,7 @@ def child(module, start, mode):
         probes = type_probes(n) if mode == "types" else [("None everywhere", [None] * n)]
         for label, args in probes:
             try:
-                f(*args)
+                result = f(*args)
             except (TypeError, ValueError, OverflowError):
                 continue  # refused while converting, before C
             except BaseException as e:
@@ -103,6 +117,8 @@ def child(module, start, mode):
                 # argument would have reached C.
                 accepted.append(f"{label} ({type(e).__name__})")
                 continue
+            if module.startswith("cuda.") and _not_supported(result):
+                continue  # a CUDA-only input HIP has no parameter for: answered, C not called
             accepted.append(label)
         if mode == "none":
             accepted = []  # None is a NULL pointer or 0: C may well take it
