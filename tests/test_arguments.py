@@ -18,6 +18,30 @@ class CudaArrayLike:
     __cuda_array_interface__ = {"shape": (4,), "typestr": "<f4", "data": (0x1234, False), "version": 3}
 
 
+class _IntSubclass(int):
+    """An int subclass with attributes of its own (as CUDA's `CUdeviceptr` is)."""
+
+    def getPtr(self):  # noqa: N802 (cuda-python's name)
+        raise AssertionError("an int argument is its value")
+
+
+class _Index:
+    """An integer of another kind, by `__index__`."""
+
+    def __init__(self, v):
+        self.v = v
+
+    def __index__(self):
+        return self.v
+
+
+class _InstanceArray:
+    """`__array_interface__` set on the instance, not the class."""
+
+    def __init__(self):
+        self.__array_interface__ = {"shape": (1,), "typestr": "<u1", "data": (0x5678, False), "version": 3}
+
+
 @pytest.mark.parametrize(
     "make, expected",
     [
@@ -35,6 +59,9 @@ class CudaArrayLike:
         (lambda: CudaArrayLike(), lambda o: 0x1234),
         (lambda: Pointer(0x42), lambda o: 0x42),
         (lambda: np.int64(77), lambda o: 77),
+        (lambda: _IntSubclass(0x99), lambda o: 0x99),  # ints of any class: the value
+        (lambda: _Index(0x77), lambda o: 0x77),  # integers by `__index__`
+        (lambda: _InstanceArray(), lambda o: 0x5678),  # an interface set on the instance
     ],
 )
 def test_pointer_like_objects(make, expected):

@@ -3,6 +3,7 @@
 //! helpers the generated wrappers call. Generated code stays thin; the logic lives here.
 
 pub mod aliases;
+pub mod attr;
 pub mod buffer;
 pub mod cstr;
 pub mod extra;

@@ -12,11 +12,21 @@ use pyo3::types::PyInt;
 /// number with `__int__` (strings and None have none).
 fn truncated<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
     let py = obj.py();
-    if obj.is_instance_of::<PyInt>() || !obj.get_type().hasattr(pyo3::intern!(py, "__int__"))? {
+    if obj.is_instance_of::<PyInt>() || !has_int_slot(obj) {
         return Ok(None);
     }
     // float('nan') raises ValueError and float('inf') OverflowError here, as in Python.
     obj.call_method0(pyo3::intern!(py, "__int__")).map(Some)
+}
+
+/// Whether `obj`'s type has `__int__` (its `nb_int` slot, which a class defining `__int__` in
+/// Python fills too): asked without an attribute lookup, which would build an AttributeError
+/// for every string or None given as an integer.
+fn has_int_slot(obj: &Bound<'_, PyAny>) -> bool {
+    // SAFETY: reading a slot of a live type object; `Py_nb_int` is a valid slot id.
+    unsafe {
+        !pyo3::ffi::PyType_GetSlot(obj.get_type().as_type_ptr(), pyo3::ffi::Py_nb_int).is_null()
+    }
 }
 
 /// Extracts a C integer of type `T` from `obj`, truncating floats.

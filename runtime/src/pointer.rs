@@ -1,5 +1,6 @@
 //! `Pointer`, `DeviceArray`, and the conversion of any pointer-like Python object to an address.
 
+use crate::attr::optional_attr;
 use crate::buffer::BufferGuard;
 use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -420,6 +421,13 @@ impl DeviceArray {
     }
 }
 
+extern "C" {
+    /// CPython's `PyIndex_Check` (stable ABI), linked by its own name (pyo3-ffi links it under
+    /// PyPy's in limited-API builds).
+    #[link_name = "PyIndex_Check"]
+    fn index_check(o: *mut pyo3::ffi::PyObject) -> std::os::raw::c_int;
+}
+
 /// A pointer argument converted from Python, keeping a buffer export alive for the call.
 pub struct PtrArg {
     /// The address passed to C.
@@ -440,6 +448,8 @@ struct CtypesClasses {
     c_void_p: PyObject,
     /// `ctypes.cast`.
     cast: PyObject,
+    /// The class of `ctypes.byref(...)` results (`CArgObject`, not exported by name).
+    carg: Py<PyType>,
 }
 
 /// Lazily imported `ctypes` classes.
@@ -461,6 +471,11 @@ fn ctypes_classes(py: Python<'_>) -> PyResult<&CtypesClasses> {
             funcptr: ty("_CFuncPtr")?,
             c_void_p: m.getattr("c_void_p")?.unbind(),
             cast: m.getattr("cast")?.unbind(),
+            carg: m
+                .getattr("byref")?
+                .call1((m.getattr("c_int")?.call0()?,))?
+                .get_type()
+                .unbind(),
         })
     })
 }
@@ -490,7 +505,8 @@ impl PtrArg {
         if obj.is_none() {
             return plain(0);
         }
-        if obj.is_exact_instance_of::<PyInt>() {
+        if obj.is_instance_of::<PyInt>() {
+            // ints and their subclasses (CUDA's `CUdeviceptr`, enum members): the value.
             return plain(int_to_addr(obj)?);
         }
         if is_ctypes(obj) {
@@ -508,13 +524,18 @@ impl PtrArg {
                 _guard: Some(guard),
             });
         }
-        if let Some(cai) = obj.getattr_opt("__cuda_array_interface__")? {
+        let py = obj.py();
+        // Looked up without raising: a failing conversion must not pay for AttributeErrors.
+        let cai = optional_attr(obj, pyo3::intern!(py, "__cuda_array_interface__"))?;
+        if let Some(cai) = cai {
             return plain(int_to_addr(&cai.get_item("data")?.get_item(0)?)?);
         }
-        if let Some(ai) = obj.getattr_opt("__array_interface__")? {
+        if let Some(ai) = optional_attr(obj, pyo3::intern!(py, "__array_interface__"))? {
             return plain(int_to_addr(&ai.get_item("data")?.get_item(0)?)?);
         }
-        if is_integral(obj)? {
+        // SAFETY: a type-slot check on a live object.
+        if unsafe { index_check(obj.as_ptr()) } != 0 {
+            // Integers of other kinds (`__index__`): the value.
             return plain(int_to_addr(obj)?);
         }
         if let Some(addr) = byref_address(obj)? {
@@ -537,7 +558,10 @@ fn is_ctypes(obj: &Bound<'_, PyAny>) -> bool {
 /// The address a `ctypes.byref(obj[, offset])` argument stands for. CPython exposes it only
 /// through the object's repr, `<cparam 'P' (0x7f...)>`, which includes the offset.
 fn byref_address(obj: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
-    if obj.get_type().name()? != "CArgObject" {
+    if !obj
+        .get_type()
+        .is(ctypes_classes(obj.py())?.carg.bind(obj.py()))
+    {
         return Ok(None);
     }
     let repr = obj.repr()?.to_string();

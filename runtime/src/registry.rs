@@ -137,6 +137,15 @@ extern "C" {
     fn index_check(o: *mut pyo3::ffi::PyObject) -> std::os::raw::c_int;
 }
 
+/// Whether `obj`'s type is `cls` or a subclass of it (its MRO, no `__instancecheck__`).
+fn is_subtype(obj: &Bound<'_, PyAny>, cls: &Bound<'_, PyAny>) -> bool {
+    let Ok(cls) = cls.downcast::<PyType>() else {
+        return false;
+    };
+    // SAFETY: two live type objects.
+    unsafe { pyo3::ffi::PyType_IsSubtype(obj.get_type().as_type_ptr(), cls.as_type_ptr()) != 0 }
+}
+
 /// The lazily created Python side of one registry entry.
 pub struct TypeSlot {
     /// The class.
@@ -357,7 +366,9 @@ impl TypeRegistry {
             return obj.extract();
         }
         let class = self.class(py, idx)?;
-        if obj.is_instance(&class)? {
+        // Subtype checks in C: enum classes hook no `__instancecheck__`, and `isinstance`
+        // would look for one (a Python-level call) on every enum argument.
+        if is_subtype(obj, &class) {
             return obj.extract();
         }
         let (_, enum_base) = enum_classes(py)?;
@@ -368,7 +379,7 @@ impl TypeRegistry {
                 obj.repr()?
             )))
         };
-        if obj.is_instance(enum_base.bind(py))? {
+        if is_subtype(obj, enum_base.bind(py)) {
             // An enum class standing for this one under other names (the `cuda` package's
             // `cudaMemcpyKind` for `hipMemcpyKind`) says so in `__hip_enum__`. Asked only of
             // enums: a failed attribute lookup builds an AttributeError (microseconds).
