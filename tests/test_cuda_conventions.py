@@ -739,3 +739,34 @@ def test_generated_modules_name_their_release():
     assert hip.__rocm_release__ == hiprtc.__rocm_release__ == cuda.bindings.ROCM_RELEASE
     # rocm-llvm-python may be built from another release's headers (tools/test.sh: 5.2.3's).
     assert core.__rocm_release__ in ("5.2.3", "5.7.1", "6.4.3")
+
+
+def test_struct_results_copied_as_bytes_equal_the_copy_by_value():
+    # A HIP struct presented in CUDA's layout (cudaGetDeviceProperties' result): numbers and
+    # arrays of them are copied as bytes; each field must read as the copy by value gives it.
+    import ctypes
+
+    from cuda import _structs
+
+    cls = cudart.cudaDeviceProp
+    src = hip.hipDeviceProp_t()
+    pattern = bytes(i % 250 + 1 for i in range(src.c_sizeof()))  # no NUL: strings fill their arrays
+    ctypes.memmove(src.getPtr(), pattern, len(pattern))
+    fast = _structs.present(src, cls)
+    runs, _ = _structs._plan(type(src), cls, _structs._fields_of(src))
+    assert len(runs) > 60
+    by_value = cls()
+    for f in _structs._fields_of(src):
+        if hasattr(cls, f["name"]):
+            value = getattr(src, f["name"])
+            if _structs._is_struct(value):
+                _structs.copy_fields(getattr(by_value, f["name"]), value)
+            elif isinstance(value, list) and len(value) > len(getattr(by_value, f["name"])):
+                setattr(by_value, f["name"], value[: len(getattr(by_value, f["name"]))])
+            else:
+                setattr(by_value, f["name"], value)
+    for f in cls._record["fields"]:
+        a, b = getattr(fast, f["name"]), getattr(by_value, f["name"])
+        if _structs._is_struct(a):
+            a, b = repr(a), repr(b)
+        assert a == b, f["name"]

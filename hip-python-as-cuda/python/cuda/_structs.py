@@ -410,12 +410,20 @@ def cuda_repr(obj, record: dict, find_record, lookup) -> str:
     return "\n".join(lines)
 
 
+#: HIP struct class → its fields as `_fields_of` gives them.
+_HIP_FIELDS: dict[type, list] = {}
+
+
 def _fields_of(obj):
     record = getattr(type(obj), "_record", None)
     if record:
         return record["fields"]
     cls = type(obj)  # HIP's class: its field descriptors know their offsets
-    return [{"name": n, "offset": getattr(cls, n).offset, "ty": {}} for n in cls.PROPERTIES()]
+    fields = _HIP_FIELDS.get(cls)
+    if fields is None:
+        fields = [{"name": n, "offset": getattr(cls, n).offset, "ty": {}} for n in cls.PROPERTIES()]
+        _HIP_FIELDS[cls] = fields
+    return fields
 
 
 def _is_zero(value) -> bool:
@@ -443,6 +451,51 @@ def _is_struct(value) -> bool:
     return isinstance(value, CudaStruct) or _is_hip_struct(value)
 
 
+#: (HIP class, CUDA class) → (byte runs (CUDA offset, HIP offset, size), fields copied one
+#: by one): how a HIP struct is copied into CUDA's layout.
+_PLANS: dict[tuple[type, type], tuple[list, list]] = {}
+
+
+def _scalar_size(ty: dict) -> int | None:
+    """The size of a CUDA field type that is a number or an array of numbers, else None."""
+    if ty.get("kind") in ("int", "float") and ty.get("size"):
+        return ty["size"]
+    if ty.get("kind") == "array":
+        elem = _scalar_size(ty.get("elem", {}))
+        return elem * ty["len"] if elem else None
+    return None
+
+
+def _plan(hip_cls: type, cuda_cls: type, src_fields) -> tuple[list, list]:
+    """The copy plan of a HIP struct into CUDA's layout: fields that are numbers (or arrays of
+    them) of the same size in both layouts are copied as bytes; the rest by value."""
+    key = (hip_cls, cuda_cls)
+    plan = _PLANS.get(key)
+    if plan is not None:
+        return plan
+    cuda = {f["name"]: f for f in cuda_cls._record["fields"]}
+    hip_offsets = sorted({f["offset"] for f in src_fields})
+    # A HIP field's extent: to the next field, or to the end of the struct.
+    ends = dict(zip(hip_offsets, hip_offsets[1:] + [_size_of(hip_cls())], strict=True))
+    runs, slow = [], []
+    for f in src_fields:
+        c = cuda.get(f["name"])
+        size = _scalar_size(c["ty"]) if c else None
+        bits = getattr(getattr(hip_cls, f["name"], None), "bits", None)
+        if c is None:
+            continue  # CUDA lacks the field: nothing to copy
+        extent = ends[f["offset"]] - f["offset"]
+        if size is not None and bits is None and extent == size:
+            runs.append((c["offset"], f["offset"], size))
+        elif size is not None and bits is None and c["ty"]["kind"] == "array" and extent > size:
+            # A longer HIP array (`reserved`): what fits, as the copy by value does.
+            runs.append((c["offset"], f["offset"], size))
+        else:
+            slow.append(f)
+    plan = _PLANS[key] = (runs, slow)
+    return plan
+
+
 def copy_fields(dst, src, strict: bool = False) -> None:
     """Copies `src`'s field values into `dst` by name: HIP's struct into CUDA's layout or
     back. With `strict` (a struct HIP's function is given), a field `dst` lacks must be zero
@@ -452,6 +505,12 @@ def copy_fields(dst, src, strict: bool = False) -> None:
     if _is_union(src_fields):
         ctypes.memmove(dst.getPtr(), src.getPtr(), min(_size_of(dst), _size_of(src)))
         return
+    if not strict and isinstance(dst, CudaStruct) and _is_hip_struct(src):
+        # HIP's struct into CUDA's layout (a result): numbers as bytes, the rest by value.
+        runs, src_fields = _plan(type(src), type(dst), src_fields)
+        to, at = dst.getPtr(), src.getPtr()
+        for dst_offset, src_offset, size in runs:
+            ctypes.memmove(to + dst_offset, at + src_offset, size)
     for f in src_fields:
         name = f["name"]
         value = getattr(src, name)
