@@ -220,25 +220,19 @@ fn zero_of(ty: &str) -> Option<&'static str> {
     })
 }
 
-/// The static holding `module.attr` (an `rt::Imported`), registered in `imported`.
-fn import(imported: &mut BTreeMap<(String, String), String>, module: &str, attr: &str) -> String {
-    let n = imported.len();
-    imported
-        .entry((module.to_string(), attr.to_string()))
-        .or_insert_with(|| format!("IMPORTED_{n}"))
-        .clone()
-}
-
-/// `import` for a class whose instances are made from integers (an `rt::IntClass`).
-fn import_int_class(
+/// The static holding `module.attr`, registered in `imported`: named `<prefix>_<n>`, whose
+/// prefix says its Rust type (`IMPORTED`: an `rt::Imported`; `INT_CLASS`: an `rt::IntClass`,
+/// a class whose instances are made from integers).
+fn import(
     imported: &mut BTreeMap<(String, String), String>,
+    prefix: &str,
     module: &str,
     attr: &str,
 ) -> String {
     let n = imported.len();
     imported
         .entry((module.to_string(), attr.to_string()))
-        .or_insert_with(|| format!("INT_CLASS_{n}"))
+        .or_insert_with(|| format!("{prefix}_{n}"))
         .clone()
 }
 
@@ -298,7 +292,12 @@ fn adapter(
             if ty != "rt::PtrArg" && ty != "rt::PtrArgMut" {
                 return None;
             }
-            let fallback = import(imported, "cuda._conventions", "_address_of_value");
+            let fallback = import(
+                imported,
+                "IMPORTED",
+                "cuda._conventions",
+                "_address_of_value",
+            );
             (
                 "&Bound<'_, PyAny>".to_string(),
                 format!("rt::KernelParams::convert({name}, || Ok({fallback}.get(py)?.clone()))?"),
@@ -361,11 +360,11 @@ fn adapter(
                 } else {
                     "driver"
                 };
-                let cls = import_int_class(imported, &format!("cuda.bindings.{module}"), w);
+                let cls = import(imported, "INT_CLASS", &format!("cuda.bindings.{module}"), w);
                 format!("{cls}.make(py, {} as i128)?", raw?)
             }
             (None, Some(h), _) => {
-                let cls = import(imported, &cuda_module, h);
+                let cls = import(imported, "IMPORTED", &cuda_module, h);
                 format!("{cls}.get(py)?.call1(({},))?.unbind()", raw?)
             }
             (None, None, true) => format!("rt::obj(py, {})?", raw?),
@@ -375,7 +374,7 @@ fn adapter(
     let dropped = if dropped.is_empty() {
         Vec::new()
     } else {
-        let status = import(imported, &cuda_module, &entry.status_type);
+        let status = import(imported, "IMPORTED", &cuda_module, &entry.status_type);
         let member = api.not_supported.get(&entry.status_type)?;
         let nones = ", py.None()".repeat(results.len());
         dropped

@@ -2,6 +2,7 @@
 
 use crate::attr::optional_attr;
 use crate::buffer::BufferGuard;
+use crate::registry::index_check;
 use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
@@ -419,13 +420,6 @@ impl DeviceArray {
         drop(me);
         Ok(slf.clone())
     }
-}
-
-extern "C" {
-    /// CPython's `PyIndex_Check` (stable ABI), linked by its own name (pyo3-ffi links it under
-    /// PyPy's in limited-API builds).
-    #[link_name = "PyIndex_Check"]
-    fn index_check(o: *mut pyo3::ffi::PyObject) -> std::os::raw::c_int;
 }
 
 /// A pointer argument converted from Python, keeping a buffer export alive for the call.

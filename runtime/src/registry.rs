@@ -134,7 +134,7 @@ extern "C" {
     /// `__index__`, without an attribute lookup. Declared here because pyo3-ffi links it
     /// under PyPy's name in limited-API builds.
     #[link_name = "PyIndex_Check"]
-    fn index_check(o: *mut pyo3::ffi::PyObject) -> std::os::raw::c_int;
+    pub(crate) fn index_check(o: *mut pyo3::ffi::PyObject) -> std::os::raw::c_int;
 }
 
 /// Whether `obj`'s type is `cls` or a subclass of it (its MRO, no `__instancecheck__`).
