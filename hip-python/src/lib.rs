@@ -69,8 +69,6 @@ fn platform_reason() -> &'static str {
     hipgen_runtime::platform_reason()
 }
 
-/// The extension module: runtime classes, then each generated module published as
-/// `hip.<name>` in `sys.modules`.
 /// The native adapter of CUDA function `name` of cuda-python module `module` in
 /// cuda-bindings `version`'s conventions (hip-python-as-cuda asks), or None.
 #[pyfunction]
@@ -99,6 +97,8 @@ fn _kernel_param_values<'py>(
     hipgen_runtime::kernel_params::packed_values(obj, || Ok(fallback.clone()))
 }
 
+/// The extension module: runtime classes, then each generated module published as
+/// `hip.<name>` in `sys.modules`.
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     hipgen_runtime::add_runtime_classes(m)?;
