@@ -11,10 +11,11 @@
 //! layout, attribute values, direct C calls) stay Python adapters (`cuda/_conventions.py`).
 
 use crate::ir::{AdapterArg, AdapterResult, AliasSet, ApiConventions, Library};
+use crate::names::rust_name;
+use crate::render::model::{ArgType, FfiType, Output, Param, Prep, Var};
 use crate::render::{function_models, FunctionModel};
 use crate::spec::Spec;
 use anyhow::{Context, Result};
-use minijinja::Environment;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
@@ -22,30 +23,67 @@ use std::path::Path;
 /// One native adapter as the template sees it.
 #[derive(Serialize)]
 struct AdapterModel {
-    /// Rust function name (`v13_cuDeviceGet`).
-    rust_name: String,
     /// CUDA name.
     cuda: String,
     /// cuda-bindings major version.
     version: String,
     /// Docstring lines.
     doc: Vec<String>,
-    /// cuda-python's parameter names (Rust identifiers), in order.
-    py_params: Vec<String>,
-    /// `name: Type` of each.
-    rust_params: Vec<String>,
-    /// Statements checking that CUDA-only inputs are null.
+    /// cuda-python's parameters, in order.
+    params: Vec<Param>,
+    /// CUDA-only inputs, which must be null.
     dropped: Vec<String>,
+    /// The status class and its not-supported member, returned when a dropped input is not
+    /// null.
+    not_supported: Option<(ImportRef, String)>,
     /// Whether `__zero` (a Python 0) is needed.
     zero: bool,
-    /// The HIP function's parameters, bound from CUDA's (one `let` of a tuple).
-    bind: String,
+    /// The HIP function's parameters (Rust names), bound from CUDA's.
+    bind: Vec<(String, AdapterValue)>,
     /// The HIP function's model (conversions, call, status).
     hip: FunctionModelView,
-    /// The status expression (first item).
-    status: String,
-    /// Each output's expression.
-    results: Vec<String>,
+    /// The status (first item).
+    status: Output,
+    /// Each output.
+    results: Vec<AdapterOutput>,
+}
+
+/// A lazily imported Python object: a static named `IMPORTED_<n>` (an `rt::Imported`) or
+/// `INT_CLASS_<n>` (an `rt::IntClass`, a class whose instances are made from integers).
+#[derive(Serialize, Clone, Copy)]
+struct ImportRef {
+    n: usize,
+    int_class: bool,
+}
+
+/// The value a HIP parameter is bound to.
+#[derive(Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+enum AdapterValue {
+    /// A CUDA parameter as it is.
+    Arg { name: String },
+    /// `kernelParams` in any of cuda-python's forms, unusual values through `fallback`.
+    KernelParams { name: String, fallback: ImportRef },
+    /// An integer parameter where None means 0.
+    IntOrZero { name: String },
+    /// A parameter converted in the body, where None means 0.
+    AnyOrZero { name: String },
+    /// Zero, for a HIP parameter CUDA's function lacks.
+    Zero { ty: ArgType },
+}
+
+/// An output as cuda-python gives it.
+#[derive(Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+enum AdapterOutput {
+    /// An instance of a CUDA integer class.
+    IntClass { class: ImportRef, var: Var },
+    /// An instance of a CUDA handle class.
+    Handle { class: ImportRef, var: Var },
+    /// An `int` address.
+    Address { var: Var },
+    /// As the HIP function gives it.
+    Hip { output: Output },
 }
 
 /// What the template uses of the HIP function's model.
@@ -53,12 +91,20 @@ struct AdapterModel {
 struct FunctionModelView {
     name: String,
     symbol: String,
-    prep: Vec<String>,
-    ffi_params: Vec<String>,
-    ffi_ret: String,
+    prep: Vec<Prep>,
+    ffi_params: Vec<FfiType>,
+    ffi_ret: FfiType,
     call_args: Vec<String>,
     keep_gil: bool,
     serialize: bool,
+}
+
+/// A lazily imported object of a module.
+#[derive(Serialize)]
+struct ImportModel {
+    r: ImportRef,
+    module: String,
+    attr: String,
 }
 
 /// The adapters of one HIP module.
@@ -66,8 +112,8 @@ struct FunctionModelView {
 struct ModuleAdapters {
     /// HIP module (spec and feature name).
     name: String,
-    /// Lazily imported Python objects: (static name, module, attribute, Rust type).
-    imports: Vec<(String, String, String, String)>,
+    /// Lazily imported Python objects.
+    imports: Vec<ImportModel>,
     adapters: Vec<AdapterModel>,
 }
 
@@ -138,23 +184,12 @@ pub fn render(
             name: hip_module.to_string(),
             imports: imported
                 .into_iter()
-                .map(|((m, a), n)| {
-                    let ty = if n.starts_with("INT_CLASS_") {
-                        "rt::IntClass"
-                    } else {
-                        "rt::Imported"
-                    };
-                    (n, m, a, ty.to_string())
-                })
+                .map(|((module, attr), r)| ImportModel { r, module, attr })
                 .collect(),
             adapters,
         });
     }
-    let mut env = Environment::new();
-    env.set_loader(minijinja::path_loader(templates));
-    env.set_trim_blocks(true);
-    env.set_lstrip_blocks(true);
-    env.set_keep_trailing_newline(true);
+    let env = crate::templates::environment(templates);
     let file = AdaptersFile {
         command: command.to_string(),
         modules,
@@ -195,45 +230,30 @@ fn load(inputs: &HipInputs, name: &str) -> Result<(Library, Vec<Library>, Spec)>
     Ok((lib, imports, spec))
 }
 
-/// The Rust parameter name and type of each Python parameter of a model.
-fn typed_params(hip: &FunctionModel) -> Vec<(String, String)> {
-    hip.rust_params
-        .iter()
-        .map(|p| {
-            let (n, t) = p.split_once(": ").unwrap_or((p, ""));
-            (n.to_string(), t.to_string())
-        })
-        .collect()
+/// Zero as a HIP parameter of type `ty`, if the type has one here.
+fn zero_of(ty: &ArgType) -> Option<AdapterValue> {
+    match ty {
+        ArgType::CInt { .. }
+        | ArgType::Any
+        | ArgType::Ptr
+        | ArgType::PtrMut
+        | ArgType::Bool
+        | ArgType::Float { .. } => Some(AdapterValue::Zero { ty: ty.clone() }),
+        _ => None,
+    }
 }
 
-/// A Rust expression giving a HIP parameter of Rust type `ty` the value zero, if the type
-/// has one here.
-fn zero_of(ty: &str) -> Option<&'static str> {
-    Some(match ty {
-        t if t.starts_with("rt::CInt<") => "rt::CInt(0)",
-        "&Bound<'_, PyAny>" => "&__zero",
-        "rt::PtrArg" => "rt::PtrArg::convert(&__zero, false)?",
-        "rt::PtrArgMut" => "rt::PtrArgMut(rt::PtrArg::convert(&__zero, false)?)",
-        "bool" => "false",
-        "f32" | "f64" => "0.0",
-        _ => return None,
-    })
-}
-
-/// The static holding `module.attr`, registered in `imported`: named `<prefix>_<n>`, whose
-/// prefix says its Rust type (`IMPORTED`: an `rt::Imported`; `INT_CLASS`: an `rt::IntClass`,
-/// a class whose instances are made from integers).
+/// The static holding `module.attr`, registered in `imported`.
 fn import(
-    imported: &mut BTreeMap<(String, String), String>,
-    prefix: &str,
+    imported: &mut BTreeMap<(String, String), ImportRef>,
+    int_class: bool,
     module: &str,
     attr: &str,
-) -> String {
+) -> ImportRef {
     let n = imported.len();
-    imported
+    *imported
         .entry((module.to_string(), attr.to_string()))
-        .or_insert_with(|| format!("{prefix}_{n}"))
-        .clone()
+        .or_insert(ImportRef { n, int_class })
 }
 
 /// The native adapter of `entry`, or None where its shape needs the Python adapter.
@@ -241,12 +261,12 @@ fn adapter(
     api: &ApiConventions,
     entry: &crate::ir::Adapter,
     hip: &FunctionModel,
-    imported: &mut BTreeMap<(String, String), String>,
+    imported: &mut BTreeMap<(String, String), ImportRef>,
 ) -> Option<AdapterModel> {
     if entry.direct.is_some()
         || hip.plain
-        || !hip.results.first()?.contains("__r as i64")
-        || entry.args.len() != hip.py_params.len()
+        || !hip.results.first()?.is_returned_enum()
+        || entry.args.len() != hip.params.len()
         || entry
             .params
             .iter()
@@ -254,9 +274,7 @@ fn adapter(
     {
         return None;
     }
-    let hip_params = typed_params(hip);
     let cuda_module = format!("cuda.bindings.{}", entry.module);
-    let rust = |n: &str| crate::render::rust_name(n);
     // Each CUDA input feeds one HIP parameter, or is dropped (must be null).
     let mut feeds: HashMap<usize, usize> = HashMap::new();
     for (j, a) in entry.args.iter().enumerate() {
@@ -271,70 +289,64 @@ fn adapter(
         }
     }
     let mut zero = false;
-    let mut py_params = Vec::new();
-    let mut rust_params = Vec::new();
+    let mut params = Vec::new();
     let mut dropped = Vec::new();
     // The value of each HIP parameter, by HIP position.
-    let mut values: Vec<Option<String>> = vec![None; hip_params.len()];
+    let mut values: Vec<Option<AdapterValue>> = hip.params.iter().map(|_| None).collect();
     for (i, p) in entry.params.iter().enumerate() {
-        let name = rust(&p.name);
-        py_params.push(name.clone());
+        let name = rust_name(&p.name);
         let Some(&j) = feeds.get(&i) else {
             if !entry.dropped.contains(&i) {
                 return None;
             }
-            rust_params.push(format!("{name}: &Bound<'_, PyAny>"));
+            params.push(Param {
+                name: name.clone(),
+                ty: ArgType::Any,
+                optional: false,
+            });
             dropped.push(name);
             continue;
         };
-        let ty = &hip_params[j].1;
-        let (param_ty, value) = if p.kernel_params {
-            if ty != "rt::PtrArg" && ty != "rt::PtrArgMut" {
+        let ty = &hip.params[j].ty;
+        let (ty, optional, value) = if p.kernel_params {
+            if !matches!(ty, ArgType::Ptr | ArgType::PtrMut) {
                 return None;
             }
-            let fallback = import(
-                imported,
-                "IMPORTED",
-                "cuda._conventions",
-                "_address_of_value",
-            );
-            (
-                "&Bound<'_, PyAny>".to_string(),
-                format!("rt::KernelParams::convert({name}, || Ok({fallback}.get(py)?.clone()))?"),
-            )
-        } else if p.integer && ty.starts_with("rt::CInt<") {
-            (
-                format!("Option<{ty}>"),
-                format!("{name}.unwrap_or(rt::CInt(0))"),
-            )
-        } else if p.integer && ty == "&Bound<'_, PyAny>" {
+            let fallback = import(imported, false, "cuda._conventions", "_address_of_value");
+            let value = AdapterValue::KernelParams {
+                name: name.clone(),
+                fallback,
+            };
+            (ArgType::Any, false, value)
+        } else if p.integer && matches!(ty, ArgType::CInt { .. }) {
+            let value = AdapterValue::IntOrZero { name: name.clone() };
+            (ty.clone(), true, value)
+        } else if p.integer && *ty == ArgType::Any {
             zero = true;
-            (
-                "Option<&Bound<'_, PyAny>>".to_string(),
-                format!("{name}.unwrap_or(&__zero)"),
-            )
-        } else if p.integer && !ty.starts_with("rt::PtrArg") {
+            let value = AdapterValue::AnyOrZero { name: name.clone() };
+            (ArgType::Any, true, value)
+        } else if p.integer && !matches!(ty, ArgType::Ptr | ArgType::PtrMut) {
             return None;
         } else {
-            (ty.clone(), name.clone())
+            (ty.clone(), false, AdapterValue::Arg { name: name.clone() })
         };
-        rust_params.push(format!("{name}: {param_ty}"));
+        params.push(Param { name, ty, optional });
         values[j] = Some(value);
     }
     for (j, a) in entry.args.iter().enumerate() {
         if matches!(a, AdapterArg::Zero) {
-            let z = zero_of(&hip_params[j].1)?;
-            zero |= z.contains("__zero");
-            values[j] = Some(z.to_string());
+            let ty = &hip.params[j].ty;
+            zero |= matches!(ty, ArgType::Any | ArgType::Ptr | ArgType::PtrMut);
+            values[j] = Some(zero_of(ty)?);
         }
     }
-    let values: Vec<String> = values.into_iter().collect::<Option<_>>()?;
-    let names: Vec<&str> = hip_params.iter().map(|(n, _)| n.as_str()).collect();
-    let bind = if names.is_empty() {
-        String::new()
-    } else {
-        format!("let ({},) = ({},);", names.join(", "), values.join(", "))
-    };
+    let values: Vec<AdapterValue> = values.into_iter().collect::<Option<_>>()?;
+    let bind = hip
+        .params
+        .iter()
+        .map(|p| p.name.clone())
+        .zip(values)
+        .collect();
     let mut results = Vec::new();
     for r in &entry.results {
         let AdapterResult::Hip {
@@ -350,8 +362,8 @@ fn adapter(
         if record.is_some() {
             return None;
         }
-        let raw = hip.raw_outs.get(index + 1)?.as_deref();
-        let expr = hip.results.get(index + 1)?;
+        let raw = hip.raw_outs.get(index + 1)?.clone();
+        let output = hip.results.get(index + 1)?.clone();
         results.push(match (wrap, handle, address) {
             (Some(w), _, _) => {
                 // The module cuda-python defines the typedef's class in.
@@ -360,43 +372,34 @@ fn adapter(
                 } else {
                     "driver"
                 };
-                let cls = import(imported, "INT_CLASS", &format!("cuda.bindings.{module}"), w);
-                format!("{cls}.make(py, {} as i128)?", raw?)
+                let class = import(imported, true, &format!("cuda.bindings.{module}"), w);
+                AdapterOutput::IntClass { class, var: raw? }
             }
             (None, Some(h), _) => {
-                let cls = import(imported, "IMPORTED", &cuda_module, h);
-                format!("{cls}.get(py)?.call1(({},))?.unbind()", raw?)
+                let class = import(imported, false, &cuda_module, h);
+                AdapterOutput::Handle { class, var: raw? }
             }
-            (None, None, true) => format!("rt::obj(py, {})?", raw?),
-            (None, None, false) => expr.clone(),
+            (None, None, true) => AdapterOutput::Address { var: raw? },
+            (None, None, false) => AdapterOutput::Hip { output },
         });
     }
-    let dropped = if dropped.is_empty() {
-        Vec::new()
+    let not_supported = if dropped.is_empty() {
+        None
     } else {
-        let status = import(imported, "IMPORTED", &cuda_module, &entry.status_type);
+        let status = import(imported, false, &cuda_module, &entry.status_type);
         let member = api.not_supported.get(&entry.status_type)?;
-        let nones = ", py.None()".repeat(results.len());
-        dropped
-            .iter()
-            .map(|n| {
-                format!(
-                    "if !rt::is_null_input({n})? {{ return rt::tuple(py, [{status}.get(py)?.getattr({member:?})?.unbind(){nones}]); }}"
-                )
-            })
-            .collect()
+        Some((status, member.clone()))
     };
     Some(AdapterModel {
-        rust_name: format!("v{}_{}", api.version, entry.cuda),
         cuda: entry.cuda.clone(),
         version: api.version.clone(),
         doc: vec![format!(
             "CUDA's {} on HIP's {}, with cuda-python's calling convention (cuda-bindings {}).",
             entry.cuda, entry.hip, api.version
         )],
-        py_params,
-        rust_params,
+        params,
         dropped,
+        not_supported,
         zero,
         bind,
         status: hip.results[0].clone(),

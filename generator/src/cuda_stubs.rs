@@ -321,7 +321,7 @@ fn function(
             .params
             .iter()
             .filter(|p| !matches!(p.usage, Usage::Out | Usage::OutString))
-            .map(|p| any(&crate::render::python_name(&p.name)))
+            .map(|p| any(&crate::names::python_name(&p.name)))
             .collect();
         let outs = f
             .params

@@ -9,8 +9,10 @@ mod cuda_shim;
 mod cuda_stubs;
 mod cuda_types;
 mod diff;
+mod docstring;
 mod ir;
 mod macros;
+mod names;
 mod parse;
 mod render;
 mod reshape;
@@ -18,6 +20,7 @@ mod rules;
 mod shim;
 mod spec;
 mod stubs;
+mod templates;
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};

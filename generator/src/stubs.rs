@@ -7,7 +7,7 @@
 //! defined once at the top of every stub by `templates/module.pyi.j2`.
 
 use crate::ir::{CType, Library, Usage};
-use crate::render::PYTHON_KEYWORDS;
+use crate::names::{python_name, PYTHON_KEYWORDS};
 use serde::Serialize;
 
 /// Whether `name` can be written as an attribute in a stub.
@@ -35,6 +35,22 @@ pub fn param_type(ty: &CType, usage: Usage) -> String {
             _ => "_PointerLike".into(),
         },
         _ => value_type(ty),
+    }
+}
+
+/// A parameter of a function's stub: `name: type`.
+pub fn param(c_name: &str, ty: &CType, usage: Usage) -> String {
+    format!("{}: {}", python_name(c_name), param_type(ty, usage))
+}
+
+/// The return type of a function's stub: its one result or None where results are plain,
+/// else a tuple of them.
+pub fn returns(plain: bool, results: &[String]) -> String {
+    match (plain, results) {
+        (true, []) => "None".into(),
+        (true, [one]) => one.clone(),
+        (_, []) => "tuple[()]".into(),
+        (_, all) => format!("tuple[{}]", all.join(", ")),
     }
 }
 

@@ -1,0 +1,456 @@
+//! The model of one generated function: how each parameter converts, what the C call takes
+//! and returns, and how the result is built.
+
+use super::model::{
+    ArgType, Conversion, FfiBase, FfiType, FunctionModel, InValue, MirrorField, MirrorModel,
+    Output, Param, Prep, Var,
+};
+use super::types::size_of;
+use super::TypeIndex;
+use crate::docstring;
+use crate::ir::{CType, Function, Record, Usage};
+use crate::names::rust_name;
+use crate::stubs;
+use anyhow::{bail, Context, Result};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// What one function's rendering needs to know about its library.
+pub(crate) struct FnCtx<'a> {
+    /// Registry indices.
+    pub(crate) types: &'a TypeIndex,
+    /// Records by name.
+    pub(crate) records: &'a HashMap<&'a str, &'a Record>,
+    /// Name of the status enum.
+    pub(crate) status: Option<&'a str>,
+    /// Registry index of the status enum.
+    pub(crate) status_idx: Option<usize>,
+    /// Value put first in the result of plain-returning functions.
+    pub(crate) success_value: Option<i64>,
+    /// Whether a single result is returned as itself (and none as None), not as a tuple.
+    pub(crate) plain_results: bool,
+    /// (function regex, the function freeing strings it returns), in spec order.
+    pub(crate) owned_strings: &'a [(regex::Regex, String)],
+    /// The free functions the rendered functions use.
+    pub(crate) frees_used: &'a std::cell::RefCell<BTreeSet<String>>,
+}
+
+/// The FFI integer type of a size and signedness.
+fn int(size: u8, signed: bool) -> FfiType {
+    FfiType::scalar(FfiBase::Int { size, signed })
+}
+
+impl FnCtx<'_> {
+    /// The FFI type of a C type; records by value get a mirror.
+    fn ffi_type(&self, ty: &CType, mirrors: &mut BTreeMap<String, MirrorModel>) -> Result<FfiType> {
+        Ok(match ty {
+            CType::Void => FfiType::scalar(FfiBase::Unit),
+            CType::Bool => FfiType::scalar(FfiBase::Bool),
+            CType::Int { size, signed, .. } | CType::Enum { size, signed, .. } => {
+                int(*size, *signed)
+            }
+            CType::Float { size } => FfiType::scalar(FfiBase::Float { size: *size }),
+            CType::Record { name } => FfiType::scalar(FfiBase::Mirror {
+                record: self.mirror(name, mirrors)?,
+            }),
+            CType::Handle { .. } | CType::Pointer { .. } => FfiType::scalar(FfiBase::Address),
+            CType::Array { elem, len } => {
+                let mut t = self.ffi_type(elem, mirrors)?;
+                t.dims.insert(0, *len);
+                t
+            }
+            CType::Unsupported { spelling } => bail!("unsupported type {spelling}"),
+        })
+    }
+
+    /// Declares a `#[repr(C)]` mirror of a record passed by value and returns its C name.
+    fn mirror(&self, name: &str, mirrors: &mut BTreeMap<String, MirrorModel>) -> Result<String> {
+        if mirrors.contains_key(name) {
+            return Ok(name.to_string());
+        }
+        let r = self
+            .records
+            .get(name)
+            .with_context(|| format!("record {name} has no definition"))?;
+        if r.is_union || r.fields.iter().any(|f| f.bit_width.is_some()) {
+            bail!("record {name} passed by value is a union or has bitfields");
+        }
+        let mut fields = Vec::new();
+        for f in &r.fields {
+            fields.push(MirrorField {
+                name: rust_name(&f.name),
+                ty: self.ffi_type(&f.ty, mirrors)?,
+            });
+        }
+        mirrors.insert(
+            name.to_string(),
+            MirrorModel {
+                name: name.to_string(),
+                fields,
+                size: r.size,
+            },
+        );
+        Ok(name.to_string())
+    }
+
+    /// The render model of a function.
+    pub(crate) fn function(
+        &self,
+        f: &Function,
+        mirrors: &mut BTreeMap<String, MirrorModel>,
+    ) -> Result<FunctionModel> {
+        let mut m = FunctionModel {
+            name: f.name.clone(),
+            symbol: f.symbol.clone(),
+            doc: Vec::new(),
+            params: Vec::new(),
+            prep: Vec::new(),
+            ffi_params: Vec::new(),
+            ffi_ret: self.ffi_type(&f.ret, mirrors)?,
+            call_args: Vec::new(),
+            keep_gil: f.keep_gil,
+            serialize: f.serialize,
+            results: Vec::new(),
+            plain: false,
+            stub_params: Vec::new(),
+            stub_ret: String::new(),
+            stub_doc: String::new(),
+            raw_outs: Vec::new(),
+        };
+        let mut raw_outs: Vec<Option<Var>> = Vec::new();
+        let mut returns_doc: Vec<String> = Vec::new();
+        let mut outs: Vec<Output> = Vec::new();
+        let mut stub_results: Vec<String> = Vec::new();
+        let status = self.status.unwrap_or_default();
+        let is_status =
+            matches!(&f.ret, CType::Enum { name, .. } if Some(name.as_str()) == self.status);
+        if is_status {
+            outs.push(Output::Status {
+                ty: self
+                    .types
+                    .local_ref(self.status_idx.context("status index")?),
+            });
+            raw_outs.push(None);
+            stub_results.push(stubs::result_type(&f.ret, false));
+            returns_doc.push(docstring::status_line(status));
+        } else if f.ret != CType::Void {
+            if let (Some(idx), Some(value)) = (self.status_idx, self.success_value) {
+                outs.push(Output::Success {
+                    ty: self.types.local_ref(idx),
+                    value,
+                });
+                raw_outs.push(None);
+                stub_results.push(status.to_string());
+                returns_doc.push(docstring::success_line(status));
+            }
+            let conversion = self.conversion(&f.name, &f.ret, None)?;
+            outs.push(Output::Value {
+                var: Var::Ret,
+                conversion,
+            });
+            raw_outs.push(raw_value(&f.ret).then_some(Var::Ret));
+            stub_results.push(stubs::result_type(&f.ret, false));
+            returns_doc.push(docstring::describe(&f.ret));
+        }
+        for p in &f.params {
+            if p.name == "py" || p.name.starts_with("__") {
+                bail!(
+                    "{}: parameter name {} collides with generated names",
+                    f.name,
+                    p.name
+                );
+            }
+            let arg = rust_name(&p.name);
+            let c = p.name.clone();
+            m.ffi_params.push(self.ffi_type(&p.ty, mirrors)?);
+            match p.usage {
+                Usage::Out => {
+                    let CType::Pointer { pointee, .. } = &p.ty else {
+                        bail!("{}.{} is out but not a pointer", f.name, p.name);
+                    };
+                    if let CType::Record { name } = pointee.as_ref() {
+                        // The C function fills a struct: allocate one and return it.
+                        m.prep.push(Prep::NewRecord {
+                            c: c.clone(),
+                            ty: self.types.get(name)?,
+                        });
+                        m.prep.push(Prep::RecordAddress { c: c.clone() });
+                        outs.push(Output::Record { c: c.clone() });
+                        raw_outs.push(None);
+                        stub_results.push(name.clone());
+                        returns_doc.push(docstring::output_line(&p.name, name));
+                    } else {
+                        let storage = match pointee.as_ref() {
+                            CType::Bool => int(1, false),
+                            CType::Array { .. } | CType::Void => {
+                                bail!("{}.{}: cannot return a {pointee:?}", f.name, p.name)
+                            }
+                            other => self.ffi_type(other, mirrors)?,
+                        };
+                        m.prep.push(Prep::OutStorage {
+                            c: c.clone(),
+                            storage: storage.clone(),
+                        });
+                        m.prep.push(Prep::StorageAddress {
+                            c: c.clone(),
+                            storage,
+                        });
+                        // Size parameters are C integers (`rt::CInt`).
+                        let size = p.size_param.as_deref().map(rust_name);
+                        let var = Var::Out { c: c.clone() };
+                        let conversion = self.conversion(&f.name, pointee, size)?;
+                        outs.push(Output::Value {
+                            var: var.clone(),
+                            conversion,
+                        });
+                        raw_outs.push(raw_value(pointee).then_some(var));
+                        stub_results.push(stubs::result_type(pointee, p.size_param.is_some()));
+                        returns_doc.push(docstring::output_line(
+                            &p.name,
+                            &docstring::describe(pointee),
+                        ));
+                    }
+                }
+                Usage::OutString => {
+                    let len = rust_name(p.size_param.as_deref().context("out_string size")?);
+                    m.prep.push(Prep::OutStringBuffer { c: c.clone(), len });
+                    m.prep.push(Prep::BufferAddress { c: c.clone() });
+                    outs.push(Output::Bytes { c: c.clone() });
+                    raw_outs.push(None);
+                    stub_results.push("bytes".into());
+                    returns_doc.push(docstring::output_line(&p.name, "bytes"));
+                }
+                Usage::ByRef | Usage::Pointer => {
+                    m.stub_params.push(stubs::param(&p.name, &p.ty, p.usage));
+                    let ty = self.pointer_param(&p.ty, &arg, &c, &mut m.prep)?;
+                    m.params.push(Param {
+                        name: arg,
+                        ty,
+                        optional: false,
+                    });
+                }
+                usage => {
+                    m.stub_params.push(stubs::param(&p.name, &p.ty, usage));
+                    let (ty, value) = self.in_param(&p.ty, usage, &arg, mirrors)?;
+                    m.params.push(Param {
+                        name: arg,
+                        ty,
+                        optional: false,
+                    });
+                    m.prep.push(Prep::Let {
+                        c: c.clone(),
+                        value,
+                    });
+                }
+            }
+            m.call_args.push(c);
+        }
+        m.plain = self.plain_results && outs.len() <= 1;
+        m.results = outs;
+        m.raw_outs = raw_outs;
+        m.stub_ret = stubs::returns(m.plain, &stub_results);
+        // Only what Python passes is an argument (not outputs, not out_string buffers).
+        let args: Vec<String> = f
+            .params
+            .iter()
+            .filter(|p| !matches!(p.usage, Usage::Out | Usage::OutString))
+            .map(|p| p.name.clone())
+            .collect();
+        m.doc = docstring::lines(&f.doc, &args, &returns_doc);
+        if f.deprecated {
+            m.doc.push(String::new());
+            m.doc.push("Deprecated in the C API.".into());
+        }
+        m.stub_doc = stubs::function_doc(&m.doc);
+        Ok(m)
+    }
+
+    /// The Rust parameter type and the C value of an input.
+    fn in_param(
+        &self,
+        ty: &CType,
+        usage: Usage,
+        arg: &str,
+        mirrors: &mut BTreeMap<String, MirrorModel>,
+    ) -> Result<(ArgType, InValue)> {
+        let address = || InValue::Address {
+            arg: arg.to_string(),
+        };
+        Ok(match usage {
+            Usage::String => (ArgType::CStr, address()),
+            Usage::StringArray => (ArgType::CStrArray, address()),
+            Usage::KernelExtra => (ArgType::KernelExtra, address()),
+            Usage::In => match ty {
+                CType::Int { size, signed, .. } => (
+                    ArgType::CInt {
+                        size: *size,
+                        signed: *signed,
+                    },
+                    InValue::Int {
+                        arg: arg.to_string(),
+                    },
+                ),
+                CType::Bool | CType::Float { .. } => (
+                    match ty {
+                        CType::Float { size } => ArgType::Float { size: *size },
+                        _ => ArgType::Bool,
+                    },
+                    InValue::Plain {
+                        arg: arg.to_string(),
+                    },
+                ),
+                CType::Enum { name, size, signed } => (
+                    ArgType::Any,
+                    InValue::Enum {
+                        arg: arg.to_string(),
+                        ty: self.types.get(name)?,
+                        size: *size,
+                        signed: *signed,
+                    },
+                ),
+                CType::Record { name } => (
+                    ArgType::Any,
+                    InValue::Record {
+                        arg: arg.to_string(),
+                        ty: self.types.get(name)?,
+                        record: self.mirror(name, mirrors)?,
+                    },
+                ),
+                CType::Handle { .. } | CType::Pointer { .. } => (ArgType::Ptr, address()),
+                other => bail!("cannot pass {other:?}"),
+            },
+            Usage::Out | Usage::OutString | Usage::ByRef | Usage::Pointer => {
+                unreachable!("handled by the caller")
+            }
+        })
+    }
+
+    /// The Rust parameter type of a pointer argument, adding the statements that give its
+    /// C value `a_<c>` to `prep`. What the header says the pointer points at picks the
+    /// conversion: a handle (`hiprtcProgram *`: the handle object, or an address as is), a
+    /// struct (an instance of that struct, or a buffer large enough), a number (a buffer of
+    /// at least one), or anything pointer-like.
+    fn pointer_param(
+        &self,
+        ty: &CType,
+        arg: &str,
+        c: &str,
+        prep: &mut Vec<Prep>,
+    ) -> Result<ArgType> {
+        let c = c.to_string();
+        let arg = arg.to_string();
+        let address = |prep: &mut Vec<Prep>, c: String, arg: String| {
+            prep.push(Prep::Let {
+                c,
+                value: InValue::Address { arg },
+            })
+        };
+        let CType::Pointer { pointee, is_const } = ty else {
+            address(prep, c, arg);
+            return Ok(ArgType::Ptr);
+        };
+        let writable = !is_const;
+        let holder = |prep: &mut Vec<Prep>, c: String, holder: &str| {
+            prep.push(Prep::HolderAddress {
+                c,
+                holder: holder.to_string(),
+            })
+        };
+        match pointee.as_ref() {
+            CType::Handle { name } => {
+                prep.push(Prep::HandleRef {
+                    c: c.clone(),
+                    arg,
+                    ty: self.types.get(name)?,
+                    writable,
+                });
+                holder(prep, c, "h");
+                Ok(ArgType::Any)
+            }
+            CType::Record { name } if self.records.contains_key(name.as_str()) => {
+                prep.push(Prep::RecordPtr {
+                    c: c.clone(),
+                    arg,
+                    ty: self.types.get(name)?,
+                    writable,
+                });
+                holder(prep, c, "p");
+                Ok(ArgType::Any)
+            }
+            p if p.is_scalar() && !p.is_char() => {
+                prep.push(Prep::TypedPtr {
+                    c: c.clone(),
+                    arg,
+                    size: size_of(p, self.records)?,
+                    writable,
+                });
+                holder(prep, c, "p");
+                Ok(ArgType::Any)
+            }
+            _ => {
+                address(prep, c, arg);
+                Ok(if writable {
+                    ArgType::PtrMut
+                } else {
+                    ArgType::Ptr
+                })
+            }
+        }
+    }
+
+    /// How a C value of type `ty` returned by `function` becomes a Python object; `size` is
+    /// the argument giving the byte size of an allocation it points at.
+    fn conversion(&self, function: &str, ty: &CType, size: Option<String>) -> Result<Conversion> {
+        Ok(match ty {
+            CType::Bool => Conversion::Bool,
+            CType::Int { .. } | CType::Float { .. } => Conversion::Number,
+            CType::Enum { name, .. } => Conversion::Enum {
+                ty: self.types.get(name)?,
+            },
+            CType::Handle { name } => Conversion::Instance {
+                ty: self.types.get(name)?,
+            },
+            CType::Pointer { pointee, is_const } if pointee.is_char() => {
+                // A non-const `char *` of a function the spec's `owned_strings` names is handed
+                // over: copied, then given back to the library's free function.
+                let free = self
+                    .owned_strings
+                    .iter()
+                    .find(|(re, _)| !is_const && re.is_match(function))
+                    .map(|(_, free)| free.clone());
+                match free {
+                    Some(free) => {
+                        self.frees_used.borrow_mut().insert(free.clone());
+                        Conversion::OwnedCStr { free }
+                    }
+                    None => Conversion::CStr,
+                }
+            }
+            CType::Pointer { pointee, .. } if matches!(**pointee, CType::Record { .. }) => {
+                let CType::Record { name } = pointee.as_ref() else {
+                    unreachable!()
+                };
+                Conversion::Instance {
+                    ty: self.types.get(name)?,
+                }
+            }
+            CType::Pointer { .. } => match size {
+                Some(size) => Conversion::DeviceArray { size },
+                None => Conversion::Pointer,
+            },
+            CType::Record { name } => Conversion::RecordCopy {
+                ty: self.types.get(name)?,
+            },
+            other => bail!("cannot return {other:?}"),
+        })
+    }
+}
+
+/// Whether a C value of type `t` is an integer or an address (not a string), so that the
+/// variable holding it can be presented otherwise than the module presents it.
+fn raw_value(t: &CType) -> bool {
+    match t {
+        CType::Int { .. } | CType::Handle { .. } => true,
+        CType::Pointer { pointee, .. } => !pointee.is_char(),
+        _ => false,
+    }
+}
