@@ -1,38 +1,34 @@
-//! Hand-written runtime shared by every module that hipgen generates: library loading,
-//! pointer and string arguments, lazily created enum/struct/handle classes, and the
-//! helpers the generated wrappers call. Generated code stays thin; the logic lives here.
+//! Hand-written runtime shared by every module that hipgen generates. Four rooms, each
+//! depending only on those before it:
+//! - `tables`: the static data generated code fills (libraries, types, alias tables);
+//! - `load`: finding and opening libraries, resolving symbols, choosing the platform;
+//! - `convert`: Python arguments to C values and C results to Python objects;
+//! - `types`: the lazily created enum, struct and handle classes of each module.
+//!
+//! Generated code stays thin; the logic lives here.
 
-pub mod aliases;
-pub mod attr;
-pub mod buffer;
-pub mod cstr;
-pub mod extra;
-pub mod kernel_params;
-pub mod loader;
-pub mod number;
-pub mod platform;
-pub mod pointer;
-pub mod record;
-pub mod reexport;
-pub mod registry;
-pub mod strings;
-pub mod typed_ptr;
+pub mod convert;
+pub mod load;
+pub mod tables;
+pub mod types;
 
-pub use cstr::{cstr_class, cstr_result, owned_cstr_result};
-pub use extra::KernelExtra;
-pub use kernel_params::KernelParams;
-pub use loader::{
-    platform, platform_reason, CudaLibrary, HipLoadError, Library, LibrarySpec, NvidiaSpec,
-    Platform, Symbol, VersionCheck,
+// The paths generated code and the packages use.
+pub use convert::cstr::{cstr_class, cstr_result, owned_cstr_result};
+pub use convert::extra::KernelExtra;
+pub use convert::kernel_params::KernelParams;
+pub use convert::number::CInt;
+pub use convert::pointer::{DeviceArray, Pointer, PtrArg, PtrArgMut};
+pub use convert::strings::{CStrArg, CStrArrayArg};
+pub use convert::{attr, buffer, cstr, extra, kernel_params, number, pointer, strings};
+pub use load::{platform, platform_reason, HipLoadError, Library, Platform, Symbol};
+pub use tables::{
+    aliases, CudaLibrary, EnumDef, FieldDef, FieldKind, HandleDef, LibrarySpec, NvidiaSpec,
+    RecordDef, TypeDef, VersionCheck,
 };
-pub use number::CInt;
-pub use pointer::{DeviceArray, Pointer, PtrArg, PtrArgMut};
-pub use record::Struct;
-pub use registry::{
-    EnumDef, FieldDef, FieldKind, HandleDef, RecordDef, TypeDef, TypeRegistry, TypeSlot,
-};
-pub use strings::{CStrArg, CStrArrayArg};
-pub use typed_ptr::{typed_ptr_arg, HandleRef};
+pub use types::record::Struct;
+pub use types::registry::{TypeRegistry, TypeSlot};
+pub use types::typed_ptr::{typed_ptr_arg, HandleRef};
+pub use types::{record, reexport, registry, typed_ptr};
 
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};

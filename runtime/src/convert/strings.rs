@@ -1,6 +1,6 @@
 //! C string arguments: `const char *` and `const char **` (results are `cstr.rs`'s).
 
-use crate::pointer::PtrArg;
+use crate::convert::pointer::PtrArg;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};

@@ -1,7 +1,7 @@
 //! `hipModuleLaunchKernel(..., extra=...)`: kernel arguments packed with C alignment.
 
-use crate::buffer::BufferGuard;
-use crate::pointer::{Pointer, PtrArg};
+use crate::convert::buffer::BufferGuard;
+use crate::convert::pointer::{Pointer, PtrArg};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
@@ -16,9 +16,9 @@ const PARAM_END: usize = 0x03;
 
 /// The end marker of the platform HIP runs on.
 fn param_end() -> usize {
-    match crate::loader::platform() {
-        crate::loader::Platform::Amd => PARAM_END,
-        crate::loader::Platform::Nvidia => 0x00,
+    match crate::load::platform() {
+        crate::load::Platform::Amd => PARAM_END,
+        crate::load::Platform::Nvidia => 0x00,
     }
 }
 

@@ -1,10 +1,30 @@
 //! Struct and union instances: memory with fields read and written through descriptors.
 
-use crate::pointer::{Pointer, PtrArg};
-use crate::registry::{FieldDef, FieldKind, RecordDef, TypeRegistry};
+use crate::convert::pointer::{Pointer, PtrArg};
+use crate::tables::{FieldDef, FieldKind, RecordDef, TypeDef};
 use pyo3::exceptions::{PyIndexError, PyKeyError, PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyInt, PyList, PyString, PyTuple, PyType};
+
+/// What reading and writing fields needs of the registry their types refer to: a trait, so
+/// that records do not depend on the registry that creates their classes
+/// (`TypeRegistry` implements it).
+pub trait FieldTypes: Sync {
+    /// The member of enum `idx` with value `v` (a plain int where none has it).
+    fn enum_member(&'static self, py: Python<'_>, idx: usize, v: i64) -> PyResult<PyObject>;
+    /// The value of an argument for enum `idx`.
+    fn enum_arg(&'static self, idx: usize, obj: &Bound<'_, PyAny>) -> PyResult<i64>;
+    /// An instance of class `idx` at `addr`, keeping `owner` alive.
+    fn instance_at(
+        &'static self,
+        py: Python<'_>,
+        idx: usize,
+        addr: usize,
+        owner: Option<PyObject>,
+    ) -> PyResult<PyObject>;
+    /// The table entry of type `idx`.
+    fn def(&self, idx: usize) -> &'static TypeDef;
+}
 
 /// The layout of one record class, stored on the class as `_hipgen_layout_`.
 #[pyclass(frozen, module = "hip._util.types")]
@@ -12,7 +32,7 @@ pub struct Layout {
     /// The record's table entry.
     pub def: &'static RecordDef,
     /// The registry its field types refer to.
-    pub registry: &'static TypeRegistry,
+    pub registry: &'static dyn FieldTypes,
 }
 
 /// A field descriptor on a record class.
@@ -21,7 +41,7 @@ pub struct Field {
     /// The field's table entry.
     pub def: &'static FieldDef,
     /// The registry its type refers to.
-    pub registry: &'static TypeRegistry,
+    pub registry: &'static dyn FieldTypes,
 }
 
 /// The address of a struct instance.
@@ -126,7 +146,7 @@ pub fn int_in_range(value: &Bound<'_, PyAny>, bits: u32, signed: bool) -> PyResu
     // An i64 first (one C call under abi3), else the full range.
     let v: i128 = match value.extract::<i64>() {
         Ok(v) => v as i128,
-        Err(_) => crate::number::int_arg(value)?,
+        Err(_) => crate::convert::number::int_arg(value)?,
     };
     let (lo, hi) = if signed {
         (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
@@ -180,7 +200,7 @@ unsafe fn write_bits(addr: usize, shift: u8, width: u8, v: i128) {
 /// Reads a field of the record at `base`.
 fn read_field(
     py: Python<'_>,
-    reg: &'static TypeRegistry,
+    reg: &'static dyn FieldTypes,
     f: &FieldDef,
     base: usize,
     owner: &Bound<'_, PyAny>,
@@ -205,7 +225,7 @@ fn read_field(
 /// Reads a value of `kind` at `addr`.
 fn read_kind(
     py: Python<'_>,
-    reg: &'static TypeRegistry,
+    reg: &'static dyn FieldTypes,
     kind: &FieldKind,
     addr: usize,
     owner: &Bound<'_, PyAny>,
@@ -265,7 +285,7 @@ fn read_kind(
 
 /// Writes a field of the record at `base`.
 fn write_field(
-    reg: &'static TypeRegistry,
+    reg: &'static dyn FieldTypes,
     f: &FieldDef,
     base: usize,
     value: &Bound<'_, PyAny>,
@@ -287,7 +307,7 @@ fn write_field(
 
 /// Writes a value of `kind` at `addr`.
 fn write_kind(
-    reg: &'static TypeRegistry,
+    reg: &'static dyn FieldTypes,
     kind: &FieldKind,
     addr: usize,
     value: &Bound<'_, PyAny>,
@@ -320,7 +340,7 @@ fn write_kind(
             unsafe { write_int(addr, *size, v) }
         }
         FieldKind::Record(ty) => {
-            let crate::registry::TypeDef::Record(r) = &reg.defs[*ty] else {
+            let TypeDef::Record(r) = reg.def(*ty) else {
                 return Err(PyTypeError::new_err("not a record"));
             };
             let src = PtrArg::convert(value, false)?.addr;

@@ -1,8 +1,8 @@
 //! `Pointer`, `DeviceArray`, and the conversion of any pointer-like Python object to an address.
 
-use crate::attr::optional_attr;
-use crate::buffer::BufferGuard;
-use crate::registry::index_check;
+use crate::convert::attr::optional_attr;
+use crate::convert::buffer::BufferGuard;
+use crate::convert::number::index_check;
 use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;

@@ -50,3 +50,11 @@ impl<'py, T: FromPyObject<'py>> FromPyObject<'py> for CInt<T> {
         int_arg(obj).map(CInt)
     }
 }
+
+extern "C" {
+    /// CPython's `PyIndex_Check` (a function in the stable ABI): whether the object has
+    /// `__index__`, without an attribute lookup. Declared here because pyo3-ffi links it
+    /// under PyPy's name in limited-API builds.
+    #[link_name = "PyIndex_Check"]
+    pub(crate) fn index_check(o: *mut pyo3::ffi::PyObject) -> std::os::raw::c_int;
+}

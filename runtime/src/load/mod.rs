@@ -3,6 +3,7 @@
 //! One handle per library, opened on first use; one pointer per symbol, resolved on first
 //! use and cached in an atomic, so the hot path is a single load.
 
+use crate::tables::{CudaLibrary, LibrarySpec, VersionCheck};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
@@ -17,65 +18,9 @@ pyo3::create_exception!(
     "A ROCm library or one of its symbols could not be loaded."
 );
 
-/// Where a library is looked for, in the order given by the fields.
-pub struct LibrarySpec {
-    /// Name in messages and for `rocm_sdk.find_libraries` (`amdhip64`).
-    pub name: &'static str,
-    /// Environment variable holding an explicit path (`HIP_PYTHON_LIBAMDHIP64`).
-    pub env: &'static str,
-    /// File names tried in `$ROCM_PATH/<dir>` for each of `rocm_dirs`, then by the system
-    /// loader.
-    pub sonames: &'static [&'static str],
-    /// Folders of a ROCm installation holding the library (`lib`; LLVM's is `llvm/lib`).
-    pub rocm_dirs: &'static [&'static str],
-    /// How to check that the library belongs to the release the bindings were made for.
-    pub version_check: Option<VersionCheck>,
-    /// What provides the library on the NVIDIA platform, if anything.
-    pub nvidia: Option<NvidiaSpec>,
-}
+pub mod platform;
 
-/// What stands for a library on the NVIDIA platform.
-pub struct NvidiaSpec {
-    /// File name of our shim in `hip/_nvidia/` that provides it (`libhip_nvidia.so`: HIP
-    /// over CUDA; `libhipblas_nvidia.so`: hipBLAS over cuBLAS).
-    pub shim: Option<&'static str>,
-    /// The CUDA library a shim passes calls on to, loaded globally before the shim.
-    pub cuda: Option<CudaLibrary>,
-    /// Otherwise, the NVIDIA library's file names (RCCL's API is NCCL's: `libnccl.so.2`).
-    pub sonames: &'static [&'static str],
-    /// Python package of NVIDIA's wheel holding it in `lib/` (`nvidia.nccl`).
-    pub wheel: &'static str,
-    /// Whether the library is not HIP's at all and serves any platform as it is (LLVM,
-    /// comgr): it is loaded the same way everywhere, and the platform is never probed for it.
-    pub same: bool,
-}
-
-/// A CUDA library a shim calls (cuBLAS for hipBLAS): looked up in NVIDIA's wheels, then by
-/// the system loader.
-pub struct CudaLibrary {
-    /// File names, in order (`libcublas.so.13`, `libcublas.so.12`).
-    pub sonames: &'static [&'static str],
-    /// Python packages whose `lib/` may hold them (`nvidia.cu13`, `nvidia.cublas`).
-    pub wheels: &'static [&'static str],
-}
-
-pub use crate::platform::{platform, platform_reason, Platform};
-
-/// A library's version function and what the bindings expect of it.
-pub enum VersionCheck {
-    /// `int f(int *version)`; `version / divisor` is the major release (`hipRuntimeGetVersion`).
-    Release {
-        symbol: &'static CStr,
-        divisor: i64,
-        expected: i64,
-    },
-    /// `void f(size_t *major, size_t *minor)` reporting an interface version
-    /// (`amd_comgr_get_version`), whose major must equal the header's.
-    Interface {
-        symbol: &'static CStr,
-        expected: i64,
-    },
-}
+pub use platform::{platform, platform_reason, Platform};
 
 /// A lazily opened shared library.
 pub struct Library {

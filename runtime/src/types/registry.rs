@@ -1,141 +1,15 @@
 //! The types of one generated module (enums, records, handles), described by static tables
 //! and turned into Python classes on first use, so that importing a module builds none.
 
-use crate::pointer::Pointer;
-use crate::record::{Field, Layout, Struct};
+use crate::convert::number::index_check;
+use crate::convert::pointer::Pointer;
+use crate::tables::TypeDef;
+use crate::types::record::{Field, FieldTypes, Layout, Struct};
 use pyo3::exceptions::{PyAttributeError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyCFunction, PyDict, PyInt, PyList, PyTuple, PyType};
 use std::collections::HashMap;
-
-/// A C enum.
-pub struct EnumDef {
-    /// API name.
-    pub name: &'static str,
-    /// Other names bound to the same class.
-    pub aliases: &'static [&'static str],
-    /// Members in declaration order.
-    pub members: &'static [(&'static str, i64)],
-}
-
-/// A struct or union.
-pub struct RecordDef {
-    /// API name.
-    pub name: &'static str,
-    /// Other names bound to the same class.
-    pub aliases: &'static [&'static str],
-    /// `sizeof`.
-    pub size: usize,
-    /// Fields in declaration order.
-    pub fields: &'static [FieldDef],
-    /// Docstring.
-    pub doc: &'static str,
-}
-
-/// An opaque handle class (subclass of `Pointer`).
-pub struct HandleDef {
-    /// Class name.
-    pub name: &'static str,
-    /// Other names bound to the same class.
-    pub aliases: &'static [&'static str],
-}
-
-/// One field of a record.
-pub struct FieldDef {
-    /// Field name.
-    pub name: &'static str,
-    /// Offset in bytes (for bitfields, of the byte holding the first bit).
-    pub offset: usize,
-    /// Bit offset within that byte and width, for bitfields.
-    pub bits: Option<(u8, u8)>,
-    /// What the field holds.
-    pub kind: FieldKind,
-    /// Value the keyword constructor starts from.
-    pub default: Option<i64>,
-}
-
-/// What a field holds; other types are referred to by their index in the registry.
-pub enum FieldKind {
-    /// Integer of `size` bytes.
-    Int {
-        /// Size in bytes.
-        size: u8,
-        /// Signedness.
-        signed: bool,
-    },
-    /// `bool`.
-    Bool,
-    /// `float` (4) or `double` (8).
-    Float {
-        /// Size in bytes.
-        size: u8,
-    },
-    /// An enum stored as an integer.
-    Enum {
-        /// Registry index of the enum.
-        ty: usize,
-        /// Size in bytes.
-        size: u8,
-        /// Signedness.
-        signed: bool,
-    },
-    /// A nested record, by registry index.
-    Record(usize),
-    /// A handle, by registry index of its class.
-    Handle(usize),
-    /// Any other pointer.
-    Pointer,
-    /// `char[N]`, shown as `bytes`.
-    Chars(usize),
-    /// `T[N]`, shown as a list.
-    Array {
-        /// Element kind.
-        elem: &'static FieldKind,
-        /// Number of elements.
-        len: usize,
-        /// Size of one element in bytes.
-        stride: usize,
-    },
-}
-
-/// One entry of a registry.
-pub enum TypeDef {
-    /// An enum.
-    Enum(EnumDef),
-    /// A struct or union.
-    Record(RecordDef),
-    /// An opaque handle.
-    Handle(HandleDef),
-}
-
-impl TypeDef {
-    /// The class name.
-    pub fn name(&self) -> &'static str {
-        match self {
-            TypeDef::Enum(e) => e.name,
-            TypeDef::Record(r) => r.name,
-            TypeDef::Handle(h) => h.name,
-        }
-    }
-
-    /// Other names of the class.
-    fn aliases(&self) -> &'static [&'static str] {
-        match self {
-            TypeDef::Enum(e) => e.aliases,
-            TypeDef::Record(r) => r.aliases,
-            TypeDef::Handle(h) => h.aliases,
-        }
-    }
-}
-
-extern "C" {
-    /// CPython's `PyIndex_Check` (a function in the stable ABI): whether the object has
-    /// `__index__`, without an attribute lookup. Declared here because pyo3-ffi links it
-    /// under PyPy's name in limited-API builds.
-    #[link_name = "PyIndex_Check"]
-    pub(crate) fn index_check(o: *mut pyo3::ffi::PyObject) -> std::os::raw::c_int;
-}
 
 /// Whether `obj`'s type is `cls` or a subclass of it (its MRO, no `__instancecheck__`).
 fn is_subtype(obj: &Bound<'_, PyAny>, cls: &Bound<'_, PyAny>) -> bool {
@@ -437,7 +311,7 @@ impl TypeRegistry {
 
     /// Reads a record argument passed by value: an instance of the class, or pointer-like.
     pub fn record_arg<T: Copy>(&'static self, idx: usize, obj: &Bound<'_, PyAny>) -> PyResult<T> {
-        let addr = crate::pointer::PtrArg::convert(obj, false)?.addr;
+        let addr = crate::convert::pointer::PtrArg::convert(obj, false)?.addr;
         if addr == 0 {
             return Err(PyTypeError::new_err(format!(
                 "expected a {} instance, got {}",
@@ -457,8 +331,8 @@ impl TypeRegistry {
         idx: usize,
         obj: &Bound<'py, PyAny>,
         writable: bool,
-    ) -> PyResult<crate::typed_ptr::HandleRef<'py>> {
-        crate::typed_ptr::HandleRef::convert(obj, &self.class(obj.py(), idx)?, writable)
+    ) -> PyResult<crate::types::typed_ptr::HandleRef<'py>> {
+        crate::types::typed_ptr::HandleRef::convert(obj, &self.class(obj.py(), idx)?, writable)
     }
 
     /// A `T *` argument where `T` is record `idx`: a struct of that class, or pointer-like
@@ -468,12 +342,12 @@ impl TypeRegistry {
         idx: usize,
         obj: &Bound<'_, PyAny>,
         writable: bool,
-    ) -> PyResult<crate::pointer::PtrArg> {
+    ) -> PyResult<crate::convert::pointer::PtrArg> {
         let TypeDef::Record(r) = &self.defs[idx] else {
             return Err(PyTypeError::new_err("not a record"));
         };
         let class = self.class(obj.py(), idx)?;
-        crate::typed_ptr::typed_ptr_arg(obj, Some(&class), r.size, writable)
+        crate::types::typed_ptr::typed_ptr_arg(obj, Some(&class), r.size, writable)
     }
 
     /// Makes the module create classes on first attribute access (PEP 562) and list them
@@ -550,4 +424,28 @@ fn enum_classes(py: Python<'_>) -> PyResult<&(Py<PyAny>, Py<PyType>)> {
             m.getattr("Enum")?.downcast_into::<PyType>()?.unbind(),
         ))
     })
+}
+
+impl FieldTypes for TypeRegistry {
+    fn enum_member(&'static self, py: Python<'_>, idx: usize, v: i64) -> PyResult<PyObject> {
+        TypeRegistry::enum_member(self, py, idx, v)
+    }
+
+    fn enum_arg(&'static self, idx: usize, obj: &Bound<'_, PyAny>) -> PyResult<i64> {
+        TypeRegistry::enum_arg(self, idx, obj)
+    }
+
+    fn instance_at(
+        &'static self,
+        py: Python<'_>,
+        idx: usize,
+        addr: usize,
+        owner: Option<PyObject>,
+    ) -> PyResult<PyObject> {
+        TypeRegistry::instance_at(self, py, idx, addr, owner)
+    }
+
+    fn def(&self, idx: usize) -> &'static TypeDef {
+        &self.defs[idx]
+    }
 }

@@ -9,7 +9,7 @@
 //! the caller (`fallback(value, type, keep)` returning the address of the value's C object,
 //! keeping what it made alive in `keep`), so the rules for the rare forms live in one place.
 
-use crate::pointer::{DeviceArray, Pointer, PtrArg};
+use crate::convert::pointer::{DeviceArray, Pointer, PtrArg};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;

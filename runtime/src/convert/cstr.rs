@@ -81,7 +81,7 @@ pub fn cstr_result(py: Python<'_>, addr: usize) -> PyResult<PyObject> {
 pub fn owned_cstr_result(
     py: Python<'_>,
     addr: usize,
-    free: &'static crate::loader::Symbol,
+    free: &'static crate::load::Symbol,
 ) -> PyResult<PyObject> {
     if addr == 0 {
         return Ok(py.None());

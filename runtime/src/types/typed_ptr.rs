@@ -9,8 +9,8 @@
 //! - a struct object must be of the pointee's struct class; a buffer must hold at least one
 //!   pointee, so C never writes past the end of a too-small `bytearray` or array.
 
-use crate::pointer::{Pointer, PtrArg};
-use crate::record::Struct;
+use crate::convert::pointer::{Pointer, PtrArg};
+use crate::types::record::Struct;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple, PyType};

@@ -1,0 +1,10 @@
+//! Python arguments to C values, and C results to Python objects.
+
+pub mod attr;
+pub mod buffer;
+pub mod cstr;
+pub mod extra;
+pub mod kernel_params;
+pub mod number;
+pub mod pointer;
+pub mod strings;
