@@ -522,3 +522,42 @@ fn foreign_types(lib: &Library, types: &TypeIndex) -> Result<Vec<ForeignModel>> 
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The fixture header's generated module and stub, against the expected files in
+    /// `generator/tests/expectations/` (`HIPGEN_BLESS=1` rewrites them after a deliberate
+    /// change): every kind of argument, result, type-table entry and mirror, without ROCm.
+    #[test]
+    fn demo_header_renders_as_expected() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let fixtures = root.join("tests/fixtures");
+        let spec = Spec::load(&fixtures.join("demo.yaml")).unwrap();
+        let lib = crate::parse::parse_library(&spec, &fixtures.join("include"), "0.0.0").unwrap();
+        let rendered = render(
+            &lib,
+            &[],
+            &HashMap::new(),
+            &spec,
+            &root.join("../templates"),
+            "hipgen generate (demo)",
+        )
+        .unwrap();
+        let expected = root.join("tests/expectations");
+        for (file, text) in [("demo.rs", &rendered.code), ("demo.pyi", &rendered.stub)] {
+            let path = expected.join(file);
+            if std::env::var_os("HIPGEN_BLESS").is_some() {
+                std::fs::create_dir_all(&expected).unwrap();
+                std::fs::write(&path, text).unwrap();
+            }
+            let want = std::fs::read_to_string(&path).unwrap();
+            assert!(
+                *text == want,
+                "{file} differs from {} (HIPGEN_BLESS=1 rewrites it)",
+                path.display()
+            );
+        }
+    }
+}
