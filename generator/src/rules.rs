@@ -58,7 +58,7 @@ pub fn apply(spec: &Spec, f: &mut Function) -> Result<()> {
                 }
             }
         }
-        if let Some(rule) = spec.param_rule(&f.name, &p.name)? {
+        if let Some(rule) = spec.param_rule(&f.name, &p.name) {
             p.usage = rule.usage;
             p.size_param = rule.size_param.clone();
         }

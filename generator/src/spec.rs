@@ -92,9 +92,10 @@ pub struct Spec {
     /// Functions (regexes) the library cannot run from two threads at once.
     #[serde(default)]
     pub serialize: Vec<String>,
-    /// Per-parameter rules, keyed by a regex matched against `function.param`.
+    /// Per-parameter rules, keyed by a regex matched against `function.param`; the first
+    /// key in the file that matches wins.
     #[serde(default)]
-    pub params: BTreeMap<String, ParamRule>,
+    pub params: ParamRules,
     /// Values the keyword constructor of a record starts from, per record and field.
     #[serde(default)]
     pub field_defaults: BTreeMap<String, BTreeMap<String, i64>>,
@@ -257,6 +258,37 @@ pub struct ParamRule {
     pub size_param: Option<String>,
 }
 
+/// A spec's `params:` in file order, each key compiled once into an anchored regex.
+#[derive(Debug, Clone, Default)]
+pub struct ParamRules(pub Vec<(Regex, ParamRule)>);
+
+impl<'de> Deserialize<'de> for ParamRules {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        /// Reads the mapping entry by entry, which keeps the file's order.
+        struct Rules;
+        impl<'de> serde::de::Visitor<'de> for Rules {
+            type Value = ParamRules;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a mapping from `function.param` regexes to rules")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> std::result::Result<ParamRules, A::Error> {
+                let mut out = Vec::new();
+                while let Some((key, rule)) = map.next_entry::<String, ParamRule>()? {
+                    let re = Regex::new(&format!("^(?:{key})$")).map_err(|e| {
+                        serde::de::Error::custom(format!("bad param rule {key:?}: {e}"))
+                    })?;
+                    out.push((re, rule));
+                }
+                Ok(ParamRules(out))
+            }
+        }
+        d.deserialize_map(Rules)
+    }
+}
+
 /// A filter compiled into regexes.
 pub struct CompiledFilter {
     /// Compiled include patterns.
@@ -346,17 +378,15 @@ impl Spec {
             .unwrap_or_else(|| format!("hip.{}", self.name))
     }
 
-    /// The rule for a parameter: the first key that, as a regex, matches `function.param`.
-    pub fn param_rule(&self, function: &str, param: &str) -> Result<Option<&ParamRule>> {
+    /// The rule for a parameter: the first key in the file that, as a regex, matches
+    /// `function.param`.
+    pub fn param_rule(&self, function: &str, param: &str) -> Option<&ParamRule> {
         let target = format!("{function}.{param}");
-        for (key, rule) in &self.params {
-            let re = Regex::new(&format!("^(?:{key})$"))
-                .with_context(|| format!("bad param rule {key:?}"))?;
-            if re.is_match(&target) {
-                return Ok(Some(rule));
-            }
-        }
-        Ok(None)
+        self.params
+            .0
+            .iter()
+            .find(|(re, _)| re.is_match(&target))
+            .map(|(_, rule)| rule)
     }
 }
 
@@ -374,5 +404,32 @@ fn substitute(v: serde_yaml::Value, module: &str) -> serde_yaml::Value {
                 .collect(),
         ),
         other => other,
+    }
+}
+
+#[cfg(test)]
+mod param_rule_tests {
+    use super::*;
+
+    #[test]
+    fn the_first_rule_in_the_file_wins() {
+        // Alphabetically `a.*` sorts first; the file puts `f.x` first, and it must win.
+        let spec: Spec = serde_yaml::from_str(
+            "name: t\nheaders: []\nbind_files: []\nlibrary: {name: t, env: T, sonames: []}\n\
+             params:\n  f\\.x: {usage: pointer}\n  '.*\\.x': {usage: out}\n",
+        )
+        .unwrap();
+        assert_eq!(spec.param_rule("f", "x").unwrap().usage, Usage::Pointer);
+        assert_eq!(spec.param_rule("g", "x").unwrap().usage, Usage::Out);
+        assert!(spec.param_rule("g", "y").is_none());
+    }
+
+    #[test]
+    fn a_bad_rule_is_an_error_when_the_spec_is_read() {
+        let r: std::result::Result<Spec, _> = serde_yaml::from_str(
+            "name: t\nheaders: []\nbind_files: []\nlibrary: {name: t, env: T, sonames: []}\n\
+             params:\n  'f(': {usage: out}\n",
+        );
+        assert!(r.unwrap_err().to_string().contains("bad param rule"));
     }
 }
