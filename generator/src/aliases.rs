@@ -17,6 +17,9 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AliasSpec {
+    /// `aliases` (`load` reads it first to tell the kinds of spec apart).
+    #[allow(dead_code)]
+    pub kind: crate::spec::SpecKind,
     /// Spec name, e.g. `cuda`.
     pub name: String,
     /// Where the table comes from.
@@ -59,14 +62,13 @@ pub struct StubsSpec {
 impl AliasSpec {
     /// Reads an alias spec; `None` when the file is a library spec.
     pub fn load(path: &Path) -> Result<Option<Self>> {
-        let text =
-            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-        let value: serde_yaml::Value = serde_yaml::from_str(&text)?;
-        if value.get("mapping").is_none() {
+        if crate::spec::SpecKind::of_file(path)? != crate::spec::SpecKind::Aliases {
             return Ok(None);
         }
+        let text =
+            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
         Ok(Some(
-            serde_yaml::from_value(value).with_context(|| format!("in {}", path.display()))?,
+            serde_yaml::from_str(&text).with_context(|| format!("in {}", path.display()))?,
         ))
     }
 }
@@ -345,6 +347,7 @@ sub simpleSubstitutions {
         }))
         .unwrap();
         let spec = AliasSpec {
+            kind: crate::spec::SpecKind::Aliases,
             name: "cuda".into(),
             mapping: MappingSpec {
                 path: "hipify-perl".into(),

@@ -11,6 +11,8 @@ use std::path::Path;
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Spec {
+    /// `library`: what kind of spec this is (`aliases` specs are `aliases::AliasSpec`).
+    pub kind: SpecKind,
     /// Short name, also the Rust module and file name (`hip` → `hip.rs`).
     pub name: String,
     /// The Python module (default `hip.<name>`).
@@ -258,6 +260,33 @@ pub struct ParamRule {
     pub size_param: Option<String>,
 }
 
+/// What a spec file describes, said by its `kind:` key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SpecKind {
+    /// A library to bind (`Spec`).
+    Library,
+    /// Other names of bound objects (`aliases::AliasSpec`: the CUDA names).
+    Aliases,
+}
+
+impl SpecKind {
+    /// The kind of the spec file at `path`.
+    pub fn of_file(path: &Path) -> Result<SpecKind> {
+        let text =
+            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        let value: serde_yaml::Value =
+            serde_yaml::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
+        let kind = value.get("kind").with_context(|| {
+            format!(
+                "{}: say what the spec is with `kind: library` or `kind: aliases`",
+                path.display()
+            )
+        })?;
+        serde_yaml::from_value(kind.clone()).with_context(|| format!("{}: kind", path.display()))
+    }
+}
+
 /// A spec's `params:` in file order, each key compiled once into an anchored regex.
 #[derive(Debug, Clone, Default)]
 pub struct ParamRules(pub Vec<(Regex, ParamRule)>);
@@ -322,11 +351,21 @@ pub fn compile_all(patterns: &[String]) -> Result<Vec<Regex>> {
 }
 
 impl Spec {
-    /// Reads a spec file.
+    /// Reads a library spec file.
     pub fn load(path: &Path) -> Result<Spec> {
         let text =
             std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-        serde_yaml::from_str(&text).with_context(|| format!("parsing {}", path.display()))
+        let spec: Spec =
+            serde_yaml::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
+        spec.check_kind(path)
+    }
+
+    /// The spec itself if it is a library spec.
+    fn check_kind(self, path: &Path) -> Result<Spec> {
+        if self.kind != SpecKind::Library {
+            anyhow::bail!("{} is not a library spec", path.display());
+        }
+        Ok(self)
     }
 
     /// Reads a spec file that may describe a family of modules: a `modules:` mapping from
@@ -363,10 +402,9 @@ impl Spec {
             }
             merged.insert("name".into(), format!("{family}_{module}").into());
             let value = substitute(serde_yaml::Value::Mapping(merged), &module);
-            out.push(
-                serde_yaml::from_value(value)
-                    .with_context(|| format!("{}: module {module}", path.display()))?,
-            );
+            let spec: Spec = serde_yaml::from_value(value)
+                .with_context(|| format!("{}: module {module}", path.display()))?;
+            out.push(spec.check_kind(path)?);
         }
         Ok(out)
     }
@@ -415,7 +453,7 @@ mod param_rule_tests {
     fn the_first_rule_in_the_file_wins() {
         // Alphabetically `a.*` sorts first; the file puts `f.x` first, and it must win.
         let spec: Spec = serde_yaml::from_str(
-            "name: t\nheaders: []\nbind_files: []\nlibrary: {name: t, env: T, sonames: []}\n\
+            "kind: library\nname: t\nheaders: []\nbind_files: []\nlibrary: {name: t, env: T, sonames: []}\n\
              params:\n  f\\.x: {usage: pointer}\n  '.*\\.x': {usage: out}\n",
         )
         .unwrap();
@@ -427,7 +465,7 @@ mod param_rule_tests {
     #[test]
     fn a_bad_rule_is_an_error_when_the_spec_is_read() {
         let r: std::result::Result<Spec, _> = serde_yaml::from_str(
-            "name: t\nheaders: []\nbind_files: []\nlibrary: {name: t, env: T, sonames: []}\n\
+            "kind: library\nname: t\nheaders: []\nbind_files: []\nlibrary: {name: t, env: T, sonames: []}\n\
              params:\n  'f(': {usage: out}\n",
         );
         assert!(r.unwrap_err().to_string().contains("bad param rule"));
