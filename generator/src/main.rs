@@ -2,6 +2,7 @@
 
 mod abi;
 mod aliases;
+mod bind;
 mod clang;
 mod conventions;
 mod cuda_adapters;
@@ -16,7 +17,6 @@ mod names;
 mod parse;
 mod render;
 mod reshape;
-mod rules;
 mod shim;
 mod spec;
 mod stubs;
@@ -56,6 +56,10 @@ enum Command {
         /// `json` or `yaml`.
         #[arg(long, default_value = "yaml")]
         format: String,
+        /// Only what the headers say: no spec decision (parameter usage, GIL, locks, field
+        /// defaults) applied, so that two releases' IRs differ by their headers alone.
+        #[arg(long)]
+        facts: bool,
     },
     /// Write the generated Rust modules and IR of several libraries.
     Generate {
@@ -168,9 +172,13 @@ fn main() -> Result<()> {
             include,
             release,
             format,
+            facts,
         } => {
             let spec = spec::Spec::load(&spec)?;
-            let lib = parse::parse_library(&spec, &include, &release)?;
+            let mut lib = parse::parse_library(&spec, &include, &release)?;
+            if !facts {
+                bind::apply(&spec, &mut lib)?;
+            }
             let text = if format == "json" {
                 serde_json::to_string_pretty(&lib)?
             } else {
@@ -377,6 +385,7 @@ fn generate_one(
 ) -> Result<()> {
     let name = &spec.name;
     let mut lib = parse::parse_library(spec, include, release)?;
+    bind::apply(spec, &mut lib)?;
     // Imported libraries' IR comes from the same output folder: generate them first.
     let imports = spec
         .imports

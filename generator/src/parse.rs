@@ -6,7 +6,6 @@ use crate::ir::{
     Skipped,
 };
 use crate::macros;
-use crate::rules;
 use crate::spec::{compile_all, CompiledFilter, Spec};
 use anyhow::{Context, Result};
 use regex::Regex;
@@ -92,10 +91,6 @@ struct Walker<'s> {
     record_filter: CompiledFilter,
     /// Constant filter.
     constant_filter: CompiledFilter,
-    /// Functions whose GIL stays held.
-    keep_gil: Vec<Regex>,
-    /// Functions serialized by the library lock.
-    serialize: Vec<Regex>,
     /// Cache of whether a file is bound.
     file_bound: HashMap<String, bool>,
     /// Names given to records and enums, keyed by canonical type spelling.
@@ -138,8 +133,6 @@ impl<'s> Walker<'s> {
             enum_filter: CompiledFilter::new(&spec.enums)?,
             record_filter: CompiledFilter::new(&spec.records)?,
             constant_filter: CompiledFilter::new(&spec.constants)?,
-            keep_gil: compile_all(&spec.keep_gil)?,
-            serialize: compile_all(&spec.serialize)?,
             file_bound: HashMap::new(),
             type_names: HashMap::new(),
             aliases: BTreeMap::new(),
@@ -595,7 +588,8 @@ impl<'s> Walker<'s> {
         }
     }
 
-    /// Applies renames, rules and filters, and returns the finished IR.
+    /// Applies renames and filters, and returns the header's IR (no binding decision: see
+    /// `bind`).
     fn finish(mut self) -> Result<Library> {
         let consts = macros::evaluate(&self.macros, &self.constants);
         let renames = macros::renames(&self.macros);
@@ -641,18 +635,11 @@ impl<'s> Walker<'s> {
                 self.skip(&f.name, &format!("unsupported type {bad:?}"));
                 continue;
             }
-            rules::apply(self.spec, &mut f)?;
-            f.keep_gil = self.keep_gil.iter().any(|r| r.is_match(&f.name));
-            f.serialize = self.serialize.iter().any(|r| r.is_match(&f.name));
             functions.push(f);
         }
         for r in &mut self.records {
-            let defaults = std::iter::once(&r.name)
-                .chain(&r.aliases)
-                .find_map(|n| self.spec.field_defaults.get(n));
             for fl in &mut r.fields {
                 rename_in_type(&mut fl.ty, &record_renames);
-                fl.default = defaults.and_then(|d| d.get(&fl.name)).copied();
             }
         }
         let mut constants: Vec<Constant> = std::mem::take(&mut self.constants);
@@ -725,7 +712,9 @@ mod tests {
     fn demo() -> Library {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
         let spec = Spec::load(&root.join("demo.yaml")).unwrap();
-        parse_library(&spec, &root.join("include"), "0.0.0").unwrap()
+        let mut lib = parse_library(&spec, &root.join("include"), "0.0.0").unwrap();
+        crate::bind::apply(&spec, &mut lib).unwrap();
+        lib
     }
 
     #[test]

@@ -535,7 +535,9 @@ mod tests {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
         let fixtures = root.join("tests/fixtures");
         let spec = Spec::load(&fixtures.join("demo.yaml")).unwrap();
-        let lib = crate::parse::parse_library(&spec, &fixtures.join("include"), "0.0.0").unwrap();
+        let mut lib =
+            crate::parse::parse_library(&spec, &fixtures.join("include"), "0.0.0").unwrap();
+        crate::bind::apply(&spec, &mut lib).unwrap();
         let rendered = render(
             &lib,
             &[],
