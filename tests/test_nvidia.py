@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -161,6 +162,15 @@ def test_offload_arch_options_for_nvrtc():
         [b"--offload-arch=sm_90", "-O3", b"--offload-arch=gfx90a", b"-DX=1"]
     )
     assert out == [b"--gpu-architecture=sm_90", b"-O3", b"-DX=1"] and dropped == ["--offload-arch=gfx90a"]
+
+
+def test_compile_program_is_native_in_a_package_built_for_amd():
+    # The NVIDIA option translation wraps hiprtcCompileProgram only in NVIDIA builds.
+    import hip
+    from hip import hiprtc
+
+    assert not (Path(hip.__file__).parent / "_nvidia").exists()
+    assert type(hiprtc.hiprtcCompileProgram).__name__ == "builtin_function_or_method"
 
 
 def test_build_pkgs_platform_selection():

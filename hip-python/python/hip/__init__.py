@@ -34,11 +34,16 @@ if "hip" in globals():
     )
 
 if "hiprtc" in globals():
+    import os as _os
+
     from hip import _nvidia_options
     from hip import hiprtc_pyext as _ext
 
     hiprtc.ext = _ext  # noqa: F821 - set just above
-    # On NVIDIA, hiprtc is NVRTC: AMD target options are translated there.
-    hiprtc.hiprtcCompileProgram = _nvidia_options.compile_program(hiprtc.hiprtcCompileProgram)  # noqa: F821
+    # On NVIDIA, hiprtc is NVRTC: AMD target options are translated there. Only a package
+    # built for NVIDIA (it ships the shim in `_nvidia/`) wraps the function; elsewhere
+    # hiprtcCompileProgram stays the native one.
+    if _os.path.isdir(_os.path.join(_os.path.dirname(__file__), "_nvidia")):
+        hiprtc.hiprtcCompileProgram = _nvidia_options.compile_program(hiprtc.hiprtcCompileProgram)  # noqa: F821
 
 del _name
