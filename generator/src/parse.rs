@@ -17,8 +17,10 @@ pub fn parse_library(spec: &Spec, include_dir: &Path, release: &str) -> Result<L
     let include_dir = &headers_dir(spec, include_dir)?;
     let source = wrapper_source(spec)?;
     let args = compiler_args(spec, include_dir);
-    let tu = TranslationUnit::parse(&source, &args)
-        .with_context(|| format!("parsing headers of {}", spec.name))?;
+    let tu = TranslationUnit::parse(&source, &args);
+    // The unit holds what it read: the wrapper file is not needed past the parse.
+    let _ = std::fs::remove_file(&source);
+    let tu = tu.with_context(|| format!("parsing headers of {}", spec.name))?;
     let include_dir = include_dir
         .canonicalize()
         .with_context(|| format!("include directory {}", include_dir.display()))?;
