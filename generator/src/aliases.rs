@@ -235,11 +235,7 @@ pub fn resolve(
 
 /// Renders the alias tables as Rust statics (`templates/aliases.rs.j2`).
 pub fn render(set: &AliasSet, templates: &Path, command: &str) -> Result<String> {
-    let mut env = minijinja::Environment::new();
-    env.set_loader(minijinja::path_loader(templates));
-    env.set_trim_blocks(true);
-    env.set_lstrip_blocks(true);
-    env.set_keep_trailing_newline(true);
+    let env = crate::templates::environment(templates);
     let tmpl = env.get_template("aliases.rs.j2")?;
     Ok(tmpl.render(minijinja::context! { a => set, command => command })?)
 }

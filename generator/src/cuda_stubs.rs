@@ -89,11 +89,7 @@ pub fn render(
         .iter()
         .find(|a| a.version == api)
         .with_context(|| format!("no cuda-bindings {api} conventions in the alias IR"))?;
-    let mut env = minijinja::Environment::new();
-    env.set_loader(minijinja::path_loader(templates));
-    env.set_trim_blocks(true);
-    env.set_lstrip_blocks(true);
-    env.set_keep_trailing_newline(true);
+    let env = crate::templates::environment(templates);
     let tmpl = env.get_template("cuda_module.pyi.j2")?;
     let mut out = BTreeMap::new();
     for (kind, m) in modules {
