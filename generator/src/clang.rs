@@ -69,7 +69,7 @@ impl TranslationUnit {
     ) -> Result<Self> {
         let cpp = args.iter().any(|a| a == "c++");
         let ext = if cpp { "cpp" } else { "c" };
-        let path = std::env::temp_dir().join(format!("hipgen-{tag}-{}.{ext}", std::process::id()));
+        let path = temp_source_path(tag, ext);
         let text: String = headers
             .iter()
             .map(|h| format!("#include <{h}>\n"))
@@ -667,4 +667,12 @@ unsafe fn line_in(d: CXDiagnostic, want: &Path) -> Option<u32> {
     }
     let path = take_string(clang_getFileName(f));
     (Path::new(&path).canonicalize().ok().as_deref() == Some(want)).then_some(line)
+}
+
+/// A temporary source file's path, unique per call: parses may run side by side in one
+/// process (tests), and each removes its own file.
+pub fn temp_source_path(tag: &str, ext: &str) -> std::path::PathBuf {
+    static SEQ: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let seq = SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    std::env::temp_dir().join(format!("hipgen-{tag}-{}-{seq}.{ext}", std::process::id()))
 }

@@ -52,8 +52,7 @@ fn headers_dir(spec: &Spec, include_dir: &Path) -> Result<PathBuf> {
 /// Writes a source file that includes every header of the spec.
 fn wrapper_source(spec: &Spec) -> Result<PathBuf> {
     let ext = if spec.language == "c++" { "cpp" } else { "c" };
-    let path =
-        std::env::temp_dir().join(format!("hipgen-{}-{}.{ext}", spec.name, std::process::id()));
+    let path = crate::clang::temp_source_path(&spec.name, ext);
     let mut body = spec.prelude.clone();
     body.extend(spec.headers.iter().map(|h| format!("\n#include <{h}>")));
     body.push('\n');
