@@ -15,20 +15,20 @@ pub mod types;
 // The paths generated code and the packages use.
 pub use convert::cstr::{cstr_class, cstr_result, owned_cstr_result};
 pub use convert::extra::KernelExtra;
+pub use convert::kernel_params;
 pub use convert::kernel_params::KernelParams;
 pub use convert::number::CInt;
 pub use convert::pointer::{DeviceArray, Pointer, PtrArg, PtrArgMut};
 pub use convert::strings::{CStrArg, CStrArrayArg};
-pub use convert::{attr, buffer, cstr, extra, kernel_params, number, pointer, strings};
 pub use load::{platform, platform_reason, HipLoadError, Library, Platform, Symbol};
 pub use tables::{
     aliases, CudaLibrary, EnumDef, FieldDef, FieldKind, HandleDef, LibrarySpec, NvidiaSpec,
     RecordDef, TypeDef, VersionCheck,
 };
 pub use types::record::Struct;
+pub use types::reexport;
 pub use types::registry::{TypeRegistry, TypeSlot};
 pub use types::typed_ptr::{typed_ptr_arg, HandleRef};
-pub use types::{record, reexport, registry, typed_ptr};
 
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
@@ -72,7 +72,7 @@ pub fn add_runtime_classes(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Struct>()?;
     m.add("CStr", cstr_class(m.py())?)?;
     m.add("HipLoadError", m.py().get_type::<HipLoadError>())?;
-    m.add_function(pyo3::wrap_pyfunction!(extra::pack_kernel_args, m)?)?;
+    m.add_function(pyo3::wrap_pyfunction!(convert::extra::pack_kernel_args, m)?)?;
     Ok(())
 }
 

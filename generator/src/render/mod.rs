@@ -191,6 +191,26 @@ struct Parts<'a> {
     owned_strings: Vec<(regex::Regex, String)>,
 }
 
+impl Parts<'_> {
+    /// What rendering each function needs, recording the free functions used in `frees_used`.
+    fn ctx<'b>(
+        &'b self,
+        spec: &'b Spec,
+        frees_used: &'b std::cell::RefCell<std::collections::BTreeSet<String>>,
+    ) -> FnCtx<'b> {
+        FnCtx {
+            types: &self.types,
+            records: &self.records,
+            status: spec.status.as_ref().map(|s| s.enum_name.as_str()),
+            status_idx: self.status_idx,
+            success_value: self.success_value,
+            plain_results: spec.plain_results,
+            owned_strings: &self.owned_strings,
+            frees_used,
+        }
+    }
+}
+
 /// The type index and the spec's decisions the functions of `lib` are rendered with;
 /// imported libraries' registries are reached as `<import_prefix><library>::TYPES`.
 fn parts<'a>(
@@ -276,16 +296,7 @@ pub(crate) fn function_models(
 ) -> Result<HashMap<String, FunctionModel>> {
     let p = parts(lib, imports, spec, import_prefix)?;
     let frees_used = std::cell::RefCell::new(std::collections::BTreeSet::new());
-    let ctx = FnCtx {
-        types: &p.types,
-        records: &p.records,
-        status: spec.status.as_ref().map(|s| s.enum_name.as_str()),
-        status_idx: p.status_idx,
-        success_value: p.success_value,
-        plain_results: spec.plain_results,
-        owned_strings: &p.owned_strings,
-        frees_used: &frees_used,
-    };
+    let ctx = p.ctx(spec, &frees_used);
     let mut mirrors = BTreeMap::new();
     let mut out = HashMap::new();
     for f in &lib.functions {
@@ -304,31 +315,16 @@ fn module_model(
     spec: &Spec,
     command: &str,
 ) -> Result<(ModuleModel, Vec<Skipped>)> {
-    let Parts {
-        types,
-        records,
-        status_idx,
-        success_value,
-        owned_strings,
-    } = parts(lib, imports, spec, "super::")?;
-    let status = spec.status.as_ref();
-    let type_entries = types::table(lib, &types, &records)?;
+    let p = parts(lib, imports, spec, "super::")?;
+    let (types, records) = (&p.types, &p.records);
+    let type_entries = types::table(lib, types, records)?;
 
     let frees_used = std::cell::RefCell::new(std::collections::BTreeSet::new());
+    let ctx = p.ctx(spec, &frees_used);
     let mut mirrors = BTreeMap::new();
     let mut functions = Vec::new();
     let mut skipped = Vec::new();
     for f in &lib.functions {
-        let ctx = FnCtx {
-            types: &types,
-            records: &records,
-            status: status.map(|s| s.enum_name.as_str()),
-            status_idx,
-            success_value,
-            plain_results: spec.plain_results,
-            owned_strings: &owned_strings,
-            frees_used: &frees_used,
-        };
         // A record passed by value must have a definition to be mirrored; without one the
         // function cannot be called correctly, so it is left out and reported.
         let by_value = f
@@ -358,8 +354,8 @@ fn module_model(
             ConstValue::Str(s) => str_constants.push((c.name.clone(), s.clone())),
         }
     }
-    let foreign = foreign_types(lib, &types)?;
-    let stub = stub_model(lib, spec, &types, import_modules, imports, &foreign)?;
+    let foreign = foreign_types(lib, types)?;
+    let stub = stub_model(lib, spec, types, import_modules, imports, &foreign)?;
     let model = ModuleModel {
         name: lib.name.clone(),
         python_module: spec.python_module(),

@@ -45,5 +45,6 @@ if "hiprtc" in globals():
     # hiprtcCompileProgram stays the native one.
     if _os.path.isdir(_os.path.join(_os.path.dirname(__file__), "_nvidia")):
         hiprtc.hiprtcCompileProgram = _nvidia_options.compile_program(hiprtc.hiprtcCompileProgram)  # noqa: F821
+    del _os
 
 del _name
