@@ -22,6 +22,8 @@ pub struct AliasSpec {
     pub kind: crate::spec::SpecKind,
     /// Spec name, e.g. `cuda`.
     pub name: String,
+    /// The Python package (wheel) whose extension carries the CUDA names.
+    pub package: String,
     /// Where the table comes from.
     pub mapping: MappingSpec,
     /// HIP modules whose objects get CUDA names, in order; generated before this spec.
@@ -62,13 +64,17 @@ pub struct StubsSpec {
 impl AliasSpec {
     /// Reads an alias spec; `None` when the file is a library spec.
     pub fn load(path: &Path) -> Result<Option<Self>> {
-        if crate::spec::SpecKind::of_file(path)? != crate::spec::SpecKind::Aliases {
+        let value = crate::spec::release::read_yaml(path)?;
+        Self::from_value(value, &path.display().to_string())
+    }
+
+    /// The alias spec of a spec file's YAML; `None` when it is a library spec.
+    pub fn from_value(value: serde_yaml::Value, origin: &str) -> Result<Option<Self>> {
+        if crate::spec::SpecKind::of_value(&value, origin)? != crate::spec::SpecKind::Aliases {
             return Ok(None);
         }
-        let text =
-            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
         Ok(Some(
-            serde_yaml::from_str(&text).with_context(|| format!("in {}", path.display()))?,
+            serde_yaml::from_value(value).with_context(|| format!("in {origin}"))?,
         ))
     }
 }
@@ -345,6 +351,7 @@ sub simpleSubstitutions {
         let spec = AliasSpec {
             kind: crate::spec::SpecKind::Aliases,
             name: "cuda".into(),
+            package: "p".into(),
             mapping: MappingSpec {
                 path: "hipify-perl".into(),
                 sections: sections(),

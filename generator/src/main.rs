@@ -13,6 +13,7 @@ mod diff;
 mod docstring;
 mod ir;
 mod macros;
+mod manifest;
 mod names;
 mod parse;
 mod render;
@@ -42,6 +43,13 @@ struct Cli {
 /// hipgen's subcommands.
 #[derive(Subcommand)]
 enum Command {
+    /// List the release files: one line per release, oldest first, `<release> default` for
+    /// the release of the checked-in bindings.
+    Releases {
+        /// Folder of the spec files.
+        #[arg(long, default_value = "generator/specs")]
+        specs: PathBuf,
+    },
     /// Print the IR of one library as JSON or YAML.
     Ir {
         /// The library's spec.
@@ -61,20 +69,25 @@ enum Command {
         #[arg(long)]
         facts: bool,
     },
-    /// Write the generated Rust modules and IR of several libraries.
+    /// Write the generated Rust modules and IR of a release's libraries, and its manifest.
     Generate {
-        /// Include directory holding the ROCm headers.
-        #[arg(long)]
-        include: PathBuf,
-        /// ROCm release the headers belong to (names the output folder).
+        /// ROCm release the headers belong to: names its release file
+        /// (`<specs>/releases/<release>.yaml`) and the output folder.
         #[arg(long)]
         release: String,
-        /// Comma-separated spec names.
-        #[arg(long, default_value = "hip,hiprtc")]
-        libs: String,
+        /// Include directory holding the ROCm headers (default: the release file's, under
+        /// `--rocm-dir`).
+        #[arg(long)]
+        include: Option<PathBuf>,
+        /// Folder of the unpacked releases the release files' `include` is relative to.
+        #[arg(long, env = "HIPGEN_ROCM_DIR", default_value = ".rocm")]
+        rocm_dir: PathBuf,
+        /// Comma-separated spec names (default: every library of the release).
+        #[arg(long)]
+        libs: Option<String>,
         /// Folder of CUDA's headers, as tools/cuda_headers.py unpacks them (the CUDA alias
         /// spec reads cuda-python's conventions there).
-        #[arg(long, default_value = ".cuda")]
+        #[arg(long, env = "HIPGEN_CUDA_DIR", default_value = ".cuda")]
         cuda_headers: PathBuf,
         /// Folder of the spec files.
         #[arg(long, default_value = "generator/specs")]
@@ -167,6 +180,11 @@ enum Command {
 
 fn main() -> Result<()> {
     match Cli::parse().command {
+        Command::Releases { specs } => {
+            for r in spec::release::Release::all(&specs)? {
+                println!("{}{}", r.release, if r.default { " default" } else { "" });
+            }
+        }
         Command::Ir {
             spec,
             include,
@@ -187,22 +205,25 @@ fn main() -> Result<()> {
             println!("{text}");
         }
         Command::Generate {
-            include,
             release,
+            include,
+            rocm_dir,
             libs,
             cuda_headers,
             specs,
             templates,
             out,
-        } => generate(
-            &include,
-            &release,
-            &libs,
-            &cuda_headers,
-            &specs,
-            &templates,
-            &out,
-        )?,
+        } => {
+            let release = spec::release::Release::load(&specs, &release)?;
+            let include = include.unwrap_or_else(|| release.include_dir(&rocm_dir));
+            let inputs = Inputs {
+                include: &include,
+                cuda_headers: &cuda_headers,
+                specs: &specs,
+                templates: &templates,
+            };
+            generate(&release, libs.as_deref(), &inputs, &out)?
+        }
         Command::Shim {
             include,
             cuda_includes,
@@ -314,59 +335,71 @@ fn main() -> Result<()> {
     Ok(())
 }
 
-/// Parses and renders each library, writing `<lib>.rs` and `<lib>.ir.json`.
+/// Parses and renders the release's libraries (those of `libs`, or all), writing `<lib>.rs`
+/// and `<lib>.ir.json` of each, and the release's manifest.
 fn generate(
-    include: &Path,
-    release: &str,
-    libs: &str,
-    cuda_headers: &Path,
-    specs: &Path,
-    templates: &Path,
+    release: &spec::release::Release,
+    libs: Option<&str>,
+    inputs: &Inputs,
     out: &Path,
 ) -> Result<()> {
-    let dir = out.join(format!("rocm-{release}"));
+    let version = &release.release;
+    let dir = out.join(format!("rocm-{version}"));
     std::fs::create_dir_all(&dir)?;
-    let modules = python_modules(specs)?;
-    for name in libs.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-        // A release may need its own spec (hipRAND 5.3's header is C++ only).
-        let per_release = specs.join(release).join(format!("{name}.yaml"));
-        let spec_path = if per_release.exists() {
-            per_release
-        } else {
-            specs.join(format!("{name}.yaml"))
-        };
-        let command = format!(
-            "hipgen generate --release {release} --libs {name} (or ./build_pkgs.sh --regenerate)"
-        );
-        if let Some(alias_spec) = aliases::AliasSpec::load(&spec_path)? {
-            let inputs = AliasInputs {
-                include,
-                cuda_headers,
-                specs,
-                templates,
-            };
-            generate_aliases(&alias_spec, &inputs, release, &dir, &command)?;
-            continue;
-        }
-        for spec in spec::Spec::load_all(&spec_path)? {
-            generate_one(&spec, include, release, templates, &dir, &command, &modules)?;
+    let files = release.spec_files(inputs.specs)?;
+    let wanted: Option<Vec<&str>> = libs.map(|l| {
+        l.split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .collect()
+    });
+    if let Some(wanted) = &wanted {
+        for name in wanted {
+            if !files.iter().any(|f| f.name == *name) {
+                let known: Vec<&str> = files.iter().map(|f| f.name.as_str()).collect();
+                anyhow::bail!(
+                    "release {version} has no library {name} (it has {})",
+                    known.join(", ")
+                );
+            }
         }
     }
+    let modules = python_modules(&files)?;
+    for file in &files {
+        let name = &file.name;
+        if wanted.as_ref().is_some_and(|w| !w.contains(&name.as_str())) {
+            continue;
+        }
+        let command = format!(
+            "hipgen generate --release {version} --libs {name} (or ./build_pkgs.sh --regenerate)"
+        );
+        if let Some(alias_spec) = file.alias_spec()? {
+            generate_aliases(&alias_spec, inputs, version, &dir, &command)?;
+            continue;
+        }
+        for spec in file.library_specs()? {
+            generate_one(&spec, inputs, version, &dir, &command, &modules)?;
+        }
+    }
+    let manifest = manifest::build(release, &files)?;
+    std::fs::write(
+        dir.join("manifest.json"),
+        serde_json::to_string_pretty(&manifest)? + "\n",
+    )?;
     Ok(())
 }
 
-/// The Python module of every library spec in `specs` (by spec name), so that a stub can
-/// import the types of the libraries its library imports.
-fn python_modules(specs: &Path) -> Result<std::collections::HashMap<String, String>> {
+/// The Python module of every library spec of the release (by spec name), so that a stub
+/// can import the types of the libraries its library imports.
+fn python_modules(
+    files: &[spec::release::SpecFile],
+) -> Result<std::collections::HashMap<String, String>> {
     let mut out = std::collections::HashMap::new();
-    for entry in std::fs::read_dir(specs).with_context(|| format!("reading {}", specs.display()))? {
-        let path = entry?.path();
-        if path.extension().and_then(|e| e.to_str()) != Some("yaml")
-            || aliases::AliasSpec::load(&path)?.is_some()
-        {
+    for file in files {
+        if file.alias_spec()?.is_some() {
             continue;
         }
-        for spec in spec::Spec::load_all(&path)? {
+        for spec in file.library_specs()? {
             out.insert(spec.name.clone(), spec.python_module());
         }
     }
@@ -376,15 +409,14 @@ fn python_modules(specs: &Path) -> Result<std::collections::HashMap<String, Stri
 /// Parses and renders one library spec into `dir`.
 fn generate_one(
     spec: &spec::Spec,
-    include: &Path,
+    inputs: &Inputs,
     release: &str,
-    templates: &Path,
     dir: &Path,
     command: &str,
     modules: &std::collections::HashMap<String, String>,
 ) -> Result<()> {
     let name = &spec.name;
-    let mut lib = parse::parse_library(spec, include, release)?;
+    let mut lib = parse::parse_library(spec, inputs.include, release)?;
     bind::apply(spec, &mut lib)?;
     // Imported libraries' IR comes from the same output folder: generate them first.
     let imports = spec
@@ -397,7 +429,7 @@ fn generate_one(
             Ok(serde_json::from_str(&text)?)
         })
         .collect::<Result<Vec<ir::Library>>>()?;
-    let rendered = render::render(&lib, &imports, modules, spec, templates, command)?;
+    let rendered = render::render(&lib, &imports, modules, spec, inputs.templates, command)?;
     lib.skipped.extend(rendered.skipped);
     std::fs::write(dir.join(format!("{name}.rs")), rendered.code)?;
     // The stub goes where the package puts the module: stubs/hip/hip.pyi for `hip.hip`.
@@ -425,8 +457,8 @@ fn generate_one(
     Ok(())
 }
 
-/// Where an alias spec's generation reads from.
-struct AliasInputs<'a> {
+/// Where generation reads from.
+struct Inputs<'a> {
     /// ROCm include directory.
     include: &'a Path,
     /// CUDA's headers (tools/cuda_headers.py).
@@ -440,12 +472,12 @@ struct AliasInputs<'a> {
 /// Resolves and renders an alias spec (the CUDA names) into `dir`.
 fn generate_aliases(
     spec: &aliases::AliasSpec,
-    inputs: &AliasInputs,
+    inputs: &Inputs,
     release: &str,
     dir: &Path,
     command: &str,
 ) -> Result<()> {
-    let AliasInputs {
+    let Inputs {
         include,
         cuda_headers,
         specs,

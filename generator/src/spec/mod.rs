@@ -1,4 +1,7 @@
-//! The YAML spec of one library: what to parse, what to bind, and how pointers are used.
+//! The YAML spec of one library: what to parse, what to bind, and how pointers are used;
+//! `release` reads the release files that say which specs make up a ROCm release.
+
+pub mod release;
 
 use crate::ir::Usage;
 use anyhow::{Context, Result};
@@ -15,6 +18,9 @@ pub struct Spec {
     pub kind: SpecKind,
     /// Short name, also the Rust module and file name (`hip` → `hip.rs`).
     pub name: String,
+    /// The Python package (wheel) whose extension carries the module: `hip-python`,
+    /// `rocm-llvm-python` (the manifest tells the build which modules each package gets).
+    pub package: String,
     /// The Python module (default `hip.<name>`).
     #[serde(default)]
     pub python_module: Option<String>,
@@ -271,19 +277,12 @@ pub enum SpecKind {
 }
 
 impl SpecKind {
-    /// The kind of the spec file at `path`.
-    pub fn of_file(path: &Path) -> Result<SpecKind> {
-        let text =
-            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-        let value: serde_yaml::Value =
-            serde_yaml::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
+    /// The kind of a spec file's YAML (`origin` names it in errors).
+    pub fn of_value(value: &serde_yaml::Value, origin: &str) -> Result<SpecKind> {
         let kind = value.get("kind").with_context(|| {
-            format!(
-                "{}: say what the spec is with `kind: library` or `kind: aliases`",
-                path.display()
-            )
+            format!("{origin}: say what the spec is with `kind: library` or `kind: aliases`")
         })?;
-        serde_yaml::from_value(kind.clone()).with_context(|| format!("{}: kind", path.display()))
+        serde_yaml::from_value(kind.clone()).with_context(|| format!("{origin}: kind"))
     }
 }
 
@@ -351,37 +350,44 @@ pub fn compile_all(patterns: &[String]) -> Result<Vec<Regex>> {
 }
 
 impl Spec {
-    /// Reads a library spec file.
+    /// Reads a library spec file (no release overlay; see `release::SpecFile`).
     pub fn load(path: &Path) -> Result<Spec> {
-        let text =
-            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-        let spec: Spec =
-            serde_yaml::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
-        spec.check_kind(path)
+        let specs = Spec::load_all(path)?;
+        match <[Spec; 1]>::try_from(specs) {
+            Ok([spec]) => Ok(spec),
+            Err(_) => anyhow::bail!("{} describes a family of modules", path.display()),
+        }
+    }
+
+    /// Reads a spec file that may describe a family of modules (see `from_value`).
+    pub fn load_all(path: &Path) -> Result<Vec<Spec>> {
+        Spec::from_value(release::read_yaml(path)?, &path.display().to_string())
     }
 
     /// The spec itself if it is a library spec.
-    fn check_kind(self, path: &Path) -> Result<Spec> {
+    fn check_kind(self, origin: &str) -> Result<Spec> {
         if self.kind != SpecKind::Library {
-            anyhow::bail!("{} is not a library spec", path.display());
+            anyhow::bail!("{origin} is not a library spec");
         }
         Ok(self)
     }
 
-    /// Reads a spec file that may describe a family of modules: a `modules:` mapping from
-    /// module name to the keys that differ (`headers`, `bind_files`, `reexports`, ...),
-    /// each merged over the file's other keys. Module `core` of family `llvm` becomes spec
-    /// `llvm_core`; `{module}` in string values is replaced by the module name.
-    pub fn load_all(path: &Path) -> Result<Vec<Spec>> {
-        let text =
-            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-        let mut base: serde_yaml::Mapping =
-            serde_yaml::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
+    /// The specs of a spec file's YAML (`origin` names it in errors). A file may describe a
+    /// family of modules: a `modules:` mapping from module name to the keys that differ
+    /// (`headers`, `bind_files`, `reexports`, ...), each merged over the file's other keys.
+    /// Module `core` of family `llvm` becomes spec `llvm_core`; `{module}` in string values
+    /// is replaced by the module name.
+    pub fn from_value(value: serde_yaml::Value, origin: &str) -> Result<Vec<Spec>> {
+        let serde_yaml::Value::Mapping(mut base) = value else {
+            anyhow::bail!("{origin}: a spec is a mapping");
+        };
         let Some(modules) = base.remove("modules") else {
-            return Ok(vec![Spec::load(path)?]);
+            let spec: Spec = serde_yaml::from_value(serde_yaml::Value::Mapping(base))
+                .with_context(|| format!("parsing {origin}"))?;
+            return Ok(vec![spec.check_kind(origin)?]);
         };
         let serde_yaml::Value::Mapping(modules) = modules else {
-            anyhow::bail!("{}: `modules` must be a mapping", path.display());
+            anyhow::bail!("{origin}: `modules` must be a mapping");
         };
         let family = base
             .get("name")
@@ -403,8 +409,8 @@ impl Spec {
             merged.insert("name".into(), format!("{family}_{module}").into());
             let value = substitute(serde_yaml::Value::Mapping(merged), &module);
             let spec: Spec = serde_yaml::from_value(value)
-                .with_context(|| format!("{}: module {module}", path.display()))?;
-            out.push(spec.check_kind(path)?);
+                .with_context(|| format!("{origin}: module {module}"))?;
+            out.push(spec.check_kind(origin)?);
         }
         Ok(out)
     }
@@ -453,7 +459,7 @@ mod param_rule_tests {
     fn the_first_rule_in_the_file_wins() {
         // Alphabetically `a.*` sorts first; the file puts `f.x` first, and it must win.
         let spec: Spec = serde_yaml::from_str(
-            "kind: library\nname: t\nheaders: []\nbind_files: []\nlibrary: {name: t, env: T, sonames: []}\n\
+            "kind: library\nname: t\npackage: p\nheaders: []\nbind_files: []\nlibrary: {name: t, env: T, sonames: []}\n\
              params:\n  f\\.x: {usage: pointer}\n  '.*\\.x': {usage: out}\n",
         )
         .unwrap();
@@ -465,7 +471,7 @@ mod param_rule_tests {
     #[test]
     fn a_bad_rule_is_an_error_when_the_spec_is_read() {
         let r: std::result::Result<Spec, _> = serde_yaml::from_str(
-            "kind: library\nname: t\nheaders: []\nbind_files: []\nlibrary: {name: t, env: T, sonames: []}\n\
+            "kind: library\nname: t\npackage: p\nheaders: []\nbind_files: []\nlibrary: {name: t, env: T, sonames: []}\n\
              params:\n  'f(': {usage: out}\n",
         );
         assert!(r.unwrap_err().to_string().contains("bad param rule"));

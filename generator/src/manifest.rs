@@ -1,0 +1,105 @@
+//! The manifest of a release's bindings (`bindings/rocm-<release>/manifest.json`): which
+//! libraries there are, in which order, which package carries each, what each needs and how
+//! it runs on NVIDIA. Everything that builds or tests the packages (bindings/build.rs, the
+//! extensions, build_pkgs.sh and tools/manifest.py, the tests) reads it; no other file lists
+//! libraries or releases.
+
+use crate::spec::release::{Release, SpecFile};
+use anyhow::Result;
+use serde::Serialize;
+
+/// The manifest of one release.
+#[derive(Debug, Serialize)]
+pub struct Manifest {
+    /// The ROCm release (`6.4.3`).
+    pub release: String,
+    /// Whether this is the release of the checked-in bindings.
+    pub default: bool,
+    /// Where its headers came from.
+    pub source: String,
+    /// The libraries, each after those it needs.
+    pub libraries: Vec<LibraryEntry>,
+}
+
+/// One library spec file of the release.
+#[derive(Debug, Serialize)]
+pub struct LibraryEntry {
+    /// Spec file name, what a build selects (`llvm`).
+    pub name: String,
+    /// `library` (Python modules of functions) or `aliases` (the CUDA names' tables).
+    pub kind: &'static str,
+    /// The Python package carrying it (`hip-python`, `hip-python-as-cuda`, ...).
+    pub package: String,
+    /// Libraries whose modules it uses; a build that selects it selects them too.
+    pub needs: Vec<String>,
+    /// On NVIDIA: `same` (the library itself), `shim` (our shim of HIP over CUDA),
+    /// `cuda-library` (our shim over the CUDA library of `library.nvidia.cuda`), `nvidia`
+    /// (NVIDIA's own library, e.g. NCCL for RCCL); absent where it has no NVIDIA form.
+    pub nvidia: Option<&'static str>,
+    /// The generated modules (one, or a family's).
+    pub modules: Vec<ModuleEntry>,
+}
+
+/// One generated module (`<name>.rs` of the release folder).
+#[derive(Debug, Serialize)]
+pub struct ModuleEntry {
+    /// Rust module and file name (`llvm_core`).
+    pub name: String,
+    /// The Python module it is published as (`rocm.llvm.c.core`); none for alias tables.
+    pub python_module: Option<String>,
+}
+
+/// The manifest of `release`, from its spec files (in dependency order).
+pub fn build(release: &Release, files: &[SpecFile]) -> Result<Manifest> {
+    let mut libraries = Vec::new();
+    for file in files {
+        let needs = file.needs()?;
+        let entry = match file.alias_spec()? {
+            Some(alias) => LibraryEntry {
+                name: file.name.clone(),
+                kind: "aliases",
+                package: alias.package,
+                needs,
+                nvidia: Some("same"),
+                modules: vec![ModuleEntry {
+                    name: alias.name,
+                    python_module: None,
+                }],
+            },
+            None => {
+                let specs = file.library_specs()?;
+                LibraryEntry {
+                    name: file.name.clone(),
+                    kind: "library",
+                    package: specs[0].package.clone(),
+                    needs,
+                    nvidia: specs[0].library.nvidia.as_ref().map(|n| {
+                        if n.same {
+                            "same"
+                        } else if n.cuda.is_some() {
+                            "cuda-library"
+                        } else if n.shim.is_some() {
+                            "shim"
+                        } else {
+                            "nvidia"
+                        }
+                    }),
+                    modules: specs
+                        .iter()
+                        .map(|s| ModuleEntry {
+                            name: s.name.clone(),
+                            python_module: Some(s.python_module()),
+                        })
+                        .collect(),
+                }
+            }
+        };
+        libraries.push(entry);
+    }
+    Ok(Manifest {
+        release: release.release.clone(),
+        default: release.default,
+        source: release.source.clone(),
+        libraries,
+    })
+}
