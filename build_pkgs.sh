@@ -3,10 +3,9 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-# hip first: the other libraries import its types when generated.
-ALL_LIBS="hip,hiprtc,hipblas,hipsparse,rccl,hiprand,hipfft,hipsolver,roctx"
+# The libraries, their packages and their order are the release's manifest's
+# (bindings/rocm-<release>/manifest.json; tools/manifest.py reads it).
 ALL_CUDA_LIBS="cuda,cudart,nvrtc"
-ALL_LLVM_LIBS="amd_comgr,llvm"
 usage() {
   cat <<USAGE
 Usage: ./build_pkgs.sh [options]
@@ -16,10 +15,11 @@ Usage: ./build_pkgs.sh [options]
                     built by tools/nvidia-shim.sh (HIP 5.7.1's NVIDIA headers where
                     the ABI is the release's, CUDA's own API for the rest)
   --rocm-path DIR   ROCm root whose include/ the bindings are regenerated from
-                    (default: \$ROCM_PATH, else .rocm/6.4.3/usr)
-  --release VER     ROCm release of the bindings to build or regenerate (default 6.4.3)
+                    (default: \$ROCM_PATH, else the release file's folder under .rocm)
+  --release VER     ROCm release of the bindings to build or regenerate (default: the
+                    checked-in bindings', generator/specs/releases/*.yaml says which)
   --libs LIST       modules to build: 'hip,hiprtc' includes only those, '^hiprtc' excludes
-                    (default: \$HIP_PYTHON_LIBS, else all: $ALL_LIBS)
+                    (default: \$HIP_PYTHON_LIBS, else all of the release's manifest)
   --regenerate      run hipgen on the headers first (needs libclang)
   --no-hip          do not build hip-python
   --no-cuda         do not build hip-python-as-cuda
@@ -29,7 +29,7 @@ Usage: ./build_pkgs.sh [options]
                     cuda.bindings.runtime, nvrtc cuda.nvrtc and cuda.bindings.nvrtc
   --no-rocm-llvm    do not build rocm-llvm-python
   --llvm-libs LIST  modules of rocm-llvm-python: 'amd_comgr,llvm' or '^llvm'
-                    (default: \$ROCM_PYTHON_LIBS, else all: $ALL_LLVM_LIBS)
+                    (default: \$ROCM_PYTHON_LIBS, else all of the release's manifest)
   --run-tests       run the test suite after building
   --out DIR         where wheels go (default dist)
   --no-install      build only; do not install into the venv
@@ -42,11 +42,11 @@ Usage: ./build_pkgs.sh [options]
 USAGE
 }
 
-ROCM_ROOT=${ROCM_PATH:-.rocm/6.4.3/usr}
-RELEASE=6.4.3
-LIBS=${HIP_PYTHON_LIBS:-$ALL_LIBS}
+ROCM_ROOT=${ROCM_PATH:-}
+RELEASE=
+LIBS=${HIP_PYTHON_LIBS:-^}
 CUDA_LIBS=${HIP_PYTHON_CUDA_LIBS:-$ALL_CUDA_LIBS}
-LLVM_LIBS=${ROCM_PYTHON_LIBS:-$ALL_LLVM_LIBS}
+LLVM_LIBS=${ROCM_PYTHON_LIBS:-^}
 BUILD_LLVM=1
 PLATFORM=amd
 REGENERATE=0; BUILD_HIP=1; BUILD_CUDA=1; RUN_TESTS=0; PRE_CLEAN=0; POST_CLEAN=0; USE_VENV=1
@@ -88,10 +88,37 @@ fi
 MANYLINUX=(--zig --compatibility manylinux_2_28)
 "$PY" -m ziglang version >/dev/null 2>&1 || MANYLINUX=()
 
-# Resolves an include list ('a,b') or exclude list ('^a,b') against all libraries (or the
-# list given second).
+DEFAULT_RELEASE=$("$PY" tools/manifest.py default)
+RELEASE=${RELEASE:-$DEFAULT_RELEASE}
+if [ "$REGENERATE" = 1 ] && [ "$DRY_RUN" = 0 ]; then
+  cargo build -q --release -p hipgen
+  ./target/release/hipgen generate --release "$RELEASE" ${ROCM_ROOT:+--include "$ROCM_ROOT/include"}
+fi
+# The extensions build from bindings/rocm-$RELEASE (the default release's unless --release
+# says otherwise, or HIPGEN_BINDINGS names a folder): never silently from another release's.
+if [ -z "${HIPGEN_BINDINGS:-}" ]; then
+  if [ ! -f "bindings/rocm-$RELEASE/manifest.json" ]; then
+    echo "no bindings for ROCm $RELEASE (bindings/rocm-$RELEASE): add --regenerate, with" \
+         "--rocm-path pointing at that release's headers unless they are under .rocm" >&2
+    exit 2
+  fi
+  [ "$RELEASE" = "$DEFAULT_RELEASE" ] || export HIPGEN_BINDINGS=$PWD/bindings/rocm-$RELEASE
+fi
+BINDINGS=${HIPGEN_BINDINGS:-$PWD/bindings/rocm-$RELEASE}
+
+case "$PLATFORM" in
+  amd) ;;
+  nvidia) BUILD_LLVM=0 ;;
+  *) echo "unknown platform '$PLATFORM' (amd, nvidia)" >&2; exit 2 ;;
+esac
+# Include ('a,b') or exclude ('^a,b') lists, resolved against the manifest with the libraries
+# those use (hip comes with hipblas), in its order; on NVIDIA without what has no NVIDIA form.
+manifest() { "$PY" tools/manifest.py --bindings "$BINDINGS" "$@"; }
+SELECTED=$(manifest select --package hip-python --platform "$PLATFORM" "$LIBS")
+LLVM_SELECTED=$(manifest select --package rocm-llvm-python "$LLVM_LIBS")
+# The CUDA modules are files of hip-python-as-cuda (which ones come with each name).
 select_libs() {
-  local spec=$1 known=${2:-$ALL_LIBS} out=() l
+  local spec=$1 known=$2 out=() l
   IFS=, read -ra all <<<"$known"
   if [[ $spec == ^* ]]; then
     IFS=, read -ra excluded <<<"${spec#^}"
@@ -107,22 +134,7 @@ select_libs() {
   fi
   (IFS=,; echo "${out[*]}")
 }
-SELECTED=$(select_libs "$LIBS")
-# The other libraries use hip's types (hipStream_t, hipDataType): hip comes with them.
-if [[ -n $SELECTED && ",$SELECTED," != *",hip,"* && ",$SELECTED," =~ ,(hipblas|hipsparse|rccl|hiprand|hipfft|hipsolver), ]]; then
-  SELECTED="hip,$SELECTED"
-fi
-case "$PLATFORM" in
-  amd) ;;
-  nvidia)
-    nv=()
-    for l in ${SELECTED//,/ }; do [[ $l =~ ^(hip|hiprtc|rccl|hipblas|hipfft|hiprand|hipsparse|hipsolver)$ ]] && nv+=("$l"); done
-    SELECTED=$(IFS=,; echo "${nv[*]}")
-    BUILD_LLVM=0 ;;
-  *) echo "unknown platform '$PLATFORM' (amd, nvidia)" >&2; exit 2 ;;
-esac
 CUDA_SELECTED=$(select_libs "$CUDA_LIBS" "$ALL_CUDA_LIBS")
-LLVM_SELECTED=$(select_libs "$LLVM_LIBS" "$ALL_LLVM_LIBS")
 if [ "$DRY_RUN" = 1 ]; then
   echo "$SELECTED"
   [ "$BUILD_CUDA" = 1 ] && echo "cuda: $CUDA_SELECTED"
@@ -137,25 +149,8 @@ if [ "$PRE_CLEAN" = 1 ]; then
   cargo clean -q
 fi
 
-if [ "$REGENERATE" = 1 ]; then
-  cargo build -q --release -p hipgen
-  ./target/release/hipgen generate --include "$ROCM_ROOT/include" --cuda-headers "${HIPGEN_CUDA_DIR:-.cuda}" --release "$RELEASE" --libs "$ALL_LIBS,cuda,amd_comgr,llvm"
-fi
-
-# On AMD the extensions build from bindings/rocm-$RELEASE (6.4.3's unless --release says
-# otherwise, or HIPGEN_BINDINGS names a folder): never silently from another release's.
-if [ "$PLATFORM" = amd ] && [ "$RELEASE" != 6.4.3 ] && [ -z "${HIPGEN_BINDINGS:-}" ]; then
-  if [ ! -d "bindings/rocm-$RELEASE" ]; then
-    echo "no bindings for ROCm $RELEASE (bindings/rocm-$RELEASE): add --regenerate, with" \
-         "--rocm-path pointing at that release's headers" >&2
-    exit 2
-  fi
-  export HIPGEN_BINDINGS=$PWD/bindings/rocm-$RELEASE
-fi
-
 if [ "$PLATFORM" = nvidia ] && [ "$BUILD_HIP" = 1 ]; then
   bash tools/nvidia-shim.sh "$RELEASE"
-  [ "$RELEASE" = 6.4.3 ] || export HIPGEN_BINDINGS=$PWD/target/bindings/rocm-$RELEASE
 else
   rm -rf hip-python/python/hip/_nvidia
 fi
@@ -163,17 +158,15 @@ fi
 # Each package builds in a target folder of its own: the three extensions are all the cdylib
 # `_native`, and in one folder a package whose crate is up to date would be handed the
 # library another package linked there last.
-# The generated modules' stubs come from the bindings the extensions are built from.
-STUBS_FROM=${HIPGEN_BINDINGS:-$PWD/bindings/rocm-$RELEASE}
 
 if [ "$BUILD_HIP" = 1 ]; then
   echo "building hip-python ($PLATFORM) with: $SELECTED"
-  hip_modules=()
-  for l in ${SELECTED//,/ }; do hip_modules+=("hip.$l"); done
-  bash tools/stubs.sh "$STUBS_FROM" hip-python "${hip_modules[@]}"
+  # The generated modules' stubs come from the bindings the extensions are built from.
+  mapfile -t hip_modules < <(manifest modules --package hip-python "$SELECTED")
+  bash tools/stubs.sh "$BINDINGS" hip-python "${hip_modules[@]}"
   rm -f "$OUT"/hip_python-*
-  (cd hip-python && CARGO_TARGET_DIR=../target/wheel-hip "../$PY" -m maturin build --release -q --out "$OUT" "${MANYLINUX[@]}" \
-     --no-default-features --features "pyo3/extension-module,${SELECTED}")
+  (cd hip-python && HIPGEN_LIBS=$SELECTED CARGO_TARGET_DIR=../target/wheel-hip "../$PY" -m maturin build --release -q --out "$OUT" "${MANYLINUX[@]}" \
+     --features pyo3/extension-module)
   (cd hip-python && "../$PY" -m maturin sdist --out "$OUT" >/dev/null)
   if [ "$INSTALL" = 1 ]; then
     "$PY" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps \
@@ -193,7 +186,7 @@ if [ "$BUILD_CUDA" = 1 ]; then
   declare -A CUDA_KIND=([cuda]=driver [cudart]=runtime [nvrtc]=nvrtc)
   cuda_modules=()
   for l in ${CUDA_SELECTED//,/ }; do cuda_modules+=("cuda.bindings.${CUDA_KIND[$l]}"); done
-  bash tools/stubs.sh "$STUBS_FROM" hip-python-as-cuda "${cuda_modules[@]}"
+  bash tools/stubs.sh "$BINDINGS" hip-python-as-cuda "${cuda_modules[@]}"
   for l in ${ALL_CUDA_LIBS//,/ }; do
     [[ ",$CUDA_SELECTED," == *",$l,"* ]] && continue
     for f in ${CUDA_FILES[$l]}; do
@@ -213,13 +206,11 @@ fi
 
 if [ "$BUILD_LLVM" = 1 ] && [ -n "$LLVM_SELECTED" ]; then
   echo "building rocm-llvm-python with: $LLVM_SELECTED"
-  llvm_modules=()
-  [[ ",$LLVM_SELECTED," == *",amd_comgr,"* ]] && llvm_modules+=(rocm.amd_comgr.amd_comgr)
-  [[ ",$LLVM_SELECTED," == *",llvm,"* ]] && llvm_modules+=(rocm.llvm)
-  bash tools/stubs.sh "$STUBS_FROM" rocm-llvm-python "${llvm_modules[@]}"
+  mapfile -t llvm_modules < <(manifest modules --package rocm-llvm-python "$LLVM_SELECTED")
+  bash tools/stubs.sh "$BINDINGS" rocm-llvm-python "${llvm_modules[@]}"
   rm -f "$OUT"/rocm_llvm_python-*
-  (cd rocm-llvm-python && CARGO_TARGET_DIR=../target/wheel-llvm "../$PY" -m maturin build --release -q --out "$OUT" "${MANYLINUX[@]}" \
-     --no-default-features --features "pyo3/extension-module,${LLVM_SELECTED}")
+  (cd rocm-llvm-python && HIPGEN_LIBS=$LLVM_SELECTED CARGO_TARGET_DIR=../target/wheel-llvm "../$PY" -m maturin build \
+     --release -q --out "$OUT" "${MANYLINUX[@]}" --features pyo3/extension-module)
   (cd rocm-llvm-python && "../$PY" -m maturin sdist --out "$OUT" >/dev/null)
   if [ "$INSTALL" = 1 ]; then
     "$PY" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps \

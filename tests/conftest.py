@@ -1,5 +1,7 @@
-"""Shared paths: the generated IR and the unpacked ROCm 6.4.3 packages (tools/setup.sh)."""
+"""Shared paths: the checked-in bindings (their manifest, the generated IR) and the unpacked
+packages of their ROCm release (tools/setup.sh)."""
 
+import importlib.util
 import json
 import os
 from pathlib import Path
@@ -7,8 +9,14 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-RELEASE = "6.4.3"
-BINDINGS = REPO / "bindings" / f"rocm-{RELEASE}"
+_spec = importlib.util.spec_from_file_location("manifest", REPO / "tools" / "manifest.py")
+#: tools/manifest.py: the release manifests' readers.
+manifest = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(manifest)
+BINDINGS = manifest.default_folder()
+#: The manifest of the checked-in bindings: their release, libraries and packages.
+MANIFEST = manifest.load(BINDINGS)
+RELEASE = MANIFEST["release"]
 ROCM = Path(os.environ.get("HIPGEN_ROCM_DIR", REPO / ".rocm")) / RELEASE / "usr"
 
 

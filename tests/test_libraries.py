@@ -98,7 +98,7 @@ def build_pkgs(*args):
     "libs, expected",
     [
         ("hip,hiprtc", "hip,hiprtc"),
-        ("^hipblas,hipsolver", "hip,hiprtc,hipsparse,rccl,hiprand,hipfft,roctx"),
+        ("^hipblas,hipsolver", "hip,hiprtc,hipfft,hiprand,hipsparse,rccl,roctx"),
         ("hipsparse", "hip,hipsparse"),
         ("roctx", "roctx"),
     ],

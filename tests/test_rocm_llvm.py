@@ -393,3 +393,15 @@ def test_interface_mismatch_warns():
         assert out.stdout.strip() == "no warning"
     else:
         assert "implements interface 2.4" in out.stdout and f"interface {major}.x" in out.stdout
+
+
+def test_the_package_says_the_release_its_bindings_were_generated_from():
+    # tools/test.sh installs these bindings from ROCm 5.2.3's headers: the package says so,
+    # as each generated module does (it used to say the default release whatever it held).
+    import rocm
+    import rocm.llvm
+
+    assert rocm.ROCM_VERSION_NAME == comgr.__rocm_release__ == core.__rocm_release__
+    major, minor, patch = rocm.ROCM_VERSION_TUPLE
+    assert rocm.ROCM_VERSION == major * 10_000_000 + minor * 100_000 + patch
+    assert rocm.llvm.ROCM_VERSION_NAME == rocm.ROCM_VERSION_NAME

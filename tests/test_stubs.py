@@ -16,9 +16,11 @@ from pathlib import Path
 
 import pytest
 
+from conftest import MANIFEST, manifest
+
 ROOT = Path(__file__).resolve().parent.parent
 
-HIP_MODULES = ["hip", "hiprtc", "hipblas", "hipsparse", "rccl", "hiprand", "hipfft", "hipsolver", "roctx"]
+HIP_MODULES = [lib["name"] for lib in manifest.libraries(MANIFEST, "hip-python")]
 CUDA_MODULES = ["cuda.bindings.driver", "cuda.bindings.runtime", "cuda.bindings.nvrtc"]
 LEGACY_CUDA = {"cuda.cuda": "driver", "cuda.cudart": "runtime", "cuda.nvrtc": "nvrtc"}
 

@@ -13,31 +13,31 @@ echo "== generator and runtime unit tests"
 cargo test -q -p hipgen
 cargo test -q -p hipgen-runtime
 
-echo "== bindings/ is what hipgen generates from the ROCm 6.4.3 headers"
+default=$(.venv/bin/python tools/manifest.py default)
+echo "== bindings/ is what hipgen generates from the ROCm $default headers"
 cargo build -q --release -p hipgen
-./target/release/hipgen generate --include "${HIPGEN_ROCM_DIR:-.rocm}/6.4.3/usr/include" --cuda-headers "${HIPGEN_CUDA_DIR:-.cuda}" \
-  --release 6.4.3 --libs hip,hiprtc,hipblas,hipsparse,rccl,hiprand,hipfft,hipsolver,roctx,cuda,amd_comgr,llvm \
-  2>/dev/null
-if [ -n "$(git status --porcelain -- bindings/rocm-6.4.3)" ]; then
-  git status --short -- bindings/rocm-6.4.3
+./target/release/hipgen generate --release "$default" 2>/dev/null
+if [ -n "$(git status --porcelain -- "bindings/rocm-$default")" ]; then
+  git status --short -- "bindings/rocm-$default"
   echo "bindings/ differs from the generator's output: run ./build_pkgs.sh --regenerate" >&2
   exit 1
 fi
 
-echo "== the generator handles other releases: 5.7.1 and 5.2.3 generate and compile"
-rocm=${HIPGEN_ROCM_DIR:-.rocm}
-gen() { ./target/release/hipgen generate --include "$rocm/$1/usr/include" --cuda-headers "${HIPGEN_CUDA_DIR:-.cuda}" --release "$1" \
-          --out target/bindings --libs "$2" 2>/dev/null; }
-gen 5.7.1 hip,hiprtc,hipblas,hipsparse,rccl,hiprand,hipfft,hipsolver,roctx,cuda
-gen 5.2.3 hip,hiprtc,hipsparse,hiprand,amd_comgr,llvm
-HIPGEN_BINDINGS=$PWD/target/bindings/rocm-5.7.1 cargo check -q -p hip-python -p hip-python-as-cuda
-HIPGEN_BINDINGS=$PWD/target/bindings/rocm-5.2.3 cargo check -q -p hip-python \
-  --no-default-features --features hip,hiprtc,hipsparse,hiprand
+echo "== the generator handles every other release: each generates and compiles"
+for release in $(./target/release/hipgen releases | grep -v ' default$'); do
+  echo "   ROCm $release"
+  ./target/release/hipgen generate --release "$release" --out target/bindings 2>/dev/null
+  export HIPGEN_BINDINGS=$PWD/target/bindings/rocm-$release
+  # Each package the release has modules for (package names are their crates').
+  cargo check -q $(printf -- '-p %s ' $(.venv/bin/python tools/manifest.py packages))
+  unset HIPGEN_BINDINGS
+done
 
 echo "== rocm-llvm-python for the comgr that runs here (bookworm's 2.4: interface 2, whose"
 echo "   enums differ from the checked-in interface-3 bindings) installed into .venv for pytest"
 rm -f target/test-wheels/rocm_llvm_python-*.whl  # one wheel for pip, whatever an earlier run left
-bash tools/stubs.sh target/bindings/rocm-5.2.3 rocm-llvm-python rocm.amd_comgr.amd_comgr rocm.llvm
+bash tools/stubs.sh target/bindings/rocm-5.2.3 rocm-llvm-python \
+  $(.venv/bin/python tools/manifest.py --bindings target/bindings/rocm-5.2.3 modules --package rocm-llvm-python amd_comgr,llvm)
 (cd rocm-llvm-python && CARGO_TARGET_DIR=../target/wheel-llvm HIPGEN_BINDINGS=$PWD/../target/bindings/rocm-5.2.3 \
   ../.venv/bin/python -m maturin build --release -q --out ../target/test-wheels 2>/dev/null)
 .venv/bin/python -m pip install -q --disable-pip-version-check --force-reinstall --no-deps \

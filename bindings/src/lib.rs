@@ -1,6 +1,8 @@
-//! The modules hipgen generated, one per library, each behind a feature. The files are
-//! `rocm-6.4.3/<lib>.rs` (checked in) or those of the release in `HIPGEN_BINDINGS`; see
-//! `build.rs`. Nothing here is written by hand except this file and `build.rs`.
+//! The modules hipgen generated for one release: the checked-in default release's
+//! (`rocm-<release>/`, whose manifest.json says `default`) or the folder in
+//! `HIPGEN_BINDINGS`, as its manifest lists them (see `build.rs`), with a table of each
+//! package's modules in `packages`. Nothing here is written by hand except this file and
+//! `build.rs`.
 
 use pyo3::prelude::*;
 

@@ -1,36 +1,15 @@
 //! The `hip._native` extension: the generated modules of the selected ROCm libraries plus
 //! the runtime classes, each published in `sys.modules` as `hip.<name>`.
 //!
-//! The release is chosen at build time with `HIPGEN_RELEASE` (default 6.4.3); each library
-//! is a cargo feature so wheels can carry any selection.
+//! The release is the bindings folder's (see hip-bindings' build.rs); the modules are those
+//! its manifest gives hip-python, narrowed by `HIPGEN_LIBS` at build time.
 
 use hip_bindings::{diagnostics, Module};
 use pyo3::prelude::*;
-
-/// The generated modules selected by cargo features.
-const MODULES: &[Module] = &[
-    #[cfg(feature = "hip")]
-    hip_bindings::module_entry!(hip),
-    #[cfg(feature = "hiprtc")]
-    hip_bindings::module_entry!(hiprtc),
-    #[cfg(feature = "hipblas")]
-    hip_bindings::module_entry!(hipblas),
-    #[cfg(feature = "hipsparse")]
-    hip_bindings::module_entry!(hipsparse),
-    #[cfg(feature = "rccl")]
-    hip_bindings::module_entry!(rccl),
-    #[cfg(feature = "hiprand")]
-    hip_bindings::module_entry!(hiprand),
-    #[cfg(feature = "hipfft")]
-    hip_bindings::module_entry!(hipfft),
-    #[cfg(feature = "hipsolver")]
-    hip_bindings::module_entry!(hipsolver),
-    #[cfg(feature = "roctx")]
-    hip_bindings::module_entry!(roctx),
-];
+use pyo3::types::PyTuple;
 
 fn modules() -> Vec<&'static Module> {
-    MODULES.iter().collect()
+    hip_bindings::packages::HIP_PYTHON.iter().collect()
 }
 
 /// Modules are named by their short names (`hip` for `hip.hip`) in what the extension reports.
@@ -111,5 +90,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(cuda_adapters, m)?)?;
     m.add_function(wrap_pyfunction!(_kernel_param_values, m)?)?;
     m.add("__version__", env!("PACKAGE_VERSION"))?;
+    m.add("ROCM_RELEASE", hip_bindings::ROCM_RELEASE)?;
+    let names: Vec<&str> = modules().iter().map(|g| short_name(g)).collect();
+    m.add("MODULES", PyTuple::new(m.py(), names)?)?;
     diagnostics::publish(m, &modules(), short_name, env!("PACKAGE_VERSION"))
 }

@@ -5,17 +5,9 @@
 use hip_bindings::{diagnostics, Module};
 use pyo3::prelude::*;
 
-/// The modules selected by cargo features, in generation order (imports first).
+/// The modules the release's manifest gives rocm-llvm-python (imports first).
 fn modules() -> Vec<&'static Module> {
-    let mut out: Vec<&'static Module> = Vec::new();
-    #[cfg(feature = "amd_comgr")]
-    {
-        static COMGR: Module = hip_bindings::module_entry!(amd_comgr);
-        out.push(&COMGR);
-    }
-    #[cfg(feature = "llvm")]
-    out.extend(hip_bindings::FAMILY_LLVM.iter());
-    out
+    hip_bindings::packages::ROCM_LLVM_PYTHON.iter().collect()
 }
 
 /// Modules are named by their Python names in what the extension reports.
@@ -49,5 +41,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(unresolved_symbols, m)?)?;
     // Each module also as an attribute named like its Rust module (`llvm_core`).
     m.add("__version__", env!("PACKAGE_VERSION"))?;
+    m.add("ROCM_RELEASE", hip_bindings::ROCM_RELEASE)?;
     diagnostics::publish(m, &modules(), |g| g.name, env!("PACKAGE_VERSION"))
 }

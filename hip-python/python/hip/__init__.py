@@ -8,19 +8,19 @@ from hip import _native
 from hip._native import HipLoadError
 
 __version__ = _native.__version__
-ROCM_VERSION = 60400003
-ROCM_VERSION_NAME = rocm_version_name = "6.4.3"
-ROCM_VERSION_TUPLE = rocm_version_tuple = (6, 4, 3)
+#: The ROCm release the bindings were generated from (as hip-python: 6.4.3 is 60400003).
+ROCM_VERSION_NAME = rocm_version_name = _native.ROCM_RELEASE
+ROCM_VERSION_TUPLE = rocm_version_tuple = tuple(int(p) for p in ROCM_VERSION_NAME.split("."))
+ROCM_VERSION = ROCM_VERSION_TUPLE[0] * 10_000_000 + ROCM_VERSION_TUPLE[1] * 100_000 + ROCM_VERSION_TUPLE[2]
 
 #: The platform HIP runs on: `amd` or `nvidia` (chosen on first use; see docs/nvidia.md).
 platform = _native.platform
 
 __all__ = ["HipLoadError", "platform", "ROCM_VERSION", "ROCM_VERSION_NAME", "ROCM_VERSION_TUPLE"]
 
-for _name in ("hip", "hiprtc", "hipblas", "hipsparse", "rccl", "hiprand", "hipfft", "hipsolver", "roctx"):
-    if hasattr(_native, _name):
-        globals()[_name] = getattr(_native, _name)
-        __all__.append(_name)
+# The modules built into this package, as the release's manifest gives them to hip-python.
+globals().update({name: getattr(_native, name) for name in _native.MODULES})
+__all__ += _native.MODULES
 
 if "hip" in globals():
     HIP_VERSION = hip.HIP_VERSION  # noqa: F821 - set just above
@@ -46,5 +46,3 @@ if "hiprtc" in globals():
     if _os.path.isdir(_os.path.join(_os.path.dirname(__file__), "_nvidia")):
         hiprtc.hiprtcCompileProgram = _nvidia_options.compile_program(hiprtc.hiprtcCompileProgram)  # noqa: F821
     del _os
-
-del _name

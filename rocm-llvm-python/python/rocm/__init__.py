@@ -13,9 +13,10 @@ LoadError = HipLoadError
 
 __version__ = _native.__version__
 
-ROCM_VERSION = 60400003
-ROCM_VERSION_NAME = rocm_version_name = "6.4.3"
-ROCM_VERSION_TUPLE = rocm_version_tuple = (6, 4, 3)
+#: The ROCm release the bindings were generated from (as rocm-llvm-python: 6.4.3 is 60400003).
+ROCM_VERSION_NAME = rocm_version_name = _native.ROCM_RELEASE
+ROCM_VERSION_TUPLE = rocm_version_tuple = tuple(int(p) for p in ROCM_VERSION_NAME.split("."))
+ROCM_VERSION = ROCM_VERSION_TUPLE[0] * 10_000_000 + ROCM_VERSION_TUPLE[1] * 100_000 + ROCM_VERSION_TUPLE[2]
 
 __all__ = ["HipLoadError", "LoadError", "ROCM_VERSION", "ROCM_VERSION_NAME", "ROCM_VERSION_TUPLE"]
 del _native

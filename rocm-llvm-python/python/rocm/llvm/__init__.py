@@ -1,9 +1,12 @@
 """The LLVM C API: `from rocm.llvm.c import core, target, lljit`."""
 
+from rocm import (  # noqa: F401 - rocm-llvm-python has them here too
+    ROCM_VERSION,
+    ROCM_VERSION_NAME,
+    ROCM_VERSION_TUPLE,
+    rocm_version_name,
+    rocm_version_tuple,
+)
 from rocm.llvm import c
-
-ROCM_VERSION = 60400003
-ROCM_VERSION_NAME = rocm_version_name = "6.4.3"
-ROCM_VERSION_TUPLE = rocm_version_tuple = (6, 4, 3)
 
 __all__ = ["c"]
