@@ -11,16 +11,6 @@ use pyo3::types::{PyFloat, PyInt, PyList, PyTuple, PyType};
 const PARAM_BUFFER_POINTER: usize = 0x01;
 /// `HIP_LAUNCH_PARAM_BUFFER_SIZE`.
 const PARAM_BUFFER_SIZE: usize = 0x02;
-/// `HIP_LAUNCH_PARAM_END` on AMD; CUDA's `CU_LAUNCH_PARAM_END` is 0.
-const PARAM_END: usize = 0x03;
-
-/// The end marker of the platform HIP runs on.
-fn param_end() -> usize {
-    match crate::load::platform() {
-        crate::load::Platform::Amd => PARAM_END,
-        crate::load::Platform::Nvidia => 0x00,
-    }
-}
 
 /// The packed `extra` array and the memory it points into.
 pub struct KernelExtra {
@@ -60,7 +50,7 @@ impl KernelExtra {
             args.as_ptr() as usize,
             PARAM_BUFFER_SIZE,
             &*size as *const usize as usize,
-            param_end(),
+            crate::load::nvidia::launch_param_end(),
         ];
         Ok(KernelExtra {
             addr: config.as_ptr() as usize,

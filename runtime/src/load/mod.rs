@@ -3,7 +3,7 @@
 //! One handle per library, opened on first use; one pointer per symbol, resolved on first
 //! use and cached in an atomic, so the hot path is a single load.
 
-use crate::tables::{CudaLibrary, LibrarySpec, VersionCheck};
+use crate::tables::{LibrarySpec, VersionCheck};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
@@ -18,16 +18,19 @@ pyo3::create_exception!(
     "A ROCm library or one of its symbols could not be loaded."
 );
 
+mod error;
+pub mod nvidia;
 pub mod platform;
 
+pub use error::{LoadError, Tried};
 pub use platform::{platform, platform_reason, Platform};
 
 /// A lazily opened shared library.
 pub struct Library {
     /// Where to look.
     pub spec: LibrarySpec,
-    /// The handle, or the message explaining why there is none.
-    handle: GILOnceCell<Result<(libloading::Library, String), String>>,
+    /// The handle and the path it came from, or why there is none.
+    handle: GILOnceCell<Result<(libloading::Library, String), LoadError>>,
     /// Serializes calls that the library cannot run concurrently (see `serial_guard`).
     serial: Mutex<()>,
 }
@@ -72,7 +75,7 @@ impl Library {
                 }
                 Ok(lib)
             }
-            Err(msg) => Err(HipLoadError::new_err(msg.clone())),
+            Err(e) => Err(HipLoadError::new_err(e.to_string())),
         }
     }
 
@@ -151,8 +154,11 @@ impl Library {
         let _ = self.get(py);
         match self.handle.get(py) {
             Some(Ok((_, path))) => Ok(path.clone()),
-            Some(Err(msg)) => Err(msg.clone()),
-            None => Err(format!("library '{}' was not opened", self.spec.name)),
+            Some(Err(e)) => Err(e.to_string()),
+            None => Err(LoadError::NotOpened {
+                library: self.spec.name,
+            }
+            .to_string()),
         }
     }
 
@@ -172,28 +178,22 @@ impl Library {
         // SAFETY: only the address is taken; the caller casts it to the C signature the
         // generator read from the header.
         let found = unsafe { lib.get::<*const ()>(symbol.to_bytes_with_nul()) };
-        match found {
-            Ok(sym) if !(*sym).is_null() => Ok(*sym as usize),
-            _ if self.on_nvidia() => Err(HipLoadError::new_err(format!(
-                "{sym} is not available on the NVIDIA platform: neither HIP's NVIDIA headers \
-                 (with this release's ABI) nor CUDA's API through HIPIFY's table implement \
-                 it, so the shim ({path}) does not export it.",
-                sym = symbol.to_string_lossy(),
-                path = self.describe(py).unwrap_or_default(),
-            ))),
-            _ => {
-                let path = self.describe(py).unwrap_or_default();
-                Err(HipLoadError::new_err(format!(
-                    "symbol '{sym}' not found in library '{lib}' (loaded from {path}). \
-                     The installed ROCm release is older or newer than the one these bindings \
-                     were generated for; install a matching ROCm or set {env} to another \
-                     build of the library.",
-                    sym = symbol.to_string_lossy(),
-                    lib = self.spec.name,
-                    env = self.spec.env,
-                )))
-            }
-        }
+        let symbol = symbol.to_string_lossy().into_owned();
+        let path = || self.describe(py).unwrap_or_default();
+        let missing = match found {
+            Ok(sym) if !(*sym).is_null() => return Ok(*sym as usize),
+            _ if self.on_nvidia() => LoadError::NotOnNvidia {
+                symbol,
+                path: path(),
+            },
+            _ => LoadError::SymbolMissing {
+                symbol,
+                library: self.spec.name,
+                path: path(),
+                env: self.spec.env,
+            },
+        };
+        Err(HipLoadError::new_err(missing.to_string()))
     }
 
     /// Whether the library loads for the NVIDIA platform (asks for the platform only for
@@ -205,7 +205,7 @@ impl Library {
     /// Candidates in search order: (path or soname, where it came from).
     fn candidates(&self, py: Python<'_>) -> Vec<(String, String)> {
         if self.on_nvidia() {
-            return self.nvidia_candidates(py);
+            return nvidia::candidates(py, &self.spec);
         }
         let spec = &self.spec;
         let mut out = Vec::new();
@@ -232,64 +232,11 @@ impl Library {
         out
     }
 
-    /// Candidates on the NVIDIA platform: the override, then our shim beside the `hip`
-    /// package (HIP over CUDA) or the NVIDIA library (from its wheel, then the system).
-    fn nvidia_candidates(&self, py: Python<'_>) -> Vec<(String, String)> {
-        let spec = &self.spec;
-        let Some(nv) = &spec.nvidia else {
-            return Vec::new();
-        };
-        let mut out = Vec::new();
-        let (env, names): (&str, Vec<String>) = match nv.shim {
-            // hip's shim keeps the variable it always had.
-            Some(shim) if nv.cuda.is_none() => ("HIP_PYTHON_NVIDIA_SHIM", vec![shim.to_string()]),
-            Some(shim) => (spec.env, vec![shim.to_string()]),
-            None => (spec.env, nv.sonames.iter().map(|s| s.to_string()).collect()),
-        };
-        if let Ok(path) = std::env::var(env) {
-            if !path.is_empty() {
-                return vec![(path, format!("${env}"))];
-            }
-        }
-        let (package, sub) = match nv.shim {
-            Some(_) => ("hip", "_nvidia"),
-            None => (nv.wheel, "lib"),
-        };
-        for dir in package_dirs(py, package) {
-            for n in &names {
-                out.push((format!("{dir}/{sub}/{n}"), format!("{package} package")));
-            }
-        }
-        if nv.shim.is_none() {
-            for n in names {
-                out.push((n, "system loader".to_string()));
-            }
-        }
-        out
-    }
-
     /// Tries every candidate in order.
-    fn open(&self, py: Python<'_>) -> Result<(libloading::Library, String), String> {
+    fn open(&self, py: Python<'_>) -> Result<(libloading::Library, String), LoadError> {
         let nvidia = self.on_nvidia();
         if nvidia {
-            match &self.spec.nvidia {
-                None => {
-                    return Err(format!(
-                        "library '{}' is not available on the NVIDIA platform \
-                         (HIP_PLATFORM=nvidia or no AMD runtime found): it has no CUDA \
-                         counterpart.",
-                        self.spec.name
-                    ))
-                }
-                Some(nv) if nv.shim.is_some() => {
-                    cuda_driver()?;
-                    preload_cuda_libraries(py);
-                    if let Some(cuda) = &nv.cuda {
-                        preload_math_library(py, self.spec.name, cuda)?;
-                    }
-                }
-                Some(_) => {}
-            }
+            nvidia::prepare(py, &self.spec)?;
         }
         let mut tried = Vec::new();
         for (path, origin) in self.candidates(py) {
@@ -309,125 +256,28 @@ impl Library {
             };
             match opened {
                 Ok(lib) => return Ok((lib, path)),
-                Err(e) => tried.push(format!("  {path} ({origin}): {e}")),
+                Err(e) => tried.push(Tried {
+                    path,
+                    origin,
+                    error: e.to_string(),
+                }),
             }
         }
-        if nvidia {
-            return Err(format!(
-                "could not load library '{name}' for the NVIDIA platform. Tried:\n{tried}\n\
-                 Install hip-python built with `./build_pkgs.sh --platform nvidia` and the \
-                 CUDA 12 runtime (`pip install hip-python[nvidia]`), or set HIP_PLATFORM=amd.",
-                name = self.spec.name,
-                tried = tried.join("\n"),
-            ));
-        }
-        Err(format!(
-            "could not load library '{name}'. Tried:\n{tried}\n\
-             Install ROCm (or the library's package), set ROCM_PATH to its root, \
-             or set {env} to the library's full path.",
-            name = self.spec.name,
-            tried = tried.join("\n"),
-            env = self.spec.env,
-        ))
-    }
-}
-
-/// Opens a library with its symbols bound now and made visible to later libraries (the
-/// shim names none of CUDA's libraries; it finds their symbols this way).
-fn open_global(path: &str) -> Result<libloading::os::unix::Library, libloading::Error> {
-    // SAFETY: loading NVIDIA's CUDA libraries runs their initialisers, as CUDA itself would.
-    unsafe {
-        libloading::os::unix::Library::open(
-            Some(path),
-            libloading::os::unix::RTLD_NOW | libloading::os::unix::RTLD_GLOBAL,
-        )
-    }
-}
-
-/// Loads the CUDA driver (`libcuda.so.1`) once, globally: the shim calls the driver API
-/// (`cuModuleLoadData`), which no other library it links provides.
-fn cuda_driver() -> Result<(), String> {
-    static DRIVER: OnceLock<Result<libloading::os::unix::Library, String>> = OnceLock::new();
-    DRIVER
-        .get_or_init(|| {
-            open_global("libcuda.so.1").map_err(|e| {
-                format!(
-                    "the NVIDIA platform needs NVIDIA's driver library libcuda.so.1, which does \
-                     not load: {e}. Install the NVIDIA driver, or set HIP_PLATFORM=amd."
-                )
-            })
+        let library = self.spec.name;
+        Err(if nvidia {
+            LoadError::NvidiaNotFound { library, tried }
+        } else {
+            LoadError::NotFound {
+                library,
+                env: self.spec.env,
+                tried,
+            }
         })
-        .as_ref()
-        .map(|_| ())
-        .map_err(Clone::clone)
-}
-
-/// Loads CUDA's runtime (12) and NVRTC (12, else 13: the C API the shim calls is the same)
-/// globally, from NVIDIA's wheels (`nvidia.cuda_runtime`, `nvidia.cuda_nvrtc`) or the
-/// system: the shim names neither, so one build serves either install. What does not load
-/// shows up as the shim's load error, naming the missing symbol.
-fn preload_cuda_libraries(py: Python<'_>) {
-    static DONE: OnceLock<Vec<libloading::os::unix::Library>> = OnceLock::new();
-    DONE.get_or_init(|| {
-        let mut kept = Vec::new();
-        for (packages, sonames) in [
-            (&["nvidia.cuda_runtime"][..], &["libcudart.so.12"][..]),
-            (
-                &["nvidia.cuda_nvrtc", "nvidia.cu13"][..],
-                &["libnvrtc.so.12", "libnvrtc.so.13"][..],
-            ),
-        ] {
-            let candidates = wheel_candidates(py, packages, sonames);
-            if let Some(lib) = candidates.iter().find_map(|(p, _)| open_global(p).ok()) {
-                kept.push(lib);
-            }
-        }
-        kept
-    });
-}
-
-/// Loads the CUDA library a shim calls (cuBLAS for hipBLAS) globally, once per library:
-/// the shim finds its functions by name at their first call, so one build serves CUDA 12
-/// and 13. A library that does not load is the shim's load error, listing every path tried.
-fn preload_math_library(py: Python<'_>, name: &str, cuda: &CudaLibrary) -> Result<(), String> {
-    let mut tried = Vec::new();
-    for (path, origin) in wheel_candidates(py, cuda.wheels, cuda.sonames) {
-        match open_global(&path) {
-            // Kept loaded for the life of the process, as the shim's calls need it.
-            Ok(lib) => {
-                std::mem::forget(lib);
-                return Ok(());
-            }
-            Err(e) => tried.push(format!("  {path} ({origin}): {e}")),
-        }
     }
-    Err(format!(
-        "library '{name}' on the NVIDIA platform runs over NVIDIA's {so}, which does not load. \
-         Tried:\n{tried}\nInstall NVIDIA's wheel ({wheels}) or the CUDA toolkit, or set \
-         HIP_PLATFORM=amd.",
-        so = cuda.sonames.join(" or "),
-        tried = tried.join("\n"),
-        wheels = cuda.wheels.join(", "),
-    ))
-}
-
-/// Where an NVIDIA library may be, in order, with where each came from: for each file name,
-/// the `lib/` of each of NVIDIA's wheel packages, then the system loader.
-fn wheel_candidates(py: Python<'_>, packages: &[&str], sonames: &[&str]) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    for so in sonames {
-        for package in packages {
-            for dir in package_dirs(py, package) {
-                out.push((format!("{dir}/lib/{so}"), format!("{package} package")));
-            }
-        }
-        out.push((so.to_string(), "system loader".to_string()));
-    }
-    out
 }
 
 /// The folders of an installed Python package (`hip`, `nvidia.nccl`); none if absent.
-fn package_dirs(py: Python<'_>, package: &str) -> Vec<String> {
+pub(crate) fn package_dirs(py: Python<'_>, package: &str) -> Vec<String> {
     py.import("importlib.util")
         .and_then(|u| u.call_method1("find_spec", (package,)))
         .and_then(|spec| spec.getattr("submodule_search_locations"))
