@@ -172,7 +172,6 @@ impl DeviceArray {
     }
 }
 
-/// Size in bytes of one element of a NumPy type string such as `<f4`.
 /// The `__cuda_array_interface__` typestr (`<f4`) of a NumPy type name or char code
 /// (`float32`, `f4`, `=f4`), as hip-python accepts them; typestrs pass unchanged.
 fn normalize_typestr(name: &str) -> PyResult<String> {
@@ -206,6 +205,7 @@ fn normalize_typestr(name: &str) -> PyResult<String> {
     Ok(typestr)
 }
 
+/// Size in bytes of one element of a NumPy type string such as `<f4`.
 fn typestr_itemsize(typestr: &str) -> PyResult<usize> {
     typestr
         .get(2..)
@@ -634,5 +634,27 @@ impl PtrArg {
     /// The length of the exported buffer, when the argument is one.
     pub fn buffer_len(&self) -> Option<usize> {
         self._guard.as_ref().map(BufferGuard::byte_len)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numpy_names_and_codes_become_typestrs() {
+        assert_eq!(normalize_typestr("float32").unwrap(), "<f4");
+        assert_eq!(normalize_typestr("=f8").unwrap(), "<f8");
+        assert_eq!(normalize_typestr("uint8").unwrap(), "|u1");
+        assert_eq!(normalize_typestr("complex128").unwrap(), "<c16");
+        assert_eq!(normalize_typestr(">i2").unwrap(), ">i2");
+        assert!(normalize_typestr("float").is_err());
+    }
+
+    #[test]
+    fn the_itemsize_is_the_typestrs_byte_count() {
+        assert_eq!(typestr_itemsize("<f4").unwrap(), 4);
+        assert_eq!(typestr_itemsize("<c16").unwrap(), 16);
+        assert!(typestr_itemsize("<f0").is_err() && typestr_itemsize("<f").is_err());
     }
 }

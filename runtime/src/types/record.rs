@@ -589,3 +589,37 @@ impl Struct {
         Ok(format!("{}({})", def.name, parts.join(", ")))
     }
 }
+
+#[cfg(test)]
+mod bitfield_tests {
+    use super::{read_bits, write_bits};
+
+    #[test]
+    fn a_bitfield_reads_and_writes_only_its_bits() {
+        // `unsigned a : 3, b : 7, c : 6` packed from bit 0, over bytes that start all ones.
+        let mut bytes = [0xffu8; 4];
+        let addr = bytes.as_mut_ptr() as usize;
+        // SAFETY: every access stays within `bytes`.
+        unsafe {
+            write_bits(addr, 3, 7, 0b1010101);
+            assert_eq!(read_bits(addr, 3, 7, false), 0b1010101);
+            // The neighbours, below and above (across the byte boundary), keep their ones.
+            assert_eq!(read_bits(addr, 0, 3, false), 0b111);
+            assert_eq!(read_bits(addr, 10, 6, false), 0b111111);
+        }
+        assert_eq!(bytes[2..], [0xff, 0xff]);
+    }
+
+    #[test]
+    fn a_signed_bitfield_extends_its_sign() {
+        let mut bytes = [0u8; 2];
+        let addr = bytes.as_mut_ptr() as usize;
+        // SAFETY: every access stays within `bytes`.
+        unsafe {
+            write_bits(addr, 4, 5, -3);
+            assert_eq!(read_bits(addr, 4, 5, true), -3);
+            assert_eq!(read_bits(addr, 4, 5, false), 0b11101);
+            assert_eq!(read_bits(addr, 0, 4, false), 0);
+        }
+    }
+}
