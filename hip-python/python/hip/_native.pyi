@@ -7,6 +7,10 @@ from typing import Any, SupportsIndex, TypeVar
 _S = TypeVar("_S", bound="Struct")
 
 __version__: str
+#: The ROCm release the bindings were generated from (`6.4.3`).
+ROCM_RELEASE: str
+#: The generated modules built into the package (`hip`, `hiprtc`, ...), in the manifest's order.
+MODULES: tuple[str, ...]
 
 class HipLoadError(RuntimeError):
     """A library or symbol could not be loaded; the message names it and where it was looked for."""
