@@ -117,24 +117,7 @@ manifest() { "$PY" tools/manifest.py --bindings "$BINDINGS" "$@"; }
 SELECTED=$(manifest select --package hip-python --platform "$PLATFORM" "$LIBS")
 LLVM_SELECTED=$(manifest select --package rocm-llvm-python "$LLVM_LIBS")
 # The CUDA modules are files of hip-python-as-cuda (which ones come with each name).
-select_libs() {
-  local spec=$1 known=$2 out=() l
-  IFS=, read -ra all <<<"$known"
-  if [[ $spec == ^* ]]; then
-    IFS=, read -ra excluded <<<"${spec#^}"
-    for l in "${all[@]}"; do
-      [[ " ${excluded[*]} " == *" $l "* ]] || out+=("$l")
-    done
-  else
-    IFS=, read -ra wanted <<<"$spec"
-    for l in "${wanted[@]}"; do
-      [[ ",$known," == *",$l,"* ]] || { echo "unknown library '$l' (known: $known)" >&2; exit 2; }
-      out+=("$l")
-    done
-  fi
-  (IFS=,; echo "${out[*]}")
-}
-CUDA_SELECTED=$(select_libs "$CUDA_LIBS" "$ALL_CUDA_LIBS")
+CUDA_SELECTED=$("$PY" tools/manifest.py choose "$ALL_CUDA_LIBS" "$CUDA_LIBS")
 if [ "$DRY_RUN" = 1 ]; then
   echo "$SELECTED"
   [ "$BUILD_CUDA" = 1 ] && echo "cuda: $CUDA_SELECTED"

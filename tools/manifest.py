@@ -10,6 +10,8 @@ tools/test.sh, the tests and the benches use. Standard library only.
         with those they use; unknown names exit 2
     python tools/manifest.py [--bindings DIR] modules --package P LIBS
         the Python modules of those libraries (`hip.hipblas`), one per line
+    python tools/manifest.py choose KNOWN SPEC
+        SPEC among the comma-separated names KNOWN, as `select` reads it (no manifest)
 
 DIR defaults to `$HIPGEN_BINDINGS`, else the checked-in folder whose manifest says default.
 """
@@ -56,16 +58,21 @@ def libraries(manifest: dict, package: str | None = None, platform: str = "amd")
     ]
 
 
-def select(manifest: dict, package: str, spec: str, platform: str = "amd") -> list[str]:
-    """Library names of an include ('a,b') or exclude ('^a,b') list, with the libraries those
-    use, in the manifest's order; on NVIDIA, without those that have no NVIDIA form. Raises
-    ValueError naming an unknown library."""
-    known = [lib["name"] for lib in libraries(manifest, package)]
+def choose(known: list[str], spec: str) -> list[str]:
+    """The names of an include ('a,b') or exclude ('^a,b') list among `known`, in its order.
+    Raises ValueError naming an unknown name."""
     names = [n for n in spec.lstrip("^").split(",") if n]
     for name in names:
         if name not in known:
             raise ValueError(f"unknown library '{name}' (known: {','.join(known)})")
-    chosen = set(n for n in known if n not in names) if spec.startswith("^") else set(names)
+    return [n for n in known if (n in names) != spec.startswith("^")]
+
+
+def select(manifest: dict, package: str, spec: str, platform: str = "amd") -> list[str]:
+    """Library names of an include ('a,b') or exclude ('^a,b') list, with the libraries those
+    use, in the manifest's order; on NVIDIA, without those that have no NVIDIA form. Raises
+    ValueError naming an unknown library."""
+    chosen = set(choose([lib["name"] for lib in libraries(manifest, package)], spec))
     by_name = {lib["name"]: lib for lib in manifest["libraries"]}
     todo = list(chosen)
     while todo:
@@ -96,6 +103,9 @@ def main(argv: list[str]) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("default")
     sub.add_parser("packages")
+    pick = sub.add_parser("choose")
+    pick.add_argument("known")
+    pick.add_argument("spec")
     for name in ("libs", "select", "modules"):
         p = sub.add_parser(name)
         p.add_argument("--package", required=True)
@@ -105,6 +115,13 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     if args.command == "default":
         print(load(default_folder())["release"])
+        return 0
+    if args.command == "choose":
+        try:
+            print(",".join(choose(args.known.split(","), args.spec)))
+        except ValueError as e:
+            print(e, file=sys.stderr)
+            return 2
         return 0
     manifest = load(args.bindings)
     if args.command == "packages":

@@ -204,12 +204,11 @@ fn version_key(v: &str) -> Vec<u64> {
 fn dependency_order(files: BTreeMap<String, SpecFile>, release: &str) -> Result<Vec<SpecFile>> {
     let mut needs = BTreeMap::new();
     for (name, file) in &files {
-        for need in file.needs()? {
-            if !files.contains_key(&need) {
-                bail!("{name} needs {need}, which release {release} does not have");
-            }
+        let wanted = file.needs()?;
+        if let Some(need) = wanted.iter().find(|n| !files.contains_key(*n)) {
+            bail!("{name} needs {need}, which release {release} does not have");
         }
-        needs.insert(name.clone(), file.needs()?);
+        needs.insert(name.clone(), wanted);
     }
     let mut order: Vec<String> = Vec::new();
     fn visit(
