@@ -89,6 +89,9 @@ MANYLINUX=(--zig --compatibility manylinux_2_28)
 "$PY" -m ziglang version >/dev/null 2>&1 || MANYLINUX=()
 
 DEFAULT_RELEASE=$("$PY" tools/manifest.py default)
+# Without --release (or HIPGEN_BINDINGS), hip-python carries every shipped release's bindings.
+ALL_RELEASES=0
+[ -z "$RELEASE" ] && [ -z "${HIPGEN_BINDINGS:-}" ] && ALL_RELEASES=1
 RELEASE=${RELEASE:-$DEFAULT_RELEASE}
 if [ "$REGENERATE" = 1 ] && [ "$DRY_RUN" = 0 ]; then
   cargo build -q --release -p hipgen
@@ -148,6 +151,34 @@ if [ "$BUILD_HIP" = 1 ]; then
   mapfile -t hip_modules < <(manifest modules --package hip-python "$SELECTED")
   bash tools/stubs.sh "$BINDINGS" hip-python "${hip_modules[@]}"
   rm -f "$OUT"/hip_python-*
+  # The other releases' extensions (hip/_rocm<major>/_bindings.abi3.so; on AMD, one per ROCm
+  # major version) go into the package beside the one maturin builds, and `_releases.json` tells
+  # hip._select which modules each has and how to recognise its runtime.
+  rm -rf hip-python/python/hip/_rocm[0-9]* hip-python/python/hip/_releases.json
+  catalog=("$SELECTED=$BINDINGS")
+  if [ "$ALL_RELEASES" = 1 ] && [ "$PLATFORM" = amd ]; then
+    for other in $("$PY" tools/manifest.py shipped); do
+      [ "$other" = "$RELEASE" ] && continue
+      folder=$PWD/bindings/rocm-$other
+      # The selected libraries this release has.
+      known=",$("$PY" tools/manifest.py --bindings "$folder" libs --package hip-python),"
+      libs=$(for l in ${SELECTED//,/ }; do [[ $known == *",$l,"* ]] && printf '%s,' "$l"; done)
+      libs=${libs%,}
+      [ -n "$libs" ] || continue
+      echo "building hip-python's ROCm $other bindings with: $libs"
+      tmp=$(mktemp -d)
+      (cd hip-python && HIPGEN_BINDINGS=$folder HIPGEN_LIBS=$libs CARGO_TARGET_DIR=../target/wheel-hip-$other \
+         "../$PY" -m maturin build --release -q --out "$tmp" "${MANYLINUX[@]}" --features pyo3/extension-module)
+      major=${other%%.*}
+      mkdir -p "hip-python/python/hip/_rocm$major"
+      "$PY" -c "import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); n = next(n for n in z.namelist() if n.startswith('hip/_native.')); open(sys.argv[2] + '/_bindings.abi3.so', 'wb').write(z.read(n))" \
+        "$(ls "$tmp"/hip_python-*.whl)" "hip-python/python/hip/_rocm$major"
+      rm -rf "$tmp"
+      catalog+=("$libs=$folder")
+    done
+  fi
+  version=$(sed -n 's/^version = "\(.*\)"/\1/p' hip-python/pyproject.toml)
+  "$PY" tools/manifest.py catalog --version "$version" "${catalog[@]}" >hip-python/python/hip/_releases.json
   (cd hip-python && HIPGEN_LIBS=$SELECTED CARGO_TARGET_DIR=../target/wheel-hip "../$PY" -m maturin build --release -q --out "$OUT" "${MANYLINUX[@]}" \
      --features pyo3/extension-module)
   (cd hip-python && "../$PY" -m maturin sdist --out "$OUT" >/dev/null)

@@ -12,6 +12,11 @@ tools/test.sh, the tests and the benches use. Standard library only.
         the Python modules of those libraries (`hip.hipblas`), one per line
     python tools/manifest.py choose KNOWN SPEC
         SPEC among the comma-separated names KNOWN, as `select` reads it (no manifest)
+    python tools/manifest.py shipped                 the releases the wheels carry, newest first
+    python tools/manifest.py catalog --version V LIBS=FOLDER...
+        hip-python's `_releases.json`: for each release folder (the first is the default's),
+        the modules of the selected libraries LIBS, its extension and how its HIP runtime is
+        found and asked its version
 
 DIR defaults to `$HIPGEN_BINDINGS`, else the checked-in folder whose manifest says default.
 """
@@ -95,6 +100,40 @@ def python_modules(manifest: dict, names: list[str]) -> list[str]:
     ]
 
 
+def shipped() -> list[Path]:
+    """The checked-in release folders the wheels carry, newest first."""
+    folders = [p for p in BINDINGS.glob("rocm-*") if (p / "manifest.json").exists()]
+    folders = [p for p in folders if load(p).get("ship") or load(p)["default"]]
+    return sorted(folders, key=lambda p: [int(x) for x in load(p)["release"].split(".")], reverse=True)
+
+
+def catalog(version: str, builds: list[tuple[str, Path]]) -> dict:
+    """hip-python's `_releases.json` for `(selected libraries, folder)` pairs, the default
+    release's first: what `hip._select` chooses among."""
+    releases = []
+    for i, (libs, folder) in enumerate(builds):
+        manifest = load(folder)
+        major = manifest["release"].split(".")[0]
+        hip = next((lib for lib in manifest["libraries"] if lib["name"] == "hip"), None)
+        releases.append(
+            {
+                "release": manifest["release"],
+                "default": i == 0,
+                # The extension's init function is `_native`'s; the file of another release
+                # is named apart, as maturin leaves out files named like its own extension.
+                "module": "hip._native" if i == 0 else f"hip._rocm{major}._native",
+                "file": None if i == 0 else f"_rocm{major}/_bindings.abi3.so",
+                "modules": [m.split(".", 1)[1] for m in python_modules(manifest, libs.split(","))],
+                "probe": hip and hip["loads"],
+            }
+        )
+    majors = [r["release"].split(".")[0] for r in releases]
+    if len(set(majors)) != len(majors):
+        raise ValueError(f"one release per major version: {[r['release'] for r in releases]}")
+    releases.sort(key=lambda r: [int(x) for x in r["release"].split(".")], reverse=True)
+    return {"version": version, "releases": releases}
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -103,6 +142,10 @@ def main(argv: list[str]) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("default")
     sub.add_parser("packages")
+    sub.add_parser("shipped")
+    cat = sub.add_parser("catalog")
+    cat.add_argument("--version", required=True)
+    cat.add_argument("builds", nargs="+", metavar="LIBS=FOLDER")
     pick = sub.add_parser("choose")
     pick.add_argument("known")
     pick.add_argument("spec")
@@ -115,6 +158,13 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     if args.command == "default":
         print(load(default_folder())["release"])
+        return 0
+    if args.command == "shipped":
+        print(" ".join(load(p)["release"] for p in shipped()))
+        return 0
+    if args.command == "catalog":
+        builds = [(b.split("=", 1)[0], Path(b.split("=", 1)[1])) for b in args.builds]
+        print(json.dumps(catalog(args.version, builds), indent=1))
         return 0
     if args.command == "choose":
         try:

@@ -12,7 +12,8 @@ packages=(libclang-15-dev gcc g++ binutils python3-venv
           libamdhip64-5 libamdhip64-dev libamd-comgr2 libhiprtc-builtins5 rocm-device-libs
           libhipsparse0 libhipsparse-dev libhiprand1 libhiprand-dev
           llvm-19-dev libllvm19 libllvm15  # LLVM C API: headers and the library that runs it
-          libegl-dev)  # EGL's types, which CUDA's EGL interop headers use
+          libegl-dev  # EGL's types, which CUDA's EGL interop headers use
+          libdrm-dev)  # drm.h, which rocm_smi's kfd_ioctl.h includes
 if ! dpkg -s "${packages[@]}" >/dev/null 2>&1; then
   sudo_ apt-get update -qq
   sudo_ env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
@@ -33,7 +34,8 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "${SID_PACKAGES[*]}" ]; then
   echo "${SID_PACKAGES[*]}" >"$stamp"
 fi
 
-# Other releases the generator is checked against: trixie's 5.7.1 and bookworm's 5.2.3.
+# The other releases: experimental's 7.2.4 (the default bindings; its libraries for the symbol
+# checks, its runtime in tools/rocm7-root.sh), trixie's 5.7.1 and bookworm's 5.2.3.
 fetch_release() {
   local suite=$1 dest=$2; shift 2
   if [ "$(cat "$dest/.packages" 2>/dev/null)" != "$*" ]; then
@@ -42,6 +44,12 @@ fetch_release() {
     echo "$*" >"$dest/.packages"
   fi
 }
+fetch_release experimental "$ROCM_DIR/7.2.4" libamdhip64-dev libamdhip64-7 libhiprtc7 \
+  libhipblas-dev libhipblas-common-dev libhipblas3 libhipsparse-dev libhipsparse4 librccl-dev \
+  libhiprand-dev librocrand-dev libhiprand1 libhipfft-dev libhipfft0 libhipsolver-dev libhipsolver1 \
+  libroctx-dev libroctx64-4 libamd-comgr-dev libamd-comgr3 hipify-perl \
+  libhipblaslt-dev libhipsparselt-dev librocm-smi-dev librocm-smi64-7 libhsa-runtime-dev \
+  libhsa-runtime64-1 libmiopen-dev
 fetch_release trixie "$ROCM_DIR/5.7.1" libamdhip64-dev libhipblas-dev libhipsparse-dev librccl-dev \
   libhiprand-dev librocrand-dev libhipfft-dev libhipsolver-dev libroctx-dev hipify-perl
 fetch_release bookworm "$ROCM_DIR/5.2.3" libamdhip64-dev libhipsparse-dev libhiprand-dev librocrand-dev \

@@ -9,7 +9,7 @@ use pyo3::prelude::*;
 pub(crate) static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     name: "amdhip64",
     env: "HIP_PYTHON_LIBAMDHIP64",
-    sonames: &["libamdhip64.so.6", "libamdhip64.so.5", "libamdhip64.so", ],
+    sonames: &["libamdhip64.so.6", "libamdhip64.so", ],
     rocm_dirs: &["lib", ],
     version_check: Some(rt::VersionCheck::Release { symbol: c"hipRuntimeGetVersion", divisor: 10000000, expected: 6 }),
     nvidia: Some(rt::NvidiaSpec { shim: Some("libhip_nvidia.so"), cuda: None, sonames: &[], wheel: "", same: false }),

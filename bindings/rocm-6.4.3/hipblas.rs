@@ -9,7 +9,7 @@ use pyo3::prelude::*;
 pub(crate) static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     name: "hipblas",
     env: "HIP_PYTHON_LIBHIPBLAS",
-    sonames: &["libhipblas.so.2", "libhipblas.so.1", "libhipblas.so.0", "libhipblas.so", ],
+    sonames: &["libhipblas.so.2", "libhipblas.so", ],
     rocm_dirs: &["lib", ],
     version_check: None,
     nvidia: Some(rt::NvidiaSpec { shim: Some("libhipblas_nvidia.so"), cuda: Some(rt::CudaLibrary { sonames: &["libcublas.so.13", "libcublas.so.12"], wheels: &["nvidia.cu13", "nvidia.cublas"] }), sonames: &[], wheel: "", same: false }),

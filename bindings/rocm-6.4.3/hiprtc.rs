@@ -9,7 +9,7 @@ use pyo3::prelude::*;
 pub(crate) static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     name: "hiprtc",
     env: "HIP_PYTHON_LIBHIPRTC",
-    sonames: &["libhiprtc.so.6", "libhiprtc.so", "libamdhip64.so.5", "libamdhip64.so", ],
+    sonames: &["libhiprtc.so.6", "libhiprtc.so", ],
     rocm_dirs: &["lib", ],
     version_check: None,
     nvidia: Some(rt::NvidiaSpec { shim: Some("libhip_nvidia.so"), cuda: None, sonames: &[], wheel: "", same: false }),

@@ -9,7 +9,7 @@ use pyo3::prelude::*;
 pub(crate) static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     name: "hipsolver",
     env: "HIP_PYTHON_LIBHIPSOLVER",
-    sonames: &["libhipsolver.so.0", "libhipsolver.so.1", "libhipsolver.so", ],
+    sonames: &["libhipsolver.so.0", "libhipsolver.so", ],
     rocm_dirs: &["lib", ],
     version_check: None,
     nvidia: Some(rt::NvidiaSpec { shim: Some("libhipsolver_nvidia.so"), cuda: Some(rt::CudaLibrary { sonames: &["libcusolver.so.12", "libcusolver.so.11"], wheels: &["nvidia.cu13", "nvidia.cusolver"] }), sonames: &[], wheel: "", same: false }),

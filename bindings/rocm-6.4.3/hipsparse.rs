@@ -9,7 +9,7 @@ use pyo3::prelude::*;
 pub(crate) static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     name: "hipsparse",
     env: "HIP_PYTHON_LIBHIPSPARSE",
-    sonames: &["libhipsparse.so.1", "libhipsparse.so.0", "libhipsparse.so", ],
+    sonames: &["libhipsparse.so.1", "libhipsparse.so", ],
     rocm_dirs: &["lib", ],
     version_check: None,
     nvidia: Some(rt::NvidiaSpec { shim: Some("libhipsparse_nvidia.so"), cuda: Some(rt::CudaLibrary { sonames: &["libcusparse.so.12"], wheels: &["nvidia.cu13", "nvidia.cusparse"] }), sonames: &[], wheel: "", same: false }),

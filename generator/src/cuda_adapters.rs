@@ -14,6 +14,7 @@ use crate::ir::{AdapterArg, AdapterResult, AliasSet, ApiConventions, Library};
 use crate::names::rust_name;
 use crate::render::model::{ArgType, FfiType, Output, Param, Prep, Var};
 use crate::render::{function_models, FunctionModel};
+use crate::spec::release::SpecFile;
 use crate::spec::Spec;
 use anyhow::{Context, Result};
 use serde::Serialize;
@@ -208,19 +209,12 @@ fn load(inputs: &HipInputs, name: &str) -> Result<(Library, Vec<Library>, Spec)>
             .with_context(|| format!("reading {}", path.display()))?;
         Ok(serde_json::from_str(&text)?)
     };
-    let per_release = inputs
-        .specs
-        .join(inputs.release)
-        .join(format!("{name}.yaml"));
-    let path = if per_release.exists() {
-        per_release
-    } else {
-        inputs.specs.join(format!("{name}.yaml"))
-    };
-    let spec = Spec::load_all(&path)?
+    let file = SpecFile::read(inputs.specs, name, Some(inputs.release))?;
+    let spec = file
+        .library_specs()?
         .into_iter()
         .find(|s| s.name == name)
-        .with_context(|| format!("{} has no spec named {name}", path.display()))?;
+        .with_context(|| format!("{} has no spec named {name}", file.origin))?;
     let lib = read(name)?;
     let imports = spec
         .imports

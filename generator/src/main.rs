@@ -486,7 +486,7 @@ fn generate_aliases(
     let name = &spec.name;
     let set = aliases::generate(spec, include, cuda_headers, release, dir)?;
     if let Some(stubs) = &spec.stubs {
-        write_cuda_stubs(&set, stubs, dir, specs, templates, command)?;
+        write_cuda_stubs(release, &set, stubs, dir, specs, templates, command)?;
     }
     std::fs::write(
         dir.join(format!("{name}.rs")),
@@ -534,6 +534,7 @@ fn generate_aliases(
 /// Writes the cuda package's stubs (`stubs/cuda/bindings/<module>.pyi`) from the alias set
 /// and the IRs of the HIP modules it aliases (in `dir`).
 fn write_cuda_stubs(
+    release: &str,
     set: &ir::AliasSet,
     stubs: &aliases::StubsSpec,
     dir: &Path,
@@ -547,7 +548,9 @@ fn write_cuda_stubs(
         let text = std::fs::read_to_string(&path)
             .with_context(|| format!("reading {}", path.display()))?;
         let lib: ir::Library = serde_json::from_str(&text)?;
-        let spec = spec::Spec::load(&specs.join(format!("{}.yaml", m.module)))?;
+        let spec = spec::release::SpecFile::read(specs, &m.module, Some(release))?
+            .library_specs()?
+            .remove(0);
         let results = cuda_stubs::HipResults {
             status: spec.status.as_ref().map(|s| s.enum_name.clone()),
             status_first: spec

@@ -13,8 +13,10 @@ use serde::Serialize;
 pub struct Manifest {
     /// The ROCm release (`6.4.3`).
     pub release: String,
-    /// Whether this is the release of the checked-in bindings.
+    /// Whether this is the default release (the one a wheel falls back to).
     pub default: bool,
+    /// Whether the wheels carry these bindings (checked in as `bindings/rocm-<release>`).
+    pub ship: bool,
     /// Where its headers came from.
     pub source: String,
     /// The libraries, each after those it needs.
@@ -38,6 +40,21 @@ pub struct LibraryEntry {
     pub nvidia: Option<&'static str>,
     /// The generated modules (one, or a family's).
     pub modules: Vec<ModuleEntry>,
+    /// Where the shared library is looked for (none for alias tables): what a wheel that
+    /// carries several releases probes to pick the one matching the installed runtime.
+    pub loads: Option<LoadEntry>,
+}
+
+/// How a library is found and asked for its release (the spec's `library`).
+#[derive(Debug, Serialize)]
+pub struct LoadEntry {
+    /// Environment variable holding a path that overrides the search.
+    pub env: String,
+    /// File names tried in order.
+    pub sonames: Vec<String>,
+    /// `int f(int *version)` and the divisor giving the major release, when the library
+    /// reports one (`hipRuntimeGetVersion`, 10^7).
+    pub version: Option<(String, i64)>,
 }
 
 /// One generated module (`<name>.rs` of the release folder).
@@ -65,6 +82,7 @@ pub fn build(release: &Release, files: &[SpecFile]) -> Result<Manifest> {
                     name: alias.name,
                     python_module: None,
                 }],
+                loads: None,
             },
             None => {
                 let specs = file.library_specs()?;
@@ -91,6 +109,14 @@ pub fn build(release: &Release, files: &[SpecFile]) -> Result<Manifest> {
                             python_module: Some(s.python_module()),
                         })
                         .collect(),
+                    loads: Some(LoadEntry {
+                        env: specs[0].library.env.clone(),
+                        sonames: specs[0].library.sonames.clone(),
+                        version: specs[0].library.version.as_ref().and_then(|v| {
+                            Some((v.symbol.clone(), v.divisor?))
+                                .filter(|_| v.interface_constant.is_none())
+                        }),
+                    }),
                 }
             }
         };
@@ -99,6 +125,7 @@ pub fn build(release: &Release, files: &[SpecFile]) -> Result<Manifest> {
     Ok(Manifest {
         release: release.release.clone(),
         default: release.default,
+        ship: release.shipped(),
         source: release.source.clone(),
         libraries,
     })

@@ -380,6 +380,10 @@ impl<'s> Walker<'s> {
                     }
                     nested.push(nested_name);
                 }
+                // A flexible array member (`uint32_t data[]`) lies past the record's size: the
+                // caller allocates it, so a field object (the record's own storage) has no room
+                // for it, and an accessor would read or write out of bounds. It is left out.
+                CursorKind::Field if child.ty().kind() == TypeKind::IncompleteArray => {}
                 CursorKind::Field => {
                     let fname = child.spelling();
                     let fty = self.convert(child.ty());
@@ -802,5 +806,15 @@ mod tests {
             .records
             .iter()
             .any(|r| r.name == "demoProps_tR0600_union_0"));
+    }
+
+    #[test]
+    fn a_flexible_array_member_gets_no_field() {
+        let lib = demo();
+        let r = lib.records.iter().find(|r| r.name == "demoPacket").unwrap();
+        let names: Vec<&str> = r.fields.iter().map(|f| f.name.as_str()).collect();
+        // `data[]` lies past sizeof (8): a field would read and write out of bounds.
+        assert_eq!(names, ["addr"]);
+        assert_eq!(r.size, 8);
     }
 }

@@ -3,7 +3,7 @@
 
 use super::model::{
     ArgType, Conversion, FfiBase, FfiType, FunctionModel, InValue, MirrorField, MirrorModel,
-    Output, Param, Prep, Var,
+    MirrorUnion, Output, Param, Prep, Var,
 };
 use super::types::size_of;
 use super::TypeIndex;
@@ -74,18 +74,46 @@ impl FnCtx<'_> {
         if r.is_union || r.fields.iter().any(|f| f.bit_width.is_some()) {
             bail!("record {name} passed by value is a union or has bitfields");
         }
+        // Members of an anonymous union are flattened into the record at one offset: they
+        // become one `#[repr(C)]` union field, so that the mirror keeps C's layout (and, for
+        // the calling convention, C's classes of its bytes).
         let mut fields = Vec::new();
-        for f in &r.fields {
-            fields.push(MirrorField {
-                name: rust_name(&f.name),
-                ty: self.ffi_type(&f.ty, mirrors)?,
-            });
+        let mut unions = Vec::new();
+        let mut i = 0;
+        while i < r.fields.len() {
+            let at = r.fields[i].offset_bits;
+            let end = r.fields[i..]
+                .iter()
+                .position(|f| f.offset_bits != at)
+                .map_or(r.fields.len(), |n| i + n);
+            let mut group = Vec::new();
+            for f in &r.fields[i..end] {
+                group.push(MirrorField {
+                    name: rust_name(&f.name),
+                    ty: self.ffi_type(&f.ty, mirrors)?,
+                });
+            }
+            if group.len() == 1 {
+                fields.extend(group);
+            } else {
+                let union_name = format!("U_{name}_{}", unions.len());
+                fields.push(MirrorField {
+                    name: format!("u{}", unions.len()),
+                    ty: FfiType::union_of(&union_name),
+                });
+                unions.push(MirrorUnion {
+                    name: union_name,
+                    fields: group,
+                });
+            }
+            i = end;
         }
         mirrors.insert(
             name.to_string(),
             MirrorModel {
                 name: name.to_string(),
                 fields,
+                unions,
                 size: r.size,
             },
         );

@@ -44,9 +44,20 @@ pub(crate) enum FfiBase {
     },
     /// `usize`: handles and pointers.
     Address,
+    /// A `#[repr(C)]` union inside a mirror (the members of an anonymous union).
+    Union {
+        name: String,
+    },
 }
 
 impl FfiType {
+    /// The union type `name` of a mirror.
+    pub(crate) fn union_of(name: &str) -> FfiType {
+        FfiType::scalar(FfiBase::Union {
+            name: name.to_string(),
+        })
+    }
+
     /// A type of no array.
     pub(crate) fn scalar(base: FfiBase) -> FfiType {
         FfiType {
@@ -278,12 +289,22 @@ pub(crate) struct MirrorField {
     pub(crate) ty: FfiType,
 }
 
+/// Members sharing an offset in a mirror: a `#[repr(C)]` union.
+#[derive(Serialize, Debug)]
+pub(crate) struct MirrorUnion {
+    /// Rust type name.
+    pub(crate) name: String,
+    pub(crate) fields: Vec<MirrorField>,
+}
+
 /// A record passed by value: a `#[repr(C)]` mirror named `R_<name>`.
 #[derive(Serialize, Debug)]
 pub(crate) struct MirrorModel {
     /// The record's C name.
     pub(crate) name: String,
     pub(crate) fields: Vec<MirrorField>,
+    /// The unions its fields use (`U_<record>_<n>`).
+    pub(crate) unions: Vec<MirrorUnion>,
     /// `sizeof`, checked at compile time.
     pub(crate) size: u64,
 }

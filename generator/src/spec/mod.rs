@@ -24,6 +24,11 @@ pub struct Spec {
     /// The Python module (default `hip.<name>`).
     #[serde(default)]
     pub python_module: Option<String>,
+    /// The first release that has the library (`7.0`): older releases leave it out (see
+    /// `release::SpecFile::belongs_to`, which reads it before the spec is parsed).
+    #[serde(default)]
+    #[allow(dead_code)]
+    pub since: Option<String>,
     /// Where the headers are, relative to the include directory given to hipgen (or
     /// absolute); the first that exists wins. Default: the include directory itself. LLVM's
     /// `llvm-c` headers live in `../llvm/include` in a ROCm installation.

@@ -22,6 +22,10 @@ pub struct Release {
     /// exactly one release file says so.
     #[serde(default)]
     pub default: bool,
+    /// Whether the wheels carry this release's bindings (checked in as
+    /// `bindings/rocm-<release>`, one release per ROCm major version); the default always is.
+    #[serde(default)]
+    pub ship: bool,
     /// Where the headers come from, for people (tools/setup.sh fetches them).
     pub source: String,
     /// Include directory of the headers, relative to the ROCm folder (`.rocm`, or
@@ -66,6 +70,11 @@ impl Release {
         Ok(out)
     }
 
+    /// Whether the wheels carry this release's bindings.
+    pub fn shipped(&self) -> bool {
+        self.default || self.ship
+    }
+
     /// The include directory of the headers, under `rocm_dir` when relative.
     pub fn include_dir(&self, rocm_dir: &Path) -> PathBuf {
         rocm_dir.join(&self.include)
@@ -81,11 +90,12 @@ impl Release {
             let Some(name) = yaml_stem(&path) else {
                 continue;
             };
-            if !self.exclude.contains(&name) {
-                files.insert(
-                    name.clone(),
-                    SpecFile::read(specs, &name, Some(&self.release))?,
-                );
+            if self.exclude.contains(&name) {
+                continue;
+            }
+            let file = SpecFile::read(specs, &name, Some(&self.release))?;
+            if file.belongs_to(&self.release)? {
+                files.insert(name.clone(), file);
             }
         }
         for name in &self.exclude {
@@ -130,6 +140,16 @@ impl SpecFile {
             name: name.to_string(),
             value,
             origin,
+        })
+    }
+
+    /// Whether the release has this library: a spec's `since: <version>` (for a library
+    /// that older releases lack) leaves out the releases before it.
+    pub fn belongs_to(&self, release: &str) -> Result<bool> {
+        Ok(match self.value.get("since") {
+            None => true,
+            Some(Value::String(since)) => version_key(release) >= version_key(since),
+            Some(other) => bail!("{}: since: {other:?} is not a version", self.origin),
         })
     }
 
@@ -254,6 +274,15 @@ mod tests {
         let mut base = yaml("a: 1\nlib: {name: x, nvidia: {shim: y}}\nlist: [1, 2]\n");
         merge(&mut base, yaml("lib: {nvidia: null}\nlist: [3]\nb: 2\n"));
         assert_eq!(base, yaml("a: 1\nlib: {name: x}\nlist: [3]\nb: 2\n"));
+    }
+
+    #[test]
+    fn since_leaves_out_older_releases() {
+        let (_, f) = file("x", "since: '7.0'\nkind: library\n");
+        assert!(!f.belongs_to("6.4.3").unwrap());
+        assert!(f.belongs_to("7.0").unwrap() && f.belongs_to("10.0.1").unwrap());
+        let (_, g) = file("y", "kind: library\n");
+        assert!(g.belongs_to("5.2.3").unwrap());
     }
 
     #[test]

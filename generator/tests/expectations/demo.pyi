@@ -110,6 +110,24 @@ class demoTable(Struct):
     scale: float
     def __init__(self, *_values: Any, _ptr: _PointerLike = ..., weights: Sequence[Sequence[float]] = ..., mode: demoMode_t | int = ..., prog: ihipProgram_t | _PointerLike = ..., on: bool = ..., scale: float = ...) -> None: ...
 
+class demoVariant(Struct):
+    kind: int
+    i: int
+    d: float
+    def __init__(self, *_values: Any, _ptr: _PointerLike = ..., kind: SupportsIndex = ..., i: SupportsIndex = ..., d: float = ...) -> None: ...
+
+class demoVariant_union_0(Struct):
+    i: int
+    d: float
+    def __init__(self, *_values: Any, _ptr: _PointerLike = ..., i: SupportsIndex = ..., d: float = ...) -> None: ...
+
+class demoPacket(Struct):
+    @property
+    def addr(self) -> Pointer: ...
+    @addr.setter
+    def addr(self, value: _PointerLike) -> None: ...
+    def __init__(self, *_values: Any, _ptr: _PointerLike = ..., addr: _PointerLike = ...) -> None: ...
+
 class ihipStream_t(Pointer): ...
 demoStream_t = ihipStream_t
 
@@ -236,6 +254,22 @@ def demoQuery() -> tuple[demoStatus_t, bool, demoMode_t, float]:
         on: bool
         mode: demoMode_t
         scale: float
+    """
+
+def demoUseVariant(v: demoVariant) -> tuple[demoStatus_t]:
+    """Args:
+        v
+
+    Returns: a tuple of 1 item(s):
+        demoStatus_t: status
+    """
+
+def demoSend(packet: demoPacket | _PointerLike) -> tuple[demoStatus_t]:
+    """Args:
+        packet
+
+    Returns: a tuple of 1 item(s):
+        demoStatus_t: status
     """
 
 def demoDescribe(code: SupportsIndex) -> tuple[demoStatus_t, bytes]:

@@ -18,7 +18,7 @@ pub(crate) static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
 /// Frees strings the library hands over.
 pub(crate) static FREE_demoFree: rt::Symbol = rt::Symbol::new(&LIB, c"demoFree");
 /// Number of enum, record and handle types of this module.
-const NUM_TYPES: usize = 10;
+const NUM_TYPES: usize = 13;
 
 /// Lazily created classes, one slot per type.
 static TYPE_SLOTS: [rt::TypeSlot; NUM_TYPES] = [const { rt::TypeSlot::new() }; NUM_TYPES];
@@ -27,11 +27,14 @@ static TYPE_SLOTS: [rt::TypeSlot; NUM_TYPES] = [const { rt::TypeSlot::new() }; N
 static TYPE_DEFS: [rt::TypeDef; NUM_TYPES] = [
     rt::TypeDef::Enum(rt::EnumDef { name: "demoStatus_t", aliases: &[], members: &[("demoSuccess", 0), ("demoErrorBad", 7), ("demoErrorAlias", 7)] }),
     rt::TypeDef::Enum(rt::EnumDef { name: "demoMode_t", aliases: &[], members: &[("demoModeA", 1), ("demoModeB", 2)] }),
-    rt::TypeDef::Record(rt::RecordDef { name: "demoProps_t", aliases: &["demoProps_tR0600"], size: 64, fields: &[rt::FieldDef { name: "name", offset: 0, bits: None, kind: rt::FieldKind::Chars(16), default: None }, rt::FieldDef { name: "dims", offset: 16, bits: None, kind: rt::FieldKind::Array { elem: &rt::FieldKind::Int { size: 4, signed: true }, len: 3, stride: 4 }, default: None }, rt::FieldDef { name: "range", offset: 28, bits: None, kind: rt::FieldKind::Record(3), default: None }, rt::FieldDef { name: "i", offset: 36, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "f", offset: 36, bits: None, kind: rt::FieldKind::Float { size: 4 }, default: None }, rt::FieldDef { name: "flag_a", offset: 40, bits: Some((0, 1)), kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }, rt::FieldDef { name: "flag_b", offset: 40, bits: Some((1, 3)), kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }, rt::FieldDef { name: "stream", offset: 48, bits: None, kind: rt::FieldKind::Handle(7), default: None }, rt::FieldDef { name: "status", offset: 56, bits: None, kind: rt::FieldKind::Enum { ty: 0, size: 4, signed: false }, default: Some(7) }], doc: "" }),
+    rt::TypeDef::Record(rt::RecordDef { name: "demoProps_t", aliases: &["demoProps_tR0600"], size: 64, fields: &[rt::FieldDef { name: "name", offset: 0, bits: None, kind: rt::FieldKind::Chars(16), default: None }, rt::FieldDef { name: "dims", offset: 16, bits: None, kind: rt::FieldKind::Array { elem: &rt::FieldKind::Int { size: 4, signed: true }, len: 3, stride: 4 }, default: None }, rt::FieldDef { name: "range", offset: 28, bits: None, kind: rt::FieldKind::Record(3), default: None }, rt::FieldDef { name: "i", offset: 36, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "f", offset: 36, bits: None, kind: rt::FieldKind::Float { size: 4 }, default: None }, rt::FieldDef { name: "flag_a", offset: 40, bits: Some((0, 1)), kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }, rt::FieldDef { name: "flag_b", offset: 40, bits: Some((1, 3)), kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }, rt::FieldDef { name: "stream", offset: 48, bits: None, kind: rt::FieldKind::Handle(10), default: None }, rt::FieldDef { name: "status", offset: 56, bits: None, kind: rt::FieldKind::Enum { ty: 0, size: 4, signed: false }, default: Some(7) }], doc: "" }),
     rt::TypeDef::Record(rt::RecordDef { name: "demoProps_tR0600_struct_0", aliases: &[], size: 8, fields: &[rt::FieldDef { name: "lo", offset: 0, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "hi", offset: 4, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }], doc: "" }),
     rt::TypeDef::Record(rt::RecordDef { name: "demoProps_tR0600_union_0", aliases: &[], size: 4, fields: &[rt::FieldDef { name: "i", offset: 0, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "f", offset: 0, bits: None, kind: rt::FieldKind::Float { size: 4 }, default: None }], doc: "" }),
     rt::TypeDef::Record(rt::RecordDef { name: "demoDim3", aliases: &[], size: 12, fields: &[rt::FieldDef { name: "x", offset: 0, bits: None, kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }, rt::FieldDef { name: "y", offset: 4, bits: None, kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }, rt::FieldDef { name: "z", offset: 8, bits: None, kind: rt::FieldKind::Int { size: 4, signed: false }, default: None }], doc: "" }),
-    rt::TypeDef::Record(rt::RecordDef { name: "demoTable", aliases: &[], size: 56, fields: &[rt::FieldDef { name: "weights", offset: 0, bits: None, kind: rt::FieldKind::Array { elem: &rt::FieldKind::Array { elem: &rt::FieldKind::Float { size: 4 }, len: 3, stride: 4 }, len: 2, stride: 12 }, default: None }, rt::FieldDef { name: "mode", offset: 24, bits: None, kind: rt::FieldKind::Enum { ty: 1, size: 4, signed: false }, default: None }, rt::FieldDef { name: "prog", offset: 32, bits: None, kind: rt::FieldKind::Handle(9), default: None }, rt::FieldDef { name: "on", offset: 40, bits: None, kind: rt::FieldKind::Bool, default: None }, rt::FieldDef { name: "scale", offset: 48, bits: None, kind: rt::FieldKind::Float { size: 8 }, default: None }], doc: "" }),
+    rt::TypeDef::Record(rt::RecordDef { name: "demoTable", aliases: &[], size: 56, fields: &[rt::FieldDef { name: "weights", offset: 0, bits: None, kind: rt::FieldKind::Array { elem: &rt::FieldKind::Array { elem: &rt::FieldKind::Float { size: 4 }, len: 3, stride: 4 }, len: 2, stride: 12 }, default: None }, rt::FieldDef { name: "mode", offset: 24, bits: None, kind: rt::FieldKind::Enum { ty: 1, size: 4, signed: false }, default: None }, rt::FieldDef { name: "prog", offset: 32, bits: None, kind: rt::FieldKind::Handle(12), default: None }, rt::FieldDef { name: "on", offset: 40, bits: None, kind: rt::FieldKind::Bool, default: None }, rt::FieldDef { name: "scale", offset: 48, bits: None, kind: rt::FieldKind::Float { size: 8 }, default: None }], doc: "" }),
+    rt::TypeDef::Record(rt::RecordDef { name: "demoVariant", aliases: &[], size: 16, fields: &[rt::FieldDef { name: "kind", offset: 0, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "i", offset: 8, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "d", offset: 8, bits: None, kind: rt::FieldKind::Float { size: 8 }, default: None }], doc: "" }),
+    rt::TypeDef::Record(rt::RecordDef { name: "demoVariant_union_0", aliases: &[], size: 8, fields: &[rt::FieldDef { name: "i", offset: 0, bits: None, kind: rt::FieldKind::Int { size: 4, signed: true }, default: None }, rt::FieldDef { name: "d", offset: 0, bits: None, kind: rt::FieldKind::Float { size: 8 }, default: None }], doc: "" }),
+    rt::TypeDef::Record(rt::RecordDef { name: "demoPacket", aliases: &[], size: 8, fields: &[rt::FieldDef { name: "addr", offset: 0, bits: None, kind: rt::FieldKind::Pointer, default: None }], doc: "" }),
     rt::TypeDef::Handle(rt::HandleDef { name: "ihipStream_t", aliases: &["demoStream_t"] }),
     rt::TypeDef::Handle(rt::HandleDef { name: "demoCallback_t", aliases: &[] }),
     rt::TypeDef::Handle(rt::HandleDef { name: "ihipProgram_t", aliases: &["demoProgram_t"] }),
@@ -60,6 +63,22 @@ pub(crate) struct R_demoTable {
     pub scale: f64,
 }
 const _: () = assert!(std::mem::size_of::<R_demoTable>() == 56);
+/// Members of an anonymous union of `demoVariant`, at one offset.
+#[repr(C)]
+#[derive(Clone, Copy)]
+#[allow(non_camel_case_types)]
+pub(crate) union U_demoVariant_0 {
+    pub i: i32,
+    pub d: f64,
+}
+/// `demoVariant` passed by value: same fields, same C layout.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub(crate) struct R_demoVariant {
+    pub kind: i32,
+    pub u0: U_demoVariant_0,
+}
+const _: () = assert!(std::mem::size_of::<R_demoVariant>() == 16);
 /// Reads properties.
 ///
 /// Args:
@@ -119,7 +138,7 @@ fn demoStreamCreate(py: Python<'_>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream) });
-    rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 7, o_stream, None)?])
+    rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 10, o_stream, None)?])
 }
 /// Args:
 ///     size
@@ -264,7 +283,7 @@ fn demoGetName(py: Python<'_>, len: rt::CInt<i32>) -> PyResult<PyObject> {
 #[pyo3(signature = (prog))]
 fn demoProgramDestroy(py: Python<'_>, prog: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoProgramDestroy");
-    let mut h_prog = TYPES.handle_ref(9, prog, true)?;
+    let mut h_prog = TYPES.handle_ref(12, prog, true)?;
     let a_prog = h_prog.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -358,6 +377,45 @@ fn demoQuery(py: Python<'_>) -> PyResult<PyObject> {
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_on, a_mode, a_scale) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, (o_on as u8) != 0)?, TYPES.enum_member(py, 1, o_mode as i64)?, rt::obj(py, o_scale)?])
+}
+/// Args:
+///     v
+///
+/// Returns: a tuple of 1 item(s):
+///     demoStatus_t: status
+#[pyfunction]
+#[pyo3(signature = (v))]
+fn demoUseVariant(py: Python<'_>, v: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoUseVariant");
+    let a_v = TYPES.record_arg::<R_demoVariant>(7, v)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(R_demoVariant) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f(a_v) });
+    rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+}
+/// Args:
+///     packet
+///
+/// Returns: a tuple of 1 item(s):
+///     demoStatus_t: status
+#[pyfunction]
+#[pyo3(signature = (packet))]
+fn demoSend(py: Python<'_>, packet: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoSend");
+    let p_packet = TYPES.record_ptr_arg(9, packet, true)?;
+    let a_packet = p_packet.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f(a_packet) });
+    rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 /// Args:
 ///     code
@@ -527,6 +585,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(pyo3::wrap_pyfunction!(demoSetTable, m)?)?;
     m.add_function(pyo3::wrap_pyfunction!(demoGetTable, m)?)?;
     m.add_function(pyo3::wrap_pyfunction!(demoQuery, m)?)?;
+    m.add_function(pyo3::wrap_pyfunction!(demoUseVariant, m)?)?;
+    m.add_function(pyo3::wrap_pyfunction!(demoSend, m)?)?;
     m.add_function(pyo3::wrap_pyfunction!(demoDescribe, m)?)?;
     m.add_function(pyo3::wrap_pyfunction!(demoFree, m)?)?;
     m.add_function(pyo3::wrap_pyfunction!(demoAlloc, m)?)?;
@@ -570,6 +630,8 @@ pub const SYMBOLS: &[(&str, &str)] = &[
     ("demoSetTable", "demoSetTable"),
     ("demoGetTable", "demoGetTable"),
     ("demoQuery", "demoQuery"),
+    ("demoUseVariant", "demoUseVariant"),
+    ("demoSend", "demoSend"),
     ("demoDescribe", "demoDescribe"),
     ("demoFree", "demoFree"),
     ("demoAlloc", "demoAlloc"),

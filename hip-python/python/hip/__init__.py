@@ -2,47 +2,81 @@
 
 Each module binds one ROCm library, loaded on first use; a module left out of the build is
 simply absent. Names, calling conventions and results follow hip-python 6.4.3.
+
+The package carries the bindings of one ROCm release per major version; the first use of a
+module picks the one that matches the installed HIP runtime (see `hip._select`):
+`hip.hip.__rocm_release__` says which, `HIP_PYTHON_ROCM_RELEASE` overrides it.
 """
 
-from hip import _native
-from hip._native import HipLoadError
+import sys as _sys
 
-__version__ = _native.__version__
-#: The ROCm release the bindings were generated from (as hip-python: 6.4.3 is 60400003).
-ROCM_VERSION_NAME = rocm_version_name = _native.ROCM_RELEASE
-ROCM_VERSION_TUPLE = rocm_version_tuple = tuple(int(p) for p in ROCM_VERSION_NAME.split("."))
-ROCM_VERSION = ROCM_VERSION_TUPLE[0] * 10_000_000 + ROCM_VERSION_TUPLE[1] * 100_000 + ROCM_VERSION_TUPLE[2]
-
-#: The platform HIP runs on: `amd` or `nvidia` (chosen on first use; see docs/nvidia.md).
-platform = _native.platform
+from hip import _select
 
 __all__ = ["HipLoadError", "platform", "ROCM_VERSION", "ROCM_VERSION_NAME", "ROCM_VERSION_TUPLE"]
 
-# The modules built into this package, as the release's manifest gives them to hip-python.
-globals().update({name: getattr(_native, name) for name in _native.MODULES})
-__all__ += _native.MODULES
+# The modules the package's releases have, as placeholders filled on first use.
+_modules = sorted({m for r in _select.RELEASES for m in (r.get("modules") or ())})
+_native = _select.placeholder("hip._native")
+if _modules:
+    for _name in _modules:
+        globals()[_name] = _select.placeholder(f"hip.{_name}")
+else:
+    # A build without `_releases.json` (`maturin develop`) has one release: load it now.
+    _select.native()
+    _modules = list(_select.native().MODULES)
+    globals().update({n: _sys.modules[f"hip.{n}"] for n in _modules})
+__all__ += _modules
 
-if "hip" in globals():
-    HIP_VERSION = hip.HIP_VERSION  # noqa: F821 - set just above
-    HIP_VERSION_NAME = hip_version_name = (
-        f"{hip.HIP_VERSION_MAJOR}.{hip.HIP_VERSION_MINOR}.{hip.HIP_VERSION_PATCH}"  # noqa: F821
-    )
-    HIP_VERSION_TUPLE = hip_version_tuple = (
-        hip.HIP_VERSION_MAJOR,  # noqa: F821
-        hip.HIP_VERSION_MINOR,  # noqa: F821
-        hip.HIP_VERSION_PATCH,  # noqa: F821
-    )
 
-if "hiprtc" in globals():
-    import os as _os
+def __getattr__(name):
+    # What depends on the chosen release is looked up once it is chosen.
+    if name == "HipLoadError":
+        return _select.load_error_type()
+    if name == "__version__":
+        return _select.CATALOG.get("version") or _select.native().__version__
+    if name == "platform":
+        return _select.native().platform
+    if name in ("ROCM_VERSION_NAME", "rocm_version_name"):
+        return _select.chosen()["release"]
+    if name in ("ROCM_VERSION_TUPLE", "rocm_version_tuple"):
+        return tuple(int(p) for p in _select.chosen()["release"].split("."))
+    if name == "ROCM_VERSION":
+        major, minor, patch = __getattr__("ROCM_VERSION_TUPLE")
+        return major * 10_000_000 + minor * 100_000 + patch
+    if name in (
+        "HIP_VERSION",
+        "HIP_VERSION_NAME",
+        "hip_version_name",
+        "HIP_VERSION_TUPLE",
+        "hip_version_tuple",
+    ):
+        if "hip" not in _modules:
+            raise AttributeError(name)
+        h = _sys.modules["hip.hip"]
+        parts = (h.HIP_VERSION_MAJOR, h.HIP_VERSION_MINOR, h.HIP_VERSION_PATCH)
+        if name == "HIP_VERSION":
+            return h.HIP_VERSION
+        return ".".join(map(str, parts)) if name.lower() == "hip_version_name" else parts
+    raise AttributeError(f"module 'hip' has no attribute {name!r}")
+
+
+def _attach_hiprtc_extras():
+    """hiprtc's Python extras, once the release's hiprtc is in place."""
+    import os
 
     from hip import _nvidia_options
     from hip import hiprtc_pyext as _ext
 
-    hiprtc.ext = _ext  # noqa: F821 - set just above
+    hiprtc = _sys.modules.get("hip.hiprtc")
+    if hiprtc is None or "__hip_missing__" in vars(hiprtc):
+        return
+    hiprtc.ext = _ext
     # On NVIDIA, hiprtc is NVRTC: AMD target options are translated there. Only a package
     # built for NVIDIA (it ships the shim in `_nvidia/`) wraps the function; elsewhere
     # hiprtcCompileProgram stays the native one.
-    if _os.path.isdir(_os.path.join(_os.path.dirname(__file__), "_nvidia")):
-        hiprtc.hiprtcCompileProgram = _nvidia_options.compile_program(hiprtc.hiprtcCompileProgram)  # noqa: F821
-    del _os
+    if os.path.isdir(os.path.join(os.path.dirname(__file__), "_nvidia")):
+        hiprtc.hiprtcCompileProgram = _nvidia_options.compile_program(hiprtc.hiprtcCompileProgram)
+
+
+if "hiprtc" in _modules:
+    _select.on_load(_attach_hiprtc_extras)

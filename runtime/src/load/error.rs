@@ -50,6 +50,14 @@ pub enum LoadError {
     NotOnNvidia { symbol: String, path: String },
     /// Asked of a library never opened.
     NotOpened { library: &'static str },
+    /// The library belongs to another release than the bindings in use, whose enums it
+    /// may number differently (`found`/`expected`: `ROCm 5.x`, `interface 2.x`).
+    ReleaseMismatch {
+        library: &'static str,
+        path: String,
+        found: String,
+        expected: String,
+    },
 }
 
 /// The tried candidates, one per line.
@@ -124,6 +132,18 @@ impl fmt::Display for LoadError {
                  so the shim ({path}) does not export it."
             ),
             LoadError::NotOpened { library } => write!(f, "library '{library}' was not opened"),
+            LoadError::ReleaseMismatch {
+                library,
+                path,
+                found,
+                expected,
+            } => write!(
+                f,
+                "library '{library}' ({path}) is {found}, but the bindings in use are of \
+                 {expected}: enum values renumbered between releases would ask it for something \
+                 else. Use bindings of its release (a wheel that carries them picks them by \
+                 itself), or set HIP_PYTHON_ROCM_RELEASE to use these anyway (a warning then)."
+            ),
         }
     }
 }
@@ -173,5 +193,21 @@ mod tests {
         .to_string();
         assert!(e.contains("'hipNew' not found in library 'hip' (loaded from /x/libamdhip64.so.6)"));
         assert!(e.contains("set HIP_PYTHON_LIBAMDHIP64"));
+    }
+
+    #[test]
+    fn a_release_mismatch_names_both_releases_and_the_override() {
+        let e = LoadError::ReleaseMismatch {
+            library: "amdhip64",
+            path: "libamdhip64.so".into(),
+            found: "ROCm 8.x".into(),
+            expected: "ROCm 7.x".into(),
+        }
+        .to_string();
+        assert!(e.starts_with("library 'amdhip64' (libamdhip64.so) is ROCm 8.x, but the bindings"));
+        assert!(
+            e.contains("are of ROCm 7.x") && e.contains("HIP_PYTHON_ROCM_RELEASE"),
+            "{e}"
+        );
     }
 }

@@ -63,31 +63,33 @@ impl Library {
 
     /// The open library, opening it (and checking its release) if needed.
     fn get(&self, py: Python<'_>) -> PyResult<&libloading::Library> {
-        let mut opened_now = false;
         let result = self.handle.get_or_init(py, || {
-            opened_now = true;
-            self.open(py)
+            let (lib, path) = self.open(py)?;
+            self.check_release(py, &lib, &path)?;
+            Ok((lib, path))
         });
         match result {
-            Ok((lib, path)) => {
-                if opened_now {
-                    self.check_release(py, lib, path)?;
-                }
-                Ok(lib)
-            }
+            Ok((lib, _)) => Ok(lib),
             Err(e) => Err(HipLoadError::new_err(e.to_string())),
         }
     }
 
-    /// Warns when the loaded library belongs to another major release than the bindings:
-    /// enums renumbered between releases (hipDeviceAttribute_t in 6.0) would then ask the
-    /// library for something else.
-    fn check_release(&self, py: Python<'_>, lib: &libloading::Library, path: &str) -> PyResult<()> {
+    /// Whether the loaded library belongs to the release of the bindings: enums renumbered
+    /// between releases (hipDeviceAttribute_t in 6.0, comgr's action kinds in interface 3)
+    /// would ask another release's library for something else. A mismatch is an error,
+    /// kept as the library's load result; with `HIP_PYTHON_ROCM_RELEASE` set (the user
+    /// chose these bindings) it is a warning.
+    fn check_release(
+        &self,
+        py: Python<'_>,
+        lib: &libloading::Library,
+        path: &str,
+    ) -> Result<(), LoadError> {
         if self.on_nvidia() {
             // The shim reports CUDA's versions, not a ROCm release.
             return Ok(());
         }
-        let msg = match self.spec.version_check {
+        let (found, expected) = match self.spec.version_check {
             None => return Ok(()),
             Some(VersionCheck::Release {
                 symbol,
@@ -107,12 +109,7 @@ impl Library {
                 if status != 0 || version <= 0 || major == expected {
                     return Ok(());
                 }
-                format!(
-                    "{path} is a ROCm {major}.x library; these bindings were generated for ROCm \
-                     {expected}.x. Functions keep their signatures, but enum values renumbered \
-                     between releases may mean something else to this library: build bindings \
-                     for your release (see docs/building.md, HIPGEN_BINDINGS)."
-                )
+                (format!("ROCm {major}.x"), format!("ROCm {expected}.x"))
             }
             Some(VersionCheck::Interface { symbol, expected }) => {
                 // SAFETY: the spec names a function of signature `void f(size_t *, size_t *)`.
@@ -129,28 +126,33 @@ impl Library {
                 if major as i64 == expected {
                     return Ok(());
                 }
-                format!(
-                    "{path} implements interface {major}.{minor}; these bindings were generated \
-                     for interface {expected}.x. Functions keep their signatures, but enum \
-                     values (action kinds, languages) renumbered between interfaces would ask \
-                     this library for something else: build bindings for your release (see \
-                     docs/building.md, HIPGEN_BINDINGS)."
+                (
+                    format!("interface {major}.{minor}"),
+                    format!("interface {expected}.x"),
                 )
             }
         };
+        let mismatch = LoadError::ReleaseMismatch {
+            library: self.spec.name,
+            path: path.to_string(),
+            found,
+            expected,
+        };
+        if std::env::var_os("HIP_PYTHON_ROCM_RELEASE").is_none_or(|v| v.is_empty()) {
+            return Err(mismatch);
+        }
         let category = py.get_type::<pyo3::exceptions::PyRuntimeWarning>();
-        PyErr::warn(
-            py,
-            &category,
-            &std::ffi::CString::new(msg).unwrap_or_default(),
-            1,
-        )
+        let msg = std::ffi::CString::new(mismatch.to_string()).unwrap_or_default();
+        // A warning filter that turns warnings into errors (`-W error`) makes it one.
+        match PyErr::warn(py, &category, &msg, 1) {
+            Ok(()) => Ok(()),
+            Err(_) => Err(mismatch),
+        }
     }
 
     /// The path the library was loaded from, or the error text; opens it (with the release
     /// check) if needed.
     pub fn describe(&self, py: Python<'_>) -> Result<String, String> {
-        // A release warning turned into an error (`-W error`) is not a load failure here.
         let _ = self.get(py);
         match self.handle.get(py) {
             Some(Ok((_, path))) => Ok(path.clone()),

@@ -151,6 +151,7 @@ fn chosen() -> &'static (Platform, String) {
             nvidia_gpus: &nvidia_gpus,
             amd_runtime_loads: &|| {
                 loads(&[
+                    "libamdhip64.so.7",
                     "libamdhip64.so.6",
                     "libamdhip64.so.5",
                     "libamdhip64.so",
