@@ -1,5 +1,11 @@
-"""Shared paths: the checked-in bindings (their manifest, the generated IR) and the unpacked
-packages of their ROCm release (tools/setup.sh)."""
+"""Shared paths: the bindings the session runs (their manifest, the generated IR) and the
+unpacked packages of their ROCm release (tools/setup.sh).
+
+The session runs the default release's bindings (ROCm 6.4.3's, those whose behaviour is
+compared with AMD's hip-python 6.4.3), on bookworm's HIP 5.2 runtime (as the tests run hip-python 6.4.3 itself):
+HIP_PYTHON_ROCM_RELEASE chooses them among the releases the wheel carries (the runtime's own
+choice would be ROCm 5's; test_release_choice.py checks that), and hiprtc, which ROCm 5 keeps
+inside libamdhip64, is pointed there."""
 
 import importlib.util
 import json
@@ -13,8 +19,12 @@ _spec = importlib.util.spec_from_file_location("manifest", REPO / "tools" / "man
 #: tools/manifest.py: the release manifests' readers.
 manifest = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(manifest)
-BINDINGS = manifest.default_folder()
-#: The manifest of the checked-in bindings: their release, libraries and packages.
+#: The release of the bindings the session runs: the default release's.
+SESSION_RELEASE = manifest.load(manifest.default_folder())["release"]
+os.environ.setdefault("HIP_PYTHON_ROCM_RELEASE", SESSION_RELEASE)
+os.environ.setdefault("HIP_PYTHON_LIBHIPRTC", "libamdhip64.so.5")
+BINDINGS = REPO / "bindings" / f"rocm-{SESSION_RELEASE}"
+#: The manifest of those bindings: their release, libraries and packages.
 MANIFEST = manifest.load(BINDINGS)
 RELEASE = MANIFEST["release"]
 ROCM = Path(os.environ.get("HIPGEN_ROCM_DIR", REPO / ".rocm")) / RELEASE / "usr"

@@ -8,7 +8,7 @@ import platform
 import sys
 from importlib import metadata
 
-from hip import _native
+from hip import _native, _select
 
 CORE = ("hip", "hiprtc")
 ENV_VARS = ("ROCM_PATH", "HIP_PLATFORM", "HIP_PYTHON_PARALLEL_COMPILE", "LD_LIBRARY_PATH")
@@ -46,7 +46,6 @@ def _devices():
 
 def report(out=sys.stdout, strict=False):
     """Writes the report and returns the exit status."""
-    import hip
 
     def line(text=""):
         print(text, file=out)
@@ -55,7 +54,14 @@ def report(out=sys.stdout, strict=False):
         version = metadata.version("hip-python")
     except metadata.PackageNotFoundError:
         version = "not installed (source tree)"
-    line(f"hip-python {version}, bindings generated from ROCm {hip.ROCM_VERSION_NAME}")
+    line(f"hip-python {version}")
+    carried = ", ".join(r["release"] or "?" for r in _select.RELEASES)
+    try:
+        chosen = _select.chosen()
+        line(f"bindings: ROCm {chosen['release']} ({chosen['reason']}); the wheel carries {carried}")
+    except RuntimeError as e:
+        line(f"bindings: none fits ({e}); the wheel carries {carried}")
+        return 1
     line(f"python {platform.python_version()} ({sys.executable})")
     libc = "-".join(platform.libc_ver())
     line(f"system {platform.platform()} {platform.machine()} {libc}")

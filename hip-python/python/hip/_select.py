@@ -5,8 +5,9 @@ by build_pkgs.sh: the default release's extension is `hip._native`, each other o
 `_rocm<major>/_bindings.abi3.so` of the package). Importing `hip` or `hip.hip` loads none of
 them: the modules are placeholders until an attribute is first asked for. Then the HIP runtime
 is found as the loader would find it (`HIP_PYTHON_LIBAMDHIP64`, `$ROCM_PATH/lib`, each
-release's sonames, newest first) and asked its version; the release of that major version is loaded and its modules'
-contents are copied into the placeholders, so later lookups cost what a plain module's do.
+release's sonames, newest first) and asked its version; the release of that major version is
+loaded and its modules' contents are copied into the placeholders, so later lookups cost what a
+plain module's do.
 
 `HIP_PYTHON_ROCM_RELEASE` (`6`, `6.4` or `6.4.3`) overrides the choice. Without a runtime, or on
 the NVIDIA platform, the default release serves. A runtime of a major version the wheel has no
@@ -222,12 +223,23 @@ class Placeholder(types.ModuleType):
 
     def __dir__(self):
         native()
-        return sorted(self.__dict__)
+        own = self.__dict__.get("__dir__")
+        return sorted(own()) if own is not None else sorted(self.__dict__)
 
     def _fill(self, real: types.ModuleType, release: str) -> None:
         keep = ("__name__", "__spec__", "__loader__", "__path__", "__file__", "__package__")
-        self.__dict__.update({k: v for k, v in real.__dict__.items() if k not in keep})
-        self.__dict__["__rocm_release__"] = release
+        mine = self.__dict__
+        mine.update({k: v for k, v in real.__dict__.items() if k not in keep})
+        mine["__rocm_release__"] = release
+        lazy = real.__dict__.get("__getattr__")
+        if lazy is not None:
+            # The module makes its classes on first access (PEP 562) and keeps them in its
+            # own dict: keep them in this one too, so that the next lookup is a plain one.
+            def __getattr__(name, _lazy=lazy, _mine=mine):
+                value = _mine[name] = _lazy(name)
+                return value
+
+            mine["__getattr__"] = __getattr__
 
     def _missing(self, release: str) -> None:
         self.__dict__["__rocm_release__"] = release
