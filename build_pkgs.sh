@@ -160,10 +160,16 @@ if [ "$BUILD_HIP" = 1 ]; then
     for other in $("$PY" tools/manifest.py shipped); do
       [ "$other" = "$RELEASE" ] && continue
       folder=$PWD/bindings/rocm-$other
-      # The selected libraries this release has.
+      # The libraries of this release that --libs selects (an exclude list keeps those only
+      # this release has, hipBLASLt in ROCm 7).
       known=",$("$PY" tools/manifest.py --bindings "$folder" libs --package hip-python),"
-      libs=$(for l in ${SELECTED//,/ }; do [[ $known == *",$l,"* ]] && printf '%s,' "$l"; done)
-      libs=${libs%,}
+      names=$(IFS=,; for l in ${LIBS#^}; do [[ $known == *",$l,"* ]] && printf '%s,' "$l"; done)
+      if [[ $LIBS == ^* ]]; then
+        libs=$("$PY" tools/manifest.py --bindings "$folder" select --package hip-python "^${names%,}")
+      else
+        libs=$(IFS=,; for l in $SELECTED; do [[ $known == *",$l,"* ]] && printf '%s,' "$l"; done)
+        libs=${libs%,}
+      fi
       [ -n "$libs" ] || continue
       echo "building hip-python's ROCm $other bindings with: $libs"
       tmp=$(mktemp -d)

@@ -2,10 +2,10 @@
 unpacked packages of their ROCm release (tools/setup.sh).
 
 The session runs the default release's bindings (ROCm 6.4.3's, those whose behaviour is
-compared with AMD's hip-python 6.4.3), on bookworm's HIP 5.2 runtime (as the tests run hip-python 6.4.3 itself):
-HIP_PYTHON_ROCM_RELEASE chooses them among the releases the wheel carries (the runtime's own
-choice would be ROCm 5's; test_release_choice.py checks that), and hiprtc, which ROCm 5 keeps
-inside libamdhip64, is pointed there."""
+compared with AMD's hip-python 6.4.3), on bookworm's HIP 5.2 runtime (as the tests run
+hip-python 6.4.3 itself): HIP_PYTHON_ROCM_RELEASE chooses them among the releases the wheel
+carries (the runtime's own choice would be ROCm 5's; test_release_choice.py checks that), and
+hiprtc, which ROCm 5 keeps inside libamdhip64, is pointed there."""
 
 import importlib.util
 import json

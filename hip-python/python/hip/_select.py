@@ -216,15 +216,17 @@ class Placeholder(types.ModuleType):
             raise AttributeError(name)
         native()
         try:
-            return self.__dict__[name]
-        except KeyError:
+            # Now filled: the module's own lookup, its lazy `__getattr__` included.
+            return types.ModuleType.__getattribute__(self, name)
+        except AttributeError:
             missing = self.__dict__.get("__hip_missing__")
             raise AttributeError(missing or f"module {self.__name__!r} has no attribute {name!r}") from None
 
     def __dir__(self):
         native()
         own = self.__dict__.get("__dir__")
-        return sorted(own()) if own is not None else sorted(self.__dict__)
+        # The module's own list (its lazy classes) and what was set on it since (hiprtc.ext).
+        return sorted(set(own() if own is not None else ()) | set(self.__dict__))
 
     def _fill(self, real: types.ModuleType, release: str) -> None:
         keep = ("__name__", "__spec__", "__loader__", "__path__", "__file__", "__package__")
