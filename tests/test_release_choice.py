@@ -9,11 +9,11 @@ import os
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 import hip
+from conftest import manifest
 
 CATALOG = hip._select.CATALOG
 CARRIED = [r["release"] for r in CATALOG["releases"]]
@@ -141,9 +141,6 @@ def test_the_doctor_says_which_release_and_why():
 
 
 def test_releases_json_is_what_the_manifests_say():
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
-    import manifest
-
     for entry in CATALOG["releases"]:
         m = manifest.load(manifest.BINDINGS / f"rocm-{entry['release']}")
         hip_lib = next(lib for lib in m["libraries"] if lib["name"] == "hip")

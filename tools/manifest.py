@@ -102,9 +102,10 @@ def python_modules(manifest: dict, names: list[str]) -> list[str]:
 
 def shipped() -> list[Path]:
     """The checked-in release folders the wheels carry, newest first."""
-    folders = [p for p in BINDINGS.glob("rocm-*") if (p / "manifest.json").exists()]
-    folders = [p for p in folders if load(p).get("ship") or load(p)["default"]]
-    return sorted(folders, key=lambda p: [int(x) for x in load(p)["release"].split(".")], reverse=True)
+    manifests = {p: load(p) for p in BINDINGS.glob("rocm-*") if (p / "manifest.json").exists()}
+    carried = [(m, p) for p, m in manifests.items() if m.get("ship") or m["default"]]
+    carried.sort(key=lambda mp: [int(x) for x in mp[0]["release"].split(".")], reverse=True)
+    return [p for _, p in carried]
 
 
 def catalog(version: str, builds: list[tuple[str, Path]]) -> dict:

@@ -22,7 +22,6 @@ if _modules:
         globals()[_name] = _select.placeholder(f"hip.{_name}")
 else:
     # A build without `_releases.json` (`maturin develop`) has one release: load it now.
-    _select.native()
     _modules = list(_select.native().MODULES)
     globals().update({n: _sys.modules[f"hip.{n}"] for n in _modules})
 __all__ += _modules
@@ -62,8 +61,6 @@ def __getattr__(name):
 
 def _attach_hiprtc_extras():
     """hiprtc's Python extras, once the release's hiprtc is in place."""
-    import os
-
     from hip import _nvidia_options
     from hip import hiprtc_pyext as _ext
 
@@ -74,7 +71,7 @@ def _attach_hiprtc_extras():
     # On NVIDIA, hiprtc is NVRTC: AMD target options are translated there. Only a package
     # built for NVIDIA (it ships the shim in `_nvidia/`) wraps the function; elsewhere
     # hiprtcCompileProgram stays the native one.
-    if os.path.isdir(os.path.join(os.path.dirname(__file__), "_nvidia")):
+    if _select.built_for_nvidia():
         hiprtc.hiprtcCompileProgram = _nvidia_options.compile_program(hiprtc.hiprtcCompileProgram)
 
 

@@ -80,11 +80,15 @@ def _probe_runtime(release: dict) -> tuple[str, int | None] | None:
     return None
 
 
+def built_for_nvidia() -> bool:
+    """Whether this package was built for NVIDIA: it then ships its shims in `_nvidia/`."""
+    return os.path.isdir(os.path.join(_HERE, "_nvidia"))
+
+
 def _platform_is_nvidia() -> bool:
-    # A package built for NVIDIA ships its shims in `_nvidia/`; HIP_PLATFORM can also say so.
     if os.environ.get("HIP_PLATFORM") == "nvidia":
         return True
-    return os.environ.get("HIP_PLATFORM") != "amd" and os.path.isdir(os.path.join(_HERE, "_nvidia"))
+    return os.environ.get("HIP_PLATFORM") != "amd" and built_for_nvidia()
 
 
 class ReleaseError(RuntimeError):
