@@ -185,7 +185,7 @@ if [ "$BUILD_HIP" = 1 ]; then
   fi
   version=$(sed -n 's/^version = "\(.*\)"/\1/p' hip-python/pyproject.toml)
   "$PY" tools/manifest.py catalog --version "$version" "${catalog[@]}" >hip-python/python/hip/_releases.json
-  (cd hip-python && HIPGEN_LIBS=$SELECTED CARGO_TARGET_DIR=../target/wheel-hip "../$PY" -m maturin build --release -q --out "$OUT" "${MANYLINUX[@]}" \
+  (cd hip-python && HIPGEN_LIBS=$SELECTED CARGO_TARGET_DIR=../target/wheel-hip-$RELEASE "../$PY" -m maturin build --release -q --out "$OUT" "${MANYLINUX[@]}" \
      --features pyo3/extension-module)
   (cd hip-python && "../$PY" -m maturin sdist --out "$OUT" >/dev/null)
   if [ "$INSTALL" = 1 ]; then

@@ -1,11 +1,11 @@
 """Shared paths: the bindings the session runs (their manifest, the generated IR) and the
 unpacked packages of their ROCm release (tools/setup.sh).
 
-The session runs the default release's bindings (ROCm 6.4.3's, those whose behaviour is
-compared with AMD's hip-python 6.4.3), on bookworm's HIP 5.2 runtime (as the tests run
-hip-python 6.4.3 itself): HIP_PYTHON_ROCM_RELEASE chooses them among the releases the wheel
-carries (the runtime's own choice would be ROCm 5's; test_release_choice.py checks that), and
-hiprtc, which ROCm 5 keeps inside libamdhip64, is pointed there."""
+The session runs the default release's bindings (ROCm 7.2.4's) on bookworm's HIP 5.2 runtime:
+HIP_PYTHON_ROCM_RELEASE chooses them among the releases the wheel carries (the runtime's own
+choice would be ROCm 5's; test_release_choice.py checks that), and hiprtc, which ROCm 5 keeps
+inside libamdhip64, is pointed there. Inside the ROCm 7.2.4 root (tools/rocm7-run.sh sets
+HIPGEN_IN_ROOT) nothing is pinned: the wheel finds and chooses that runtime by itself."""
 
 import importlib.util
 import json
@@ -21,8 +21,11 @@ manifest = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(manifest)
 #: The release of the bindings the session runs: the default release's.
 SESSION_RELEASE = manifest.load(manifest.default_folder())["release"]
-os.environ.setdefault("HIP_PYTHON_ROCM_RELEASE", SESSION_RELEASE)
-os.environ.setdefault("HIP_PYTHON_LIBHIPRTC", "libamdhip64.so.5")
+#: The release of the runtime root the session runs in (tools/rocm7-run.sh), else None.
+IN_ROOT = os.environ.get("HIPGEN_IN_ROOT")
+if not IN_ROOT:
+    os.environ.setdefault("HIP_PYTHON_ROCM_RELEASE", SESSION_RELEASE)
+    os.environ.setdefault("HIP_PYTHON_LIBHIPRTC", "libamdhip64.so.5")
 BINDINGS = REPO / "bindings" / f"rocm-{SESSION_RELEASE}"
 #: The manifest of those bindings: their release, libraries and packages.
 MANIFEST = manifest.load(BINDINGS)
@@ -35,10 +38,10 @@ def pytest_configure(config):
 
 
 @pytest.fixture(scope="session")
-def rocm_643():
-    """Root of Debian sid's ROCm 6.4.3 packages (headers and libraries)."""
+def rocm_headers():
+    """Root of the unpacked ROCm packages of the session's release (headers and libraries)."""
     if not (ROCM / "include" / "hip" / "hip_runtime_api.h").exists():
-        pytest.fail(f"ROCm 6.4.3 headers not found under {ROCM}: run tools/setup.sh")
+        pytest.fail(f"ROCm {RELEASE} headers not found under {ROCM}: run tools/setup.sh")
     return ROCM
 
 

@@ -14,7 +14,7 @@ import pytest
 from cuda import _conventions, _layer, _nvrtc, _structs, cudart, nvrtc
 from cuda import cuda as driver
 
-from conftest import REPO
+from conftest import REPO, SESSION_RELEASE
 from hip import hip, hiprtc
 
 MODULES = {
@@ -160,7 +160,7 @@ def test_markers():
 
 def test_alias_tables_come_from_hipify():
     assert cuda.bindings.ALIAS_SOURCE.startswith("hipify-perl")
-    assert cuda.bindings.ROCM_RELEASE == "6.4.3"
+    assert cuda.bindings.ROCM_RELEASE == SESSION_RELEASE
 
 
 # --- enums ---------------------------------------------------------------------------------

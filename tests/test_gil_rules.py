@@ -3,11 +3,11 @@
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 
-BINDINGS = Path(__file__).resolve().parent.parent / "bindings" / "rocm-6.4.3"
+from conftest import BINDINGS
+
 # What a call that keeps the GIL may be: an error or status string, a version, the last
 # error, a name, a descriptor built from its arguments.
 CHEAP = re.compile(

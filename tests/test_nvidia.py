@@ -11,10 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO
+from conftest import BINDINGS, REPO
 
 SHIM = REPO / "hip-python" / "python" / "hip" / "_nvidia" / "libhip_nvidia.so"
-BINDINGS = REPO / "bindings" / "rocm-6.4.3"
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO
+from conftest import REPO, SESSION_RELEASE
 
 DIST = REPO / "dist"
 
@@ -146,9 +146,9 @@ def test_rocm_doctor_reports_comgr_and_llvm(fresh_venv):
     assert refused.returncode == 1
     assert "is interface 2.4, but the bindings in use are of interface 3.x" in refused.stdout
     # ...unless HIP_PYTHON_ROCM_RELEASE says to use them anyway: then it warns.
-    out = run_outside(fresh_venv, "-m", "rocm", "doctor", env={"HIP_PYTHON_ROCM_RELEASE": "6.4.3"})
+    out = run_outside(fresh_venv, "-m", "rocm", "doctor", env={"HIP_PYTHON_ROCM_RELEASE": SESSION_RELEASE})
     assert out.returncode == 0, out.stdout + out.stderr
-    assert "rocm-llvm-python 6.4.3." in out.stdout
+    assert f"rocm-llvm-python {SESSION_RELEASE}." in out.stdout
     assert re.search(
         r"library 'amd_comgr': 1 module\(s\): rocm.amd_comgr.amd_comgr\n  loaded from", out.stdout
     )
@@ -192,7 +192,7 @@ def test_cuda_sdist_carries_the_generated_tables():
     (sdist,) = DIST.glob("hip_python_as_cuda-*.tar.gz")
     with tarfile.open(sdist) as tar:
         names = tar.getnames()
-    assert any(n.endswith("bindings/rocm-6.4.3/cuda.rs") for n in names)
+    assert any(n.endswith(f"bindings/rocm-{SESSION_RELEASE}/cuda.rs") for n in names)
     assert any(n.endswith("cuda/_layer.py") for n in names)
 
 
@@ -227,4 +227,4 @@ def test_sdist_builds_from_checked_in_bindings(tmp_path):
         check=True,
         env=env,
     )
-    assert list(tmp_path.glob("hip_python-6.4.3.*-cp310-abi3-*.whl"))
+    assert list(tmp_path.glob(f"hip_python-{SESSION_RELEASE}.*-cp310-abi3-*.whl"))

@@ -135,7 +135,7 @@ def test_explicit_override_wins_over_rocm_sdk(tmp_path):
 
 
 def test_release_mismatch_is_warned_once():
-    """6.4.3 bindings on the 5.2.3 runtime, chosen by HIP_PYTHON_ROCM_RELEASE (conftest.py):
+    """The default release's bindings on the 5.2.3 runtime, chosen by HIP_PYTHON_ROCM_RELEASE (conftest.py):
     enums renumbered since (hipDeviceAttribute_t) could mean something else, so loading warns,
     once; a warning filter that makes it an error makes the library fail to load."""
     code = "from hip import hip\nhip.hipGetDeviceCount()\nhip.hipGetDeviceCount()\n"

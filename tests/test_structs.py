@@ -101,9 +101,9 @@ def our_layout(module, records, root, path):
 
 
 @pytest.mark.parametrize("lib", sorted(HEADERS))
-def test_every_struct_size_and_offset_matches_the_compiler(lib, rocm_643, tmp_path):
+def test_every_struct_size_and_offset_matches_the_compiler(lib, rocm_headers, tmp_path):
     module = getattr(hip_package, lib)
-    records, layout = compiler_layout(lib, rocm_643, tmp_path)
+    records, layout = compiler_layout(lib, rocm_headers, tmp_path)
     checked = 0
     for root, fields in layout.items():
         assert getattr(module, root)().c_sizeof() == fields["-"][0], root

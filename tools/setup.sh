@@ -87,4 +87,11 @@ if .venv-anchor/bin/pip install -q --disable-pip-version-check hip-python==6.4.3
 else
   echo "hip-python 6.4.3 does not install here: the comparison with it is skipped"
 fi
-echo "setup done: headers in $ROCM_DIR/6.4.3, venv in .venv"
+# A Debian sid root with ROCm 7.2.4's runtime, where the 7.x family's tests run (its libraries
+# need a newer glibc than bookworm's): tools/rocm7-run.sh, tests/test_rocm7_runtime.py.
+if [ "$(id -u)" = 0 ]; then
+  bash tools/rocm7-root.sh "$ROCM_DIR/root-7.2.4"
+else
+  echo "not root: no ROCm 7.2.4 root (tools/rocm7-root.sh needs chroot); its tests will not run"
+fi
+echo "setup done: headers in $ROCM_DIR/<release>, venv in .venv"

@@ -53,3 +53,10 @@ echo "== ruff"
 
 echo "== pytest"
 .venv/bin/python -m pytest -q tests
+
+echo "== the wheels of dist/ against ROCm 7.2.4's runtime, in its Debian root (tools/rocm7-root.sh)"
+if [ "$(id -u)" = 0 ]; then
+  bash tools/rocm7-run.sh -m pytest -q -p no:cacheprovider tests/test_rocm7_runtime.py tests/test_hiprtc.py
+else
+  echo "   skipped: chroot needs root" >&2
+fi

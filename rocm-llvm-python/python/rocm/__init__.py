@@ -20,3 +20,8 @@ ROCM_VERSION = ROCM_VERSION_TUPLE[0] * 10_000_000 + ROCM_VERSION_TUPLE[1] * 100_
 
 __all__ = ["HipLoadError", "LoadError", "ROCM_VERSION", "ROCM_VERSION_NAME", "ROCM_VERSION_TUPLE"]
 del _native
+
+# The extension publishes every generated module in sys.modules, and a module found there is
+# imported without its package: `import rocm.llvm.c.target` after `rocm.amd_comgr` would skip
+# rocm.llvm.c's own additions (the static-inline helpers). The packages are imported here, once.
+from rocm import amd_comgr, llvm  # noqa: E402, F401
