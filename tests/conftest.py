@@ -19,8 +19,11 @@ _spec = importlib.util.spec_from_file_location("manifest", REPO / "tools" / "man
 #: tools/manifest.py: the release manifests' readers.
 manifest = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(manifest)
-#: The release of the bindings the session runs: the default release's.
-SESSION_RELEASE = manifest.load(manifest.default_folder())["release"]
+#: The release of the bindings the session runs: the default release's, or HIPGEN_SESSION_RELEASE's
+#: (tools/test.sh runs the comparison with hip-python 6.4.3 against the 6.4.3 bindings so).
+SESSION_RELEASE = (
+    os.environ.get("HIPGEN_SESSION_RELEASE") or manifest.load(manifest.default_folder())["release"]
+)
 #: The release of the runtime root the session runs in (tools/rocm7-run.sh), else None.
 IN_ROOT = os.environ.get("HIPGEN_IN_ROOT")
 if not IN_ROOT:

@@ -38,6 +38,11 @@ NEWER_HIPIFY = {
     "CUDA_MEMSET_NODE_PARAMS_st": "hipMemsetParams",
     "CUDA_MEMSET_NODE_PARAMS_v1": "hipMemsetParams",
 }
+# HIPIFY 7.2 maps these to HIP 7's own enum and function (interop 6.4.3: the older ones).
+NEWER_HIPIFY_ENUMS = {"cudaDriverEntryPointQueryResult": "hipDriverEntryPointQueryResult"}
+NEWER_HIPIFY_FUNCTIONS = {"cudaGetDriverEntryPoint": "hipGetDriverEntryPoint"}
+# HIPIFY 7.2 lists as unsupported what interop 6.4.3 mapped: a clear "not supported" function.
+NOT_SUPPORTED_SINCE_HIPIFY_7_2 = {"cuDeviceGetTexture1DLinearMaxWidth"}
 # CUDA 12+ signatures HIPIFY maps to an older HIP function (conventions.hip_functions in
 # generator/specs/cuda.yaml): the adapter calls the HIP function with the same signature.
 CONVENTION_TARGETS = {
@@ -78,6 +83,16 @@ def test_names_stand_for_the_same_hip_objects_as_in_hip_python_interop(module):
             continue
         kind, hip_name = target
         if name in KNOWN_MISSING and not hasattr(mod, name):
+            continue
+        if name in NEWER_HIPIFY_ENUMS:
+            assert getattr(mod, name).__hip_enum__ is getattr(hip, NEWER_HIPIFY_ENUMS[name]), name
+            continue
+        if name in NEWER_HIPIFY_FUNCTIONS:
+            hip_function, ours = getattr(hip, NEWER_HIPIFY_FUNCTIONS[name]), getattr(mod, name)
+            assert ours is hip_function or _conventions.hip_function(ours) is hip_function, name
+            continue
+        if name in NOT_SUPPORTED_SINCE_HIPIFY_7_2:
+            assert getattr(mod, name).hip_not_supported, name
             continue
         ours = getattr(mod, name)
         if name in _layer._OVERRIDES:

@@ -661,6 +661,12 @@ def test_peer_3d_copy_is_hips_3d_copy():
     assert (int(q.srcPtr.ptr), q.srcPtr.pitch, q.srcPtr.xsize) == (0x1000, 1024, 1024)
     assert (q.dstPos.x, q.dstPos.y, q.dstPos.z) == (1, 2, 3) and q.extent.width == 1024
     assert q.kind == hip.hipMemcpyKind.hipMemcpyDefault
+    if hasattr(hip, "hipMemcpy3DPeer"):
+        # HIP 7 has its own, which HIPIFY 7.2 maps to: the CUDA names are those functions.
+        assert cudart.cudaMemcpy3DPeer is hip.hipMemcpy3DPeer
+        assert cudart.cudaMemcpy3DPeerAsync is hip.hipMemcpy3DPeerAsync
+        assert isinstance(p, hip.hipMemcpy3DPeerParms)
+        return
     # HIP's answer with no device here, through HIP's call: not "not supported".
     for result in (cudart.cudaMemcpy3DPeer(p), cudart.cudaMemcpy3DPeerAsync(p, None)):
         assert len(result) == 1 and result[0] not in (

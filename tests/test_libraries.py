@@ -79,7 +79,9 @@ def test_libraries_use_hip_types():
 
 
 def test_complex_scalars_and_batched_pointer_arrays():
-    z = hipblas.hipblasComplex(1.5, -2.0)
+    # ROCm 7's hipBLAS takes HIP's hipComplex (float2); ROCm 5 and 6 had hipblasComplex.
+    complex_t = getattr(hipblas, "hipblasComplex", None) or hip.float2
+    z = complex_t(1.5, -2.0)
     assert (z.x, z.y) == (1.5, -2.0) and z.c_sizeof() == 8
     assert ctypes.string_at(int(z), 8) == np.array([1.5, -2.0], np.float32).tobytes()
     a, b = np.zeros(4, np.float32), np.zeros(4, np.float32)
@@ -98,7 +100,11 @@ def build_pkgs(*args):
     "libs, expected",
     [
         ("hip,hiprtc", "hip,hiprtc"),
-        ("^hipblas,hipsolver", "hip,hiprtc,hipfft,hiprand,hipsparse,rccl,roctx"),
+        # hipBLASLt uses hipBLAS: it goes with it.
+        (
+            "^hipblas,hipsolver",
+            "hip,hiprtc,hipfft,hiprand,hipsparse,hipsparselt,hsa,miopen,rccl,rocm_smi,roctx",
+        ),
         ("hipsparse", "hip,hipsparse"),
         ("roctx", "roctx"),
     ],

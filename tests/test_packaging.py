@@ -28,7 +28,8 @@ def wheels(package="hip_python"):
 @pytest.mark.parametrize("package", PACKAGES)
 def test_wheel_name_version_and_abi(package):
     (wheel,) = wheels(package)
-    m = re.fullmatch(package + r"-(6\.4\.3\.\d+)-cp310-abi3-(manylinux_2_(\d+)_x86_64)\.whl", wheel.name)
+    version = re.escape(SESSION_RELEASE)
+    m = re.fullmatch(package + rf"-({version}\.\d+)-cp310-abi3-(manylinux_2_(\d+)_x86_64)\.whl", wheel.name)
     assert m, wheel.name
     assert int(m.group(3)) <= 28
 
@@ -126,7 +127,7 @@ def test_fresh_venv_runs_cuda_python_code(fresh_venv):
 def test_doctor_reports_libraries_and_symbols(fresh_venv):
     out = run_outside(fresh_venv, "-m", "hip", "doctor")
     assert out.returncode == 0, out.stderr
-    assert "hip-python 6.4.3." in out.stdout
+    assert f"hip-python {SESSION_RELEASE}." in out.stdout
     assert re.search(r"hip\.hip: library 'amdhip64'\n  loaded from \S*libamdhip64\.so", out.stdout)
     # Outside the test session's choice, this machine's HIP 5.2 runtime picks the ROCm 5
     # bindings the wheel carries; 5.2 lacks some of 5.7's functions.

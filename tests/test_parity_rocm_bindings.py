@@ -62,7 +62,13 @@ def missing():
         env=env,
     )
     assert run.returncode == 0, run.stderr
-    return json.loads(run.stdout)
+    found = json.loads(run.stdout)
+    # tools/test.sh installs a rocm-llvm-python for bookworm's comgr 2 (test_rocm_llvm.py): comgr
+    # is then compared as generated for 7.2.4 (the wheel's own, tests/test_rocm7_runtime.py).
+    comgr = json.loads((REPO / "bindings" / "rocm-7.2.4" / "amd_comgr.ir.json").read_text())
+    bound = {f["name"] for f in comgr["functions"]}
+    found[OURS["amd_comgr"]] = [f for f in wanted[OURS["amd_comgr"]] if f not in bound]
+    return found
 
 
 @pytest.mark.skipif(not ROCM7.is_dir(), reason="tools/setup.sh fetches ROCm 7.2.4's headers")

@@ -116,7 +116,8 @@ def test_every_struct_size_and_offset_matches_the_compiler(lib, rocm_headers, tm
                 assert ours_size == size, f"{root}.{path}"
             checked += 1
     # Guards against silently checking nothing (ROCm 6.4.3: hip has 107 records, 819 paths).
-    minimum = {"hip": (100, 800), "hipblas": (3, 5), "rccl": (1, 1), "hiprand": (1, 4)}[lib]
+    # (ROCm 7's hipBLAS keeps one record of its own: its complex types are HIP's now.)
+    minimum = {"hip": (100, 800), "hipblas": (1, 1), "rccl": (1, 1), "hiprand": (1, 4)}[lib]
     assert len(layout) >= minimum[0] and checked >= minimum[1], (len(layout), checked)
 
 

@@ -75,10 +75,19 @@ def choose(known: list[str], spec: str) -> list[str]:
 
 def select(manifest: dict, package: str, spec: str, platform: str = "amd") -> list[str]:
     """Library names of an include ('a,b') or exclude ('^a,b') list, with the libraries those
-    use, in the manifest's order; on NVIDIA, without those that have no NVIDIA form. Raises
-    ValueError naming an unknown library."""
+    use, in the manifest's order; on NVIDIA, without those that have no NVIDIA form. An
+    excluded library takes those that use it along (`^hipblas` leaves hipBLASLt out too).
+    Raises ValueError naming an unknown library."""
     chosen = set(choose([lib["name"] for lib in libraries(manifest, package)], spec))
     by_name = {lib["name"]: lib for lib in manifest["libraries"]}
+    if spec.startswith("^"):
+        excluded = {lib["name"] for lib in manifest["libraries"]} - chosen
+        while True:
+            users = {n for n in chosen if excluded & set(by_name[n]["needs"])}
+            if not users:
+                break
+            chosen -= users
+            excluded |= users
     todo = list(chosen)
     while todo:
         for need in by_name[todo.pop()]["needs"]:

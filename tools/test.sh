@@ -53,6 +53,8 @@ echo "== ruff"
 
 echo "== pytest"
 .venv/bin/python -m pytest -q tests
+echo "== the API of hip-python 6.4.3 against our bindings of that release"
+HIPGEN_SESSION_RELEASE=6.4.3 .venv/bin/python -m pytest -q tests/test_parity.py
 
 echo "== the wheels of dist/ against ROCm 7.2.4's runtime, in its Debian root (tools/rocm7-root.sh)"
 if [ "$(id -u)" = 0 ]; then

@@ -520,6 +520,14 @@ def _hip_record(cuda_name: str, hip_module: str) -> type:
 
     entry = _layer._table(hip_module).get(cuda_name)
     if entry is None:
+        # A typedef HIPIFY does not list (CUkernelNodeAttrValue, in HIPIFY 7.2) names the record
+        # its CUDA class was made for (CUlaunchAttributeValue), which HIPIFY may list.
+        for module in ("driver", "runtime"):
+            cls = getattr(importlib.import_module(f"cuda.bindings.{module}"), cuda_name, None)
+            if isinstance(cls, type) and cls.__name__ != cuda_name:
+                entry = _layer._table(hip_module).get(cls.__name__)
+                break
+    if entry is None:
         raise LookupError(f"HIPIFY's table has no HIP struct for {cuda_name}")
     return getattr(importlib.import_module(f"hip.{entry[0]}"), entry[1])
 
