@@ -12,6 +12,7 @@ import sys
 
 import numpy as np
 import pytest
+from comgr_helpers import HIP_SOURCE, check, read_data
 
 from conftest import IN_ROOT
 
@@ -20,11 +21,6 @@ pytestmark = pytest.mark.skipif(
 )
 
 KERNEL = b'extern "C" __global__ void scale(float* x, float a) { x[threadIdx.x] *= a; }'
-# comgr compiles without hiprtc's implicit HIP header: the same kernel in clang's own terms.
-COMGR_KERNEL = (
-    b'extern "C" __attribute__((global)) void scale(float *x, float a)'
-    b" { x[__builtin_amdgcn_workitem_id_x()] *= a; }"
-)
 # ELF e_flags' EF_AMDGPU_MACH of each target (LLVM's AMDGPUUsage).
 MACH = {"gfx90a": 0x3F, "gfx942": 0x4C}
 
@@ -137,22 +133,10 @@ def test_hipblas_answers_without_a_device():
 # --- comgr 3: source → bitcode → linked → relocatable → executable → disassembly -------------
 
 
-def check(result):
-    from rocm.amd_comgr import amd_comgr as comgr
-
-    assert result[0] == comgr.amd_comgr_status_t.AMD_COMGR_STATUS_SUCCESS, result
-    return result[1] if len(result) == 2 else None
-
-
 def data_bytes(data_set, kind):
     from rocm.amd_comgr import amd_comgr as comgr
 
-    data = check(comgr.amd_comgr_action_data_get_data(data_set, kind, 0))
-    size = ctypes.c_size_t()
-    check(comgr.amd_comgr_get_data(data, ctypes.byref(size), None))
-    buf = ctypes.create_string_buffer(size.value)
-    check(comgr.amd_comgr_get_data(data, ctypes.byref(size), buf))
-    return buf.raw[: size.value]
+    return read_data(check(comgr.amd_comgr_action_data_get_data(data_set, kind, 0)))
 
 
 def test_comgr_3_compiles_links_and_disassembles():
@@ -163,7 +147,7 @@ def test_comgr_3_compiles_links_and_disassembles():
     comgr.amd_comgr_get_version(ctypes.byref(major), ctypes.byref(minor))
     assert major.value == comgr.AMD_COMGR_INTERFACE_VERSION_MAJOR == 3
     source = check(comgr.amd_comgr_create_data(Kind.AMD_COMGR_DATA_KIND_SOURCE))
-    check(comgr.amd_comgr_set_data(source, len(COMGR_KERNEL), COMGR_KERNEL))
+    check(comgr.amd_comgr_set_data(source, len(HIP_SOURCE), HIP_SOURCE))
     check(comgr.amd_comgr_set_data_name(source, b"scale.hip"))
     inputs = check(comgr.amd_comgr_create_data_set())
     check(comgr.amd_comgr_data_set_add(inputs, source))

@@ -11,6 +11,7 @@ import subprocess
 import sys
 
 import pytest
+from comgr_helpers import HIP_SOURCE, check, read_data
 from rocm import _native
 from rocm.amd_comgr import amd_comgr as comgr
 from rocm.llvm.c import analysis, bitreader, bitwriter, core, lljit, orc, target
@@ -19,10 +20,6 @@ from conftest import BINDINGS, REPO
 
 Pointer = _native.Pointer
 REFERENCE = json.loads((REPO / "tests/fixtures/rocm_llvm_python_6.4.3.json").read_text())
-HIP_SOURCE = (
-    b'extern "C" __attribute__((global)) void scale(float *x, float a)'
-    b" { x[__builtin_amdgcn_workitem_id_x()] *= a; }"
-)
 
 
 # --- parity --------------------------------------------------------------------------------
@@ -250,20 +247,6 @@ def test_byref_arguments():
 Status = comgr.amd_comgr_status_t
 Kind = comgr.amd_comgr_data_kind_t
 Action = comgr.amd_comgr_action_kind_t
-
-
-def check(result):
-    status = result[0]
-    assert status == Status.AMD_COMGR_STATUS_SUCCESS, result
-    return result[1] if len(result) == 2 else None
-
-
-def read_data(data):
-    size = ctypes.c_size_t()
-    check(comgr.amd_comgr_get_data(data, ctypes.byref(size), None))
-    buf = ctypes.create_string_buffer(size.value)
-    check(comgr.amd_comgr_get_data(data, ctypes.byref(size), buf))
-    return buf.raw[: size.value]
 
 
 def metadata_string(node):
