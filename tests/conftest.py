@@ -7,6 +7,7 @@ choice would be ROCm 5's; test_release_choice.py checks that), and hiprtc, which
 inside libamdhip64, is pointed there. Inside the ROCm 7.2.4 root (tools/rocm7-run.sh sets
 HIPGEN_IN_ROOT) nothing is pinned: the wheel finds and chooses that runtime by itself."""
 
+import gzip
 import importlib.util
 import json
 import os
@@ -48,9 +49,14 @@ def rocm_headers():
     return ROCM
 
 
-def load_ir(lib):
-    """The IR hipgen wrote for a library."""
-    return json.loads((BINDINGS / f"{lib}.ir.json").read_text())
+def read_ir(path):
+    """An IR file hipgen wrote (`<name>.ir.json.gz`: gzip-compressed JSON)."""
+    return json.loads(gzip.decompress(Path(path).read_bytes()))
+
+
+def load_ir(lib, bindings=BINDINGS):
+    """The IR hipgen wrote for a library, in the session's bindings or in `bindings`."""
+    return read_ir(Path(bindings) / f"{lib}.ir.json.gz")
 
 
 @pytest.fixture(scope="session")

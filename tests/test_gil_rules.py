@@ -1,12 +1,11 @@
 """Which generated calls keep the GIL: only lookups that cannot block (a spec rule,
 `keep_gil`), so every call that can block or take long still releases it."""
 
-import json
 import re
 
 import pytest
 
-from conftest import BINDINGS
+from conftest import load_ir
 
 # What a call that keeps the GIL may be: an error or status string, a version, the last
 # error, a name, a descriptor built from its arguments.
@@ -29,7 +28,7 @@ BLOCKING = [
 
 
 def functions(lib):
-    return {f["name"]: f for f in json.loads((BINDINGS / f"{lib}.ir.json").read_text())["functions"]}
+    return {f["name"]: f for f in load_ir(lib)["functions"]}
 
 
 @pytest.mark.parametrize("lib", ["hip", "hiprtc", "hipblas", "hipsparse", "rccl", "hipsolver"])

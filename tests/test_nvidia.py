@@ -3,7 +3,6 @@ builds and exports what the bindings call, the platform choice, and its errors. 
 suite (tests/test_gpu.py) runs the same bindings on real NVIDIA GPUs through `device`.
 """
 
-import json
 import os
 import subprocess
 import sys
@@ -11,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BINDINGS, REPO
+from conftest import REPO, load_ir
 
 SHIM = REPO / "hip-python" / "python" / "hip" / "_nvidia" / "libhip_nvidia.so"
 
@@ -34,7 +33,7 @@ def exported(path):
 
 def test_shim_exports_the_bindings_functions_it_can(shim):
     symbols = exported(shim)
-    ir = {lib: json.loads((BINDINGS / f"{lib}.ir.json").read_text()) for lib in ("hip", "hiprtc")}
+    ir = {lib: load_ir(lib) for lib in ("hip", "hiprtc")}
     bound = {f["symbol"] for lib in ir.values() for f in lib["functions"]}
     # Only functions the bindings call, and the core of a HIP program among them.
     assert symbols <= bound
@@ -94,7 +93,7 @@ MATH = {
 def test_math_shim_exports_what_it_translates_and_lists_the_rest(shim, lib):
     so = shim.parent / f"lib{lib}_nvidia.so"
     symbols = exported(so)
-    bound = {f["symbol"] for f in json.loads((BINDINGS / f"{lib}.ir.json").read_text())["functions"]}
+    bound = {f["symbol"] for f in load_ir(lib)["functions"]}
     assert symbols <= bound
     for name in MATH[lib]:
         assert name in symbols, name

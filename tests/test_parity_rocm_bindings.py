@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from conftest import REPO
+from conftest import REPO, load_ir
 
 FIXTURE = json.loads((REPO / "tests" / "fixtures" / "rocm_bindings_10.0.json").read_text())
 ROCM7 = REPO / ".rocm" / "7.2.4" / "usr" / "include"
@@ -65,7 +65,7 @@ def missing():
     found = json.loads(run.stdout)
     # tools/test.sh installs a rocm-llvm-python for bookworm's comgr 2 (test_rocm_llvm.py): comgr
     # is then compared as generated for 7.2.4 (the wheel's own, tests/test_rocm7_runtime.py).
-    comgr = json.loads((REPO / "bindings" / "rocm-7.2.4" / "amd_comgr.ir.json").read_text())
+    comgr = load_ir("amd_comgr", REPO / "bindings" / "rocm-7.2.4")
     bound = {f["name"] for f in comgr["functions"]}
     found[OURS["amd_comgr"]] = [f for f in wanted[OURS["amd_comgr"]] if f not in bound]
     return found

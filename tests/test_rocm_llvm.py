@@ -16,7 +16,7 @@ from rocm import _native
 from rocm.amd_comgr import amd_comgr as comgr
 from rocm.llvm.c import analysis, bitreader, bitwriter, core, lljit, orc, target
 
-from conftest import BINDINGS, REPO
+from conftest import REPO, load_ir
 
 Pointer = _native.Pointer
 REFERENCE = json.loads((REPO / "tests/fixtures/rocm_llvm_python_6.4.3.json").read_text())
@@ -33,7 +33,7 @@ def test_functions_and_enum_members_of_rocm_llvm_python(module):
     if module == "rocm.amd_comgr.amd_comgr":
         # The comgr installed for the tests is built from the header of the comgr that runs
         # here (2.4); the shipped (default release's) bindings are what must match.
-        ir = json.loads((BINDINGS / "amd_comgr.ir.json").read_text())
+        ir = load_ir("amd_comgr")
         names = {f["name"] for f in ir["functions"]}
         enums = {
             n: {m for m, _ in e["members"]} for e in ir["enums"] for n in [e["name"], *e.get("aliases", [])]

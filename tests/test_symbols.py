@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from conftest import REPO, manifest
+from conftest import REPO, load_ir, manifest
 
 # Declared in a release's headers but not exported by Debian's build of its libamdhip64. They
 # stay bound: calling one raises HipLoadError naming the symbol, as for any older runtime.
@@ -71,7 +71,7 @@ def test_every_symbol_is_exported_by_its_release_library(release):
         missing = {sym for _, sym in tables[module] if sym not in exported}
         assert missing == DECLARED_NOT_EXPORTED[name].get(module, set()), module
         # The extension's table is the IR's function list: nothing dropped on the way.
-        ir = json.loads((REPO / "bindings" / f"rocm-{name}" / f"{module}.ir.json").read_text())
+        ir = load_ir(module, REPO / "bindings" / f"rocm-{name}")
         assert len(tables[module]) == len(ir["functions"]), module
         checked.add(module)
     # Guards against checking nothing: hip, hiprtc and the math libraries at least.

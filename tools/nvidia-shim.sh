@@ -63,13 +63,13 @@ PY
 detail_irs=()
 if [ "$release" != "$detail" ]; then
   gen "$detail" hip,hiprtc
-  detail_irs=(--detail-ir "target/bindings/rocm-$detail/hip.ir.json"
-              --detail-ir "target/bindings/rocm-$detail/hiprtc.ir.json")
+  detail_irs=(--detail-ir "target/bindings/rocm-$detail/hip.ir.json.gz"
+              --detail-ir "target/bindings/rocm-$detail/hiprtc.ir.json.gz")
 fi
 mkdir -p target/nvidia hip-python/python/hip/_nvidia
 ./target/release/hipgen shim --include "$rocm/$detail/usr/include" \
   $(printf -- '--cuda-include %s ' "${inc[@]}") \
-  --ir "$irs/hip.ir.json" --ir "$irs/hiprtc.ir.json" "${detail_irs[@]}" \
+  --ir "$irs/hip.ir.json.gz" --ir "$irs/hiprtc.ir.json.gz" "${detail_irs[@]}" \
   --out target/nvidia/hip_nvidia.cpp
 # HIPIFY's table of the default release (the newest here): 5.7.1's maps no hipSOLVER function.
 hipify=$rocm/$default_release/usr/bin/hipify-perl
@@ -79,7 +79,7 @@ hipify=$rocm/$default_release/usr/bin/hipify-perl
 # hip_nvidia.cpp exports.
 sed -n 's/.*__asm__("\([A-Za-z0-9_]*\)");$/\1/p' target/nvidia/hip_nvidia.cpp >target/nvidia/hip_nvidia.exported
 ./target/release/hipgen cuda-shim --spec generator/specs/hip.yaml \
-  --ir "$irs/hip.ir.json" --exclude-from target/nvidia/hip_nvidia.exported \
+  --ir "$irs/hip.ir.json.gz" --exclude-from target/nvidia/hip_nvidia.exported \
   --include "$rocm/$release/usr/include" --hipify "$hipify" \
   $(printf -- '--cuda-include %s ' "${inc[@]}") --out target/nvidia/hip_fill_nvidia.cpp
 # Only the wrappers are exported. CUDA's libraries are not linked by name: the loader
@@ -92,7 +92,7 @@ echo "built hip-python/python/hip/_nvidia/libhip_nvidia.so ($(nm -D --defined-on
   hip-python/python/hip/_nvidia/libhip_nvidia.so | grep -c ' T ') functions)"
 for lib in "${MATH_LIBS[@]}"; do
   ./target/release/hipgen cuda-shim --spec "generator/specs/$lib.yaml" \
-    --ir "$irs/$lib.ir.json" --ir "$irs/hip.ir.json" \
+    --ir "$irs/$lib.ir.json.gz" --ir "$irs/hip.ir.json.gz" \
     --include "$rocm/$release/usr/include" --hipify "$hipify" \
     $(printf -- '--cuda-include %s ' "${inc[@]}") --out "target/nvidia/${lib}_nvidia.cpp"
 done

@@ -266,11 +266,8 @@ pub fn generate(
         .modules
         .iter()
         .map(|m| {
-            let path = dir.join(format!("{m}.ir.json"));
-            let text = std::fs::read_to_string(&path).with_context(|| {
-                format!("{} aliases {m}: reading {}", spec.name, path.display())
-            })?;
-            Ok(serde_json::from_str(&text)?)
+            crate::ir_file::read(&crate::ir_file::path(dir, m))
+                .with_context(|| format!("{} aliases {m}", spec.name))
         })
         .collect::<Result<Vec<Library>>>()?;
     let mut set = resolve(spec, release, &entries, &libs)?;

@@ -133,7 +133,7 @@ pub struct Report {
 
 /// Where the HIP modules' IRs and specs are.
 pub struct HipInputs<'a> {
-    /// Output folder holding `<module>.ir.json`.
+    /// Output folder holding `<module>.ir.json.gz`.
     pub dir: &'a Path,
     /// Folder of the spec files.
     pub specs: &'a Path,
@@ -203,12 +203,8 @@ pub fn render(
 
 /// The IR, imported IRs and spec of HIP module `name`.
 fn load(inputs: &HipInputs, name: &str) -> Result<(Library, Vec<Library>, Spec)> {
-    let read = |n: &str| -> Result<Library> {
-        let path = inputs.dir.join(format!("{n}.ir.json"));
-        let text = std::fs::read_to_string(&path)
-            .with_context(|| format!("reading {}", path.display()))?;
-        Ok(serde_json::from_str(&text)?)
-    };
+    let read =
+        |n: &str| -> Result<Library> { crate::ir_file::read(&crate::ir_file::path(inputs.dir, n)) };
     let file = SpecFile::read(inputs.specs, name, Some(inputs.release))?;
     let spec = file
         .library_specs()?

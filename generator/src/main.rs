@@ -12,6 +12,7 @@ mod cuda_types;
 mod diff;
 mod docstring;
 mod ir;
+mod ir_file;
 mod macros;
 mod manifest;
 mod names;
@@ -164,7 +165,7 @@ enum Command {
     /// versions in the CUDA alias IR (`--old 12 --new 13`), or, given `--against`, between
     /// the same version in two alias IRs (two ROCm releases).
     DiffApis {
-        /// The CUDA alias IR (`bindings/rocm-<release>/cuda.ir.json`).
+        /// The CUDA alias IR (`bindings/rocm-<release>/cuda.ir.json.gz`).
         ir: PathBuf,
         /// The older cuda-bindings major version.
         #[arg(long)]
@@ -234,11 +235,7 @@ fn main() -> Result<()> {
             let read = |paths: &[PathBuf]| {
                 paths
                     .iter()
-                    .map(|p| -> Result<ir::Library> {
-                        let text = std::fs::read_to_string(p)
-                            .with_context(|| format!("reading {}", p.display()))?;
-                        Ok(serde_json::from_str(&text)?)
-                    })
+                    .map(|p| ir_file::read::<ir::Library>(p))
                     .collect::<Result<Vec<_>>>()
             };
             let shim = shim::generate(&include, &cuda_includes, &read(&irs)?, &read(&detail_irs)?)?;
@@ -293,11 +290,7 @@ fn main() -> Result<()> {
             new,
             against,
         } => {
-            let read = |p: &Path| -> Result<ir::AliasSet> {
-                let text = std::fs::read_to_string(p)
-                    .with_context(|| format!("reading {}", p.display()))?;
-                Ok(serde_json::from_str(&text)?)
-            };
+            let read = |p: &Path| -> Result<ir::AliasSet> { ir_file::read(p) };
             let first = read(&ir)?;
             let second = match &against {
                 Some(p) => read(p)?,
@@ -316,11 +309,7 @@ fn main() -> Result<()> {
             );
         }
         Command::Diff { old, new } => {
-            let read = |p: &Path| -> Result<serde_json::Value> {
-                let text = std::fs::read_to_string(p)
-                    .with_context(|| format!("reading {}", p.display()))?;
-                Ok(serde_json::from_str(&text)?)
-            };
+            let read = |p: &Path| -> Result<serde_json::Value> { ir_file::read(p) };
             let (a, b) = (read(&old)?, read(&new)?);
             // Alias IRs (CUDA names) have `modules`; library IRs have `functions`.
             if a.get("modules").is_some() && b.get("modules").is_some() {
@@ -336,7 +325,7 @@ fn main() -> Result<()> {
 }
 
 /// Parses and renders the release's libraries (those of `libs`, or all), writing `<lib>.rs`
-/// and `<lib>.ir.json` of each, and the release's manifest.
+/// and `<lib>.ir.json.gz` of each, and the release's manifest.
 fn generate(
     release: &spec::release::Release,
     libs: Option<&str>,
@@ -423,10 +412,7 @@ fn generate_one(
         .imports
         .iter()
         .map(|i| {
-            let path = dir.join(format!("{i}.ir.json"));
-            let text = std::fs::read_to_string(&path)
-                .with_context(|| format!("{name} imports {i}: reading {}", path.display()))?;
-            Ok(serde_json::from_str(&text)?)
+            ir_file::read(&ir_file::path(dir, i)).with_context(|| format!("{name} imports {i}"))
         })
         .collect::<Result<Vec<ir::Library>>>()?;
     let rendered = render::render(&lib, &imports, modules, spec, inputs.templates, command)?;
@@ -438,10 +424,7 @@ fn generate_one(
         .join(spec.python_module().replace('.', "/") + ".pyi");
     std::fs::create_dir_all(stub.parent().context("stub path")?)?;
     std::fs::write(stub, rendered.stub)?;
-    std::fs::write(
-        dir.join(format!("{name}.ir.json")),
-        serde_json::to_string_pretty(&lib)? + "\n",
-    )?;
+    ir_file::write(&ir_file::path(dir, name), &lib)?;
     eprintln!(
         "{name}: {} functions, {} enums, {} records, {} handles, {} constants, {} skipped",
         lib.functions.len(),
@@ -504,10 +487,7 @@ fn generate_aliases(
             eprintln!("{name}: cuda-bindings {version}: {native} of {all} adapters native");
         }
     }
-    std::fs::write(
-        dir.join(format!("{name}.ir.json")),
-        serde_json::to_string_pretty(&set)? + "\n",
-    )?;
+    ir_file::write(&ir_file::path(dir, name), &set)?;
     for m in &set.modules {
         eprintln!(
             "{name}: {} CUDA names and {} enum member names for {}",
@@ -544,10 +524,7 @@ fn write_cuda_stubs(
 ) -> Result<()> {
     let mut libs = Vec::new();
     for m in &set.modules {
-        let path = dir.join(format!("{}.ir.json", m.module));
-        let text = std::fs::read_to_string(&path)
-            .with_context(|| format!("reading {}", path.display()))?;
-        let lib: ir::Library = serde_json::from_str(&text)?;
+        let lib: ir::Library = ir_file::read(&ir_file::path(dir, &m.module))?;
         let spec = spec::release::SpecFile::read(specs, &m.module, Some(release))?
             .library_specs()?
             .remove(0);
@@ -611,11 +588,7 @@ fn cuda_shim(
         .with_context(|| format!("{}: no status enum", spec_path.display()))?;
     let mut libs = irs
         .iter()
-        .map(|p| -> Result<ir::Library> {
-            let text =
-                std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
-            Ok(serde_json::from_str(&text)?)
-        })
+        .map(|p| ir_file::read::<ir::Library>(p))
         .collect::<Result<Vec<_>>>()?;
     let Some(at) = libs.iter().position(|l| l.name == spec.name) else {
         anyhow::bail!("no IR of {} among --ir", spec.name);
