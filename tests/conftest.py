@@ -4,8 +4,8 @@ unpacked packages of their ROCm release (tools/setup.sh).
 The session runs the default release's bindings (ROCm 7.2.4's) on bookworm's HIP 5.2 runtime:
 HIP_PYTHON_ROCM_RELEASE chooses them among the releases the wheel carries (the runtime's own
 choice would be ROCm 5's; test_release_choice.py checks that), and hiprtc, which ROCm 5 keeps
-inside libamdhip64, is pointed there. Inside the ROCm 7.2.4 root (tools/rocm7-run.sh sets
-HIPGEN_IN_ROOT) nothing is pinned: the wheel finds and chooses that runtime by itself."""
+inside libamdhip64, is pointed there. Inside a release's runtime root (tools/rocm-run.sh sets
+HIPGEN_IN_ROOT to its release) nothing is pinned: the wheel finds and chooses that runtime by itself."""
 
 import gzip
 import importlib.util
@@ -25,7 +25,7 @@ _spec.loader.exec_module(manifest)
 SESSION_RELEASE = (
     os.environ.get("HIPGEN_SESSION_RELEASE") or manifest.load(manifest.default_folder())["release"]
 )
-#: The release of the runtime root the session runs in (tools/rocm7-run.sh), else None.
+#: The release of the runtime root the session runs in (tools/rocm-run.sh), else None.
 IN_ROOT = os.environ.get("HIPGEN_IN_ROOT")
 if not IN_ROOT:
     os.environ.setdefault("HIP_PYTHON_ROCM_RELEASE", SESSION_RELEASE)

@@ -64,7 +64,7 @@ def missing():
     assert run.returncode == 0, run.stderr
     found = json.loads(run.stdout)
     # tools/test.sh installs a rocm-llvm-python for bookworm's comgr 2 (test_rocm_llvm.py): comgr
-    # is then compared as generated for 7.2.4 (the wheel's own, tests/test_rocm7_runtime.py).
+    # is then compared as generated for 7.2.4 (the wheel's own, tests/test_runtime_root.py).
     comgr = load_ir("amd_comgr", REPO / "bindings" / "rocm-7.2.4")
     bound = {f["name"] for f in comgr["functions"]}
     found[OURS["amd_comgr"]] = [f for f in wanted[OURS["amd_comgr"]] if f not in bound]

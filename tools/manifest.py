@@ -13,6 +13,9 @@ tools/test.sh, the tests and the benches use. Standard library only.
     python tools/manifest.py choose KNOWN SPEC
         SPEC among the comma-separated names KNOWN, as `select` reads it (no manifest)
     python tools/manifest.py shipped                 the releases the wheels carry, newest first
+    python tools/manifest.py runtimes                the shipped releases with a runtime root
+    python tools/manifest.py --bindings DIR runtime  its runtime root's Debian suite, then its
+        packages (tools/rocm-root.sh)
     python tools/manifest.py catalog --version V LIBS=FOLDER...
         hip-python's `_releases.json`: for each release folder (the first is the default's),
         the modules of the selected libraries LIBS, its extension and how its HIP runtime is
@@ -153,6 +156,8 @@ def main(argv: list[str]) -> int:
     sub.add_parser("default")
     sub.add_parser("packages")
     sub.add_parser("shipped")
+    sub.add_parser("runtimes")
+    sub.add_parser("runtime")
     cat = sub.add_parser("catalog")
     cat.add_argument("--version", required=True)
     cat.add_argument("builds", nargs="+", metavar="LIBS=FOLDER")
@@ -172,6 +177,9 @@ def main(argv: list[str]) -> int:
     if args.command == "shipped":
         print(" ".join(load(p)["release"] for p in shipped()))
         return 0
+    if args.command == "runtimes":
+        print(" ".join(m["release"] for m in map(load, shipped()) if m.get("runtime")))
+        return 0
     if args.command == "catalog":
         builds = [(b.split("=", 1)[0], Path(b.split("=", 1)[1])) for b in args.builds]
         print(json.dumps(catalog(args.version, builds), indent=1))
@@ -184,7 +192,13 @@ def main(argv: list[str]) -> int:
             return 2
         return 0
     manifest = load(args.bindings)
-    if args.command == "packages":
+    if args.command == "runtime":
+        if not manifest.get("runtime"):
+            print(f"ROCm {manifest['release']} has no runtime root in its release file", file=sys.stderr)
+            return 2
+        print(manifest["runtime"]["suite"])
+        print(" ".join(manifest["runtime"]["packages"]))
+    elif args.command == "packages":
         print(" ".join(dict.fromkeys(lib["package"] for lib in manifest["libraries"])))
     elif args.command == "libs":
         print(",".join(lib["name"] for lib in libraries(manifest, args.package, args.platform)))

@@ -35,7 +35,7 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "${SID_PACKAGES[*]}" ]; then
 fi
 
 # The other releases: experimental's 7.2.4 (the default bindings; its libraries for the symbol
-# checks, its runtime in tools/rocm7-root.sh), trixie's 5.7.1 and bookworm's 5.2.3.
+# checks, its runtime in tools/rocm-root.sh), trixie's 5.7.1 and bookworm's 5.2.3.
 fetch_release() {
   local suite=$1 dest=$2; shift 2
   if [ "$(cat "$dest/.packages" 2>/dev/null)" != "$*" ]; then
@@ -87,11 +87,14 @@ if .venv-anchor/bin/pip install -q --disable-pip-version-check hip-python==6.4.3
 else
   echo "hip-python 6.4.3 does not install here: the comparison with it is skipped"
 fi
-# A Debian sid root with ROCm 7.2.4's runtime, where the 7.x family's tests run (its libraries
-# need a newer glibc than bookworm's): tools/rocm7-run.sh, tests/test_rocm7_runtime.py.
+# A Debian root with the runtime of each shipped release whose release file names one (7.2.4
+# from experimental, 6.4.3 from sid): their libraries need a newer glibc than bookworm's, so
+# each family's runtime tests run inside its root (tools/rocm-run.sh, tests/test_runtime_root.py).
 if [ "$(id -u)" = 0 ]; then
-  bash tools/rocm7-root.sh "$ROCM_DIR/root-7.2.4"
+  for release in $(python3 tools/manifest.py runtimes); do
+    bash tools/rocm-root.sh "$release" "$ROCM_DIR/root-$release"
+  done
 else
-  echo "not root: no ROCm 7.2.4 root (tools/rocm7-root.sh needs chroot); its tests will not run"
+  echo "not root: no ROCm runtime roots (tools/rocm-root.sh needs chroot); their tests will not run"
 fi
 echo "setup done: headers in $ROCM_DIR/<release>, venv in .venv"

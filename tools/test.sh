@@ -56,9 +56,13 @@ echo "== pytest"
 echo "== the API of hip-python 6.4.3 against our bindings of that release"
 HIPGEN_SESSION_RELEASE=6.4.3 .venv/bin/python -m pytest -q tests/test_parity.py
 
-echo "== the wheels of dist/ against ROCm 7.2.4's runtime, in its Debian root (tools/rocm7-root.sh)"
-if [ "$(id -u)" = 0 ]; then
-  bash tools/rocm7-run.sh -m pytest -q -p no:cacheprovider tests/test_rocm7_runtime.py tests/test_hiprtc.py
-else
-  echo "   skipped: chroot needs root" >&2
-fi
+# Each family's runtime: the wheels of dist/ inside the Debian root of each shipped release
+# that has one (tools/rocm-root.sh; bookworm's own 5.2 runtime served the tests above).
+for release in $(python3 tools/manifest.py runtimes); do
+  echo "== the wheels of dist/ against ROCm $release's runtime, in its Debian root (tools/rocm-root.sh)"
+  if [ "$(id -u)" = 0 ]; then
+    bash tools/rocm-run.sh "$release" -m pytest -q -p no:cacheprovider tests/test_runtime_root.py tests/test_hiprtc.py
+  else
+    echo "   skipped: chroot needs root" >&2
+  fi
+done

@@ -4,7 +4,7 @@
 //! extensions, build_pkgs.sh and tools/manifest.py, the tests) reads it; no other file lists
 //! libraries or releases.
 
-use crate::spec::release::{Release, SpecFile};
+use crate::spec::release::{Release, RuntimeRoot, SpecFile};
 use anyhow::Result;
 use serde::Serialize;
 
@@ -21,6 +21,8 @@ pub struct Manifest {
     pub source: String,
     /// The libraries, each after those it needs.
     pub libraries: Vec<LibraryEntry>,
+    /// The Debian root with this release's runtime (tools/rocm-root.sh), if it has one.
+    pub runtime: Option<RuntimeRoot>,
 }
 
 /// One library spec file of the release.
@@ -128,5 +130,6 @@ pub fn build(release: &Release, files: &[SpecFile]) -> Result<Manifest> {
         ship: release.shipped(),
         source: release.source.clone(),
         libraries,
+        runtime: release.runtime.clone(),
     })
 }

@@ -34,6 +34,20 @@ pub struct Release {
     /// Library specs this release has no headers for.
     #[serde(default)]
     pub exclude: Vec<String>,
+    /// The Debian root with this release's runtime that its family's tests run in
+    /// (tools/rocm-root.sh builds it, tools/rocm-run.sh runs there), passed on in the manifest.
+    #[serde(default)]
+    pub runtime: Option<RuntimeRoot>,
+}
+
+/// A Debian root holding one release's runtime: sid, plus the suite the packages come from.
+#[derive(Debug, Clone, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct RuntimeRoot {
+    /// Debian suite of the packages (`sid`, or `experimental` on top of sid).
+    pub suite: String,
+    /// Packages installed from it: the runtime, the libraries the tests call, Python.
+    pub packages: Vec<String>,
 }
 
 impl Release {
