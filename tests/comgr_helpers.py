@@ -1,5 +1,6 @@
-"""What the comgr tests share (test_rocm_llvm.py on bookworm's comgr, test_runtime_root.py in
-the 6.4.3 and 7.2.4 roots' comgr 3): a kernel comgr compiles without HIP's headers, a status check, data as bytes."""
+"""What the comgr tests share (test_rocm_llvm.py on bookworm's comgr, test_runtime_root.py on
+the 6.4.3 and 7.2.4 roots' comgr 3): a kernel comgr compiles without HIP's headers, a status
+check, data as bytes."""
 
 import ctypes
 

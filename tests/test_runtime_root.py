@@ -18,7 +18,7 @@ from comgr_helpers import HIP_SOURCE, check, read_data
 from conftest import IN_ROOT
 
 pytestmark = pytest.mark.skipif(
-    not IN_ROOT, reason="runs inside a release's runtime root: tools/rocm-run.sh RELEASE -m pytest <this file>"
+    not IN_ROOT, reason="runs inside a release's runtime root: tools/rocm-run.sh RELEASE -m pytest FILE"
 )
 #: The root's release, its major and minor version.
 MAJOR, MINOR = (int(x) for x in (IN_ROOT or "0.0").split(".")[:2])
