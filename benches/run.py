@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
-"""Our bindings against hip-python 6.4.3, side by side on the same runtime, in one run.
+"""Our bindings against AMD's hip-python 6.4.3, hip-python 7.2.2 and rocm-bindings 10.0, side
+by side on the same runtime, in one run.
 
     python3 benches/run.py [--skip-build]
 
 Needs tools/setup.sh and ./build_pkgs.sh first (our wheels installed in .venv). Installs
 hip-python, hip-python-interop and rocm-llvm-python 6.4.3 from PyPI into
-target/bench-hip-python, then measures per-call overhead,
-import time, installed size, hiprtc compile throughput with 1 and 2 threads, generation time
-and a clean release build, and prints a Markdown table (also written to benches/RESULTS.md).
+target/bench-hip-python, hip-python 7.2.2 into target/bench-hip-python-7.2.2 and
+rocm-bindings 10.0 (with its hip-python 10.0 shim) into target/bench-rocm-bindings-10.0, then
+measures per-call overhead (all four), import time (all four for hip + hiprtc), installed size,
+hiprtc compile throughput with 1 and 2 threads, generation time and a clean release build,
+and prints a Markdown table (also written to benches/RESULTS.md).
 """
 
 import argparse
@@ -69,11 +72,39 @@ def ensure_hip_python():
         run([str(THEIRS), "-m", "pip", "install", "-q", "--no-deps", *missing])
 
 
-def per_call():
-    script = str(REPO / "benches" / "measure.py")
-    ours = json.loads(run([str(OURS), script], cwd="/tmp", env=clean_env()))
-    theirs = json.loads(run([str(THEIRS), script], cwd="/tmp", env=clean_env()))
-    return ours, theirs
+#: The newer anchors, measured per call and for the import of hip + hiprtc: label -> (venv,
+#: requirement). hip-python 10.0 is the shim over rocm-bindings-* 10.0 (pulled in with it).
+NEWER = {
+    "hip-python 7.2.2": (REPO / "target" / "bench-hip-python-7.2.2", "hip-python==7.2.2.562.43"),
+    "rocm-bindings 10.0": (REPO / "target" / "bench-rocm-bindings-10.0", "hip-python==10.0.0.0.1.2"),
+}
+
+
+def ensure_newer():
+    """The newer anchors' interpreters, installed once (None for one that does not install)."""
+    pythons = {}
+    for label, (env, requirement) in NEWER.items():
+        python = env / "bin" / "python"
+        if not python.exists():
+            subprocess.run([sys.executable, "-m", "venv", str(env)], check=True)
+            try:
+                run([str(python), "-m", "pip", "install", "-q", requirement, "numpy"])
+            except subprocess.CalledProcessError as e:
+                print(f"{label} does not install: {e.stderr.strip()[-300:]}", file=sys.stderr)
+                continue
+        pythons[label] = python
+    return pythons
+
+
+def per_call(python):
+    """measure.py's figures under `python` ({} if it cannot run there)."""
+    try:
+        return json.loads(
+            run([str(python), str(REPO / "benches" / "measure.py")], cwd="/tmp", env=clean_env())
+        )
+    except subprocess.CalledProcessError as e:
+        print(f"{python}: measure.py failed: {e.stderr.strip()[-300:]}", file=sys.stderr)
+        return {}
 
 
 def import_time(python, modules, n=15):
@@ -197,15 +228,35 @@ def main():
     ensure_hip_python()
     runtime_shim()
 
+    newer = ensure_newer()
     rows = []
-    ours, theirs = per_call()
+    ours, theirs = per_call(OURS), per_call(THEIRS)
+    others = {label: per_call(python) for label, python in newer.items()}
+    ten = others.get("rocm-bindings 10.0", {})
     for name, ns in ours.items():
-        other = theirs.get(name)
-        ratio = f"{ns / other:.2f}" if other and not name.startswith(("ctypes", "builtin")) else ""
-        rows.append((f"call: {name}", f"{ns:.0f} ns", f"{other:.0f} ns" if other else "", ratio))
+        compared = not name.startswith(("ctypes", "builtin"))
+
+        def cell(figures, name=name):
+            return f"{figures[name]:.0f} ns" if name in figures else ""
+
+        def ratio(figures, name=name, ns=ns, compared=compared):
+            return f"{ns / figures[name]:.2f}" if compared and name in figures else ""
+
+        rows.append(
+            (
+                f"call: {name}",
+                f"{ns:.0f} ns",
+                cell(theirs),
+                *(cell(f) for f in others.values()),
+                ratio(theirs),
+                ratio(ten),
+            )
+        )
 
     for label, mods in (
-        ("import hip.hip, hip.hiprtc", ("hip", "hiprtc")),
+        # The statement form: rocm-bindings 10.0's hip-python shim has `hip.hip` as an
+        # attribute, not as a submodule `import hip.hip` finds.
+        ("import hip.hip, hip.hiprtc", ("from hip import hip, hiprtc",)),
         ("import all nine modules", MODULES),
         (
             "import cuda.cuda, cuda.cudart, cuda.nvrtc (vs hip-python-interop)",
@@ -217,14 +268,27 @@ def main():
         ),
     ):
         a, b = import_time(OURS, mods), import_time(THEIRS, mods)
-        rows.append((label, f"{a:.1f} ms", f"{b:.1f} ms", f"{a / b:.2f}"))
+        newer_cells = ["" for _ in others]
+        ratio_ten = ""
+        if label == "import hip.hip, hip.hiprtc":
+            times = {label: import_time(newer[label], mods) for label in others}
+            newer_cells = [f"{t:.1f} ms" for t in times.values()]
+            if "rocm-bindings 10.0" in times:
+                ratio_ten = f"{a / times['rocm-bindings 10.0']:.2f}"
+        rows.append((label, f"{a:.1f} ms", f"{b:.1f} ms", *newer_cells, f"{a / b:.2f}", ratio_ten))
 
     ours_size = installed_size(OURS, ["hip-python"])
     theirs_size = installed_size(THEIRS, ["hip-python"])
     ours_all = installed_size(OURS, ["hip-python", "hip-python-as-cuda", "rocm-llvm-python"])
     theirs_all = installed_size(THEIRS, ["hip-python", "hip-python-interop", "rocm-llvm-python"])
+    blank = ["" for _ in others]
+
+    def row(label, ours_cell, theirs_cell, ratio=""):
+        """A row the newer anchors have no figure for."""
+        return (label, ours_cell, theirs_cell, *blank, ratio, "")
+
     rows.append(
-        (
+        row(
             "installed size: hip-python",
             f"{ours_size / 1e6:.1f} MB",
             f"{theirs_size / 1e6:.0f} MB",
@@ -232,36 +296,36 @@ def main():
         )
     )
     rows.append(
-        (
+        row(
             "installed size: all three packages",
             f"{ours_all / 1e6:.1f} MB",
             f"{theirs_all / 1e6:.0f} MB",
             f"{ours_all / theirs_all:.3f}",
         )
     )
-
     rows.append(
-        ("hiprtc compile: 2 threads vs 1 (speedup)", compile_speedup(OURS), compile_speedup(THEIRS), "")
+        row("hiprtc compile: 2 threads vs 1 (speedup)", compile_speedup(OURS), compile_speedup(THEIRS))
     )
     rows.append(
-        (
+        row(
             "  same, HIP_PYTHON_PARALLEL_COMPILE=1",
             compile_speedup(OURS, HIP_PYTHON_PARALLEL_COMPILE="1"),
             "",
-            "",
         )
     )
-    rows.append(("generate all nine libraries (hipgen)", f"{generation_time():.1f} s", "", ""))
+    rows.append(row("generate all nine libraries (hipgen)", f"{generation_time():.1f} s", ""))
     if not args.skip_build:
         build = clean_build_time()
-        rows.append(("clean release build, all modules", f"{build:.0f} s", "", ""))
+        rows.append(row("clean release build, all modules", f"{build:.0f} s", ""))
 
+    header = ["measurement", "ours", "hip-python 6.4.3 (+ interop, rocm-llvm-python)", *others]
+    header += ["ours / 6.4.3", "ours / 10.0"]
     lines = [
         f"Machine: {machine()}",
         "",
-        "| measurement | ours | hip-python 6.4.3 (+ interop, rocm-llvm-python) | ours / theirs |",
-        "| --- | --- | --- | --- |",
-        *(f"| {a} | {b} | {c} | {d} |" for a, b, c, d in rows),
+        "| " + " | ".join(header) + " |",
+        "|" + " --- |" * len(header),
+        *("| " + " | ".join(r) + " |" for r in rows),
     ]
     text = "\n".join(lines) + "\n"
     print(text)

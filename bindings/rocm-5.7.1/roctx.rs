@@ -28,16 +28,30 @@ static TYPE_DEFS: [rt::TypeDef; NUM_TYPES] = [
 /// This module's type registry.
 pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("hip.roctx", &TYPE_DEFS, &TYPE_SLOTS);
 
-/// Query the major version of the installed library.
-///
-/// Return the major version of the installed library. This can be used to check
-/// if it is compatible with this interface version.
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-///     Returns the major version number.
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `roctx_version_major` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_roctx_version_major: rt::call::Function = rt::call::Function::new(
+    c"roctx_version_major",
+    "roctx_version_major",
+    &[],
+    rt::fastcall_entry!(C_roctx_version_major),
+    c"roctx_version_major()\n--\n\nQuery the major version of the installed library.\n\nReturn the major version of the installed library. This can be used to check\nif it is compatible with this interface version.\n\nReturns: a tuple of 1 item(s):\n    int\n    Returns the major version number.",
+);
+
+/// The arguments of a call of `roctx_version_major`, converted in order.
+unsafe fn C_roctx_version_major(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_roctx_version_major.args::<0>(py, args, nargs, kwnames)? };
+    Ok(roctx_version_major(py)?.into_ptr())
+}
+
 fn roctx_version_major(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"roctx_version_major");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -49,16 +63,30 @@ fn roctx_version_major(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     rt::tuple(py, [rt::obj(py, __r)?])
 }
-/// Query the minor version of the installed library.
-///
-/// Return the minor version of the installed library. This can be used to check
-/// if it is compatible with this interface version.
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-///     Returns the minor version number.
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `roctx_version_minor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_roctx_version_minor: rt::call::Function = rt::call::Function::new(
+    c"roctx_version_minor",
+    "roctx_version_minor",
+    &[],
+    rt::fastcall_entry!(C_roctx_version_minor),
+    c"roctx_version_minor()\n--\n\nQuery the minor version of the installed library.\n\nReturn the minor version of the installed library. This can be used to check\nif it is compatible with this interface version.\n\nReturns: a tuple of 1 item(s):\n    int\n    Returns the minor version number.",
+);
+
+/// The arguments of a call of `roctx_version_minor`, converted in order.
+unsafe fn C_roctx_version_minor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_roctx_version_minor.args::<0>(py, args, nargs, kwnames)? };
+    Ok(roctx_version_minor(py)?.into_ptr())
+}
+
 fn roctx_version_minor(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"roctx_version_minor");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -70,12 +98,30 @@ fn roctx_version_minor(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     rt::tuple(py, [rt::obj(py, __r)?])
 }
-/// Mark an event.
-///
-/// Args:
-///     message [in]: The message associated with the event.
-#[pyfunction]
-#[pyo3(signature = (message))]
+/// `roctxMarkA` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_roctxMarkA: rt::call::Function = rt::call::Function::new(
+    c"roctxMarkA",
+    "roctxMarkA",
+    &["message"],
+    rt::fastcall_entry!(C_roctxMarkA),
+    c"roctxMarkA(message)\n--\n\nMark an event.\n\nArgs:\n    message [in]: The message associated with the event.",
+);
+
+/// The arguments of a call of `roctxMarkA`, converted in order.
+unsafe fn C_roctxMarkA(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_roctxMarkA.args::<1>(py, args, nargs, kwnames)? };
+    Ok(roctxMarkA(py, rt::call::extract(x0, "message")?)?.into_ptr())
+}
+
 fn roctxMarkA(py: Python<'_>, message: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"roctxMarkA");
     let a_message = message.addr();
@@ -88,19 +134,30 @@ fn roctxMarkA(py: Python<'_>, message: rt::CStrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_message) });
     rt::tuple(py, [])
 }
-/// Start a new nested range.
-///
-/// Nested ranges are stacked and local to the current CPU thread.
-///
-/// Args:
-///     message [in]: The message associated with this range.
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-///     Returns the level this nested range is started at. Nested range
-///     levels are 0 based.
-#[pyfunction]
-#[pyo3(signature = (message))]
+/// `roctxRangePushA` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_roctxRangePushA: rt::call::Function = rt::call::Function::new(
+    c"roctxRangePushA",
+    "roctxRangePushA",
+    &["message"],
+    rt::fastcall_entry!(C_roctxRangePushA),
+    c"roctxRangePushA(message)\n--\n\nStart a new nested range.\n\nNested ranges are stacked and local to the current CPU thread.\n\nArgs:\n    message [in]: The message associated with this range.\n\nReturns: a tuple of 1 item(s):\n    int\n    Returns the level this nested range is started at. Nested range\n    levels are 0 based.",
+);
+
+/// The arguments of a call of `roctxRangePushA`, converted in order.
+unsafe fn C_roctxRangePushA(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_roctxRangePushA.args::<1>(py, args, nargs, kwnames)? };
+    Ok(roctxRangePushA(py, rt::call::extract(x0, "message")?)?.into_ptr())
+}
+
 fn roctxRangePushA(py: Python<'_>, message: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"roctxRangePushA");
     let a_message = message.addr();
@@ -113,18 +170,30 @@ fn roctxRangePushA(py: Python<'_>, message: rt::CStrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_message) });
     rt::tuple(py, [rt::obj(py, __r)?])
 }
-/// Stop the current nested range.
-///
-/// Stop the current nested range, and pop it from the stack. If a nested range
-/// was active before the last one was started, it becomes again the current
-/// nested range.
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-///     Returns the level the stopped nested range was started at, or a
-///     negative value if there was no nested range active.
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `roctxRangePop` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_roctxRangePop: rt::call::Function = rt::call::Function::new(
+    c"roctxRangePop",
+    "roctxRangePop",
+    &[],
+    rt::fastcall_entry!(C_roctxRangePop),
+    c"roctxRangePop()\n--\n\nStop the current nested range.\n\nStop the current nested range, and pop it from the stack. If a nested range\nwas active before the last one was started, it becomes again the current\nnested range.\n\nReturns: a tuple of 1 item(s):\n    int\n    Returns the level the stopped nested range was started at, or a\n    negative value if there was no nested range active.",
+);
+
+/// The arguments of a call of `roctxRangePop`, converted in order.
+unsafe fn C_roctxRangePop(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_roctxRangePop.args::<0>(py, args, nargs, kwnames)? };
+    Ok(roctxRangePop(py)?.into_ptr())
+}
+
 fn roctxRangePop(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"roctxRangePop");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -136,19 +205,30 @@ fn roctxRangePop(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     rt::tuple(py, [rt::obj(py, __r)?])
 }
-/// Starts a process range.
-///
-/// Start/stop ranges can be started and stopped in different threads. Each
-/// timespan is assigned a unique range ID.
-///
-/// Args:
-///     message [in]: The message associated with this range.
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-///     Returns the ID of the new range.
-#[pyfunction]
-#[pyo3(signature = (message))]
+/// `roctxRangeStartA` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_roctxRangeStartA: rt::call::Function = rt::call::Function::new(
+    c"roctxRangeStartA",
+    "roctxRangeStartA",
+    &["message"],
+    rt::fastcall_entry!(C_roctxRangeStartA),
+    c"roctxRangeStartA(message)\n--\n\nStarts a process range.\n\nStart/stop ranges can be started and stopped in different threads. Each\ntimespan is assigned a unique range ID.\n\nArgs:\n    message [in]: The message associated with this range.\n\nReturns: a tuple of 1 item(s):\n    int\n    Returns the ID of the new range.",
+);
+
+/// The arguments of a call of `roctxRangeStartA`, converted in order.
+unsafe fn C_roctxRangeStartA(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_roctxRangeStartA.args::<1>(py, args, nargs, kwnames)? };
+    Ok(roctxRangeStartA(py, rt::call::extract(x0, "message")?)?.into_ptr())
+}
+
 fn roctxRangeStartA(py: Python<'_>, message: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"roctxRangeStartA");
     let a_message = message.addr();
@@ -161,12 +241,30 @@ fn roctxRangeStartA(py: Python<'_>, message: rt::CStrArg) -> PyResult<PyObject> 
     let __r = py.allow_threads(move || unsafe { __f(a_message) });
     rt::tuple(py, [rt::obj(py, __r)?])
 }
-/// Stop a process range.
-///
-/// Args:
-///     id
-#[pyfunction]
-#[pyo3(signature = (id))]
+/// `roctxRangeStop` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_roctxRangeStop: rt::call::Function = rt::call::Function::new(
+    c"roctxRangeStop",
+    "roctxRangeStop",
+    &["id"],
+    rt::fastcall_entry!(C_roctxRangeStop),
+    c"roctxRangeStop(id)\n--\n\nStop a process range.\n\nArgs:\n    id",
+);
+
+/// The arguments of a call of `roctxRangeStop`, converted in order.
+unsafe fn C_roctxRangeStop(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_roctxRangeStop.args::<1>(py, args, nargs, kwnames)? };
+    Ok(roctxRangeStop(py, rt::call::extract(x0, "id")?)?.into_ptr())
+}
+
 fn roctxRangeStop(py: Python<'_>, id: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"roctxRangeStop");
     let a_id = id.0;
@@ -199,13 +297,13 @@ fn _symbol_address(py: Python<'_>, name: &str) -> PyResult<usize> {
 
 /// Adds this module's functions, constants and lazily created types to `m`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(pyo3::wrap_pyfunction!(roctx_version_major, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(roctx_version_minor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(roctxMarkA, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(roctxRangePushA, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(roctxRangePop, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(roctxRangeStartA, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(roctxRangeStop, m)?)?;
+    F_roctx_version_major.add_to(m, PYTHON_MODULE)?;
+    F_roctx_version_minor.add_to(m, PYTHON_MODULE)?;
+    F_roctxMarkA.add_to(m, PYTHON_MODULE)?;
+    F_roctxRangePushA.add_to(m, PYTHON_MODULE)?;
+    F_roctxRangePop.add_to(m, PYTHON_MODULE)?;
+    F_roctxRangeStartA.add_to(m, PYTHON_MODULE)?;
+    F_roctxRangeStop.add_to(m, PYTHON_MODULE)?;
     m.add_function(pyo3::wrap_pyfunction!(has_symbol, m)?)?;
     m.add_function(pyo3::wrap_pyfunction!(_symbol_address, m)?)?;
     m.add("ROCTX_VERSION_MAJOR", 4i64)?;

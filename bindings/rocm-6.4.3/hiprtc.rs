@@ -35,21 +35,30 @@ static TYPE_DEFS: [rt::TypeDef; NUM_TYPES] = [
 /// This module's type registry.
 pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("hip.hiprtc", &TYPE_DEFS, &TYPE_SLOTS);
 
-/// Returns text string message to explain the error which occurred
-///
-/// Warning: In HIP, this function returns the name of the error,
-/// if the hiprtc result is defined, it will return "Invalid HIPRTC error code"
-///
-/// See: hiprtcResult
-///
-/// Args:
-///     result [in]: code to convert to string.
-///
-/// Returns: a tuple of 1 item(s):
-///     bytes
-///     const char pointer to the NULL-terminated error string
-#[pyfunction]
-#[pyo3(signature = (result))]
+/// `hiprtcGetErrorString` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hiprtcGetErrorString: rt::call::Function = rt::call::Function::new(
+    c"hiprtcGetErrorString",
+    "hiprtcGetErrorString",
+    &["result"],
+    rt::fastcall_entry!(C_hiprtcGetErrorString),
+    c"hiprtcGetErrorString(result)\n--\n\nReturns text string message to explain the error which occurred\n\nWarning: In HIP, this function returns the name of the error,\nif the hiprtc result is defined, it will return \"Invalid HIPRTC error code\"\n\nSee: hiprtcResult\n\nArgs:\n    result [in]: code to convert to string.\n\nReturns: a tuple of 1 item(s):\n    bytes\n    const char pointer to the NULL-terminated error string",
+);
+
+/// The arguments of a call of `hiprtcGetErrorString`, converted in order.
+unsafe fn C_hiprtcGetErrorString(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_hiprtcGetErrorString.args::<1>(py, args, nargs, kwnames)? };
+    Ok(hiprtcGetErrorString(py, &x0)?.into_ptr())
+}
+
 fn hiprtcGetErrorString(py: Python<'_>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcGetErrorString");
     let a_result = rt::narrow::<u32>(TYPES.enum_arg(4, result)?)?;
@@ -62,15 +71,30 @@ fn hiprtcGetErrorString(py: Python<'_>, result: &Bound<'_, PyAny>) -> PyResult<P
     let __r = unsafe { __f(a_result) };
     rt::tuple(py, [rt::cstr_result(py, __r)?])
 }
-/// Sets the parameters as major and minor version.
-///
-/// Returns: a tuple of 3 item(s):
-///     hiprtcResult
-///     major: int
-///     minor: int
-///     #HIPRTC_ERROR_INVALID_INPUT, #HIPRTC_SUCCESS
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `hiprtcVersion` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hiprtcVersion: rt::call::Function = rt::call::Function::new(
+    c"hiprtcVersion",
+    "hiprtcVersion",
+    &[],
+    rt::fastcall_entry!(C_hiprtcVersion),
+    c"hiprtcVersion()\n--\n\nSets the parameters as major and minor version.\n\nReturns: a tuple of 3 item(s):\n    hiprtcResult\n    major: int\n    minor: int\n    #HIPRTC_ERROR_INVALID_INPUT, #HIPRTC_SUCCESS",
+);
+
+/// The arguments of a call of `hiprtcVersion`, converted in order.
+unsafe fn C_hiprtcVersion(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_hiprtcVersion.args::<0>(py, args, nargs, kwnames)? };
+    Ok(hiprtcVersion(py)?.into_ptr())
+}
+
 fn hiprtcVersion(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcVersion");
     let mut o_major: i32 = Default::default();
@@ -86,21 +110,30 @@ fn hiprtcVersion(py: Python<'_>) -> PyResult<PyObject> {
     let __r = unsafe { __f(a_major, a_minor) };
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?, rt::obj(py, o_major)?, rt::obj(py, o_minor)?])
 }
-/// Adds the given name exprssion to the runtime compilation program.
-///
-/// If const char pointer is NULL, it will return #HIPRTC_ERROR_INVALID_INPUT.
-///
-/// See: hiprtcResult
-///
-/// Args:
-///     prog [in]: runtime compilation program instance.
-///     name_expression [in]: const char pointer to the name expression.
-///
-/// Returns: a tuple of 1 item(s):
-///     hiprtcResult
-///     #HIPRTC_SUCCESS
-#[pyfunction]
-#[pyo3(signature = (prog, name_expression))]
+/// `hiprtcAddNameExpression` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hiprtcAddNameExpression: rt::call::Function = rt::call::Function::new(
+    c"hiprtcAddNameExpression",
+    "hiprtcAddNameExpression",
+    &["prog", "name_expression"],
+    rt::fastcall_entry!(C_hiprtcAddNameExpression),
+    c"hiprtcAddNameExpression(prog, name_expression)\n--\n\nAdds the given name exprssion to the runtime compilation program.\n\nIf const char pointer is NULL, it will return #HIPRTC_ERROR_INVALID_INPUT.\n\nSee: hiprtcResult\n\nArgs:\n    prog [in]: runtime compilation program instance.\n    name_expression [in]: const char pointer to the name expression.\n\nReturns: a tuple of 1 item(s):\n    hiprtcResult\n    #HIPRTC_SUCCESS",
+);
+
+/// The arguments of a call of `hiprtcAddNameExpression`, converted in order.
+unsafe fn C_hiprtcAddNameExpression(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hiprtcAddNameExpression.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hiprtcAddNameExpression(py, rt::call::extract(x0, "prog")?, rt::call::extract(x1, "name_expression")?)?.into_ptr())
+}
+
 fn hiprtcAddNameExpression(py: Python<'_>, prog: rt::PtrArg, name_expression: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcAddNameExpression");
     let a_prog = prog.addr();
@@ -114,23 +147,30 @@ fn hiprtcAddNameExpression(py: Python<'_>, prog: rt::PtrArg, name_expression: rt
     let __r = py.allow_threads(move || unsafe { __f(a_prog, a_name_expression) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
 }
-/// Compiles the given runtime compilation program.
-///
-/// If the compiler failed to build the runtime compilation program,
-/// it will return #HIPRTC_ERROR_COMPILATION.
-///
-/// See: hiprtcResult
-///
-/// Args:
-///     prog [in]: runtime compilation program instance.
-///     numOptions [in]: number of compiler options.
-///     options [in]: compiler options as const array of strins.
-///
-/// Returns: a tuple of 1 item(s):
-///     hiprtcResult
-///     #HIPRTC_SUCCESS
-#[pyfunction]
-#[pyo3(signature = (prog, numOptions, options))]
+/// `hiprtcCompileProgram` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hiprtcCompileProgram: rt::call::Function = rt::call::Function::new(
+    c"hiprtcCompileProgram",
+    "hiprtcCompileProgram",
+    &["prog", "numOptions", "options"],
+    rt::fastcall_entry!(C_hiprtcCompileProgram),
+    c"hiprtcCompileProgram(prog, numOptions, options)\n--\n\nCompiles the given runtime compilation program.\n\nIf the compiler failed to build the runtime compilation program,\nit will return #HIPRTC_ERROR_COMPILATION.\n\nSee: hiprtcResult\n\nArgs:\n    prog [in]: runtime compilation program instance.\n    numOptions [in]: number of compiler options.\n    options [in]: compiler options as const array of strins.\n\nReturns: a tuple of 1 item(s):\n    hiprtcResult\n    #HIPRTC_SUCCESS",
+);
+
+/// The arguments of a call of `hiprtcCompileProgram`, converted in order.
+unsafe fn C_hiprtcCompileProgram(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hiprtcCompileProgram.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hiprtcCompileProgram(py, rt::call::extract(x0, "prog")?, rt::call::extract(x1, "numOptions")?, rt::call::extract(x2, "options")?)?.into_ptr())
+}
+
 fn hiprtcCompileProgram(py: Python<'_>, prog: rt::PtrArg, numOptions: rt::CInt<i32>, options: rt::CStrArrayArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcCompileProgram");
     let a_prog = prog.addr();
@@ -148,29 +188,30 @@ fn hiprtcCompileProgram(py: Python<'_>, prog: rt::PtrArg, numOptions: rt::CInt<i
     });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
 }
-/// Creates an instance of hiprtcProgram with the given input parameters,
-/// and sets the output hiprtcProgram prog with it.
-///
-/// Any invalide input parameter, it will return #HIPRTC_ERROR_INVALID_INPUT
-/// or #HIPRTC_ERROR_INVALID_PROGRAM.
-///
-/// If failed to create the program, it will return #HIPRTC_ERROR_PROGRAM_CREATION_FAILURE.
-///
-/// See: hiprtcResult
-///
-/// Args:
-///     src [in]: const char pointer to the program source.
-///     name [in]: const char pointer to the program name.
-///     numHeaders [in]: number of headers.
-///     headers [in]: array of strings pointing to headers.
-///     includeNames [in]: array of strings pointing to names included in program source.
-///
-/// Returns: a tuple of 2 item(s):
-///     hiprtcResult
-///     prog: _hiprtcProgram
-///     #HIPRTC_SUCCESS
-#[pyfunction]
-#[pyo3(signature = (src, name, numHeaders, headers, includeNames))]
+/// `hiprtcCreateProgram` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hiprtcCreateProgram: rt::call::Function = rt::call::Function::new(
+    c"hiprtcCreateProgram",
+    "hiprtcCreateProgram",
+    &["src", "name", "numHeaders", "headers", "includeNames"],
+    rt::fastcall_entry!(C_hiprtcCreateProgram),
+    c"hiprtcCreateProgram(src, name, numHeaders, headers, includeNames)\n--\n\nCreates an instance of hiprtcProgram with the given input parameters,\nand sets the output hiprtcProgram prog with it.\n\nAny invalide input parameter, it will return #HIPRTC_ERROR_INVALID_INPUT\nor #HIPRTC_ERROR_INVALID_PROGRAM.\n\nIf failed to create the program, it will return #HIPRTC_ERROR_PROGRAM_CREATION_FAILURE.\n\nSee: hiprtcResult\n\nArgs:\n    src [in]: const char pointer to the program source.\n    name [in]: const char pointer to the program name.\n    numHeaders [in]: number of headers.\n    headers [in]: array of strings pointing to headers.\n    includeNames [in]: array of strings pointing to names included in program source.\n\nReturns: a tuple of 2 item(s):\n    hiprtcResult\n    prog: _hiprtcProgram\n    #HIPRTC_SUCCESS",
+);
+
+/// The arguments of a call of `hiprtcCreateProgram`, converted in order.
+unsafe fn C_hiprtcCreateProgram(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4] =
+        unsafe { F_hiprtcCreateProgram.args::<5>(py, args, nargs, kwnames)? };
+    Ok(hiprtcCreateProgram(py, rt::call::extract(x0, "src")?, rt::call::extract(x1, "name")?, rt::call::extract(x2, "numHeaders")?, rt::call::extract(x3, "headers")?, rt::call::extract(x4, "includeNames")?)?.into_ptr())
+}
+
 fn hiprtcCreateProgram(py: Python<'_>, src: rt::CStrArg, name: rt::CStrArg, numHeaders: rt::CInt<i32>, headers: rt::CStrArrayArg, includeNames: rt::CStrArrayArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcCreateProgram");
     let mut o_prog: usize = Default::default();
@@ -189,20 +230,30 @@ fn hiprtcCreateProgram(py: Python<'_>, src: rt::CStrArg, name: rt::CStrArg, numH
     let __r = py.allow_threads(move || unsafe { __f(a_prog, a_src, a_name, a_numHeaders, a_headers, a_includeNames) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?, TYPES.instance_at(py, 6, o_prog, None)?])
 }
-/// Destroys an instance of given hiprtcProgram.
-///
-/// If prog is NULL, it will return #HIPRTC_ERROR_INVALID_INPUT.
-///
-/// See: hiprtcResult
-///
-/// Args:
-///     prog [in]: runtime compilation program instance.
-///
-/// Returns: a tuple of 1 item(s):
-///     hiprtcResult
-///     #HIPRTC_SUCCESS
-#[pyfunction]
-#[pyo3(signature = (prog))]
+/// `hiprtcDestroyProgram` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hiprtcDestroyProgram: rt::call::Function = rt::call::Function::new(
+    c"hiprtcDestroyProgram",
+    "hiprtcDestroyProgram",
+    &["prog"],
+    rt::fastcall_entry!(C_hiprtcDestroyProgram),
+    c"hiprtcDestroyProgram(prog)\n--\n\nDestroys an instance of given hiprtcProgram.\n\nIf prog is NULL, it will return #HIPRTC_ERROR_INVALID_INPUT.\n\nSee: hiprtcResult\n\nArgs:\n    prog [in]: runtime compilation program instance.\n\nReturns: a tuple of 1 item(s):\n    hiprtcResult\n    #HIPRTC_SUCCESS",
+);
+
+/// The arguments of a call of `hiprtcDestroyProgram`, converted in order.
+unsafe fn C_hiprtcDestroyProgram(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_hiprtcDestroyProgram.args::<1>(py, args, nargs, kwnames)? };
+    Ok(hiprtcDestroyProgram(py, &x0)?.into_ptr())
+}
+
 fn hiprtcDestroyProgram(py: Python<'_>, prog: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcDestroyProgram");
     let mut h_prog = TYPES.handle_ref(6, prog, true)?;
@@ -216,27 +267,30 @@ fn hiprtcDestroyProgram(py: Python<'_>, prog: &Bound<'_, PyAny>) -> PyResult<PyO
     let __r = py.allow_threads(move || unsafe { __f(a_prog) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
 }
-/// Gets the lowered (mangled) name from an instance of hiprtcProgram with the given input parameters,
-/// and sets the output lowered_name with it.
-///
-/// If any invalide nullptr input parameters, it will return #HIPRTC_ERROR_INVALID_INPUT
-///
-/// If name_expression is not found, it will return #HIPRTC_ERROR_NAME_EXPRESSION_NOT_VALID
-///
-/// If failed to get lowered_name from the program, it will return #HIPRTC_ERROR_COMPILATION.
-///
-/// See: hiprtcResult
-///
-/// Args:
-///     prog [in]: runtime compilation program instance.
-///     name_expression [in]: const char pointer to the name expression.
-///
-/// Returns: a tuple of 2 item(s):
-///     hiprtcResult
-///     lowered_name: bytes
-///     #HIPRTC_SUCCESS
-#[pyfunction]
-#[pyo3(signature = (prog, name_expression))]
+/// `hiprtcGetLoweredName` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hiprtcGetLoweredName: rt::call::Function = rt::call::Function::new(
+    c"hiprtcGetLoweredName",
+    "hiprtcGetLoweredName",
+    &["prog", "name_expression"],
+    rt::fastcall_entry!(C_hiprtcGetLoweredName),
+    c"hiprtcGetLoweredName(prog, name_expression)\n--\n\nGets the lowered (mangled) name from an instance of hiprtcProgram with the given input parameters,\nand sets the output lowered_name with it.\n\nIf any invalide nullptr input parameters, it will return #HIPRTC_ERROR_INVALID_INPUT\n\nIf name_expression is not found, it will return #HIPRTC_ERROR_NAME_EXPRESSION_NOT_VALID\n\nIf failed to get lowered_name from the program, it will return #HIPRTC_ERROR_COMPILATION.\n\nSee: hiprtcResult\n\nArgs:\n    prog [in]: runtime compilation program instance.\n    name_expression [in]: const char pointer to the name expression.\n\nReturns: a tuple of 2 item(s):\n    hiprtcResult\n    lowered_name: bytes\n    #HIPRTC_SUCCESS",
+);
+
+/// The arguments of a call of `hiprtcGetLoweredName`, converted in order.
+unsafe fn C_hiprtcGetLoweredName(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hiprtcGetLoweredName.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hiprtcGetLoweredName(py, rt::call::extract(x0, "prog")?, rt::call::extract(x1, "name_expression")?)?.into_ptr())
+}
+
 fn hiprtcGetLoweredName(py: Python<'_>, prog: rt::PtrArg, name_expression: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcGetLoweredName");
     let a_prog = prog.addr();
@@ -252,19 +306,30 @@ fn hiprtcGetLoweredName(py: Python<'_>, prog: rt::PtrArg, name_expression: rt::C
     let __r = py.allow_threads(move || unsafe { __f(a_prog, a_name_expression, a_lowered_name) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?, rt::cstr_result(py, o_lowered_name)?])
 }
-/// Gets the log generated by the runtime compilation program instance.
-///
-/// See: hiprtcResult
-///
-/// Args:
-///     prog [in]: runtime compilation program instance.
-///     log [out]: memory pointer to the generated log.
-///
-/// Returns: a tuple of 1 item(s):
-///     hiprtcResult
-///     #HIPRTC_SUCCESS
-#[pyfunction]
-#[pyo3(signature = (prog, log))]
+/// `hiprtcGetProgramLog` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hiprtcGetProgramLog: rt::call::Function = rt::call::Function::new(
+    c"hiprtcGetProgramLog",
+    "hiprtcGetProgramLog",
+    &["prog", "log"],
+    rt::fastcall_entry!(C_hiprtcGetProgramLog),
+    c"hiprtcGetProgramLog(prog, log)\n--\n\nGets the log generated by the runtime compilation program instance.\n\nSee: hiprtcResult\n\nArgs:\n    prog [in]: runtime compilation program instance.\n    log [out]: memory pointer to the generated log.\n\nReturns: a tuple of 1 item(s):\n    hiprtcResult\n    #HIPRTC_SUCCESS",
+);
+
+/// The arguments of a call of `hiprtcGetProgramLog`, converted in order.
+unsafe fn C_hiprtcGetProgramLog(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hiprtcGetProgramLog.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hiprtcGetProgramLog(py, rt::call::extract(x0, "prog")?, rt::call::extract(x1, "log")?)?.into_ptr())
+}
+
 fn hiprtcGetProgramLog(py: Python<'_>, prog: rt::PtrArg, log: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcGetProgramLog");
     let a_prog = prog.addr();
@@ -278,19 +343,30 @@ fn hiprtcGetProgramLog(py: Python<'_>, prog: rt::PtrArg, log: rt::PtrArgMut) -> 
     let __r = py.allow_threads(move || unsafe { __f(a_prog, a_log) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
 }
-/// Gets the size of log generated by the runtime compilation program instance.
-///
-/// See: hiprtcResult
-///
-/// Args:
-///     prog [in]: runtime compilation program instance.
-///
-/// Returns: a tuple of 2 item(s):
-///     hiprtcResult
-///     logSizeRet: int
-///     #HIPRTC_SUCCESS
-#[pyfunction]
-#[pyo3(signature = (prog))]
+/// `hiprtcGetProgramLogSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hiprtcGetProgramLogSize: rt::call::Function = rt::call::Function::new(
+    c"hiprtcGetProgramLogSize",
+    "hiprtcGetProgramLogSize",
+    &["prog"],
+    rt::fastcall_entry!(C_hiprtcGetProgramLogSize),
+    c"hiprtcGetProgramLogSize(prog)\n--\n\nGets the size of log generated by the runtime compilation program instance.\n\nSee: hiprtcResult\n\nArgs:\n    prog [in]: runtime compilation program instance.\n\nReturns: a tuple of 2 item(s):\n    hiprtcResult\n    logSizeRet: int\n    #HIPRTC_SUCCESS",
+);
+
+/// The arguments of a call of `hiprtcGetProgramLogSize`, converted in order.
+unsafe fn C_hiprtcGetProgramLogSize(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_hiprtcGetProgramLogSize.args::<1>(py, args, nargs, kwnames)? };
+    Ok(hiprtcGetProgramLogSize(py, rt::call::extract(x0, "prog")?)?.into_ptr())
+}
+
 fn hiprtcGetProgramLogSize(py: Python<'_>, prog: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcGetProgramLogSize");
     let a_prog = prog.addr();
@@ -305,19 +381,30 @@ fn hiprtcGetProgramLogSize(py: Python<'_>, prog: rt::PtrArg) -> PyResult<PyObjec
     let __r = py.allow_threads(move || unsafe { __f(a_prog, a_logSizeRet) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?, rt::obj(py, o_logSizeRet)?])
 }
-/// Gets the pointer of compilation binary by the runtime compilation program instance.
-///
-/// See: hiprtcResult
-///
-/// Args:
-///     prog [in]: runtime compilation program instance.
-///     code [out]: char pointer to binary.
-///
-/// Returns: a tuple of 1 item(s):
-///     hiprtcResult
-///     #HIPRTC_SUCCESS
-#[pyfunction]
-#[pyo3(signature = (prog, code))]
+/// `hiprtcGetCode` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hiprtcGetCode: rt::call::Function = rt::call::Function::new(
+    c"hiprtcGetCode",
+    "hiprtcGetCode",
+    &["prog", "code"],
+    rt::fastcall_entry!(C_hiprtcGetCode),
+    c"hiprtcGetCode(prog, code)\n--\n\nGets the pointer of compilation binary by the runtime compilation program instance.\n\nSee: hiprtcResult\n\nArgs:\n    prog [in]: runtime compilation program instance.\n    code [out]: char pointer to binary.\n\nReturns: a tuple of 1 item(s):\n    hiprtcResult\n    #HIPRTC_SUCCESS",
+);
+
+/// The arguments of a call of `hiprtcGetCode`, converted in order.
+unsafe fn C_hiprtcGetCode(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hiprtcGetCode.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hiprtcGetCode(py, rt::call::extract(x0, "prog")?, rt::call::extract(x1, "code")?)?.into_ptr())
+}
+
 fn hiprtcGetCode(py: Python<'_>, prog: rt::PtrArg, code: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcGetCode");
     let a_prog = prog.addr();
@@ -331,19 +418,30 @@ fn hiprtcGetCode(py: Python<'_>, prog: rt::PtrArg, code: rt::PtrArgMut) -> PyRes
     let __r = py.allow_threads(move || unsafe { __f(a_prog, a_code) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
 }
-/// Gets the size of compilation binary by the runtime compilation program instance.
-///
-/// See: hiprtcResult
-///
-/// Args:
-///     prog [in]: runtime compilation program instance.
-///
-/// Returns: a tuple of 2 item(s):
-///     hiprtcResult
-///     codeSizeRet: int
-///     #HIPRTC_SUCCESS
-#[pyfunction]
-#[pyo3(signature = (prog))]
+/// `hiprtcGetCodeSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hiprtcGetCodeSize: rt::call::Function = rt::call::Function::new(
+    c"hiprtcGetCodeSize",
+    "hiprtcGetCodeSize",
+    &["prog"],
+    rt::fastcall_entry!(C_hiprtcGetCodeSize),
+    c"hiprtcGetCodeSize(prog)\n--\n\nGets the size of compilation binary by the runtime compilation program instance.\n\nSee: hiprtcResult\n\nArgs:\n    prog [in]: runtime compilation program instance.\n\nReturns: a tuple of 2 item(s):\n    hiprtcResult\n    codeSizeRet: int\n    #HIPRTC_SUCCESS",
+);
+
+/// The arguments of a call of `hiprtcGetCodeSize`, converted in order.
+unsafe fn C_hiprtcGetCodeSize(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_hiprtcGetCodeSize.args::<1>(py, args, nargs, kwnames)? };
+    Ok(hiprtcGetCodeSize(py, rt::call::extract(x0, "prog")?)?.into_ptr())
+}
+
 fn hiprtcGetCodeSize(py: Python<'_>, prog: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcGetCodeSize");
     let a_prog = prog.addr();
@@ -358,19 +456,30 @@ fn hiprtcGetCodeSize(py: Python<'_>, prog: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_prog, a_codeSizeRet) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?, rt::obj(py, o_codeSizeRet)?])
 }
-/// Gets the pointer of compiled bitcode by the runtime compilation program instance.
-///
-/// See: hiprtcResult
-///
-/// Args:
-///     prog [in]: runtime compilation program instance.
-///     bitcode [out]: char pointer to bitcode.
-///
-/// Returns: a tuple of 1 item(s):
-///     hiprtcResult
-///     HIPRTC_SUCCESS
-#[pyfunction]
-#[pyo3(signature = (prog, bitcode))]
+/// `hiprtcGetBitcode` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hiprtcGetBitcode: rt::call::Function = rt::call::Function::new(
+    c"hiprtcGetBitcode",
+    "hiprtcGetBitcode",
+    &["prog", "bitcode"],
+    rt::fastcall_entry!(C_hiprtcGetBitcode),
+    c"hiprtcGetBitcode(prog, bitcode)\n--\n\nGets the pointer of compiled bitcode by the runtime compilation program instance.\n\nSee: hiprtcResult\n\nArgs:\n    prog [in]: runtime compilation program instance.\n    bitcode [out]: char pointer to bitcode.\n\nReturns: a tuple of 1 item(s):\n    hiprtcResult\n    HIPRTC_SUCCESS",
+);
+
+/// The arguments of a call of `hiprtcGetBitcode`, converted in order.
+unsafe fn C_hiprtcGetBitcode(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hiprtcGetBitcode.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hiprtcGetBitcode(py, rt::call::extract(x0, "prog")?, rt::call::extract(x1, "bitcode")?)?.into_ptr())
+}
+
 fn hiprtcGetBitcode(py: Python<'_>, prog: rt::PtrArg, bitcode: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcGetBitcode");
     let a_prog = prog.addr();
@@ -384,19 +493,30 @@ fn hiprtcGetBitcode(py: Python<'_>, prog: rt::PtrArg, bitcode: rt::PtrArgMut) ->
     let __r = py.allow_threads(move || unsafe { __f(a_prog, a_bitcode) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
 }
-/// Gets the size of compiled bitcode by the runtime compilation program instance.
-///
-/// See: hiprtcResult
-///
-/// Args:
-///     prog [in]: runtime compilation program instance.
-///
-/// Returns: a tuple of 2 item(s):
-///     hiprtcResult
-///     bitcode_size: int
-///     #HIPRTC_SUCCESS
-#[pyfunction]
-#[pyo3(signature = (prog))]
+/// `hiprtcGetBitcodeSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hiprtcGetBitcodeSize: rt::call::Function = rt::call::Function::new(
+    c"hiprtcGetBitcodeSize",
+    "hiprtcGetBitcodeSize",
+    &["prog"],
+    rt::fastcall_entry!(C_hiprtcGetBitcodeSize),
+    c"hiprtcGetBitcodeSize(prog)\n--\n\nGets the size of compiled bitcode by the runtime compilation program instance.\n\nSee: hiprtcResult\n\nArgs:\n    prog [in]: runtime compilation program instance.\n\nReturns: a tuple of 2 item(s):\n    hiprtcResult\n    bitcode_size: int\n    #HIPRTC_SUCCESS",
+);
+
+/// The arguments of a call of `hiprtcGetBitcodeSize`, converted in order.
+unsafe fn C_hiprtcGetBitcodeSize(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_hiprtcGetBitcodeSize.args::<1>(py, args, nargs, kwnames)? };
+    Ok(hiprtcGetBitcodeSize(py, rt::call::extract(x0, "prog")?)?.into_ptr())
+}
+
 fn hiprtcGetBitcodeSize(py: Python<'_>, prog: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcGetBitcodeSize");
     let a_prog = prog.addr();
@@ -411,21 +531,30 @@ fn hiprtcGetBitcodeSize(py: Python<'_>, prog: rt::PtrArg) -> PyResult<PyObject> 
     let __r = py.allow_threads(move || unsafe { __f(a_prog, a_bitcode_size) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?, rt::obj(py, o_bitcode_size)?])
 }
-/// Creates the link instance via hiprtc APIs.
-///
-/// See: hiprtcResult
-///
-/// Args:
-///     num_options [in]: Number of options
-///     option_ptr [in]: Array of options
-///     option_vals_pptr [in]: Array of option values cast to void*
-///
-/// Returns: a tuple of 2 item(s):
-///     hiprtcResult
-///     hip_link_state_ptr: ihiprtcLinkState
-///     #HIPRTC_SUCCESS, #HIPRTC_ERROR_INVALID_INPUT, #HIPRTC_ERROR_INVALID_OPTION
-#[pyfunction]
-#[pyo3(signature = (num_options, option_ptr, option_vals_pptr))]
+/// `hiprtcLinkCreate` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hiprtcLinkCreate: rt::call::Function = rt::call::Function::new(
+    c"hiprtcLinkCreate",
+    "hiprtcLinkCreate",
+    &["num_options", "option_ptr", "option_vals_pptr"],
+    rt::fastcall_entry!(C_hiprtcLinkCreate),
+    c"hiprtcLinkCreate(num_options, option_ptr, option_vals_pptr)\n--\n\nCreates the link instance via hiprtc APIs.\n\nSee: hiprtcResult\n\nArgs:\n    num_options [in]: Number of options\n    option_ptr [in]: Array of options\n    option_vals_pptr [in]: Array of option values cast to void*\n\nReturns: a tuple of 2 item(s):\n    hiprtcResult\n    hip_link_state_ptr: ihiprtcLinkState\n    #HIPRTC_SUCCESS, #HIPRTC_ERROR_INVALID_INPUT, #HIPRTC_ERROR_INVALID_OPTION",
+);
+
+/// The arguments of a call of `hiprtcLinkCreate`, converted in order.
+unsafe fn C_hiprtcLinkCreate(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hiprtcLinkCreate.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hiprtcLinkCreate(py, rt::call::extract(x0, "num_options")?, &x1, rt::call::extract(x2, "option_vals_pptr")?)?.into_ptr())
+}
+
 fn hiprtcLinkCreate(py: Python<'_>, num_options: rt::CInt<u32>, option_ptr: &Bound<'_, PyAny>, option_vals_pptr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcLinkCreate");
     let a_num_options = num_options.0;
@@ -443,26 +572,30 @@ fn hiprtcLinkCreate(py: Python<'_>, num_options: rt::CInt<u32>, option_ptr: &Bou
     let __r = py.allow_threads(move || unsafe { __f(a_num_options, a_option_ptr, a_option_vals_pptr, a_hip_link_state_ptr) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?, TYPES.instance_at(py, 5, o_hip_link_state_ptr, None)?])
 }
-/// Adds a file with bit code to be linked with options
-///
-/// If input values are invalid, it will
-///
-/// See: hiprtcResult
-///
-/// Args:
-///     hip_link_state [in]: hiprtc link state
-///     input_type [in]: Type of the input data or bitcode
-///     file_path [in]: Path to the input file where bitcode is present
-///     num_options [in]: Size of the options
-///     options_ptr [in]: Array of options applied to this input
-///     option_values [in]: Array of option values cast to void*
-///
-/// Returns: a tuple of 1 item(s):
-///     hiprtcResult
-///     #HIPRTC_SUCCESS
-///     #HIPRTC_ERROR_INVALID_INPUT
-#[pyfunction]
-#[pyo3(signature = (hip_link_state, input_type, file_path, num_options, options_ptr, option_values))]
+/// `hiprtcLinkAddFile` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hiprtcLinkAddFile: rt::call::Function = rt::call::Function::new(
+    c"hiprtcLinkAddFile",
+    "hiprtcLinkAddFile",
+    &["hip_link_state", "input_type", "file_path", "num_options", "options_ptr", "option_values"],
+    rt::fastcall_entry!(C_hiprtcLinkAddFile),
+    c"hiprtcLinkAddFile(hip_link_state, input_type, file_path, num_options, options_ptr, option_values)\n--\n\nAdds a file with bit code to be linked with options\n\nIf input values are invalid, it will\n\nSee: hiprtcResult\n\nArgs:\n    hip_link_state [in]: hiprtc link state\n    input_type [in]: Type of the input data or bitcode\n    file_path [in]: Path to the input file where bitcode is present\n    num_options [in]: Size of the options\n    options_ptr [in]: Array of options applied to this input\n    option_values [in]: Array of option values cast to void*\n\nReturns: a tuple of 1 item(s):\n    hiprtcResult\n    #HIPRTC_SUCCESS\n    #HIPRTC_ERROR_INVALID_INPUT",
+);
+
+/// The arguments of a call of `hiprtcLinkAddFile`, converted in order.
+unsafe fn C_hiprtcLinkAddFile(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5] =
+        unsafe { F_hiprtcLinkAddFile.args::<6>(py, args, nargs, kwnames)? };
+    Ok(hiprtcLinkAddFile(py, rt::call::extract(x0, "hip_link_state")?, &x1, rt::call::extract(x2, "file_path")?, rt::call::extract(x3, "num_options")?, &x4, rt::call::extract(x5, "option_values")?)?.into_ptr())
+}
+
 fn hiprtcLinkAddFile(py: Python<'_>, hip_link_state: rt::PtrArg, input_type: &Bound<'_, PyAny>, file_path: rt::CStrArg, num_options: rt::CInt<u32>, options_ptr: &Bound<'_, PyAny>, option_values: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcLinkAddFile");
     let a_hip_link_state = hip_link_state.addr();
@@ -484,28 +617,30 @@ fn hiprtcLinkAddFile(py: Python<'_>, hip_link_state: rt::PtrArg, input_type: &Bo
     });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
 }
-/// Completes the linking of the given program.
-///
-/// If adding the file fails, it will
-///
-/// See: hiprtcResult
-///
-/// Args:
-///     hip_link_state [in]: hiprtc link state
-///     input_type [in]: Type of the input data or bitcode
-///     image [in]: Input data which is null terminated
-///     image_size [in]: Size of the input data
-///     name [in]: Optional name for this input
-///     num_options [in]: Size of the options
-///     options_ptr [in]: Array of options applied to this input
-///     option_values [in]: Array of option values cast to void*
-///
-/// Returns: a tuple of 1 item(s):
-///     hiprtcResult
-///     #HIPRTC_SUCCESS, #HIPRTC_ERROR_INVALID_INPUT
-///     #HIPRTC_ERROR_PROGRAM_CREATION_FAILURE
-#[pyfunction]
-#[pyo3(signature = (hip_link_state, input_type, image, image_size, name, num_options, options_ptr, option_values))]
+/// `hiprtcLinkAddData` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hiprtcLinkAddData: rt::call::Function = rt::call::Function::new(
+    c"hiprtcLinkAddData",
+    "hiprtcLinkAddData",
+    &["hip_link_state", "input_type", "image", "image_size", "name", "num_options", "options_ptr", "option_values"],
+    rt::fastcall_entry!(C_hiprtcLinkAddData),
+    c"hiprtcLinkAddData(hip_link_state, input_type, image, image_size, name, num_options, options_ptr, option_values)\n--\n\nCompletes the linking of the given program.\n\nIf adding the file fails, it will\n\nSee: hiprtcResult\n\nArgs:\n    hip_link_state [in]: hiprtc link state\n    input_type [in]: Type of the input data or bitcode\n    image [in]: Input data which is null terminated\n    image_size [in]: Size of the input data\n    name [in]: Optional name for this input\n    num_options [in]: Size of the options\n    options_ptr [in]: Array of options applied to this input\n    option_values [in]: Array of option values cast to void*\n\nReturns: a tuple of 1 item(s):\n    hiprtcResult\n    #HIPRTC_SUCCESS, #HIPRTC_ERROR_INVALID_INPUT\n    #HIPRTC_ERROR_PROGRAM_CREATION_FAILURE",
+);
+
+/// The arguments of a call of `hiprtcLinkAddData`, converted in order.
+unsafe fn C_hiprtcLinkAddData(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7] =
+        unsafe { F_hiprtcLinkAddData.args::<8>(py, args, nargs, kwnames)? };
+    Ok(hiprtcLinkAddData(py, rt::call::extract(x0, "hip_link_state")?, &x1, rt::call::extract(x2, "image")?, rt::call::extract(x3, "image_size")?, rt::call::extract(x4, "name")?, rt::call::extract(x5, "num_options")?, &x6, rt::call::extract(x7, "option_values")?)?.into_ptr())
+}
+
 fn hiprtcLinkAddData(py: Python<'_>, hip_link_state: rt::PtrArg, input_type: &Bound<'_, PyAny>, image: rt::PtrArgMut, image_size: rt::CInt<u64>, name: rt::CStrArg, num_options: rt::CInt<u32>, options_ptr: &Bound<'_, PyAny>, option_values: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcLinkAddData");
     let a_hip_link_state = hip_link_state.addr();
@@ -529,23 +664,30 @@ fn hiprtcLinkAddData(py: Python<'_>, hip_link_state: rt::PtrArg, input_type: &Bo
     });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
 }
-/// Completes the linking of the given program.
-///
-/// If adding the data fails, it will
-///
-/// See: hiprtcResult
-///
-/// Args:
-///     hip_link_state [in]: hiprtc link state
-///
-/// Returns: a tuple of 3 item(s):
-///     hiprtcResult
-///     bin_out: Pointer
-///     size_out: int
-///     #HIPRTC_SUCCESS
-///     #HIPRTC_ERROR_LINKING
-#[pyfunction]
-#[pyo3(signature = (hip_link_state))]
+/// `hiprtcLinkComplete` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hiprtcLinkComplete: rt::call::Function = rt::call::Function::new(
+    c"hiprtcLinkComplete",
+    "hiprtcLinkComplete",
+    &["hip_link_state"],
+    rt::fastcall_entry!(C_hiprtcLinkComplete),
+    c"hiprtcLinkComplete(hip_link_state)\n--\n\nCompletes the linking of the given program.\n\nIf adding the data fails, it will\n\nSee: hiprtcResult\n\nArgs:\n    hip_link_state [in]: hiprtc link state\n\nReturns: a tuple of 3 item(s):\n    hiprtcResult\n    bin_out: Pointer\n    size_out: int\n    #HIPRTC_SUCCESS\n    #HIPRTC_ERROR_LINKING",
+);
+
+/// The arguments of a call of `hiprtcLinkComplete`, converted in order.
+unsafe fn C_hiprtcLinkComplete(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_hiprtcLinkComplete.args::<1>(py, args, nargs, kwnames)? };
+    Ok(hiprtcLinkComplete(py, rt::call::extract(x0, "hip_link_state")?)?.into_ptr())
+}
+
 fn hiprtcLinkComplete(py: Python<'_>, hip_link_state: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcLinkComplete");
     let a_hip_link_state = hip_link_state.addr();
@@ -565,18 +707,30 @@ fn hiprtcLinkComplete(py: Python<'_>, hip_link_state: rt::PtrArg) -> PyResult<Py
     });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?, rt::pointer_result(py, o_bin_out)?, rt::obj(py, o_size_out)?])
 }
-/// Deletes the link instance via hiprtc APIs.
-///
-/// See: hiprtcResult
-///
-/// Args:
-///     hip_link_state [in]: link state instance
-///
-/// Returns: a tuple of 1 item(s):
-///     hiprtcResult
-///     #HIPRTC_SUCCESS
-#[pyfunction]
-#[pyo3(signature = (hip_link_state))]
+/// `hiprtcLinkDestroy` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hiprtcLinkDestroy: rt::call::Function = rt::call::Function::new(
+    c"hiprtcLinkDestroy",
+    "hiprtcLinkDestroy",
+    &["hip_link_state"],
+    rt::fastcall_entry!(C_hiprtcLinkDestroy),
+    c"hiprtcLinkDestroy(hip_link_state)\n--\n\nDeletes the link instance via hiprtc APIs.\n\nSee: hiprtcResult\n\nArgs:\n    hip_link_state [in]: link state instance\n\nReturns: a tuple of 1 item(s):\n    hiprtcResult\n    #HIPRTC_SUCCESS",
+);
+
+/// The arguments of a call of `hiprtcLinkDestroy`, converted in order.
+unsafe fn C_hiprtcLinkDestroy(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_hiprtcLinkDestroy.args::<1>(py, args, nargs, kwnames)? };
+    Ok(hiprtcLinkDestroy(py, rt::call::extract(x0, "hip_link_state")?)?.into_ptr())
+}
+
 fn hiprtcLinkDestroy(py: Python<'_>, hip_link_state: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcLinkDestroy");
     let a_hip_link_state = hip_link_state.addr();
@@ -609,24 +763,24 @@ fn _symbol_address(py: Python<'_>, name: &str) -> PyResult<usize> {
 
 /// Adds this module's functions, constants and lazily created types to `m`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(pyo3::wrap_pyfunction!(hiprtcGetErrorString, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hiprtcVersion, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hiprtcAddNameExpression, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hiprtcCompileProgram, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hiprtcCreateProgram, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hiprtcDestroyProgram, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hiprtcGetLoweredName, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hiprtcGetProgramLog, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hiprtcGetProgramLogSize, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hiprtcGetCode, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hiprtcGetCodeSize, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hiprtcGetBitcode, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hiprtcGetBitcodeSize, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hiprtcLinkCreate, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hiprtcLinkAddFile, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hiprtcLinkAddData, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hiprtcLinkComplete, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hiprtcLinkDestroy, m)?)?;
+    F_hiprtcGetErrorString.add_to(m, PYTHON_MODULE)?;
+    F_hiprtcVersion.add_to(m, PYTHON_MODULE)?;
+    F_hiprtcAddNameExpression.add_to(m, PYTHON_MODULE)?;
+    F_hiprtcCompileProgram.add_to(m, PYTHON_MODULE)?;
+    F_hiprtcCreateProgram.add_to(m, PYTHON_MODULE)?;
+    F_hiprtcDestroyProgram.add_to(m, PYTHON_MODULE)?;
+    F_hiprtcGetLoweredName.add_to(m, PYTHON_MODULE)?;
+    F_hiprtcGetProgramLog.add_to(m, PYTHON_MODULE)?;
+    F_hiprtcGetProgramLogSize.add_to(m, PYTHON_MODULE)?;
+    F_hiprtcGetCode.add_to(m, PYTHON_MODULE)?;
+    F_hiprtcGetCodeSize.add_to(m, PYTHON_MODULE)?;
+    F_hiprtcGetBitcode.add_to(m, PYTHON_MODULE)?;
+    F_hiprtcGetBitcodeSize.add_to(m, PYTHON_MODULE)?;
+    F_hiprtcLinkCreate.add_to(m, PYTHON_MODULE)?;
+    F_hiprtcLinkAddFile.add_to(m, PYTHON_MODULE)?;
+    F_hiprtcLinkAddData.add_to(m, PYTHON_MODULE)?;
+    F_hiprtcLinkComplete.add_to(m, PYTHON_MODULE)?;
+    F_hiprtcLinkDestroy.add_to(m, PYTHON_MODULE)?;
     m.add_function(pyo3::wrap_pyfunction!(has_symbol, m)?)?;
     m.add_function(pyo3::wrap_pyfunction!(_symbol_address, m)?)?;
     TYPES.install(m, FOREIGN)?;

@@ -30,15 +30,30 @@ static TYPE_DEFS: [rt::TypeDef; NUM_TYPES] = [
 /// This module's type registry.
 pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.bitreader", &TYPE_DEFS, &TYPE_SLOTS);
 
-/// Args:
-///     MemBuf
-///     OutModule
-///
-/// Returns: a tuple of 2 item(s):
-///     int
-///     OutMessage: bytes
-#[pyfunction]
-#[pyo3(signature = (MemBuf, OutModule))]
+/// `LLVMParseBitcode` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMParseBitcode: rt::call::Function = rt::call::Function::new(
+    c"LLVMParseBitcode",
+    "LLVMParseBitcode",
+    &["MemBuf", "OutModule"],
+    rt::fastcall_entry!(C_LLVMParseBitcode),
+    c"LLVMParseBitcode(MemBuf, OutModule)\n--\n\nArgs:\n    MemBuf\n    OutModule\n\nReturns: a tuple of 2 item(s):\n    int\n    OutMessage: bytes",
+);
+
+/// The arguments of a call of `LLVMParseBitcode`, converted in order.
+unsafe fn C_LLVMParseBitcode(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMParseBitcode.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMParseBitcode(py, rt::call::extract(x0, "MemBuf")?, &x1)?.into_ptr())
+}
+
 fn LLVMParseBitcode(py: Python<'_>, MemBuf: rt::PtrArg, OutModule: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMParseBitcode");
     let a_MemBuf = MemBuf.addr();
@@ -55,14 +70,30 @@ fn LLVMParseBitcode(py: Python<'_>, MemBuf: rt::PtrArg, OutModule: &Bound<'_, Py
     let __r = py.allow_threads(move || unsafe { __f(a_MemBuf, a_OutModule, a_OutMessage) });
     rt::tuple(py, [rt::obj(py, __r)?, rt::owned_cstr_result(py, o_OutMessage, &FREE_LLVMDisposeMessage)?])
 }
-/// Args:
-///     MemBuf
-///     OutModule
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (MemBuf, OutModule))]
+/// `LLVMParseBitcode2` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMParseBitcode2: rt::call::Function = rt::call::Function::new(
+    c"LLVMParseBitcode2",
+    "LLVMParseBitcode2",
+    &["MemBuf", "OutModule"],
+    rt::fastcall_entry!(C_LLVMParseBitcode2),
+    c"LLVMParseBitcode2(MemBuf, OutModule)\n--\n\nArgs:\n    MemBuf\n    OutModule\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `LLVMParseBitcode2`, converted in order.
+unsafe fn C_LLVMParseBitcode2(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMParseBitcode2.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMParseBitcode2(py, rt::call::extract(x0, "MemBuf")?, &x1)?.into_ptr())
+}
+
 fn LLVMParseBitcode2(py: Python<'_>, MemBuf: rt::PtrArg, OutModule: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMParseBitcode2");
     let a_MemBuf = MemBuf.addr();
@@ -77,16 +108,30 @@ fn LLVMParseBitcode2(py: Python<'_>, MemBuf: rt::PtrArg, OutModule: &Bound<'_, P
     let __r = py.allow_threads(move || unsafe { __f(a_MemBuf, a_OutModule) });
     Ok(rt::obj(py, __r)?)
 }
-/// Args:
-///     ContextRef
-///     MemBuf
-///     OutModule
-///
-/// Returns: a tuple of 2 item(s):
-///     int
-///     OutMessage: bytes
-#[pyfunction]
-#[pyo3(signature = (ContextRef, MemBuf, OutModule))]
+/// `LLVMParseBitcodeInContext` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMParseBitcodeInContext: rt::call::Function = rt::call::Function::new(
+    c"LLVMParseBitcodeInContext",
+    "LLVMParseBitcodeInContext",
+    &["ContextRef", "MemBuf", "OutModule"],
+    rt::fastcall_entry!(C_LLVMParseBitcodeInContext),
+    c"LLVMParseBitcodeInContext(ContextRef, MemBuf, OutModule)\n--\n\nArgs:\n    ContextRef\n    MemBuf\n    OutModule\n\nReturns: a tuple of 2 item(s):\n    int\n    OutMessage: bytes",
+);
+
+/// The arguments of a call of `LLVMParseBitcodeInContext`, converted in order.
+unsafe fn C_LLVMParseBitcodeInContext(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_LLVMParseBitcodeInContext.args::<3>(py, args, nargs, kwnames)? };
+    Ok(LLVMParseBitcodeInContext(py, rt::call::extract(x0, "ContextRef")?, rt::call::extract(x1, "MemBuf")?, &x2)?.into_ptr())
+}
+
 fn LLVMParseBitcodeInContext(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf: rt::PtrArg, OutModule: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMParseBitcodeInContext");
     let a_ContextRef = ContextRef.addr();
@@ -104,15 +149,30 @@ fn LLVMParseBitcodeInContext(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf: rt:
     let __r = py.allow_threads(move || unsafe { __f(a_ContextRef, a_MemBuf, a_OutModule, a_OutMessage) });
     rt::tuple(py, [rt::obj(py, __r)?, rt::owned_cstr_result(py, o_OutMessage, &FREE_LLVMDisposeMessage)?])
 }
-/// Args:
-///     ContextRef
-///     MemBuf
-///     OutModule
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (ContextRef, MemBuf, OutModule))]
+/// `LLVMParseBitcodeInContext2` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMParseBitcodeInContext2: rt::call::Function = rt::call::Function::new(
+    c"LLVMParseBitcodeInContext2",
+    "LLVMParseBitcodeInContext2",
+    &["ContextRef", "MemBuf", "OutModule"],
+    rt::fastcall_entry!(C_LLVMParseBitcodeInContext2),
+    c"LLVMParseBitcodeInContext2(ContextRef, MemBuf, OutModule)\n--\n\nArgs:\n    ContextRef\n    MemBuf\n    OutModule\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `LLVMParseBitcodeInContext2`, converted in order.
+unsafe fn C_LLVMParseBitcodeInContext2(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_LLVMParseBitcodeInContext2.args::<3>(py, args, nargs, kwnames)? };
+    Ok(LLVMParseBitcodeInContext2(py, rt::call::extract(x0, "ContextRef")?, rt::call::extract(x1, "MemBuf")?, &x2)?.into_ptr())
+}
+
 fn LLVMParseBitcodeInContext2(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf: rt::PtrArg, OutModule: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMParseBitcodeInContext2");
     let a_ContextRef = ContextRef.addr();
@@ -128,21 +188,30 @@ fn LLVMParseBitcodeInContext2(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf: rt
     let __r = py.allow_threads(move || unsafe { __f(a_ContextRef, a_MemBuf, a_OutModule) });
     Ok(rt::obj(py, __r)?)
 }
-/// Reads a module from the specified path, returning via the OutMP parameter
-/// a module provider which performs lazy deserialization. Returns 0 on success.
-/// Optionally returns a human-readable error message via OutMessage.
-/// This is deprecated. Use LLVMGetBitcodeModuleInContext2.
-///
-/// Args:
-///     ContextRef
-///     MemBuf
-///     OutM
-///
-/// Returns: a tuple of 2 item(s):
-///     int
-///     OutMessage: bytes
-#[pyfunction]
-#[pyo3(signature = (ContextRef, MemBuf, OutM))]
+/// `LLVMGetBitcodeModuleInContext` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMGetBitcodeModuleInContext: rt::call::Function = rt::call::Function::new(
+    c"LLVMGetBitcodeModuleInContext",
+    "LLVMGetBitcodeModuleInContext",
+    &["ContextRef", "MemBuf", "OutM"],
+    rt::fastcall_entry!(C_LLVMGetBitcodeModuleInContext),
+    c"LLVMGetBitcodeModuleInContext(ContextRef, MemBuf, OutM)\n--\n\nReads a module from the specified path, returning via the OutMP parameter\na module provider which performs lazy deserialization. Returns 0 on success.\nOptionally returns a human-readable error message via OutMessage.\nThis is deprecated. Use LLVMGetBitcodeModuleInContext2.\n\nArgs:\n    ContextRef\n    MemBuf\n    OutM\n\nReturns: a tuple of 2 item(s):\n    int\n    OutMessage: bytes",
+);
+
+/// The arguments of a call of `LLVMGetBitcodeModuleInContext`, converted in order.
+unsafe fn C_LLVMGetBitcodeModuleInContext(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_LLVMGetBitcodeModuleInContext.args::<3>(py, args, nargs, kwnames)? };
+    Ok(LLVMGetBitcodeModuleInContext(py, rt::call::extract(x0, "ContextRef")?, rt::call::extract(x1, "MemBuf")?, &x2)?.into_ptr())
+}
+
 fn LLVMGetBitcodeModuleInContext(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf: rt::PtrArg, OutM: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetBitcodeModuleInContext");
     let a_ContextRef = ContextRef.addr();
@@ -160,23 +229,30 @@ fn LLVMGetBitcodeModuleInContext(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf:
     let __r = py.allow_threads(move || unsafe { __f(a_ContextRef, a_MemBuf, a_OutM, a_OutMessage) });
     rt::tuple(py, [rt::obj(py, __r)?, rt::owned_cstr_result(py, o_OutMessage, &FREE_LLVMDisposeMessage)?])
 }
-/// Reads a module from the given memory buffer, returning via the OutMP
-/// parameter a module provider which performs lazy deserialization.
-///
-/// Returns 0 on success.
-///
-/// Takes ownership of MemBuf if (and only if) the module was read
-/// successfully.
-///
-/// Args:
-///     ContextRef
-///     MemBuf
-///     OutM
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (ContextRef, MemBuf, OutM))]
+/// `LLVMGetBitcodeModuleInContext2` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMGetBitcodeModuleInContext2: rt::call::Function = rt::call::Function::new(
+    c"LLVMGetBitcodeModuleInContext2",
+    "LLVMGetBitcodeModuleInContext2",
+    &["ContextRef", "MemBuf", "OutM"],
+    rt::fastcall_entry!(C_LLVMGetBitcodeModuleInContext2),
+    c"LLVMGetBitcodeModuleInContext2(ContextRef, MemBuf, OutM)\n--\n\nReads a module from the given memory buffer, returning via the OutMP\nparameter a module provider which performs lazy deserialization.\n\nReturns 0 on success.\n\nTakes ownership of MemBuf if (and only if) the module was read\nsuccessfully.\n\nArgs:\n    ContextRef\n    MemBuf\n    OutM\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `LLVMGetBitcodeModuleInContext2`, converted in order.
+unsafe fn C_LLVMGetBitcodeModuleInContext2(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_LLVMGetBitcodeModuleInContext2.args::<3>(py, args, nargs, kwnames)? };
+    Ok(LLVMGetBitcodeModuleInContext2(py, rt::call::extract(x0, "ContextRef")?, rt::call::extract(x1, "MemBuf")?, &x2)?.into_ptr())
+}
+
 fn LLVMGetBitcodeModuleInContext2(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf: rt::PtrArg, OutM: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetBitcodeModuleInContext2");
     let a_ContextRef = ContextRef.addr();
@@ -192,15 +268,30 @@ fn LLVMGetBitcodeModuleInContext2(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf
     let __r = py.allow_threads(move || unsafe { __f(a_ContextRef, a_MemBuf, a_OutM) });
     Ok(rt::obj(py, __r)?)
 }
-/// Args:
-///     MemBuf
-///     OutM
-///
-/// Returns: a tuple of 2 item(s):
-///     int
-///     OutMessage: bytes
-#[pyfunction]
-#[pyo3(signature = (MemBuf, OutM))]
+/// `LLVMGetBitcodeModule` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMGetBitcodeModule: rt::call::Function = rt::call::Function::new(
+    c"LLVMGetBitcodeModule",
+    "LLVMGetBitcodeModule",
+    &["MemBuf", "OutM"],
+    rt::fastcall_entry!(C_LLVMGetBitcodeModule),
+    c"LLVMGetBitcodeModule(MemBuf, OutM)\n--\n\nArgs:\n    MemBuf\n    OutM\n\nReturns: a tuple of 2 item(s):\n    int\n    OutMessage: bytes",
+);
+
+/// The arguments of a call of `LLVMGetBitcodeModule`, converted in order.
+unsafe fn C_LLVMGetBitcodeModule(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMGetBitcodeModule.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMGetBitcodeModule(py, rt::call::extract(x0, "MemBuf")?, &x1)?.into_ptr())
+}
+
 fn LLVMGetBitcodeModule(py: Python<'_>, MemBuf: rt::PtrArg, OutM: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetBitcodeModule");
     let a_MemBuf = MemBuf.addr();
@@ -217,14 +308,30 @@ fn LLVMGetBitcodeModule(py: Python<'_>, MemBuf: rt::PtrArg, OutM: &Bound<'_, PyA
     let __r = py.allow_threads(move || unsafe { __f(a_MemBuf, a_OutM, a_OutMessage) });
     rt::tuple(py, [rt::obj(py, __r)?, rt::owned_cstr_result(py, o_OutMessage, &FREE_LLVMDisposeMessage)?])
 }
-/// Args:
-///     MemBuf
-///     OutM
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (MemBuf, OutM))]
+/// `LLVMGetBitcodeModule2` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMGetBitcodeModule2: rt::call::Function = rt::call::Function::new(
+    c"LLVMGetBitcodeModule2",
+    "LLVMGetBitcodeModule2",
+    &["MemBuf", "OutM"],
+    rt::fastcall_entry!(C_LLVMGetBitcodeModule2),
+    c"LLVMGetBitcodeModule2(MemBuf, OutM)\n--\n\nArgs:\n    MemBuf\n    OutM\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `LLVMGetBitcodeModule2`, converted in order.
+unsafe fn C_LLVMGetBitcodeModule2(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMGetBitcodeModule2.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMGetBitcodeModule2(py, rt::call::extract(x0, "MemBuf")?, &x1)?.into_ptr())
+}
+
 fn LLVMGetBitcodeModule2(py: Python<'_>, MemBuf: rt::PtrArg, OutM: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetBitcodeModule2");
     let a_MemBuf = MemBuf.addr();
@@ -259,14 +366,14 @@ fn _symbol_address(py: Python<'_>, name: &str) -> PyResult<usize> {
 
 /// Adds this module's functions, constants and lazily created types to `m`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(pyo3::wrap_pyfunction!(LLVMParseBitcode, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMParseBitcode2, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMParseBitcodeInContext, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMParseBitcodeInContext2, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMGetBitcodeModuleInContext, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMGetBitcodeModuleInContext2, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMGetBitcodeModule, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMGetBitcodeModule2, m)?)?;
+    F_LLVMParseBitcode.add_to(m, PYTHON_MODULE)?;
+    F_LLVMParseBitcode2.add_to(m, PYTHON_MODULE)?;
+    F_LLVMParseBitcodeInContext.add_to(m, PYTHON_MODULE)?;
+    F_LLVMParseBitcodeInContext2.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGetBitcodeModuleInContext.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGetBitcodeModuleInContext2.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGetBitcodeModule.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGetBitcodeModule2.add_to(m, PYTHON_MODULE)?;
     m.add_function(pyo3::wrap_pyfunction!(has_symbol, m)?)?;
     m.add_function(pyo3::wrap_pyfunction!(_symbol_address, m)?)?;
     TYPES.install(m, FOREIGN)?;

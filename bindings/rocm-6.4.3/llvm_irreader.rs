@@ -30,24 +30,30 @@ static TYPE_DEFS: [rt::TypeDef; NUM_TYPES] = [
 /// This module's type registry.
 pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.irreader", &TYPE_DEFS, &TYPE_SLOTS);
 
-/// Read LLVM IR from a memory buffer and convert it into an in-memory Module
-/// object. Returns 0 on success.
-/// Optionally returns a human-readable description of any errors that
-/// occurred during parsing IR. OutMessage must be disposed with
-/// LLVMDisposeMessage.
-///
-/// See: llvm::ParseIR()
-///
-/// Args:
-///     ContextRef
-///     MemBuf
-///     OutM
-///
-/// Returns: a tuple of 2 item(s):
-///     int
-///     OutMessage: bytes
-#[pyfunction]
-#[pyo3(signature = (ContextRef, MemBuf, OutM))]
+/// `LLVMParseIRInContext` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMParseIRInContext: rt::call::Function = rt::call::Function::new(
+    c"LLVMParseIRInContext",
+    "LLVMParseIRInContext",
+    &["ContextRef", "MemBuf", "OutM"],
+    rt::fastcall_entry!(C_LLVMParseIRInContext),
+    c"LLVMParseIRInContext(ContextRef, MemBuf, OutM)\n--\n\nRead LLVM IR from a memory buffer and convert it into an in-memory Module\nobject. Returns 0 on success.\nOptionally returns a human-readable description of any errors that\noccurred during parsing IR. OutMessage must be disposed with\nLLVMDisposeMessage.\n\nSee: llvm::ParseIR()\n\nArgs:\n    ContextRef\n    MemBuf\n    OutM\n\nReturns: a tuple of 2 item(s):\n    int\n    OutMessage: bytes",
+);
+
+/// The arguments of a call of `LLVMParseIRInContext`, converted in order.
+unsafe fn C_LLVMParseIRInContext(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_LLVMParseIRInContext.args::<3>(py, args, nargs, kwnames)? };
+    Ok(LLVMParseIRInContext(py, rt::call::extract(x0, "ContextRef")?, rt::call::extract(x1, "MemBuf")?, &x2)?.into_ptr())
+}
+
 fn LLVMParseIRInContext(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf: rt::PtrArg, OutM: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMParseIRInContext");
     let a_ContextRef = ContextRef.addr();
@@ -85,7 +91,7 @@ fn _symbol_address(py: Python<'_>, name: &str) -> PyResult<usize> {
 
 /// Adds this module's functions, constants and lazily created types to `m`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(pyo3::wrap_pyfunction!(LLVMParseIRInContext, m)?)?;
+    F_LLVMParseIRInContext.add_to(m, PYTHON_MODULE)?;
     m.add_function(pyo3::wrap_pyfunction!(has_symbol, m)?)?;
     m.add_function(pyo3::wrap_pyfunction!(_symbol_address, m)?)?;
     TYPES.install(m, FOREIGN)?;

@@ -46,12 +46,30 @@ pub(crate) struct R_LTOObjectBuffer {
     pub Size: u64,
 }
 const _: () = assert!(std::mem::size_of::<R_LTOObjectBuffer>() == 16);
-/// Returns a printable string.
-///
-/// Returns: a tuple of 1 item(s):
-///     bytes
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `lto_get_version` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_lto_get_version: rt::call::Function = rt::call::Function::new(
+    c"lto_get_version",
+    "lto_get_version",
+    &[],
+    rt::fastcall_entry!(C_lto_get_version),
+    c"lto_get_version()\n--\n\nReturns a printable string.\n\nReturns: a tuple of 1 item(s):\n    bytes",
+);
+
+/// The arguments of a call of `lto_get_version`, converted in order.
+unsafe fn C_lto_get_version(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_lto_get_version.args::<0>(py, args, nargs, kwnames)? };
+    Ok(lto_get_version(py)?.into_ptr())
+}
+
 fn lto_get_version(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_get_version");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -63,12 +81,30 @@ fn lto_get_version(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(rt::cstr_result(py, __r)?)
 }
-/// Returns the last error string or NULL if last operation was successful.
-///
-/// Returns: a tuple of 1 item(s):
-///     bytes
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `lto_get_error_message` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_lto_get_error_message: rt::call::Function = rt::call::Function::new(
+    c"lto_get_error_message",
+    "lto_get_error_message",
+    &[],
+    rt::fastcall_entry!(C_lto_get_error_message),
+    c"lto_get_error_message()\n--\n\nReturns the last error string or NULL if last operation was successful.\n\nReturns: a tuple of 1 item(s):\n    bytes",
+);
+
+/// The arguments of a call of `lto_get_error_message`, converted in order.
+unsafe fn C_lto_get_error_message(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_lto_get_error_message.args::<0>(py, args, nargs, kwnames)? };
+    Ok(lto_get_error_message(py)?.into_ptr())
+}
+
 fn lto_get_error_message(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_get_error_message");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -80,15 +116,30 @@ fn lto_get_error_message(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(rt::cstr_result(py, __r)?)
 }
-/// Checks if a file is a loadable object file.
-///
-/// Args:
-///     path
-///
-/// Returns: a tuple of 1 item(s):
-///     bool
-#[pyfunction]
-#[pyo3(signature = (path))]
+/// `lto_module_is_object_file` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_lto_module_is_object_file: rt::call::Function = rt::call::Function::new(
+    c"lto_module_is_object_file",
+    "lto_module_is_object_file",
+    &["path"],
+    rt::fastcall_entry!(C_lto_module_is_object_file),
+    c"lto_module_is_object_file(path)\n--\n\nChecks if a file is a loadable object file.\n\nArgs:\n    path\n\nReturns: a tuple of 1 item(s):\n    bool",
+);
+
+/// The arguments of a call of `lto_module_is_object_file`, converted in order.
+unsafe fn C_lto_module_is_object_file(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_lto_module_is_object_file.args::<1>(py, args, nargs, kwnames)? };
+    Ok(lto_module_is_object_file(py, rt::call::extract(x0, "path")?)?.into_ptr())
+}
+
 fn lto_module_is_object_file(py: Python<'_>, path: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_is_object_file");
     let a_path = path.addr();
@@ -101,16 +152,30 @@ fn lto_module_is_object_file(py: Python<'_>, path: rt::CStrArg) -> PyResult<PyOb
     let __r = py.allow_threads(move || unsafe { __f(a_path) });
     Ok(rt::obj(py, (__r as u8) != 0)?)
 }
-/// Checks if a file is a loadable object compiled for requested target.
-///
-/// Args:
-///     path
-///     target_triple_prefix
-///
-/// Returns: a tuple of 1 item(s):
-///     bool
-#[pyfunction]
-#[pyo3(signature = (path, target_triple_prefix))]
+/// `lto_module_is_object_file_for_target` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_lto_module_is_object_file_for_target: rt::call::Function = rt::call::Function::new(
+    c"lto_module_is_object_file_for_target",
+    "lto_module_is_object_file_for_target",
+    &["path", "target_triple_prefix"],
+    rt::fastcall_entry!(C_lto_module_is_object_file_for_target),
+    c"lto_module_is_object_file_for_target(path, target_triple_prefix)\n--\n\nChecks if a file is a loadable object compiled for requested target.\n\nArgs:\n    path\n    target_triple_prefix\n\nReturns: a tuple of 1 item(s):\n    bool",
+);
+
+/// The arguments of a call of `lto_module_is_object_file_for_target`, converted in order.
+unsafe fn C_lto_module_is_object_file_for_target(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_lto_module_is_object_file_for_target.args::<2>(py, args, nargs, kwnames)? };
+    Ok(lto_module_is_object_file_for_target(py, rt::call::extract(x0, "path")?, rt::call::extract(x1, "target_triple_prefix")?)?.into_ptr())
+}
+
 fn lto_module_is_object_file_for_target(py: Python<'_>, path: rt::CStrArg, target_triple_prefix: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_is_object_file_for_target");
     let a_path = path.addr();
@@ -124,17 +189,30 @@ fn lto_module_is_object_file_for_target(py: Python<'_>, path: rt::CStrArg, targe
     let __r = py.allow_threads(move || unsafe { __f(a_path, a_target_triple_prefix) });
     Ok(rt::obj(py, (__r as u8) != 0)?)
 }
-/// Return true if Buffer contains a bitcode file with ObjC code (category
-/// or class) in it.
-///
-/// Args:
-///     mem
-///     length
-///
-/// Returns: a tuple of 1 item(s):
-///     bool
-#[pyfunction]
-#[pyo3(signature = (mem, length))]
+/// `lto_module_has_objc_category` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_lto_module_has_objc_category: rt::call::Function = rt::call::Function::new(
+    c"lto_module_has_objc_category",
+    "lto_module_has_objc_category",
+    &["mem", "length"],
+    rt::fastcall_entry!(C_lto_module_has_objc_category),
+    c"lto_module_has_objc_category(mem, length)\n--\n\nReturn true if Buffer contains a bitcode file with ObjC code (category\nor class) in it.\n\nArgs:\n    mem\n    length\n\nReturns: a tuple of 1 item(s):\n    bool",
+);
+
+/// The arguments of a call of `lto_module_has_objc_category`, converted in order.
+unsafe fn C_lto_module_has_objc_category(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_lto_module_has_objc_category.args::<2>(py, args, nargs, kwnames)? };
+    Ok(lto_module_has_objc_category(py, rt::call::extract(x0, "mem")?, rt::call::extract(x1, "length")?)?.into_ptr())
+}
+
 fn lto_module_has_objc_category(py: Python<'_>, mem: rt::PtrArg, length: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_has_objc_category");
     let a_mem = mem.addr();
@@ -148,16 +226,30 @@ fn lto_module_has_objc_category(py: Python<'_>, mem: rt::PtrArg, length: rt::CIn
     let __r = py.allow_threads(move || unsafe { __f(a_mem, a_length) });
     Ok(rt::obj(py, (__r as u8) != 0)?)
 }
-/// Checks if a buffer is a loadable object file.
-///
-/// Args:
-///     mem
-///     length
-///
-/// Returns: a tuple of 1 item(s):
-///     bool
-#[pyfunction]
-#[pyo3(signature = (mem, length))]
+/// `lto_module_is_object_file_in_memory` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_lto_module_is_object_file_in_memory: rt::call::Function = rt::call::Function::new(
+    c"lto_module_is_object_file_in_memory",
+    "lto_module_is_object_file_in_memory",
+    &["mem", "length"],
+    rt::fastcall_entry!(C_lto_module_is_object_file_in_memory),
+    c"lto_module_is_object_file_in_memory(mem, length)\n--\n\nChecks if a buffer is a loadable object file.\n\nArgs:\n    mem\n    length\n\nReturns: a tuple of 1 item(s):\n    bool",
+);
+
+/// The arguments of a call of `lto_module_is_object_file_in_memory`, converted in order.
+unsafe fn C_lto_module_is_object_file_in_memory(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_lto_module_is_object_file_in_memory.args::<2>(py, args, nargs, kwnames)? };
+    Ok(lto_module_is_object_file_in_memory(py, rt::call::extract(x0, "mem")?, rt::call::extract(x1, "length")?)?.into_ptr())
+}
+
 fn lto_module_is_object_file_in_memory(py: Python<'_>, mem: rt::PtrArg, length: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_is_object_file_in_memory");
     let a_mem = mem.addr();
@@ -171,17 +263,30 @@ fn lto_module_is_object_file_in_memory(py: Python<'_>, mem: rt::PtrArg, length: 
     let __r = py.allow_threads(move || unsafe { __f(a_mem, a_length) });
     Ok(rt::obj(py, (__r as u8) != 0)?)
 }
-/// Checks if a buffer is a loadable object compiled for requested target.
-///
-/// Args:
-///     mem
-///     length
-///     target_triple_prefix
-///
-/// Returns: a tuple of 1 item(s):
-///     bool
-#[pyfunction]
-#[pyo3(signature = (mem, length, target_triple_prefix))]
+/// `lto_module_is_object_file_in_memory_for_target` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_lto_module_is_object_file_in_memory_for_target: rt::call::Function = rt::call::Function::new(
+    c"lto_module_is_object_file_in_memory_for_target",
+    "lto_module_is_object_file_in_memory_for_target",
+    &["mem", "length", "target_triple_prefix"],
+    rt::fastcall_entry!(C_lto_module_is_object_file_in_memory_for_target),
+    c"lto_module_is_object_file_in_memory_for_target(mem, length, target_triple_prefix)\n--\n\nChecks if a buffer is a loadable object compiled for requested target.\n\nArgs:\n    mem\n    length\n    target_triple_prefix\n\nReturns: a tuple of 1 item(s):\n    bool",
+);
+
+/// The arguments of a call of `lto_module_is_object_file_in_memory_for_target`, converted in order.
+unsafe fn C_lto_module_is_object_file_in_memory_for_target(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_lto_module_is_object_file_in_memory_for_target.args::<3>(py, args, nargs, kwnames)? };
+    Ok(lto_module_is_object_file_in_memory_for_target(py, rt::call::extract(x0, "mem")?, rt::call::extract(x1, "length")?, rt::call::extract(x2, "target_triple_prefix")?)?.into_ptr())
+}
+
 fn lto_module_is_object_file_in_memory_for_target(py: Python<'_>, mem: rt::PtrArg, length: rt::CInt<u64>, target_triple_prefix: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_is_object_file_in_memory_for_target");
     let a_mem = mem.addr();
@@ -196,16 +301,30 @@ fn lto_module_is_object_file_in_memory_for_target(py: Python<'_>, mem: rt::PtrAr
     let __r = py.allow_threads(move || unsafe { __f(a_mem, a_length, a_target_triple_prefix) });
     Ok(rt::obj(py, (__r as u8) != 0)?)
 }
-/// Loads an object file from disk.
-/// Returns NULL on error (check lto_get_error_message() for details).
-///
-/// Args:
-///     path
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueLTOModule
-#[pyfunction]
-#[pyo3(signature = (path))]
+/// `lto_module_create` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_lto_module_create: rt::call::Function = rt::call::Function::new(
+    c"lto_module_create",
+    "lto_module_create",
+    &["path"],
+    rt::fastcall_entry!(C_lto_module_create),
+    c"lto_module_create(path)\n--\n\nLoads an object file from disk.\nReturns NULL on error (check lto_get_error_message() for details).\n\nArgs:\n    path\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueLTOModule",
+);
+
+/// The arguments of a call of `lto_module_create`, converted in order.
+unsafe fn C_lto_module_create(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_lto_module_create.args::<1>(py, args, nargs, kwnames)? };
+    Ok(lto_module_create(py, rt::call::extract(x0, "path")?)?.into_ptr())
+}
+
 fn lto_module_create(py: Python<'_>, path: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_create");
     let a_path = path.addr();
@@ -218,17 +337,30 @@ fn lto_module_create(py: Python<'_>, path: rt::CStrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_path) });
     Ok(TYPES.instance_at(py, 5, __r, None)?)
 }
-/// Loads an object file from memory.
-/// Returns NULL on error (check lto_get_error_message() for details).
-///
-/// Args:
-///     mem
-///     length
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueLTOModule
-#[pyfunction]
-#[pyo3(signature = (mem, length))]
+/// `lto_module_create_from_memory` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_lto_module_create_from_memory: rt::call::Function = rt::call::Function::new(
+    c"lto_module_create_from_memory",
+    "lto_module_create_from_memory",
+    &["mem", "length"],
+    rt::fastcall_entry!(C_lto_module_create_from_memory),
+    c"lto_module_create_from_memory(mem, length)\n--\n\nLoads an object file from memory.\nReturns NULL on error (check lto_get_error_message() for details).\n\nArgs:\n    mem\n    length\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueLTOModule",
+);
+
+/// The arguments of a call of `lto_module_create_from_memory`, converted in order.
+unsafe fn C_lto_module_create_from_memory(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_lto_module_create_from_memory.args::<2>(py, args, nargs, kwnames)? };
+    Ok(lto_module_create_from_memory(py, rt::call::extract(x0, "mem")?, rt::call::extract(x1, "length")?)?.into_ptr())
+}
+
 fn lto_module_create_from_memory(py: Python<'_>, mem: rt::PtrArg, length: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_create_from_memory");
     let a_mem = mem.addr();
@@ -242,18 +374,30 @@ fn lto_module_create_from_memory(py: Python<'_>, mem: rt::PtrArg, length: rt::CI
     let __r = py.allow_threads(move || unsafe { __f(a_mem, a_length) });
     Ok(TYPES.instance_at(py, 5, __r, None)?)
 }
-/// Loads an object file from memory with an extra path argument.
-/// Returns NULL on error (check lto_get_error_message() for details).
-///
-/// Args:
-///     mem
-///     length
-///     path
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueLTOModule
-#[pyfunction]
-#[pyo3(signature = (mem, length, path))]
+/// `lto_module_create_from_memory_with_path` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_lto_module_create_from_memory_with_path: rt::call::Function = rt::call::Function::new(
+    c"lto_module_create_from_memory_with_path",
+    "lto_module_create_from_memory_with_path",
+    &["mem", "length", "path"],
+    rt::fastcall_entry!(C_lto_module_create_from_memory_with_path),
+    c"lto_module_create_from_memory_with_path(mem, length, path)\n--\n\nLoads an object file from memory with an extra path argument.\nReturns NULL on error (check lto_get_error_message() for details).\n\nArgs:\n    mem\n    length\n    path\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueLTOModule",
+);
+
+/// The arguments of a call of `lto_module_create_from_memory_with_path`, converted in order.
+unsafe fn C_lto_module_create_from_memory_with_path(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_lto_module_create_from_memory_with_path.args::<3>(py, args, nargs, kwnames)? };
+    Ok(lto_module_create_from_memory_with_path(py, rt::call::extract(x0, "mem")?, rt::call::extract(x1, "length")?, rt::call::extract(x2, "path")?)?.into_ptr())
+}
+
 fn lto_module_create_from_memory_with_path(py: Python<'_>, mem: rt::PtrArg, length: rt::CInt<u64>, path: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_create_from_memory_with_path");
     let a_mem = mem.addr();
@@ -268,23 +412,30 @@ fn lto_module_create_from_memory_with_path(py: Python<'_>, mem: rt::PtrArg, leng
     let __r = py.allow_threads(move || unsafe { __f(a_mem, a_length, a_path) });
     Ok(TYPES.instance_at(py, 5, __r, None)?)
 }
-/// Loads an object file in its own context.
-///
-/// Loads an object file in its own LLVMContext.  This function call is
-/// thread-safe.  However, modules created this way should not be merged into an
-/// lto_code_gen_t using \a lto_codegen_add_module().
-///
-/// Returns NULL on error (check lto_get_error_message() for details).
-///
-/// Args:
-///     mem
-///     length
-///     path
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueLTOModule
-#[pyfunction]
-#[pyo3(signature = (mem, length, path))]
+/// `lto_module_create_in_local_context` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_lto_module_create_in_local_context: rt::call::Function = rt::call::Function::new(
+    c"lto_module_create_in_local_context",
+    "lto_module_create_in_local_context",
+    &["mem", "length", "path"],
+    rt::fastcall_entry!(C_lto_module_create_in_local_context),
+    c"lto_module_create_in_local_context(mem, length, path)\n--\n\nLoads an object file in its own context.\n\nLoads an object file in its own LLVMContext.  This function call is\nthread-safe.  However, modules created this way should not be merged into an\nlto_code_gen_t using \\a lto_codegen_add_module().\n\nReturns NULL on error (check lto_get_error_message() for details).\n\nArgs:\n    mem\n    length\n    path\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueLTOModule",
+);
+
+/// The arguments of a call of `lto_module_create_in_local_context`, converted in order.
+unsafe fn C_lto_module_create_in_local_context(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_lto_module_create_in_local_context.args::<3>(py, args, nargs, kwnames)? };
+    Ok(lto_module_create_in_local_context(py, rt::call::extract(x0, "mem")?, rt::call::extract(x1, "length")?, rt::call::extract(x2, "path")?)?.into_ptr())
+}
+
 fn lto_module_create_in_local_context(py: Python<'_>, mem: rt::PtrArg, length: rt::CInt<u64>, path: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_create_in_local_context");
     let a_mem = mem.addr();
@@ -299,23 +450,30 @@ fn lto_module_create_in_local_context(py: Python<'_>, mem: rt::PtrArg, length: r
     let __r = py.allow_threads(move || unsafe { __f(a_mem, a_length, a_path) });
     Ok(TYPES.instance_at(py, 5, __r, None)?)
 }
-/// Loads an object file in the codegen context.
-///
-/// Loads an object file into the same context as \c cg.  The module is safe to
-/// add using \a lto_codegen_add_module().
-///
-/// Returns NULL on error (check lto_get_error_message() for details).
-///
-/// Args:
-///     mem
-///     length
-///     path
-///     cg
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueLTOModule
-#[pyfunction]
-#[pyo3(signature = (mem, length, path, cg))]
+/// `lto_module_create_in_codegen_context` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_lto_module_create_in_codegen_context: rt::call::Function = rt::call::Function::new(
+    c"lto_module_create_in_codegen_context",
+    "lto_module_create_in_codegen_context",
+    &["mem", "length", "path", "cg"],
+    rt::fastcall_entry!(C_lto_module_create_in_codegen_context),
+    c"lto_module_create_in_codegen_context(mem, length, path, cg)\n--\n\nLoads an object file in the codegen context.\n\nLoads an object file into the same context as \\c cg.  The module is safe to\nadd using \\a lto_codegen_add_module().\n\nReturns NULL on error (check lto_get_error_message() for details).\n\nArgs:\n    mem\n    length\n    path\n    cg\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueLTOModule",
+);
+
+/// The arguments of a call of `lto_module_create_in_codegen_context`, converted in order.
+unsafe fn C_lto_module_create_in_codegen_context(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_lto_module_create_in_codegen_context.args::<4>(py, args, nargs, kwnames)? };
+    Ok(lto_module_create_in_codegen_context(py, rt::call::extract(x0, "mem")?, rt::call::extract(x1, "length")?, rt::call::extract(x2, "path")?, rt::call::extract(x3, "cg")?)?.into_ptr())
+}
+
 fn lto_module_create_in_codegen_context(py: Python<'_>, mem: rt::PtrArg, length: rt::CInt<u64>, path: rt::CStrArg, cg: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_create_in_codegen_context");
     let a_mem = mem.addr();
@@ -331,18 +489,30 @@ fn lto_module_create_in_codegen_context(py: Python<'_>, mem: rt::PtrArg, length:
     let __r = py.allow_threads(move || unsafe { __f(a_mem, a_length, a_path, a_cg) });
     Ok(TYPES.instance_at(py, 5, __r, None)?)
 }
-/// Loads an object file from disk. The seek point of fd is not preserved.
-/// Returns NULL on error (check lto_get_error_message() for details).
-///
-/// Args:
-///     fd
-///     path
-///     file_size
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueLTOModule
-#[pyfunction]
-#[pyo3(signature = (fd, path, file_size))]
+/// `lto_module_create_from_fd` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_lto_module_create_from_fd: rt::call::Function = rt::call::Function::new(
+    c"lto_module_create_from_fd",
+    "lto_module_create_from_fd",
+    &["fd", "path", "file_size"],
+    rt::fastcall_entry!(C_lto_module_create_from_fd),
+    c"lto_module_create_from_fd(fd, path, file_size)\n--\n\nLoads an object file from disk. The seek point of fd is not preserved.\nReturns NULL on error (check lto_get_error_message() for details).\n\nArgs:\n    fd\n    path\n    file_size\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueLTOModule",
+);
+
+/// The arguments of a call of `lto_module_create_from_fd`, converted in order.
+unsafe fn C_lto_module_create_from_fd(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_lto_module_create_from_fd.args::<3>(py, args, nargs, kwnames)? };
+    Ok(lto_module_create_from_fd(py, rt::call::extract(x0, "fd")?, rt::call::extract(x1, "path")?, rt::call::extract(x2, "file_size")?)?.into_ptr())
+}
+
 fn lto_module_create_from_fd(py: Python<'_>, fd: rt::CInt<i32>, path: rt::CStrArg, file_size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_create_from_fd");
     let a_fd = fd.0;
@@ -357,20 +527,30 @@ fn lto_module_create_from_fd(py: Python<'_>, fd: rt::CInt<i32>, path: rt::CStrAr
     let __r = py.allow_threads(move || unsafe { __f(a_fd, a_path, a_file_size) });
     Ok(TYPES.instance_at(py, 5, __r, None)?)
 }
-/// Loads an object file from disk. The seek point of fd is not preserved.
-/// Returns NULL on error (check lto_get_error_message() for details).
-///
-/// Args:
-///     fd
-///     path
-///     file_size
-///     map_size
-///     offset
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueLTOModule
-#[pyfunction]
-#[pyo3(signature = (fd, path, file_size, map_size, offset))]
+/// `lto_module_create_from_fd_at_offset` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_lto_module_create_from_fd_at_offset: rt::call::Function = rt::call::Function::new(
+    c"lto_module_create_from_fd_at_offset",
+    "lto_module_create_from_fd_at_offset",
+    &["fd", "path", "file_size", "map_size", "offset"],
+    rt::fastcall_entry!(C_lto_module_create_from_fd_at_offset),
+    c"lto_module_create_from_fd_at_offset(fd, path, file_size, map_size, offset)\n--\n\nLoads an object file from disk. The seek point of fd is not preserved.\nReturns NULL on error (check lto_get_error_message() for details).\n\nArgs:\n    fd\n    path\n    file_size\n    map_size\n    offset\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueLTOModule",
+);
+
+/// The arguments of a call of `lto_module_create_from_fd_at_offset`, converted in order.
+unsafe fn C_lto_module_create_from_fd_at_offset(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4] =
+        unsafe { F_lto_module_create_from_fd_at_offset.args::<5>(py, args, nargs, kwnames)? };
+    Ok(lto_module_create_from_fd_at_offset(py, rt::call::extract(x0, "fd")?, rt::call::extract(x1, "path")?, rt::call::extract(x2, "file_size")?, rt::call::extract(x3, "map_size")?, rt::call::extract(x4, "offset")?)?.into_ptr())
+}
+
 fn lto_module_create_from_fd_at_offset(py: Python<'_>, fd: rt::CInt<i32>, path: rt::CStrArg, file_size: rt::CInt<u64>, map_size: rt::CInt<u64>, offset: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_create_from_fd_at_offset");
     let a_fd = fd.0;
@@ -387,13 +567,30 @@ fn lto_module_create_from_fd_at_offset(py: Python<'_>, fd: rt::CInt<i32>, path: 
     let __r = py.allow_threads(move || unsafe { __f(a_fd, a_path, a_file_size, a_map_size, a_offset) });
     Ok(TYPES.instance_at(py, 5, __r, None)?)
 }
-/// Frees all memory internally allocated by the module.
-/// Upon return the lto_module_t is no longer valid.
-///
-/// Args:
-///     mod
-#[pyfunction]
-#[pyo3(signature = (r#mod))]
+/// `lto_module_dispose` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_lto_module_dispose: rt::call::Function = rt::call::Function::new(
+    c"lto_module_dispose",
+    "lto_module_dispose",
+    &["mod"],
+    rt::fastcall_entry!(C_lto_module_dispose),
+    c"lto_module_dispose(mod)\n--\n\nFrees all memory internally allocated by the module.\nUpon return the lto_module_t is no longer valid.\n\nArgs:\n    mod",
+);
+
+/// The arguments of a call of `lto_module_dispose`, converted in order.
+unsafe fn C_lto_module_dispose(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_lto_module_dispose.args::<1>(py, args, nargs, kwnames)? };
+    Ok(lto_module_dispose(py, rt::call::extract(x0, "mod")?)?.into_ptr())
+}
+
 fn lto_module_dispose(py: Python<'_>, r#mod: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_dispose");
     let a_mod = r#mod.addr();
@@ -406,15 +603,30 @@ fn lto_module_dispose(py: Python<'_>, r#mod: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_mod) });
     Ok(py.None())
 }
-/// Returns triple string which the object module was compiled under.
-///
-/// Args:
-///     mod
-///
-/// Returns: a tuple of 1 item(s):
-///     bytes
-#[pyfunction]
-#[pyo3(signature = (r#mod))]
+/// `lto_module_get_target_triple` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_lto_module_get_target_triple: rt::call::Function = rt::call::Function::new(
+    c"lto_module_get_target_triple",
+    "lto_module_get_target_triple",
+    &["mod"],
+    rt::fastcall_entry!(C_lto_module_get_target_triple),
+    c"lto_module_get_target_triple(mod)\n--\n\nReturns triple string which the object module was compiled under.\n\nArgs:\n    mod\n\nReturns: a tuple of 1 item(s):\n    bytes",
+);
+
+/// The arguments of a call of `lto_module_get_target_triple`, converted in order.
+unsafe fn C_lto_module_get_target_triple(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_lto_module_get_target_triple.args::<1>(py, args, nargs, kwnames)? };
+    Ok(lto_module_get_target_triple(py, rt::call::extract(x0, "mod")?)?.into_ptr())
+}
+
 fn lto_module_get_target_triple(py: Python<'_>, r#mod: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_get_target_triple");
     let a_mod = r#mod.addr();
@@ -427,13 +639,30 @@ fn lto_module_get_target_triple(py: Python<'_>, r#mod: rt::PtrArg) -> PyResult<P
     let __r = py.allow_threads(move || unsafe { __f(a_mod) });
     Ok(rt::cstr_result(py, __r)?)
 }
-/// Sets triple string with which the object will be codegened.
-///
-/// Args:
-///     mod
-///     triple
-#[pyfunction]
-#[pyo3(signature = (r#mod, triple))]
+/// `lto_module_set_target_triple` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_lto_module_set_target_triple: rt::call::Function = rt::call::Function::new(
+    c"lto_module_set_target_triple",
+    "lto_module_set_target_triple",
+    &["mod", "triple"],
+    rt::fastcall_entry!(C_lto_module_set_target_triple),
+    c"lto_module_set_target_triple(mod, triple)\n--\n\nSets triple string with which the object will be codegened.\n\nArgs:\n    mod\n    triple",
+);
+
+/// The arguments of a call of `lto_module_set_target_triple`, converted in order.
+unsafe fn C_lto_module_set_target_triple(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_lto_module_set_target_triple.args::<2>(py, args, nargs, kwnames)? };
+    Ok(lto_module_set_target_triple(py, rt::call::extract(x0, "mod")?, rt::call::extract(x1, "triple")?)?.into_ptr())
+}
+
 fn lto_module_set_target_triple(py: Python<'_>, r#mod: rt::PtrArg, triple: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_set_target_triple");
     let a_mod = r#mod.addr();
@@ -447,15 +676,30 @@ fn lto_module_set_target_triple(py: Python<'_>, r#mod: rt::PtrArg, triple: rt::C
     let __r = py.allow_threads(move || unsafe { __f(a_mod, a_triple) });
     Ok(py.None())
 }
-/// Returns the number of symbols in the object module.
-///
-/// Args:
-///     mod
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (r#mod))]
+/// `lto_module_get_num_symbols` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_lto_module_get_num_symbols: rt::call::Function = rt::call::Function::new(
+    c"lto_module_get_num_symbols",
+    "lto_module_get_num_symbols",
+    &["mod"],
+    rt::fastcall_entry!(C_lto_module_get_num_symbols),
+    c"lto_module_get_num_symbols(mod)\n--\n\nReturns the number of symbols in the object module.\n\nArgs:\n    mod\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `lto_module_get_num_symbols`, converted in order.
+unsafe fn C_lto_module_get_num_symbols(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_lto_module_get_num_symbols.args::<1>(py, args, nargs, kwnames)? };
+    Ok(lto_module_get_num_symbols(py, rt::call::extract(x0, "mod")?)?.into_ptr())
+}
+
 fn lto_module_get_num_symbols(py: Python<'_>, r#mod: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_get_num_symbols");
     let a_mod = r#mod.addr();
@@ -468,16 +712,30 @@ fn lto_module_get_num_symbols(py: Python<'_>, r#mod: rt::PtrArg) -> PyResult<PyO
     let __r = py.allow_threads(move || unsafe { __f(a_mod) });
     Ok(rt::obj(py, __r)?)
 }
-/// Returns the name of the ith symbol in the object module.
-///
-/// Args:
-///     mod
-///     index
-///
-/// Returns: a tuple of 1 item(s):
-///     bytes
-#[pyfunction]
-#[pyo3(signature = (r#mod, index))]
+/// `lto_module_get_symbol_name` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_lto_module_get_symbol_name: rt::call::Function = rt::call::Function::new(
+    c"lto_module_get_symbol_name",
+    "lto_module_get_symbol_name",
+    &["mod", "index"],
+    rt::fastcall_entry!(C_lto_module_get_symbol_name),
+    c"lto_module_get_symbol_name(mod, index)\n--\n\nReturns the name of the ith symbol in the object module.\n\nArgs:\n    mod\n    index\n\nReturns: a tuple of 1 item(s):\n    bytes",
+);
+
+/// The arguments of a call of `lto_module_get_symbol_name`, converted in order.
+unsafe fn C_lto_module_get_symbol_name(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_lto_module_get_symbol_name.args::<2>(py, args, nargs, kwnames)? };
+    Ok(lto_module_get_symbol_name(py, rt::call::extract(x0, "mod")?, rt::call::extract(x1, "index")?)?.into_ptr())
+}
+
 fn lto_module_get_symbol_name(py: Python<'_>, r#mod: rt::PtrArg, index: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_get_symbol_name");
     let a_mod = r#mod.addr();
@@ -491,16 +749,30 @@ fn lto_module_get_symbol_name(py: Python<'_>, r#mod: rt::PtrArg, index: rt::CInt
     let __r = py.allow_threads(move || unsafe { __f(a_mod, a_index) });
     Ok(rt::cstr_result(py, __r)?)
 }
-/// Returns the attributes of the ith symbol in the object module.
-///
-/// Args:
-///     mod
-///     index
-///
-/// Returns: a tuple of 1 item(s):
-///     lto_symbol_attributes
-#[pyfunction]
-#[pyo3(signature = (r#mod, index))]
+/// `lto_module_get_symbol_attribute` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_lto_module_get_symbol_attribute: rt::call::Function = rt::call::Function::new(
+    c"lto_module_get_symbol_attribute",
+    "lto_module_get_symbol_attribute",
+    &["mod", "index"],
+    rt::fastcall_entry!(C_lto_module_get_symbol_attribute),
+    c"lto_module_get_symbol_attribute(mod, index)\n--\n\nReturns the attributes of the ith symbol in the object module.\n\nArgs:\n    mod\n    index\n\nReturns: a tuple of 1 item(s):\n    lto_symbol_attributes",
+);
+
+/// The arguments of a call of `lto_module_get_symbol_attribute`, converted in order.
+unsafe fn C_lto_module_get_symbol_attribute(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_lto_module_get_symbol_attribute.args::<2>(py, args, nargs, kwnames)? };
+    Ok(lto_module_get_symbol_attribute(py, rt::call::extract(x0, "mod")?, rt::call::extract(x1, "index")?)?.into_ptr())
+}
+
 fn lto_module_get_symbol_attribute(py: Python<'_>, r#mod: rt::PtrArg, index: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_get_symbol_attribute");
     let a_mod = r#mod.addr();
@@ -514,18 +786,30 @@ fn lto_module_get_symbol_attribute(py: Python<'_>, r#mod: rt::PtrArg, index: rt:
     let __r = py.allow_threads(move || unsafe { __f(a_mod, a_index) });
     Ok(TYPES.enum_member(py, 0, __r as i64)?)
 }
-/// Returns the module's linker options.
-///
-/// The linker options may consist of multiple flags. It is the linker's
-/// responsibility to split the flags using a platform-specific mechanism.
-///
-/// Args:
-///     mod
-///
-/// Returns: a tuple of 1 item(s):
-///     bytes
-#[pyfunction]
-#[pyo3(signature = (r#mod))]
+/// `lto_module_get_linkeropts` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_lto_module_get_linkeropts: rt::call::Function = rt::call::Function::new(
+    c"lto_module_get_linkeropts",
+    "lto_module_get_linkeropts",
+    &["mod"],
+    rt::fastcall_entry!(C_lto_module_get_linkeropts),
+    c"lto_module_get_linkeropts(mod)\n--\n\nReturns the module's linker options.\n\nThe linker options may consist of multiple flags. It is the linker's\nresponsibility to split the flags using a platform-specific mechanism.\n\nArgs:\n    mod\n\nReturns: a tuple of 1 item(s):\n    bytes",
+);
+
+/// The arguments of a call of `lto_module_get_linkeropts`, converted in order.
+unsafe fn C_lto_module_get_linkeropts(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_lto_module_get_linkeropts.args::<1>(py, args, nargs, kwnames)? };
+    Ok(lto_module_get_linkeropts(py, rt::call::extract(x0, "mod")?)?.into_ptr())
+}
+
 fn lto_module_get_linkeropts(py: Python<'_>, r#mod: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_get_linkeropts");
     let a_mod = r#mod.addr();
@@ -538,23 +822,30 @@ fn lto_module_get_linkeropts(py: Python<'_>, r#mod: rt::PtrArg) -> PyResult<PyOb
     let __r = py.allow_threads(move || unsafe { __f(a_mod) });
     Ok(rt::cstr_result(py, __r)?)
 }
-/// If targeting mach-o on darwin, this function gets the CPU type and subtype
-/// that will end up being encoded in the mach-o header. These are the values
-/// that can be found in mach/machine.h.
-///
-/// out_cputype and out_cpusubtype must be non-NULL.
-///
-/// Returns true on error (check lto_get_error_message() for details).
-///
-/// Args:
-///     mod
-///
-/// Returns: a tuple of 3 item(s):
-///     bool
-///     out_cputype: int
-///     out_cpusubtype: int
-#[pyfunction]
-#[pyo3(signature = (r#mod))]
+/// `lto_module_get_macho_cputype` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_lto_module_get_macho_cputype: rt::call::Function = rt::call::Function::new(
+    c"lto_module_get_macho_cputype",
+    "lto_module_get_macho_cputype",
+    &["mod"],
+    rt::fastcall_entry!(C_lto_module_get_macho_cputype),
+    c"lto_module_get_macho_cputype(mod)\n--\n\nIf targeting mach-o on darwin, this function gets the CPU type and subtype\nthat will end up being encoded in the mach-o header. These are the values\nthat can be found in mach/machine.h.\n\nout_cputype and out_cpusubtype must be non-NULL.\n\nReturns true on error (check lto_get_error_message() for details).\n\nArgs:\n    mod\n\nReturns: a tuple of 3 item(s):\n    bool\n    out_cputype: int\n    out_cpusubtype: int",
+);
+
+/// The arguments of a call of `lto_module_get_macho_cputype`, converted in order.
+unsafe fn C_lto_module_get_macho_cputype(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_lto_module_get_macho_cputype.args::<1>(py, args, nargs, kwnames)? };
+    Ok(lto_module_get_macho_cputype(py, rt::call::extract(x0, "mod")?)?.into_ptr())
+}
+
 fn lto_module_get_macho_cputype(py: Python<'_>, r#mod: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_get_macho_cputype");
     let a_mod = r#mod.addr();
@@ -571,18 +862,30 @@ fn lto_module_get_macho_cputype(py: Python<'_>, r#mod: rt::PtrArg) -> PyResult<P
     let __r = py.allow_threads(move || unsafe { __f(a_mod, a_out_cputype, a_out_cpusubtype) });
     rt::tuple(py, [rt::obj(py, (__r as u8) != 0)?, rt::obj(py, o_out_cputype)?, rt::obj(py, o_out_cpusubtype)?])
 }
-/// This function can be used by the linker to check if a given module has
-/// any constructor or destructor functions.
-///
-/// Returns true if the module has either the @llvm.global_ctors or the
-///
-/// Args:
-///     mod
-///
-/// Returns: a tuple of 1 item(s):
-///     bool
-#[pyfunction]
-#[pyo3(signature = (r#mod))]
+/// `lto_module_has_ctor_dtor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_lto_module_has_ctor_dtor: rt::call::Function = rt::call::Function::new(
+    c"lto_module_has_ctor_dtor",
+    "lto_module_has_ctor_dtor",
+    &["mod"],
+    rt::fastcall_entry!(C_lto_module_has_ctor_dtor),
+    c"lto_module_has_ctor_dtor(mod)\n--\n\nThis function can be used by the linker to check if a given module has\nany constructor or destructor functions.\n\nReturns true if the module has either the @llvm.global_ctors or the\n\nArgs:\n    mod\n\nReturns: a tuple of 1 item(s):\n    bool",
+);
+
+/// The arguments of a call of `lto_module_has_ctor_dtor`, converted in order.
+unsafe fn C_lto_module_has_ctor_dtor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_lto_module_has_ctor_dtor.args::<1>(py, args, nargs, kwnames)? };
+    Ok(lto_module_has_ctor_dtor(py, rt::call::extract(x0, "mod")?)?.into_ptr())
+}
+
 fn lto_module_has_ctor_dtor(py: Python<'_>, r#mod: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_has_ctor_dtor");
     let a_mod = r#mod.addr();
@@ -595,16 +898,30 @@ fn lto_module_has_ctor_dtor(py: Python<'_>, r#mod: rt::PtrArg) -> PyResult<PyObj
     let __r = py.allow_threads(move || unsafe { __f(a_mod) });
     Ok(rt::obj(py, (__r as u8) != 0)?)
 }
-/// Set a diagnostic handler and the related context (void *).
-/// This is more general than lto_get_error_message, as the diagnostic handler
-/// can be called at anytime within lto.
-///
-/// Args:
-///     arg0
-///     arg1
-///     arg2
-#[pyfunction]
-#[pyo3(signature = (arg0, arg1, arg2))]
+/// `lto_codegen_set_diagnostic_handler` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_lto_codegen_set_diagnostic_handler: rt::call::Function = rt::call::Function::new(
+    c"lto_codegen_set_diagnostic_handler",
+    "lto_codegen_set_diagnostic_handler",
+    &["arg0", "arg1", "arg2"],
+    rt::fastcall_entry!(C_lto_codegen_set_diagnostic_handler),
+    c"lto_codegen_set_diagnostic_handler(arg0, arg1, arg2)\n--\n\nSet a diagnostic handler and the related context (void *).\nThis is more general than lto_get_error_message, as the diagnostic handler\ncan be called at anytime within lto.\n\nArgs:\n    arg0\n    arg1\n    arg2",
+);
+
+/// The arguments of a call of `lto_codegen_set_diagnostic_handler`, converted in order.
+unsafe fn C_lto_codegen_set_diagnostic_handler(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_lto_codegen_set_diagnostic_handler.args::<3>(py, args, nargs, kwnames)? };
+    Ok(lto_codegen_set_diagnostic_handler(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "arg1")?, rt::call::extract(x2, "arg2")?)?.into_ptr())
+}
+
 fn lto_codegen_set_diagnostic_handler(py: Python<'_>, arg0: rt::PtrArg, arg1: rt::PtrArg, arg2: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_set_diagnostic_handler");
     let a_arg0 = arg0.addr();
@@ -619,16 +936,30 @@ fn lto_codegen_set_diagnostic_handler(py: Python<'_>, arg0: rt::PtrArg, arg1: rt
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_arg1, a_arg2) });
     Ok(py.None())
 }
-/// Instantiates a code generator.
-/// Returns NULL on error (check lto_get_error_message() for details).
-///
-/// All modules added using \a lto_codegen_add_module() must have been created
-/// in the same context as the codegen.
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueLTOCodeGenerator
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `lto_codegen_create` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_lto_codegen_create: rt::call::Function = rt::call::Function::new(
+    c"lto_codegen_create",
+    "lto_codegen_create",
+    &[],
+    rt::fastcall_entry!(C_lto_codegen_create),
+    c"lto_codegen_create()\n--\n\nInstantiates a code generator.\nReturns NULL on error (check lto_get_error_message() for details).\n\nAll modules added using \\a lto_codegen_add_module() must have been created\nin the same context as the codegen.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueLTOCodeGenerator",
+);
+
+/// The arguments of a call of `lto_codegen_create`, converted in order.
+unsafe fn C_lto_codegen_create(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_lto_codegen_create.args::<0>(py, args, nargs, kwnames)? };
+    Ok(lto_codegen_create(py)?.into_ptr())
+}
+
 fn lto_codegen_create(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_create");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -640,16 +971,30 @@ fn lto_codegen_create(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Instantiate a code generator in its own context.
-///
-/// Instantiates a code generator in its own context.  Modules added via \a
-/// lto_codegen_add_module() must have all been created in the same context,
-/// using \a lto_module_create_in_codegen_context().
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueLTOCodeGenerator
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `lto_codegen_create_in_local_context` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_lto_codegen_create_in_local_context: rt::call::Function = rt::call::Function::new(
+    c"lto_codegen_create_in_local_context",
+    "lto_codegen_create_in_local_context",
+    &[],
+    rt::fastcall_entry!(C_lto_codegen_create_in_local_context),
+    c"lto_codegen_create_in_local_context()\n--\n\nInstantiate a code generator in its own context.\n\nInstantiates a code generator in its own context.  Modules added via \\a\nlto_codegen_add_module() must have all been created in the same context,\nusing \\a lto_module_create_in_codegen_context().\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueLTOCodeGenerator",
+);
+
+/// The arguments of a call of `lto_codegen_create_in_local_context`, converted in order.
+unsafe fn C_lto_codegen_create_in_local_context(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_lto_codegen_create_in_local_context.args::<0>(py, args, nargs, kwnames)? };
+    Ok(lto_codegen_create_in_local_context(py)?.into_ptr())
+}
+
 fn lto_codegen_create_in_local_context(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_create_in_local_context");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -661,13 +1006,30 @@ fn lto_codegen_create_in_local_context(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Frees all code generator and all memory it internally allocated.
-/// Upon return the lto_code_gen_t is no longer valid.
-///
-/// Args:
-///     arg0
-#[pyfunction]
-#[pyo3(signature = (arg0))]
+/// `lto_codegen_dispose` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_lto_codegen_dispose: rt::call::Function = rt::call::Function::new(
+    c"lto_codegen_dispose",
+    "lto_codegen_dispose",
+    &["arg0"],
+    rt::fastcall_entry!(C_lto_codegen_dispose),
+    c"lto_codegen_dispose(arg0)\n--\n\nFrees all code generator and all memory it internally allocated.\nUpon return the lto_code_gen_t is no longer valid.\n\nArgs:\n    arg0",
+);
+
+/// The arguments of a call of `lto_codegen_dispose`, converted in order.
+unsafe fn C_lto_codegen_dispose(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_lto_codegen_dispose.args::<1>(py, args, nargs, kwnames)? };
+    Ok(lto_codegen_dispose(py, rt::call::extract(x0, "arg0")?)?.into_ptr())
+}
+
 fn lto_codegen_dispose(py: Python<'_>, arg0: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_dispose");
     let a_arg0 = arg0.addr();
@@ -680,17 +1042,30 @@ fn lto_codegen_dispose(py: Python<'_>, arg0: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_arg0) });
     Ok(py.None())
 }
-/// Add an object module to the set of modules for which code will be generated.
-/// Returns true on error (check lto_get_error_message() for details).
-///
-/// Args:
-///     cg
-///     mod
-///
-/// Returns: a tuple of 1 item(s):
-///     bool
-#[pyfunction]
-#[pyo3(signature = (cg, r#mod))]
+/// `lto_codegen_add_module` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_lto_codegen_add_module: rt::call::Function = rt::call::Function::new(
+    c"lto_codegen_add_module",
+    "lto_codegen_add_module",
+    &["cg", "mod"],
+    rt::fastcall_entry!(C_lto_codegen_add_module),
+    c"lto_codegen_add_module(cg, mod)\n--\n\nAdd an object module to the set of modules for which code will be generated.\nReturns true on error (check lto_get_error_message() for details).\n\nArgs:\n    cg\n    mod\n\nReturns: a tuple of 1 item(s):\n    bool",
+);
+
+/// The arguments of a call of `lto_codegen_add_module`, converted in order.
+unsafe fn C_lto_codegen_add_module(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_lto_codegen_add_module.args::<2>(py, args, nargs, kwnames)? };
+    Ok(lto_codegen_add_module(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "mod")?)?.into_ptr())
+}
+
 fn lto_codegen_add_module(py: Python<'_>, cg: rt::PtrArg, r#mod: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_add_module");
     let a_cg = cg.addr();
@@ -704,14 +1079,30 @@ fn lto_codegen_add_module(py: Python<'_>, cg: rt::PtrArg, r#mod: rt::PtrArg) -> 
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_mod) });
     Ok(rt::obj(py, (__r as u8) != 0)?)
 }
-/// Sets the object module for code generation. This will transfer the ownership
-/// of the module to the code generator.
-///
-/// Args:
-///     cg
-///     mod
-#[pyfunction]
-#[pyo3(signature = (cg, r#mod))]
+/// `lto_codegen_set_module` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_lto_codegen_set_module: rt::call::Function = rt::call::Function::new(
+    c"lto_codegen_set_module",
+    "lto_codegen_set_module",
+    &["cg", "mod"],
+    rt::fastcall_entry!(C_lto_codegen_set_module),
+    c"lto_codegen_set_module(cg, mod)\n--\n\nSets the object module for code generation. This will transfer the ownership\nof the module to the code generator.\n\nArgs:\n    cg\n    mod",
+);
+
+/// The arguments of a call of `lto_codegen_set_module`, converted in order.
+unsafe fn C_lto_codegen_set_module(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_lto_codegen_set_module.args::<2>(py, args, nargs, kwnames)? };
+    Ok(lto_codegen_set_module(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "mod")?)?.into_ptr())
+}
+
 fn lto_codegen_set_module(py: Python<'_>, cg: rt::PtrArg, r#mod: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_set_module");
     let a_cg = cg.addr();
@@ -725,17 +1116,30 @@ fn lto_codegen_set_module(py: Python<'_>, cg: rt::PtrArg, r#mod: rt::PtrArg) -> 
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_mod) });
     Ok(py.None())
 }
-/// Sets if debug info should be generated.
-/// Returns true on error (check lto_get_error_message() for details).
-///
-/// Args:
-///     cg
-///     arg1
-///
-/// Returns: a tuple of 1 item(s):
-///     bool
-#[pyfunction]
-#[pyo3(signature = (cg, arg1))]
+/// `lto_codegen_set_debug_model` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_lto_codegen_set_debug_model: rt::call::Function = rt::call::Function::new(
+    c"lto_codegen_set_debug_model",
+    "lto_codegen_set_debug_model",
+    &["cg", "arg1"],
+    rt::fastcall_entry!(C_lto_codegen_set_debug_model),
+    c"lto_codegen_set_debug_model(cg, arg1)\n--\n\nSets if debug info should be generated.\nReturns true on error (check lto_get_error_message() for details).\n\nArgs:\n    cg\n    arg1\n\nReturns: a tuple of 1 item(s):\n    bool",
+);
+
+/// The arguments of a call of `lto_codegen_set_debug_model`, converted in order.
+unsafe fn C_lto_codegen_set_debug_model(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_lto_codegen_set_debug_model.args::<2>(py, args, nargs, kwnames)? };
+    Ok(lto_codegen_set_debug_model(py, rt::call::extract(x0, "cg")?, &x1)?.into_ptr())
+}
+
 fn lto_codegen_set_debug_model(py: Python<'_>, cg: rt::PtrArg, arg1: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_set_debug_model");
     let a_cg = cg.addr();
@@ -749,17 +1153,30 @@ fn lto_codegen_set_debug_model(py: Python<'_>, cg: rt::PtrArg, arg1: &Bound<'_, 
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_arg1) });
     Ok(rt::obj(py, (__r as u8) != 0)?)
 }
-/// Sets which PIC code model to generated.
-/// Returns true on error (check lto_get_error_message() for details).
-///
-/// Args:
-///     cg
-///     arg1
-///
-/// Returns: a tuple of 1 item(s):
-///     bool
-#[pyfunction]
-#[pyo3(signature = (cg, arg1))]
+/// `lto_codegen_set_pic_model` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_lto_codegen_set_pic_model: rt::call::Function = rt::call::Function::new(
+    c"lto_codegen_set_pic_model",
+    "lto_codegen_set_pic_model",
+    &["cg", "arg1"],
+    rt::fastcall_entry!(C_lto_codegen_set_pic_model),
+    c"lto_codegen_set_pic_model(cg, arg1)\n--\n\nSets which PIC code model to generated.\nReturns true on error (check lto_get_error_message() for details).\n\nArgs:\n    cg\n    arg1\n\nReturns: a tuple of 1 item(s):\n    bool",
+);
+
+/// The arguments of a call of `lto_codegen_set_pic_model`, converted in order.
+unsafe fn C_lto_codegen_set_pic_model(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_lto_codegen_set_pic_model.args::<2>(py, args, nargs, kwnames)? };
+    Ok(lto_codegen_set_pic_model(py, rt::call::extract(x0, "cg")?, &x1)?.into_ptr())
+}
+
 fn lto_codegen_set_pic_model(py: Python<'_>, cg: rt::PtrArg, arg1: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_set_pic_model");
     let a_cg = cg.addr();
@@ -773,13 +1190,30 @@ fn lto_codegen_set_pic_model(py: Python<'_>, cg: rt::PtrArg, arg1: &Bound<'_, Py
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_arg1) });
     Ok(rt::obj(py, (__r as u8) != 0)?)
 }
-/// Sets the cpu to generate code for.
-///
-/// Args:
-///     cg
-///     cpu
-#[pyfunction]
-#[pyo3(signature = (cg, cpu))]
+/// `lto_codegen_set_cpu` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_lto_codegen_set_cpu: rt::call::Function = rt::call::Function::new(
+    c"lto_codegen_set_cpu",
+    "lto_codegen_set_cpu",
+    &["cg", "cpu"],
+    rt::fastcall_entry!(C_lto_codegen_set_cpu),
+    c"lto_codegen_set_cpu(cg, cpu)\n--\n\nSets the cpu to generate code for.\n\nArgs:\n    cg\n    cpu",
+);
+
+/// The arguments of a call of `lto_codegen_set_cpu`, converted in order.
+unsafe fn C_lto_codegen_set_cpu(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_lto_codegen_set_cpu.args::<2>(py, args, nargs, kwnames)? };
+    Ok(lto_codegen_set_cpu(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "cpu")?)?.into_ptr())
+}
+
 fn lto_codegen_set_cpu(py: Python<'_>, cg: rt::PtrArg, cpu: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_set_cpu");
     let a_cg = cg.addr();
@@ -793,14 +1227,30 @@ fn lto_codegen_set_cpu(py: Python<'_>, cg: rt::PtrArg, cpu: rt::CStrArg) -> PyRe
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_cpu) });
     Ok(py.None())
 }
-/// Sets the location of the assembler tool to run. If not set, libLTO
-/// will use gcc to invoke the assembler.
-///
-/// Args:
-///     cg
-///     path
-#[pyfunction]
-#[pyo3(signature = (cg, path))]
+/// `lto_codegen_set_assembler_path` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_lto_codegen_set_assembler_path: rt::call::Function = rt::call::Function::new(
+    c"lto_codegen_set_assembler_path",
+    "lto_codegen_set_assembler_path",
+    &["cg", "path"],
+    rt::fastcall_entry!(C_lto_codegen_set_assembler_path),
+    c"lto_codegen_set_assembler_path(cg, path)\n--\n\nSets the location of the assembler tool to run. If not set, libLTO\nwill use gcc to invoke the assembler.\n\nArgs:\n    cg\n    path",
+);
+
+/// The arguments of a call of `lto_codegen_set_assembler_path`, converted in order.
+unsafe fn C_lto_codegen_set_assembler_path(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_lto_codegen_set_assembler_path.args::<2>(py, args, nargs, kwnames)? };
+    Ok(lto_codegen_set_assembler_path(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "path")?)?.into_ptr())
+}
+
 fn lto_codegen_set_assembler_path(py: Python<'_>, cg: rt::PtrArg, path: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_set_assembler_path");
     let a_cg = cg.addr();
@@ -814,14 +1264,30 @@ fn lto_codegen_set_assembler_path(py: Python<'_>, cg: rt::PtrArg, path: rt::CStr
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_path) });
     Ok(py.None())
 }
-/// Sets extra arguments that libLTO should pass to the assembler.
-///
-/// Args:
-///     cg
-///     args
-///     nargs
-#[pyfunction]
-#[pyo3(signature = (cg, args, nargs))]
+/// `lto_codegen_set_assembler_args` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_lto_codegen_set_assembler_args: rt::call::Function = rt::call::Function::new(
+    c"lto_codegen_set_assembler_args",
+    "lto_codegen_set_assembler_args",
+    &["cg", "args", "nargs"],
+    rt::fastcall_entry!(C_lto_codegen_set_assembler_args),
+    c"lto_codegen_set_assembler_args(cg, args, nargs)\n--\n\nSets extra arguments that libLTO should pass to the assembler.\n\nArgs:\n    cg\n    args\n    nargs",
+);
+
+/// The arguments of a call of `lto_codegen_set_assembler_args`, converted in order.
+unsafe fn C_lto_codegen_set_assembler_args(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_lto_codegen_set_assembler_args.args::<3>(py, args, nargs, kwnames)? };
+    Ok(lto_codegen_set_assembler_args(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "args")?, rt::call::extract(x2, "nargs")?)?.into_ptr())
+}
+
 fn lto_codegen_set_assembler_args(py: Python<'_>, cg: rt::PtrArg, args: rt::CStrArrayArg, nargs: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_set_assembler_args");
     let a_cg = cg.addr();
@@ -836,15 +1302,30 @@ fn lto_codegen_set_assembler_args(py: Python<'_>, cg: rt::PtrArg, args: rt::CStr
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_args, a_nargs) });
     Ok(py.None())
 }
-/// Adds to a list of all global symbols that must exist in the final generated
-/// code. If a function is not listed there, it might be inlined into every usage
-/// and optimized away.
-///
-/// Args:
-///     cg
-///     symbol
-#[pyfunction]
-#[pyo3(signature = (cg, symbol))]
+/// `lto_codegen_add_must_preserve_symbol` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_lto_codegen_add_must_preserve_symbol: rt::call::Function = rt::call::Function::new(
+    c"lto_codegen_add_must_preserve_symbol",
+    "lto_codegen_add_must_preserve_symbol",
+    &["cg", "symbol"],
+    rt::fastcall_entry!(C_lto_codegen_add_must_preserve_symbol),
+    c"lto_codegen_add_must_preserve_symbol(cg, symbol)\n--\n\nAdds to a list of all global symbols that must exist in the final generated\ncode. If a function is not listed there, it might be inlined into every usage\nand optimized away.\n\nArgs:\n    cg\n    symbol",
+);
+
+/// The arguments of a call of `lto_codegen_add_must_preserve_symbol`, converted in order.
+unsafe fn C_lto_codegen_add_must_preserve_symbol(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_lto_codegen_add_must_preserve_symbol.args::<2>(py, args, nargs, kwnames)? };
+    Ok(lto_codegen_add_must_preserve_symbol(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "symbol")?)?.into_ptr())
+}
+
 fn lto_codegen_add_must_preserve_symbol(py: Python<'_>, cg: rt::PtrArg, symbol: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_add_must_preserve_symbol");
     let a_cg = cg.addr();
@@ -858,18 +1339,30 @@ fn lto_codegen_add_must_preserve_symbol(py: Python<'_>, cg: rt::PtrArg, symbol: 
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_symbol) });
     Ok(py.None())
 }
-/// Writes a new object file at the specified path that contains the
-/// merged contents of all modules added so far.
-/// Returns true on error (check lto_get_error_message() for details).
-///
-/// Args:
-///     cg
-///     path
-///
-/// Returns: a tuple of 1 item(s):
-///     bool
-#[pyfunction]
-#[pyo3(signature = (cg, path))]
+/// `lto_codegen_write_merged_modules` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_lto_codegen_write_merged_modules: rt::call::Function = rt::call::Function::new(
+    c"lto_codegen_write_merged_modules",
+    "lto_codegen_write_merged_modules",
+    &["cg", "path"],
+    rt::fastcall_entry!(C_lto_codegen_write_merged_modules),
+    c"lto_codegen_write_merged_modules(cg, path)\n--\n\nWrites a new object file at the specified path that contains the\nmerged contents of all modules added so far.\nReturns true on error (check lto_get_error_message() for details).\n\nArgs:\n    cg\n    path\n\nReturns: a tuple of 1 item(s):\n    bool",
+);
+
+/// The arguments of a call of `lto_codegen_write_merged_modules`, converted in order.
+unsafe fn C_lto_codegen_write_merged_modules(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_lto_codegen_write_merged_modules.args::<2>(py, args, nargs, kwnames)? };
+    Ok(lto_codegen_write_merged_modules(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "path")?)?.into_ptr())
+}
+
 fn lto_codegen_write_merged_modules(py: Python<'_>, cg: rt::PtrArg, path: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_write_merged_modules");
     let a_cg = cg.addr();
@@ -883,23 +1376,30 @@ fn lto_codegen_write_merged_modules(py: Python<'_>, cg: rt::PtrArg, path: rt::CS
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_path) });
     Ok(rt::obj(py, (__r as u8) != 0)?)
 }
-/// Generates code for all added modules into one native object file.
-/// This calls lto_codegen_optimize then lto_codegen_compile_optimized.
-///
-/// On success returns a pointer to a generated mach-o/ELF buffer and
-/// length set to the buffer size.  The buffer is owned by the
-/// lto_code_gen_t and will be freed when lto_codegen_dispose()
-/// is called, or lto_codegen_compile() is called again.
-/// On failure, returns NULL (check lto_get_error_message() for details).
-///
-/// Args:
-///     cg
-///
-/// Returns: a tuple of 2 item(s):
-///     Pointer
-///     length: int
-#[pyfunction]
-#[pyo3(signature = (cg))]
+/// `lto_codegen_compile` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_lto_codegen_compile: rt::call::Function = rt::call::Function::new(
+    c"lto_codegen_compile",
+    "lto_codegen_compile",
+    &["cg"],
+    rt::fastcall_entry!(C_lto_codegen_compile),
+    c"lto_codegen_compile(cg)\n--\n\nGenerates code for all added modules into one native object file.\nThis calls lto_codegen_optimize then lto_codegen_compile_optimized.\n\nOn success returns a pointer to a generated mach-o/ELF buffer and\nlength set to the buffer size.  The buffer is owned by the\nlto_code_gen_t and will be freed when lto_codegen_dispose()\nis called, or lto_codegen_compile() is called again.\nOn failure, returns NULL (check lto_get_error_message() for details).\n\nArgs:\n    cg\n\nReturns: a tuple of 2 item(s):\n    Pointer\n    length: int",
+);
+
+/// The arguments of a call of `lto_codegen_compile`, converted in order.
+unsafe fn C_lto_codegen_compile(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_lto_codegen_compile.args::<1>(py, args, nargs, kwnames)? };
+    Ok(lto_codegen_compile(py, rt::call::extract(x0, "cg")?)?.into_ptr())
+}
+
 fn lto_codegen_compile(py: Python<'_>, cg: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_compile");
     let a_cg = cg.addr();
@@ -914,20 +1414,30 @@ fn lto_codegen_compile(py: Python<'_>, cg: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_length) });
     rt::tuple(py, [rt::pointer_result(py, __r)?, rt::obj(py, o_length)?])
 }
-/// Generates code for all added modules into one native object file.
-/// This calls lto_codegen_optimize then lto_codegen_compile_optimized (instead
-/// of returning a generated mach-o/ELF buffer, it writes to a file).
-///
-/// The name of the file is written to name. Returns true on error.
-///
-/// Args:
-///     cg
-///     name
-///
-/// Returns: a tuple of 1 item(s):
-///     bool
-#[pyfunction]
-#[pyo3(signature = (cg, name))]
+/// `lto_codegen_compile_to_file` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_lto_codegen_compile_to_file: rt::call::Function = rt::call::Function::new(
+    c"lto_codegen_compile_to_file",
+    "lto_codegen_compile_to_file",
+    &["cg", "name"],
+    rt::fastcall_entry!(C_lto_codegen_compile_to_file),
+    c"lto_codegen_compile_to_file(cg, name)\n--\n\nGenerates code for all added modules into one native object file.\nThis calls lto_codegen_optimize then lto_codegen_compile_optimized (instead\nof returning a generated mach-o/ELF buffer, it writes to a file).\n\nThe name of the file is written to name. Returns true on error.\n\nArgs:\n    cg\n    name\n\nReturns: a tuple of 1 item(s):\n    bool",
+);
+
+/// The arguments of a call of `lto_codegen_compile_to_file`, converted in order.
+unsafe fn C_lto_codegen_compile_to_file(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_lto_codegen_compile_to_file.args::<2>(py, args, nargs, kwnames)? };
+    Ok(lto_codegen_compile_to_file(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "name")?)?.into_ptr())
+}
+
 fn lto_codegen_compile_to_file(py: Python<'_>, cg: rt::PtrArg, name: rt::CStrArrayArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_compile_to_file");
     let a_cg = cg.addr();
@@ -941,15 +1451,30 @@ fn lto_codegen_compile_to_file(py: Python<'_>, cg: rt::PtrArg, name: rt::CStrArr
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_name) });
     Ok(rt::obj(py, (__r as u8) != 0)?)
 }
-/// Runs optimization for the merged module. Returns true on error.
-///
-/// Args:
-///     cg
-///
-/// Returns: a tuple of 1 item(s):
-///     bool
-#[pyfunction]
-#[pyo3(signature = (cg))]
+/// `lto_codegen_optimize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_lto_codegen_optimize: rt::call::Function = rt::call::Function::new(
+    c"lto_codegen_optimize",
+    "lto_codegen_optimize",
+    &["cg"],
+    rt::fastcall_entry!(C_lto_codegen_optimize),
+    c"lto_codegen_optimize(cg)\n--\n\nRuns optimization for the merged module. Returns true on error.\n\nArgs:\n    cg\n\nReturns: a tuple of 1 item(s):\n    bool",
+);
+
+/// The arguments of a call of `lto_codegen_optimize`, converted in order.
+unsafe fn C_lto_codegen_optimize(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_lto_codegen_optimize.args::<1>(py, args, nargs, kwnames)? };
+    Ok(lto_codegen_optimize(py, rt::call::extract(x0, "cg")?)?.into_ptr())
+}
+
 fn lto_codegen_optimize(py: Python<'_>, cg: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_optimize");
     let a_cg = cg.addr();
@@ -962,23 +1487,30 @@ fn lto_codegen_optimize(py: Python<'_>, cg: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_cg) });
     Ok(rt::obj(py, (__r as u8) != 0)?)
 }
-/// Generates code for the optimized merged module into one native object file.
-/// It will not run any IR optimizations on the merged module.
-///
-/// On success returns a pointer to a generated mach-o/ELF buffer and length set
-/// to the buffer size.  The buffer is owned by the lto_code_gen_t and will be
-/// freed when lto_codegen_dispose() is called, or
-/// lto_codegen_compile_optimized() is called again. On failure, returns NULL
-/// (check lto_get_error_message() for details).
-///
-/// Args:
-///     cg
-///
-/// Returns: a tuple of 2 item(s):
-///     Pointer
-///     length: int
-#[pyfunction]
-#[pyo3(signature = (cg))]
+/// `lto_codegen_compile_optimized` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_lto_codegen_compile_optimized: rt::call::Function = rt::call::Function::new(
+    c"lto_codegen_compile_optimized",
+    "lto_codegen_compile_optimized",
+    &["cg"],
+    rt::fastcall_entry!(C_lto_codegen_compile_optimized),
+    c"lto_codegen_compile_optimized(cg)\n--\n\nGenerates code for the optimized merged module into one native object file.\nIt will not run any IR optimizations on the merged module.\n\nOn success returns a pointer to a generated mach-o/ELF buffer and length set\nto the buffer size.  The buffer is owned by the lto_code_gen_t and will be\nfreed when lto_codegen_dispose() is called, or\nlto_codegen_compile_optimized() is called again. On failure, returns NULL\n(check lto_get_error_message() for details).\n\nArgs:\n    cg\n\nReturns: a tuple of 2 item(s):\n    Pointer\n    length: int",
+);
+
+/// The arguments of a call of `lto_codegen_compile_optimized`, converted in order.
+unsafe fn C_lto_codegen_compile_optimized(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_lto_codegen_compile_optimized.args::<1>(py, args, nargs, kwnames)? };
+    Ok(lto_codegen_compile_optimized(py, rt::call::extract(x0, "cg")?)?.into_ptr())
+}
+
 fn lto_codegen_compile_optimized(py: Python<'_>, cg: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_compile_optimized");
     let a_cg = cg.addr();
@@ -993,12 +1525,30 @@ fn lto_codegen_compile_optimized(py: Python<'_>, cg: rt::PtrArg) -> PyResult<PyO
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_length) });
     rt::tuple(py, [rt::pointer_result(py, __r)?, rt::obj(py, o_length)?])
 }
-/// Returns the runtime API version.
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `lto_api_version` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_lto_api_version: rt::call::Function = rt::call::Function::new(
+    c"lto_api_version",
+    "lto_api_version",
+    &[],
+    rt::fastcall_entry!(C_lto_api_version),
+    c"lto_api_version()\n--\n\nReturns the runtime API version.\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `lto_api_version`, converted in order.
+unsafe fn C_lto_api_version(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_lto_api_version.args::<0>(py, args, nargs, kwnames)? };
+    Ok(lto_api_version(py)?.into_ptr())
+}
+
 fn lto_api_version(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_api_version");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1010,20 +1560,30 @@ fn lto_api_version(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(rt::obj(py, __r)?)
 }
-/// Parses options immediately, making them available as early as possible. For
-/// example during executing codegen::InitTargetOptionsFromCodeGenFlags. Since
-/// parsing shud only happen once, only one of lto_codegen_debug_options or
-/// lto_set_debug_options should be called.
-///
-/// This function takes one or more options separated by spaces.
-/// Warning: passing file paths through this function may confuse the argument
-/// parser if the paths contain spaces.
-///
-/// Args:
-///     options
-///     number
-#[pyfunction]
-#[pyo3(signature = (options, number))]
+/// `lto_set_debug_options` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_lto_set_debug_options: rt::call::Function = rt::call::Function::new(
+    c"lto_set_debug_options",
+    "lto_set_debug_options",
+    &["options", "number"],
+    rt::fastcall_entry!(C_lto_set_debug_options),
+    c"lto_set_debug_options(options, number)\n--\n\nParses options immediately, making them available as early as possible. For\nexample during executing codegen::InitTargetOptionsFromCodeGenFlags. Since\nparsing shud only happen once, only one of lto_codegen_debug_options or\nlto_set_debug_options should be called.\n\nThis function takes one or more options separated by spaces.\nWarning: passing file paths through this function may confuse the argument\nparser if the paths contain spaces.\n\nArgs:\n    options\n    number",
+);
+
+/// The arguments of a call of `lto_set_debug_options`, converted in order.
+unsafe fn C_lto_set_debug_options(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_lto_set_debug_options.args::<2>(py, args, nargs, kwnames)? };
+    Ok(lto_set_debug_options(py, rt::call::extract(x0, "options")?, rt::call::extract(x1, "number")?)?.into_ptr())
+}
+
 fn lto_set_debug_options(py: Python<'_>, options: rt::CStrArrayArg, number: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_set_debug_options");
     let a_options = options.addr();
@@ -1037,19 +1597,30 @@ fn lto_set_debug_options(py: Python<'_>, options: rt::CStrArrayArg, number: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_options, a_number) });
     Ok(py.None())
 }
-/// Sets options to help debug codegen bugs. Since parsing shud only happen once,
-/// only one of lto_codegen_debug_options or lto_set_debug_options
-/// should be called.
-///
-/// This function takes one or more options separated by spaces.
-/// Warning: passing file paths through this function may confuse the argument
-/// parser if the paths contain spaces.
-///
-/// Args:
-///     cg
-///     arg1
-#[pyfunction]
-#[pyo3(signature = (cg, arg1))]
+/// `lto_codegen_debug_options` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_lto_codegen_debug_options: rt::call::Function = rt::call::Function::new(
+    c"lto_codegen_debug_options",
+    "lto_codegen_debug_options",
+    &["cg", "arg1"],
+    rt::fastcall_entry!(C_lto_codegen_debug_options),
+    c"lto_codegen_debug_options(cg, arg1)\n--\n\nSets options to help debug codegen bugs. Since parsing shud only happen once,\nonly one of lto_codegen_debug_options or lto_set_debug_options\nshould be called.\n\nThis function takes one or more options separated by spaces.\nWarning: passing file paths through this function may confuse the argument\nparser if the paths contain spaces.\n\nArgs:\n    cg\n    arg1",
+);
+
+/// The arguments of a call of `lto_codegen_debug_options`, converted in order.
+unsafe fn C_lto_codegen_debug_options(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_lto_codegen_debug_options.args::<2>(py, args, nargs, kwnames)? };
+    Ok(lto_codegen_debug_options(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "arg1")?)?.into_ptr())
+}
+
 fn lto_codegen_debug_options(py: Python<'_>, cg: rt::PtrArg, arg1: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_debug_options");
     let a_cg = cg.addr();
@@ -1063,15 +1634,30 @@ fn lto_codegen_debug_options(py: Python<'_>, cg: rt::PtrArg, arg1: rt::CStrArg) 
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_arg1) });
     Ok(py.None())
 }
-/// Same as the previous function, but takes every option separately through an
-/// array.
-///
-/// Args:
-///     cg
-///     arg1
-///     number
-#[pyfunction]
-#[pyo3(signature = (cg, arg1, number))]
+/// `lto_codegen_debug_options_array` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_lto_codegen_debug_options_array: rt::call::Function = rt::call::Function::new(
+    c"lto_codegen_debug_options_array",
+    "lto_codegen_debug_options_array",
+    &["cg", "arg1", "number"],
+    rt::fastcall_entry!(C_lto_codegen_debug_options_array),
+    c"lto_codegen_debug_options_array(cg, arg1, number)\n--\n\nSame as the previous function, but takes every option separately through an\narray.\n\nArgs:\n    cg\n    arg1\n    number",
+);
+
+/// The arguments of a call of `lto_codegen_debug_options_array`, converted in order.
+unsafe fn C_lto_codegen_debug_options_array(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_lto_codegen_debug_options_array.args::<3>(py, args, nargs, kwnames)? };
+    Ok(lto_codegen_debug_options_array(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "arg1")?, rt::call::extract(x2, "number")?)?.into_ptr())
+}
+
 fn lto_codegen_debug_options_array(py: Python<'_>, cg: rt::PtrArg, arg1: rt::CStrArrayArg, number: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_debug_options_array");
     let a_cg = cg.addr();
@@ -1086,10 +1672,30 @@ fn lto_codegen_debug_options_array(py: Python<'_>, cg: rt::PtrArg, arg1: rt::CSt
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_arg1, a_number) });
     Ok(py.None())
 }
-/// Initializes LLVM disassemblers.
-/// FIXME: This doesn't really belong here.
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `lto_initialize_disassembler` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_lto_initialize_disassembler: rt::call::Function = rt::call::Function::new(
+    c"lto_initialize_disassembler",
+    "lto_initialize_disassembler",
+    &[],
+    rt::fastcall_entry!(C_lto_initialize_disassembler),
+    c"lto_initialize_disassembler()\n--\n\nInitializes LLVM disassemblers.\nFIXME: This doesn't really belong here.",
+);
+
+/// The arguments of a call of `lto_initialize_disassembler`, converted in order.
+unsafe fn C_lto_initialize_disassembler(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_lto_initialize_disassembler.args::<0>(py, args, nargs, kwnames)? };
+    Ok(lto_initialize_disassembler(py)?.into_ptr())
+}
+
 fn lto_initialize_disassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_initialize_disassembler");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1101,14 +1707,30 @@ fn lto_initialize_disassembler(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// Sets if we should run internalize pass during optimization and code
-/// generation.
-///
-/// Args:
-///     cg
-///     ShouldInternalize
-#[pyfunction]
-#[pyo3(signature = (cg, ShouldInternalize))]
+/// `lto_codegen_set_should_internalize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_lto_codegen_set_should_internalize: rt::call::Function = rt::call::Function::new(
+    c"lto_codegen_set_should_internalize",
+    "lto_codegen_set_should_internalize",
+    &["cg", "ShouldInternalize"],
+    rt::fastcall_entry!(C_lto_codegen_set_should_internalize),
+    c"lto_codegen_set_should_internalize(cg, ShouldInternalize)\n--\n\nSets if we should run internalize pass during optimization and code\ngeneration.\n\nArgs:\n    cg\n    ShouldInternalize",
+);
+
+/// The arguments of a call of `lto_codegen_set_should_internalize`, converted in order.
+unsafe fn C_lto_codegen_set_should_internalize(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_lto_codegen_set_should_internalize.args::<2>(py, args, nargs, kwnames)? };
+    Ok(lto_codegen_set_should_internalize(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "ShouldInternalize")?)?.into_ptr())
+}
+
 fn lto_codegen_set_should_internalize(py: Python<'_>, cg: rt::PtrArg, ShouldInternalize: bool) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_set_should_internalize");
     let a_cg = cg.addr();
@@ -1122,16 +1744,30 @@ fn lto_codegen_set_should_internalize(py: Python<'_>, cg: rt::PtrArg, ShouldInte
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_ShouldInternalize) });
     Ok(py.None())
 }
-/// Set whether to embed uselists in bitcode.
-///
-/// Sets whether \a lto_codegen_write_merged_modules() should embed uselists in
-/// output bitcode.  This should be turned on for all -save-temps output.
-///
-/// Args:
-///     cg
-///     ShouldEmbedUselists
-#[pyfunction]
-#[pyo3(signature = (cg, ShouldEmbedUselists))]
+/// `lto_codegen_set_should_embed_uselists` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_lto_codegen_set_should_embed_uselists: rt::call::Function = rt::call::Function::new(
+    c"lto_codegen_set_should_embed_uselists",
+    "lto_codegen_set_should_embed_uselists",
+    &["cg", "ShouldEmbedUselists"],
+    rt::fastcall_entry!(C_lto_codegen_set_should_embed_uselists),
+    c"lto_codegen_set_should_embed_uselists(cg, ShouldEmbedUselists)\n--\n\nSet whether to embed uselists in bitcode.\n\nSets whether \\a lto_codegen_write_merged_modules() should embed uselists in\noutput bitcode.  This should be turned on for all -save-temps output.\n\nArgs:\n    cg\n    ShouldEmbedUselists",
+);
+
+/// The arguments of a call of `lto_codegen_set_should_embed_uselists`, converted in order.
+unsafe fn C_lto_codegen_set_should_embed_uselists(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_lto_codegen_set_should_embed_uselists.args::<2>(py, args, nargs, kwnames)? };
+    Ok(lto_codegen_set_should_embed_uselists(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "ShouldEmbedUselists")?)?.into_ptr())
+}
+
 fn lto_codegen_set_should_embed_uselists(py: Python<'_>, cg: rt::PtrArg, ShouldEmbedUselists: bool) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_set_should_embed_uselists");
     let a_cg = cg.addr();
@@ -1145,20 +1781,30 @@ fn lto_codegen_set_should_embed_uselists(py: Python<'_>, cg: rt::PtrArg, ShouldE
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_ShouldEmbedUselists) });
     Ok(py.None())
 }
-/// Creates an LTO input file from a buffer. The path
-/// argument is used for diagnotics as this function
-/// otherwise does not know which file the given buffer
-/// is associated with.
-///
-/// Args:
-///     buffer
-///     buffer_size
-///     path
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueLTOInput
-#[pyfunction]
-#[pyo3(signature = (buffer, buffer_size, path))]
+/// `lto_input_create` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_lto_input_create: rt::call::Function = rt::call::Function::new(
+    c"lto_input_create",
+    "lto_input_create",
+    &["buffer", "buffer_size", "path"],
+    rt::fastcall_entry!(C_lto_input_create),
+    c"lto_input_create(buffer, buffer_size, path)\n--\n\nCreates an LTO input file from a buffer. The path\nargument is used for diagnotics as this function\notherwise does not know which file the given buffer\nis associated with.\n\nArgs:\n    buffer\n    buffer_size\n    path\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueLTOInput",
+);
+
+/// The arguments of a call of `lto_input_create`, converted in order.
+unsafe fn C_lto_input_create(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_lto_input_create.args::<3>(py, args, nargs, kwnames)? };
+    Ok(lto_input_create(py, rt::call::extract(x0, "buffer")?, rt::call::extract(x1, "buffer_size")?, rt::call::extract(x2, "path")?)?.into_ptr())
+}
+
 fn lto_input_create(py: Python<'_>, buffer: rt::PtrArg, buffer_size: rt::CInt<u64>, path: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_input_create");
     let a_buffer = buffer.addr();
@@ -1173,13 +1819,30 @@ fn lto_input_create(py: Python<'_>, buffer: rt::PtrArg, buffer_size: rt::CInt<u6
     let __r = py.allow_threads(move || unsafe { __f(a_buffer, a_buffer_size, a_path) });
     Ok(TYPES.instance_at(py, 9, __r, None)?)
 }
-/// Frees all memory internally allocated by the LTO input file.
-/// Upon return the lto_module_t is no longer valid.
-///
-/// Args:
-///     input
-#[pyfunction]
-#[pyo3(signature = (input))]
+/// `lto_input_dispose` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_lto_input_dispose: rt::call::Function = rt::call::Function::new(
+    c"lto_input_dispose",
+    "lto_input_dispose",
+    &["input"],
+    rt::fastcall_entry!(C_lto_input_dispose),
+    c"lto_input_dispose(input)\n--\n\nFrees all memory internally allocated by the LTO input file.\nUpon return the lto_module_t is no longer valid.\n\nArgs:\n    input",
+);
+
+/// The arguments of a call of `lto_input_dispose`, converted in order.
+unsafe fn C_lto_input_dispose(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_lto_input_dispose.args::<1>(py, args, nargs, kwnames)? };
+    Ok(lto_input_dispose(py, rt::call::extract(x0, "input")?)?.into_ptr())
+}
+
 fn lto_input_dispose(py: Python<'_>, input: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_input_dispose");
     let a_input = input.addr();
@@ -1192,16 +1855,30 @@ fn lto_input_dispose(py: Python<'_>, input: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_input) });
     Ok(py.None())
 }
-/// Returns the number of dependent library specifiers
-/// for the given LTO input file.
-///
-/// Args:
-///     input
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (input))]
+/// `lto_input_get_num_dependent_libraries` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_lto_input_get_num_dependent_libraries: rt::call::Function = rt::call::Function::new(
+    c"lto_input_get_num_dependent_libraries",
+    "lto_input_get_num_dependent_libraries",
+    &["input"],
+    rt::fastcall_entry!(C_lto_input_get_num_dependent_libraries),
+    c"lto_input_get_num_dependent_libraries(input)\n--\n\nReturns the number of dependent library specifiers\nfor the given LTO input file.\n\nArgs:\n    input\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `lto_input_get_num_dependent_libraries`, converted in order.
+unsafe fn C_lto_input_get_num_dependent_libraries(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_lto_input_get_num_dependent_libraries.args::<1>(py, args, nargs, kwnames)? };
+    Ok(lto_input_get_num_dependent_libraries(py, rt::call::extract(x0, "input")?)?.into_ptr())
+}
+
 fn lto_input_get_num_dependent_libraries(py: Python<'_>, input: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_input_get_num_dependent_libraries");
     let a_input = input.addr();
@@ -1214,19 +1891,30 @@ fn lto_input_get_num_dependent_libraries(py: Python<'_>, input: rt::PtrArg) -> P
     let __r = py.allow_threads(move || unsafe { __f(a_input) });
     Ok(rt::obj(py, __r)?)
 }
-/// Returns the ith dependent library specifier
-/// for the given LTO input file. The returned
-/// string is not null-terminated.
-///
-/// Args:
-///     input
-///     index
-///
-/// Returns: a tuple of 2 item(s):
-///     bytes
-///     size: int
-#[pyfunction]
-#[pyo3(signature = (input, index))]
+/// `lto_input_get_dependent_library` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_lto_input_get_dependent_library: rt::call::Function = rt::call::Function::new(
+    c"lto_input_get_dependent_library",
+    "lto_input_get_dependent_library",
+    &["input", "index"],
+    rt::fastcall_entry!(C_lto_input_get_dependent_library),
+    c"lto_input_get_dependent_library(input, index)\n--\n\nReturns the ith dependent library specifier\nfor the given LTO input file. The returned\nstring is not null-terminated.\n\nArgs:\n    input\n    index\n\nReturns: a tuple of 2 item(s):\n    bytes\n    size: int",
+);
+
+/// The arguments of a call of `lto_input_get_dependent_library`, converted in order.
+unsafe fn C_lto_input_get_dependent_library(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_lto_input_get_dependent_library.args::<2>(py, args, nargs, kwnames)? };
+    Ok(lto_input_get_dependent_library(py, rt::call::extract(x0, "input")?, rt::call::extract(x1, "index")?)?.into_ptr())
+}
+
 fn lto_input_get_dependent_library(py: Python<'_>, input: rt::PtrArg, index: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_input_get_dependent_library");
     let a_input = input.addr();
@@ -1242,14 +1930,30 @@ fn lto_input_get_dependent_library(py: Python<'_>, input: rt::PtrArg, index: rt:
     let __r = py.allow_threads(move || unsafe { __f(a_input, a_index, a_size) });
     rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_size)?])
 }
-/// Returns the list of libcall symbols that can be generated by LTO
-/// that might not be visible from the symbol table of bitcode files.
-///
-/// Returns: a tuple of 2 item(s):
-///     Pointer
-///     size: int
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `lto_runtime_lib_symbols_list` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_lto_runtime_lib_symbols_list: rt::call::Function = rt::call::Function::new(
+    c"lto_runtime_lib_symbols_list",
+    "lto_runtime_lib_symbols_list",
+    &[],
+    rt::fastcall_entry!(C_lto_runtime_lib_symbols_list),
+    c"lto_runtime_lib_symbols_list()\n--\n\nReturns the list of libcall symbols that can be generated by LTO\nthat might not be visible from the symbol table of bitcode files.\n\nReturns: a tuple of 2 item(s):\n    Pointer\n    size: int",
+);
+
+/// The arguments of a call of `lto_runtime_lib_symbols_list`, converted in order.
+unsafe fn C_lto_runtime_lib_symbols_list(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_lto_runtime_lib_symbols_list.args::<0>(py, args, nargs, kwnames)? };
+    Ok(lto_runtime_lib_symbols_list(py)?.into_ptr())
+}
+
 fn lto_runtime_lib_symbols_list(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_runtime_lib_symbols_list");
     let mut o_size: u64 = Default::default();
@@ -1263,18 +1967,30 @@ fn lto_runtime_lib_symbols_list(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_size) });
     rt::tuple(py, [rt::pointer_result(py, __r)?, rt::obj(py, o_size)?])
 }
-/// Instantiates a ThinLTO code generator.
-/// Returns NULL on error (check lto_get_error_message() for details).
-///
-/// The ThinLTOCodeGenerator is not intended to be reuse for multiple
-/// compilation: the model is that the client adds modules to the generator and
-/// ask to perform the ThinLTO optimizations / codegen, and finally destroys the
-/// codegenerator.
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueThinLTOCodeGenerator
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `thinlto_create_codegen` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_thinlto_create_codegen: rt::call::Function = rt::call::Function::new(
+    c"thinlto_create_codegen",
+    "thinlto_create_codegen",
+    &[],
+    rt::fastcall_entry!(C_thinlto_create_codegen),
+    c"thinlto_create_codegen()\n--\n\nInstantiates a ThinLTO code generator.\nReturns NULL on error (check lto_get_error_message() for details).\n\nThe ThinLTOCodeGenerator is not intended to be reuse for multiple\ncompilation: the model is that the client adds modules to the generator and\nask to perform the ThinLTO optimizations / codegen, and finally destroys the\ncodegenerator.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueThinLTOCodeGenerator",
+);
+
+/// The arguments of a call of `thinlto_create_codegen`, converted in order.
+unsafe fn C_thinlto_create_codegen(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_thinlto_create_codegen.args::<0>(py, args, nargs, kwnames)? };
+    Ok(thinlto_create_codegen(py)?.into_ptr())
+}
+
 fn thinlto_create_codegen(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_create_codegen");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1286,13 +2002,30 @@ fn thinlto_create_codegen(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(TYPES.instance_at(py, 7, __r, None)?)
 }
-/// Frees the generator and all memory it internally allocated.
-/// Upon return the thinlto_code_gen_t is no longer valid.
-///
-/// Args:
-///     cg
-#[pyfunction]
-#[pyo3(signature = (cg))]
+/// `thinlto_codegen_dispose` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_thinlto_codegen_dispose: rt::call::Function = rt::call::Function::new(
+    c"thinlto_codegen_dispose",
+    "thinlto_codegen_dispose",
+    &["cg"],
+    rt::fastcall_entry!(C_thinlto_codegen_dispose),
+    c"thinlto_codegen_dispose(cg)\n--\n\nFrees the generator and all memory it internally allocated.\nUpon return the thinlto_code_gen_t is no longer valid.\n\nArgs:\n    cg",
+);
+
+/// The arguments of a call of `thinlto_codegen_dispose`, converted in order.
+unsafe fn C_thinlto_codegen_dispose(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_thinlto_codegen_dispose.args::<1>(py, args, nargs, kwnames)? };
+    Ok(thinlto_codegen_dispose(py, rt::call::extract(x0, "cg")?)?.into_ptr())
+}
+
 fn thinlto_codegen_dispose(py: Python<'_>, cg: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_dispose");
     let a_cg = cg.addr();
@@ -1305,20 +2038,30 @@ fn thinlto_codegen_dispose(py: Python<'_>, cg: rt::PtrArg) -> PyResult<PyObject>
     let __r = py.allow_threads(move || unsafe { __f(a_cg) });
     Ok(py.None())
 }
-/// Add a module to a ThinLTO code generator. Identifier has to be unique among
-/// all the modules in a code generator. The data buffer stays owned by the
-/// client, and is expected to be available for the entire lifetime of the
-/// thinlto_code_gen_t it is added to.
-///
-/// On failure, returns NULL (check lto_get_error_message() for details).
-///
-/// Args:
-///     cg
-///     identifier
-///     data
-///     length
-#[pyfunction]
-#[pyo3(signature = (cg, identifier, data, length))]
+/// `thinlto_codegen_add_module` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_thinlto_codegen_add_module: rt::call::Function = rt::call::Function::new(
+    c"thinlto_codegen_add_module",
+    "thinlto_codegen_add_module",
+    &["cg", "identifier", "data", "length"],
+    rt::fastcall_entry!(C_thinlto_codegen_add_module),
+    c"thinlto_codegen_add_module(cg, identifier, data, length)\n--\n\nAdd a module to a ThinLTO code generator. Identifier has to be unique among\nall the modules in a code generator. The data buffer stays owned by the\nclient, and is expected to be available for the entire lifetime of the\nthinlto_code_gen_t it is added to.\n\nOn failure, returns NULL (check lto_get_error_message() for details).\n\nArgs:\n    cg\n    identifier\n    data\n    length",
+);
+
+/// The arguments of a call of `thinlto_codegen_add_module`, converted in order.
+unsafe fn C_thinlto_codegen_add_module(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_thinlto_codegen_add_module.args::<4>(py, args, nargs, kwnames)? };
+    Ok(thinlto_codegen_add_module(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "identifier")?, rt::call::extract(x2, "data")?, rt::call::extract(x3, "length")?)?.into_ptr())
+}
+
 fn thinlto_codegen_add_module(py: Python<'_>, cg: rt::PtrArg, identifier: rt::CStrArg, data: rt::CStrArg, length: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_add_module");
     let a_cg = cg.addr();
@@ -1334,13 +2077,30 @@ fn thinlto_codegen_add_module(py: Python<'_>, cg: rt::PtrArg, identifier: rt::CS
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_identifier, a_data, a_length) });
     Ok(py.None())
 }
-/// Optimize and codegen all the modules added to the codegenerator using
-/// ThinLTO. Resulting objects are accessible using thinlto_module_get_object().
-///
-/// Args:
-///     cg
-#[pyfunction]
-#[pyo3(signature = (cg))]
+/// `thinlto_codegen_process` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_thinlto_codegen_process: rt::call::Function = rt::call::Function::new(
+    c"thinlto_codegen_process",
+    "thinlto_codegen_process",
+    &["cg"],
+    rt::fastcall_entry!(C_thinlto_codegen_process),
+    c"thinlto_codegen_process(cg)\n--\n\nOptimize and codegen all the modules added to the codegenerator using\nThinLTO. Resulting objects are accessible using thinlto_module_get_object().\n\nArgs:\n    cg",
+);
+
+/// The arguments of a call of `thinlto_codegen_process`, converted in order.
+unsafe fn C_thinlto_codegen_process(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_thinlto_codegen_process.args::<1>(py, args, nargs, kwnames)? };
+    Ok(thinlto_codegen_process(py, rt::call::extract(x0, "cg")?)?.into_ptr())
+}
+
 fn thinlto_codegen_process(py: Python<'_>, cg: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_process");
     let a_cg = cg.addr();
@@ -1353,19 +2113,30 @@ fn thinlto_codegen_process(py: Python<'_>, cg: rt::PtrArg) -> PyResult<PyObject>
     let __r = py.allow_threads(move || unsafe { __f(a_cg) });
     Ok(py.None())
 }
-/// Returns the number of object files produced by the ThinLTO CodeGenerator.
-///
-/// It usually matches the number of input files, but this is not a guarantee of
-/// the API and may change in future implementation, so the client should not
-/// assume it.
-///
-/// Args:
-///     cg
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (cg))]
+/// `thinlto_module_get_num_objects` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_thinlto_module_get_num_objects: rt::call::Function = rt::call::Function::new(
+    c"thinlto_module_get_num_objects",
+    "thinlto_module_get_num_objects",
+    &["cg"],
+    rt::fastcall_entry!(C_thinlto_module_get_num_objects),
+    c"thinlto_module_get_num_objects(cg)\n--\n\nReturns the number of object files produced by the ThinLTO CodeGenerator.\n\nIt usually matches the number of input files, but this is not a guarantee of\nthe API and may change in future implementation, so the client should not\nassume it.\n\nArgs:\n    cg\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `thinlto_module_get_num_objects`, converted in order.
+unsafe fn C_thinlto_module_get_num_objects(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_thinlto_module_get_num_objects.args::<1>(py, args, nargs, kwnames)? };
+    Ok(thinlto_module_get_num_objects(py, rt::call::extract(x0, "cg")?)?.into_ptr())
+}
+
 fn thinlto_module_get_num_objects(py: Python<'_>, cg: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_module_get_num_objects");
     let a_cg = cg.addr();
@@ -1378,20 +2149,30 @@ fn thinlto_module_get_num_objects(py: Python<'_>, cg: rt::PtrArg) -> PyResult<Py
     let __r = py.allow_threads(move || unsafe { __f(a_cg) });
     Ok(rt::obj(py, __r)?)
 }
-/// Returns a reference to the ith object file produced by the ThinLTO
-/// CodeGenerator.
-///
-/// Client should use thinlto_module_get_num_objects() to get the number of
-/// available objects.
-///
-/// Args:
-///     cg
-///     index
-///
-/// Returns: a tuple of 1 item(s):
-///     LTOObjectBuffer
-#[pyfunction]
-#[pyo3(signature = (cg, index))]
+/// `thinlto_module_get_object` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_thinlto_module_get_object: rt::call::Function = rt::call::Function::new(
+    c"thinlto_module_get_object",
+    "thinlto_module_get_object",
+    &["cg", "index"],
+    rt::fastcall_entry!(C_thinlto_module_get_object),
+    c"thinlto_module_get_object(cg, index)\n--\n\nReturns a reference to the ith object file produced by the ThinLTO\nCodeGenerator.\n\nClient should use thinlto_module_get_num_objects() to get the number of\navailable objects.\n\nArgs:\n    cg\n    index\n\nReturns: a tuple of 1 item(s):\n    LTOObjectBuffer",
+);
+
+/// The arguments of a call of `thinlto_module_get_object`, converted in order.
+unsafe fn C_thinlto_module_get_object(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_thinlto_module_get_object.args::<2>(py, args, nargs, kwnames)? };
+    Ok(thinlto_module_get_object(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "index")?)?.into_ptr())
+}
+
 fn thinlto_module_get_object(py: Python<'_>, cg: rt::PtrArg, index: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_module_get_object");
     let a_cg = cg.addr();
@@ -1405,19 +2186,30 @@ fn thinlto_module_get_object(py: Python<'_>, cg: rt::PtrArg, index: rt::CInt<u32
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_index) });
     Ok(TYPES.record_copy(py, 4, &__r as *const _ as usize)?)
 }
-/// Returns the number of object files produced by the ThinLTO CodeGenerator.
-///
-/// It usually matches the number of input files, but this is not a guarantee of
-/// the API and may change in future implementation, so the client should not
-/// assume it.
-///
-/// Args:
-///     cg
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (cg))]
+/// `thinlto_module_get_num_object_files` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_thinlto_module_get_num_object_files: rt::call::Function = rt::call::Function::new(
+    c"thinlto_module_get_num_object_files",
+    "thinlto_module_get_num_object_files",
+    &["cg"],
+    rt::fastcall_entry!(C_thinlto_module_get_num_object_files),
+    c"thinlto_module_get_num_object_files(cg)\n--\n\nReturns the number of object files produced by the ThinLTO CodeGenerator.\n\nIt usually matches the number of input files, but this is not a guarantee of\nthe API and may change in future implementation, so the client should not\nassume it.\n\nArgs:\n    cg\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `thinlto_module_get_num_object_files`, converted in order.
+unsafe fn C_thinlto_module_get_num_object_files(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_thinlto_module_get_num_object_files.args::<1>(py, args, nargs, kwnames)? };
+    Ok(thinlto_module_get_num_object_files(py, rt::call::extract(x0, "cg")?)?.into_ptr())
+}
+
 fn thinlto_module_get_num_object_files(py: Python<'_>, cg: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_module_get_num_object_files");
     let a_cg = cg.addr();
@@ -1430,20 +2222,30 @@ fn thinlto_module_get_num_object_files(py: Python<'_>, cg: rt::PtrArg) -> PyResu
     let __r = py.allow_threads(move || unsafe { __f(a_cg) });
     Ok(rt::obj(py, __r)?)
 }
-/// Returns the path to the ith object file produced by the ThinLTO
-/// CodeGenerator.
-///
-/// Client should use thinlto_module_get_num_object_files() to get the number
-/// of available objects.
-///
-/// Args:
-///     cg
-///     index
-///
-/// Returns: a tuple of 1 item(s):
-///     bytes
-#[pyfunction]
-#[pyo3(signature = (cg, index))]
+/// `thinlto_module_get_object_file` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_thinlto_module_get_object_file: rt::call::Function = rt::call::Function::new(
+    c"thinlto_module_get_object_file",
+    "thinlto_module_get_object_file",
+    &["cg", "index"],
+    rt::fastcall_entry!(C_thinlto_module_get_object_file),
+    c"thinlto_module_get_object_file(cg, index)\n--\n\nReturns the path to the ith object file produced by the ThinLTO\nCodeGenerator.\n\nClient should use thinlto_module_get_num_object_files() to get the number\nof available objects.\n\nArgs:\n    cg\n    index\n\nReturns: a tuple of 1 item(s):\n    bytes",
+);
+
+/// The arguments of a call of `thinlto_module_get_object_file`, converted in order.
+unsafe fn C_thinlto_module_get_object_file(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_thinlto_module_get_object_file.args::<2>(py, args, nargs, kwnames)? };
+    Ok(thinlto_module_get_object_file(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "index")?)?.into_ptr())
+}
+
 fn thinlto_module_get_object_file(py: Python<'_>, cg: rt::PtrArg, index: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_module_get_object_file");
     let a_cg = cg.addr();
@@ -1457,17 +2259,30 @@ fn thinlto_module_get_object_file(py: Python<'_>, cg: rt::PtrArg, index: rt::CIn
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_index) });
     Ok(rt::cstr_result(py, __r)?)
 }
-/// Sets which PIC code model to generate.
-/// Returns true on error (check lto_get_error_message() for details).
-///
-/// Args:
-///     cg
-///     arg1
-///
-/// Returns: a tuple of 1 item(s):
-///     bool
-#[pyfunction]
-#[pyo3(signature = (cg, arg1))]
+/// `thinlto_codegen_set_pic_model` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_thinlto_codegen_set_pic_model: rt::call::Function = rt::call::Function::new(
+    c"thinlto_codegen_set_pic_model",
+    "thinlto_codegen_set_pic_model",
+    &["cg", "arg1"],
+    rt::fastcall_entry!(C_thinlto_codegen_set_pic_model),
+    c"thinlto_codegen_set_pic_model(cg, arg1)\n--\n\nSets which PIC code model to generate.\nReturns true on error (check lto_get_error_message() for details).\n\nArgs:\n    cg\n    arg1\n\nReturns: a tuple of 1 item(s):\n    bool",
+);
+
+/// The arguments of a call of `thinlto_codegen_set_pic_model`, converted in order.
+unsafe fn C_thinlto_codegen_set_pic_model(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_thinlto_codegen_set_pic_model.args::<2>(py, args, nargs, kwnames)? };
+    Ok(thinlto_codegen_set_pic_model(py, rt::call::extract(x0, "cg")?, &x1)?.into_ptr())
+}
+
 fn thinlto_codegen_set_pic_model(py: Python<'_>, cg: rt::PtrArg, arg1: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_set_pic_model");
     let a_cg = cg.addr();
@@ -1481,15 +2296,30 @@ fn thinlto_codegen_set_pic_model(py: Python<'_>, cg: rt::PtrArg, arg1: &Bound<'_
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_arg1) });
     Ok(rt::obj(py, (__r as u8) != 0)?)
 }
-/// Sets the path to a directory to use as a storage for temporary bitcode files.
-/// The intention is to make the bitcode files available for debugging at various
-/// stage of the pipeline.
-///
-/// Args:
-///     cg
-///     save_temps_dir
-#[pyfunction]
-#[pyo3(signature = (cg, save_temps_dir))]
+/// `thinlto_codegen_set_savetemps_dir` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_thinlto_codegen_set_savetemps_dir: rt::call::Function = rt::call::Function::new(
+    c"thinlto_codegen_set_savetemps_dir",
+    "thinlto_codegen_set_savetemps_dir",
+    &["cg", "save_temps_dir"],
+    rt::fastcall_entry!(C_thinlto_codegen_set_savetemps_dir),
+    c"thinlto_codegen_set_savetemps_dir(cg, save_temps_dir)\n--\n\nSets the path to a directory to use as a storage for temporary bitcode files.\nThe intention is to make the bitcode files available for debugging at various\nstage of the pipeline.\n\nArgs:\n    cg\n    save_temps_dir",
+);
+
+/// The arguments of a call of `thinlto_codegen_set_savetemps_dir`, converted in order.
+unsafe fn C_thinlto_codegen_set_savetemps_dir(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_thinlto_codegen_set_savetemps_dir.args::<2>(py, args, nargs, kwnames)? };
+    Ok(thinlto_codegen_set_savetemps_dir(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "save_temps_dir")?)?.into_ptr())
+}
+
 fn thinlto_codegen_set_savetemps_dir(py: Python<'_>, cg: rt::PtrArg, save_temps_dir: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_set_savetemps_dir");
     let a_cg = cg.addr();
@@ -1503,16 +2333,30 @@ fn thinlto_codegen_set_savetemps_dir(py: Python<'_>, cg: rt::PtrArg, save_temps_
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_save_temps_dir) });
     Ok(py.None())
 }
-/// Set the path to a directory where to save generated object files. This
-/// path can be used by a linker to request on-disk files instead of in-memory
-/// buffers. When set, results are available through
-/// thinlto_module_get_object_file() instead of thinlto_module_get_object().
-///
-/// Args:
-///     cg
-///     save_temps_dir
-#[pyfunction]
-#[pyo3(signature = (cg, save_temps_dir))]
+/// `thinlto_set_generated_objects_dir` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_thinlto_set_generated_objects_dir: rt::call::Function = rt::call::Function::new(
+    c"thinlto_set_generated_objects_dir",
+    "thinlto_set_generated_objects_dir",
+    &["cg", "save_temps_dir"],
+    rt::fastcall_entry!(C_thinlto_set_generated_objects_dir),
+    c"thinlto_set_generated_objects_dir(cg, save_temps_dir)\n--\n\nSet the path to a directory where to save generated object files. This\npath can be used by a linker to request on-disk files instead of in-memory\nbuffers. When set, results are available through\nthinlto_module_get_object_file() instead of thinlto_module_get_object().\n\nArgs:\n    cg\n    save_temps_dir",
+);
+
+/// The arguments of a call of `thinlto_set_generated_objects_dir`, converted in order.
+unsafe fn C_thinlto_set_generated_objects_dir(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_thinlto_set_generated_objects_dir.args::<2>(py, args, nargs, kwnames)? };
+    Ok(thinlto_set_generated_objects_dir(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "save_temps_dir")?)?.into_ptr())
+}
+
 fn thinlto_set_generated_objects_dir(py: Python<'_>, cg: rt::PtrArg, save_temps_dir: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_set_generated_objects_dir");
     let a_cg = cg.addr();
@@ -1526,13 +2370,30 @@ fn thinlto_set_generated_objects_dir(py: Python<'_>, cg: rt::PtrArg, save_temps_
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_save_temps_dir) });
     Ok(py.None())
 }
-/// Sets the cpu to generate code for.
-///
-/// Args:
-///     cg
-///     cpu
-#[pyfunction]
-#[pyo3(signature = (cg, cpu))]
+/// `thinlto_codegen_set_cpu` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_thinlto_codegen_set_cpu: rt::call::Function = rt::call::Function::new(
+    c"thinlto_codegen_set_cpu",
+    "thinlto_codegen_set_cpu",
+    &["cg", "cpu"],
+    rt::fastcall_entry!(C_thinlto_codegen_set_cpu),
+    c"thinlto_codegen_set_cpu(cg, cpu)\n--\n\nSets the cpu to generate code for.\n\nArgs:\n    cg\n    cpu",
+);
+
+/// The arguments of a call of `thinlto_codegen_set_cpu`, converted in order.
+unsafe fn C_thinlto_codegen_set_cpu(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_thinlto_codegen_set_cpu.args::<2>(py, args, nargs, kwnames)? };
+    Ok(thinlto_codegen_set_cpu(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "cpu")?)?.into_ptr())
+}
+
 fn thinlto_codegen_set_cpu(py: Python<'_>, cg: rt::PtrArg, cpu: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_set_cpu");
     let a_cg = cg.addr();
@@ -1546,14 +2407,30 @@ fn thinlto_codegen_set_cpu(py: Python<'_>, cg: rt::PtrArg, cpu: rt::CStrArg) -> 
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_cpu) });
     Ok(py.None())
 }
-/// Disable CodeGen, only run the stages till codegen and stop. The output will
-/// be bitcode.
-///
-/// Args:
-///     cg
-///     disable
-#[pyfunction]
-#[pyo3(signature = (cg, disable))]
+/// `thinlto_codegen_disable_codegen` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_thinlto_codegen_disable_codegen: rt::call::Function = rt::call::Function::new(
+    c"thinlto_codegen_disable_codegen",
+    "thinlto_codegen_disable_codegen",
+    &["cg", "disable"],
+    rt::fastcall_entry!(C_thinlto_codegen_disable_codegen),
+    c"thinlto_codegen_disable_codegen(cg, disable)\n--\n\nDisable CodeGen, only run the stages till codegen and stop. The output will\nbe bitcode.\n\nArgs:\n    cg\n    disable",
+);
+
+/// The arguments of a call of `thinlto_codegen_disable_codegen`, converted in order.
+unsafe fn C_thinlto_codegen_disable_codegen(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_thinlto_codegen_disable_codegen.args::<2>(py, args, nargs, kwnames)? };
+    Ok(thinlto_codegen_disable_codegen(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "disable")?)?.into_ptr())
+}
+
 fn thinlto_codegen_disable_codegen(py: Python<'_>, cg: rt::PtrArg, disable: bool) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_disable_codegen");
     let a_cg = cg.addr();
@@ -1567,13 +2444,30 @@ fn thinlto_codegen_disable_codegen(py: Python<'_>, cg: rt::PtrArg, disable: bool
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_disable) });
     Ok(py.None())
 }
-/// Perform CodeGen only: disable all other stages.
-///
-/// Args:
-///     cg
-///     codegen_only
-#[pyfunction]
-#[pyo3(signature = (cg, codegen_only))]
+/// `thinlto_codegen_set_codegen_only` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_thinlto_codegen_set_codegen_only: rt::call::Function = rt::call::Function::new(
+    c"thinlto_codegen_set_codegen_only",
+    "thinlto_codegen_set_codegen_only",
+    &["cg", "codegen_only"],
+    rt::fastcall_entry!(C_thinlto_codegen_set_codegen_only),
+    c"thinlto_codegen_set_codegen_only(cg, codegen_only)\n--\n\nPerform CodeGen only: disable all other stages.\n\nArgs:\n    cg\n    codegen_only",
+);
+
+/// The arguments of a call of `thinlto_codegen_set_codegen_only`, converted in order.
+unsafe fn C_thinlto_codegen_set_codegen_only(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_thinlto_codegen_set_codegen_only.args::<2>(py, args, nargs, kwnames)? };
+    Ok(thinlto_codegen_set_codegen_only(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "codegen_only")?)?.into_ptr())
+}
+
 fn thinlto_codegen_set_codegen_only(py: Python<'_>, cg: rt::PtrArg, codegen_only: bool) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_set_codegen_only");
     let a_cg = cg.addr();
@@ -1587,13 +2481,30 @@ fn thinlto_codegen_set_codegen_only(py: Python<'_>, cg: rt::PtrArg, codegen_only
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_codegen_only) });
     Ok(py.None())
 }
-/// Parse -mllvm style debug options.
-///
-/// Args:
-///     options
-///     number
-#[pyfunction]
-#[pyo3(signature = (options, number))]
+/// `thinlto_debug_options` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_thinlto_debug_options: rt::call::Function = rt::call::Function::new(
+    c"thinlto_debug_options",
+    "thinlto_debug_options",
+    &["options", "number"],
+    rt::fastcall_entry!(C_thinlto_debug_options),
+    c"thinlto_debug_options(options, number)\n--\n\nParse -mllvm style debug options.\n\nArgs:\n    options\n    number",
+);
+
+/// The arguments of a call of `thinlto_debug_options`, converted in order.
+unsafe fn C_thinlto_debug_options(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_thinlto_debug_options.args::<2>(py, args, nargs, kwnames)? };
+    Ok(thinlto_debug_options(py, rt::call::extract(x0, "options")?, rt::call::extract(x1, "number")?)?.into_ptr())
+}
+
 fn thinlto_debug_options(py: Python<'_>, options: rt::CStrArrayArg, number: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_debug_options");
     let a_options = options.addr();
@@ -1607,15 +2518,30 @@ fn thinlto_debug_options(py: Python<'_>, options: rt::CStrArrayArg, number: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_options, a_number) });
     Ok(py.None())
 }
-/// Test if a module has support for ThinLTO linking.
-///
-/// Args:
-///     mod
-///
-/// Returns: a tuple of 1 item(s):
-///     bool
-#[pyfunction]
-#[pyo3(signature = (r#mod))]
+/// `lto_module_is_thinlto` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_lto_module_is_thinlto: rt::call::Function = rt::call::Function::new(
+    c"lto_module_is_thinlto",
+    "lto_module_is_thinlto",
+    &["mod"],
+    rt::fastcall_entry!(C_lto_module_is_thinlto),
+    c"lto_module_is_thinlto(mod)\n--\n\nTest if a module has support for ThinLTO linking.\n\nArgs:\n    mod\n\nReturns: a tuple of 1 item(s):\n    bool",
+);
+
+/// The arguments of a call of `lto_module_is_thinlto`, converted in order.
+unsafe fn C_lto_module_is_thinlto(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_lto_module_is_thinlto.args::<1>(py, args, nargs, kwnames)? };
+    Ok(lto_module_is_thinlto(py, rt::call::extract(x0, "mod")?)?.into_ptr())
+}
+
 fn lto_module_is_thinlto(py: Python<'_>, r#mod: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_is_thinlto");
     let a_mod = r#mod.addr();
@@ -1628,17 +2554,30 @@ fn lto_module_is_thinlto(py: Python<'_>, r#mod: rt::PtrArg) -> PyResult<PyObject
     let __r = py.allow_threads(move || unsafe { __f(a_mod) });
     Ok(rt::obj(py, (__r as u8) != 0)?)
 }
-/// Adds a symbol to the list of global symbols that must exist in the final
-/// generated code. If a function is not listed there, it might be inlined into
-/// every usage and optimized away. For every single module, the functions
-/// referenced from code outside of the ThinLTO modules need to be added here.
-///
-/// Args:
-///     cg
-///     name
-///     length
-#[pyfunction]
-#[pyo3(signature = (cg, name, length))]
+/// `thinlto_codegen_add_must_preserve_symbol` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_thinlto_codegen_add_must_preserve_symbol: rt::call::Function = rt::call::Function::new(
+    c"thinlto_codegen_add_must_preserve_symbol",
+    "thinlto_codegen_add_must_preserve_symbol",
+    &["cg", "name", "length"],
+    rt::fastcall_entry!(C_thinlto_codegen_add_must_preserve_symbol),
+    c"thinlto_codegen_add_must_preserve_symbol(cg, name, length)\n--\n\nAdds a symbol to the list of global symbols that must exist in the final\ngenerated code. If a function is not listed there, it might be inlined into\nevery usage and optimized away. For every single module, the functions\nreferenced from code outside of the ThinLTO modules need to be added here.\n\nArgs:\n    cg\n    name\n    length",
+);
+
+/// The arguments of a call of `thinlto_codegen_add_must_preserve_symbol`, converted in order.
+unsafe fn C_thinlto_codegen_add_must_preserve_symbol(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_thinlto_codegen_add_must_preserve_symbol.args::<3>(py, args, nargs, kwnames)? };
+    Ok(thinlto_codegen_add_must_preserve_symbol(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "name")?, rt::call::extract(x2, "length")?)?.into_ptr())
+}
+
 fn thinlto_codegen_add_must_preserve_symbol(py: Python<'_>, cg: rt::PtrArg, name: rt::CStrArg, length: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_add_must_preserve_symbol");
     let a_cg = cg.addr();
@@ -1653,17 +2592,30 @@ fn thinlto_codegen_add_must_preserve_symbol(py: Python<'_>, cg: rt::PtrArg, name
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_name, a_length) });
     Ok(py.None())
 }
-/// Adds a symbol to the list of global symbols that are cross-referenced between
-/// ThinLTO files. If the ThinLTO CodeGenerator can ensure that every
-/// references from a ThinLTO module to this symbol is optimized away, then
-/// the symbol can be discarded.
-///
-/// Args:
-///     cg
-///     name
-///     length
-#[pyfunction]
-#[pyo3(signature = (cg, name, length))]
+/// `thinlto_codegen_add_cross_referenced_symbol` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_thinlto_codegen_add_cross_referenced_symbol: rt::call::Function = rt::call::Function::new(
+    c"thinlto_codegen_add_cross_referenced_symbol",
+    "thinlto_codegen_add_cross_referenced_symbol",
+    &["cg", "name", "length"],
+    rt::fastcall_entry!(C_thinlto_codegen_add_cross_referenced_symbol),
+    c"thinlto_codegen_add_cross_referenced_symbol(cg, name, length)\n--\n\nAdds a symbol to the list of global symbols that are cross-referenced between\nThinLTO files. If the ThinLTO CodeGenerator can ensure that every\nreferences from a ThinLTO module to this symbol is optimized away, then\nthe symbol can be discarded.\n\nArgs:\n    cg\n    name\n    length",
+);
+
+/// The arguments of a call of `thinlto_codegen_add_cross_referenced_symbol`, converted in order.
+unsafe fn C_thinlto_codegen_add_cross_referenced_symbol(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_thinlto_codegen_add_cross_referenced_symbol.args::<3>(py, args, nargs, kwnames)? };
+    Ok(thinlto_codegen_add_cross_referenced_symbol(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "name")?, rt::call::extract(x2, "length")?)?.into_ptr())
+}
+
 fn thinlto_codegen_add_cross_referenced_symbol(py: Python<'_>, cg: rt::PtrArg, name: rt::CStrArg, length: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_add_cross_referenced_symbol");
     let a_cg = cg.addr();
@@ -1678,14 +2630,30 @@ fn thinlto_codegen_add_cross_referenced_symbol(py: Python<'_>, cg: rt::PtrArg, n
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_name, a_length) });
     Ok(py.None())
 }
-/// Sets the path to a directory to use as a cache storage for incremental build.
-/// Setting this activates caching.
-///
-/// Args:
-///     cg
-///     cache_dir
-#[pyfunction]
-#[pyo3(signature = (cg, cache_dir))]
+/// `thinlto_codegen_set_cache_dir` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_thinlto_codegen_set_cache_dir: rt::call::Function = rt::call::Function::new(
+    c"thinlto_codegen_set_cache_dir",
+    "thinlto_codegen_set_cache_dir",
+    &["cg", "cache_dir"],
+    rt::fastcall_entry!(C_thinlto_codegen_set_cache_dir),
+    c"thinlto_codegen_set_cache_dir(cg, cache_dir)\n--\n\nSets the path to a directory to use as a cache storage for incremental build.\nSetting this activates caching.\n\nArgs:\n    cg\n    cache_dir",
+);
+
+/// The arguments of a call of `thinlto_codegen_set_cache_dir`, converted in order.
+unsafe fn C_thinlto_codegen_set_cache_dir(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_thinlto_codegen_set_cache_dir.args::<2>(py, args, nargs, kwnames)? };
+    Ok(thinlto_codegen_set_cache_dir(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "cache_dir")?)?.into_ptr())
+}
+
 fn thinlto_codegen_set_cache_dir(py: Python<'_>, cg: rt::PtrArg, cache_dir: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_set_cache_dir");
     let a_cg = cg.addr();
@@ -1699,15 +2667,30 @@ fn thinlto_codegen_set_cache_dir(py: Python<'_>, cg: rt::PtrArg, cache_dir: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_cache_dir) });
     Ok(py.None())
 }
-/// Sets the cache pruning interval (in seconds). A negative value disables the
-/// pruning. An unspecified default value will be applied, and a value of 0 will
-/// force prunning to occur.
-///
-/// Args:
-///     cg
-///     interval
-#[pyfunction]
-#[pyo3(signature = (cg, interval))]
+/// `thinlto_codegen_set_cache_pruning_interval` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_thinlto_codegen_set_cache_pruning_interval: rt::call::Function = rt::call::Function::new(
+    c"thinlto_codegen_set_cache_pruning_interval",
+    "thinlto_codegen_set_cache_pruning_interval",
+    &["cg", "interval"],
+    rt::fastcall_entry!(C_thinlto_codegen_set_cache_pruning_interval),
+    c"thinlto_codegen_set_cache_pruning_interval(cg, interval)\n--\n\nSets the cache pruning interval (in seconds). A negative value disables the\npruning. An unspecified default value will be applied, and a value of 0 will\nforce prunning to occur.\n\nArgs:\n    cg\n    interval",
+);
+
+/// The arguments of a call of `thinlto_codegen_set_cache_pruning_interval`, converted in order.
+unsafe fn C_thinlto_codegen_set_cache_pruning_interval(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_thinlto_codegen_set_cache_pruning_interval.args::<2>(py, args, nargs, kwnames)? };
+    Ok(thinlto_codegen_set_cache_pruning_interval(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "interval")?)?.into_ptr())
+}
+
 fn thinlto_codegen_set_cache_pruning_interval(py: Python<'_>, cg: rt::PtrArg, interval: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_set_cache_pruning_interval");
     let a_cg = cg.addr();
@@ -1721,21 +2704,30 @@ fn thinlto_codegen_set_cache_pruning_interval(py: Python<'_>, cg: rt::PtrArg, in
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_interval) });
     Ok(py.None())
 }
-/// Sets the maximum cache size that can be persistent across build, in terms of
-/// percentage of the available space on the disk. Set to 100 to indicate
-/// no limit, 50 to indicate that the cache size will not be left over half the
-/// available space. A value over 100 will be reduced to 100, a value of 0 will
-/// be ignored. An unspecified default value will be applied.
-///
-/// The formula looks like:
-/// AvailableSpace = FreeSpace + ExistingCacheSize
-/// NewCacheSize = AvailableSpace * P/100
-///
-/// Args:
-///     cg
-///     percentage
-#[pyfunction]
-#[pyo3(signature = (cg, percentage))]
+/// `thinlto_codegen_set_final_cache_size_relative_to_available_space` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_thinlto_codegen_set_final_cache_size_relative_to_available_space: rt::call::Function = rt::call::Function::new(
+    c"thinlto_codegen_set_final_cache_size_relative_to_available_space",
+    "thinlto_codegen_set_final_cache_size_relative_to_available_space",
+    &["cg", "percentage"],
+    rt::fastcall_entry!(C_thinlto_codegen_set_final_cache_size_relative_to_available_space),
+    c"thinlto_codegen_set_final_cache_size_relative_to_available_space(cg, percentage)\n--\n\nSets the maximum cache size that can be persistent across build, in terms of\npercentage of the available space on the disk. Set to 100 to indicate\nno limit, 50 to indicate that the cache size will not be left over half the\navailable space. A value over 100 will be reduced to 100, a value of 0 will\nbe ignored. An unspecified default value will be applied.\n\nThe formula looks like:\nAvailableSpace = FreeSpace + ExistingCacheSize\nNewCacheSize = AvailableSpace * P/100\n\nArgs:\n    cg\n    percentage",
+);
+
+/// The arguments of a call of `thinlto_codegen_set_final_cache_size_relative_to_available_space`, converted in order.
+unsafe fn C_thinlto_codegen_set_final_cache_size_relative_to_available_space(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_thinlto_codegen_set_final_cache_size_relative_to_available_space.args::<2>(py, args, nargs, kwnames)? };
+    Ok(thinlto_codegen_set_final_cache_size_relative_to_available_space(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "percentage")?)?.into_ptr())
+}
+
 fn thinlto_codegen_set_final_cache_size_relative_to_available_space(py: Python<'_>, cg: rt::PtrArg, percentage: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_set_final_cache_size_relative_to_available_space");
     let a_cg = cg.addr();
@@ -1749,14 +2741,30 @@ fn thinlto_codegen_set_final_cache_size_relative_to_available_space(py: Python<'
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_percentage) });
     Ok(py.None())
 }
-/// Sets the expiration (in seconds) for an entry in the cache. An unspecified
-/// default value will be applied. A value of 0 will be ignored.
-///
-/// Args:
-///     cg
-///     expiration
-#[pyfunction]
-#[pyo3(signature = (cg, expiration))]
+/// `thinlto_codegen_set_cache_entry_expiration` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_thinlto_codegen_set_cache_entry_expiration: rt::call::Function = rt::call::Function::new(
+    c"thinlto_codegen_set_cache_entry_expiration",
+    "thinlto_codegen_set_cache_entry_expiration",
+    &["cg", "expiration"],
+    rt::fastcall_entry!(C_thinlto_codegen_set_cache_entry_expiration),
+    c"thinlto_codegen_set_cache_entry_expiration(cg, expiration)\n--\n\nSets the expiration (in seconds) for an entry in the cache. An unspecified\ndefault value will be applied. A value of 0 will be ignored.\n\nArgs:\n    cg\n    expiration",
+);
+
+/// The arguments of a call of `thinlto_codegen_set_cache_entry_expiration`, converted in order.
+unsafe fn C_thinlto_codegen_set_cache_entry_expiration(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_thinlto_codegen_set_cache_entry_expiration.args::<2>(py, args, nargs, kwnames)? };
+    Ok(thinlto_codegen_set_cache_entry_expiration(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "expiration")?)?.into_ptr())
+}
+
 fn thinlto_codegen_set_cache_entry_expiration(py: Python<'_>, cg: rt::PtrArg, expiration: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_set_cache_entry_expiration");
     let a_cg = cg.addr();
@@ -1770,16 +2778,30 @@ fn thinlto_codegen_set_cache_entry_expiration(py: Python<'_>, cg: rt::PtrArg, ex
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_expiration) });
     Ok(py.None())
 }
-/// Sets the maximum size of the cache directory (in bytes). A value over the
-/// amount of available space on the disk will be reduced to the amount of
-/// available space. An unspecified default value will be applied. A value of 0
-/// will be ignored.
-///
-/// Args:
-///     cg
-///     max_size_bytes
-#[pyfunction]
-#[pyo3(signature = (cg, max_size_bytes))]
+/// `thinlto_codegen_set_cache_size_bytes` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_thinlto_codegen_set_cache_size_bytes: rt::call::Function = rt::call::Function::new(
+    c"thinlto_codegen_set_cache_size_bytes",
+    "thinlto_codegen_set_cache_size_bytes",
+    &["cg", "max_size_bytes"],
+    rt::fastcall_entry!(C_thinlto_codegen_set_cache_size_bytes),
+    c"thinlto_codegen_set_cache_size_bytes(cg, max_size_bytes)\n--\n\nSets the maximum size of the cache directory (in bytes). A value over the\namount of available space on the disk will be reduced to the amount of\navailable space. An unspecified default value will be applied. A value of 0\nwill be ignored.\n\nArgs:\n    cg\n    max_size_bytes",
+);
+
+/// The arguments of a call of `thinlto_codegen_set_cache_size_bytes`, converted in order.
+unsafe fn C_thinlto_codegen_set_cache_size_bytes(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_thinlto_codegen_set_cache_size_bytes.args::<2>(py, args, nargs, kwnames)? };
+    Ok(thinlto_codegen_set_cache_size_bytes(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "max_size_bytes")?)?.into_ptr())
+}
+
 fn thinlto_codegen_set_cache_size_bytes(py: Python<'_>, cg: rt::PtrArg, max_size_bytes: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_set_cache_size_bytes");
     let a_cg = cg.addr();
@@ -1793,14 +2815,30 @@ fn thinlto_codegen_set_cache_size_bytes(py: Python<'_>, cg: rt::PtrArg, max_size
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_max_size_bytes) });
     Ok(py.None())
 }
-/// Same as thinlto_codegen_set_cache_size_bytes, except the maximum size is in
-/// megabytes (2^20 bytes).
-///
-/// Args:
-///     cg
-///     max_size_megabytes
-#[pyfunction]
-#[pyo3(signature = (cg, max_size_megabytes))]
+/// `thinlto_codegen_set_cache_size_megabytes` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_thinlto_codegen_set_cache_size_megabytes: rt::call::Function = rt::call::Function::new(
+    c"thinlto_codegen_set_cache_size_megabytes",
+    "thinlto_codegen_set_cache_size_megabytes",
+    &["cg", "max_size_megabytes"],
+    rt::fastcall_entry!(C_thinlto_codegen_set_cache_size_megabytes),
+    c"thinlto_codegen_set_cache_size_megabytes(cg, max_size_megabytes)\n--\n\nSame as thinlto_codegen_set_cache_size_bytes, except the maximum size is in\nmegabytes (2^20 bytes).\n\nArgs:\n    cg\n    max_size_megabytes",
+);
+
+/// The arguments of a call of `thinlto_codegen_set_cache_size_megabytes`, converted in order.
+unsafe fn C_thinlto_codegen_set_cache_size_megabytes(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_thinlto_codegen_set_cache_size_megabytes.args::<2>(py, args, nargs, kwnames)? };
+    Ok(thinlto_codegen_set_cache_size_megabytes(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "max_size_megabytes")?)?.into_ptr())
+}
+
 fn thinlto_codegen_set_cache_size_megabytes(py: Python<'_>, cg: rt::PtrArg, max_size_megabytes: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_set_cache_size_megabytes");
     let a_cg = cg.addr();
@@ -1814,14 +2852,30 @@ fn thinlto_codegen_set_cache_size_megabytes(py: Python<'_>, cg: rt::PtrArg, max_
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_max_size_megabytes) });
     Ok(py.None())
 }
-/// Sets the maximum number of files in the cache directory. An unspecified
-/// default value will be applied. A value of 0 will be ignored.
-///
-/// Args:
-///     cg
-///     max_size_files
-#[pyfunction]
-#[pyo3(signature = (cg, max_size_files))]
+/// `thinlto_codegen_set_cache_size_files` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_thinlto_codegen_set_cache_size_files: rt::call::Function = rt::call::Function::new(
+    c"thinlto_codegen_set_cache_size_files",
+    "thinlto_codegen_set_cache_size_files",
+    &["cg", "max_size_files"],
+    rt::fastcall_entry!(C_thinlto_codegen_set_cache_size_files),
+    c"thinlto_codegen_set_cache_size_files(cg, max_size_files)\n--\n\nSets the maximum number of files in the cache directory. An unspecified\ndefault value will be applied. A value of 0 will be ignored.\n\nArgs:\n    cg\n    max_size_files",
+);
+
+/// The arguments of a call of `thinlto_codegen_set_cache_size_files`, converted in order.
+unsafe fn C_thinlto_codegen_set_cache_size_files(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_thinlto_codegen_set_cache_size_files.args::<2>(py, args, nargs, kwnames)? };
+    Ok(thinlto_codegen_set_cache_size_files(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "max_size_files")?)?.into_ptr())
+}
+
 fn thinlto_codegen_set_cache_size_files(py: Python<'_>, cg: rt::PtrArg, max_size_files: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_set_cache_size_files");
     let a_cg = cg.addr();
@@ -1855,83 +2909,83 @@ fn _symbol_address(py: Python<'_>, name: &str) -> PyResult<usize> {
 
 /// Adds this module's functions, constants and lazily created types to `m`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(pyo3::wrap_pyfunction!(lto_get_version, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(lto_get_error_message, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(lto_module_is_object_file, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(lto_module_is_object_file_for_target, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(lto_module_has_objc_category, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(lto_module_is_object_file_in_memory, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(lto_module_is_object_file_in_memory_for_target, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(lto_module_create, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(lto_module_create_from_memory, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(lto_module_create_from_memory_with_path, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(lto_module_create_in_local_context, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(lto_module_create_in_codegen_context, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(lto_module_create_from_fd, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(lto_module_create_from_fd_at_offset, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(lto_module_dispose, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(lto_module_get_target_triple, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(lto_module_set_target_triple, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(lto_module_get_num_symbols, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(lto_module_get_symbol_name, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(lto_module_get_symbol_attribute, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(lto_module_get_linkeropts, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(lto_module_get_macho_cputype, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(lto_module_has_ctor_dtor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(lto_codegen_set_diagnostic_handler, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(lto_codegen_create, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(lto_codegen_create_in_local_context, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(lto_codegen_dispose, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(lto_codegen_add_module, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(lto_codegen_set_module, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(lto_codegen_set_debug_model, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(lto_codegen_set_pic_model, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(lto_codegen_set_cpu, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(lto_codegen_set_assembler_path, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(lto_codegen_set_assembler_args, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(lto_codegen_add_must_preserve_symbol, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(lto_codegen_write_merged_modules, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(lto_codegen_compile, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(lto_codegen_compile_to_file, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(lto_codegen_optimize, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(lto_codegen_compile_optimized, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(lto_api_version, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(lto_set_debug_options, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(lto_codegen_debug_options, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(lto_codegen_debug_options_array, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(lto_initialize_disassembler, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(lto_codegen_set_should_internalize, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(lto_codegen_set_should_embed_uselists, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(lto_input_create, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(lto_input_dispose, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(lto_input_get_num_dependent_libraries, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(lto_input_get_dependent_library, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(lto_runtime_lib_symbols_list, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(thinlto_create_codegen, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(thinlto_codegen_dispose, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(thinlto_codegen_add_module, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(thinlto_codegen_process, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(thinlto_module_get_num_objects, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(thinlto_module_get_object, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(thinlto_module_get_num_object_files, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(thinlto_module_get_object_file, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(thinlto_codegen_set_pic_model, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(thinlto_codegen_set_savetemps_dir, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(thinlto_set_generated_objects_dir, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(thinlto_codegen_set_cpu, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(thinlto_codegen_disable_codegen, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(thinlto_codegen_set_codegen_only, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(thinlto_debug_options, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(lto_module_is_thinlto, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(thinlto_codegen_add_must_preserve_symbol, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(thinlto_codegen_add_cross_referenced_symbol, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(thinlto_codegen_set_cache_dir, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(thinlto_codegen_set_cache_pruning_interval, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(thinlto_codegen_set_final_cache_size_relative_to_available_space, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(thinlto_codegen_set_cache_entry_expiration, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(thinlto_codegen_set_cache_size_bytes, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(thinlto_codegen_set_cache_size_megabytes, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(thinlto_codegen_set_cache_size_files, m)?)?;
+    F_lto_get_version.add_to(m, PYTHON_MODULE)?;
+    F_lto_get_error_message.add_to(m, PYTHON_MODULE)?;
+    F_lto_module_is_object_file.add_to(m, PYTHON_MODULE)?;
+    F_lto_module_is_object_file_for_target.add_to(m, PYTHON_MODULE)?;
+    F_lto_module_has_objc_category.add_to(m, PYTHON_MODULE)?;
+    F_lto_module_is_object_file_in_memory.add_to(m, PYTHON_MODULE)?;
+    F_lto_module_is_object_file_in_memory_for_target.add_to(m, PYTHON_MODULE)?;
+    F_lto_module_create.add_to(m, PYTHON_MODULE)?;
+    F_lto_module_create_from_memory.add_to(m, PYTHON_MODULE)?;
+    F_lto_module_create_from_memory_with_path.add_to(m, PYTHON_MODULE)?;
+    F_lto_module_create_in_local_context.add_to(m, PYTHON_MODULE)?;
+    F_lto_module_create_in_codegen_context.add_to(m, PYTHON_MODULE)?;
+    F_lto_module_create_from_fd.add_to(m, PYTHON_MODULE)?;
+    F_lto_module_create_from_fd_at_offset.add_to(m, PYTHON_MODULE)?;
+    F_lto_module_dispose.add_to(m, PYTHON_MODULE)?;
+    F_lto_module_get_target_triple.add_to(m, PYTHON_MODULE)?;
+    F_lto_module_set_target_triple.add_to(m, PYTHON_MODULE)?;
+    F_lto_module_get_num_symbols.add_to(m, PYTHON_MODULE)?;
+    F_lto_module_get_symbol_name.add_to(m, PYTHON_MODULE)?;
+    F_lto_module_get_symbol_attribute.add_to(m, PYTHON_MODULE)?;
+    F_lto_module_get_linkeropts.add_to(m, PYTHON_MODULE)?;
+    F_lto_module_get_macho_cputype.add_to(m, PYTHON_MODULE)?;
+    F_lto_module_has_ctor_dtor.add_to(m, PYTHON_MODULE)?;
+    F_lto_codegen_set_diagnostic_handler.add_to(m, PYTHON_MODULE)?;
+    F_lto_codegen_create.add_to(m, PYTHON_MODULE)?;
+    F_lto_codegen_create_in_local_context.add_to(m, PYTHON_MODULE)?;
+    F_lto_codegen_dispose.add_to(m, PYTHON_MODULE)?;
+    F_lto_codegen_add_module.add_to(m, PYTHON_MODULE)?;
+    F_lto_codegen_set_module.add_to(m, PYTHON_MODULE)?;
+    F_lto_codegen_set_debug_model.add_to(m, PYTHON_MODULE)?;
+    F_lto_codegen_set_pic_model.add_to(m, PYTHON_MODULE)?;
+    F_lto_codegen_set_cpu.add_to(m, PYTHON_MODULE)?;
+    F_lto_codegen_set_assembler_path.add_to(m, PYTHON_MODULE)?;
+    F_lto_codegen_set_assembler_args.add_to(m, PYTHON_MODULE)?;
+    F_lto_codegen_add_must_preserve_symbol.add_to(m, PYTHON_MODULE)?;
+    F_lto_codegen_write_merged_modules.add_to(m, PYTHON_MODULE)?;
+    F_lto_codegen_compile.add_to(m, PYTHON_MODULE)?;
+    F_lto_codegen_compile_to_file.add_to(m, PYTHON_MODULE)?;
+    F_lto_codegen_optimize.add_to(m, PYTHON_MODULE)?;
+    F_lto_codegen_compile_optimized.add_to(m, PYTHON_MODULE)?;
+    F_lto_api_version.add_to(m, PYTHON_MODULE)?;
+    F_lto_set_debug_options.add_to(m, PYTHON_MODULE)?;
+    F_lto_codegen_debug_options.add_to(m, PYTHON_MODULE)?;
+    F_lto_codegen_debug_options_array.add_to(m, PYTHON_MODULE)?;
+    F_lto_initialize_disassembler.add_to(m, PYTHON_MODULE)?;
+    F_lto_codegen_set_should_internalize.add_to(m, PYTHON_MODULE)?;
+    F_lto_codegen_set_should_embed_uselists.add_to(m, PYTHON_MODULE)?;
+    F_lto_input_create.add_to(m, PYTHON_MODULE)?;
+    F_lto_input_dispose.add_to(m, PYTHON_MODULE)?;
+    F_lto_input_get_num_dependent_libraries.add_to(m, PYTHON_MODULE)?;
+    F_lto_input_get_dependent_library.add_to(m, PYTHON_MODULE)?;
+    F_lto_runtime_lib_symbols_list.add_to(m, PYTHON_MODULE)?;
+    F_thinlto_create_codegen.add_to(m, PYTHON_MODULE)?;
+    F_thinlto_codegen_dispose.add_to(m, PYTHON_MODULE)?;
+    F_thinlto_codegen_add_module.add_to(m, PYTHON_MODULE)?;
+    F_thinlto_codegen_process.add_to(m, PYTHON_MODULE)?;
+    F_thinlto_module_get_num_objects.add_to(m, PYTHON_MODULE)?;
+    F_thinlto_module_get_object.add_to(m, PYTHON_MODULE)?;
+    F_thinlto_module_get_num_object_files.add_to(m, PYTHON_MODULE)?;
+    F_thinlto_module_get_object_file.add_to(m, PYTHON_MODULE)?;
+    F_thinlto_codegen_set_pic_model.add_to(m, PYTHON_MODULE)?;
+    F_thinlto_codegen_set_savetemps_dir.add_to(m, PYTHON_MODULE)?;
+    F_thinlto_set_generated_objects_dir.add_to(m, PYTHON_MODULE)?;
+    F_thinlto_codegen_set_cpu.add_to(m, PYTHON_MODULE)?;
+    F_thinlto_codegen_disable_codegen.add_to(m, PYTHON_MODULE)?;
+    F_thinlto_codegen_set_codegen_only.add_to(m, PYTHON_MODULE)?;
+    F_thinlto_debug_options.add_to(m, PYTHON_MODULE)?;
+    F_lto_module_is_thinlto.add_to(m, PYTHON_MODULE)?;
+    F_thinlto_codegen_add_must_preserve_symbol.add_to(m, PYTHON_MODULE)?;
+    F_thinlto_codegen_add_cross_referenced_symbol.add_to(m, PYTHON_MODULE)?;
+    F_thinlto_codegen_set_cache_dir.add_to(m, PYTHON_MODULE)?;
+    F_thinlto_codegen_set_cache_pruning_interval.add_to(m, PYTHON_MODULE)?;
+    F_thinlto_codegen_set_final_cache_size_relative_to_available_space.add_to(m, PYTHON_MODULE)?;
+    F_thinlto_codegen_set_cache_entry_expiration.add_to(m, PYTHON_MODULE)?;
+    F_thinlto_codegen_set_cache_size_bytes.add_to(m, PYTHON_MODULE)?;
+    F_thinlto_codegen_set_cache_size_megabytes.add_to(m, PYTHON_MODULE)?;
+    F_thinlto_codegen_set_cache_size_files.add_to(m, PYTHON_MODULE)?;
     m.add_function(pyo3::wrap_pyfunction!(has_symbol, m)?)?;
     m.add_function(pyo3::wrap_pyfunction!(_symbol_address, m)?)?;
     m.add("LTO_API_VERSION", 29i64)?;

@@ -28,18 +28,30 @@ static TYPE_DEFS: [rt::TypeDef; NUM_TYPES] = [
 /// This module's type registry.
 pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.support", &TYPE_DEFS, &TYPE_SLOTS);
 
-/// This function permanently loads the dynamic library at the given path.
-/// It is safe to call this function multiple times for the same library.
-///
-/// See: sys::DynamicLibrary::LoadLibraryPermanently()
-///
-/// Args:
-///     Filename
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (Filename))]
+/// `LLVMLoadLibraryPermanently` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMLoadLibraryPermanently: rt::call::Function = rt::call::Function::new(
+    c"LLVMLoadLibraryPermanently",
+    "LLVMLoadLibraryPermanently",
+    &["Filename"],
+    rt::fastcall_entry!(C_LLVMLoadLibraryPermanently),
+    c"LLVMLoadLibraryPermanently(Filename)\n--\n\nThis function permanently loads the dynamic library at the given path.\nIt is safe to call this function multiple times for the same library.\n\nSee: sys::DynamicLibrary::LoadLibraryPermanently()\n\nArgs:\n    Filename\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `LLVMLoadLibraryPermanently`, converted in order.
+unsafe fn C_LLVMLoadLibraryPermanently(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMLoadLibraryPermanently.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMLoadLibraryPermanently(py, rt::call::extract(x0, "Filename")?)?.into_ptr())
+}
+
 fn LLVMLoadLibraryPermanently(py: Python<'_>, Filename: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMLoadLibraryPermanently");
     let a_Filename = Filename.addr();
@@ -52,19 +64,30 @@ fn LLVMLoadLibraryPermanently(py: Python<'_>, Filename: rt::CStrArg) -> PyResult
     let __r = py.allow_threads(move || unsafe { __f(a_Filename) });
     Ok(rt::obj(py, __r)?)
 }
-/// This function parses the given arguments using the LLVM command line parser.
-/// Note that the only stable thing about this function is its signature; you
-/// cannot rely on any particular set of command line arguments being interpreted
-/// the same way across LLVM versions.
-///
-/// See: llvm::cl::ParseCommandLineOptions()
-///
-/// Args:
-///     argc
-///     argv
-///     Overview
-#[pyfunction]
-#[pyo3(signature = (argc, argv, Overview))]
+/// `LLVMParseCommandLineOptions` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMParseCommandLineOptions: rt::call::Function = rt::call::Function::new(
+    c"LLVMParseCommandLineOptions",
+    "LLVMParseCommandLineOptions",
+    &["argc", "argv", "Overview"],
+    rt::fastcall_entry!(C_LLVMParseCommandLineOptions),
+    c"LLVMParseCommandLineOptions(argc, argv, Overview)\n--\n\nThis function parses the given arguments using the LLVM command line parser.\nNote that the only stable thing about this function is its signature; you\ncannot rely on any particular set of command line arguments being interpreted\nthe same way across LLVM versions.\n\nSee: llvm::cl::ParseCommandLineOptions()\n\nArgs:\n    argc\n    argv\n    Overview",
+);
+
+/// The arguments of a call of `LLVMParseCommandLineOptions`, converted in order.
+unsafe fn C_LLVMParseCommandLineOptions(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_LLVMParseCommandLineOptions.args::<3>(py, args, nargs, kwnames)? };
+    Ok(LLVMParseCommandLineOptions(py, rt::call::extract(x0, "argc")?, rt::call::extract(x1, "argv")?, rt::call::extract(x2, "Overview")?)?.into_ptr())
+}
+
 fn LLVMParseCommandLineOptions(py: Python<'_>, argc: rt::CInt<i32>, argv: rt::CStrArrayArg, Overview: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMParseCommandLineOptions");
     let a_argc = argc.0;
@@ -79,19 +102,30 @@ fn LLVMParseCommandLineOptions(py: Python<'_>, argc: rt::CInt<i32>, argv: rt::CS
     let __r = py.allow_threads(move || unsafe { __f(a_argc, a_argv, a_Overview) });
     Ok(py.None())
 }
-/// This function will search through all previously loaded dynamic
-/// libraries for the symbol symbolName. If it is found, the address of
-/// that symbol is returned. If not, null is returned.
-///
-/// See: sys::DynamicLibrary::SearchForAddressOfSymbol()
-///
-/// Args:
-///     symbolName
-///
-/// Returns: a tuple of 1 item(s):
-///     Pointer
-#[pyfunction]
-#[pyo3(signature = (symbolName))]
+/// `LLVMSearchForAddressOfSymbol` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMSearchForAddressOfSymbol: rt::call::Function = rt::call::Function::new(
+    c"LLVMSearchForAddressOfSymbol",
+    "LLVMSearchForAddressOfSymbol",
+    &["symbolName"],
+    rt::fastcall_entry!(C_LLVMSearchForAddressOfSymbol),
+    c"LLVMSearchForAddressOfSymbol(symbolName)\n--\n\nThis function will search through all previously loaded dynamic\nlibraries for the symbol symbolName. If it is found, the address of\nthat symbol is returned. If not, null is returned.\n\nSee: sys::DynamicLibrary::SearchForAddressOfSymbol()\n\nArgs:\n    symbolName\n\nReturns: a tuple of 1 item(s):\n    Pointer",
+);
+
+/// The arguments of a call of `LLVMSearchForAddressOfSymbol`, converted in order.
+unsafe fn C_LLVMSearchForAddressOfSymbol(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMSearchForAddressOfSymbol.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMSearchForAddressOfSymbol(py, rt::call::extract(x0, "symbolName")?)?.into_ptr())
+}
+
 fn LLVMSearchForAddressOfSymbol(py: Python<'_>, symbolName: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSearchForAddressOfSymbol");
     let a_symbolName = symbolName.addr();
@@ -104,17 +138,30 @@ fn LLVMSearchForAddressOfSymbol(py: Python<'_>, symbolName: rt::CStrArg) -> PyRe
     let __r = py.allow_threads(move || unsafe { __f(a_symbolName) });
     Ok(rt::pointer_result(py, __r)?)
 }
-/// This functions permanently adds the symbol symbolName with the
-/// value symbolValue.  These symbols are searched before any
-/// libraries.
-///
-/// See: sys::DynamicLibrary::AddSymbol()
-///
-/// Args:
-///     symbolName
-///     symbolValue
-#[pyfunction]
-#[pyo3(signature = (symbolName, symbolValue))]
+/// `LLVMAddSymbol` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMAddSymbol: rt::call::Function = rt::call::Function::new(
+    c"LLVMAddSymbol",
+    "LLVMAddSymbol",
+    &["symbolName", "symbolValue"],
+    rt::fastcall_entry!(C_LLVMAddSymbol),
+    c"LLVMAddSymbol(symbolName, symbolValue)\n--\n\nThis functions permanently adds the symbol symbolName with the\nvalue symbolValue.  These symbols are searched before any\nlibraries.\n\nSee: sys::DynamicLibrary::AddSymbol()\n\nArgs:\n    symbolName\n    symbolValue",
+);
+
+/// The arguments of a call of `LLVMAddSymbol`, converted in order.
+unsafe fn C_LLVMAddSymbol(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMAddSymbol.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMAddSymbol(py, rt::call::extract(x0, "symbolName")?, rt::call::extract(x1, "symbolValue")?)?.into_ptr())
+}
+
 fn LLVMAddSymbol(py: Python<'_>, symbolName: rt::CStrArg, symbolValue: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddSymbol");
     let a_symbolName = symbolName.addr();
@@ -148,10 +195,10 @@ fn _symbol_address(py: Python<'_>, name: &str) -> PyResult<usize> {
 
 /// Adds this module's functions, constants and lazily created types to `m`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(pyo3::wrap_pyfunction!(LLVMLoadLibraryPermanently, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMParseCommandLineOptions, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMSearchForAddressOfSymbol, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMAddSymbol, m)?)?;
+    F_LLVMLoadLibraryPermanently.add_to(m, PYTHON_MODULE)?;
+    F_LLVMParseCommandLineOptions.add_to(m, PYTHON_MODULE)?;
+    F_LLVMSearchForAddressOfSymbol.add_to(m, PYTHON_MODULE)?;
+    F_LLVMAddSymbol.add_to(m, PYTHON_MODULE)?;
     m.add_function(pyo3::wrap_pyfunction!(has_symbol, m)?)?;
     m.add_function(pyo3::wrap_pyfunction!(_symbol_address, m)?)?;
     TYPES.install(m, FOREIGN)?;

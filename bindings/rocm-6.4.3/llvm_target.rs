@@ -33,8 +33,30 @@ static TYPE_DEFS: [rt::TypeDef; NUM_TYPES] = [
 /// This module's type registry.
 pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.target", &TYPE_DEFS, &TYPE_SLOTS);
 
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeAArch64TargetInfo` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeAArch64TargetInfo: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeAArch64TargetInfo",
+    "LLVMInitializeAArch64TargetInfo",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeAArch64TargetInfo),
+    c"LLVMInitializeAArch64TargetInfo()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeAArch64TargetInfo`, converted in order.
+unsafe fn C_LLVMInitializeAArch64TargetInfo(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeAArch64TargetInfo.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeAArch64TargetInfo(py)?.into_ptr())
+}
+
 fn LLVMInitializeAArch64TargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeAArch64TargetInfo");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -46,8 +68,30 @@ fn LLVMInitializeAArch64TargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeAMDGPUTargetInfo` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeAMDGPUTargetInfo: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeAMDGPUTargetInfo",
+    "LLVMInitializeAMDGPUTargetInfo",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeAMDGPUTargetInfo),
+    c"LLVMInitializeAMDGPUTargetInfo()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeAMDGPUTargetInfo`, converted in order.
+unsafe fn C_LLVMInitializeAMDGPUTargetInfo(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeAMDGPUTargetInfo.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeAMDGPUTargetInfo(py)?.into_ptr())
+}
+
 fn LLVMInitializeAMDGPUTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeAMDGPUTargetInfo");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -59,8 +103,30 @@ fn LLVMInitializeAMDGPUTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeARMTargetInfo` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeARMTargetInfo: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeARMTargetInfo",
+    "LLVMInitializeARMTargetInfo",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeARMTargetInfo),
+    c"LLVMInitializeARMTargetInfo()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeARMTargetInfo`, converted in order.
+unsafe fn C_LLVMInitializeARMTargetInfo(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeARMTargetInfo.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeARMTargetInfo(py)?.into_ptr())
+}
+
 fn LLVMInitializeARMTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeARMTargetInfo");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -72,8 +138,30 @@ fn LLVMInitializeARMTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeAVRTargetInfo` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeAVRTargetInfo: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeAVRTargetInfo",
+    "LLVMInitializeAVRTargetInfo",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeAVRTargetInfo),
+    c"LLVMInitializeAVRTargetInfo()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeAVRTargetInfo`, converted in order.
+unsafe fn C_LLVMInitializeAVRTargetInfo(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeAVRTargetInfo.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeAVRTargetInfo(py)?.into_ptr())
+}
+
 fn LLVMInitializeAVRTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeAVRTargetInfo");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -85,8 +173,30 @@ fn LLVMInitializeAVRTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeBPFTargetInfo` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeBPFTargetInfo: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeBPFTargetInfo",
+    "LLVMInitializeBPFTargetInfo",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeBPFTargetInfo),
+    c"LLVMInitializeBPFTargetInfo()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeBPFTargetInfo`, converted in order.
+unsafe fn C_LLVMInitializeBPFTargetInfo(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeBPFTargetInfo.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeBPFTargetInfo(py)?.into_ptr())
+}
+
 fn LLVMInitializeBPFTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeBPFTargetInfo");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -98,8 +208,30 @@ fn LLVMInitializeBPFTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeHexagonTargetInfo` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeHexagonTargetInfo: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeHexagonTargetInfo",
+    "LLVMInitializeHexagonTargetInfo",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeHexagonTargetInfo),
+    c"LLVMInitializeHexagonTargetInfo()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeHexagonTargetInfo`, converted in order.
+unsafe fn C_LLVMInitializeHexagonTargetInfo(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeHexagonTargetInfo.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeHexagonTargetInfo(py)?.into_ptr())
+}
+
 fn LLVMInitializeHexagonTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeHexagonTargetInfo");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -111,8 +243,30 @@ fn LLVMInitializeHexagonTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeLanaiTargetInfo` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeLanaiTargetInfo: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeLanaiTargetInfo",
+    "LLVMInitializeLanaiTargetInfo",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeLanaiTargetInfo),
+    c"LLVMInitializeLanaiTargetInfo()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeLanaiTargetInfo`, converted in order.
+unsafe fn C_LLVMInitializeLanaiTargetInfo(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeLanaiTargetInfo.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeLanaiTargetInfo(py)?.into_ptr())
+}
+
 fn LLVMInitializeLanaiTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeLanaiTargetInfo");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -124,8 +278,30 @@ fn LLVMInitializeLanaiTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeLoongArchTargetInfo` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeLoongArchTargetInfo: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeLoongArchTargetInfo",
+    "LLVMInitializeLoongArchTargetInfo",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeLoongArchTargetInfo),
+    c"LLVMInitializeLoongArchTargetInfo()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeLoongArchTargetInfo`, converted in order.
+unsafe fn C_LLVMInitializeLoongArchTargetInfo(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeLoongArchTargetInfo.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeLoongArchTargetInfo(py)?.into_ptr())
+}
+
 fn LLVMInitializeLoongArchTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeLoongArchTargetInfo");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -137,8 +313,30 @@ fn LLVMInitializeLoongArchTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeMipsTargetInfo` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeMipsTargetInfo: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeMipsTargetInfo",
+    "LLVMInitializeMipsTargetInfo",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeMipsTargetInfo),
+    c"LLVMInitializeMipsTargetInfo()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeMipsTargetInfo`, converted in order.
+unsafe fn C_LLVMInitializeMipsTargetInfo(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeMipsTargetInfo.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeMipsTargetInfo(py)?.into_ptr())
+}
+
 fn LLVMInitializeMipsTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeMipsTargetInfo");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -150,8 +348,30 @@ fn LLVMInitializeMipsTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeMSP430TargetInfo` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeMSP430TargetInfo: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeMSP430TargetInfo",
+    "LLVMInitializeMSP430TargetInfo",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeMSP430TargetInfo),
+    c"LLVMInitializeMSP430TargetInfo()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeMSP430TargetInfo`, converted in order.
+unsafe fn C_LLVMInitializeMSP430TargetInfo(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeMSP430TargetInfo.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeMSP430TargetInfo(py)?.into_ptr())
+}
+
 fn LLVMInitializeMSP430TargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeMSP430TargetInfo");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -163,8 +383,30 @@ fn LLVMInitializeMSP430TargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeNVPTXTargetInfo` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeNVPTXTargetInfo: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeNVPTXTargetInfo",
+    "LLVMInitializeNVPTXTargetInfo",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeNVPTXTargetInfo),
+    c"LLVMInitializeNVPTXTargetInfo()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeNVPTXTargetInfo`, converted in order.
+unsafe fn C_LLVMInitializeNVPTXTargetInfo(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeNVPTXTargetInfo.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeNVPTXTargetInfo(py)?.into_ptr())
+}
+
 fn LLVMInitializeNVPTXTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeNVPTXTargetInfo");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -176,8 +418,30 @@ fn LLVMInitializeNVPTXTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializePowerPCTargetInfo` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializePowerPCTargetInfo: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializePowerPCTargetInfo",
+    "LLVMInitializePowerPCTargetInfo",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializePowerPCTargetInfo),
+    c"LLVMInitializePowerPCTargetInfo()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializePowerPCTargetInfo`, converted in order.
+unsafe fn C_LLVMInitializePowerPCTargetInfo(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializePowerPCTargetInfo.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializePowerPCTargetInfo(py)?.into_ptr())
+}
+
 fn LLVMInitializePowerPCTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializePowerPCTargetInfo");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -189,8 +453,30 @@ fn LLVMInitializePowerPCTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeRISCVTargetInfo` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeRISCVTargetInfo: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeRISCVTargetInfo",
+    "LLVMInitializeRISCVTargetInfo",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeRISCVTargetInfo),
+    c"LLVMInitializeRISCVTargetInfo()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeRISCVTargetInfo`, converted in order.
+unsafe fn C_LLVMInitializeRISCVTargetInfo(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeRISCVTargetInfo.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeRISCVTargetInfo(py)?.into_ptr())
+}
+
 fn LLVMInitializeRISCVTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeRISCVTargetInfo");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -202,8 +488,30 @@ fn LLVMInitializeRISCVTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeSparcTargetInfo` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeSparcTargetInfo: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeSparcTargetInfo",
+    "LLVMInitializeSparcTargetInfo",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeSparcTargetInfo),
+    c"LLVMInitializeSparcTargetInfo()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeSparcTargetInfo`, converted in order.
+unsafe fn C_LLVMInitializeSparcTargetInfo(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeSparcTargetInfo.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeSparcTargetInfo(py)?.into_ptr())
+}
+
 fn LLVMInitializeSparcTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeSparcTargetInfo");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -215,8 +523,30 @@ fn LLVMInitializeSparcTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeSystemZTargetInfo` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeSystemZTargetInfo: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeSystemZTargetInfo",
+    "LLVMInitializeSystemZTargetInfo",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeSystemZTargetInfo),
+    c"LLVMInitializeSystemZTargetInfo()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeSystemZTargetInfo`, converted in order.
+unsafe fn C_LLVMInitializeSystemZTargetInfo(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeSystemZTargetInfo.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeSystemZTargetInfo(py)?.into_ptr())
+}
+
 fn LLVMInitializeSystemZTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeSystemZTargetInfo");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -228,8 +558,30 @@ fn LLVMInitializeSystemZTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeVETargetInfo` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeVETargetInfo: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeVETargetInfo",
+    "LLVMInitializeVETargetInfo",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeVETargetInfo),
+    c"LLVMInitializeVETargetInfo()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeVETargetInfo`, converted in order.
+unsafe fn C_LLVMInitializeVETargetInfo(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeVETargetInfo.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeVETargetInfo(py)?.into_ptr())
+}
+
 fn LLVMInitializeVETargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeVETargetInfo");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -241,8 +593,30 @@ fn LLVMInitializeVETargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeWebAssemblyTargetInfo` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeWebAssemblyTargetInfo: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeWebAssemblyTargetInfo",
+    "LLVMInitializeWebAssemblyTargetInfo",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeWebAssemblyTargetInfo),
+    c"LLVMInitializeWebAssemblyTargetInfo()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeWebAssemblyTargetInfo`, converted in order.
+unsafe fn C_LLVMInitializeWebAssemblyTargetInfo(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeWebAssemblyTargetInfo.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeWebAssemblyTargetInfo(py)?.into_ptr())
+}
+
 fn LLVMInitializeWebAssemblyTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeWebAssemblyTargetInfo");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -254,8 +628,30 @@ fn LLVMInitializeWebAssemblyTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeX86TargetInfo` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeX86TargetInfo: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeX86TargetInfo",
+    "LLVMInitializeX86TargetInfo",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeX86TargetInfo),
+    c"LLVMInitializeX86TargetInfo()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeX86TargetInfo`, converted in order.
+unsafe fn C_LLVMInitializeX86TargetInfo(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeX86TargetInfo.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeX86TargetInfo(py)?.into_ptr())
+}
+
 fn LLVMInitializeX86TargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeX86TargetInfo");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -267,8 +663,30 @@ fn LLVMInitializeX86TargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeXCoreTargetInfo` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeXCoreTargetInfo: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeXCoreTargetInfo",
+    "LLVMInitializeXCoreTargetInfo",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeXCoreTargetInfo),
+    c"LLVMInitializeXCoreTargetInfo()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeXCoreTargetInfo`, converted in order.
+unsafe fn C_LLVMInitializeXCoreTargetInfo(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeXCoreTargetInfo.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeXCoreTargetInfo(py)?.into_ptr())
+}
+
 fn LLVMInitializeXCoreTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeXCoreTargetInfo");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -280,8 +698,30 @@ fn LLVMInitializeXCoreTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeM68kTargetInfo` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeM68kTargetInfo: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeM68kTargetInfo",
+    "LLVMInitializeM68kTargetInfo",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeM68kTargetInfo),
+    c"LLVMInitializeM68kTargetInfo()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeM68kTargetInfo`, converted in order.
+unsafe fn C_LLVMInitializeM68kTargetInfo(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeM68kTargetInfo.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeM68kTargetInfo(py)?.into_ptr())
+}
+
 fn LLVMInitializeM68kTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeM68kTargetInfo");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -293,8 +733,30 @@ fn LLVMInitializeM68kTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeXtensaTargetInfo` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeXtensaTargetInfo: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeXtensaTargetInfo",
+    "LLVMInitializeXtensaTargetInfo",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeXtensaTargetInfo),
+    c"LLVMInitializeXtensaTargetInfo()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeXtensaTargetInfo`, converted in order.
+unsafe fn C_LLVMInitializeXtensaTargetInfo(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeXtensaTargetInfo.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeXtensaTargetInfo(py)?.into_ptr())
+}
+
 fn LLVMInitializeXtensaTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeXtensaTargetInfo");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -306,8 +768,30 @@ fn LLVMInitializeXtensaTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeAArch64Target` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeAArch64Target: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeAArch64Target",
+    "LLVMInitializeAArch64Target",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeAArch64Target),
+    c"LLVMInitializeAArch64Target()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeAArch64Target`, converted in order.
+unsafe fn C_LLVMInitializeAArch64Target(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeAArch64Target.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeAArch64Target(py)?.into_ptr())
+}
+
 fn LLVMInitializeAArch64Target(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeAArch64Target");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -319,8 +803,30 @@ fn LLVMInitializeAArch64Target(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeAMDGPUTarget` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeAMDGPUTarget: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeAMDGPUTarget",
+    "LLVMInitializeAMDGPUTarget",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeAMDGPUTarget),
+    c"LLVMInitializeAMDGPUTarget()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeAMDGPUTarget`, converted in order.
+unsafe fn C_LLVMInitializeAMDGPUTarget(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeAMDGPUTarget.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeAMDGPUTarget(py)?.into_ptr())
+}
+
 fn LLVMInitializeAMDGPUTarget(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeAMDGPUTarget");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -332,8 +838,30 @@ fn LLVMInitializeAMDGPUTarget(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeARMTarget` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeARMTarget: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeARMTarget",
+    "LLVMInitializeARMTarget",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeARMTarget),
+    c"LLVMInitializeARMTarget()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeARMTarget`, converted in order.
+unsafe fn C_LLVMInitializeARMTarget(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeARMTarget.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeARMTarget(py)?.into_ptr())
+}
+
 fn LLVMInitializeARMTarget(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeARMTarget");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -345,8 +873,30 @@ fn LLVMInitializeARMTarget(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeAVRTarget` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeAVRTarget: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeAVRTarget",
+    "LLVMInitializeAVRTarget",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeAVRTarget),
+    c"LLVMInitializeAVRTarget()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeAVRTarget`, converted in order.
+unsafe fn C_LLVMInitializeAVRTarget(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeAVRTarget.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeAVRTarget(py)?.into_ptr())
+}
+
 fn LLVMInitializeAVRTarget(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeAVRTarget");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -358,8 +908,30 @@ fn LLVMInitializeAVRTarget(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeBPFTarget` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeBPFTarget: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeBPFTarget",
+    "LLVMInitializeBPFTarget",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeBPFTarget),
+    c"LLVMInitializeBPFTarget()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeBPFTarget`, converted in order.
+unsafe fn C_LLVMInitializeBPFTarget(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeBPFTarget.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeBPFTarget(py)?.into_ptr())
+}
+
 fn LLVMInitializeBPFTarget(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeBPFTarget");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -371,8 +943,30 @@ fn LLVMInitializeBPFTarget(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeHexagonTarget` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeHexagonTarget: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeHexagonTarget",
+    "LLVMInitializeHexagonTarget",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeHexagonTarget),
+    c"LLVMInitializeHexagonTarget()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeHexagonTarget`, converted in order.
+unsafe fn C_LLVMInitializeHexagonTarget(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeHexagonTarget.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeHexagonTarget(py)?.into_ptr())
+}
+
 fn LLVMInitializeHexagonTarget(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeHexagonTarget");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -384,8 +978,30 @@ fn LLVMInitializeHexagonTarget(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeLanaiTarget` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeLanaiTarget: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeLanaiTarget",
+    "LLVMInitializeLanaiTarget",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeLanaiTarget),
+    c"LLVMInitializeLanaiTarget()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeLanaiTarget`, converted in order.
+unsafe fn C_LLVMInitializeLanaiTarget(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeLanaiTarget.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeLanaiTarget(py)?.into_ptr())
+}
+
 fn LLVMInitializeLanaiTarget(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeLanaiTarget");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -397,8 +1013,30 @@ fn LLVMInitializeLanaiTarget(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeLoongArchTarget` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeLoongArchTarget: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeLoongArchTarget",
+    "LLVMInitializeLoongArchTarget",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeLoongArchTarget),
+    c"LLVMInitializeLoongArchTarget()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeLoongArchTarget`, converted in order.
+unsafe fn C_LLVMInitializeLoongArchTarget(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeLoongArchTarget.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeLoongArchTarget(py)?.into_ptr())
+}
+
 fn LLVMInitializeLoongArchTarget(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeLoongArchTarget");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -410,8 +1048,30 @@ fn LLVMInitializeLoongArchTarget(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeMipsTarget` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeMipsTarget: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeMipsTarget",
+    "LLVMInitializeMipsTarget",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeMipsTarget),
+    c"LLVMInitializeMipsTarget()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeMipsTarget`, converted in order.
+unsafe fn C_LLVMInitializeMipsTarget(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeMipsTarget.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeMipsTarget(py)?.into_ptr())
+}
+
 fn LLVMInitializeMipsTarget(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeMipsTarget");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -423,8 +1083,30 @@ fn LLVMInitializeMipsTarget(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeMSP430Target` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeMSP430Target: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeMSP430Target",
+    "LLVMInitializeMSP430Target",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeMSP430Target),
+    c"LLVMInitializeMSP430Target()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeMSP430Target`, converted in order.
+unsafe fn C_LLVMInitializeMSP430Target(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeMSP430Target.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeMSP430Target(py)?.into_ptr())
+}
+
 fn LLVMInitializeMSP430Target(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeMSP430Target");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -436,8 +1118,30 @@ fn LLVMInitializeMSP430Target(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeNVPTXTarget` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeNVPTXTarget: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeNVPTXTarget",
+    "LLVMInitializeNVPTXTarget",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeNVPTXTarget),
+    c"LLVMInitializeNVPTXTarget()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeNVPTXTarget`, converted in order.
+unsafe fn C_LLVMInitializeNVPTXTarget(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeNVPTXTarget.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeNVPTXTarget(py)?.into_ptr())
+}
+
 fn LLVMInitializeNVPTXTarget(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeNVPTXTarget");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -449,8 +1153,30 @@ fn LLVMInitializeNVPTXTarget(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializePowerPCTarget` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializePowerPCTarget: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializePowerPCTarget",
+    "LLVMInitializePowerPCTarget",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializePowerPCTarget),
+    c"LLVMInitializePowerPCTarget()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializePowerPCTarget`, converted in order.
+unsafe fn C_LLVMInitializePowerPCTarget(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializePowerPCTarget.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializePowerPCTarget(py)?.into_ptr())
+}
+
 fn LLVMInitializePowerPCTarget(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializePowerPCTarget");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -462,8 +1188,30 @@ fn LLVMInitializePowerPCTarget(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeRISCVTarget` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeRISCVTarget: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeRISCVTarget",
+    "LLVMInitializeRISCVTarget",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeRISCVTarget),
+    c"LLVMInitializeRISCVTarget()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeRISCVTarget`, converted in order.
+unsafe fn C_LLVMInitializeRISCVTarget(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeRISCVTarget.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeRISCVTarget(py)?.into_ptr())
+}
+
 fn LLVMInitializeRISCVTarget(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeRISCVTarget");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -475,8 +1223,30 @@ fn LLVMInitializeRISCVTarget(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeSparcTarget` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeSparcTarget: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeSparcTarget",
+    "LLVMInitializeSparcTarget",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeSparcTarget),
+    c"LLVMInitializeSparcTarget()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeSparcTarget`, converted in order.
+unsafe fn C_LLVMInitializeSparcTarget(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeSparcTarget.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeSparcTarget(py)?.into_ptr())
+}
+
 fn LLVMInitializeSparcTarget(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeSparcTarget");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -488,8 +1258,30 @@ fn LLVMInitializeSparcTarget(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeSystemZTarget` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeSystemZTarget: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeSystemZTarget",
+    "LLVMInitializeSystemZTarget",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeSystemZTarget),
+    c"LLVMInitializeSystemZTarget()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeSystemZTarget`, converted in order.
+unsafe fn C_LLVMInitializeSystemZTarget(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeSystemZTarget.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeSystemZTarget(py)?.into_ptr())
+}
+
 fn LLVMInitializeSystemZTarget(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeSystemZTarget");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -501,8 +1293,30 @@ fn LLVMInitializeSystemZTarget(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeVETarget` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeVETarget: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeVETarget",
+    "LLVMInitializeVETarget",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeVETarget),
+    c"LLVMInitializeVETarget()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeVETarget`, converted in order.
+unsafe fn C_LLVMInitializeVETarget(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeVETarget.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeVETarget(py)?.into_ptr())
+}
+
 fn LLVMInitializeVETarget(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeVETarget");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -514,8 +1328,30 @@ fn LLVMInitializeVETarget(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeWebAssemblyTarget` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeWebAssemblyTarget: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeWebAssemblyTarget",
+    "LLVMInitializeWebAssemblyTarget",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeWebAssemblyTarget),
+    c"LLVMInitializeWebAssemblyTarget()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeWebAssemblyTarget`, converted in order.
+unsafe fn C_LLVMInitializeWebAssemblyTarget(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeWebAssemblyTarget.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeWebAssemblyTarget(py)?.into_ptr())
+}
+
 fn LLVMInitializeWebAssemblyTarget(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeWebAssemblyTarget");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -527,8 +1363,30 @@ fn LLVMInitializeWebAssemblyTarget(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeX86Target` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeX86Target: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeX86Target",
+    "LLVMInitializeX86Target",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeX86Target),
+    c"LLVMInitializeX86Target()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeX86Target`, converted in order.
+unsafe fn C_LLVMInitializeX86Target(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeX86Target.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeX86Target(py)?.into_ptr())
+}
+
 fn LLVMInitializeX86Target(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeX86Target");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -540,8 +1398,30 @@ fn LLVMInitializeX86Target(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeXCoreTarget` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeXCoreTarget: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeXCoreTarget",
+    "LLVMInitializeXCoreTarget",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeXCoreTarget),
+    c"LLVMInitializeXCoreTarget()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeXCoreTarget`, converted in order.
+unsafe fn C_LLVMInitializeXCoreTarget(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeXCoreTarget.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeXCoreTarget(py)?.into_ptr())
+}
+
 fn LLVMInitializeXCoreTarget(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeXCoreTarget");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -553,8 +1433,30 @@ fn LLVMInitializeXCoreTarget(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeM68kTarget` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeM68kTarget: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeM68kTarget",
+    "LLVMInitializeM68kTarget",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeM68kTarget),
+    c"LLVMInitializeM68kTarget()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeM68kTarget`, converted in order.
+unsafe fn C_LLVMInitializeM68kTarget(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeM68kTarget.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeM68kTarget(py)?.into_ptr())
+}
+
 fn LLVMInitializeM68kTarget(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeM68kTarget");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -566,8 +1468,30 @@ fn LLVMInitializeM68kTarget(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeXtensaTarget` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeXtensaTarget: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeXtensaTarget",
+    "LLVMInitializeXtensaTarget",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeXtensaTarget),
+    c"LLVMInitializeXtensaTarget()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeXtensaTarget`, converted in order.
+unsafe fn C_LLVMInitializeXtensaTarget(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeXtensaTarget.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeXtensaTarget(py)?.into_ptr())
+}
+
 fn LLVMInitializeXtensaTarget(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeXtensaTarget");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -579,8 +1503,30 @@ fn LLVMInitializeXtensaTarget(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeAArch64TargetMC` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeAArch64TargetMC: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeAArch64TargetMC",
+    "LLVMInitializeAArch64TargetMC",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeAArch64TargetMC),
+    c"LLVMInitializeAArch64TargetMC()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeAArch64TargetMC`, converted in order.
+unsafe fn C_LLVMInitializeAArch64TargetMC(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeAArch64TargetMC.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeAArch64TargetMC(py)?.into_ptr())
+}
+
 fn LLVMInitializeAArch64TargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeAArch64TargetMC");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -592,8 +1538,30 @@ fn LLVMInitializeAArch64TargetMC(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeAMDGPUTargetMC` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeAMDGPUTargetMC: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeAMDGPUTargetMC",
+    "LLVMInitializeAMDGPUTargetMC",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeAMDGPUTargetMC),
+    c"LLVMInitializeAMDGPUTargetMC()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeAMDGPUTargetMC`, converted in order.
+unsafe fn C_LLVMInitializeAMDGPUTargetMC(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeAMDGPUTargetMC.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeAMDGPUTargetMC(py)?.into_ptr())
+}
+
 fn LLVMInitializeAMDGPUTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeAMDGPUTargetMC");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -605,8 +1573,30 @@ fn LLVMInitializeAMDGPUTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeARMTargetMC` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeARMTargetMC: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeARMTargetMC",
+    "LLVMInitializeARMTargetMC",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeARMTargetMC),
+    c"LLVMInitializeARMTargetMC()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeARMTargetMC`, converted in order.
+unsafe fn C_LLVMInitializeARMTargetMC(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeARMTargetMC.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeARMTargetMC(py)?.into_ptr())
+}
+
 fn LLVMInitializeARMTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeARMTargetMC");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -618,8 +1608,30 @@ fn LLVMInitializeARMTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeAVRTargetMC` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeAVRTargetMC: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeAVRTargetMC",
+    "LLVMInitializeAVRTargetMC",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeAVRTargetMC),
+    c"LLVMInitializeAVRTargetMC()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeAVRTargetMC`, converted in order.
+unsafe fn C_LLVMInitializeAVRTargetMC(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeAVRTargetMC.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeAVRTargetMC(py)?.into_ptr())
+}
+
 fn LLVMInitializeAVRTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeAVRTargetMC");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -631,8 +1643,30 @@ fn LLVMInitializeAVRTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeBPFTargetMC` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeBPFTargetMC: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeBPFTargetMC",
+    "LLVMInitializeBPFTargetMC",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeBPFTargetMC),
+    c"LLVMInitializeBPFTargetMC()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeBPFTargetMC`, converted in order.
+unsafe fn C_LLVMInitializeBPFTargetMC(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeBPFTargetMC.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeBPFTargetMC(py)?.into_ptr())
+}
+
 fn LLVMInitializeBPFTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeBPFTargetMC");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -644,8 +1678,30 @@ fn LLVMInitializeBPFTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeHexagonTargetMC` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeHexagonTargetMC: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeHexagonTargetMC",
+    "LLVMInitializeHexagonTargetMC",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeHexagonTargetMC),
+    c"LLVMInitializeHexagonTargetMC()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeHexagonTargetMC`, converted in order.
+unsafe fn C_LLVMInitializeHexagonTargetMC(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeHexagonTargetMC.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeHexagonTargetMC(py)?.into_ptr())
+}
+
 fn LLVMInitializeHexagonTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeHexagonTargetMC");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -657,8 +1713,30 @@ fn LLVMInitializeHexagonTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeLanaiTargetMC` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeLanaiTargetMC: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeLanaiTargetMC",
+    "LLVMInitializeLanaiTargetMC",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeLanaiTargetMC),
+    c"LLVMInitializeLanaiTargetMC()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeLanaiTargetMC`, converted in order.
+unsafe fn C_LLVMInitializeLanaiTargetMC(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeLanaiTargetMC.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeLanaiTargetMC(py)?.into_ptr())
+}
+
 fn LLVMInitializeLanaiTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeLanaiTargetMC");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -670,8 +1748,30 @@ fn LLVMInitializeLanaiTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeLoongArchTargetMC` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeLoongArchTargetMC: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeLoongArchTargetMC",
+    "LLVMInitializeLoongArchTargetMC",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeLoongArchTargetMC),
+    c"LLVMInitializeLoongArchTargetMC()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeLoongArchTargetMC`, converted in order.
+unsafe fn C_LLVMInitializeLoongArchTargetMC(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeLoongArchTargetMC.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeLoongArchTargetMC(py)?.into_ptr())
+}
+
 fn LLVMInitializeLoongArchTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeLoongArchTargetMC");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -683,8 +1783,30 @@ fn LLVMInitializeLoongArchTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeMipsTargetMC` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeMipsTargetMC: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeMipsTargetMC",
+    "LLVMInitializeMipsTargetMC",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeMipsTargetMC),
+    c"LLVMInitializeMipsTargetMC()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeMipsTargetMC`, converted in order.
+unsafe fn C_LLVMInitializeMipsTargetMC(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeMipsTargetMC.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeMipsTargetMC(py)?.into_ptr())
+}
+
 fn LLVMInitializeMipsTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeMipsTargetMC");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -696,8 +1818,30 @@ fn LLVMInitializeMipsTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeMSP430TargetMC` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeMSP430TargetMC: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeMSP430TargetMC",
+    "LLVMInitializeMSP430TargetMC",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeMSP430TargetMC),
+    c"LLVMInitializeMSP430TargetMC()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeMSP430TargetMC`, converted in order.
+unsafe fn C_LLVMInitializeMSP430TargetMC(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeMSP430TargetMC.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeMSP430TargetMC(py)?.into_ptr())
+}
+
 fn LLVMInitializeMSP430TargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeMSP430TargetMC");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -709,8 +1853,30 @@ fn LLVMInitializeMSP430TargetMC(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeNVPTXTargetMC` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeNVPTXTargetMC: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeNVPTXTargetMC",
+    "LLVMInitializeNVPTXTargetMC",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeNVPTXTargetMC),
+    c"LLVMInitializeNVPTXTargetMC()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeNVPTXTargetMC`, converted in order.
+unsafe fn C_LLVMInitializeNVPTXTargetMC(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeNVPTXTargetMC.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeNVPTXTargetMC(py)?.into_ptr())
+}
+
 fn LLVMInitializeNVPTXTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeNVPTXTargetMC");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -722,8 +1888,30 @@ fn LLVMInitializeNVPTXTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializePowerPCTargetMC` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializePowerPCTargetMC: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializePowerPCTargetMC",
+    "LLVMInitializePowerPCTargetMC",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializePowerPCTargetMC),
+    c"LLVMInitializePowerPCTargetMC()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializePowerPCTargetMC`, converted in order.
+unsafe fn C_LLVMInitializePowerPCTargetMC(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializePowerPCTargetMC.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializePowerPCTargetMC(py)?.into_ptr())
+}
+
 fn LLVMInitializePowerPCTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializePowerPCTargetMC");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -735,8 +1923,30 @@ fn LLVMInitializePowerPCTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeRISCVTargetMC` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeRISCVTargetMC: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeRISCVTargetMC",
+    "LLVMInitializeRISCVTargetMC",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeRISCVTargetMC),
+    c"LLVMInitializeRISCVTargetMC()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeRISCVTargetMC`, converted in order.
+unsafe fn C_LLVMInitializeRISCVTargetMC(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeRISCVTargetMC.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeRISCVTargetMC(py)?.into_ptr())
+}
+
 fn LLVMInitializeRISCVTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeRISCVTargetMC");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -748,8 +1958,30 @@ fn LLVMInitializeRISCVTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeSparcTargetMC` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeSparcTargetMC: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeSparcTargetMC",
+    "LLVMInitializeSparcTargetMC",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeSparcTargetMC),
+    c"LLVMInitializeSparcTargetMC()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeSparcTargetMC`, converted in order.
+unsafe fn C_LLVMInitializeSparcTargetMC(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeSparcTargetMC.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeSparcTargetMC(py)?.into_ptr())
+}
+
 fn LLVMInitializeSparcTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeSparcTargetMC");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -761,8 +1993,30 @@ fn LLVMInitializeSparcTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeSystemZTargetMC` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeSystemZTargetMC: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeSystemZTargetMC",
+    "LLVMInitializeSystemZTargetMC",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeSystemZTargetMC),
+    c"LLVMInitializeSystemZTargetMC()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeSystemZTargetMC`, converted in order.
+unsafe fn C_LLVMInitializeSystemZTargetMC(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeSystemZTargetMC.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeSystemZTargetMC(py)?.into_ptr())
+}
+
 fn LLVMInitializeSystemZTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeSystemZTargetMC");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -774,8 +2028,30 @@ fn LLVMInitializeSystemZTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeVETargetMC` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeVETargetMC: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeVETargetMC",
+    "LLVMInitializeVETargetMC",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeVETargetMC),
+    c"LLVMInitializeVETargetMC()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeVETargetMC`, converted in order.
+unsafe fn C_LLVMInitializeVETargetMC(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeVETargetMC.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeVETargetMC(py)?.into_ptr())
+}
+
 fn LLVMInitializeVETargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeVETargetMC");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -787,8 +2063,30 @@ fn LLVMInitializeVETargetMC(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeWebAssemblyTargetMC` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeWebAssemblyTargetMC: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeWebAssemblyTargetMC",
+    "LLVMInitializeWebAssemblyTargetMC",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeWebAssemblyTargetMC),
+    c"LLVMInitializeWebAssemblyTargetMC()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeWebAssemblyTargetMC`, converted in order.
+unsafe fn C_LLVMInitializeWebAssemblyTargetMC(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeWebAssemblyTargetMC.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeWebAssemblyTargetMC(py)?.into_ptr())
+}
+
 fn LLVMInitializeWebAssemblyTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeWebAssemblyTargetMC");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -800,8 +2098,30 @@ fn LLVMInitializeWebAssemblyTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeX86TargetMC` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeX86TargetMC: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeX86TargetMC",
+    "LLVMInitializeX86TargetMC",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeX86TargetMC),
+    c"LLVMInitializeX86TargetMC()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeX86TargetMC`, converted in order.
+unsafe fn C_LLVMInitializeX86TargetMC(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeX86TargetMC.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeX86TargetMC(py)?.into_ptr())
+}
+
 fn LLVMInitializeX86TargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeX86TargetMC");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -813,8 +2133,30 @@ fn LLVMInitializeX86TargetMC(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeXCoreTargetMC` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeXCoreTargetMC: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeXCoreTargetMC",
+    "LLVMInitializeXCoreTargetMC",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeXCoreTargetMC),
+    c"LLVMInitializeXCoreTargetMC()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeXCoreTargetMC`, converted in order.
+unsafe fn C_LLVMInitializeXCoreTargetMC(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeXCoreTargetMC.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeXCoreTargetMC(py)?.into_ptr())
+}
+
 fn LLVMInitializeXCoreTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeXCoreTargetMC");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -826,8 +2168,30 @@ fn LLVMInitializeXCoreTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeM68kTargetMC` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeM68kTargetMC: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeM68kTargetMC",
+    "LLVMInitializeM68kTargetMC",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeM68kTargetMC),
+    c"LLVMInitializeM68kTargetMC()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeM68kTargetMC`, converted in order.
+unsafe fn C_LLVMInitializeM68kTargetMC(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeM68kTargetMC.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeM68kTargetMC(py)?.into_ptr())
+}
+
 fn LLVMInitializeM68kTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeM68kTargetMC");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -839,8 +2203,30 @@ fn LLVMInitializeM68kTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeXtensaTargetMC` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeXtensaTargetMC: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeXtensaTargetMC",
+    "LLVMInitializeXtensaTargetMC",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeXtensaTargetMC),
+    c"LLVMInitializeXtensaTargetMC()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeXtensaTargetMC`, converted in order.
+unsafe fn C_LLVMInitializeXtensaTargetMC(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeXtensaTargetMC.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeXtensaTargetMC(py)?.into_ptr())
+}
+
 fn LLVMInitializeXtensaTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeXtensaTargetMC");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -852,8 +2238,30 @@ fn LLVMInitializeXtensaTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeAArch64AsmPrinter` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeAArch64AsmPrinter: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeAArch64AsmPrinter",
+    "LLVMInitializeAArch64AsmPrinter",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeAArch64AsmPrinter),
+    c"LLVMInitializeAArch64AsmPrinter()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeAArch64AsmPrinter`, converted in order.
+unsafe fn C_LLVMInitializeAArch64AsmPrinter(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeAArch64AsmPrinter.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeAArch64AsmPrinter(py)?.into_ptr())
+}
+
 fn LLVMInitializeAArch64AsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeAArch64AsmPrinter");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -865,8 +2273,30 @@ fn LLVMInitializeAArch64AsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeAMDGPUAsmPrinter` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeAMDGPUAsmPrinter: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeAMDGPUAsmPrinter",
+    "LLVMInitializeAMDGPUAsmPrinter",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeAMDGPUAsmPrinter),
+    c"LLVMInitializeAMDGPUAsmPrinter()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeAMDGPUAsmPrinter`, converted in order.
+unsafe fn C_LLVMInitializeAMDGPUAsmPrinter(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeAMDGPUAsmPrinter.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeAMDGPUAsmPrinter(py)?.into_ptr())
+}
+
 fn LLVMInitializeAMDGPUAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeAMDGPUAsmPrinter");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -878,8 +2308,30 @@ fn LLVMInitializeAMDGPUAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeARMAsmPrinter` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeARMAsmPrinter: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeARMAsmPrinter",
+    "LLVMInitializeARMAsmPrinter",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeARMAsmPrinter),
+    c"LLVMInitializeARMAsmPrinter()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeARMAsmPrinter`, converted in order.
+unsafe fn C_LLVMInitializeARMAsmPrinter(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeARMAsmPrinter.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeARMAsmPrinter(py)?.into_ptr())
+}
+
 fn LLVMInitializeARMAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeARMAsmPrinter");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -891,8 +2343,30 @@ fn LLVMInitializeARMAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeAVRAsmPrinter` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeAVRAsmPrinter: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeAVRAsmPrinter",
+    "LLVMInitializeAVRAsmPrinter",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeAVRAsmPrinter),
+    c"LLVMInitializeAVRAsmPrinter()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeAVRAsmPrinter`, converted in order.
+unsafe fn C_LLVMInitializeAVRAsmPrinter(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeAVRAsmPrinter.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeAVRAsmPrinter(py)?.into_ptr())
+}
+
 fn LLVMInitializeAVRAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeAVRAsmPrinter");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -904,8 +2378,30 @@ fn LLVMInitializeAVRAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeBPFAsmPrinter` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeBPFAsmPrinter: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeBPFAsmPrinter",
+    "LLVMInitializeBPFAsmPrinter",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeBPFAsmPrinter),
+    c"LLVMInitializeBPFAsmPrinter()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeBPFAsmPrinter`, converted in order.
+unsafe fn C_LLVMInitializeBPFAsmPrinter(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeBPFAsmPrinter.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeBPFAsmPrinter(py)?.into_ptr())
+}
+
 fn LLVMInitializeBPFAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeBPFAsmPrinter");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -917,8 +2413,30 @@ fn LLVMInitializeBPFAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeHexagonAsmPrinter` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeHexagonAsmPrinter: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeHexagonAsmPrinter",
+    "LLVMInitializeHexagonAsmPrinter",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeHexagonAsmPrinter),
+    c"LLVMInitializeHexagonAsmPrinter()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeHexagonAsmPrinter`, converted in order.
+unsafe fn C_LLVMInitializeHexagonAsmPrinter(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeHexagonAsmPrinter.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeHexagonAsmPrinter(py)?.into_ptr())
+}
+
 fn LLVMInitializeHexagonAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeHexagonAsmPrinter");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -930,8 +2448,30 @@ fn LLVMInitializeHexagonAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeLanaiAsmPrinter` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeLanaiAsmPrinter: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeLanaiAsmPrinter",
+    "LLVMInitializeLanaiAsmPrinter",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeLanaiAsmPrinter),
+    c"LLVMInitializeLanaiAsmPrinter()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeLanaiAsmPrinter`, converted in order.
+unsafe fn C_LLVMInitializeLanaiAsmPrinter(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeLanaiAsmPrinter.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeLanaiAsmPrinter(py)?.into_ptr())
+}
+
 fn LLVMInitializeLanaiAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeLanaiAsmPrinter");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -943,8 +2483,30 @@ fn LLVMInitializeLanaiAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeLoongArchAsmPrinter` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeLoongArchAsmPrinter: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeLoongArchAsmPrinter",
+    "LLVMInitializeLoongArchAsmPrinter",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeLoongArchAsmPrinter),
+    c"LLVMInitializeLoongArchAsmPrinter()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeLoongArchAsmPrinter`, converted in order.
+unsafe fn C_LLVMInitializeLoongArchAsmPrinter(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeLoongArchAsmPrinter.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeLoongArchAsmPrinter(py)?.into_ptr())
+}
+
 fn LLVMInitializeLoongArchAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeLoongArchAsmPrinter");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -956,8 +2518,30 @@ fn LLVMInitializeLoongArchAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeMipsAsmPrinter` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeMipsAsmPrinter: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeMipsAsmPrinter",
+    "LLVMInitializeMipsAsmPrinter",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeMipsAsmPrinter),
+    c"LLVMInitializeMipsAsmPrinter()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeMipsAsmPrinter`, converted in order.
+unsafe fn C_LLVMInitializeMipsAsmPrinter(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeMipsAsmPrinter.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeMipsAsmPrinter(py)?.into_ptr())
+}
+
 fn LLVMInitializeMipsAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeMipsAsmPrinter");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -969,8 +2553,30 @@ fn LLVMInitializeMipsAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeMSP430AsmPrinter` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeMSP430AsmPrinter: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeMSP430AsmPrinter",
+    "LLVMInitializeMSP430AsmPrinter",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeMSP430AsmPrinter),
+    c"LLVMInitializeMSP430AsmPrinter()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeMSP430AsmPrinter`, converted in order.
+unsafe fn C_LLVMInitializeMSP430AsmPrinter(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeMSP430AsmPrinter.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeMSP430AsmPrinter(py)?.into_ptr())
+}
+
 fn LLVMInitializeMSP430AsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeMSP430AsmPrinter");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -982,8 +2588,30 @@ fn LLVMInitializeMSP430AsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeNVPTXAsmPrinter` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeNVPTXAsmPrinter: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeNVPTXAsmPrinter",
+    "LLVMInitializeNVPTXAsmPrinter",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeNVPTXAsmPrinter),
+    c"LLVMInitializeNVPTXAsmPrinter()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeNVPTXAsmPrinter`, converted in order.
+unsafe fn C_LLVMInitializeNVPTXAsmPrinter(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeNVPTXAsmPrinter.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeNVPTXAsmPrinter(py)?.into_ptr())
+}
+
 fn LLVMInitializeNVPTXAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeNVPTXAsmPrinter");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -995,8 +2623,30 @@ fn LLVMInitializeNVPTXAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializePowerPCAsmPrinter` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializePowerPCAsmPrinter: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializePowerPCAsmPrinter",
+    "LLVMInitializePowerPCAsmPrinter",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializePowerPCAsmPrinter),
+    c"LLVMInitializePowerPCAsmPrinter()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializePowerPCAsmPrinter`, converted in order.
+unsafe fn C_LLVMInitializePowerPCAsmPrinter(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializePowerPCAsmPrinter.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializePowerPCAsmPrinter(py)?.into_ptr())
+}
+
 fn LLVMInitializePowerPCAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializePowerPCAsmPrinter");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1008,8 +2658,30 @@ fn LLVMInitializePowerPCAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeRISCVAsmPrinter` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeRISCVAsmPrinter: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeRISCVAsmPrinter",
+    "LLVMInitializeRISCVAsmPrinter",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeRISCVAsmPrinter),
+    c"LLVMInitializeRISCVAsmPrinter()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeRISCVAsmPrinter`, converted in order.
+unsafe fn C_LLVMInitializeRISCVAsmPrinter(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeRISCVAsmPrinter.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeRISCVAsmPrinter(py)?.into_ptr())
+}
+
 fn LLVMInitializeRISCVAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeRISCVAsmPrinter");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1021,8 +2693,30 @@ fn LLVMInitializeRISCVAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeSparcAsmPrinter` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeSparcAsmPrinter: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeSparcAsmPrinter",
+    "LLVMInitializeSparcAsmPrinter",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeSparcAsmPrinter),
+    c"LLVMInitializeSparcAsmPrinter()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeSparcAsmPrinter`, converted in order.
+unsafe fn C_LLVMInitializeSparcAsmPrinter(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeSparcAsmPrinter.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeSparcAsmPrinter(py)?.into_ptr())
+}
+
 fn LLVMInitializeSparcAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeSparcAsmPrinter");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1034,8 +2728,30 @@ fn LLVMInitializeSparcAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeSystemZAsmPrinter` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeSystemZAsmPrinter: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeSystemZAsmPrinter",
+    "LLVMInitializeSystemZAsmPrinter",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeSystemZAsmPrinter),
+    c"LLVMInitializeSystemZAsmPrinter()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeSystemZAsmPrinter`, converted in order.
+unsafe fn C_LLVMInitializeSystemZAsmPrinter(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeSystemZAsmPrinter.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeSystemZAsmPrinter(py)?.into_ptr())
+}
+
 fn LLVMInitializeSystemZAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeSystemZAsmPrinter");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1047,8 +2763,30 @@ fn LLVMInitializeSystemZAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeVEAsmPrinter` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeVEAsmPrinter: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeVEAsmPrinter",
+    "LLVMInitializeVEAsmPrinter",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeVEAsmPrinter),
+    c"LLVMInitializeVEAsmPrinter()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeVEAsmPrinter`, converted in order.
+unsafe fn C_LLVMInitializeVEAsmPrinter(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeVEAsmPrinter.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeVEAsmPrinter(py)?.into_ptr())
+}
+
 fn LLVMInitializeVEAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeVEAsmPrinter");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1060,8 +2798,30 @@ fn LLVMInitializeVEAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeWebAssemblyAsmPrinter` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeWebAssemblyAsmPrinter: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeWebAssemblyAsmPrinter",
+    "LLVMInitializeWebAssemblyAsmPrinter",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeWebAssemblyAsmPrinter),
+    c"LLVMInitializeWebAssemblyAsmPrinter()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeWebAssemblyAsmPrinter`, converted in order.
+unsafe fn C_LLVMInitializeWebAssemblyAsmPrinter(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeWebAssemblyAsmPrinter.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeWebAssemblyAsmPrinter(py)?.into_ptr())
+}
+
 fn LLVMInitializeWebAssemblyAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeWebAssemblyAsmPrinter");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1073,8 +2833,30 @@ fn LLVMInitializeWebAssemblyAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeX86AsmPrinter` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeX86AsmPrinter: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeX86AsmPrinter",
+    "LLVMInitializeX86AsmPrinter",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeX86AsmPrinter),
+    c"LLVMInitializeX86AsmPrinter()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeX86AsmPrinter`, converted in order.
+unsafe fn C_LLVMInitializeX86AsmPrinter(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeX86AsmPrinter.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeX86AsmPrinter(py)?.into_ptr())
+}
+
 fn LLVMInitializeX86AsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeX86AsmPrinter");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1086,8 +2868,30 @@ fn LLVMInitializeX86AsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeXCoreAsmPrinter` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeXCoreAsmPrinter: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeXCoreAsmPrinter",
+    "LLVMInitializeXCoreAsmPrinter",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeXCoreAsmPrinter),
+    c"LLVMInitializeXCoreAsmPrinter()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeXCoreAsmPrinter`, converted in order.
+unsafe fn C_LLVMInitializeXCoreAsmPrinter(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeXCoreAsmPrinter.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeXCoreAsmPrinter(py)?.into_ptr())
+}
+
 fn LLVMInitializeXCoreAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeXCoreAsmPrinter");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1099,8 +2903,30 @@ fn LLVMInitializeXCoreAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeM68kAsmPrinter` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeM68kAsmPrinter: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeM68kAsmPrinter",
+    "LLVMInitializeM68kAsmPrinter",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeM68kAsmPrinter),
+    c"LLVMInitializeM68kAsmPrinter()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeM68kAsmPrinter`, converted in order.
+unsafe fn C_LLVMInitializeM68kAsmPrinter(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeM68kAsmPrinter.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeM68kAsmPrinter(py)?.into_ptr())
+}
+
 fn LLVMInitializeM68kAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeM68kAsmPrinter");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1112,8 +2938,30 @@ fn LLVMInitializeM68kAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeXtensaAsmPrinter` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeXtensaAsmPrinter: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeXtensaAsmPrinter",
+    "LLVMInitializeXtensaAsmPrinter",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeXtensaAsmPrinter),
+    c"LLVMInitializeXtensaAsmPrinter()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeXtensaAsmPrinter`, converted in order.
+unsafe fn C_LLVMInitializeXtensaAsmPrinter(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeXtensaAsmPrinter.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeXtensaAsmPrinter(py)?.into_ptr())
+}
+
 fn LLVMInitializeXtensaAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeXtensaAsmPrinter");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1125,8 +2973,30 @@ fn LLVMInitializeXtensaAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeAArch64AsmParser` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeAArch64AsmParser: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeAArch64AsmParser",
+    "LLVMInitializeAArch64AsmParser",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeAArch64AsmParser),
+    c"LLVMInitializeAArch64AsmParser()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeAArch64AsmParser`, converted in order.
+unsafe fn C_LLVMInitializeAArch64AsmParser(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeAArch64AsmParser.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeAArch64AsmParser(py)?.into_ptr())
+}
+
 fn LLVMInitializeAArch64AsmParser(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeAArch64AsmParser");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1138,8 +3008,30 @@ fn LLVMInitializeAArch64AsmParser(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeAMDGPUAsmParser` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeAMDGPUAsmParser: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeAMDGPUAsmParser",
+    "LLVMInitializeAMDGPUAsmParser",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeAMDGPUAsmParser),
+    c"LLVMInitializeAMDGPUAsmParser()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeAMDGPUAsmParser`, converted in order.
+unsafe fn C_LLVMInitializeAMDGPUAsmParser(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeAMDGPUAsmParser.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeAMDGPUAsmParser(py)?.into_ptr())
+}
+
 fn LLVMInitializeAMDGPUAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeAMDGPUAsmParser");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1151,8 +3043,30 @@ fn LLVMInitializeAMDGPUAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeARMAsmParser` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeARMAsmParser: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeARMAsmParser",
+    "LLVMInitializeARMAsmParser",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeARMAsmParser),
+    c"LLVMInitializeARMAsmParser()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeARMAsmParser`, converted in order.
+unsafe fn C_LLVMInitializeARMAsmParser(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeARMAsmParser.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeARMAsmParser(py)?.into_ptr())
+}
+
 fn LLVMInitializeARMAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeARMAsmParser");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1164,8 +3078,30 @@ fn LLVMInitializeARMAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeAVRAsmParser` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeAVRAsmParser: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeAVRAsmParser",
+    "LLVMInitializeAVRAsmParser",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeAVRAsmParser),
+    c"LLVMInitializeAVRAsmParser()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeAVRAsmParser`, converted in order.
+unsafe fn C_LLVMInitializeAVRAsmParser(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeAVRAsmParser.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeAVRAsmParser(py)?.into_ptr())
+}
+
 fn LLVMInitializeAVRAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeAVRAsmParser");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1177,8 +3113,30 @@ fn LLVMInitializeAVRAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeBPFAsmParser` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeBPFAsmParser: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeBPFAsmParser",
+    "LLVMInitializeBPFAsmParser",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeBPFAsmParser),
+    c"LLVMInitializeBPFAsmParser()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeBPFAsmParser`, converted in order.
+unsafe fn C_LLVMInitializeBPFAsmParser(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeBPFAsmParser.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeBPFAsmParser(py)?.into_ptr())
+}
+
 fn LLVMInitializeBPFAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeBPFAsmParser");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1190,8 +3148,30 @@ fn LLVMInitializeBPFAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeHexagonAsmParser` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeHexagonAsmParser: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeHexagonAsmParser",
+    "LLVMInitializeHexagonAsmParser",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeHexagonAsmParser),
+    c"LLVMInitializeHexagonAsmParser()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeHexagonAsmParser`, converted in order.
+unsafe fn C_LLVMInitializeHexagonAsmParser(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeHexagonAsmParser.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeHexagonAsmParser(py)?.into_ptr())
+}
+
 fn LLVMInitializeHexagonAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeHexagonAsmParser");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1203,8 +3183,30 @@ fn LLVMInitializeHexagonAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeLanaiAsmParser` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeLanaiAsmParser: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeLanaiAsmParser",
+    "LLVMInitializeLanaiAsmParser",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeLanaiAsmParser),
+    c"LLVMInitializeLanaiAsmParser()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeLanaiAsmParser`, converted in order.
+unsafe fn C_LLVMInitializeLanaiAsmParser(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeLanaiAsmParser.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeLanaiAsmParser(py)?.into_ptr())
+}
+
 fn LLVMInitializeLanaiAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeLanaiAsmParser");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1216,8 +3218,30 @@ fn LLVMInitializeLanaiAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeLoongArchAsmParser` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeLoongArchAsmParser: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeLoongArchAsmParser",
+    "LLVMInitializeLoongArchAsmParser",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeLoongArchAsmParser),
+    c"LLVMInitializeLoongArchAsmParser()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeLoongArchAsmParser`, converted in order.
+unsafe fn C_LLVMInitializeLoongArchAsmParser(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeLoongArchAsmParser.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeLoongArchAsmParser(py)?.into_ptr())
+}
+
 fn LLVMInitializeLoongArchAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeLoongArchAsmParser");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1229,8 +3253,30 @@ fn LLVMInitializeLoongArchAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeMipsAsmParser` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeMipsAsmParser: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeMipsAsmParser",
+    "LLVMInitializeMipsAsmParser",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeMipsAsmParser),
+    c"LLVMInitializeMipsAsmParser()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeMipsAsmParser`, converted in order.
+unsafe fn C_LLVMInitializeMipsAsmParser(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeMipsAsmParser.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeMipsAsmParser(py)?.into_ptr())
+}
+
 fn LLVMInitializeMipsAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeMipsAsmParser");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1242,8 +3288,30 @@ fn LLVMInitializeMipsAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeMSP430AsmParser` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeMSP430AsmParser: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeMSP430AsmParser",
+    "LLVMInitializeMSP430AsmParser",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeMSP430AsmParser),
+    c"LLVMInitializeMSP430AsmParser()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeMSP430AsmParser`, converted in order.
+unsafe fn C_LLVMInitializeMSP430AsmParser(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeMSP430AsmParser.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeMSP430AsmParser(py)?.into_ptr())
+}
+
 fn LLVMInitializeMSP430AsmParser(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeMSP430AsmParser");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1255,8 +3323,30 @@ fn LLVMInitializeMSP430AsmParser(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializePowerPCAsmParser` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializePowerPCAsmParser: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializePowerPCAsmParser",
+    "LLVMInitializePowerPCAsmParser",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializePowerPCAsmParser),
+    c"LLVMInitializePowerPCAsmParser()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializePowerPCAsmParser`, converted in order.
+unsafe fn C_LLVMInitializePowerPCAsmParser(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializePowerPCAsmParser.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializePowerPCAsmParser(py)?.into_ptr())
+}
+
 fn LLVMInitializePowerPCAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializePowerPCAsmParser");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1268,8 +3358,30 @@ fn LLVMInitializePowerPCAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeRISCVAsmParser` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeRISCVAsmParser: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeRISCVAsmParser",
+    "LLVMInitializeRISCVAsmParser",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeRISCVAsmParser),
+    c"LLVMInitializeRISCVAsmParser()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeRISCVAsmParser`, converted in order.
+unsafe fn C_LLVMInitializeRISCVAsmParser(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeRISCVAsmParser.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeRISCVAsmParser(py)?.into_ptr())
+}
+
 fn LLVMInitializeRISCVAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeRISCVAsmParser");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1281,8 +3393,30 @@ fn LLVMInitializeRISCVAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeSparcAsmParser` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeSparcAsmParser: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeSparcAsmParser",
+    "LLVMInitializeSparcAsmParser",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeSparcAsmParser),
+    c"LLVMInitializeSparcAsmParser()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeSparcAsmParser`, converted in order.
+unsafe fn C_LLVMInitializeSparcAsmParser(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeSparcAsmParser.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeSparcAsmParser(py)?.into_ptr())
+}
+
 fn LLVMInitializeSparcAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeSparcAsmParser");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1294,8 +3428,30 @@ fn LLVMInitializeSparcAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeSystemZAsmParser` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeSystemZAsmParser: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeSystemZAsmParser",
+    "LLVMInitializeSystemZAsmParser",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeSystemZAsmParser),
+    c"LLVMInitializeSystemZAsmParser()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeSystemZAsmParser`, converted in order.
+unsafe fn C_LLVMInitializeSystemZAsmParser(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeSystemZAsmParser.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeSystemZAsmParser(py)?.into_ptr())
+}
+
 fn LLVMInitializeSystemZAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeSystemZAsmParser");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1307,8 +3463,30 @@ fn LLVMInitializeSystemZAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeVEAsmParser` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeVEAsmParser: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeVEAsmParser",
+    "LLVMInitializeVEAsmParser",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeVEAsmParser),
+    c"LLVMInitializeVEAsmParser()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeVEAsmParser`, converted in order.
+unsafe fn C_LLVMInitializeVEAsmParser(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeVEAsmParser.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeVEAsmParser(py)?.into_ptr())
+}
+
 fn LLVMInitializeVEAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeVEAsmParser");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1320,8 +3498,30 @@ fn LLVMInitializeVEAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeWebAssemblyAsmParser` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeWebAssemblyAsmParser: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeWebAssemblyAsmParser",
+    "LLVMInitializeWebAssemblyAsmParser",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeWebAssemblyAsmParser),
+    c"LLVMInitializeWebAssemblyAsmParser()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeWebAssemblyAsmParser`, converted in order.
+unsafe fn C_LLVMInitializeWebAssemblyAsmParser(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeWebAssemblyAsmParser.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeWebAssemblyAsmParser(py)?.into_ptr())
+}
+
 fn LLVMInitializeWebAssemblyAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeWebAssemblyAsmParser");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1333,8 +3533,30 @@ fn LLVMInitializeWebAssemblyAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeX86AsmParser` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeX86AsmParser: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeX86AsmParser",
+    "LLVMInitializeX86AsmParser",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeX86AsmParser),
+    c"LLVMInitializeX86AsmParser()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeX86AsmParser`, converted in order.
+unsafe fn C_LLVMInitializeX86AsmParser(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeX86AsmParser.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeX86AsmParser(py)?.into_ptr())
+}
+
 fn LLVMInitializeX86AsmParser(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeX86AsmParser");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1346,8 +3568,30 @@ fn LLVMInitializeX86AsmParser(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeM68kAsmParser` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeM68kAsmParser: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeM68kAsmParser",
+    "LLVMInitializeM68kAsmParser",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeM68kAsmParser),
+    c"LLVMInitializeM68kAsmParser()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeM68kAsmParser`, converted in order.
+unsafe fn C_LLVMInitializeM68kAsmParser(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeM68kAsmParser.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeM68kAsmParser(py)?.into_ptr())
+}
+
 fn LLVMInitializeM68kAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeM68kAsmParser");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1359,8 +3603,30 @@ fn LLVMInitializeM68kAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeXtensaAsmParser` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeXtensaAsmParser: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeXtensaAsmParser",
+    "LLVMInitializeXtensaAsmParser",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeXtensaAsmParser),
+    c"LLVMInitializeXtensaAsmParser()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeXtensaAsmParser`, converted in order.
+unsafe fn C_LLVMInitializeXtensaAsmParser(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeXtensaAsmParser.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeXtensaAsmParser(py)?.into_ptr())
+}
+
 fn LLVMInitializeXtensaAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeXtensaAsmParser");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1372,8 +3638,30 @@ fn LLVMInitializeXtensaAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeAArch64Disassembler` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeAArch64Disassembler: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeAArch64Disassembler",
+    "LLVMInitializeAArch64Disassembler",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeAArch64Disassembler),
+    c"LLVMInitializeAArch64Disassembler()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeAArch64Disassembler`, converted in order.
+unsafe fn C_LLVMInitializeAArch64Disassembler(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeAArch64Disassembler.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeAArch64Disassembler(py)?.into_ptr())
+}
+
 fn LLVMInitializeAArch64Disassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeAArch64Disassembler");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1385,8 +3673,30 @@ fn LLVMInitializeAArch64Disassembler(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeAMDGPUDisassembler` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeAMDGPUDisassembler: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeAMDGPUDisassembler",
+    "LLVMInitializeAMDGPUDisassembler",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeAMDGPUDisassembler),
+    c"LLVMInitializeAMDGPUDisassembler()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeAMDGPUDisassembler`, converted in order.
+unsafe fn C_LLVMInitializeAMDGPUDisassembler(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeAMDGPUDisassembler.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeAMDGPUDisassembler(py)?.into_ptr())
+}
+
 fn LLVMInitializeAMDGPUDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeAMDGPUDisassembler");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1398,8 +3708,30 @@ fn LLVMInitializeAMDGPUDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeARMDisassembler` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeARMDisassembler: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeARMDisassembler",
+    "LLVMInitializeARMDisassembler",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeARMDisassembler),
+    c"LLVMInitializeARMDisassembler()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeARMDisassembler`, converted in order.
+unsafe fn C_LLVMInitializeARMDisassembler(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeARMDisassembler.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeARMDisassembler(py)?.into_ptr())
+}
+
 fn LLVMInitializeARMDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeARMDisassembler");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1411,8 +3743,30 @@ fn LLVMInitializeARMDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeAVRDisassembler` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeAVRDisassembler: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeAVRDisassembler",
+    "LLVMInitializeAVRDisassembler",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeAVRDisassembler),
+    c"LLVMInitializeAVRDisassembler()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeAVRDisassembler`, converted in order.
+unsafe fn C_LLVMInitializeAVRDisassembler(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeAVRDisassembler.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeAVRDisassembler(py)?.into_ptr())
+}
+
 fn LLVMInitializeAVRDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeAVRDisassembler");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1424,8 +3778,30 @@ fn LLVMInitializeAVRDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeBPFDisassembler` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeBPFDisassembler: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeBPFDisassembler",
+    "LLVMInitializeBPFDisassembler",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeBPFDisassembler),
+    c"LLVMInitializeBPFDisassembler()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeBPFDisassembler`, converted in order.
+unsafe fn C_LLVMInitializeBPFDisassembler(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeBPFDisassembler.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeBPFDisassembler(py)?.into_ptr())
+}
+
 fn LLVMInitializeBPFDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeBPFDisassembler");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1437,8 +3813,30 @@ fn LLVMInitializeBPFDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeHexagonDisassembler` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeHexagonDisassembler: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeHexagonDisassembler",
+    "LLVMInitializeHexagonDisassembler",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeHexagonDisassembler),
+    c"LLVMInitializeHexagonDisassembler()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeHexagonDisassembler`, converted in order.
+unsafe fn C_LLVMInitializeHexagonDisassembler(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeHexagonDisassembler.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeHexagonDisassembler(py)?.into_ptr())
+}
+
 fn LLVMInitializeHexagonDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeHexagonDisassembler");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1450,8 +3848,30 @@ fn LLVMInitializeHexagonDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeLanaiDisassembler` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeLanaiDisassembler: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeLanaiDisassembler",
+    "LLVMInitializeLanaiDisassembler",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeLanaiDisassembler),
+    c"LLVMInitializeLanaiDisassembler()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeLanaiDisassembler`, converted in order.
+unsafe fn C_LLVMInitializeLanaiDisassembler(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeLanaiDisassembler.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeLanaiDisassembler(py)?.into_ptr())
+}
+
 fn LLVMInitializeLanaiDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeLanaiDisassembler");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1463,8 +3883,30 @@ fn LLVMInitializeLanaiDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeLoongArchDisassembler` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeLoongArchDisassembler: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeLoongArchDisassembler",
+    "LLVMInitializeLoongArchDisassembler",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeLoongArchDisassembler),
+    c"LLVMInitializeLoongArchDisassembler()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeLoongArchDisassembler`, converted in order.
+unsafe fn C_LLVMInitializeLoongArchDisassembler(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeLoongArchDisassembler.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeLoongArchDisassembler(py)?.into_ptr())
+}
+
 fn LLVMInitializeLoongArchDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeLoongArchDisassembler");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1476,8 +3918,30 @@ fn LLVMInitializeLoongArchDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeMipsDisassembler` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeMipsDisassembler: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeMipsDisassembler",
+    "LLVMInitializeMipsDisassembler",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeMipsDisassembler),
+    c"LLVMInitializeMipsDisassembler()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeMipsDisassembler`, converted in order.
+unsafe fn C_LLVMInitializeMipsDisassembler(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeMipsDisassembler.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeMipsDisassembler(py)?.into_ptr())
+}
+
 fn LLVMInitializeMipsDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeMipsDisassembler");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1489,8 +3953,30 @@ fn LLVMInitializeMipsDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeMSP430Disassembler` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeMSP430Disassembler: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeMSP430Disassembler",
+    "LLVMInitializeMSP430Disassembler",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeMSP430Disassembler),
+    c"LLVMInitializeMSP430Disassembler()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeMSP430Disassembler`, converted in order.
+unsafe fn C_LLVMInitializeMSP430Disassembler(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeMSP430Disassembler.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeMSP430Disassembler(py)?.into_ptr())
+}
+
 fn LLVMInitializeMSP430Disassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeMSP430Disassembler");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1502,8 +3988,30 @@ fn LLVMInitializeMSP430Disassembler(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializePowerPCDisassembler` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializePowerPCDisassembler: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializePowerPCDisassembler",
+    "LLVMInitializePowerPCDisassembler",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializePowerPCDisassembler),
+    c"LLVMInitializePowerPCDisassembler()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializePowerPCDisassembler`, converted in order.
+unsafe fn C_LLVMInitializePowerPCDisassembler(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializePowerPCDisassembler.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializePowerPCDisassembler(py)?.into_ptr())
+}
+
 fn LLVMInitializePowerPCDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializePowerPCDisassembler");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1515,8 +4023,30 @@ fn LLVMInitializePowerPCDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeRISCVDisassembler` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeRISCVDisassembler: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeRISCVDisassembler",
+    "LLVMInitializeRISCVDisassembler",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeRISCVDisassembler),
+    c"LLVMInitializeRISCVDisassembler()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeRISCVDisassembler`, converted in order.
+unsafe fn C_LLVMInitializeRISCVDisassembler(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeRISCVDisassembler.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeRISCVDisassembler(py)?.into_ptr())
+}
+
 fn LLVMInitializeRISCVDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeRISCVDisassembler");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1528,8 +4058,30 @@ fn LLVMInitializeRISCVDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeSparcDisassembler` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeSparcDisassembler: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeSparcDisassembler",
+    "LLVMInitializeSparcDisassembler",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeSparcDisassembler),
+    c"LLVMInitializeSparcDisassembler()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeSparcDisassembler`, converted in order.
+unsafe fn C_LLVMInitializeSparcDisassembler(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeSparcDisassembler.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeSparcDisassembler(py)?.into_ptr())
+}
+
 fn LLVMInitializeSparcDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeSparcDisassembler");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1541,8 +4093,30 @@ fn LLVMInitializeSparcDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeSystemZDisassembler` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeSystemZDisassembler: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeSystemZDisassembler",
+    "LLVMInitializeSystemZDisassembler",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeSystemZDisassembler),
+    c"LLVMInitializeSystemZDisassembler()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeSystemZDisassembler`, converted in order.
+unsafe fn C_LLVMInitializeSystemZDisassembler(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeSystemZDisassembler.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeSystemZDisassembler(py)?.into_ptr())
+}
+
 fn LLVMInitializeSystemZDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeSystemZDisassembler");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1554,8 +4128,30 @@ fn LLVMInitializeSystemZDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeVEDisassembler` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeVEDisassembler: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeVEDisassembler",
+    "LLVMInitializeVEDisassembler",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeVEDisassembler),
+    c"LLVMInitializeVEDisassembler()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeVEDisassembler`, converted in order.
+unsafe fn C_LLVMInitializeVEDisassembler(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeVEDisassembler.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeVEDisassembler(py)?.into_ptr())
+}
+
 fn LLVMInitializeVEDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeVEDisassembler");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1567,8 +4163,30 @@ fn LLVMInitializeVEDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeWebAssemblyDisassembler` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeWebAssemblyDisassembler: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeWebAssemblyDisassembler",
+    "LLVMInitializeWebAssemblyDisassembler",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeWebAssemblyDisassembler),
+    c"LLVMInitializeWebAssemblyDisassembler()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeWebAssemblyDisassembler`, converted in order.
+unsafe fn C_LLVMInitializeWebAssemblyDisassembler(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeWebAssemblyDisassembler.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeWebAssemblyDisassembler(py)?.into_ptr())
+}
+
 fn LLVMInitializeWebAssemblyDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeWebAssemblyDisassembler");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1580,8 +4198,30 @@ fn LLVMInitializeWebAssemblyDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeX86Disassembler` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeX86Disassembler: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeX86Disassembler",
+    "LLVMInitializeX86Disassembler",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeX86Disassembler),
+    c"LLVMInitializeX86Disassembler()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeX86Disassembler`, converted in order.
+unsafe fn C_LLVMInitializeX86Disassembler(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeX86Disassembler.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeX86Disassembler(py)?.into_ptr())
+}
+
 fn LLVMInitializeX86Disassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeX86Disassembler");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1593,8 +4233,30 @@ fn LLVMInitializeX86Disassembler(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeXCoreDisassembler` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeXCoreDisassembler: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeXCoreDisassembler",
+    "LLVMInitializeXCoreDisassembler",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeXCoreDisassembler),
+    c"LLVMInitializeXCoreDisassembler()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeXCoreDisassembler`, converted in order.
+unsafe fn C_LLVMInitializeXCoreDisassembler(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeXCoreDisassembler.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeXCoreDisassembler(py)?.into_ptr())
+}
+
 fn LLVMInitializeXCoreDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeXCoreDisassembler");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1606,8 +4268,30 @@ fn LLVMInitializeXCoreDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeM68kDisassembler` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeM68kDisassembler: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeM68kDisassembler",
+    "LLVMInitializeM68kDisassembler",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeM68kDisassembler),
+    c"LLVMInitializeM68kDisassembler()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeM68kDisassembler`, converted in order.
+unsafe fn C_LLVMInitializeM68kDisassembler(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeM68kDisassembler.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeM68kDisassembler(py)?.into_ptr())
+}
+
 fn LLVMInitializeM68kDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeM68kDisassembler");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1619,8 +4303,30 @@ fn LLVMInitializeM68kDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMInitializeXtensaDisassembler` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeXtensaDisassembler: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeXtensaDisassembler",
+    "LLVMInitializeXtensaDisassembler",
+    &[],
+    rt::fastcall_entry!(C_LLVMInitializeXtensaDisassembler),
+    c"LLVMInitializeXtensaDisassembler()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMInitializeXtensaDisassembler`, converted in order.
+unsafe fn C_LLVMInitializeXtensaDisassembler(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMInitializeXtensaDisassembler.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeXtensaDisassembler(py)?.into_ptr())
+}
+
 fn LLVMInitializeXtensaDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeXtensaDisassembler");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1632,17 +4338,30 @@ fn LLVMInitializeXtensaDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// Obtain the data layout for a module.
-///
-/// See: Module::getDataLayout()
-///
-/// Args:
-///     M
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueTargetData
-#[pyfunction]
-#[pyo3(signature = (M))]
+/// `LLVMGetModuleDataLayout` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMGetModuleDataLayout: rt::call::Function = rt::call::Function::new(
+    c"LLVMGetModuleDataLayout",
+    "LLVMGetModuleDataLayout",
+    &["M"],
+    rt::fastcall_entry!(C_LLVMGetModuleDataLayout),
+    c"LLVMGetModuleDataLayout(M)\n--\n\nObtain the data layout for a module.\n\nSee: Module::getDataLayout()\n\nArgs:\n    M\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueTargetData",
+);
+
+/// The arguments of a call of `LLVMGetModuleDataLayout`, converted in order.
+unsafe fn C_LLVMGetModuleDataLayout(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMGetModuleDataLayout.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMGetModuleDataLayout(py, rt::call::extract(x0, "M")?)?.into_ptr())
+}
+
 fn LLVMGetModuleDataLayout(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetModuleDataLayout");
     let a_M = M.addr();
@@ -1655,15 +4374,30 @@ fn LLVMGetModuleDataLayout(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> 
     let __r = py.allow_threads(move || unsafe { __f(a_M) });
     Ok(TYPES.instance_at(py, 1, __r, None)?)
 }
-/// Set the data layout for a module.
-///
-/// See: Module::setDataLayout()
-///
-/// Args:
-///     M
-///     DL
-#[pyfunction]
-#[pyo3(signature = (M, DL))]
+/// `LLVMSetModuleDataLayout` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMSetModuleDataLayout: rt::call::Function = rt::call::Function::new(
+    c"LLVMSetModuleDataLayout",
+    "LLVMSetModuleDataLayout",
+    &["M", "DL"],
+    rt::fastcall_entry!(C_LLVMSetModuleDataLayout),
+    c"LLVMSetModuleDataLayout(M, DL)\n--\n\nSet the data layout for a module.\n\nSee: Module::setDataLayout()\n\nArgs:\n    M\n    DL",
+);
+
+/// The arguments of a call of `LLVMSetModuleDataLayout`, converted in order.
+unsafe fn C_LLVMSetModuleDataLayout(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMSetModuleDataLayout.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMSetModuleDataLayout(py, rt::call::extract(x0, "M")?, rt::call::extract(x1, "DL")?)?.into_ptr())
+}
+
 fn LLVMSetModuleDataLayout(py: Python<'_>, M: rt::PtrArg, DL: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetModuleDataLayout");
     let a_M = M.addr();
@@ -1677,16 +4411,30 @@ fn LLVMSetModuleDataLayout(py: Python<'_>, M: rt::PtrArg, DL: rt::PtrArg) -> PyR
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_DL) });
     Ok(py.None())
 }
-/// Creates target data from a target layout string.
-/// See the constructor llvm::DataLayout::DataLayout.
-///
-/// Args:
-///     StringRep
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueTargetData
-#[pyfunction]
-#[pyo3(signature = (StringRep))]
+/// `LLVMCreateTargetData` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMCreateTargetData: rt::call::Function = rt::call::Function::new(
+    c"LLVMCreateTargetData",
+    "LLVMCreateTargetData",
+    &["StringRep"],
+    rt::fastcall_entry!(C_LLVMCreateTargetData),
+    c"LLVMCreateTargetData(StringRep)\n--\n\nCreates target data from a target layout string.\nSee the constructor llvm::DataLayout::DataLayout.\n\nArgs:\n    StringRep\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueTargetData",
+);
+
+/// The arguments of a call of `LLVMCreateTargetData`, converted in order.
+unsafe fn C_LLVMCreateTargetData(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMCreateTargetData.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMCreateTargetData(py, rt::call::extract(x0, "StringRep")?)?.into_ptr())
+}
+
 fn LLVMCreateTargetData(py: Python<'_>, StringRep: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateTargetData");
     let a_StringRep = StringRep.addr();
@@ -1699,13 +4447,30 @@ fn LLVMCreateTargetData(py: Python<'_>, StringRep: rt::CStrArg) -> PyResult<PyOb
     let __r = py.allow_threads(move || unsafe { __f(a_StringRep) });
     Ok(TYPES.instance_at(py, 1, __r, None)?)
 }
-/// Deallocates a TargetData.
-/// See the destructor llvm::DataLayout::~DataLayout.
-///
-/// Args:
-///     TD
-#[pyfunction]
-#[pyo3(signature = (TD))]
+/// `LLVMDisposeTargetData` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDisposeTargetData: rt::call::Function = rt::call::Function::new(
+    c"LLVMDisposeTargetData",
+    "LLVMDisposeTargetData",
+    &["TD"],
+    rt::fastcall_entry!(C_LLVMDisposeTargetData),
+    c"LLVMDisposeTargetData(TD)\n--\n\nDeallocates a TargetData.\nSee the destructor llvm::DataLayout::~DataLayout.\n\nArgs:\n    TD",
+);
+
+/// The arguments of a call of `LLVMDisposeTargetData`, converted in order.
+unsafe fn C_LLVMDisposeTargetData(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMDisposeTargetData.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMDisposeTargetData(py, rt::call::extract(x0, "TD")?)?.into_ptr())
+}
+
 fn LLVMDisposeTargetData(py: Python<'_>, TD: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeTargetData");
     let a_TD = TD.addr();
@@ -1718,15 +4483,30 @@ fn LLVMDisposeTargetData(py: Python<'_>, TD: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_TD) });
     Ok(py.None())
 }
-/// Adds target library information to a pass manager. This does not take
-/// ownership of the target library info.
-/// See the method llvm::PassManagerBase::add.
-///
-/// Args:
-///     TLI
-///     PM
-#[pyfunction]
-#[pyo3(signature = (TLI, PM))]
+/// `LLVMAddTargetLibraryInfo` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMAddTargetLibraryInfo: rt::call::Function = rt::call::Function::new(
+    c"LLVMAddTargetLibraryInfo",
+    "LLVMAddTargetLibraryInfo",
+    &["TLI", "PM"],
+    rt::fastcall_entry!(C_LLVMAddTargetLibraryInfo),
+    c"LLVMAddTargetLibraryInfo(TLI, PM)\n--\n\nAdds target library information to a pass manager. This does not take\nownership of the target library info.\nSee the method llvm::PassManagerBase::add.\n\nArgs:\n    TLI\n    PM",
+);
+
+/// The arguments of a call of `LLVMAddTargetLibraryInfo`, converted in order.
+unsafe fn C_LLVMAddTargetLibraryInfo(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMAddTargetLibraryInfo.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMAddTargetLibraryInfo(py, rt::call::extract(x0, "TLI")?, rt::call::extract(x1, "PM")?)?.into_ptr())
+}
+
 fn LLVMAddTargetLibraryInfo(py: Python<'_>, TLI: rt::PtrArg, PM: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddTargetLibraryInfo");
     let a_TLI = TLI.addr();
@@ -1740,17 +4520,30 @@ fn LLVMAddTargetLibraryInfo(py: Python<'_>, TLI: rt::PtrArg, PM: rt::PtrArg) -> 
     let __r = py.allow_threads(move || unsafe { __f(a_TLI, a_PM) });
     Ok(py.None())
 }
-/// Converts target data to a target layout string. The string must be disposed
-/// with LLVMDisposeMessage.
-/// See the constructor llvm::DataLayout::DataLayout.
-///
-/// Args:
-///     TD
-///
-/// Returns: a tuple of 1 item(s):
-///     bytes
-#[pyfunction]
-#[pyo3(signature = (TD))]
+/// `LLVMCopyStringRepOfTargetData` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMCopyStringRepOfTargetData: rt::call::Function = rt::call::Function::new(
+    c"LLVMCopyStringRepOfTargetData",
+    "LLVMCopyStringRepOfTargetData",
+    &["TD"],
+    rt::fastcall_entry!(C_LLVMCopyStringRepOfTargetData),
+    c"LLVMCopyStringRepOfTargetData(TD)\n--\n\nConverts target data to a target layout string. The string must be disposed\nwith LLVMDisposeMessage.\nSee the constructor llvm::DataLayout::DataLayout.\n\nArgs:\n    TD\n\nReturns: a tuple of 1 item(s):\n    bytes",
+);
+
+/// The arguments of a call of `LLVMCopyStringRepOfTargetData`, converted in order.
+unsafe fn C_LLVMCopyStringRepOfTargetData(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMCopyStringRepOfTargetData.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMCopyStringRepOfTargetData(py, rt::call::extract(x0, "TD")?)?.into_ptr())
+}
+
 fn LLVMCopyStringRepOfTargetData(py: Python<'_>, TD: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCopyStringRepOfTargetData");
     let a_TD = TD.addr();
@@ -1763,17 +4556,30 @@ fn LLVMCopyStringRepOfTargetData(py: Python<'_>, TD: rt::PtrArg) -> PyResult<PyO
     let __r = py.allow_threads(move || unsafe { __f(a_TD) });
     Ok(rt::owned_cstr_result(py, __r, &FREE_LLVMDisposeMessage)?)
 }
-/// Returns the byte order of a target, either LLVMBigEndian or
-/// LLVMLittleEndian.
-/// See the method llvm::DataLayout::isLittleEndian.
-///
-/// Args:
-///     TD
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMByteOrdering
-#[pyfunction]
-#[pyo3(signature = (TD))]
+/// `LLVMByteOrder` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMByteOrder: rt::call::Function = rt::call::Function::new(
+    c"LLVMByteOrder",
+    "LLVMByteOrder",
+    &["TD"],
+    rt::fastcall_entry!(C_LLVMByteOrder),
+    c"LLVMByteOrder(TD)\n--\n\nReturns the byte order of a target, either LLVMBigEndian or\nLLVMLittleEndian.\nSee the method llvm::DataLayout::isLittleEndian.\n\nArgs:\n    TD\n\nReturns: a tuple of 1 item(s):\n    LLVMByteOrdering",
+);
+
+/// The arguments of a call of `LLVMByteOrder`, converted in order.
+unsafe fn C_LLVMByteOrder(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMByteOrder.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMByteOrder(py, rt::call::extract(x0, "TD")?)?.into_ptr())
+}
+
 fn LLVMByteOrder(py: Python<'_>, TD: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMByteOrder");
     let a_TD = TD.addr();
@@ -1786,16 +4592,30 @@ fn LLVMByteOrder(py: Python<'_>, TD: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_TD) });
     Ok(TYPES.enum_member(py, 0, __r as i64)?)
 }
-/// Returns the pointer size in bytes for a target.
-/// See the method llvm::DataLayout::getPointerSize.
-///
-/// Args:
-///     TD
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (TD))]
+/// `LLVMPointerSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMPointerSize: rt::call::Function = rt::call::Function::new(
+    c"LLVMPointerSize",
+    "LLVMPointerSize",
+    &["TD"],
+    rt::fastcall_entry!(C_LLVMPointerSize),
+    c"LLVMPointerSize(TD)\n--\n\nReturns the pointer size in bytes for a target.\nSee the method llvm::DataLayout::getPointerSize.\n\nArgs:\n    TD\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `LLVMPointerSize`, converted in order.
+unsafe fn C_LLVMPointerSize(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMPointerSize.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMPointerSize(py, rt::call::extract(x0, "TD")?)?.into_ptr())
+}
+
 fn LLVMPointerSize(py: Python<'_>, TD: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPointerSize");
     let a_TD = TD.addr();
@@ -1808,18 +4628,30 @@ fn LLVMPointerSize(py: Python<'_>, TD: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_TD) });
     Ok(rt::obj(py, __r)?)
 }
-/// Returns the pointer size in bytes for a target for a specified
-/// address space.
-/// See the method llvm::DataLayout::getPointerSize.
-///
-/// Args:
-///     TD
-///     AS
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (TD, AS))]
+/// `LLVMPointerSizeForAS` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMPointerSizeForAS: rt::call::Function = rt::call::Function::new(
+    c"LLVMPointerSizeForAS",
+    "LLVMPointerSizeForAS",
+    &["TD", "AS"],
+    rt::fastcall_entry!(C_LLVMPointerSizeForAS),
+    c"LLVMPointerSizeForAS(TD, AS)\n--\n\nReturns the pointer size in bytes for a target for a specified\naddress space.\nSee the method llvm::DataLayout::getPointerSize.\n\nArgs:\n    TD\n    AS\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `LLVMPointerSizeForAS`, converted in order.
+unsafe fn C_LLVMPointerSizeForAS(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMPointerSizeForAS.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMPointerSizeForAS(py, rt::call::extract(x0, "TD")?, rt::call::extract(x1, "AS")?)?.into_ptr())
+}
+
 fn LLVMPointerSizeForAS(py: Python<'_>, TD: rt::PtrArg, AS: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPointerSizeForAS");
     let a_TD = TD.addr();
@@ -1833,16 +4665,30 @@ fn LLVMPointerSizeForAS(py: Python<'_>, TD: rt::PtrArg, AS: rt::CInt<u32>) -> Py
     let __r = py.allow_threads(move || unsafe { __f(a_TD, a_AS) });
     Ok(rt::obj(py, __r)?)
 }
-/// Returns the integer type that is the same size as a pointer on a target.
-/// See the method llvm::DataLayout::getIntPtrType.
-///
-/// Args:
-///     TD
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueType
-#[pyfunction]
-#[pyo3(signature = (TD))]
+/// `LLVMIntPtrType` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMIntPtrType: rt::call::Function = rt::call::Function::new(
+    c"LLVMIntPtrType",
+    "LLVMIntPtrType",
+    &["TD"],
+    rt::fastcall_entry!(C_LLVMIntPtrType),
+    c"LLVMIntPtrType(TD)\n--\n\nReturns the integer type that is the same size as a pointer on a target.\nSee the method llvm::DataLayout::getIntPtrType.\n\nArgs:\n    TD\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
+);
+
+/// The arguments of a call of `LLVMIntPtrType`, converted in order.
+unsafe fn C_LLVMIntPtrType(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMIntPtrType.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMIntPtrType(py, rt::call::extract(x0, "TD")?)?.into_ptr())
+}
+
 fn LLVMIntPtrType(py: Python<'_>, TD: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIntPtrType");
     let a_TD = TD.addr();
@@ -1855,18 +4701,30 @@ fn LLVMIntPtrType(py: Python<'_>, TD: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_TD) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
 }
-/// Returns the integer type that is the same size as a pointer on a target.
-/// This version allows the address space to be specified.
-/// See the method llvm::DataLayout::getIntPtrType.
-///
-/// Args:
-///     TD
-///     AS
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueType
-#[pyfunction]
-#[pyo3(signature = (TD, AS))]
+/// `LLVMIntPtrTypeForAS` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMIntPtrTypeForAS: rt::call::Function = rt::call::Function::new(
+    c"LLVMIntPtrTypeForAS",
+    "LLVMIntPtrTypeForAS",
+    &["TD", "AS"],
+    rt::fastcall_entry!(C_LLVMIntPtrTypeForAS),
+    c"LLVMIntPtrTypeForAS(TD, AS)\n--\n\nReturns the integer type that is the same size as a pointer on a target.\nThis version allows the address space to be specified.\nSee the method llvm::DataLayout::getIntPtrType.\n\nArgs:\n    TD\n    AS\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
+);
+
+/// The arguments of a call of `LLVMIntPtrTypeForAS`, converted in order.
+unsafe fn C_LLVMIntPtrTypeForAS(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMIntPtrTypeForAS.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMIntPtrTypeForAS(py, rt::call::extract(x0, "TD")?, rt::call::extract(x1, "AS")?)?.into_ptr())
+}
+
 fn LLVMIntPtrTypeForAS(py: Python<'_>, TD: rt::PtrArg, AS: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIntPtrTypeForAS");
     let a_TD = TD.addr();
@@ -1880,17 +4738,30 @@ fn LLVMIntPtrTypeForAS(py: Python<'_>, TD: rt::PtrArg, AS: rt::CInt<u32>) -> PyR
     let __r = py.allow_threads(move || unsafe { __f(a_TD, a_AS) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
 }
-/// Returns the integer type that is the same size as a pointer on a target.
-/// See the method llvm::DataLayout::getIntPtrType.
-///
-/// Args:
-///     C
-///     TD
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueType
-#[pyfunction]
-#[pyo3(signature = (C, TD))]
+/// `LLVMIntPtrTypeInContext` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMIntPtrTypeInContext: rt::call::Function = rt::call::Function::new(
+    c"LLVMIntPtrTypeInContext",
+    "LLVMIntPtrTypeInContext",
+    &["C", "TD"],
+    rt::fastcall_entry!(C_LLVMIntPtrTypeInContext),
+    c"LLVMIntPtrTypeInContext(C, TD)\n--\n\nReturns the integer type that is the same size as a pointer on a target.\nSee the method llvm::DataLayout::getIntPtrType.\n\nArgs:\n    C\n    TD\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
+);
+
+/// The arguments of a call of `LLVMIntPtrTypeInContext`, converted in order.
+unsafe fn C_LLVMIntPtrTypeInContext(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMIntPtrTypeInContext.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMIntPtrTypeInContext(py, rt::call::extract(x0, "C")?, rt::call::extract(x1, "TD")?)?.into_ptr())
+}
+
 fn LLVMIntPtrTypeInContext(py: Python<'_>, C: rt::PtrArg, TD: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIntPtrTypeInContext");
     let a_C = C.addr();
@@ -1904,19 +4775,30 @@ fn LLVMIntPtrTypeInContext(py: Python<'_>, C: rt::PtrArg, TD: rt::PtrArg) -> PyR
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_TD) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
 }
-/// Returns the integer type that is the same size as a pointer on a target.
-/// This version allows the address space to be specified.
-/// See the method llvm::DataLayout::getIntPtrType.
-///
-/// Args:
-///     C
-///     TD
-///     AS
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueType
-#[pyfunction]
-#[pyo3(signature = (C, TD, AS))]
+/// `LLVMIntPtrTypeForASInContext` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMIntPtrTypeForASInContext: rt::call::Function = rt::call::Function::new(
+    c"LLVMIntPtrTypeForASInContext",
+    "LLVMIntPtrTypeForASInContext",
+    &["C", "TD", "AS"],
+    rt::fastcall_entry!(C_LLVMIntPtrTypeForASInContext),
+    c"LLVMIntPtrTypeForASInContext(C, TD, AS)\n--\n\nReturns the integer type that is the same size as a pointer on a target.\nThis version allows the address space to be specified.\nSee the method llvm::DataLayout::getIntPtrType.\n\nArgs:\n    C\n    TD\n    AS\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
+);
+
+/// The arguments of a call of `LLVMIntPtrTypeForASInContext`, converted in order.
+unsafe fn C_LLVMIntPtrTypeForASInContext(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_LLVMIntPtrTypeForASInContext.args::<3>(py, args, nargs, kwnames)? };
+    Ok(LLVMIntPtrTypeForASInContext(py, rt::call::extract(x0, "C")?, rt::call::extract(x1, "TD")?, rt::call::extract(x2, "AS")?)?.into_ptr())
+}
+
 fn LLVMIntPtrTypeForASInContext(py: Python<'_>, C: rt::PtrArg, TD: rt::PtrArg, AS: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIntPtrTypeForASInContext");
     let a_C = C.addr();
@@ -1931,17 +4813,30 @@ fn LLVMIntPtrTypeForASInContext(py: Python<'_>, C: rt::PtrArg, TD: rt::PtrArg, A
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_TD, a_AS) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
 }
-/// Computes the size of a type in bytes for a target.
-/// See the method llvm::DataLayout::getTypeSizeInBits.
-///
-/// Args:
-///     TD
-///     Ty
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (TD, Ty))]
+/// `LLVMSizeOfTypeInBits` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMSizeOfTypeInBits: rt::call::Function = rt::call::Function::new(
+    c"LLVMSizeOfTypeInBits",
+    "LLVMSizeOfTypeInBits",
+    &["TD", "Ty"],
+    rt::fastcall_entry!(C_LLVMSizeOfTypeInBits),
+    c"LLVMSizeOfTypeInBits(TD, Ty)\n--\n\nComputes the size of a type in bytes for a target.\nSee the method llvm::DataLayout::getTypeSizeInBits.\n\nArgs:\n    TD\n    Ty\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `LLVMSizeOfTypeInBits`, converted in order.
+unsafe fn C_LLVMSizeOfTypeInBits(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMSizeOfTypeInBits.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMSizeOfTypeInBits(py, rt::call::extract(x0, "TD")?, rt::call::extract(x1, "Ty")?)?.into_ptr())
+}
+
 fn LLVMSizeOfTypeInBits(py: Python<'_>, TD: rt::PtrArg, Ty: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSizeOfTypeInBits");
     let a_TD = TD.addr();
@@ -1955,17 +4850,30 @@ fn LLVMSizeOfTypeInBits(py: Python<'_>, TD: rt::PtrArg, Ty: rt::PtrArg) -> PyRes
     let __r = py.allow_threads(move || unsafe { __f(a_TD, a_Ty) });
     Ok(rt::obj(py, __r)?)
 }
-/// Computes the storage size of a type in bytes for a target.
-/// See the method llvm::DataLayout::getTypeStoreSize.
-///
-/// Args:
-///     TD
-///     Ty
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (TD, Ty))]
+/// `LLVMStoreSizeOfType` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMStoreSizeOfType: rt::call::Function = rt::call::Function::new(
+    c"LLVMStoreSizeOfType",
+    "LLVMStoreSizeOfType",
+    &["TD", "Ty"],
+    rt::fastcall_entry!(C_LLVMStoreSizeOfType),
+    c"LLVMStoreSizeOfType(TD, Ty)\n--\n\nComputes the storage size of a type in bytes for a target.\nSee the method llvm::DataLayout::getTypeStoreSize.\n\nArgs:\n    TD\n    Ty\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `LLVMStoreSizeOfType`, converted in order.
+unsafe fn C_LLVMStoreSizeOfType(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMStoreSizeOfType.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMStoreSizeOfType(py, rt::call::extract(x0, "TD")?, rt::call::extract(x1, "Ty")?)?.into_ptr())
+}
+
 fn LLVMStoreSizeOfType(py: Python<'_>, TD: rt::PtrArg, Ty: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMStoreSizeOfType");
     let a_TD = TD.addr();
@@ -1979,17 +4887,30 @@ fn LLVMStoreSizeOfType(py: Python<'_>, TD: rt::PtrArg, Ty: rt::PtrArg) -> PyResu
     let __r = py.allow_threads(move || unsafe { __f(a_TD, a_Ty) });
     Ok(rt::obj(py, __r)?)
 }
-/// Computes the ABI size of a type in bytes for a target.
-/// See the method llvm::DataLayout::getTypeAllocSize.
-///
-/// Args:
-///     TD
-///     Ty
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (TD, Ty))]
+/// `LLVMABISizeOfType` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMABISizeOfType: rt::call::Function = rt::call::Function::new(
+    c"LLVMABISizeOfType",
+    "LLVMABISizeOfType",
+    &["TD", "Ty"],
+    rt::fastcall_entry!(C_LLVMABISizeOfType),
+    c"LLVMABISizeOfType(TD, Ty)\n--\n\nComputes the ABI size of a type in bytes for a target.\nSee the method llvm::DataLayout::getTypeAllocSize.\n\nArgs:\n    TD\n    Ty\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `LLVMABISizeOfType`, converted in order.
+unsafe fn C_LLVMABISizeOfType(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMABISizeOfType.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMABISizeOfType(py, rt::call::extract(x0, "TD")?, rt::call::extract(x1, "Ty")?)?.into_ptr())
+}
+
 fn LLVMABISizeOfType(py: Python<'_>, TD: rt::PtrArg, Ty: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMABISizeOfType");
     let a_TD = TD.addr();
@@ -2003,17 +4924,30 @@ fn LLVMABISizeOfType(py: Python<'_>, TD: rt::PtrArg, Ty: rt::PtrArg) -> PyResult
     let __r = py.allow_threads(move || unsafe { __f(a_TD, a_Ty) });
     Ok(rt::obj(py, __r)?)
 }
-/// Computes the ABI alignment of a type in bytes for a target.
-/// See the method llvm::DataLayout::getTypeABISize.
-///
-/// Args:
-///     TD
-///     Ty
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (TD, Ty))]
+/// `LLVMABIAlignmentOfType` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMABIAlignmentOfType: rt::call::Function = rt::call::Function::new(
+    c"LLVMABIAlignmentOfType",
+    "LLVMABIAlignmentOfType",
+    &["TD", "Ty"],
+    rt::fastcall_entry!(C_LLVMABIAlignmentOfType),
+    c"LLVMABIAlignmentOfType(TD, Ty)\n--\n\nComputes the ABI alignment of a type in bytes for a target.\nSee the method llvm::DataLayout::getTypeABISize.\n\nArgs:\n    TD\n    Ty\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `LLVMABIAlignmentOfType`, converted in order.
+unsafe fn C_LLVMABIAlignmentOfType(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMABIAlignmentOfType.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMABIAlignmentOfType(py, rt::call::extract(x0, "TD")?, rt::call::extract(x1, "Ty")?)?.into_ptr())
+}
+
 fn LLVMABIAlignmentOfType(py: Python<'_>, TD: rt::PtrArg, Ty: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMABIAlignmentOfType");
     let a_TD = TD.addr();
@@ -2027,17 +4961,30 @@ fn LLVMABIAlignmentOfType(py: Python<'_>, TD: rt::PtrArg, Ty: rt::PtrArg) -> PyR
     let __r = py.allow_threads(move || unsafe { __f(a_TD, a_Ty) });
     Ok(rt::obj(py, __r)?)
 }
-/// Computes the call frame alignment of a type in bytes for a target.
-/// See the method llvm::DataLayout::getTypeABISize.
-///
-/// Args:
-///     TD
-///     Ty
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (TD, Ty))]
+/// `LLVMCallFrameAlignmentOfType` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMCallFrameAlignmentOfType: rt::call::Function = rt::call::Function::new(
+    c"LLVMCallFrameAlignmentOfType",
+    "LLVMCallFrameAlignmentOfType",
+    &["TD", "Ty"],
+    rt::fastcall_entry!(C_LLVMCallFrameAlignmentOfType),
+    c"LLVMCallFrameAlignmentOfType(TD, Ty)\n--\n\nComputes the call frame alignment of a type in bytes for a target.\nSee the method llvm::DataLayout::getTypeABISize.\n\nArgs:\n    TD\n    Ty\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `LLVMCallFrameAlignmentOfType`, converted in order.
+unsafe fn C_LLVMCallFrameAlignmentOfType(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMCallFrameAlignmentOfType.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMCallFrameAlignmentOfType(py, rt::call::extract(x0, "TD")?, rt::call::extract(x1, "Ty")?)?.into_ptr())
+}
+
 fn LLVMCallFrameAlignmentOfType(py: Python<'_>, TD: rt::PtrArg, Ty: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCallFrameAlignmentOfType");
     let a_TD = TD.addr();
@@ -2051,17 +4998,30 @@ fn LLVMCallFrameAlignmentOfType(py: Python<'_>, TD: rt::PtrArg, Ty: rt::PtrArg) 
     let __r = py.allow_threads(move || unsafe { __f(a_TD, a_Ty) });
     Ok(rt::obj(py, __r)?)
 }
-/// Computes the preferred alignment of a type in bytes for a target.
-/// See the method llvm::DataLayout::getTypeABISize.
-///
-/// Args:
-///     TD
-///     Ty
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (TD, Ty))]
+/// `LLVMPreferredAlignmentOfType` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMPreferredAlignmentOfType: rt::call::Function = rt::call::Function::new(
+    c"LLVMPreferredAlignmentOfType",
+    "LLVMPreferredAlignmentOfType",
+    &["TD", "Ty"],
+    rt::fastcall_entry!(C_LLVMPreferredAlignmentOfType),
+    c"LLVMPreferredAlignmentOfType(TD, Ty)\n--\n\nComputes the preferred alignment of a type in bytes for a target.\nSee the method llvm::DataLayout::getTypeABISize.\n\nArgs:\n    TD\n    Ty\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `LLVMPreferredAlignmentOfType`, converted in order.
+unsafe fn C_LLVMPreferredAlignmentOfType(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMPreferredAlignmentOfType.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMPreferredAlignmentOfType(py, rt::call::extract(x0, "TD")?, rt::call::extract(x1, "Ty")?)?.into_ptr())
+}
+
 fn LLVMPreferredAlignmentOfType(py: Python<'_>, TD: rt::PtrArg, Ty: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPreferredAlignmentOfType");
     let a_TD = TD.addr();
@@ -2075,17 +5035,30 @@ fn LLVMPreferredAlignmentOfType(py: Python<'_>, TD: rt::PtrArg, Ty: rt::PtrArg) 
     let __r = py.allow_threads(move || unsafe { __f(a_TD, a_Ty) });
     Ok(rt::obj(py, __r)?)
 }
-/// Computes the preferred alignment of a global variable in bytes for a target.
-/// See the method llvm::DataLayout::getPreferredAlignment.
-///
-/// Args:
-///     TD
-///     GlobalVar
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (TD, GlobalVar))]
+/// `LLVMPreferredAlignmentOfGlobal` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMPreferredAlignmentOfGlobal: rt::call::Function = rt::call::Function::new(
+    c"LLVMPreferredAlignmentOfGlobal",
+    "LLVMPreferredAlignmentOfGlobal",
+    &["TD", "GlobalVar"],
+    rt::fastcall_entry!(C_LLVMPreferredAlignmentOfGlobal),
+    c"LLVMPreferredAlignmentOfGlobal(TD, GlobalVar)\n--\n\nComputes the preferred alignment of a global variable in bytes for a target.\nSee the method llvm::DataLayout::getPreferredAlignment.\n\nArgs:\n    TD\n    GlobalVar\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `LLVMPreferredAlignmentOfGlobal`, converted in order.
+unsafe fn C_LLVMPreferredAlignmentOfGlobal(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMPreferredAlignmentOfGlobal.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMPreferredAlignmentOfGlobal(py, rt::call::extract(x0, "TD")?, rt::call::extract(x1, "GlobalVar")?)?.into_ptr())
+}
+
 fn LLVMPreferredAlignmentOfGlobal(py: Python<'_>, TD: rt::PtrArg, GlobalVar: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPreferredAlignmentOfGlobal");
     let a_TD = TD.addr();
@@ -2099,18 +5072,30 @@ fn LLVMPreferredAlignmentOfGlobal(py: Python<'_>, TD: rt::PtrArg, GlobalVar: rt:
     let __r = py.allow_threads(move || unsafe { __f(a_TD, a_GlobalVar) });
     Ok(rt::obj(py, __r)?)
 }
-/// Computes the structure element that contains the byte offset for a target.
-/// See the method llvm::StructLayout::getElementContainingOffset.
-///
-/// Args:
-///     TD
-///     StructTy
-///     Offset
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (TD, StructTy, Offset))]
+/// `LLVMElementAtOffset` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMElementAtOffset: rt::call::Function = rt::call::Function::new(
+    c"LLVMElementAtOffset",
+    "LLVMElementAtOffset",
+    &["TD", "StructTy", "Offset"],
+    rt::fastcall_entry!(C_LLVMElementAtOffset),
+    c"LLVMElementAtOffset(TD, StructTy, Offset)\n--\n\nComputes the structure element that contains the byte offset for a target.\nSee the method llvm::StructLayout::getElementContainingOffset.\n\nArgs:\n    TD\n    StructTy\n    Offset\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `LLVMElementAtOffset`, converted in order.
+unsafe fn C_LLVMElementAtOffset(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_LLVMElementAtOffset.args::<3>(py, args, nargs, kwnames)? };
+    Ok(LLVMElementAtOffset(py, rt::call::extract(x0, "TD")?, rt::call::extract(x1, "StructTy")?, rt::call::extract(x2, "Offset")?)?.into_ptr())
+}
+
 fn LLVMElementAtOffset(py: Python<'_>, TD: rt::PtrArg, StructTy: rt::PtrArg, Offset: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMElementAtOffset");
     let a_TD = TD.addr();
@@ -2125,18 +5110,30 @@ fn LLVMElementAtOffset(py: Python<'_>, TD: rt::PtrArg, StructTy: rt::PtrArg, Off
     let __r = py.allow_threads(move || unsafe { __f(a_TD, a_StructTy, a_Offset) });
     Ok(rt::obj(py, __r)?)
 }
-/// Computes the byte offset of the indexed struct element for a target.
-/// See the method llvm::StructLayout::getElementContainingOffset.
-///
-/// Args:
-///     TD
-///     StructTy
-///     Element
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (TD, StructTy, Element))]
+/// `LLVMOffsetOfElement` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMOffsetOfElement: rt::call::Function = rt::call::Function::new(
+    c"LLVMOffsetOfElement",
+    "LLVMOffsetOfElement",
+    &["TD", "StructTy", "Element"],
+    rt::fastcall_entry!(C_LLVMOffsetOfElement),
+    c"LLVMOffsetOfElement(TD, StructTy, Element)\n--\n\nComputes the byte offset of the indexed struct element for a target.\nSee the method llvm::StructLayout::getElementContainingOffset.\n\nArgs:\n    TD\n    StructTy\n    Element\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `LLVMOffsetOfElement`, converted in order.
+unsafe fn C_LLVMOffsetOfElement(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_LLVMOffsetOfElement.args::<3>(py, args, nargs, kwnames)? };
+    Ok(LLVMOffsetOfElement(py, rt::call::extract(x0, "TD")?, rt::call::extract(x1, "StructTy")?, rt::call::extract(x2, "Element")?)?.into_ptr())
+}
+
 fn LLVMOffsetOfElement(py: Python<'_>, TD: rt::PtrArg, StructTy: rt::PtrArg, Element: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOffsetOfElement");
     let a_TD = TD.addr();
@@ -2171,151 +5168,151 @@ fn _symbol_address(py: Python<'_>, name: &str) -> PyResult<usize> {
 
 /// Adds this module's functions, constants and lazily created types to `m`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeAArch64TargetInfo, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeAMDGPUTargetInfo, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeARMTargetInfo, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeAVRTargetInfo, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeBPFTargetInfo, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeHexagonTargetInfo, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeLanaiTargetInfo, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeLoongArchTargetInfo, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeMipsTargetInfo, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeMSP430TargetInfo, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeNVPTXTargetInfo, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializePowerPCTargetInfo, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeRISCVTargetInfo, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeSparcTargetInfo, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeSystemZTargetInfo, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeVETargetInfo, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeWebAssemblyTargetInfo, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeX86TargetInfo, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeXCoreTargetInfo, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeM68kTargetInfo, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeXtensaTargetInfo, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeAArch64Target, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeAMDGPUTarget, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeARMTarget, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeAVRTarget, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeBPFTarget, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeHexagonTarget, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeLanaiTarget, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeLoongArchTarget, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeMipsTarget, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeMSP430Target, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeNVPTXTarget, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializePowerPCTarget, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeRISCVTarget, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeSparcTarget, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeSystemZTarget, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeVETarget, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeWebAssemblyTarget, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeX86Target, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeXCoreTarget, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeM68kTarget, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeXtensaTarget, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeAArch64TargetMC, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeAMDGPUTargetMC, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeARMTargetMC, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeAVRTargetMC, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeBPFTargetMC, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeHexagonTargetMC, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeLanaiTargetMC, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeLoongArchTargetMC, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeMipsTargetMC, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeMSP430TargetMC, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeNVPTXTargetMC, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializePowerPCTargetMC, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeRISCVTargetMC, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeSparcTargetMC, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeSystemZTargetMC, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeVETargetMC, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeWebAssemblyTargetMC, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeX86TargetMC, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeXCoreTargetMC, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeM68kTargetMC, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeXtensaTargetMC, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeAArch64AsmPrinter, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeAMDGPUAsmPrinter, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeARMAsmPrinter, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeAVRAsmPrinter, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeBPFAsmPrinter, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeHexagonAsmPrinter, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeLanaiAsmPrinter, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeLoongArchAsmPrinter, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeMipsAsmPrinter, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeMSP430AsmPrinter, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeNVPTXAsmPrinter, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializePowerPCAsmPrinter, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeRISCVAsmPrinter, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeSparcAsmPrinter, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeSystemZAsmPrinter, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeVEAsmPrinter, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeWebAssemblyAsmPrinter, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeX86AsmPrinter, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeXCoreAsmPrinter, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeM68kAsmPrinter, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeXtensaAsmPrinter, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeAArch64AsmParser, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeAMDGPUAsmParser, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeARMAsmParser, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeAVRAsmParser, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeBPFAsmParser, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeHexagonAsmParser, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeLanaiAsmParser, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeLoongArchAsmParser, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeMipsAsmParser, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeMSP430AsmParser, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializePowerPCAsmParser, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeRISCVAsmParser, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeSparcAsmParser, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeSystemZAsmParser, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeVEAsmParser, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeWebAssemblyAsmParser, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeX86AsmParser, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeM68kAsmParser, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeXtensaAsmParser, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeAArch64Disassembler, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeAMDGPUDisassembler, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeARMDisassembler, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeAVRDisassembler, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeBPFDisassembler, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeHexagonDisassembler, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeLanaiDisassembler, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeLoongArchDisassembler, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeMipsDisassembler, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeMSP430Disassembler, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializePowerPCDisassembler, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeRISCVDisassembler, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeSparcDisassembler, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeSystemZDisassembler, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeVEDisassembler, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeWebAssemblyDisassembler, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeX86Disassembler, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeXCoreDisassembler, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeM68kDisassembler, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeXtensaDisassembler, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMGetModuleDataLayout, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMSetModuleDataLayout, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMCreateTargetData, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDisposeTargetData, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMAddTargetLibraryInfo, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMCopyStringRepOfTargetData, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMByteOrder, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMPointerSize, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMPointerSizeForAS, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMIntPtrType, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMIntPtrTypeForAS, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMIntPtrTypeInContext, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMIntPtrTypeForASInContext, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMSizeOfTypeInBits, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMStoreSizeOfType, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMABISizeOfType, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMABIAlignmentOfType, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMCallFrameAlignmentOfType, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMPreferredAlignmentOfType, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMPreferredAlignmentOfGlobal, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMElementAtOffset, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMOffsetOfElement, m)?)?;
+    F_LLVMInitializeAArch64TargetInfo.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeAMDGPUTargetInfo.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeARMTargetInfo.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeAVRTargetInfo.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeBPFTargetInfo.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeHexagonTargetInfo.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeLanaiTargetInfo.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeLoongArchTargetInfo.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeMipsTargetInfo.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeMSP430TargetInfo.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeNVPTXTargetInfo.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializePowerPCTargetInfo.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeRISCVTargetInfo.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeSparcTargetInfo.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeSystemZTargetInfo.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeVETargetInfo.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeWebAssemblyTargetInfo.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeX86TargetInfo.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeXCoreTargetInfo.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeM68kTargetInfo.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeXtensaTargetInfo.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeAArch64Target.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeAMDGPUTarget.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeARMTarget.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeAVRTarget.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeBPFTarget.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeHexagonTarget.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeLanaiTarget.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeLoongArchTarget.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeMipsTarget.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeMSP430Target.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeNVPTXTarget.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializePowerPCTarget.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeRISCVTarget.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeSparcTarget.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeSystemZTarget.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeVETarget.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeWebAssemblyTarget.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeX86Target.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeXCoreTarget.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeM68kTarget.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeXtensaTarget.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeAArch64TargetMC.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeAMDGPUTargetMC.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeARMTargetMC.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeAVRTargetMC.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeBPFTargetMC.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeHexagonTargetMC.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeLanaiTargetMC.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeLoongArchTargetMC.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeMipsTargetMC.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeMSP430TargetMC.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeNVPTXTargetMC.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializePowerPCTargetMC.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeRISCVTargetMC.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeSparcTargetMC.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeSystemZTargetMC.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeVETargetMC.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeWebAssemblyTargetMC.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeX86TargetMC.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeXCoreTargetMC.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeM68kTargetMC.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeXtensaTargetMC.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeAArch64AsmPrinter.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeAMDGPUAsmPrinter.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeARMAsmPrinter.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeAVRAsmPrinter.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeBPFAsmPrinter.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeHexagonAsmPrinter.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeLanaiAsmPrinter.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeLoongArchAsmPrinter.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeMipsAsmPrinter.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeMSP430AsmPrinter.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeNVPTXAsmPrinter.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializePowerPCAsmPrinter.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeRISCVAsmPrinter.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeSparcAsmPrinter.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeSystemZAsmPrinter.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeVEAsmPrinter.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeWebAssemblyAsmPrinter.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeX86AsmPrinter.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeXCoreAsmPrinter.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeM68kAsmPrinter.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeXtensaAsmPrinter.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeAArch64AsmParser.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeAMDGPUAsmParser.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeARMAsmParser.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeAVRAsmParser.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeBPFAsmParser.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeHexagonAsmParser.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeLanaiAsmParser.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeLoongArchAsmParser.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeMipsAsmParser.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeMSP430AsmParser.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializePowerPCAsmParser.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeRISCVAsmParser.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeSparcAsmParser.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeSystemZAsmParser.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeVEAsmParser.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeWebAssemblyAsmParser.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeX86AsmParser.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeM68kAsmParser.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeXtensaAsmParser.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeAArch64Disassembler.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeAMDGPUDisassembler.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeARMDisassembler.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeAVRDisassembler.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeBPFDisassembler.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeHexagonDisassembler.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeLanaiDisassembler.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeLoongArchDisassembler.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeMipsDisassembler.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeMSP430Disassembler.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializePowerPCDisassembler.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeRISCVDisassembler.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeSparcDisassembler.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeSystemZDisassembler.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeVEDisassembler.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeWebAssemblyDisassembler.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeX86Disassembler.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeXCoreDisassembler.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeM68kDisassembler.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeXtensaDisassembler.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGetModuleDataLayout.add_to(m, PYTHON_MODULE)?;
+    F_LLVMSetModuleDataLayout.add_to(m, PYTHON_MODULE)?;
+    F_LLVMCreateTargetData.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDisposeTargetData.add_to(m, PYTHON_MODULE)?;
+    F_LLVMAddTargetLibraryInfo.add_to(m, PYTHON_MODULE)?;
+    F_LLVMCopyStringRepOfTargetData.add_to(m, PYTHON_MODULE)?;
+    F_LLVMByteOrder.add_to(m, PYTHON_MODULE)?;
+    F_LLVMPointerSize.add_to(m, PYTHON_MODULE)?;
+    F_LLVMPointerSizeForAS.add_to(m, PYTHON_MODULE)?;
+    F_LLVMIntPtrType.add_to(m, PYTHON_MODULE)?;
+    F_LLVMIntPtrTypeForAS.add_to(m, PYTHON_MODULE)?;
+    F_LLVMIntPtrTypeInContext.add_to(m, PYTHON_MODULE)?;
+    F_LLVMIntPtrTypeForASInContext.add_to(m, PYTHON_MODULE)?;
+    F_LLVMSizeOfTypeInBits.add_to(m, PYTHON_MODULE)?;
+    F_LLVMStoreSizeOfType.add_to(m, PYTHON_MODULE)?;
+    F_LLVMABISizeOfType.add_to(m, PYTHON_MODULE)?;
+    F_LLVMABIAlignmentOfType.add_to(m, PYTHON_MODULE)?;
+    F_LLVMCallFrameAlignmentOfType.add_to(m, PYTHON_MODULE)?;
+    F_LLVMPreferredAlignmentOfType.add_to(m, PYTHON_MODULE)?;
+    F_LLVMPreferredAlignmentOfGlobal.add_to(m, PYTHON_MODULE)?;
+    F_LLVMElementAtOffset.add_to(m, PYTHON_MODULE)?;
+    F_LLVMOffsetOfElement.add_to(m, PYTHON_MODULE)?;
     m.add_function(pyo3::wrap_pyfunction!(has_symbol, m)?)?;
     m.add_function(pyo3::wrap_pyfunction!(_symbol_address, m)?)?;
     TYPES.install(m, FOREIGN)?;

@@ -38,12 +38,30 @@ static TYPE_DEFS: [rt::TypeDef; NUM_TYPES] = [
 /// This module's type registry.
 pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.targetmachine", &TYPE_DEFS, &TYPE_SLOTS);
 
-/// Returns the first llvm::Target in the registered targets list.
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMTarget
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMGetFirstTarget` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMGetFirstTarget: rt::call::Function = rt::call::Function::new(
+    c"LLVMGetFirstTarget",
+    "LLVMGetFirstTarget",
+    &[],
+    rt::fastcall_entry!(C_LLVMGetFirstTarget),
+    c"LLVMGetFirstTarget()\n--\n\nReturns the first llvm::Target in the registered targets list.\n\nReturns: a tuple of 1 item(s):\n    LLVMTarget",
+);
+
+/// The arguments of a call of `LLVMGetFirstTarget`, converted in order.
+unsafe fn C_LLVMGetFirstTarget(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMGetFirstTarget.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMGetFirstTarget(py)?.into_ptr())
+}
+
 fn LLVMGetFirstTarget(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetFirstTarget");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -55,15 +73,30 @@ fn LLVMGetFirstTarget(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(TYPES.instance_at(py, 7, __r, None)?)
 }
-/// Returns the next llvm::Target given a previous one (or null if there's none)
-///
-/// Args:
-///     T
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMTarget
-#[pyfunction]
-#[pyo3(signature = (T))]
+/// `LLVMGetNextTarget` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMGetNextTarget: rt::call::Function = rt::call::Function::new(
+    c"LLVMGetNextTarget",
+    "LLVMGetNextTarget",
+    &["T"],
+    rt::fastcall_entry!(C_LLVMGetNextTarget),
+    c"LLVMGetNextTarget(T)\n--\n\nReturns the next llvm::Target given a previous one (or null if there's none)\n\nArgs:\n    T\n\nReturns: a tuple of 1 item(s):\n    LLVMTarget",
+);
+
+/// The arguments of a call of `LLVMGetNextTarget`, converted in order.
+unsafe fn C_LLVMGetNextTarget(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMGetNextTarget.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMGetNextTarget(py, rt::call::extract(x0, "T")?)?.into_ptr())
+}
+
 fn LLVMGetNextTarget(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNextTarget");
     let a_T = T.addr();
@@ -76,16 +109,30 @@ fn LLVMGetNextTarget(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_T) });
     Ok(TYPES.instance_at(py, 7, __r, None)?)
 }
-/// Finds the target corresponding to the given name and stores it in T.
-/// Returns 0 on success.
-///
-/// Args:
-///     Name
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMTarget
-#[pyfunction]
-#[pyo3(signature = (Name))]
+/// `LLVMGetTargetFromName` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMGetTargetFromName: rt::call::Function = rt::call::Function::new(
+    c"LLVMGetTargetFromName",
+    "LLVMGetTargetFromName",
+    &["Name"],
+    rt::fastcall_entry!(C_LLVMGetTargetFromName),
+    c"LLVMGetTargetFromName(Name)\n--\n\nFinds the target corresponding to the given name and stores it in T.\nReturns 0 on success.\n\nArgs:\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMTarget",
+);
+
+/// The arguments of a call of `LLVMGetTargetFromName`, converted in order.
+unsafe fn C_LLVMGetTargetFromName(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMGetTargetFromName.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMGetTargetFromName(py, rt::call::extract(x0, "Name")?)?.into_ptr())
+}
+
 fn LLVMGetTargetFromName(py: Python<'_>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetTargetFromName");
     let a_Name = Name.addr();
@@ -98,19 +145,30 @@ fn LLVMGetTargetFromName(py: Python<'_>, Name: rt::CStrArg) -> PyResult<PyObject
     let __r = py.allow_threads(move || unsafe { __f(a_Name) });
     Ok(TYPES.instance_at(py, 7, __r, None)?)
 }
-/// Finds the target corresponding to the given triple and stores it in T.
-/// Returns 0 on success. Optionally returns any error in ErrorMessage.
-/// Use LLVMDisposeMessage to dispose the message.
-///
-/// Args:
-///     Triple
-///     T
-///
-/// Returns: a tuple of 2 item(s):
-///     int
-///     ErrorMessage: bytes
-#[pyfunction]
-#[pyo3(signature = (Triple, T))]
+/// `LLVMGetTargetFromTriple` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMGetTargetFromTriple: rt::call::Function = rt::call::Function::new(
+    c"LLVMGetTargetFromTriple",
+    "LLVMGetTargetFromTriple",
+    &["Triple", "T"],
+    rt::fastcall_entry!(C_LLVMGetTargetFromTriple),
+    c"LLVMGetTargetFromTriple(Triple, T)\n--\n\nFinds the target corresponding to the given triple and stores it in T.\nReturns 0 on success. Optionally returns any error in ErrorMessage.\nUse LLVMDisposeMessage to dispose the message.\n\nArgs:\n    Triple\n    T\n\nReturns: a tuple of 2 item(s):\n    int\n    ErrorMessage: bytes",
+);
+
+/// The arguments of a call of `LLVMGetTargetFromTriple`, converted in order.
+unsafe fn C_LLVMGetTargetFromTriple(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMGetTargetFromTriple.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMGetTargetFromTriple(py, rt::call::extract(x0, "Triple")?, &x1)?.into_ptr())
+}
+
 fn LLVMGetTargetFromTriple(py: Python<'_>, Triple: rt::CStrArg, T: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetTargetFromTriple");
     let a_Triple = Triple.addr();
@@ -127,15 +185,30 @@ fn LLVMGetTargetFromTriple(py: Python<'_>, Triple: rt::CStrArg, T: &Bound<'_, Py
     let __r = py.allow_threads(move || unsafe { __f(a_Triple, a_T, a_ErrorMessage) });
     rt::tuple(py, [rt::obj(py, __r)?, rt::owned_cstr_result(py, o_ErrorMessage, &FREE_LLVMDisposeMessage)?])
 }
-/// Returns the name of a target. See llvm::Target::getName
-///
-/// Args:
-///     T
-///
-/// Returns: a tuple of 1 item(s):
-///     bytes
-#[pyfunction]
-#[pyo3(signature = (T))]
+/// `LLVMGetTargetName` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMGetTargetName: rt::call::Function = rt::call::Function::new(
+    c"LLVMGetTargetName",
+    "LLVMGetTargetName",
+    &["T"],
+    rt::fastcall_entry!(C_LLVMGetTargetName),
+    c"LLVMGetTargetName(T)\n--\n\nReturns the name of a target. See llvm::Target::getName\n\nArgs:\n    T\n\nReturns: a tuple of 1 item(s):\n    bytes",
+);
+
+/// The arguments of a call of `LLVMGetTargetName`, converted in order.
+unsafe fn C_LLVMGetTargetName(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMGetTargetName.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMGetTargetName(py, rt::call::extract(x0, "T")?)?.into_ptr())
+}
+
 fn LLVMGetTargetName(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetTargetName");
     let a_T = T.addr();
@@ -148,15 +221,30 @@ fn LLVMGetTargetName(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_T) });
     Ok(rt::cstr_result(py, __r)?)
 }
-/// Returns the description  of a target. See llvm::Target::getDescription
-///
-/// Args:
-///     T
-///
-/// Returns: a tuple of 1 item(s):
-///     bytes
-#[pyfunction]
-#[pyo3(signature = (T))]
+/// `LLVMGetTargetDescription` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMGetTargetDescription: rt::call::Function = rt::call::Function::new(
+    c"LLVMGetTargetDescription",
+    "LLVMGetTargetDescription",
+    &["T"],
+    rt::fastcall_entry!(C_LLVMGetTargetDescription),
+    c"LLVMGetTargetDescription(T)\n--\n\nReturns the description  of a target. See llvm::Target::getDescription\n\nArgs:\n    T\n\nReturns: a tuple of 1 item(s):\n    bytes",
+);
+
+/// The arguments of a call of `LLVMGetTargetDescription`, converted in order.
+unsafe fn C_LLVMGetTargetDescription(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMGetTargetDescription.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMGetTargetDescription(py, rt::call::extract(x0, "T")?)?.into_ptr())
+}
+
 fn LLVMGetTargetDescription(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetTargetDescription");
     let a_T = T.addr();
@@ -169,15 +257,30 @@ fn LLVMGetTargetDescription(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject>
     let __r = py.allow_threads(move || unsafe { __f(a_T) });
     Ok(rt::cstr_result(py, __r)?)
 }
-/// Returns if the target has a JIT
-///
-/// Args:
-///     T
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (T))]
+/// `LLVMTargetHasJIT` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMTargetHasJIT: rt::call::Function = rt::call::Function::new(
+    c"LLVMTargetHasJIT",
+    "LLVMTargetHasJIT",
+    &["T"],
+    rt::fastcall_entry!(C_LLVMTargetHasJIT),
+    c"LLVMTargetHasJIT(T)\n--\n\nReturns if the target has a JIT\n\nArgs:\n    T\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `LLVMTargetHasJIT`, converted in order.
+unsafe fn C_LLVMTargetHasJIT(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMTargetHasJIT.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMTargetHasJIT(py, rt::call::extract(x0, "T")?)?.into_ptr())
+}
+
 fn LLVMTargetHasJIT(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTargetHasJIT");
     let a_T = T.addr();
@@ -190,15 +293,30 @@ fn LLVMTargetHasJIT(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_T) });
     Ok(rt::obj(py, __r)?)
 }
-/// Returns if the target has a TargetMachine associated
-///
-/// Args:
-///     T
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (T))]
+/// `LLVMTargetHasTargetMachine` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMTargetHasTargetMachine: rt::call::Function = rt::call::Function::new(
+    c"LLVMTargetHasTargetMachine",
+    "LLVMTargetHasTargetMachine",
+    &["T"],
+    rt::fastcall_entry!(C_LLVMTargetHasTargetMachine),
+    c"LLVMTargetHasTargetMachine(T)\n--\n\nReturns if the target has a TargetMachine associated\n\nArgs:\n    T\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `LLVMTargetHasTargetMachine`, converted in order.
+unsafe fn C_LLVMTargetHasTargetMachine(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMTargetHasTargetMachine.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMTargetHasTargetMachine(py, rt::call::extract(x0, "T")?)?.into_ptr())
+}
+
 fn LLVMTargetHasTargetMachine(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTargetHasTargetMachine");
     let a_T = T.addr();
@@ -211,15 +329,30 @@ fn LLVMTargetHasTargetMachine(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObjec
     let __r = py.allow_threads(move || unsafe { __f(a_T) });
     Ok(rt::obj(py, __r)?)
 }
-/// Returns if the target as an ASM backend (required for emitting output)
-///
-/// Args:
-///     T
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (T))]
+/// `LLVMTargetHasAsmBackend` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMTargetHasAsmBackend: rt::call::Function = rt::call::Function::new(
+    c"LLVMTargetHasAsmBackend",
+    "LLVMTargetHasAsmBackend",
+    &["T"],
+    rt::fastcall_entry!(C_LLVMTargetHasAsmBackend),
+    c"LLVMTargetHasAsmBackend(T)\n--\n\nReturns if the target as an ASM backend (required for emitting output)\n\nArgs:\n    T\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `LLVMTargetHasAsmBackend`, converted in order.
+unsafe fn C_LLVMTargetHasAsmBackend(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMTargetHasAsmBackend.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMTargetHasAsmBackend(py, rt::call::extract(x0, "T")?)?.into_ptr())
+}
+
 fn LLVMTargetHasAsmBackend(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTargetHasAsmBackend");
     let a_T = T.addr();
@@ -232,16 +365,30 @@ fn LLVMTargetHasAsmBackend(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> 
     let __r = py.allow_threads(move || unsafe { __f(a_T) });
     Ok(rt::obj(py, __r)?)
 }
-/// Create a new set of options for an llvm::TargetMachine.
-///
-/// The returned option structure must be released with
-/// LLVMDisposeTargetMachineOptions() after the call to
-/// LLVMCreateTargetMachineWithOptions().
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueTargetMachineOptions
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMCreateTargetMachineOptions` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMCreateTargetMachineOptions: rt::call::Function = rt::call::Function::new(
+    c"LLVMCreateTargetMachineOptions",
+    "LLVMCreateTargetMachineOptions",
+    &[],
+    rt::fastcall_entry!(C_LLVMCreateTargetMachineOptions),
+    c"LLVMCreateTargetMachineOptions()\n--\n\nCreate a new set of options for an llvm::TargetMachine.\n\nThe returned option structure must be released with\nLLVMDisposeTargetMachineOptions() after the call to\nLLVMCreateTargetMachineWithOptions().\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueTargetMachineOptions",
+);
+
+/// The arguments of a call of `LLVMCreateTargetMachineOptions`, converted in order.
+unsafe fn C_LLVMCreateTargetMachineOptions(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMCreateTargetMachineOptions.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMCreateTargetMachineOptions(py)?.into_ptr())
+}
+
 fn LLVMCreateTargetMachineOptions(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateTargetMachineOptions");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -253,12 +400,30 @@ fn LLVMCreateTargetMachineOptions(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(TYPES.instance_at(py, 5, __r, None)?)
 }
-/// Dispose of an LLVMTargetMachineOptionsRef instance.
-///
-/// Args:
-///     Options
-#[pyfunction]
-#[pyo3(signature = (Options))]
+/// `LLVMDisposeTargetMachineOptions` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDisposeTargetMachineOptions: rt::call::Function = rt::call::Function::new(
+    c"LLVMDisposeTargetMachineOptions",
+    "LLVMDisposeTargetMachineOptions",
+    &["Options"],
+    rt::fastcall_entry!(C_LLVMDisposeTargetMachineOptions),
+    c"LLVMDisposeTargetMachineOptions(Options)\n--\n\nDispose of an LLVMTargetMachineOptionsRef instance.\n\nArgs:\n    Options",
+);
+
+/// The arguments of a call of `LLVMDisposeTargetMachineOptions`, converted in order.
+unsafe fn C_LLVMDisposeTargetMachineOptions(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMDisposeTargetMachineOptions.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMDisposeTargetMachineOptions(py, rt::call::extract(x0, "Options")?)?.into_ptr())
+}
+
 fn LLVMDisposeTargetMachineOptions(py: Python<'_>, Options: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeTargetMachineOptions");
     let a_Options = Options.addr();
@@ -271,11 +436,30 @@ fn LLVMDisposeTargetMachineOptions(py: Python<'_>, Options: rt::PtrArg) -> PyRes
     let __r = py.allow_threads(move || unsafe { __f(a_Options) });
     Ok(py.None())
 }
-/// Args:
-///     Options
-///     CPU
-#[pyfunction]
-#[pyo3(signature = (Options, CPU))]
+/// `LLVMTargetMachineOptionsSetCPU` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMTargetMachineOptionsSetCPU: rt::call::Function = rt::call::Function::new(
+    c"LLVMTargetMachineOptionsSetCPU",
+    "LLVMTargetMachineOptionsSetCPU",
+    &["Options", "CPU"],
+    rt::fastcall_entry!(C_LLVMTargetMachineOptionsSetCPU),
+    c"LLVMTargetMachineOptionsSetCPU(Options, CPU)\n--\n\nArgs:\n    Options\n    CPU",
+);
+
+/// The arguments of a call of `LLVMTargetMachineOptionsSetCPU`, converted in order.
+unsafe fn C_LLVMTargetMachineOptionsSetCPU(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMTargetMachineOptionsSetCPU.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMTargetMachineOptionsSetCPU(py, rt::call::extract(x0, "Options")?, rt::call::extract(x1, "CPU")?)?.into_ptr())
+}
+
 fn LLVMTargetMachineOptionsSetCPU(py: Python<'_>, Options: rt::PtrArg, CPU: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTargetMachineOptionsSetCPU");
     let a_Options = Options.addr();
@@ -289,13 +473,30 @@ fn LLVMTargetMachineOptionsSetCPU(py: Python<'_>, Options: rt::PtrArg, CPU: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_CPU) });
     Ok(py.None())
 }
-/// Set the list of features for the target machine.
-///
-/// Args:
-///     Options
-///     Features: a comma-separated list of features.
-#[pyfunction]
-#[pyo3(signature = (Options, Features))]
+/// `LLVMTargetMachineOptionsSetFeatures` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMTargetMachineOptionsSetFeatures: rt::call::Function = rt::call::Function::new(
+    c"LLVMTargetMachineOptionsSetFeatures",
+    "LLVMTargetMachineOptionsSetFeatures",
+    &["Options", "Features"],
+    rt::fastcall_entry!(C_LLVMTargetMachineOptionsSetFeatures),
+    c"LLVMTargetMachineOptionsSetFeatures(Options, Features)\n--\n\nSet the list of features for the target machine.\n\nArgs:\n    Options\n    Features: a comma-separated list of features.",
+);
+
+/// The arguments of a call of `LLVMTargetMachineOptionsSetFeatures`, converted in order.
+unsafe fn C_LLVMTargetMachineOptionsSetFeatures(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMTargetMachineOptionsSetFeatures.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMTargetMachineOptionsSetFeatures(py, rt::call::extract(x0, "Options")?, rt::call::extract(x1, "Features")?)?.into_ptr())
+}
+
 fn LLVMTargetMachineOptionsSetFeatures(py: Python<'_>, Options: rt::PtrArg, Features: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTargetMachineOptionsSetFeatures");
     let a_Options = Options.addr();
@@ -309,11 +510,30 @@ fn LLVMTargetMachineOptionsSetFeatures(py: Python<'_>, Options: rt::PtrArg, Feat
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_Features) });
     Ok(py.None())
 }
-/// Args:
-///     Options
-///     ABI
-#[pyfunction]
-#[pyo3(signature = (Options, ABI))]
+/// `LLVMTargetMachineOptionsSetABI` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMTargetMachineOptionsSetABI: rt::call::Function = rt::call::Function::new(
+    c"LLVMTargetMachineOptionsSetABI",
+    "LLVMTargetMachineOptionsSetABI",
+    &["Options", "ABI"],
+    rt::fastcall_entry!(C_LLVMTargetMachineOptionsSetABI),
+    c"LLVMTargetMachineOptionsSetABI(Options, ABI)\n--\n\nArgs:\n    Options\n    ABI",
+);
+
+/// The arguments of a call of `LLVMTargetMachineOptionsSetABI`, converted in order.
+unsafe fn C_LLVMTargetMachineOptionsSetABI(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMTargetMachineOptionsSetABI.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMTargetMachineOptionsSetABI(py, rt::call::extract(x0, "Options")?, rt::call::extract(x1, "ABI")?)?.into_ptr())
+}
+
 fn LLVMTargetMachineOptionsSetABI(py: Python<'_>, Options: rt::PtrArg, ABI: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTargetMachineOptionsSetABI");
     let a_Options = Options.addr();
@@ -327,11 +547,30 @@ fn LLVMTargetMachineOptionsSetABI(py: Python<'_>, Options: rt::PtrArg, ABI: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_ABI) });
     Ok(py.None())
 }
-/// Args:
-///     Options
-///     Level
-#[pyfunction]
-#[pyo3(signature = (Options, Level))]
+/// `LLVMTargetMachineOptionsSetCodeGenOptLevel` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMTargetMachineOptionsSetCodeGenOptLevel: rt::call::Function = rt::call::Function::new(
+    c"LLVMTargetMachineOptionsSetCodeGenOptLevel",
+    "LLVMTargetMachineOptionsSetCodeGenOptLevel",
+    &["Options", "Level"],
+    rt::fastcall_entry!(C_LLVMTargetMachineOptionsSetCodeGenOptLevel),
+    c"LLVMTargetMachineOptionsSetCodeGenOptLevel(Options, Level)\n--\n\nArgs:\n    Options\n    Level",
+);
+
+/// The arguments of a call of `LLVMTargetMachineOptionsSetCodeGenOptLevel`, converted in order.
+unsafe fn C_LLVMTargetMachineOptionsSetCodeGenOptLevel(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMTargetMachineOptionsSetCodeGenOptLevel.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMTargetMachineOptionsSetCodeGenOptLevel(py, rt::call::extract(x0, "Options")?, &x1)?.into_ptr())
+}
+
 fn LLVMTargetMachineOptionsSetCodeGenOptLevel(py: Python<'_>, Options: rt::PtrArg, Level: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTargetMachineOptionsSetCodeGenOptLevel");
     let a_Options = Options.addr();
@@ -345,11 +584,30 @@ fn LLVMTargetMachineOptionsSetCodeGenOptLevel(py: Python<'_>, Options: rt::PtrAr
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_Level) });
     Ok(py.None())
 }
-/// Args:
-///     Options
-///     Reloc
-#[pyfunction]
-#[pyo3(signature = (Options, Reloc))]
+/// `LLVMTargetMachineOptionsSetRelocMode` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMTargetMachineOptionsSetRelocMode: rt::call::Function = rt::call::Function::new(
+    c"LLVMTargetMachineOptionsSetRelocMode",
+    "LLVMTargetMachineOptionsSetRelocMode",
+    &["Options", "Reloc"],
+    rt::fastcall_entry!(C_LLVMTargetMachineOptionsSetRelocMode),
+    c"LLVMTargetMachineOptionsSetRelocMode(Options, Reloc)\n--\n\nArgs:\n    Options\n    Reloc",
+);
+
+/// The arguments of a call of `LLVMTargetMachineOptionsSetRelocMode`, converted in order.
+unsafe fn C_LLVMTargetMachineOptionsSetRelocMode(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMTargetMachineOptionsSetRelocMode.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMTargetMachineOptionsSetRelocMode(py, rt::call::extract(x0, "Options")?, &x1)?.into_ptr())
+}
+
 fn LLVMTargetMachineOptionsSetRelocMode(py: Python<'_>, Options: rt::PtrArg, Reloc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTargetMachineOptionsSetRelocMode");
     let a_Options = Options.addr();
@@ -363,11 +621,30 @@ fn LLVMTargetMachineOptionsSetRelocMode(py: Python<'_>, Options: rt::PtrArg, Rel
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_Reloc) });
     Ok(py.None())
 }
-/// Args:
-///     Options
-///     CodeModel
-#[pyfunction]
-#[pyo3(signature = (Options, CodeModel))]
+/// `LLVMTargetMachineOptionsSetCodeModel` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMTargetMachineOptionsSetCodeModel: rt::call::Function = rt::call::Function::new(
+    c"LLVMTargetMachineOptionsSetCodeModel",
+    "LLVMTargetMachineOptionsSetCodeModel",
+    &["Options", "CodeModel"],
+    rt::fastcall_entry!(C_LLVMTargetMachineOptionsSetCodeModel),
+    c"LLVMTargetMachineOptionsSetCodeModel(Options, CodeModel)\n--\n\nArgs:\n    Options\n    CodeModel",
+);
+
+/// The arguments of a call of `LLVMTargetMachineOptionsSetCodeModel`, converted in order.
+unsafe fn C_LLVMTargetMachineOptionsSetCodeModel(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMTargetMachineOptionsSetCodeModel.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMTargetMachineOptionsSetCodeModel(py, rt::call::extract(x0, "Options")?, &x1)?.into_ptr())
+}
+
 fn LLVMTargetMachineOptionsSetCodeModel(py: Python<'_>, Options: rt::PtrArg, CodeModel: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTargetMachineOptionsSetCodeModel");
     let a_Options = Options.addr();
@@ -381,18 +658,30 @@ fn LLVMTargetMachineOptionsSetCodeModel(py: Python<'_>, Options: rt::PtrArg, Cod
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_CodeModel) });
     Ok(py.None())
 }
-/// Create a new llvm::TargetMachine.
-///
-/// Args:
-///     T: the target to create a machine for.
-///     Triple: a triple describing the target machine.
-///     Options: additional configuration (see
-///         LLVMCreateTargetMachineOptions()).
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueTargetMachine
-#[pyfunction]
-#[pyo3(signature = (T, Triple, Options))]
+/// `LLVMCreateTargetMachineWithOptions` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMCreateTargetMachineWithOptions: rt::call::Function = rt::call::Function::new(
+    c"LLVMCreateTargetMachineWithOptions",
+    "LLVMCreateTargetMachineWithOptions",
+    &["T", "Triple", "Options"],
+    rt::fastcall_entry!(C_LLVMCreateTargetMachineWithOptions),
+    c"LLVMCreateTargetMachineWithOptions(T, Triple, Options)\n--\n\nCreate a new llvm::TargetMachine.\n\nArgs:\n    T: the target to create a machine for.\n    Triple: a triple describing the target machine.\n    Options: additional configuration (see\n        LLVMCreateTargetMachineOptions()).\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueTargetMachine",
+);
+
+/// The arguments of a call of `LLVMCreateTargetMachineWithOptions`, converted in order.
+unsafe fn C_LLVMCreateTargetMachineWithOptions(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_LLVMCreateTargetMachineWithOptions.args::<3>(py, args, nargs, kwnames)? };
+    Ok(LLVMCreateTargetMachineWithOptions(py, rt::call::extract(x0, "T")?, rt::call::extract(x1, "Triple")?, rt::call::extract(x2, "Options")?)?.into_ptr())
+}
+
 fn LLVMCreateTargetMachineWithOptions(py: Python<'_>, T: rt::PtrArg, Triple: rt::CStrArg, Options: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateTargetMachineWithOptions");
     let a_T = T.addr();
@@ -407,21 +696,30 @@ fn LLVMCreateTargetMachineWithOptions(py: Python<'_>, T: rt::PtrArg, Triple: rt:
     let __r = py.allow_threads(move || unsafe { __f(a_T, a_Triple, a_Options) });
     Ok(TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Creates a new llvm::TargetMachine. See llvm::Target::createTargetMachine
-///
-/// Args:
-///     T
-///     Triple
-///     CPU
-///     Features
-///     Level
-///     Reloc
-///     CodeModel
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueTargetMachine
-#[pyfunction]
-#[pyo3(signature = (T, Triple, CPU, Features, Level, Reloc, CodeModel))]
+/// `LLVMCreateTargetMachine` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMCreateTargetMachine: rt::call::Function = rt::call::Function::new(
+    c"LLVMCreateTargetMachine",
+    "LLVMCreateTargetMachine",
+    &["T", "Triple", "CPU", "Features", "Level", "Reloc", "CodeModel"],
+    rt::fastcall_entry!(C_LLVMCreateTargetMachine),
+    c"LLVMCreateTargetMachine(T, Triple, CPU, Features, Level, Reloc, CodeModel)\n--\n\nCreates a new llvm::TargetMachine. See llvm::Target::createTargetMachine\n\nArgs:\n    T\n    Triple\n    CPU\n    Features\n    Level\n    Reloc\n    CodeModel\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueTargetMachine",
+);
+
+/// The arguments of a call of `LLVMCreateTargetMachine`, converted in order.
+unsafe fn C_LLVMCreateTargetMachine(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6] =
+        unsafe { F_LLVMCreateTargetMachine.args::<7>(py, args, nargs, kwnames)? };
+    Ok(LLVMCreateTargetMachine(py, rt::call::extract(x0, "T")?, rt::call::extract(x1, "Triple")?, rt::call::extract(x2, "CPU")?, rt::call::extract(x3, "Features")?, &x4, &x5, &x6)?.into_ptr())
+}
+
 fn LLVMCreateTargetMachine(py: Python<'_>, T: rt::PtrArg, Triple: rt::CStrArg, CPU: rt::CStrArg, Features: rt::CStrArg, Level: &Bound<'_, PyAny>, Reloc: &Bound<'_, PyAny>, CodeModel: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateTargetMachine");
     let a_T = T.addr();
@@ -440,13 +738,30 @@ fn LLVMCreateTargetMachine(py: Python<'_>, T: rt::PtrArg, Triple: rt::CStrArg, C
     let __r = py.allow_threads(move || unsafe { __f(a_T, a_Triple, a_CPU, a_Features, a_Level, a_Reloc, a_CodeModel) });
     Ok(TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Dispose the LLVMTargetMachineRef instance generated by
-/// LLVMCreateTargetMachine.
-///
-/// Args:
-///     T
-#[pyfunction]
-#[pyo3(signature = (T))]
+/// `LLVMDisposeTargetMachine` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDisposeTargetMachine: rt::call::Function = rt::call::Function::new(
+    c"LLVMDisposeTargetMachine",
+    "LLVMDisposeTargetMachine",
+    &["T"],
+    rt::fastcall_entry!(C_LLVMDisposeTargetMachine),
+    c"LLVMDisposeTargetMachine(T)\n--\n\nDispose the LLVMTargetMachineRef instance generated by\nLLVMCreateTargetMachine.\n\nArgs:\n    T",
+);
+
+/// The arguments of a call of `LLVMDisposeTargetMachine`, converted in order.
+unsafe fn C_LLVMDisposeTargetMachine(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMDisposeTargetMachine.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMDisposeTargetMachine(py, rt::call::extract(x0, "T")?)?.into_ptr())
+}
+
 fn LLVMDisposeTargetMachine(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeTargetMachine");
     let a_T = T.addr();
@@ -459,15 +774,30 @@ fn LLVMDisposeTargetMachine(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject>
     let __r = py.allow_threads(move || unsafe { __f(a_T) });
     Ok(py.None())
 }
-/// Returns the Target used in a TargetMachine
-///
-/// Args:
-///     T
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMTarget
-#[pyfunction]
-#[pyo3(signature = (T))]
+/// `LLVMGetTargetMachineTarget` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMGetTargetMachineTarget: rt::call::Function = rt::call::Function::new(
+    c"LLVMGetTargetMachineTarget",
+    "LLVMGetTargetMachineTarget",
+    &["T"],
+    rt::fastcall_entry!(C_LLVMGetTargetMachineTarget),
+    c"LLVMGetTargetMachineTarget(T)\n--\n\nReturns the Target used in a TargetMachine\n\nArgs:\n    T\n\nReturns: a tuple of 1 item(s):\n    LLVMTarget",
+);
+
+/// The arguments of a call of `LLVMGetTargetMachineTarget`, converted in order.
+unsafe fn C_LLVMGetTargetMachineTarget(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMGetTargetMachineTarget.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMGetTargetMachineTarget(py, rt::call::extract(x0, "T")?)?.into_ptr())
+}
+
 fn LLVMGetTargetMachineTarget(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetTargetMachineTarget");
     let a_T = T.addr();
@@ -480,17 +810,30 @@ fn LLVMGetTargetMachineTarget(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObjec
     let __r = py.allow_threads(move || unsafe { __f(a_T) });
     Ok(TYPES.instance_at(py, 7, __r, None)?)
 }
-/// Returns the triple used creating this target machine. See
-/// llvm::TargetMachine::getTriple. The result needs to be disposed with
-/// LLVMDisposeMessage.
-///
-/// Args:
-///     T
-///
-/// Returns: a tuple of 1 item(s):
-///     bytes
-#[pyfunction]
-#[pyo3(signature = (T))]
+/// `LLVMGetTargetMachineTriple` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMGetTargetMachineTriple: rt::call::Function = rt::call::Function::new(
+    c"LLVMGetTargetMachineTriple",
+    "LLVMGetTargetMachineTriple",
+    &["T"],
+    rt::fastcall_entry!(C_LLVMGetTargetMachineTriple),
+    c"LLVMGetTargetMachineTriple(T)\n--\n\nReturns the triple used creating this target machine. See\nllvm::TargetMachine::getTriple. The result needs to be disposed with\nLLVMDisposeMessage.\n\nArgs:\n    T\n\nReturns: a tuple of 1 item(s):\n    bytes",
+);
+
+/// The arguments of a call of `LLVMGetTargetMachineTriple`, converted in order.
+unsafe fn C_LLVMGetTargetMachineTriple(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMGetTargetMachineTriple.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMGetTargetMachineTriple(py, rt::call::extract(x0, "T")?)?.into_ptr())
+}
+
 fn LLVMGetTargetMachineTriple(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetTargetMachineTriple");
     let a_T = T.addr();
@@ -503,17 +846,30 @@ fn LLVMGetTargetMachineTriple(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObjec
     let __r = py.allow_threads(move || unsafe { __f(a_T) });
     Ok(rt::owned_cstr_result(py, __r, &FREE_LLVMDisposeMessage)?)
 }
-/// Returns the cpu used creating this target machine. See
-/// llvm::TargetMachine::getCPU. The result needs to be disposed with
-/// LLVMDisposeMessage.
-///
-/// Args:
-///     T
-///
-/// Returns: a tuple of 1 item(s):
-///     bytes
-#[pyfunction]
-#[pyo3(signature = (T))]
+/// `LLVMGetTargetMachineCPU` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMGetTargetMachineCPU: rt::call::Function = rt::call::Function::new(
+    c"LLVMGetTargetMachineCPU",
+    "LLVMGetTargetMachineCPU",
+    &["T"],
+    rt::fastcall_entry!(C_LLVMGetTargetMachineCPU),
+    c"LLVMGetTargetMachineCPU(T)\n--\n\nReturns the cpu used creating this target machine. See\nllvm::TargetMachine::getCPU. The result needs to be disposed with\nLLVMDisposeMessage.\n\nArgs:\n    T\n\nReturns: a tuple of 1 item(s):\n    bytes",
+);
+
+/// The arguments of a call of `LLVMGetTargetMachineCPU`, converted in order.
+unsafe fn C_LLVMGetTargetMachineCPU(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMGetTargetMachineCPU.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMGetTargetMachineCPU(py, rt::call::extract(x0, "T")?)?.into_ptr())
+}
+
 fn LLVMGetTargetMachineCPU(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetTargetMachineCPU");
     let a_T = T.addr();
@@ -526,17 +882,30 @@ fn LLVMGetTargetMachineCPU(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> 
     let __r = py.allow_threads(move || unsafe { __f(a_T) });
     Ok(rt::owned_cstr_result(py, __r, &FREE_LLVMDisposeMessage)?)
 }
-/// Returns the feature string used creating this target machine. See
-/// llvm::TargetMachine::getFeatureString. The result needs to be disposed with
-/// LLVMDisposeMessage.
-///
-/// Args:
-///     T
-///
-/// Returns: a tuple of 1 item(s):
-///     bytes
-#[pyfunction]
-#[pyo3(signature = (T))]
+/// `LLVMGetTargetMachineFeatureString` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMGetTargetMachineFeatureString: rt::call::Function = rt::call::Function::new(
+    c"LLVMGetTargetMachineFeatureString",
+    "LLVMGetTargetMachineFeatureString",
+    &["T"],
+    rt::fastcall_entry!(C_LLVMGetTargetMachineFeatureString),
+    c"LLVMGetTargetMachineFeatureString(T)\n--\n\nReturns the feature string used creating this target machine. See\nllvm::TargetMachine::getFeatureString. The result needs to be disposed with\nLLVMDisposeMessage.\n\nArgs:\n    T\n\nReturns: a tuple of 1 item(s):\n    bytes",
+);
+
+/// The arguments of a call of `LLVMGetTargetMachineFeatureString`, converted in order.
+unsafe fn C_LLVMGetTargetMachineFeatureString(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMGetTargetMachineFeatureString.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMGetTargetMachineFeatureString(py, rt::call::extract(x0, "T")?)?.into_ptr())
+}
+
 fn LLVMGetTargetMachineFeatureString(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetTargetMachineFeatureString");
     let a_T = T.addr();
@@ -549,15 +918,30 @@ fn LLVMGetTargetMachineFeatureString(py: Python<'_>, T: rt::PtrArg) -> PyResult<
     let __r = py.allow_threads(move || unsafe { __f(a_T) });
     Ok(rt::owned_cstr_result(py, __r, &FREE_LLVMDisposeMessage)?)
 }
-/// Create a DataLayout based on the targetMachine.
-///
-/// Args:
-///     T
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueTargetData
-#[pyfunction]
-#[pyo3(signature = (T))]
+/// `LLVMCreateTargetDataLayout` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMCreateTargetDataLayout: rt::call::Function = rt::call::Function::new(
+    c"LLVMCreateTargetDataLayout",
+    "LLVMCreateTargetDataLayout",
+    &["T"],
+    rt::fastcall_entry!(C_LLVMCreateTargetDataLayout),
+    c"LLVMCreateTargetDataLayout(T)\n--\n\nCreate a DataLayout based on the targetMachine.\n\nArgs:\n    T\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueTargetData",
+);
+
+/// The arguments of a call of `LLVMCreateTargetDataLayout`, converted in order.
+unsafe fn C_LLVMCreateTargetDataLayout(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMCreateTargetDataLayout.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMCreateTargetDataLayout(py, rt::call::extract(x0, "T")?)?.into_ptr())
+}
+
 fn LLVMCreateTargetDataLayout(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateTargetDataLayout");
     let a_T = T.addr();
@@ -570,13 +954,30 @@ fn LLVMCreateTargetDataLayout(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObjec
     let __r = py.allow_threads(move || unsafe { __f(a_T) });
     Ok(super::llvm_target::TYPES.instance_at(py, 1, __r, None)?)
 }
-/// Set the target machine's ASM verbosity.
-///
-/// Args:
-///     T
-///     VerboseAsm
-#[pyfunction]
-#[pyo3(signature = (T, VerboseAsm))]
+/// `LLVMSetTargetMachineAsmVerbosity` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMSetTargetMachineAsmVerbosity: rt::call::Function = rt::call::Function::new(
+    c"LLVMSetTargetMachineAsmVerbosity",
+    "LLVMSetTargetMachineAsmVerbosity",
+    &["T", "VerboseAsm"],
+    rt::fastcall_entry!(C_LLVMSetTargetMachineAsmVerbosity),
+    c"LLVMSetTargetMachineAsmVerbosity(T, VerboseAsm)\n--\n\nSet the target machine's ASM verbosity.\n\nArgs:\n    T\n    VerboseAsm",
+);
+
+/// The arguments of a call of `LLVMSetTargetMachineAsmVerbosity`, converted in order.
+unsafe fn C_LLVMSetTargetMachineAsmVerbosity(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMSetTargetMachineAsmVerbosity.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMSetTargetMachineAsmVerbosity(py, rt::call::extract(x0, "T")?, rt::call::extract(x1, "VerboseAsm")?)?.into_ptr())
+}
+
 fn LLVMSetTargetMachineAsmVerbosity(py: Python<'_>, T: rt::PtrArg, VerboseAsm: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetTargetMachineAsmVerbosity");
     let a_T = T.addr();
@@ -590,13 +991,30 @@ fn LLVMSetTargetMachineAsmVerbosity(py: Python<'_>, T: rt::PtrArg, VerboseAsm: r
     let __r = py.allow_threads(move || unsafe { __f(a_T, a_VerboseAsm) });
     Ok(py.None())
 }
-/// Enable fast-path instruction selection.
-///
-/// Args:
-///     T
-///     Enable
-#[pyfunction]
-#[pyo3(signature = (T, Enable))]
+/// `LLVMSetTargetMachineFastISel` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMSetTargetMachineFastISel: rt::call::Function = rt::call::Function::new(
+    c"LLVMSetTargetMachineFastISel",
+    "LLVMSetTargetMachineFastISel",
+    &["T", "Enable"],
+    rt::fastcall_entry!(C_LLVMSetTargetMachineFastISel),
+    c"LLVMSetTargetMachineFastISel(T, Enable)\n--\n\nEnable fast-path instruction selection.\n\nArgs:\n    T\n    Enable",
+);
+
+/// The arguments of a call of `LLVMSetTargetMachineFastISel`, converted in order.
+unsafe fn C_LLVMSetTargetMachineFastISel(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMSetTargetMachineFastISel.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMSetTargetMachineFastISel(py, rt::call::extract(x0, "T")?, rt::call::extract(x1, "Enable")?)?.into_ptr())
+}
+
 fn LLVMSetTargetMachineFastISel(py: Python<'_>, T: rt::PtrArg, Enable: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetTargetMachineFastISel");
     let a_T = T.addr();
@@ -610,13 +1028,30 @@ fn LLVMSetTargetMachineFastISel(py: Python<'_>, T: rt::PtrArg, Enable: rt::CInt<
     let __r = py.allow_threads(move || unsafe { __f(a_T, a_Enable) });
     Ok(py.None())
 }
-/// Enable global instruction selection.
-///
-/// Args:
-///     T
-///     Enable
-#[pyfunction]
-#[pyo3(signature = (T, Enable))]
+/// `LLVMSetTargetMachineGlobalISel` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMSetTargetMachineGlobalISel: rt::call::Function = rt::call::Function::new(
+    c"LLVMSetTargetMachineGlobalISel",
+    "LLVMSetTargetMachineGlobalISel",
+    &["T", "Enable"],
+    rt::fastcall_entry!(C_LLVMSetTargetMachineGlobalISel),
+    c"LLVMSetTargetMachineGlobalISel(T, Enable)\n--\n\nEnable global instruction selection.\n\nArgs:\n    T\n    Enable",
+);
+
+/// The arguments of a call of `LLVMSetTargetMachineGlobalISel`, converted in order.
+unsafe fn C_LLVMSetTargetMachineGlobalISel(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMSetTargetMachineGlobalISel.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMSetTargetMachineGlobalISel(py, rt::call::extract(x0, "T")?, rt::call::extract(x1, "Enable")?)?.into_ptr())
+}
+
 fn LLVMSetTargetMachineGlobalISel(py: Python<'_>, T: rt::PtrArg, Enable: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetTargetMachineGlobalISel");
     let a_T = T.addr();
@@ -630,14 +1065,30 @@ fn LLVMSetTargetMachineGlobalISel(py: Python<'_>, T: rt::PtrArg, Enable: rt::CIn
     let __r = py.allow_threads(move || unsafe { __f(a_T, a_Enable) });
     Ok(py.None())
 }
-/// Set abort behaviour when global instruction selection fails to lower/select
-/// an instruction.
-///
-/// Args:
-///     T
-///     Mode
-#[pyfunction]
-#[pyo3(signature = (T, Mode))]
+/// `LLVMSetTargetMachineGlobalISelAbort` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMSetTargetMachineGlobalISelAbort: rt::call::Function = rt::call::Function::new(
+    c"LLVMSetTargetMachineGlobalISelAbort",
+    "LLVMSetTargetMachineGlobalISelAbort",
+    &["T", "Mode"],
+    rt::fastcall_entry!(C_LLVMSetTargetMachineGlobalISelAbort),
+    c"LLVMSetTargetMachineGlobalISelAbort(T, Mode)\n--\n\nSet abort behaviour when global instruction selection fails to lower/select\nan instruction.\n\nArgs:\n    T\n    Mode",
+);
+
+/// The arguments of a call of `LLVMSetTargetMachineGlobalISelAbort`, converted in order.
+unsafe fn C_LLVMSetTargetMachineGlobalISelAbort(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMSetTargetMachineGlobalISelAbort.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMSetTargetMachineGlobalISelAbort(py, rt::call::extract(x0, "T")?, &x1)?.into_ptr())
+}
+
 fn LLVMSetTargetMachineGlobalISelAbort(py: Python<'_>, T: rt::PtrArg, Mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetTargetMachineGlobalISelAbort");
     let a_T = T.addr();
@@ -651,13 +1102,30 @@ fn LLVMSetTargetMachineGlobalISelAbort(py: Python<'_>, T: rt::PtrArg, Mode: &Bou
     let __r = py.allow_threads(move || unsafe { __f(a_T, a_Mode) });
     Ok(py.None())
 }
-/// Enable the MachineOutliner pass.
-///
-/// Args:
-///     T
-///     Enable
-#[pyfunction]
-#[pyo3(signature = (T, Enable))]
+/// `LLVMSetTargetMachineMachineOutliner` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMSetTargetMachineMachineOutliner: rt::call::Function = rt::call::Function::new(
+    c"LLVMSetTargetMachineMachineOutliner",
+    "LLVMSetTargetMachineMachineOutliner",
+    &["T", "Enable"],
+    rt::fastcall_entry!(C_LLVMSetTargetMachineMachineOutliner),
+    c"LLVMSetTargetMachineMachineOutliner(T, Enable)\n--\n\nEnable the MachineOutliner pass.\n\nArgs:\n    T\n    Enable",
+);
+
+/// The arguments of a call of `LLVMSetTargetMachineMachineOutliner`, converted in order.
+unsafe fn C_LLVMSetTargetMachineMachineOutliner(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMSetTargetMachineMachineOutliner.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMSetTargetMachineMachineOutliner(py, rt::call::extract(x0, "T")?, rt::call::extract(x1, "Enable")?)?.into_ptr())
+}
+
 fn LLVMSetTargetMachineMachineOutliner(py: Python<'_>, T: rt::PtrArg, Enable: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetTargetMachineMachineOutliner");
     let a_T = T.addr();
@@ -671,21 +1139,30 @@ fn LLVMSetTargetMachineMachineOutliner(py: Python<'_>, T: rt::PtrArg, Enable: rt
     let __r = py.allow_threads(move || unsafe { __f(a_T, a_Enable) });
     Ok(py.None())
 }
-/// Emits an asm or object file for the given module to the filename. This
-/// wraps several c++ only classes (among them a file stream). Returns any
-/// error in ErrorMessage. Use LLVMDisposeMessage to dispose the message.
-///
-/// Args:
-///     T
-///     M
-///     Filename
-///     codegen
-///
-/// Returns: a tuple of 2 item(s):
-///     int
-///     ErrorMessage: bytes
-#[pyfunction]
-#[pyo3(signature = (T, M, Filename, codegen))]
+/// `LLVMTargetMachineEmitToFile` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMTargetMachineEmitToFile: rt::call::Function = rt::call::Function::new(
+    c"LLVMTargetMachineEmitToFile",
+    "LLVMTargetMachineEmitToFile",
+    &["T", "M", "Filename", "codegen"],
+    rt::fastcall_entry!(C_LLVMTargetMachineEmitToFile),
+    c"LLVMTargetMachineEmitToFile(T, M, Filename, codegen)\n--\n\nEmits an asm or object file for the given module to the filename. This\nwraps several c++ only classes (among them a file stream). Returns any\nerror in ErrorMessage. Use LLVMDisposeMessage to dispose the message.\n\nArgs:\n    T\n    M\n    Filename\n    codegen\n\nReturns: a tuple of 2 item(s):\n    int\n    ErrorMessage: bytes",
+);
+
+/// The arguments of a call of `LLVMTargetMachineEmitToFile`, converted in order.
+unsafe fn C_LLVMTargetMachineEmitToFile(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_LLVMTargetMachineEmitToFile.args::<4>(py, args, nargs, kwnames)? };
+    Ok(LLVMTargetMachineEmitToFile(py, rt::call::extract(x0, "T")?, rt::call::extract(x1, "M")?, rt::call::extract(x2, "Filename")?, &x3)?.into_ptr())
+}
+
 fn LLVMTargetMachineEmitToFile(py: Python<'_>, T: rt::PtrArg, M: rt::PtrArg, Filename: rt::CStrArg, codegen: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTargetMachineEmitToFile");
     let a_T = T.addr();
@@ -703,19 +1180,30 @@ fn LLVMTargetMachineEmitToFile(py: Python<'_>, T: rt::PtrArg, M: rt::PtrArg, Fil
     let __r = py.allow_threads(move || unsafe { __f(a_T, a_M, a_Filename, a_codegen, a_ErrorMessage) });
     rt::tuple(py, [rt::obj(py, __r)?, rt::owned_cstr_result(py, o_ErrorMessage, &FREE_LLVMDisposeMessage)?])
 }
-/// Compile the LLVM IR stored in M and store the result in OutMemBuf.
-///
-/// Args:
-///     T
-///     M
-///     codegen
-///     OutMemBuf
-///
-/// Returns: a tuple of 2 item(s):
-///     int
-///     ErrorMessage: bytes
-#[pyfunction]
-#[pyo3(signature = (T, M, codegen, OutMemBuf))]
+/// `LLVMTargetMachineEmitToMemoryBuffer` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMTargetMachineEmitToMemoryBuffer: rt::call::Function = rt::call::Function::new(
+    c"LLVMTargetMachineEmitToMemoryBuffer",
+    "LLVMTargetMachineEmitToMemoryBuffer",
+    &["T", "M", "codegen", "OutMemBuf"],
+    rt::fastcall_entry!(C_LLVMTargetMachineEmitToMemoryBuffer),
+    c"LLVMTargetMachineEmitToMemoryBuffer(T, M, codegen, OutMemBuf)\n--\n\nCompile the LLVM IR stored in M and store the result in OutMemBuf.\n\nArgs:\n    T\n    M\n    codegen\n    OutMemBuf\n\nReturns: a tuple of 2 item(s):\n    int\n    ErrorMessage: bytes",
+);
+
+/// The arguments of a call of `LLVMTargetMachineEmitToMemoryBuffer`, converted in order.
+unsafe fn C_LLVMTargetMachineEmitToMemoryBuffer(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_LLVMTargetMachineEmitToMemoryBuffer.args::<4>(py, args, nargs, kwnames)? };
+    Ok(LLVMTargetMachineEmitToMemoryBuffer(py, rt::call::extract(x0, "T")?, rt::call::extract(x1, "M")?, &x2, &x3)?.into_ptr())
+}
+
 fn LLVMTargetMachineEmitToMemoryBuffer(py: Python<'_>, T: rt::PtrArg, M: rt::PtrArg, codegen: &Bound<'_, PyAny>, OutMemBuf: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTargetMachineEmitToMemoryBuffer");
     let a_T = T.addr();
@@ -734,13 +1222,30 @@ fn LLVMTargetMachineEmitToMemoryBuffer(py: Python<'_>, T: rt::PtrArg, M: rt::Ptr
     let __r = py.allow_threads(move || unsafe { __f(a_T, a_M, a_codegen, a_ErrorMessage, a_OutMemBuf) });
     rt::tuple(py, [rt::obj(py, __r)?, rt::owned_cstr_result(py, o_ErrorMessage, &FREE_LLVMDisposeMessage)?])
 }
-/// Get a triple for the host machine as a string. The result needs to be
-/// disposed with LLVMDisposeMessage.
-///
-/// Returns: a tuple of 1 item(s):
-///     bytes
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMGetDefaultTargetTriple` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMGetDefaultTargetTriple: rt::call::Function = rt::call::Function::new(
+    c"LLVMGetDefaultTargetTriple",
+    "LLVMGetDefaultTargetTriple",
+    &[],
+    rt::fastcall_entry!(C_LLVMGetDefaultTargetTriple),
+    c"LLVMGetDefaultTargetTriple()\n--\n\nGet a triple for the host machine as a string. The result needs to be\ndisposed with LLVMDisposeMessage.\n\nReturns: a tuple of 1 item(s):\n    bytes",
+);
+
+/// The arguments of a call of `LLVMGetDefaultTargetTriple`, converted in order.
+unsafe fn C_LLVMGetDefaultTargetTriple(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMGetDefaultTargetTriple.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMGetDefaultTargetTriple(py)?.into_ptr())
+}
+
 fn LLVMGetDefaultTargetTriple(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetDefaultTargetTriple");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -752,16 +1257,30 @@ fn LLVMGetDefaultTargetTriple(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(rt::owned_cstr_result(py, __r, &FREE_LLVMDisposeMessage)?)
 }
-/// Normalize a target triple. The result needs to be disposed with
-/// LLVMDisposeMessage.
-///
-/// Args:
-///     triple
-///
-/// Returns: a tuple of 1 item(s):
-///     bytes
-#[pyfunction]
-#[pyo3(signature = (triple))]
+/// `LLVMNormalizeTargetTriple` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMNormalizeTargetTriple: rt::call::Function = rt::call::Function::new(
+    c"LLVMNormalizeTargetTriple",
+    "LLVMNormalizeTargetTriple",
+    &["triple"],
+    rt::fastcall_entry!(C_LLVMNormalizeTargetTriple),
+    c"LLVMNormalizeTargetTriple(triple)\n--\n\nNormalize a target triple. The result needs to be disposed with\nLLVMDisposeMessage.\n\nArgs:\n    triple\n\nReturns: a tuple of 1 item(s):\n    bytes",
+);
+
+/// The arguments of a call of `LLVMNormalizeTargetTriple`, converted in order.
+unsafe fn C_LLVMNormalizeTargetTriple(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMNormalizeTargetTriple.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMNormalizeTargetTriple(py, rt::call::extract(x0, "triple")?)?.into_ptr())
+}
+
 fn LLVMNormalizeTargetTriple(py: Python<'_>, triple: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMNormalizeTargetTriple");
     let a_triple = triple.addr();
@@ -774,13 +1293,30 @@ fn LLVMNormalizeTargetTriple(py: Python<'_>, triple: rt::CStrArg) -> PyResult<Py
     let __r = py.allow_threads(move || unsafe { __f(a_triple) });
     Ok(rt::owned_cstr_result(py, __r, &FREE_LLVMDisposeMessage)?)
 }
-/// Get the host CPU as a string. The result needs to be disposed with
-/// LLVMDisposeMessage.
-///
-/// Returns: a tuple of 1 item(s):
-///     bytes
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMGetHostCPUName` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMGetHostCPUName: rt::call::Function = rt::call::Function::new(
+    c"LLVMGetHostCPUName",
+    "LLVMGetHostCPUName",
+    &[],
+    rt::fastcall_entry!(C_LLVMGetHostCPUName),
+    c"LLVMGetHostCPUName()\n--\n\nGet the host CPU as a string. The result needs to be disposed with\nLLVMDisposeMessage.\n\nReturns: a tuple of 1 item(s):\n    bytes",
+);
+
+/// The arguments of a call of `LLVMGetHostCPUName`, converted in order.
+unsafe fn C_LLVMGetHostCPUName(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMGetHostCPUName.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMGetHostCPUName(py)?.into_ptr())
+}
+
 fn LLVMGetHostCPUName(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetHostCPUName");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -792,13 +1328,30 @@ fn LLVMGetHostCPUName(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(rt::owned_cstr_result(py, __r, &FREE_LLVMDisposeMessage)?)
 }
-/// Get the host CPU's features as a string. The result needs to be disposed
-/// with LLVMDisposeMessage.
-///
-/// Returns: a tuple of 1 item(s):
-///     bytes
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMGetHostCPUFeatures` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMGetHostCPUFeatures: rt::call::Function = rt::call::Function::new(
+    c"LLVMGetHostCPUFeatures",
+    "LLVMGetHostCPUFeatures",
+    &[],
+    rt::fastcall_entry!(C_LLVMGetHostCPUFeatures),
+    c"LLVMGetHostCPUFeatures()\n--\n\nGet the host CPU's features as a string. The result needs to be disposed\nwith LLVMDisposeMessage.\n\nReturns: a tuple of 1 item(s):\n    bytes",
+);
+
+/// The arguments of a call of `LLVMGetHostCPUFeatures`, converted in order.
+unsafe fn C_LLVMGetHostCPUFeatures(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMGetHostCPUFeatures.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMGetHostCPUFeatures(py)?.into_ptr())
+}
+
 fn LLVMGetHostCPUFeatures(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetHostCPUFeatures");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -810,13 +1363,30 @@ fn LLVMGetHostCPUFeatures(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(rt::owned_cstr_result(py, __r, &FREE_LLVMDisposeMessage)?)
 }
-/// Adds the target-specific analysis passes to the pass manager.
-///
-/// Args:
-///     T
-///     PM
-#[pyfunction]
-#[pyo3(signature = (T, PM))]
+/// `LLVMAddAnalysisPasses` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMAddAnalysisPasses: rt::call::Function = rt::call::Function::new(
+    c"LLVMAddAnalysisPasses",
+    "LLVMAddAnalysisPasses",
+    &["T", "PM"],
+    rt::fastcall_entry!(C_LLVMAddAnalysisPasses),
+    c"LLVMAddAnalysisPasses(T, PM)\n--\n\nAdds the target-specific analysis passes to the pass manager.\n\nArgs:\n    T\n    PM",
+);
+
+/// The arguments of a call of `LLVMAddAnalysisPasses`, converted in order.
+unsafe fn C_LLVMAddAnalysisPasses(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMAddAnalysisPasses.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMAddAnalysisPasses(py, rt::call::extract(x0, "T")?, rt::call::extract(x1, "PM")?)?.into_ptr())
+}
+
 fn LLVMAddAnalysisPasses(py: Python<'_>, T: rt::PtrArg, PM: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddAnalysisPasses");
     let a_T = T.addr();
@@ -850,43 +1420,43 @@ fn _symbol_address(py: Python<'_>, name: &str) -> PyResult<usize> {
 
 /// Adds this module's functions, constants and lazily created types to `m`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(pyo3::wrap_pyfunction!(LLVMGetFirstTarget, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMGetNextTarget, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMGetTargetFromName, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMGetTargetFromTriple, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMGetTargetName, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMGetTargetDescription, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMTargetHasJIT, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMTargetHasTargetMachine, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMTargetHasAsmBackend, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMCreateTargetMachineOptions, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDisposeTargetMachineOptions, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMTargetMachineOptionsSetCPU, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMTargetMachineOptionsSetFeatures, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMTargetMachineOptionsSetABI, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMTargetMachineOptionsSetCodeGenOptLevel, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMTargetMachineOptionsSetRelocMode, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMTargetMachineOptionsSetCodeModel, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMCreateTargetMachineWithOptions, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMCreateTargetMachine, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDisposeTargetMachine, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMGetTargetMachineTarget, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMGetTargetMachineTriple, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMGetTargetMachineCPU, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMGetTargetMachineFeatureString, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMCreateTargetDataLayout, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMSetTargetMachineAsmVerbosity, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMSetTargetMachineFastISel, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMSetTargetMachineGlobalISel, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMSetTargetMachineGlobalISelAbort, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMSetTargetMachineMachineOutliner, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMTargetMachineEmitToFile, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMTargetMachineEmitToMemoryBuffer, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMGetDefaultTargetTriple, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMNormalizeTargetTriple, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMGetHostCPUName, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMGetHostCPUFeatures, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMAddAnalysisPasses, m)?)?;
+    F_LLVMGetFirstTarget.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGetNextTarget.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGetTargetFromName.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGetTargetFromTriple.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGetTargetName.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGetTargetDescription.add_to(m, PYTHON_MODULE)?;
+    F_LLVMTargetHasJIT.add_to(m, PYTHON_MODULE)?;
+    F_LLVMTargetHasTargetMachine.add_to(m, PYTHON_MODULE)?;
+    F_LLVMTargetHasAsmBackend.add_to(m, PYTHON_MODULE)?;
+    F_LLVMCreateTargetMachineOptions.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDisposeTargetMachineOptions.add_to(m, PYTHON_MODULE)?;
+    F_LLVMTargetMachineOptionsSetCPU.add_to(m, PYTHON_MODULE)?;
+    F_LLVMTargetMachineOptionsSetFeatures.add_to(m, PYTHON_MODULE)?;
+    F_LLVMTargetMachineOptionsSetABI.add_to(m, PYTHON_MODULE)?;
+    F_LLVMTargetMachineOptionsSetCodeGenOptLevel.add_to(m, PYTHON_MODULE)?;
+    F_LLVMTargetMachineOptionsSetRelocMode.add_to(m, PYTHON_MODULE)?;
+    F_LLVMTargetMachineOptionsSetCodeModel.add_to(m, PYTHON_MODULE)?;
+    F_LLVMCreateTargetMachineWithOptions.add_to(m, PYTHON_MODULE)?;
+    F_LLVMCreateTargetMachine.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDisposeTargetMachine.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGetTargetMachineTarget.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGetTargetMachineTriple.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGetTargetMachineCPU.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGetTargetMachineFeatureString.add_to(m, PYTHON_MODULE)?;
+    F_LLVMCreateTargetDataLayout.add_to(m, PYTHON_MODULE)?;
+    F_LLVMSetTargetMachineAsmVerbosity.add_to(m, PYTHON_MODULE)?;
+    F_LLVMSetTargetMachineFastISel.add_to(m, PYTHON_MODULE)?;
+    F_LLVMSetTargetMachineGlobalISel.add_to(m, PYTHON_MODULE)?;
+    F_LLVMSetTargetMachineGlobalISelAbort.add_to(m, PYTHON_MODULE)?;
+    F_LLVMSetTargetMachineMachineOutliner.add_to(m, PYTHON_MODULE)?;
+    F_LLVMTargetMachineEmitToFile.add_to(m, PYTHON_MODULE)?;
+    F_LLVMTargetMachineEmitToMemoryBuffer.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGetDefaultTargetTriple.add_to(m, PYTHON_MODULE)?;
+    F_LLVMNormalizeTargetTriple.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGetHostCPUName.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGetHostCPUFeatures.add_to(m, PYTHON_MODULE)?;
+    F_LLVMAddAnalysisPasses.add_to(m, PYTHON_MODULE)?;
     m.add_function(pyo3::wrap_pyfunction!(has_symbol, m)?)?;
     m.add_function(pyo3::wrap_pyfunction!(_symbol_address, m)?)?;
     TYPES.install(m, FOREIGN)?;

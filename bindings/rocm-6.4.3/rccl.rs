@@ -42,16 +42,30 @@ pub(crate) struct R_ncclUniqueId {
     pub internal: [i8; 128],
 }
 const _: () = assert!(std::mem::size_of::<R_ncclUniqueId>() == 128);
-/// Return the NCCL_VERSION_CODE of the NCCL library in the supplied integer.
-///
-/// This integer is coded with the MAJOR, MINOR and PATCH level of the
-/// NCCL library
-///
-/// Returns: a tuple of 2 item(s):
-///     ncclResult_t: status
-///     version: int
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `ncclGetVersion` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclGetVersion: rt::call::Function = rt::call::Function::new(
+    c"ncclGetVersion",
+    "ncclGetVersion",
+    &[],
+    rt::fastcall_entry!(C_ncclGetVersion),
+    c"ncclGetVersion()\n--\n\nReturn the NCCL_VERSION_CODE of the NCCL library in the supplied integer.\n\nThis integer is coded with the MAJOR, MINOR and PATCH level of the\nNCCL library\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    version: int",
+);
+
+/// The arguments of a call of `ncclGetVersion`, converted in order.
+unsafe fn C_ncclGetVersion(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_ncclGetVersion.args::<0>(py, args, nargs, kwnames)? };
+    Ok(ncclGetVersion(py)?.into_ptr())
+}
+
 fn ncclGetVersion(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclGetVersion");
     let mut o_version: i32 = Default::default();
@@ -65,11 +79,30 @@ fn ncclGetVersion(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_version) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_version)?])
 }
-/// Returns: a tuple of 2 item(s):
-///     ncclResult_t: status
-///     version: int
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `pncclGetVersion` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclGetVersion: rt::call::Function = rt::call::Function::new(
+    c"pncclGetVersion",
+    "pncclGetVersion",
+    &[],
+    rt::fastcall_entry!(C_pncclGetVersion),
+    c"pncclGetVersion()\n--\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    version: int",
+);
+
+/// The arguments of a call of `pncclGetVersion`, converted in order.
+unsafe fn C_pncclGetVersion(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_pncclGetVersion.args::<0>(py, args, nargs, kwnames)? };
+    Ok(pncclGetVersion(py)?.into_ptr())
+}
+
 fn pncclGetVersion(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclGetVersion");
     let mut o_version: i32 = Default::default();
@@ -83,19 +116,30 @@ fn pncclGetVersion(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_version) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_version)?])
 }
-/// Generates an ID for ncclCommInitRank
-///
-/// Generates an ID to be used in ncclCommInitRank. ncclGetUniqueId should be
-/// called once and the Id should be distributed to all ranks in the
-/// communicator before calling ncclCommInitRank.
-///
-/// Args:
-///     uniqueId
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (uniqueId))]
+/// `ncclGetUniqueId` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclGetUniqueId: rt::call::Function = rt::call::Function::new(
+    c"ncclGetUniqueId",
+    "ncclGetUniqueId",
+    &["uniqueId"],
+    rt::fastcall_entry!(C_ncclGetUniqueId),
+    c"ncclGetUniqueId(uniqueId)\n--\n\nGenerates an ID for ncclCommInitRank\n\nGenerates an ID to be used in ncclCommInitRank. ncclGetUniqueId should be\ncalled once and the Id should be distributed to all ranks in the\ncommunicator before calling ncclCommInitRank.\n\nArgs:\n    uniqueId\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `ncclGetUniqueId`, converted in order.
+unsafe fn C_ncclGetUniqueId(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_ncclGetUniqueId.args::<1>(py, args, nargs, kwnames)? };
+    Ok(ncclGetUniqueId(py, &x0)?.into_ptr())
+}
+
 fn ncclGetUniqueId(py: Python<'_>, uniqueId: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclGetUniqueId");
     let p_uniqueId = TYPES.record_ptr_arg(5, uniqueId, true)?;
@@ -109,13 +153,30 @@ fn ncclGetUniqueId(py: Python<'_>, uniqueId: &Bound<'_, PyAny>) -> PyResult<PyOb
     let __r = py.allow_threads(move || unsafe { __f(a_uniqueId) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Args:
-///     uniqueId
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (uniqueId))]
+/// `pncclGetUniqueId` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclGetUniqueId: rt::call::Function = rt::call::Function::new(
+    c"pncclGetUniqueId",
+    "pncclGetUniqueId",
+    &["uniqueId"],
+    rt::fastcall_entry!(C_pncclGetUniqueId),
+    c"pncclGetUniqueId(uniqueId)\n--\n\nArgs:\n    uniqueId\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `pncclGetUniqueId`, converted in order.
+unsafe fn C_pncclGetUniqueId(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_pncclGetUniqueId.args::<1>(py, args, nargs, kwnames)? };
+    Ok(pncclGetUniqueId(py, &x0)?.into_ptr())
+}
+
 fn pncclGetUniqueId(py: Python<'_>, uniqueId: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclGetUniqueId");
     let p_uniqueId = TYPES.record_ptr_arg(5, uniqueId, true)?;
@@ -129,24 +190,30 @@ fn pncclGetUniqueId(py: Python<'_>, uniqueId: &Bound<'_, PyAny>) -> PyResult<PyO
     let __r = py.allow_threads(move || unsafe { __f(a_uniqueId) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Creates a new communicator (multi thread/process version).
-///
-/// rank must be between 0 and nranks-1 and unique within a communicator clique.
-/// Each rank is associated to a CUDA device, which has to be set before calling
-/// ncclCommInitRank.
-/// ncclCommInitRank implicitly syncronizes with other ranks, so it must be
-/// called by different threads/processes or use ncclGroupStart/ncclGroupEnd.
-///
-/// Args:
-///     nranks
-///     commId
-///     rank
-///
-/// Returns: a tuple of 2 item(s):
-///     ncclResult_t: status
-///     comm: ncclComm
-#[pyfunction]
-#[pyo3(signature = (nranks, commId, rank))]
+/// `ncclCommInitRank` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclCommInitRank: rt::call::Function = rt::call::Function::new(
+    c"ncclCommInitRank",
+    "ncclCommInitRank",
+    &["nranks", "commId", "rank"],
+    rt::fastcall_entry!(C_ncclCommInitRank),
+    c"ncclCommInitRank(nranks, commId, rank)\n--\n\nCreates a new communicator (multi thread/process version).\n\nrank must be between 0 and nranks-1 and unique within a communicator clique.\nEach rank is associated to a CUDA device, which has to be set before calling\nncclCommInitRank.\nncclCommInitRank implicitly syncronizes with other ranks, so it must be\ncalled by different threads/processes or use ncclGroupStart/ncclGroupEnd.\n\nArgs:\n    nranks\n    commId\n    rank\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    comm: ncclComm",
+);
+
+/// The arguments of a call of `ncclCommInitRank`, converted in order.
+unsafe fn C_ncclCommInitRank(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_ncclCommInitRank.args::<3>(py, args, nargs, kwnames)? };
+    Ok(ncclCommInitRank(py, rt::call::extract(x0, "nranks")?, &x1, rt::call::extract(x2, "rank")?)?.into_ptr())
+}
+
 fn ncclCommInitRank(py: Python<'_>, nranks: rt::CInt<i32>, commId: &Bound<'_, PyAny>, rank: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommInitRank");
     let mut o_comm: usize = Default::default();
@@ -163,16 +230,30 @@ fn ncclCommInitRank(py: Python<'_>, nranks: rt::CInt<i32>, commId: &Bound<'_, Py
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_nranks, a_commId, a_rank) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 6, o_comm, None)?])
 }
-/// Args:
-///     nranks
-///     commId
-///     rank
-///
-/// Returns: a tuple of 2 item(s):
-///     ncclResult_t: status
-///     comm: ncclComm
-#[pyfunction]
-#[pyo3(signature = (nranks, commId, rank))]
+/// `pncclCommInitRank` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclCommInitRank: rt::call::Function = rt::call::Function::new(
+    c"pncclCommInitRank",
+    "pncclCommInitRank",
+    &["nranks", "commId", "rank"],
+    rt::fastcall_entry!(C_pncclCommInitRank),
+    c"pncclCommInitRank(nranks, commId, rank)\n--\n\nArgs:\n    nranks\n    commId\n    rank\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    comm: ncclComm",
+);
+
+/// The arguments of a call of `pncclCommInitRank`, converted in order.
+unsafe fn C_pncclCommInitRank(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_pncclCommInitRank.args::<3>(py, args, nargs, kwnames)? };
+    Ok(pncclCommInitRank(py, rt::call::extract(x0, "nranks")?, &x1, rt::call::extract(x2, "rank")?)?.into_ptr())
+}
+
 fn pncclCommInitRank(py: Python<'_>, nranks: rt::CInt<i32>, commId: &Bound<'_, PyAny>, rank: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommInitRank");
     let mut o_comm: usize = Default::default();
@@ -189,28 +270,30 @@ fn pncclCommInitRank(py: Python<'_>, nranks: rt::CInt<i32>, commId: &Bound<'_, P
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_nranks, a_commId, a_rank) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 6, o_comm, None)?])
 }
-/// Creates a new communicator (multi thread/process version) allowing multiple ranks per device.
-///
-/// rank must be between 0 and nranks-1 and unique within a communicator clique.
-/// Each rank is associated to a HIP device, which has to be set before calling
-/// ncclCommInitRankMulti.
-/// Since this version of the function allows multiple ranks to utilize the same
-/// HIP device, a unique virtualId per device has to be provided by each calling
-/// rank.
-/// ncclCommInitRankMulti implicitly syncronizes with other ranks, so it must be
-/// called by different threads/processes or use ncclGroupStart/ncclGroupEnd.
-///
-/// Args:
-///     nranks
-///     commId
-///     rank
-///     virtualId
-///
-/// Returns: a tuple of 2 item(s):
-///     ncclResult_t: status
-///     comm: ncclComm
-#[pyfunction]
-#[pyo3(signature = (nranks, commId, rank, virtualId))]
+/// `ncclCommInitRankMulti` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclCommInitRankMulti: rt::call::Function = rt::call::Function::new(
+    c"ncclCommInitRankMulti",
+    "ncclCommInitRankMulti",
+    &["nranks", "commId", "rank", "virtualId"],
+    rt::fastcall_entry!(C_ncclCommInitRankMulti),
+    c"ncclCommInitRankMulti(nranks, commId, rank, virtualId)\n--\n\nCreates a new communicator (multi thread/process version) allowing multiple ranks per device.\n\nrank must be between 0 and nranks-1 and unique within a communicator clique.\nEach rank is associated to a HIP device, which has to be set before calling\nncclCommInitRankMulti.\nSince this version of the function allows multiple ranks to utilize the same\nHIP device, a unique virtualId per device has to be provided by each calling\nrank.\nncclCommInitRankMulti implicitly syncronizes with other ranks, so it must be\ncalled by different threads/processes or use ncclGroupStart/ncclGroupEnd.\n\nArgs:\n    nranks\n    commId\n    rank\n    virtualId\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    comm: ncclComm",
+);
+
+/// The arguments of a call of `ncclCommInitRankMulti`, converted in order.
+unsafe fn C_ncclCommInitRankMulti(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_ncclCommInitRankMulti.args::<4>(py, args, nargs, kwnames)? };
+    Ok(ncclCommInitRankMulti(py, rt::call::extract(x0, "nranks")?, &x1, rt::call::extract(x2, "rank")?, rt::call::extract(x3, "virtualId")?)?.into_ptr())
+}
+
 fn ncclCommInitRankMulti(py: Python<'_>, nranks: rt::CInt<i32>, commId: &Bound<'_, PyAny>, rank: rt::CInt<i32>, virtualId: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommInitRankMulti");
     let mut o_comm: usize = Default::default();
@@ -228,17 +311,30 @@ fn ncclCommInitRankMulti(py: Python<'_>, nranks: rt::CInt<i32>, commId: &Bound<'
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_nranks, a_commId, a_rank, a_virtualId) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 6, o_comm, None)?])
 }
-/// Args:
-///     nranks
-///     commId
-///     rank
-///     virtualId
-///
-/// Returns: a tuple of 2 item(s):
-///     ncclResult_t: status
-///     comm: ncclComm
-#[pyfunction]
-#[pyo3(signature = (nranks, commId, rank, virtualId))]
+/// `pncclCommInitRankMulti` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclCommInitRankMulti: rt::call::Function = rt::call::Function::new(
+    c"pncclCommInitRankMulti",
+    "pncclCommInitRankMulti",
+    &["nranks", "commId", "rank", "virtualId"],
+    rt::fastcall_entry!(C_pncclCommInitRankMulti),
+    c"pncclCommInitRankMulti(nranks, commId, rank, virtualId)\n--\n\nArgs:\n    nranks\n    commId\n    rank\n    virtualId\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    comm: ncclComm",
+);
+
+/// The arguments of a call of `pncclCommInitRankMulti`, converted in order.
+unsafe fn C_pncclCommInitRankMulti(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_pncclCommInitRankMulti.args::<4>(py, args, nargs, kwnames)? };
+    Ok(pncclCommInitRankMulti(py, rt::call::extract(x0, "nranks")?, &x1, rt::call::extract(x2, "rank")?, rt::call::extract(x3, "virtualId")?)?.into_ptr())
+}
+
 fn pncclCommInitRankMulti(py: Python<'_>, nranks: rt::CInt<i32>, commId: &Bound<'_, PyAny>, rank: rt::CInt<i32>, virtualId: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommInitRankMulti");
     let mut o_comm: usize = Default::default();
@@ -256,23 +352,30 @@ fn pncclCommInitRankMulti(py: Python<'_>, nranks: rt::CInt<i32>, commId: &Bound<
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_nranks, a_commId, a_rank, a_virtualId) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 6, o_comm, None)?])
 }
-/// Creates a clique of communicators (single process version).
-///
-/// This is a convenience function to create a single-process communicator clique.
-/// Returns an array of ndev newly initialized communicators in comm.
-/// comm should be pre-allocated with size at least ndev*sizeof(ncclComm_t).
-/// If devlist is NULL, the first ndev HIP devices are used.
-/// Order of devlist defines user-order of processors within the communicator.
-///
-/// Args:
-///     comm
-///     ndev
-///     devlist
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (comm, ndev, devlist))]
+/// `ncclCommInitAll` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclCommInitAll: rt::call::Function = rt::call::Function::new(
+    c"ncclCommInitAll",
+    "ncclCommInitAll",
+    &["comm", "ndev", "devlist"],
+    rt::fastcall_entry!(C_ncclCommInitAll),
+    c"ncclCommInitAll(comm, ndev, devlist)\n--\n\nCreates a clique of communicators (single process version).\n\nThis is a convenience function to create a single-process communicator clique.\nReturns an array of ndev newly initialized communicators in comm.\ncomm should be pre-allocated with size at least ndev*sizeof(ncclComm_t).\nIf devlist is NULL, the first ndev HIP devices are used.\nOrder of devlist defines user-order of processors within the communicator.\n\nArgs:\n    comm\n    ndev\n    devlist\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `ncclCommInitAll`, converted in order.
+unsafe fn C_ncclCommInitAll(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_ncclCommInitAll.args::<3>(py, args, nargs, kwnames)? };
+    Ok(ncclCommInitAll(py, &x0, rt::call::extract(x1, "ndev")?, &x2)?.into_ptr())
+}
+
 fn ncclCommInitAll(py: Python<'_>, comm: &Bound<'_, PyAny>, ndev: rt::CInt<i32>, devlist: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommInitAll");
     let mut h_comm = TYPES.handle_ref(6, comm, true)?;
@@ -289,15 +392,30 @@ fn ncclCommInitAll(py: Python<'_>, comm: &Bound<'_, PyAny>, ndev: rt::CInt<i32>,
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_ndev, a_devlist) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Args:
-///     comm
-///     ndev
-///     devlist
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (comm, ndev, devlist))]
+/// `pncclCommInitAll` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclCommInitAll: rt::call::Function = rt::call::Function::new(
+    c"pncclCommInitAll",
+    "pncclCommInitAll",
+    &["comm", "ndev", "devlist"],
+    rt::fastcall_entry!(C_pncclCommInitAll),
+    c"pncclCommInitAll(comm, ndev, devlist)\n--\n\nArgs:\n    comm\n    ndev\n    devlist\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `pncclCommInitAll`, converted in order.
+unsafe fn C_pncclCommInitAll(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_pncclCommInitAll.args::<3>(py, args, nargs, kwnames)? };
+    Ok(pncclCommInitAll(py, &x0, rt::call::extract(x1, "ndev")?, &x2)?.into_ptr())
+}
+
 fn pncclCommInitAll(py: Python<'_>, comm: &Bound<'_, PyAny>, ndev: rt::CInt<i32>, devlist: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommInitAll");
     let mut h_comm = TYPES.handle_ref(6, comm, true)?;
@@ -314,15 +432,30 @@ fn pncclCommInitAll(py: Python<'_>, comm: &Bound<'_, PyAny>, ndev: rt::CInt<i32>
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_ndev, a_devlist) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Frees resources associated with communicator object, but waits for any operations that might still be running on the device
-///
-/// Args:
-///     comm
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (comm))]
+/// `ncclCommDestroy` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclCommDestroy: rt::call::Function = rt::call::Function::new(
+    c"ncclCommDestroy",
+    "ncclCommDestroy",
+    &["comm"],
+    rt::fastcall_entry!(C_ncclCommDestroy),
+    c"ncclCommDestroy(comm)\n--\n\nFrees resources associated with communicator object, but waits for any operations that might still be running on the device\n\nArgs:\n    comm\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `ncclCommDestroy`, converted in order.
+unsafe fn C_ncclCommDestroy(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_ncclCommDestroy.args::<1>(py, args, nargs, kwnames)? };
+    Ok(ncclCommDestroy(py, rt::call::extract(x0, "comm")?)?.into_ptr())
+}
+
 fn ncclCommDestroy(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommDestroy");
     let a_comm = comm.addr();
@@ -335,13 +468,30 @@ fn ncclCommDestroy(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_comm) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Args:
-///     comm
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (comm))]
+/// `pncclCommDestroy` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclCommDestroy: rt::call::Function = rt::call::Function::new(
+    c"pncclCommDestroy",
+    "pncclCommDestroy",
+    &["comm"],
+    rt::fastcall_entry!(C_pncclCommDestroy),
+    c"pncclCommDestroy(comm)\n--\n\nArgs:\n    comm\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `pncclCommDestroy`, converted in order.
+unsafe fn C_pncclCommDestroy(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_pncclCommDestroy.args::<1>(py, args, nargs, kwnames)? };
+    Ok(pncclCommDestroy(py, rt::call::extract(x0, "comm")?)?.into_ptr())
+}
+
 fn pncclCommDestroy(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommDestroy");
     let a_comm = comm.addr();
@@ -354,15 +504,30 @@ fn pncclCommDestroy(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_comm) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Frees resources associated with communicator object and aborts any operations that might still be running on the device.
-///
-/// Args:
-///     comm
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (comm))]
+/// `ncclCommAbort` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclCommAbort: rt::call::Function = rt::call::Function::new(
+    c"ncclCommAbort",
+    "ncclCommAbort",
+    &["comm"],
+    rt::fastcall_entry!(C_ncclCommAbort),
+    c"ncclCommAbort(comm)\n--\n\nFrees resources associated with communicator object and aborts any operations that might still be running on the device.\n\nArgs:\n    comm\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `ncclCommAbort`, converted in order.
+unsafe fn C_ncclCommAbort(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_ncclCommAbort.args::<1>(py, args, nargs, kwnames)? };
+    Ok(ncclCommAbort(py, rt::call::extract(x0, "comm")?)?.into_ptr())
+}
+
 fn ncclCommAbort(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommAbort");
     let a_comm = comm.addr();
@@ -375,13 +540,30 @@ fn ncclCommAbort(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_comm) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Args:
-///     comm
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (comm))]
+/// `pncclCommAbort` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclCommAbort: rt::call::Function = rt::call::Function::new(
+    c"pncclCommAbort",
+    "pncclCommAbort",
+    &["comm"],
+    rt::fastcall_entry!(C_pncclCommAbort),
+    c"pncclCommAbort(comm)\n--\n\nArgs:\n    comm\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `pncclCommAbort`, converted in order.
+unsafe fn C_pncclCommAbort(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_pncclCommAbort.args::<1>(py, args, nargs, kwnames)? };
+    Ok(pncclCommAbort(py, rt::call::extract(x0, "comm")?)?.into_ptr())
+}
+
 fn pncclCommAbort(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommAbort");
     let a_comm = comm.addr();
@@ -394,15 +576,30 @@ fn pncclCommAbort(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_comm) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Returns a string for each error code.
-///
-/// Args:
-///     result
-///
-/// Returns: a tuple of 1 item(s):
-///     bytes
-#[pyfunction]
-#[pyo3(signature = (result))]
+/// `ncclGetErrorString` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclGetErrorString: rt::call::Function = rt::call::Function::new(
+    c"ncclGetErrorString",
+    "ncclGetErrorString",
+    &["result"],
+    rt::fastcall_entry!(C_ncclGetErrorString),
+    c"ncclGetErrorString(result)\n--\n\nReturns a string for each error code.\n\nArgs:\n    result\n\nReturns: a tuple of 1 item(s):\n    bytes",
+);
+
+/// The arguments of a call of `ncclGetErrorString`, converted in order.
+unsafe fn C_ncclGetErrorString(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_ncclGetErrorString.args::<1>(py, args, nargs, kwnames)? };
+    Ok(ncclGetErrorString(py, &x0)?.into_ptr())
+}
+
 fn ncclGetErrorString(py: Python<'_>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclGetErrorString");
     let a_result = rt::narrow::<u32>(TYPES.enum_arg(0, result)?)?;
@@ -415,13 +612,30 @@ fn ncclGetErrorString(py: Python<'_>, result: &Bound<'_, PyAny>) -> PyResult<PyO
     let __r = unsafe { __f(a_result) };
     rt::tuple(py, [rt::cstr_result(py, __r)?])
 }
-/// Args:
-///     result
-///
-/// Returns: a tuple of 1 item(s):
-///     bytes
-#[pyfunction]
-#[pyo3(signature = (result))]
+/// `pncclGetErrorString` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclGetErrorString: rt::call::Function = rt::call::Function::new(
+    c"pncclGetErrorString",
+    "pncclGetErrorString",
+    &["result"],
+    rt::fastcall_entry!(C_pncclGetErrorString),
+    c"pncclGetErrorString(result)\n--\n\nArgs:\n    result\n\nReturns: a tuple of 1 item(s):\n    bytes",
+);
+
+/// The arguments of a call of `pncclGetErrorString`, converted in order.
+unsafe fn C_pncclGetErrorString(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_pncclGetErrorString.args::<1>(py, args, nargs, kwnames)? };
+    Ok(pncclGetErrorString(py, &x0)?.into_ptr())
+}
+
 fn pncclGetErrorString(py: Python<'_>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclGetErrorString");
     let a_result = rt::narrow::<u32>(TYPES.enum_arg(0, result)?)?;
@@ -434,16 +648,30 @@ fn pncclGetErrorString(py: Python<'_>, result: &Bound<'_, PyAny>) -> PyResult<Py
     let __r = py.allow_threads(move || unsafe { __f(a_result) });
     rt::tuple(py, [rt::cstr_result(py, __r)?])
 }
-/// Returns a human-readable message of the last error that occurred.
-/// comm is currently unused and can be set to NULL
-///
-/// Args:
-///     comm
-///
-/// Returns: a tuple of 1 item(s):
-///     bytes
-#[pyfunction]
-#[pyo3(signature = (comm))]
+/// `ncclGetLastError` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclGetLastError: rt::call::Function = rt::call::Function::new(
+    c"ncclGetLastError",
+    "ncclGetLastError",
+    &["comm"],
+    rt::fastcall_entry!(C_ncclGetLastError),
+    c"ncclGetLastError(comm)\n--\n\nReturns a human-readable message of the last error that occurred.\ncomm is currently unused and can be set to NULL\n\nArgs:\n    comm\n\nReturns: a tuple of 1 item(s):\n    bytes",
+);
+
+/// The arguments of a call of `ncclGetLastError`, converted in order.
+unsafe fn C_ncclGetLastError(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_ncclGetLastError.args::<1>(py, args, nargs, kwnames)? };
+    Ok(ncclGetLastError(py, rt::call::extract(x0, "comm")?)?.into_ptr())
+}
+
 fn ncclGetLastError(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclGetLastError");
     let a_comm = comm.addr();
@@ -456,13 +684,30 @@ fn ncclGetLastError(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     let __r = unsafe { __f(a_comm) };
     rt::tuple(py, [rt::cstr_result(py, __r)?])
 }
-/// Args:
-///     comm
-///
-/// Returns: a tuple of 1 item(s):
-///     bytes
-#[pyfunction]
-#[pyo3(signature = (comm))]
+/// `pncclGetError` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclGetError: rt::call::Function = rt::call::Function::new(
+    c"pncclGetError",
+    "pncclGetError",
+    &["comm"],
+    rt::fastcall_entry!(C_pncclGetError),
+    c"pncclGetError(comm)\n--\n\nArgs:\n    comm\n\nReturns: a tuple of 1 item(s):\n    bytes",
+);
+
+/// The arguments of a call of `pncclGetError`, converted in order.
+unsafe fn C_pncclGetError(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_pncclGetError.args::<1>(py, args, nargs, kwnames)? };
+    Ok(pncclGetError(py, rt::call::extract(x0, "comm")?)?.into_ptr())
+}
+
 fn pncclGetError(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclGetError");
     let a_comm = comm.addr();
@@ -475,14 +720,30 @@ fn pncclGetError(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_comm) });
     rt::tuple(py, [rt::cstr_result(py, __r)?])
 }
-/// Args:
-///     comm
-///     asyncError
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (comm, asyncError))]
+/// `ncclCommGetAsyncError` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclCommGetAsyncError: rt::call::Function = rt::call::Function::new(
+    c"ncclCommGetAsyncError",
+    "ncclCommGetAsyncError",
+    &["comm", "asyncError"],
+    rt::fastcall_entry!(C_ncclCommGetAsyncError),
+    c"ncclCommGetAsyncError(comm, asyncError)\n--\n\nArgs:\n    comm\n    asyncError\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `ncclCommGetAsyncError`, converted in order.
+unsafe fn C_ncclCommGetAsyncError(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_ncclCommGetAsyncError.args::<2>(py, args, nargs, kwnames)? };
+    Ok(ncclCommGetAsyncError(py, rt::call::extract(x0, "comm")?, &x1)?.into_ptr())
+}
+
 fn ncclCommGetAsyncError(py: Python<'_>, comm: rt::PtrArg, asyncError: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommGetAsyncError");
     let a_comm = comm.addr();
@@ -497,14 +758,30 @@ fn ncclCommGetAsyncError(py: Python<'_>, comm: rt::PtrArg, asyncError: &Bound<'_
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_asyncError) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Args:
-///     comm
-///     asyncError
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (comm, asyncError))]
+/// `pncclCommGetAsyncError` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclCommGetAsyncError: rt::call::Function = rt::call::Function::new(
+    c"pncclCommGetAsyncError",
+    "pncclCommGetAsyncError",
+    &["comm", "asyncError"],
+    rt::fastcall_entry!(C_pncclCommGetAsyncError),
+    c"pncclCommGetAsyncError(comm, asyncError)\n--\n\nArgs:\n    comm\n    asyncError\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `pncclCommGetAsyncError`, converted in order.
+unsafe fn C_pncclCommGetAsyncError(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_pncclCommGetAsyncError.args::<2>(py, args, nargs, kwnames)? };
+    Ok(pncclCommGetAsyncError(py, rt::call::extract(x0, "comm")?, &x1)?.into_ptr())
+}
+
 fn pncclCommGetAsyncError(py: Python<'_>, comm: rt::PtrArg, asyncError: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommGetAsyncError");
     let a_comm = comm.addr();
@@ -519,16 +796,30 @@ fn pncclCommGetAsyncError(py: Python<'_>, comm: rt::PtrArg, asyncError: &Bound<'
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_asyncError) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Gets the number of ranks in the communicator clique.
-///
-/// Args:
-///     comm
-///
-/// Returns: a tuple of 2 item(s):
-///     ncclResult_t: status
-///     count: int
-#[pyfunction]
-#[pyo3(signature = (comm))]
+/// `ncclCommCount` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclCommCount: rt::call::Function = rt::call::Function::new(
+    c"ncclCommCount",
+    "ncclCommCount",
+    &["comm"],
+    rt::fastcall_entry!(C_ncclCommCount),
+    c"ncclCommCount(comm)\n--\n\nGets the number of ranks in the communicator clique.\n\nArgs:\n    comm\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    count: int",
+);
+
+/// The arguments of a call of `ncclCommCount`, converted in order.
+unsafe fn C_ncclCommCount(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_ncclCommCount.args::<1>(py, args, nargs, kwnames)? };
+    Ok(ncclCommCount(py, rt::call::extract(x0, "comm")?)?.into_ptr())
+}
+
 fn ncclCommCount(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommCount");
     let a_comm = comm.addr();
@@ -543,14 +834,30 @@ fn ncclCommCount(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_count)?])
 }
-/// Args:
-///     comm
-///
-/// Returns: a tuple of 2 item(s):
-///     ncclResult_t: status
-///     count: int
-#[pyfunction]
-#[pyo3(signature = (comm))]
+/// `pncclCommCount` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclCommCount: rt::call::Function = rt::call::Function::new(
+    c"pncclCommCount",
+    "pncclCommCount",
+    &["comm"],
+    rt::fastcall_entry!(C_pncclCommCount),
+    c"pncclCommCount(comm)\n--\n\nArgs:\n    comm\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    count: int",
+);
+
+/// The arguments of a call of `pncclCommCount`, converted in order.
+unsafe fn C_pncclCommCount(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_pncclCommCount.args::<1>(py, args, nargs, kwnames)? };
+    Ok(pncclCommCount(py, rt::call::extract(x0, "comm")?)?.into_ptr())
+}
+
 fn pncclCommCount(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommCount");
     let a_comm = comm.addr();
@@ -565,16 +872,30 @@ fn pncclCommCount(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_count)?])
 }
-/// Returns the rocm device number associated with the communicator.
-///
-/// Args:
-///     comm
-///
-/// Returns: a tuple of 2 item(s):
-///     ncclResult_t: status
-///     device: int
-#[pyfunction]
-#[pyo3(signature = (comm))]
+/// `ncclCommCuDevice` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclCommCuDevice: rt::call::Function = rt::call::Function::new(
+    c"ncclCommCuDevice",
+    "ncclCommCuDevice",
+    &["comm"],
+    rt::fastcall_entry!(C_ncclCommCuDevice),
+    c"ncclCommCuDevice(comm)\n--\n\nReturns the rocm device number associated with the communicator.\n\nArgs:\n    comm\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    device: int",
+);
+
+/// The arguments of a call of `ncclCommCuDevice`, converted in order.
+unsafe fn C_ncclCommCuDevice(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_ncclCommCuDevice.args::<1>(py, args, nargs, kwnames)? };
+    Ok(ncclCommCuDevice(py, rt::call::extract(x0, "comm")?)?.into_ptr())
+}
+
 fn ncclCommCuDevice(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommCuDevice");
     let a_comm = comm.addr();
@@ -589,14 +910,30 @@ fn ncclCommCuDevice(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_device) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_device)?])
 }
-/// Args:
-///     comm
-///
-/// Returns: a tuple of 2 item(s):
-///     ncclResult_t: status
-///     device: int
-#[pyfunction]
-#[pyo3(signature = (comm))]
+/// `pncclCommCuDevice` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclCommCuDevice: rt::call::Function = rt::call::Function::new(
+    c"pncclCommCuDevice",
+    "pncclCommCuDevice",
+    &["comm"],
+    rt::fastcall_entry!(C_pncclCommCuDevice),
+    c"pncclCommCuDevice(comm)\n--\n\nArgs:\n    comm\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    device: int",
+);
+
+/// The arguments of a call of `pncclCommCuDevice`, converted in order.
+unsafe fn C_pncclCommCuDevice(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_pncclCommCuDevice.args::<1>(py, args, nargs, kwnames)? };
+    Ok(pncclCommCuDevice(py, rt::call::extract(x0, "comm")?)?.into_ptr())
+}
+
 fn pncclCommCuDevice(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommCuDevice");
     let a_comm = comm.addr();
@@ -611,16 +948,30 @@ fn pncclCommCuDevice(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_device) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_device)?])
 }
-/// Returns the user-ordered "rank" associated with the communicator.
-///
-/// Args:
-///     comm
-///
-/// Returns: a tuple of 2 item(s):
-///     ncclResult_t: status
-///     rank: int
-#[pyfunction]
-#[pyo3(signature = (comm))]
+/// `ncclCommUserRank` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclCommUserRank: rt::call::Function = rt::call::Function::new(
+    c"ncclCommUserRank",
+    "ncclCommUserRank",
+    &["comm"],
+    rt::fastcall_entry!(C_ncclCommUserRank),
+    c"ncclCommUserRank(comm)\n--\n\nReturns the user-ordered \"rank\" associated with the communicator.\n\nArgs:\n    comm\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    rank: int",
+);
+
+/// The arguments of a call of `ncclCommUserRank`, converted in order.
+unsafe fn C_ncclCommUserRank(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_ncclCommUserRank.args::<1>(py, args, nargs, kwnames)? };
+    Ok(ncclCommUserRank(py, rt::call::extract(x0, "comm")?)?.into_ptr())
+}
+
 fn ncclCommUserRank(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommUserRank");
     let a_comm = comm.addr();
@@ -635,14 +986,30 @@ fn ncclCommUserRank(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_rank) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_rank)?])
 }
-/// Args:
-///     comm
-///
-/// Returns: a tuple of 2 item(s):
-///     ncclResult_t: status
-///     rank: int
-#[pyfunction]
-#[pyo3(signature = (comm))]
+/// `pncclCommUserRank` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclCommUserRank: rt::call::Function = rt::call::Function::new(
+    c"pncclCommUserRank",
+    "pncclCommUserRank",
+    &["comm"],
+    rt::fastcall_entry!(C_pncclCommUserRank),
+    c"pncclCommUserRank(comm)\n--\n\nArgs:\n    comm\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    rank: int",
+);
+
+/// The arguments of a call of `pncclCommUserRank`, converted in order.
+unsafe fn C_pncclCommUserRank(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_pncclCommUserRank.args::<1>(py, args, nargs, kwnames)? };
+    Ok(pncclCommUserRank(py, rt::call::extract(x0, "comm")?)?.into_ptr())
+}
+
 fn pncclCommUserRank(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommUserRank");
     let a_comm = comm.addr();
@@ -657,17 +1024,30 @@ fn pncclCommUserRank(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_rank) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_rank)?])
 }
-/// Args:
-///     op
-///     scalar
-///     datatype
-///     residence
-///     comm
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (op, scalar, datatype, residence, comm))]
+/// `ncclRedOpCreatePreMulSum` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclRedOpCreatePreMulSum: rt::call::Function = rt::call::Function::new(
+    c"ncclRedOpCreatePreMulSum",
+    "ncclRedOpCreatePreMulSum",
+    &["op", "scalar", "datatype", "residence", "comm"],
+    rt::fastcall_entry!(C_ncclRedOpCreatePreMulSum),
+    c"ncclRedOpCreatePreMulSum(op, scalar, datatype, residence, comm)\n--\n\nArgs:\n    op\n    scalar\n    datatype\n    residence\n    comm\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `ncclRedOpCreatePreMulSum`, converted in order.
+unsafe fn C_ncclRedOpCreatePreMulSum(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4] =
+        unsafe { F_ncclRedOpCreatePreMulSum.args::<5>(py, args, nargs, kwnames)? };
+    Ok(ncclRedOpCreatePreMulSum(py, &x0, rt::call::extract(x1, "scalar")?, &x2, &x3, rt::call::extract(x4, "comm")?)?.into_ptr())
+}
+
 fn ncclRedOpCreatePreMulSum(py: Python<'_>, op: &Bound<'_, PyAny>, scalar: rt::PtrArgMut, datatype: &Bound<'_, PyAny>, residence: &Bound<'_, PyAny>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclRedOpCreatePreMulSum");
     let p_op = rt::typed_ptr_arg(op, None, 4, true)?;
@@ -685,17 +1065,30 @@ fn ncclRedOpCreatePreMulSum(py: Python<'_>, op: &Bound<'_, PyAny>, scalar: rt::P
     let __r = py.allow_threads(move || unsafe { __f(a_op, a_scalar, a_datatype, a_residence, a_comm) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Args:
-///     op
-///     scalar
-///     datatype
-///     residence
-///     comm
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (op, scalar, datatype, residence, comm))]
+/// `pncclRedOpCreatePreMulSum` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclRedOpCreatePreMulSum: rt::call::Function = rt::call::Function::new(
+    c"pncclRedOpCreatePreMulSum",
+    "pncclRedOpCreatePreMulSum",
+    &["op", "scalar", "datatype", "residence", "comm"],
+    rt::fastcall_entry!(C_pncclRedOpCreatePreMulSum),
+    c"pncclRedOpCreatePreMulSum(op, scalar, datatype, residence, comm)\n--\n\nArgs:\n    op\n    scalar\n    datatype\n    residence\n    comm\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `pncclRedOpCreatePreMulSum`, converted in order.
+unsafe fn C_pncclRedOpCreatePreMulSum(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4] =
+        unsafe { F_pncclRedOpCreatePreMulSum.args::<5>(py, args, nargs, kwnames)? };
+    Ok(pncclRedOpCreatePreMulSum(py, &x0, rt::call::extract(x1, "scalar")?, &x2, &x3, rt::call::extract(x4, "comm")?)?.into_ptr())
+}
+
 fn pncclRedOpCreatePreMulSum(py: Python<'_>, op: &Bound<'_, PyAny>, scalar: rt::PtrArgMut, datatype: &Bound<'_, PyAny>, residence: &Bound<'_, PyAny>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclRedOpCreatePreMulSum");
     let p_op = rt::typed_ptr_arg(op, None, 4, true)?;
@@ -713,14 +1106,30 @@ fn pncclRedOpCreatePreMulSum(py: Python<'_>, op: &Bound<'_, PyAny>, scalar: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_op, a_scalar, a_datatype, a_residence, a_comm) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Args:
-///     op
-///     comm
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (op, comm))]
+/// `ncclRedOpDestroy` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclRedOpDestroy: rt::call::Function = rt::call::Function::new(
+    c"ncclRedOpDestroy",
+    "ncclRedOpDestroy",
+    &["op", "comm"],
+    rt::fastcall_entry!(C_ncclRedOpDestroy),
+    c"ncclRedOpDestroy(op, comm)\n--\n\nArgs:\n    op\n    comm\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `ncclRedOpDestroy`, converted in order.
+unsafe fn C_ncclRedOpDestroy(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_ncclRedOpDestroy.args::<2>(py, args, nargs, kwnames)? };
+    Ok(ncclRedOpDestroy(py, &x0, rt::call::extract(x1, "comm")?)?.into_ptr())
+}
+
 fn ncclRedOpDestroy(py: Python<'_>, op: &Bound<'_, PyAny>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclRedOpDestroy");
     let a_op = rt::narrow::<u32>(TYPES.enum_arg(2, op)?)?;
@@ -734,14 +1143,30 @@ fn ncclRedOpDestroy(py: Python<'_>, op: &Bound<'_, PyAny>, comm: rt::PtrArg) -> 
     let __r = py.allow_threads(move || unsafe { __f(a_op, a_comm) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Args:
-///     op
-///     comm
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (op, comm))]
+/// `pncclRedOpDestroy` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclRedOpDestroy: rt::call::Function = rt::call::Function::new(
+    c"pncclRedOpDestroy",
+    "pncclRedOpDestroy",
+    &["op", "comm"],
+    rt::fastcall_entry!(C_pncclRedOpDestroy),
+    c"pncclRedOpDestroy(op, comm)\n--\n\nArgs:\n    op\n    comm\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `pncclRedOpDestroy`, converted in order.
+unsafe fn C_pncclRedOpDestroy(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_pncclRedOpDestroy.args::<2>(py, args, nargs, kwnames)? };
+    Ok(pncclRedOpDestroy(py, &x0, rt::call::extract(x1, "comm")?)?.into_ptr())
+}
+
 fn pncclRedOpDestroy(py: Python<'_>, op: &Bound<'_, PyAny>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclRedOpDestroy");
     let a_op = rt::narrow::<u32>(TYPES.enum_arg(2, op)?)?;
@@ -755,30 +1180,30 @@ fn pncclRedOpDestroy(py: Python<'_>, op: &Bound<'_, PyAny>, comm: rt::PtrArg) ->
     let __r = py.allow_threads(move || unsafe { __f(a_op, a_comm) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Reduce
-///
-/// Reduces data arrays of length count in sendbuff into recvbuff using op
-/// operation.
-/// recvbuff may be NULL on all calls except for root device.
-/// root is the rank (not the CUDA device) where data will reside after the
-/// operation is complete.
-///
-/// In-place operation will happen if sendbuff == recvbuff.
-///
-/// Args:
-///     sendbuff
-///     recvbuff
-///     count
-///     datatype
-///     op
-///     root
-///     comm
-///     stream
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (sendbuff, recvbuff, count, datatype, op, root, comm, stream))]
+/// `ncclReduce` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclReduce: rt::call::Function = rt::call::Function::new(
+    c"ncclReduce",
+    "ncclReduce",
+    &["sendbuff", "recvbuff", "count", "datatype", "op", "root", "comm", "stream"],
+    rt::fastcall_entry!(C_ncclReduce),
+    c"ncclReduce(sendbuff, recvbuff, count, datatype, op, root, comm, stream)\n--\n\nReduce\n\nReduces data arrays of length count in sendbuff into recvbuff using op\noperation.\nrecvbuff may be NULL on all calls except for root device.\nroot is the rank (not the CUDA device) where data will reside after the\noperation is complete.\n\nIn-place operation will happen if sendbuff == recvbuff.\n\nArgs:\n    sendbuff\n    recvbuff\n    count\n    datatype\n    op\n    root\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `ncclReduce`, converted in order.
+unsafe fn C_ncclReduce(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7] =
+        unsafe { F_ncclReduce.args::<8>(py, args, nargs, kwnames)? };
+    Ok(ncclReduce(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, &x4, rt::call::extract(x5, "root")?, rt::call::extract(x6, "comm")?, rt::call::extract(x7, "stream")?)?.into_ptr())
+}
+
 fn ncclReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclReduce");
     let a_sendbuff = sendbuff.addr();
@@ -798,20 +1223,30 @@ fn ncclReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, cou
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_count, a_datatype, a_op, a_root, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Args:
-///     sendbuff
-///     recvbuff
-///     count
-///     datatype
-///     op
-///     root
-///     comm
-///     stream
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (sendbuff, recvbuff, count, datatype, op, root, comm, stream))]
+/// `pncclReduce` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclReduce: rt::call::Function = rt::call::Function::new(
+    c"pncclReduce",
+    "pncclReduce",
+    &["sendbuff", "recvbuff", "count", "datatype", "op", "root", "comm", "stream"],
+    rt::fastcall_entry!(C_pncclReduce),
+    c"pncclReduce(sendbuff, recvbuff, count, datatype, op, root, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    count\n    datatype\n    op\n    root\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `pncclReduce`, converted in order.
+unsafe fn C_pncclReduce(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7] =
+        unsafe { F_pncclReduce.args::<8>(py, args, nargs, kwnames)? };
+    Ok(pncclReduce(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, &x4, rt::call::extract(x5, "root")?, rt::call::extract(x6, "comm")?, rt::call::extract(x7, "stream")?)?.into_ptr())
+}
+
 fn pncclReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclReduce");
     let a_sendbuff = sendbuff.addr();
@@ -831,26 +1266,30 @@ fn pncclReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, co
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_count, a_datatype, a_op, a_root, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// (deprecated) Broadcast (in-place)
-///
-/// Copies count values from root to all other devices.
-/// root is the rank (not the CUDA device) where data resides before the
-/// operation is started.
-///
-/// This operation is implicitely in place.
-///
-/// Args:
-///     buff
-///     count
-///     datatype
-///     root
-///     comm
-///     stream
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (buff, count, datatype, root, comm, stream))]
+/// `ncclBcast` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclBcast: rt::call::Function = rt::call::Function::new(
+    c"ncclBcast",
+    "ncclBcast",
+    &["buff", "count", "datatype", "root", "comm", "stream"],
+    rt::fastcall_entry!(C_ncclBcast),
+    c"ncclBcast(buff, count, datatype, root, comm, stream)\n--\n\n(deprecated) Broadcast (in-place)\n\nCopies count values from root to all other devices.\nroot is the rank (not the CUDA device) where data resides before the\noperation is started.\n\nThis operation is implicitely in place.\n\nArgs:\n    buff\n    count\n    datatype\n    root\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `ncclBcast`, converted in order.
+unsafe fn C_ncclBcast(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5] =
+        unsafe { F_ncclBcast.args::<6>(py, args, nargs, kwnames)? };
+    Ok(ncclBcast(py, rt::call::extract(x0, "buff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "root")?, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?)?.into_ptr())
+}
+
 fn ncclBcast(py: Python<'_>, buff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclBcast");
     let a_buff = buff.addr();
@@ -868,18 +1307,30 @@ fn ncclBcast(py: Python<'_>, buff: rt::PtrArgMut, count: rt::CInt<u64>, datatype
     let __r = py.allow_threads(move || unsafe { __f(a_buff, a_count, a_datatype, a_root, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Args:
-///     buff
-///     count
-///     datatype
-///     root
-///     comm
-///     stream
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (buff, count, datatype, root, comm, stream))]
+/// `pncclBcast` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclBcast: rt::call::Function = rt::call::Function::new(
+    c"pncclBcast",
+    "pncclBcast",
+    &["buff", "count", "datatype", "root", "comm", "stream"],
+    rt::fastcall_entry!(C_pncclBcast),
+    c"pncclBcast(buff, count, datatype, root, comm, stream)\n--\n\nArgs:\n    buff\n    count\n    datatype\n    root\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `pncclBcast`, converted in order.
+unsafe fn C_pncclBcast(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5] =
+        unsafe { F_pncclBcast.args::<6>(py, args, nargs, kwnames)? };
+    Ok(pncclBcast(py, rt::call::extract(x0, "buff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "root")?, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?)?.into_ptr())
+}
+
 fn pncclBcast(py: Python<'_>, buff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclBcast");
     let a_buff = buff.addr();
@@ -897,27 +1348,30 @@ fn pncclBcast(py: Python<'_>, buff: rt::PtrArgMut, count: rt::CInt<u64>, datatyp
     let __r = py.allow_threads(move || unsafe { __f(a_buff, a_count, a_datatype, a_root, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Broadcast
-///
-/// Copies count values from root to all other devices.
-/// root is the rank (not the HIP device) where data resides before the
-/// operation is started.
-///
-/// In-place operation will happen if sendbuff == recvbuff.
-///
-/// Args:
-///     sendbuff
-///     recvbuff
-///     count
-///     datatype
-///     root
-///     comm
-///     stream
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (sendbuff, recvbuff, count, datatype, root, comm, stream))]
+/// `ncclBroadcast` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclBroadcast: rt::call::Function = rt::call::Function::new(
+    c"ncclBroadcast",
+    "ncclBroadcast",
+    &["sendbuff", "recvbuff", "count", "datatype", "root", "comm", "stream"],
+    rt::fastcall_entry!(C_ncclBroadcast),
+    c"ncclBroadcast(sendbuff, recvbuff, count, datatype, root, comm, stream)\n--\n\nBroadcast\n\nCopies count values from root to all other devices.\nroot is the rank (not the HIP device) where data resides before the\noperation is started.\n\nIn-place operation will happen if sendbuff == recvbuff.\n\nArgs:\n    sendbuff\n    recvbuff\n    count\n    datatype\n    root\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `ncclBroadcast`, converted in order.
+unsafe fn C_ncclBroadcast(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6] =
+        unsafe { F_ncclBroadcast.args::<7>(py, args, nargs, kwnames)? };
+    Ok(ncclBroadcast(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, rt::call::extract(x4, "root")?, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?)?.into_ptr())
+}
+
 fn ncclBroadcast(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclBroadcast");
     let a_sendbuff = sendbuff.addr();
@@ -936,19 +1390,30 @@ fn ncclBroadcast(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, 
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_count, a_datatype, a_root, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Args:
-///     sendbuff
-///     recvbuff
-///     count
-///     datatype
-///     root
-///     comm
-///     stream
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (sendbuff, recvbuff, count, datatype, root, comm, stream))]
+/// `pncclBroadcast` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclBroadcast: rt::call::Function = rt::call::Function::new(
+    c"pncclBroadcast",
+    "pncclBroadcast",
+    &["sendbuff", "recvbuff", "count", "datatype", "root", "comm", "stream"],
+    rt::fastcall_entry!(C_pncclBroadcast),
+    c"pncclBroadcast(sendbuff, recvbuff, count, datatype, root, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    count\n    datatype\n    root\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `pncclBroadcast`, converted in order.
+unsafe fn C_pncclBroadcast(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6] =
+        unsafe { F_pncclBroadcast.args::<7>(py, args, nargs, kwnames)? };
+    Ok(pncclBroadcast(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, rt::call::extract(x4, "root")?, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?)?.into_ptr())
+}
+
 fn pncclBroadcast(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclBroadcast");
     let a_sendbuff = sendbuff.addr();
@@ -967,26 +1432,30 @@ fn pncclBroadcast(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut,
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_count, a_datatype, a_root, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// All-Reduce
-///
-/// Reduces data arrays of length count in sendbuff using op operation, and
-/// leaves identical copies of result on each recvbuff.
-///
-/// In-place operation will happen if sendbuff == recvbuff.
-///
-/// Args:
-///     sendbuff
-///     recvbuff
-///     count
-///     datatype
-///     op
-///     comm
-///     stream
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (sendbuff, recvbuff, count, datatype, op, comm, stream))]
+/// `ncclAllReduce` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclAllReduce: rt::call::Function = rt::call::Function::new(
+    c"ncclAllReduce",
+    "ncclAllReduce",
+    &["sendbuff", "recvbuff", "count", "datatype", "op", "comm", "stream"],
+    rt::fastcall_entry!(C_ncclAllReduce),
+    c"ncclAllReduce(sendbuff, recvbuff, count, datatype, op, comm, stream)\n--\n\nAll-Reduce\n\nReduces data arrays of length count in sendbuff using op operation, and\nleaves identical copies of result on each recvbuff.\n\nIn-place operation will happen if sendbuff == recvbuff.\n\nArgs:\n    sendbuff\n    recvbuff\n    count\n    datatype\n    op\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `ncclAllReduce`, converted in order.
+unsafe fn C_ncclAllReduce(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6] =
+        unsafe { F_ncclAllReduce.args::<7>(py, args, nargs, kwnames)? };
+    Ok(ncclAllReduce(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, &x4, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?)?.into_ptr())
+}
+
 fn ncclAllReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclAllReduce");
     let a_sendbuff = sendbuff.addr();
@@ -1005,19 +1474,30 @@ fn ncclAllReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, 
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_count, a_datatype, a_op, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Args:
-///     sendbuff
-///     recvbuff
-///     count
-///     datatype
-///     op
-///     comm
-///     stream
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (sendbuff, recvbuff, count, datatype, op, comm, stream))]
+/// `pncclAllReduce` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclAllReduce: rt::call::Function = rt::call::Function::new(
+    c"pncclAllReduce",
+    "pncclAllReduce",
+    &["sendbuff", "recvbuff", "count", "datatype", "op", "comm", "stream"],
+    rt::fastcall_entry!(C_pncclAllReduce),
+    c"pncclAllReduce(sendbuff, recvbuff, count, datatype, op, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    count\n    datatype\n    op\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `pncclAllReduce`, converted in order.
+unsafe fn C_pncclAllReduce(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6] =
+        unsafe { F_pncclAllReduce.args::<7>(py, args, nargs, kwnames)? };
+    Ok(pncclAllReduce(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, &x4, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?)?.into_ptr())
+}
+
 fn pncclAllReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclAllReduce");
     let a_sendbuff = sendbuff.addr();
@@ -1036,29 +1516,30 @@ fn pncclAllReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut,
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_count, a_datatype, a_op, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Reduce-Scatter
-///
-/// Reduces data in sendbuff using op operation and leaves reduced result
-/// scattered over the devices so that recvbuff on rank i will contain the i-th
-/// block of the result.
-/// Assumes sendcount is equal to nranks*recvcount, which means that sendbuff
-/// should have a size of at least nranks*recvcount elements.
-///
-/// In-place operations will happen if recvbuff == sendbuff + rank * recvcount.
-///
-/// Args:
-///     sendbuff
-///     recvbuff
-///     recvcount
-///     datatype
-///     op
-///     comm
-///     stream
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (sendbuff, recvbuff, recvcount, datatype, op, comm, stream))]
+/// `ncclReduceScatter` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclReduceScatter: rt::call::Function = rt::call::Function::new(
+    c"ncclReduceScatter",
+    "ncclReduceScatter",
+    &["sendbuff", "recvbuff", "recvcount", "datatype", "op", "comm", "stream"],
+    rt::fastcall_entry!(C_ncclReduceScatter),
+    c"ncclReduceScatter(sendbuff, recvbuff, recvcount, datatype, op, comm, stream)\n--\n\nReduce-Scatter\n\nReduces data in sendbuff using op operation and leaves reduced result\nscattered over the devices so that recvbuff on rank i will contain the i-th\nblock of the result.\nAssumes sendcount is equal to nranks*recvcount, which means that sendbuff\nshould have a size of at least nranks*recvcount elements.\n\nIn-place operations will happen if recvbuff == sendbuff + rank * recvcount.\n\nArgs:\n    sendbuff\n    recvbuff\n    recvcount\n    datatype\n    op\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `ncclReduceScatter`, converted in order.
+unsafe fn C_ncclReduceScatter(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6] =
+        unsafe { F_ncclReduceScatter.args::<7>(py, args, nargs, kwnames)? };
+    Ok(ncclReduceScatter(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "recvcount")?, &x3, &x4, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?)?.into_ptr())
+}
+
 fn ncclReduceScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, recvcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclReduceScatter");
     let a_sendbuff = sendbuff.addr();
@@ -1077,19 +1558,30 @@ fn ncclReduceScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgM
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_recvcount, a_datatype, a_op, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Args:
-///     sendbuff
-///     recvbuff
-///     recvcount
-///     datatype
-///     op
-///     comm
-///     stream
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (sendbuff, recvbuff, recvcount, datatype, op, comm, stream))]
+/// `pncclReduceScatter` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclReduceScatter: rt::call::Function = rt::call::Function::new(
+    c"pncclReduceScatter",
+    "pncclReduceScatter",
+    &["sendbuff", "recvbuff", "recvcount", "datatype", "op", "comm", "stream"],
+    rt::fastcall_entry!(C_pncclReduceScatter),
+    c"pncclReduceScatter(sendbuff, recvbuff, recvcount, datatype, op, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    recvcount\n    datatype\n    op\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `pncclReduceScatter`, converted in order.
+unsafe fn C_pncclReduceScatter(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6] =
+        unsafe { F_pncclReduceScatter.args::<7>(py, args, nargs, kwnames)? };
+    Ok(pncclReduceScatter(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "recvcount")?, &x3, &x4, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?)?.into_ptr())
+}
+
 fn pncclReduceScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, recvcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclReduceScatter");
     let a_sendbuff = sendbuff.addr();
@@ -1108,27 +1600,30 @@ fn pncclReduceScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArg
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_recvcount, a_datatype, a_op, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// All-Gather
-///
-/// Each device gathers sendcount values from other GPUs into recvbuff,
-/// receiving data from rank i at offset i*sendcount.
-/// Assumes recvcount is equal to nranks*sendcount, which means that recvbuff
-/// should have a size of at least nranks*sendcount elements.
-///
-/// In-place operations will happen if sendbuff == recvbuff + rank * sendcount.
-///
-/// Args:
-///     sendbuff
-///     recvbuff
-///     sendcount
-///     datatype
-///     comm
-///     stream
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (sendbuff, recvbuff, sendcount, datatype, comm, stream))]
+/// `ncclAllGather` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclAllGather: rt::call::Function = rt::call::Function::new(
+    c"ncclAllGather",
+    "ncclAllGather",
+    &["sendbuff", "recvbuff", "sendcount", "datatype", "comm", "stream"],
+    rt::fastcall_entry!(C_ncclAllGather),
+    c"ncclAllGather(sendbuff, recvbuff, sendcount, datatype, comm, stream)\n--\n\nAll-Gather\n\nEach device gathers sendcount values from other GPUs into recvbuff,\nreceiving data from rank i at offset i*sendcount.\nAssumes recvcount is equal to nranks*sendcount, which means that recvbuff\nshould have a size of at least nranks*sendcount elements.\n\nIn-place operations will happen if sendbuff == recvbuff + rank * sendcount.\n\nArgs:\n    sendbuff\n    recvbuff\n    sendcount\n    datatype\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `ncclAllGather`, converted in order.
+unsafe fn C_ncclAllGather(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5] =
+        unsafe { F_ncclAllGather.args::<6>(py, args, nargs, kwnames)? };
+    Ok(ncclAllGather(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "sendcount")?, &x3, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?)?.into_ptr())
+}
+
 fn ncclAllGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, sendcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclAllGather");
     let a_sendbuff = sendbuff.addr();
@@ -1146,18 +1641,30 @@ fn ncclAllGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, 
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_sendcount, a_datatype, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Args:
-///     sendbuff
-///     recvbuff
-///     sendcount
-///     datatype
-///     comm
-///     stream
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (sendbuff, recvbuff, sendcount, datatype, comm, stream))]
+/// `pncclAllGather` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclAllGather: rt::call::Function = rt::call::Function::new(
+    c"pncclAllGather",
+    "pncclAllGather",
+    &["sendbuff", "recvbuff", "sendcount", "datatype", "comm", "stream"],
+    rt::fastcall_entry!(C_pncclAllGather),
+    c"pncclAllGather(sendbuff, recvbuff, sendcount, datatype, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    sendcount\n    datatype\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `pncclAllGather`, converted in order.
+unsafe fn C_pncclAllGather(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5] =
+        unsafe { F_pncclAllGather.args::<6>(py, args, nargs, kwnames)? };
+    Ok(pncclAllGather(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "sendcount")?, &x3, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?)?.into_ptr())
+}
+
 fn pncclAllGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, sendcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclAllGather");
     let a_sendbuff = sendbuff.addr();
@@ -1175,28 +1682,30 @@ fn pncclAllGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut,
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_sendcount, a_datatype, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Send
-///
-/// Send data from sendbuff to rank peer.
-/// Rank peer needs to call ncclRecv with the same datatype and the same count from this
-/// rank.
-///
-/// This operation is blocking for the GPU. If multiple ncclSend and ncclRecv operations
-/// need to progress concurrently to complete, they must be fused within a ncclGroupStart/
-/// ncclGroupEnd section.
-///
-/// Args:
-///     sendbuff
-///     count
-///     datatype
-///     peer
-///     comm
-///     stream
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (sendbuff, count, datatype, peer, comm, stream))]
+/// `ncclSend` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclSend: rt::call::Function = rt::call::Function::new(
+    c"ncclSend",
+    "ncclSend",
+    &["sendbuff", "count", "datatype", "peer", "comm", "stream"],
+    rt::fastcall_entry!(C_ncclSend),
+    c"ncclSend(sendbuff, count, datatype, peer, comm, stream)\n--\n\nSend\n\nSend data from sendbuff to rank peer.\nRank peer needs to call ncclRecv with the same datatype and the same count from this\nrank.\n\nThis operation is blocking for the GPU. If multiple ncclSend and ncclRecv operations\nneed to progress concurrently to complete, they must be fused within a ncclGroupStart/\nncclGroupEnd section.\n\nArgs:\n    sendbuff\n    count\n    datatype\n    peer\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `ncclSend`, converted in order.
+unsafe fn C_ncclSend(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5] =
+        unsafe { F_ncclSend.args::<6>(py, args, nargs, kwnames)? };
+    Ok(ncclSend(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "peer")?, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?)?.into_ptr())
+}
+
 fn ncclSend(py: Python<'_>, sendbuff: rt::PtrArg, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, peer: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclSend");
     let a_sendbuff = sendbuff.addr();
@@ -1214,18 +1723,30 @@ fn ncclSend(py: Python<'_>, sendbuff: rt::PtrArg, count: rt::CInt<u64>, datatype
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_count, a_datatype, a_peer, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Args:
-///     sendbuff
-///     count
-///     datatype
-///     peer
-///     comm
-///     stream
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (sendbuff, count, datatype, peer, comm, stream))]
+/// `pncclSend` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclSend: rt::call::Function = rt::call::Function::new(
+    c"pncclSend",
+    "pncclSend",
+    &["sendbuff", "count", "datatype", "peer", "comm", "stream"],
+    rt::fastcall_entry!(C_pncclSend),
+    c"pncclSend(sendbuff, count, datatype, peer, comm, stream)\n--\n\nArgs:\n    sendbuff\n    count\n    datatype\n    peer\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `pncclSend`, converted in order.
+unsafe fn C_pncclSend(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5] =
+        unsafe { F_pncclSend.args::<6>(py, args, nargs, kwnames)? };
+    Ok(pncclSend(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "peer")?, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?)?.into_ptr())
+}
+
 fn pncclSend(py: Python<'_>, sendbuff: rt::PtrArg, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, peer: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclSend");
     let a_sendbuff = sendbuff.addr();
@@ -1243,28 +1764,30 @@ fn pncclSend(py: Python<'_>, sendbuff: rt::PtrArg, count: rt::CInt<u64>, datatyp
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_count, a_datatype, a_peer, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Receive
-///
-/// Receive data from rank peer into recvbuff.
-/// Rank peer needs to call ncclSend with the same datatype and the same count to this
-/// rank.
-///
-/// This operation is blocking for the GPU. If multiple ncclSend and ncclRecv operations
-/// need to progress concurrently to complete, they must be fused within a ncclGroupStart/
-/// ncclGroupEnd section.
-///
-/// Args:
-///     recvbuff
-///     count
-///     datatype
-///     peer
-///     comm
-///     stream
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (recvbuff, count, datatype, peer, comm, stream))]
+/// `ncclRecv` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclRecv: rt::call::Function = rt::call::Function::new(
+    c"ncclRecv",
+    "ncclRecv",
+    &["recvbuff", "count", "datatype", "peer", "comm", "stream"],
+    rt::fastcall_entry!(C_ncclRecv),
+    c"ncclRecv(recvbuff, count, datatype, peer, comm, stream)\n--\n\nReceive\n\nReceive data from rank peer into recvbuff.\nRank peer needs to call ncclSend with the same datatype and the same count to this\nrank.\n\nThis operation is blocking for the GPU. If multiple ncclSend and ncclRecv operations\nneed to progress concurrently to complete, they must be fused within a ncclGroupStart/\nncclGroupEnd section.\n\nArgs:\n    recvbuff\n    count\n    datatype\n    peer\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `ncclRecv`, converted in order.
+unsafe fn C_ncclRecv(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5] =
+        unsafe { F_ncclRecv.args::<6>(py, args, nargs, kwnames)? };
+    Ok(ncclRecv(py, rt::call::extract(x0, "recvbuff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "peer")?, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?)?.into_ptr())
+}
+
 fn ncclRecv(py: Python<'_>, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, peer: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclRecv");
     let a_recvbuff = recvbuff.addr();
@@ -1282,18 +1805,30 @@ fn ncclRecv(py: Python<'_>, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datat
     let __r = py.allow_threads(move || unsafe { __f(a_recvbuff, a_count, a_datatype, a_peer, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Args:
-///     recvbuff
-///     count
-///     datatype
-///     peer
-///     comm
-///     stream
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (recvbuff, count, datatype, peer, comm, stream))]
+/// `pncclRecv` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclRecv: rt::call::Function = rt::call::Function::new(
+    c"pncclRecv",
+    "pncclRecv",
+    &["recvbuff", "count", "datatype", "peer", "comm", "stream"],
+    rt::fastcall_entry!(C_pncclRecv),
+    c"pncclRecv(recvbuff, count, datatype, peer, comm, stream)\n--\n\nArgs:\n    recvbuff\n    count\n    datatype\n    peer\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `pncclRecv`, converted in order.
+unsafe fn C_pncclRecv(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5] =
+        unsafe { F_pncclRecv.args::<6>(py, args, nargs, kwnames)? };
+    Ok(pncclRecv(py, rt::call::extract(x0, "recvbuff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "peer")?, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?)?.into_ptr())
+}
+
 fn pncclRecv(py: Python<'_>, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, peer: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclRecv");
     let a_recvbuff = recvbuff.addr();
@@ -1311,29 +1846,30 @@ fn pncclRecv(py: Python<'_>, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, data
     let __r = py.allow_threads(move || unsafe { __f(a_recvbuff, a_count, a_datatype, a_peer, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Gather
-///
-/// Root device gathers sendcount values from other GPUs into recvbuff,
-/// receiving data from rank i at offset i*sendcount.
-///
-/// Assumes recvcount is equal to nranks*sendcount, which means that recvbuff
-/// should have a size of at least nranks*sendcount elements.
-///
-/// In-place operations will happen if sendbuff == recvbuff + rank * sendcount.
-///
-/// Args:
-///     sendbuff
-///     recvbuff
-///     sendcount
-///     datatype
-///     root
-///     comm
-///     stream
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (sendbuff, recvbuff, sendcount, datatype, root, comm, stream))]
+/// `ncclGather` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclGather: rt::call::Function = rt::call::Function::new(
+    c"ncclGather",
+    "ncclGather",
+    &["sendbuff", "recvbuff", "sendcount", "datatype", "root", "comm", "stream"],
+    rt::fastcall_entry!(C_ncclGather),
+    c"ncclGather(sendbuff, recvbuff, sendcount, datatype, root, comm, stream)\n--\n\nGather\n\nRoot device gathers sendcount values from other GPUs into recvbuff,\nreceiving data from rank i at offset i*sendcount.\n\nAssumes recvcount is equal to nranks*sendcount, which means that recvbuff\nshould have a size of at least nranks*sendcount elements.\n\nIn-place operations will happen if sendbuff == recvbuff + rank * sendcount.\n\nArgs:\n    sendbuff\n    recvbuff\n    sendcount\n    datatype\n    root\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `ncclGather`, converted in order.
+unsafe fn C_ncclGather(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6] =
+        unsafe { F_ncclGather.args::<7>(py, args, nargs, kwnames)? };
+    Ok(ncclGather(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "sendcount")?, &x3, rt::call::extract(x4, "root")?, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?)?.into_ptr())
+}
+
 fn ncclGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, sendcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclGather");
     let a_sendbuff = sendbuff.addr();
@@ -1352,19 +1888,30 @@ fn ncclGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, sen
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_sendcount, a_datatype, a_root, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Args:
-///     sendbuff
-///     recvbuff
-///     sendcount
-///     datatype
-///     root
-///     comm
-///     stream
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (sendbuff, recvbuff, sendcount, datatype, root, comm, stream))]
+/// `pncclGather` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclGather: rt::call::Function = rt::call::Function::new(
+    c"pncclGather",
+    "pncclGather",
+    &["sendbuff", "recvbuff", "sendcount", "datatype", "root", "comm", "stream"],
+    rt::fastcall_entry!(C_pncclGather),
+    c"pncclGather(sendbuff, recvbuff, sendcount, datatype, root, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    sendcount\n    datatype\n    root\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `pncclGather`, converted in order.
+unsafe fn C_pncclGather(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6] =
+        unsafe { F_pncclGather.args::<7>(py, args, nargs, kwnames)? };
+    Ok(pncclGather(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "sendcount")?, &x3, rt::call::extract(x4, "root")?, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?)?.into_ptr())
+}
+
 fn pncclGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, sendcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclGather");
     let a_sendbuff = sendbuff.addr();
@@ -1383,29 +1930,30 @@ fn pncclGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, se
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_sendcount, a_datatype, a_root, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Scatter
-///
-/// Scattered over the devices so that recvbuff on rank i will contain the i-th
-/// block of the data on root.
-///
-/// Assumes sendcount is equal to nranks*recvcount, which means that sendbuff
-/// should have a size of at least nranks*recvcount elements.
-///
-/// In-place operations will happen if recvbuff == sendbuff + rank * recvcount.
-///
-/// Args:
-///     sendbuff
-///     recvbuff
-///     recvcount
-///     datatype
-///     root
-///     comm
-///     stream
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (sendbuff, recvbuff, recvcount, datatype, root, comm, stream))]
+/// `ncclScatter` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclScatter: rt::call::Function = rt::call::Function::new(
+    c"ncclScatter",
+    "ncclScatter",
+    &["sendbuff", "recvbuff", "recvcount", "datatype", "root", "comm", "stream"],
+    rt::fastcall_entry!(C_ncclScatter),
+    c"ncclScatter(sendbuff, recvbuff, recvcount, datatype, root, comm, stream)\n--\n\nScatter\n\nScattered over the devices so that recvbuff on rank i will contain the i-th\nblock of the data on root.\n\nAssumes sendcount is equal to nranks*recvcount, which means that sendbuff\nshould have a size of at least nranks*recvcount elements.\n\nIn-place operations will happen if recvbuff == sendbuff + rank * recvcount.\n\nArgs:\n    sendbuff\n    recvbuff\n    recvcount\n    datatype\n    root\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `ncclScatter`, converted in order.
+unsafe fn C_ncclScatter(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6] =
+        unsafe { F_ncclScatter.args::<7>(py, args, nargs, kwnames)? };
+    Ok(ncclScatter(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "recvcount")?, &x3, rt::call::extract(x4, "root")?, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?)?.into_ptr())
+}
+
 fn ncclScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, recvcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclScatter");
     let a_sendbuff = sendbuff.addr();
@@ -1424,19 +1972,30 @@ fn ncclScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, re
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_recvcount, a_datatype, a_root, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Args:
-///     sendbuff
-///     recvbuff
-///     recvcount
-///     datatype
-///     root
-///     comm
-///     stream
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (sendbuff, recvbuff, recvcount, datatype, root, comm, stream))]
+/// `pncclScatter` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclScatter: rt::call::Function = rt::call::Function::new(
+    c"pncclScatter",
+    "pncclScatter",
+    &["sendbuff", "recvbuff", "recvcount", "datatype", "root", "comm", "stream"],
+    rt::fastcall_entry!(C_pncclScatter),
+    c"pncclScatter(sendbuff, recvbuff, recvcount, datatype, root, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    recvcount\n    datatype\n    root\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `pncclScatter`, converted in order.
+unsafe fn C_pncclScatter(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6] =
+        unsafe { F_pncclScatter.args::<7>(py, args, nargs, kwnames)? };
+    Ok(pncclScatter(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "recvcount")?, &x3, rt::call::extract(x4, "root")?, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?)?.into_ptr())
+}
+
 fn pncclScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, recvcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclScatter");
     let a_sendbuff = sendbuff.addr();
@@ -1455,26 +2014,30 @@ fn pncclScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, r
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_recvcount, a_datatype, a_root, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// All-To-All
-///
-/// Device (i) send (j)th block of data to device (j) and be placed as (i)th
-/// block. Each block for sending/receiving has count elements, which means
-/// that recvbuff and sendbuff should have a size of nranks*count elements.
-///
-/// In-place operation will happen if sendbuff == recvbuff.
-///
-/// Args:
-///     sendbuff
-///     recvbuff
-///     count
-///     datatype
-///     comm
-///     stream
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (sendbuff, recvbuff, count, datatype, comm, stream))]
+/// `ncclAllToAll` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclAllToAll: rt::call::Function = rt::call::Function::new(
+    c"ncclAllToAll",
+    "ncclAllToAll",
+    &["sendbuff", "recvbuff", "count", "datatype", "comm", "stream"],
+    rt::fastcall_entry!(C_ncclAllToAll),
+    c"ncclAllToAll(sendbuff, recvbuff, count, datatype, comm, stream)\n--\n\nAll-To-All\n\nDevice (i) send (j)th block of data to device (j) and be placed as (i)th\nblock. Each block for sending/receiving has count elements, which means\nthat recvbuff and sendbuff should have a size of nranks*count elements.\n\nIn-place operation will happen if sendbuff == recvbuff.\n\nArgs:\n    sendbuff\n    recvbuff\n    count\n    datatype\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `ncclAllToAll`, converted in order.
+unsafe fn C_ncclAllToAll(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5] =
+        unsafe { F_ncclAllToAll.args::<6>(py, args, nargs, kwnames)? };
+    Ok(ncclAllToAll(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?)?.into_ptr())
+}
+
 fn ncclAllToAll(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclAllToAll");
     let a_sendbuff = sendbuff.addr();
@@ -1492,18 +2055,30 @@ fn ncclAllToAll(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, c
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_count, a_datatype, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Args:
-///     sendbuff
-///     recvbuff
-///     count
-///     datatype
-///     comm
-///     stream
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (sendbuff, recvbuff, count, datatype, comm, stream))]
+/// `pncclAllToAll` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclAllToAll: rt::call::Function = rt::call::Function::new(
+    c"pncclAllToAll",
+    "pncclAllToAll",
+    &["sendbuff", "recvbuff", "count", "datatype", "comm", "stream"],
+    rt::fastcall_entry!(C_pncclAllToAll),
+    c"pncclAllToAll(sendbuff, recvbuff, count, datatype, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    count\n    datatype\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `pncclAllToAll`, converted in order.
+unsafe fn C_pncclAllToAll(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5] =
+        unsafe { F_pncclAllToAll.args::<6>(py, args, nargs, kwnames)? };
+    Ok(pncclAllToAll(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?)?.into_ptr())
+}
+
 fn pncclAllToAll(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclAllToAll");
     let a_sendbuff = sendbuff.addr();
@@ -1521,32 +2096,30 @@ fn pncclAllToAll(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, 
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_count, a_datatype, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// All-To-Allv
-///
-/// Device (i) sends sendcounts[j] of data from offset sdispls[j]
-/// to device (j). In the same time, device (i) receives recvcounts[j] of data
-/// from device (j) to be placed at rdispls[j].
-///
-/// sendcounts, sdispls, recvcounts and rdispls are all measured in the units
-/// of datatype, not bytes.
-///
-/// In-place operation will happen if sendbuff == recvbuff.
-///
-/// Args:
-///     sendbuff
-///     sendcounts
-///     sdispls
-///     recvbuff
-///     recvcounts
-///     rdispls
-///     datatype
-///     comm
-///     stream
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (sendbuff, sendcounts, sdispls, recvbuff, recvcounts, rdispls, datatype, comm, stream))]
+/// `ncclAllToAllv` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclAllToAllv: rt::call::Function = rt::call::Function::new(
+    c"ncclAllToAllv",
+    "ncclAllToAllv",
+    &["sendbuff", "sendcounts", "sdispls", "recvbuff", "recvcounts", "rdispls", "datatype", "comm", "stream"],
+    rt::fastcall_entry!(C_ncclAllToAllv),
+    c"ncclAllToAllv(sendbuff, sendcounts, sdispls, recvbuff, recvcounts, rdispls, datatype, comm, stream)\n--\n\nAll-To-Allv\n\nDevice (i) sends sendcounts[j] of data from offset sdispls[j]\nto device (j). In the same time, device (i) receives recvcounts[j] of data\nfrom device (j) to be placed at rdispls[j].\n\nsendcounts, sdispls, recvcounts and rdispls are all measured in the units\nof datatype, not bytes.\n\nIn-place operation will happen if sendbuff == recvbuff.\n\nArgs:\n    sendbuff\n    sendcounts\n    sdispls\n    recvbuff\n    recvcounts\n    rdispls\n    datatype\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `ncclAllToAllv`, converted in order.
+unsafe fn C_ncclAllToAllv(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8] =
+        unsafe { F_ncclAllToAllv.args::<9>(py, args, nargs, kwnames)? };
+    Ok(ncclAllToAllv(py, rt::call::extract(x0, "sendbuff")?, &x1, &x2, rt::call::extract(x3, "recvbuff")?, &x4, &x5, &x6, rt::call::extract(x7, "comm")?, rt::call::extract(x8, "stream")?)?.into_ptr())
+}
+
 fn ncclAllToAllv(py: Python<'_>, sendbuff: rt::PtrArg, sendcounts: &Bound<'_, PyAny>, sdispls: &Bound<'_, PyAny>, recvbuff: rt::PtrArgMut, recvcounts: &Bound<'_, PyAny>, rdispls: &Bound<'_, PyAny>, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclAllToAllv");
     let a_sendbuff = sendbuff.addr();
@@ -1571,21 +2144,30 @@ fn ncclAllToAllv(py: Python<'_>, sendbuff: rt::PtrArg, sendcounts: &Bound<'_, Py
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_sendcounts, a_sdispls, a_recvbuff, a_recvcounts, a_rdispls, a_datatype, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Args:
-///     sendbuff
-///     sendcounts
-///     sdispls
-///     recvbuff
-///     recvcounts
-///     rdispls
-///     datatype
-///     comm
-///     stream
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (sendbuff, sendcounts, sdispls, recvbuff, recvcounts, rdispls, datatype, comm, stream))]
+/// `pncclAllToAllv` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclAllToAllv: rt::call::Function = rt::call::Function::new(
+    c"pncclAllToAllv",
+    "pncclAllToAllv",
+    &["sendbuff", "sendcounts", "sdispls", "recvbuff", "recvcounts", "rdispls", "datatype", "comm", "stream"],
+    rt::fastcall_entry!(C_pncclAllToAllv),
+    c"pncclAllToAllv(sendbuff, sendcounts, sdispls, recvbuff, recvcounts, rdispls, datatype, comm, stream)\n--\n\nArgs:\n    sendbuff\n    sendcounts\n    sdispls\n    recvbuff\n    recvcounts\n    rdispls\n    datatype\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `pncclAllToAllv`, converted in order.
+unsafe fn C_pncclAllToAllv(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8] =
+        unsafe { F_pncclAllToAllv.args::<9>(py, args, nargs, kwnames)? };
+    Ok(pncclAllToAllv(py, rt::call::extract(x0, "sendbuff")?, &x1, &x2, rt::call::extract(x3, "recvbuff")?, &x4, &x5, &x6, rt::call::extract(x7, "comm")?, rt::call::extract(x8, "stream")?)?.into_ptr())
+}
+
 fn pncclAllToAllv(py: Python<'_>, sendbuff: rt::PtrArg, sendcounts: &Bound<'_, PyAny>, sdispls: &Bound<'_, PyAny>, recvbuff: rt::PtrArgMut, recvcounts: &Bound<'_, PyAny>, rdispls: &Bound<'_, PyAny>, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclAllToAllv");
     let a_sendbuff = sendbuff.addr();
@@ -1610,16 +2192,30 @@ fn pncclAllToAllv(py: Python<'_>, sendbuff: rt::PtrArg, sendcounts: &Bound<'_, P
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_sendcounts, a_sdispls, a_recvbuff, a_recvcounts, a_rdispls, a_datatype, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Group Start
-///
-/// Start a group call. All calls to NCCL until ncclGroupEnd will be fused into
-/// a single NCCL operation. Nothing will be started on the CUDA stream until
-/// ncclGroupEnd.
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `ncclGroupStart` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclGroupStart: rt::call::Function = rt::call::Function::new(
+    c"ncclGroupStart",
+    "ncclGroupStart",
+    &[],
+    rt::fastcall_entry!(C_ncclGroupStart),
+    c"ncclGroupStart()\n--\n\nGroup Start\n\nStart a group call. All calls to NCCL until ncclGroupEnd will be fused into\na single NCCL operation. Nothing will be started on the CUDA stream until\nncclGroupEnd.\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `ncclGroupStart`, converted in order.
+unsafe fn C_ncclGroupStart(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_ncclGroupStart.args::<0>(py, args, nargs, kwnames)? };
+    Ok(ncclGroupStart(py)?.into_ptr())
+}
+
 fn ncclGroupStart(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclGroupStart");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1631,10 +2227,30 @@ fn ncclGroupStart(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `pncclGroupStart` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclGroupStart: rt::call::Function = rt::call::Function::new(
+    c"pncclGroupStart",
+    "pncclGroupStart",
+    &[],
+    rt::fastcall_entry!(C_pncclGroupStart),
+    c"pncclGroupStart()\n--\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `pncclGroupStart`, converted in order.
+unsafe fn C_pncclGroupStart(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_pncclGroupStart.args::<0>(py, args, nargs, kwnames)? };
+    Ok(pncclGroupStart(py)?.into_ptr())
+}
+
 fn pncclGroupStart(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclGroupStart");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1646,16 +2262,30 @@ fn pncclGroupStart(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Group End
-///
-/// End a group call. Start a fused NCCL operation consisting of all calls since
-/// ncclGroupStart. Operations on the CUDA stream depending on the NCCL operations
-/// need to be called after ncclGroupEnd.
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `ncclGroupEnd` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclGroupEnd: rt::call::Function = rt::call::Function::new(
+    c"ncclGroupEnd",
+    "ncclGroupEnd",
+    &[],
+    rt::fastcall_entry!(C_ncclGroupEnd),
+    c"ncclGroupEnd()\n--\n\nGroup End\n\nEnd a group call. Start a fused NCCL operation consisting of all calls since\nncclGroupStart. Operations on the CUDA stream depending on the NCCL operations\nneed to be called after ncclGroupEnd.\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `ncclGroupEnd`, converted in order.
+unsafe fn C_ncclGroupEnd(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_ncclGroupEnd.args::<0>(py, args, nargs, kwnames)? };
+    Ok(ncclGroupEnd(py)?.into_ptr())
+}
+
 fn ncclGroupEnd(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclGroupEnd");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1667,10 +2297,30 @@ fn ncclGroupEnd(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `pncclGroupEnd` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclGroupEnd: rt::call::Function = rt::call::Function::new(
+    c"pncclGroupEnd",
+    "pncclGroupEnd",
+    &[],
+    rt::fastcall_entry!(C_pncclGroupEnd),
+    c"pncclGroupEnd()\n--\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `pncclGroupEnd`, converted in order.
+unsafe fn C_pncclGroupEnd(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_pncclGroupEnd.args::<0>(py, args, nargs, kwnames)? };
+    Ok(pncclGroupEnd(py)?.into_ptr())
+}
+
 fn pncclGroupEnd(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclGroupEnd");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1702,64 +2352,64 @@ fn _symbol_address(py: Python<'_>, name: &str) -> PyResult<usize> {
 
 /// Adds this module's functions, constants and lazily created types to `m`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(pyo3::wrap_pyfunction!(ncclGetVersion, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclGetVersion, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclGetUniqueId, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclGetUniqueId, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclCommInitRank, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclCommInitRank, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclCommInitRankMulti, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclCommInitRankMulti, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclCommInitAll, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclCommInitAll, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclCommDestroy, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclCommDestroy, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclCommAbort, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclCommAbort, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclGetErrorString, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclGetErrorString, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclGetLastError, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclGetError, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclCommGetAsyncError, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclCommGetAsyncError, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclCommCount, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclCommCount, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclCommCuDevice, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclCommCuDevice, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclCommUserRank, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclCommUserRank, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclRedOpCreatePreMulSum, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclRedOpCreatePreMulSum, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclRedOpDestroy, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclRedOpDestroy, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclReduce, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclReduce, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclBcast, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclBcast, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclBroadcast, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclBroadcast, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclAllReduce, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclAllReduce, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclReduceScatter, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclReduceScatter, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclAllGather, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclAllGather, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclSend, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclSend, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclRecv, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclRecv, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclGather, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclGather, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclScatter, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclScatter, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclAllToAll, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclAllToAll, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclAllToAllv, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclAllToAllv, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclGroupStart, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclGroupStart, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclGroupEnd, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclGroupEnd, m)?)?;
+    F_ncclGetVersion.add_to(m, PYTHON_MODULE)?;
+    F_pncclGetVersion.add_to(m, PYTHON_MODULE)?;
+    F_ncclGetUniqueId.add_to(m, PYTHON_MODULE)?;
+    F_pncclGetUniqueId.add_to(m, PYTHON_MODULE)?;
+    F_ncclCommInitRank.add_to(m, PYTHON_MODULE)?;
+    F_pncclCommInitRank.add_to(m, PYTHON_MODULE)?;
+    F_ncclCommInitRankMulti.add_to(m, PYTHON_MODULE)?;
+    F_pncclCommInitRankMulti.add_to(m, PYTHON_MODULE)?;
+    F_ncclCommInitAll.add_to(m, PYTHON_MODULE)?;
+    F_pncclCommInitAll.add_to(m, PYTHON_MODULE)?;
+    F_ncclCommDestroy.add_to(m, PYTHON_MODULE)?;
+    F_pncclCommDestroy.add_to(m, PYTHON_MODULE)?;
+    F_ncclCommAbort.add_to(m, PYTHON_MODULE)?;
+    F_pncclCommAbort.add_to(m, PYTHON_MODULE)?;
+    F_ncclGetErrorString.add_to(m, PYTHON_MODULE)?;
+    F_pncclGetErrorString.add_to(m, PYTHON_MODULE)?;
+    F_ncclGetLastError.add_to(m, PYTHON_MODULE)?;
+    F_pncclGetError.add_to(m, PYTHON_MODULE)?;
+    F_ncclCommGetAsyncError.add_to(m, PYTHON_MODULE)?;
+    F_pncclCommGetAsyncError.add_to(m, PYTHON_MODULE)?;
+    F_ncclCommCount.add_to(m, PYTHON_MODULE)?;
+    F_pncclCommCount.add_to(m, PYTHON_MODULE)?;
+    F_ncclCommCuDevice.add_to(m, PYTHON_MODULE)?;
+    F_pncclCommCuDevice.add_to(m, PYTHON_MODULE)?;
+    F_ncclCommUserRank.add_to(m, PYTHON_MODULE)?;
+    F_pncclCommUserRank.add_to(m, PYTHON_MODULE)?;
+    F_ncclRedOpCreatePreMulSum.add_to(m, PYTHON_MODULE)?;
+    F_pncclRedOpCreatePreMulSum.add_to(m, PYTHON_MODULE)?;
+    F_ncclRedOpDestroy.add_to(m, PYTHON_MODULE)?;
+    F_pncclRedOpDestroy.add_to(m, PYTHON_MODULE)?;
+    F_ncclReduce.add_to(m, PYTHON_MODULE)?;
+    F_pncclReduce.add_to(m, PYTHON_MODULE)?;
+    F_ncclBcast.add_to(m, PYTHON_MODULE)?;
+    F_pncclBcast.add_to(m, PYTHON_MODULE)?;
+    F_ncclBroadcast.add_to(m, PYTHON_MODULE)?;
+    F_pncclBroadcast.add_to(m, PYTHON_MODULE)?;
+    F_ncclAllReduce.add_to(m, PYTHON_MODULE)?;
+    F_pncclAllReduce.add_to(m, PYTHON_MODULE)?;
+    F_ncclReduceScatter.add_to(m, PYTHON_MODULE)?;
+    F_pncclReduceScatter.add_to(m, PYTHON_MODULE)?;
+    F_ncclAllGather.add_to(m, PYTHON_MODULE)?;
+    F_pncclAllGather.add_to(m, PYTHON_MODULE)?;
+    F_ncclSend.add_to(m, PYTHON_MODULE)?;
+    F_pncclSend.add_to(m, PYTHON_MODULE)?;
+    F_ncclRecv.add_to(m, PYTHON_MODULE)?;
+    F_pncclRecv.add_to(m, PYTHON_MODULE)?;
+    F_ncclGather.add_to(m, PYTHON_MODULE)?;
+    F_pncclGather.add_to(m, PYTHON_MODULE)?;
+    F_ncclScatter.add_to(m, PYTHON_MODULE)?;
+    F_pncclScatter.add_to(m, PYTHON_MODULE)?;
+    F_ncclAllToAll.add_to(m, PYTHON_MODULE)?;
+    F_pncclAllToAll.add_to(m, PYTHON_MODULE)?;
+    F_ncclAllToAllv.add_to(m, PYTHON_MODULE)?;
+    F_pncclAllToAllv.add_to(m, PYTHON_MODULE)?;
+    F_ncclGroupStart.add_to(m, PYTHON_MODULE)?;
+    F_pncclGroupStart.add_to(m, PYTHON_MODULE)?;
+    F_ncclGroupEnd.add_to(m, PYTHON_MODULE)?;
+    F_pncclGroupEnd.add_to(m, PYTHON_MODULE)?;
     m.add_function(pyo3::wrap_pyfunction!(has_symbol, m)?)?;
     m.add_function(pyo3::wrap_pyfunction!(_symbol_address, m)?)?;
     m.add("NCCL_MAJOR", 2i64)?;

@@ -38,40 +38,30 @@ static TYPE_DEFS: [rt::TypeDef; NUM_TYPES] = [
 /// This module's type registry.
 pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("hip.hiprand", &TYPE_DEFS, &TYPE_SLOTS);
 
-/// Creates a new random number generator.
-///
-/// Creates a new random number generator of type rng_type,
-/// and returns it in generator. That generator will use
-/// GPU to create random numbers.
-///
-/// Values for rng_type are:
-/// - HIPRAND_RNG_PSEUDO_DEFAULT
-/// - HIPRAND_RNG_PSEUDO_XORWOW
-/// - HIPRAND_RNG_PSEUDO_MRG32K3A
-/// - HIPRAND_RNG_PSEUDO_MTGP32
-/// - HIPRAND_RNG_PSEUDO_MT19937
-/// - HIPRAND_RNG_PSEUDO_PHILOX4_32_10
-/// - HIPRAND_RNG_QUASI_DEFAULT
-/// - HIPRAND_RNG_QUASI_SOBOL32
-/// - HIPRAND_RNG_QUASI_SCRAMBLED_SOBOL32
-/// - HIPRAND_RNG_QUASI_SOBOL64
-/// - HIPRAND_RNG_QUASI_SCRAMBLED_SOBOL64
-///
-/// Args:
-///     rng_type: Type of random number generator to create
-///
-/// Returns: a tuple of 2 item(s):
-///     hiprandStatus
-///     generator: rocrand_generator_base_type
-///     - HIPRAND_STATUS_ALLOCATION_FAILED, if memory allocation failed \n
-///     - HIPRAND_STATUS_INITIALIZATION_FAILED if there was a problem setting up the GPU \n
-///     - HIPRAND_STATUS_VERSION_MISMATCH if the header file version does not match the
-///     dynamically linked library version \n
-///     - HIPRAND_STATUS_TYPE_ERROR if the value for rng_type is invalid \n
-///     - HIPRAND_STATUS_NOT_IMPLEMENTED if generator of type rng_type is not implemented yet \n
-///     - HIPRAND_STATUS_SUCCESS if generator was created successfully \n
-#[pyfunction]
-#[pyo3(signature = (rng_type))]
+/// `hiprandCreateGenerator` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hiprandCreateGenerator: rt::call::Function = rt::call::Function::new(
+    c"hiprandCreateGenerator",
+    "hiprandCreateGenerator",
+    &["rng_type"],
+    rt::fastcall_entry!(C_hiprandCreateGenerator),
+    c"hiprandCreateGenerator(rng_type)\n--\n\nCreates a new random number generator.\n\nCreates a new random number generator of type rng_type,\nand returns it in generator. That generator will use\nGPU to create random numbers.\n\nValues for rng_type are:\n- HIPRAND_RNG_PSEUDO_DEFAULT\n- HIPRAND_RNG_PSEUDO_XORWOW\n- HIPRAND_RNG_PSEUDO_MRG32K3A\n- HIPRAND_RNG_PSEUDO_MTGP32\n- HIPRAND_RNG_PSEUDO_MT19937\n- HIPRAND_RNG_PSEUDO_PHILOX4_32_10\n- HIPRAND_RNG_QUASI_DEFAULT\n- HIPRAND_RNG_QUASI_SOBOL32\n- HIPRAND_RNG_QUASI_SCRAMBLED_SOBOL32\n- HIPRAND_RNG_QUASI_SOBOL64\n- HIPRAND_RNG_QUASI_SCRAMBLED_SOBOL64\n\nArgs:\n    rng_type: Type of random number generator to create\n\nReturns: a tuple of 2 item(s):\n    hiprandStatus\n    generator: rocrand_generator_base_type\n    - HIPRAND_STATUS_ALLOCATION_FAILED, if memory allocation failed \\n\n    - HIPRAND_STATUS_INITIALIZATION_FAILED if there was a problem setting up the GPU \\n\n    - HIPRAND_STATUS_VERSION_MISMATCH if the header file version does not match the\n    dynamically linked library version \\n\n    - HIPRAND_STATUS_TYPE_ERROR if the value for rng_type is invalid \\n\n    - HIPRAND_STATUS_NOT_IMPLEMENTED if generator of type rng_type is not implemented yet \\n\n    - HIPRAND_STATUS_SUCCESS if generator was created successfully \\n",
+);
+
+/// The arguments of a call of `hiprandCreateGenerator`, converted in order.
+unsafe fn C_hiprandCreateGenerator(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_hiprandCreateGenerator.args::<1>(py, args, nargs, kwnames)? };
+    Ok(hiprandCreateGenerator(py, &x0)?.into_ptr())
+}
+
 fn hiprandCreateGenerator(py: Python<'_>, rng_type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandCreateGenerator");
     let mut o_generator: usize = Default::default();
@@ -86,39 +76,30 @@ fn hiprandCreateGenerator(py: Python<'_>, rng_type: &Bound<'_, PyAny>) -> PyResu
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_rng_type) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?, TYPES.instance_at(py, 9, o_generator, None)?])
 }
-/// Creates a new random number generator on host.
-///
-/// Creates a new host random number generator of type rng_type
-/// and returns it in generator. Created generator will use
-/// host CPU to generate random numbers.
-///
-/// Values for rng_type are:
-/// - HIPRAND_RNG_PSEUDO_DEFAULT
-/// - HIPRAND_RNG_PSEUDO_XORWOW
-/// - HIPRAND_RNG_PSEUDO_MRG32K3A
-/// - HIPRAND_RNG_PSEUDO_MTGP32
-/// - HIPRAND_RNG_PSEUDO_MT19937
-/// - HIPRAND_RNG_PSEUDO_PHILOX4_32_10
-/// - HIPRAND_RNG_QUASI_DEFAULT
-/// - HIPRAND_RNG_QUASI_SOBOL32
-/// - HIPRAND_RNG_QUASI_SCRAMBLED_SOBOL32
-/// - HIPRAND_RNG_QUASI_SOBOL64
-/// - HIPRAND_RNG_QUASI_SCRAMBLED_SOBOL64
-///
-/// Args:
-///     rng_type: Type of random number generator to create
-///
-/// Returns: a tuple of 2 item(s):
-///     hiprandStatus
-///     generator: rocrand_generator_base_type
-///     - HIPRAND_STATUS_ALLOCATION_FAILED, if memory allocation failed \n
-///     - HIPRAND_STATUS_VERSION_MISMATCH if the header file version does not match the
-///     dynamically linked library version \n
-///     - HIPRAND_STATUS_TYPE_ERROR if the value for rng_type is invalid \n
-///     - HIPRAND_STATUS_NOT_IMPLEMENTED if host generator of type rng_type is not implemented yet \n
-///     - HIPRAND_STATUS_SUCCESS if generator was created successfully \n
-#[pyfunction]
-#[pyo3(signature = (rng_type))]
+/// `hiprandCreateGeneratorHost` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hiprandCreateGeneratorHost: rt::call::Function = rt::call::Function::new(
+    c"hiprandCreateGeneratorHost",
+    "hiprandCreateGeneratorHost",
+    &["rng_type"],
+    rt::fastcall_entry!(C_hiprandCreateGeneratorHost),
+    c"hiprandCreateGeneratorHost(rng_type)\n--\n\nCreates a new random number generator on host.\n\nCreates a new host random number generator of type rng_type\nand returns it in generator. Created generator will use\nhost CPU to generate random numbers.\n\nValues for rng_type are:\n- HIPRAND_RNG_PSEUDO_DEFAULT\n- HIPRAND_RNG_PSEUDO_XORWOW\n- HIPRAND_RNG_PSEUDO_MRG32K3A\n- HIPRAND_RNG_PSEUDO_MTGP32\n- HIPRAND_RNG_PSEUDO_MT19937\n- HIPRAND_RNG_PSEUDO_PHILOX4_32_10\n- HIPRAND_RNG_QUASI_DEFAULT\n- HIPRAND_RNG_QUASI_SOBOL32\n- HIPRAND_RNG_QUASI_SCRAMBLED_SOBOL32\n- HIPRAND_RNG_QUASI_SOBOL64\n- HIPRAND_RNG_QUASI_SCRAMBLED_SOBOL64\n\nArgs:\n    rng_type: Type of random number generator to create\n\nReturns: a tuple of 2 item(s):\n    hiprandStatus\n    generator: rocrand_generator_base_type\n    - HIPRAND_STATUS_ALLOCATION_FAILED, if memory allocation failed \\n\n    - HIPRAND_STATUS_VERSION_MISMATCH if the header file version does not match the\n    dynamically linked library version \\n\n    - HIPRAND_STATUS_TYPE_ERROR if the value for rng_type is invalid \\n\n    - HIPRAND_STATUS_NOT_IMPLEMENTED if host generator of type rng_type is not implemented yet \\n\n    - HIPRAND_STATUS_SUCCESS if generator was created successfully \\n",
+);
+
+/// The arguments of a call of `hiprandCreateGeneratorHost`, converted in order.
+unsafe fn C_hiprandCreateGeneratorHost(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_hiprandCreateGeneratorHost.args::<1>(py, args, nargs, kwnames)? };
+    Ok(hiprandCreateGeneratorHost(py, &x0)?.into_ptr())
+}
+
 fn hiprandCreateGeneratorHost(py: Python<'_>, rng_type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandCreateGeneratorHost");
     let mut o_generator: usize = Default::default();
@@ -133,19 +114,30 @@ fn hiprandCreateGeneratorHost(py: Python<'_>, rng_type: &Bound<'_, PyAny>) -> Py
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_rng_type) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?, TYPES.instance_at(py, 9, o_generator, None)?])
 }
-/// Destroys random number generator.
-///
-/// Destroys random number generator and frees related memory.
-///
-/// Args:
-///     generator: Generator to be destroyed
-///
-/// Returns: a tuple of 1 item(s):
-///     hiprandStatus
-///     - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \n
-///     - HIPRAND_STATUS_SUCCESS if generator was destroyed successfully \n
-#[pyfunction]
-#[pyo3(signature = (generator))]
+/// `hiprandDestroyGenerator` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hiprandDestroyGenerator: rt::call::Function = rt::call::Function::new(
+    c"hiprandDestroyGenerator",
+    "hiprandDestroyGenerator",
+    &["generator"],
+    rt::fastcall_entry!(C_hiprandDestroyGenerator),
+    c"hiprandDestroyGenerator(generator)\n--\n\nDestroys random number generator.\n\nDestroys random number generator and frees related memory.\n\nArgs:\n    generator: Generator to be destroyed\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_SUCCESS if generator was destroyed successfully \\n",
+);
+
+/// The arguments of a call of `hiprandDestroyGenerator`, converted in order.
+unsafe fn C_hiprandDestroyGenerator(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_hiprandDestroyGenerator.args::<1>(py, args, nargs, kwnames)? };
+    Ok(hiprandDestroyGenerator(py, rt::call::extract(x0, "generator")?)?.into_ptr())
+}
+
 fn hiprandDestroyGenerator(py: Python<'_>, generator: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandDestroyGenerator");
     let a_generator = generator.addr();
@@ -158,29 +150,30 @@ fn hiprandDestroyGenerator(py: Python<'_>, generator: rt::PtrArg) -> PyResult<Py
     let __r = py.allow_threads(move || unsafe { __f(a_generator) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
 }
-/// Generates uniformly distributed 32-bit unsigned integers.
-///
-/// Generates n uniformly distributed 32-bit unsigned integers and
-/// saves them to output_data.
-///
-/// Generated numbers are between 0 and 2^32, including 0 and
-/// excluding 2^32.
-///
-/// Note: generator must be not be of type HIPRAND_RNG_QUASI_SOBOL64
-/// or HIPRAND_RNG_QUASI_SCRAMBLED_SOBOL64.
-///
-/// Args:
-///     generator: Generator to use
-///     output_data: Pointer to memory to store generated numbers
-///     n: Number of 32-bit unsigned integers to generate
-///
-/// Returns: a tuple of 1 item(s):
-///     hiprandStatus
-///     - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \n
-///     - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \n
-///     - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \n
-#[pyfunction]
-#[pyo3(signature = (generator, output_data, n))]
+/// `hiprandGenerate` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hiprandGenerate: rt::call::Function = rt::call::Function::new(
+    c"hiprandGenerate",
+    "hiprandGenerate",
+    &["generator", "output_data", "n"],
+    rt::fastcall_entry!(C_hiprandGenerate),
+    c"hiprandGenerate(generator, output_data, n)\n--\n\nGenerates uniformly distributed 32-bit unsigned integers.\n\nGenerates n uniformly distributed 32-bit unsigned integers and\nsaves them to output_data.\n\nGenerated numbers are between 0 and 2^32, including 0 and\nexcluding 2^32.\n\nNote: generator must be not be of type HIPRAND_RNG_QUASI_SOBOL64\nor HIPRAND_RNG_QUASI_SCRAMBLED_SOBOL64.\n\nArgs:\n    generator: Generator to use\n    output_data: Pointer to memory to store generated numbers\n    n: Number of 32-bit unsigned integers to generate\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \\n\n    - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \\n",
+);
+
+/// The arguments of a call of `hiprandGenerate`, converted in order.
+unsafe fn C_hiprandGenerate(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hiprandGenerate.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hiprandGenerate(py, rt::call::extract(x0, "generator")?, &x1, rt::call::extract(x2, "n")?)?.into_ptr())
+}
+
 fn hiprandGenerate(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerate");
     let a_generator = generator.addr();
@@ -196,26 +189,30 @@ fn hiprandGenerate(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
 }
-/// Generates uniformly distributed 8-bit unsigned integers.
-///
-/// Generates n uniformly distributed 8-bit unsigned integers and
-/// saves them to output_data.
-///
-/// Generated numbers are between 0 and 2^8, including 0 and
-/// excluding 2^8.
-///
-/// Args:
-///     generator: Generator to use
-///     output_data: Pointer to memory to store generated numbers
-///     n: Number of 8-bit unsigned integers to generate
-///
-/// Returns: a tuple of 1 item(s):
-///     hiprandStatus
-///     - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \n
-///     - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \n
-///     - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \n
-#[pyfunction]
-#[pyo3(signature = (generator, output_data, n))]
+/// `hiprandGenerateChar` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hiprandGenerateChar: rt::call::Function = rt::call::Function::new(
+    c"hiprandGenerateChar",
+    "hiprandGenerateChar",
+    &["generator", "output_data", "n"],
+    rt::fastcall_entry!(C_hiprandGenerateChar),
+    c"hiprandGenerateChar(generator, output_data, n)\n--\n\nGenerates uniformly distributed 8-bit unsigned integers.\n\nGenerates n uniformly distributed 8-bit unsigned integers and\nsaves them to output_data.\n\nGenerated numbers are between 0 and 2^8, including 0 and\nexcluding 2^8.\n\nArgs:\n    generator: Generator to use\n    output_data: Pointer to memory to store generated numbers\n    n: Number of 8-bit unsigned integers to generate\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \\n\n    - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \\n",
+);
+
+/// The arguments of a call of `hiprandGenerateChar`, converted in order.
+unsafe fn C_hiprandGenerateChar(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hiprandGenerateChar.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hiprandGenerateChar(py, rt::call::extract(x0, "generator")?, &x1, rt::call::extract(x2, "n")?)?.into_ptr())
+}
+
 fn hiprandGenerateChar(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateChar");
     let a_generator = generator.addr();
@@ -231,26 +228,30 @@ fn hiprandGenerateChar(py: Python<'_>, generator: rt::PtrArg, output_data: &Boun
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
 }
-/// Generates uniformly distributed 16-bit unsigned integers.
-///
-/// Generates n uniformly distributed 16-bit unsigned integers and
-/// saves them to output_data.
-///
-/// Generated numbers are between 0 and 2^16, including 0 and
-/// excluding 2^16.
-///
-/// Args:
-///     generator: Generator to use
-///     output_data: Pointer to memory to store generated numbers
-///     n: Number of 16-bit unsigned integers to generate
-///
-/// Returns: a tuple of 1 item(s):
-///     hiprandStatus
-///     - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \n
-///     - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \n
-///     - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \n
-#[pyfunction]
-#[pyo3(signature = (generator, output_data, n))]
+/// `hiprandGenerateShort` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hiprandGenerateShort: rt::call::Function = rt::call::Function::new(
+    c"hiprandGenerateShort",
+    "hiprandGenerateShort",
+    &["generator", "output_data", "n"],
+    rt::fastcall_entry!(C_hiprandGenerateShort),
+    c"hiprandGenerateShort(generator, output_data, n)\n--\n\nGenerates uniformly distributed 16-bit unsigned integers.\n\nGenerates n uniformly distributed 16-bit unsigned integers and\nsaves them to output_data.\n\nGenerated numbers are between 0 and 2^16, including 0 and\nexcluding 2^16.\n\nArgs:\n    generator: Generator to use\n    output_data: Pointer to memory to store generated numbers\n    n: Number of 16-bit unsigned integers to generate\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \\n\n    - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \\n",
+);
+
+/// The arguments of a call of `hiprandGenerateShort`, converted in order.
+unsafe fn C_hiprandGenerateShort(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hiprandGenerateShort.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hiprandGenerateShort(py, rt::call::extract(x0, "generator")?, &x1, rt::call::extract(x2, "n")?)?.into_ptr())
+}
+
 fn hiprandGenerateShort(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateShort");
     let a_generator = generator.addr();
@@ -266,29 +267,30 @@ fn hiprandGenerateShort(py: Python<'_>, generator: rt::PtrArg, output_data: &Bou
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
 }
-/// Generates uniformly distributed 64-bit unsigned integers.
-///
-/// Generates n uniformly distributed 64-bit unsigned integers and
-/// saves them to output_data.
-///
-/// Generated numbers are between 0 and 2^64, including 0 and
-/// excluding 2^64.
-///
-/// Note: generator must be of type HIPRAND_RNG_QUASI_SOBOL64
-/// or HIPRAND_RNG_QUASI_SCRAMBLED_SOBOL64.
-///
-/// Args:
-///     generator: Generator to use
-///     output_data: Pointer to memory to store generated numbers
-///     n: Number of 64-bit unsigned integers to generate
-///
-/// Returns: a tuple of 1 item(s):
-///     hiprandStatus
-///     - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \n
-///     - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \n
-///     - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \n
-#[pyfunction]
-#[pyo3(signature = (generator, output_data, n))]
+/// `hiprandGenerateLongLong` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hiprandGenerateLongLong: rt::call::Function = rt::call::Function::new(
+    c"hiprandGenerateLongLong",
+    "hiprandGenerateLongLong",
+    &["generator", "output_data", "n"],
+    rt::fastcall_entry!(C_hiprandGenerateLongLong),
+    c"hiprandGenerateLongLong(generator, output_data, n)\n--\n\nGenerates uniformly distributed 64-bit unsigned integers.\n\nGenerates n uniformly distributed 64-bit unsigned integers and\nsaves them to output_data.\n\nGenerated numbers are between 0 and 2^64, including 0 and\nexcluding 2^64.\n\nNote: generator must be of type HIPRAND_RNG_QUASI_SOBOL64\nor HIPRAND_RNG_QUASI_SCRAMBLED_SOBOL64.\n\nArgs:\n    generator: Generator to use\n    output_data: Pointer to memory to store generated numbers\n    n: Number of 64-bit unsigned integers to generate\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \\n\n    - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \\n",
+);
+
+/// The arguments of a call of `hiprandGenerateLongLong`, converted in order.
+unsafe fn C_hiprandGenerateLongLong(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hiprandGenerateLongLong.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hiprandGenerateLongLong(py, rt::call::extract(x0, "generator")?, &x1, rt::call::extract(x2, "n")?)?.into_ptr())
+}
+
 fn hiprandGenerateLongLong(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateLongLong");
     let a_generator = generator.addr();
@@ -304,28 +306,30 @@ fn hiprandGenerateLongLong(py: Python<'_>, generator: rt::PtrArg, output_data: &
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
 }
-/// Generates uniformly distributed floats.
-///
-/// Generates n uniformly distributed 32-bit floating-point values
-/// and saves them to output_data.
-///
-/// Generated numbers are between 0.0f and 1.0f, excluding 0.0f and
-/// including 1.0f.
-///
-/// Args:
-///     generator: Generator to use
-///     output_data: Pointer to memory to store generated numbers
-///     n: Number of floats to generate
-///
-/// Returns: a tuple of 1 item(s):
-///     hiprandStatus
-///     - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \n
-///     - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \n
-///     - HIPRAND_STATUS_LENGTH_NOT_MULTIPLE if n is not a multiple of the dimension
-///     of used quasi-random generator \n
-///     - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \n
-#[pyfunction]
-#[pyo3(signature = (generator, output_data, n))]
+/// `hiprandGenerateUniform` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hiprandGenerateUniform: rt::call::Function = rt::call::Function::new(
+    c"hiprandGenerateUniform",
+    "hiprandGenerateUniform",
+    &["generator", "output_data", "n"],
+    rt::fastcall_entry!(C_hiprandGenerateUniform),
+    c"hiprandGenerateUniform(generator, output_data, n)\n--\n\nGenerates uniformly distributed floats.\n\nGenerates n uniformly distributed 32-bit floating-point values\nand saves them to output_data.\n\nGenerated numbers are between 0.0f and 1.0f, excluding 0.0f and\nincluding 1.0f.\n\nArgs:\n    generator: Generator to use\n    output_data: Pointer to memory to store generated numbers\n    n: Number of floats to generate\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \\n\n    - HIPRAND_STATUS_LENGTH_NOT_MULTIPLE if n is not a multiple of the dimension\n    of used quasi-random generator \\n\n    - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \\n",
+);
+
+/// The arguments of a call of `hiprandGenerateUniform`, converted in order.
+unsafe fn C_hiprandGenerateUniform(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hiprandGenerateUniform.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hiprandGenerateUniform(py, rt::call::extract(x0, "generator")?, &x1, rt::call::extract(x2, "n")?)?.into_ptr())
+}
+
 fn hiprandGenerateUniform(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateUniform");
     let a_generator = generator.addr();
@@ -341,34 +345,30 @@ fn hiprandGenerateUniform(py: Python<'_>, generator: rt::PtrArg, output_data: &B
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
 }
-/// Generates uniformly distributed double-precision floating-point values.
-///
-/// Generates n uniformly distributed 64-bit double-precision floating-point
-/// values and saves them to output_data.
-///
-/// Generated numbers are between 0.0 and 1.0, excluding 0.0 and
-/// including 1.0.
-///
-/// Note: When generator is of type: HIPRAND_RNG_PSEUDO_MRG32K3A,
-/// HIPRAND_RNG_PSEUDO_MTGP32, HIPRAND_RNG_QUASI_SOBOL32, or
-/// HIPRAND_RNG_QUASI_SCRAMBLED_SOBOL32 then the returned double
-/// values are generated from only 32 random bits
-/// each (one <tt>unsigned int</tt> value per one generated double).
-///
-/// Args:
-///     generator: Generator to use
-///     output_data: Pointer to memory to store generated numbers
-///     n: Number of floats to generate
-///
-/// Returns: a tuple of 1 item(s):
-///     hiprandStatus
-///     - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \n
-///     - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \n
-///     - HIPRAND_STATUS_LENGTH_NOT_MULTIPLE if n is not a multiple of the dimension
-///     of used quasi-random generator \n
-///     - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \n
-#[pyfunction]
-#[pyo3(signature = (generator, output_data, n))]
+/// `hiprandGenerateUniformDouble` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hiprandGenerateUniformDouble: rt::call::Function = rt::call::Function::new(
+    c"hiprandGenerateUniformDouble",
+    "hiprandGenerateUniformDouble",
+    &["generator", "output_data", "n"],
+    rt::fastcall_entry!(C_hiprandGenerateUniformDouble),
+    c"hiprandGenerateUniformDouble(generator, output_data, n)\n--\n\nGenerates uniformly distributed double-precision floating-point values.\n\nGenerates n uniformly distributed 64-bit double-precision floating-point\nvalues and saves them to output_data.\n\nGenerated numbers are between 0.0 and 1.0, excluding 0.0 and\nincluding 1.0.\n\nNote: When generator is of type: HIPRAND_RNG_PSEUDO_MRG32K3A,\nHIPRAND_RNG_PSEUDO_MTGP32, HIPRAND_RNG_QUASI_SOBOL32, or\nHIPRAND_RNG_QUASI_SCRAMBLED_SOBOL32 then the returned double\nvalues are generated from only 32 random bits\neach (one <tt>unsigned int</tt> value per one generated double).\n\nArgs:\n    generator: Generator to use\n    output_data: Pointer to memory to store generated numbers\n    n: Number of floats to generate\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \\n\n    - HIPRAND_STATUS_LENGTH_NOT_MULTIPLE if n is not a multiple of the dimension\n    of used quasi-random generator \\n\n    - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \\n",
+);
+
+/// The arguments of a call of `hiprandGenerateUniformDouble`, converted in order.
+unsafe fn C_hiprandGenerateUniformDouble(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hiprandGenerateUniformDouble.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hiprandGenerateUniformDouble(py, rt::call::extract(x0, "generator")?, &x1, rt::call::extract(x2, "n")?)?.into_ptr())
+}
+
 fn hiprandGenerateUniformDouble(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateUniformDouble");
     let a_generator = generator.addr();
@@ -384,28 +384,30 @@ fn hiprandGenerateUniformDouble(py: Python<'_>, generator: rt::PtrArg, output_da
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
 }
-/// Generates uniformly distributed half-precision floating-point values.
-///
-/// Generates n uniformly distributed 16-bit half-precision floating-point
-/// values and saves them to output_data.
-///
-/// Generated numbers are between 0.0 and 1.0, excluding 0.0 and
-/// including 1.0.
-///
-/// Args:
-///     generator: Generator to use
-///     output_data: Pointer to memory to store generated numbers
-///     n: Number of halfs to generate
-///
-/// Returns: a tuple of 1 item(s):
-///     hiprandStatus
-///     - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \n
-///     - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \n
-///     - HIPRAND_STATUS_LENGTH_NOT_MULTIPLE if n is not a multiple of the dimension
-///     of used quasi-random generator \n
-///     - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \n
-#[pyfunction]
-#[pyo3(signature = (generator, output_data, n))]
+/// `hiprandGenerateUniformHalf` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hiprandGenerateUniformHalf: rt::call::Function = rt::call::Function::new(
+    c"hiprandGenerateUniformHalf",
+    "hiprandGenerateUniformHalf",
+    &["generator", "output_data", "n"],
+    rt::fastcall_entry!(C_hiprandGenerateUniformHalf),
+    c"hiprandGenerateUniformHalf(generator, output_data, n)\n--\n\nGenerates uniformly distributed half-precision floating-point values.\n\nGenerates n uniformly distributed 16-bit half-precision floating-point\nvalues and saves them to output_data.\n\nGenerated numbers are between 0.0 and 1.0, excluding 0.0 and\nincluding 1.0.\n\nArgs:\n    generator: Generator to use\n    output_data: Pointer to memory to store generated numbers\n    n: Number of halfs to generate\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \\n\n    - HIPRAND_STATUS_LENGTH_NOT_MULTIPLE if n is not a multiple of the dimension\n    of used quasi-random generator \\n\n    - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \\n",
+);
+
+/// The arguments of a call of `hiprandGenerateUniformHalf`, converted in order.
+unsafe fn C_hiprandGenerateUniformHalf(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hiprandGenerateUniformHalf.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hiprandGenerateUniformHalf(py, rt::call::extract(x0, "generator")?, &x1, rt::call::extract(x2, "n")?)?.into_ptr())
+}
+
 fn hiprandGenerateUniformHalf(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateUniformHalf");
     let a_generator = generator.addr();
@@ -421,28 +423,30 @@ fn hiprandGenerateUniformHalf(py: Python<'_>, generator: rt::PtrArg, output_data
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
 }
-/// Generates normally distributed floats.
-///
-/// Generates n normally distributed 32-bit floating-point
-/// values and saves them to output_data.
-///
-/// Args:
-///     generator: Generator to use
-///     output_data: Pointer to memory to store generated numbers
-///     n: Number of floats to generate
-///     mean: Mean value of normal distribution
-///     stddev: Standard deviation value of normal distribution
-///
-/// Returns: a tuple of 1 item(s):
-///     hiprandStatus
-///     - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \n
-///     - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \n
-///     - HIPRAND_STATUS_LENGTH_NOT_MULTIPLE if n is not even, output_data is not
-///     aligned to sizeof(float2) bytes, or n is not a multiple of the dimension
-///     of used quasi-random generator \n
-///     - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \n
-#[pyfunction]
-#[pyo3(signature = (generator, output_data, n, mean, stddev))]
+/// `hiprandGenerateNormal` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hiprandGenerateNormal: rt::call::Function = rt::call::Function::new(
+    c"hiprandGenerateNormal",
+    "hiprandGenerateNormal",
+    &["generator", "output_data", "n", "mean", "stddev"],
+    rt::fastcall_entry!(C_hiprandGenerateNormal),
+    c"hiprandGenerateNormal(generator, output_data, n, mean, stddev)\n--\n\nGenerates normally distributed floats.\n\nGenerates n normally distributed 32-bit floating-point\nvalues and saves them to output_data.\n\nArgs:\n    generator: Generator to use\n    output_data: Pointer to memory to store generated numbers\n    n: Number of floats to generate\n    mean: Mean value of normal distribution\n    stddev: Standard deviation value of normal distribution\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \\n\n    - HIPRAND_STATUS_LENGTH_NOT_MULTIPLE if n is not even, output_data is not\n    aligned to sizeof(float2) bytes, or n is not a multiple of the dimension\n    of used quasi-random generator \\n\n    - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \\n",
+);
+
+/// The arguments of a call of `hiprandGenerateNormal`, converted in order.
+unsafe fn C_hiprandGenerateNormal(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4] =
+        unsafe { F_hiprandGenerateNormal.args::<5>(py, args, nargs, kwnames)? };
+    Ok(hiprandGenerateNormal(py, rt::call::extract(x0, "generator")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "mean")?, rt::call::extract(x4, "stddev")?)?.into_ptr())
+}
+
 fn hiprandGenerateNormal(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>, mean: f32, stddev: f32) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateNormal");
     let a_generator = generator.addr();
@@ -460,28 +464,30 @@ fn hiprandGenerateNormal(py: Python<'_>, generator: rt::PtrArg, output_data: &Bo
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n, a_mean, a_stddev) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
 }
-/// Generates normally distributed doubles.
-///
-/// Generates n normally distributed 64-bit double-precision floating-point
-/// numbers and saves them to output_data.
-///
-/// Args:
-///     generator: Generator to use
-///     output_data: Pointer to memory to store generated numbers
-///     n: Number of doubles to generate
-///     mean: Mean value of normal distribution
-///     stddev: Standard deviation value of normal distribution
-///
-/// Returns: a tuple of 1 item(s):
-///     hiprandStatus
-///     - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \n
-///     - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \n
-///     - HIPRAND_STATUS_LENGTH_NOT_MULTIPLE if n is not even, output_data is not
-///     aligned to sizeof(double2) bytes, or n is not a multiple of the dimension
-///     of used quasi-random generator \n
-///     - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \n
-#[pyfunction]
-#[pyo3(signature = (generator, output_data, n, mean, stddev))]
+/// `hiprandGenerateNormalDouble` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hiprandGenerateNormalDouble: rt::call::Function = rt::call::Function::new(
+    c"hiprandGenerateNormalDouble",
+    "hiprandGenerateNormalDouble",
+    &["generator", "output_data", "n", "mean", "stddev"],
+    rt::fastcall_entry!(C_hiprandGenerateNormalDouble),
+    c"hiprandGenerateNormalDouble(generator, output_data, n, mean, stddev)\n--\n\nGenerates normally distributed doubles.\n\nGenerates n normally distributed 64-bit double-precision floating-point\nnumbers and saves them to output_data.\n\nArgs:\n    generator: Generator to use\n    output_data: Pointer to memory to store generated numbers\n    n: Number of doubles to generate\n    mean: Mean value of normal distribution\n    stddev: Standard deviation value of normal distribution\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \\n\n    - HIPRAND_STATUS_LENGTH_NOT_MULTIPLE if n is not even, output_data is not\n    aligned to sizeof(double2) bytes, or n is not a multiple of the dimension\n    of used quasi-random generator \\n\n    - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \\n",
+);
+
+/// The arguments of a call of `hiprandGenerateNormalDouble`, converted in order.
+unsafe fn C_hiprandGenerateNormalDouble(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4] =
+        unsafe { F_hiprandGenerateNormalDouble.args::<5>(py, args, nargs, kwnames)? };
+    Ok(hiprandGenerateNormalDouble(py, rt::call::extract(x0, "generator")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "mean")?, rt::call::extract(x4, "stddev")?)?.into_ptr())
+}
+
 fn hiprandGenerateNormalDouble(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>, mean: f64, stddev: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateNormalDouble");
     let a_generator = generator.addr();
@@ -499,28 +505,30 @@ fn hiprandGenerateNormalDouble(py: Python<'_>, generator: rt::PtrArg, output_dat
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n, a_mean, a_stddev) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
 }
-/// Generates normally distributed halfs.
-///
-/// Generates n normally distributed 16-bit half-precision floating-point
-/// numbers and saves them to output_data.
-///
-/// Args:
-///     generator: Generator to use
-///     output_data: Pointer to memory to store generated numbers
-///     n: Number of halfs to generate
-///     mean: Mean value of normal distribution
-///     stddev: Standard deviation value of normal distribution
-///
-/// Returns: a tuple of 1 item(s):
-///     hiprandStatus
-///     - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \n
-///     - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \n
-///     - HIPRAND_STATUS_LENGTH_NOT_MULTIPLE if n is not even, output_data is not
-///     aligned to sizeof(half2) bytes, or n is not a multiple of the dimension
-///     of used quasi-random generator \n
-///     - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \n
-#[pyfunction]
-#[pyo3(signature = (generator, output_data, n, mean, stddev))]
+/// `hiprandGenerateNormalHalf` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hiprandGenerateNormalHalf: rt::call::Function = rt::call::Function::new(
+    c"hiprandGenerateNormalHalf",
+    "hiprandGenerateNormalHalf",
+    &["generator", "output_data", "n", "mean", "stddev"],
+    rt::fastcall_entry!(C_hiprandGenerateNormalHalf),
+    c"hiprandGenerateNormalHalf(generator, output_data, n, mean, stddev)\n--\n\nGenerates normally distributed halfs.\n\nGenerates n normally distributed 16-bit half-precision floating-point\nnumbers and saves them to output_data.\n\nArgs:\n    generator: Generator to use\n    output_data: Pointer to memory to store generated numbers\n    n: Number of halfs to generate\n    mean: Mean value of normal distribution\n    stddev: Standard deviation value of normal distribution\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \\n\n    - HIPRAND_STATUS_LENGTH_NOT_MULTIPLE if n is not even, output_data is not\n    aligned to sizeof(half2) bytes, or n is not a multiple of the dimension\n    of used quasi-random generator \\n\n    - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \\n",
+);
+
+/// The arguments of a call of `hiprandGenerateNormalHalf`, converted in order.
+unsafe fn C_hiprandGenerateNormalHalf(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4] =
+        unsafe { F_hiprandGenerateNormalHalf.args::<5>(py, args, nargs, kwnames)? };
+    Ok(hiprandGenerateNormalHalf(py, rt::call::extract(x0, "generator")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "mean")?, rt::call::extract(x4, "stddev")?)?.into_ptr())
+}
+
 fn hiprandGenerateNormalHalf(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>, mean: rt::CInt<u16>, stddev: rt::CInt<u16>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateNormalHalf");
     let a_generator = generator.addr();
@@ -538,28 +546,30 @@ fn hiprandGenerateNormalHalf(py: Python<'_>, generator: rt::PtrArg, output_data:
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n, a_mean, a_stddev) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
 }
-/// Generates log-normally distributed floats.
-///
-/// Generates n log-normally distributed 32-bit floating-point values
-/// and saves them to output_data.
-///
-/// Args:
-///     generator: Generator to use
-///     output_data: Pointer to memory to store generated numbers
-///     n: Number of floats to generate
-///     mean: Mean value of log normal distribution
-///     stddev: Standard deviation value of log normal distribution
-///
-/// Returns: a tuple of 1 item(s):
-///     hiprandStatus
-///     - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \n
-///     - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \n
-///     - HIPRAND_STATUS_LENGTH_NOT_MULTIPLE if n is not even, output_data is not
-///     aligned to sizeof(float2) bytes, or n is not a multiple of the dimension
-///     of used quasi-random generator \n
-///     - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \n
-#[pyfunction]
-#[pyo3(signature = (generator, output_data, n, mean, stddev))]
+/// `hiprandGenerateLogNormal` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hiprandGenerateLogNormal: rt::call::Function = rt::call::Function::new(
+    c"hiprandGenerateLogNormal",
+    "hiprandGenerateLogNormal",
+    &["generator", "output_data", "n", "mean", "stddev"],
+    rt::fastcall_entry!(C_hiprandGenerateLogNormal),
+    c"hiprandGenerateLogNormal(generator, output_data, n, mean, stddev)\n--\n\nGenerates log-normally distributed floats.\n\nGenerates n log-normally distributed 32-bit floating-point values\nand saves them to output_data.\n\nArgs:\n    generator: Generator to use\n    output_data: Pointer to memory to store generated numbers\n    n: Number of floats to generate\n    mean: Mean value of log normal distribution\n    stddev: Standard deviation value of log normal distribution\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \\n\n    - HIPRAND_STATUS_LENGTH_NOT_MULTIPLE if n is not even, output_data is not\n    aligned to sizeof(float2) bytes, or n is not a multiple of the dimension\n    of used quasi-random generator \\n\n    - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \\n",
+);
+
+/// The arguments of a call of `hiprandGenerateLogNormal`, converted in order.
+unsafe fn C_hiprandGenerateLogNormal(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4] =
+        unsafe { F_hiprandGenerateLogNormal.args::<5>(py, args, nargs, kwnames)? };
+    Ok(hiprandGenerateLogNormal(py, rt::call::extract(x0, "generator")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "mean")?, rt::call::extract(x4, "stddev")?)?.into_ptr())
+}
+
 fn hiprandGenerateLogNormal(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>, mean: f32, stddev: f32) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateLogNormal");
     let a_generator = generator.addr();
@@ -577,28 +587,30 @@ fn hiprandGenerateLogNormal(py: Python<'_>, generator: rt::PtrArg, output_data: 
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n, a_mean, a_stddev) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
 }
-/// Generates log-normally distributed doubles.
-///
-/// Generates n log-normally distributed 64-bit double-precision floating-point
-/// values and saves them to output_data.
-///
-/// Args:
-///     generator: Generator to use
-///     output_data: Pointer to memory to store generated numbers
-///     n: Number of doubles to generate
-///     mean: Mean value of log normal distribution
-///     stddev: Standard deviation value of log normal distribution
-///
-/// Returns: a tuple of 1 item(s):
-///     hiprandStatus
-///     - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \n
-///     - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \n
-///     - HIPRAND_STATUS_LENGTH_NOT_MULTIPLE if n is not even, output_data is not
-///     aligned to sizeof(double2) bytes, or n is not a multiple of the dimension
-///     of used quasi-random generator \n
-///     - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \n
-#[pyfunction]
-#[pyo3(signature = (generator, output_data, n, mean, stddev))]
+/// `hiprandGenerateLogNormalDouble` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hiprandGenerateLogNormalDouble: rt::call::Function = rt::call::Function::new(
+    c"hiprandGenerateLogNormalDouble",
+    "hiprandGenerateLogNormalDouble",
+    &["generator", "output_data", "n", "mean", "stddev"],
+    rt::fastcall_entry!(C_hiprandGenerateLogNormalDouble),
+    c"hiprandGenerateLogNormalDouble(generator, output_data, n, mean, stddev)\n--\n\nGenerates log-normally distributed doubles.\n\nGenerates n log-normally distributed 64-bit double-precision floating-point\nvalues and saves them to output_data.\n\nArgs:\n    generator: Generator to use\n    output_data: Pointer to memory to store generated numbers\n    n: Number of doubles to generate\n    mean: Mean value of log normal distribution\n    stddev: Standard deviation value of log normal distribution\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \\n\n    - HIPRAND_STATUS_LENGTH_NOT_MULTIPLE if n is not even, output_data is not\n    aligned to sizeof(double2) bytes, or n is not a multiple of the dimension\n    of used quasi-random generator \\n\n    - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \\n",
+);
+
+/// The arguments of a call of `hiprandGenerateLogNormalDouble`, converted in order.
+unsafe fn C_hiprandGenerateLogNormalDouble(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4] =
+        unsafe { F_hiprandGenerateLogNormalDouble.args::<5>(py, args, nargs, kwnames)? };
+    Ok(hiprandGenerateLogNormalDouble(py, rt::call::extract(x0, "generator")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "mean")?, rt::call::extract(x4, "stddev")?)?.into_ptr())
+}
+
 fn hiprandGenerateLogNormalDouble(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>, mean: f64, stddev: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateLogNormalDouble");
     let a_generator = generator.addr();
@@ -616,28 +628,30 @@ fn hiprandGenerateLogNormalDouble(py: Python<'_>, generator: rt::PtrArg, output_
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n, a_mean, a_stddev) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
 }
-/// Generates log-normally distributed halfs.
-///
-/// Generates n log-normally distributed 16-bit half-precision floating-point
-/// values and saves them to output_data.
-///
-/// Args:
-///     generator: Generator to use
-///     output_data: Pointer to memory to store generated numbers
-///     n: Number of halfs to generate
-///     mean: Mean value of log normal distribution
-///     stddev: Standard deviation value of log normal distribution
-///
-/// Returns: a tuple of 1 item(s):
-///     hiprandStatus
-///     - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \n
-///     - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \n
-///     - HIPRAND_STATUS_LENGTH_NOT_MULTIPLE if n is not even, output_data is not
-///     aligned to sizeof(half2) bytes, or n is not a multiple of the dimension
-///     of used quasi-random generator \n
-///     - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \n
-#[pyfunction]
-#[pyo3(signature = (generator, output_data, n, mean, stddev))]
+/// `hiprandGenerateLogNormalHalf` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hiprandGenerateLogNormalHalf: rt::call::Function = rt::call::Function::new(
+    c"hiprandGenerateLogNormalHalf",
+    "hiprandGenerateLogNormalHalf",
+    &["generator", "output_data", "n", "mean", "stddev"],
+    rt::fastcall_entry!(C_hiprandGenerateLogNormalHalf),
+    c"hiprandGenerateLogNormalHalf(generator, output_data, n, mean, stddev)\n--\n\nGenerates log-normally distributed halfs.\n\nGenerates n log-normally distributed 16-bit half-precision floating-point\nvalues and saves them to output_data.\n\nArgs:\n    generator: Generator to use\n    output_data: Pointer to memory to store generated numbers\n    n: Number of halfs to generate\n    mean: Mean value of log normal distribution\n    stddev: Standard deviation value of log normal distribution\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \\n\n    - HIPRAND_STATUS_LENGTH_NOT_MULTIPLE if n is not even, output_data is not\n    aligned to sizeof(half2) bytes, or n is not a multiple of the dimension\n    of used quasi-random generator \\n\n    - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \\n",
+);
+
+/// The arguments of a call of `hiprandGenerateLogNormalHalf`, converted in order.
+unsafe fn C_hiprandGenerateLogNormalHalf(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4] =
+        unsafe { F_hiprandGenerateLogNormalHalf.args::<5>(py, args, nargs, kwnames)? };
+    Ok(hiprandGenerateLogNormalHalf(py, rt::call::extract(x0, "generator")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "mean")?, rt::call::extract(x4, "stddev")?)?.into_ptr())
+}
+
 fn hiprandGenerateLogNormalHalf(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>, mean: rt::CInt<u16>, stddev: rt::CInt<u16>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateLogNormalHalf");
     let a_generator = generator.addr();
@@ -655,27 +669,30 @@ fn hiprandGenerateLogNormalHalf(py: Python<'_>, generator: rt::PtrArg, output_da
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n, a_mean, a_stddev) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
 }
-/// Generates Poisson-distributed 32-bit unsigned integers.
-///
-/// Generates n Poisson-distributed 32-bit unsigned integers and
-/// saves them to output_data.
-///
-/// Args:
-///     generator: Generator to use
-///     output_data: Pointer to memory to store generated numbers
-///     n: Number of 32-bit unsigned integers to generate
-///     lambda: lambda for the Poisson distribution
-///
-/// Returns: a tuple of 1 item(s):
-///     hiprandStatus
-///     - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \n
-///     - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \n
-///     - HIPRAND_STATUS_OUT_OF_RANGE if lambda is non-positive \n
-///     - HIPRAND_STATUS_LENGTH_NOT_MULTIPLE if n is not a multiple of the dimension
-///     of used quasi-random generator \n
-///     - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \n
-#[pyfunction]
-#[pyo3(signature = (generator, output_data, n, lambda_))]
+/// `hiprandGeneratePoisson` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hiprandGeneratePoisson: rt::call::Function = rt::call::Function::new(
+    c"hiprandGeneratePoisson",
+    "hiprandGeneratePoisson",
+    &["generator", "output_data", "n", "lambda_"],
+    rt::fastcall_entry!(C_hiprandGeneratePoisson),
+    c"hiprandGeneratePoisson(generator, output_data, n, lambda_)\n--\n\nGenerates Poisson-distributed 32-bit unsigned integers.\n\nGenerates n Poisson-distributed 32-bit unsigned integers and\nsaves them to output_data.\n\nArgs:\n    generator: Generator to use\n    output_data: Pointer to memory to store generated numbers\n    n: Number of 32-bit unsigned integers to generate\n    lambda: lambda for the Poisson distribution\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \\n\n    - HIPRAND_STATUS_OUT_OF_RANGE if lambda is non-positive \\n\n    - HIPRAND_STATUS_LENGTH_NOT_MULTIPLE if n is not a multiple of the dimension\n    of used quasi-random generator \\n\n    - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \\n",
+);
+
+/// The arguments of a call of `hiprandGeneratePoisson`, converted in order.
+unsafe fn C_hiprandGeneratePoisson(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_hiprandGeneratePoisson.args::<4>(py, args, nargs, kwnames)? };
+    Ok(hiprandGeneratePoisson(py, rt::call::extract(x0, "generator")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "lambda_")?)?.into_ptr())
+}
+
 fn hiprandGeneratePoisson(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>, lambda_: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGeneratePoisson");
     let a_generator = generator.addr();
@@ -692,26 +709,30 @@ fn hiprandGeneratePoisson(py: Python<'_>, generator: rt::PtrArg, output_data: &B
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n, a_lambda) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
 }
-/// Initializes the generator's state on GPU or host.
-///
-/// Initializes the generator's state on GPU or host.
-///
-/// If hiprandGenerateSeeds() was not called for a generator, it will be
-/// automatically called by functions which generates random numbers like
-/// hiprandGenerate(), hiprandGenerateUniform(), hiprandGenerateNormal() etc.
-///
-/// Args:
-///     generator: Generator to initialize
-///
-/// Returns: a tuple of 1 item(s):
-///     hiprandStatus
-///     - HIPRAND_STATUS_NOT_INITIALIZED if the generator was never created \n
-///     - HIPRAND_STATUS_PREEXISTING_FAILURE if there was an existing error from
-///     a previous kernel launch \n
-///     - HIPRAND_STATUS_LAUNCH_FAILURE if the kernel launch failed for any reason \n
-///     - HIPRAND_STATUS_SUCCESS if the seeds were generated successfully \n
-#[pyfunction]
-#[pyo3(signature = (generator))]
+/// `hiprandGenerateSeeds` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hiprandGenerateSeeds: rt::call::Function = rt::call::Function::new(
+    c"hiprandGenerateSeeds",
+    "hiprandGenerateSeeds",
+    &["generator"],
+    rt::fastcall_entry!(C_hiprandGenerateSeeds),
+    c"hiprandGenerateSeeds(generator)\n--\n\nInitializes the generator's state on GPU or host.\n\nInitializes the generator's state on GPU or host.\n\nIf hiprandGenerateSeeds() was not called for a generator, it will be\nautomatically called by functions which generates random numbers like\nhiprandGenerate(), hiprandGenerateUniform(), hiprandGenerateNormal() etc.\n\nArgs:\n    generator: Generator to initialize\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was never created \\n\n    - HIPRAND_STATUS_PREEXISTING_FAILURE if there was an existing error from\n    a previous kernel launch \\n\n    - HIPRAND_STATUS_LAUNCH_FAILURE if the kernel launch failed for any reason \\n\n    - HIPRAND_STATUS_SUCCESS if the seeds were generated successfully \\n",
+);
+
+/// The arguments of a call of `hiprandGenerateSeeds`, converted in order.
+unsafe fn C_hiprandGenerateSeeds(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_hiprandGenerateSeeds.args::<1>(py, args, nargs, kwnames)? };
+    Ok(hiprandGenerateSeeds(py, rt::call::extract(x0, "generator")?)?.into_ptr())
+}
+
 fn hiprandGenerateSeeds(py: Python<'_>, generator: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateSeeds");
     let a_generator = generator.addr();
@@ -724,21 +745,30 @@ fn hiprandGenerateSeeds(py: Python<'_>, generator: rt::PtrArg) -> PyResult<PyObj
     let __r = py.allow_threads(move || unsafe { __f(a_generator) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
 }
-/// Sets the current stream for kernel launches.
-///
-/// Sets the current stream for all kernel launches of the generator.
-/// All functions will use this stream.
-///
-/// Args:
-///     generator: Generator to modify
-///     stream: Stream to use or NULL for default stream
-///
-/// Returns: a tuple of 1 item(s):
-///     hiprandStatus
-///     - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \n
-///     - HIPRAND_STATUS_SUCCESS if stream was set successfully \n
-#[pyfunction]
-#[pyo3(signature = (generator, stream))]
+/// `hiprandSetStream` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hiprandSetStream: rt::call::Function = rt::call::Function::new(
+    c"hiprandSetStream",
+    "hiprandSetStream",
+    &["generator", "stream"],
+    rt::fastcall_entry!(C_hiprandSetStream),
+    c"hiprandSetStream(generator, stream)\n--\n\nSets the current stream for kernel launches.\n\nSets the current stream for all kernel launches of the generator.\nAll functions will use this stream.\n\nArgs:\n    generator: Generator to modify\n    stream: Stream to use or NULL for default stream\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_SUCCESS if stream was set successfully \\n",
+);
+
+/// The arguments of a call of `hiprandSetStream`, converted in order.
+unsafe fn C_hiprandSetStream(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hiprandSetStream.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hiprandSetStream(py, rt::call::extract(x0, "generator")?, rt::call::extract(x1, "stream")?)?.into_ptr())
+}
+
 fn hiprandSetStream(py: Python<'_>, generator: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandSetStream");
     let a_generator = generator.addr();
@@ -752,24 +782,30 @@ fn hiprandSetStream(py: Python<'_>, generator: rt::PtrArg, stream: rt::PtrArg) -
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
 }
-/// Sets the seed of a pseudo-random number generator.
-///
-/// Sets the seed of the pseudo-random number generator.
-///
-/// - This operation resets the generator's internal state.
-/// - This operation does not change the generator's offset.
-///
-/// Args:
-///     generator: Pseudo-random number generator
-///     seed: New seed value
-///
-/// Returns: a tuple of 1 item(s):
-///     hiprandStatus
-///     - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \n
-///     - HIPRAND_STATUS_TYPE_ERROR if the generator is a quasi random number generator \n
-///     - HIPRAND_STATUS_SUCCESS if seed was set successfully \n
-#[pyfunction]
-#[pyo3(signature = (generator, seed))]
+/// `hiprandSetPseudoRandomGeneratorSeed` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hiprandSetPseudoRandomGeneratorSeed: rt::call::Function = rt::call::Function::new(
+    c"hiprandSetPseudoRandomGeneratorSeed",
+    "hiprandSetPseudoRandomGeneratorSeed",
+    &["generator", "seed"],
+    rt::fastcall_entry!(C_hiprandSetPseudoRandomGeneratorSeed),
+    c"hiprandSetPseudoRandomGeneratorSeed(generator, seed)\n--\n\nSets the seed of a pseudo-random number generator.\n\nSets the seed of the pseudo-random number generator.\n\n- This operation resets the generator's internal state.\n- This operation does not change the generator's offset.\n\nArgs:\n    generator: Pseudo-random number generator\n    seed: New seed value\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_TYPE_ERROR if the generator is a quasi random number generator \\n\n    - HIPRAND_STATUS_SUCCESS if seed was set successfully \\n",
+);
+
+/// The arguments of a call of `hiprandSetPseudoRandomGeneratorSeed`, converted in order.
+unsafe fn C_hiprandSetPseudoRandomGeneratorSeed(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hiprandSetPseudoRandomGeneratorSeed.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hiprandSetPseudoRandomGeneratorSeed(py, rt::call::extract(x0, "generator")?, rt::call::extract(x1, "seed")?)?.into_ptr())
+}
+
 fn hiprandSetPseudoRandomGeneratorSeed(py: Python<'_>, generator: rt::PtrArg, seed: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandSetPseudoRandomGeneratorSeed");
     let a_generator = generator.addr();
@@ -783,28 +819,30 @@ fn hiprandSetPseudoRandomGeneratorSeed(py: Python<'_>, generator: rt::PtrArg, se
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_seed) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
 }
-/// Sets the offset of a random number generator.
-///
-/// Sets the absolute offset of the random number generator.
-///
-/// - This operation resets the generator's internal state.
-/// - This operation does not change the generator's seed.
-///
-/// Absolute offset cannot be set if generator's type is
-/// HIPRAND_RNG_PSEUDO_MTGP32 or HIPRAND_RNG_PSEUDO_MT19937.
-///
-/// Args:
-///     generator: Random number generator
-///     offset: New absolute offset
-///
-/// Returns: a tuple of 1 item(s):
-///     hiprandStatus
-///     - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \n
-///     - HIPRAND_STATUS_SUCCESS if offset was successfully set \n
-///     - HIPRAND_STATUS_TYPE_ERROR if generator's type is HIPRAND_RNG_PSEUDO_MTGP32
-///     or HIPRAND_RNG_PSEUDO_MT19937 \n
-#[pyfunction]
-#[pyo3(signature = (generator, offset))]
+/// `hiprandSetGeneratorOffset` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hiprandSetGeneratorOffset: rt::call::Function = rt::call::Function::new(
+    c"hiprandSetGeneratorOffset",
+    "hiprandSetGeneratorOffset",
+    &["generator", "offset"],
+    rt::fastcall_entry!(C_hiprandSetGeneratorOffset),
+    c"hiprandSetGeneratorOffset(generator, offset)\n--\n\nSets the offset of a random number generator.\n\nSets the absolute offset of the random number generator.\n\n- This operation resets the generator's internal state.\n- This operation does not change the generator's seed.\n\nAbsolute offset cannot be set if generator's type is\nHIPRAND_RNG_PSEUDO_MTGP32 or HIPRAND_RNG_PSEUDO_MT19937.\n\nArgs:\n    generator: Random number generator\n    offset: New absolute offset\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_SUCCESS if offset was successfully set \\n\n    - HIPRAND_STATUS_TYPE_ERROR if generator's type is HIPRAND_RNG_PSEUDO_MTGP32\n    or HIPRAND_RNG_PSEUDO_MT19937 \\n",
+);
+
+/// The arguments of a call of `hiprandSetGeneratorOffset`, converted in order.
+unsafe fn C_hiprandSetGeneratorOffset(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hiprandSetGeneratorOffset.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hiprandSetGeneratorOffset(py, rt::call::extract(x0, "generator")?, rt::call::extract(x1, "offset")?)?.into_ptr())
+}
+
 fn hiprandSetGeneratorOffset(py: Python<'_>, generator: rt::PtrArg, offset: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandSetGeneratorOffset");
     let a_generator = generator.addr();
@@ -818,33 +856,30 @@ fn hiprandSetGeneratorOffset(py: Python<'_>, generator: rt::PtrArg, offset: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_offset) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
 }
-/// Sets the ordering of a random number generator.
-///
-/// Sets the ordering of the results of a random number generator.
-///
-/// - This operation resets the generator's internal state.
-/// - This operation does not change the generator's seed.
-///
-/// The ordering choices for pseudorandom sequences are
-/// HIPRAND_ORDERING_PSEUDO_DEFAULT and
-/// HIPRAND_ORDERING_PSEUDO_LEGACY.
-/// The default ordering is HIPRAND_ORDERING_PSEUDO_DEFAULT, which is equal to
-/// HIPRAND_ORDERING_PSEUDO_LEGACY for now.
-///
-/// For quasirandom sequences there is only one ordering, HIPRAND_ORDERING_QUASI_DEFAULT.
-///
-/// Args:
-///     generator: Random number generator
-///     order: New ordering of results
-///
-/// Returns: a tuple of 1 item(s):
-///     hiprandStatus
-///     - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \n
-///     - HIPRAND_STATUS_OUT_OF_RANGE if the ordering is not valid \n
-///     - HIPRAND_STATUS_SUCCESS if the ordering was successfully set \n
-///     - HIPRAND_STATUS_TYPE_ERROR if generator's type is not valid
-#[pyfunction]
-#[pyo3(signature = (generator, order))]
+/// `hiprandSetGeneratorOrdering` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hiprandSetGeneratorOrdering: rt::call::Function = rt::call::Function::new(
+    c"hiprandSetGeneratorOrdering",
+    "hiprandSetGeneratorOrdering",
+    &["generator", "order"],
+    rt::fastcall_entry!(C_hiprandSetGeneratorOrdering),
+    c"hiprandSetGeneratorOrdering(generator, order)\n--\n\nSets the ordering of a random number generator.\n\nSets the ordering of the results of a random number generator.\n\n- This operation resets the generator's internal state.\n- This operation does not change the generator's seed.\n\nThe ordering choices for pseudorandom sequences are\nHIPRAND_ORDERING_PSEUDO_DEFAULT and\nHIPRAND_ORDERING_PSEUDO_LEGACY.\nThe default ordering is HIPRAND_ORDERING_PSEUDO_DEFAULT, which is equal to\nHIPRAND_ORDERING_PSEUDO_LEGACY for now.\n\nFor quasirandom sequences there is only one ordering, HIPRAND_ORDERING_QUASI_DEFAULT.\n\nArgs:\n    generator: Random number generator\n    order: New ordering of results\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_OUT_OF_RANGE if the ordering is not valid \\n\n    - HIPRAND_STATUS_SUCCESS if the ordering was successfully set \\n\n    - HIPRAND_STATUS_TYPE_ERROR if generator's type is not valid",
+);
+
+/// The arguments of a call of `hiprandSetGeneratorOrdering`, converted in order.
+unsafe fn C_hiprandSetGeneratorOrdering(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hiprandSetGeneratorOrdering.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hiprandSetGeneratorOrdering(py, rt::call::extract(x0, "generator")?, &x1)?.into_ptr())
+}
+
 fn hiprandSetGeneratorOrdering(py: Python<'_>, generator: rt::PtrArg, order: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandSetGeneratorOrdering");
     let a_generator = generator.addr();
@@ -858,26 +893,30 @@ fn hiprandSetGeneratorOrdering(py: Python<'_>, generator: rt::PtrArg, order: &Bo
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_order) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
 }
-/// Set the number of dimensions of a quasi-random number generator.
-///
-/// Set the number of dimensions of a quasi-random number generator.
-/// Supported values of dimensions are 1 to 20000.
-///
-/// - This operation resets the generator's internal state.
-/// - This operation does not change the generator's offset.
-///
-/// Args:
-///     generator: Quasi-random number generator
-///     dimensions: Number of dimensions
-///
-/// Returns: a tuple of 1 item(s):
-///     hiprandStatus
-///     - HIPRAND_STATUS_NOT_CREATED if the generator wasn't created \n
-///     - HIPRAND_STATUS_TYPE_ERROR if the generator is not a quasi-random number generator \n
-///     - HIPRAND_STATUS_OUT_OF_RANGE if dimensions is out of range \n
-///     - HIPRAND_STATUS_SUCCESS if the number of dimensions was set successfully \n
-#[pyfunction]
-#[pyo3(signature = (generator, dimensions))]
+/// `hiprandSetQuasiRandomGeneratorDimensions` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hiprandSetQuasiRandomGeneratorDimensions: rt::call::Function = rt::call::Function::new(
+    c"hiprandSetQuasiRandomGeneratorDimensions",
+    "hiprandSetQuasiRandomGeneratorDimensions",
+    &["generator", "dimensions"],
+    rt::fastcall_entry!(C_hiprandSetQuasiRandomGeneratorDimensions),
+    c"hiprandSetQuasiRandomGeneratorDimensions(generator, dimensions)\n--\n\nSet the number of dimensions of a quasi-random number generator.\n\nSet the number of dimensions of a quasi-random number generator.\nSupported values of dimensions are 1 to 20000.\n\n- This operation resets the generator's internal state.\n- This operation does not change the generator's offset.\n\nArgs:\n    generator: Quasi-random number generator\n    dimensions: Number of dimensions\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_CREATED if the generator wasn't created \\n\n    - HIPRAND_STATUS_TYPE_ERROR if the generator is not a quasi-random number generator \\n\n    - HIPRAND_STATUS_OUT_OF_RANGE if dimensions is out of range \\n\n    - HIPRAND_STATUS_SUCCESS if the number of dimensions was set successfully \\n",
+);
+
+/// The arguments of a call of `hiprandSetQuasiRandomGeneratorDimensions`, converted in order.
+unsafe fn C_hiprandSetQuasiRandomGeneratorDimensions(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hiprandSetQuasiRandomGeneratorDimensions.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hiprandSetQuasiRandomGeneratorDimensions(py, rt::call::extract(x0, "generator")?, rt::call::extract(x1, "dimensions")?)?.into_ptr())
+}
+
 fn hiprandSetQuasiRandomGeneratorDimensions(py: Python<'_>, generator: rt::PtrArg, dimensions: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandSetQuasiRandomGeneratorDimensions");
     let a_generator = generator.addr();
@@ -891,18 +930,30 @@ fn hiprandSetQuasiRandomGeneratorDimensions(py: Python<'_>, generator: rt::PtrAr
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_dimensions) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
 }
-/// Returns the version number of the cuRAND or rocRAND library.
-///
-/// Returns in version the version number of the underlying cuRAND or
-/// rocRAND library.
-///
-/// Returns: a tuple of 2 item(s):
-///     hiprandStatus
-///     version: int
-///     - HIPRAND_STATUS_OUT_OF_RANGE if version is NULL \n
-///     - HIPRAND_STATUS_SUCCESS if the version number was successfully returned \n
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `hiprandGetVersion` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hiprandGetVersion: rt::call::Function = rt::call::Function::new(
+    c"hiprandGetVersion",
+    "hiprandGetVersion",
+    &[],
+    rt::fastcall_entry!(C_hiprandGetVersion),
+    c"hiprandGetVersion()\n--\n\nReturns the version number of the cuRAND or rocRAND library.\n\nReturns in version the version number of the underlying cuRAND or\nrocRAND library.\n\nReturns: a tuple of 2 item(s):\n    hiprandStatus\n    version: int\n    - HIPRAND_STATUS_OUT_OF_RANGE if version is NULL \\n\n    - HIPRAND_STATUS_SUCCESS if the version number was successfully returned \\n",
+);
+
+/// The arguments of a call of `hiprandGetVersion`, converted in order.
+unsafe fn C_hiprandGetVersion(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_hiprandGetVersion.args::<0>(py, args, nargs, kwnames)? };
+    Ok(hiprandGetVersion(py)?.into_ptr())
+}
+
 fn hiprandGetVersion(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGetVersion");
     let mut o_version: i32 = Default::default();
@@ -916,22 +967,30 @@ fn hiprandGetVersion(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_version) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?, rt::obj(py, o_version)?])
 }
-/// Construct the histogram for a Poisson distribution.
-///
-/// Construct the histogram for the Poisson distribution with lambda lambda.
-///
-/// Args:
-///     lambda: lambda for the Poisson distribution
-///
-/// Returns: a tuple of 2 item(s):
-///     hiprandStatus
-///     discrete_distribution: rocrand_discrete_distribution_st
-///     - HIPRAND_STATUS_ALLOCATION_FAILED if memory could not be allocated \n
-///     - HIPRAND_STATUS_OUT_OF_RANGE if discrete_distribution pointer was null \n
-///     - HIPRAND_STATUS_OUT_OF_RANGE if lambda is non-positive \n
-///     - HIPRAND_STATUS_SUCCESS if the histogram was constructed successfully \n
-#[pyfunction]
-#[pyo3(signature = (lambda_))]
+/// `hiprandCreatePoissonDistribution` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hiprandCreatePoissonDistribution: rt::call::Function = rt::call::Function::new(
+    c"hiprandCreatePoissonDistribution",
+    "hiprandCreatePoissonDistribution",
+    &["lambda_"],
+    rt::fastcall_entry!(C_hiprandCreatePoissonDistribution),
+    c"hiprandCreatePoissonDistribution(lambda_)\n--\n\nConstruct the histogram for a Poisson distribution.\n\nConstruct the histogram for the Poisson distribution with lambda lambda.\n\nArgs:\n    lambda: lambda for the Poisson distribution\n\nReturns: a tuple of 2 item(s):\n    hiprandStatus\n    discrete_distribution: rocrand_discrete_distribution_st\n    - HIPRAND_STATUS_ALLOCATION_FAILED if memory could not be allocated \\n\n    - HIPRAND_STATUS_OUT_OF_RANGE if discrete_distribution pointer was null \\n\n    - HIPRAND_STATUS_OUT_OF_RANGE if lambda is non-positive \\n\n    - HIPRAND_STATUS_SUCCESS if the histogram was constructed successfully \\n",
+);
+
+/// The arguments of a call of `hiprandCreatePoissonDistribution`, converted in order.
+unsafe fn C_hiprandCreatePoissonDistribution(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_hiprandCreatePoissonDistribution.args::<1>(py, args, nargs, kwnames)? };
+    Ok(hiprandCreatePoissonDistribution(py, rt::call::extract(x0, "lambda_")?)?.into_ptr())
+}
+
 fn hiprandCreatePoissonDistribution(py: Python<'_>, lambda_: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandCreatePoissonDistribution");
     let a_lambda = lambda_;
@@ -946,20 +1005,30 @@ fn hiprandCreatePoissonDistribution(py: Python<'_>, lambda_: f64) -> PyResult<Py
     let __r = py.allow_threads(move || unsafe { __f(a_lambda, a_discrete_distribution) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?, TYPES.instance_at(py, 8, o_discrete_distribution, None)?])
 }
-/// Destroy the histogram array for a discrete distribution.
-///
-/// Destroy the histogram array for a discrete distribution created by
-/// hiprandCreatePoissonDistribution.
-///
-/// Args:
-///     discrete_distribution: pointer to the histogram in device memory
-///
-/// Returns: a tuple of 1 item(s):
-///     hiprandStatus
-///     - HIPRAND_STATUS_OUT_OF_RANGE if discrete_distribution was null \n
-///     - HIPRAND_STATUS_SUCCESS if the histogram was destroyed successfully \n
-#[pyfunction]
-#[pyo3(signature = (discrete_distribution))]
+/// `hiprandDestroyDistribution` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hiprandDestroyDistribution: rt::call::Function = rt::call::Function::new(
+    c"hiprandDestroyDistribution",
+    "hiprandDestroyDistribution",
+    &["discrete_distribution"],
+    rt::fastcall_entry!(C_hiprandDestroyDistribution),
+    c"hiprandDestroyDistribution(discrete_distribution)\n--\n\nDestroy the histogram array for a discrete distribution.\n\nDestroy the histogram array for a discrete distribution created by\nhiprandCreatePoissonDistribution.\n\nArgs:\n    discrete_distribution: pointer to the histogram in device memory\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_OUT_OF_RANGE if discrete_distribution was null \\n\n    - HIPRAND_STATUS_SUCCESS if the histogram was destroyed successfully \\n",
+);
+
+/// The arguments of a call of `hiprandDestroyDistribution`, converted in order.
+unsafe fn C_hiprandDestroyDistribution(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_hiprandDestroyDistribution.args::<1>(py, args, nargs, kwnames)? };
+    Ok(hiprandDestroyDistribution(py, rt::call::extract(x0, "discrete_distribution")?)?.into_ptr())
+}
+
 fn hiprandDestroyDistribution(py: Python<'_>, discrete_distribution: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandDestroyDistribution");
     let a_discrete_distribution = discrete_distribution.addr();
@@ -972,18 +1041,30 @@ fn hiprandDestroyDistribution(py: Python<'_>, discrete_distribution: rt::PtrArg)
     let __r = py.allow_threads(move || unsafe { __f(a_discrete_distribution) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
 }
-/// Retrieves the Sobol 32 direction vector array specified by set.
-///
-/// Args:
-///     set: Specifies which hipRAND vector set for quasirandom generators to retrieve.
-///
-/// Returns: a tuple of 2 item(s):
-///     hiprandStatus
-///     vectors: Pointer
-///     - HIPRAND_STATUS_OUT_OF_RANGE if set is invalid \n
-///     - HIPRAND_STATUS_SUCCESS if vectors was set successfully \n
-#[pyfunction]
-#[pyo3(signature = (set))]
+/// `hiprandGetDirectionVectors32` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hiprandGetDirectionVectors32: rt::call::Function = rt::call::Function::new(
+    c"hiprandGetDirectionVectors32",
+    "hiprandGetDirectionVectors32",
+    &["set"],
+    rt::fastcall_entry!(C_hiprandGetDirectionVectors32),
+    c"hiprandGetDirectionVectors32(set)\n--\n\nRetrieves the Sobol 32 direction vector array specified by set.\n\nArgs:\n    set: Specifies which hipRAND vector set for quasirandom generators to retrieve.\n\nReturns: a tuple of 2 item(s):\n    hiprandStatus\n    vectors: Pointer\n    - HIPRAND_STATUS_OUT_OF_RANGE if set is invalid \\n\n    - HIPRAND_STATUS_SUCCESS if vectors was set successfully \\n",
+);
+
+/// The arguments of a call of `hiprandGetDirectionVectors32`, converted in order.
+unsafe fn C_hiprandGetDirectionVectors32(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_hiprandGetDirectionVectors32.args::<1>(py, args, nargs, kwnames)? };
+    Ok(hiprandGetDirectionVectors32(py, &x0)?.into_ptr())
+}
+
 fn hiprandGetDirectionVectors32(py: Python<'_>, set: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGetDirectionVectors32");
     let mut o_vectors: usize = Default::default();
@@ -998,18 +1079,30 @@ fn hiprandGetDirectionVectors32(py: Python<'_>, set: &Bound<'_, PyAny>) -> PyRes
     let __r = py.allow_threads(move || unsafe { __f(a_vectors, a_set) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?, rt::pointer_result(py, o_vectors)?])
 }
-/// Retrieves the Sobol 64 direction vector array specified by set.
-///
-/// Args:
-///     set: Specifies which hipRAND vector set for quasirandom generators to retrieve.
-///
-/// Returns: a tuple of 2 item(s):
-///     hiprandStatus
-///     vectors: Pointer
-///     - HIPRAND_STATUS_OUT_OF_RANGE if set is invalid \n
-///     - HIPRAND_STATUS_SUCCESS if vectors was set successfully \n
-#[pyfunction]
-#[pyo3(signature = (set))]
+/// `hiprandGetDirectionVectors64` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hiprandGetDirectionVectors64: rt::call::Function = rt::call::Function::new(
+    c"hiprandGetDirectionVectors64",
+    "hiprandGetDirectionVectors64",
+    &["set"],
+    rt::fastcall_entry!(C_hiprandGetDirectionVectors64),
+    c"hiprandGetDirectionVectors64(set)\n--\n\nRetrieves the Sobol 64 direction vector array specified by set.\n\nArgs:\n    set: Specifies which hipRAND vector set for quasirandom generators to retrieve.\n\nReturns: a tuple of 2 item(s):\n    hiprandStatus\n    vectors: Pointer\n    - HIPRAND_STATUS_OUT_OF_RANGE if set is invalid \\n\n    - HIPRAND_STATUS_SUCCESS if vectors was set successfully \\n",
+);
+
+/// The arguments of a call of `hiprandGetDirectionVectors64`, converted in order.
+unsafe fn C_hiprandGetDirectionVectors64(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_hiprandGetDirectionVectors64.args::<1>(py, args, nargs, kwnames)? };
+    Ok(hiprandGetDirectionVectors64(py, &x0)?.into_ptr())
+}
+
 fn hiprandGetDirectionVectors64(py: Python<'_>, set: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGetDirectionVectors64");
     let mut o_vectors: usize = Default::default();
@@ -1024,16 +1117,30 @@ fn hiprandGetDirectionVectors64(py: Python<'_>, set: &Bound<'_, PyAny>) -> PyRes
     let __r = py.allow_threads(move || unsafe { __f(a_vectors, a_set) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?, rt::pointer_result(py, o_vectors)?])
 }
-/// Retrieves the scramble constants for 32-bit scrambled Sobol generation.
-///
-/// Args:
-///     constants: Pointer to the constants pointer.
-///
-/// Returns: a tuple of 1 item(s):
-///     hiprandStatus
-///     - HIPRAND_STATUS_SUCCESS if the pointer was set successfully
-#[pyfunction]
-#[pyo3(signature = (constants))]
+/// `hiprandGetScrambleConstants32` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hiprandGetScrambleConstants32: rt::call::Function = rt::call::Function::new(
+    c"hiprandGetScrambleConstants32",
+    "hiprandGetScrambleConstants32",
+    &["constants"],
+    rt::fastcall_entry!(C_hiprandGetScrambleConstants32),
+    c"hiprandGetScrambleConstants32(constants)\n--\n\nRetrieves the scramble constants for 32-bit scrambled Sobol generation.\n\nArgs:\n    constants: Pointer to the constants pointer.\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_SUCCESS if the pointer was set successfully",
+);
+
+/// The arguments of a call of `hiprandGetScrambleConstants32`, converted in order.
+unsafe fn C_hiprandGetScrambleConstants32(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_hiprandGetScrambleConstants32.args::<1>(py, args, nargs, kwnames)? };
+    Ok(hiprandGetScrambleConstants32(py, rt::call::extract(x0, "constants")?)?.into_ptr())
+}
+
 fn hiprandGetScrambleConstants32(py: Python<'_>, constants: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGetScrambleConstants32");
     let a_constants = constants.addr();
@@ -1046,16 +1153,30 @@ fn hiprandGetScrambleConstants32(py: Python<'_>, constants: rt::PtrArgMut) -> Py
     let __r = py.allow_threads(move || unsafe { __f(a_constants) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
 }
-/// Retrieves the scramble constants for 64-bit scrambled Sobol generation.
-///
-/// Args:
-///     constants: Pointer to the constants pointer.
-///
-/// Returns: a tuple of 1 item(s):
-///     hiprandStatus
-///     - HIPRAND_STATUS_SUCCESS if the pointer was set successfully
-#[pyfunction]
-#[pyo3(signature = (constants))]
+/// `hiprandGetScrambleConstants64` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hiprandGetScrambleConstants64: rt::call::Function = rt::call::Function::new(
+    c"hiprandGetScrambleConstants64",
+    "hiprandGetScrambleConstants64",
+    &["constants"],
+    rt::fastcall_entry!(C_hiprandGetScrambleConstants64),
+    c"hiprandGetScrambleConstants64(constants)\n--\n\nRetrieves the scramble constants for 64-bit scrambled Sobol generation.\n\nArgs:\n    constants: Pointer to the constants pointer.\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_SUCCESS if the pointer was set successfully",
+);
+
+/// The arguments of a call of `hiprandGetScrambleConstants64`, converted in order.
+unsafe fn C_hiprandGetScrambleConstants64(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_hiprandGetScrambleConstants64.args::<1>(py, args, nargs, kwnames)? };
+    Ok(hiprandGetScrambleConstants64(py, rt::call::extract(x0, "constants")?)?.into_ptr())
+}
+
 fn hiprandGetScrambleConstants64(py: Python<'_>, constants: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGetScrambleConstants64");
     let a_constants = constants.addr();
@@ -1088,36 +1209,36 @@ fn _symbol_address(py: Python<'_>, name: &str) -> PyResult<usize> {
 
 /// Adds this module's functions, constants and lazily created types to `m`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(pyo3::wrap_pyfunction!(hiprandCreateGenerator, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hiprandCreateGeneratorHost, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hiprandDestroyGenerator, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hiprandGenerate, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hiprandGenerateChar, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hiprandGenerateShort, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hiprandGenerateLongLong, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hiprandGenerateUniform, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hiprandGenerateUniformDouble, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hiprandGenerateUniformHalf, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hiprandGenerateNormal, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hiprandGenerateNormalDouble, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hiprandGenerateNormalHalf, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hiprandGenerateLogNormal, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hiprandGenerateLogNormalDouble, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hiprandGenerateLogNormalHalf, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hiprandGeneratePoisson, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hiprandGenerateSeeds, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hiprandSetStream, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hiprandSetPseudoRandomGeneratorSeed, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hiprandSetGeneratorOffset, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hiprandSetGeneratorOrdering, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hiprandSetQuasiRandomGeneratorDimensions, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hiprandGetVersion, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hiprandCreatePoissonDistribution, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hiprandDestroyDistribution, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hiprandGetDirectionVectors32, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hiprandGetDirectionVectors64, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hiprandGetScrambleConstants32, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hiprandGetScrambleConstants64, m)?)?;
+    F_hiprandCreateGenerator.add_to(m, PYTHON_MODULE)?;
+    F_hiprandCreateGeneratorHost.add_to(m, PYTHON_MODULE)?;
+    F_hiprandDestroyGenerator.add_to(m, PYTHON_MODULE)?;
+    F_hiprandGenerate.add_to(m, PYTHON_MODULE)?;
+    F_hiprandGenerateChar.add_to(m, PYTHON_MODULE)?;
+    F_hiprandGenerateShort.add_to(m, PYTHON_MODULE)?;
+    F_hiprandGenerateLongLong.add_to(m, PYTHON_MODULE)?;
+    F_hiprandGenerateUniform.add_to(m, PYTHON_MODULE)?;
+    F_hiprandGenerateUniformDouble.add_to(m, PYTHON_MODULE)?;
+    F_hiprandGenerateUniformHalf.add_to(m, PYTHON_MODULE)?;
+    F_hiprandGenerateNormal.add_to(m, PYTHON_MODULE)?;
+    F_hiprandGenerateNormalDouble.add_to(m, PYTHON_MODULE)?;
+    F_hiprandGenerateNormalHalf.add_to(m, PYTHON_MODULE)?;
+    F_hiprandGenerateLogNormal.add_to(m, PYTHON_MODULE)?;
+    F_hiprandGenerateLogNormalDouble.add_to(m, PYTHON_MODULE)?;
+    F_hiprandGenerateLogNormalHalf.add_to(m, PYTHON_MODULE)?;
+    F_hiprandGeneratePoisson.add_to(m, PYTHON_MODULE)?;
+    F_hiprandGenerateSeeds.add_to(m, PYTHON_MODULE)?;
+    F_hiprandSetStream.add_to(m, PYTHON_MODULE)?;
+    F_hiprandSetPseudoRandomGeneratorSeed.add_to(m, PYTHON_MODULE)?;
+    F_hiprandSetGeneratorOffset.add_to(m, PYTHON_MODULE)?;
+    F_hiprandSetGeneratorOrdering.add_to(m, PYTHON_MODULE)?;
+    F_hiprandSetQuasiRandomGeneratorDimensions.add_to(m, PYTHON_MODULE)?;
+    F_hiprandGetVersion.add_to(m, PYTHON_MODULE)?;
+    F_hiprandCreatePoissonDistribution.add_to(m, PYTHON_MODULE)?;
+    F_hiprandDestroyDistribution.add_to(m, PYTHON_MODULE)?;
+    F_hiprandGetDirectionVectors32.add_to(m, PYTHON_MODULE)?;
+    F_hiprandGetDirectionVectors64.add_to(m, PYTHON_MODULE)?;
+    F_hiprandGetScrambleConstants32.add_to(m, PYTHON_MODULE)?;
+    F_hiprandGetScrambleConstants64.add_to(m, PYTHON_MODULE)?;
     m.add_function(pyo3::wrap_pyfunction!(has_symbol, m)?)?;
     m.add_function(pyo3::wrap_pyfunction!(_symbol_address, m)?)?;
     m.add("HIPRAND_VERSION", 300100i64)?;

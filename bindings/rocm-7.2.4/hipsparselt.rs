@@ -48,12 +48,30 @@ pub(crate) struct R_hipsparseLtHandle_t {
     pub data: [u8; 11024],
 }
 const _: () = assert!(std::mem::size_of::<R_hipsparseLtHandle_t>() == 11024);
-/// Initialize hipSPARSELt for the current HIP device
-///
-/// hipsparseLtInitialize Initialize hipSPARSELt for the current HIP device, to avoid costly startup time at the first call on that device.
-/// Only work when using HIP backend.
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `hipsparseLtInitialize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hipsparseLtInitialize: rt::call::Function = rt::call::Function::new(
+    c"hipsparseLtInitialize",
+    "hipsparseLtInitialize",
+    &[],
+    rt::fastcall_entry!(C_hipsparseLtInitialize),
+    c"hipsparseLtInitialize()\n--\n\nInitialize hipSPARSELt for the current HIP device\n\nhipsparseLtInitialize Initialize hipSPARSELt for the current HIP device, to avoid costly startup time at the first call on that device.\nOnly work when using HIP backend.",
+);
+
+/// The arguments of a call of `hipsparseLtInitialize`, converted in order.
+unsafe fn C_hipsparseLtInitialize(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_hipsparseLtInitialize.args::<0>(py, args, nargs, kwnames)? };
+    Ok(hipsparseLtInitialize(py)?.into_ptr())
+}
+
 fn hipsparseLtInitialize(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtInitialize");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -65,20 +83,30 @@ fn hipsparseLtInitialize(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     rt::tuple(py, [])
 }
-/// Retrive the version number of the hipSPARSELt library.
-///
-/// hipsparseLtGetVersion return the version number of the hipSPARSELt library.
-///
-/// Args:
-///     handle
-///
-/// Returns: a tuple of 2 item(s):
-///     hipsparseStatus_t
-///     version: int
-///     HIPSPARSE_STATUS_SUCCESS
-///     HIPSPARSE_STATUS_INVALID_VALUE handle is invalid.
-#[pyfunction]
-#[pyo3(signature = (handle))]
+/// `hipsparseLtGetVersion` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hipsparseLtGetVersion: rt::call::Function = rt::call::Function::new(
+    c"hipsparseLtGetVersion",
+    "hipsparseLtGetVersion",
+    &["handle"],
+    rt::fastcall_entry!(C_hipsparseLtGetVersion),
+    c"hipsparseLtGetVersion(handle)\n--\n\nRetrive the version number of the hipSPARSELt library.\n\nhipsparseLtGetVersion return the version number of the hipSPARSELt library.\n\nArgs:\n    handle\n\nReturns: a tuple of 2 item(s):\n    hipsparseStatus_t\n    version: int\n    HIPSPARSE_STATUS_SUCCESS\n    HIPSPARSE_STATUS_INVALID_VALUE handle is invalid.",
+);
+
+/// The arguments of a call of `hipsparseLtGetVersion`, converted in order.
+unsafe fn C_hipsparseLtGetVersion(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_hipsparseLtGetVersion.args::<1>(py, args, nargs, kwnames)? };
+    Ok(hipsparseLtGetVersion(py, &x0)?.into_ptr())
+}
+
 fn hipsparseLtGetVersion(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtGetVersion");
     let p_handle = TYPES.record_ptr_arg(8, handle, false)?;
@@ -94,19 +122,30 @@ fn hipsparseLtGetVersion(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResult<
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_version) });
     rt::tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_version)?])
 }
-/// Retrive the value of the requested property.
-///
-/// hipsparseLtGetProperty return the value of the requested property.
-///
-/// Args:
-///     propertyType
-///
-/// Returns: a tuple of 2 item(s):
-///     hipsparseStatus_t
-///     value: int
-///     HIPSPARSE_STATUS_SUCCESS
-#[pyfunction]
-#[pyo3(signature = (propertyType))]
+/// `hipsparseLtGetProperty` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hipsparseLtGetProperty: rt::call::Function = rt::call::Function::new(
+    c"hipsparseLtGetProperty",
+    "hipsparseLtGetProperty",
+    &["propertyType"],
+    rt::fastcall_entry!(C_hipsparseLtGetProperty),
+    c"hipsparseLtGetProperty(propertyType)\n--\n\nRetrive the value of the requested property.\n\nhipsparseLtGetProperty return the value of the requested property.\n\nArgs:\n    propertyType\n\nReturns: a tuple of 2 item(s):\n    hipsparseStatus_t\n    value: int\n    HIPSPARSE_STATUS_SUCCESS",
+);
+
+/// The arguments of a call of `hipsparseLtGetProperty`, converted in order.
+unsafe fn C_hipsparseLtGetProperty(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_hipsparseLtGetProperty.args::<1>(py, args, nargs, kwnames)? };
+    Ok(hipsparseLtGetProperty(py, &x0)?.into_ptr())
+}
+
 fn hipsparseLtGetProperty(py: Python<'_>, propertyType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtGetProperty");
     let a_propertyType = rt::narrow::<u32>(super::hip::TYPES.enum_arg(71, propertyType)?)?;
@@ -121,14 +160,30 @@ fn hipsparseLtGetProperty(py: Python<'_>, propertyType: &Bound<'_, PyAny>) -> Py
     let __r = py.allow_threads(move || unsafe { __f(a_propertyType, a_value) });
     rt::tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_value)?])
 }
-/// Args:
-///     handle
-///     rev
-///
-/// Returns: a tuple of 1 item(s):
-///     hipsparseStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, rev))]
+/// `hipsparseLtGetGitRevision` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hipsparseLtGetGitRevision: rt::call::Function = rt::call::Function::new(
+    c"hipsparseLtGetGitRevision",
+    "hipsparseLtGetGitRevision",
+    &["handle", "rev"],
+    rt::fastcall_entry!(C_hipsparseLtGetGitRevision),
+    c"hipsparseLtGetGitRevision(handle, rev)\n--\n\nArgs:\n    handle\n    rev\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t",
+);
+
+/// The arguments of a call of `hipsparseLtGetGitRevision`, converted in order.
+unsafe fn C_hipsparseLtGetGitRevision(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hipsparseLtGetGitRevision.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hipsparseLtGetGitRevision(py, &x0, rt::call::extract(x1, "rev")?)?.into_ptr())
+}
+
 fn hipsparseLtGetGitRevision(py: Python<'_>, handle: &Bound<'_, PyAny>, rev: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtGetGitRevision");
     let a_handle = TYPES.record_arg::<R_hipsparseLtHandle_t>(8, handle)?;
@@ -142,13 +197,30 @@ fn hipsparseLtGetGitRevision(py: Python<'_>, handle: &Bound<'_, PyAny>, rev: rt:
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rev) });
     rt::tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Args:
-///     archName
-///
-/// Returns: a tuple of 1 item(s):
-///     hipsparseStatus_t
-#[pyfunction]
-#[pyo3(signature = (archName))]
+/// `hipsparseLtGetArchName` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hipsparseLtGetArchName: rt::call::Function = rt::call::Function::new(
+    c"hipsparseLtGetArchName",
+    "hipsparseLtGetArchName",
+    &["archName"],
+    rt::fastcall_entry!(C_hipsparseLtGetArchName),
+    c"hipsparseLtGetArchName(archName)\n--\n\nArgs:\n    archName\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t",
+);
+
+/// The arguments of a call of `hipsparseLtGetArchName`, converted in order.
+unsafe fn C_hipsparseLtGetArchName(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_hipsparseLtGetArchName.args::<1>(py, args, nargs, kwnames)? };
+    Ok(hipsparseLtGetArchName(py, rt::call::extract(x0, "archName")?)?.into_ptr())
+}
+
 fn hipsparseLtGetArchName(py: Python<'_>, archName: rt::CStrArrayArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtGetArchName");
     let a_archName = archName.addr();
@@ -161,22 +233,30 @@ fn hipsparseLtGetArchName(py: Python<'_>, archName: rt::CStrArrayArg) -> PyResul
     let __r = py.allow_threads(move || unsafe { __f(a_archName) });
     rt::tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Create a hipsparselt handle
-///
-/// hipsparseLtInit creates the hipSPARSELt library context. It must be
-/// initialized before any other hipSPARSELt API function is invoked and must be passed to
-/// all subsequent library function calls. The handle should be destroyed at the end
-/// using hipsparseLtDestroy_handle().
-///
-/// Args:
-///     handle
-///
-/// Returns: a tuple of 1 item(s):
-///     hipsparseStatus_t
-///     HIPSPARSE_STATUS_SUCCESS the initialization succeeded.
-///     HIPSPARSE_STATUS_INVALID_VALUE handle is invalid.
-#[pyfunction]
-#[pyo3(signature = (handle))]
+/// `hipsparseLtInit` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hipsparseLtInit: rt::call::Function = rt::call::Function::new(
+    c"hipsparseLtInit",
+    "hipsparseLtInit",
+    &["handle"],
+    rt::fastcall_entry!(C_hipsparseLtInit),
+    c"hipsparseLtInit(handle)\n--\n\nCreate a hipsparselt handle\n\nhipsparseLtInit creates the hipSPARSELt library context. It must be\ninitialized before any other hipSPARSELt API function is invoked and must be passed to\nall subsequent library function calls. The handle should be destroyed at the end\nusing hipsparseLtDestroy_handle().\n\nArgs:\n    handle\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t\n    HIPSPARSE_STATUS_SUCCESS the initialization succeeded.\n    HIPSPARSE_STATUS_INVALID_VALUE handle is invalid.",
+);
+
+/// The arguments of a call of `hipsparseLtInit`, converted in order.
+unsafe fn C_hipsparseLtInit(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_hipsparseLtInit.args::<1>(py, args, nargs, kwnames)? };
+    Ok(hipsparseLtInit(py, &x0)?.into_ptr())
+}
+
 fn hipsparseLtInit(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtInit");
     let p_handle = TYPES.record_ptr_arg(8, handle, true)?;
@@ -190,20 +270,30 @@ fn hipsparseLtInit(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResult<PyObje
     let __r = py.allow_threads(move || unsafe { __f(a_handle) });
     rt::tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Destroy a hipsparselt handle
-///
-/// hipsparseLtDestroy destroys the hipSPARSELt library context and releases all
-/// resources used by the hipSPARSELt library.
-///
-/// Args:
-///     handle
-///
-/// Returns: a tuple of 1 item(s):
-///     hipsparseStatus_t
-///     HIPSPARSE_STATUS_SUCCESS the operation completed successfully.
-///     HIPSPARSE_STATUS_NOT_INITIALIZED handle is invalid.
-#[pyfunction]
-#[pyo3(signature = (handle))]
+/// `hipsparseLtDestroy` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hipsparseLtDestroy: rt::call::Function = rt::call::Function::new(
+    c"hipsparseLtDestroy",
+    "hipsparseLtDestroy",
+    &["handle"],
+    rt::fastcall_entry!(C_hipsparseLtDestroy),
+    c"hipsparseLtDestroy(handle)\n--\n\nDestroy a hipsparselt handle\n\nhipsparseLtDestroy destroys the hipSPARSELt library context and releases all\nresources used by the hipSPARSELt library.\n\nArgs:\n    handle\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_NOT_INITIALIZED handle is invalid.",
+);
+
+/// The arguments of a call of `hipsparseLtDestroy`, converted in order.
+unsafe fn C_hipsparseLtDestroy(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_hipsparseLtDestroy.args::<1>(py, args, nargs, kwnames)? };
+    Ok(hipsparseLtDestroy(py, &x0)?.into_ptr())
+}
+
 fn hipsparseLtDestroy(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtDestroy");
     let p_handle = TYPES.record_ptr_arg(8, handle, false)?;
@@ -217,28 +307,30 @@ fn hipsparseLtDestroy(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResult<PyO
     let __r = py.allow_threads(move || unsafe { __f(a_handle) });
     rt::tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Create a descriptor for dense matrix
-///
-/// hipsparseLtDenseDescriptorInit creates a matrix descriptor It initializes
-/// It should be destroyed at the end using \ref hipsparseLtMatDescriptorDestroy().
-///
-/// Args:
-///     handle
-///     matDescr
-///     rows
-///     cols
-///     ld
-///     alignment
-///     valueType
-///     order
-///
-/// Returns: a tuple of 1 item(s):
-///     hipsparseStatus_t
-///     HIPSPARSE_STATUS_SUCCESS the operation completed successfully.
-///     HIPSPARSE_STATUS_INVALID_VALUE handle, descr , rows , cols , ld  is invalid.
-///     HIPSPARSE_STATUS_NOT_SUPPORTED rows , cols , ld , alignment , valueType or order is not supported.
-#[pyfunction]
-#[pyo3(signature = (handle, matDescr, rows, cols, ld, alignment, valueType, order))]
+/// `hipsparseLtDenseDescriptorInit` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hipsparseLtDenseDescriptorInit: rt::call::Function = rt::call::Function::new(
+    c"hipsparseLtDenseDescriptorInit",
+    "hipsparseLtDenseDescriptorInit",
+    &["handle", "matDescr", "rows", "cols", "ld", "alignment", "valueType", "order"],
+    rt::fastcall_entry!(C_hipsparseLtDenseDescriptorInit),
+    c"hipsparseLtDenseDescriptorInit(handle, matDescr, rows, cols, ld, alignment, valueType, order)\n--\n\nCreate a descriptor for dense matrix\n\nhipsparseLtDenseDescriptorInit creates a matrix descriptor It initializes\nIt should be destroyed at the end using \\ref hipsparseLtMatDescriptorDestroy().\n\nArgs:\n    handle\n    matDescr\n    rows\n    cols\n    ld\n    alignment\n    valueType\n    order\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, descr , rows , cols , ld  is invalid.\n    HIPSPARSE_STATUS_NOT_SUPPORTED rows , cols , ld , alignment , valueType or order is not supported.",
+);
+
+/// The arguments of a call of `hipsparseLtDenseDescriptorInit`, converted in order.
+unsafe fn C_hipsparseLtDenseDescriptorInit(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7] =
+        unsafe { F_hipsparseLtDenseDescriptorInit.args::<8>(py, args, nargs, kwnames)? };
+    Ok(hipsparseLtDenseDescriptorInit(py, &x0, &x1, rt::call::extract(x2, "rows")?, rt::call::extract(x3, "cols")?, rt::call::extract(x4, "ld")?, rt::call::extract(x5, "alignment")?, &x6, &x7)?.into_ptr())
+}
+
 fn hipsparseLtDenseDescriptorInit(py: Python<'_>, handle: &Bound<'_, PyAny>, matDescr: &Bound<'_, PyAny>, rows: rt::CInt<i64>, cols: rt::CInt<i64>, ld: rt::CInt<i64>, alignment: rt::CInt<u32>, valueType: &Bound<'_, PyAny>, order: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtDenseDescriptorInit");
     let p_handle = TYPES.record_ptr_arg(8, handle, false)?;
@@ -260,29 +352,30 @@ fn hipsparseLtDenseDescriptorInit(py: Python<'_>, handle: &Bound<'_, PyAny>, mat
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_matDescr, a_rows, a_cols, a_ld, a_alignment, a_valueType, a_order) });
     rt::tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Create a descriptor for structured matrix
-///
-/// hipsparseLtStructuredDescriptorInit creates a matrix descriptor It initializes
-/// It should be destroyed at the end using \ref hipsparseLtMatDescriptorDestroy().
-///
-/// Args:
-///     handle
-///     matDescr
-///     rows
-///     cols
-///     ld
-///     alignment
-///     valueType
-///     order
-///     sparsity
-///
-/// Returns: a tuple of 1 item(s):
-///     hipsparseStatus_t
-///     HIPSPARSE_STATUS_SUCCESS the operation completed successfully.
-///     HIPSPARSE_STATUS_INVALID_VALUE handle, descr , rows , cols , ld  is invalid.
-///     HIPSPARSE_STATUS_NOT_SUPPORTED rows , cols , ld , alignment , valueType or order is not supported.
-#[pyfunction]
-#[pyo3(signature = (handle, matDescr, rows, cols, ld, alignment, valueType, order, sparsity))]
+/// `hipsparseLtStructuredDescriptorInit` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hipsparseLtStructuredDescriptorInit: rt::call::Function = rt::call::Function::new(
+    c"hipsparseLtStructuredDescriptorInit",
+    "hipsparseLtStructuredDescriptorInit",
+    &["handle", "matDescr", "rows", "cols", "ld", "alignment", "valueType", "order", "sparsity"],
+    rt::fastcall_entry!(C_hipsparseLtStructuredDescriptorInit),
+    c"hipsparseLtStructuredDescriptorInit(handle, matDescr, rows, cols, ld, alignment, valueType, order, sparsity)\n--\n\nCreate a descriptor for structured matrix\n\nhipsparseLtStructuredDescriptorInit creates a matrix descriptor It initializes\nIt should be destroyed at the end using \\ref hipsparseLtMatDescriptorDestroy().\n\nArgs:\n    handle\n    matDescr\n    rows\n    cols\n    ld\n    alignment\n    valueType\n    order\n    sparsity\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, descr , rows , cols , ld  is invalid.\n    HIPSPARSE_STATUS_NOT_SUPPORTED rows , cols , ld , alignment , valueType or order is not supported.",
+);
+
+/// The arguments of a call of `hipsparseLtStructuredDescriptorInit`, converted in order.
+unsafe fn C_hipsparseLtStructuredDescriptorInit(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8] =
+        unsafe { F_hipsparseLtStructuredDescriptorInit.args::<9>(py, args, nargs, kwnames)? };
+    Ok(hipsparseLtStructuredDescriptorInit(py, &x0, &x1, rt::call::extract(x2, "rows")?, rt::call::extract(x3, "cols")?, rt::call::extract(x4, "ld")?, rt::call::extract(x5, "alignment")?, &x6, &x7, &x8)?.into_ptr())
+}
+
 fn hipsparseLtStructuredDescriptorInit(py: Python<'_>, handle: &Bound<'_, PyAny>, matDescr: &Bound<'_, PyAny>, rows: rt::CInt<i64>, cols: rt::CInt<i64>, ld: rt::CInt<i64>, alignment: rt::CInt<u32>, valueType: &Bound<'_, PyAny>, order: &Bound<'_, PyAny>, sparsity: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtStructuredDescriptorInit");
     let p_handle = TYPES.record_ptr_arg(8, handle, false)?;
@@ -305,20 +398,30 @@ fn hipsparseLtStructuredDescriptorInit(py: Python<'_>, handle: &Bound<'_, PyAny>
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_matDescr, a_rows, a_cols, a_ld, a_alignment, a_valueType, a_order, a_sparsity) });
     rt::tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Destroy a matrix descriptor
-///
-/// hipsparseLtMatDescriptorDestroy destroys a matrix descriptor and releases all
-/// resources used by the descriptor
-///
-/// Args:
-///     matDescr
-///
-/// Returns: a tuple of 1 item(s):
-///     hipsparseStatus_t
-///     HIPSPARSE_STATUS_SUCCESS the operation completed successfully.
-///     HIPSPARSE_STATUS_INVALID_VALUE descr is invalid.
-#[pyfunction]
-#[pyo3(signature = (matDescr))]
+/// `hipsparseLtMatDescriptorDestroy` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hipsparseLtMatDescriptorDestroy: rt::call::Function = rt::call::Function::new(
+    c"hipsparseLtMatDescriptorDestroy",
+    "hipsparseLtMatDescriptorDestroy",
+    &["matDescr"],
+    rt::fastcall_entry!(C_hipsparseLtMatDescriptorDestroy),
+    c"hipsparseLtMatDescriptorDestroy(matDescr)\n--\n\nDestroy a matrix descriptor\n\nhipsparseLtMatDescriptorDestroy destroys a matrix descriptor and releases all\nresources used by the descriptor\n\nArgs:\n    matDescr\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE descr is invalid.",
+);
+
+/// The arguments of a call of `hipsparseLtMatDescriptorDestroy`, converted in order.
+unsafe fn C_hipsparseLtMatDescriptorDestroy(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_hipsparseLtMatDescriptorDestroy.args::<1>(py, args, nargs, kwnames)? };
+    Ok(hipsparseLtMatDescriptorDestroy(py, &x0)?.into_ptr())
+}
+
 fn hipsparseLtMatDescriptorDestroy(py: Python<'_>, matDescr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtMatDescriptorDestroy");
     let p_matDescr = TYPES.record_ptr_arg(9, matDescr, false)?;
@@ -332,24 +435,30 @@ fn hipsparseLtMatDescriptorDestroy(py: Python<'_>, matDescr: &Bound<'_, PyAny>) 
     let __r = py.allow_threads(move || unsafe { __f(a_matDescr) });
     rt::tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Specify the matrix attribute of a matrix descriptor
-///
-/// hipsparseLtMatDescSetAttribute sets the value of the specified attribute belonging
-/// to matrix descr such as number of batches and their stride.
-///
-/// Args:
-///     handle
-///     matDescr
-///     matAttribute
-///     data
-///     dataSize
-///
-/// Returns: a tuple of 1 item(s):
-///     hipsparseStatus_t
-///     HIPSPARSE_STATUS_SUCCESS the operation completed successfully.
-///     HIPSPARSE_STATUS_INVALID_VALUE handle , matmulDescr , data or dataSize is invalid.
-#[pyfunction]
-#[pyo3(signature = (handle, matDescr, matAttribute, data, dataSize))]
+/// `hipsparseLtMatDescSetAttribute` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hipsparseLtMatDescSetAttribute: rt::call::Function = rt::call::Function::new(
+    c"hipsparseLtMatDescSetAttribute",
+    "hipsparseLtMatDescSetAttribute",
+    &["handle", "matDescr", "matAttribute", "data", "dataSize"],
+    rt::fastcall_entry!(C_hipsparseLtMatDescSetAttribute),
+    c"hipsparseLtMatDescSetAttribute(handle, matDescr, matAttribute, data, dataSize)\n--\n\nSpecify the matrix attribute of a matrix descriptor\n\nhipsparseLtMatDescSetAttribute sets the value of the specified attribute belonging\nto matrix descr such as number of batches and their stride.\n\nArgs:\n    handle\n    matDescr\n    matAttribute\n    data\n    dataSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle , matmulDescr , data or dataSize is invalid.",
+);
+
+/// The arguments of a call of `hipsparseLtMatDescSetAttribute`, converted in order.
+unsafe fn C_hipsparseLtMatDescSetAttribute(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4] =
+        unsafe { F_hipsparseLtMatDescSetAttribute.args::<5>(py, args, nargs, kwnames)? };
+    Ok(hipsparseLtMatDescSetAttribute(py, &x0, &x1, &x2, rt::call::extract(x3, "data")?, rt::call::extract(x4, "dataSize")?)?.into_ptr())
+}
+
 fn hipsparseLtMatDescSetAttribute(py: Python<'_>, handle: &Bound<'_, PyAny>, matDescr: &Bound<'_, PyAny>, matAttribute: &Bound<'_, PyAny>, data: rt::PtrArg, dataSize: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtMatDescSetAttribute");
     let p_handle = TYPES.record_ptr_arg(8, handle, false)?;
@@ -368,23 +477,30 @@ fn hipsparseLtMatDescSetAttribute(py: Python<'_>, handle: &Bound<'_, PyAny>, mat
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_matDescr, a_matAttribute, a_data, a_dataSize) });
     rt::tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Get the matrix type of a matrix descriptor
-///
-/// hipsparseLtMatDescGetAttribute returns the matrix attribute of a matrix descriptor
-///
-/// Args:
-///     handle
-///     matDescr
-///     matAttribute
-///     data
-///     dataSize
-///
-/// Returns: a tuple of 1 item(s):
-///     hipsparseStatus_t
-///     HIPSPARSE_STATUS_SUCCESS the operation completed successfully.
-///     HIPSPARSE_STATUS_INVALID_VALUE handle , descr , data or dataSize is invalid.
-#[pyfunction]
-#[pyo3(signature = (handle, matDescr, matAttribute, data, dataSize))]
+/// `hipsparseLtMatDescGetAttribute` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hipsparseLtMatDescGetAttribute: rt::call::Function = rt::call::Function::new(
+    c"hipsparseLtMatDescGetAttribute",
+    "hipsparseLtMatDescGetAttribute",
+    &["handle", "matDescr", "matAttribute", "data", "dataSize"],
+    rt::fastcall_entry!(C_hipsparseLtMatDescGetAttribute),
+    c"hipsparseLtMatDescGetAttribute(handle, matDescr, matAttribute, data, dataSize)\n--\n\nGet the matrix type of a matrix descriptor\n\nhipsparseLtMatDescGetAttribute returns the matrix attribute of a matrix descriptor\n\nArgs:\n    handle\n    matDescr\n    matAttribute\n    data\n    dataSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle , descr , data or dataSize is invalid.",
+);
+
+/// The arguments of a call of `hipsparseLtMatDescGetAttribute`, converted in order.
+unsafe fn C_hipsparseLtMatDescGetAttribute(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4] =
+        unsafe { F_hipsparseLtMatDescGetAttribute.args::<5>(py, args, nargs, kwnames)? };
+    Ok(hipsparseLtMatDescGetAttribute(py, &x0, &x1, &x2, rt::call::extract(x3, "data")?, rt::call::extract(x4, "dataSize")?)?.into_ptr())
+}
+
 fn hipsparseLtMatDescGetAttribute(py: Python<'_>, handle: &Bound<'_, PyAny>, matDescr: &Bound<'_, PyAny>, matAttribute: &Bound<'_, PyAny>, data: rt::PtrArgMut, dataSize: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtMatDescGetAttribute");
     let p_handle = TYPES.record_ptr_arg(8, handle, false)?;
@@ -403,28 +519,30 @@ fn hipsparseLtMatDescGetAttribute(py: Python<'_>, handle: &Bound<'_, PyAny>, mat
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_matDescr, a_matAttribute, a_data, a_dataSize) });
     rt::tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Initializes the matrix multiplication descriptor.
-///
-/// hipsparseLtMatmulDescriptorInit creates a matrix multiplication descriptor.
-///
-/// Args:
-///     handle
-///     matmulDescr
-///     opA
-///     opB
-///     matA
-///     matB
-///     matC
-///     matD
-///     computeType
-///
-/// Returns: a tuple of 1 item(s):
-///     hipsparseStatus_t
-///     HIPSPARSE_STATUS_SUCCESS the operation completed successfully.
-///     HIPSPARSE_STATUS_INVALID_VALUE handle , matmulDescr , opA , opB , matA , matB , matC , matD or computeType ,is invalid.
-///     HIPSPARSE_STATUS_NOT_SUPPORTED opA , opB or computeType is invalid.
-#[pyfunction]
-#[pyo3(signature = (handle, matmulDescr, opA, opB, matA, matB, matC, matD, computeType))]
+/// `hipsparseLtMatmulDescriptorInit` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hipsparseLtMatmulDescriptorInit: rt::call::Function = rt::call::Function::new(
+    c"hipsparseLtMatmulDescriptorInit",
+    "hipsparseLtMatmulDescriptorInit",
+    &["handle", "matmulDescr", "opA", "opB", "matA", "matB", "matC", "matD", "computeType"],
+    rt::fastcall_entry!(C_hipsparseLtMatmulDescriptorInit),
+    c"hipsparseLtMatmulDescriptorInit(handle, matmulDescr, opA, opB, matA, matB, matC, matD, computeType)\n--\n\nInitializes the matrix multiplication descriptor.\n\nhipsparseLtMatmulDescriptorInit creates a matrix multiplication descriptor.\n\nArgs:\n    handle\n    matmulDescr\n    opA\n    opB\n    matA\n    matB\n    matC\n    matD\n    computeType\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle , matmulDescr , opA , opB , matA , matB , matC , matD or computeType ,is invalid.\n    HIPSPARSE_STATUS_NOT_SUPPORTED opA , opB or computeType is invalid.",
+);
+
+/// The arguments of a call of `hipsparseLtMatmulDescriptorInit`, converted in order.
+unsafe fn C_hipsparseLtMatmulDescriptorInit(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8] =
+        unsafe { F_hipsparseLtMatmulDescriptorInit.args::<9>(py, args, nargs, kwnames)? };
+    Ok(hipsparseLtMatmulDescriptorInit(py, &x0, &x1, &x2, &x3, &x4, &x5, &x6, &x7, &x8)?.into_ptr())
+}
+
 fn hipsparseLtMatmulDescriptorInit(py: Python<'_>, handle: &Bound<'_, PyAny>, matmulDescr: &Bound<'_, PyAny>, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, matA: &Bound<'_, PyAny>, matB: &Bound<'_, PyAny>, matC: &Bound<'_, PyAny>, matD: &Bound<'_, PyAny>, computeType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtMatmulDescriptorInit");
     let p_handle = TYPES.record_ptr_arg(8, handle, false)?;
@@ -451,25 +569,30 @@ fn hipsparseLtMatmulDescriptorInit(py: Python<'_>, handle: &Bound<'_, PyAny>, ma
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_matmulDescr, a_opA, a_opB, a_matA, a_matB, a_matC, a_matD, a_computeType) });
     rt::tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Specify the matrix attribute of a matrix descriptor
-///
-/// hipsparseLtMatmulDescSetAttribute sets the value of the specified attribute belonging
-/// to matrix descr such as number of batches and their stride.
-///
-/// Args:
-///     handle
-///     matmulDescr
-///     matmulAttribute
-///     data
-///     dataSize
-///
-/// Returns: a tuple of 1 item(s):
-///     hipsparseStatus_t
-///     HIPSPARSE_STATUS_SUCCESS the operation completed successfully.
-///     HIPSPARSE_STATUS_INVALID_VALUE handle , matDescr , data or dataSize is invalid.
-///     HIPSPARSE_STATUS_NOT_SUPPORTED hipsparseLtMatmulDescAttribute_t is not supported.
-#[pyfunction]
-#[pyo3(signature = (handle, matmulDescr, matmulAttribute, data, dataSize))]
+/// `hipsparseLtMatmulDescSetAttribute` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hipsparseLtMatmulDescSetAttribute: rt::call::Function = rt::call::Function::new(
+    c"hipsparseLtMatmulDescSetAttribute",
+    "hipsparseLtMatmulDescSetAttribute",
+    &["handle", "matmulDescr", "matmulAttribute", "data", "dataSize"],
+    rt::fastcall_entry!(C_hipsparseLtMatmulDescSetAttribute),
+    c"hipsparseLtMatmulDescSetAttribute(handle, matmulDescr, matmulAttribute, data, dataSize)\n--\n\nSpecify the matrix attribute of a matrix descriptor\n\nhipsparseLtMatmulDescSetAttribute sets the value of the specified attribute belonging\nto matrix descr such as number of batches and their stride.\n\nArgs:\n    handle\n    matmulDescr\n    matmulAttribute\n    data\n    dataSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle , matDescr , data or dataSize is invalid.\n    HIPSPARSE_STATUS_NOT_SUPPORTED hipsparseLtMatmulDescAttribute_t is not supported.",
+);
+
+/// The arguments of a call of `hipsparseLtMatmulDescSetAttribute`, converted in order.
+unsafe fn C_hipsparseLtMatmulDescSetAttribute(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4] =
+        unsafe { F_hipsparseLtMatmulDescSetAttribute.args::<5>(py, args, nargs, kwnames)? };
+    Ok(hipsparseLtMatmulDescSetAttribute(py, &x0, &x1, &x2, rt::call::extract(x3, "data")?, rt::call::extract(x4, "dataSize")?)?.into_ptr())
+}
+
 fn hipsparseLtMatmulDescSetAttribute(py: Python<'_>, handle: &Bound<'_, PyAny>, matmulDescr: &Bound<'_, PyAny>, matmulAttribute: &Bound<'_, PyAny>, data: rt::PtrArg, dataSize: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtMatmulDescSetAttribute");
     let p_handle = TYPES.record_ptr_arg(8, handle, false)?;
@@ -488,24 +611,30 @@ fn hipsparseLtMatmulDescSetAttribute(py: Python<'_>, handle: &Bound<'_, PyAny>, 
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_matmulDescr, a_matmulAttribute, a_data, a_dataSize) });
     rt::tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Get the matrix type of a matrix descriptor
-///
-/// hipsparseLtMatmulDescGetAttribute returns the matrix attribute of a matrix descriptor
-///
-/// Args:
-///     handle
-///     matmulDescr
-///     matmulAttribute
-///     data
-///     dataSize
-///
-/// Returns: a tuple of 1 item(s):
-///     hipsparseStatus_t
-///     HIPSPARSE_STATUS_SUCCESS the operation completed successfully.
-///     HIPSPARSE_STATUS_INVALID_VALUE handle , matDescr , data or dataSize is invalid.
-///     HIPSPARSE_STATUS_NOT_SUPPORTED hipsparseLtMatmulDescAttribute_t is not supported.
-#[pyfunction]
-#[pyo3(signature = (handle, matmulDescr, matmulAttribute, data, dataSize))]
+/// `hipsparseLtMatmulDescGetAttribute` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hipsparseLtMatmulDescGetAttribute: rt::call::Function = rt::call::Function::new(
+    c"hipsparseLtMatmulDescGetAttribute",
+    "hipsparseLtMatmulDescGetAttribute",
+    &["handle", "matmulDescr", "matmulAttribute", "data", "dataSize"],
+    rt::fastcall_entry!(C_hipsparseLtMatmulDescGetAttribute),
+    c"hipsparseLtMatmulDescGetAttribute(handle, matmulDescr, matmulAttribute, data, dataSize)\n--\n\nGet the matrix type of a matrix descriptor\n\nhipsparseLtMatmulDescGetAttribute returns the matrix attribute of a matrix descriptor\n\nArgs:\n    handle\n    matmulDescr\n    matmulAttribute\n    data\n    dataSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle , matDescr , data or dataSize is invalid.\n    HIPSPARSE_STATUS_NOT_SUPPORTED hipsparseLtMatmulDescAttribute_t is not supported.",
+);
+
+/// The arguments of a call of `hipsparseLtMatmulDescGetAttribute`, converted in order.
+unsafe fn C_hipsparseLtMatmulDescGetAttribute(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4] =
+        unsafe { F_hipsparseLtMatmulDescGetAttribute.args::<5>(py, args, nargs, kwnames)? };
+    Ok(hipsparseLtMatmulDescGetAttribute(py, &x0, &x1, &x2, rt::call::extract(x3, "data")?, rt::call::extract(x4, "dataSize")?)?.into_ptr())
+}
+
 fn hipsparseLtMatmulDescGetAttribute(py: Python<'_>, handle: &Bound<'_, PyAny>, matmulDescr: &Bound<'_, PyAny>, matmulAttribute: &Bound<'_, PyAny>, data: rt::PtrArgMut, dataSize: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtMatmulDescGetAttribute");
     let p_handle = TYPES.record_ptr_arg(8, handle, false)?;
@@ -524,22 +653,30 @@ fn hipsparseLtMatmulDescGetAttribute(py: Python<'_>, handle: &Bound<'_, PyAny>, 
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_matmulDescr, a_matmulAttribute, a_data, a_dataSize) });
     rt::tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Initializes the algorithm selection descriptor
-///
-/// hipsparseLtMatmulAlgSelectionInit creates a algorithm selection descriptor.
-///
-/// Args:
-///     handle
-///     algSelection
-///     matmulDescr
-///     alg
-///
-/// Returns: a tuple of 1 item(s):
-///     hipsparseStatus_t
-///     HIPSPARSE_STATUS_SUCCESS the operation completed successfully.
-///     HIPSPARSE_STATUS_INVALID_VALUE handle , matmulDescr or algSelection is invalid.
-#[pyfunction]
-#[pyo3(signature = (handle, algSelection, matmulDescr, alg))]
+/// `hipsparseLtMatmulAlgSelectionInit` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hipsparseLtMatmulAlgSelectionInit: rt::call::Function = rt::call::Function::new(
+    c"hipsparseLtMatmulAlgSelectionInit",
+    "hipsparseLtMatmulAlgSelectionInit",
+    &["handle", "algSelection", "matmulDescr", "alg"],
+    rt::fastcall_entry!(C_hipsparseLtMatmulAlgSelectionInit),
+    c"hipsparseLtMatmulAlgSelectionInit(handle, algSelection, matmulDescr, alg)\n--\n\nInitializes the algorithm selection descriptor\n\nhipsparseLtMatmulAlgSelectionInit creates a algorithm selection descriptor.\n\nArgs:\n    handle\n    algSelection\n    matmulDescr\n    alg\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle , matmulDescr or algSelection is invalid.",
+);
+
+/// The arguments of a call of `hipsparseLtMatmulAlgSelectionInit`, converted in order.
+unsafe fn C_hipsparseLtMatmulAlgSelectionInit(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_hipsparseLtMatmulAlgSelectionInit.args::<4>(py, args, nargs, kwnames)? };
+    Ok(hipsparseLtMatmulAlgSelectionInit(py, &x0, &x1, &x2, &x3)?.into_ptr())
+}
+
 fn hipsparseLtMatmulAlgSelectionInit(py: Python<'_>, handle: &Bound<'_, PyAny>, algSelection: &Bound<'_, PyAny>, matmulDescr: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtMatmulAlgSelectionInit");
     let p_handle = TYPES.record_ptr_arg(8, handle, false)?;
@@ -558,25 +695,30 @@ fn hipsparseLtMatmulAlgSelectionInit(py: Python<'_>, handle: &Bound<'_, PyAny>, 
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algSelection, a_matmulDescr, a_alg) });
     rt::tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Specify the algorithm attribute of a algorithm selection descriptor
-///
-/// hipsparseLtMatmulAlgSetAttribute sets the value of the specified attribute
-/// belonging to algorithm selection descriptor.
-///
-/// Args:
-///     handle
-///     algSelection
-///     attribute
-///     data
-///     dataSize
-///
-/// Returns: a tuple of 1 item(s):
-///     hipsparseStatus_t
-///     HIPSPARSE_STATUS_SUCCESS the operation completed successfully.
-///     HIPSPARSE_STATUS_INVALID_VALUE handle ,  algSelection , attribute , data or dataSize is invalid.
-///     HIPSPARSE_STATUS_NOT_SUPPORTED attribute is not supported.
-#[pyfunction]
-#[pyo3(signature = (handle, algSelection, attribute, data, dataSize))]
+/// `hipsparseLtMatmulAlgSetAttribute` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hipsparseLtMatmulAlgSetAttribute: rt::call::Function = rt::call::Function::new(
+    c"hipsparseLtMatmulAlgSetAttribute",
+    "hipsparseLtMatmulAlgSetAttribute",
+    &["handle", "algSelection", "attribute", "data", "dataSize"],
+    rt::fastcall_entry!(C_hipsparseLtMatmulAlgSetAttribute),
+    c"hipsparseLtMatmulAlgSetAttribute(handle, algSelection, attribute, data, dataSize)\n--\n\nSpecify the algorithm attribute of a algorithm selection descriptor\n\nhipsparseLtMatmulAlgSetAttribute sets the value of the specified attribute\nbelonging to algorithm selection descriptor.\n\nArgs:\n    handle\n    algSelection\n    attribute\n    data\n    dataSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle ,  algSelection , attribute , data or dataSize is invalid.\n    HIPSPARSE_STATUS_NOT_SUPPORTED attribute is not supported.",
+);
+
+/// The arguments of a call of `hipsparseLtMatmulAlgSetAttribute`, converted in order.
+unsafe fn C_hipsparseLtMatmulAlgSetAttribute(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4] =
+        unsafe { F_hipsparseLtMatmulAlgSetAttribute.args::<5>(py, args, nargs, kwnames)? };
+    Ok(hipsparseLtMatmulAlgSetAttribute(py, &x0, &x1, &x2, rt::call::extract(x3, "data")?, rt::call::extract(x4, "dataSize")?)?.into_ptr())
+}
+
 fn hipsparseLtMatmulAlgSetAttribute(py: Python<'_>, handle: &Bound<'_, PyAny>, algSelection: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, data: rt::PtrArg, dataSize: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtMatmulAlgSetAttribute");
     let p_handle = TYPES.record_ptr_arg(8, handle, false)?;
@@ -595,25 +737,30 @@ fn hipsparseLtMatmulAlgSetAttribute(py: Python<'_>, handle: &Bound<'_, PyAny>, a
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algSelection, a_attribute, a_data, a_dataSize) });
     rt::tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Get the specific algorithm attribute from algorithm selection descriptor
-///
-/// hipsparseLtMatmulAlgGetAttribute returns the value of the queried attribute belonging
-/// to algorithm selection descriptor.
-///
-/// Args:
-///     handle
-///     algSelection
-///     attribute
-///     data
-///     dataSize
-///
-/// Returns: a tuple of 1 item(s):
-///     hipsparseStatus_t
-///     HIPSPARSE_STATUS_SUCCESS the operation completed successfully.
-///     HIPSPARSE_STATUS_INVALID_VALUE handle ,  algSelection , attribute , data or dataSize is invalid.
-///     HIPSPARSE_STATUS_NOT_SUPPORTED attribute is not supported.
-#[pyfunction]
-#[pyo3(signature = (handle, algSelection, attribute, data, dataSize))]
+/// `hipsparseLtMatmulAlgGetAttribute` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hipsparseLtMatmulAlgGetAttribute: rt::call::Function = rt::call::Function::new(
+    c"hipsparseLtMatmulAlgGetAttribute",
+    "hipsparseLtMatmulAlgGetAttribute",
+    &["handle", "algSelection", "attribute", "data", "dataSize"],
+    rt::fastcall_entry!(C_hipsparseLtMatmulAlgGetAttribute),
+    c"hipsparseLtMatmulAlgGetAttribute(handle, algSelection, attribute, data, dataSize)\n--\n\nGet the specific algorithm attribute from algorithm selection descriptor\n\nhipsparseLtMatmulAlgGetAttribute returns the value of the queried attribute belonging\nto algorithm selection descriptor.\n\nArgs:\n    handle\n    algSelection\n    attribute\n    data\n    dataSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle ,  algSelection , attribute , data or dataSize is invalid.\n    HIPSPARSE_STATUS_NOT_SUPPORTED attribute is not supported.",
+);
+
+/// The arguments of a call of `hipsparseLtMatmulAlgGetAttribute`, converted in order.
+unsafe fn C_hipsparseLtMatmulAlgGetAttribute(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4] =
+        unsafe { F_hipsparseLtMatmulAlgGetAttribute.args::<5>(py, args, nargs, kwnames)? };
+    Ok(hipsparseLtMatmulAlgGetAttribute(py, &x0, &x1, &x2, rt::call::extract(x3, "data")?, rt::call::extract(x4, "dataSize")?)?.into_ptr())
+}
+
 fn hipsparseLtMatmulAlgGetAttribute(py: Python<'_>, handle: &Bound<'_, PyAny>, algSelection: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, data: rt::PtrArgMut, dataSize: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtMatmulAlgGetAttribute");
     let p_handle = TYPES.record_ptr_arg(8, handle, false)?;
@@ -632,22 +779,30 @@ fn hipsparseLtMatmulAlgGetAttribute(py: Python<'_>, handle: &Bound<'_, PyAny>, a
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algSelection, a_attribute, a_data, a_dataSize) });
     rt::tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Determines the required workspace size.
-///
-/// hipsparseLtMatmulGetWorkspace determines the required workspace size
-/// associated to the selected algorithm.
-///
-/// Args:
-///     handle
-///     plan
-///
-/// Returns: a tuple of 2 item(s):
-///     hipsparseStatus_t
-///     workspaceSize: int
-///     HIPSPARSE_STATUS_SUCCESS the operation completed successfully.
-///     HIPSPARSE_STATUS_INVALID_VALUE handle , algSelection or workspaceSize is invalid.
-#[pyfunction]
-#[pyo3(signature = (handle, plan))]
+/// `hipsparseLtMatmulGetWorkspace` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hipsparseLtMatmulGetWorkspace: rt::call::Function = rt::call::Function::new(
+    c"hipsparseLtMatmulGetWorkspace",
+    "hipsparseLtMatmulGetWorkspace",
+    &["handle", "plan"],
+    rt::fastcall_entry!(C_hipsparseLtMatmulGetWorkspace),
+    c"hipsparseLtMatmulGetWorkspace(handle, plan)\n--\n\nDetermines the required workspace size.\n\nhipsparseLtMatmulGetWorkspace determines the required workspace size\nassociated to the selected algorithm.\n\nArgs:\n    handle\n    plan\n\nReturns: a tuple of 2 item(s):\n    hipsparseStatus_t\n    workspaceSize: int\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle , algSelection or workspaceSize is invalid.",
+);
+
+/// The arguments of a call of `hipsparseLtMatmulGetWorkspace`, converted in order.
+unsafe fn C_hipsparseLtMatmulGetWorkspace(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hipsparseLtMatmulGetWorkspace.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hipsparseLtMatmulGetWorkspace(py, &x0, &x1)?.into_ptr())
+}
+
 fn hipsparseLtMatmulGetWorkspace(py: Python<'_>, handle: &Bound<'_, PyAny>, plan: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtMatmulGetWorkspace");
     let p_handle = TYPES.record_ptr_arg(8, handle, false)?;
@@ -665,23 +820,30 @@ fn hipsparseLtMatmulGetWorkspace(py: Python<'_>, handle: &Bound<'_, PyAny>, plan
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_plan, a_workspaceSize) });
     rt::tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workspaceSize)?])
 }
-/// Initializes the matrix multiplication plan descriptor
-///
-/// hipsparseLtMatmulPlanInit creates a matrix multiplication plan descriptor.
-/// It should be destroyed at the end using \ref hipsparseLtMatmulPlanDestroy.
-///
-/// Args:
-///     handle
-///     plan
-///     matmulDescr
-///     algSelection
-///
-/// Returns: a tuple of 1 item(s):
-///     hipsparseStatus_t
-///     HIPSPARSE_STATUS_SUCCESS the operation completed successfully.
-///     HIPSPARSE_STATUS_INVALID_VALUE handle , plan , matmulDescr , algSelection or workspaceSize is invalid. \ref HIPSPARSELT_MAT_NUM_BATCHES from matrix A to D are inconisistent
-#[pyfunction]
-#[pyo3(signature = (handle, plan, matmulDescr, algSelection))]
+/// `hipsparseLtMatmulPlanInit` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hipsparseLtMatmulPlanInit: rt::call::Function = rt::call::Function::new(
+    c"hipsparseLtMatmulPlanInit",
+    "hipsparseLtMatmulPlanInit",
+    &["handle", "plan", "matmulDescr", "algSelection"],
+    rt::fastcall_entry!(C_hipsparseLtMatmulPlanInit),
+    c"hipsparseLtMatmulPlanInit(handle, plan, matmulDescr, algSelection)\n--\n\nInitializes the matrix multiplication plan descriptor\n\nhipsparseLtMatmulPlanInit creates a matrix multiplication plan descriptor.\nIt should be destroyed at the end using \\ref hipsparseLtMatmulPlanDestroy.\n\nArgs:\n    handle\n    plan\n    matmulDescr\n    algSelection\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle , plan , matmulDescr , algSelection or workspaceSize is invalid. \\ref HIPSPARSELT_MAT_NUM_BATCHES from matrix A to D are inconisistent",
+);
+
+/// The arguments of a call of `hipsparseLtMatmulPlanInit`, converted in order.
+unsafe fn C_hipsparseLtMatmulPlanInit(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_hipsparseLtMatmulPlanInit.args::<4>(py, args, nargs, kwnames)? };
+    Ok(hipsparseLtMatmulPlanInit(py, &x0, &x1, &x2, &x3)?.into_ptr())
+}
+
 fn hipsparseLtMatmulPlanInit(py: Python<'_>, handle: &Bound<'_, PyAny>, plan: &Bound<'_, PyAny>, matmulDescr: &Bound<'_, PyAny>, algSelection: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtMatmulPlanInit");
     let p_handle = TYPES.record_ptr_arg(8, handle, false)?;
@@ -701,21 +863,30 @@ fn hipsparseLtMatmulPlanInit(py: Python<'_>, handle: &Bound<'_, PyAny>, plan: &B
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_plan, a_matmulDescr, a_algSelection) });
     rt::tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Destroy a matrix multiplication plan descriptor
-///
-/// hipsparseLtMatmulPlanDestroy releases the resources used by an instance
-/// of the matrix multiplication plan. This function is the last call with a specific plan
-/// instance.
-///
-/// Args:
-///     plan
-///
-/// Returns: a tuple of 1 item(s):
-///     hipsparseStatus_t
-///     HIPSPARSE_STATUS_SUCCESS the operation completed successfully.
-///     HIPSPARSE_STATUS_INVALID_VALUE plan is invalid.
-#[pyfunction]
-#[pyo3(signature = (plan))]
+/// `hipsparseLtMatmulPlanDestroy` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hipsparseLtMatmulPlanDestroy: rt::call::Function = rt::call::Function::new(
+    c"hipsparseLtMatmulPlanDestroy",
+    "hipsparseLtMatmulPlanDestroy",
+    &["plan"],
+    rt::fastcall_entry!(C_hipsparseLtMatmulPlanDestroy),
+    c"hipsparseLtMatmulPlanDestroy(plan)\n--\n\nDestroy a matrix multiplication plan descriptor\n\nhipsparseLtMatmulPlanDestroy releases the resources used by an instance\nof the matrix multiplication plan. This function is the last call with a specific plan\ninstance.\n\nArgs:\n    plan\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE plan is invalid.",
+);
+
+/// The arguments of a call of `hipsparseLtMatmulPlanDestroy`, converted in order.
+unsafe fn C_hipsparseLtMatmulPlanDestroy(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_hipsparseLtMatmulPlanDestroy.args::<1>(py, args, nargs, kwnames)? };
+    Ok(hipsparseLtMatmulPlanDestroy(py, &x0)?.into_ptr())
+}
+
 fn hipsparseLtMatmulPlanDestroy(py: Python<'_>, plan: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtMatmulPlanDestroy");
     let p_plan = TYPES.record_ptr_arg(12, plan, false)?;
@@ -729,39 +900,30 @@ fn hipsparseLtMatmulPlanDestroy(py: Python<'_>, plan: &Bound<'_, PyAny>) -> PyRe
     let __r = py.allow_threads(move || unsafe { __f(a_plan) });
     rt::tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Sparse matrix dense matrix multiplication
-///
-/// hipsparseLtMatmul computes the matrix multiplication of matrices A and B to
-/// produce the output matrix D, according to the following operation:
-///
-/// Note: 
-/// This function is non blocking and executed asynchronously with respect to the host.
-/// It may return before the actual computation has finished.
-///
-/// Note: 
-/// Currently, only supports the case where D has the same shape of C.
-///
-/// Args:
-///     handle
-///     plan
-///     alpha
-///     d_A
-///     d_B
-///     beta
-///     d_C
-///     d_D
-///     workspace
-///     numStreams
-///
-/// Returns: a tuple of 2 item(s):
-///     hipsparseStatus_t
-///     streams: ihipStream_t
-///     HIPSPARSE_STATUS_SUCCESS the operation completed successfully.
-///     HIPSPARSE_STATUS_NOT_INITIALIZED handle or plan is invalid.
-///     HIPSPARSE_STATUS_INVALID_VALUE handle, plan alpha, d_A, d_B, beta, d_C , d_D , workspace streams or numStreams is invalid.
-///     HIPSPARSE_STATUS_NOT_SUPPORTED the problme is not supported.
-#[pyfunction]
-#[pyo3(signature = (handle, plan, alpha, d_A, d_B, beta, d_C, d_D, workspace, numStreams))]
+/// `hipsparseLtMatmul` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hipsparseLtMatmul: rt::call::Function = rt::call::Function::new(
+    c"hipsparseLtMatmul",
+    "hipsparseLtMatmul",
+    &["handle", "plan", "alpha", "d_A", "d_B", "beta", "d_C", "d_D", "workspace", "numStreams"],
+    rt::fastcall_entry!(C_hipsparseLtMatmul),
+    c"hipsparseLtMatmul(handle, plan, alpha, d_A, d_B, beta, d_C, d_D, workspace, numStreams)\n--\n\nSparse matrix dense matrix multiplication\n\nhipsparseLtMatmul computes the matrix multiplication of matrices A and B to\nproduce the output matrix D, according to the following operation:\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nNote: \nCurrently, only supports the case where D has the same shape of C.\n\nArgs:\n    handle\n    plan\n    alpha\n    d_A\n    d_B\n    beta\n    d_C\n    d_D\n    workspace\n    numStreams\n\nReturns: a tuple of 2 item(s):\n    hipsparseStatus_t\n    streams: ihipStream_t\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_NOT_INITIALIZED handle or plan is invalid.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, plan alpha, d_A, d_B, beta, d_C , d_D , workspace streams or numStreams is invalid.\n    HIPSPARSE_STATUS_NOT_SUPPORTED the problme is not supported.",
+);
+
+/// The arguments of a call of `hipsparseLtMatmul`, converted in order.
+unsafe fn C_hipsparseLtMatmul(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9] =
+        unsafe { F_hipsparseLtMatmul.args::<10>(py, args, nargs, kwnames)? };
+    Ok(hipsparseLtMatmul(py, &x0, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "d_A")?, rt::call::extract(x4, "d_B")?, rt::call::extract(x5, "beta")?, rt::call::extract(x6, "d_C")?, rt::call::extract(x7, "d_D")?, rt::call::extract(x8, "workspace")?, rt::call::extract(x9, "numStreams")?)?.into_ptr())
+}
+
 fn hipsparseLtMatmul(py: Python<'_>, handle: &Bound<'_, PyAny>, plan: &Bound<'_, PyAny>, alpha: rt::PtrArg, d_A: rt::PtrArg, d_B: rt::PtrArg, beta: rt::PtrArg, d_C: rt::PtrArg, d_D: rt::PtrArgMut, workspace: rt::PtrArgMut, numStreams: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtMatmul");
     let p_handle = TYPES.record_ptr_arg(8, handle, false)?;
@@ -787,50 +949,30 @@ fn hipsparseLtMatmul(py: Python<'_>, handle: &Bound<'_, PyAny>, plan: &Bound<'_,
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_plan, a_alpha, a_d_A, a_d_B, a_beta, a_d_C, a_d_D, a_workspace, a_streams, a_numStreams) });
     rt::tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?, super::hip::TYPES.instance_at(py, 232, o_streams, None)?])
 }
-/// Sparse matrix dense matrix multiplication
-///
-/// hipsparseLtMatmulSearch evaluates all available algorithms for the matrix multiplication
-/// and automatically updates the plan by selecting the fastest one.
-/// The functionality is intended to be used for auto-tuning purposes when the same operation
-/// is repeated multiple times over different inputs.
-///
-/// Note: 
-/// This function's behavior is the same of \ref hipsparseLtMatmul
-///
-/// Note: 
-/// d_C and d_D must be two different memory buffers, otherwise the output will be incorrect.
-///
-/// Note: 
-/// This function is NOT asynchronous with respect to streams[0] (blocking call)
-///
-/// Note: 
-/// The number of iterations for the evaluation can be set by using
-/// hipsparseLtMatmulAlgSetAttribute() with HIPSPARSELT_MATMUL_SEARCH_ITERATIONS.
-///
-/// Note: 
-/// The selected algorithm id can be retrieved by using
-///
-/// Args:
-///     handle
-///     plan
-///     alpha
-///     d_A
-///     d_B
-///     beta
-///     d_C
-///     d_D
-///     workspace
-///     numStreams
-///
-/// Returns: a tuple of 2 item(s):
-///     hipsparseStatus_t
-///     streams: ihipStream_t
-///     HIPSPARSE_STATUS_SUCCESS the operation completed successfully.
-///     HIPSPARSE_STATUS_NOT_INITIALIZED handle or plan is invalid.
-///     HIPSPARSE_STATUS_INVALID_VALUE handle, plan alpha, d_A, d_B, beta, d_C , d_D , workspace streams or numStreams is invalid.
-///     HIPSPARSE_STATUS_NOT_SUPPORTED the problme is not supported.
-#[pyfunction]
-#[pyo3(signature = (handle, plan, alpha, d_A, d_B, beta, d_C, d_D, workspace, numStreams))]
+/// `hipsparseLtMatmulSearch` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hipsparseLtMatmulSearch: rt::call::Function = rt::call::Function::new(
+    c"hipsparseLtMatmulSearch",
+    "hipsparseLtMatmulSearch",
+    &["handle", "plan", "alpha", "d_A", "d_B", "beta", "d_C", "d_D", "workspace", "numStreams"],
+    rt::fastcall_entry!(C_hipsparseLtMatmulSearch),
+    c"hipsparseLtMatmulSearch(handle, plan, alpha, d_A, d_B, beta, d_C, d_D, workspace, numStreams)\n--\n\nSparse matrix dense matrix multiplication\n\nhipsparseLtMatmulSearch evaluates all available algorithms for the matrix multiplication\nand automatically updates the plan by selecting the fastest one.\nThe functionality is intended to be used for auto-tuning purposes when the same operation\nis repeated multiple times over different inputs.\n\nNote: \nThis function's behavior is the same of \\ref hipsparseLtMatmul\n\nNote: \nd_C and d_D must be two different memory buffers, otherwise the output will be incorrect.\n\nNote: \nThis function is NOT asynchronous with respect to streams[0] (blocking call)\n\nNote: \nThe number of iterations for the evaluation can be set by using\nhipsparseLtMatmulAlgSetAttribute() with HIPSPARSELT_MATMUL_SEARCH_ITERATIONS.\n\nNote: \nThe selected algorithm id can be retrieved by using\n\nArgs:\n    handle\n    plan\n    alpha\n    d_A\n    d_B\n    beta\n    d_C\n    d_D\n    workspace\n    numStreams\n\nReturns: a tuple of 2 item(s):\n    hipsparseStatus_t\n    streams: ihipStream_t\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_NOT_INITIALIZED handle or plan is invalid.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, plan alpha, d_A, d_B, beta, d_C , d_D , workspace streams or numStreams is invalid.\n    HIPSPARSE_STATUS_NOT_SUPPORTED the problme is not supported.",
+);
+
+/// The arguments of a call of `hipsparseLtMatmulSearch`, converted in order.
+unsafe fn C_hipsparseLtMatmulSearch(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9] =
+        unsafe { F_hipsparseLtMatmulSearch.args::<10>(py, args, nargs, kwnames)? };
+    Ok(hipsparseLtMatmulSearch(py, &x0, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "d_A")?, rt::call::extract(x4, "d_B")?, rt::call::extract(x5, "beta")?, rt::call::extract(x6, "d_C")?, rt::call::extract(x7, "d_D")?, rt::call::extract(x8, "workspace")?, rt::call::extract(x9, "numStreams")?)?.into_ptr())
+}
+
 fn hipsparseLtMatmulSearch(py: Python<'_>, handle: &Bound<'_, PyAny>, plan: &Bound<'_, PyAny>, alpha: rt::PtrArg, d_A: rt::PtrArg, d_B: rt::PtrArg, beta: rt::PtrArg, d_C: rt::PtrArg, d_D: rt::PtrArgMut, workspace: rt::PtrArgMut, numStreams: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtMatmulSearch");
     let p_handle = TYPES.record_ptr_arg(8, handle, false)?;
@@ -856,31 +998,30 @@ fn hipsparseLtMatmulSearch(py: Python<'_>, handle: &Bound<'_, PyAny>, plan: &Bou
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_plan, a_alpha, a_d_A, a_d_B, a_beta, a_d_C, a_d_D, a_workspace, a_streams, a_numStreams) });
     rt::tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?, super::hip::TYPES.instance_at(py, 232, o_streams, None)?])
 }
-/// Purnes a dense matrix.
-///
-/// hipsparseLtSpMMAPrune prunes a dense matrix d_in according to the specified
-/// algorithm pruneAlg, HIPSPARSELT_PRUNE_SPMMA_TILE or HIPSPARSELT_PRUNE_SPMMA_STRIP.
-///
-/// Note: 
-/// The function requires no extra storage.
-///
-/// Note: 
-/// This function supports asynchronous execution with respect to stream.
-///
-/// Args:
-///     handle
-///     matmulDescr
-///     d_in
-///     d_out
-///     pruneAlg
-///     stream
-///
-/// Returns: a tuple of 1 item(s):
-///     hipsparseStatus_t
-///     HIPSPARSE_STATUS_SUCCESS the operation completed successfully.
-///     HIPSPARSE_STATUS_INVALID_VALUE handle , matmulDescr , d_in or d_out is invalid.
-#[pyfunction]
-#[pyo3(signature = (handle, matmulDescr, d_in, d_out, pruneAlg, stream))]
+/// `hipsparseLtSpMMAPrune` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hipsparseLtSpMMAPrune: rt::call::Function = rt::call::Function::new(
+    c"hipsparseLtSpMMAPrune",
+    "hipsparseLtSpMMAPrune",
+    &["handle", "matmulDescr", "d_in", "d_out", "pruneAlg", "stream"],
+    rt::fastcall_entry!(C_hipsparseLtSpMMAPrune),
+    c"hipsparseLtSpMMAPrune(handle, matmulDescr, d_in, d_out, pruneAlg, stream)\n--\n\nPurnes a dense matrix.\n\nhipsparseLtSpMMAPrune prunes a dense matrix d_in according to the specified\nalgorithm pruneAlg, HIPSPARSELT_PRUNE_SPMMA_TILE or HIPSPARSELT_PRUNE_SPMMA_STRIP.\n\nNote: \nThe function requires no extra storage.\n\nNote: \nThis function supports asynchronous execution with respect to stream.\n\nArgs:\n    handle\n    matmulDescr\n    d_in\n    d_out\n    pruneAlg\n    stream\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle , matmulDescr , d_in or d_out is invalid.",
+);
+
+/// The arguments of a call of `hipsparseLtSpMMAPrune`, converted in order.
+unsafe fn C_hipsparseLtSpMMAPrune(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5] =
+        unsafe { F_hipsparseLtSpMMAPrune.args::<6>(py, args, nargs, kwnames)? };
+    Ok(hipsparseLtSpMMAPrune(py, &x0, &x1, rt::call::extract(x2, "d_in")?, rt::call::extract(x3, "d_out")?, &x4, rt::call::extract(x5, "stream")?)?.into_ptr())
+}
+
 fn hipsparseLtSpMMAPrune(py: Python<'_>, handle: &Bound<'_, PyAny>, matmulDescr: &Bound<'_, PyAny>, d_in: rt::PtrArg, d_out: rt::PtrArgMut, pruneAlg: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtSpMMAPrune");
     let p_handle = TYPES.record_ptr_arg(8, handle, false)?;
@@ -900,24 +1041,30 @@ fn hipsparseLtSpMMAPrune(py: Python<'_>, handle: &Bound<'_, PyAny>, matmulDescr:
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_matmulDescr, a_d_in, a_d_out, a_pruneAlg, a_stream) });
     rt::tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// checks the correctness of the pruning structure for a given matrix.
-///
-/// hipsparseLtSpMMAPruneCheck checks the correctness of the pruning structure for a given matrix.
-/// Contents in the given matrix must be sparsity 2:4.
-///
-/// Args:
-///     handle
-///     matmulDescr
-///     d_in
-///     stream
-///
-/// Returns: a tuple of 2 item(s):
-///     hipsparseStatus_t
-///     d_valid: int
-///     HIPSPARSE_STATUS_SUCCESS the operation completed successfully.
-///     HIPSPARSE_STATUS_INVALID_VALUE handle , matmulDescr , d_in or d_valid is invalid.
-#[pyfunction]
-#[pyo3(signature = (handle, matmulDescr, d_in, stream))]
+/// `hipsparseLtSpMMAPruneCheck` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hipsparseLtSpMMAPruneCheck: rt::call::Function = rt::call::Function::new(
+    c"hipsparseLtSpMMAPruneCheck",
+    "hipsparseLtSpMMAPruneCheck",
+    &["handle", "matmulDescr", "d_in", "stream"],
+    rt::fastcall_entry!(C_hipsparseLtSpMMAPruneCheck),
+    c"hipsparseLtSpMMAPruneCheck(handle, matmulDescr, d_in, stream)\n--\n\nchecks the correctness of the pruning structure for a given matrix.\n\nhipsparseLtSpMMAPruneCheck checks the correctness of the pruning structure for a given matrix.\nContents in the given matrix must be sparsity 2:4.\n\nArgs:\n    handle\n    matmulDescr\n    d_in\n    stream\n\nReturns: a tuple of 2 item(s):\n    hipsparseStatus_t\n    d_valid: int\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle , matmulDescr , d_in or d_valid is invalid.",
+);
+
+/// The arguments of a call of `hipsparseLtSpMMAPruneCheck`, converted in order.
+unsafe fn C_hipsparseLtSpMMAPruneCheck(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_hipsparseLtSpMMAPruneCheck.args::<4>(py, args, nargs, kwnames)? };
+    Ok(hipsparseLtSpMMAPruneCheck(py, &x0, &x1, rt::call::extract(x2, "d_in")?, rt::call::extract(x3, "stream")?)?.into_ptr())
+}
+
 fn hipsparseLtSpMMAPruneCheck(py: Python<'_>, handle: &Bound<'_, PyAny>, matmulDescr: &Bound<'_, PyAny>, d_in: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtSpMMAPruneCheck");
     let p_handle = TYPES.record_ptr_arg(8, handle, false)?;
@@ -937,34 +1084,30 @@ fn hipsparseLtSpMMAPruneCheck(py: Python<'_>, handle: &Bound<'_, PyAny>, matmulD
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_matmulDescr, a_d_in, a_d_valid, a_stream) });
     rt::tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_d_valid)?])
 }
-/// Purnes a dense matrix.
-///
-/// hipsparseLtSpMMAPrune2 prunes a dense matrix d_in according to the specified
-/// algorithm pruneAlg, HIPSPARSELT_PRUNE_SPMMA_TILE or HIPSPARSELT_PRUNE_SPMMA_STRIP.
-///
-/// Note: 
-/// The function requires no extra storage.
-///
-/// Note: 
-/// This function supports asynchronous execution with respect to stream.
-///
-/// Args:
-///     handle
-///     sparseMatDescr
-///     isSparseA
-///     op
-///     d_in
-///     d_out
-///     pruneAlg
-///     stream
-///
-/// Returns: a tuple of 1 item(s):
-///     hipsparseStatus_t
-///     HIPSPARSE_STATUS_SUCCESS the operation completed successfully.
-///     HIPSPARSE_STATUS_INVALID_VALUE handle , sparseMatDescr , op , d_in  or d_out is invalid.
-///     HIPSPARSE_STATUS_NOT_SUPPORTED the problem is not support
-#[pyfunction]
-#[pyo3(signature = (handle, sparseMatDescr, isSparseA, op, d_in, d_out, pruneAlg, stream))]
+/// `hipsparseLtSpMMAPrune2` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hipsparseLtSpMMAPrune2: rt::call::Function = rt::call::Function::new(
+    c"hipsparseLtSpMMAPrune2",
+    "hipsparseLtSpMMAPrune2",
+    &["handle", "sparseMatDescr", "isSparseA", "op", "d_in", "d_out", "pruneAlg", "stream"],
+    rt::fastcall_entry!(C_hipsparseLtSpMMAPrune2),
+    c"hipsparseLtSpMMAPrune2(handle, sparseMatDescr, isSparseA, op, d_in, d_out, pruneAlg, stream)\n--\n\nPurnes a dense matrix.\n\nhipsparseLtSpMMAPrune2 prunes a dense matrix d_in according to the specified\nalgorithm pruneAlg, HIPSPARSELT_PRUNE_SPMMA_TILE or HIPSPARSELT_PRUNE_SPMMA_STRIP.\n\nNote: \nThe function requires no extra storage.\n\nNote: \nThis function supports asynchronous execution with respect to stream.\n\nArgs:\n    handle\n    sparseMatDescr\n    isSparseA\n    op\n    d_in\n    d_out\n    pruneAlg\n    stream\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle , sparseMatDescr , op , d_in  or d_out is invalid.\n    HIPSPARSE_STATUS_NOT_SUPPORTED the problem is not support",
+);
+
+/// The arguments of a call of `hipsparseLtSpMMAPrune2`, converted in order.
+unsafe fn C_hipsparseLtSpMMAPrune2(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7] =
+        unsafe { F_hipsparseLtSpMMAPrune2.args::<8>(py, args, nargs, kwnames)? };
+    Ok(hipsparseLtSpMMAPrune2(py, &x0, &x1, rt::call::extract(x2, "isSparseA")?, &x3, rt::call::extract(x4, "d_in")?, rt::call::extract(x5, "d_out")?, &x6, rt::call::extract(x7, "stream")?)?.into_ptr())
+}
+
 fn hipsparseLtSpMMAPrune2(py: Python<'_>, handle: &Bound<'_, PyAny>, sparseMatDescr: &Bound<'_, PyAny>, isSparseA: rt::CInt<i32>, op: &Bound<'_, PyAny>, d_in: rt::PtrArg, d_out: rt::PtrArgMut, pruneAlg: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtSpMMAPrune2");
     let p_handle = TYPES.record_ptr_arg(8, handle, false)?;
@@ -986,27 +1129,30 @@ fn hipsparseLtSpMMAPrune2(py: Python<'_>, handle: &Bound<'_, PyAny>, sparseMatDe
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_sparseMatDescr, a_isSparseA, a_op, a_d_in, a_d_out, a_pruneAlg, a_stream) });
     rt::tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// checks the correctness of the pruning structure for a given matrix.
-///
-/// hipsparseLtSpMMAPruneCheck2 checks the correctness of the pruning structure for a given matrix.
-/// Contents in the given matrix must be sparsity 2:4.
-///
-/// Args:
-///     handle
-///     sparseMatDescr
-///     isSparseA
-///     op
-///     d_in
-///     stream
-///
-/// Returns: a tuple of 2 item(s):
-///     hipsparseStatus_t
-///     d_valid: int
-///     HIPSPARSE_STATUS_SUCCESS the operation completed successfully.
-///     HIPSPARSE_STATUS_INVALID_VALUE handle , sparseMatDescr , op , d_in or d_valid is invalid.
-///     HIPSPARSE_STATUS_NOT_SUPPORTED the problem is not support
-#[pyfunction]
-#[pyo3(signature = (handle, sparseMatDescr, isSparseA, op, d_in, stream))]
+/// `hipsparseLtSpMMAPruneCheck2` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hipsparseLtSpMMAPruneCheck2: rt::call::Function = rt::call::Function::new(
+    c"hipsparseLtSpMMAPruneCheck2",
+    "hipsparseLtSpMMAPruneCheck2",
+    &["handle", "sparseMatDescr", "isSparseA", "op", "d_in", "stream"],
+    rt::fastcall_entry!(C_hipsparseLtSpMMAPruneCheck2),
+    c"hipsparseLtSpMMAPruneCheck2(handle, sparseMatDescr, isSparseA, op, d_in, stream)\n--\n\nchecks the correctness of the pruning structure for a given matrix.\n\nhipsparseLtSpMMAPruneCheck2 checks the correctness of the pruning structure for a given matrix.\nContents in the given matrix must be sparsity 2:4.\n\nArgs:\n    handle\n    sparseMatDescr\n    isSparseA\n    op\n    d_in\n    stream\n\nReturns: a tuple of 2 item(s):\n    hipsparseStatus_t\n    d_valid: int\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle , sparseMatDescr , op , d_in or d_valid is invalid.\n    HIPSPARSE_STATUS_NOT_SUPPORTED the problem is not support",
+);
+
+/// The arguments of a call of `hipsparseLtSpMMAPruneCheck2`, converted in order.
+unsafe fn C_hipsparseLtSpMMAPruneCheck2(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5] =
+        unsafe { F_hipsparseLtSpMMAPruneCheck2.args::<6>(py, args, nargs, kwnames)? };
+    Ok(hipsparseLtSpMMAPruneCheck2(py, &x0, &x1, rt::call::extract(x2, "isSparseA")?, &x3, rt::call::extract(x4, "d_in")?, rt::call::extract(x5, "stream")?)?.into_ptr())
+}
+
 fn hipsparseLtSpMMAPruneCheck2(py: Python<'_>, handle: &Bound<'_, PyAny>, sparseMatDescr: &Bound<'_, PyAny>, isSparseA: rt::CInt<i32>, op: &Bound<'_, PyAny>, d_in: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtSpMMAPruneCheck2");
     let p_handle = TYPES.record_ptr_arg(8, handle, false)?;
@@ -1028,23 +1174,30 @@ fn hipsparseLtSpMMAPruneCheck2(py: Python<'_>, handle: &Bound<'_, PyAny>, sparse
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_sparseMatDescr, a_isSparseA, a_op, a_d_in, a_d_valid, a_stream) });
     rt::tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_d_valid)?])
 }
-/// provide the size of the compressed matrix.
-///
-/// HIPSPARSE_STATUS_INVALID_VALUE provides the size of the compressed matrix
-/// to be allocated before calling \ref hipsparseLtSpMMACompress() or \ref hipsparseLtSpMMACompress2().
-///
-/// Args:
-///     handle
-///     plan
-///
-/// Returns: a tuple of 3 item(s):
-///     hipsparseStatus_t
-///     compressedSize: int
-///     compressBufferSize: int
-///     HIPSPARSE_STATUS_SUCCESS the operation completed successfully.
-///     HIPSPARSE_STATUS_INVALID_VALUE handle , plan , compressedSize or compressBufferSize is invalid.
-#[pyfunction]
-#[pyo3(signature = (handle, plan))]
+/// `hipsparseLtSpMMACompressedSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hipsparseLtSpMMACompressedSize: rt::call::Function = rt::call::Function::new(
+    c"hipsparseLtSpMMACompressedSize",
+    "hipsparseLtSpMMACompressedSize",
+    &["handle", "plan"],
+    rt::fastcall_entry!(C_hipsparseLtSpMMACompressedSize),
+    c"hipsparseLtSpMMACompressedSize(handle, plan)\n--\n\nprovide the size of the compressed matrix.\n\nHIPSPARSE_STATUS_INVALID_VALUE provides the size of the compressed matrix\nto be allocated before calling \\ref hipsparseLtSpMMACompress() or \\ref hipsparseLtSpMMACompress2().\n\nArgs:\n    handle\n    plan\n\nReturns: a tuple of 3 item(s):\n    hipsparseStatus_t\n    compressedSize: int\n    compressBufferSize: int\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle , plan , compressedSize or compressBufferSize is invalid.",
+);
+
+/// The arguments of a call of `hipsparseLtSpMMACompressedSize`, converted in order.
+unsafe fn C_hipsparseLtSpMMACompressedSize(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hipsparseLtSpMMACompressedSize.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hipsparseLtSpMMACompressedSize(py, &x0, &x1)?.into_ptr())
+}
+
 fn hipsparseLtSpMMACompressedSize(py: Python<'_>, handle: &Bound<'_, PyAny>, plan: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtSpMMACompressedSize");
     let p_handle = TYPES.record_ptr_arg(8, handle, false)?;
@@ -1064,27 +1217,30 @@ fn hipsparseLtSpMMACompressedSize(py: Python<'_>, handle: &Bound<'_, PyAny>, pla
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_plan, a_compressedSize, a_compressBufferSize) });
     rt::tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_compressedSize)?, rt::obj(py, o_compressBufferSize)?])
 }
-/// compresses a dense matrix to structured matrix.
-///
-/// hipsparseLtSpMMACompress compresses a dense matrix d_dense.
-/// The compressed matrix is intended to be used as the first/second operand A/B
-/// in the \ref hipsparseLtMatmul() function.
-///
-/// Args:
-///     handle
-///     plan
-///     d_dense
-///     d_compressed
-///     d_compressBuffer
-///     stream
-///
-/// Returns: a tuple of 1 item(s):
-///     hipsparseStatus_t
-///     HIPSPARSE_STATUS_SUCCESS the operation completed successfully.
-///     HIPSPARSE_STATUS_INVALID_VALUE handle , plan , d_dense or d_compressed is invalid.
-///     HIPSPARSE_STATUS_NOT_SUPPORTED the problem is not support
-#[pyfunction]
-#[pyo3(signature = (handle, plan, d_dense, d_compressed, d_compressBuffer, stream))]
+/// `hipsparseLtSpMMACompress` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hipsparseLtSpMMACompress: rt::call::Function = rt::call::Function::new(
+    c"hipsparseLtSpMMACompress",
+    "hipsparseLtSpMMACompress",
+    &["handle", "plan", "d_dense", "d_compressed", "d_compressBuffer", "stream"],
+    rt::fastcall_entry!(C_hipsparseLtSpMMACompress),
+    c"hipsparseLtSpMMACompress(handle, plan, d_dense, d_compressed, d_compressBuffer, stream)\n--\n\ncompresses a dense matrix to structured matrix.\n\nhipsparseLtSpMMACompress compresses a dense matrix d_dense.\nThe compressed matrix is intended to be used as the first/second operand A/B\nin the \\ref hipsparseLtMatmul() function.\n\nArgs:\n    handle\n    plan\n    d_dense\n    d_compressed\n    d_compressBuffer\n    stream\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle , plan , d_dense or d_compressed is invalid.\n    HIPSPARSE_STATUS_NOT_SUPPORTED the problem is not support",
+);
+
+/// The arguments of a call of `hipsparseLtSpMMACompress`, converted in order.
+unsafe fn C_hipsparseLtSpMMACompress(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5] =
+        unsafe { F_hipsparseLtSpMMACompress.args::<6>(py, args, nargs, kwnames)? };
+    Ok(hipsparseLtSpMMACompress(py, &x0, &x1, rt::call::extract(x2, "d_dense")?, rt::call::extract(x3, "d_compressed")?, rt::call::extract(x4, "d_compressBuffer")?, rt::call::extract(x5, "stream")?)?.into_ptr())
+}
+
 fn hipsparseLtSpMMACompress(py: Python<'_>, handle: &Bound<'_, PyAny>, plan: &Bound<'_, PyAny>, d_dense: rt::PtrArg, d_compressed: rt::PtrArgMut, d_compressBuffer: rt::PtrArgMut, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtSpMMACompress");
     let p_handle = TYPES.record_ptr_arg(8, handle, false)?;
@@ -1104,24 +1260,30 @@ fn hipsparseLtSpMMACompress(py: Python<'_>, handle: &Bound<'_, PyAny>, plan: &Bo
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_plan, a_d_dense, a_d_compressed, a_d_compressBuffer, a_stream) });
     rt::tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// provide the size of the compressed matrix.
-///
-/// hipsparseLtSpMMACompressedSize2 provides the size of the compressed matrix
-/// to be allocated before calling \ref hipsparseLtSpMMACompress or \ref hipsparseLtSpMMACompress2
-///
-/// Args:
-///     handle
-///     sparseMatDescr
-///
-/// Returns: a tuple of 3 item(s):
-///     hipsparseStatus_t
-///     compressedSize: int
-///     compressBufferSize: int
-///     HIPSPARSE_STATUS_SUCCESS the operation completed successfully.
-///     HIPSPARSE_STATUS_NOT_INITIALIZED handle , sparseMatDescr , compressedSize or compressBufferSize is invalid.
-///     HIPSPARSE_STATUS_NOT_SUPPORTED the problem is not support
-#[pyfunction]
-#[pyo3(signature = (handle, sparseMatDescr))]
+/// `hipsparseLtSpMMACompressedSize2` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hipsparseLtSpMMACompressedSize2: rt::call::Function = rt::call::Function::new(
+    c"hipsparseLtSpMMACompressedSize2",
+    "hipsparseLtSpMMACompressedSize2",
+    &["handle", "sparseMatDescr"],
+    rt::fastcall_entry!(C_hipsparseLtSpMMACompressedSize2),
+    c"hipsparseLtSpMMACompressedSize2(handle, sparseMatDescr)\n--\n\nprovide the size of the compressed matrix.\n\nhipsparseLtSpMMACompressedSize2 provides the size of the compressed matrix\nto be allocated before calling \\ref hipsparseLtSpMMACompress or \\ref hipsparseLtSpMMACompress2\n\nArgs:\n    handle\n    sparseMatDescr\n\nReturns: a tuple of 3 item(s):\n    hipsparseStatus_t\n    compressedSize: int\n    compressBufferSize: int\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_NOT_INITIALIZED handle , sparseMatDescr , compressedSize or compressBufferSize is invalid.\n    HIPSPARSE_STATUS_NOT_SUPPORTED the problem is not support",
+);
+
+/// The arguments of a call of `hipsparseLtSpMMACompressedSize2`, converted in order.
+unsafe fn C_hipsparseLtSpMMACompressedSize2(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hipsparseLtSpMMACompressedSize2.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hipsparseLtSpMMACompressedSize2(py, &x0, &x1)?.into_ptr())
+}
+
 fn hipsparseLtSpMMACompressedSize2(py: Python<'_>, handle: &Bound<'_, PyAny>, sparseMatDescr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtSpMMACompressedSize2");
     let p_handle = TYPES.record_ptr_arg(8, handle, false)?;
@@ -1141,29 +1303,30 @@ fn hipsparseLtSpMMACompressedSize2(py: Python<'_>, handle: &Bound<'_, PyAny>, sp
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_sparseMatDescr, a_compressedSize, a_compressBufferSize) });
     rt::tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_compressedSize)?, rt::obj(py, o_compressBufferSize)?])
 }
-/// compresses a dense matrix to structured matrix.
-///
-/// hipsparseLtSpMMACompress2 compresses a dense matrix d_dense.
-/// The compressed matrix is intended to be used as the first/second operand A/B
-/// in the \ref hipsparseLtMatmul() function.
-///
-/// Args:
-///     handle
-///     sparseMatDescr
-///     isSparseA
-///     op
-///     d_dense
-///     d_compressed
-///     d_compressBuffer
-///     stream
-///
-/// Returns: a tuple of 1 item(s):
-///     hipsparseStatus_t
-///     HIPSPARSE_STATUS_SUCCESS the operation completed successfully.
-///     HIPSPARSE_STATUS_INVALID_VALUE handle , sparseMatDescr , op , d_dense or d_compressed is invalid.
-///     HIPSPARSE_STATUS_NOT_SUPPORTED the problem is not support
-#[pyfunction]
-#[pyo3(signature = (handle, sparseMatDescr, isSparseA, op, d_dense, d_compressed, d_compressBuffer, stream))]
+/// `hipsparseLtSpMMACompress2` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hipsparseLtSpMMACompress2: rt::call::Function = rt::call::Function::new(
+    c"hipsparseLtSpMMACompress2",
+    "hipsparseLtSpMMACompress2",
+    &["handle", "sparseMatDescr", "isSparseA", "op", "d_dense", "d_compressed", "d_compressBuffer", "stream"],
+    rt::fastcall_entry!(C_hipsparseLtSpMMACompress2),
+    c"hipsparseLtSpMMACompress2(handle, sparseMatDescr, isSparseA, op, d_dense, d_compressed, d_compressBuffer, stream)\n--\n\ncompresses a dense matrix to structured matrix.\n\nhipsparseLtSpMMACompress2 compresses a dense matrix d_dense.\nThe compressed matrix is intended to be used as the first/second operand A/B\nin the \\ref hipsparseLtMatmul() function.\n\nArgs:\n    handle\n    sparseMatDescr\n    isSparseA\n    op\n    d_dense\n    d_compressed\n    d_compressBuffer\n    stream\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle , sparseMatDescr , op , d_dense or d_compressed is invalid.\n    HIPSPARSE_STATUS_NOT_SUPPORTED the problem is not support",
+);
+
+/// The arguments of a call of `hipsparseLtSpMMACompress2`, converted in order.
+unsafe fn C_hipsparseLtSpMMACompress2(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7] =
+        unsafe { F_hipsparseLtSpMMACompress2.args::<8>(py, args, nargs, kwnames)? };
+    Ok(hipsparseLtSpMMACompress2(py, &x0, &x1, rt::call::extract(x2, "isSparseA")?, &x3, rt::call::extract(x4, "d_dense")?, rt::call::extract(x5, "d_compressed")?, rt::call::extract(x6, "d_compressBuffer")?, rt::call::extract(x7, "stream")?)?.into_ptr())
+}
+
 fn hipsparseLtSpMMACompress2(py: Python<'_>, handle: &Bound<'_, PyAny>, sparseMatDescr: &Bound<'_, PyAny>, isSparseA: rt::CInt<i32>, op: &Bound<'_, PyAny>, d_dense: rt::PtrArg, d_compressed: rt::PtrArgMut, d_compressBuffer: rt::PtrArgMut, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtSpMMACompress2");
     let p_handle = TYPES.record_ptr_arg(8, handle, false)?;
@@ -1205,37 +1368,37 @@ fn _symbol_address(py: Python<'_>, name: &str) -> PyResult<usize> {
 
 /// Adds this module's functions, constants and lazily created types to `m`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(pyo3::wrap_pyfunction!(hipsparseLtInitialize, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hipsparseLtGetVersion, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hipsparseLtGetProperty, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hipsparseLtGetGitRevision, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hipsparseLtGetArchName, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hipsparseLtInit, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hipsparseLtDestroy, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hipsparseLtDenseDescriptorInit, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hipsparseLtStructuredDescriptorInit, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hipsparseLtMatDescriptorDestroy, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hipsparseLtMatDescSetAttribute, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hipsparseLtMatDescGetAttribute, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hipsparseLtMatmulDescriptorInit, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hipsparseLtMatmulDescSetAttribute, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hipsparseLtMatmulDescGetAttribute, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hipsparseLtMatmulAlgSelectionInit, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hipsparseLtMatmulAlgSetAttribute, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hipsparseLtMatmulAlgGetAttribute, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hipsparseLtMatmulGetWorkspace, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hipsparseLtMatmulPlanInit, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hipsparseLtMatmulPlanDestroy, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hipsparseLtMatmul, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hipsparseLtMatmulSearch, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hipsparseLtSpMMAPrune, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hipsparseLtSpMMAPruneCheck, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hipsparseLtSpMMAPrune2, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hipsparseLtSpMMAPruneCheck2, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hipsparseLtSpMMACompressedSize, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hipsparseLtSpMMACompress, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hipsparseLtSpMMACompressedSize2, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hipsparseLtSpMMACompress2, m)?)?;
+    F_hipsparseLtInitialize.add_to(m, PYTHON_MODULE)?;
+    F_hipsparseLtGetVersion.add_to(m, PYTHON_MODULE)?;
+    F_hipsparseLtGetProperty.add_to(m, PYTHON_MODULE)?;
+    F_hipsparseLtGetGitRevision.add_to(m, PYTHON_MODULE)?;
+    F_hipsparseLtGetArchName.add_to(m, PYTHON_MODULE)?;
+    F_hipsparseLtInit.add_to(m, PYTHON_MODULE)?;
+    F_hipsparseLtDestroy.add_to(m, PYTHON_MODULE)?;
+    F_hipsparseLtDenseDescriptorInit.add_to(m, PYTHON_MODULE)?;
+    F_hipsparseLtStructuredDescriptorInit.add_to(m, PYTHON_MODULE)?;
+    F_hipsparseLtMatDescriptorDestroy.add_to(m, PYTHON_MODULE)?;
+    F_hipsparseLtMatDescSetAttribute.add_to(m, PYTHON_MODULE)?;
+    F_hipsparseLtMatDescGetAttribute.add_to(m, PYTHON_MODULE)?;
+    F_hipsparseLtMatmulDescriptorInit.add_to(m, PYTHON_MODULE)?;
+    F_hipsparseLtMatmulDescSetAttribute.add_to(m, PYTHON_MODULE)?;
+    F_hipsparseLtMatmulDescGetAttribute.add_to(m, PYTHON_MODULE)?;
+    F_hipsparseLtMatmulAlgSelectionInit.add_to(m, PYTHON_MODULE)?;
+    F_hipsparseLtMatmulAlgSetAttribute.add_to(m, PYTHON_MODULE)?;
+    F_hipsparseLtMatmulAlgGetAttribute.add_to(m, PYTHON_MODULE)?;
+    F_hipsparseLtMatmulGetWorkspace.add_to(m, PYTHON_MODULE)?;
+    F_hipsparseLtMatmulPlanInit.add_to(m, PYTHON_MODULE)?;
+    F_hipsparseLtMatmulPlanDestroy.add_to(m, PYTHON_MODULE)?;
+    F_hipsparseLtMatmul.add_to(m, PYTHON_MODULE)?;
+    F_hipsparseLtMatmulSearch.add_to(m, PYTHON_MODULE)?;
+    F_hipsparseLtSpMMAPrune.add_to(m, PYTHON_MODULE)?;
+    F_hipsparseLtSpMMAPruneCheck.add_to(m, PYTHON_MODULE)?;
+    F_hipsparseLtSpMMAPrune2.add_to(m, PYTHON_MODULE)?;
+    F_hipsparseLtSpMMAPruneCheck2.add_to(m, PYTHON_MODULE)?;
+    F_hipsparseLtSpMMACompressedSize.add_to(m, PYTHON_MODULE)?;
+    F_hipsparseLtSpMMACompress.add_to(m, PYTHON_MODULE)?;
+    F_hipsparseLtSpMMACompressedSize2.add_to(m, PYTHON_MODULE)?;
+    F_hipsparseLtSpMMACompress2.add_to(m, PYTHON_MODULE)?;
     m.add_function(pyo3::wrap_pyfunction!(has_symbol, m)?)?;
     m.add_function(pyo3::wrap_pyfunction!(_symbol_address, m)?)?;
     TYPES.install(m, FOREIGN)?;

@@ -324,22 +324,30 @@ pub(crate) struct R_hsa_wavefront_s {
     pub handle: u64,
 }
 const _: () = assert!(std::mem::size_of::<R_hsa_wavefront_s>() == 8);
-/// Query additional information about a status code.
-///
-/// Args:
-///     status [in]: Status code.
-///     status_string [out]: A NUL-terminated string that describes the error
-///         status.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT status is an invalid
-///     status code, or status_string is NULL.
-#[pyfunction]
-#[pyo3(signature = (status, status_string))]
+/// `hsa_status_string` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_status_string: rt::call::Function = rt::call::Function::new(
+    c"hsa_status_string",
+    "hsa_status_string",
+    &["status", "status_string"],
+    rt::fastcall_entry!(C_hsa_status_string),
+    c"hsa_status_string(status, status_string)\n--\n\nQuery additional information about a status code.\n\nArgs:\n    status [in]: Status code.\n    status_string [out]: A NUL-terminated string that describes the error\n        status.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT status is an invalid\n    status code, or status_string is NULL.",
+);
+
+/// The arguments of a call of `hsa_status_string`, converted in order.
+unsafe fn C_hsa_status_string(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_status_string.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_status_string(py, &x0, rt::call::extract(x1, "status_string")?)?.into_ptr())
+}
+
 fn hsa_status_string(py: Python<'_>, status: &Bound<'_, PyAny>, status_string: rt::CStrArrayArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_status_string");
     let a_status = rt::narrow::<u32>(TYPES.enum_arg(0, status)?)?;
@@ -353,23 +361,30 @@ fn hsa_status_string(py: Python<'_>, status: &Bound<'_, PyAny>, status_string: r
     let __r = py.allow_threads(move || unsafe { __f(a_status, a_status_string) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Initialize the HSA runtime.
-///
-/// Initializes the HSA runtime if it is not already initialized, and
-/// increases the reference counter associated with the HSA runtime for the
-/// current process. Invocation of any HSA function other than ::hsa_init results
-/// in undefined behavior if the current HSA runtime reference counter is less
-/// than one.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to allocate
-///     the required resources.
-///     ::HSA_STATUS_ERROR_REFCOUNT_OVERFLOW The HSA runtime reference
-///     count reaches INT32_MAX.
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `hsa_init` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_init: rt::call::Function = rt::call::Function::new(
+    c"hsa_init",
+    "hsa_init",
+    &[],
+    rt::fastcall_entry!(C_hsa_init),
+    c"hsa_init()\n--\n\nInitialize the HSA runtime.\n\nInitializes the HSA runtime if it is not already initialized, and\nincreases the reference counter associated with the HSA runtime for the\ncurrent process. Invocation of any HSA function other than ::hsa_init results\nin undefined behavior if the current HSA runtime reference counter is less\nthan one.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to allocate\n    the required resources.\n    ::HSA_STATUS_ERROR_REFCOUNT_OVERFLOW The HSA runtime reference\n    count reaches INT32_MAX.",
+);
+
+/// The arguments of a call of `hsa_init`, converted in order.
+unsafe fn C_hsa_init(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_hsa_init.args::<0>(py, args, nargs, kwnames)? };
+    Ok(hsa_init(py)?.into_ptr())
+}
+
 fn hsa_init(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_init");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -381,26 +396,30 @@ fn hsa_init(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Shut down the HSA runtime.
-///
-/// Decreases the reference count of the HSA runtime instance. When the
-/// reference count reaches 0, the HSA runtime is no longer considered valid
-/// but the application might call ::hsa_init to initialize the HSA runtime
-/// again.
-///
-/// Once the reference count of the HSA runtime reaches 0, all the resources
-/// associated with it (queues, signals, agent information, etc.) are
-/// considered invalid and any attempt to reference them in subsequent API calls
-/// results in undefined behavior. When the reference count reaches 0, the HSA
-/// runtime may release resources associated with it.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `hsa_shut_down` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_shut_down: rt::call::Function = rt::call::Function::new(
+    c"hsa_shut_down",
+    "hsa_shut_down",
+    &[],
+    rt::fastcall_entry!(C_hsa_shut_down),
+    c"hsa_shut_down()\n--\n\nShut down the HSA runtime.\n\nDecreases the reference count of the HSA runtime instance. When the\nreference count reaches 0, the HSA runtime is no longer considered valid\nbut the application might call ::hsa_init to initialize the HSA runtime\nagain.\n\nOnce the reference count of the HSA runtime reaches 0, all the resources\nassociated with it (queues, signals, agent information, etc.) are\nconsidered invalid and any attempt to reference them in subsequent API calls\nresults in undefined behavior. When the reference count reaches 0, the HSA\nruntime may release resources associated with it.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.",
+);
+
+/// The arguments of a call of `hsa_shut_down`, converted in order.
+unsafe fn C_hsa_shut_down(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_hsa_shut_down.args::<0>(py, args, nargs, kwnames)? };
+    Ok(hsa_shut_down(py)?.into_ptr())
+}
+
 fn hsa_shut_down(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_shut_down");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -412,23 +431,30 @@ fn hsa_shut_down(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Get the current value of a system attribute.
-///
-/// Args:
-///     attribute [in]: Attribute to query.
-///     value [out]: Pointer to an application-allocated buffer where to store
-///         the value of the attribute. If the buffer passed by the application is not
-///         large enough to hold the value of attribute, the behavior is undefined.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT attribute is an invalid
-///     system attribute, or value is NULL.
-#[pyfunction]
-#[pyo3(signature = (attribute, value))]
+/// `hsa_system_get_info` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_system_get_info: rt::call::Function = rt::call::Function::new(
+    c"hsa_system_get_info",
+    "hsa_system_get_info",
+    &["attribute", "value"],
+    rt::fastcall_entry!(C_hsa_system_get_info),
+    c"hsa_system_get_info(attribute, value)\n--\n\nGet the current value of a system attribute.\n\nArgs:\n    attribute [in]: Attribute to query.\n    value [out]: Pointer to an application-allocated buffer where to store\n        the value of the attribute. If the buffer passed by the application is not\n        large enough to hold the value of attribute, the behavior is undefined.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT attribute is an invalid\n    system attribute, or value is NULL.",
+);
+
+/// The arguments of a call of `hsa_system_get_info`, converted in order.
+unsafe fn C_hsa_system_get_info(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_system_get_info.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_system_get_info(py, &x0, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn hsa_system_get_info(py: Python<'_>, attribute: &Bound<'_, PyAny>, value: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_system_get_info");
     let a_attribute = rt::narrow::<u32>(TYPES.enum_arg(5, attribute)?)?;
@@ -442,24 +468,30 @@ fn hsa_system_get_info(py: Python<'_>, attribute: &Bound<'_, PyAny>, value: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_attribute, a_value) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Query the name of a given extension.
-///
-/// Args:
-///     extension [in]: Extension identifier. If the extension is not supported
-///         by the implementation (see ::HSA_SYSTEM_INFO_EXTENSIONS), the behavior
-///         is undefined.
-///     name [out]: Pointer to a memory location where the HSA runtime stores
-///         the extension name. The extension name is a NUL-terminated string.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT extension is not a valid
-///     extension, or name is NULL.
-#[pyfunction]
-#[pyo3(signature = (extension, name))]
+/// `hsa_extension_get_name` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_extension_get_name: rt::call::Function = rt::call::Function::new(
+    c"hsa_extension_get_name",
+    "hsa_extension_get_name",
+    &["extension", "name"],
+    rt::fastcall_entry!(C_hsa_extension_get_name),
+    c"hsa_extension_get_name(extension, name)\n--\n\nQuery the name of a given extension.\n\nArgs:\n    extension [in]: Extension identifier. If the extension is not supported\n        by the implementation (see ::HSA_SYSTEM_INFO_EXTENSIONS), the behavior\n        is undefined.\n    name [out]: Pointer to a memory location where the HSA runtime stores\n        the extension name. The extension name is a NUL-terminated string.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT extension is not a valid\n    extension, or name is NULL.",
+);
+
+/// The arguments of a call of `hsa_extension_get_name`, converted in order.
+unsafe fn C_hsa_extension_get_name(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_extension_get_name.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_extension_get_name(py, rt::call::extract(x0, "extension")?, rt::call::extract(x1, "name")?)?.into_ptr())
+}
+
 fn hsa_extension_get_name(py: Python<'_>, extension: rt::CInt<u16>, name: rt::CStrArrayArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_extension_get_name");
     let a_extension = extension.0;
@@ -473,26 +505,30 @@ fn hsa_extension_get_name(py: Python<'_>, extension: rt::CInt<u16>, name: rt::CS
     let __r = py.allow_threads(move || unsafe { __f(a_extension, a_name) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Deprecated: 
-///
-/// Query if a given version of an extension is supported by the HSA
-/// implementation.
-///
-/// Args:
-///     extension [in]: Extension identifier.
-///     version_major [in]: Major version number.
-///     version_minor [in]: Minor version number.
-///
-/// Returns: a tuple of 2 item(s):
-///     hsa_status_t: status
-///     result: bool
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT extension is not a valid
-///     extension, or result is NULL.
-#[pyfunction]
-#[pyo3(signature = (extension, version_major, version_minor))]
+/// `hsa_system_extension_supported` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_system_extension_supported: rt::call::Function = rt::call::Function::new(
+    c"hsa_system_extension_supported",
+    "hsa_system_extension_supported",
+    &["extension", "version_major", "version_minor"],
+    rt::fastcall_entry!(C_hsa_system_extension_supported),
+    c"hsa_system_extension_supported(extension, version_major, version_minor)\n--\n\nDeprecated: \n\nQuery if a given version of an extension is supported by the HSA\nimplementation.\n\nArgs:\n    extension [in]: Extension identifier.\n    version_major [in]: Major version number.\n    version_minor [in]: Minor version number.\n\nReturns: a tuple of 2 item(s):\n    hsa_status_t: status\n    result: bool\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT extension is not a valid\n    extension, or result is NULL.",
+);
+
+/// The arguments of a call of `hsa_system_extension_supported`, converted in order.
+unsafe fn C_hsa_system_extension_supported(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hsa_system_extension_supported.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hsa_system_extension_supported(py, rt::call::extract(x0, "extension")?, rt::call::extract(x1, "version_major")?, rt::call::extract(x2, "version_minor")?)?.into_ptr())
+}
+
 fn hsa_system_extension_supported(py: Python<'_>, extension: rt::CInt<u16>, version_major: rt::CInt<u16>, version_minor: rt::CInt<u16>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_system_extension_supported");
     let a_extension = extension.0;
@@ -509,25 +545,30 @@ fn hsa_system_extension_supported(py: Python<'_>, extension: rt::CInt<u16>, vers
     let __r = py.allow_threads(move || unsafe { __f(a_extension, a_version_major, a_version_minor, a_result) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, (o_result as u8) != 0)?])
 }
-/// Query if a given version of an extension is supported by the HSA
-/// implementation. All minor versions from 0 up to the returned version_minor
-/// must be supported by the implementation.
-///
-/// Args:
-///     extension [in]: Extension identifier.
-///     version_major [in]: Major version number.
-///
-/// Returns: a tuple of 3 item(s):
-///     hsa_status_t: status
-///     version_minor: int
-///     result: bool
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT extension is not a valid
-///     extension, or version_minor is NULL, or result is NULL.
-#[pyfunction]
-#[pyo3(signature = (extension, version_major))]
+/// `hsa_system_major_extension_supported` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_system_major_extension_supported: rt::call::Function = rt::call::Function::new(
+    c"hsa_system_major_extension_supported",
+    "hsa_system_major_extension_supported",
+    &["extension", "version_major"],
+    rt::fastcall_entry!(C_hsa_system_major_extension_supported),
+    c"hsa_system_major_extension_supported(extension, version_major)\n--\n\nQuery if a given version of an extension is supported by the HSA\nimplementation. All minor versions from 0 up to the returned version_minor\nmust be supported by the implementation.\n\nArgs:\n    extension [in]: Extension identifier.\n    version_major [in]: Major version number.\n\nReturns: a tuple of 3 item(s):\n    hsa_status_t: status\n    version_minor: int\n    result: bool\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT extension is not a valid\n    extension, or version_minor is NULL, or result is NULL.",
+);
+
+/// The arguments of a call of `hsa_system_major_extension_supported`, converted in order.
+unsafe fn C_hsa_system_major_extension_supported(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_system_major_extension_supported.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_system_major_extension_supported(py, rt::call::extract(x0, "extension")?, rt::call::extract(x1, "version_major")?)?.into_ptr())
+}
+
 fn hsa_system_major_extension_supported(py: Python<'_>, extension: rt::CInt<u16>, version_major: rt::CInt<u16>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_system_major_extension_supported");
     let a_extension = extension.0;
@@ -545,37 +586,30 @@ fn hsa_system_major_extension_supported(py: Python<'_>, extension: rt::CInt<u16>
     let __r = py.allow_threads(move || unsafe { __f(a_extension, a_version_major, a_version_minor, a_result) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_version_minor)?, rt::obj(py, (o_result as u8) != 0)?])
 }
-/// Deprecated: 
-///
-/// Retrieve the function pointers corresponding to a given version of an
-/// extension. Portable applications are expected to invoke the extension API
-/// using the returned function pointers
-///
-/// The application is responsible for verifying that the given version
-/// of the extension is supported by the HSA implementation (see
-/// ::hsa_system_extension_supported). If the given combination of extension,
-/// major version, and minor version is not supported by the implementation, the
-/// behavior is undefined.
-///
-/// Args:
-///     extension [in]: Extension identifier.
-///     version_major [in]: Major version number for which to retrieve the
-///         function pointer table.
-///     version_minor [in]: Minor version number for which to retrieve the
-///         function pointer table.
-///     table [out]: Pointer to an application-allocated function pointer table
-///         that is populated by the HSA runtime. Must not be NULL. The memory associated
-///         with table can be reused or freed after the function returns.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT extension is not a valid
-///     extension, or table is NULL.
-#[pyfunction]
-#[pyo3(signature = (extension, version_major, version_minor, table))]
+/// `hsa_system_get_extension_table` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_system_get_extension_table: rt::call::Function = rt::call::Function::new(
+    c"hsa_system_get_extension_table",
+    "hsa_system_get_extension_table",
+    &["extension", "version_major", "version_minor", "table"],
+    rt::fastcall_entry!(C_hsa_system_get_extension_table),
+    c"hsa_system_get_extension_table(extension, version_major, version_minor, table)\n--\n\nDeprecated: \n\nRetrieve the function pointers corresponding to a given version of an\nextension. Portable applications are expected to invoke the extension API\nusing the returned function pointers\n\nThe application is responsible for verifying that the given version\nof the extension is supported by the HSA implementation (see\n::hsa_system_extension_supported). If the given combination of extension,\nmajor version, and minor version is not supported by the implementation, the\nbehavior is undefined.\n\nArgs:\n    extension [in]: Extension identifier.\n    version_major [in]: Major version number for which to retrieve the\n        function pointer table.\n    version_minor [in]: Minor version number for which to retrieve the\n        function pointer table.\n    table [out]: Pointer to an application-allocated function pointer table\n        that is populated by the HSA runtime. Must not be NULL. The memory associated\n        with table can be reused or freed after the function returns.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT extension is not a valid\n    extension, or table is NULL.",
+);
+
+/// The arguments of a call of `hsa_system_get_extension_table`, converted in order.
+unsafe fn C_hsa_system_get_extension_table(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_hsa_system_get_extension_table.args::<4>(py, args, nargs, kwnames)? };
+    Ok(hsa_system_get_extension_table(py, rt::call::extract(x0, "extension")?, rt::call::extract(x1, "version_major")?, rt::call::extract(x2, "version_minor")?, rt::call::extract(x3, "table")?)?.into_ptr())
+}
+
 fn hsa_system_get_extension_table(py: Python<'_>, extension: rt::CInt<u16>, version_major: rt::CInt<u16>, version_minor: rt::CInt<u16>, table: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_system_get_extension_table");
     let a_extension = extension.0;
@@ -591,38 +625,30 @@ fn hsa_system_get_extension_table(py: Python<'_>, extension: rt::CInt<u16>, vers
     let __r = py.allow_threads(move || unsafe { __f(a_extension, a_version_major, a_version_minor, a_table) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Retrieve the function pointers corresponding to a given major version
-/// of an extension. Portable applications are expected to invoke the extension
-/// API using the returned function pointers.
-///
-/// The application is responsible for verifying that the given major
-/// version of the extension is supported by the HSA implementation (see
-/// ::hsa_system_major_extension_supported). If the given combination of extension
-/// and major version is not supported by the implementation, the behavior is
-/// undefined. Additionally if the length doesn't allow space for a full minor
-/// version, it is implementation defined if only some of the function pointers for
-/// that minor version get written.
-///
-/// Args:
-///     extension [in]: Extension identifier.
-///     version_major [in]: Major version number for which to retrieve the
-///         function pointer table.
-///     table_length [in]: Size in bytes of the function pointer table to be
-///         populated. The implementation will not write more than this many bytes to the
-///         table.
-///     table [out]: Pointer to an application-allocated function pointer table
-///         that is populated by the HSA runtime. Must not be NULL. The memory associated
-///         with table can be reused or freed after the function returns.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT extension is not a valid
-///     extension, or table is NULL.
-#[pyfunction]
-#[pyo3(signature = (extension, version_major, table_length, table))]
+/// `hsa_system_get_major_extension_table` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_system_get_major_extension_table: rt::call::Function = rt::call::Function::new(
+    c"hsa_system_get_major_extension_table",
+    "hsa_system_get_major_extension_table",
+    &["extension", "version_major", "table_length", "table"],
+    rt::fastcall_entry!(C_hsa_system_get_major_extension_table),
+    c"hsa_system_get_major_extension_table(extension, version_major, table_length, table)\n--\n\nRetrieve the function pointers corresponding to a given major version\nof an extension. Portable applications are expected to invoke the extension\nAPI using the returned function pointers.\n\nThe application is responsible for verifying that the given major\nversion of the extension is supported by the HSA implementation (see\n::hsa_system_major_extension_supported). If the given combination of extension\nand major version is not supported by the implementation, the behavior is\nundefined. Additionally if the length doesn't allow space for a full minor\nversion, it is implementation defined if only some of the function pointers for\nthat minor version get written.\n\nArgs:\n    extension [in]: Extension identifier.\n    version_major [in]: Major version number for which to retrieve the\n        function pointer table.\n    table_length [in]: Size in bytes of the function pointer table to be\n        populated. The implementation will not write more than this many bytes to the\n        table.\n    table [out]: Pointer to an application-allocated function pointer table\n        that is populated by the HSA runtime. Must not be NULL. The memory associated\n        with table can be reused or freed after the function returns.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT extension is not a valid\n    extension, or table is NULL.",
+);
+
+/// The arguments of a call of `hsa_system_get_major_extension_table`, converted in order.
+unsafe fn C_hsa_system_get_major_extension_table(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_hsa_system_get_major_extension_table.args::<4>(py, args, nargs, kwnames)? };
+    Ok(hsa_system_get_major_extension_table(py, rt::call::extract(x0, "extension")?, rt::call::extract(x1, "version_major")?, rt::call::extract(x2, "table_length")?, rt::call::extract(x3, "table")?)?.into_ptr())
+}
+
 fn hsa_system_get_major_extension_table(py: Python<'_>, extension: rt::CInt<u16>, version_major: rt::CInt<u16>, table_length: rt::CInt<u64>, table: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_system_get_major_extension_table");
     let a_extension = extension.0;
@@ -638,25 +664,30 @@ fn hsa_system_get_major_extension_table(py: Python<'_>, extension: rt::CInt<u16>
     let __r = py.allow_threads(move || unsafe { __f(a_extension, a_version_major, a_table_length, a_table) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Get the current value of an attribute for a given agent.
-///
-/// Args:
-///     agent [in]: A valid agent.
-///     attribute [in]: Attribute to query.
-///     value [out]: Pointer to an application-allocated buffer where to store
-///         the value of the attribute. If the buffer passed by the application is not
-///         large enough to hold the value of attribute, the behavior is undefined.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT attribute is an invalid
-///     agent attribute, or value is NULL.
-#[pyfunction]
-#[pyo3(signature = (agent, attribute, value))]
+/// `hsa_agent_get_info` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_agent_get_info: rt::call::Function = rt::call::Function::new(
+    c"hsa_agent_get_info",
+    "hsa_agent_get_info",
+    &["agent", "attribute", "value"],
+    rt::fastcall_entry!(C_hsa_agent_get_info),
+    c"hsa_agent_get_info(agent, attribute, value)\n--\n\nGet the current value of an attribute for a given agent.\n\nArgs:\n    agent [in]: A valid agent.\n    attribute [in]: Attribute to query.\n    value [out]: Pointer to an application-allocated buffer where to store\n        the value of the attribute. If the buffer passed by the application is not\n        large enough to hold the value of attribute, the behavior is undefined.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT attribute is an invalid\n    agent attribute, or value is NULL.",
+);
+
+/// The arguments of a call of `hsa_agent_get_info`, converted in order.
+unsafe fn C_hsa_agent_get_info(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hsa_agent_get_info.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hsa_agent_get_info(py, &x0, &x1, rt::call::extract(x2, "value")?)?.into_ptr())
+}
+
 fn hsa_agent_get_info(py: Python<'_>, agent: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, value: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_agent_get_info");
     let a_agent = TYPES.record_arg::<R_hsa_agent_s>(87, agent)?;
@@ -671,26 +702,30 @@ fn hsa_agent_get_info(py: Python<'_>, agent: &Bound<'_, PyAny>, attribute: &Boun
     let __r = py.allow_threads(move || unsafe { __f(a_agent, a_attribute, a_value) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Iterate over the available agents, and invoke an
-/// application-defined callback on every iteration.
-///
-/// Args:
-///     callback [in]: Callback to be invoked once per agent. The HSA
-///         runtime passes two arguments to the callback: the agent and the
-///         application data.  If callback returns a status other than
-///         ::HSA_STATUS_SUCCESS for a particular iteration, the traversal stops and
-///         ::hsa_iterate_agents returns that status value.
-///     data [in]: Application data that is passed to callback on every
-///         iteration. May be NULL.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT callback is NULL.
-#[pyfunction]
-#[pyo3(signature = (callback, data))]
+/// `hsa_iterate_agents` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_iterate_agents: rt::call::Function = rt::call::Function::new(
+    c"hsa_iterate_agents",
+    "hsa_iterate_agents",
+    &["callback", "data"],
+    rt::fastcall_entry!(C_hsa_iterate_agents),
+    c"hsa_iterate_agents(callback, data)\n--\n\nIterate over the available agents, and invoke an\napplication-defined callback on every iteration.\n\nArgs:\n    callback [in]: Callback to be invoked once per agent. The HSA\n        runtime passes two arguments to the callback: the agent and the\n        application data.  If callback returns a status other than\n        ::HSA_STATUS_SUCCESS for a particular iteration, the traversal stops and\n        ::hsa_iterate_agents returns that status value.\n    data [in]: Application data that is passed to callback on every\n        iteration. May be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT callback is NULL.",
+);
+
+/// The arguments of a call of `hsa_iterate_agents`, converted in order.
+unsafe fn C_hsa_iterate_agents(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_iterate_agents.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_iterate_agents(py, rt::call::extract(x0, "callback")?, rt::call::extract(x1, "data")?)?.into_ptr())
+}
+
 fn hsa_iterate_agents(py: Python<'_>, callback: rt::PtrArgMut, data: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_iterate_agents");
     let a_callback = callback.addr();
@@ -704,29 +739,30 @@ fn hsa_iterate_agents(py: Python<'_>, callback: rt::PtrArgMut, data: rt::PtrArgM
     let __r = py.allow_threads(move || unsafe { __f(a_callback, a_data) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Deprecated: Use ::hsa_isa_get_exception_policies for a given intruction set
-/// architecture supported by the agent instead. If more than one ISA is
-/// supported by the agent, this function uses the first value returned by
-/// ::hsa_agent_iterate_isas.
-///
-/// Retrieve the exception policy support for a given combination of
-/// agent and profile
-///
-/// Args:
-///     agent [in]: Agent.
-///     profile [in]: Profile.
-///
-/// Returns: a tuple of 2 item(s):
-///     hsa_status_t: status
-///     mask: int
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT profile is not a valid
-///     profile, or mask is NULL.
-#[pyfunction]
-#[pyo3(signature = (agent, profile))]
+/// `hsa_agent_get_exception_policies` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_agent_get_exception_policies: rt::call::Function = rt::call::Function::new(
+    c"hsa_agent_get_exception_policies",
+    "hsa_agent_get_exception_policies",
+    &["agent", "profile"],
+    rt::fastcall_entry!(C_hsa_agent_get_exception_policies),
+    c"hsa_agent_get_exception_policies(agent, profile)\n--\n\nDeprecated: Use ::hsa_isa_get_exception_policies for a given intruction set\narchitecture supported by the agent instead. If more than one ISA is\nsupported by the agent, this function uses the first value returned by\n::hsa_agent_iterate_isas.\n\nRetrieve the exception policy support for a given combination of\nagent and profile\n\nArgs:\n    agent [in]: Agent.\n    profile [in]: Profile.\n\nReturns: a tuple of 2 item(s):\n    hsa_status_t: status\n    mask: int\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT profile is not a valid\n    profile, or mask is NULL.",
+);
+
+/// The arguments of a call of `hsa_agent_get_exception_policies`, converted in order.
+unsafe fn C_hsa_agent_get_exception_policies(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_agent_get_exception_policies.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_agent_get_exception_policies(py, &x0, &x1)?.into_ptr())
+}
+
 fn hsa_agent_get_exception_policies(py: Python<'_>, agent: &Bound<'_, PyAny>, profile: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_agent_get_exception_policies");
     let a_agent = TYPES.record_arg::<R_hsa_agent_s>(87, agent)?;
@@ -742,26 +778,30 @@ fn hsa_agent_get_exception_policies(py: Python<'_>, agent: &Bound<'_, PyAny>, pr
     let __r = py.allow_threads(move || unsafe { __f(a_agent, a_profile, a_mask) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_mask)?])
 }
-/// Get the current value of an attribute for a given cache object.
-///
-/// Args:
-///     cache [in]: Cache.
-///     attribute [in]: Attribute to query.
-///     value [out]: Pointer to an application-allocated buffer where to store
-///         the value of the attribute. If the buffer passed by the application is not
-///         large enough to hold the value of attribute, the behavior is undefined.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_CACHE The cache is invalid.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT attribute is an invalid
-///     instruction set architecture attribute, or value is
-///     NULL.
-#[pyfunction]
-#[pyo3(signature = (cache, attribute, value))]
+/// `hsa_cache_get_info` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_cache_get_info: rt::call::Function = rt::call::Function::new(
+    c"hsa_cache_get_info",
+    "hsa_cache_get_info",
+    &["cache", "attribute", "value"],
+    rt::fastcall_entry!(C_hsa_cache_get_info),
+    c"hsa_cache_get_info(cache, attribute, value)\n--\n\nGet the current value of an attribute for a given cache object.\n\nArgs:\n    cache [in]: Cache.\n    attribute [in]: Attribute to query.\n    value [out]: Pointer to an application-allocated buffer where to store\n        the value of the attribute. If the buffer passed by the application is not\n        large enough to hold the value of attribute, the behavior is undefined.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_CACHE The cache is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT attribute is an invalid\n    instruction set architecture attribute, or value is\n    NULL.",
+);
+
+/// The arguments of a call of `hsa_cache_get_info`, converted in order.
+unsafe fn C_hsa_cache_get_info(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hsa_cache_get_info.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hsa_cache_get_info(py, &x0, &x1, rt::call::extract(x2, "value")?)?.into_ptr())
+}
+
 fn hsa_cache_get_info(py: Python<'_>, cache: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, value: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_cache_get_info");
     let a_cache = TYPES.record_arg::<R_hsa_cache_s>(88, cache)?;
@@ -776,31 +816,30 @@ fn hsa_cache_get_info(py: Python<'_>, cache: &Bound<'_, PyAny>, attribute: &Boun
     let __r = py.allow_threads(move || unsafe { __f(a_cache, a_attribute, a_value) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Iterate over the memory caches of a given agent, and
-/// invoke an application-defined callback on every iteration.
-///
-/// Caches are visited in ascending order according to the value of the
-/// ::HSA_CACHE_INFO_LEVEL attribute.
-///
-/// Args:
-///     agent [in]: A valid agent.
-///     callback [in]: Callback to be invoked once per cache that is present in
-///         the agent.  The HSA runtime passes two arguments to the callback: the cache
-///         and the application data.  If callback returns a status other than
-///         ::HSA_STATUS_SUCCESS for a particular iteration, the traversal stops and
-///         that value is returned.
-///     data [in]: Application data that is passed to callback on every
-///         iteration. May be NULL.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT callback is NULL.
-#[pyfunction]
-#[pyo3(signature = (agent, callback, data))]
+/// `hsa_agent_iterate_caches` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_agent_iterate_caches: rt::call::Function = rt::call::Function::new(
+    c"hsa_agent_iterate_caches",
+    "hsa_agent_iterate_caches",
+    &["agent", "callback", "data"],
+    rt::fastcall_entry!(C_hsa_agent_iterate_caches),
+    c"hsa_agent_iterate_caches(agent, callback, data)\n--\n\nIterate over the memory caches of a given agent, and\ninvoke an application-defined callback on every iteration.\n\nCaches are visited in ascending order according to the value of the\n::HSA_CACHE_INFO_LEVEL attribute.\n\nArgs:\n    agent [in]: A valid agent.\n    callback [in]: Callback to be invoked once per cache that is present in\n        the agent.  The HSA runtime passes two arguments to the callback: the cache\n        and the application data.  If callback returns a status other than\n        ::HSA_STATUS_SUCCESS for a particular iteration, the traversal stops and\n        that value is returned.\n    data [in]: Application data that is passed to callback on every\n        iteration. May be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT callback is NULL.",
+);
+
+/// The arguments of a call of `hsa_agent_iterate_caches`, converted in order.
+unsafe fn C_hsa_agent_iterate_caches(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hsa_agent_iterate_caches.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hsa_agent_iterate_caches(py, &x0, rt::call::extract(x1, "callback")?, rt::call::extract(x2, "data")?)?.into_ptr())
+}
+
 fn hsa_agent_iterate_caches(py: Python<'_>, agent: &Bound<'_, PyAny>, callback: rt::PtrArgMut, data: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_agent_iterate_caches");
     let a_agent = TYPES.record_arg::<R_hsa_agent_s>(87, agent)?;
@@ -815,27 +854,30 @@ fn hsa_agent_iterate_caches(py: Python<'_>, agent: &Bound<'_, PyAny>, callback: 
     let __r = py.allow_threads(move || unsafe { __f(a_agent, a_callback, a_data) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Deprecated: 
-///
-/// Query if a given version of an extension is supported by an agent
-///
-/// Args:
-///     extension [in]: Extension identifier.
-///     agent [in]: Agent.
-///     version_major [in]: Major version number.
-///     version_minor [in]: Minor version number.
-///
-/// Returns: a tuple of 2 item(s):
-///     hsa_status_t: status
-///     result: bool
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT extension is not a valid
-///     extension, or result is NULL.
-#[pyfunction]
-#[pyo3(signature = (extension, agent, version_major, version_minor))]
+/// `hsa_agent_extension_supported` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_agent_extension_supported: rt::call::Function = rt::call::Function::new(
+    c"hsa_agent_extension_supported",
+    "hsa_agent_extension_supported",
+    &["extension", "agent", "version_major", "version_minor"],
+    rt::fastcall_entry!(C_hsa_agent_extension_supported),
+    c"hsa_agent_extension_supported(extension, agent, version_major, version_minor)\n--\n\nDeprecated: \n\nQuery if a given version of an extension is supported by an agent\n\nArgs:\n    extension [in]: Extension identifier.\n    agent [in]: Agent.\n    version_major [in]: Major version number.\n    version_minor [in]: Minor version number.\n\nReturns: a tuple of 2 item(s):\n    hsa_status_t: status\n    result: bool\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT extension is not a valid\n    extension, or result is NULL.",
+);
+
+/// The arguments of a call of `hsa_agent_extension_supported`, converted in order.
+unsafe fn C_hsa_agent_extension_supported(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_hsa_agent_extension_supported.args::<4>(py, args, nargs, kwnames)? };
+    Ok(hsa_agent_extension_supported(py, rt::call::extract(x0, "extension")?, &x1, rt::call::extract(x2, "version_major")?, rt::call::extract(x3, "version_minor")?)?.into_ptr())
+}
+
 fn hsa_agent_extension_supported(py: Python<'_>, extension: rt::CInt<u16>, agent: &Bound<'_, PyAny>, version_major: rt::CInt<u16>, version_minor: rt::CInt<u16>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_agent_extension_supported");
     let a_extension = extension.0;
@@ -853,26 +895,30 @@ fn hsa_agent_extension_supported(py: Python<'_>, extension: rt::CInt<u16>, agent
     let __r = py.allow_threads(move || unsafe { __f(a_extension, a_agent, a_version_major, a_version_minor, a_result) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, (o_result as u8) != 0)?])
 }
-/// Query if a given version of an extension is supported by an agent. All
-/// minor versions from 0 up to the returned version_minor must be supported.
-///
-/// Args:
-///     extension [in]: Extension identifier.
-///     agent [in]: Agent.
-///     version_major [in]: Major version number.
-///
-/// Returns: a tuple of 3 item(s):
-///     hsa_status_t: status
-///     version_minor: int
-///     result: bool
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT extension is not a valid
-///     extension, or version_minor is NULL, or result is NULL.
-#[pyfunction]
-#[pyo3(signature = (extension, agent, version_major))]
+/// `hsa_agent_major_extension_supported` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_agent_major_extension_supported: rt::call::Function = rt::call::Function::new(
+    c"hsa_agent_major_extension_supported",
+    "hsa_agent_major_extension_supported",
+    &["extension", "agent", "version_major"],
+    rt::fastcall_entry!(C_hsa_agent_major_extension_supported),
+    c"hsa_agent_major_extension_supported(extension, agent, version_major)\n--\n\nQuery if a given version of an extension is supported by an agent. All\nminor versions from 0 up to the returned version_minor must be supported.\n\nArgs:\n    extension [in]: Extension identifier.\n    agent [in]: Agent.\n    version_major [in]: Major version number.\n\nReturns: a tuple of 3 item(s):\n    hsa_status_t: status\n    version_minor: int\n    result: bool\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT extension is not a valid\n    extension, or version_minor is NULL, or result is NULL.",
+);
+
+/// The arguments of a call of `hsa_agent_major_extension_supported`, converted in order.
+unsafe fn C_hsa_agent_major_extension_supported(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hsa_agent_major_extension_supported.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hsa_agent_major_extension_supported(py, rt::call::extract(x0, "extension")?, &x1, rt::call::extract(x2, "version_major")?)?.into_ptr())
+}
+
 fn hsa_agent_major_extension_supported(py: Python<'_>, extension: rt::CInt<u16>, agent: &Bound<'_, PyAny>, version_major: rt::CInt<u16>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_agent_major_extension_supported");
     let a_extension = extension.0;
@@ -891,33 +937,30 @@ fn hsa_agent_major_extension_supported(py: Python<'_>, extension: rt::CInt<u16>,
     let __r = py.allow_threads(move || unsafe { __f(a_extension, a_agent, a_version_major, a_version_minor, a_result) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_version_minor)?, rt::obj(py, (o_result as u8) != 0)?])
 }
-/// Create a signal.
-///
-/// Args:
-///     initial_value [in]: Initial value of the signal.
-///     num_consumers [in]: Size of consumers. A value of 0 indicates that
-///         any agent might wait on the signal.
-///     consumers [in]: List of agents that might consume (wait on) the
-///         signal. If num_consumers is 0, this argument is ignored; otherwise, the
-///         HSA runtime might use the list to optimize the handling of the signal
-///         object. If an agent not listed in consumers waits on the returned
-///         signal, the behavior is undefined. The memory associated with consumers
-///         can be reused or freed after the function returns.
-///     signal [out]: Pointer to a memory location where the HSA runtime will
-///         store the newly created signal handle. Must not be NULL.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to allocate
-///     the required resources.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT signal is NULL, @p
-///     num_consumers is greater than 0 but consumers is NULL, or consumers
-///     contains duplicates.
-#[pyfunction]
-#[pyo3(signature = (initial_value, num_consumers, consumers, signal))]
+/// `hsa_signal_create` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_create: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_create",
+    "hsa_signal_create",
+    &["initial_value", "num_consumers", "consumers", "signal"],
+    rt::fastcall_entry!(C_hsa_signal_create),
+    c"hsa_signal_create(initial_value, num_consumers, consumers, signal)\n--\n\nCreate a signal.\n\nArgs:\n    initial_value [in]: Initial value of the signal.\n    num_consumers [in]: Size of consumers. A value of 0 indicates that\n        any agent might wait on the signal.\n    consumers [in]: List of agents that might consume (wait on) the\n        signal. If num_consumers is 0, this argument is ignored; otherwise, the\n        HSA runtime might use the list to optimize the handling of the signal\n        object. If an agent not listed in consumers waits on the returned\n        signal, the behavior is undefined. The memory associated with consumers\n        can be reused or freed after the function returns.\n    signal [out]: Pointer to a memory location where the HSA runtime will\n        store the newly created signal handle. Must not be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to allocate\n    the required resources.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT signal is NULL, @p\n    num_consumers is greater than 0 but consumers is NULL, or consumers\n    contains duplicates.",
+);
+
+/// The arguments of a call of `hsa_signal_create`, converted in order.
+unsafe fn C_hsa_signal_create(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_hsa_signal_create.args::<4>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_create(py, rt::call::extract(x0, "initial_value")?, rt::call::extract(x1, "num_consumers")?, &x2, &x3)?.into_ptr())
+}
+
 fn hsa_signal_create(py: Python<'_>, initial_value: rt::CInt<i64>, num_consumers: rt::CInt<u32>, consumers: &Bound<'_, PyAny>, signal: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_create");
     let a_initial_value = initial_value.0;
@@ -935,20 +978,30 @@ fn hsa_signal_create(py: Python<'_>, initial_value: rt::CInt<i64>, num_consumers
     let __r = py.allow_threads(move || unsafe { __f(a_initial_value, a_num_consumers, a_consumers, a_signal) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Destroy a signal previous created by ::hsa_signal_create.
-///
-/// Args:
-///     signal [in]: Signal.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_SIGNAL signal is invalid.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT The handle in signal is 0.
-#[pyfunction]
-#[pyo3(signature = (signal))]
+/// `hsa_signal_destroy` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_destroy: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_destroy",
+    "hsa_signal_destroy",
+    &["signal"],
+    rt::fastcall_entry!(C_hsa_signal_destroy),
+    c"hsa_signal_destroy(signal)\n--\n\nDestroy a signal previous created by ::hsa_signal_create.\n\nArgs:\n    signal [in]: Signal.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_SIGNAL signal is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT The handle in signal is 0.",
+);
+
+/// The arguments of a call of `hsa_signal_destroy`, converted in order.
+unsafe fn C_hsa_signal_destroy(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_hsa_signal_destroy.args::<1>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_destroy(py, &x0)?.into_ptr())
+}
+
 fn hsa_signal_destroy(py: Python<'_>, signal: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_destroy");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -961,16 +1014,30 @@ fn hsa_signal_destroy(py: Python<'_>, signal: &Bound<'_, PyAny>) -> PyResult<PyO
     let __r = py.allow_threads(move || unsafe { __f(a_signal) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Atomically read the current value of a signal.
-///
-/// Args:
-///     signal [in]: Signal.
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-///     Value of the signal.
-#[pyfunction]
-#[pyo3(signature = (signal))]
+/// `hsa_signal_load_scacquire` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_load_scacquire: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_load_scacquire",
+    "hsa_signal_load_scacquire",
+    &["signal"],
+    rt::fastcall_entry!(C_hsa_signal_load_scacquire),
+    c"hsa_signal_load_scacquire(signal)\n--\n\nAtomically read the current value of a signal.\n\nArgs:\n    signal [in]: Signal.\n\nReturns: a tuple of 1 item(s):\n    int\n    Value of the signal.",
+);
+
+/// The arguments of a call of `hsa_signal_load_scacquire`, converted in order.
+unsafe fn C_hsa_signal_load_scacquire(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_hsa_signal_load_scacquire.args::<1>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_load_scacquire(py, &x0)?.into_ptr())
+}
+
 fn hsa_signal_load_scacquire(py: Python<'_>, signal: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_load_scacquire");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -983,13 +1050,30 @@ fn hsa_signal_load_scacquire(py: Python<'_>, signal: &Bound<'_, PyAny>) -> PyRes
     let __r = py.allow_threads(move || unsafe { __f(a_signal) });
     rt::tuple(py, [rt::obj(py, __r)?])
 }
-/// Args:
-///     signal
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (signal))]
+/// `hsa_signal_load_relaxed` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_load_relaxed: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_load_relaxed",
+    "hsa_signal_load_relaxed",
+    &["signal"],
+    rt::fastcall_entry!(C_hsa_signal_load_relaxed),
+    c"hsa_signal_load_relaxed(signal)\n--\n\nArgs:\n    signal\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `hsa_signal_load_relaxed`, converted in order.
+unsafe fn C_hsa_signal_load_relaxed(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_hsa_signal_load_relaxed.args::<1>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_load_relaxed(py, &x0)?.into_ptr())
+}
+
 fn hsa_signal_load_relaxed(py: Python<'_>, signal: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_load_relaxed");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -1002,15 +1086,30 @@ fn hsa_signal_load_relaxed(py: Python<'_>, signal: &Bound<'_, PyAny>) -> PyResul
     let __r = py.allow_threads(move || unsafe { __f(a_signal) });
     rt::tuple(py, [rt::obj(py, __r)?])
 }
-/// Deprecated: Renamed as ::hsa_signal_load_scacquire.
-///
-/// Args:
-///     signal
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (signal))]
+/// `hsa_signal_load_acquire` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_load_acquire: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_load_acquire",
+    "hsa_signal_load_acquire",
+    &["signal"],
+    rt::fastcall_entry!(C_hsa_signal_load_acquire),
+    c"hsa_signal_load_acquire(signal)\n--\n\nDeprecated: Renamed as ::hsa_signal_load_scacquire.\n\nArgs:\n    signal\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `hsa_signal_load_acquire`, converted in order.
+unsafe fn C_hsa_signal_load_acquire(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_hsa_signal_load_acquire.args::<1>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_load_acquire(py, &x0)?.into_ptr())
+}
+
 fn hsa_signal_load_acquire(py: Python<'_>, signal: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_load_acquire");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -1023,16 +1122,30 @@ fn hsa_signal_load_acquire(py: Python<'_>, signal: &Bound<'_, PyAny>) -> PyResul
     let __r = py.allow_threads(move || unsafe { __f(a_signal) });
     rt::tuple(py, [rt::obj(py, __r)?])
 }
-/// Atomically set the value of a signal.
-///
-/// If the value of the signal is changed, all the agents waiting
-/// on signal for which value satisfies their wait condition are awakened.
-///
-/// Args:
-///     signal [in]: Signal.
-///     value [in]: New signal value.
-#[pyfunction]
-#[pyo3(signature = (signal, value))]
+/// `hsa_signal_store_relaxed` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_store_relaxed: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_store_relaxed",
+    "hsa_signal_store_relaxed",
+    &["signal", "value"],
+    rt::fastcall_entry!(C_hsa_signal_store_relaxed),
+    c"hsa_signal_store_relaxed(signal, value)\n--\n\nAtomically set the value of a signal.\n\nIf the value of the signal is changed, all the agents waiting\non signal for which value satisfies their wait condition are awakened.\n\nArgs:\n    signal [in]: Signal.\n    value [in]: New signal value.",
+);
+
+/// The arguments of a call of `hsa_signal_store_relaxed`, converted in order.
+unsafe fn C_hsa_signal_store_relaxed(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_signal_store_relaxed.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_store_relaxed(py, &x0, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn hsa_signal_store_relaxed(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_store_relaxed");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -1046,11 +1159,30 @@ fn hsa_signal_store_relaxed(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_value) });
     rt::tuple(py, [])
 }
-/// Args:
-///     signal
-///     value
-#[pyfunction]
-#[pyo3(signature = (signal, value))]
+/// `hsa_signal_store_screlease` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_store_screlease: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_store_screlease",
+    "hsa_signal_store_screlease",
+    &["signal", "value"],
+    rt::fastcall_entry!(C_hsa_signal_store_screlease),
+    c"hsa_signal_store_screlease(signal, value)\n--\n\nArgs:\n    signal\n    value",
+);
+
+/// The arguments of a call of `hsa_signal_store_screlease`, converted in order.
+unsafe fn C_hsa_signal_store_screlease(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_signal_store_screlease.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_store_screlease(py, &x0, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn hsa_signal_store_screlease(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_store_screlease");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -1064,13 +1196,30 @@ fn hsa_signal_store_screlease(py: Python<'_>, signal: &Bound<'_, PyAny>, value: 
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_value) });
     rt::tuple(py, [])
 }
-/// Deprecated: Renamed as ::hsa_signal_store_screlease.
-///
-/// Args:
-///     signal
-///     value
-#[pyfunction]
-#[pyo3(signature = (signal, value))]
+/// `hsa_signal_store_release` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_store_release: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_store_release",
+    "hsa_signal_store_release",
+    &["signal", "value"],
+    rt::fastcall_entry!(C_hsa_signal_store_release),
+    c"hsa_signal_store_release(signal, value)\n--\n\nDeprecated: Renamed as ::hsa_signal_store_screlease.\n\nArgs:\n    signal\n    value",
+);
+
+/// The arguments of a call of `hsa_signal_store_release`, converted in order.
+unsafe fn C_hsa_signal_store_release(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_signal_store_release.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_store_release(py, &x0, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn hsa_signal_store_release(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_store_release");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -1084,19 +1233,30 @@ fn hsa_signal_store_release(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_value) });
     rt::tuple(py, [])
 }
-/// Atomically set the value of a signal without necessarily notifying the
-/// the agents waiting on it.
-///
-/// The agents waiting on signal may not wake up even when the new
-/// value satisfies their wait condition. If the application wants to update the
-/// signal and there is no need to notify any agent, invoking this function can
-/// be more efficient than calling the non-silent counterpart.
-///
-/// Args:
-///     signal [in]: Signal.
-///     value [in]: New signal value.
-#[pyfunction]
-#[pyo3(signature = (signal, value))]
+/// `hsa_signal_silent_store_relaxed` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_silent_store_relaxed: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_silent_store_relaxed",
+    "hsa_signal_silent_store_relaxed",
+    &["signal", "value"],
+    rt::fastcall_entry!(C_hsa_signal_silent_store_relaxed),
+    c"hsa_signal_silent_store_relaxed(signal, value)\n--\n\nAtomically set the value of a signal without necessarily notifying the\nthe agents waiting on it.\n\nThe agents waiting on signal may not wake up even when the new\nvalue satisfies their wait condition. If the application wants to update the\nsignal and there is no need to notify any agent, invoking this function can\nbe more efficient than calling the non-silent counterpart.\n\nArgs:\n    signal [in]: Signal.\n    value [in]: New signal value.",
+);
+
+/// The arguments of a call of `hsa_signal_silent_store_relaxed`, converted in order.
+unsafe fn C_hsa_signal_silent_store_relaxed(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_signal_silent_store_relaxed.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_silent_store_relaxed(py, &x0, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn hsa_signal_silent_store_relaxed(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_silent_store_relaxed");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -1110,11 +1270,30 @@ fn hsa_signal_silent_store_relaxed(py: Python<'_>, signal: &Bound<'_, PyAny>, va
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_value) });
     rt::tuple(py, [])
 }
-/// Args:
-///     signal
-///     value
-#[pyfunction]
-#[pyo3(signature = (signal, value))]
+/// `hsa_signal_silent_store_screlease` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_silent_store_screlease: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_silent_store_screlease",
+    "hsa_signal_silent_store_screlease",
+    &["signal", "value"],
+    rt::fastcall_entry!(C_hsa_signal_silent_store_screlease),
+    c"hsa_signal_silent_store_screlease(signal, value)\n--\n\nArgs:\n    signal\n    value",
+);
+
+/// The arguments of a call of `hsa_signal_silent_store_screlease`, converted in order.
+unsafe fn C_hsa_signal_silent_store_screlease(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_signal_silent_store_screlease.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_silent_store_screlease(py, &x0, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn hsa_signal_silent_store_screlease(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_silent_store_screlease");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -1128,21 +1307,30 @@ fn hsa_signal_silent_store_screlease(py: Python<'_>, signal: &Bound<'_, PyAny>, 
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_value) });
     rt::tuple(py, [])
 }
-/// Atomically set the value of a signal and return its previous value.
-///
-/// If the value of the signal is changed, all the agents waiting
-/// on signal for which value satisfies their wait condition are awakened.
-///
-/// Args:
-///     signal [in]: Signal. If signal is a queue doorbell signal, the
-///         behavior is undefined.
-///     value [in]: New value.
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-///     Value of the signal prior to the exchange.
-#[pyfunction]
-#[pyo3(signature = (signal, value))]
+/// `hsa_signal_exchange_scacq_screl` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_exchange_scacq_screl: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_exchange_scacq_screl",
+    "hsa_signal_exchange_scacq_screl",
+    &["signal", "value"],
+    rt::fastcall_entry!(C_hsa_signal_exchange_scacq_screl),
+    c"hsa_signal_exchange_scacq_screl(signal, value)\n--\n\nAtomically set the value of a signal and return its previous value.\n\nIf the value of the signal is changed, all the agents waiting\non signal for which value satisfies their wait condition are awakened.\n\nArgs:\n    signal [in]: Signal. If signal is a queue doorbell signal, the\n        behavior is undefined.\n    value [in]: New value.\n\nReturns: a tuple of 1 item(s):\n    int\n    Value of the signal prior to the exchange.",
+);
+
+/// The arguments of a call of `hsa_signal_exchange_scacq_screl`, converted in order.
+unsafe fn C_hsa_signal_exchange_scacq_screl(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_signal_exchange_scacq_screl.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_exchange_scacq_screl(py, &x0, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn hsa_signal_exchange_scacq_screl(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_exchange_scacq_screl");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -1156,16 +1344,30 @@ fn hsa_signal_exchange_scacq_screl(py: Python<'_>, signal: &Bound<'_, PyAny>, va
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_value) });
     rt::tuple(py, [rt::obj(py, __r)?])
 }
-/// Deprecated: Renamed as ::hsa_signal_exchange_scacq_screl.
-///
-/// Args:
-///     signal
-///     value
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (signal, value))]
+/// `hsa_signal_exchange_acq_rel` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_exchange_acq_rel: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_exchange_acq_rel",
+    "hsa_signal_exchange_acq_rel",
+    &["signal", "value"],
+    rt::fastcall_entry!(C_hsa_signal_exchange_acq_rel),
+    c"hsa_signal_exchange_acq_rel(signal, value)\n--\n\nDeprecated: Renamed as ::hsa_signal_exchange_scacq_screl.\n\nArgs:\n    signal\n    value\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `hsa_signal_exchange_acq_rel`, converted in order.
+unsafe fn C_hsa_signal_exchange_acq_rel(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_signal_exchange_acq_rel.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_exchange_acq_rel(py, &x0, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn hsa_signal_exchange_acq_rel(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_exchange_acq_rel");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -1179,14 +1381,30 @@ fn hsa_signal_exchange_acq_rel(py: Python<'_>, signal: &Bound<'_, PyAny>, value:
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_value) });
     rt::tuple(py, [rt::obj(py, __r)?])
 }
-/// Args:
-///     signal
-///     value
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (signal, value))]
+/// `hsa_signal_exchange_scacquire` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_exchange_scacquire: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_exchange_scacquire",
+    "hsa_signal_exchange_scacquire",
+    &["signal", "value"],
+    rt::fastcall_entry!(C_hsa_signal_exchange_scacquire),
+    c"hsa_signal_exchange_scacquire(signal, value)\n--\n\nArgs:\n    signal\n    value\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `hsa_signal_exchange_scacquire`, converted in order.
+unsafe fn C_hsa_signal_exchange_scacquire(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_signal_exchange_scacquire.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_exchange_scacquire(py, &x0, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn hsa_signal_exchange_scacquire(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_exchange_scacquire");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -1200,16 +1418,30 @@ fn hsa_signal_exchange_scacquire(py: Python<'_>, signal: &Bound<'_, PyAny>, valu
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_value) });
     rt::tuple(py, [rt::obj(py, __r)?])
 }
-/// Deprecated: Renamed as ::hsa_signal_exchange_scacquire.
-///
-/// Args:
-///     signal
-///     value
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (signal, value))]
+/// `hsa_signal_exchange_acquire` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_exchange_acquire: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_exchange_acquire",
+    "hsa_signal_exchange_acquire",
+    &["signal", "value"],
+    rt::fastcall_entry!(C_hsa_signal_exchange_acquire),
+    c"hsa_signal_exchange_acquire(signal, value)\n--\n\nDeprecated: Renamed as ::hsa_signal_exchange_scacquire.\n\nArgs:\n    signal\n    value\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `hsa_signal_exchange_acquire`, converted in order.
+unsafe fn C_hsa_signal_exchange_acquire(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_signal_exchange_acquire.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_exchange_acquire(py, &x0, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn hsa_signal_exchange_acquire(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_exchange_acquire");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -1223,14 +1455,30 @@ fn hsa_signal_exchange_acquire(py: Python<'_>, signal: &Bound<'_, PyAny>, value:
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_value) });
     rt::tuple(py, [rt::obj(py, __r)?])
 }
-/// Args:
-///     signal
-///     value
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (signal, value))]
+/// `hsa_signal_exchange_relaxed` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_exchange_relaxed: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_exchange_relaxed",
+    "hsa_signal_exchange_relaxed",
+    &["signal", "value"],
+    rt::fastcall_entry!(C_hsa_signal_exchange_relaxed),
+    c"hsa_signal_exchange_relaxed(signal, value)\n--\n\nArgs:\n    signal\n    value\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `hsa_signal_exchange_relaxed`, converted in order.
+unsafe fn C_hsa_signal_exchange_relaxed(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_signal_exchange_relaxed.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_exchange_relaxed(py, &x0, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn hsa_signal_exchange_relaxed(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_exchange_relaxed");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -1244,14 +1492,30 @@ fn hsa_signal_exchange_relaxed(py: Python<'_>, signal: &Bound<'_, PyAny>, value:
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_value) });
     rt::tuple(py, [rt::obj(py, __r)?])
 }
-/// Args:
-///     signal
-///     value
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (signal, value))]
+/// `hsa_signal_exchange_screlease` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_exchange_screlease: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_exchange_screlease",
+    "hsa_signal_exchange_screlease",
+    &["signal", "value"],
+    rt::fastcall_entry!(C_hsa_signal_exchange_screlease),
+    c"hsa_signal_exchange_screlease(signal, value)\n--\n\nArgs:\n    signal\n    value\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `hsa_signal_exchange_screlease`, converted in order.
+unsafe fn C_hsa_signal_exchange_screlease(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_signal_exchange_screlease.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_exchange_screlease(py, &x0, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn hsa_signal_exchange_screlease(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_exchange_screlease");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -1265,16 +1529,30 @@ fn hsa_signal_exchange_screlease(py: Python<'_>, signal: &Bound<'_, PyAny>, valu
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_value) });
     rt::tuple(py, [rt::obj(py, __r)?])
 }
-/// Deprecated: Renamed as ::hsa_signal_exchange_screlease.
-///
-/// Args:
-///     signal
-///     value
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (signal, value))]
+/// `hsa_signal_exchange_release` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_exchange_release: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_exchange_release",
+    "hsa_signal_exchange_release",
+    &["signal", "value"],
+    rt::fastcall_entry!(C_hsa_signal_exchange_release),
+    c"hsa_signal_exchange_release(signal, value)\n--\n\nDeprecated: Renamed as ::hsa_signal_exchange_screlease.\n\nArgs:\n    signal\n    value\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `hsa_signal_exchange_release`, converted in order.
+unsafe fn C_hsa_signal_exchange_release(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_signal_exchange_release.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_exchange_release(py, &x0, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn hsa_signal_exchange_release(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_exchange_release");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -1288,24 +1566,30 @@ fn hsa_signal_exchange_release(py: Python<'_>, signal: &Bound<'_, PyAny>, value:
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_value) });
     rt::tuple(py, [rt::obj(py, __r)?])
 }
-/// Atomically set the value of a signal if the observed value is equal to
-/// the expected value. The observed value is returned regardless of whether the
-/// replacement was done.
-///
-/// If the value of the signal is changed, all the agents waiting
-/// on signal for which value satisfies their wait condition are awakened.
-///
-/// Args:
-///     signal [in]: Signal. If signal is a queue
-///         doorbell signal, the behavior is undefined.
-///     expected [in]: Value to compare with.
-///     value [in]: New value.
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-///     Observed value of the signal.
-#[pyfunction]
-#[pyo3(signature = (signal, expected, value))]
+/// `hsa_signal_cas_scacq_screl` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_cas_scacq_screl: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_cas_scacq_screl",
+    "hsa_signal_cas_scacq_screl",
+    &["signal", "expected", "value"],
+    rt::fastcall_entry!(C_hsa_signal_cas_scacq_screl),
+    c"hsa_signal_cas_scacq_screl(signal, expected, value)\n--\n\nAtomically set the value of a signal if the observed value is equal to\nthe expected value. The observed value is returned regardless of whether the\nreplacement was done.\n\nIf the value of the signal is changed, all the agents waiting\non signal for which value satisfies their wait condition are awakened.\n\nArgs:\n    signal [in]: Signal. If signal is a queue\n        doorbell signal, the behavior is undefined.\n    expected [in]: Value to compare with.\n    value [in]: New value.\n\nReturns: a tuple of 1 item(s):\n    int\n    Observed value of the signal.",
+);
+
+/// The arguments of a call of `hsa_signal_cas_scacq_screl`, converted in order.
+unsafe fn C_hsa_signal_cas_scacq_screl(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hsa_signal_cas_scacq_screl.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_cas_scacq_screl(py, &x0, rt::call::extract(x1, "expected")?, rt::call::extract(x2, "value")?)?.into_ptr())
+}
+
 fn hsa_signal_cas_scacq_screl(py: Python<'_>, signal: &Bound<'_, PyAny>, expected: rt::CInt<i64>, value: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_cas_scacq_screl");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -1320,17 +1604,30 @@ fn hsa_signal_cas_scacq_screl(py: Python<'_>, signal: &Bound<'_, PyAny>, expecte
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_expected, a_value) });
     rt::tuple(py, [rt::obj(py, __r)?])
 }
-/// Deprecated: Renamed as ::hsa_signal_cas_scacq_screl.
-///
-/// Args:
-///     signal
-///     expected
-///     value
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (signal, expected, value))]
+/// `hsa_signal_cas_acq_rel` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_cas_acq_rel: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_cas_acq_rel",
+    "hsa_signal_cas_acq_rel",
+    &["signal", "expected", "value"],
+    rt::fastcall_entry!(C_hsa_signal_cas_acq_rel),
+    c"hsa_signal_cas_acq_rel(signal, expected, value)\n--\n\nDeprecated: Renamed as ::hsa_signal_cas_scacq_screl.\n\nArgs:\n    signal\n    expected\n    value\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `hsa_signal_cas_acq_rel`, converted in order.
+unsafe fn C_hsa_signal_cas_acq_rel(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hsa_signal_cas_acq_rel.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_cas_acq_rel(py, &x0, rt::call::extract(x1, "expected")?, rt::call::extract(x2, "value")?)?.into_ptr())
+}
+
 fn hsa_signal_cas_acq_rel(py: Python<'_>, signal: &Bound<'_, PyAny>, expected: rt::CInt<i64>, value: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_cas_acq_rel");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -1345,15 +1642,30 @@ fn hsa_signal_cas_acq_rel(py: Python<'_>, signal: &Bound<'_, PyAny>, expected: r
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_expected, a_value) });
     rt::tuple(py, [rt::obj(py, __r)?])
 }
-/// Args:
-///     signal
-///     expected
-///     value
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (signal, expected, value))]
+/// `hsa_signal_cas_scacquire` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_cas_scacquire: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_cas_scacquire",
+    "hsa_signal_cas_scacquire",
+    &["signal", "expected", "value"],
+    rt::fastcall_entry!(C_hsa_signal_cas_scacquire),
+    c"hsa_signal_cas_scacquire(signal, expected, value)\n--\n\nArgs:\n    signal\n    expected\n    value\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `hsa_signal_cas_scacquire`, converted in order.
+unsafe fn C_hsa_signal_cas_scacquire(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hsa_signal_cas_scacquire.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_cas_scacquire(py, &x0, rt::call::extract(x1, "expected")?, rt::call::extract(x2, "value")?)?.into_ptr())
+}
+
 fn hsa_signal_cas_scacquire(py: Python<'_>, signal: &Bound<'_, PyAny>, expected: rt::CInt<i64>, value: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_cas_scacquire");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -1368,17 +1680,30 @@ fn hsa_signal_cas_scacquire(py: Python<'_>, signal: &Bound<'_, PyAny>, expected:
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_expected, a_value) });
     rt::tuple(py, [rt::obj(py, __r)?])
 }
-/// Deprecated: Renamed as ::hsa_signal_cas_scacquire.
-///
-/// Args:
-///     signal
-///     expected
-///     value
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (signal, expected, value))]
+/// `hsa_signal_cas_acquire` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_cas_acquire: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_cas_acquire",
+    "hsa_signal_cas_acquire",
+    &["signal", "expected", "value"],
+    rt::fastcall_entry!(C_hsa_signal_cas_acquire),
+    c"hsa_signal_cas_acquire(signal, expected, value)\n--\n\nDeprecated: Renamed as ::hsa_signal_cas_scacquire.\n\nArgs:\n    signal\n    expected\n    value\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `hsa_signal_cas_acquire`, converted in order.
+unsafe fn C_hsa_signal_cas_acquire(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hsa_signal_cas_acquire.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_cas_acquire(py, &x0, rt::call::extract(x1, "expected")?, rt::call::extract(x2, "value")?)?.into_ptr())
+}
+
 fn hsa_signal_cas_acquire(py: Python<'_>, signal: &Bound<'_, PyAny>, expected: rt::CInt<i64>, value: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_cas_acquire");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -1393,15 +1718,30 @@ fn hsa_signal_cas_acquire(py: Python<'_>, signal: &Bound<'_, PyAny>, expected: r
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_expected, a_value) });
     rt::tuple(py, [rt::obj(py, __r)?])
 }
-/// Args:
-///     signal
-///     expected
-///     value
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (signal, expected, value))]
+/// `hsa_signal_cas_relaxed` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_cas_relaxed: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_cas_relaxed",
+    "hsa_signal_cas_relaxed",
+    &["signal", "expected", "value"],
+    rt::fastcall_entry!(C_hsa_signal_cas_relaxed),
+    c"hsa_signal_cas_relaxed(signal, expected, value)\n--\n\nArgs:\n    signal\n    expected\n    value\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `hsa_signal_cas_relaxed`, converted in order.
+unsafe fn C_hsa_signal_cas_relaxed(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hsa_signal_cas_relaxed.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_cas_relaxed(py, &x0, rt::call::extract(x1, "expected")?, rt::call::extract(x2, "value")?)?.into_ptr())
+}
+
 fn hsa_signal_cas_relaxed(py: Python<'_>, signal: &Bound<'_, PyAny>, expected: rt::CInt<i64>, value: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_cas_relaxed");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -1416,15 +1756,30 @@ fn hsa_signal_cas_relaxed(py: Python<'_>, signal: &Bound<'_, PyAny>, expected: r
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_expected, a_value) });
     rt::tuple(py, [rt::obj(py, __r)?])
 }
-/// Args:
-///     signal
-///     expected
-///     value
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (signal, expected, value))]
+/// `hsa_signal_cas_screlease` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_cas_screlease: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_cas_screlease",
+    "hsa_signal_cas_screlease",
+    &["signal", "expected", "value"],
+    rt::fastcall_entry!(C_hsa_signal_cas_screlease),
+    c"hsa_signal_cas_screlease(signal, expected, value)\n--\n\nArgs:\n    signal\n    expected\n    value\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `hsa_signal_cas_screlease`, converted in order.
+unsafe fn C_hsa_signal_cas_screlease(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hsa_signal_cas_screlease.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_cas_screlease(py, &x0, rt::call::extract(x1, "expected")?, rt::call::extract(x2, "value")?)?.into_ptr())
+}
+
 fn hsa_signal_cas_screlease(py: Python<'_>, signal: &Bound<'_, PyAny>, expected: rt::CInt<i64>, value: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_cas_screlease");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -1439,17 +1794,30 @@ fn hsa_signal_cas_screlease(py: Python<'_>, signal: &Bound<'_, PyAny>, expected:
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_expected, a_value) });
     rt::tuple(py, [rt::obj(py, __r)?])
 }
-/// Deprecated: Renamed as ::hsa_signal_cas_screlease.
-///
-/// Args:
-///     signal
-///     expected
-///     value
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (signal, expected, value))]
+/// `hsa_signal_cas_release` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_cas_release: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_cas_release",
+    "hsa_signal_cas_release",
+    &["signal", "expected", "value"],
+    rt::fastcall_entry!(C_hsa_signal_cas_release),
+    c"hsa_signal_cas_release(signal, expected, value)\n--\n\nDeprecated: Renamed as ::hsa_signal_cas_screlease.\n\nArgs:\n    signal\n    expected\n    value\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `hsa_signal_cas_release`, converted in order.
+unsafe fn C_hsa_signal_cas_release(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hsa_signal_cas_release.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_cas_release(py, &x0, rt::call::extract(x1, "expected")?, rt::call::extract(x2, "value")?)?.into_ptr())
+}
+
 fn hsa_signal_cas_release(py: Python<'_>, signal: &Bound<'_, PyAny>, expected: rt::CInt<i64>, value: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_cas_release");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -1464,17 +1832,30 @@ fn hsa_signal_cas_release(py: Python<'_>, signal: &Bound<'_, PyAny>, expected: r
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_expected, a_value) });
     rt::tuple(py, [rt::obj(py, __r)?])
 }
-/// Atomically increment the value of a signal by a given amount.
-///
-/// If the value of the signal is changed, all the agents waiting on
-/// signal for which value satisfies their wait condition are awakened.
-///
-/// Args:
-///     signal [in]: Signal. If signal is a queue doorbell signal, the
-///         behavior is undefined.
-///     value [in]: Value to add to the value of the signal.
-#[pyfunction]
-#[pyo3(signature = (signal, value))]
+/// `hsa_signal_add_scacq_screl` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_add_scacq_screl: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_add_scacq_screl",
+    "hsa_signal_add_scacq_screl",
+    &["signal", "value"],
+    rt::fastcall_entry!(C_hsa_signal_add_scacq_screl),
+    c"hsa_signal_add_scacq_screl(signal, value)\n--\n\nAtomically increment the value of a signal by a given amount.\n\nIf the value of the signal is changed, all the agents waiting on\nsignal for which value satisfies their wait condition are awakened.\n\nArgs:\n    signal [in]: Signal. If signal is a queue doorbell signal, the\n        behavior is undefined.\n    value [in]: Value to add to the value of the signal.",
+);
+
+/// The arguments of a call of `hsa_signal_add_scacq_screl`, converted in order.
+unsafe fn C_hsa_signal_add_scacq_screl(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_signal_add_scacq_screl.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_add_scacq_screl(py, &x0, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn hsa_signal_add_scacq_screl(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_add_scacq_screl");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -1488,13 +1869,30 @@ fn hsa_signal_add_scacq_screl(py: Python<'_>, signal: &Bound<'_, PyAny>, value: 
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_value) });
     rt::tuple(py, [])
 }
-/// Deprecated: Renamed as ::hsa_signal_add_scacq_screl.
-///
-/// Args:
-///     signal
-///     value
-#[pyfunction]
-#[pyo3(signature = (signal, value))]
+/// `hsa_signal_add_acq_rel` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_add_acq_rel: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_add_acq_rel",
+    "hsa_signal_add_acq_rel",
+    &["signal", "value"],
+    rt::fastcall_entry!(C_hsa_signal_add_acq_rel),
+    c"hsa_signal_add_acq_rel(signal, value)\n--\n\nDeprecated: Renamed as ::hsa_signal_add_scacq_screl.\n\nArgs:\n    signal\n    value",
+);
+
+/// The arguments of a call of `hsa_signal_add_acq_rel`, converted in order.
+unsafe fn C_hsa_signal_add_acq_rel(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_signal_add_acq_rel.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_add_acq_rel(py, &x0, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn hsa_signal_add_acq_rel(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_add_acq_rel");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -1508,11 +1906,30 @@ fn hsa_signal_add_acq_rel(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_value) });
     rt::tuple(py, [])
 }
-/// Args:
-///     signal
-///     value
-#[pyfunction]
-#[pyo3(signature = (signal, value))]
+/// `hsa_signal_add_scacquire` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_add_scacquire: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_add_scacquire",
+    "hsa_signal_add_scacquire",
+    &["signal", "value"],
+    rt::fastcall_entry!(C_hsa_signal_add_scacquire),
+    c"hsa_signal_add_scacquire(signal, value)\n--\n\nArgs:\n    signal\n    value",
+);
+
+/// The arguments of a call of `hsa_signal_add_scacquire`, converted in order.
+unsafe fn C_hsa_signal_add_scacquire(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_signal_add_scacquire.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_add_scacquire(py, &x0, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn hsa_signal_add_scacquire(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_add_scacquire");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -1526,13 +1943,30 @@ fn hsa_signal_add_scacquire(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_value) });
     rt::tuple(py, [])
 }
-/// Deprecated: Renamed as ::hsa_signal_add_scacquire.
-///
-/// Args:
-///     signal
-///     value
-#[pyfunction]
-#[pyo3(signature = (signal, value))]
+/// `hsa_signal_add_acquire` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_add_acquire: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_add_acquire",
+    "hsa_signal_add_acquire",
+    &["signal", "value"],
+    rt::fastcall_entry!(C_hsa_signal_add_acquire),
+    c"hsa_signal_add_acquire(signal, value)\n--\n\nDeprecated: Renamed as ::hsa_signal_add_scacquire.\n\nArgs:\n    signal\n    value",
+);
+
+/// The arguments of a call of `hsa_signal_add_acquire`, converted in order.
+unsafe fn C_hsa_signal_add_acquire(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_signal_add_acquire.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_add_acquire(py, &x0, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn hsa_signal_add_acquire(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_add_acquire");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -1546,11 +1980,30 @@ fn hsa_signal_add_acquire(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_value) });
     rt::tuple(py, [])
 }
-/// Args:
-///     signal
-///     value
-#[pyfunction]
-#[pyo3(signature = (signal, value))]
+/// `hsa_signal_add_relaxed` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_add_relaxed: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_add_relaxed",
+    "hsa_signal_add_relaxed",
+    &["signal", "value"],
+    rt::fastcall_entry!(C_hsa_signal_add_relaxed),
+    c"hsa_signal_add_relaxed(signal, value)\n--\n\nArgs:\n    signal\n    value",
+);
+
+/// The arguments of a call of `hsa_signal_add_relaxed`, converted in order.
+unsafe fn C_hsa_signal_add_relaxed(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_signal_add_relaxed.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_add_relaxed(py, &x0, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn hsa_signal_add_relaxed(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_add_relaxed");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -1564,11 +2017,30 @@ fn hsa_signal_add_relaxed(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_value) });
     rt::tuple(py, [])
 }
-/// Args:
-///     signal
-///     value
-#[pyfunction]
-#[pyo3(signature = (signal, value))]
+/// `hsa_signal_add_screlease` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_add_screlease: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_add_screlease",
+    "hsa_signal_add_screlease",
+    &["signal", "value"],
+    rt::fastcall_entry!(C_hsa_signal_add_screlease),
+    c"hsa_signal_add_screlease(signal, value)\n--\n\nArgs:\n    signal\n    value",
+);
+
+/// The arguments of a call of `hsa_signal_add_screlease`, converted in order.
+unsafe fn C_hsa_signal_add_screlease(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_signal_add_screlease.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_add_screlease(py, &x0, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn hsa_signal_add_screlease(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_add_screlease");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -1582,13 +2054,30 @@ fn hsa_signal_add_screlease(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_value) });
     rt::tuple(py, [])
 }
-/// Deprecated: Renamed as ::hsa_signal_add_screlease.
-///
-/// Args:
-///     signal
-///     value
-#[pyfunction]
-#[pyo3(signature = (signal, value))]
+/// `hsa_signal_add_release` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_add_release: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_add_release",
+    "hsa_signal_add_release",
+    &["signal", "value"],
+    rt::fastcall_entry!(C_hsa_signal_add_release),
+    c"hsa_signal_add_release(signal, value)\n--\n\nDeprecated: Renamed as ::hsa_signal_add_screlease.\n\nArgs:\n    signal\n    value",
+);
+
+/// The arguments of a call of `hsa_signal_add_release`, converted in order.
+unsafe fn C_hsa_signal_add_release(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_signal_add_release.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_add_release(py, &x0, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn hsa_signal_add_release(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_add_release");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -1602,17 +2091,30 @@ fn hsa_signal_add_release(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_value) });
     rt::tuple(py, [])
 }
-/// Atomically decrement the value of a signal by a given amount.
-///
-/// If the value of the signal is changed, all the agents waiting on
-/// signal for which value satisfies their wait condition are awakened.
-///
-/// Args:
-///     signal [in]: Signal. If signal is a queue doorbell signal, the
-///         behavior is undefined.
-///     value [in]: Value to subtract from the value of the signal.
-#[pyfunction]
-#[pyo3(signature = (signal, value))]
+/// `hsa_signal_subtract_scacq_screl` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_subtract_scacq_screl: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_subtract_scacq_screl",
+    "hsa_signal_subtract_scacq_screl",
+    &["signal", "value"],
+    rt::fastcall_entry!(C_hsa_signal_subtract_scacq_screl),
+    c"hsa_signal_subtract_scacq_screl(signal, value)\n--\n\nAtomically decrement the value of a signal by a given amount.\n\nIf the value of the signal is changed, all the agents waiting on\nsignal for which value satisfies their wait condition are awakened.\n\nArgs:\n    signal [in]: Signal. If signal is a queue doorbell signal, the\n        behavior is undefined.\n    value [in]: Value to subtract from the value of the signal.",
+);
+
+/// The arguments of a call of `hsa_signal_subtract_scacq_screl`, converted in order.
+unsafe fn C_hsa_signal_subtract_scacq_screl(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_signal_subtract_scacq_screl.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_subtract_scacq_screl(py, &x0, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn hsa_signal_subtract_scacq_screl(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_subtract_scacq_screl");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -1626,13 +2128,30 @@ fn hsa_signal_subtract_scacq_screl(py: Python<'_>, signal: &Bound<'_, PyAny>, va
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_value) });
     rt::tuple(py, [])
 }
-/// Deprecated: Renamed as ::hsa_signal_subtract_scacq_screl.
-///
-/// Args:
-///     signal
-///     value
-#[pyfunction]
-#[pyo3(signature = (signal, value))]
+/// `hsa_signal_subtract_acq_rel` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_subtract_acq_rel: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_subtract_acq_rel",
+    "hsa_signal_subtract_acq_rel",
+    &["signal", "value"],
+    rt::fastcall_entry!(C_hsa_signal_subtract_acq_rel),
+    c"hsa_signal_subtract_acq_rel(signal, value)\n--\n\nDeprecated: Renamed as ::hsa_signal_subtract_scacq_screl.\n\nArgs:\n    signal\n    value",
+);
+
+/// The arguments of a call of `hsa_signal_subtract_acq_rel`, converted in order.
+unsafe fn C_hsa_signal_subtract_acq_rel(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_signal_subtract_acq_rel.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_subtract_acq_rel(py, &x0, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn hsa_signal_subtract_acq_rel(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_subtract_acq_rel");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -1646,11 +2165,30 @@ fn hsa_signal_subtract_acq_rel(py: Python<'_>, signal: &Bound<'_, PyAny>, value:
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_value) });
     rt::tuple(py, [])
 }
-/// Args:
-///     signal
-///     value
-#[pyfunction]
-#[pyo3(signature = (signal, value))]
+/// `hsa_signal_subtract_scacquire` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_subtract_scacquire: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_subtract_scacquire",
+    "hsa_signal_subtract_scacquire",
+    &["signal", "value"],
+    rt::fastcall_entry!(C_hsa_signal_subtract_scacquire),
+    c"hsa_signal_subtract_scacquire(signal, value)\n--\n\nArgs:\n    signal\n    value",
+);
+
+/// The arguments of a call of `hsa_signal_subtract_scacquire`, converted in order.
+unsafe fn C_hsa_signal_subtract_scacquire(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_signal_subtract_scacquire.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_subtract_scacquire(py, &x0, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn hsa_signal_subtract_scacquire(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_subtract_scacquire");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -1664,13 +2202,30 @@ fn hsa_signal_subtract_scacquire(py: Python<'_>, signal: &Bound<'_, PyAny>, valu
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_value) });
     rt::tuple(py, [])
 }
-/// Deprecated: Renamed as ::hsa_signal_subtract_scacquire.
-///
-/// Args:
-///     signal
-///     value
-#[pyfunction]
-#[pyo3(signature = (signal, value))]
+/// `hsa_signal_subtract_acquire` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_subtract_acquire: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_subtract_acquire",
+    "hsa_signal_subtract_acquire",
+    &["signal", "value"],
+    rt::fastcall_entry!(C_hsa_signal_subtract_acquire),
+    c"hsa_signal_subtract_acquire(signal, value)\n--\n\nDeprecated: Renamed as ::hsa_signal_subtract_scacquire.\n\nArgs:\n    signal\n    value",
+);
+
+/// The arguments of a call of `hsa_signal_subtract_acquire`, converted in order.
+unsafe fn C_hsa_signal_subtract_acquire(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_signal_subtract_acquire.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_subtract_acquire(py, &x0, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn hsa_signal_subtract_acquire(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_subtract_acquire");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -1684,11 +2239,30 @@ fn hsa_signal_subtract_acquire(py: Python<'_>, signal: &Bound<'_, PyAny>, value:
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_value) });
     rt::tuple(py, [])
 }
-/// Args:
-///     signal
-///     value
-#[pyfunction]
-#[pyo3(signature = (signal, value))]
+/// `hsa_signal_subtract_relaxed` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_subtract_relaxed: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_subtract_relaxed",
+    "hsa_signal_subtract_relaxed",
+    &["signal", "value"],
+    rt::fastcall_entry!(C_hsa_signal_subtract_relaxed),
+    c"hsa_signal_subtract_relaxed(signal, value)\n--\n\nArgs:\n    signal\n    value",
+);
+
+/// The arguments of a call of `hsa_signal_subtract_relaxed`, converted in order.
+unsafe fn C_hsa_signal_subtract_relaxed(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_signal_subtract_relaxed.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_subtract_relaxed(py, &x0, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn hsa_signal_subtract_relaxed(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_subtract_relaxed");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -1702,11 +2276,30 @@ fn hsa_signal_subtract_relaxed(py: Python<'_>, signal: &Bound<'_, PyAny>, value:
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_value) });
     rt::tuple(py, [])
 }
-/// Args:
-///     signal
-///     value
-#[pyfunction]
-#[pyo3(signature = (signal, value))]
+/// `hsa_signal_subtract_screlease` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_subtract_screlease: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_subtract_screlease",
+    "hsa_signal_subtract_screlease",
+    &["signal", "value"],
+    rt::fastcall_entry!(C_hsa_signal_subtract_screlease),
+    c"hsa_signal_subtract_screlease(signal, value)\n--\n\nArgs:\n    signal\n    value",
+);
+
+/// The arguments of a call of `hsa_signal_subtract_screlease`, converted in order.
+unsafe fn C_hsa_signal_subtract_screlease(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_signal_subtract_screlease.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_subtract_screlease(py, &x0, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn hsa_signal_subtract_screlease(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_subtract_screlease");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -1720,13 +2313,30 @@ fn hsa_signal_subtract_screlease(py: Python<'_>, signal: &Bound<'_, PyAny>, valu
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_value) });
     rt::tuple(py, [])
 }
-/// Deprecated: Renamed as ::hsa_signal_subtract_screlease.
-///
-/// Args:
-///     signal
-///     value
-#[pyfunction]
-#[pyo3(signature = (signal, value))]
+/// `hsa_signal_subtract_release` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_subtract_release: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_subtract_release",
+    "hsa_signal_subtract_release",
+    &["signal", "value"],
+    rt::fastcall_entry!(C_hsa_signal_subtract_release),
+    c"hsa_signal_subtract_release(signal, value)\n--\n\nDeprecated: Renamed as ::hsa_signal_subtract_screlease.\n\nArgs:\n    signal\n    value",
+);
+
+/// The arguments of a call of `hsa_signal_subtract_release`, converted in order.
+unsafe fn C_hsa_signal_subtract_release(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_signal_subtract_release.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_subtract_release(py, &x0, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn hsa_signal_subtract_release(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_subtract_release");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -1740,18 +2350,30 @@ fn hsa_signal_subtract_release(py: Python<'_>, signal: &Bound<'_, PyAny>, value:
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_value) });
     rt::tuple(py, [])
 }
-/// Atomically perform a bitwise AND operation between the value of a
-/// signal and a given value.
-///
-/// If the value of the signal is changed, all the agents waiting on
-/// signal for which value satisfies their wait condition are awakened.
-///
-/// Args:
-///     signal [in]: Signal. If signal is a queue doorbell signal, the
-///         behavior is undefined.
-///     value [in]: Value to AND with the value of the signal.
-#[pyfunction]
-#[pyo3(signature = (signal, value))]
+/// `hsa_signal_and_scacq_screl` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_and_scacq_screl: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_and_scacq_screl",
+    "hsa_signal_and_scacq_screl",
+    &["signal", "value"],
+    rt::fastcall_entry!(C_hsa_signal_and_scacq_screl),
+    c"hsa_signal_and_scacq_screl(signal, value)\n--\n\nAtomically perform a bitwise AND operation between the value of a\nsignal and a given value.\n\nIf the value of the signal is changed, all the agents waiting on\nsignal for which value satisfies their wait condition are awakened.\n\nArgs:\n    signal [in]: Signal. If signal is a queue doorbell signal, the\n        behavior is undefined.\n    value [in]: Value to AND with the value of the signal.",
+);
+
+/// The arguments of a call of `hsa_signal_and_scacq_screl`, converted in order.
+unsafe fn C_hsa_signal_and_scacq_screl(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_signal_and_scacq_screl.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_and_scacq_screl(py, &x0, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn hsa_signal_and_scacq_screl(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_and_scacq_screl");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -1765,13 +2387,30 @@ fn hsa_signal_and_scacq_screl(py: Python<'_>, signal: &Bound<'_, PyAny>, value: 
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_value) });
     rt::tuple(py, [])
 }
-/// Deprecated: Renamed as ::hsa_signal_and_scacq_screl.
-///
-/// Args:
-///     signal
-///     value
-#[pyfunction]
-#[pyo3(signature = (signal, value))]
+/// `hsa_signal_and_acq_rel` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_and_acq_rel: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_and_acq_rel",
+    "hsa_signal_and_acq_rel",
+    &["signal", "value"],
+    rt::fastcall_entry!(C_hsa_signal_and_acq_rel),
+    c"hsa_signal_and_acq_rel(signal, value)\n--\n\nDeprecated: Renamed as ::hsa_signal_and_scacq_screl.\n\nArgs:\n    signal\n    value",
+);
+
+/// The arguments of a call of `hsa_signal_and_acq_rel`, converted in order.
+unsafe fn C_hsa_signal_and_acq_rel(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_signal_and_acq_rel.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_and_acq_rel(py, &x0, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn hsa_signal_and_acq_rel(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_and_acq_rel");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -1785,11 +2424,30 @@ fn hsa_signal_and_acq_rel(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_value) });
     rt::tuple(py, [])
 }
-/// Args:
-///     signal
-///     value
-#[pyfunction]
-#[pyo3(signature = (signal, value))]
+/// `hsa_signal_and_scacquire` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_and_scacquire: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_and_scacquire",
+    "hsa_signal_and_scacquire",
+    &["signal", "value"],
+    rt::fastcall_entry!(C_hsa_signal_and_scacquire),
+    c"hsa_signal_and_scacquire(signal, value)\n--\n\nArgs:\n    signal\n    value",
+);
+
+/// The arguments of a call of `hsa_signal_and_scacquire`, converted in order.
+unsafe fn C_hsa_signal_and_scacquire(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_signal_and_scacquire.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_and_scacquire(py, &x0, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn hsa_signal_and_scacquire(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_and_scacquire");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -1803,13 +2461,30 @@ fn hsa_signal_and_scacquire(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_value) });
     rt::tuple(py, [])
 }
-/// Deprecated: Renamed as ::hsa_signal_and_scacquire.
-///
-/// Args:
-///     signal
-///     value
-#[pyfunction]
-#[pyo3(signature = (signal, value))]
+/// `hsa_signal_and_acquire` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_and_acquire: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_and_acquire",
+    "hsa_signal_and_acquire",
+    &["signal", "value"],
+    rt::fastcall_entry!(C_hsa_signal_and_acquire),
+    c"hsa_signal_and_acquire(signal, value)\n--\n\nDeprecated: Renamed as ::hsa_signal_and_scacquire.\n\nArgs:\n    signal\n    value",
+);
+
+/// The arguments of a call of `hsa_signal_and_acquire`, converted in order.
+unsafe fn C_hsa_signal_and_acquire(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_signal_and_acquire.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_and_acquire(py, &x0, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn hsa_signal_and_acquire(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_and_acquire");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -1823,11 +2498,30 @@ fn hsa_signal_and_acquire(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_value) });
     rt::tuple(py, [])
 }
-/// Args:
-///     signal
-///     value
-#[pyfunction]
-#[pyo3(signature = (signal, value))]
+/// `hsa_signal_and_relaxed` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_and_relaxed: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_and_relaxed",
+    "hsa_signal_and_relaxed",
+    &["signal", "value"],
+    rt::fastcall_entry!(C_hsa_signal_and_relaxed),
+    c"hsa_signal_and_relaxed(signal, value)\n--\n\nArgs:\n    signal\n    value",
+);
+
+/// The arguments of a call of `hsa_signal_and_relaxed`, converted in order.
+unsafe fn C_hsa_signal_and_relaxed(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_signal_and_relaxed.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_and_relaxed(py, &x0, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn hsa_signal_and_relaxed(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_and_relaxed");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -1841,11 +2535,30 @@ fn hsa_signal_and_relaxed(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_value) });
     rt::tuple(py, [])
 }
-/// Args:
-///     signal
-///     value
-#[pyfunction]
-#[pyo3(signature = (signal, value))]
+/// `hsa_signal_and_screlease` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_and_screlease: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_and_screlease",
+    "hsa_signal_and_screlease",
+    &["signal", "value"],
+    rt::fastcall_entry!(C_hsa_signal_and_screlease),
+    c"hsa_signal_and_screlease(signal, value)\n--\n\nArgs:\n    signal\n    value",
+);
+
+/// The arguments of a call of `hsa_signal_and_screlease`, converted in order.
+unsafe fn C_hsa_signal_and_screlease(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_signal_and_screlease.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_and_screlease(py, &x0, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn hsa_signal_and_screlease(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_and_screlease");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -1859,13 +2572,30 @@ fn hsa_signal_and_screlease(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_value) });
     rt::tuple(py, [])
 }
-/// Deprecated: Renamed as ::hsa_signal_and_screlease.
-///
-/// Args:
-///     signal
-///     value
-#[pyfunction]
-#[pyo3(signature = (signal, value))]
+/// `hsa_signal_and_release` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_and_release: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_and_release",
+    "hsa_signal_and_release",
+    &["signal", "value"],
+    rt::fastcall_entry!(C_hsa_signal_and_release),
+    c"hsa_signal_and_release(signal, value)\n--\n\nDeprecated: Renamed as ::hsa_signal_and_screlease.\n\nArgs:\n    signal\n    value",
+);
+
+/// The arguments of a call of `hsa_signal_and_release`, converted in order.
+unsafe fn C_hsa_signal_and_release(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_signal_and_release.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_and_release(py, &x0, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn hsa_signal_and_release(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_and_release");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -1879,18 +2609,30 @@ fn hsa_signal_and_release(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_value) });
     rt::tuple(py, [])
 }
-/// Atomically perform a bitwise OR operation between the value of a
-/// signal and a given value.
-///
-/// If the value of the signal is changed, all the agents waiting on
-/// signal for which value satisfies their wait condition are awakened.
-///
-/// Args:
-///     signal [in]: Signal. If signal is a queue doorbell signal, the
-///         behavior is undefined.
-///     value [in]: Value to OR with the value of the signal.
-#[pyfunction]
-#[pyo3(signature = (signal, value))]
+/// `hsa_signal_or_scacq_screl` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_or_scacq_screl: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_or_scacq_screl",
+    "hsa_signal_or_scacq_screl",
+    &["signal", "value"],
+    rt::fastcall_entry!(C_hsa_signal_or_scacq_screl),
+    c"hsa_signal_or_scacq_screl(signal, value)\n--\n\nAtomically perform a bitwise OR operation between the value of a\nsignal and a given value.\n\nIf the value of the signal is changed, all the agents waiting on\nsignal for which value satisfies their wait condition are awakened.\n\nArgs:\n    signal [in]: Signal. If signal is a queue doorbell signal, the\n        behavior is undefined.\n    value [in]: Value to OR with the value of the signal.",
+);
+
+/// The arguments of a call of `hsa_signal_or_scacq_screl`, converted in order.
+unsafe fn C_hsa_signal_or_scacq_screl(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_signal_or_scacq_screl.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_or_scacq_screl(py, &x0, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn hsa_signal_or_scacq_screl(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_or_scacq_screl");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -1904,13 +2646,30 @@ fn hsa_signal_or_scacq_screl(py: Python<'_>, signal: &Bound<'_, PyAny>, value: r
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_value) });
     rt::tuple(py, [])
 }
-/// Deprecated: Renamed as ::hsa_signal_or_scacq_screl.
-///
-/// Args:
-///     signal
-///     value
-#[pyfunction]
-#[pyo3(signature = (signal, value))]
+/// `hsa_signal_or_acq_rel` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_or_acq_rel: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_or_acq_rel",
+    "hsa_signal_or_acq_rel",
+    &["signal", "value"],
+    rt::fastcall_entry!(C_hsa_signal_or_acq_rel),
+    c"hsa_signal_or_acq_rel(signal, value)\n--\n\nDeprecated: Renamed as ::hsa_signal_or_scacq_screl.\n\nArgs:\n    signal\n    value",
+);
+
+/// The arguments of a call of `hsa_signal_or_acq_rel`, converted in order.
+unsafe fn C_hsa_signal_or_acq_rel(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_signal_or_acq_rel.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_or_acq_rel(py, &x0, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn hsa_signal_or_acq_rel(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_or_acq_rel");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -1924,11 +2683,30 @@ fn hsa_signal_or_acq_rel(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::C
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_value) });
     rt::tuple(py, [])
 }
-/// Args:
-///     signal
-///     value
-#[pyfunction]
-#[pyo3(signature = (signal, value))]
+/// `hsa_signal_or_scacquire` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_or_scacquire: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_or_scacquire",
+    "hsa_signal_or_scacquire",
+    &["signal", "value"],
+    rt::fastcall_entry!(C_hsa_signal_or_scacquire),
+    c"hsa_signal_or_scacquire(signal, value)\n--\n\nArgs:\n    signal\n    value",
+);
+
+/// The arguments of a call of `hsa_signal_or_scacquire`, converted in order.
+unsafe fn C_hsa_signal_or_scacquire(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_signal_or_scacquire.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_or_scacquire(py, &x0, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn hsa_signal_or_scacquire(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_or_scacquire");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -1942,13 +2720,30 @@ fn hsa_signal_or_scacquire(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt:
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_value) });
     rt::tuple(py, [])
 }
-/// Deprecated: Renamed as ::hsa_signal_or_scacquire.
-///
-/// Args:
-///     signal
-///     value
-#[pyfunction]
-#[pyo3(signature = (signal, value))]
+/// `hsa_signal_or_acquire` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_or_acquire: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_or_acquire",
+    "hsa_signal_or_acquire",
+    &["signal", "value"],
+    rt::fastcall_entry!(C_hsa_signal_or_acquire),
+    c"hsa_signal_or_acquire(signal, value)\n--\n\nDeprecated: Renamed as ::hsa_signal_or_scacquire.\n\nArgs:\n    signal\n    value",
+);
+
+/// The arguments of a call of `hsa_signal_or_acquire`, converted in order.
+unsafe fn C_hsa_signal_or_acquire(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_signal_or_acquire.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_or_acquire(py, &x0, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn hsa_signal_or_acquire(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_or_acquire");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -1962,11 +2757,30 @@ fn hsa_signal_or_acquire(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::C
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_value) });
     rt::tuple(py, [])
 }
-/// Args:
-///     signal
-///     value
-#[pyfunction]
-#[pyo3(signature = (signal, value))]
+/// `hsa_signal_or_relaxed` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_or_relaxed: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_or_relaxed",
+    "hsa_signal_or_relaxed",
+    &["signal", "value"],
+    rt::fastcall_entry!(C_hsa_signal_or_relaxed),
+    c"hsa_signal_or_relaxed(signal, value)\n--\n\nArgs:\n    signal\n    value",
+);
+
+/// The arguments of a call of `hsa_signal_or_relaxed`, converted in order.
+unsafe fn C_hsa_signal_or_relaxed(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_signal_or_relaxed.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_or_relaxed(py, &x0, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn hsa_signal_or_relaxed(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_or_relaxed");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -1980,11 +2794,30 @@ fn hsa_signal_or_relaxed(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::C
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_value) });
     rt::tuple(py, [])
 }
-/// Args:
-///     signal
-///     value
-#[pyfunction]
-#[pyo3(signature = (signal, value))]
+/// `hsa_signal_or_screlease` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_or_screlease: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_or_screlease",
+    "hsa_signal_or_screlease",
+    &["signal", "value"],
+    rt::fastcall_entry!(C_hsa_signal_or_screlease),
+    c"hsa_signal_or_screlease(signal, value)\n--\n\nArgs:\n    signal\n    value",
+);
+
+/// The arguments of a call of `hsa_signal_or_screlease`, converted in order.
+unsafe fn C_hsa_signal_or_screlease(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_signal_or_screlease.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_or_screlease(py, &x0, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn hsa_signal_or_screlease(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_or_screlease");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -1998,13 +2831,30 @@ fn hsa_signal_or_screlease(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt:
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_value) });
     rt::tuple(py, [])
 }
-/// Deprecated: Renamed as ::hsa_signal_or_screlease.
-///
-/// Args:
-///     signal
-///     value
-#[pyfunction]
-#[pyo3(signature = (signal, value))]
+/// `hsa_signal_or_release` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_or_release: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_or_release",
+    "hsa_signal_or_release",
+    &["signal", "value"],
+    rt::fastcall_entry!(C_hsa_signal_or_release),
+    c"hsa_signal_or_release(signal, value)\n--\n\nDeprecated: Renamed as ::hsa_signal_or_screlease.\n\nArgs:\n    signal\n    value",
+);
+
+/// The arguments of a call of `hsa_signal_or_release`, converted in order.
+unsafe fn C_hsa_signal_or_release(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_signal_or_release.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_or_release(py, &x0, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn hsa_signal_or_release(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_or_release");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -2018,18 +2868,30 @@ fn hsa_signal_or_release(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::C
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_value) });
     rt::tuple(py, [])
 }
-/// Atomically perform a bitwise XOR operation between the value of a
-/// signal and a given value.
-///
-/// If the value of the signal is changed, all the agents waiting on
-/// signal for which value satisfies their wait condition are awakened.
-///
-/// Args:
-///     signal [in]: Signal. If signal is a queue doorbell signal, the
-///         behavior is undefined.
-///     value [in]: Value to XOR with the value of the signal.
-#[pyfunction]
-#[pyo3(signature = (signal, value))]
+/// `hsa_signal_xor_scacq_screl` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_xor_scacq_screl: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_xor_scacq_screl",
+    "hsa_signal_xor_scacq_screl",
+    &["signal", "value"],
+    rt::fastcall_entry!(C_hsa_signal_xor_scacq_screl),
+    c"hsa_signal_xor_scacq_screl(signal, value)\n--\n\nAtomically perform a bitwise XOR operation between the value of a\nsignal and a given value.\n\nIf the value of the signal is changed, all the agents waiting on\nsignal for which value satisfies their wait condition are awakened.\n\nArgs:\n    signal [in]: Signal. If signal is a queue doorbell signal, the\n        behavior is undefined.\n    value [in]: Value to XOR with the value of the signal.",
+);
+
+/// The arguments of a call of `hsa_signal_xor_scacq_screl`, converted in order.
+unsafe fn C_hsa_signal_xor_scacq_screl(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_signal_xor_scacq_screl.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_xor_scacq_screl(py, &x0, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn hsa_signal_xor_scacq_screl(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_xor_scacq_screl");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -2043,13 +2905,30 @@ fn hsa_signal_xor_scacq_screl(py: Python<'_>, signal: &Bound<'_, PyAny>, value: 
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_value) });
     rt::tuple(py, [])
 }
-/// Deprecated: Renamed as ::hsa_signal_xor_scacq_screl.
-///
-/// Args:
-///     signal
-///     value
-#[pyfunction]
-#[pyo3(signature = (signal, value))]
+/// `hsa_signal_xor_acq_rel` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_xor_acq_rel: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_xor_acq_rel",
+    "hsa_signal_xor_acq_rel",
+    &["signal", "value"],
+    rt::fastcall_entry!(C_hsa_signal_xor_acq_rel),
+    c"hsa_signal_xor_acq_rel(signal, value)\n--\n\nDeprecated: Renamed as ::hsa_signal_xor_scacq_screl.\n\nArgs:\n    signal\n    value",
+);
+
+/// The arguments of a call of `hsa_signal_xor_acq_rel`, converted in order.
+unsafe fn C_hsa_signal_xor_acq_rel(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_signal_xor_acq_rel.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_xor_acq_rel(py, &x0, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn hsa_signal_xor_acq_rel(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_xor_acq_rel");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -2063,11 +2942,30 @@ fn hsa_signal_xor_acq_rel(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_value) });
     rt::tuple(py, [])
 }
-/// Args:
-///     signal
-///     value
-#[pyfunction]
-#[pyo3(signature = (signal, value))]
+/// `hsa_signal_xor_scacquire` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_xor_scacquire: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_xor_scacquire",
+    "hsa_signal_xor_scacquire",
+    &["signal", "value"],
+    rt::fastcall_entry!(C_hsa_signal_xor_scacquire),
+    c"hsa_signal_xor_scacquire(signal, value)\n--\n\nArgs:\n    signal\n    value",
+);
+
+/// The arguments of a call of `hsa_signal_xor_scacquire`, converted in order.
+unsafe fn C_hsa_signal_xor_scacquire(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_signal_xor_scacquire.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_xor_scacquire(py, &x0, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn hsa_signal_xor_scacquire(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_xor_scacquire");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -2081,13 +2979,30 @@ fn hsa_signal_xor_scacquire(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_value) });
     rt::tuple(py, [])
 }
-/// Deprecated: Renamed as ::hsa_signal_xor_scacquire.
-///
-/// Args:
-///     signal
-///     value
-#[pyfunction]
-#[pyo3(signature = (signal, value))]
+/// `hsa_signal_xor_acquire` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_xor_acquire: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_xor_acquire",
+    "hsa_signal_xor_acquire",
+    &["signal", "value"],
+    rt::fastcall_entry!(C_hsa_signal_xor_acquire),
+    c"hsa_signal_xor_acquire(signal, value)\n--\n\nDeprecated: Renamed as ::hsa_signal_xor_scacquire.\n\nArgs:\n    signal\n    value",
+);
+
+/// The arguments of a call of `hsa_signal_xor_acquire`, converted in order.
+unsafe fn C_hsa_signal_xor_acquire(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_signal_xor_acquire.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_xor_acquire(py, &x0, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn hsa_signal_xor_acquire(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_xor_acquire");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -2101,11 +3016,30 @@ fn hsa_signal_xor_acquire(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_value) });
     rt::tuple(py, [])
 }
-/// Args:
-///     signal
-///     value
-#[pyfunction]
-#[pyo3(signature = (signal, value))]
+/// `hsa_signal_xor_relaxed` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_xor_relaxed: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_xor_relaxed",
+    "hsa_signal_xor_relaxed",
+    &["signal", "value"],
+    rt::fastcall_entry!(C_hsa_signal_xor_relaxed),
+    c"hsa_signal_xor_relaxed(signal, value)\n--\n\nArgs:\n    signal\n    value",
+);
+
+/// The arguments of a call of `hsa_signal_xor_relaxed`, converted in order.
+unsafe fn C_hsa_signal_xor_relaxed(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_signal_xor_relaxed.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_xor_relaxed(py, &x0, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn hsa_signal_xor_relaxed(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_xor_relaxed");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -2119,11 +3053,30 @@ fn hsa_signal_xor_relaxed(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_value) });
     rt::tuple(py, [])
 }
-/// Args:
-///     signal
-///     value
-#[pyfunction]
-#[pyo3(signature = (signal, value))]
+/// `hsa_signal_xor_screlease` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_xor_screlease: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_xor_screlease",
+    "hsa_signal_xor_screlease",
+    &["signal", "value"],
+    rt::fastcall_entry!(C_hsa_signal_xor_screlease),
+    c"hsa_signal_xor_screlease(signal, value)\n--\n\nArgs:\n    signal\n    value",
+);
+
+/// The arguments of a call of `hsa_signal_xor_screlease`, converted in order.
+unsafe fn C_hsa_signal_xor_screlease(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_signal_xor_screlease.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_xor_screlease(py, &x0, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn hsa_signal_xor_screlease(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_xor_screlease");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -2137,13 +3090,30 @@ fn hsa_signal_xor_screlease(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_value) });
     rt::tuple(py, [])
 }
-/// Deprecated: Renamed as ::hsa_signal_xor_screlease.
-///
-/// Args:
-///     signal
-///     value
-#[pyfunction]
-#[pyo3(signature = (signal, value))]
+/// `hsa_signal_xor_release` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_xor_release: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_xor_release",
+    "hsa_signal_xor_release",
+    &["signal", "value"],
+    rt::fastcall_entry!(C_hsa_signal_xor_release),
+    c"hsa_signal_xor_release(signal, value)\n--\n\nDeprecated: Renamed as ::hsa_signal_xor_screlease.\n\nArgs:\n    signal\n    value",
+);
+
+/// The arguments of a call of `hsa_signal_xor_release`, converted in order.
+unsafe fn C_hsa_signal_xor_release(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_signal_xor_release.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_xor_release(py, &x0, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn hsa_signal_xor_release(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_xor_release");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -2157,43 +3127,30 @@ fn hsa_signal_xor_release(py: Python<'_>, signal: &Bound<'_, PyAny>, value: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_value) });
     rt::tuple(py, [])
 }
-/// Wait until a signal value satisfies a specified condition, or a
-/// certain amount of time has elapsed.
-///
-/// A wait operation can spuriously resume at any time sooner than the
-/// timeout (for example, due to system or other external factors) even when the
-/// condition has not been met.
-///
-/// The function is guaranteed to return if the signal value satisfies the
-/// condition at some point in time during the wait, but the value returned to
-/// the application might not satisfy the condition. The application must ensure
-/// that signals are used in such way that wait wakeup conditions are not
-/// invalidated before dependent threads have woken up.
-///
-/// When the wait operation internally loads the value of the passed signal, it
-/// uses the memory order indicated in the function name.
-///
-/// Args:
-///     signal [in]: Signal.
-///     condition [in]: Condition used to compare the signal value with @p
-///         compare_value.
-///     compare_value [in]: Value to compare with.
-///     timeout_hint [in]: Maximum duration of the wait.  Specified in the same
-///         unit as the system timestamp. The operation might block for a shorter or
-///         longer time even if the condition is not met. A value of UINT64_MAX indicates
-///         no maximum.
-///     wait_state_hint [in]: Hint used by the application to indicate the
-///         preferred waiting state. The actual waiting state is ultimately decided by
-///         HSA runtime and may not match the provided hint. A value of
-///         ::HSA_WAIT_STATE_ACTIVE may improve the latency of response to a signal
-///         update by avoiding rescheduling overhead.
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-///     Observed value of the signal, which might not satisfy the specified
-///     condition.
-#[pyfunction]
-#[pyo3(signature = (signal, condition, compare_value, timeout_hint, wait_state_hint))]
+/// `hsa_signal_wait_scacquire` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_wait_scacquire: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_wait_scacquire",
+    "hsa_signal_wait_scacquire",
+    &["signal", "condition", "compare_value", "timeout_hint", "wait_state_hint"],
+    rt::fastcall_entry!(C_hsa_signal_wait_scacquire),
+    c"hsa_signal_wait_scacquire(signal, condition, compare_value, timeout_hint, wait_state_hint)\n--\n\nWait until a signal value satisfies a specified condition, or a\ncertain amount of time has elapsed.\n\nA wait operation can spuriously resume at any time sooner than the\ntimeout (for example, due to system or other external factors) even when the\ncondition has not been met.\n\nThe function is guaranteed to return if the signal value satisfies the\ncondition at some point in time during the wait, but the value returned to\nthe application might not satisfy the condition. The application must ensure\nthat signals are used in such way that wait wakeup conditions are not\ninvalidated before dependent threads have woken up.\n\nWhen the wait operation internally loads the value of the passed signal, it\nuses the memory order indicated in the function name.\n\nArgs:\n    signal [in]: Signal.\n    condition [in]: Condition used to compare the signal value with @p\n        compare_value.\n    compare_value [in]: Value to compare with.\n    timeout_hint [in]: Maximum duration of the wait.  Specified in the same\n        unit as the system timestamp. The operation might block for a shorter or\n        longer time even if the condition is not met. A value of UINT64_MAX indicates\n        no maximum.\n    wait_state_hint [in]: Hint used by the application to indicate the\n        preferred waiting state. The actual waiting state is ultimately decided by\n        HSA runtime and may not match the provided hint. A value of\n        ::HSA_WAIT_STATE_ACTIVE may improve the latency of response to a signal\n        update by avoiding rescheduling overhead.\n\nReturns: a tuple of 1 item(s):\n    int\n    Observed value of the signal, which might not satisfy the specified\n    condition.",
+);
+
+/// The arguments of a call of `hsa_signal_wait_scacquire`, converted in order.
+unsafe fn C_hsa_signal_wait_scacquire(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4] =
+        unsafe { F_hsa_signal_wait_scacquire.args::<5>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_wait_scacquire(py, &x0, &x1, rt::call::extract(x2, "compare_value")?, rt::call::extract(x3, "timeout_hint")?, &x4)?.into_ptr())
+}
+
 fn hsa_signal_wait_scacquire(py: Python<'_>, signal: &Bound<'_, PyAny>, condition: &Bound<'_, PyAny>, compare_value: rt::CInt<i64>, timeout_hint: rt::CInt<u64>, wait_state_hint: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_wait_scacquire");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -2210,17 +3167,30 @@ fn hsa_signal_wait_scacquire(py: Python<'_>, signal: &Bound<'_, PyAny>, conditio
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_condition, a_compare_value, a_timeout_hint, a_wait_state_hint) });
     rt::tuple(py, [rt::obj(py, __r)?])
 }
-/// Args:
-///     signal
-///     condition
-///     compare_value
-///     timeout_hint
-///     wait_state_hint
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (signal, condition, compare_value, timeout_hint, wait_state_hint))]
+/// `hsa_signal_wait_relaxed` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_wait_relaxed: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_wait_relaxed",
+    "hsa_signal_wait_relaxed",
+    &["signal", "condition", "compare_value", "timeout_hint", "wait_state_hint"],
+    rt::fastcall_entry!(C_hsa_signal_wait_relaxed),
+    c"hsa_signal_wait_relaxed(signal, condition, compare_value, timeout_hint, wait_state_hint)\n--\n\nArgs:\n    signal\n    condition\n    compare_value\n    timeout_hint\n    wait_state_hint\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `hsa_signal_wait_relaxed`, converted in order.
+unsafe fn C_hsa_signal_wait_relaxed(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4] =
+        unsafe { F_hsa_signal_wait_relaxed.args::<5>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_wait_relaxed(py, &x0, &x1, rt::call::extract(x2, "compare_value")?, rt::call::extract(x3, "timeout_hint")?, &x4)?.into_ptr())
+}
+
 fn hsa_signal_wait_relaxed(py: Python<'_>, signal: &Bound<'_, PyAny>, condition: &Bound<'_, PyAny>, compare_value: rt::CInt<i64>, timeout_hint: rt::CInt<u64>, wait_state_hint: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_wait_relaxed");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -2237,19 +3207,30 @@ fn hsa_signal_wait_relaxed(py: Python<'_>, signal: &Bound<'_, PyAny>, condition:
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_condition, a_compare_value, a_timeout_hint, a_wait_state_hint) });
     rt::tuple(py, [rt::obj(py, __r)?])
 }
-/// Deprecated: Renamed as ::hsa_signal_wait_scacquire.
-///
-/// Args:
-///     signal
-///     condition
-///     compare_value
-///     timeout_hint
-///     wait_state_hint
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (signal, condition, compare_value, timeout_hint, wait_state_hint))]
+/// `hsa_signal_wait_acquire` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_wait_acquire: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_wait_acquire",
+    "hsa_signal_wait_acquire",
+    &["signal", "condition", "compare_value", "timeout_hint", "wait_state_hint"],
+    rt::fastcall_entry!(C_hsa_signal_wait_acquire),
+    c"hsa_signal_wait_acquire(signal, condition, compare_value, timeout_hint, wait_state_hint)\n--\n\nDeprecated: Renamed as ::hsa_signal_wait_scacquire.\n\nArgs:\n    signal\n    condition\n    compare_value\n    timeout_hint\n    wait_state_hint\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `hsa_signal_wait_acquire`, converted in order.
+unsafe fn C_hsa_signal_wait_acquire(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4] =
+        unsafe { F_hsa_signal_wait_acquire.args::<5>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_wait_acquire(py, &x0, &x1, rt::call::extract(x2, "compare_value")?, rt::call::extract(x3, "timeout_hint")?, &x4)?.into_ptr())
+}
+
 fn hsa_signal_wait_acquire(py: Python<'_>, signal: &Bound<'_, PyAny>, condition: &Bound<'_, PyAny>, compare_value: rt::CInt<i64>, timeout_hint: rt::CInt<u64>, wait_state_hint: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_wait_acquire");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -2266,34 +3247,30 @@ fn hsa_signal_wait_acquire(py: Python<'_>, signal: &Bound<'_, PyAny>, condition:
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_condition, a_compare_value, a_timeout_hint, a_wait_state_hint) });
     rt::tuple(py, [rt::obj(py, __r)?])
 }
-/// Create a signal group.
-///
-/// Args:
-///     num_signals [in]: Number of elements in signals. Must not be 0.
-///     signals [in]: List of signals in the group. The list must not contain
-///         any repeated elements. Must not be NULL.
-///     num_consumers [in]: Number of elements in consumers. Must not be 0.
-///     consumers [in]: List of agents that might consume (wait on) the signal
-///         group. The list must not contain repeated elements, and must be a subset of
-///         the set of agents that are allowed to wait on all the signals in the
-///         group. If an agent not listed in consumers waits on the returned group,
-///         the behavior is undefined. The memory associated with consumers can be
-///         reused or freed after the function returns. Must not be NULL.
-///     signal_group [out]: Pointer to newly created signal group. Must not be
-///         NULL.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to allocate
-///     the required resources.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT num_signals is 0, signals
-///     is NULL, num_consumers is 0, consumers is NULL, or signal_group is
-///     NULL.
-#[pyfunction]
-#[pyo3(signature = (num_signals, signals, num_consumers, consumers, signal_group))]
+/// `hsa_signal_group_create` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_group_create: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_group_create",
+    "hsa_signal_group_create",
+    &["num_signals", "signals", "num_consumers", "consumers", "signal_group"],
+    rt::fastcall_entry!(C_hsa_signal_group_create),
+    c"hsa_signal_group_create(num_signals, signals, num_consumers, consumers, signal_group)\n--\n\nCreate a signal group.\n\nArgs:\n    num_signals [in]: Number of elements in signals. Must not be 0.\n    signals [in]: List of signals in the group. The list must not contain\n        any repeated elements. Must not be NULL.\n    num_consumers [in]: Number of elements in consumers. Must not be 0.\n    consumers [in]: List of agents that might consume (wait on) the signal\n        group. The list must not contain repeated elements, and must be a subset of\n        the set of agents that are allowed to wait on all the signals in the\n        group. If an agent not listed in consumers waits on the returned group,\n        the behavior is undefined. The memory associated with consumers can be\n        reused or freed after the function returns. Must not be NULL.\n    signal_group [out]: Pointer to newly created signal group. Must not be\n        NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to allocate\n    the required resources.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT num_signals is 0, signals\n    is NULL, num_consumers is 0, consumers is NULL, or signal_group is\n    NULL.",
+);
+
+/// The arguments of a call of `hsa_signal_group_create`, converted in order.
+unsafe fn C_hsa_signal_group_create(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4] =
+        unsafe { F_hsa_signal_group_create.args::<5>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_group_create(py, rt::call::extract(x0, "num_signals")?, &x1, rt::call::extract(x2, "num_consumers")?, &x3, &x4)?.into_ptr())
+}
+
 fn hsa_signal_group_create(py: Python<'_>, num_signals: rt::CInt<u32>, signals: &Bound<'_, PyAny>, num_consumers: rt::CInt<u32>, consumers: &Bound<'_, PyAny>, signal_group: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_group_create");
     let a_num_signals = num_signals.0;
@@ -2313,19 +3290,30 @@ fn hsa_signal_group_create(py: Python<'_>, num_signals: rt::CInt<u32>, signals: 
     let __r = py.allow_threads(move || unsafe { __f(a_num_signals, a_signals, a_num_consumers, a_consumers, a_signal_group) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Destroy a signal group previous created by ::hsa_signal_group_create.
-///
-/// Args:
-///     signal_group [in]: Signal group.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_SIGNAL_GROUP signal_group is invalid.
-#[pyfunction]
-#[pyo3(signature = (signal_group))]
+/// `hsa_signal_group_destroy` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_group_destroy: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_group_destroy",
+    "hsa_signal_group_destroy",
+    &["signal_group"],
+    rt::fastcall_entry!(C_hsa_signal_group_destroy),
+    c"hsa_signal_group_destroy(signal_group)\n--\n\nDestroy a signal group previous created by ::hsa_signal_group_create.\n\nArgs:\n    signal_group [in]: Signal group.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_SIGNAL_GROUP signal_group is invalid.",
+);
+
+/// The arguments of a call of `hsa_signal_group_destroy`, converted in order.
+unsafe fn C_hsa_signal_group_destroy(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_hsa_signal_group_destroy.args::<1>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_group_destroy(py, &x0)?.into_ptr())
+}
+
 fn hsa_signal_group_destroy(py: Python<'_>, signal_group: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_group_destroy");
     let a_signal_group = TYPES.record_arg::<R_hsa_signal_group_s>(90, signal_group)?;
@@ -2338,48 +3326,30 @@ fn hsa_signal_group_destroy(py: Python<'_>, signal_group: &Bound<'_, PyAny>) -> 
     let __r = py.allow_threads(move || unsafe { __f(a_signal_group) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Wait until the value of at least one of the signals in a signal group
-/// satisfies its associated condition.
-///
-/// The function is guaranteed to return if the value of at least one of
-/// the signals in the group satisfies its associated condition at some point in
-/// time during the wait, but the signal value returned to the application may no
-/// longer satisfy the condition. The application must ensure that signals in the
-/// group are used in such way that wait wakeup conditions are not invalidated
-/// before dependent threads have woken up.
-///
-/// When this operation internally loads the value of the passed signal, it uses
-/// the memory order indicated in the function name.
-///
-/// Args:
-///     signal_group [in]: Signal group.
-///     conditions [in]: List of conditions. Each condition, and the value at
-///         the same index in compare_values, is used to compare the value of the
-///         signal at that index in signal_group (the signal passed by the application
-///         to ::hsa_signal_group_create at that particular index). The size of @p
-///         conditions must not be smaller than the number of signals in signal_group;
-///         any extra elements are ignored. Must not be NULL.
-///     compare_values [in]: List of comparison values.  The size of @p
-///         compare_values must not be smaller than the number of signals in @p
-///         signal_group; any extra elements are ignored. Must not be NULL.
-///     wait_state_hint [in]: Hint used by the application to indicate the
-///         preferred waiting state. The actual waiting state is decided by the HSA runtime
-///         and may not match the provided hint. A value of ::HSA_WAIT_STATE_ACTIVE may
-///         improve the latency of response to a signal update by avoiding rescheduling
-///         overhead.
-///     signal [out]: Signal in the group that satisfied the associated
-///         condition. If several signals satisfied their condition, the function can
-///         return any of those signals. Must not be NULL.
-///
-/// Returns: a tuple of 2 item(s):
-///     hsa_status_t: status
-///     value: int
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_INVALID_SIGNAL_GROUP signal_group is invalid.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT conditions is NULL, @p
-///     compare_values is NULL, signal is NULL, or value is NULL.
-#[pyfunction]
-#[pyo3(signature = (signal_group, conditions, compare_values, wait_state_hint, signal))]
+/// `hsa_signal_group_wait_any_scacquire` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_group_wait_any_scacquire: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_group_wait_any_scacquire",
+    "hsa_signal_group_wait_any_scacquire",
+    &["signal_group", "conditions", "compare_values", "wait_state_hint", "signal"],
+    rt::fastcall_entry!(C_hsa_signal_group_wait_any_scacquire),
+    c"hsa_signal_group_wait_any_scacquire(signal_group, conditions, compare_values, wait_state_hint, signal)\n--\n\nWait until the value of at least one of the signals in a signal group\nsatisfies its associated condition.\n\nThe function is guaranteed to return if the value of at least one of\nthe signals in the group satisfies its associated condition at some point in\ntime during the wait, but the signal value returned to the application may no\nlonger satisfy the condition. The application must ensure that signals in the\ngroup are used in such way that wait wakeup conditions are not invalidated\nbefore dependent threads have woken up.\n\nWhen this operation internally loads the value of the passed signal, it uses\nthe memory order indicated in the function name.\n\nArgs:\n    signal_group [in]: Signal group.\n    conditions [in]: List of conditions. Each condition, and the value at\n        the same index in compare_values, is used to compare the value of the\n        signal at that index in signal_group (the signal passed by the application\n        to ::hsa_signal_group_create at that particular index). The size of @p\n        conditions must not be smaller than the number of signals in signal_group;\n        any extra elements are ignored. Must not be NULL.\n    compare_values [in]: List of comparison values.  The size of @p\n        compare_values must not be smaller than the number of signals in @p\n        signal_group; any extra elements are ignored. Must not be NULL.\n    wait_state_hint [in]: Hint used by the application to indicate the\n        preferred waiting state. The actual waiting state is decided by the HSA runtime\n        and may not match the provided hint. A value of ::HSA_WAIT_STATE_ACTIVE may\n        improve the latency of response to a signal update by avoiding rescheduling\n        overhead.\n    signal [out]: Signal in the group that satisfied the associated\n        condition. If several signals satisfied their condition, the function can\n        return any of those signals. Must not be NULL.\n\nReturns: a tuple of 2 item(s):\n    hsa_status_t: status\n    value: int\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_INVALID_SIGNAL_GROUP signal_group is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT conditions is NULL, @p\n    compare_values is NULL, signal is NULL, or value is NULL.",
+);
+
+/// The arguments of a call of `hsa_signal_group_wait_any_scacquire`, converted in order.
+unsafe fn C_hsa_signal_group_wait_any_scacquire(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4] =
+        unsafe { F_hsa_signal_group_wait_any_scacquire.args::<5>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_group_wait_any_scacquire(py, &x0, &x1, &x2, &x3, &x4)?.into_ptr())
+}
+
 fn hsa_signal_group_wait_any_scacquire(py: Python<'_>, signal_group: &Bound<'_, PyAny>, conditions: &Bound<'_, PyAny>, compare_values: &Bound<'_, PyAny>, wait_state_hint: &Bound<'_, PyAny>, signal: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_group_wait_any_scacquire");
     let a_signal_group = TYPES.record_arg::<R_hsa_signal_group_s>(90, signal_group)?;
@@ -2401,18 +3371,30 @@ fn hsa_signal_group_wait_any_scacquire(py: Python<'_>, signal_group: &Bound<'_, 
     let __r = py.allow_threads(move || unsafe { __f(a_signal_group, a_conditions, a_compare_values, a_wait_state_hint, a_signal, a_value) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_value)?])
 }
-/// Args:
-///     signal_group
-///     conditions
-///     compare_values
-///     wait_state_hint
-///     signal
-///
-/// Returns: a tuple of 2 item(s):
-///     hsa_status_t: status
-///     value: int
-#[pyfunction]
-#[pyo3(signature = (signal_group, conditions, compare_values, wait_state_hint, signal))]
+/// `hsa_signal_group_wait_any_relaxed` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_signal_group_wait_any_relaxed: rt::call::Function = rt::call::Function::new(
+    c"hsa_signal_group_wait_any_relaxed",
+    "hsa_signal_group_wait_any_relaxed",
+    &["signal_group", "conditions", "compare_values", "wait_state_hint", "signal"],
+    rt::fastcall_entry!(C_hsa_signal_group_wait_any_relaxed),
+    c"hsa_signal_group_wait_any_relaxed(signal_group, conditions, compare_values, wait_state_hint, signal)\n--\n\nArgs:\n    signal_group\n    conditions\n    compare_values\n    wait_state_hint\n    signal\n\nReturns: a tuple of 2 item(s):\n    hsa_status_t: status\n    value: int",
+);
+
+/// The arguments of a call of `hsa_signal_group_wait_any_relaxed`, converted in order.
+unsafe fn C_hsa_signal_group_wait_any_relaxed(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4] =
+        unsafe { F_hsa_signal_group_wait_any_relaxed.args::<5>(py, args, nargs, kwnames)? };
+    Ok(hsa_signal_group_wait_any_relaxed(py, &x0, &x1, &x2, &x3, &x4)?.into_ptr())
+}
+
 fn hsa_signal_group_wait_any_relaxed(py: Python<'_>, signal_group: &Bound<'_, PyAny>, conditions: &Bound<'_, PyAny>, compare_values: &Bound<'_, PyAny>, wait_state_hint: &Bound<'_, PyAny>, signal: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_signal_group_wait_any_relaxed");
     let a_signal_group = TYPES.record_arg::<R_hsa_signal_group_s>(90, signal_group)?;
@@ -2434,65 +3416,30 @@ fn hsa_signal_group_wait_any_relaxed(py: Python<'_>, signal_group: &Bound<'_, Py
     let __r = py.allow_threads(move || unsafe { __f(a_signal_group, a_conditions, a_compare_values, a_wait_state_hint, a_signal, a_value) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_value)?])
 }
-/// Create a user mode queue.
-///
-/// The HSA runtime creates the queue structure, the underlying packet
-/// buffer, the completion signal, and the write and read indexes. The initial
-/// value of the write and read indexes is 0. The type of every packet in the
-/// buffer is initialized to ::HSA_PACKET_TYPE_INVALID.
-///
-/// The application should only rely on the error code returned to determine if
-/// the queue is valid.
-///
-/// Args:
-///     agent [in]: Agent where to create the queue.
-///     size [in]: Number of packets the queue is expected to
-///         hold. Must be a power of 2 between 1 and the value of
-///         ::HSA_AGENT_INFO_QUEUE_MAX_SIZE in agent. The size of the newly
-///         created queue is the maximum of size and the value of
-///         ::HSA_AGENT_INFO_QUEUE_MIN_SIZE in agent.
-///     type [in]: Type of the queue, a bitwise OR of hsa_queue_type_t values.
-///         If the value of ::HSA_AGENT_INFO_QUEUE_TYPE in agent is ::HSA_QUEUE_TYPE_SINGLE,
-///         then type must also be ::HSA_QUEUE_TYPE_SINGLE.
-///     callback [in]: Callback invoked by the HSA runtime for every
-///         asynchronous event related to the newly created queue. May be NULL. The HSA
-///         runtime passes three arguments to the callback: a code identifying the event
-///         that triggered the invocation, a pointer to the queue where the event
-///         originated, and the application data.
-///     data [in]: Application data that is passed to callback on every
-///         iteration. May be NULL.
-///     private_segment_size [in]: Hint indicating the maximum
-///         expected private segment usage per work-item, in bytes. There may
-///         be performance degradation if the application places a kernel
-///         dispatch packet in the queue and the corresponding private segment
-///         usage exceeds private_segment_size. If the application does not
-///         want to specify any particular value for this argument, @p
-///         private_segment_size must be UINT32_MAX. If the queue does not
-///         support kernel dispatch packets, this argument is ignored.
-///     group_segment_size [in]: Hint indicating the maximum expected
-///         group segment usage per work-group, in bytes. There may be
-///         performance degradation if the application places a kernel dispatch
-///         packet in the queue and the corresponding group segment usage
-///         exceeds group_segment_size. If the application does not want to
-///         specify any particular value for this argument, @p
-///         group_segment_size must be UINT32_MAX. If the queue does not
-///         support kernel dispatch packets, this argument is ignored.
-///
-/// Returns: a tuple of 2 item(s):
-///     hsa_status_t: status
-///     queue: Pointer
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to allocate
-///     the required resources.
-///     ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.
-///     ::HSA_STATUS_ERROR_INVALID_QUEUE_CREATION agent does not
-///     support queues of the given type.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT size is not a power of two,
-///     size is 0, type is an invalid queue type, or queue is NULL.
-#[pyfunction]
-#[pyo3(signature = (agent, size, r#type, callback, data, private_segment_size, group_segment_size))]
+/// `hsa_queue_create` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_queue_create: rt::call::Function = rt::call::Function::new(
+    c"hsa_queue_create",
+    "hsa_queue_create",
+    &["agent", "size", "type", "callback", "data", "private_segment_size", "group_segment_size"],
+    rt::fastcall_entry!(C_hsa_queue_create),
+    c"hsa_queue_create(agent, size, type, callback, data, private_segment_size, group_segment_size)\n--\n\nCreate a user mode queue.\n\nThe HSA runtime creates the queue structure, the underlying packet\nbuffer, the completion signal, and the write and read indexes. The initial\nvalue of the write and read indexes is 0. The type of every packet in the\nbuffer is initialized to ::HSA_PACKET_TYPE_INVALID.\n\nThe application should only rely on the error code returned to determine if\nthe queue is valid.\n\nArgs:\n    agent [in]: Agent where to create the queue.\n    size [in]: Number of packets the queue is expected to\n        hold. Must be a power of 2 between 1 and the value of\n        ::HSA_AGENT_INFO_QUEUE_MAX_SIZE in agent. The size of the newly\n        created queue is the maximum of size and the value of\n        ::HSA_AGENT_INFO_QUEUE_MIN_SIZE in agent.\n    type [in]: Type of the queue, a bitwise OR of hsa_queue_type_t values.\n        If the value of ::HSA_AGENT_INFO_QUEUE_TYPE in agent is ::HSA_QUEUE_TYPE_SINGLE,\n        then type must also be ::HSA_QUEUE_TYPE_SINGLE.\n    callback [in]: Callback invoked by the HSA runtime for every\n        asynchronous event related to the newly created queue. May be NULL. The HSA\n        runtime passes three arguments to the callback: a code identifying the event\n        that triggered the invocation, a pointer to the queue where the event\n        originated, and the application data.\n    data [in]: Application data that is passed to callback on every\n        iteration. May be NULL.\n    private_segment_size [in]: Hint indicating the maximum\n        expected private segment usage per work-item, in bytes. There may\n        be performance degradation if the application places a kernel\n        dispatch packet in the queue and the corresponding private segment\n        usage exceeds private_segment_size. If the application does not\n        want to specify any particular value for this argument, @p\n        private_segment_size must be UINT32_MAX. If the queue does not\n        support kernel dispatch packets, this argument is ignored.\n    group_segment_size [in]: Hint indicating the maximum expected\n        group segment usage per work-group, in bytes. There may be\n        performance degradation if the application places a kernel dispatch\n        packet in the queue and the corresponding group segment usage\n        exceeds group_segment_size. If the application does not want to\n        specify any particular value for this argument, @p\n        group_segment_size must be UINT32_MAX. If the queue does not\n        support kernel dispatch packets, this argument is ignored.\n\nReturns: a tuple of 2 item(s):\n    hsa_status_t: status\n    queue: Pointer\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to allocate\n    the required resources.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.\n    ::HSA_STATUS_ERROR_INVALID_QUEUE_CREATION agent does not\n    support queues of the given type.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT size is not a power of two,\n    size is 0, type is an invalid queue type, or queue is NULL.",
+);
+
+/// The arguments of a call of `hsa_queue_create`, converted in order.
+unsafe fn C_hsa_queue_create(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6] =
+        unsafe { F_hsa_queue_create.args::<7>(py, args, nargs, kwnames)? };
+    Ok(hsa_queue_create(py, &x0, rt::call::extract(x1, "size")?, rt::call::extract(x2, "type")?, rt::call::extract(x3, "callback")?, rt::call::extract(x4, "data")?, rt::call::extract(x5, "private_segment_size")?, rt::call::extract(x6, "group_segment_size")?)?.into_ptr())
+}
+
 fn hsa_queue_create(py: Python<'_>, agent: &Bound<'_, PyAny>, size: rt::CInt<u32>, r#type: rt::CInt<u32>, callback: rt::PtrArgMut, data: rt::PtrArgMut, private_segment_size: rt::CInt<u32>, group_segment_size: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_queue_create");
     let a_agent = TYPES.record_arg::<R_hsa_agent_s>(87, agent)?;
@@ -2513,51 +3460,30 @@ fn hsa_queue_create(py: Python<'_>, agent: &Bound<'_, PyAny>, size: rt::CInt<u32
     let __r = py.allow_threads(move || unsafe { __f(a_agent, a_size, a_type, a_callback, a_data, a_private_segment_size, a_group_segment_size, a_queue) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 92, o_queue, None)?])
 }
-/// Create a queue for which the application or a kernel is responsible
-/// for processing the AQL packets.
-///
-/// The application can use this function to create queues where AQL
-/// packets are not parsed by the packet processor associated with an agent,
-/// but rather by a unit of execution running on that agent (for example, a
-/// thread in the host application).
-///
-/// The application is responsible for ensuring that all the producers and
-/// consumers of the resulting queue can access the provided doorbell signal
-/// and memory region. The application is also responsible for ensuring that the
-/// unit of execution processing the queue packets supports the indicated
-/// features (AQL packet types).
-///
-/// When the queue is created, the HSA runtime allocates the packet buffer using
-/// region, and the write and read indexes. The initial value of the write and
-/// read indexes is 0, and the type of every packet in the buffer is initialized
-/// to ::HSA_PACKET_TYPE_INVALID. The value of the @e size, @e type, @e features,
-/// and @e doorbell_signal fields in the returned queue match the values passed
-/// by the application.
-///
-/// Args:
-///     region [in]: Memory region that the HSA runtime should use to allocate
-///         the AQL packet buffer and any other queue metadata.
-///     size [in]: Number of packets the queue is expected to hold. Must be a
-///         power of 2 greater than 0.
-///     type [in]: Queue type.
-///     features [in]: Supported queue features. This is a bit-field of
-///         ::hsa_queue_feature_t values.
-///     doorbell_signal [in]: Doorbell signal that the HSA runtime must
-///         associate with the returned queue. The signal handle must not be 0.
-///
-/// Returns: a tuple of 2 item(s):
-///     hsa_status_t: status
-///     queue: Pointer
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to allocate
-///     the required resources.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT size is not a power of two, @p
-///     size is 0, type is an invalid queue type, the doorbell signal handle is
-///     0, or queue is NULL.
-#[pyfunction]
-#[pyo3(signature = (region, size, r#type, features, doorbell_signal))]
+/// `hsa_soft_queue_create` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_soft_queue_create: rt::call::Function = rt::call::Function::new(
+    c"hsa_soft_queue_create",
+    "hsa_soft_queue_create",
+    &["region", "size", "type", "features", "doorbell_signal"],
+    rt::fastcall_entry!(C_hsa_soft_queue_create),
+    c"hsa_soft_queue_create(region, size, type, features, doorbell_signal)\n--\n\nCreate a queue for which the application or a kernel is responsible\nfor processing the AQL packets.\n\nThe application can use this function to create queues where AQL\npackets are not parsed by the packet processor associated with an agent,\nbut rather by a unit of execution running on that agent (for example, a\nthread in the host application).\n\nThe application is responsible for ensuring that all the producers and\nconsumers of the resulting queue can access the provided doorbell signal\nand memory region. The application is also responsible for ensuring that the\nunit of execution processing the queue packets supports the indicated\nfeatures (AQL packet types).\n\nWhen the queue is created, the HSA runtime allocates the packet buffer using\nregion, and the write and read indexes. The initial value of the write and\nread indexes is 0, and the type of every packet in the buffer is initialized\nto ::HSA_PACKET_TYPE_INVALID. The value of the @e size, @e type, @e features,\nand @e doorbell_signal fields in the returned queue match the values passed\nby the application.\n\nArgs:\n    region [in]: Memory region that the HSA runtime should use to allocate\n        the AQL packet buffer and any other queue metadata.\n    size [in]: Number of packets the queue is expected to hold. Must be a\n        power of 2 greater than 0.\n    type [in]: Queue type.\n    features [in]: Supported queue features. This is a bit-field of\n        ::hsa_queue_feature_t values.\n    doorbell_signal [in]: Doorbell signal that the HSA runtime must\n        associate with the returned queue. The signal handle must not be 0.\n\nReturns: a tuple of 2 item(s):\n    hsa_status_t: status\n    queue: Pointer\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to allocate\n    the required resources.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT size is not a power of two, @p\n    size is 0, type is an invalid queue type, the doorbell signal handle is\n    0, or queue is NULL.",
+);
+
+/// The arguments of a call of `hsa_soft_queue_create`, converted in order.
+unsafe fn C_hsa_soft_queue_create(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4] =
+        unsafe { F_hsa_soft_queue_create.args::<5>(py, args, nargs, kwnames)? };
+    Ok(hsa_soft_queue_create(py, &x0, rt::call::extract(x1, "size")?, rt::call::extract(x2, "type")?, rt::call::extract(x3, "features")?, &x4)?.into_ptr())
+}
+
 fn hsa_soft_queue_create(py: Python<'_>, region: &Bound<'_, PyAny>, size: rt::CInt<u32>, r#type: rt::CInt<u32>, features: rt::CInt<u32>, doorbell_signal: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_soft_queue_create");
     let a_region = TYPES.record_arg::<R_hsa_region_s>(91, region)?;
@@ -2576,29 +3502,30 @@ fn hsa_soft_queue_create(py: Python<'_>, region: &Bound<'_, PyAny>, size: rt::CI
     let __r = py.allow_threads(move || unsafe { __f(a_region, a_size, a_type, a_features, a_doorbell_signal, a_queue) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 92, o_queue, None)?])
 }
-/// Destroy a user mode queue.
-///
-/// When a queue is destroyed, the state of the AQL packets that have
-/// not been yet fully processed (their completion phase has not finished)
-/// becomes undefined. It is the responsibility of the application to ensure that
-/// all pending queue operations are finished if their results are required.
-///
-/// The resources allocated by the HSA runtime during queue creation (queue
-/// structure, ring buffer, doorbell signal) are released.  The queue should not
-/// be accessed after being destroyed.
-///
-/// Args:
-///     queue [in]: Pointer to a queue created using ::hsa_queue_create.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_QUEUE The queue is invalid.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT queue is NULL.
-#[pyfunction]
-#[pyo3(signature = (queue))]
+/// `hsa_queue_destroy` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_queue_destroy: rt::call::Function = rt::call::Function::new(
+    c"hsa_queue_destroy",
+    "hsa_queue_destroy",
+    &["queue"],
+    rt::fastcall_entry!(C_hsa_queue_destroy),
+    c"hsa_queue_destroy(queue)\n--\n\nDestroy a user mode queue.\n\nWhen a queue is destroyed, the state of the AQL packets that have\nnot been yet fully processed (their completion phase has not finished)\nbecomes undefined. It is the responsibility of the application to ensure that\nall pending queue operations are finished if their results are required.\n\nThe resources allocated by the HSA runtime during queue creation (queue\nstructure, ring buffer, doorbell signal) are released.  The queue should not\nbe accessed after being destroyed.\n\nArgs:\n    queue [in]: Pointer to a queue created using ::hsa_queue_create.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_QUEUE The queue is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT queue is NULL.",
+);
+
+/// The arguments of a call of `hsa_queue_destroy`, converted in order.
+unsafe fn C_hsa_queue_destroy(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_hsa_queue_destroy.args::<1>(py, args, nargs, kwnames)? };
+    Ok(hsa_queue_destroy(py, &x0)?.into_ptr())
+}
+
 fn hsa_queue_destroy(py: Python<'_>, queue: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_queue_destroy");
     let p_queue = TYPES.record_ptr_arg(92, queue, true)?;
@@ -2612,24 +3539,30 @@ fn hsa_queue_destroy(py: Python<'_>, queue: &Bound<'_, PyAny>) -> PyResult<PyObj
     let __r = py.allow_threads(move || unsafe { __f(a_queue) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Inactivate a queue.
-///
-/// Inactivating the queue aborts any pending executions and prevent any
-/// new packets from being processed. Any more packets written to the queue once
-/// it is inactivated will be ignored by the packet processor.
-///
-/// Args:
-///     queue [in]: Pointer to a queue.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_QUEUE The queue is invalid.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT queue is NULL.
-#[pyfunction]
-#[pyo3(signature = (queue))]
+/// `hsa_queue_inactivate` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_queue_inactivate: rt::call::Function = rt::call::Function::new(
+    c"hsa_queue_inactivate",
+    "hsa_queue_inactivate",
+    &["queue"],
+    rt::fastcall_entry!(C_hsa_queue_inactivate),
+    c"hsa_queue_inactivate(queue)\n--\n\nInactivate a queue.\n\nInactivating the queue aborts any pending executions and prevent any\nnew packets from being processed. Any more packets written to the queue once\nit is inactivated will be ignored by the packet processor.\n\nArgs:\n    queue [in]: Pointer to a queue.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_QUEUE The queue is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT queue is NULL.",
+);
+
+/// The arguments of a call of `hsa_queue_inactivate`, converted in order.
+unsafe fn C_hsa_queue_inactivate(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_hsa_queue_inactivate.args::<1>(py, args, nargs, kwnames)? };
+    Ok(hsa_queue_inactivate(py, &x0)?.into_ptr())
+}
+
 fn hsa_queue_inactivate(py: Python<'_>, queue: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_queue_inactivate");
     let p_queue = TYPES.record_ptr_arg(92, queue, true)?;
@@ -2643,15 +3576,30 @@ fn hsa_queue_inactivate(py: Python<'_>, queue: &Bound<'_, PyAny>) -> PyResult<Py
     let __r = py.allow_threads(move || unsafe { __f(a_queue) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Deprecated: Renamed as ::hsa_queue_load_read_index_scacquire.
-///
-/// Args:
-///     queue
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (queue))]
+/// `hsa_queue_load_read_index_acquire` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_queue_load_read_index_acquire: rt::call::Function = rt::call::Function::new(
+    c"hsa_queue_load_read_index_acquire",
+    "hsa_queue_load_read_index_acquire",
+    &["queue"],
+    rt::fastcall_entry!(C_hsa_queue_load_read_index_acquire),
+    c"hsa_queue_load_read_index_acquire(queue)\n--\n\nDeprecated: Renamed as ::hsa_queue_load_read_index_scacquire.\n\nArgs:\n    queue\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `hsa_queue_load_read_index_acquire`, converted in order.
+unsafe fn C_hsa_queue_load_read_index_acquire(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_hsa_queue_load_read_index_acquire.args::<1>(py, args, nargs, kwnames)? };
+    Ok(hsa_queue_load_read_index_acquire(py, &x0)?.into_ptr())
+}
+
 fn hsa_queue_load_read_index_acquire(py: Python<'_>, queue: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_queue_load_read_index_acquire");
     let p_queue = TYPES.record_ptr_arg(92, queue, false)?;
@@ -2665,16 +3613,30 @@ fn hsa_queue_load_read_index_acquire(py: Python<'_>, queue: &Bound<'_, PyAny>) -
     let __r = py.allow_threads(move || unsafe { __f(a_queue) });
     rt::tuple(py, [rt::obj(py, __r)?])
 }
-/// Atomically load the read index of a queue.
-///
-/// Args:
-///     queue [in]: Pointer to a queue.
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-///     Read index of the queue pointed by queue.
-#[pyfunction]
-#[pyo3(signature = (queue))]
+/// `hsa_queue_load_read_index_scacquire` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_queue_load_read_index_scacquire: rt::call::Function = rt::call::Function::new(
+    c"hsa_queue_load_read_index_scacquire",
+    "hsa_queue_load_read_index_scacquire",
+    &["queue"],
+    rt::fastcall_entry!(C_hsa_queue_load_read_index_scacquire),
+    c"hsa_queue_load_read_index_scacquire(queue)\n--\n\nAtomically load the read index of a queue.\n\nArgs:\n    queue [in]: Pointer to a queue.\n\nReturns: a tuple of 1 item(s):\n    int\n    Read index of the queue pointed by queue.",
+);
+
+/// The arguments of a call of `hsa_queue_load_read_index_scacquire`, converted in order.
+unsafe fn C_hsa_queue_load_read_index_scacquire(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_hsa_queue_load_read_index_scacquire.args::<1>(py, args, nargs, kwnames)? };
+    Ok(hsa_queue_load_read_index_scacquire(py, &x0)?.into_ptr())
+}
+
 fn hsa_queue_load_read_index_scacquire(py: Python<'_>, queue: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_queue_load_read_index_scacquire");
     let p_queue = TYPES.record_ptr_arg(92, queue, false)?;
@@ -2688,13 +3650,30 @@ fn hsa_queue_load_read_index_scacquire(py: Python<'_>, queue: &Bound<'_, PyAny>)
     let __r = py.allow_threads(move || unsafe { __f(a_queue) });
     rt::tuple(py, [rt::obj(py, __r)?])
 }
-/// Args:
-///     queue
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (queue))]
+/// `hsa_queue_load_read_index_relaxed` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_queue_load_read_index_relaxed: rt::call::Function = rt::call::Function::new(
+    c"hsa_queue_load_read_index_relaxed",
+    "hsa_queue_load_read_index_relaxed",
+    &["queue"],
+    rt::fastcall_entry!(C_hsa_queue_load_read_index_relaxed),
+    c"hsa_queue_load_read_index_relaxed(queue)\n--\n\nArgs:\n    queue\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `hsa_queue_load_read_index_relaxed`, converted in order.
+unsafe fn C_hsa_queue_load_read_index_relaxed(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_hsa_queue_load_read_index_relaxed.args::<1>(py, args, nargs, kwnames)? };
+    Ok(hsa_queue_load_read_index_relaxed(py, &x0)?.into_ptr())
+}
+
 fn hsa_queue_load_read_index_relaxed(py: Python<'_>, queue: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_queue_load_read_index_relaxed");
     let p_queue = TYPES.record_ptr_arg(92, queue, false)?;
@@ -2708,15 +3687,30 @@ fn hsa_queue_load_read_index_relaxed(py: Python<'_>, queue: &Bound<'_, PyAny>) -
     let __r = py.allow_threads(move || unsafe { __f(a_queue) });
     rt::tuple(py, [rt::obj(py, __r)?])
 }
-/// Deprecated: Renamed as ::hsa_queue_load_write_index_scacquire.
-///
-/// Args:
-///     queue
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (queue))]
+/// `hsa_queue_load_write_index_acquire` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_queue_load_write_index_acquire: rt::call::Function = rt::call::Function::new(
+    c"hsa_queue_load_write_index_acquire",
+    "hsa_queue_load_write_index_acquire",
+    &["queue"],
+    rt::fastcall_entry!(C_hsa_queue_load_write_index_acquire),
+    c"hsa_queue_load_write_index_acquire(queue)\n--\n\nDeprecated: Renamed as ::hsa_queue_load_write_index_scacquire.\n\nArgs:\n    queue\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `hsa_queue_load_write_index_acquire`, converted in order.
+unsafe fn C_hsa_queue_load_write_index_acquire(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_hsa_queue_load_write_index_acquire.args::<1>(py, args, nargs, kwnames)? };
+    Ok(hsa_queue_load_write_index_acquire(py, &x0)?.into_ptr())
+}
+
 fn hsa_queue_load_write_index_acquire(py: Python<'_>, queue: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_queue_load_write_index_acquire");
     let p_queue = TYPES.record_ptr_arg(92, queue, false)?;
@@ -2730,16 +3724,30 @@ fn hsa_queue_load_write_index_acquire(py: Python<'_>, queue: &Bound<'_, PyAny>) 
     let __r = py.allow_threads(move || unsafe { __f(a_queue) });
     rt::tuple(py, [rt::obj(py, __r)?])
 }
-/// Atomically load the write index of a queue.
-///
-/// Args:
-///     queue [in]: Pointer to a queue.
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-///     Write index of the queue pointed by queue.
-#[pyfunction]
-#[pyo3(signature = (queue))]
+/// `hsa_queue_load_write_index_scacquire` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_queue_load_write_index_scacquire: rt::call::Function = rt::call::Function::new(
+    c"hsa_queue_load_write_index_scacquire",
+    "hsa_queue_load_write_index_scacquire",
+    &["queue"],
+    rt::fastcall_entry!(C_hsa_queue_load_write_index_scacquire),
+    c"hsa_queue_load_write_index_scacquire(queue)\n--\n\nAtomically load the write index of a queue.\n\nArgs:\n    queue [in]: Pointer to a queue.\n\nReturns: a tuple of 1 item(s):\n    int\n    Write index of the queue pointed by queue.",
+);
+
+/// The arguments of a call of `hsa_queue_load_write_index_scacquire`, converted in order.
+unsafe fn C_hsa_queue_load_write_index_scacquire(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_hsa_queue_load_write_index_scacquire.args::<1>(py, args, nargs, kwnames)? };
+    Ok(hsa_queue_load_write_index_scacquire(py, &x0)?.into_ptr())
+}
+
 fn hsa_queue_load_write_index_scacquire(py: Python<'_>, queue: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_queue_load_write_index_scacquire");
     let p_queue = TYPES.record_ptr_arg(92, queue, false)?;
@@ -2753,13 +3761,30 @@ fn hsa_queue_load_write_index_scacquire(py: Python<'_>, queue: &Bound<'_, PyAny>
     let __r = py.allow_threads(move || unsafe { __f(a_queue) });
     rt::tuple(py, [rt::obj(py, __r)?])
 }
-/// Args:
-///     queue
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (queue))]
+/// `hsa_queue_load_write_index_relaxed` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_queue_load_write_index_relaxed: rt::call::Function = rt::call::Function::new(
+    c"hsa_queue_load_write_index_relaxed",
+    "hsa_queue_load_write_index_relaxed",
+    &["queue"],
+    rt::fastcall_entry!(C_hsa_queue_load_write_index_relaxed),
+    c"hsa_queue_load_write_index_relaxed(queue)\n--\n\nArgs:\n    queue\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `hsa_queue_load_write_index_relaxed`, converted in order.
+unsafe fn C_hsa_queue_load_write_index_relaxed(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_hsa_queue_load_write_index_relaxed.args::<1>(py, args, nargs, kwnames)? };
+    Ok(hsa_queue_load_write_index_relaxed(py, &x0)?.into_ptr())
+}
+
 fn hsa_queue_load_write_index_relaxed(py: Python<'_>, queue: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_queue_load_write_index_relaxed");
     let p_queue = TYPES.record_ptr_arg(92, queue, false)?;
@@ -2773,17 +3798,30 @@ fn hsa_queue_load_write_index_relaxed(py: Python<'_>, queue: &Bound<'_, PyAny>) 
     let __r = py.allow_threads(move || unsafe { __f(a_queue) });
     rt::tuple(py, [rt::obj(py, __r)?])
 }
-/// Atomically set the write index of a queue.
-///
-/// It is recommended that the application uses this function to update
-/// the write index when there is a single agent submitting work to the queue
-/// (the queue type is ::HSA_QUEUE_TYPE_SINGLE).
-///
-/// Args:
-///     queue [in]: Pointer to a queue.
-///     value [in]: Value to assign to the write index.
-#[pyfunction]
-#[pyo3(signature = (queue, value))]
+/// `hsa_queue_store_write_index_relaxed` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_queue_store_write_index_relaxed: rt::call::Function = rt::call::Function::new(
+    c"hsa_queue_store_write_index_relaxed",
+    "hsa_queue_store_write_index_relaxed",
+    &["queue", "value"],
+    rt::fastcall_entry!(C_hsa_queue_store_write_index_relaxed),
+    c"hsa_queue_store_write_index_relaxed(queue, value)\n--\n\nAtomically set the write index of a queue.\n\nIt is recommended that the application uses this function to update\nthe write index when there is a single agent submitting work to the queue\n(the queue type is ::HSA_QUEUE_TYPE_SINGLE).\n\nArgs:\n    queue [in]: Pointer to a queue.\n    value [in]: Value to assign to the write index.",
+);
+
+/// The arguments of a call of `hsa_queue_store_write_index_relaxed`, converted in order.
+unsafe fn C_hsa_queue_store_write_index_relaxed(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_queue_store_write_index_relaxed.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_queue_store_write_index_relaxed(py, &x0, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn hsa_queue_store_write_index_relaxed(py: Python<'_>, queue: &Bound<'_, PyAny>, value: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_queue_store_write_index_relaxed");
     let p_queue = TYPES.record_ptr_arg(92, queue, false)?;
@@ -2798,13 +3836,30 @@ fn hsa_queue_store_write_index_relaxed(py: Python<'_>, queue: &Bound<'_, PyAny>,
     let __r = py.allow_threads(move || unsafe { __f(a_queue, a_value) });
     rt::tuple(py, [])
 }
-/// Deprecated: Renamed as ::hsa_queue_store_write_index_screlease.
-///
-/// Args:
-///     queue
-///     value
-#[pyfunction]
-#[pyo3(signature = (queue, value))]
+/// `hsa_queue_store_write_index_release` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_queue_store_write_index_release: rt::call::Function = rt::call::Function::new(
+    c"hsa_queue_store_write_index_release",
+    "hsa_queue_store_write_index_release",
+    &["queue", "value"],
+    rt::fastcall_entry!(C_hsa_queue_store_write_index_release),
+    c"hsa_queue_store_write_index_release(queue, value)\n--\n\nDeprecated: Renamed as ::hsa_queue_store_write_index_screlease.\n\nArgs:\n    queue\n    value",
+);
+
+/// The arguments of a call of `hsa_queue_store_write_index_release`, converted in order.
+unsafe fn C_hsa_queue_store_write_index_release(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_queue_store_write_index_release.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_queue_store_write_index_release(py, &x0, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn hsa_queue_store_write_index_release(py: Python<'_>, queue: &Bound<'_, PyAny>, value: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_queue_store_write_index_release");
     let p_queue = TYPES.record_ptr_arg(92, queue, false)?;
@@ -2819,11 +3874,30 @@ fn hsa_queue_store_write_index_release(py: Python<'_>, queue: &Bound<'_, PyAny>,
     let __r = py.allow_threads(move || unsafe { __f(a_queue, a_value) });
     rt::tuple(py, [])
 }
-/// Args:
-///     queue
-///     value
-#[pyfunction]
-#[pyo3(signature = (queue, value))]
+/// `hsa_queue_store_write_index_screlease` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_queue_store_write_index_screlease: rt::call::Function = rt::call::Function::new(
+    c"hsa_queue_store_write_index_screlease",
+    "hsa_queue_store_write_index_screlease",
+    &["queue", "value"],
+    rt::fastcall_entry!(C_hsa_queue_store_write_index_screlease),
+    c"hsa_queue_store_write_index_screlease(queue, value)\n--\n\nArgs:\n    queue\n    value",
+);
+
+/// The arguments of a call of `hsa_queue_store_write_index_screlease`, converted in order.
+unsafe fn C_hsa_queue_store_write_index_screlease(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_queue_store_write_index_screlease.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_queue_store_write_index_screlease(py, &x0, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn hsa_queue_store_write_index_screlease(py: Python<'_>, queue: &Bound<'_, PyAny>, value: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_queue_store_write_index_screlease");
     let p_queue = TYPES.record_ptr_arg(92, queue, false)?;
@@ -2838,17 +3912,30 @@ fn hsa_queue_store_write_index_screlease(py: Python<'_>, queue: &Bound<'_, PyAny
     let __r = py.allow_threads(move || unsafe { __f(a_queue, a_value) });
     rt::tuple(py, [])
 }
-/// Deprecated: Renamed as ::hsa_queue_cas_write_index_scacq_screl.
-///
-/// Args:
-///     queue
-///     expected
-///     value
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (queue, expected, value))]
+/// `hsa_queue_cas_write_index_acq_rel` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_queue_cas_write_index_acq_rel: rt::call::Function = rt::call::Function::new(
+    c"hsa_queue_cas_write_index_acq_rel",
+    "hsa_queue_cas_write_index_acq_rel",
+    &["queue", "expected", "value"],
+    rt::fastcall_entry!(C_hsa_queue_cas_write_index_acq_rel),
+    c"hsa_queue_cas_write_index_acq_rel(queue, expected, value)\n--\n\nDeprecated: Renamed as ::hsa_queue_cas_write_index_scacq_screl.\n\nArgs:\n    queue\n    expected\n    value\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `hsa_queue_cas_write_index_acq_rel`, converted in order.
+unsafe fn C_hsa_queue_cas_write_index_acq_rel(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hsa_queue_cas_write_index_acq_rel.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hsa_queue_cas_write_index_acq_rel(py, &x0, rt::call::extract(x1, "expected")?, rt::call::extract(x2, "value")?)?.into_ptr())
+}
+
 fn hsa_queue_cas_write_index_acq_rel(py: Python<'_>, queue: &Bound<'_, PyAny>, expected: rt::CInt<u64>, value: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_queue_cas_write_index_acq_rel");
     let p_queue = TYPES.record_ptr_arg(92, queue, false)?;
@@ -2864,21 +3951,30 @@ fn hsa_queue_cas_write_index_acq_rel(py: Python<'_>, queue: &Bound<'_, PyAny>, e
     let __r = py.allow_threads(move || unsafe { __f(a_queue, a_expected, a_value) });
     rt::tuple(py, [rt::obj(py, __r)?])
 }
-/// Atomically set the write index of a queue if the observed value is
-/// equal to the expected value. The application can inspect the returned value
-/// to determine if the replacement was done.
-///
-/// Args:
-///     queue [in]: Pointer to a queue.
-///     expected [in]: Expected value.
-///     value [in]: Value to assign to the write index if expected matches
-///         the observed write index. Must be greater than expected.
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-///     Previous value of the write index.
-#[pyfunction]
-#[pyo3(signature = (queue, expected, value))]
+/// `hsa_queue_cas_write_index_scacq_screl` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_queue_cas_write_index_scacq_screl: rt::call::Function = rt::call::Function::new(
+    c"hsa_queue_cas_write_index_scacq_screl",
+    "hsa_queue_cas_write_index_scacq_screl",
+    &["queue", "expected", "value"],
+    rt::fastcall_entry!(C_hsa_queue_cas_write_index_scacq_screl),
+    c"hsa_queue_cas_write_index_scacq_screl(queue, expected, value)\n--\n\nAtomically set the write index of a queue if the observed value is\nequal to the expected value. The application can inspect the returned value\nto determine if the replacement was done.\n\nArgs:\n    queue [in]: Pointer to a queue.\n    expected [in]: Expected value.\n    value [in]: Value to assign to the write index if expected matches\n        the observed write index. Must be greater than expected.\n\nReturns: a tuple of 1 item(s):\n    int\n    Previous value of the write index.",
+);
+
+/// The arguments of a call of `hsa_queue_cas_write_index_scacq_screl`, converted in order.
+unsafe fn C_hsa_queue_cas_write_index_scacq_screl(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hsa_queue_cas_write_index_scacq_screl.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hsa_queue_cas_write_index_scacq_screl(py, &x0, rt::call::extract(x1, "expected")?, rt::call::extract(x2, "value")?)?.into_ptr())
+}
+
 fn hsa_queue_cas_write_index_scacq_screl(py: Python<'_>, queue: &Bound<'_, PyAny>, expected: rt::CInt<u64>, value: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_queue_cas_write_index_scacq_screl");
     let p_queue = TYPES.record_ptr_arg(92, queue, false)?;
@@ -2894,17 +3990,30 @@ fn hsa_queue_cas_write_index_scacq_screl(py: Python<'_>, queue: &Bound<'_, PyAny
     let __r = py.allow_threads(move || unsafe { __f(a_queue, a_expected, a_value) });
     rt::tuple(py, [rt::obj(py, __r)?])
 }
-/// Deprecated: Renamed as ::hsa_queue_cas_write_index_scacquire.
-///
-/// Args:
-///     queue
-///     expected
-///     value
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (queue, expected, value))]
+/// `hsa_queue_cas_write_index_acquire` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_queue_cas_write_index_acquire: rt::call::Function = rt::call::Function::new(
+    c"hsa_queue_cas_write_index_acquire",
+    "hsa_queue_cas_write_index_acquire",
+    &["queue", "expected", "value"],
+    rt::fastcall_entry!(C_hsa_queue_cas_write_index_acquire),
+    c"hsa_queue_cas_write_index_acquire(queue, expected, value)\n--\n\nDeprecated: Renamed as ::hsa_queue_cas_write_index_scacquire.\n\nArgs:\n    queue\n    expected\n    value\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `hsa_queue_cas_write_index_acquire`, converted in order.
+unsafe fn C_hsa_queue_cas_write_index_acquire(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hsa_queue_cas_write_index_acquire.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hsa_queue_cas_write_index_acquire(py, &x0, rt::call::extract(x1, "expected")?, rt::call::extract(x2, "value")?)?.into_ptr())
+}
+
 fn hsa_queue_cas_write_index_acquire(py: Python<'_>, queue: &Bound<'_, PyAny>, expected: rt::CInt<u64>, value: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_queue_cas_write_index_acquire");
     let p_queue = TYPES.record_ptr_arg(92, queue, false)?;
@@ -2920,15 +4029,30 @@ fn hsa_queue_cas_write_index_acquire(py: Python<'_>, queue: &Bound<'_, PyAny>, e
     let __r = py.allow_threads(move || unsafe { __f(a_queue, a_expected, a_value) });
     rt::tuple(py, [rt::obj(py, __r)?])
 }
-/// Args:
-///     queue
-///     expected
-///     value
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (queue, expected, value))]
+/// `hsa_queue_cas_write_index_scacquire` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_queue_cas_write_index_scacquire: rt::call::Function = rt::call::Function::new(
+    c"hsa_queue_cas_write_index_scacquire",
+    "hsa_queue_cas_write_index_scacquire",
+    &["queue", "expected", "value"],
+    rt::fastcall_entry!(C_hsa_queue_cas_write_index_scacquire),
+    c"hsa_queue_cas_write_index_scacquire(queue, expected, value)\n--\n\nArgs:\n    queue\n    expected\n    value\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `hsa_queue_cas_write_index_scacquire`, converted in order.
+unsafe fn C_hsa_queue_cas_write_index_scacquire(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hsa_queue_cas_write_index_scacquire.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hsa_queue_cas_write_index_scacquire(py, &x0, rt::call::extract(x1, "expected")?, rt::call::extract(x2, "value")?)?.into_ptr())
+}
+
 fn hsa_queue_cas_write_index_scacquire(py: Python<'_>, queue: &Bound<'_, PyAny>, expected: rt::CInt<u64>, value: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_queue_cas_write_index_scacquire");
     let p_queue = TYPES.record_ptr_arg(92, queue, false)?;
@@ -2944,15 +4068,30 @@ fn hsa_queue_cas_write_index_scacquire(py: Python<'_>, queue: &Bound<'_, PyAny>,
     let __r = py.allow_threads(move || unsafe { __f(a_queue, a_expected, a_value) });
     rt::tuple(py, [rt::obj(py, __r)?])
 }
-/// Args:
-///     queue
-///     expected
-///     value
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (queue, expected, value))]
+/// `hsa_queue_cas_write_index_relaxed` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_queue_cas_write_index_relaxed: rt::call::Function = rt::call::Function::new(
+    c"hsa_queue_cas_write_index_relaxed",
+    "hsa_queue_cas_write_index_relaxed",
+    &["queue", "expected", "value"],
+    rt::fastcall_entry!(C_hsa_queue_cas_write_index_relaxed),
+    c"hsa_queue_cas_write_index_relaxed(queue, expected, value)\n--\n\nArgs:\n    queue\n    expected\n    value\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `hsa_queue_cas_write_index_relaxed`, converted in order.
+unsafe fn C_hsa_queue_cas_write_index_relaxed(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hsa_queue_cas_write_index_relaxed.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hsa_queue_cas_write_index_relaxed(py, &x0, rt::call::extract(x1, "expected")?, rt::call::extract(x2, "value")?)?.into_ptr())
+}
+
 fn hsa_queue_cas_write_index_relaxed(py: Python<'_>, queue: &Bound<'_, PyAny>, expected: rt::CInt<u64>, value: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_queue_cas_write_index_relaxed");
     let p_queue = TYPES.record_ptr_arg(92, queue, false)?;
@@ -2968,17 +4107,30 @@ fn hsa_queue_cas_write_index_relaxed(py: Python<'_>, queue: &Bound<'_, PyAny>, e
     let __r = py.allow_threads(move || unsafe { __f(a_queue, a_expected, a_value) });
     rt::tuple(py, [rt::obj(py, __r)?])
 }
-/// Deprecated: Renamed as ::hsa_queue_cas_write_index_screlease.
-///
-/// Args:
-///     queue
-///     expected
-///     value
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (queue, expected, value))]
+/// `hsa_queue_cas_write_index_release` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_queue_cas_write_index_release: rt::call::Function = rt::call::Function::new(
+    c"hsa_queue_cas_write_index_release",
+    "hsa_queue_cas_write_index_release",
+    &["queue", "expected", "value"],
+    rt::fastcall_entry!(C_hsa_queue_cas_write_index_release),
+    c"hsa_queue_cas_write_index_release(queue, expected, value)\n--\n\nDeprecated: Renamed as ::hsa_queue_cas_write_index_screlease.\n\nArgs:\n    queue\n    expected\n    value\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `hsa_queue_cas_write_index_release`, converted in order.
+unsafe fn C_hsa_queue_cas_write_index_release(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hsa_queue_cas_write_index_release.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hsa_queue_cas_write_index_release(py, &x0, rt::call::extract(x1, "expected")?, rt::call::extract(x2, "value")?)?.into_ptr())
+}
+
 fn hsa_queue_cas_write_index_release(py: Python<'_>, queue: &Bound<'_, PyAny>, expected: rt::CInt<u64>, value: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_queue_cas_write_index_release");
     let p_queue = TYPES.record_ptr_arg(92, queue, false)?;
@@ -2994,15 +4146,30 @@ fn hsa_queue_cas_write_index_release(py: Python<'_>, queue: &Bound<'_, PyAny>, e
     let __r = py.allow_threads(move || unsafe { __f(a_queue, a_expected, a_value) });
     rt::tuple(py, [rt::obj(py, __r)?])
 }
-/// Args:
-///     queue
-///     expected
-///     value
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (queue, expected, value))]
+/// `hsa_queue_cas_write_index_screlease` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_queue_cas_write_index_screlease: rt::call::Function = rt::call::Function::new(
+    c"hsa_queue_cas_write_index_screlease",
+    "hsa_queue_cas_write_index_screlease",
+    &["queue", "expected", "value"],
+    rt::fastcall_entry!(C_hsa_queue_cas_write_index_screlease),
+    c"hsa_queue_cas_write_index_screlease(queue, expected, value)\n--\n\nArgs:\n    queue\n    expected\n    value\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `hsa_queue_cas_write_index_screlease`, converted in order.
+unsafe fn C_hsa_queue_cas_write_index_screlease(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hsa_queue_cas_write_index_screlease.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hsa_queue_cas_write_index_screlease(py, &x0, rt::call::extract(x1, "expected")?, rt::call::extract(x2, "value")?)?.into_ptr())
+}
+
 fn hsa_queue_cas_write_index_screlease(py: Python<'_>, queue: &Bound<'_, PyAny>, expected: rt::CInt<u64>, value: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_queue_cas_write_index_screlease");
     let p_queue = TYPES.record_ptr_arg(92, queue, false)?;
@@ -3018,16 +4185,30 @@ fn hsa_queue_cas_write_index_screlease(py: Python<'_>, queue: &Bound<'_, PyAny>,
     let __r = py.allow_threads(move || unsafe { __f(a_queue, a_expected, a_value) });
     rt::tuple(py, [rt::obj(py, __r)?])
 }
-/// Deprecated: Renamed as ::hsa_queue_add_write_index_scacq_screl.
-///
-/// Args:
-///     queue
-///     value
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (queue, value))]
+/// `hsa_queue_add_write_index_acq_rel` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_queue_add_write_index_acq_rel: rt::call::Function = rt::call::Function::new(
+    c"hsa_queue_add_write_index_acq_rel",
+    "hsa_queue_add_write_index_acq_rel",
+    &["queue", "value"],
+    rt::fastcall_entry!(C_hsa_queue_add_write_index_acq_rel),
+    c"hsa_queue_add_write_index_acq_rel(queue, value)\n--\n\nDeprecated: Renamed as ::hsa_queue_add_write_index_scacq_screl.\n\nArgs:\n    queue\n    value\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `hsa_queue_add_write_index_acq_rel`, converted in order.
+unsafe fn C_hsa_queue_add_write_index_acq_rel(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_queue_add_write_index_acq_rel.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_queue_add_write_index_acq_rel(py, &x0, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn hsa_queue_add_write_index_acq_rel(py: Python<'_>, queue: &Bound<'_, PyAny>, value: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_queue_add_write_index_acq_rel");
     let p_queue = TYPES.record_ptr_arg(92, queue, false)?;
@@ -3042,17 +4223,30 @@ fn hsa_queue_add_write_index_acq_rel(py: Python<'_>, queue: &Bound<'_, PyAny>, v
     let __r = py.allow_threads(move || unsafe { __f(a_queue, a_value) });
     rt::tuple(py, [rt::obj(py, __r)?])
 }
-/// Atomically increment the write index of a queue by an offset.
-///
-/// Args:
-///     queue [in]: Pointer to a queue.
-///     value [in]: Value to add to the write index.
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-///     Previous value of the write index.
-#[pyfunction]
-#[pyo3(signature = (queue, value))]
+/// `hsa_queue_add_write_index_scacq_screl` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_queue_add_write_index_scacq_screl: rt::call::Function = rt::call::Function::new(
+    c"hsa_queue_add_write_index_scacq_screl",
+    "hsa_queue_add_write_index_scacq_screl",
+    &["queue", "value"],
+    rt::fastcall_entry!(C_hsa_queue_add_write_index_scacq_screl),
+    c"hsa_queue_add_write_index_scacq_screl(queue, value)\n--\n\nAtomically increment the write index of a queue by an offset.\n\nArgs:\n    queue [in]: Pointer to a queue.\n    value [in]: Value to add to the write index.\n\nReturns: a tuple of 1 item(s):\n    int\n    Previous value of the write index.",
+);
+
+/// The arguments of a call of `hsa_queue_add_write_index_scacq_screl`, converted in order.
+unsafe fn C_hsa_queue_add_write_index_scacq_screl(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_queue_add_write_index_scacq_screl.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_queue_add_write_index_scacq_screl(py, &x0, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn hsa_queue_add_write_index_scacq_screl(py: Python<'_>, queue: &Bound<'_, PyAny>, value: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_queue_add_write_index_scacq_screl");
     let p_queue = TYPES.record_ptr_arg(92, queue, false)?;
@@ -3067,16 +4261,30 @@ fn hsa_queue_add_write_index_scacq_screl(py: Python<'_>, queue: &Bound<'_, PyAny
     let __r = py.allow_threads(move || unsafe { __f(a_queue, a_value) });
     rt::tuple(py, [rt::obj(py, __r)?])
 }
-/// Deprecated: Renamed as ::hsa_queue_add_write_index_scacquire.
-///
-/// Args:
-///     queue
-///     value
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (queue, value))]
+/// `hsa_queue_add_write_index_acquire` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_queue_add_write_index_acquire: rt::call::Function = rt::call::Function::new(
+    c"hsa_queue_add_write_index_acquire",
+    "hsa_queue_add_write_index_acquire",
+    &["queue", "value"],
+    rt::fastcall_entry!(C_hsa_queue_add_write_index_acquire),
+    c"hsa_queue_add_write_index_acquire(queue, value)\n--\n\nDeprecated: Renamed as ::hsa_queue_add_write_index_scacquire.\n\nArgs:\n    queue\n    value\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `hsa_queue_add_write_index_acquire`, converted in order.
+unsafe fn C_hsa_queue_add_write_index_acquire(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_queue_add_write_index_acquire.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_queue_add_write_index_acquire(py, &x0, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn hsa_queue_add_write_index_acquire(py: Python<'_>, queue: &Bound<'_, PyAny>, value: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_queue_add_write_index_acquire");
     let p_queue = TYPES.record_ptr_arg(92, queue, false)?;
@@ -3091,14 +4299,30 @@ fn hsa_queue_add_write_index_acquire(py: Python<'_>, queue: &Bound<'_, PyAny>, v
     let __r = py.allow_threads(move || unsafe { __f(a_queue, a_value) });
     rt::tuple(py, [rt::obj(py, __r)?])
 }
-/// Args:
-///     queue
-///     value
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (queue, value))]
+/// `hsa_queue_add_write_index_scacquire` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_queue_add_write_index_scacquire: rt::call::Function = rt::call::Function::new(
+    c"hsa_queue_add_write_index_scacquire",
+    "hsa_queue_add_write_index_scacquire",
+    &["queue", "value"],
+    rt::fastcall_entry!(C_hsa_queue_add_write_index_scacquire),
+    c"hsa_queue_add_write_index_scacquire(queue, value)\n--\n\nArgs:\n    queue\n    value\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `hsa_queue_add_write_index_scacquire`, converted in order.
+unsafe fn C_hsa_queue_add_write_index_scacquire(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_queue_add_write_index_scacquire.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_queue_add_write_index_scacquire(py, &x0, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn hsa_queue_add_write_index_scacquire(py: Python<'_>, queue: &Bound<'_, PyAny>, value: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_queue_add_write_index_scacquire");
     let p_queue = TYPES.record_ptr_arg(92, queue, false)?;
@@ -3113,14 +4337,30 @@ fn hsa_queue_add_write_index_scacquire(py: Python<'_>, queue: &Bound<'_, PyAny>,
     let __r = py.allow_threads(move || unsafe { __f(a_queue, a_value) });
     rt::tuple(py, [rt::obj(py, __r)?])
 }
-/// Args:
-///     queue
-///     value
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (queue, value))]
+/// `hsa_queue_add_write_index_relaxed` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_queue_add_write_index_relaxed: rt::call::Function = rt::call::Function::new(
+    c"hsa_queue_add_write_index_relaxed",
+    "hsa_queue_add_write_index_relaxed",
+    &["queue", "value"],
+    rt::fastcall_entry!(C_hsa_queue_add_write_index_relaxed),
+    c"hsa_queue_add_write_index_relaxed(queue, value)\n--\n\nArgs:\n    queue\n    value\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `hsa_queue_add_write_index_relaxed`, converted in order.
+unsafe fn C_hsa_queue_add_write_index_relaxed(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_queue_add_write_index_relaxed.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_queue_add_write_index_relaxed(py, &x0, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn hsa_queue_add_write_index_relaxed(py: Python<'_>, queue: &Bound<'_, PyAny>, value: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_queue_add_write_index_relaxed");
     let p_queue = TYPES.record_ptr_arg(92, queue, false)?;
@@ -3135,16 +4375,30 @@ fn hsa_queue_add_write_index_relaxed(py: Python<'_>, queue: &Bound<'_, PyAny>, v
     let __r = py.allow_threads(move || unsafe { __f(a_queue, a_value) });
     rt::tuple(py, [rt::obj(py, __r)?])
 }
-/// Deprecated: Renamed as ::hsa_queue_add_write_index_screlease.
-///
-/// Args:
-///     queue
-///     value
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (queue, value))]
+/// `hsa_queue_add_write_index_release` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_queue_add_write_index_release: rt::call::Function = rt::call::Function::new(
+    c"hsa_queue_add_write_index_release",
+    "hsa_queue_add_write_index_release",
+    &["queue", "value"],
+    rt::fastcall_entry!(C_hsa_queue_add_write_index_release),
+    c"hsa_queue_add_write_index_release(queue, value)\n--\n\nDeprecated: Renamed as ::hsa_queue_add_write_index_screlease.\n\nArgs:\n    queue\n    value\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `hsa_queue_add_write_index_release`, converted in order.
+unsafe fn C_hsa_queue_add_write_index_release(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_queue_add_write_index_release.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_queue_add_write_index_release(py, &x0, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn hsa_queue_add_write_index_release(py: Python<'_>, queue: &Bound<'_, PyAny>, value: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_queue_add_write_index_release");
     let p_queue = TYPES.record_ptr_arg(92, queue, false)?;
@@ -3159,14 +4413,30 @@ fn hsa_queue_add_write_index_release(py: Python<'_>, queue: &Bound<'_, PyAny>, v
     let __r = py.allow_threads(move || unsafe { __f(a_queue, a_value) });
     rt::tuple(py, [rt::obj(py, __r)?])
 }
-/// Args:
-///     queue
-///     value
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (queue, value))]
+/// `hsa_queue_add_write_index_screlease` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_queue_add_write_index_screlease: rt::call::Function = rt::call::Function::new(
+    c"hsa_queue_add_write_index_screlease",
+    "hsa_queue_add_write_index_screlease",
+    &["queue", "value"],
+    rt::fastcall_entry!(C_hsa_queue_add_write_index_screlease),
+    c"hsa_queue_add_write_index_screlease(queue, value)\n--\n\nArgs:\n    queue\n    value\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `hsa_queue_add_write_index_screlease`, converted in order.
+unsafe fn C_hsa_queue_add_write_index_screlease(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_queue_add_write_index_screlease.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_queue_add_write_index_screlease(py, &x0, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn hsa_queue_add_write_index_screlease(py: Python<'_>, queue: &Bound<'_, PyAny>, value: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_queue_add_write_index_screlease");
     let p_queue = TYPES.record_ptr_arg(92, queue, false)?;
@@ -3181,18 +4451,30 @@ fn hsa_queue_add_write_index_screlease(py: Python<'_>, queue: &Bound<'_, PyAny>,
     let __r = py.allow_threads(move || unsafe { __f(a_queue, a_value) });
     rt::tuple(py, [rt::obj(py, __r)?])
 }
-/// Atomically set the read index of a queue.
-///
-/// Modifications of the read index are not allowed and result in
-/// undefined behavior if the queue is associated with an agent for which
-/// only the corresponding packet processor is permitted to update the read
-/// index.
-///
-/// Args:
-///     queue [in]: Pointer to a queue.
-///     value [in]: Value to assign to the read index.
-#[pyfunction]
-#[pyo3(signature = (queue, value))]
+/// `hsa_queue_store_read_index_relaxed` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_queue_store_read_index_relaxed: rt::call::Function = rt::call::Function::new(
+    c"hsa_queue_store_read_index_relaxed",
+    "hsa_queue_store_read_index_relaxed",
+    &["queue", "value"],
+    rt::fastcall_entry!(C_hsa_queue_store_read_index_relaxed),
+    c"hsa_queue_store_read_index_relaxed(queue, value)\n--\n\nAtomically set the read index of a queue.\n\nModifications of the read index are not allowed and result in\nundefined behavior if the queue is associated with an agent for which\nonly the corresponding packet processor is permitted to update the read\nindex.\n\nArgs:\n    queue [in]: Pointer to a queue.\n    value [in]: Value to assign to the read index.",
+);
+
+/// The arguments of a call of `hsa_queue_store_read_index_relaxed`, converted in order.
+unsafe fn C_hsa_queue_store_read_index_relaxed(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_queue_store_read_index_relaxed.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_queue_store_read_index_relaxed(py, &x0, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn hsa_queue_store_read_index_relaxed(py: Python<'_>, queue: &Bound<'_, PyAny>, value: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_queue_store_read_index_relaxed");
     let p_queue = TYPES.record_ptr_arg(92, queue, false)?;
@@ -3207,13 +4489,30 @@ fn hsa_queue_store_read_index_relaxed(py: Python<'_>, queue: &Bound<'_, PyAny>, 
     let __r = py.allow_threads(move || unsafe { __f(a_queue, a_value) });
     rt::tuple(py, [])
 }
-/// Deprecated: Renamed as ::hsa_queue_store_read_index_screlease.
-///
-/// Args:
-///     queue
-///     value
-#[pyfunction]
-#[pyo3(signature = (queue, value))]
+/// `hsa_queue_store_read_index_release` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_queue_store_read_index_release: rt::call::Function = rt::call::Function::new(
+    c"hsa_queue_store_read_index_release",
+    "hsa_queue_store_read_index_release",
+    &["queue", "value"],
+    rt::fastcall_entry!(C_hsa_queue_store_read_index_release),
+    c"hsa_queue_store_read_index_release(queue, value)\n--\n\nDeprecated: Renamed as ::hsa_queue_store_read_index_screlease.\n\nArgs:\n    queue\n    value",
+);
+
+/// The arguments of a call of `hsa_queue_store_read_index_release`, converted in order.
+unsafe fn C_hsa_queue_store_read_index_release(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_queue_store_read_index_release.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_queue_store_read_index_release(py, &x0, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn hsa_queue_store_read_index_release(py: Python<'_>, queue: &Bound<'_, PyAny>, value: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_queue_store_read_index_release");
     let p_queue = TYPES.record_ptr_arg(92, queue, false)?;
@@ -3228,11 +4527,30 @@ fn hsa_queue_store_read_index_release(py: Python<'_>, queue: &Bound<'_, PyAny>, 
     let __r = py.allow_threads(move || unsafe { __f(a_queue, a_value) });
     rt::tuple(py, [])
 }
-/// Args:
-///     queue
-///     value
-#[pyfunction]
-#[pyo3(signature = (queue, value))]
+/// `hsa_queue_store_read_index_screlease` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_queue_store_read_index_screlease: rt::call::Function = rt::call::Function::new(
+    c"hsa_queue_store_read_index_screlease",
+    "hsa_queue_store_read_index_screlease",
+    &["queue", "value"],
+    rt::fastcall_entry!(C_hsa_queue_store_read_index_screlease),
+    c"hsa_queue_store_read_index_screlease(queue, value)\n--\n\nArgs:\n    queue\n    value",
+);
+
+/// The arguments of a call of `hsa_queue_store_read_index_screlease`, converted in order.
+unsafe fn C_hsa_queue_store_read_index_screlease(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_queue_store_read_index_screlease.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_queue_store_read_index_screlease(py, &x0, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn hsa_queue_store_read_index_screlease(py: Python<'_>, queue: &Bound<'_, PyAny>, value: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_queue_store_read_index_screlease");
     let p_queue = TYPES.record_ptr_arg(92, queue, false)?;
@@ -3247,25 +4565,30 @@ fn hsa_queue_store_read_index_screlease(py: Python<'_>, queue: &Bound<'_, PyAny>
     let __r = py.allow_threads(move || unsafe { __f(a_queue, a_value) });
     rt::tuple(py, [])
 }
-/// Get the current value of an attribute of a region.
-///
-/// Args:
-///     region [in]: A valid region.
-///     attribute [in]: Attribute to query.
-///     value [out]: Pointer to a application-allocated buffer where to store
-///         the value of the attribute. If the buffer passed by the application is not
-///         large enough to hold the value of attribute, the behavior is undefined.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_REGION The region is invalid.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT attribute is an invalid
-///     region attribute, or value is NULL.
-#[pyfunction]
-#[pyo3(signature = (region, attribute, value))]
+/// `hsa_region_get_info` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_region_get_info: rt::call::Function = rt::call::Function::new(
+    c"hsa_region_get_info",
+    "hsa_region_get_info",
+    &["region", "attribute", "value"],
+    rt::fastcall_entry!(C_hsa_region_get_info),
+    c"hsa_region_get_info(region, attribute, value)\n--\n\nGet the current value of an attribute of a region.\n\nArgs:\n    region [in]: A valid region.\n    attribute [in]: Attribute to query.\n    value [out]: Pointer to a application-allocated buffer where to store\n        the value of the attribute. If the buffer passed by the application is not\n        large enough to hold the value of attribute, the behavior is undefined.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_REGION The region is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT attribute is an invalid\n    region attribute, or value is NULL.",
+);
+
+/// The arguments of a call of `hsa_region_get_info`, converted in order.
+unsafe fn C_hsa_region_get_info(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hsa_region_get_info.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hsa_region_get_info(py, &x0, &x1, rt::call::extract(x2, "value")?)?.into_ptr())
+}
+
 fn hsa_region_get_info(py: Python<'_>, region: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, value: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_region_get_info");
     let a_region = TYPES.record_arg::<R_hsa_region_s>(91, region)?;
@@ -3280,28 +4603,30 @@ fn hsa_region_get_info(py: Python<'_>, region: &Bound<'_, PyAny>, attribute: &Bo
     let __r = py.allow_threads(move || unsafe { __f(a_region, a_attribute, a_value) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Iterate over the memory regions associated with a given agent, and
-/// invoke an application-defined callback on every iteration.
-///
-/// Args:
-///     agent [in]: A valid agent.
-///     callback [in]: Callback to be invoked once per region that is
-///         accessible from the agent.  The HSA runtime passes two arguments to the
-///         callback, the region and the application data.  If callback returns a
-///         status other than ::HSA_STATUS_SUCCESS for a particular iteration, the
-///         traversal stops and ::hsa_agent_iterate_regions returns that status value.
-///     data [in]: Application data that is passed to callback on every
-///         iteration. May be NULL.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT callback is NULL.
-#[pyfunction]
-#[pyo3(signature = (agent, callback, data))]
+/// `hsa_agent_iterate_regions` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_agent_iterate_regions: rt::call::Function = rt::call::Function::new(
+    c"hsa_agent_iterate_regions",
+    "hsa_agent_iterate_regions",
+    &["agent", "callback", "data"],
+    rt::fastcall_entry!(C_hsa_agent_iterate_regions),
+    c"hsa_agent_iterate_regions(agent, callback, data)\n--\n\nIterate over the memory regions associated with a given agent, and\ninvoke an application-defined callback on every iteration.\n\nArgs:\n    agent [in]: A valid agent.\n    callback [in]: Callback to be invoked once per region that is\n        accessible from the agent.  The HSA runtime passes two arguments to the\n        callback, the region and the application data.  If callback returns a\n        status other than ::HSA_STATUS_SUCCESS for a particular iteration, the\n        traversal stops and ::hsa_agent_iterate_regions returns that status value.\n    data [in]: Application data that is passed to callback on every\n        iteration. May be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT callback is NULL.",
+);
+
+/// The arguments of a call of `hsa_agent_iterate_regions`, converted in order.
+unsafe fn C_hsa_agent_iterate_regions(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hsa_agent_iterate_regions.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hsa_agent_iterate_regions(py, &x0, rt::call::extract(x1, "callback")?, rt::call::extract(x2, "data")?)?.into_ptr())
+}
+
 fn hsa_agent_iterate_regions(py: Python<'_>, agent: &Bound<'_, PyAny>, callback: rt::PtrArgMut, data: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_agent_iterate_regions");
     let a_agent = TYPES.record_arg::<R_hsa_agent_s>(87, agent)?;
@@ -3316,30 +4641,30 @@ fn hsa_agent_iterate_regions(py: Python<'_>, agent: &Bound<'_, PyAny>, callback:
     let __r = py.allow_threads(move || unsafe { __f(a_agent, a_callback, a_data) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Allocate a block of memory in a given region.
-///
-/// Args:
-///     region [in]: Region where to allocate memory from. The region must have
-///         the ::HSA_REGION_INFO_RUNTIME_ALLOC_ALLOWED flag set.
-///     size [in]: Allocation size, in bytes. Must not be zero. This value is
-///         rounded up to the nearest multiple of ::HSA_REGION_INFO_RUNTIME_ALLOC_GRANULE
-///         in region.
-///
-/// Returns: a tuple of 2 item(s):
-///     hsa_status_t: status
-///     ptr: Pointer
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to allocate
-///     the required resources.
-///     ::HSA_STATUS_ERROR_INVALID_REGION The region is invalid.
-///     ::HSA_STATUS_ERROR_INVALID_ALLOCATION The host is not allowed to
-///     allocate memory in region, or size is greater than the value of
-///     HSA_REGION_INFO_ALLOC_MAX_SIZE in region.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT ptr is NULL, or size is 0.
-#[pyfunction]
-#[pyo3(signature = (region, size))]
+/// `hsa_memory_allocate` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_memory_allocate: rt::call::Function = rt::call::Function::new(
+    c"hsa_memory_allocate",
+    "hsa_memory_allocate",
+    &["region", "size"],
+    rt::fastcall_entry!(C_hsa_memory_allocate),
+    c"hsa_memory_allocate(region, size)\n--\n\nAllocate a block of memory in a given region.\n\nArgs:\n    region [in]: Region where to allocate memory from. The region must have\n        the ::HSA_REGION_INFO_RUNTIME_ALLOC_ALLOWED flag set.\n    size [in]: Allocation size, in bytes. Must not be zero. This value is\n        rounded up to the nearest multiple of ::HSA_REGION_INFO_RUNTIME_ALLOC_GRANULE\n        in region.\n\nReturns: a tuple of 2 item(s):\n    hsa_status_t: status\n    ptr: Pointer\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to allocate\n    the required resources.\n    ::HSA_STATUS_ERROR_INVALID_REGION The region is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ALLOCATION The host is not allowed to\n    allocate memory in region, or size is greater than the value of\n    HSA_REGION_INFO_ALLOC_MAX_SIZE in region.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT ptr is NULL, or size is 0.",
+);
+
+/// The arguments of a call of `hsa_memory_allocate`, converted in order.
+unsafe fn C_hsa_memory_allocate(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_memory_allocate.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_memory_allocate(py, &x0, rt::call::extract(x1, "size")?)?.into_ptr())
+}
+
 fn hsa_memory_allocate(py: Python<'_>, region: &Bound<'_, PyAny>, size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_memory_allocate");
     let a_region = TYPES.record_arg::<R_hsa_region_s>(91, region)?;
@@ -3355,20 +4680,30 @@ fn hsa_memory_allocate(py: Python<'_>, region: &Bound<'_, PyAny>, size: rt::CInt
     let __r = py.allow_threads(move || unsafe { __f(a_region, a_size, a_ptr) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::pointer_result(py, o_ptr)?])
 }
-/// Deallocate a block of memory previously allocated using
-/// ::hsa_memory_allocate.
-///
-/// Args:
-///     ptr [in]: Pointer to a memory block. If ptr does not match a value
-///         previously returned by ::hsa_memory_allocate, the behavior is undefined.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-#[pyfunction]
-#[pyo3(signature = (ptr))]
+/// `hsa_memory_free` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_memory_free: rt::call::Function = rt::call::Function::new(
+    c"hsa_memory_free",
+    "hsa_memory_free",
+    &["ptr"],
+    rt::fastcall_entry!(C_hsa_memory_free),
+    c"hsa_memory_free(ptr)\n--\n\nDeallocate a block of memory previously allocated using\n::hsa_memory_allocate.\n\nArgs:\n    ptr [in]: Pointer to a memory block. If ptr does not match a value\n        previously returned by ::hsa_memory_allocate, the behavior is undefined.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.",
+);
+
+/// The arguments of a call of `hsa_memory_free`, converted in order.
+unsafe fn C_hsa_memory_free(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_hsa_memory_free.args::<1>(py, args, nargs, kwnames)? };
+    Ok(hsa_memory_free(py, rt::call::extract(x0, "ptr")?)?.into_ptr())
+}
+
 fn hsa_memory_free(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_memory_free");
     let a_ptr = ptr.addr();
@@ -3381,31 +4716,30 @@ fn hsa_memory_free(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_ptr) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Copy a block of memory from the location pointed to by src to the
-/// memory block pointed to by dst.
-///
-/// Args:
-///     dst [out]: Buffer where the content is to be copied. If dst is in
-///         coarse-grained memory, the copied data is only visible to the agent currently
-///         assigned (::hsa_memory_assign_agent) to dst.
-///     src [in]: A valid pointer to the source of data to be copied. The source
-///         buffer must not overlap with the destination buffer. If the source buffer is
-///         in coarse-grained memory then it must be assigned to an agent, from which the
-///         data will be retrieved.
-///     size [in]: Number of bytes to copy. If size is 0, no copy is
-///         performed and the function returns success. Copying a number of bytes larger
-///         than the size of the buffers pointed by dst or src results in undefined
-///         behavior.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT The source or destination
-///     pointers are NULL.
-#[pyfunction]
-#[pyo3(signature = (dst, src, size))]
+/// `hsa_memory_copy` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_memory_copy: rt::call::Function = rt::call::Function::new(
+    c"hsa_memory_copy",
+    "hsa_memory_copy",
+    &["dst", "src", "size"],
+    rt::fastcall_entry!(C_hsa_memory_copy),
+    c"hsa_memory_copy(dst, src, size)\n--\n\nCopy a block of memory from the location pointed to by src to the\nmemory block pointed to by dst.\n\nArgs:\n    dst [out]: Buffer where the content is to be copied. If dst is in\n        coarse-grained memory, the copied data is only visible to the agent currently\n        assigned (::hsa_memory_assign_agent) to dst.\n    src [in]: A valid pointer to the source of data to be copied. The source\n        buffer must not overlap with the destination buffer. If the source buffer is\n        in coarse-grained memory then it must be assigned to an agent, from which the\n        data will be retrieved.\n    size [in]: Number of bytes to copy. If size is 0, no copy is\n        performed and the function returns success. Copying a number of bytes larger\n        than the size of the buffers pointed by dst or src results in undefined\n        behavior.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT The source or destination\n    pointers are NULL.",
+);
+
+/// The arguments of a call of `hsa_memory_copy`, converted in order.
+unsafe fn C_hsa_memory_copy(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hsa_memory_copy.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hsa_memory_copy(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "src")?, rt::call::extract(x2, "size")?)?.into_ptr())
+}
+
 fn hsa_memory_copy(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArg, size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_memory_copy");
     let a_dst = dst.addr();
@@ -3420,45 +4754,30 @@ fn hsa_memory_copy(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArg, size: rt
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_src, a_size) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Change the ownership of a global, coarse-grained buffer.
-///
-/// The contents of a coarse-grained buffer are visible to an agent
-/// only after ownership has been explicitely transferred to that agent. Once the
-/// operation completes, the previous owner cannot longer access the data in the
-/// buffer.
-///
-/// An implementation of the HSA runtime is allowed, but not required, to change
-/// the physical location of the buffer when ownership is transferred to a
-/// different agent. In general the application must not assume this
-/// behavior. The virtual location (address) of the passed buffer is never
-/// modified.
-///
-/// Args:
-///     ptr [in]: Base address of a global buffer. The pointer must match an
-///         address previously returned by ::hsa_memory_allocate. The size of the buffer
-///         affected by the ownership change is identical to the size of that previous
-///         allocation. If ptr points to a fine-grained global buffer, no operation is
-///         performed and the function returns success. If ptr does not point to
-///         global memory, the behavior is undefined.
-///     agent [in]: Agent that becomes the owner of the buffer. The
-///         application is responsible for ensuring that agent has access to the
-///         region that contains the buffer. It is allowed to change ownership to an
-///         agent that is already the owner of the buffer, with the same or different
-///         access permissions.
-///     access [in]: Access permissions requested for the new owner.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.
-///     ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to allocate
-///     the required resources.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT ptr is NULL, or access is
-///     not a valid access value.
-#[pyfunction]
-#[pyo3(signature = (ptr, agent, access))]
+/// `hsa_memory_assign_agent` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_memory_assign_agent: rt::call::Function = rt::call::Function::new(
+    c"hsa_memory_assign_agent",
+    "hsa_memory_assign_agent",
+    &["ptr", "agent", "access"],
+    rt::fastcall_entry!(C_hsa_memory_assign_agent),
+    c"hsa_memory_assign_agent(ptr, agent, access)\n--\n\nChange the ownership of a global, coarse-grained buffer.\n\nThe contents of a coarse-grained buffer are visible to an agent\nonly after ownership has been explicitely transferred to that agent. Once the\noperation completes, the previous owner cannot longer access the data in the\nbuffer.\n\nAn implementation of the HSA runtime is allowed, but not required, to change\nthe physical location of the buffer when ownership is transferred to a\ndifferent agent. In general the application must not assume this\nbehavior. The virtual location (address) of the passed buffer is never\nmodified.\n\nArgs:\n    ptr [in]: Base address of a global buffer. The pointer must match an\n        address previously returned by ::hsa_memory_allocate. The size of the buffer\n        affected by the ownership change is identical to the size of that previous\n        allocation. If ptr points to a fine-grained global buffer, no operation is\n        performed and the function returns success. If ptr does not point to\n        global memory, the behavior is undefined.\n    agent [in]: Agent that becomes the owner of the buffer. The\n        application is responsible for ensuring that agent has access to the\n        region that contains the buffer. It is allowed to change ownership to an\n        agent that is already the owner of the buffer, with the same or different\n        access permissions.\n    access [in]: Access permissions requested for the new owner.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to allocate\n    the required resources.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT ptr is NULL, or access is\n    not a valid access value.",
+);
+
+/// The arguments of a call of `hsa_memory_assign_agent`, converted in order.
+unsafe fn C_hsa_memory_assign_agent(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hsa_memory_assign_agent.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hsa_memory_assign_agent(py, rt::call::extract(x0, "ptr")?, &x1, &x2)?.into_ptr())
+}
+
 fn hsa_memory_assign_agent(py: Python<'_>, ptr: rt::PtrArgMut, agent: &Bound<'_, PyAny>, access: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_memory_assign_agent");
     let a_ptr = ptr.addr();
@@ -3473,40 +4792,30 @@ fn hsa_memory_assign_agent(py: Python<'_>, ptr: rt::PtrArgMut, agent: &Bound<'_,
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_agent, a_access) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Register a global, fine-grained buffer.
-///
-/// Registering a buffer serves as an indication to the HSA runtime that
-/// the memory might be accessed from a kernel agent other than the
-/// host. Registration is a performance hint that allows the HSA runtime
-/// implementation to know which buffers will be accessed by some of the kernel
-/// agents ahead of time.
-///
-/// Registration is only recommended for buffers in the global segment that have
-/// not been allocated using the HSA allocator (::hsa_memory_allocate), but an OS
-/// allocator instead. Registering an OS-allocated buffer in the base profile is
-/// equivalent to a no-op.
-///
-/// Registrations should not overlap.
-///
-/// Args:
-///     ptr [in]: A buffer in global, fine-grained memory. If a NULL pointer is
-///         passed, no operation is performed. If the buffer has been allocated using
-///         ::hsa_memory_allocate, or has already been registered, no operation is
-///         performed.
-///     size [in]: Requested registration size in bytes. A size of 0 is
-///         only allowed if ptr is NULL.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to allocate
-///     the required resources.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT size is 0 but ptr
-///     is not NULL.
-#[pyfunction]
-#[pyo3(signature = (ptr, size))]
+/// `hsa_memory_register` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_memory_register: rt::call::Function = rt::call::Function::new(
+    c"hsa_memory_register",
+    "hsa_memory_register",
+    &["ptr", "size"],
+    rt::fastcall_entry!(C_hsa_memory_register),
+    c"hsa_memory_register(ptr, size)\n--\n\nRegister a global, fine-grained buffer.\n\nRegistering a buffer serves as an indication to the HSA runtime that\nthe memory might be accessed from a kernel agent other than the\nhost. Registration is a performance hint that allows the HSA runtime\nimplementation to know which buffers will be accessed by some of the kernel\nagents ahead of time.\n\nRegistration is only recommended for buffers in the global segment that have\nnot been allocated using the HSA allocator (::hsa_memory_allocate), but an OS\nallocator instead. Registering an OS-allocated buffer in the base profile is\nequivalent to a no-op.\n\nRegistrations should not overlap.\n\nArgs:\n    ptr [in]: A buffer in global, fine-grained memory. If a NULL pointer is\n        passed, no operation is performed. If the buffer has been allocated using\n        ::hsa_memory_allocate, or has already been registered, no operation is\n        performed.\n    size [in]: Requested registration size in bytes. A size of 0 is\n        only allowed if ptr is NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to allocate\n    the required resources.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT size is 0 but ptr\n    is not NULL.",
+);
+
+/// The arguments of a call of `hsa_memory_register`, converted in order.
+unsafe fn C_hsa_memory_register(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_memory_register.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_memory_register(py, rt::call::extract(x0, "ptr")?, rt::call::extract(x1, "size")?)?.into_ptr())
+}
+
 fn hsa_memory_register(py: Python<'_>, ptr: rt::PtrArgMut, size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_memory_register");
     let a_ptr = ptr.addr();
@@ -3520,23 +4829,30 @@ fn hsa_memory_register(py: Python<'_>, ptr: rt::PtrArgMut, size: rt::CInt<u64>) 
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_size) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Deregister memory previously registered using ::hsa_memory_register.
-///
-/// If the memory interval being deregistered does not match a previous
-/// registration (start and end addresses), the behavior is undefined.
-///
-/// Args:
-///     ptr [in]: A pointer to the base of the buffer to be deregistered. If
-///         a NULL pointer is passed, no operation is performed.
-///     size [in]: Size of the buffer to be deregistered.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-#[pyfunction]
-#[pyo3(signature = (ptr, size))]
+/// `hsa_memory_deregister` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_memory_deregister: rt::call::Function = rt::call::Function::new(
+    c"hsa_memory_deregister",
+    "hsa_memory_deregister",
+    &["ptr", "size"],
+    rt::fastcall_entry!(C_hsa_memory_deregister),
+    c"hsa_memory_deregister(ptr, size)\n--\n\nDeregister memory previously registered using ::hsa_memory_register.\n\nIf the memory interval being deregistered does not match a previous\nregistration (start and end addresses), the behavior is undefined.\n\nArgs:\n    ptr [in]: A pointer to the base of the buffer to be deregistered. If\n        a NULL pointer is passed, no operation is performed.\n    size [in]: Size of the buffer to be deregistered.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.",
+);
+
+/// The arguments of a call of `hsa_memory_deregister`, converted in order.
+unsafe fn C_hsa_memory_deregister(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_memory_deregister.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_memory_deregister(py, rt::call::extract(x0, "ptr")?, rt::call::extract(x1, "size")?)?.into_ptr())
+}
+
 fn hsa_memory_deregister(py: Python<'_>, ptr: rt::PtrArgMut, size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_memory_deregister");
     let a_ptr = ptr.addr();
@@ -3550,30 +4866,30 @@ fn hsa_memory_deregister(py: Python<'_>, ptr: rt::PtrArgMut, size: rt::CInt<u64>
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_size) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Retrieve a reference to an instruction set architecture handle out of
-/// a symbolic name.
-///
-/// Args:
-///     name [in]: Vendor-specific name associated with a a particular
-///         instruction set architecture. name must start with the vendor name and a
-///         colon (for example, "AMD:"). The rest of the name is vendor-specific. Must be
-///         a NUL-terminated string.
-///     isa [out]: Memory location where the HSA runtime stores the ISA handle
-///         corresponding to the given name. Must not be NULL.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_ISA_NAME The given name does not
-///     correspond to any instruction set architecture.
-///     ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to
-///     allocate the required resources.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT name is NULL, or isa is
-///     NULL.
-#[pyfunction]
-#[pyo3(signature = (name, isa))]
+/// `hsa_isa_from_name` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_isa_from_name: rt::call::Function = rt::call::Function::new(
+    c"hsa_isa_from_name",
+    "hsa_isa_from_name",
+    &["name", "isa"],
+    rt::fastcall_entry!(C_hsa_isa_from_name),
+    c"hsa_isa_from_name(name, isa)\n--\n\nRetrieve a reference to an instruction set architecture handle out of\na symbolic name.\n\nArgs:\n    name [in]: Vendor-specific name associated with a a particular\n        instruction set architecture. name must start with the vendor name and a\n        colon (for example, \"AMD:\"). The rest of the name is vendor-specific. Must be\n        a NUL-terminated string.\n    isa [out]: Memory location where the HSA runtime stores the ISA handle\n        corresponding to the given name. Must not be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_ISA_NAME The given name does not\n    correspond to any instruction set architecture.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to\n    allocate the required resources.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT name is NULL, or isa is\n    NULL.",
+);
+
+/// The arguments of a call of `hsa_isa_from_name`, converted in order.
+unsafe fn C_hsa_isa_from_name(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_isa_from_name.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_isa_from_name(py, rt::call::extract(x0, "name")?, &x1)?.into_ptr())
+}
+
 fn hsa_isa_from_name(py: Python<'_>, name: rt::CStrArg, isa: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_isa_from_name");
     let a_name = name.addr();
@@ -3588,30 +4904,30 @@ fn hsa_isa_from_name(py: Python<'_>, name: rt::CStrArg, isa: &Bound<'_, PyAny>) 
     let __r = py.allow_threads(move || unsafe { __f(a_name, a_isa) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Iterate over the instruction sets supported by the given agent, and
-/// invoke an application-defined callback on every iteration. The iterator is
-/// deterministic: if an agent supports several instruction set architectures,
-/// they are traversed in the same order in every invocation of this function.
-///
-/// Args:
-///     agent [in]: A valid agent.
-///     callback [in]: Callback to be invoked once per instruction set
-///         architecture.  The HSA runtime passes two arguments to the callback: the
-///         ISA and the application data.  If callback returns a status other than
-///         ::HSA_STATUS_SUCCESS for a particular iteration, the traversal stops and
-///         that status value is returned.
-///     data [in]: Application data that is passed to callback on every
-///         iteration. May be NULL.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT callback is NULL.
-#[pyfunction]
-#[pyo3(signature = (agent, callback, data))]
+/// `hsa_agent_iterate_isas` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_agent_iterate_isas: rt::call::Function = rt::call::Function::new(
+    c"hsa_agent_iterate_isas",
+    "hsa_agent_iterate_isas",
+    &["agent", "callback", "data"],
+    rt::fastcall_entry!(C_hsa_agent_iterate_isas),
+    c"hsa_agent_iterate_isas(agent, callback, data)\n--\n\nIterate over the instruction sets supported by the given agent, and\ninvoke an application-defined callback on every iteration. The iterator is\ndeterministic: if an agent supports several instruction set architectures,\nthey are traversed in the same order in every invocation of this function.\n\nArgs:\n    agent [in]: A valid agent.\n    callback [in]: Callback to be invoked once per instruction set\n        architecture.  The HSA runtime passes two arguments to the callback: the\n        ISA and the application data.  If callback returns a status other than\n        ::HSA_STATUS_SUCCESS for a particular iteration, the traversal stops and\n        that status value is returned.\n    data [in]: Application data that is passed to callback on every\n        iteration. May be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT callback is NULL.",
+);
+
+/// The arguments of a call of `hsa_agent_iterate_isas`, converted in order.
+unsafe fn C_hsa_agent_iterate_isas(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hsa_agent_iterate_isas.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hsa_agent_iterate_isas(py, &x0, rt::call::extract(x1, "callback")?, rt::call::extract(x2, "data")?)?.into_ptr())
+}
+
 fn hsa_agent_iterate_isas(py: Python<'_>, agent: &Bound<'_, PyAny>, callback: rt::PtrArgMut, data: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_agent_iterate_isas");
     let a_agent = TYPES.record_arg::<R_hsa_agent_s>(87, agent)?;
@@ -3626,39 +4942,30 @@ fn hsa_agent_iterate_isas(py: Python<'_>, agent: &Bound<'_, PyAny>, callback: rt
     let __r = py.allow_threads(move || unsafe { __f(a_agent, a_callback, a_data) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Deprecated: The concept of call convention has been deprecated. If the
-/// application wants to query the value of an attribute for a given instruction
-/// set architecture, use ::hsa_isa_get_info_alt instead. If the application
-/// wants to query an attribute that is specific to a given combination of ISA
-/// and wavefront, use ::hsa_wavefront_get_info.
-///
-/// Get the current value of an attribute for a given instruction set
-/// architecture (ISA).
-///
-/// Args:
-///     isa [in]: A valid instruction set architecture.
-///     attribute [in]: Attribute to query.
-///     index [in]: Call convention index. Used only for call convention
-///         attributes, otherwise ignored. Must have a value between 0 (inclusive) and
-///         the value of the attribute ::HSA_ISA_INFO_CALL_CONVENTION_COUNT (not
-///         inclusive) in isa.
-///     value [out]: Pointer to an application-allocated buffer where to store
-///         the value of the attribute. If the buffer passed by the application is not
-///         large enough to hold the value of attribute, the behavior is undefined.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_ISA The instruction set architecture is
-///     invalid.
-///     ::HSA_STATUS_ERROR_INVALID_INDEX The index is out of range.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT attribute is an invalid
-///     instruction set architecture attribute, or value is
-///     NULL.
-#[pyfunction]
-#[pyo3(signature = (isa, attribute, index, value))]
+/// `hsa_isa_get_info` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_isa_get_info: rt::call::Function = rt::call::Function::new(
+    c"hsa_isa_get_info",
+    "hsa_isa_get_info",
+    &["isa", "attribute", "index", "value"],
+    rt::fastcall_entry!(C_hsa_isa_get_info),
+    c"hsa_isa_get_info(isa, attribute, index, value)\n--\n\nDeprecated: The concept of call convention has been deprecated. If the\napplication wants to query the value of an attribute for a given instruction\nset architecture, use ::hsa_isa_get_info_alt instead. If the application\nwants to query an attribute that is specific to a given combination of ISA\nand wavefront, use ::hsa_wavefront_get_info.\n\nGet the current value of an attribute for a given instruction set\narchitecture (ISA).\n\nArgs:\n    isa [in]: A valid instruction set architecture.\n    attribute [in]: Attribute to query.\n    index [in]: Call convention index. Used only for call convention\n        attributes, otherwise ignored. Must have a value between 0 (inclusive) and\n        the value of the attribute ::HSA_ISA_INFO_CALL_CONVENTION_COUNT (not\n        inclusive) in isa.\n    value [out]: Pointer to an application-allocated buffer where to store\n        the value of the attribute. If the buffer passed by the application is not\n        large enough to hold the value of attribute, the behavior is undefined.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_ISA The instruction set architecture is\n    invalid.\n    ::HSA_STATUS_ERROR_INVALID_INDEX The index is out of range.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT attribute is an invalid\n    instruction set architecture attribute, or value is\n    NULL.",
+);
+
+/// The arguments of a call of `hsa_isa_get_info`, converted in order.
+unsafe fn C_hsa_isa_get_info(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_hsa_isa_get_info.args::<4>(py, args, nargs, kwnames)? };
+    Ok(hsa_isa_get_info(py, &x0, &x1, rt::call::extract(x2, "index")?, rt::call::extract(x3, "value")?)?.into_ptr())
+}
+
 fn hsa_isa_get_info(py: Python<'_>, isa: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, index: rt::CInt<u32>, value: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_isa_get_info");
     let a_isa = TYPES.record_arg::<R_hsa_isa_s>(99, isa)?;
@@ -3674,28 +4981,30 @@ fn hsa_isa_get_info(py: Python<'_>, isa: &Bound<'_, PyAny>, attribute: &Bound<'_
     let __r = py.allow_threads(move || unsafe { __f(a_isa, a_attribute, a_index, a_value) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Get the current value of an attribute for a given instruction set
-/// architecture (ISA).
-///
-/// Args:
-///     isa [in]: A valid instruction set architecture.
-///     attribute [in]: Attribute to query.
-///     value [out]: Pointer to an application-allocated buffer where to store
-///         the value of the attribute. If the buffer passed by the application is not
-///         large enough to hold the value of attribute, the behavior is undefined.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_ISA The instruction set architecture is
-///     invalid.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT attribute is an invalid
-///     instruction set architecture attribute, or value is
-///     NULL.
-#[pyfunction]
-#[pyo3(signature = (isa, attribute, value))]
+/// `hsa_isa_get_info_alt` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_isa_get_info_alt: rt::call::Function = rt::call::Function::new(
+    c"hsa_isa_get_info_alt",
+    "hsa_isa_get_info_alt",
+    &["isa", "attribute", "value"],
+    rt::fastcall_entry!(C_hsa_isa_get_info_alt),
+    c"hsa_isa_get_info_alt(isa, attribute, value)\n--\n\nGet the current value of an attribute for a given instruction set\narchitecture (ISA).\n\nArgs:\n    isa [in]: A valid instruction set architecture.\n    attribute [in]: Attribute to query.\n    value [out]: Pointer to an application-allocated buffer where to store\n        the value of the attribute. If the buffer passed by the application is not\n        large enough to hold the value of attribute, the behavior is undefined.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_ISA The instruction set architecture is\n    invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT attribute is an invalid\n    instruction set architecture attribute, or value is\n    NULL.",
+);
+
+/// The arguments of a call of `hsa_isa_get_info_alt`, converted in order.
+unsafe fn C_hsa_isa_get_info_alt(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hsa_isa_get_info_alt.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hsa_isa_get_info_alt(py, &x0, &x1, rt::call::extract(x2, "value")?)?.into_ptr())
+}
+
 fn hsa_isa_get_info_alt(py: Python<'_>, isa: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, value: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_isa_get_info_alt");
     let a_isa = TYPES.record_arg::<R_hsa_isa_s>(99, isa)?;
@@ -3710,25 +5019,30 @@ fn hsa_isa_get_info_alt(py: Python<'_>, isa: &Bound<'_, PyAny>, attribute: &Boun
     let __r = py.allow_threads(move || unsafe { __f(a_isa, a_attribute, a_value) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Retrieve the exception policy support for a given combination of
-/// instruction set architecture and profile.
-///
-/// Args:
-///     isa [in]: A valid instruction set architecture.
-///     profile [in]: Profile.
-///
-/// Returns: a tuple of 2 item(s):
-///     hsa_status_t: status
-///     mask: int
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_ISA The instruction set architecture is
-///     invalid.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT profile is not a valid
-///     profile, or mask is NULL.
-#[pyfunction]
-#[pyo3(signature = (isa, profile))]
+/// `hsa_isa_get_exception_policies` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_isa_get_exception_policies: rt::call::Function = rt::call::Function::new(
+    c"hsa_isa_get_exception_policies",
+    "hsa_isa_get_exception_policies",
+    &["isa", "profile"],
+    rt::fastcall_entry!(C_hsa_isa_get_exception_policies),
+    c"hsa_isa_get_exception_policies(isa, profile)\n--\n\nRetrieve the exception policy support for a given combination of\ninstruction set architecture and profile.\n\nArgs:\n    isa [in]: A valid instruction set architecture.\n    profile [in]: Profile.\n\nReturns: a tuple of 2 item(s):\n    hsa_status_t: status\n    mask: int\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_ISA The instruction set architecture is\n    invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT profile is not a valid\n    profile, or mask is NULL.",
+);
+
+/// The arguments of a call of `hsa_isa_get_exception_policies`, converted in order.
+unsafe fn C_hsa_isa_get_exception_policies(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_isa_get_exception_policies.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_isa_get_exception_policies(py, &x0, &x1)?.into_ptr())
+}
+
 fn hsa_isa_get_exception_policies(py: Python<'_>, isa: &Bound<'_, PyAny>, profile: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_isa_get_exception_policies");
     let a_isa = TYPES.record_arg::<R_hsa_isa_s>(99, isa)?;
@@ -3744,29 +5058,30 @@ fn hsa_isa_get_exception_policies(py: Python<'_>, isa: &Bound<'_, PyAny>, profil
     let __r = py.allow_threads(move || unsafe { __f(a_isa, a_profile, a_mask) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_mask)?])
 }
-/// Retrieve the round method (single or double) used to implement the
-/// floating-point multiply add instruction (mad) for a given combination of
-/// instruction set architecture, floating-point type, and flush to zero
-/// modifier.
-///
-/// Args:
-///     isa [in]: Instruction set architecture.
-///     fp_type [in]: Floating-point type.
-///     flush_mode [in]: Flush to zero modifier.
-///
-/// Returns: a tuple of 2 item(s):
-///     hsa_status_t: status
-///     round_method: hsa_round_method_t
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_ISA The instruction set architecture is
-///     invalid.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT fp_type is not a valid
-///     floating-point type, or flush_mode is not a valid flush to zero modifier,
-///     or round_method is NULL.
-#[pyfunction]
-#[pyo3(signature = (isa, fp_type, flush_mode))]
+/// `hsa_isa_get_round_method` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_isa_get_round_method: rt::call::Function = rt::call::Function::new(
+    c"hsa_isa_get_round_method",
+    "hsa_isa_get_round_method",
+    &["isa", "fp_type", "flush_mode"],
+    rt::fastcall_entry!(C_hsa_isa_get_round_method),
+    c"hsa_isa_get_round_method(isa, fp_type, flush_mode)\n--\n\nRetrieve the round method (single or double) used to implement the\nfloating-point multiply add instruction (mad) for a given combination of\ninstruction set architecture, floating-point type, and flush to zero\nmodifier.\n\nArgs:\n    isa [in]: Instruction set architecture.\n    fp_type [in]: Floating-point type.\n    flush_mode [in]: Flush to zero modifier.\n\nReturns: a tuple of 2 item(s):\n    hsa_status_t: status\n    round_method: hsa_round_method_t\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_ISA The instruction set architecture is\n    invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT fp_type is not a valid\n    floating-point type, or flush_mode is not a valid flush to zero modifier,\n    or round_method is NULL.",
+);
+
+/// The arguments of a call of `hsa_isa_get_round_method`, converted in order.
+unsafe fn C_hsa_isa_get_round_method(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hsa_isa_get_round_method.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hsa_isa_get_round_method(py, &x0, &x1, &x2)?.into_ptr())
+}
+
 fn hsa_isa_get_round_method(py: Python<'_>, isa: &Bound<'_, PyAny>, fp_type: &Bound<'_, PyAny>, flush_mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_isa_get_round_method");
     let a_isa = TYPES.record_arg::<R_hsa_isa_s>(99, isa)?;
@@ -3783,25 +5098,30 @@ fn hsa_isa_get_round_method(py: Python<'_>, isa: &Bound<'_, PyAny>, fp_type: &Bo
     let __r = py.allow_threads(move || unsafe { __f(a_isa, a_fp_type, a_flush_mode, a_round_method) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.enum_member(py, 29, o_round_method as i64)?])
 }
-/// Get the current value of a wavefront attribute.
-///
-/// Args:
-///     wavefront [in]: A wavefront.
-///     attribute [in]: Attribute to query.
-///     value [out]: Pointer to an application-allocated buffer where to store
-///         the value of the attribute. If the buffer passed by the application is not
-///         large enough to hold the value of attribute, the behavior is undefined.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_WAVEFRONT The wavefront is invalid.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT attribute is an invalid
-///     wavefront attribute, or value is NULL.
-#[pyfunction]
-#[pyo3(signature = (wavefront, attribute, value))]
+/// `hsa_wavefront_get_info` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_wavefront_get_info: rt::call::Function = rt::call::Function::new(
+    c"hsa_wavefront_get_info",
+    "hsa_wavefront_get_info",
+    &["wavefront", "attribute", "value"],
+    rt::fastcall_entry!(C_hsa_wavefront_get_info),
+    c"hsa_wavefront_get_info(wavefront, attribute, value)\n--\n\nGet the current value of a wavefront attribute.\n\nArgs:\n    wavefront [in]: A wavefront.\n    attribute [in]: Attribute to query.\n    value [out]: Pointer to an application-allocated buffer where to store\n        the value of the attribute. If the buffer passed by the application is not\n        large enough to hold the value of attribute, the behavior is undefined.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_WAVEFRONT The wavefront is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT attribute is an invalid\n    wavefront attribute, or value is NULL.",
+);
+
+/// The arguments of a call of `hsa_wavefront_get_info`, converted in order.
+unsafe fn C_hsa_wavefront_get_info(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hsa_wavefront_get_info.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hsa_wavefront_get_info(py, &x0, &x1, rt::call::extract(x2, "value")?)?.into_ptr())
+}
+
 fn hsa_wavefront_get_info(py: Python<'_>, wavefront: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, value: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_wavefront_get_info");
     let a_wavefront = TYPES.record_arg::<R_hsa_wavefront_s>(100, wavefront)?;
@@ -3816,29 +5136,30 @@ fn hsa_wavefront_get_info(py: Python<'_>, wavefront: &Bound<'_, PyAny>, attribut
     let __r = py.allow_threads(move || unsafe { __f(a_wavefront, a_attribute, a_value) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Iterate over the different wavefronts supported by an instruction set
-/// architecture, and invoke an application-defined callback on every iteration.
-///
-/// Args:
-///     isa [in]: Instruction set architecture.
-///     callback [in]: Callback to be invoked once per wavefront that is
-///         supported by the agent. The HSA runtime passes two arguments to the callback:
-///         the wavefront handle and the application data.  If callback returns a
-///         status other than ::HSA_STATUS_SUCCESS for a particular iteration, the
-///         traversal stops and that value is returned.
-///     data [in]: Application data that is passed to callback on every
-///         iteration. May be NULL.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_ISA The instruction set architecture is
-///     invalid.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT callback is NULL.
-#[pyfunction]
-#[pyo3(signature = (isa, callback, data))]
+/// `hsa_isa_iterate_wavefronts` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_isa_iterate_wavefronts: rt::call::Function = rt::call::Function::new(
+    c"hsa_isa_iterate_wavefronts",
+    "hsa_isa_iterate_wavefronts",
+    &["isa", "callback", "data"],
+    rt::fastcall_entry!(C_hsa_isa_iterate_wavefronts),
+    c"hsa_isa_iterate_wavefronts(isa, callback, data)\n--\n\nIterate over the different wavefronts supported by an instruction set\narchitecture, and invoke an application-defined callback on every iteration.\n\nArgs:\n    isa [in]: Instruction set architecture.\n    callback [in]: Callback to be invoked once per wavefront that is\n        supported by the agent. The HSA runtime passes two arguments to the callback:\n        the wavefront handle and the application data.  If callback returns a\n        status other than ::HSA_STATUS_SUCCESS for a particular iteration, the\n        traversal stops and that value is returned.\n    data [in]: Application data that is passed to callback on every\n        iteration. May be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_ISA The instruction set architecture is\n    invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT callback is NULL.",
+);
+
+/// The arguments of a call of `hsa_isa_iterate_wavefronts`, converted in order.
+unsafe fn C_hsa_isa_iterate_wavefronts(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hsa_isa_iterate_wavefronts.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hsa_isa_iterate_wavefronts(py, &x0, rt::call::extract(x1, "callback")?, rt::call::extract(x2, "data")?)?.into_ptr())
+}
+
 fn hsa_isa_iterate_wavefronts(py: Python<'_>, isa: &Bound<'_, PyAny>, callback: rt::PtrArgMut, data: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_isa_iterate_wavefronts");
     let a_isa = TYPES.record_arg::<R_hsa_isa_s>(99, isa)?;
@@ -3853,28 +5174,30 @@ fn hsa_isa_iterate_wavefronts(py: Python<'_>, isa: &Bound<'_, PyAny>, callback: 
     let __r = py.allow_threads(move || unsafe { __f(a_isa, a_callback, a_data) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Deprecated: Use ::hsa_agent_iterate_isas to query which instructions set
-/// architectures are supported by a given agent.
-///
-/// Check if the instruction set architecture of a code object can be
-/// executed on an agent associated with another architecture.
-///
-/// Args:
-///     code_object_isa [in]: Instruction set architecture associated with a
-///         code object.
-///     agent_isa [in]: Instruction set architecture associated with an agent.
-///
-/// Returns: a tuple of 2 item(s):
-///     hsa_status_t: status
-///     result: bool
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_ISA code_object_isa or agent_isa are
-///     invalid.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT result is NULL.
-#[pyfunction]
-#[pyo3(signature = (code_object_isa, agent_isa))]
+/// `hsa_isa_compatible` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_isa_compatible: rt::call::Function = rt::call::Function::new(
+    c"hsa_isa_compatible",
+    "hsa_isa_compatible",
+    &["code_object_isa", "agent_isa"],
+    rt::fastcall_entry!(C_hsa_isa_compatible),
+    c"hsa_isa_compatible(code_object_isa, agent_isa)\n--\n\nDeprecated: Use ::hsa_agent_iterate_isas to query which instructions set\narchitectures are supported by a given agent.\n\nCheck if the instruction set architecture of a code object can be\nexecuted on an agent associated with another architecture.\n\nArgs:\n    code_object_isa [in]: Instruction set architecture associated with a\n        code object.\n    agent_isa [in]: Instruction set architecture associated with an agent.\n\nReturns: a tuple of 2 item(s):\n    hsa_status_t: status\n    result: bool\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_ISA code_object_isa or agent_isa are\n    invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT result is NULL.",
+);
+
+/// The arguments of a call of `hsa_isa_compatible`, converted in order.
+unsafe fn C_hsa_isa_compatible(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_isa_compatible.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_isa_compatible(py, &x0, &x1)?.into_ptr())
+}
+
 fn hsa_isa_compatible(py: Python<'_>, code_object_isa: &Bound<'_, PyAny>, agent_isa: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_isa_compatible");
     let a_code_object_isa = TYPES.record_arg::<R_hsa_isa_s>(99, code_object_isa)?;
@@ -3890,29 +5213,30 @@ fn hsa_isa_compatible(py: Python<'_>, code_object_isa: &Bound<'_, PyAny>, agent_
     let __r = py.allow_threads(move || unsafe { __f(a_code_object_isa, a_agent_isa, a_result) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, (o_result as u8) != 0)?])
 }
-/// Create a code object reader to operate on a file.
-///
-/// The file is owned and managed by the application; the lifetime of the file
-/// descriptor must exceed that of any associated code object reader.
-///
-/// Args:
-///     file [in]: File descriptor. The file must have been opened by
-///         application with at least read permissions prior calling this function. The
-///         file must contain a vendor-specific code object.
-///     code_object_reader [out]: Memory location to store the newly created
-///         code object reader handle. Must not be NULL.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_FILE file is invalid.
-///     ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to
-///     allocate the required resources.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT code_object_reader is NULL.
-#[pyfunction]
-#[pyo3(signature = (file, code_object_reader))]
+/// `hsa_code_object_reader_create_from_file` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_code_object_reader_create_from_file: rt::call::Function = rt::call::Function::new(
+    c"hsa_code_object_reader_create_from_file",
+    "hsa_code_object_reader_create_from_file",
+    &["file", "code_object_reader"],
+    rt::fastcall_entry!(C_hsa_code_object_reader_create_from_file),
+    c"hsa_code_object_reader_create_from_file(file, code_object_reader)\n--\n\nCreate a code object reader to operate on a file.\n\nThe file is owned and managed by the application; the lifetime of the file\ndescriptor must exceed that of any associated code object reader.\n\nArgs:\n    file [in]: File descriptor. The file must have been opened by\n        application with at least read permissions prior calling this function. The\n        file must contain a vendor-specific code object.\n    code_object_reader [out]: Memory location to store the newly created\n        code object reader handle. Must not be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_FILE file is invalid.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to\n    allocate the required resources.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT code_object_reader is NULL.",
+);
+
+/// The arguments of a call of `hsa_code_object_reader_create_from_file`, converted in order.
+unsafe fn C_hsa_code_object_reader_create_from_file(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_code_object_reader_create_from_file.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_code_object_reader_create_from_file(py, rt::call::extract(x0, "file")?, &x1)?.into_ptr())
+}
+
 fn hsa_code_object_reader_create_from_file(py: Python<'_>, file: rt::CInt<i32>, code_object_reader: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_code_object_reader_create_from_file");
     let a_file = file.0;
@@ -3927,28 +5251,30 @@ fn hsa_code_object_reader_create_from_file(py: Python<'_>, file: rt::CInt<i32>, 
     let __r = py.allow_threads(move || unsafe { __f(a_file, a_code_object_reader) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Create a code object reader to operate on memory.
-///
-/// Args:
-///     code_object [in]: Memory buffer that contains a vendor-specific code
-///         object. The buffer is owned and managed by the application; the lifetime of
-///         the buffer must exceed that of any associated code object reader.
-///     size [in]: Size of the buffer pointed to by code_object. Must not be
-///         0.
-///     code_object_reader [out]: Memory location to store newly created code
-///         object reader handle. Must not be NULL.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to
-///     allocate the required resources.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT code_object is NULL, size
-///     is zero, or code_object_reader is NULL.
-#[pyfunction]
-#[pyo3(signature = (code_object, size, code_object_reader))]
+/// `hsa_code_object_reader_create_from_memory` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_code_object_reader_create_from_memory: rt::call::Function = rt::call::Function::new(
+    c"hsa_code_object_reader_create_from_memory",
+    "hsa_code_object_reader_create_from_memory",
+    &["code_object", "size", "code_object_reader"],
+    rt::fastcall_entry!(C_hsa_code_object_reader_create_from_memory),
+    c"hsa_code_object_reader_create_from_memory(code_object, size, code_object_reader)\n--\n\nCreate a code object reader to operate on memory.\n\nArgs:\n    code_object [in]: Memory buffer that contains a vendor-specific code\n        object. The buffer is owned and managed by the application; the lifetime of\n        the buffer must exceed that of any associated code object reader.\n    size [in]: Size of the buffer pointed to by code_object. Must not be\n        0.\n    code_object_reader [out]: Memory location to store newly created code\n        object reader handle. Must not be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to\n    allocate the required resources.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT code_object is NULL, size\n    is zero, or code_object_reader is NULL.",
+);
+
+/// The arguments of a call of `hsa_code_object_reader_create_from_memory`, converted in order.
+unsafe fn C_hsa_code_object_reader_create_from_memory(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hsa_code_object_reader_create_from_memory.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hsa_code_object_reader_create_from_memory(py, rt::call::extract(x0, "code_object")?, rt::call::extract(x1, "size")?, &x2)?.into_ptr())
+}
+
 fn hsa_code_object_reader_create_from_memory(py: Python<'_>, code_object: rt::PtrArg, size: rt::CInt<u64>, code_object_reader: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_code_object_reader_create_from_memory");
     let a_code_object = code_object.addr();
@@ -3964,24 +5290,30 @@ fn hsa_code_object_reader_create_from_memory(py: Python<'_>, code_object: rt::Pt
     let __r = py.allow_threads(move || unsafe { __f(a_code_object, a_size, a_code_object_reader) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Destroy a code object reader.
-///
-/// The code object reader handle becomes invalid after completion of
-/// this function. Any file or memory used to create the code object read is not
-/// closed, removed, or deallocated by this function.
-///
-/// Args:
-///     code_object_reader [in]: Code object reader to destroy.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_CODE_OBJECT_READER code_object_reader
-///     is invalid.
-#[pyfunction]
-#[pyo3(signature = (code_object_reader))]
+/// `hsa_code_object_reader_destroy` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_code_object_reader_destroy: rt::call::Function = rt::call::Function::new(
+    c"hsa_code_object_reader_destroy",
+    "hsa_code_object_reader_destroy",
+    &["code_object_reader"],
+    rt::fastcall_entry!(C_hsa_code_object_reader_destroy),
+    c"hsa_code_object_reader_destroy(code_object_reader)\n--\n\nDestroy a code object reader.\n\nThe code object reader handle becomes invalid after completion of\nthis function. Any file or memory used to create the code object read is not\nclosed, removed, or deallocated by this function.\n\nArgs:\n    code_object_reader [in]: Code object reader to destroy.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_CODE_OBJECT_READER code_object_reader\n    is invalid.",
+);
+
+/// The arguments of a call of `hsa_code_object_reader_destroy`, converted in order.
+unsafe fn C_hsa_code_object_reader_destroy(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_hsa_code_object_reader_destroy.args::<1>(py, args, nargs, kwnames)? };
+    Ok(hsa_code_object_reader_destroy(py, &x0)?.into_ptr())
+}
+
 fn hsa_code_object_reader_destroy(py: Python<'_>, code_object_reader: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_code_object_reader_destroy");
     let a_code_object_reader = TYPES.record_arg::<R_hsa_code_object_reader_s>(101, code_object_reader)?;
@@ -3994,36 +5326,30 @@ fn hsa_code_object_reader_destroy(py: Python<'_>, code_object_reader: &Bound<'_,
     let __r = py.allow_threads(move || unsafe { __f(a_code_object_reader) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Deprecated: Use ::hsa_executable_create_alt instead, which allows the
-/// application to specify the default floating-point rounding mode of the
-/// executable and assumes an unfrozen initial state.
-///
-/// Create an empty executable.
-///
-/// Args:
-///     profile [in]: Profile used in the executable.
-///     executable_state [in]: Executable state. If the state is
-///         ::HSA_EXECUTABLE_STATE_FROZEN, the resulting executable is useless because no
-///         code objects can be loaded, and no variables can be defined.
-///     options [in]: Standard and vendor-specific options. Unknown options are
-///         ignored. A standard option begins with the "-hsa_" prefix. Options beginning
-///         with the "-hsa_ext_<extension_name>_" prefix are reserved for extensions. A
-///         vendor-specific option begins with the "-<vendor_name>_" prefix. Must be a
-///         NUL-terminated string. May be NULL.
-///     executable [out]: Memory location where the HSA runtime stores the newly
-///         created executable handle.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to
-///     allocate the required resources.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT profile is invalid, or
-///     executable is NULL.
-#[pyfunction]
-#[pyo3(signature = (profile, executable_state, options, executable))]
+/// `hsa_executable_create` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_executable_create: rt::call::Function = rt::call::Function::new(
+    c"hsa_executable_create",
+    "hsa_executable_create",
+    &["profile", "executable_state", "options", "executable"],
+    rt::fastcall_entry!(C_hsa_executable_create),
+    c"hsa_executable_create(profile, executable_state, options, executable)\n--\n\nDeprecated: Use ::hsa_executable_create_alt instead, which allows the\napplication to specify the default floating-point rounding mode of the\nexecutable and assumes an unfrozen initial state.\n\nCreate an empty executable.\n\nArgs:\n    profile [in]: Profile used in the executable.\n    executable_state [in]: Executable state. If the state is\n        ::HSA_EXECUTABLE_STATE_FROZEN, the resulting executable is useless because no\n        code objects can be loaded, and no variables can be defined.\n    options [in]: Standard and vendor-specific options. Unknown options are\n        ignored. A standard option begins with the \"-hsa_\" prefix. Options beginning\n        with the \"-hsa_ext_<extension_name>_\" prefix are reserved for extensions. A\n        vendor-specific option begins with the \"-<vendor_name>_\" prefix. Must be a\n        NUL-terminated string. May be NULL.\n    executable [out]: Memory location where the HSA runtime stores the newly\n        created executable handle.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to\n    allocate the required resources.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT profile is invalid, or\n    executable is NULL.",
+);
+
+/// The arguments of a call of `hsa_executable_create`, converted in order.
+unsafe fn C_hsa_executable_create(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_hsa_executable_create.args::<4>(py, args, nargs, kwnames)? };
+    Ok(hsa_executable_create(py, &x0, &x1, rt::call::extract(x2, "options")?, &x3)?.into_ptr())
+}
+
 fn hsa_executable_create(py: Python<'_>, profile: &Bound<'_, PyAny>, executable_state: &Bound<'_, PyAny>, options: rt::CStrArg, executable: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_executable_create");
     let a_profile = rt::narrow::<u32>(TYPES.enum_arg(4, profile)?)?;
@@ -4040,33 +5366,30 @@ fn hsa_executable_create(py: Python<'_>, profile: &Bound<'_, PyAny>, executable_
     let __r = py.allow_threads(move || unsafe { __f(a_profile, a_executable_state, a_options, a_executable) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Create an empty executable.
-///
-/// Args:
-///     profile [in]: Profile used in the executable.
-///     default_float_rounding_mode [in]: Default floating-point rounding mode
-///         used in the executable. Allowed rounding modes are near and zero (default is
-///         not allowed).
-///     options [in]: Standard and vendor-specific options. Unknown options are
-///         ignored. A standard option begins with the "-hsa_" prefix. Options beginning
-///         with the "-hsa_ext_<extension_name>_" prefix are reserved for extensions. A
-///         vendor-specific option begins with the "-<vendor_name>_" prefix. Must be a
-///         NUL-terminated string. May be NULL.
-///     executable [out]: Memory location where the HSA runtime stores newly
-///         created executable handle. The initial state of the executable is
-///         ::HSA_EXECUTABLE_STATE_UNFROZEN.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to
-///     allocate the required resources.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT profile is invalid, or
-///     executable is NULL.
-#[pyfunction]
-#[pyo3(signature = (profile, default_float_rounding_mode, options, executable))]
+/// `hsa_executable_create_alt` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_executable_create_alt: rt::call::Function = rt::call::Function::new(
+    c"hsa_executable_create_alt",
+    "hsa_executable_create_alt",
+    &["profile", "default_float_rounding_mode", "options", "executable"],
+    rt::fastcall_entry!(C_hsa_executable_create_alt),
+    c"hsa_executable_create_alt(profile, default_float_rounding_mode, options, executable)\n--\n\nCreate an empty executable.\n\nArgs:\n    profile [in]: Profile used in the executable.\n    default_float_rounding_mode [in]: Default floating-point rounding mode\n        used in the executable. Allowed rounding modes are near and zero (default is\n        not allowed).\n    options [in]: Standard and vendor-specific options. Unknown options are\n        ignored. A standard option begins with the \"-hsa_\" prefix. Options beginning\n        with the \"-hsa_ext_<extension_name>_\" prefix are reserved for extensions. A\n        vendor-specific option begins with the \"-<vendor_name>_\" prefix. Must be a\n        NUL-terminated string. May be NULL.\n    executable [out]: Memory location where the HSA runtime stores newly\n        created executable handle. The initial state of the executable is\n        ::HSA_EXECUTABLE_STATE_UNFROZEN.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to\n    allocate the required resources.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT profile is invalid, or\n    executable is NULL.",
+);
+
+/// The arguments of a call of `hsa_executable_create_alt`, converted in order.
+unsafe fn C_hsa_executable_create_alt(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_hsa_executable_create_alt.args::<4>(py, args, nargs, kwnames)? };
+    Ok(hsa_executable_create_alt(py, &x0, &x1, rt::call::extract(x2, "options")?, &x3)?.into_ptr())
+}
+
 fn hsa_executable_create_alt(py: Python<'_>, profile: &Bound<'_, PyAny>, default_float_rounding_mode: &Bound<'_, PyAny>, options: rt::CStrArg, executable: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_executable_create_alt");
     let a_profile = rt::narrow::<u32>(TYPES.enum_arg(4, profile)?)?;
@@ -4083,28 +5406,30 @@ fn hsa_executable_create_alt(py: Python<'_>, profile: &Bound<'_, PyAny>, default
     let __r = py.allow_threads(move || unsafe { __f(a_profile, a_default_float_rounding_mode, a_options, a_executable) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Destroy an executable.
-///
-/// An executable handle becomes invalid after the executable has been
-/// destroyed. Code object handles that were loaded into this executable are
-/// still valid after the executable has been destroyed, and can be used as
-/// intended. Resources allocated outside and associated with this executable
-/// (such as external global or readonly variables) can be released after the
-/// executable has been destroyed.
-///
-/// Executable should not be destroyed while kernels are in flight.
-///
-/// Args:
-///     executable [in]: Executable.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_EXECUTABLE The executable is invalid.
-#[pyfunction]
-#[pyo3(signature = (executable))]
+/// `hsa_executable_destroy` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_executable_destroy: rt::call::Function = rt::call::Function::new(
+    c"hsa_executable_destroy",
+    "hsa_executable_destroy",
+    &["executable"],
+    rt::fastcall_entry!(C_hsa_executable_destroy),
+    c"hsa_executable_destroy(executable)\n--\n\nDestroy an executable.\n\nAn executable handle becomes invalid after the executable has been\ndestroyed. Code object handles that were loaded into this executable are\nstill valid after the executable has been destroyed, and can be used as\nintended. Resources allocated outside and associated with this executable\n(such as external global or readonly variables) can be released after the\nexecutable has been destroyed.\n\nExecutable should not be destroyed while kernels are in flight.\n\nArgs:\n    executable [in]: Executable.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_EXECUTABLE The executable is invalid.",
+);
+
+/// The arguments of a call of `hsa_executable_destroy`, converted in order.
+unsafe fn C_hsa_executable_destroy(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_hsa_executable_destroy.args::<1>(py, args, nargs, kwnames)? };
+    Ok(hsa_executable_destroy(py, &x0)?.into_ptr())
+}
+
 fn hsa_executable_destroy(py: Python<'_>, executable: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_executable_destroy");
     let a_executable = TYPES.record_arg::<R_hsa_executable_s>(102, executable)?;
@@ -4117,44 +5442,30 @@ fn hsa_executable_destroy(py: Python<'_>, executable: &Bound<'_, PyAny>) -> PyRe
     let __r = py.allow_threads(move || unsafe { __f(a_executable) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Load a program code object into an executable.
-///
-/// A program code object contains information about resources that are
-/// accessible by all kernel agents that run the executable, and can be loaded
-/// at most once into an executable.
-///
-/// If the program code object uses extensions, the implementation must support
-/// them for this operation to return successfully.
-///
-/// Args:
-///     executable [in]: Executable.
-///     code_object_reader [in]: A code object reader that holds the program
-///         code object to load. If a code object reader is destroyed before all the
-///         associated executables are destroyed, the behavior is undefined.
-///     options [in]: Standard and vendor-specific options. Unknown options are
-///         ignored. A standard option begins with the "-hsa_" prefix. Options beginning
-///         with the "-hsa_ext_<extension_name>_" prefix are reserved for extensions. A
-///         vendor-specific option begins with the "-<vendor_name>_" prefix. Must be a
-///         NUL-terminated string. May be NULL.
-///     loaded_code_object [out]: Pointer to a memory location where the HSA
-///         runtime stores the loaded code object handle. May be NULL.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to
-///     allocate the required resources.
-///     ::HSA_STATUS_ERROR_INVALID_EXECUTABLE The executable is invalid.
-///     ::HSA_STATUS_ERROR_FROZEN_EXECUTABLE The executable is frozen.
-///     ::HSA_STATUS_ERROR_INVALID_CODE_OBJECT_READER code_object_reader
-///     is invalid.
-///     ::HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS The program code object is
-///     not compatible with the executable or the implementation (for example, the
-///     code object uses an extension that is not supported by the implementation).
-#[pyfunction]
-#[pyo3(signature = (executable, code_object_reader, options, loaded_code_object))]
+/// `hsa_executable_load_program_code_object` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_executable_load_program_code_object: rt::call::Function = rt::call::Function::new(
+    c"hsa_executable_load_program_code_object",
+    "hsa_executable_load_program_code_object",
+    &["executable", "code_object_reader", "options", "loaded_code_object"],
+    rt::fastcall_entry!(C_hsa_executable_load_program_code_object),
+    c"hsa_executable_load_program_code_object(executable, code_object_reader, options, loaded_code_object)\n--\n\nLoad a program code object into an executable.\n\nA program code object contains information about resources that are\naccessible by all kernel agents that run the executable, and can be loaded\nat most once into an executable.\n\nIf the program code object uses extensions, the implementation must support\nthem for this operation to return successfully.\n\nArgs:\n    executable [in]: Executable.\n    code_object_reader [in]: A code object reader that holds the program\n        code object to load. If a code object reader is destroyed before all the\n        associated executables are destroyed, the behavior is undefined.\n    options [in]: Standard and vendor-specific options. Unknown options are\n        ignored. A standard option begins with the \"-hsa_\" prefix. Options beginning\n        with the \"-hsa_ext_<extension_name>_\" prefix are reserved for extensions. A\n        vendor-specific option begins with the \"-<vendor_name>_\" prefix. Must be a\n        NUL-terminated string. May be NULL.\n    loaded_code_object [out]: Pointer to a memory location where the HSA\n        runtime stores the loaded code object handle. May be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to\n    allocate the required resources.\n    ::HSA_STATUS_ERROR_INVALID_EXECUTABLE The executable is invalid.\n    ::HSA_STATUS_ERROR_FROZEN_EXECUTABLE The executable is frozen.\n    ::HSA_STATUS_ERROR_INVALID_CODE_OBJECT_READER code_object_reader\n    is invalid.\n    ::HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS The program code object is\n    not compatible with the executable or the implementation (for example, the\n    code object uses an extension that is not supported by the implementation).",
+);
+
+/// The arguments of a call of `hsa_executable_load_program_code_object`, converted in order.
+unsafe fn C_hsa_executable_load_program_code_object(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_hsa_executable_load_program_code_object.args::<4>(py, args, nargs, kwnames)? };
+    Ok(hsa_executable_load_program_code_object(py, &x0, &x1, rt::call::extract(x2, "options")?, &x3)?.into_ptr())
+}
+
 fn hsa_executable_load_program_code_object(py: Python<'_>, executable: &Bound<'_, PyAny>, code_object_reader: &Bound<'_, PyAny>, options: rt::CStrArg, loaded_code_object: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_executable_load_program_code_object");
     let a_executable = TYPES.record_arg::<R_hsa_executable_s>(102, executable)?;
@@ -4171,58 +5482,30 @@ fn hsa_executable_load_program_code_object(py: Python<'_>, executable: &Bound<'_
     let __r = py.allow_threads(move || unsafe { __f(a_executable, a_code_object_reader, a_options, a_loaded_code_object) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Load an agent code object into an executable.
-///
-/// The agent code object contains all defined agent
-/// allocation variables, functions, indirect functions, and kernels in a given
-/// program for a given instruction set architecture.
-///
-/// Any module linkage declaration must have been defined either by a define
-/// variable or by loading a code object that has a symbol with module linkage
-/// definition.
-///
-/// The default floating-point rounding mode of the code object associated with
-/// code_object_reader must match that of the executable
-/// (::HSA_EXECUTABLE_INFO_DEFAULT_FLOAT_ROUNDING_MODE), or be default (in which
-/// case the value of ::HSA_EXECUTABLE_INFO_DEFAULT_FLOAT_ROUNDING_MODE is used).
-/// If the agent code object uses extensions, the implementation and the agent
-/// must support them for this operation to return successfully.
-///
-/// Args:
-///     executable [in]: Executable.
-///     agent [in]: Agent to load code object for. A code object can be loaded
-///         into an executable at most once for a given agent. The instruction set
-///         architecture of the code object must be supported by the agent.
-///     code_object_reader [in]: A code object reader that holds the code object
-///         to load. If a code object reader is destroyed before all the associated
-///         executables are destroyed, the behavior is undefined.
-///     options [in]: Standard and vendor-specific options. Unknown options are
-///         ignored. A standard option begins with the "-hsa_" prefix. Options beginning
-///         with the "-hsa_ext_<extension_name>_" prefix are reserved for extensions. A
-///         vendor-specific option begins with the "-<vendor_name>_" prefix. Must be a
-///         NUL-terminated string. May be NULL.
-///     loaded_code_object [out]: Pointer to a memory location where the HSA
-///         runtime stores the loaded code object handle. May be NULL.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to
-///     allocate the required resources.
-///     ::HSA_STATUS_ERROR_INVALID_EXECUTABLE The executable is invalid.
-///     ::HSA_STATUS_ERROR_FROZEN_EXECUTABLE The executable is frozen.
-///     ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.
-///     ::HSA_STATUS_ERROR_INVALID_CODE_OBJECT_READER code_object_reader
-///     is invalid.
-///     ::HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS The code object read by @p
-///     code_object_reader is not compatible with the agent (for example, the agent
-///     does not support the instruction set architecture of the code object), the
-///     executable (for example, there is a default floating-point mode mismatch
-///     between the two), or the implementation.
-#[pyfunction]
-#[pyo3(signature = (executable, agent, code_object_reader, options, loaded_code_object))]
+/// `hsa_executable_load_agent_code_object` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_executable_load_agent_code_object: rt::call::Function = rt::call::Function::new(
+    c"hsa_executable_load_agent_code_object",
+    "hsa_executable_load_agent_code_object",
+    &["executable", "agent", "code_object_reader", "options", "loaded_code_object"],
+    rt::fastcall_entry!(C_hsa_executable_load_agent_code_object),
+    c"hsa_executable_load_agent_code_object(executable, agent, code_object_reader, options, loaded_code_object)\n--\n\nLoad an agent code object into an executable.\n\nThe agent code object contains all defined agent\nallocation variables, functions, indirect functions, and kernels in a given\nprogram for a given instruction set architecture.\n\nAny module linkage declaration must have been defined either by a define\nvariable or by loading a code object that has a symbol with module linkage\ndefinition.\n\nThe default floating-point rounding mode of the code object associated with\ncode_object_reader must match that of the executable\n(::HSA_EXECUTABLE_INFO_DEFAULT_FLOAT_ROUNDING_MODE), or be default (in which\ncase the value of ::HSA_EXECUTABLE_INFO_DEFAULT_FLOAT_ROUNDING_MODE is used).\nIf the agent code object uses extensions, the implementation and the agent\nmust support them for this operation to return successfully.\n\nArgs:\n    executable [in]: Executable.\n    agent [in]: Agent to load code object for. A code object can be loaded\n        into an executable at most once for a given agent. The instruction set\n        architecture of the code object must be supported by the agent.\n    code_object_reader [in]: A code object reader that holds the code object\n        to load. If a code object reader is destroyed before all the associated\n        executables are destroyed, the behavior is undefined.\n    options [in]: Standard and vendor-specific options. Unknown options are\n        ignored. A standard option begins with the \"-hsa_\" prefix. Options beginning\n        with the \"-hsa_ext_<extension_name>_\" prefix are reserved for extensions. A\n        vendor-specific option begins with the \"-<vendor_name>_\" prefix. Must be a\n        NUL-terminated string. May be NULL.\n    loaded_code_object [out]: Pointer to a memory location where the HSA\n        runtime stores the loaded code object handle. May be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to\n    allocate the required resources.\n    ::HSA_STATUS_ERROR_INVALID_EXECUTABLE The executable is invalid.\n    ::HSA_STATUS_ERROR_FROZEN_EXECUTABLE The executable is frozen.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.\n    ::HSA_STATUS_ERROR_INVALID_CODE_OBJECT_READER code_object_reader\n    is invalid.\n    ::HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS The code object read by @p\n    code_object_reader is not compatible with the agent (for example, the agent\n    does not support the instruction set architecture of the code object), the\n    executable (for example, there is a default floating-point mode mismatch\n    between the two), or the implementation.",
+);
+
+/// The arguments of a call of `hsa_executable_load_agent_code_object`, converted in order.
+unsafe fn C_hsa_executable_load_agent_code_object(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4] =
+        unsafe { F_hsa_executable_load_agent_code_object.args::<5>(py, args, nargs, kwnames)? };
+    Ok(hsa_executable_load_agent_code_object(py, &x0, &x1, &x2, rt::call::extract(x3, "options")?, &x4)?.into_ptr())
+}
+
 fn hsa_executable_load_agent_code_object(py: Python<'_>, executable: &Bound<'_, PyAny>, agent: &Bound<'_, PyAny>, code_object_reader: &Bound<'_, PyAny>, options: rt::CStrArg, loaded_code_object: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_executable_load_agent_code_object");
     let a_executable = TYPES.record_arg::<R_hsa_executable_s>(102, executable)?;
@@ -4240,33 +5523,30 @@ fn hsa_executable_load_agent_code_object(py: Python<'_>, executable: &Bound<'_, 
     let __r = py.allow_threads(move || unsafe { __f(a_executable, a_agent, a_code_object_reader, a_options, a_loaded_code_object) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Freeze the executable.
-///
-/// No modifications to executable can be made after freezing: no code
-/// objects can be loaded to the executable, and no external variables can be
-/// defined. Freezing the executable does not prevent querying the executable's
-/// attributes. The application must define all the external variables in an
-/// executable before freezing it.
-///
-/// Args:
-///     executable [in]: Executable.
-///     options [in]: Standard and vendor-specific options. Unknown options are
-///         ignored. A standard option begins with the "-hsa_" prefix. Options beginning
-///         with the "-hsa_ext_<extension_name>_" prefix are reserved for extensions. A
-///         vendor-specific option begins with the "-<vendor_name>_" prefix. Must be a
-///         NUL-terminated string. May be NULL.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_EXECUTABLE The executable is invalid.
-///     ::HSA_STATUS_ERROR_VARIABLE_UNDEFINED One or more variables are
-///     undefined in the executable.
-///     ::HSA_STATUS_ERROR_FROZEN_EXECUTABLE executable is already frozen.
-#[pyfunction]
-#[pyo3(signature = (executable, options))]
+/// `hsa_executable_freeze` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_executable_freeze: rt::call::Function = rt::call::Function::new(
+    c"hsa_executable_freeze",
+    "hsa_executable_freeze",
+    &["executable", "options"],
+    rt::fastcall_entry!(C_hsa_executable_freeze),
+    c"hsa_executable_freeze(executable, options)\n--\n\nFreeze the executable.\n\nNo modifications to executable can be made after freezing: no code\nobjects can be loaded to the executable, and no external variables can be\ndefined. Freezing the executable does not prevent querying the executable's\nattributes. The application must define all the external variables in an\nexecutable before freezing it.\n\nArgs:\n    executable [in]: Executable.\n    options [in]: Standard and vendor-specific options. Unknown options are\n        ignored. A standard option begins with the \"-hsa_\" prefix. Options beginning\n        with the \"-hsa_ext_<extension_name>_\" prefix are reserved for extensions. A\n        vendor-specific option begins with the \"-<vendor_name>_\" prefix. Must be a\n        NUL-terminated string. May be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_EXECUTABLE The executable is invalid.\n    ::HSA_STATUS_ERROR_VARIABLE_UNDEFINED One or more variables are\n    undefined in the executable.\n    ::HSA_STATUS_ERROR_FROZEN_EXECUTABLE executable is already frozen.",
+);
+
+/// The arguments of a call of `hsa_executable_freeze`, converted in order.
+unsafe fn C_hsa_executable_freeze(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_executable_freeze.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_executable_freeze(py, &x0, rt::call::extract(x1, "options")?)?.into_ptr())
+}
+
 fn hsa_executable_freeze(py: Python<'_>, executable: &Bound<'_, PyAny>, options: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_executable_freeze");
     let a_executable = TYPES.record_arg::<R_hsa_executable_s>(102, executable)?;
@@ -4280,25 +5560,30 @@ fn hsa_executable_freeze(py: Python<'_>, executable: &Bound<'_, PyAny>, options:
     let __r = py.allow_threads(move || unsafe { __f(a_executable, a_options) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Get the current value of an attribute for a given executable.
-///
-/// Args:
-///     executable [in]: Executable.
-///     attribute [in]: Attribute to query.
-///     value [out]: Pointer to an application-allocated buffer where to store
-///         the value of the attribute. If the buffer passed by the application is not
-///         large enough to hold the value of attribute, the behavior is undefined.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_EXECUTABLE The executable is invalid.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT attribute is an invalid
-///     executable attribute, or value is NULL.
-#[pyfunction]
-#[pyo3(signature = (executable, attribute, value))]
+/// `hsa_executable_get_info` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_executable_get_info: rt::call::Function = rt::call::Function::new(
+    c"hsa_executable_get_info",
+    "hsa_executable_get_info",
+    &["executable", "attribute", "value"],
+    rt::fastcall_entry!(C_hsa_executable_get_info),
+    c"hsa_executable_get_info(executable, attribute, value)\n--\n\nGet the current value of an attribute for a given executable.\n\nArgs:\n    executable [in]: Executable.\n    attribute [in]: Attribute to query.\n    value [out]: Pointer to an application-allocated buffer where to store\n        the value of the attribute. If the buffer passed by the application is not\n        large enough to hold the value of attribute, the behavior is undefined.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_EXECUTABLE The executable is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT attribute is an invalid\n    executable attribute, or value is NULL.",
+);
+
+/// The arguments of a call of `hsa_executable_get_info`, converted in order.
+unsafe fn C_hsa_executable_get_info(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hsa_executable_get_info.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hsa_executable_get_info(py, &x0, &x1, rt::call::extract(x2, "value")?)?.into_ptr())
+}
+
 fn hsa_executable_get_info(py: Python<'_>, executable: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, value: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_executable_get_info");
     let a_executable = TYPES.record_arg::<R_hsa_executable_s>(102, executable)?;
@@ -4313,38 +5598,30 @@ fn hsa_executable_get_info(py: Python<'_>, executable: &Bound<'_, PyAny>, attrib
     let __r = py.allow_threads(move || unsafe { __f(a_executable, a_attribute, a_value) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Define an external global variable with program allocation.
-///
-/// This function allows the application to provide the definition
-/// of a variable in the global segment memory with program allocation. The
-/// variable must be defined before loading a code object into an executable.
-/// In addition, code objects loaded must not define the variable.
-///
-/// Args:
-///     executable [in]: Executable. Must not be in frozen state.
-///     variable_name [in]: Name of the variable. The Programmer's Reference
-///         Manual describes the standard name mangling scheme.
-///     address [in]: Address where the variable is defined. This address must
-///         be in global memory and can be read and written by any agent in the
-///         system. The application cannot deallocate the buffer pointed by address
-///         before executable is destroyed.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to
-///     allocate the required resources.
-///     ::HSA_STATUS_ERROR_INVALID_EXECUTABLE The executable is invalid.
-///     ::HSA_STATUS_ERROR_VARIABLE_ALREADY_DEFINED The variable is
-///     already defined.
-///     ::HSA_STATUS_ERROR_INVALID_SYMBOL_NAME There is no variable with the
-///     variable_name.
-///     ::HSA_STATUS_ERROR_FROZEN_EXECUTABLE executable is frozen.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT variable_name is NULL.
-#[pyfunction]
-#[pyo3(signature = (executable, variable_name, address))]
+/// `hsa_executable_global_variable_define` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_executable_global_variable_define: rt::call::Function = rt::call::Function::new(
+    c"hsa_executable_global_variable_define",
+    "hsa_executable_global_variable_define",
+    &["executable", "variable_name", "address"],
+    rt::fastcall_entry!(C_hsa_executable_global_variable_define),
+    c"hsa_executable_global_variable_define(executable, variable_name, address)\n--\n\nDefine an external global variable with program allocation.\n\nThis function allows the application to provide the definition\nof a variable in the global segment memory with program allocation. The\nvariable must be defined before loading a code object into an executable.\nIn addition, code objects loaded must not define the variable.\n\nArgs:\n    executable [in]: Executable. Must not be in frozen state.\n    variable_name [in]: Name of the variable. The Programmer's Reference\n        Manual describes the standard name mangling scheme.\n    address [in]: Address where the variable is defined. This address must\n        be in global memory and can be read and written by any agent in the\n        system. The application cannot deallocate the buffer pointed by address\n        before executable is destroyed.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to\n    allocate the required resources.\n    ::HSA_STATUS_ERROR_INVALID_EXECUTABLE The executable is invalid.\n    ::HSA_STATUS_ERROR_VARIABLE_ALREADY_DEFINED The variable is\n    already defined.\n    ::HSA_STATUS_ERROR_INVALID_SYMBOL_NAME There is no variable with the\n    variable_name.\n    ::HSA_STATUS_ERROR_FROZEN_EXECUTABLE executable is frozen.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT variable_name is NULL.",
+);
+
+/// The arguments of a call of `hsa_executable_global_variable_define`, converted in order.
+unsafe fn C_hsa_executable_global_variable_define(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hsa_executable_global_variable_define.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hsa_executable_global_variable_define(py, &x0, rt::call::extract(x1, "variable_name")?, rt::call::extract(x2, "address")?)?.into_ptr())
+}
+
 fn hsa_executable_global_variable_define(py: Python<'_>, executable: &Bound<'_, PyAny>, variable_name: rt::CStrArg, address: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_executable_global_variable_define");
     let a_executable = TYPES.record_arg::<R_hsa_executable_s>(102, executable)?;
@@ -4359,40 +5636,30 @@ fn hsa_executable_global_variable_define(py: Python<'_>, executable: &Bound<'_, 
     let __r = py.allow_threads(move || unsafe { __f(a_executable, a_variable_name, a_address) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Define an external global variable with agent allocation.
-///
-/// This function allows the application to provide the definition
-/// of a variable in the global segment memory with agent allocation. The
-/// variable must be defined before loading a code object into an executable.
-/// In addition, code objects loaded must not define the variable.
-///
-/// Args:
-///     executable [in]: Executable. Must not be in frozen state.
-///     agent [in]: Agent for which the variable is being defined.
-///     variable_name [in]: Name of the variable. The Programmer's Reference
-///         Manual describes the standard name mangling scheme.
-///     address [in]: Address where the variable is defined. This address must
-///         have been previously allocated using ::hsa_memory_allocate in a global region
-///         that is only visible to agent. The application cannot deallocate the
-///         buffer pointed by address before executable is destroyed.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to
-///     allocate the required resources.
-///     ::HSA_STATUS_ERROR_INVALID_EXECUTABLE The executable is invalid.
-///     ::HSA_STATUS_ERROR_INVALID_AGENT agent is invalid.
-///     ::HSA_STATUS_ERROR_VARIABLE_ALREADY_DEFINED The variable is
-///     already defined.
-///     ::HSA_STATUS_ERROR_INVALID_SYMBOL_NAME There is no variable with the
-///     variable_name.
-///     ::HSA_STATUS_ERROR_FROZEN_EXECUTABLE executable is frozen.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT variable_name is NULL.
-#[pyfunction]
-#[pyo3(signature = (executable, agent, variable_name, address))]
+/// `hsa_executable_agent_global_variable_define` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_executable_agent_global_variable_define: rt::call::Function = rt::call::Function::new(
+    c"hsa_executable_agent_global_variable_define",
+    "hsa_executable_agent_global_variable_define",
+    &["executable", "agent", "variable_name", "address"],
+    rt::fastcall_entry!(C_hsa_executable_agent_global_variable_define),
+    c"hsa_executable_agent_global_variable_define(executable, agent, variable_name, address)\n--\n\nDefine an external global variable with agent allocation.\n\nThis function allows the application to provide the definition\nof a variable in the global segment memory with agent allocation. The\nvariable must be defined before loading a code object into an executable.\nIn addition, code objects loaded must not define the variable.\n\nArgs:\n    executable [in]: Executable. Must not be in frozen state.\n    agent [in]: Agent for which the variable is being defined.\n    variable_name [in]: Name of the variable. The Programmer's Reference\n        Manual describes the standard name mangling scheme.\n    address [in]: Address where the variable is defined. This address must\n        have been previously allocated using ::hsa_memory_allocate in a global region\n        that is only visible to agent. The application cannot deallocate the\n        buffer pointed by address before executable is destroyed.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to\n    allocate the required resources.\n    ::HSA_STATUS_ERROR_INVALID_EXECUTABLE The executable is invalid.\n    ::HSA_STATUS_ERROR_INVALID_AGENT agent is invalid.\n    ::HSA_STATUS_ERROR_VARIABLE_ALREADY_DEFINED The variable is\n    already defined.\n    ::HSA_STATUS_ERROR_INVALID_SYMBOL_NAME There is no variable with the\n    variable_name.\n    ::HSA_STATUS_ERROR_FROZEN_EXECUTABLE executable is frozen.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT variable_name is NULL.",
+);
+
+/// The arguments of a call of `hsa_executable_agent_global_variable_define`, converted in order.
+unsafe fn C_hsa_executable_agent_global_variable_define(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_hsa_executable_agent_global_variable_define.args::<4>(py, args, nargs, kwnames)? };
+    Ok(hsa_executable_agent_global_variable_define(py, &x0, &x1, rt::call::extract(x2, "variable_name")?, rt::call::extract(x3, "address")?)?.into_ptr())
+}
+
 fn hsa_executable_agent_global_variable_define(py: Python<'_>, executable: &Bound<'_, PyAny>, agent: &Bound<'_, PyAny>, variable_name: rt::CStrArg, address: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_executable_agent_global_variable_define");
     let a_executable = TYPES.record_arg::<R_hsa_executable_s>(102, executable)?;
@@ -4408,40 +5675,30 @@ fn hsa_executable_agent_global_variable_define(py: Python<'_>, executable: &Boun
     let __r = py.allow_threads(move || unsafe { __f(a_executable, a_agent, a_variable_name, a_address) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Define an external readonly variable.
-///
-/// This function allows the application to provide the definition
-/// of a variable in the readonly segment memory. The variable must be defined
-/// before loading a code object into an executable. In addition, code objects
-/// loaded must not define the variable.
-///
-/// Args:
-///     executable [in]: Executable. Must not be in frozen state.
-///     agent [in]: Agent for which the variable is being defined.
-///     variable_name [in]: Name of the variable. The Programmer's Reference
-///         Manual describes the standard name mangling scheme.
-///     address [in]: Address where the variable is defined. This address must
-///         have been previously allocated using ::hsa_memory_allocate in a readonly
-///         region associated with agent. The application cannot deallocate the buffer
-///         pointed by address before executable is destroyed.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to
-///     allocate the required resources.
-///     ::HSA_STATUS_ERROR_INVALID_EXECUTABLE Executable is invalid.
-///     ::HSA_STATUS_ERROR_INVALID_AGENT agent is invalid.
-///     ::HSA_STATUS_ERROR_VARIABLE_ALREADY_DEFINED The variable is
-///     already defined.
-///     ::HSA_STATUS_ERROR_INVALID_SYMBOL_NAME There is no variable with the
-///     variable_name.
-///     ::HSA_STATUS_ERROR_FROZEN_EXECUTABLE executable is frozen.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT variable_name is NULL.
-#[pyfunction]
-#[pyo3(signature = (executable, agent, variable_name, address))]
+/// `hsa_executable_readonly_variable_define` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_executable_readonly_variable_define: rt::call::Function = rt::call::Function::new(
+    c"hsa_executable_readonly_variable_define",
+    "hsa_executable_readonly_variable_define",
+    &["executable", "agent", "variable_name", "address"],
+    rt::fastcall_entry!(C_hsa_executable_readonly_variable_define),
+    c"hsa_executable_readonly_variable_define(executable, agent, variable_name, address)\n--\n\nDefine an external readonly variable.\n\nThis function allows the application to provide the definition\nof a variable in the readonly segment memory. The variable must be defined\nbefore loading a code object into an executable. In addition, code objects\nloaded must not define the variable.\n\nArgs:\n    executable [in]: Executable. Must not be in frozen state.\n    agent [in]: Agent for which the variable is being defined.\n    variable_name [in]: Name of the variable. The Programmer's Reference\n        Manual describes the standard name mangling scheme.\n    address [in]: Address where the variable is defined. This address must\n        have been previously allocated using ::hsa_memory_allocate in a readonly\n        region associated with agent. The application cannot deallocate the buffer\n        pointed by address before executable is destroyed.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to\n    allocate the required resources.\n    ::HSA_STATUS_ERROR_INVALID_EXECUTABLE Executable is invalid.\n    ::HSA_STATUS_ERROR_INVALID_AGENT agent is invalid.\n    ::HSA_STATUS_ERROR_VARIABLE_ALREADY_DEFINED The variable is\n    already defined.\n    ::HSA_STATUS_ERROR_INVALID_SYMBOL_NAME There is no variable with the\n    variable_name.\n    ::HSA_STATUS_ERROR_FROZEN_EXECUTABLE executable is frozen.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT variable_name is NULL.",
+);
+
+/// The arguments of a call of `hsa_executable_readonly_variable_define`, converted in order.
+unsafe fn C_hsa_executable_readonly_variable_define(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_hsa_executable_readonly_variable_define.args::<4>(py, args, nargs, kwnames)? };
+    Ok(hsa_executable_readonly_variable_define(py, &x0, &x1, rt::call::extract(x2, "variable_name")?, rt::call::extract(x3, "address")?)?.into_ptr())
+}
+
 fn hsa_executable_readonly_variable_define(py: Python<'_>, executable: &Bound<'_, PyAny>, agent: &Bound<'_, PyAny>, variable_name: rt::CStrArg, address: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_executable_readonly_variable_define");
     let a_executable = TYPES.record_arg::<R_hsa_executable_s>(102, executable)?;
@@ -4457,26 +5714,30 @@ fn hsa_executable_readonly_variable_define(py: Python<'_>, executable: &Bound<'_
     let __r = py.allow_threads(move || unsafe { __f(a_executable, a_agent, a_variable_name, a_address) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Validate an executable. Checks that all code objects have matching
-/// machine model, profile, and default floating-point rounding mode. Checks that
-/// all declarations have definitions. Checks declaration-definition
-/// compatibility (see the HSA Programming Reference Manual for compatibility
-/// rules). Invoking this function is equivalent to invoking
-/// ::hsa_executable_validate_alt with no options.
-///
-/// Args:
-///     executable [in]: Executable. Must be in frozen state.
-///
-/// Returns: a tuple of 2 item(s):
-///     hsa_status_t: status
-///     result: int
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_EXECUTABLE executable is invalid.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT result is NULL.
-#[pyfunction]
-#[pyo3(signature = (executable))]
+/// `hsa_executable_validate` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_executable_validate: rt::call::Function = rt::call::Function::new(
+    c"hsa_executable_validate",
+    "hsa_executable_validate",
+    &["executable"],
+    rt::fastcall_entry!(C_hsa_executable_validate),
+    c"hsa_executable_validate(executable)\n--\n\nValidate an executable. Checks that all code objects have matching\nmachine model, profile, and default floating-point rounding mode. Checks that\nall declarations have definitions. Checks declaration-definition\ncompatibility (see the HSA Programming Reference Manual for compatibility\nrules). Invoking this function is equivalent to invoking\n::hsa_executable_validate_alt with no options.\n\nArgs:\n    executable [in]: Executable. Must be in frozen state.\n\nReturns: a tuple of 2 item(s):\n    hsa_status_t: status\n    result: int\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_EXECUTABLE executable is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT result is NULL.",
+);
+
+/// The arguments of a call of `hsa_executable_validate`, converted in order.
+unsafe fn C_hsa_executable_validate(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_hsa_executable_validate.args::<1>(py, args, nargs, kwnames)? };
+    Ok(hsa_executable_validate(py, &x0)?.into_ptr())
+}
+
 fn hsa_executable_validate(py: Python<'_>, executable: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_executable_validate");
     let a_executable = TYPES.record_arg::<R_hsa_executable_s>(102, executable)?;
@@ -4491,30 +5752,30 @@ fn hsa_executable_validate(py: Python<'_>, executable: &Bound<'_, PyAny>) -> PyR
     let __r = py.allow_threads(move || unsafe { __f(a_executable, a_result) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_result)?])
 }
-/// Validate an executable. Checks that all code objects have matching
-/// machine model, profile, and default floating-point rounding mode. Checks that
-/// all declarations have definitions. Checks declaration-definition
-/// compatibility (see the HSA Programming Reference Manual for compatibility
-/// rules).
-///
-/// Args:
-///     executable [in]: Executable. Must be in frozen state.
-///     options [in]: Standard and vendor-specific options. Unknown options are
-///         ignored. A standard option begins with the "-hsa_" prefix. Options beginning
-///         with the "-hsa_ext_<extension_name>_" prefix are reserved for extensions. A
-///         vendor-specific option begins with the "-<vendor_name>_" prefix. Must be a
-///         NUL-terminated string. May be NULL.
-///
-/// Returns: a tuple of 2 item(s):
-///     hsa_status_t: status
-///     result: int
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_EXECUTABLE executable is invalid.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT result is NULL.
-#[pyfunction]
-#[pyo3(signature = (executable, options))]
+/// `hsa_executable_validate_alt` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_executable_validate_alt: rt::call::Function = rt::call::Function::new(
+    c"hsa_executable_validate_alt",
+    "hsa_executable_validate_alt",
+    &["executable", "options"],
+    rt::fastcall_entry!(C_hsa_executable_validate_alt),
+    c"hsa_executable_validate_alt(executable, options)\n--\n\nValidate an executable. Checks that all code objects have matching\nmachine model, profile, and default floating-point rounding mode. Checks that\nall declarations have definitions. Checks declaration-definition\ncompatibility (see the HSA Programming Reference Manual for compatibility\nrules).\n\nArgs:\n    executable [in]: Executable. Must be in frozen state.\n    options [in]: Standard and vendor-specific options. Unknown options are\n        ignored. A standard option begins with the \"-hsa_\" prefix. Options beginning\n        with the \"-hsa_ext_<extension_name>_\" prefix are reserved for extensions. A\n        vendor-specific option begins with the \"-<vendor_name>_\" prefix. Must be a\n        NUL-terminated string. May be NULL.\n\nReturns: a tuple of 2 item(s):\n    hsa_status_t: status\n    result: int\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_EXECUTABLE executable is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT result is NULL.",
+);
+
+/// The arguments of a call of `hsa_executable_validate_alt`, converted in order.
+unsafe fn C_hsa_executable_validate_alt(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_executable_validate_alt.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_executable_validate_alt(py, &x0, rt::call::extract(x1, "options")?)?.into_ptr())
+}
+
 fn hsa_executable_validate_alt(py: Python<'_>, executable: &Bound<'_, PyAny>, options: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_executable_validate_alt");
     let a_executable = TYPES.record_arg::<R_hsa_executable_s>(102, executable)?;
@@ -4530,35 +5791,30 @@ fn hsa_executable_validate_alt(py: Python<'_>, executable: &Bound<'_, PyAny>, op
     let __r = py.allow_threads(move || unsafe { __f(a_executable, a_options, a_result) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_result)?])
 }
-/// Deprecated: Use ::hsa_executable_get_symbol_by_name instead.
-///
-/// Get the symbol handle for a given a symbol name.
-///
-/// Args:
-///     executable [in]: Executable.
-///     module_name [in]: Module name. Must be NULL if the symbol has
-///         program linkage.
-///     symbol_name [in]: Symbol name.
-///     agent [in]: Agent associated with the symbol. If the symbol is
-///         independent of any agent (for example, a variable with program
-///         allocation), this argument is ignored.
-///     call_convention [in]: Call convention associated with the symbol. If the
-///         symbol does not correspond to an indirect function, this argument is ignored.
-///     symbol [out]: Memory location where the HSA runtime stores the symbol
-///         handle.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_EXECUTABLE The executable is invalid.
-///     ::HSA_STATUS_ERROR_INVALID_SYMBOL_NAME There is no symbol with a name
-///     that matches symbol_name.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT symbol_name is NULL, or
-///     symbol is NULL.
-#[pyfunction]
-#[pyo3(signature = (executable, module_name, symbol_name, agent, call_convention, symbol))]
+/// `hsa_executable_get_symbol` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_executable_get_symbol: rt::call::Function = rt::call::Function::new(
+    c"hsa_executable_get_symbol",
+    "hsa_executable_get_symbol",
+    &["executable", "module_name", "symbol_name", "agent", "call_convention", "symbol"],
+    rt::fastcall_entry!(C_hsa_executable_get_symbol),
+    c"hsa_executable_get_symbol(executable, module_name, symbol_name, agent, call_convention, symbol)\n--\n\nDeprecated: Use ::hsa_executable_get_symbol_by_name instead.\n\nGet the symbol handle for a given a symbol name.\n\nArgs:\n    executable [in]: Executable.\n    module_name [in]: Module name. Must be NULL if the symbol has\n        program linkage.\n    symbol_name [in]: Symbol name.\n    agent [in]: Agent associated with the symbol. If the symbol is\n        independent of any agent (for example, a variable with program\n        allocation), this argument is ignored.\n    call_convention [in]: Call convention associated with the symbol. If the\n        symbol does not correspond to an indirect function, this argument is ignored.\n    symbol [out]: Memory location where the HSA runtime stores the symbol\n        handle.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_EXECUTABLE The executable is invalid.\n    ::HSA_STATUS_ERROR_INVALID_SYMBOL_NAME There is no symbol with a name\n    that matches symbol_name.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT symbol_name is NULL, or\n    symbol is NULL.",
+);
+
+/// The arguments of a call of `hsa_executable_get_symbol`, converted in order.
+unsafe fn C_hsa_executable_get_symbol(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5] =
+        unsafe { F_hsa_executable_get_symbol.args::<6>(py, args, nargs, kwnames)? };
+    Ok(hsa_executable_get_symbol(py, &x0, rt::call::extract(x1, "module_name")?, rt::call::extract(x2, "symbol_name")?, &x3, rt::call::extract(x4, "call_convention")?, &x5)?.into_ptr())
+}
+
 fn hsa_executable_get_symbol(py: Python<'_>, executable: &Bound<'_, PyAny>, module_name: rt::CStrArg, symbol_name: rt::CStrArg, agent: &Bound<'_, PyAny>, call_convention: rt::CInt<i32>, symbol: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_executable_get_symbol");
     let a_executable = TYPES.record_arg::<R_hsa_executable_s>(102, executable)?;
@@ -4577,31 +5833,30 @@ fn hsa_executable_get_symbol(py: Python<'_>, executable: &Bound<'_, PyAny>, modu
     let __r = py.allow_threads(move || unsafe { __f(a_executable, a_module_name, a_symbol_name, a_agent, a_call_convention, a_symbol) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Retrieve the symbol handle corresponding to a given a symbol name.
-///
-/// Args:
-///     executable [in]: Executable.
-///     symbol_name [in]: Symbol name. Must be a NUL-terminated character
-///         array. The Programmer's Reference Manual describes the standard name mangling
-///         scheme.
-///     agent [in]: Pointer to the agent for which the symbol with the given
-///         name is defined. If the symbol corresponding to the given name has program
-///         allocation, agent must be NULL.
-///     symbol [out]: Memory location where the HSA runtime stores the symbol
-///         handle. Must not be NULL.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_EXECUTABLE The executable is invalid.
-///     ::HSA_STATUS_ERROR_INVALID_SYMBOL_NAME There is no symbol with a name
-///     that matches symbol_name.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT symbol_name is NULL, or @p
-///     symbol is NULL.
-#[pyfunction]
-#[pyo3(signature = (executable, symbol_name, agent, symbol))]
+/// `hsa_executable_get_symbol_by_name` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_executable_get_symbol_by_name: rt::call::Function = rt::call::Function::new(
+    c"hsa_executable_get_symbol_by_name",
+    "hsa_executable_get_symbol_by_name",
+    &["executable", "symbol_name", "agent", "symbol"],
+    rt::fastcall_entry!(C_hsa_executable_get_symbol_by_name),
+    c"hsa_executable_get_symbol_by_name(executable, symbol_name, agent, symbol)\n--\n\nRetrieve the symbol handle corresponding to a given a symbol name.\n\nArgs:\n    executable [in]: Executable.\n    symbol_name [in]: Symbol name. Must be a NUL-terminated character\n        array. The Programmer's Reference Manual describes the standard name mangling\n        scheme.\n    agent [in]: Pointer to the agent for which the symbol with the given\n        name is defined. If the symbol corresponding to the given name has program\n        allocation, agent must be NULL.\n    symbol [out]: Memory location where the HSA runtime stores the symbol\n        handle. Must not be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_EXECUTABLE The executable is invalid.\n    ::HSA_STATUS_ERROR_INVALID_SYMBOL_NAME There is no symbol with a name\n    that matches symbol_name.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT symbol_name is NULL, or @p\n    symbol is NULL.",
+);
+
+/// The arguments of a call of `hsa_executable_get_symbol_by_name`, converted in order.
+unsafe fn C_hsa_executable_get_symbol_by_name(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_hsa_executable_get_symbol_by_name.args::<4>(py, args, nargs, kwnames)? };
+    Ok(hsa_executable_get_symbol_by_name(py, &x0, rt::call::extract(x1, "symbol_name")?, &x2, &x3)?.into_ptr())
+}
+
 fn hsa_executable_get_symbol_by_name(py: Python<'_>, executable: &Bound<'_, PyAny>, symbol_name: rt::CStrArg, agent: &Bound<'_, PyAny>, symbol: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_executable_get_symbol_by_name");
     let a_executable = TYPES.record_arg::<R_hsa_executable_s>(102, executable)?;
@@ -4619,26 +5874,30 @@ fn hsa_executable_get_symbol_by_name(py: Python<'_>, executable: &Bound<'_, PyAn
     let __r = py.allow_threads(move || unsafe { __f(a_executable, a_symbol_name, a_agent, a_symbol) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Get the current value of an attribute for a given executable symbol.
-///
-/// Args:
-///     executable_symbol [in]: Executable symbol.
-///     attribute [in]: Attribute to query.
-///     value [out]: Pointer to an application-allocated buffer where to store
-///         the value of the attribute. If the buffer passed by the application is not
-///         large enough to hold the value of attribute, the behavior is undefined.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_EXECUTABLE_SYMBOL The executable symbol is
-///     invalid.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT attribute is an invalid
-///     executable symbol attribute, or value is NULL.
-#[pyfunction]
-#[pyo3(signature = (executable_symbol, attribute, value))]
+/// `hsa_executable_symbol_get_info` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_executable_symbol_get_info: rt::call::Function = rt::call::Function::new(
+    c"hsa_executable_symbol_get_info",
+    "hsa_executable_symbol_get_info",
+    &["executable_symbol", "attribute", "value"],
+    rt::fastcall_entry!(C_hsa_executable_symbol_get_info),
+    c"hsa_executable_symbol_get_info(executable_symbol, attribute, value)\n--\n\nGet the current value of an attribute for a given executable symbol.\n\nArgs:\n    executable_symbol [in]: Executable symbol.\n    attribute [in]: Attribute to query.\n    value [out]: Pointer to an application-allocated buffer where to store\n        the value of the attribute. If the buffer passed by the application is not\n        large enough to hold the value of attribute, the behavior is undefined.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_EXECUTABLE_SYMBOL The executable symbol is\n    invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT attribute is an invalid\n    executable symbol attribute, or value is NULL.",
+);
+
+/// The arguments of a call of `hsa_executable_symbol_get_info`, converted in order.
+unsafe fn C_hsa_executable_symbol_get_info(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hsa_executable_symbol_get_info.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hsa_executable_symbol_get_info(py, &x0, &x1, rt::call::extract(x2, "value")?)?.into_ptr())
+}
+
 fn hsa_executable_symbol_get_info(py: Python<'_>, executable_symbol: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, value: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_executable_symbol_get_info");
     let a_executable_symbol = TYPES.record_arg::<R_hsa_executable_symbol_s>(104, executable_symbol)?;
@@ -4653,30 +5912,30 @@ fn hsa_executable_symbol_get_info(py: Python<'_>, executable_symbol: &Bound<'_, 
     let __r = py.allow_threads(move || unsafe { __f(a_executable_symbol, a_attribute, a_value) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Deprecated: 
-///
-/// Iterate over the symbols in a executable, and invoke an
-/// application-defined callback on every iteration.
-///
-/// Args:
-///     executable [in]: Executable.
-///     callback [in]: Callback to be invoked once per executable symbol. The
-///         HSA runtime passes three arguments to the callback: the executable, a symbol,
-///         and the application data.  If callback returns a status other than
-///         ::HSA_STATUS_SUCCESS for a particular iteration, the traversal stops and
-///         ::hsa_executable_iterate_symbols returns that status value.
-///     data [in]: Application data that is passed to callback on every
-///         iteration. May be NULL.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_EXECUTABLE The executable is invalid.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT callback is NULL.
-#[pyfunction]
-#[pyo3(signature = (executable, callback, data))]
+/// `hsa_executable_iterate_symbols` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_executable_iterate_symbols: rt::call::Function = rt::call::Function::new(
+    c"hsa_executable_iterate_symbols",
+    "hsa_executable_iterate_symbols",
+    &["executable", "callback", "data"],
+    rt::fastcall_entry!(C_hsa_executable_iterate_symbols),
+    c"hsa_executable_iterate_symbols(executable, callback, data)\n--\n\nDeprecated: \n\nIterate over the symbols in a executable, and invoke an\napplication-defined callback on every iteration.\n\nArgs:\n    executable [in]: Executable.\n    callback [in]: Callback to be invoked once per executable symbol. The\n        HSA runtime passes three arguments to the callback: the executable, a symbol,\n        and the application data.  If callback returns a status other than\n        ::HSA_STATUS_SUCCESS for a particular iteration, the traversal stops and\n        ::hsa_executable_iterate_symbols returns that status value.\n    data [in]: Application data that is passed to callback on every\n        iteration. May be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_EXECUTABLE The executable is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT callback is NULL.",
+);
+
+/// The arguments of a call of `hsa_executable_iterate_symbols`, converted in order.
+unsafe fn C_hsa_executable_iterate_symbols(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hsa_executable_iterate_symbols.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hsa_executable_iterate_symbols(py, &x0, rt::call::extract(x1, "callback")?, rt::call::extract(x2, "data")?)?.into_ptr())
+}
+
 fn hsa_executable_iterate_symbols(py: Python<'_>, executable: &Bound<'_, PyAny>, callback: rt::PtrArgMut, data: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_executable_iterate_symbols");
     let a_executable = TYPES.record_arg::<R_hsa_executable_s>(102, executable)?;
@@ -4691,30 +5950,30 @@ fn hsa_executable_iterate_symbols(py: Python<'_>, executable: &Bound<'_, PyAny>,
     let __r = py.allow_threads(move || unsafe { __f(a_executable, a_callback, a_data) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Iterate over the kernels, indirect functions, and agent allocation
-/// variables in an executable for a given agent, and invoke an application-
-/// defined callback on every iteration.
-///
-/// Args:
-///     executable [in]: Executable.
-///     agent [in]: Agent.
-///     callback [in]: Callback to be invoked once per executable symbol. The
-///         HSA runtime passes three arguments to the callback: the executable, a symbol,
-///         and the application data.  If callback returns a status other than
-///         ::HSA_STATUS_SUCCESS for a particular iteration, the traversal stops and
-///         ::hsa_executable_iterate_symbols returns that status value.
-///     data [in]: Application data that is passed to callback on every
-///         iteration. May be NULL.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_EXECUTABLE The executable is invalid.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT callback is NULL.
-#[pyfunction]
-#[pyo3(signature = (executable, agent, callback, data))]
+/// `hsa_executable_iterate_agent_symbols` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_executable_iterate_agent_symbols: rt::call::Function = rt::call::Function::new(
+    c"hsa_executable_iterate_agent_symbols",
+    "hsa_executable_iterate_agent_symbols",
+    &["executable", "agent", "callback", "data"],
+    rt::fastcall_entry!(C_hsa_executable_iterate_agent_symbols),
+    c"hsa_executable_iterate_agent_symbols(executable, agent, callback, data)\n--\n\nIterate over the kernels, indirect functions, and agent allocation\nvariables in an executable for a given agent, and invoke an application-\ndefined callback on every iteration.\n\nArgs:\n    executable [in]: Executable.\n    agent [in]: Agent.\n    callback [in]: Callback to be invoked once per executable symbol. The\n        HSA runtime passes three arguments to the callback: the executable, a symbol,\n        and the application data.  If callback returns a status other than\n        ::HSA_STATUS_SUCCESS for a particular iteration, the traversal stops and\n        ::hsa_executable_iterate_symbols returns that status value.\n    data [in]: Application data that is passed to callback on every\n        iteration. May be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_EXECUTABLE The executable is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT callback is NULL.",
+);
+
+/// The arguments of a call of `hsa_executable_iterate_agent_symbols`, converted in order.
+unsafe fn C_hsa_executable_iterate_agent_symbols(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_hsa_executable_iterate_agent_symbols.args::<4>(py, args, nargs, kwnames)? };
+    Ok(hsa_executable_iterate_agent_symbols(py, &x0, &x1, rt::call::extract(x2, "callback")?, rt::call::extract(x3, "data")?)?.into_ptr())
+}
+
 fn hsa_executable_iterate_agent_symbols(py: Python<'_>, executable: &Bound<'_, PyAny>, agent: &Bound<'_, PyAny>, callback: rt::PtrArgMut, data: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_executable_iterate_agent_symbols");
     let a_executable = TYPES.record_arg::<R_hsa_executable_s>(102, executable)?;
@@ -4730,28 +5989,30 @@ fn hsa_executable_iterate_agent_symbols(py: Python<'_>, executable: &Bound<'_, P
     let __r = py.allow_threads(move || unsafe { __f(a_executable, a_agent, a_callback, a_data) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Iterate over the program allocation variables in an executable, and
-/// invoke an application-defined callback on every iteration.
-///
-/// Args:
-///     executable [in]: Executable.
-///     callback [in]: Callback to be invoked once per executable symbol. The
-///         HSA runtime passes three arguments to the callback: the executable, a symbol,
-///         and the application data.  If callback returns a status other than
-///         ::HSA_STATUS_SUCCESS for a particular iteration, the traversal stops and
-///         ::hsa_executable_iterate_symbols returns that status value.
-///     data [in]: Application data that is passed to callback on every
-///         iteration. May be NULL.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_EXECUTABLE The executable is invalid.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT callback is NULL.
-#[pyfunction]
-#[pyo3(signature = (executable, callback, data))]
+/// `hsa_executable_iterate_program_symbols` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_executable_iterate_program_symbols: rt::call::Function = rt::call::Function::new(
+    c"hsa_executable_iterate_program_symbols",
+    "hsa_executable_iterate_program_symbols",
+    &["executable", "callback", "data"],
+    rt::fastcall_entry!(C_hsa_executable_iterate_program_symbols),
+    c"hsa_executable_iterate_program_symbols(executable, callback, data)\n--\n\nIterate over the program allocation variables in an executable, and\ninvoke an application-defined callback on every iteration.\n\nArgs:\n    executable [in]: Executable.\n    callback [in]: Callback to be invoked once per executable symbol. The\n        HSA runtime passes three arguments to the callback: the executable, a symbol,\n        and the application data.  If callback returns a status other than\n        ::HSA_STATUS_SUCCESS for a particular iteration, the traversal stops and\n        ::hsa_executable_iterate_symbols returns that status value.\n    data [in]: Application data that is passed to callback on every\n        iteration. May be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_EXECUTABLE The executable is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT callback is NULL.",
+);
+
+/// The arguments of a call of `hsa_executable_iterate_program_symbols`, converted in order.
+unsafe fn C_hsa_executable_iterate_program_symbols(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hsa_executable_iterate_program_symbols.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hsa_executable_iterate_program_symbols(py, &x0, rt::call::extract(x1, "callback")?, rt::call::extract(x2, "data")?)?.into_ptr())
+}
+
 fn hsa_executable_iterate_program_symbols(py: Python<'_>, executable: &Bound<'_, PyAny>, callback: rt::PtrArgMut, data: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_executable_iterate_program_symbols");
     let a_executable = TYPES.record_arg::<R_hsa_executable_s>(102, executable)?;
@@ -4766,42 +6027,30 @@ fn hsa_executable_iterate_program_symbols(py: Python<'_>, executable: &Bound<'_,
     let __r = py.allow_threads(move || unsafe { __f(a_executable, a_callback, a_data) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Deprecated: 
-///
-/// Serialize a code object. Can be used for offline finalization,
-/// install-time finalization, disk code caching, etc.
-///
-/// Args:
-///     code_object [in]: Code object.
-///     alloc_callback [in]: Callback function for memory allocation. Must not
-///         be NULL. The HSA runtime passes three arguments to the callback: the
-///         allocation size, the application data, and a pointer to a memory location
-///         where the application stores the allocation result. The HSA runtime invokes
-///         alloc_callback once to allocate a buffer that contains the serialized
-///         version of code_object.  If the callback returns a status code other than
-///         ::HSA_STATUS_SUCCESS, this function returns the same code.
-///     callback_data [in]: Application data that is passed to @p
-///         alloc_callback. May be NULL.
-///     options [in]: Standard and vendor-specific options. Unknown options are
-///         ignored. A standard option begins with the "-hsa_" prefix. Options beginning
-///         with the "-hsa_ext_<extension_name>_" prefix are reserved for extensions. A
-///         vendor-specific option begins with the "-<vendor_name>_" prefix. Must be a
-///         NUL-terminated string. May be NULL.
-///
-/// Returns: a tuple of 3 item(s):
-///     hsa_status_t: status
-///     serialized_code_object: Pointer
-///     serialized_code_object_size: int
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to
-///     allocate the required resources.
-///     ::HSA_STATUS_ERROR_INVALID_CODE_OBJECT code_object is invalid.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT alloc_callback, @p
-///     serialized_code_object, or serialized_code_object_size are NULL.
-#[pyfunction]
-#[pyo3(signature = (code_object, alloc_callback, callback_data, options))]
+/// `hsa_code_object_serialize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_code_object_serialize: rt::call::Function = rt::call::Function::new(
+    c"hsa_code_object_serialize",
+    "hsa_code_object_serialize",
+    &["code_object", "alloc_callback", "callback_data", "options"],
+    rt::fastcall_entry!(C_hsa_code_object_serialize),
+    c"hsa_code_object_serialize(code_object, alloc_callback, callback_data, options)\n--\n\nDeprecated: \n\nSerialize a code object. Can be used for offline finalization,\ninstall-time finalization, disk code caching, etc.\n\nArgs:\n    code_object [in]: Code object.\n    alloc_callback [in]: Callback function for memory allocation. Must not\n        be NULL. The HSA runtime passes three arguments to the callback: the\n        allocation size, the application data, and a pointer to a memory location\n        where the application stores the allocation result. The HSA runtime invokes\n        alloc_callback once to allocate a buffer that contains the serialized\n        version of code_object.  If the callback returns a status code other than\n        ::HSA_STATUS_SUCCESS, this function returns the same code.\n    callback_data [in]: Application data that is passed to @p\n        alloc_callback. May be NULL.\n    options [in]: Standard and vendor-specific options. Unknown options are\n        ignored. A standard option begins with the \"-hsa_\" prefix. Options beginning\n        with the \"-hsa_ext_<extension_name>_\" prefix are reserved for extensions. A\n        vendor-specific option begins with the \"-<vendor_name>_\" prefix. Must be a\n        NUL-terminated string. May be NULL.\n\nReturns: a tuple of 3 item(s):\n    hsa_status_t: status\n    serialized_code_object: Pointer\n    serialized_code_object_size: int\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to\n    allocate the required resources.\n    ::HSA_STATUS_ERROR_INVALID_CODE_OBJECT code_object is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT alloc_callback, @p\n    serialized_code_object, or serialized_code_object_size are NULL.",
+);
+
+/// The arguments of a call of `hsa_code_object_serialize`, converted in order.
+unsafe fn C_hsa_code_object_serialize(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_hsa_code_object_serialize.args::<4>(py, args, nargs, kwnames)? };
+    Ok(hsa_code_object_serialize(py, &x0, rt::call::extract(x1, "alloc_callback")?, &x2, rt::call::extract(x3, "options")?)?.into_ptr())
+}
+
 fn hsa_code_object_serialize(py: Python<'_>, code_object: &Bound<'_, PyAny>, alloc_callback: rt::PtrArgMut, callback_data: &Bound<'_, PyAny>, options: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_code_object_serialize");
     let a_code_object = TYPES.record_arg::<R_hsa_code_object_s>(105, code_object)?;
@@ -4821,33 +6070,30 @@ fn hsa_code_object_serialize(py: Python<'_>, code_object: &Bound<'_, PyAny>, all
     let __r = py.allow_threads(move || unsafe { __f(a_code_object, a_alloc_callback, a_callback_data, a_options, a_serialized_code_object, a_serialized_code_object_size) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::pointer_result(py, o_serialized_code_object)?, rt::obj(py, o_serialized_code_object_size)?])
 }
-/// Deprecated: 
-///
-/// Deserialize a code object.
-///
-/// Args:
-///     serialized_code_object [in]: A serialized code object. Must not be NULL.
-///     serialized_code_object_size [in]: The size (in bytes) of @p
-///         serialized_code_object. Must not be 0.
-///     options [in]: Standard and vendor-specific options. Unknown options are
-///         ignored. A standard option begins with the "-hsa_" prefix. Options beginning
-///         with the "-hsa_ext_<extension_name>_" prefix are reserved for extensions. A
-///         vendor-specific option begins with the "-<vendor_name>_" prefix. Must be a
-///         NUL-terminated string. May be NULL.
-///     code_object [out]: Memory location where the HSA runtime stores the
-///         deserialized code object.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to
-///     allocate the required resources.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT serialized_code_object, or @p
-///     code_object are NULL, or serialized_code_object_size is 0.
-#[pyfunction]
-#[pyo3(signature = (serialized_code_object, serialized_code_object_size, options, code_object))]
+/// `hsa_code_object_deserialize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_code_object_deserialize: rt::call::Function = rt::call::Function::new(
+    c"hsa_code_object_deserialize",
+    "hsa_code_object_deserialize",
+    &["serialized_code_object", "serialized_code_object_size", "options", "code_object"],
+    rt::fastcall_entry!(C_hsa_code_object_deserialize),
+    c"hsa_code_object_deserialize(serialized_code_object, serialized_code_object_size, options, code_object)\n--\n\nDeprecated: \n\nDeserialize a code object.\n\nArgs:\n    serialized_code_object [in]: A serialized code object. Must not be NULL.\n    serialized_code_object_size [in]: The size (in bytes) of @p\n        serialized_code_object. Must not be 0.\n    options [in]: Standard and vendor-specific options. Unknown options are\n        ignored. A standard option begins with the \"-hsa_\" prefix. Options beginning\n        with the \"-hsa_ext_<extension_name>_\" prefix are reserved for extensions. A\n        vendor-specific option begins with the \"-<vendor_name>_\" prefix. Must be a\n        NUL-terminated string. May be NULL.\n    code_object [out]: Memory location where the HSA runtime stores the\n        deserialized code object.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to\n    allocate the required resources.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT serialized_code_object, or @p\n    code_object are NULL, or serialized_code_object_size is 0.",
+);
+
+/// The arguments of a call of `hsa_code_object_deserialize`, converted in order.
+unsafe fn C_hsa_code_object_deserialize(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_hsa_code_object_deserialize.args::<4>(py, args, nargs, kwnames)? };
+    Ok(hsa_code_object_deserialize(py, rt::call::extract(x0, "serialized_code_object")?, rt::call::extract(x1, "serialized_code_object_size")?, rt::call::extract(x2, "options")?, &x3)?.into_ptr())
+}
+
 fn hsa_code_object_deserialize(py: Python<'_>, serialized_code_object: rt::PtrArgMut, serialized_code_object_size: rt::CInt<u64>, options: rt::CStrArg, code_object: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_code_object_deserialize");
     let a_serialized_code_object = serialized_code_object.addr();
@@ -4864,26 +6110,30 @@ fn hsa_code_object_deserialize(py: Python<'_>, serialized_code_object: rt::PtrAr
     let __r = py.allow_threads(move || unsafe { __f(a_serialized_code_object, a_serialized_code_object_size, a_options, a_code_object) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Deprecated: 
-///
-/// Destroy a code object.
-///
-/// The lifetime of a code object must exceed that of any executable
-/// where it has been loaded. If an executable that loaded code_object has not
-/// been destroyed, the behavior is undefined.
-///
-/// Args:
-///     code_object [in]: Code object. The handle becomes invalid after it has
-///         been destroyed.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_CODE_OBJECT code_object is invalid.
-#[pyfunction]
-#[pyo3(signature = (code_object))]
+/// `hsa_code_object_destroy` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_code_object_destroy: rt::call::Function = rt::call::Function::new(
+    c"hsa_code_object_destroy",
+    "hsa_code_object_destroy",
+    &["code_object"],
+    rt::fastcall_entry!(C_hsa_code_object_destroy),
+    c"hsa_code_object_destroy(code_object)\n--\n\nDeprecated: \n\nDestroy a code object.\n\nThe lifetime of a code object must exceed that of any executable\nwhere it has been loaded. If an executable that loaded code_object has not\nbeen destroyed, the behavior is undefined.\n\nArgs:\n    code_object [in]: Code object. The handle becomes invalid after it has\n        been destroyed.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_CODE_OBJECT code_object is invalid.",
+);
+
+/// The arguments of a call of `hsa_code_object_destroy`, converted in order.
+unsafe fn C_hsa_code_object_destroy(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_hsa_code_object_destroy.args::<1>(py, args, nargs, kwnames)? };
+    Ok(hsa_code_object_destroy(py, &x0)?.into_ptr())
+}
+
 fn hsa_code_object_destroy(py: Python<'_>, code_object: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_code_object_destroy");
     let a_code_object = TYPES.record_arg::<R_hsa_code_object_s>(105, code_object)?;
@@ -4896,27 +6146,30 @@ fn hsa_code_object_destroy(py: Python<'_>, code_object: &Bound<'_, PyAny>) -> Py
     let __r = py.allow_threads(move || unsafe { __f(a_code_object) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Deprecated: 
-///
-/// Get the current value of an attribute for a given code object.
-///
-/// Args:
-///     code_object [in]: Code object.
-///     attribute [in]: Attribute to query.
-///     value [out]: Pointer to an application-allocated buffer where to store
-///         the value of the attribute. If the buffer passed by the application is not
-///         large enough to hold the value of attribute, the behavior is undefined.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_CODE_OBJECT code_object is invalid.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT attribute is an invalid
-///     code object attribute, or value is NULL.
-#[pyfunction]
-#[pyo3(signature = (code_object, attribute, value))]
+/// `hsa_code_object_get_info` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_code_object_get_info: rt::call::Function = rt::call::Function::new(
+    c"hsa_code_object_get_info",
+    "hsa_code_object_get_info",
+    &["code_object", "attribute", "value"],
+    rt::fastcall_entry!(C_hsa_code_object_get_info),
+    c"hsa_code_object_get_info(code_object, attribute, value)\n--\n\nDeprecated: \n\nGet the current value of an attribute for a given code object.\n\nArgs:\n    code_object [in]: Code object.\n    attribute [in]: Attribute to query.\n    value [out]: Pointer to an application-allocated buffer where to store\n        the value of the attribute. If the buffer passed by the application is not\n        large enough to hold the value of attribute, the behavior is undefined.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_CODE_OBJECT code_object is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT attribute is an invalid\n    code object attribute, or value is NULL.",
+);
+
+/// The arguments of a call of `hsa_code_object_get_info`, converted in order.
+unsafe fn C_hsa_code_object_get_info(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hsa_code_object_get_info.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hsa_code_object_get_info(py, &x0, &x1, rt::call::extract(x2, "value")?)?.into_ptr())
+}
+
 fn hsa_code_object_get_info(py: Python<'_>, code_object: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, value: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_code_object_get_info");
     let a_code_object = TYPES.record_arg::<R_hsa_code_object_s>(105, code_object)?;
@@ -4931,50 +6184,30 @@ fn hsa_code_object_get_info(py: Python<'_>, code_object: &Bound<'_, PyAny>, attr
     let __r = py.allow_threads(move || unsafe { __f(a_code_object, a_attribute, a_value) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Deprecated: 
-///
-/// Load code object into the executable.
-///
-/// Every global or readonly variable that is external must be defined
-/// before loading the code object. An internal global or readonly variable is
-/// allocated once the code object, that is being loaded, references this
-/// variable and this variable is not allocated.
-///
-/// Any module linkage declaration must have been defined either by a define
-/// variable or by loading a code object that has a symbol with module linkage
-/// definition.
-///
-/// Args:
-///     executable [in]: Executable.
-///     agent [in]: Agent to load code object for. The agent must support the
-///         default floating-point rounding mode used by code_object.
-///     code_object [in]: Code object to load.  The lifetime of the code object
-///         must exceed that of the executable: if code_object is destroyed before @p
-///         executable, the behavior is undefined.
-///     options [in]: Standard and vendor-specific options. Unknown options are
-///         ignored. A standard option begins with the "-hsa_" prefix. Options beginning
-///         with the "-hsa_ext_<extension_name>_" prefix are reserved for extensions. A
-///         vendor-specific option begins with the "-<vendor_name>_" prefix. Must be a
-///         NUL-terminated string. May be NULL.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to
-///     allocate the required resources.
-///     ::HSA_STATUS_ERROR_INVALID_EXECUTABLE The executable is invalid.
-///     ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.
-///     ::HSA_STATUS_ERROR_INVALID_CODE_OBJECT code_object is invalid.
-///     ::HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS agent is not compatible
-///     with code_object (for example, agent does not support the default
-///     floating-point rounding mode specified by code_object), or code_object
-///     is not compatible with executable (for example, code_object and @p
-///     executable have different machine models or profiles).
-///     ::HSA_STATUS_ERROR_FROZEN_EXECUTABLE executable is frozen.
-#[pyfunction]
-#[pyo3(signature = (executable, agent, code_object, options))]
+/// `hsa_executable_load_code_object` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_executable_load_code_object: rt::call::Function = rt::call::Function::new(
+    c"hsa_executable_load_code_object",
+    "hsa_executable_load_code_object",
+    &["executable", "agent", "code_object", "options"],
+    rt::fastcall_entry!(C_hsa_executable_load_code_object),
+    c"hsa_executable_load_code_object(executable, agent, code_object, options)\n--\n\nDeprecated: \n\nLoad code object into the executable.\n\nEvery global or readonly variable that is external must be defined\nbefore loading the code object. An internal global or readonly variable is\nallocated once the code object, that is being loaded, references this\nvariable and this variable is not allocated.\n\nAny module linkage declaration must have been defined either by a define\nvariable or by loading a code object that has a symbol with module linkage\ndefinition.\n\nArgs:\n    executable [in]: Executable.\n    agent [in]: Agent to load code object for. The agent must support the\n        default floating-point rounding mode used by code_object.\n    code_object [in]: Code object to load.  The lifetime of the code object\n        must exceed that of the executable: if code_object is destroyed before @p\n        executable, the behavior is undefined.\n    options [in]: Standard and vendor-specific options. Unknown options are\n        ignored. A standard option begins with the \"-hsa_\" prefix. Options beginning\n        with the \"-hsa_ext_<extension_name>_\" prefix are reserved for extensions. A\n        vendor-specific option begins with the \"-<vendor_name>_\" prefix. Must be a\n        NUL-terminated string. May be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to\n    allocate the required resources.\n    ::HSA_STATUS_ERROR_INVALID_EXECUTABLE The executable is invalid.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.\n    ::HSA_STATUS_ERROR_INVALID_CODE_OBJECT code_object is invalid.\n    ::HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS agent is not compatible\n    with code_object (for example, agent does not support the default\n    floating-point rounding mode specified by code_object), or code_object\n    is not compatible with executable (for example, code_object and @p\n    executable have different machine models or profiles).\n    ::HSA_STATUS_ERROR_FROZEN_EXECUTABLE executable is frozen.",
+);
+
+/// The arguments of a call of `hsa_executable_load_code_object`, converted in order.
+unsafe fn C_hsa_executable_load_code_object(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_hsa_executable_load_code_object.args::<4>(py, args, nargs, kwnames)? };
+    Ok(hsa_executable_load_code_object(py, &x0, &x1, &x2, rt::call::extract(x3, "options")?)?.into_ptr())
+}
+
 fn hsa_executable_load_code_object(py: Python<'_>, executable: &Bound<'_, PyAny>, agent: &Bound<'_, PyAny>, code_object: &Bound<'_, PyAny>, options: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_executable_load_code_object");
     let a_executable = TYPES.record_arg::<R_hsa_executable_s>(102, executable)?;
@@ -4990,28 +6223,30 @@ fn hsa_executable_load_code_object(py: Python<'_>, executable: &Bound<'_, PyAny>
     let __r = py.allow_threads(move || unsafe { __f(a_executable, a_agent, a_code_object, a_options) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Deprecated: 
-///
-/// Get the symbol handle within a code object for a given a symbol name.
-///
-/// Args:
-///     code_object [in]: Code object.
-///     symbol_name [in]: Symbol name.
-///     symbol [out]: Memory location where the HSA runtime stores the symbol
-///         handle.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_CODE_OBJECT code_object is invalid.
-///     ::HSA_STATUS_ERROR_INVALID_SYMBOL_NAME There is no symbol with a name
-///     that matches symbol_name.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT symbol_name is NULL, or
-///     symbol is NULL.
-#[pyfunction]
-#[pyo3(signature = (code_object, symbol_name, symbol))]
+/// `hsa_code_object_get_symbol` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_code_object_get_symbol: rt::call::Function = rt::call::Function::new(
+    c"hsa_code_object_get_symbol",
+    "hsa_code_object_get_symbol",
+    &["code_object", "symbol_name", "symbol"],
+    rt::fastcall_entry!(C_hsa_code_object_get_symbol),
+    c"hsa_code_object_get_symbol(code_object, symbol_name, symbol)\n--\n\nDeprecated: \n\nGet the symbol handle within a code object for a given a symbol name.\n\nArgs:\n    code_object [in]: Code object.\n    symbol_name [in]: Symbol name.\n    symbol [out]: Memory location where the HSA runtime stores the symbol\n        handle.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_CODE_OBJECT code_object is invalid.\n    ::HSA_STATUS_ERROR_INVALID_SYMBOL_NAME There is no symbol with a name\n    that matches symbol_name.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT symbol_name is NULL, or\n    symbol is NULL.",
+);
+
+/// The arguments of a call of `hsa_code_object_get_symbol`, converted in order.
+unsafe fn C_hsa_code_object_get_symbol(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hsa_code_object_get_symbol.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hsa_code_object_get_symbol(py, &x0, rt::call::extract(x1, "symbol_name")?, &x2)?.into_ptr())
+}
+
 fn hsa_code_object_get_symbol(py: Python<'_>, code_object: &Bound<'_, PyAny>, symbol_name: rt::CStrArg, symbol: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_code_object_get_symbol");
     let a_code_object = TYPES.record_arg::<R_hsa_code_object_s>(105, code_object)?;
@@ -5027,30 +6262,30 @@ fn hsa_code_object_get_symbol(py: Python<'_>, code_object: &Bound<'_, PyAny>, sy
     let __r = py.allow_threads(move || unsafe { __f(a_code_object, a_symbol_name, a_symbol) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Deprecated: 
-///
-/// Get the symbol handle within a code object for a given a symbol name.
-///
-/// Args:
-///     code_object [in]: Code object.
-///     module_name [in]: Module name. Must be NULL if the symbol has
-///         program linkage.
-///     symbol_name [in]: Symbol name.
-///     symbol [out]: Memory location where the HSA runtime stores the symbol
-///         handle.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_CODE_OBJECT code_object is invalid.
-///     ::HSA_STATUS_ERROR_INVALID_SYMBOL_NAME There is no symbol with a name
-///     that matches symbol_name.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT symbol_name is NULL, or
-///     symbol is NULL.
-#[pyfunction]
-#[pyo3(signature = (code_object, module_name, symbol_name, symbol))]
+/// `hsa_code_object_get_symbol_from_name` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_code_object_get_symbol_from_name: rt::call::Function = rt::call::Function::new(
+    c"hsa_code_object_get_symbol_from_name",
+    "hsa_code_object_get_symbol_from_name",
+    &["code_object", "module_name", "symbol_name", "symbol"],
+    rt::fastcall_entry!(C_hsa_code_object_get_symbol_from_name),
+    c"hsa_code_object_get_symbol_from_name(code_object, module_name, symbol_name, symbol)\n--\n\nDeprecated: \n\nGet the symbol handle within a code object for a given a symbol name.\n\nArgs:\n    code_object [in]: Code object.\n    module_name [in]: Module name. Must be NULL if the symbol has\n        program linkage.\n    symbol_name [in]: Symbol name.\n    symbol [out]: Memory location where the HSA runtime stores the symbol\n        handle.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_CODE_OBJECT code_object is invalid.\n    ::HSA_STATUS_ERROR_INVALID_SYMBOL_NAME There is no symbol with a name\n    that matches symbol_name.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT symbol_name is NULL, or\n    symbol is NULL.",
+);
+
+/// The arguments of a call of `hsa_code_object_get_symbol_from_name`, converted in order.
+unsafe fn C_hsa_code_object_get_symbol_from_name(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_hsa_code_object_get_symbol_from_name.args::<4>(py, args, nargs, kwnames)? };
+    Ok(hsa_code_object_get_symbol_from_name(py, &x0, rt::call::extract(x1, "module_name")?, rt::call::extract(x2, "symbol_name")?, &x3)?.into_ptr())
+}
+
 fn hsa_code_object_get_symbol_from_name(py: Python<'_>, code_object: &Bound<'_, PyAny>, module_name: rt::CStrArg, symbol_name: rt::CStrArg, symbol: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_code_object_get_symbol_from_name");
     let a_code_object = TYPES.record_arg::<R_hsa_code_object_s>(105, code_object)?;
@@ -5067,27 +6302,30 @@ fn hsa_code_object_get_symbol_from_name(py: Python<'_>, code_object: &Bound<'_, 
     let __r = py.allow_threads(move || unsafe { __f(a_code_object, a_module_name, a_symbol_name, a_symbol) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Deprecated: 
-///
-/// Get the current value of an attribute for a given code symbol.
-///
-/// Args:
-///     code_symbol [in]: Code symbol.
-///     attribute [in]: Attribute to query.
-///     value [out]: Pointer to an application-allocated buffer where to store
-///         the value of the attribute. If the buffer passed by the application is not
-///         large enough to hold the value of attribute, the behavior is undefined.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_CODE_SYMBOL The code symbol is invalid.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT attribute is an invalid
-///     code symbol attribute, or value is NULL.
-#[pyfunction]
-#[pyo3(signature = (code_symbol, attribute, value))]
+/// `hsa_code_symbol_get_info` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_code_symbol_get_info: rt::call::Function = rt::call::Function::new(
+    c"hsa_code_symbol_get_info",
+    "hsa_code_symbol_get_info",
+    &["code_symbol", "attribute", "value"],
+    rt::fastcall_entry!(C_hsa_code_symbol_get_info),
+    c"hsa_code_symbol_get_info(code_symbol, attribute, value)\n--\n\nDeprecated: \n\nGet the current value of an attribute for a given code symbol.\n\nArgs:\n    code_symbol [in]: Code symbol.\n    attribute [in]: Attribute to query.\n    value [out]: Pointer to an application-allocated buffer where to store\n        the value of the attribute. If the buffer passed by the application is not\n        large enough to hold the value of attribute, the behavior is undefined.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_CODE_SYMBOL The code symbol is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT attribute is an invalid\n    code symbol attribute, or value is NULL.",
+);
+
+/// The arguments of a call of `hsa_code_symbol_get_info`, converted in order.
+unsafe fn C_hsa_code_symbol_get_info(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hsa_code_symbol_get_info.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hsa_code_symbol_get_info(py, &x0, &x1, rt::call::extract(x2, "value")?)?.into_ptr())
+}
+
 fn hsa_code_symbol_get_info(py: Python<'_>, code_symbol: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, value: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_code_symbol_get_info");
     let a_code_symbol = TYPES.record_arg::<R_hsa_code_symbol_s>(107, code_symbol)?;
@@ -5102,30 +6340,30 @@ fn hsa_code_symbol_get_info(py: Python<'_>, code_symbol: &Bound<'_, PyAny>, attr
     let __r = py.allow_threads(move || unsafe { __f(a_code_symbol, a_attribute, a_value) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Deprecated: 
-///
-/// Iterate over the symbols in a code object, and invoke an
-/// application-defined callback on every iteration.
-///
-/// Args:
-///     code_object [in]: Code object.
-///     callback [in]: Callback to be invoked once per code object symbol. The
-///         HSA runtime passes three arguments to the callback: the code object, a
-///         symbol, and the application data.  If callback returns a status other than
-///         ::HSA_STATUS_SUCCESS for a particular iteration, the traversal stops and
-///         ::hsa_code_object_iterate_symbols returns that status value.
-///     data [in]: Application data that is passed to callback on every
-///         iteration. May be NULL.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_CODE_OBJECT code_object is invalid.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT callback is NULL.
-#[pyfunction]
-#[pyo3(signature = (code_object, callback, data))]
+/// `hsa_code_object_iterate_symbols` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_code_object_iterate_symbols: rt::call::Function = rt::call::Function::new(
+    c"hsa_code_object_iterate_symbols",
+    "hsa_code_object_iterate_symbols",
+    &["code_object", "callback", "data"],
+    rt::fastcall_entry!(C_hsa_code_object_iterate_symbols),
+    c"hsa_code_object_iterate_symbols(code_object, callback, data)\n--\n\nDeprecated: \n\nIterate over the symbols in a code object, and invoke an\napplication-defined callback on every iteration.\n\nArgs:\n    code_object [in]: Code object.\n    callback [in]: Callback to be invoked once per code object symbol. The\n        HSA runtime passes three arguments to the callback: the code object, a\n        symbol, and the application data.  If callback returns a status other than\n        ::HSA_STATUS_SUCCESS for a particular iteration, the traversal stops and\n        ::hsa_code_object_iterate_symbols returns that status value.\n    data [in]: Application data that is passed to callback on every\n        iteration. May be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_CODE_OBJECT code_object is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT callback is NULL.",
+);
+
+/// The arguments of a call of `hsa_code_object_iterate_symbols`, converted in order.
+unsafe fn C_hsa_code_object_iterate_symbols(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hsa_code_object_iterate_symbols.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hsa_code_object_iterate_symbols(py, &x0, rt::call::extract(x1, "callback")?, rt::call::extract(x2, "data")?)?.into_ptr())
+}
+
 fn hsa_code_object_iterate_symbols(py: Python<'_>, code_object: &Bound<'_, PyAny>, callback: rt::PtrArgMut, data: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_code_object_iterate_symbols");
     let a_code_object = TYPES.record_arg::<R_hsa_code_object_s>(105, code_object)?;
@@ -5140,26 +6378,30 @@ fn hsa_code_object_iterate_symbols(py: Python<'_>, code_object: &Bound<'_, PyAny
     let __r = py.allow_threads(move || unsafe { __f(a_code_object, a_callback, a_data) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Retrieve the supported image capabilities for a given combination of
-/// agent, geometry, and image format for an image created with an opaque image
-/// data layout.
-///
-/// Args:
-///     agent [in]: Agent to be associated with the image handle.
-///     geometry [in]: Geometry.
-///     image_format [in]: Pointer to an image format. Must not be NULL.
-///
-/// Returns: a tuple of 2 item(s):
-///     hsa_status_t: status
-///     capability_mask: int
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT image_format is
-///     NULL, or capability_mask is NULL.
-#[pyfunction]
-#[pyo3(signature = (agent, geometry, image_format))]
+/// `hsa_ext_image_get_capability` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_ext_image_get_capability: rt::call::Function = rt::call::Function::new(
+    c"hsa_ext_image_get_capability",
+    "hsa_ext_image_get_capability",
+    &["agent", "geometry", "image_format"],
+    rt::fastcall_entry!(C_hsa_ext_image_get_capability),
+    c"hsa_ext_image_get_capability(agent, geometry, image_format)\n--\n\nRetrieve the supported image capabilities for a given combination of\nagent, geometry, and image format for an image created with an opaque image\ndata layout.\n\nArgs:\n    agent [in]: Agent to be associated with the image handle.\n    geometry [in]: Geometry.\n    image_format [in]: Pointer to an image format. Must not be NULL.\n\nReturns: a tuple of 2 item(s):\n    hsa_status_t: status\n    capability_mask: int\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT image_format is\n    NULL, or capability_mask is NULL.",
+);
+
+/// The arguments of a call of `hsa_ext_image_get_capability`, converted in order.
+unsafe fn C_hsa_ext_image_get_capability(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hsa_ext_image_get_capability.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hsa_ext_image_get_capability(py, &x0, &x1, &x2)?.into_ptr())
+}
+
 fn hsa_ext_image_get_capability(py: Python<'_>, agent: &Bound<'_, PyAny>, geometry: &Bound<'_, PyAny>, image_format: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_ext_image_get_capability");
     let a_agent = TYPES.record_arg::<R_hsa_agent_s>(87, agent)?;
@@ -5177,30 +6419,30 @@ fn hsa_ext_image_get_capability(py: Python<'_>, agent: &Bound<'_, PyAny>, geomet
     let __r = py.allow_threads(move || unsafe { __f(a_agent, a_geometry, a_image_format, a_capability_mask) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_capability_mask)?])
 }
-/// Retrieve the supported image capabilities for a given combination of
-/// agent, geometry, image format, and image layout for an image created with
-/// an explicit image data layout.
-///
-/// Args:
-///     agent [in]: Agent to be associated with the image handle.
-///     geometry [in]: Geometry.
-///     image_format [in]: Pointer to an image format. Must not be NULL.
-///     image_data_layout [in]: The image data layout.
-///         It is invalid to use ::HSA_EXT_IMAGE_DATA_LAYOUT_OPAQUE; use
-///         ::hsa_ext_image_get_capability instead.
-///
-/// Returns: a tuple of 2 item(s):
-///     hsa_status_t: status
-///     capability_mask: int
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT image_format is
-///     NULL, image_data_layout is ::HSA_EXT_IMAGE_DATA_LAYOUT_OPAQUE,
-///     or capability_mask is NULL.
-#[pyfunction]
-#[pyo3(signature = (agent, geometry, image_format, image_data_layout))]
+/// `hsa_ext_image_get_capability_with_layout` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_ext_image_get_capability_with_layout: rt::call::Function = rt::call::Function::new(
+    c"hsa_ext_image_get_capability_with_layout",
+    "hsa_ext_image_get_capability_with_layout",
+    &["agent", "geometry", "image_format", "image_data_layout"],
+    rt::fastcall_entry!(C_hsa_ext_image_get_capability_with_layout),
+    c"hsa_ext_image_get_capability_with_layout(agent, geometry, image_format, image_data_layout)\n--\n\nRetrieve the supported image capabilities for a given combination of\nagent, geometry, image format, and image layout for an image created with\nan explicit image data layout.\n\nArgs:\n    agent [in]: Agent to be associated with the image handle.\n    geometry [in]: Geometry.\n    image_format [in]: Pointer to an image format. Must not be NULL.\n    image_data_layout [in]: The image data layout.\n        It is invalid to use ::HSA_EXT_IMAGE_DATA_LAYOUT_OPAQUE; use\n        ::hsa_ext_image_get_capability instead.\n\nReturns: a tuple of 2 item(s):\n    hsa_status_t: status\n    capability_mask: int\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT image_format is\n    NULL, image_data_layout is ::HSA_EXT_IMAGE_DATA_LAYOUT_OPAQUE,\n    or capability_mask is NULL.",
+);
+
+/// The arguments of a call of `hsa_ext_image_get_capability_with_layout`, converted in order.
+unsafe fn C_hsa_ext_image_get_capability_with_layout(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_hsa_ext_image_get_capability_with_layout.args::<4>(py, args, nargs, kwnames)? };
+    Ok(hsa_ext_image_get_capability_with_layout(py, &x0, &x1, &x2, &x3)?.into_ptr())
+}
+
 fn hsa_ext_image_get_capability_with_layout(py: Python<'_>, agent: &Bound<'_, PyAny>, geometry: &Bound<'_, PyAny>, image_format: &Bound<'_, PyAny>, image_data_layout: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_ext_image_get_capability_with_layout");
     let a_agent = TYPES.record_arg::<R_hsa_agent_s>(87, agent)?;
@@ -5219,53 +6461,30 @@ fn hsa_ext_image_get_capability_with_layout(py: Python<'_>, agent: &Bound<'_, Py
     let __r = py.allow_threads(move || unsafe { __f(a_agent, a_geometry, a_image_format, a_image_data_layout, a_capability_mask) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_capability_mask)?])
 }
-/// Retrieve the image data requirements for a given combination of agent, image
-/// descriptor, and access permission for an image created with an opaque image
-/// data layout.
-///
-/// The optimal image data size and alignment requirements may
-/// vary depending on the image attributes specified in @p
-/// image_descriptor, the access_permission, and the agent. Also,
-/// different implementations of the HSA runtime may return different
-/// requirements for the same input values.
-///
-/// The implementation must return the same image data requirements for
-/// different access permissions with matching image descriptors as long
-/// as ::hsa_ext_image_get_capability reports
-/// ::HSA_EXT_IMAGE_CAPABILITY_ACCESS_INVARIANT_DATA_LAYOUT. Image
-/// descriptors match if they have the same values, with the exception
-/// that s-form channel orders match the corresponding non-s-form
-/// channel order and vice versa.
-///
-/// Args:
-///     agent [in]: Agent to be associated with the image handle.
-///     image_descriptor [in]: Pointer to an image descriptor. Must not be NULL.
-///     access_permission [in]: Access permission of the image when
-///         accessed by agent. The access permission defines how the agent
-///         is allowed to access the image and must match the corresponding
-///         HSAIL image handle type. The agent must support the image format
-///         specified in image_descriptor for the given @p
-///         access_permission.
-///     image_data_info [out]: Memory location where the runtime stores the
-///         size and alignment requirements. Must not be NULL.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.
-///     ::HSA_EXT_STATUS_ERROR_IMAGE_FORMAT_UNSUPPORTED The @p
-///     agent does not support the image format specified by @p
-///     image_descriptor with the specified access_permission.
-///     ::HSA_EXT_STATUS_ERROR_IMAGE_SIZE_UNSUPPORTED The agent
-///     does not support the image dimensions specified by @p
-///     image_descriptor with the specified access_permission.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT image_descriptor is NULL, @p
-///     access_permission is not a valid access permission value, or @p
-///     image_data_info is NULL.
-#[pyfunction]
-#[pyo3(signature = (agent, image_descriptor, access_permission, image_data_info))]
+/// `hsa_ext_image_data_get_info` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_ext_image_data_get_info: rt::call::Function = rt::call::Function::new(
+    c"hsa_ext_image_data_get_info",
+    "hsa_ext_image_data_get_info",
+    &["agent", "image_descriptor", "access_permission", "image_data_info"],
+    rt::fastcall_entry!(C_hsa_ext_image_data_get_info),
+    c"hsa_ext_image_data_get_info(agent, image_descriptor, access_permission, image_data_info)\n--\n\nRetrieve the image data requirements for a given combination of agent, image\ndescriptor, and access permission for an image created with an opaque image\ndata layout.\n\nThe optimal image data size and alignment requirements may\nvary depending on the image attributes specified in @p\nimage_descriptor, the access_permission, and the agent. Also,\ndifferent implementations of the HSA runtime may return different\nrequirements for the same input values.\n\nThe implementation must return the same image data requirements for\ndifferent access permissions with matching image descriptors as long\nas ::hsa_ext_image_get_capability reports\n::HSA_EXT_IMAGE_CAPABILITY_ACCESS_INVARIANT_DATA_LAYOUT. Image\ndescriptors match if they have the same values, with the exception\nthat s-form channel orders match the corresponding non-s-form\nchannel order and vice versa.\n\nArgs:\n    agent [in]: Agent to be associated with the image handle.\n    image_descriptor [in]: Pointer to an image descriptor. Must not be NULL.\n    access_permission [in]: Access permission of the image when\n        accessed by agent. The access permission defines how the agent\n        is allowed to access the image and must match the corresponding\n        HSAIL image handle type. The agent must support the image format\n        specified in image_descriptor for the given @p\n        access_permission.\n    image_data_info [out]: Memory location where the runtime stores the\n        size and alignment requirements. Must not be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.\n    ::HSA_EXT_STATUS_ERROR_IMAGE_FORMAT_UNSUPPORTED The @p\n    agent does not support the image format specified by @p\n    image_descriptor with the specified access_permission.\n    ::HSA_EXT_STATUS_ERROR_IMAGE_SIZE_UNSUPPORTED The agent\n    does not support the image dimensions specified by @p\n    image_descriptor with the specified access_permission.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT image_descriptor is NULL, @p\n    access_permission is not a valid access permission value, or @p\n    image_data_info is NULL.",
+);
+
+/// The arguments of a call of `hsa_ext_image_data_get_info`, converted in order.
+unsafe fn C_hsa_ext_image_data_get_info(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_hsa_ext_image_data_get_info.args::<4>(py, args, nargs, kwnames)? };
+    Ok(hsa_ext_image_data_get_info(py, &x0, &x1, &x2, &x3)?.into_ptr())
+}
+
 fn hsa_ext_image_data_get_info(py: Python<'_>, agent: &Bound<'_, PyAny>, image_descriptor: &Bound<'_, PyAny>, access_permission: &Bound<'_, PyAny>, image_data_info: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_ext_image_data_get_info");
     let a_agent = TYPES.record_arg::<R_hsa_agent_s>(87, agent)?;
@@ -5283,77 +6502,30 @@ fn hsa_ext_image_data_get_info(py: Python<'_>, agent: &Bound<'_, PyAny>, image_d
     let __r = py.allow_threads(move || unsafe { __f(a_agent, a_image_descriptor, a_access_permission, a_image_data_info) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Retrieve the image data requirements for a given combination of
-/// image descriptor, access permission, image data layout, image data row pitch,
-/// and image data slice pitch for an image created with an explicit image
-/// data layout.
-///
-/// The image data size and alignment requirements may vary
-/// depending on the image attributes specified in image_descriptor,
-/// the access_permission, and the image layout. However, different
-/// implementations of the HSA runtime will return the same
-/// requirements for the same input values.
-///
-/// The implementation must return the same image data requirements for
-/// different access permissions with matching image descriptors and
-/// matching image layouts as long as ::hsa_ext_image_get_capability
-/// reports
-/// ::HSA_EXT_IMAGE_CAPABILITY_ACCESS_INVARIANT_DATA_LAYOUT. Image
-/// descriptors match if they have the same values, with the exception
-/// that s-form channel orders match the corresponding non-s-form
-/// channel order and vice versa. Image layouts match if they are the
-/// same image data layout and use the same image row and slice pitch
-/// values.
-///
-/// Args:
-///     agent
-///     image_descriptor [in]: Pointer to an image descriptor. Must not be NULL.
-///     access_permission [in]: Access permission of the image when
-///         accessed by an agent. The access permission defines how the agent
-///         is allowed to access the image and must match the corresponding
-///         HSAIL image handle type.
-///     image_data_layout [in]: The image data layout to use.
-///         It is invalid to use ::HSA_EXT_IMAGE_DATA_LAYOUT_OPAQUE; use
-///         ::hsa_ext_image_data_get_info instead.
-///     image_data_row_pitch [in]: The size in bytes for a single row
-///         of the image in the image data. If 0 is specified then the default
-///         row pitch value is used: image width * image element byte size.
-///         The value used must be greater than or equal to the default row
-///         pitch, and be a multiple of the image element byte size. For the
-///         linear image layout it must also be a multiple of the image linear
-///         row pitch alignment for the agents that will access the image data
-///         using image instructions.
-///     image_data_slice_pitch [in]: The size in bytes of a single
-///         slice of a 3D image, or the size in bytes of each image layer in an
-///         image array in the image data. If 0 is specified then the default
-///         slice pitch value is used: row pitch * height if geometry is
-///         ::HSA_EXT_IMAGE_GEOMETRY_3D, ::HSA_EXT_IMAGE_GEOMETRY_2DA, or
-///         ::HSA_EXT_IMAGE_GEOMETRY_2DADEPTH; row pitch if geometry is
-///         ::HSA_EXT_IMAGE_GEOMETRY_1DA; and 0 otherwise. The value used must
-///         be 0 if the default slice pitch is 0, be greater than or equal to
-///         the default slice pitch, and be a multiple of the row pitch.
-///     image_data_info [out]: Memory location where the runtime stores the
-///         size and alignment requirements. Must not be NULL.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_EXT_STATUS_ERROR_IMAGE_FORMAT_UNSUPPORTED The image
-///     format specified by image_descriptor is not supported for the
-///     access_permission and image_data_layout specified.
-///     ::HSA_EXT_STATUS_ERROR_IMAGE_SIZE_UNSUPPORTED The image
-///     dimensions specified by image_descriptor are not supported for
-///     the access_permission and image_data_layout specified.
-///     ::HSA_EXT_STATUS_ERROR_IMAGE_PITCH_UNSUPPORTED The row and
-///     slice pitch specified by image_data_row_pitch and @p
-///     image_data_slice_pitch are invalid or not supported.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT image_descriptor is
-///     NULL, image_data_layout is ::HSA_EXT_IMAGE_DATA_LAYOUT_OPAQUE,
-///     or image_data_info is NULL.
-#[pyfunction]
-#[pyo3(signature = (agent, image_descriptor, access_permission, image_data_layout, image_data_row_pitch, image_data_slice_pitch, image_data_info))]
+/// `hsa_ext_image_data_get_info_with_layout` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_ext_image_data_get_info_with_layout: rt::call::Function = rt::call::Function::new(
+    c"hsa_ext_image_data_get_info_with_layout",
+    "hsa_ext_image_data_get_info_with_layout",
+    &["agent", "image_descriptor", "access_permission", "image_data_layout", "image_data_row_pitch", "image_data_slice_pitch", "image_data_info"],
+    rt::fastcall_entry!(C_hsa_ext_image_data_get_info_with_layout),
+    c"hsa_ext_image_data_get_info_with_layout(agent, image_descriptor, access_permission, image_data_layout, image_data_row_pitch, image_data_slice_pitch, image_data_info)\n--\n\nRetrieve the image data requirements for a given combination of\nimage descriptor, access permission, image data layout, image data row pitch,\nand image data slice pitch for an image created with an explicit image\ndata layout.\n\nThe image data size and alignment requirements may vary\ndepending on the image attributes specified in image_descriptor,\nthe access_permission, and the image layout. However, different\nimplementations of the HSA runtime will return the same\nrequirements for the same input values.\n\nThe implementation must return the same image data requirements for\ndifferent access permissions with matching image descriptors and\nmatching image layouts as long as ::hsa_ext_image_get_capability\nreports\n::HSA_EXT_IMAGE_CAPABILITY_ACCESS_INVARIANT_DATA_LAYOUT. Image\ndescriptors match if they have the same values, with the exception\nthat s-form channel orders match the corresponding non-s-form\nchannel order and vice versa. Image layouts match if they are the\nsame image data layout and use the same image row and slice pitch\nvalues.\n\nArgs:\n    agent\n    image_descriptor [in]: Pointer to an image descriptor. Must not be NULL.\n    access_permission [in]: Access permission of the image when\n        accessed by an agent. The access permission defines how the agent\n        is allowed to access the image and must match the corresponding\n        HSAIL image handle type.\n    image_data_layout [in]: The image data layout to use.\n        It is invalid to use ::HSA_EXT_IMAGE_DATA_LAYOUT_OPAQUE; use\n        ::hsa_ext_image_data_get_info instead.\n    image_data_row_pitch [in]: The size in bytes for a single row\n        of the image in the image data. If 0 is specified then the default\n        row pitch value is used: image width * image element byte size.\n        The value used must be greater than or equal to the default row\n        pitch, and be a multiple of the image element byte size. For the\n        linear image layout it must also be a multiple of the image linear\n        row pitch alignment for the agents that will access the image data\n        using image instructions.\n    image_data_slice_pitch [in]: The size in bytes of a single\n        slice of a 3D image, or the size in bytes of each image layer in an\n        image array in the image data. If 0 is specified then the default\n        slice pitch value is used: row pitch * height if geometry is\n        ::HSA_EXT_IMAGE_GEOMETRY_3D, ::HSA_EXT_IMAGE_GEOMETRY_2DA, or\n        ::HSA_EXT_IMAGE_GEOMETRY_2DADEPTH; row pitch if geometry is\n        ::HSA_EXT_IMAGE_GEOMETRY_1DA; and 0 otherwise. The value used must\n        be 0 if the default slice pitch is 0, be greater than or equal to\n        the default slice pitch, and be a multiple of the row pitch.\n    image_data_info [out]: Memory location where the runtime stores the\n        size and alignment requirements. Must not be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_EXT_STATUS_ERROR_IMAGE_FORMAT_UNSUPPORTED The image\n    format specified by image_descriptor is not supported for the\n    access_permission and image_data_layout specified.\n    ::HSA_EXT_STATUS_ERROR_IMAGE_SIZE_UNSUPPORTED The image\n    dimensions specified by image_descriptor are not supported for\n    the access_permission and image_data_layout specified.\n    ::HSA_EXT_STATUS_ERROR_IMAGE_PITCH_UNSUPPORTED The row and\n    slice pitch specified by image_data_row_pitch and @p\n    image_data_slice_pitch are invalid or not supported.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT image_descriptor is\n    NULL, image_data_layout is ::HSA_EXT_IMAGE_DATA_LAYOUT_OPAQUE,\n    or image_data_info is NULL.",
+);
+
+/// The arguments of a call of `hsa_ext_image_data_get_info_with_layout`, converted in order.
+unsafe fn C_hsa_ext_image_data_get_info_with_layout(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6] =
+        unsafe { F_hsa_ext_image_data_get_info_with_layout.args::<7>(py, args, nargs, kwnames)? };
+    Ok(hsa_ext_image_data_get_info_with_layout(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "image_data_row_pitch")?, rt::call::extract(x5, "image_data_slice_pitch")?, &x6)?.into_ptr())
+}
+
 fn hsa_ext_image_data_get_info_with_layout(py: Python<'_>, agent: &Bound<'_, PyAny>, image_descriptor: &Bound<'_, PyAny>, access_permission: &Bound<'_, PyAny>, image_data_layout: &Bound<'_, PyAny>, image_data_row_pitch: rt::CInt<u64>, image_data_slice_pitch: rt::CInt<u64>, image_data_info: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_ext_image_data_get_info_with_layout");
     let a_agent = TYPES.record_arg::<R_hsa_agent_s>(87, agent)?;
@@ -5374,63 +6546,30 @@ fn hsa_ext_image_data_get_info_with_layout(py: Python<'_>, agent: &Bound<'_, PyA
     let __r = py.allow_threads(move || unsafe { __f(a_agent, a_image_descriptor, a_access_permission, a_image_data_layout, a_image_data_row_pitch, a_image_data_slice_pitch, a_image_data_info) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Creates an agent specific image handle to an image with an
-/// opaque image data layout.
-///
-/// Images with an opaque image data layout created with
-/// different access permissions but matching image descriptors and
-/// same agent can share the same image data if
-/// ::HSA_EXT_IMAGE_CAPABILITY_ACCESS_INVARIANT_DATA_LAYOUT is reported
-/// by ::hsa_ext_image_get_capability for the image format specified in
-/// the image descriptor. Image descriptors match if they have the same
-/// values, with the exception that s-form channel orders match the
-/// corresponding non-s-form channel order and vice versa.
-///
-/// If necessary, an application can use image operations (import,
-/// export, copy, clear) to prepare the image for the intended use
-/// regardless of the access permissions.
-///
-/// Any previous memory contents are preserved upon creation. The application is
-/// responsible for ensuring that the lifetime of the image data exceeds that of
-/// all the associated images.
-///
-/// support the creation of more image handles with the given access_permission).
-///
-/// Args:
-///     agent [in]: agent to be associated with the image handle created.
-///     image_descriptor [in]: Pointer to an image descriptor. Must not be NULL.
-///     image_data [in]: Image data buffer that must have been allocated
-///         according to the size and alignment requirements dictated by
-///         ::hsa_ext_image_data_get_info. Must not be NULL.
-///     access_permission [in]: Access permission of the image when
-///         accessed by agent. The access permission defines how the agent
-///         is allowed to access the image using the image handle created and
-///         must match the corresponding HSAIL image handle type. The agent
-///         must support the image format specified in image_descriptor for
-///         the given access_permission.
-///     image [out]: Pointer to a memory location where the HSA runtime stores
-///         the newly created image handle. Must not be NULL.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.
-///     ::HSA_EXT_STATUS_ERROR_IMAGE_FORMAT_UNSUPPORTED The agent
-///     does not have the capability to support the image format contained
-///     in image_descriptor using the specified access_permission.
-///     ::HSA_EXT_STATUS_ERROR_IMAGE_SIZE_UNSUPPORTED The agent
-///     does not support the image dimensions specified by @p
-///     image_descriptor using the specified access_permission.
-///     ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to allocate
-///     the required resources.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT image_descriptor is NULL, @p
-///     image_data is NULL, image_data does not have a valid alignment,
-///     access_permission is not a valid access permission
-///     value, or image is NULL.
-#[pyfunction]
-#[pyo3(signature = (agent, image_descriptor, image_data, access_permission, image))]
+/// `hsa_ext_image_create` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_ext_image_create: rt::call::Function = rt::call::Function::new(
+    c"hsa_ext_image_create",
+    "hsa_ext_image_create",
+    &["agent", "image_descriptor", "image_data", "access_permission", "image"],
+    rt::fastcall_entry!(C_hsa_ext_image_create),
+    c"hsa_ext_image_create(agent, image_descriptor, image_data, access_permission, image)\n--\n\nCreates an agent specific image handle to an image with an\nopaque image data layout.\n\nImages with an opaque image data layout created with\ndifferent access permissions but matching image descriptors and\nsame agent can share the same image data if\n::HSA_EXT_IMAGE_CAPABILITY_ACCESS_INVARIANT_DATA_LAYOUT is reported\nby ::hsa_ext_image_get_capability for the image format specified in\nthe image descriptor. Image descriptors match if they have the same\nvalues, with the exception that s-form channel orders match the\ncorresponding non-s-form channel order and vice versa.\n\nIf necessary, an application can use image operations (import,\nexport, copy, clear) to prepare the image for the intended use\nregardless of the access permissions.\n\nAny previous memory contents are preserved upon creation. The application is\nresponsible for ensuring that the lifetime of the image data exceeds that of\nall the associated images.\n\nsupport the creation of more image handles with the given access_permission).\n\nArgs:\n    agent [in]: agent to be associated with the image handle created.\n    image_descriptor [in]: Pointer to an image descriptor. Must not be NULL.\n    image_data [in]: Image data buffer that must have been allocated\n        according to the size and alignment requirements dictated by\n        ::hsa_ext_image_data_get_info. Must not be NULL.\n    access_permission [in]: Access permission of the image when\n        accessed by agent. The access permission defines how the agent\n        is allowed to access the image using the image handle created and\n        must match the corresponding HSAIL image handle type. The agent\n        must support the image format specified in image_descriptor for\n        the given access_permission.\n    image [out]: Pointer to a memory location where the HSA runtime stores\n        the newly created image handle. Must not be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.\n    ::HSA_EXT_STATUS_ERROR_IMAGE_FORMAT_UNSUPPORTED The agent\n    does not have the capability to support the image format contained\n    in image_descriptor using the specified access_permission.\n    ::HSA_EXT_STATUS_ERROR_IMAGE_SIZE_UNSUPPORTED The agent\n    does not support the image dimensions specified by @p\n    image_descriptor using the specified access_permission.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to allocate\n    the required resources.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT image_descriptor is NULL, @p\n    image_data is NULL, image_data does not have a valid alignment,\n    access_permission is not a valid access permission\n    value, or image is NULL.",
+);
+
+/// The arguments of a call of `hsa_ext_image_create`, converted in order.
+unsafe fn C_hsa_ext_image_create(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4] =
+        unsafe { F_hsa_ext_image_create.args::<5>(py, args, nargs, kwnames)? };
+    Ok(hsa_ext_image_create(py, &x0, &x1, rt::call::extract(x2, "image_data")?, &x3, &x4)?.into_ptr())
+}
+
 fn hsa_ext_image_create(py: Python<'_>, agent: &Bound<'_, PyAny>, image_descriptor: &Bound<'_, PyAny>, image_data: rt::PtrArg, access_permission: &Bound<'_, PyAny>, image: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_ext_image_create");
     let a_agent = TYPES.record_arg::<R_hsa_agent_s>(87, agent)?;
@@ -5449,91 +6588,30 @@ fn hsa_ext_image_create(py: Python<'_>, agent: &Bound<'_, PyAny>, image_descript
     let __r = py.allow_threads(move || unsafe { __f(a_agent, a_image_descriptor, a_image_data, a_access_permission, a_image) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Creates an agent specific image handle to an image with an explicit
-/// image data layout.
-///
-/// Images with an explicit image data layout created with
-/// different access permissions but matching image descriptors and
-/// matching image layout can share the same image data if
-/// ::HSA_EXT_IMAGE_CAPABILITY_ACCESS_INVARIANT_DATA_LAYOUT is reported
-/// by ::hsa_ext_image_get_capability_with_layout for the image format
-/// specified in the image descriptor and specified image data
-/// layout. Image descriptors match if they have the same values, with
-/// the exception that s-form channel orders match the corresponding
-/// non-s-form channel order and vice versa. Image layouts match if
-/// they are the same image data layout and use the same image row and
-/// slice values.
-///
-/// If necessary, an application can use image operations (import, export, copy,
-/// clear) to prepare the image for the intended use regardless of the access
-/// permissions.
-///
-/// Any previous memory contents are preserved upon creation. The application is
-/// responsible for ensuring that the lifetime of the image data exceeds that of
-/// all the associated images.
-///
-/// support the creation of more image handles with the given access_permission).
-///
-/// Args:
-///     agent [in]: agent to be associated with the image handle created.
-///     image_descriptor [in]: Pointer to an image descriptor. Must not be NULL.
-///     image_data [in]: Image data buffer that must have been allocated
-///         according to the size and alignment requirements dictated by
-///         ::hsa_ext_image_data_get_info_with_layout. Must not be NULL.
-///     access_permission [in]: Access permission of the image when
-///         accessed by the agent. The access permission defines how the agent
-///         is allowed to access the image and must match the corresponding
-///         HSAIL image handle type. The agent must support the image format
-///         specified in image_descriptor for the given access_permission
-///         and image_data_layout.
-///     image_data_layout [in]: The image data layout to use for the
-///         image_data. It is invalid to use
-///         ::HSA_EXT_IMAGE_DATA_LAYOUT_OPAQUE; use ::hsa_ext_image_create
-///         instead.
-///     image_data_row_pitch [in]: The size in bytes for a single row
-///         of the image in the image data. If 0 is specified then the default
-///         row pitch value is used: image width * image element byte size.
-///         The value used must be greater than or equal to the default row
-///         pitch, and be a multiple of the image element byte size. For the
-///         linear image layout it must also be a multiple of the image linear
-///         row pitch alignment for the agents that will access the image data
-///         using image instructions.
-///     image_data_slice_pitch [in]: The size in bytes of a single
-///         slice of a 3D image, or the size in bytes of each image layer in an
-///         image array in the image data. If 0 is specified then the default
-///         slice pitch value is used: row pitch * height if geometry is
-///         ::HSA_EXT_IMAGE_GEOMETRY_3D, ::HSA_EXT_IMAGE_GEOMETRY_2DA, or
-///         ::HSA_EXT_IMAGE_GEOMETRY_2DADEPTH; row pitch if geometry is
-///         ::HSA_EXT_IMAGE_GEOMETRY_1DA; and 0 otherwise. The value used must
-///         be 0 if the default slice pitch is 0, be greater than or equal to
-///         the default slice pitch, and be a multiple of the row pitch.
-///     image [out]: Pointer to a memory location where the HSA runtime stores
-///         the newly created image handle. Must not be NULL.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.
-///     ::HSA_EXT_STATUS_ERROR_IMAGE_FORMAT_UNSUPPORTED The agent does
-///     not have the capability to support the image format contained in the image
-///     descriptor using the specified access_permission and image_data_layout.
-///     ::HSA_EXT_STATUS_ERROR_IMAGE_SIZE_UNSUPPORTED The agent
-///     does not support the image dimensions specified by @p
-///     image_descriptor using the specified access_permission and @p
-///     image_data_layout.
-///     ::HSA_EXT_STATUS_ERROR_IMAGE_PITCH_UNSUPPORTED The agent does
-///     not support the row and slice pitch specified by image_data_row_pitch
-///     and image_data_slice_pitch, or the values are invalid.
-///     ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to allocate
-///     the required resources.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT image_descriptor is NULL, @p
-///     image_data is NULL, image_data does not have a valid alignment,
-///     image_data_layout is ::HSA_EXT_IMAGE_DATA_LAYOUT_OPAQUE,
-///     or image is NULL.
-#[pyfunction]
-#[pyo3(signature = (agent, image_descriptor, image_data, access_permission, image_data_layout, image_data_row_pitch, image_data_slice_pitch, image))]
+/// `hsa_ext_image_create_with_layout` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_ext_image_create_with_layout: rt::call::Function = rt::call::Function::new(
+    c"hsa_ext_image_create_with_layout",
+    "hsa_ext_image_create_with_layout",
+    &["agent", "image_descriptor", "image_data", "access_permission", "image_data_layout", "image_data_row_pitch", "image_data_slice_pitch", "image"],
+    rt::fastcall_entry!(C_hsa_ext_image_create_with_layout),
+    c"hsa_ext_image_create_with_layout(agent, image_descriptor, image_data, access_permission, image_data_layout, image_data_row_pitch, image_data_slice_pitch, image)\n--\n\nCreates an agent specific image handle to an image with an explicit\nimage data layout.\n\nImages with an explicit image data layout created with\ndifferent access permissions but matching image descriptors and\nmatching image layout can share the same image data if\n::HSA_EXT_IMAGE_CAPABILITY_ACCESS_INVARIANT_DATA_LAYOUT is reported\nby ::hsa_ext_image_get_capability_with_layout for the image format\nspecified in the image descriptor and specified image data\nlayout. Image descriptors match if they have the same values, with\nthe exception that s-form channel orders match the corresponding\nnon-s-form channel order and vice versa. Image layouts match if\nthey are the same image data layout and use the same image row and\nslice values.\n\nIf necessary, an application can use image operations (import, export, copy,\nclear) to prepare the image for the intended use regardless of the access\npermissions.\n\nAny previous memory contents are preserved upon creation. The application is\nresponsible for ensuring that the lifetime of the image data exceeds that of\nall the associated images.\n\nsupport the creation of more image handles with the given access_permission).\n\nArgs:\n    agent [in]: agent to be associated with the image handle created.\n    image_descriptor [in]: Pointer to an image descriptor. Must not be NULL.\n    image_data [in]: Image data buffer that must have been allocated\n        according to the size and alignment requirements dictated by\n        ::hsa_ext_image_data_get_info_with_layout. Must not be NULL.\n    access_permission [in]: Access permission of the image when\n        accessed by the agent. The access permission defines how the agent\n        is allowed to access the image and must match the corresponding\n        HSAIL image handle type. The agent must support the image format\n        specified in image_descriptor for the given access_permission\n        and image_data_layout.\n    image_data_layout [in]: The image data layout to use for the\n        image_data. It is invalid to use\n        ::HSA_EXT_IMAGE_DATA_LAYOUT_OPAQUE; use ::hsa_ext_image_create\n        instead.\n    image_data_row_pitch [in]: The size in bytes for a single row\n        of the image in the image data. If 0 is specified then the default\n        row pitch value is used: image width * image element byte size.\n        The value used must be greater than or equal to the default row\n        pitch, and be a multiple of the image element byte size. For the\n        linear image layout it must also be a multiple of the image linear\n        row pitch alignment for the agents that will access the image data\n        using image instructions.\n    image_data_slice_pitch [in]: The size in bytes of a single\n        slice of a 3D image, or the size in bytes of each image layer in an\n        image array in the image data. If 0 is specified then the default\n        slice pitch value is used: row pitch * height if geometry is\n        ::HSA_EXT_IMAGE_GEOMETRY_3D, ::HSA_EXT_IMAGE_GEOMETRY_2DA, or\n        ::HSA_EXT_IMAGE_GEOMETRY_2DADEPTH; row pitch if geometry is\n        ::HSA_EXT_IMAGE_GEOMETRY_1DA; and 0 otherwise. The value used must\n        be 0 if the default slice pitch is 0, be greater than or equal to\n        the default slice pitch, and be a multiple of the row pitch.\n    image [out]: Pointer to a memory location where the HSA runtime stores\n        the newly created image handle. Must not be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.\n    ::HSA_EXT_STATUS_ERROR_IMAGE_FORMAT_UNSUPPORTED The agent does\n    not have the capability to support the image format contained in the image\n    descriptor using the specified access_permission and image_data_layout.\n    ::HSA_EXT_STATUS_ERROR_IMAGE_SIZE_UNSUPPORTED The agent\n    does not support the image dimensions specified by @p\n    image_descriptor using the specified access_permission and @p\n    image_data_layout.\n    ::HSA_EXT_STATUS_ERROR_IMAGE_PITCH_UNSUPPORTED The agent does\n    not support the row and slice pitch specified by image_data_row_pitch\n    and image_data_slice_pitch, or the values are invalid.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to allocate\n    the required resources.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT image_descriptor is NULL, @p\n    image_data is NULL, image_data does not have a valid alignment,\n    image_data_layout is ::HSA_EXT_IMAGE_DATA_LAYOUT_OPAQUE,\n    or image is NULL.",
+);
+
+/// The arguments of a call of `hsa_ext_image_create_with_layout`, converted in order.
+unsafe fn C_hsa_ext_image_create_with_layout(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7] =
+        unsafe { F_hsa_ext_image_create_with_layout.args::<8>(py, args, nargs, kwnames)? };
+    Ok(hsa_ext_image_create_with_layout(py, &x0, &x1, rt::call::extract(x2, "image_data")?, &x3, &x4, rt::call::extract(x5, "image_data_row_pitch")?, rt::call::extract(x6, "image_data_slice_pitch")?, &x7)?.into_ptr())
+}
+
 fn hsa_ext_image_create_with_layout(py: Python<'_>, agent: &Bound<'_, PyAny>, image_descriptor: &Bound<'_, PyAny>, image_data: rt::PtrArg, access_permission: &Bound<'_, PyAny>, image_data_layout: &Bound<'_, PyAny>, image_data_row_pitch: rt::CInt<u64>, image_data_slice_pitch: rt::CInt<u64>, image: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_ext_image_create_with_layout");
     let a_agent = TYPES.record_arg::<R_hsa_agent_s>(87, agent)?;
@@ -5555,26 +6633,30 @@ fn hsa_ext_image_create_with_layout(py: Python<'_>, agent: &Bound<'_, PyAny>, im
     let __r = py.allow_threads(move || unsafe { __f(a_agent, a_image_descriptor, a_image_data, a_access_permission, a_image_data_layout, a_image_data_row_pitch, a_image_data_slice_pitch, a_image) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Destroy an image handle previously created using ::hsa_ext_image_create or
-/// ::hsa_ext_image_create_with_layout.
-///
-/// Destroying the image handle does not free the associated image data,
-/// or modify its contents. The application should not destroy an image handle while
-/// there are references to it queued for execution or currently being used in a
-/// kernel dispatch.
-///
-/// Args:
-///     agent [in]: Agent associated with the image handle.
-///     image [in]: Image handle to destroy.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.
-#[pyfunction]
-#[pyo3(signature = (agent, image))]
+/// `hsa_ext_image_destroy` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_ext_image_destroy: rt::call::Function = rt::call::Function::new(
+    c"hsa_ext_image_destroy",
+    "hsa_ext_image_destroy",
+    &["agent", "image"],
+    rt::fastcall_entry!(C_hsa_ext_image_destroy),
+    c"hsa_ext_image_destroy(agent, image)\n--\n\nDestroy an image handle previously created using ::hsa_ext_image_create or\n::hsa_ext_image_create_with_layout.\n\nDestroying the image handle does not free the associated image data,\nor modify its contents. The application should not destroy an image handle while\nthere are references to it queued for execution or currently being used in a\nkernel dispatch.\n\nArgs:\n    agent [in]: Agent associated with the image handle.\n    image [in]: Image handle to destroy.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.",
+);
+
+/// The arguments of a call of `hsa_ext_image_destroy`, converted in order.
+unsafe fn C_hsa_ext_image_destroy(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_ext_image_destroy.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_ext_image_destroy(py, &x0, &x1)?.into_ptr())
+}
+
 fn hsa_ext_image_destroy(py: Python<'_>, agent: &Bound<'_, PyAny>, image: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_ext_image_destroy");
     let a_agent = TYPES.record_arg::<R_hsa_agent_s>(87, agent)?;
@@ -5588,50 +6670,30 @@ fn hsa_ext_image_destroy(py: Python<'_>, agent: &Bound<'_, PyAny>, image: &Bound
     let __r = py.allow_threads(move || unsafe { __f(a_agent, a_image) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Copies a portion of one image (the source) to another image (the
-/// destination).
-///
-/// The source and destination image formats should be the
-/// same, with the exception that s-form channel orders match the
-/// corresponding non-s-form channel order and vice versa. For example,
-/// it is allowed to copy a source image with a channel order of
-/// HSA_EXT_IMAGE_CHANNEL_ORDER_SRGB to a destination image with a
-/// channel order of HSA_EXT_IMAGE_CHANNEL_ORDER_RGB.
-///
-/// The source and destination images do not have to be of the same geometry and
-/// appropriate scaling is performed by the HSA runtime. It is possible to copy
-/// subregions between any combinations of source and destination geometries, provided
-/// that the dimensions of the subregions are the same. For example, it is
-/// allowed to copy a rectangular region from a 2D image to a slice of a 3D
-/// image.
-///
-/// If the source and destination image data overlap, or the combination of
-/// offset and range references an out-out-bounds element in any of the images,
-/// the behavior is undefined.
-///
-/// Args:
-///     agent [in]: Agent associated with both the source and destination image handles.
-///     src_image [in]: Image handle of source image. The agent associated with the source
-///         image handle must be identical to that of the destination image.
-///     src_offset [in]: Pointer to the offset within the source image where to
-///         copy the data from. Must not be NULL.
-///     dst_image [in]: Image handle of destination image.
-///     dst_offset [in]: Pointer to the offset within the destination
-///         image where to copy the data. Must not be NULL.
-///     range [in]: Dimensions of the image portion to be copied. The HSA
-///         runtime computes the size of the image data to be copied using this
-///         argument. Must not be NULL.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT src_offset is
-///     NULL, dst_offset is NULL, or range is NULL.
-#[pyfunction]
-#[pyo3(signature = (agent, src_image, src_offset, dst_image, dst_offset, range))]
+/// `hsa_ext_image_copy` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_ext_image_copy: rt::call::Function = rt::call::Function::new(
+    c"hsa_ext_image_copy",
+    "hsa_ext_image_copy",
+    &["agent", "src_image", "src_offset", "dst_image", "dst_offset", "range"],
+    rt::fastcall_entry!(C_hsa_ext_image_copy),
+    c"hsa_ext_image_copy(agent, src_image, src_offset, dst_image, dst_offset, range)\n--\n\nCopies a portion of one image (the source) to another image (the\ndestination).\n\nThe source and destination image formats should be the\nsame, with the exception that s-form channel orders match the\ncorresponding non-s-form channel order and vice versa. For example,\nit is allowed to copy a source image with a channel order of\nHSA_EXT_IMAGE_CHANNEL_ORDER_SRGB to a destination image with a\nchannel order of HSA_EXT_IMAGE_CHANNEL_ORDER_RGB.\n\nThe source and destination images do not have to be of the same geometry and\nappropriate scaling is performed by the HSA runtime. It is possible to copy\nsubregions between any combinations of source and destination geometries, provided\nthat the dimensions of the subregions are the same. For example, it is\nallowed to copy a rectangular region from a 2D image to a slice of a 3D\nimage.\n\nIf the source and destination image data overlap, or the combination of\noffset and range references an out-out-bounds element in any of the images,\nthe behavior is undefined.\n\nArgs:\n    agent [in]: Agent associated with both the source and destination image handles.\n    src_image [in]: Image handle of source image. The agent associated with the source\n        image handle must be identical to that of the destination image.\n    src_offset [in]: Pointer to the offset within the source image where to\n        copy the data from. Must not be NULL.\n    dst_image [in]: Image handle of destination image.\n    dst_offset [in]: Pointer to the offset within the destination\n        image where to copy the data. Must not be NULL.\n    range [in]: Dimensions of the image portion to be copied. The HSA\n        runtime computes the size of the image data to be copied using this\n        argument. Must not be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT src_offset is\n    NULL, dst_offset is NULL, or range is NULL.",
+);
+
+/// The arguments of a call of `hsa_ext_image_copy`, converted in order.
+unsafe fn C_hsa_ext_image_copy(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5] =
+        unsafe { F_hsa_ext_image_copy.args::<6>(py, args, nargs, kwnames)? };
+    Ok(hsa_ext_image_copy(py, &x0, &x1, &x2, &x3, &x4, &x5)?.into_ptr())
+}
+
 fn hsa_ext_image_copy(py: Python<'_>, agent: &Bound<'_, PyAny>, src_image: &Bound<'_, PyAny>, src_offset: &Bound<'_, PyAny>, dst_image: &Bound<'_, PyAny>, dst_offset: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_ext_image_copy");
     let a_agent = TYPES.record_arg::<R_hsa_agent_s>(87, agent)?;
@@ -5652,49 +6714,30 @@ fn hsa_ext_image_copy(py: Python<'_>, agent: &Bound<'_, PyAny>, src_image: &Boun
     let __r = py.allow_threads(move || unsafe { __f(a_agent, a_src_image, a_src_offset, a_dst_image, a_dst_offset, a_range) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Import a linearly organized image data from memory directly to an
-/// image handle.
-///
-/// This operation updates the image data referenced by the image handle
-/// from the source memory. The size of the data imported from memory is
-/// implicitly derived from the image region.
-///
-/// It is the application's responsibility to avoid out of bounds memory access.
-///
-/// None of the source memory or destination image data memory can
-/// overlap. Overlapping of any of the source and destination image
-/// data memory within the import operation produces undefined results.
-///
-/// Args:
-///     agent [in]: Agent associated with the image handle.
-///     src_memory [in]: Source memory. Must not be NULL.
-///     src_row_pitch [in]: The size in bytes of a single row of the image in the
-///         source memory. If the value is smaller than the destination image region
-///         width * image element byte size, then region width * image element byte
-///         size is used.
-///     src_slice_pitch [in]: The size in bytes of a single 2D slice of a 3D image,
-///         or the size in bytes of each image layer in an image array in the source memory.
-///         If the geometry is ::HSA_EXT_IMAGE_GEOMETRY_1DA and the value is smaller than the
-///         value used for src_row_pitch, then the value used for src_row_pitch is used.
-///         If the geometry is ::HSA_EXT_IMAGE_GEOMETRY_3D, ::HSA_EXT_IMAGE_GEOMETRY_2DA, or
-///         HSA_EXT_IMAGE_GEOMETRY_2DADEPTH and the value is smaller than the value used for
-///         src_row_pitch * destination image region height, then the value used for
-///         src_row_pitch * destination image region height is used.
-///         Otherwise, the value is not used.
-///     dst_image [in]: Image handle of destination image.
-///     image_region [in]: Pointer to the image region to be updated. Must not
-///         be NULL.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT src_memory is NULL, or @p
-///     image_region is NULL.
-#[pyfunction]
-#[pyo3(signature = (agent, src_memory, src_row_pitch, src_slice_pitch, dst_image, image_region))]
+/// `hsa_ext_image_import` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_ext_image_import: rt::call::Function = rt::call::Function::new(
+    c"hsa_ext_image_import",
+    "hsa_ext_image_import",
+    &["agent", "src_memory", "src_row_pitch", "src_slice_pitch", "dst_image", "image_region"],
+    rt::fastcall_entry!(C_hsa_ext_image_import),
+    c"hsa_ext_image_import(agent, src_memory, src_row_pitch, src_slice_pitch, dst_image, image_region)\n--\n\nImport a linearly organized image data from memory directly to an\nimage handle.\n\nThis operation updates the image data referenced by the image handle\nfrom the source memory. The size of the data imported from memory is\nimplicitly derived from the image region.\n\nIt is the application's responsibility to avoid out of bounds memory access.\n\nNone of the source memory or destination image data memory can\noverlap. Overlapping of any of the source and destination image\ndata memory within the import operation produces undefined results.\n\nArgs:\n    agent [in]: Agent associated with the image handle.\n    src_memory [in]: Source memory. Must not be NULL.\n    src_row_pitch [in]: The size in bytes of a single row of the image in the\n        source memory. If the value is smaller than the destination image region\n        width * image element byte size, then region width * image element byte\n        size is used.\n    src_slice_pitch [in]: The size in bytes of a single 2D slice of a 3D image,\n        or the size in bytes of each image layer in an image array in the source memory.\n        If the geometry is ::HSA_EXT_IMAGE_GEOMETRY_1DA and the value is smaller than the\n        value used for src_row_pitch, then the value used for src_row_pitch is used.\n        If the geometry is ::HSA_EXT_IMAGE_GEOMETRY_3D, ::HSA_EXT_IMAGE_GEOMETRY_2DA, or\n        HSA_EXT_IMAGE_GEOMETRY_2DADEPTH and the value is smaller than the value used for\n        src_row_pitch * destination image region height, then the value used for\n        src_row_pitch * destination image region height is used.\n        Otherwise, the value is not used.\n    dst_image [in]: Image handle of destination image.\n    image_region [in]: Pointer to the image region to be updated. Must not\n        be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT src_memory is NULL, or @p\n    image_region is NULL.",
+);
+
+/// The arguments of a call of `hsa_ext_image_import`, converted in order.
+unsafe fn C_hsa_ext_image_import(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5] =
+        unsafe { F_hsa_ext_image_import.args::<6>(py, args, nargs, kwnames)? };
+    Ok(hsa_ext_image_import(py, &x0, rt::call::extract(x1, "src_memory")?, rt::call::extract(x2, "src_row_pitch")?, rt::call::extract(x3, "src_slice_pitch")?, &x4, &x5)?.into_ptr())
+}
+
 fn hsa_ext_image_import(py: Python<'_>, agent: &Bound<'_, PyAny>, src_memory: rt::PtrArg, src_row_pitch: rt::CInt<u64>, src_slice_pitch: rt::CInt<u64>, dst_image: &Bound<'_, PyAny>, image_region: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_ext_image_import");
     let a_agent = TYPES.record_arg::<R_hsa_agent_s>(87, agent)?;
@@ -5713,48 +6756,30 @@ fn hsa_ext_image_import(py: Python<'_>, agent: &Bound<'_, PyAny>, src_memory: rt
     let __r = py.allow_threads(move || unsafe { __f(a_agent, a_src_memory, a_src_row_pitch, a_src_slice_pitch, a_dst_image, a_image_region) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Export the image data to linearly organized memory.
-///
-/// The operation updates the destination memory with the image data of
-/// src_image. The size of the data exported to memory is implicitly derived
-/// from the image region.
-///
-/// It is the application's responsibility to avoid out of bounds memory access.
-///
-/// None of the destination memory or source image data memory can
-/// overlap. Overlapping of any of the source and destination image
-/// data memory within the export operation produces undefined results.
-///
-/// Args:
-///     agent [in]: Agent associated with the image handle.
-///     src_image [in]: Image handle of source image.
-///     dst_memory [in]: Destination memory. Must not be NULL.
-///     dst_row_pitch [in]: The size in bytes of a single row of the image in the
-///         destination memory. If the value is smaller than the source image region
-///         width * image element byte size, then region width * image element byte
-///         size is used.
-///     dst_slice_pitch [in]: The size in bytes of a single 2D slice of a 3D image,
-///         or the size in bytes of each image in an image array in the destination memory.
-///         If the geometry is ::HSA_EXT_IMAGE_GEOMETRY_1DA and the value is smaller than the
-///         value used for dst_row_pitch, then the value used for dst_row_pitch is used.
-///         If the geometry is ::HSA_EXT_IMAGE_GEOMETRY_3D, ::HSA_EXT_IMAGE_GEOMETRY_2DA, or
-///         HSA_EXT_IMAGE_GEOMETRY_2DADEPTH and the value is smaller than the value used for
-///         dst_row_pitch * source image region height, then the value used for
-///         dst_row_pitch * source image region height is used.
-///         Otherwise, the value is not used.
-///     image_region [in]: Pointer to the image region to be exported. Must not
-///         be NULL.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT dst_memory is NULL, or @p
-///     image_region is NULL.
-#[pyfunction]
-#[pyo3(signature = (agent, src_image, dst_memory, dst_row_pitch, dst_slice_pitch, image_region))]
+/// `hsa_ext_image_export` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_ext_image_export: rt::call::Function = rt::call::Function::new(
+    c"hsa_ext_image_export",
+    "hsa_ext_image_export",
+    &["agent", "src_image", "dst_memory", "dst_row_pitch", "dst_slice_pitch", "image_region"],
+    rt::fastcall_entry!(C_hsa_ext_image_export),
+    c"hsa_ext_image_export(agent, src_image, dst_memory, dst_row_pitch, dst_slice_pitch, image_region)\n--\n\nExport the image data to linearly organized memory.\n\nThe operation updates the destination memory with the image data of\nsrc_image. The size of the data exported to memory is implicitly derived\nfrom the image region.\n\nIt is the application's responsibility to avoid out of bounds memory access.\n\nNone of the destination memory or source image data memory can\noverlap. Overlapping of any of the source and destination image\ndata memory within the export operation produces undefined results.\n\nArgs:\n    agent [in]: Agent associated with the image handle.\n    src_image [in]: Image handle of source image.\n    dst_memory [in]: Destination memory. Must not be NULL.\n    dst_row_pitch [in]: The size in bytes of a single row of the image in the\n        destination memory. If the value is smaller than the source image region\n        width * image element byte size, then region width * image element byte\n        size is used.\n    dst_slice_pitch [in]: The size in bytes of a single 2D slice of a 3D image,\n        or the size in bytes of each image in an image array in the destination memory.\n        If the geometry is ::HSA_EXT_IMAGE_GEOMETRY_1DA and the value is smaller than the\n        value used for dst_row_pitch, then the value used for dst_row_pitch is used.\n        If the geometry is ::HSA_EXT_IMAGE_GEOMETRY_3D, ::HSA_EXT_IMAGE_GEOMETRY_2DA, or\n        HSA_EXT_IMAGE_GEOMETRY_2DADEPTH and the value is smaller than the value used for\n        dst_row_pitch * source image region height, then the value used for\n        dst_row_pitch * source image region height is used.\n        Otherwise, the value is not used.\n    image_region [in]: Pointer to the image region to be exported. Must not\n        be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT dst_memory is NULL, or @p\n    image_region is NULL.",
+);
+
+/// The arguments of a call of `hsa_ext_image_export`, converted in order.
+unsafe fn C_hsa_ext_image_export(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5] =
+        unsafe { F_hsa_ext_image_export.args::<6>(py, args, nargs, kwnames)? };
+    Ok(hsa_ext_image_export(py, &x0, &x1, rt::call::extract(x2, "dst_memory")?, rt::call::extract(x3, "dst_row_pitch")?, rt::call::extract(x4, "dst_slice_pitch")?, &x5)?.into_ptr())
+}
+
 fn hsa_ext_image_export(py: Python<'_>, agent: &Bound<'_, PyAny>, src_image: &Bound<'_, PyAny>, dst_memory: rt::PtrArgMut, dst_row_pitch: rt::CInt<u64>, dst_slice_pitch: rt::CInt<u64>, image_region: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_ext_image_export");
     let a_agent = TYPES.record_arg::<R_hsa_agent_s>(87, agent)?;
@@ -5773,36 +6798,30 @@ fn hsa_ext_image_export(py: Python<'_>, agent: &Bound<'_, PyAny>, src_image: &Bo
     let __r = py.allow_threads(move || unsafe { __f(a_agent, a_src_image, a_dst_memory, a_dst_row_pitch, a_dst_slice_pitch, a_image_region) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Clear a region of an image so that every image element has
-/// the specified value.
-///
-/// Args:
-///     agent [in]: Agent associated with the image handle.
-///     image [in]: Image handle for image to be cleared.
-///     data [in]: The value to which to set each image element being
-///         cleared. It is specified as an array of image component values. The
-///         number of array elements must match the number of access components
-///         for the image channel order. The type of each array element must
-///         match the image access type of the image channel type. When the
-///         value is used to set the value of an image element, the conversion
-///         method corresponding to the image channel type is used. See the
-///         <em>Channel Order</em> section and <em>Channel Type</em> section in
-///         the <em>HSA Programming Reference Manual</em> for more
-///         information. Must not be NULL.
-///     image_region [in]: Pointer to the image region to clear. Must not be
-///         NULL. If the region references an out-out-bounds element, the behavior is
-///         undefined.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT data is NULL, or @p
-///     image_region is NULL.
-#[pyfunction]
-#[pyo3(signature = (agent, image, data, image_region))]
+/// `hsa_ext_image_clear` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_ext_image_clear: rt::call::Function = rt::call::Function::new(
+    c"hsa_ext_image_clear",
+    "hsa_ext_image_clear",
+    &["agent", "image", "data", "image_region"],
+    rt::fastcall_entry!(C_hsa_ext_image_clear),
+    c"hsa_ext_image_clear(agent, image, data, image_region)\n--\n\nClear a region of an image so that every image element has\nthe specified value.\n\nArgs:\n    agent [in]: Agent associated with the image handle.\n    image [in]: Image handle for image to be cleared.\n    data [in]: The value to which to set each image element being\n        cleared. It is specified as an array of image component values. The\n        number of array elements must match the number of access components\n        for the image channel order. The type of each array element must\n        match the image access type of the image channel type. When the\n        value is used to set the value of an image element, the conversion\n        method corresponding to the image channel type is used. See the\n        <em>Channel Order</em> section and <em>Channel Type</em> section in\n        the <em>HSA Programming Reference Manual</em> for more\n        information. Must not be NULL.\n    image_region [in]: Pointer to the image region to clear. Must not be\n        NULL. If the region references an out-out-bounds element, the behavior is\n        undefined.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT data is NULL, or @p\n    image_region is NULL.",
+);
+
+/// The arguments of a call of `hsa_ext_image_clear`, converted in order.
+unsafe fn C_hsa_ext_image_clear(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_hsa_ext_image_clear.args::<4>(py, args, nargs, kwnames)? };
+    Ok(hsa_ext_image_clear(py, &x0, &x1, rt::call::extract(x2, "data")?, &x3)?.into_ptr())
+}
+
 fn hsa_ext_image_clear(py: Python<'_>, agent: &Bound<'_, PyAny>, image: &Bound<'_, PyAny>, data: rt::PtrArg, image_region: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_ext_image_clear");
     let a_agent = TYPES.record_arg::<R_hsa_agent_s>(87, agent)?;
@@ -5819,31 +6838,30 @@ fn hsa_ext_image_clear(py: Python<'_>, agent: &Bound<'_, PyAny>, image: &Bound<'
     let __r = py.allow_threads(move || unsafe { __f(a_agent, a_image, a_data, a_image_region) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Create an agent specific sampler handle for a given agent
-/// independent sampler descriptor and agent.
-///
-/// Args:
-///     agent [in]: Agent to be associated with the sampler handle created.
-///     sampler_descriptor [in]: Pointer to a sampler descriptor. Must not be
-///         NULL.
-///     sampler [out]: Memory location where the HSA runtime stores the newly
-///         created sampler handle. Must not be NULL.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.
-///     ::HSA_EXT_STATUS_ERROR_SAMPLER_DESCRIPTOR_UNSUPPORTED The
-///     agent does not have the capability to support the properties
-///     specified by sampler_descriptor or it is invalid.
-///     ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to allocate
-///     the required resources.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT sampler_descriptor is NULL, or
-///     sampler is NULL.
-#[pyfunction]
-#[pyo3(signature = (agent, sampler_descriptor, sampler))]
+/// `hsa_ext_sampler_create` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_ext_sampler_create: rt::call::Function = rt::call::Function::new(
+    c"hsa_ext_sampler_create",
+    "hsa_ext_sampler_create",
+    &["agent", "sampler_descriptor", "sampler"],
+    rt::fastcall_entry!(C_hsa_ext_sampler_create),
+    c"hsa_ext_sampler_create(agent, sampler_descriptor, sampler)\n--\n\nCreate an agent specific sampler handle for a given agent\nindependent sampler descriptor and agent.\n\nArgs:\n    agent [in]: Agent to be associated with the sampler handle created.\n    sampler_descriptor [in]: Pointer to a sampler descriptor. Must not be\n        NULL.\n    sampler [out]: Memory location where the HSA runtime stores the newly\n        created sampler handle. Must not be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.\n    ::HSA_EXT_STATUS_ERROR_SAMPLER_DESCRIPTOR_UNSUPPORTED The\n    agent does not have the capability to support the properties\n    specified by sampler_descriptor or it is invalid.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to allocate\n    the required resources.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT sampler_descriptor is NULL, or\n    sampler is NULL.",
+);
+
+/// The arguments of a call of `hsa_ext_sampler_create`, converted in order.
+unsafe fn C_hsa_ext_sampler_create(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hsa_ext_sampler_create.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hsa_ext_sampler_create(py, &x0, &x1, &x2)?.into_ptr())
+}
+
 fn hsa_ext_sampler_create(py: Python<'_>, agent: &Bound<'_, PyAny>, sampler_descriptor: &Bound<'_, PyAny>, sampler: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_ext_sampler_create");
     let a_agent = TYPES.record_arg::<R_hsa_agent_s>(87, agent)?;
@@ -5860,31 +6878,30 @@ fn hsa_ext_sampler_create(py: Python<'_>, agent: &Bound<'_, PyAny>, sampler_desc
     let __r = py.allow_threads(move || unsafe { __f(a_agent, a_sampler_descriptor, a_sampler) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Create an agent specific sampler handle for a given agent
-/// independent sampler descriptor v2 and agent.
-///
-/// Args:
-///     agent [in]: Agent to be associated with the sampler handle created.
-///     sampler_descriptor [in]: v2 Pointer to a sampler descriptor. Must not be
-///         NULL.
-///     sampler [out]: Memory location where the HSA runtime stores the newly
-///         created sampler handle. Must not be NULL.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.
-///     ::HSA_EXT_STATUS_ERROR_SAMPLER_DESCRIPTOR_UNSUPPORTED The
-///     agent does not have the capability to support the properties
-///     specified by sampler_descriptor or it is invalid.
-///     ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to allocate
-///     the required resources.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT sampler_descriptor is NULL, or
-///     sampler is NULL.
-#[pyfunction]
-#[pyo3(signature = (agent, sampler_descriptor, sampler))]
+/// `hsa_ext_sampler_create_v2` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_ext_sampler_create_v2: rt::call::Function = rt::call::Function::new(
+    c"hsa_ext_sampler_create_v2",
+    "hsa_ext_sampler_create_v2",
+    &["agent", "sampler_descriptor", "sampler"],
+    rt::fastcall_entry!(C_hsa_ext_sampler_create_v2),
+    c"hsa_ext_sampler_create_v2(agent, sampler_descriptor, sampler)\n--\n\nCreate an agent specific sampler handle for a given agent\nindependent sampler descriptor v2 and agent.\n\nArgs:\n    agent [in]: Agent to be associated with the sampler handle created.\n    sampler_descriptor [in]: v2 Pointer to a sampler descriptor. Must not be\n        NULL.\n    sampler [out]: Memory location where the HSA runtime stores the newly\n        created sampler handle. Must not be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.\n    ::HSA_EXT_STATUS_ERROR_SAMPLER_DESCRIPTOR_UNSUPPORTED The\n    agent does not have the capability to support the properties\n    specified by sampler_descriptor or it is invalid.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to allocate\n    the required resources.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT sampler_descriptor is NULL, or\n    sampler is NULL.",
+);
+
+/// The arguments of a call of `hsa_ext_sampler_create_v2`, converted in order.
+unsafe fn C_hsa_ext_sampler_create_v2(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hsa_ext_sampler_create_v2.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hsa_ext_sampler_create_v2(py, &x0, &x1, &x2)?.into_ptr())
+}
+
 fn hsa_ext_sampler_create_v2(py: Python<'_>, agent: &Bound<'_, PyAny>, sampler_descriptor: &Bound<'_, PyAny>, sampler: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_ext_sampler_create_v2");
     let a_agent = TYPES.record_arg::<R_hsa_agent_s>(87, agent)?;
@@ -5901,25 +6918,30 @@ fn hsa_ext_sampler_create_v2(py: Python<'_>, agent: &Bound<'_, PyAny>, sampler_d
     let __r = py.allow_threads(move || unsafe { __f(a_agent, a_sampler_descriptor, a_sampler) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Destroy a sampler handle previously created using ::hsa_ext_sampler_create or
-/// ::hsa_ext_sampler_create_v2.
-///
-/// The sampler handle should not be destroyed while there are
-/// references to it queued for execution or currently being used in a
-/// kernel dispatch.
-///
-/// Args:
-///     agent [in]: Agent associated with the sampler handle.
-///     sampler [in]: Sampler handle to destroy.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.
-#[pyfunction]
-#[pyo3(signature = (agent, sampler))]
+/// `hsa_ext_sampler_destroy` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_ext_sampler_destroy: rt::call::Function = rt::call::Function::new(
+    c"hsa_ext_sampler_destroy",
+    "hsa_ext_sampler_destroy",
+    &["agent", "sampler"],
+    rt::fastcall_entry!(C_hsa_ext_sampler_destroy),
+    c"hsa_ext_sampler_destroy(agent, sampler)\n--\n\nDestroy a sampler handle previously created using ::hsa_ext_sampler_create or\n::hsa_ext_sampler_create_v2.\n\nThe sampler handle should not be destroyed while there are\nreferences to it queued for execution or currently being used in a\nkernel dispatch.\n\nArgs:\n    agent [in]: Agent associated with the sampler handle.\n    sampler [in]: Sampler handle to destroy.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.",
+);
+
+/// The arguments of a call of `hsa_ext_sampler_destroy`, converted in order.
+unsafe fn C_hsa_ext_sampler_destroy(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_ext_sampler_destroy.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_ext_sampler_destroy(py, &x0, &x1)?.into_ptr())
+}
+
 fn hsa_ext_sampler_destroy(py: Python<'_>, agent: &Bound<'_, PyAny>, sampler: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_ext_sampler_destroy");
     let a_agent = TYPES.record_arg::<R_hsa_agent_s>(87, agent)?;
@@ -5933,22 +6955,30 @@ fn hsa_ext_sampler_destroy(py: Python<'_>, agent: &Bound<'_, PyAny>, sampler: &B
     let __r = py.allow_threads(move || unsafe { __f(a_agent, a_sampler) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Iterate through list of current supported PC Sampling configurations for this agent
-///
-/// HSA will callback configuration_callback for each currently available PC Sampling
-/// configuration. The list of currently available configurations may not be the complete list of
-/// configurations supported on the agent. The list of currently available configurations may be
-/// reduced if the agent is currently handling other PC sampling sessions.
-///
-/// Args:
-///     agent [in]: target agent
-///     configuration_callback [in]: callback function to iterate through list of configurations
-///     callback_data [in]: client private callback data
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-#[pyfunction]
-#[pyo3(signature = (agent, configuration_callback, callback_data))]
+/// `hsa_ven_amd_pcs_iterate_configuration` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_ven_amd_pcs_iterate_configuration: rt::call::Function = rt::call::Function::new(
+    c"hsa_ven_amd_pcs_iterate_configuration",
+    "hsa_ven_amd_pcs_iterate_configuration",
+    &["agent", "configuration_callback", "callback_data"],
+    rt::fastcall_entry!(C_hsa_ven_amd_pcs_iterate_configuration),
+    c"hsa_ven_amd_pcs_iterate_configuration(agent, configuration_callback, callback_data)\n--\n\nIterate through list of current supported PC Sampling configurations for this agent\n\nHSA will callback configuration_callback for each currently available PC Sampling\nconfiguration. The list of currently available configurations may not be the complete list of\nconfigurations supported on the agent. The list of currently available configurations may be\nreduced if the agent is currently handling other PC sampling sessions.\n\nArgs:\n    agent [in]: target agent\n    configuration_callback [in]: callback function to iterate through list of configurations\n    callback_data [in]: client private callback data\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status",
+);
+
+/// The arguments of a call of `hsa_ven_amd_pcs_iterate_configuration`, converted in order.
+unsafe fn C_hsa_ven_amd_pcs_iterate_configuration(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hsa_ven_amd_pcs_iterate_configuration.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hsa_ven_amd_pcs_iterate_configuration(py, &x0, rt::call::extract(x1, "configuration_callback")?, rt::call::extract(x2, "callback_data")?)?.into_ptr())
+}
+
 fn hsa_ven_amd_pcs_iterate_configuration(py: Python<'_>, agent: &Bound<'_, PyAny>, configuration_callback: rt::PtrArg, callback_data: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_ven_amd_pcs_iterate_configuration");
     let a_agent = TYPES.record_arg::<R_hsa_agent_s>(87, agent)?;
@@ -5963,52 +6993,30 @@ fn hsa_ven_amd_pcs_iterate_configuration(py: Python<'_>, agent: &Bound<'_, PyAny
     let __r = py.allow_threads(move || unsafe { __f(a_agent, a_configuration_callback, a_callback_data) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Create a PC Sampling session on agent
-///
-/// Allocate the resources required for a PC Sampling session. The method, units, interval
-/// parameters must be a legal configuration value, as described by the
-/// hsa_ven_amd_pcs_configuration_t configurations passed to the callbacks of
-/// hsa_ven_amd_pcs_iterate_configuration for this agent.
-/// A successfull call may restrict the list of possible PC sampling methods available to subsequent
-/// calls to hsa_ven_amd_pcs_iterate_configuration on the same agent as agents have limitations
-/// on what types of PC sampling they can perform concurrently.
-/// For all successful calls, hsa_ven_amd_pcs_destroy should be called to free this session.
-/// The session will be in a stopped/inactive state after this call
-///
-/// Args:
-///     agent [in]: target agent
-///     method [in]: method to use
-///     units [in]: sampling units
-///     interval [in]: sampling interval in units
-///     latency [in]: expected latency in microseconds for client to provide a buffer for the data
-///         copy callback once HSA calls data_ready_callback. This is a performance hint to avoid the
-///         buffer filling up before the client is notified that data is ready. HSA-runtime will estimate
-///         how many samples are received within latency and call data_ready_callback ahead of time so
-///         that the client has latency time to allocate the buffer before the HSA-runtime internal
-///         buffers are full. The value of latency can be 0.
-///     buffer_size [in]: size of client buffer in bytes. data_ready_callback will be called once
-///         HSA-runtime has enough samples to fill buffer_size. This needs to be a multiple of size of
-///         perf_sample_hosttrap_v1_t or size of perf_sample_snapshot_v1_t.
-///     data_ready_callback [in]: client callback function that will be called when:
-///         1. There is enough samples fill a buffer with buffer_size  - estimated samples received
-///         within latency period.
-///         OR
-///         2. When hsa_ven_amd_pcs_flush is called.
-///     client_callback_data [in]: client private data to be provided back when data_ready_callback
-///         is called.
-///     pc_sampling [out]: PC sampling session handle used to reference this session when calling
-///         hsa_ven_amd_pcs_start, hsa_ven_amd_pcs_stop, hsa_ven_amd_pcs_destroy
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS session created successfully
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT invalid parameters
-///     ::HSA_STATUS_ERROR_RESOURCE_BUSY agent currently handling another PC Sampling session and
-///     cannot handle the type requested.
-///     ::HSA_STATUS_ERROR_OUT_OF_RESOURCES Failed to allocate resources
-///     ::HSA_STATUS_ERROR Unexpected error
-#[pyfunction]
-#[pyo3(signature = (agent, method, units, interval, latency, buffer_size, data_ready_callback, client_callback_data, pc_sampling))]
+/// `hsa_ven_amd_pcs_create` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_ven_amd_pcs_create: rt::call::Function = rt::call::Function::new(
+    c"hsa_ven_amd_pcs_create",
+    "hsa_ven_amd_pcs_create",
+    &["agent", "method", "units", "interval", "latency", "buffer_size", "data_ready_callback", "client_callback_data", "pc_sampling"],
+    rt::fastcall_entry!(C_hsa_ven_amd_pcs_create),
+    c"hsa_ven_amd_pcs_create(agent, method, units, interval, latency, buffer_size, data_ready_callback, client_callback_data, pc_sampling)\n--\n\nCreate a PC Sampling session on agent\n\nAllocate the resources required for a PC Sampling session. The method, units, interval\nparameters must be a legal configuration value, as described by the\nhsa_ven_amd_pcs_configuration_t configurations passed to the callbacks of\nhsa_ven_amd_pcs_iterate_configuration for this agent.\nA successfull call may restrict the list of possible PC sampling methods available to subsequent\ncalls to hsa_ven_amd_pcs_iterate_configuration on the same agent as agents have limitations\non what types of PC sampling they can perform concurrently.\nFor all successful calls, hsa_ven_amd_pcs_destroy should be called to free this session.\nThe session will be in a stopped/inactive state after this call\n\nArgs:\n    agent [in]: target agent\n    method [in]: method to use\n    units [in]: sampling units\n    interval [in]: sampling interval in units\n    latency [in]: expected latency in microseconds for client to provide a buffer for the data\n        copy callback once HSA calls data_ready_callback. This is a performance hint to avoid the\n        buffer filling up before the client is notified that data is ready. HSA-runtime will estimate\n        how many samples are received within latency and call data_ready_callback ahead of time so\n        that the client has latency time to allocate the buffer before the HSA-runtime internal\n        buffers are full. The value of latency can be 0.\n    buffer_size [in]: size of client buffer in bytes. data_ready_callback will be called once\n        HSA-runtime has enough samples to fill buffer_size. This needs to be a multiple of size of\n        perf_sample_hosttrap_v1_t or size of perf_sample_snapshot_v1_t.\n    data_ready_callback [in]: client callback function that will be called when:\n        1. There is enough samples fill a buffer with buffer_size  - estimated samples received\n        within latency period.\n        OR\n        2. When hsa_ven_amd_pcs_flush is called.\n    client_callback_data [in]: client private data to be provided back when data_ready_callback\n        is called.\n    pc_sampling [out]: PC sampling session handle used to reference this session when calling\n        hsa_ven_amd_pcs_start, hsa_ven_amd_pcs_stop, hsa_ven_amd_pcs_destroy\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS session created successfully\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT invalid parameters\n    ::HSA_STATUS_ERROR_RESOURCE_BUSY agent currently handling another PC Sampling session and\n    cannot handle the type requested.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES Failed to allocate resources\n    ::HSA_STATUS_ERROR Unexpected error",
+);
+
+/// The arguments of a call of `hsa_ven_amd_pcs_create`, converted in order.
+unsafe fn C_hsa_ven_amd_pcs_create(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8] =
+        unsafe { F_hsa_ven_amd_pcs_create.args::<9>(py, args, nargs, kwnames)? };
+    Ok(hsa_ven_amd_pcs_create(py, &x0, &x1, &x2, rt::call::extract(x3, "interval")?, rt::call::extract(x4, "latency")?, rt::call::extract(x5, "buffer_size")?, rt::call::extract(x6, "data_ready_callback")?, rt::call::extract(x7, "client_callback_data")?, &x8)?.into_ptr())
+}
+
 fn hsa_ven_amd_pcs_create(py: Python<'_>, agent: &Bound<'_, PyAny>, method: &Bound<'_, PyAny>, units: &Bound<'_, PyAny>, interval: rt::CInt<u64>, latency: rt::CInt<u64>, buffer_size: rt::CInt<u64>, data_ready_callback: rt::PtrArg, client_callback_data: rt::PtrArgMut, pc_sampling: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_ven_amd_pcs_create");
     let a_agent = TYPES.record_arg::<R_hsa_agent_s>(87, agent)?;
@@ -6030,57 +7038,30 @@ fn hsa_ven_amd_pcs_create(py: Python<'_>, agent: &Bound<'_, PyAny>, method: &Bou
     let __r = py.allow_threads(move || unsafe { __f(a_agent, a_method, a_units, a_interval, a_latency, a_buffer_size, a_data_ready_callback, a_client_callback_data, a_pc_sampling) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Creates a PC Sampling session on agent. Assumes that the caller provides the
-/// pcs_id generated by the previous call to the underlying driver that reserved PC sampling
-/// on the agent.
-///
-/// Similar to the hsa_ven_amd_pcs_create with the difference that it inherits an existing
-/// PC sampling session that was previously created in the underlying driver.
-///
-/// Allocate the resources required for a PC Sampling session. The method, units, interval
-/// parameters must be a legal configuration value, and match the parameters that we used to create
-/// the underlying PC Sampling session in the underlying driver.
-/// A successfull call may restrict the list of possible PC sampling methods available to subsequent
-/// calls to hsa_ven_amd_pcs_iterate_configuration on the same agent as agents have limitations
-/// on what types of PC sampling they can perform concurrently.
-/// For all successful calls, hsa_ven_amd_pcs_destroy should be called to free this session.
-/// The session will be in a stopped/inactive state after this call
-///
-/// Args:
-///     pcs_id [in]: ID that uniquely identifies the PC sampling session within underlying driver
-///     agent [in]: target agent
-///     method [in]: method to use
-///     units [in]: sampling units
-///     interval [in]: sampling interval in units
-///     latency [in]: expected latency in microseconds for client to provide a buffer for the data
-///         copy callback once HSA calls data_ready_callback. This is a performance hint to avoid the
-///         buffer filling up before the client is notified that data is ready. HSA-runtime will estimate
-///         how many samples are received within latency and call data_ready_callback ahead of time so
-///         that the client has latency time to allocate the buffer before the HSA-runtime internal
-///         buffers are full. The value of latency can be 0.
-///     buffer_size [in]: size of client buffer in bytes. data_ready_callback will be called once
-///         HSA-runtime has enough samples to fill buffer_size. This needs to be a multiple of size of
-///         perf_sample_hosttrap_v1_t or size of perf_sample_snapshot_v1_t.
-///     data_ready_callback [in]: client callback function that will be called when:
-///         1. There is enough samples fill a buffer with buffer_size  - estimated samples received
-///         within latency period.
-///         OR
-///         2. When hsa_ven_amd_pcs_flush is called.
-///     client_callback_data [in]: client private data to be provided back when data_ready_callback
-///         is called.
-///     pc_sampling [out]: PC sampling session handle used to reference this session when calling
-///         hsa_ven_amd_pcs_start, hsa_ven_amd_pcs_stop, hsa_ven_amd_pcs_destroy
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS session created successfully
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT invalid parameters
-///     ::HSA_STATUS_ERROR_RESOURCE_BUSY agent currently handling another PC Sampling session and
-///     cannot handle the type requested.
-///     ::HSA_STATUS_ERROR_OUT_OF_RESOURCES Failed to allocate resources
-///     ::HSA_STATUS_ERROR Unexpected error
-#[pyfunction]
-#[pyo3(signature = (pcs_id, agent, method, units, interval, latency, buffer_size, data_ready_callback, client_callback_data, pc_sampling))]
+/// `hsa_ven_amd_pcs_create_from_id` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_ven_amd_pcs_create_from_id: rt::call::Function = rt::call::Function::new(
+    c"hsa_ven_amd_pcs_create_from_id",
+    "hsa_ven_amd_pcs_create_from_id",
+    &["pcs_id", "agent", "method", "units", "interval", "latency", "buffer_size", "data_ready_callback", "client_callback_data", "pc_sampling"],
+    rt::fastcall_entry!(C_hsa_ven_amd_pcs_create_from_id),
+    c"hsa_ven_amd_pcs_create_from_id(pcs_id, agent, method, units, interval, latency, buffer_size, data_ready_callback, client_callback_data, pc_sampling)\n--\n\nCreates a PC Sampling session on agent. Assumes that the caller provides the\npcs_id generated by the previous call to the underlying driver that reserved PC sampling\non the agent.\n\nSimilar to the hsa_ven_amd_pcs_create with the difference that it inherits an existing\nPC sampling session that was previously created in the underlying driver.\n\nAllocate the resources required for a PC Sampling session. The method, units, interval\nparameters must be a legal configuration value, and match the parameters that we used to create\nthe underlying PC Sampling session in the underlying driver.\nA successfull call may restrict the list of possible PC sampling methods available to subsequent\ncalls to hsa_ven_amd_pcs_iterate_configuration on the same agent as agents have limitations\non what types of PC sampling they can perform concurrently.\nFor all successful calls, hsa_ven_amd_pcs_destroy should be called to free this session.\nThe session will be in a stopped/inactive state after this call\n\nArgs:\n    pcs_id [in]: ID that uniquely identifies the PC sampling session within underlying driver\n    agent [in]: target agent\n    method [in]: method to use\n    units [in]: sampling units\n    interval [in]: sampling interval in units\n    latency [in]: expected latency in microseconds for client to provide a buffer for the data\n        copy callback once HSA calls data_ready_callback. This is a performance hint to avoid the\n        buffer filling up before the client is notified that data is ready. HSA-runtime will estimate\n        how many samples are received within latency and call data_ready_callback ahead of time so\n        that the client has latency time to allocate the buffer before the HSA-runtime internal\n        buffers are full. The value of latency can be 0.\n    buffer_size [in]: size of client buffer in bytes. data_ready_callback will be called once\n        HSA-runtime has enough samples to fill buffer_size. This needs to be a multiple of size of\n        perf_sample_hosttrap_v1_t or size of perf_sample_snapshot_v1_t.\n    data_ready_callback [in]: client callback function that will be called when:\n        1. There is enough samples fill a buffer with buffer_size  - estimated samples received\n        within latency period.\n        OR\n        2. When hsa_ven_amd_pcs_flush is called.\n    client_callback_data [in]: client private data to be provided back when data_ready_callback\n        is called.\n    pc_sampling [out]: PC sampling session handle used to reference this session when calling\n        hsa_ven_amd_pcs_start, hsa_ven_amd_pcs_stop, hsa_ven_amd_pcs_destroy\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS session created successfully\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT invalid parameters\n    ::HSA_STATUS_ERROR_RESOURCE_BUSY agent currently handling another PC Sampling session and\n    cannot handle the type requested.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES Failed to allocate resources\n    ::HSA_STATUS_ERROR Unexpected error",
+);
+
+/// The arguments of a call of `hsa_ven_amd_pcs_create_from_id`, converted in order.
+unsafe fn C_hsa_ven_amd_pcs_create_from_id(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9] =
+        unsafe { F_hsa_ven_amd_pcs_create_from_id.args::<10>(py, args, nargs, kwnames)? };
+    Ok(hsa_ven_amd_pcs_create_from_id(py, rt::call::extract(x0, "pcs_id")?, &x1, &x2, &x3, rt::call::extract(x4, "interval")?, rt::call::extract(x5, "latency")?, rt::call::extract(x6, "buffer_size")?, rt::call::extract(x7, "data_ready_callback")?, rt::call::extract(x8, "client_callback_data")?, &x9)?.into_ptr())
+}
+
 fn hsa_ven_amd_pcs_create_from_id(py: Python<'_>, pcs_id: rt::CInt<u32>, agent: &Bound<'_, PyAny>, method: &Bound<'_, PyAny>, units: &Bound<'_, PyAny>, interval: rt::CInt<u64>, latency: rt::CInt<u64>, buffer_size: rt::CInt<u64>, data_ready_callback: rt::PtrArg, client_callback_data: rt::PtrArgMut, pc_sampling: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_ven_amd_pcs_create_from_id");
     let a_pcs_id = pcs_id.0;
@@ -6103,22 +7084,30 @@ fn hsa_ven_amd_pcs_create_from_id(py: Python<'_>, pcs_id: rt::CInt<u32>, agent: 
     let __r = py.allow_threads(move || unsafe { __f(a_pcs_id, a_agent, a_method, a_units, a_interval, a_latency, a_buffer_size, a_data_ready_callback, a_client_callback_data, a_pc_sampling) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Free a PC Sampling session on agent
-///
-/// Free all the resources allocated for a PC Sampling session on agent
-/// Internal buffers for this session will be lost.
-/// If the session was active, the session will be stopped before it is destroyed.
-///
-/// Args:
-///     pc_sampling [in]: PC sampling session handle
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS Session destroyed successfully
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT Invalid PC sampling handle
-///     ::HSA_STATUS_ERROR unexpected error
-#[pyfunction]
-#[pyo3(signature = (pc_sampling))]
+/// `hsa_ven_amd_pcs_destroy` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_ven_amd_pcs_destroy: rt::call::Function = rt::call::Function::new(
+    c"hsa_ven_amd_pcs_destroy",
+    "hsa_ven_amd_pcs_destroy",
+    &["pc_sampling"],
+    rt::fastcall_entry!(C_hsa_ven_amd_pcs_destroy),
+    c"hsa_ven_amd_pcs_destroy(pc_sampling)\n--\n\nFree a PC Sampling session on agent\n\nFree all the resources allocated for a PC Sampling session on agent\nInternal buffers for this session will be lost.\nIf the session was active, the session will be stopped before it is destroyed.\n\nArgs:\n    pc_sampling [in]: PC sampling session handle\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS Session destroyed successfully\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT Invalid PC sampling handle\n    ::HSA_STATUS_ERROR unexpected error",
+);
+
+/// The arguments of a call of `hsa_ven_amd_pcs_destroy`, converted in order.
+unsafe fn C_hsa_ven_amd_pcs_destroy(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_hsa_ven_amd_pcs_destroy.args::<1>(py, args, nargs, kwnames)? };
+    Ok(hsa_ven_amd_pcs_destroy(py, &x0)?.into_ptr())
+}
+
 fn hsa_ven_amd_pcs_destroy(py: Python<'_>, pc_sampling: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_ven_amd_pcs_destroy");
     let a_pc_sampling = TYPES.record_arg::<R_hsa_ven_amd_pcs_t>(120, pc_sampling)?;
@@ -6131,22 +7120,30 @@ fn hsa_ven_amd_pcs_destroy(py: Python<'_>, pc_sampling: &Bound<'_, PyAny>) -> Py
     let __r = py.allow_threads(move || unsafe { __f(a_pc_sampling) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Start a PC Sampling session
-///
-/// Activate a PC Sampling session that was previous created.
-/// The session with be in a active state after this call
-/// If the session was already active, this will result in a no-op and will return HSA_STATUS_SUCCESS
-///
-/// Args:
-///     pc_sampling [in]: PC sampling session handle
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS Session started successfully
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT Invalid PC sampling handle
-///     ::HSA_STATUS_ERROR unexpected error
-#[pyfunction]
-#[pyo3(signature = (pc_sampling))]
+/// `hsa_ven_amd_pcs_start` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_ven_amd_pcs_start: rt::call::Function = rt::call::Function::new(
+    c"hsa_ven_amd_pcs_start",
+    "hsa_ven_amd_pcs_start",
+    &["pc_sampling"],
+    rt::fastcall_entry!(C_hsa_ven_amd_pcs_start),
+    c"hsa_ven_amd_pcs_start(pc_sampling)\n--\n\nStart a PC Sampling session\n\nActivate a PC Sampling session that was previous created.\nThe session with be in a active state after this call\nIf the session was already active, this will result in a no-op and will return HSA_STATUS_SUCCESS\n\nArgs:\n    pc_sampling [in]: PC sampling session handle\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS Session started successfully\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT Invalid PC sampling handle\n    ::HSA_STATUS_ERROR unexpected error",
+);
+
+/// The arguments of a call of `hsa_ven_amd_pcs_start`, converted in order.
+unsafe fn C_hsa_ven_amd_pcs_start(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_hsa_ven_amd_pcs_start.args::<1>(py, args, nargs, kwnames)? };
+    Ok(hsa_ven_amd_pcs_start(py, &x0)?.into_ptr())
+}
+
 fn hsa_ven_amd_pcs_start(py: Python<'_>, pc_sampling: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_ven_amd_pcs_start");
     let a_pc_sampling = TYPES.record_arg::<R_hsa_ven_amd_pcs_t>(120, pc_sampling)?;
@@ -6159,25 +7156,30 @@ fn hsa_ven_amd_pcs_start(py: Python<'_>, pc_sampling: &Bound<'_, PyAny>) -> PyRe
     let __r = py.allow_threads(move || unsafe { __f(a_pc_sampling) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Stop a PC Sampling session
-///
-/// Stop a session that is currently active
-/// After a session is stopped HSA may still have some PC Sampling data in its internal buffers.
-/// The internal buffers can be drained using hsa_ven_amd_pcs_flush. If the internal
-/// buffers are not drained and the session is started again, the internal buffers will be available
-/// on the next data_ready_callback.
-/// If the session was already inactive, this will result in a no-op and will return
-/// HSA_STATUS_SUCCESS
-///
-/// Args:
-///     pc_sampling [in]: PC sampling session handle
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS Session stopped successfully
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT Invalid PC sampling handle
-#[pyfunction]
-#[pyo3(signature = (pc_sampling))]
+/// `hsa_ven_amd_pcs_stop` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_ven_amd_pcs_stop: rt::call::Function = rt::call::Function::new(
+    c"hsa_ven_amd_pcs_stop",
+    "hsa_ven_amd_pcs_stop",
+    &["pc_sampling"],
+    rt::fastcall_entry!(C_hsa_ven_amd_pcs_stop),
+    c"hsa_ven_amd_pcs_stop(pc_sampling)\n--\n\nStop a PC Sampling session\n\nStop a session that is currently active\nAfter a session is stopped HSA may still have some PC Sampling data in its internal buffers.\nThe internal buffers can be drained using hsa_ven_amd_pcs_flush. If the internal\nbuffers are not drained and the session is started again, the internal buffers will be available\non the next data_ready_callback.\nIf the session was already inactive, this will result in a no-op and will return\nHSA_STATUS_SUCCESS\n\nArgs:\n    pc_sampling [in]: PC sampling session handle\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS Session stopped successfully\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT Invalid PC sampling handle",
+);
+
+/// The arguments of a call of `hsa_ven_amd_pcs_stop`, converted in order.
+unsafe fn C_hsa_ven_amd_pcs_stop(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_hsa_ven_amd_pcs_stop.args::<1>(py, args, nargs, kwnames)? };
+    Ok(hsa_ven_amd_pcs_stop(py, &x0)?.into_ptr())
+}
+
 fn hsa_ven_amd_pcs_stop(py: Python<'_>, pc_sampling: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_ven_amd_pcs_stop");
     let a_pc_sampling = TYPES.record_arg::<R_hsa_ven_amd_pcs_t>(120, pc_sampling)?;
@@ -6190,24 +7192,30 @@ fn hsa_ven_amd_pcs_stop(py: Python<'_>, pc_sampling: &Bound<'_, PyAny>) -> PyRes
     let __r = py.allow_threads(move || unsafe { __f(a_pc_sampling) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Flush internal buffers for a PC Sampling session
-///
-/// Drain internal buffers for a PC Sampling session. If internal buffers have available data,
-/// this trigger a data_ready_callback.
-///
-/// The function blocks until all PC samples associated with the pc_sampling session
-/// generated prior to the function call have been communicated by invocations of
-/// data_ready_callback having completed execution.
-///
-/// Args:
-///     pc_sampling [in]: PC sampling session handle
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS Session flushed successfully
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT Invalid PC sampling handle
-#[pyfunction]
-#[pyo3(signature = (pc_sampling))]
+/// `hsa_ven_amd_pcs_flush` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_ven_amd_pcs_flush: rt::call::Function = rt::call::Function::new(
+    c"hsa_ven_amd_pcs_flush",
+    "hsa_ven_amd_pcs_flush",
+    &["pc_sampling"],
+    rt::fastcall_entry!(C_hsa_ven_amd_pcs_flush),
+    c"hsa_ven_amd_pcs_flush(pc_sampling)\n--\n\nFlush internal buffers for a PC Sampling session\n\nDrain internal buffers for a PC Sampling session. If internal buffers have available data,\nthis trigger a data_ready_callback.\n\nThe function blocks until all PC samples associated with the pc_sampling session\ngenerated prior to the function call have been communicated by invocations of\ndata_ready_callback having completed execution.\n\nArgs:\n    pc_sampling [in]: PC sampling session handle\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS Session flushed successfully\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT Invalid PC sampling handle",
+);
+
+/// The arguments of a call of `hsa_ven_amd_pcs_flush`, converted in order.
+unsafe fn C_hsa_ven_amd_pcs_flush(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_hsa_ven_amd_pcs_flush.args::<1>(py, args, nargs, kwnames)? };
+    Ok(hsa_ven_amd_pcs_flush(py, &x0)?.into_ptr())
+}
+
 fn hsa_ven_amd_pcs_flush(py: Python<'_>, pc_sampling: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_ven_amd_pcs_flush");
     let a_pc_sampling = TYPES.record_arg::<R_hsa_ven_amd_pcs_t>(120, pc_sampling)?;
@@ -6220,21 +7228,30 @@ fn hsa_ven_amd_pcs_flush(py: Python<'_>, pc_sampling: &Bound<'_, PyAny>) -> PyRe
     let __r = py.allow_threads(move || unsafe { __f(a_pc_sampling) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Get the coherency type of the fine grain region of an agent.
-///
-/// Args:
-///     agent [in]: A valid agent.
-///
-/// Returns: a tuple of 2 item(s):
-///     hsa_status_t: status
-///     type: hsa_amd_coherency_type_s
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT type is NULL.
-#[pyfunction]
-#[pyo3(signature = (agent))]
+/// `hsa_amd_coherency_get_type` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_coherency_get_type: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_coherency_get_type",
+    "hsa_amd_coherency_get_type",
+    &["agent"],
+    rt::fastcall_entry!(C_hsa_amd_coherency_get_type),
+    c"hsa_amd_coherency_get_type(agent)\n--\n\nGet the coherency type of the fine grain region of an agent.\n\nArgs:\n    agent [in]: A valid agent.\n\nReturns: a tuple of 2 item(s):\n    hsa_status_t: status\n    type: hsa_amd_coherency_type_s\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT type is NULL.",
+);
+
+/// The arguments of a call of `hsa_amd_coherency_get_type`, converted in order.
+unsafe fn C_hsa_amd_coherency_get_type(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_hsa_amd_coherency_get_type.args::<1>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_coherency_get_type(py, &x0)?.into_ptr())
+}
+
 fn hsa_amd_coherency_get_type(py: Python<'_>, agent: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_coherency_get_type");
     let a_agent = TYPES.record_arg::<R_hsa_agent_s>(87, agent)?;
@@ -6249,23 +7266,30 @@ fn hsa_amd_coherency_get_type(py: Python<'_>, agent: &Bound<'_, PyAny>) -> PyRes
     let __r = py.allow_threads(move || unsafe { __f(a_agent, a_type) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.enum_member(py, 60, o_type as i64)?])
 }
-/// Set the coherency type of the fine grain region of an agent.
-/// Deprecated.  This is supported on KV platforms.  For backward compatibility
-/// other platforms will spuriously succeed.
-///
-/// Args:
-///     agent [in]: A valid agent.
-///     type [in]: The coherency type to be set.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT type is invalid.
-#[pyfunction]
-#[pyo3(signature = (agent, r#type))]
+/// `hsa_amd_coherency_set_type` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_coherency_set_type: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_coherency_set_type",
+    "hsa_amd_coherency_set_type",
+    &["agent", "type"],
+    rt::fastcall_entry!(C_hsa_amd_coherency_set_type),
+    c"hsa_amd_coherency_set_type(agent, type)\n--\n\nSet the coherency type of the fine grain region of an agent.\nDeprecated.  This is supported on KV platforms.  For backward compatibility\nother platforms will spuriously succeed.\n\nArgs:\n    agent [in]: A valid agent.\n    type [in]: The coherency type to be set.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT type is invalid.",
+);
+
+/// The arguments of a call of `hsa_amd_coherency_set_type`, converted in order.
+unsafe fn C_hsa_amd_coherency_set_type(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_amd_coherency_set_type.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_coherency_set_type(py, &x0, &x1)?.into_ptr())
+}
+
 fn hsa_amd_coherency_set_type(py: Python<'_>, agent: &Bound<'_, PyAny>, r#type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_coherency_set_type");
     let a_agent = TYPES.record_arg::<R_hsa_agent_s>(87, agent)?;
@@ -6279,21 +7303,30 @@ fn hsa_amd_coherency_set_type(py: Python<'_>, agent: &Bound<'_, PyAny>, r#type: 
     let __r = py.allow_threads(move || unsafe { __f(a_agent, a_type) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Enable or disable profiling capability of a queue.
-///
-/// Args:
-///     queue [in]: A valid queue.
-///     enable [in]: 1 to enable profiling. 0 to disable profiling.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_QUEUE The queue is invalid.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT queue is NULL.
-#[pyfunction]
-#[pyo3(signature = (queue, enable))]
+/// `hsa_amd_profiling_set_profiler_enabled` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_profiling_set_profiler_enabled: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_profiling_set_profiler_enabled",
+    "hsa_amd_profiling_set_profiler_enabled",
+    &["queue", "enable"],
+    rt::fastcall_entry!(C_hsa_amd_profiling_set_profiler_enabled),
+    c"hsa_amd_profiling_set_profiler_enabled(queue, enable)\n--\n\nEnable or disable profiling capability of a queue.\n\nArgs:\n    queue [in]: A valid queue.\n    enable [in]: 1 to enable profiling. 0 to disable profiling.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_QUEUE The queue is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT queue is NULL.",
+);
+
+/// The arguments of a call of `hsa_amd_profiling_set_profiler_enabled`, converted in order.
+unsafe fn C_hsa_amd_profiling_set_profiler_enabled(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_amd_profiling_set_profiler_enabled.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_profiling_set_profiler_enabled(py, &x0, rt::call::extract(x1, "enable")?)?.into_ptr())
+}
+
 fn hsa_amd_profiling_set_profiler_enabled(py: Python<'_>, queue: &Bound<'_, PyAny>, enable: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_profiling_set_profiler_enabled");
     let p_queue = TYPES.record_ptr_arg(92, queue, true)?;
@@ -6308,27 +7341,30 @@ fn hsa_amd_profiling_set_profiler_enabled(py: Python<'_>, queue: &Bound<'_, PyAn
     let __r = py.allow_threads(move || unsafe { __f(a_queue, a_enable) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Enable or disable asynchronous memory copy profiling.
-///
-/// The runtime will provide the copy processing start timestamp and
-/// completion timestamp of each call to hsa_amd_memory_async_copy if the
-/// async copy profiling is enabled prior to the call to
-/// hsa_amd_memory_async_copy. The completion signal object is used to
-/// hold the last async copy start and end timestamp. The client can retrieve
-/// these timestamps via call to hsa_amd_profiling_get_async_copy_time.
-///
-/// Args:
-///     enable [in]: True to enable profiling. False to disable profiling.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_OUT_OF_RESOURCES Failed on allocating resources
-///     needed to profile the asynchronous copy.
-#[pyfunction]
-#[pyo3(signature = (enable))]
+/// `hsa_amd_profiling_async_copy_enable` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_profiling_async_copy_enable: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_profiling_async_copy_enable",
+    "hsa_amd_profiling_async_copy_enable",
+    &["enable"],
+    rt::fastcall_entry!(C_hsa_amd_profiling_async_copy_enable),
+    c"hsa_amd_profiling_async_copy_enable(enable)\n--\n\nEnable or disable asynchronous memory copy profiling.\n\nThe runtime will provide the copy processing start timestamp and\ncompletion timestamp of each call to hsa_amd_memory_async_copy if the\nasync copy profiling is enabled prior to the call to\nhsa_amd_memory_async_copy. The completion signal object is used to\nhold the last async copy start and end timestamp. The client can retrieve\nthese timestamps via call to hsa_amd_profiling_get_async_copy_time.\n\nArgs:\n    enable [in]: True to enable profiling. False to disable profiling.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES Failed on allocating resources\n    needed to profile the asynchronous copy.",
+);
+
+/// The arguments of a call of `hsa_amd_profiling_async_copy_enable`, converted in order.
+unsafe fn C_hsa_amd_profiling_async_copy_enable(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_hsa_amd_profiling_async_copy_enable.args::<1>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_profiling_async_copy_enable(py, rt::call::extract(x0, "enable")?)?.into_ptr())
+}
+
 fn hsa_amd_profiling_async_copy_enable(py: Python<'_>, enable: bool) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_profiling_async_copy_enable");
     let a_enable = enable;
@@ -6341,30 +7377,30 @@ fn hsa_amd_profiling_async_copy_enable(py: Python<'_>, enable: bool) -> PyResult
     let __r = py.allow_threads(move || unsafe { __f(a_enable) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Retrieve packet processing time stamps.
-///
-/// Args:
-///     agent [in]: The agent with which the signal was last used.  For
-///         instance, if the profiled dispatch packet is dispatched onto queue Q,
-///         which was created on agent A, then this parameter must be A.
-///     signal [in]: A signal used as the completion signal of the dispatch
-///         packet to retrieve time stamps from.  This dispatch packet must have been
-///         issued to a queue with profiling enabled and have already completed.  Also
-///         the signal must not have yet been used in any other packet following the
-///         completion of the profiled dispatch packet.
-///     time [out]: Packet processing timestamps in the HSA system clock
-///         domain.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.
-///     ::HSA_STATUS_ERROR_INVALID_SIGNAL The signal is invalid.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT time is NULL.
-#[pyfunction]
-#[pyo3(signature = (agent, signal, time))]
+/// `hsa_amd_profiling_get_dispatch_time` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_profiling_get_dispatch_time: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_profiling_get_dispatch_time",
+    "hsa_amd_profiling_get_dispatch_time",
+    &["agent", "signal", "time"],
+    rt::fastcall_entry!(C_hsa_amd_profiling_get_dispatch_time),
+    c"hsa_amd_profiling_get_dispatch_time(agent, signal, time)\n--\n\nRetrieve packet processing time stamps.\n\nArgs:\n    agent [in]: The agent with which the signal was last used.  For\n        instance, if the profiled dispatch packet is dispatched onto queue Q,\n        which was created on agent A, then this parameter must be A.\n    signal [in]: A signal used as the completion signal of the dispatch\n        packet to retrieve time stamps from.  This dispatch packet must have been\n        issued to a queue with profiling enabled and have already completed.  Also\n        the signal must not have yet been used in any other packet following the\n        completion of the profiled dispatch packet.\n    time [out]: Packet processing timestamps in the HSA system clock\n        domain.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.\n    ::HSA_STATUS_ERROR_INVALID_SIGNAL The signal is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT time is NULL.",
+);
+
+/// The arguments of a call of `hsa_amd_profiling_get_dispatch_time`, converted in order.
+unsafe fn C_hsa_amd_profiling_get_dispatch_time(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hsa_amd_profiling_get_dispatch_time.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_profiling_get_dispatch_time(py, &x0, &x1, &x2)?.into_ptr())
+}
+
 fn hsa_amd_profiling_get_dispatch_time(py: Python<'_>, agent: &Bound<'_, PyAny>, signal: &Bound<'_, PyAny>, time: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_profiling_get_dispatch_time");
     let a_agent = TYPES.record_arg::<R_hsa_agent_s>(87, agent)?;
@@ -6380,26 +7416,30 @@ fn hsa_amd_profiling_get_dispatch_time(py: Python<'_>, agent: &Bound<'_, PyAny>,
     let __r = py.allow_threads(move || unsafe { __f(a_agent, a_signal, a_time) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Retrieve asynchronous copy timestamps.
-///
-/// Async copy profiling is enabled via call to
-/// hsa_amd_profiling_async_copy_enable.
-///
-/// Args:
-///     signal [in]: A signal used as the completion signal of the call to
-///         hsa_amd_memory_async_copy.
-///     time [out]: Async copy processing timestamps in the HSA system clock
-///         domain.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_SIGNAL The signal is invalid.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT time is NULL.
-#[pyfunction]
-#[pyo3(signature = (signal, time))]
+/// `hsa_amd_profiling_get_async_copy_time` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_profiling_get_async_copy_time: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_profiling_get_async_copy_time",
+    "hsa_amd_profiling_get_async_copy_time",
+    &["signal", "time"],
+    rt::fastcall_entry!(C_hsa_amd_profiling_get_async_copy_time),
+    c"hsa_amd_profiling_get_async_copy_time(signal, time)\n--\n\nRetrieve asynchronous copy timestamps.\n\nAsync copy profiling is enabled via call to\nhsa_amd_profiling_async_copy_enable.\n\nArgs:\n    signal [in]: A signal used as the completion signal of the call to\n        hsa_amd_memory_async_copy.\n    time [out]: Async copy processing timestamps in the HSA system clock\n        domain.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_SIGNAL The signal is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT time is NULL.",
+);
+
+/// The arguments of a call of `hsa_amd_profiling_get_async_copy_time`, converted in order.
+unsafe fn C_hsa_amd_profiling_get_async_copy_time(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_amd_profiling_get_async_copy_time.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_profiling_get_async_copy_time(py, &x0, &x1)?.into_ptr())
+}
+
 fn hsa_amd_profiling_get_async_copy_time(py: Python<'_>, signal: &Bound<'_, PyAny>, time: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_profiling_get_async_copy_time");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -6414,25 +7454,30 @@ fn hsa_amd_profiling_get_async_copy_time(py: Python<'_>, signal: &Bound<'_, PyAn
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_time) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Computes the frequency ratio and offset between the agent clock and
-/// HSA system clock and converts the agent's tick to HSA system domain tick.
-///
-/// Args:
-///     agent [in]: The agent used to retrieve the agent_tick. It is user's
-///         responsibility to make sure the tick number is from this agent, otherwise,
-///         the behavior is undefined.
-///     agent_tick [in]: The tick count retrieved from the specified agent.
-///
-/// Returns: a tuple of 2 item(s):
-///     hsa_status_t: status
-///     system_tick: int
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT system_tick is NULL;
-#[pyfunction]
-#[pyo3(signature = (agent, agent_tick))]
+/// `hsa_amd_profiling_convert_tick_to_system_domain` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_profiling_convert_tick_to_system_domain: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_profiling_convert_tick_to_system_domain",
+    "hsa_amd_profiling_convert_tick_to_system_domain",
+    &["agent", "agent_tick"],
+    rt::fastcall_entry!(C_hsa_amd_profiling_convert_tick_to_system_domain),
+    c"hsa_amd_profiling_convert_tick_to_system_domain(agent, agent_tick)\n--\n\nComputes the frequency ratio and offset between the agent clock and\nHSA system clock and converts the agent's tick to HSA system domain tick.\n\nArgs:\n    agent [in]: The agent used to retrieve the agent_tick. It is user's\n        responsibility to make sure the tick number is from this agent, otherwise,\n        the behavior is undefined.\n    agent_tick [in]: The tick count retrieved from the specified agent.\n\nReturns: a tuple of 2 item(s):\n    hsa_status_t: status\n    system_tick: int\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT system_tick is NULL;",
+);
+
+/// The arguments of a call of `hsa_amd_profiling_convert_tick_to_system_domain`, converted in order.
+unsafe fn C_hsa_amd_profiling_convert_tick_to_system_domain(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_amd_profiling_convert_tick_to_system_domain.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_profiling_convert_tick_to_system_domain(py, &x0, rt::call::extract(x1, "agent_tick")?)?.into_ptr())
+}
+
 fn hsa_amd_profiling_convert_tick_to_system_domain(py: Python<'_>, agent: &Bound<'_, PyAny>, agent_tick: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_profiling_convert_tick_to_system_domain");
     let a_agent = TYPES.record_arg::<R_hsa_agent_s>(87, agent)?;
@@ -6448,37 +7493,30 @@ fn hsa_amd_profiling_convert_tick_to_system_domain(py: Python<'_>, agent: &Bound
     let __r = py.allow_threads(move || unsafe { __f(a_agent, a_agent_tick, a_system_tick) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_system_tick)?])
 }
-/// Create a signal with specific attributes.
-///
-/// Args:
-///     initial_value [in]: Initial value of the signal.
-///     num_consumers [in]: Size of consumers. A value of 0 indicates that
-///         any agent might wait on the signal.
-///     consumers [in]: List of agents that might consume (wait on) the
-///         signal. If num_consumers is 0, this argument is ignored; otherwise, the
-///         HSA runtime might use the list to optimize the handling of the signal
-///         object. If an agent not listed in consumers waits on the returned
-///         signal, the behavior is undefined. The memory associated with consumers
-///         can be reused or freed after the function returns.
-///     attributes [in]: Requested signal attributes.  Multiple signal attributes
-///         may be requested by combining them with bitwise OR.  Requesting no attributes
-///         (attributes == 0) results in the same signal as would have been obtained
-///         via hsa_signal_create.
-///     signal [out]: Pointer to a memory location where the HSA runtime will
-///         store the newly created signal handle. Must not be NULL.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to allocate
-///     the required resources.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT signal is NULL, @p
-///     num_consumers is greater than 0 but consumers is NULL, or consumers
-///     contains duplicates.
-#[pyfunction]
-#[pyo3(signature = (initial_value, num_consumers, consumers, attributes, signal))]
+/// `hsa_amd_signal_create` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_signal_create: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_signal_create",
+    "hsa_amd_signal_create",
+    &["initial_value", "num_consumers", "consumers", "attributes", "signal"],
+    rt::fastcall_entry!(C_hsa_amd_signal_create),
+    c"hsa_amd_signal_create(initial_value, num_consumers, consumers, attributes, signal)\n--\n\nCreate a signal with specific attributes.\n\nArgs:\n    initial_value [in]: Initial value of the signal.\n    num_consumers [in]: Size of consumers. A value of 0 indicates that\n        any agent might wait on the signal.\n    consumers [in]: List of agents that might consume (wait on) the\n        signal. If num_consumers is 0, this argument is ignored; otherwise, the\n        HSA runtime might use the list to optimize the handling of the signal\n        object. If an agent not listed in consumers waits on the returned\n        signal, the behavior is undefined. The memory associated with consumers\n        can be reused or freed after the function returns.\n    attributes [in]: Requested signal attributes.  Multiple signal attributes\n        may be requested by combining them with bitwise OR.  Requesting no attributes\n        (attributes == 0) results in the same signal as would have been obtained\n        via hsa_signal_create.\n    signal [out]: Pointer to a memory location where the HSA runtime will\n        store the newly created signal handle. Must not be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to allocate\n    the required resources.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT signal is NULL, @p\n    num_consumers is greater than 0 but consumers is NULL, or consumers\n    contains duplicates.",
+);
+
+/// The arguments of a call of `hsa_amd_signal_create`, converted in order.
+unsafe fn C_hsa_amd_signal_create(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4] =
+        unsafe { F_hsa_amd_signal_create.args::<5>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_signal_create(py, rt::call::extract(x0, "initial_value")?, rt::call::extract(x1, "num_consumers")?, &x2, rt::call::extract(x3, "attributes")?, &x4)?.into_ptr())
+}
+
 fn hsa_amd_signal_create(py: Python<'_>, initial_value: rt::CInt<i64>, num_consumers: rt::CInt<u32>, consumers: &Bound<'_, PyAny>, attributes: rt::CInt<u64>, signal: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_signal_create");
     let a_initial_value = initial_value.0;
@@ -6497,33 +7535,30 @@ fn hsa_amd_signal_create(py: Python<'_>, initial_value: rt::CInt<i64>, num_consu
     let __r = py.allow_threads(move || unsafe { __f(a_initial_value, a_num_consumers, a_consumers, a_attributes, a_signal) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Returns a pointer to the value of a signal.
-///
-/// Use of this API does not modify the lifetime of ::signal and any
-/// hsa_signal_value_t retrieved by this API has lifetime equal to that of
-/// ::signal.
-///
-/// This API is intended for partial interoperability with non-HSA compatible
-/// devices and should not be used where HSA interfaces are available.
-///
-/// Use of the signal value must comply with use restritions of ::signal.
-/// Use may result in data races if the operations performed are not platform
-/// atomic.  Use with HSA_AMD_SIGNAL_AMD_GPU_ONLY or HSA_AMD_SIGNAL_IPC
-/// attributed signals is required.
-///
-/// Args:
-///     signal
-///     value_ptr
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_SIGNAL signal is not a valid hsa_signal_t
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT value_ptr is NULL.
-#[pyfunction]
-#[pyo3(signature = (signal, value_ptr))]
+/// `hsa_amd_signal_value_pointer` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_signal_value_pointer: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_signal_value_pointer",
+    "hsa_amd_signal_value_pointer",
+    &["signal", "value_ptr"],
+    rt::fastcall_entry!(C_hsa_amd_signal_value_pointer),
+    c"hsa_amd_signal_value_pointer(signal, value_ptr)\n--\n\nReturns a pointer to the value of a signal.\n\nUse of this API does not modify the lifetime of ::signal and any\nhsa_signal_value_t retrieved by this API has lifetime equal to that of\n::signal.\n\nThis API is intended for partial interoperability with non-HSA compatible\ndevices and should not be used where HSA interfaces are available.\n\nUse of the signal value must comply with use restritions of ::signal.\nUse may result in data races if the operations performed are not platform\natomic.  Use with HSA_AMD_SIGNAL_AMD_GPU_ONLY or HSA_AMD_SIGNAL_IPC\nattributed signals is required.\n\nArgs:\n    signal\n    value_ptr\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_SIGNAL signal is not a valid hsa_signal_t\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT value_ptr is NULL.",
+);
+
+/// The arguments of a call of `hsa_amd_signal_value_pointer`, converted in order.
+unsafe fn C_hsa_amd_signal_value_pointer(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_amd_signal_value_pointer.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_signal_value_pointer(py, &x0, rt::call::extract(x1, "value_ptr")?)?.into_ptr())
+}
+
 fn hsa_amd_signal_value_pointer(py: Python<'_>, signal: &Bound<'_, PyAny>, value_ptr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_signal_value_pointer");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -6537,41 +7572,30 @@ fn hsa_amd_signal_value_pointer(py: Python<'_>, signal: &Bound<'_, PyAny>, value
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_value_ptr) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Register asynchronous signal handler function.
-///
-/// Allows registering a callback function and user provided value with
-/// a signal and wait condition. The callback will be invoked if the associated
-/// signal and wait condition are satisfied. Callbacks will be invoked serially
-/// but in an arbitrary order so callbacks should be independent of each other.
-/// After being invoked a callback may continue to wait for its associated signal
-/// and condition and, possibly, be invoked again. Or the callback may stop
-/// waiting. If the callback returns true then it will continue waiting and may
-/// be called again. If false then the callback will not wait again and will not
-/// be called again for the associated signal and condition. It is possible to
-/// register the same callback multiple times with the same or different signals
-/// and/or conditions. Each registration of the callback will be treated entirely
-/// independently.
-///
-/// Args:
-///     signal [in]: hsa signal to be asynchronously monitored
-///     cond [in]: condition value to monitor for
-///     value [in]: signal value used in condition expression
-///     handler [in]: asynchronous signal handler invoked when signal's
-///         condition is met
-///     arg [in]: user provided value which is provided to handler when handler
-///         is invoked
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_SIGNAL signal is not a valid hsa_signal_t
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT handler is invalid (NULL)
-///     ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime is out of
-///     resources or blocking signals are not supported by the HSA driver component.
-#[pyfunction]
-#[pyo3(signature = (signal, cond, value, handler, arg))]
+/// `hsa_amd_signal_async_handler` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_signal_async_handler: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_signal_async_handler",
+    "hsa_amd_signal_async_handler",
+    &["signal", "cond", "value", "handler", "arg"],
+    rt::fastcall_entry!(C_hsa_amd_signal_async_handler),
+    c"hsa_amd_signal_async_handler(signal, cond, value, handler, arg)\n--\n\nRegister asynchronous signal handler function.\n\nAllows registering a callback function and user provided value with\na signal and wait condition. The callback will be invoked if the associated\nsignal and wait condition are satisfied. Callbacks will be invoked serially\nbut in an arbitrary order so callbacks should be independent of each other.\nAfter being invoked a callback may continue to wait for its associated signal\nand condition and, possibly, be invoked again. Or the callback may stop\nwaiting. If the callback returns true then it will continue waiting and may\nbe called again. If false then the callback will not wait again and will not\nbe called again for the associated signal and condition. It is possible to\nregister the same callback multiple times with the same or different signals\nand/or conditions. Each registration of the callback will be treated entirely\nindependently.\n\nArgs:\n    signal [in]: hsa signal to be asynchronously monitored\n    cond [in]: condition value to monitor for\n    value [in]: signal value used in condition expression\n    handler [in]: asynchronous signal handler invoked when signal's\n        condition is met\n    arg [in]: user provided value which is provided to handler when handler\n        is invoked\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_SIGNAL signal is not a valid hsa_signal_t\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT handler is invalid (NULL)\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime is out of\n    resources or blocking signals are not supported by the HSA driver component.",
+);
+
+/// The arguments of a call of `hsa_amd_signal_async_handler`, converted in order.
+unsafe fn C_hsa_amd_signal_async_handler(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4] =
+        unsafe { F_hsa_amd_signal_async_handler.args::<5>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_signal_async_handler(py, &x0, &x1, rt::call::extract(x2, "value")?, rt::call::extract(x3, "handler")?, rt::call::extract(x4, "arg")?)?.into_ptr())
+}
+
 fn hsa_amd_signal_async_handler(py: Python<'_>, signal: &Bound<'_, PyAny>, cond: &Bound<'_, PyAny>, value: rt::CInt<i64>, handler: rt::PtrArg, arg: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_signal_async_handler");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -6588,28 +7612,30 @@ fn hsa_amd_signal_async_handler(py: Python<'_>, signal: &Bound<'_, PyAny>, cond:
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_cond, a_value, a_handler, a_arg) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Wait for all signal-condition pairs to be satisfied.
-///
-/// Allows waiting for all of several signal and condition pairs to be
-/// satisfied. The function returns 0 if all signals met their conditions and -1
-/// on a timeout. The value of each signal's satisfying value is returned in
-/// satisfying_value unless satisfying_value is nullptr. NULL and invalid signals
-/// are considered to have value 0 and their conditions already satisfied. This
-/// function provides only relaxed memory semantics.
-///
-/// Args:
-///     signal_count
-///     signals
-///     timeout_hint
-///     wait_hint
-///
-/// Returns: a tuple of 4 item(s):
-///     int
-///     conds: hsa_signal_condition_t
-///     values: int
-///     satisfying_values: int
-#[pyfunction]
-#[pyo3(signature = (signal_count, signals, timeout_hint, wait_hint))]
+/// `hsa_amd_signal_wait_all` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_signal_wait_all: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_signal_wait_all",
+    "hsa_amd_signal_wait_all",
+    &["signal_count", "signals", "timeout_hint", "wait_hint"],
+    rt::fastcall_entry!(C_hsa_amd_signal_wait_all),
+    c"hsa_amd_signal_wait_all(signal_count, signals, timeout_hint, wait_hint)\n--\n\nWait for all signal-condition pairs to be satisfied.\n\nAllows waiting for all of several signal and condition pairs to be\nsatisfied. The function returns 0 if all signals met their conditions and -1\non a timeout. The value of each signal's satisfying value is returned in\nsatisfying_value unless satisfying_value is nullptr. NULL and invalid signals\nare considered to have value 0 and their conditions already satisfied. This\nfunction provides only relaxed memory semantics.\n\nArgs:\n    signal_count\n    signals\n    timeout_hint\n    wait_hint\n\nReturns: a tuple of 4 item(s):\n    int\n    conds: hsa_signal_condition_t\n    values: int\n    satisfying_values: int",
+);
+
+/// The arguments of a call of `hsa_amd_signal_wait_all`, converted in order.
+unsafe fn C_hsa_amd_signal_wait_all(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_hsa_amd_signal_wait_all.args::<4>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_signal_wait_all(py, rt::call::extract(x0, "signal_count")?, &x1, rt::call::extract(x2, "timeout_hint")?, &x3)?.into_ptr())
+}
+
 fn hsa_amd_signal_wait_all(py: Python<'_>, signal_count: rt::CInt<u32>, signals: &Bound<'_, PyAny>, timeout_hint: rt::CInt<u64>, wait_hint: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_signal_wait_all");
     let a_signal_count = signal_count.0;
@@ -6632,30 +7658,30 @@ fn hsa_amd_signal_wait_all(py: Python<'_>, signal_count: rt::CInt<u32>, signals:
     let __r = py.allow_threads(move || unsafe { __f(a_signal_count, a_signals, a_conds, a_values, a_timeout_hint, a_wait_hint, a_satisfying_values) });
     rt::tuple(py, [rt::obj(py, __r)?, TYPES.enum_member(py, 13, o_conds as i64)?, rt::obj(py, o_values)?, rt::obj(py, o_satisfying_values)?])
 }
-/// Wait for any signal-condition pair to be satisfied.
-///
-/// Allows waiting for any of several signal and conditions pairs to be
-/// satisfied. The function returns the index into the list of signals of the
-/// first satisfying signal-condition pair. The function returns
-/// std::numeric_limits<uint32_t>::max() if no valid signal is provided. The value
-/// of the satisfying signal's value is returned in satisfying_value, unless
-/// satisfying_value is nullptr or there's no valid signal in the signal-condition
-/// pairs. NULL and invalid signals are ignored. This function provides only
-/// relaxed memory semantics.
-///
-/// Args:
-///     signal_count
-///     signals
-///     timeout_hint
-///     wait_hint
-///
-/// Returns: a tuple of 4 item(s):
-///     int
-///     conds: hsa_signal_condition_t
-///     values: int
-///     satisfying_value: int
-#[pyfunction]
-#[pyo3(signature = (signal_count, signals, timeout_hint, wait_hint))]
+/// `hsa_amd_signal_wait_any` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_signal_wait_any: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_signal_wait_any",
+    "hsa_amd_signal_wait_any",
+    &["signal_count", "signals", "timeout_hint", "wait_hint"],
+    rt::fastcall_entry!(C_hsa_amd_signal_wait_any),
+    c"hsa_amd_signal_wait_any(signal_count, signals, timeout_hint, wait_hint)\n--\n\nWait for any signal-condition pair to be satisfied.\n\nAllows waiting for any of several signal and conditions pairs to be\nsatisfied. The function returns the index into the list of signals of the\nfirst satisfying signal-condition pair. The function returns\nstd::numeric_limits<uint32_t>::max() if no valid signal is provided. The value\nof the satisfying signal's value is returned in satisfying_value, unless\nsatisfying_value is nullptr or there's no valid signal in the signal-condition\npairs. NULL and invalid signals are ignored. This function provides only\nrelaxed memory semantics.\n\nArgs:\n    signal_count\n    signals\n    timeout_hint\n    wait_hint\n\nReturns: a tuple of 4 item(s):\n    int\n    conds: hsa_signal_condition_t\n    values: int\n    satisfying_value: int",
+);
+
+/// The arguments of a call of `hsa_amd_signal_wait_any`, converted in order.
+unsafe fn C_hsa_amd_signal_wait_any(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_hsa_amd_signal_wait_any.args::<4>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_signal_wait_any(py, rt::call::extract(x0, "signal_count")?, &x1, rt::call::extract(x2, "timeout_hint")?, &x3)?.into_ptr())
+}
+
 fn hsa_amd_signal_wait_any(py: Python<'_>, signal_count: rt::CInt<u32>, signals: &Bound<'_, PyAny>, timeout_hint: rt::CInt<u64>, wait_hint: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_signal_wait_any");
     let a_signal_count = signal_count.0;
@@ -6678,28 +7704,30 @@ fn hsa_amd_signal_wait_any(py: Python<'_>, signal_count: rt::CInt<u32>, signals:
     let __r = py.allow_threads(move || unsafe { __f(a_signal_count, a_signals, a_conds, a_values, a_timeout_hint, a_wait_hint, a_satisfying_value) });
     rt::tuple(py, [rt::obj(py, __r)?, TYPES.enum_member(py, 13, o_conds as i64)?, rt::obj(py, o_values)?, rt::obj(py, o_satisfying_value)?])
 }
-/// Call a function asynchronously
-///
-/// Provides access to the runtime's asynchronous event handling thread
-/// for general asynchronous functions.  Functions queued this way are executed
-/// in the same manner as if they were a signal handler who's signal is
-/// satisfied.
-///
-/// Args:
-///     callback [in]: asynchronous function to be invoked
-///     arg [in]: user provided value which is provided to handler when handler
-///         is invoked
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT handler is invalid (NULL)
-///     ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime is out of
-///     resources or blocking signals are not supported by the HSA driver component.
-#[pyfunction]
-#[pyo3(signature = (callback, arg))]
+/// `hsa_amd_async_function` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_async_function: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_async_function",
+    "hsa_amd_async_function",
+    &["callback", "arg"],
+    rt::fastcall_entry!(C_hsa_amd_async_function),
+    c"hsa_amd_async_function(callback, arg)\n--\n\nCall a function asynchronously\n\nProvides access to the runtime's asynchronous event handling thread\nfor general asynchronous functions.  Functions queued this way are executed\nin the same manner as if they were a signal handler who's signal is\nsatisfied.\n\nArgs:\n    callback [in]: asynchronous function to be invoked\n    arg [in]: user provided value which is provided to handler when handler\n        is invoked\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT handler is invalid (NULL)\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime is out of\n    resources or blocking signals are not supported by the HSA driver component.",
+);
+
+/// The arguments of a call of `hsa_amd_async_function`, converted in order.
+unsafe fn C_hsa_amd_async_function(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_amd_async_function.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_async_function(py, rt::call::extract(x0, "callback")?, rt::call::extract(x1, "arg")?)?.into_ptr())
+}
+
 fn hsa_amd_async_function(py: Python<'_>, callback: rt::PtrArgMut, arg: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_async_function");
     let a_callback = callback.addr();
@@ -6713,28 +7741,30 @@ fn hsa_amd_async_function(py: Python<'_>, callback: rt::PtrArgMut, arg: rt::PtrA
     let __r = py.allow_threads(move || unsafe { __f(a_callback, a_arg) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Creates an image from an opaque vendor specific image format.
-/// Does not modify data at image_data.  Intended initially for
-/// accessing interop images.
-///
-/// Args:
-///     agent
-///     image_descriptor
-///     image_layout
-///     image_data [in]: Pointer to image backing store
-///     access_permission [in]: Access permissions for the image object
-///     image [out]: Created image object.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     HSA_STATUS_SUCCESS Image created successfully
-///     HSA_STATUS_ERROR_NOT_INITIALIZED if HSA is not initialized
-///     HSA_STATUS_ERROR_OUT_OF_RESOURCES if there is a failure in allocating
-///     necessary resources
-///     HSA_STATUS_ERROR_INVALID_ARGUMENT Bad or mismatched descriptor,
-///     null image_data, or mismatched access_permission.
-#[pyfunction]
-#[pyo3(signature = (agent, image_descriptor, image_layout, image_data, access_permission, image))]
+/// `hsa_amd_image_create` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_image_create: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_image_create",
+    "hsa_amd_image_create",
+    &["agent", "image_descriptor", "image_layout", "image_data", "access_permission", "image"],
+    rt::fastcall_entry!(C_hsa_amd_image_create),
+    c"hsa_amd_image_create(agent, image_descriptor, image_layout, image_data, access_permission, image)\n--\n\nCreates an image from an opaque vendor specific image format.\nDoes not modify data at image_data.  Intended initially for\naccessing interop images.\n\nArgs:\n    agent\n    image_descriptor\n    image_layout\n    image_data [in]: Pointer to image backing store\n    access_permission [in]: Access permissions for the image object\n    image [out]: Created image object.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    HSA_STATUS_SUCCESS Image created successfully\n    HSA_STATUS_ERROR_NOT_INITIALIZED if HSA is not initialized\n    HSA_STATUS_ERROR_OUT_OF_RESOURCES if there is a failure in allocating\n    necessary resources\n    HSA_STATUS_ERROR_INVALID_ARGUMENT Bad or mismatched descriptor,\n    null image_data, or mismatched access_permission.",
+);
+
+/// The arguments of a call of `hsa_amd_image_create`, converted in order.
+unsafe fn C_hsa_amd_image_create(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5] =
+        unsafe { F_hsa_amd_image_create.args::<6>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_image_create(py, &x0, &x1, &x2, rt::call::extract(x3, "image_data")?, &x4, &x5)?.into_ptr())
+}
+
 fn hsa_amd_image_create(py: Python<'_>, agent: &Bound<'_, PyAny>, image_descriptor: &Bound<'_, PyAny>, image_layout: &Bound<'_, PyAny>, image_data: rt::PtrArg, access_permission: &Bound<'_, PyAny>, image: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_image_create");
     let a_agent = TYPES.record_arg::<R_hsa_agent_s>(87, agent)?;
@@ -6755,25 +7785,30 @@ fn hsa_amd_image_create(py: Python<'_>, agent: &Bound<'_, PyAny>, image_descript
     let __r = py.allow_threads(move || unsafe { __f(a_agent, a_image_descriptor, a_image_layout, a_image_data, a_access_permission, a_image) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Query image limits.
-///
-/// Args:
-///     agent [in]: A valid agent.
-///     attribute [in]: HSA image info attribute to query.
-///     value [out]: Pointer to an application-allocated buffer where to store
-///         the value of the attribute. If the buffer passed by the application is not
-///         large enough to hold the value of attribute, the behavior is undefined.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_QUEUE value is NULL or attribute <
-///     HSA_EXT_AGENT_INFO_IMAGE_1D_MAX_ELEMENTS or attribute >
-///     HSA_EXT_AGENT_INFO_IMAGE_ARRAY_MAX_LAYERS.
-#[pyfunction]
-#[pyo3(signature = (agent, attribute, value))]
+/// `hsa_amd_image_get_info_max_dim` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_image_get_info_max_dim: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_image_get_info_max_dim",
+    "hsa_amd_image_get_info_max_dim",
+    &["agent", "attribute", "value"],
+    rt::fastcall_entry!(C_hsa_amd_image_get_info_max_dim),
+    c"hsa_amd_image_get_info_max_dim(agent, attribute, value)\n--\n\nQuery image limits.\n\nArgs:\n    agent [in]: A valid agent.\n    attribute [in]: HSA image info attribute to query.\n    value [out]: Pointer to an application-allocated buffer where to store\n        the value of the attribute. If the buffer passed by the application is not\n        large enough to hold the value of attribute, the behavior is undefined.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_QUEUE value is NULL or attribute <\n    HSA_EXT_AGENT_INFO_IMAGE_1D_MAX_ELEMENTS or attribute >\n    HSA_EXT_AGENT_INFO_IMAGE_ARRAY_MAX_LAYERS.",
+);
+
+/// The arguments of a call of `hsa_amd_image_get_info_max_dim`, converted in order.
+unsafe fn C_hsa_amd_image_get_info_max_dim(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hsa_amd_image_get_info_max_dim.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_image_get_info_max_dim(py, &x0, &x1, rt::call::extract(x2, "value")?)?.into_ptr())
+}
+
 fn hsa_amd_image_get_info_max_dim(py: Python<'_>, agent: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, value: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_image_get_info_max_dim");
     let a_agent = TYPES.record_arg::<R_hsa_agent_s>(87, agent)?;
@@ -6788,35 +7823,30 @@ fn hsa_amd_image_get_info_max_dim(py: Python<'_>, agent: &Bound<'_, PyAny>, attr
     let __r = py.allow_threads(move || unsafe { __f(a_agent, a_attribute, a_value) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Set a queue's CU affinity mask.
-///
-/// Enables the queue to run on only selected CUs.  The given mask is
-/// combined by bitwise AND with any device wide mask in HSA_CU_MASK before
-/// being applied.
-/// If num_cu_mask_count is 0 then the request is interpreted as a request to
-/// enable all CUs and no cu_mask array need be given.
-///
-/// Args:
-///     queue [in]: A pointer to HSA queue.
-///     num_cu_mask_count [in]: Size of CUMask bit array passed in, in bits.
-///     cu_mask [in]: Bit-vector representing the CU mask.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_CU_MASK_REDUCED The function was successfully executed
-///     but the given mask attempted to enable a CU which was disabled by
-///     HSA_CU_MASK.  CUs disabled by HSA_CU_MASK remain disabled.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_QUEUE queue is NULL or invalid.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT num_cu_mask_count is not
-///     a multiple of 32 or num_cu_mask_count is not 0 and cu_mask is NULL.
-///     Devices with work group processors must even-index contiguous pairwise
-///     CU enable e.g. 0x33(b'110011) is valid while 0x5(0x101) and 0x6(b'0110)
-///     are invalid.
-#[pyfunction]
-#[pyo3(signature = (queue, num_cu_mask_count, cu_mask))]
+/// `hsa_amd_queue_cu_set_mask` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_queue_cu_set_mask: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_queue_cu_set_mask",
+    "hsa_amd_queue_cu_set_mask",
+    &["queue", "num_cu_mask_count", "cu_mask"],
+    rt::fastcall_entry!(C_hsa_amd_queue_cu_set_mask),
+    c"hsa_amd_queue_cu_set_mask(queue, num_cu_mask_count, cu_mask)\n--\n\nSet a queue's CU affinity mask.\n\nEnables the queue to run on only selected CUs.  The given mask is\ncombined by bitwise AND with any device wide mask in HSA_CU_MASK before\nbeing applied.\nIf num_cu_mask_count is 0 then the request is interpreted as a request to\nenable all CUs and no cu_mask array need be given.\n\nArgs:\n    queue [in]: A pointer to HSA queue.\n    num_cu_mask_count [in]: Size of CUMask bit array passed in, in bits.\n    cu_mask [in]: Bit-vector representing the CU mask.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_CU_MASK_REDUCED The function was successfully executed\n    but the given mask attempted to enable a CU which was disabled by\n    HSA_CU_MASK.  CUs disabled by HSA_CU_MASK remain disabled.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_QUEUE queue is NULL or invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT num_cu_mask_count is not\n    a multiple of 32 or num_cu_mask_count is not 0 and cu_mask is NULL.\n    Devices with work group processors must even-index contiguous pairwise\n    CU enable e.g. 0x33(b'110011) is valid while 0x5(0x101) and 0x6(b'0110)\n    are invalid.",
+);
+
+/// The arguments of a call of `hsa_amd_queue_cu_set_mask`, converted in order.
+unsafe fn C_hsa_amd_queue_cu_set_mask(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hsa_amd_queue_cu_set_mask.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_queue_cu_set_mask(py, &x0, rt::call::extract(x1, "num_cu_mask_count")?, &x2)?.into_ptr())
+}
+
 fn hsa_amd_queue_cu_set_mask(py: Python<'_>, queue: &Bound<'_, PyAny>, num_cu_mask_count: rt::CInt<u32>, cu_mask: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_queue_cu_set_mask");
     let p_queue = TYPES.record_ptr_arg(92, queue, false)?;
@@ -6833,27 +7863,30 @@ fn hsa_amd_queue_cu_set_mask(py: Python<'_>, queue: &Bound<'_, PyAny>, num_cu_ma
     let __r = py.allow_threads(move || unsafe { __f(a_queue, a_num_cu_mask_count, a_cu_mask) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Retrieve a queue's CU affinity mask.
-///
-/// Returns the first num_cu_mask_count bits of a queue's CU mask.
-/// Ensure that num_cu_mask_count is at least as large as
-/// HSA_AMD_AGENT_INFO_COMPUTE_UNIT_COUNT to retrieve the entire mask.
-///
-/// Args:
-///     queue [in]: A pointer to HSA queue.
-///     num_cu_mask_count [in]: Size of CUMask bit array passed in, in bits.
-///
-/// Returns: a tuple of 2 item(s):
-///     hsa_status_t: status
-///     cu_mask: int
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_QUEUE queue is NULL or invalid.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT num_cu_mask_count is 0, not
-///     a multiple of 32 or cu_mask is NULL.
-#[pyfunction]
-#[pyo3(signature = (queue, num_cu_mask_count))]
+/// `hsa_amd_queue_cu_get_mask` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_queue_cu_get_mask: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_queue_cu_get_mask",
+    "hsa_amd_queue_cu_get_mask",
+    &["queue", "num_cu_mask_count"],
+    rt::fastcall_entry!(C_hsa_amd_queue_cu_get_mask),
+    c"hsa_amd_queue_cu_get_mask(queue, num_cu_mask_count)\n--\n\nRetrieve a queue's CU affinity mask.\n\nReturns the first num_cu_mask_count bits of a queue's CU mask.\nEnsure that num_cu_mask_count is at least as large as\nHSA_AMD_AGENT_INFO_COMPUTE_UNIT_COUNT to retrieve the entire mask.\n\nArgs:\n    queue [in]: A pointer to HSA queue.\n    num_cu_mask_count [in]: Size of CUMask bit array passed in, in bits.\n\nReturns: a tuple of 2 item(s):\n    hsa_status_t: status\n    cu_mask: int\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_QUEUE queue is NULL or invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT num_cu_mask_count is 0, not\n    a multiple of 32 or cu_mask is NULL.",
+);
+
+/// The arguments of a call of `hsa_amd_queue_cu_get_mask`, converted in order.
+unsafe fn C_hsa_amd_queue_cu_get_mask(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_amd_queue_cu_get_mask.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_queue_cu_get_mask(py, &x0, rt::call::extract(x1, "num_cu_mask_count")?)?.into_ptr())
+}
+
 fn hsa_amd_queue_cu_get_mask(py: Python<'_>, queue: &Bound<'_, PyAny>, num_cu_mask_count: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_queue_cu_get_mask");
     let p_queue = TYPES.record_ptr_arg(92, queue, false)?;
@@ -6870,20 +7903,30 @@ fn hsa_amd_queue_cu_get_mask(py: Python<'_>, queue: &Bound<'_, PyAny>, num_cu_ma
     let __r = py.allow_threads(move || unsafe { __f(a_queue, a_num_cu_mask_count, a_cu_mask) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_cu_mask)?])
 }
-/// Get the current value of an attribute of a memory pool.
-///
-/// Args:
-///     memory_pool [in]: A valid memory pool.
-///     attribute [in]: Attribute to query.
-///     value [out]: Pointer to a application-allocated buffer where to store
-///         the value of the attribute. If the buffer passed by the application is not
-///         large enough to hold the value of attribute, the behavior is undefined.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-#[pyfunction]
-#[pyo3(signature = (memory_pool, attribute, value))]
+/// `hsa_amd_memory_pool_get_info` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_memory_pool_get_info: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_memory_pool_get_info",
+    "hsa_amd_memory_pool_get_info",
+    &["memory_pool", "attribute", "value"],
+    rt::fastcall_entry!(C_hsa_amd_memory_pool_get_info),
+    c"hsa_amd_memory_pool_get_info(memory_pool, attribute, value)\n--\n\nGet the current value of an attribute of a memory pool.\n\nArgs:\n    memory_pool [in]: A valid memory pool.\n    attribute [in]: Attribute to query.\n    value [out]: Pointer to a application-allocated buffer where to store\n        the value of the attribute. If the buffer passed by the application is not\n        large enough to hold the value of attribute, the behavior is undefined.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.",
+);
+
+/// The arguments of a call of `hsa_amd_memory_pool_get_info`, converted in order.
+unsafe fn C_hsa_amd_memory_pool_get_info(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hsa_amd_memory_pool_get_info.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_memory_pool_get_info(py, &x0, &x1, rt::call::extract(x2, "value")?)?.into_ptr())
+}
+
 fn hsa_amd_memory_pool_get_info(py: Python<'_>, memory_pool: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, value: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_memory_pool_get_info");
     let a_memory_pool = TYPES.record_arg::<R_hsa_amd_memory_pool_s>(133, memory_pool)?;
@@ -6898,37 +7941,30 @@ fn hsa_amd_memory_pool_get_info(py: Python<'_>, memory_pool: &Bound<'_, PyAny>, 
     let __r = py.allow_threads(move || unsafe { __f(a_memory_pool, a_attribute, a_value) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Iterate over the memory pools associated with a given agent, and
-/// invoke an application-defined callback on every iteration.
-///
-/// An agent can directly access buffers located in some memory pool, or
-/// be enabled to access them by the application (see ::hsa_amd_agents_allow_access),
-/// yet that memory pool may not be returned by this function for that given
-/// agent.
-///
-/// A memory pool of fine-grained type must be associated only with the host.
-///
-/// Args:
-///     agent [in]: A valid agent.
-///     callback [in]: Callback to be invoked on the same thread that called
-///         ::hsa_amd_agent_iterate_memory_pools, serially, once per memory pool that is
-///         associated with the agent.  The HSA runtime passes two arguments to the
-///         callback: the memory pool, and the application data.  If callback
-///         returns a status other than ::HSA_STATUS_SUCCESS for a particular iteration,
-///         the traversal stops and ::hsa_amd_agent_iterate_memory_pools returns that status
-///         value.
-///     data [in]: Application data that is passed to callback on every
-///         iteration. May be NULL.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT callback is NULL.
-#[pyfunction]
-#[pyo3(signature = (agent, callback, data))]
+/// `hsa_amd_agent_iterate_memory_pools` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_agent_iterate_memory_pools: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_agent_iterate_memory_pools",
+    "hsa_amd_agent_iterate_memory_pools",
+    &["agent", "callback", "data"],
+    rt::fastcall_entry!(C_hsa_amd_agent_iterate_memory_pools),
+    c"hsa_amd_agent_iterate_memory_pools(agent, callback, data)\n--\n\nIterate over the memory pools associated with a given agent, and\ninvoke an application-defined callback on every iteration.\n\nAn agent can directly access buffers located in some memory pool, or\nbe enabled to access them by the application (see ::hsa_amd_agents_allow_access),\nyet that memory pool may not be returned by this function for that given\nagent.\n\nA memory pool of fine-grained type must be associated only with the host.\n\nArgs:\n    agent [in]: A valid agent.\n    callback [in]: Callback to be invoked on the same thread that called\n        ::hsa_amd_agent_iterate_memory_pools, serially, once per memory pool that is\n        associated with the agent.  The HSA runtime passes two arguments to the\n        callback: the memory pool, and the application data.  If callback\n        returns a status other than ::HSA_STATUS_SUCCESS for a particular iteration,\n        the traversal stops and ::hsa_amd_agent_iterate_memory_pools returns that status\n        value.\n    data [in]: Application data that is passed to callback on every\n        iteration. May be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT callback is NULL.",
+);
+
+/// The arguments of a call of `hsa_amd_agent_iterate_memory_pools`, converted in order.
+unsafe fn C_hsa_amd_agent_iterate_memory_pools(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hsa_amd_agent_iterate_memory_pools.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_agent_iterate_memory_pools(py, &x0, rt::call::extract(x1, "callback")?, rt::call::extract(x2, "data")?)?.into_ptr())
+}
+
 fn hsa_amd_agent_iterate_memory_pools(py: Python<'_>, agent: &Bound<'_, PyAny>, callback: rt::PtrArgMut, data: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_agent_iterate_memory_pools");
     let a_agent = TYPES.record_arg::<R_hsa_agent_s>(87, agent)?;
@@ -6943,32 +7979,30 @@ fn hsa_amd_agent_iterate_memory_pools(py: Python<'_>, agent: &Bound<'_, PyAny>, 
     let __r = py.allow_threads(move || unsafe { __f(a_agent, a_callback, a_data) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Allocate a block of memory (or buffer) in the specified pool.
-///
-/// Args:
-///     memory_pool [in]: Memory pool where to allocate memory from. The memory
-///         pool must have the ::HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALLOWED flag set.
-///     size [in]: Allocation size, in bytes. Must not be zero. This value is
-///         rounded up to the nearest multiple of
-///         ::HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_GRANULE in memory_pool.
-///     flags [in]: A bit-field that is used to specify allocation
-///         directives.
-///
-/// Returns: a tuple of 2 item(s):
-///     hsa_status_t: status
-///     ptr: Pointer
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_OUT_OF_RESOURCES No memory is available.
-///     ::HSA_STATUS_ERROR_INVALID_MEMORY_POOL The memory pool is invalid.
-///     ::HSA_STATUS_ERROR_INVALID_ALLOCATION The host is not allowed to
-///     allocate memory in memory_pool, or size is greater than
-///     the value of HSA_AMD_MEMORY_POOL_INFO_ALLOC_MAX_SIZE in memory_pool.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT ptr is NULL, or size is 0,
-///     or flags is not 0.
-#[pyfunction]
-#[pyo3(signature = (memory_pool, size, flags))]
+/// `hsa_amd_memory_pool_allocate` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_memory_pool_allocate: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_memory_pool_allocate",
+    "hsa_amd_memory_pool_allocate",
+    &["memory_pool", "size", "flags"],
+    rt::fastcall_entry!(C_hsa_amd_memory_pool_allocate),
+    c"hsa_amd_memory_pool_allocate(memory_pool, size, flags)\n--\n\nAllocate a block of memory (or buffer) in the specified pool.\n\nArgs:\n    memory_pool [in]: Memory pool where to allocate memory from. The memory\n        pool must have the ::HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALLOWED flag set.\n    size [in]: Allocation size, in bytes. Must not be zero. This value is\n        rounded up to the nearest multiple of\n        ::HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_GRANULE in memory_pool.\n    flags [in]: A bit-field that is used to specify allocation\n        directives.\n\nReturns: a tuple of 2 item(s):\n    hsa_status_t: status\n    ptr: Pointer\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES No memory is available.\n    ::HSA_STATUS_ERROR_INVALID_MEMORY_POOL The memory pool is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ALLOCATION The host is not allowed to\n    allocate memory in memory_pool, or size is greater than\n    the value of HSA_AMD_MEMORY_POOL_INFO_ALLOC_MAX_SIZE in memory_pool.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT ptr is NULL, or size is 0,\n    or flags is not 0.",
+);
+
+/// The arguments of a call of `hsa_amd_memory_pool_allocate`, converted in order.
+unsafe fn C_hsa_amd_memory_pool_allocate(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hsa_amd_memory_pool_allocate.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_memory_pool_allocate(py, &x0, rt::call::extract(x1, "size")?, rt::call::extract(x2, "flags")?)?.into_ptr())
+}
+
 fn hsa_amd_memory_pool_allocate(py: Python<'_>, memory_pool: &Bound<'_, PyAny>, size: rt::CInt<u64>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_memory_pool_allocate");
     let a_memory_pool = TYPES.record_arg::<R_hsa_amd_memory_pool_s>(133, memory_pool)?;
@@ -6985,20 +8019,30 @@ fn hsa_amd_memory_pool_allocate(py: Python<'_>, memory_pool: &Bound<'_, PyAny>, 
     let __r = py.allow_threads(move || unsafe { __f(a_memory_pool, a_size, a_flags, a_ptr) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::pointer_result(py, o_ptr)?])
 }
-/// Deallocate a block of memory previously allocated using
-/// ::hsa_amd_memory_pool_allocate.
-///
-/// Args:
-///     ptr [in]: Pointer to a memory block. If ptr does not match a value
-///         previously returned by ::hsa_amd_memory_pool_allocate, the behavior is undefined.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-#[pyfunction]
-#[pyo3(signature = (ptr))]
+/// `hsa_amd_memory_pool_free` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_memory_pool_free: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_memory_pool_free",
+    "hsa_amd_memory_pool_free",
+    &["ptr"],
+    rt::fastcall_entry!(C_hsa_amd_memory_pool_free),
+    c"hsa_amd_memory_pool_free(ptr)\n--\n\nDeallocate a block of memory previously allocated using\n::hsa_amd_memory_pool_allocate.\n\nArgs:\n    ptr [in]: Pointer to a memory block. If ptr does not match a value\n        previously returned by ::hsa_amd_memory_pool_allocate, the behavior is undefined.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.",
+);
+
+/// The arguments of a call of `hsa_amd_memory_pool_free`, converted in order.
+unsafe fn C_hsa_amd_memory_pool_free(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_hsa_amd_memory_pool_free.args::<1>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_memory_pool_free(py, rt::call::extract(x0, "ptr")?)?.into_ptr())
+}
+
 fn hsa_amd_memory_pool_free(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_memory_pool_free");
     let a_ptr = ptr.addr();
@@ -7011,56 +8055,30 @@ fn hsa_amd_memory_pool_free(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyOb
     let __r = py.allow_threads(move || unsafe { __f(a_ptr) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Asynchronously copy a block of memory from the location pointed to by
-/// src on the src_agent to the memory block pointed to by dst on the @p
-/// dst_agent.
-/// Because the DMA engines used may not be in the same coherency domain, the caller must ensure
-/// that buffers are system-level coherent. In general this requires the sending device to have
-/// released the buffer to system scope prior to executing the copy API and the receiving device
-/// must execute a system scope acquire fence prior to use of the destination buffer.
-///
-/// Args:
-///     dst [out]: Buffer where the content is to be copied.
-///     dst_agent [in]: Agent associated with the dst. The agent must be able to directly
-///         access both the source and destination buffers in their current locations.
-///         May be zero in which case the runtime will attempt to discover the destination agent.
-///         Discovery may have variable and/or high latency.
-///     src [in]: A valid pointer to the source of data to be copied. The source
-///         buffer must not overlap with the destination buffer, otherwise the copy will succeed
-///         but contents of dst is undefined.
-///     src_agent [in]: Agent associated with the src. The agent must be able to directly
-///         access both the source and destination buffers in their current locations.
-///         May be zero in which case the runtime will attempt to discover the destination agent.
-///         Discovery may have variable and/or high latency.
-///     size [in]: Number of bytes to copy. If size is 0, no copy is
-///         performed and the function returns success. Copying a number of bytes larger
-///         than the size of the buffers pointed by dst or src results in undefined
-///         behavior.
-///     num_dep_signals [in]: Number of dependent signals. Can be 0.
-///     dep_signals [in]: List of signals that must be waited on before the copy
-///         operation starts. The copy will start after every signal has been observed with
-///         the value 0. The dependent signal should not include completion signal from
-///         hsa_amd_memory_async_copy operation to be issued in future as that can result
-///         in a deadlock. If num_dep_signals is 0, this argument is ignored.
-///     completion_signal [in]: Signal used to indicate completion of the copy
-///         operation. When the copy operation is finished, the value of the signal is
-///         decremented. The runtime indicates that an error has occurred during the copy
-///         operation by setting the value of the completion signal to a negative
-///         number. The signal handle must not be 0.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully. The
-///     application is responsible for checking for asynchronous error conditions
-///     (see the description of completion_signal).
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_AGENT An agent is invalid or no discovered agent has access.
-///     ::HSA_STATUS_ERROR_INVALID_SIGNAL completion_signal is invalid.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT The source or destination
-///     pointers are NULL, or the completion signal is 0.
-#[pyfunction]
-#[pyo3(signature = (dst, dst_agent, src, src_agent, size, num_dep_signals, dep_signals, completion_signal))]
+/// `hsa_amd_memory_async_copy` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_memory_async_copy: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_memory_async_copy",
+    "hsa_amd_memory_async_copy",
+    &["dst", "dst_agent", "src", "src_agent", "size", "num_dep_signals", "dep_signals", "completion_signal"],
+    rt::fastcall_entry!(C_hsa_amd_memory_async_copy),
+    c"hsa_amd_memory_async_copy(dst, dst_agent, src, src_agent, size, num_dep_signals, dep_signals, completion_signal)\n--\n\nAsynchronously copy a block of memory from the location pointed to by\nsrc on the src_agent to the memory block pointed to by dst on the @p\ndst_agent.\nBecause the DMA engines used may not be in the same coherency domain, the caller must ensure\nthat buffers are system-level coherent. In general this requires the sending device to have\nreleased the buffer to system scope prior to executing the copy API and the receiving device\nmust execute a system scope acquire fence prior to use of the destination buffer.\n\nArgs:\n    dst [out]: Buffer where the content is to be copied.\n    dst_agent [in]: Agent associated with the dst. The agent must be able to directly\n        access both the source and destination buffers in their current locations.\n        May be zero in which case the runtime will attempt to discover the destination agent.\n        Discovery may have variable and/or high latency.\n    src [in]: A valid pointer to the source of data to be copied. The source\n        buffer must not overlap with the destination buffer, otherwise the copy will succeed\n        but contents of dst is undefined.\n    src_agent [in]: Agent associated with the src. The agent must be able to directly\n        access both the source and destination buffers in their current locations.\n        May be zero in which case the runtime will attempt to discover the destination agent.\n        Discovery may have variable and/or high latency.\n    size [in]: Number of bytes to copy. If size is 0, no copy is\n        performed and the function returns success. Copying a number of bytes larger\n        than the size of the buffers pointed by dst or src results in undefined\n        behavior.\n    num_dep_signals [in]: Number of dependent signals. Can be 0.\n    dep_signals [in]: List of signals that must be waited on before the copy\n        operation starts. The copy will start after every signal has been observed with\n        the value 0. The dependent signal should not include completion signal from\n        hsa_amd_memory_async_copy operation to be issued in future as that can result\n        in a deadlock. If num_dep_signals is 0, this argument is ignored.\n    completion_signal [in]: Signal used to indicate completion of the copy\n        operation. When the copy operation is finished, the value of the signal is\n        decremented. The runtime indicates that an error has occurred during the copy\n        operation by setting the value of the completion signal to a negative\n        number. The signal handle must not be 0.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully. The\n    application is responsible for checking for asynchronous error conditions\n    (see the description of completion_signal).\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_AGENT An agent is invalid or no discovered agent has access.\n    ::HSA_STATUS_ERROR_INVALID_SIGNAL completion_signal is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT The source or destination\n    pointers are NULL, or the completion signal is 0.",
+);
+
+/// The arguments of a call of `hsa_amd_memory_async_copy`, converted in order.
+unsafe fn C_hsa_amd_memory_async_copy(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7] =
+        unsafe { F_hsa_amd_memory_async_copy.args::<8>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_memory_async_copy(py, rt::call::extract(x0, "dst")?, &x1, rt::call::extract(x2, "src")?, &x3, rt::call::extract(x4, "size")?, rt::call::extract(x5, "num_dep_signals")?, &x6, &x7)?.into_ptr())
+}
+
 fn hsa_amd_memory_async_copy(py: Python<'_>, dst: rt::PtrArgMut, dst_agent: &Bound<'_, PyAny>, src: rt::PtrArg, src_agent: &Bound<'_, PyAny>, size: rt::CInt<u64>, num_dep_signals: rt::CInt<u32>, dep_signals: &Bound<'_, PyAny>, completion_signal: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_memory_async_copy");
     let a_dst = dst.addr();
@@ -7081,39 +8099,30 @@ fn hsa_amd_memory_async_copy(py: Python<'_>, dst: rt::PtrArgMut, dst_agent: &Bou
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_dst_agent, a_src, a_src_agent, a_size, a_num_dep_signals, a_dep_signals, a_completion_signal) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Asynchronously copy a block of memory from the location pointed to by
-/// src on the src_agent to the memory block pointed to by dst on the @p
-/// dst_agent on engine_id.
-///
-/// WARNING: Concurrent use of this call with hsa_amd_memory_async_copy can result
-/// in resource conflicts as HSA runtime will auto assign engines with the latter
-/// call.  Approach using both calls concurrently with caution.
-///
-/// All param definitions are identical to hsa_amd_memory_async_copy with the
-/// exception of engine_id and force_copy_on_sdma.
-///
-/// All return definitions are identical to hsa_amd_memory_async_copy with the
-/// following ammendments:
-///
-/// Args:
-///     dst
-///     dst_agent
-///     src
-///     src_agent
-///     size
-///     num_dep_signals
-///     dep_signals
-///     completion_signal
-///     engine_id
-///     force_copy_on_sdma
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT The source or destination
-///     pointers are NULL, or the completion signal is 0 or engine_id is improperly
-///     bounded.
-#[pyfunction]
-#[pyo3(signature = (dst, dst_agent, src, src_agent, size, num_dep_signals, dep_signals, completion_signal, engine_id, force_copy_on_sdma))]
+/// `hsa_amd_memory_async_copy_on_engine` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_memory_async_copy_on_engine: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_memory_async_copy_on_engine",
+    "hsa_amd_memory_async_copy_on_engine",
+    &["dst", "dst_agent", "src", "src_agent", "size", "num_dep_signals", "dep_signals", "completion_signal", "engine_id", "force_copy_on_sdma"],
+    rt::fastcall_entry!(C_hsa_amd_memory_async_copy_on_engine),
+    c"hsa_amd_memory_async_copy_on_engine(dst, dst_agent, src, src_agent, size, num_dep_signals, dep_signals, completion_signal, engine_id, force_copy_on_sdma)\n--\n\nAsynchronously copy a block of memory from the location pointed to by\nsrc on the src_agent to the memory block pointed to by dst on the @p\ndst_agent on engine_id.\n\nWARNING: Concurrent use of this call with hsa_amd_memory_async_copy can result\nin resource conflicts as HSA runtime will auto assign engines with the latter\ncall.  Approach using both calls concurrently with caution.\n\nAll param definitions are identical to hsa_amd_memory_async_copy with the\nexception of engine_id and force_copy_on_sdma.\n\nAll return definitions are identical to hsa_amd_memory_async_copy with the\nfollowing ammendments:\n\nArgs:\n    dst\n    dst_agent\n    src\n    src_agent\n    size\n    num_dep_signals\n    dep_signals\n    completion_signal\n    engine_id\n    force_copy_on_sdma\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT The source or destination\n    pointers are NULL, or the completion signal is 0 or engine_id is improperly\n    bounded.",
+);
+
+/// The arguments of a call of `hsa_amd_memory_async_copy_on_engine`, converted in order.
+unsafe fn C_hsa_amd_memory_async_copy_on_engine(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9] =
+        unsafe { F_hsa_amd_memory_async_copy_on_engine.args::<10>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_memory_async_copy_on_engine(py, rt::call::extract(x0, "dst")?, &x1, rt::call::extract(x2, "src")?, &x3, rt::call::extract(x4, "size")?, rt::call::extract(x5, "num_dep_signals")?, &x6, &x7, &x8, rt::call::extract(x9, "force_copy_on_sdma")?)?.into_ptr())
+}
+
 fn hsa_amd_memory_async_copy_on_engine(py: Python<'_>, dst: rt::PtrArgMut, dst_agent: &Bound<'_, PyAny>, src: rt::PtrArg, src_agent: &Bound<'_, PyAny>, size: rt::CInt<u64>, num_dep_signals: rt::CInt<u32>, dep_signals: &Bound<'_, PyAny>, completion_signal: &Bound<'_, PyAny>, engine_id: &Bound<'_, PyAny>, force_copy_on_sdma: bool) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_memory_async_copy_on_engine");
     let a_dst = dst.addr();
@@ -7136,19 +8145,30 @@ fn hsa_amd_memory_async_copy_on_engine(py: Python<'_>, dst: rt::PtrArgMut, dst_a
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_dst_agent, a_src, a_src_agent, a_size, a_num_dep_signals, a_dep_signals, a_completion_signal, a_engine_id, a_force_copy_on_sdma) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Reports the availability of SDMA copy engines.
-///
-/// Args:
-///     dst_agent [in]: Destination agent of copy status direction.
-///     src_agent [in]: Source agent of copy status direction.
-///
-/// Returns: a tuple of 2 item(s):
-///     hsa_status_t: status
-///     engine_ids_mask: int
-///     ::HSA_STATUS_SUCCESS Agent has available SDMA engines.
-///     ::HSA_STATUS_ERROR_OUT_OF_RESOURCES Agent does not have available SDMA engines.
-#[pyfunction]
-#[pyo3(signature = (dst_agent, src_agent))]
+/// `hsa_amd_memory_copy_engine_status` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_memory_copy_engine_status: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_memory_copy_engine_status",
+    "hsa_amd_memory_copy_engine_status",
+    &["dst_agent", "src_agent"],
+    rt::fastcall_entry!(C_hsa_amd_memory_copy_engine_status),
+    c"hsa_amd_memory_copy_engine_status(dst_agent, src_agent)\n--\n\nReports the availability of SDMA copy engines.\n\nArgs:\n    dst_agent [in]: Destination agent of copy status direction.\n    src_agent [in]: Source agent of copy status direction.\n\nReturns: a tuple of 2 item(s):\n    hsa_status_t: status\n    engine_ids_mask: int\n    ::HSA_STATUS_SUCCESS Agent has available SDMA engines.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES Agent does not have available SDMA engines.",
+);
+
+/// The arguments of a call of `hsa_amd_memory_copy_engine_status`, converted in order.
+unsafe fn C_hsa_amd_memory_copy_engine_status(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_amd_memory_copy_engine_status.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_memory_copy_engine_status(py, &x0, &x1)?.into_ptr())
+}
+
 fn hsa_amd_memory_copy_engine_status(py: Python<'_>, dst_agent: &Bound<'_, PyAny>, src_agent: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_memory_copy_engine_status");
     let a_dst_agent = TYPES.record_arg::<R_hsa_agent_s>(87, dst_agent)?;
@@ -7164,18 +8184,30 @@ fn hsa_amd_memory_copy_engine_status(py: Python<'_>, dst_agent: &Bound<'_, PyAny
     let __r = py.allow_threads(move || unsafe { __f(a_dst_agent, a_src_agent, a_engine_ids_mask) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_engine_ids_mask)?])
 }
-/// Returns the preferred SDMA engine mask.
-///
-/// Args:
-///     dst_agent [in]: Destination agent of copy status direction.
-///     src_agent [in]: Source agent of copy status direction.
-///
-/// Returns: a tuple of 2 item(s):
-///     hsa_status_t: status
-///     recommended_ids_mask: int
-///     ::HSA_STATUS_SUCCESS For mask returned
-#[pyfunction]
-#[pyo3(signature = (dst_agent, src_agent))]
+/// `hsa_amd_memory_get_preferred_copy_engine` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_memory_get_preferred_copy_engine: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_memory_get_preferred_copy_engine",
+    "hsa_amd_memory_get_preferred_copy_engine",
+    &["dst_agent", "src_agent"],
+    rt::fastcall_entry!(C_hsa_amd_memory_get_preferred_copy_engine),
+    c"hsa_amd_memory_get_preferred_copy_engine(dst_agent, src_agent)\n--\n\nReturns the preferred SDMA engine mask.\n\nArgs:\n    dst_agent [in]: Destination agent of copy status direction.\n    src_agent [in]: Source agent of copy status direction.\n\nReturns: a tuple of 2 item(s):\n    hsa_status_t: status\n    recommended_ids_mask: int\n    ::HSA_STATUS_SUCCESS For mask returned",
+);
+
+/// The arguments of a call of `hsa_amd_memory_get_preferred_copy_engine`, converted in order.
+unsafe fn C_hsa_amd_memory_get_preferred_copy_engine(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_amd_memory_get_preferred_copy_engine.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_memory_get_preferred_copy_engine(py, &x0, &x1)?.into_ptr())
+}
+
 fn hsa_amd_memory_get_preferred_copy_engine(py: Python<'_>, dst_agent: &Bound<'_, PyAny>, src_agent: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_memory_get_preferred_copy_engine");
     let a_dst_agent = TYPES.record_arg::<R_hsa_agent_s>(87, dst_agent)?;
@@ -7191,22 +8223,30 @@ fn hsa_amd_memory_get_preferred_copy_engine(py: Python<'_>, dst_agent: &Bound<'_
     let __r = py.allow_threads(move || unsafe { __f(a_dst_agent, a_src_agent, a_recommended_ids_mask) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_recommended_ids_mask)?])
 }
-/// Args:
-///     dst
-///     dst_offset
-///     src
-///     src_offset
-///     range
-///     copy_agent
-///     dir
-///     num_dep_signals
-///     dep_signals
-///     completion_signal
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-#[pyfunction]
-#[pyo3(signature = (dst, dst_offset, src, src_offset, range, copy_agent, dir, num_dep_signals, dep_signals, completion_signal))]
+/// `hsa_amd_memory_async_copy_rect` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_memory_async_copy_rect: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_memory_async_copy_rect",
+    "hsa_amd_memory_async_copy_rect",
+    &["dst", "dst_offset", "src", "src_offset", "range", "copy_agent", "dir", "num_dep_signals", "dep_signals", "completion_signal"],
+    rt::fastcall_entry!(C_hsa_amd_memory_async_copy_rect),
+    c"hsa_amd_memory_async_copy_rect(dst, dst_offset, src, src_offset, range, copy_agent, dir, num_dep_signals, dep_signals, completion_signal)\n--\n\nArgs:\n    dst\n    dst_offset\n    src\n    src_offset\n    range\n    copy_agent\n    dir\n    num_dep_signals\n    dep_signals\n    completion_signal\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status",
+);
+
+/// The arguments of a call of `hsa_amd_memory_async_copy_rect`, converted in order.
+unsafe fn C_hsa_amd_memory_async_copy_rect(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9] =
+        unsafe { F_hsa_amd_memory_async_copy_rect.args::<10>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_memory_async_copy_rect(py, &x0, &x1, &x2, &x3, &x4, &x5, &x6, rt::call::extract(x7, "num_dep_signals")?, &x8, &x9)?.into_ptr())
+}
+
 fn hsa_amd_memory_async_copy_rect(py: Python<'_>, dst: &Bound<'_, PyAny>, dst_offset: &Bound<'_, PyAny>, src: &Bound<'_, PyAny>, src_offset: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, copy_agent: &Bound<'_, PyAny>, dir: &Bound<'_, PyAny>, num_dep_signals: rt::CInt<u32>, dep_signals: &Bound<'_, PyAny>, completion_signal: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_memory_async_copy_rect");
     let p_dst = TYPES.record_ptr_arg(134, dst, false)?;
@@ -7234,22 +8274,30 @@ fn hsa_amd_memory_async_copy_rect(py: Python<'_>, dst: &Bound<'_, PyAny>, dst_of
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_dst_offset, a_src, a_src_offset, a_range, a_copy_agent, a_dir, a_num_dep_signals, a_dep_signals, a_completion_signal) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Get the current value of an attribute of the relationship between an
-/// agent and a memory pool.
-///
-/// Args:
-///     agent [in]: Agent.
-///     memory_pool [in]: Memory pool.
-///     attribute [in]: Attribute to query.
-///     value [out]: Pointer to a application-allocated buffer where to store
-///         the value of the attribute. If the buffer passed by the application is not
-///         large enough to hold the value of attribute, the behavior is undefined.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-#[pyfunction]
-#[pyo3(signature = (agent, memory_pool, attribute, value))]
+/// `hsa_amd_agent_memory_pool_get_info` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_agent_memory_pool_get_info: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_agent_memory_pool_get_info",
+    "hsa_amd_agent_memory_pool_get_info",
+    &["agent", "memory_pool", "attribute", "value"],
+    rt::fastcall_entry!(C_hsa_amd_agent_memory_pool_get_info),
+    c"hsa_amd_agent_memory_pool_get_info(agent, memory_pool, attribute, value)\n--\n\nGet the current value of an attribute of the relationship between an\nagent and a memory pool.\n\nArgs:\n    agent [in]: Agent.\n    memory_pool [in]: Memory pool.\n    attribute [in]: Attribute to query.\n    value [out]: Pointer to a application-allocated buffer where to store\n        the value of the attribute. If the buffer passed by the application is not\n        large enough to hold the value of attribute, the behavior is undefined.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.",
+);
+
+/// The arguments of a call of `hsa_amd_agent_memory_pool_get_info`, converted in order.
+unsafe fn C_hsa_amd_agent_memory_pool_get_info(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_hsa_amd_agent_memory_pool_get_info.args::<4>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_agent_memory_pool_get_info(py, &x0, &x1, &x2, rt::call::extract(x3, "value")?)?.into_ptr())
+}
+
 fn hsa_amd_agent_memory_pool_get_info(py: Python<'_>, agent: &Bound<'_, PyAny>, memory_pool: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, value: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_agent_memory_pool_get_info");
     let a_agent = TYPES.record_arg::<R_hsa_agent_s>(87, agent)?;
@@ -7265,38 +8313,30 @@ fn hsa_amd_agent_memory_pool_get_info(py: Python<'_>, agent: &Bound<'_, PyAny>, 
     let __r = py.allow_threads(move || unsafe { __f(a_agent, a_memory_pool, a_attribute, a_value) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Enable direct access to a buffer from a given set of agents.
-///
-/// Upon return, only the listed agents and the agent associated with the
-/// buffer's memory pool have direct access to the ptr.
-///
-/// Any agent that has access to the buffer before and after the call to
-/// ::hsa_amd_agents_allow_access will also have access while
-/// ::hsa_amd_agents_allow_access is in progress.
-///
-/// The caller is responsible for ensuring that each agent in the list
-/// must be able to access the memory pool containing ptr
-/// (using ::hsa_amd_agent_memory_pool_get_info with ::HSA_AMD_AGENT_MEMORY_POOL_INFO_ACCESS attribute),
-/// otherwise error code is returned.
-///
-/// Args:
-///     num_agents [in]: Size of agents.
-///     agents [in]: List of agents. If num_agents is 0, this argument is
-///         ignored.
-///     flags [in]: A list of bit-field that is used to specify access
-///         information in a per-agent basis. This is currently reserved and must be NULL.
-///     ptr [in]: A buffer previously allocated using ::hsa_amd_memory_pool_allocate.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT num_agents is 0, or agents
-///     is NULL, flags is not NULL, or attempting to enable access to agent(s)
-///     because ptr is allocated from an inaccessible pool.
-#[pyfunction]
-#[pyo3(signature = (num_agents, agents, flags, ptr))]
+/// `hsa_amd_agents_allow_access` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_agents_allow_access: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_agents_allow_access",
+    "hsa_amd_agents_allow_access",
+    &["num_agents", "agents", "flags", "ptr"],
+    rt::fastcall_entry!(C_hsa_amd_agents_allow_access),
+    c"hsa_amd_agents_allow_access(num_agents, agents, flags, ptr)\n--\n\nEnable direct access to a buffer from a given set of agents.\n\nUpon return, only the listed agents and the agent associated with the\nbuffer's memory pool have direct access to the ptr.\n\nAny agent that has access to the buffer before and after the call to\n::hsa_amd_agents_allow_access will also have access while\n::hsa_amd_agents_allow_access is in progress.\n\nThe caller is responsible for ensuring that each agent in the list\nmust be able to access the memory pool containing ptr\n(using ::hsa_amd_agent_memory_pool_get_info with ::HSA_AMD_AGENT_MEMORY_POOL_INFO_ACCESS attribute),\notherwise error code is returned.\n\nArgs:\n    num_agents [in]: Size of agents.\n    agents [in]: List of agents. If num_agents is 0, this argument is\n        ignored.\n    flags [in]: A list of bit-field that is used to specify access\n        information in a per-agent basis. This is currently reserved and must be NULL.\n    ptr [in]: A buffer previously allocated using ::hsa_amd_memory_pool_allocate.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT num_agents is 0, or agents\n    is NULL, flags is not NULL, or attempting to enable access to agent(s)\n    because ptr is allocated from an inaccessible pool.",
+);
+
+/// The arguments of a call of `hsa_amd_agents_allow_access`, converted in order.
+unsafe fn C_hsa_amd_agents_allow_access(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_hsa_amd_agents_allow_access.args::<4>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_agents_allow_access(py, rt::call::extract(x0, "num_agents")?, &x1, &x2, rt::call::extract(x3, "ptr")?)?.into_ptr())
+}
+
 fn hsa_amd_agents_allow_access(py: Python<'_>, num_agents: rt::CInt<u32>, agents: &Bound<'_, PyAny>, flags: &Bound<'_, PyAny>, ptr: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_agents_allow_access");
     let a_num_agents = num_agents.0;
@@ -7314,28 +8354,30 @@ fn hsa_amd_agents_allow_access(py: Python<'_>, num_agents: rt::CInt<u32>, agents
     let __r = py.allow_threads(move || unsafe { __f(a_num_agents, a_agents, a_flags, a_ptr) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Query if buffers currently located in some memory pool can be
-/// relocated to a destination memory pool.
-///
-/// If the returned value is non-zero, a migration of a buffer to @p
-/// dst_memory_pool using ::hsa_amd_memory_migrate may nevertheless fail due to
-/// resource limitations.
-///
-/// Args:
-///     src_memory_pool [in]: Source memory pool.
-///     dst_memory_pool [in]: Destination memory pool.
-///
-/// Returns: a tuple of 2 item(s):
-///     hsa_status_t: status
-///     result: bool
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_MEMORY_POOL One of the memory pools is
-///     invalid.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT result is NULL.
-#[pyfunction]
-#[pyo3(signature = (src_memory_pool, dst_memory_pool))]
+/// `hsa_amd_memory_pool_can_migrate` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_memory_pool_can_migrate: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_memory_pool_can_migrate",
+    "hsa_amd_memory_pool_can_migrate",
+    &["src_memory_pool", "dst_memory_pool"],
+    rt::fastcall_entry!(C_hsa_amd_memory_pool_can_migrate),
+    c"hsa_amd_memory_pool_can_migrate(src_memory_pool, dst_memory_pool)\n--\n\nQuery if buffers currently located in some memory pool can be\nrelocated to a destination memory pool.\n\nIf the returned value is non-zero, a migration of a buffer to @p\ndst_memory_pool using ::hsa_amd_memory_migrate may nevertheless fail due to\nresource limitations.\n\nArgs:\n    src_memory_pool [in]: Source memory pool.\n    dst_memory_pool [in]: Destination memory pool.\n\nReturns: a tuple of 2 item(s):\n    hsa_status_t: status\n    result: bool\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_MEMORY_POOL One of the memory pools is\n    invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT result is NULL.",
+);
+
+/// The arguments of a call of `hsa_amd_memory_pool_can_migrate`, converted in order.
+unsafe fn C_hsa_amd_memory_pool_can_migrate(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_amd_memory_pool_can_migrate.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_memory_pool_can_migrate(py, &x0, &x1)?.into_ptr())
+}
+
 fn hsa_amd_memory_pool_can_migrate(py: Python<'_>, src_memory_pool: &Bound<'_, PyAny>, dst_memory_pool: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_memory_pool_can_migrate");
     let a_src_memory_pool = TYPES.record_arg::<R_hsa_amd_memory_pool_s>(133, src_memory_pool)?;
@@ -7351,39 +8393,30 @@ fn hsa_amd_memory_pool_can_migrate(py: Python<'_>, src_memory_pool: &Bound<'_, P
     let __r = py.allow_threads(move || unsafe { __f(a_src_memory_pool, a_dst_memory_pool, a_result) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, (o_result as u8) != 0)?])
 }
-/// Relocate a buffer to a new memory pool.
-///
-/// When a buffer is migrated, its virtual address remains the same but
-/// its physical contents are moved to the indicated memory pool.
-///
-/// After migration, only the agent associated with the destination pool will have access.
-///
-/// The caller is also responsible for ensuring that the allocation in the
-/// source memory pool where the buffer is currently located can be migrated to the
-/// specified destination memory pool (using ::hsa_amd_memory_pool_can_migrate returns a value of true
-/// for the source and destination memory pools), otherwise behavior is undefined.
-///
-/// The caller must ensure that the buffer is not accessed while it is migrated.
-///
-/// Args:
-///     ptr [in]: Buffer to be relocated. The buffer must have been released to system
-///         prior to call this API.  The buffer will be released to system upon completion.
-///     memory_pool [in]: Memory pool where to place the buffer.
-///     flags [in]: A bit-field that is used to specify migration
-///         information. Must be zero.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_MEMORY_POOL The destination memory pool is
-///     invalid.
-///     ::HSA_STATUS_ERROR_OUT_OF_RESOURCES There is a failure in
-///     allocating the necessary resources.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT flags is not 0.
-#[pyfunction]
-#[pyo3(signature = (ptr, memory_pool, flags))]
+/// `hsa_amd_memory_migrate` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_memory_migrate: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_memory_migrate",
+    "hsa_amd_memory_migrate",
+    &["ptr", "memory_pool", "flags"],
+    rt::fastcall_entry!(C_hsa_amd_memory_migrate),
+    c"hsa_amd_memory_migrate(ptr, memory_pool, flags)\n--\n\nRelocate a buffer to a new memory pool.\n\nWhen a buffer is migrated, its virtual address remains the same but\nits physical contents are moved to the indicated memory pool.\n\nAfter migration, only the agent associated with the destination pool will have access.\n\nThe caller is also responsible for ensuring that the allocation in the\nsource memory pool where the buffer is currently located can be migrated to the\nspecified destination memory pool (using ::hsa_amd_memory_pool_can_migrate returns a value of true\nfor the source and destination memory pools), otherwise behavior is undefined.\n\nThe caller must ensure that the buffer is not accessed while it is migrated.\n\nArgs:\n    ptr [in]: Buffer to be relocated. The buffer must have been released to system\n        prior to call this API.  The buffer will be released to system upon completion.\n    memory_pool [in]: Memory pool where to place the buffer.\n    flags [in]: A bit-field that is used to specify migration\n        information. Must be zero.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_MEMORY_POOL The destination memory pool is\n    invalid.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES There is a failure in\n    allocating the necessary resources.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT flags is not 0.",
+);
+
+/// The arguments of a call of `hsa_amd_memory_migrate`, converted in order.
+unsafe fn C_hsa_amd_memory_migrate(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hsa_amd_memory_migrate.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_memory_migrate(py, rt::call::extract(x0, "ptr")?, &x1, rt::call::extract(x2, "flags")?)?.into_ptr())
+}
+
 fn hsa_amd_memory_migrate(py: Python<'_>, ptr: rt::PtrArg, memory_pool: &Bound<'_, PyAny>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_memory_migrate");
     let a_ptr = ptr.addr();
@@ -7398,36 +8431,30 @@ fn hsa_amd_memory_migrate(py: Python<'_>, ptr: rt::PtrArg, memory_pool: &Bound<'
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_memory_pool, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Pin a host pointer allocated by C/C++ or OS allocator (i.e. ordinary system DRAM) and
-/// return a new pointer accessible by the agents. If the host_ptr overlaps with previously
-/// locked memory, then the overlap area is kept locked (i.e multiple mappings are permitted). In
-/// this case, the same input host_ptr may give different locked agent_ptr and when it does,
-/// they are not necessarily coherent (i.e. accessing either agent_ptr is not equivalent).
-/// Accesses to agent_ptr are coarse grained.
-///
-/// Args:
-///     host_ptr [in]: A buffer allocated by C/C++ or OS allocator.
-///     size [in]: The size to be locked.
-///     agents [in]: Array of agent handle to gain access to the host_ptr.
-///         If this parameter is NULL and the num_agent is 0, all agents
-///         in the platform will gain access to the host_ptr.
-///     num_agent
-///
-/// Returns: a tuple of 2 item(s):
-///     hsa_status_t: status
-///     agent_ptr: Pointer
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_OUT_OF_RESOURCES There is a failure in
-///     allocating the necessary resources.
-///     ::HSA_STATUS_ERROR_INVALID_AGENT One or more agent in agents is
-///     invalid.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT size is 0 or host_ptr or
-///     agent_ptr is NULL or agents not NULL but num_agent is 0 or agents
-///     is NULL but num_agent is not 0.
-#[pyfunction]
-#[pyo3(signature = (host_ptr, size, agents, num_agent))]
+/// `hsa_amd_memory_lock` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_memory_lock: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_memory_lock",
+    "hsa_amd_memory_lock",
+    &["host_ptr", "size", "agents", "num_agent"],
+    rt::fastcall_entry!(C_hsa_amd_memory_lock),
+    c"hsa_amd_memory_lock(host_ptr, size, agents, num_agent)\n--\n\nPin a host pointer allocated by C/C++ or OS allocator (i.e. ordinary system DRAM) and\nreturn a new pointer accessible by the agents. If the host_ptr overlaps with previously\nlocked memory, then the overlap area is kept locked (i.e multiple mappings are permitted). In\nthis case, the same input host_ptr may give different locked agent_ptr and when it does,\nthey are not necessarily coherent (i.e. accessing either agent_ptr is not equivalent).\nAccesses to agent_ptr are coarse grained.\n\nArgs:\n    host_ptr [in]: A buffer allocated by C/C++ or OS allocator.\n    size [in]: The size to be locked.\n    agents [in]: Array of agent handle to gain access to the host_ptr.\n        If this parameter is NULL and the num_agent is 0, all agents\n        in the platform will gain access to the host_ptr.\n    num_agent\n\nReturns: a tuple of 2 item(s):\n    hsa_status_t: status\n    agent_ptr: Pointer\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES There is a failure in\n    allocating the necessary resources.\n    ::HSA_STATUS_ERROR_INVALID_AGENT One or more agent in agents is\n    invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT size is 0 or host_ptr or\n    agent_ptr is NULL or agents not NULL but num_agent is 0 or agents\n    is NULL but num_agent is not 0.",
+);
+
+/// The arguments of a call of `hsa_amd_memory_lock`, converted in order.
+unsafe fn C_hsa_amd_memory_lock(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_hsa_amd_memory_lock.args::<4>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_memory_lock(py, rt::call::extract(x0, "host_ptr")?, rt::call::extract(x1, "size")?, &x2, rt::call::extract(x3, "num_agent")?)?.into_ptr())
+}
+
 fn hsa_amd_memory_lock(py: Python<'_>, host_ptr: rt::PtrArgMut, size: rt::CInt<u64>, agents: &Bound<'_, PyAny>, num_agent: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_memory_lock");
     let a_host_ptr = host_ptr.addr();
@@ -7446,44 +8473,30 @@ fn hsa_amd_memory_lock(py: Python<'_>, host_ptr: rt::PtrArgMut, size: rt::CInt<u
     let __r = py.allow_threads(move || unsafe { __f(a_host_ptr, a_size, a_agents, a_num_agent, a_agent_ptr) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::pointer_result(py, o_agent_ptr)?])
 }
-/// Pin a host pointer allocated by C/C++ or OS allocator (i.e. ordinary system DRAM) and
-/// return a new pointer accessible by the agents. If the host_ptr overlaps with previously
-/// locked memory, then the overlap area is kept locked (i.e. multiple mappings are permitted).
-/// In this case, the same input host_ptr may give different locked agent_ptr and when it
-/// does, they are not necessarily coherent (i.e. accessing either agent_ptr is not equivalent).
-/// Acesses to the memory via agent_ptr have the same access properties as memory allocated from
-/// pool as determined by ::hsa_amd_memory_pool_get_info and ::hsa_amd_agent_memory_pool_get_info
-/// (ex. coarse/fine grain, platform atomic support, link info).  Physical composition and placement
-/// of the memory (ex. page size, NUMA binding) is not changed.
-///
-/// Args:
-///     host_ptr [in]: A buffer allocated by C/C++ or OS allocator.
-///     size [in]: The size to be locked.
-///     agents [in]: Array of agent handle to gain access to the host_ptr.
-///         If this parameter is NULL and the num_agent is 0, all agents
-///         in the platform will gain access to the host_ptr.
-///     num_agent
-///     pool [in]: Global memory pool owned by a CPU agent.
-///     flags [in]: A bit-field that is used to specify allocation
-///         directives. Reserved parameter, must be 0.
-///
-/// Returns: a tuple of 2 item(s):
-///     hsa_status_t: status
-///     agent_ptr: Pointer
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_OUT_OF_RESOURCES There is a failure in
-///     allocating the necessary resources.
-///     ::HSA_STATUS_ERROR_INVALID_AGENT One or more agent in agents is
-///     invalid or can not access pool.
-///     ::HSA_STATUS_ERROR_INVALID_MEMORY_POOL pool is invalid or not owned
-///     by a CPU agent.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT size is 0 or host_ptr or
-///     agent_ptr is NULL or agents not NULL but num_agent is 0 or agents
-///     is NULL but num_agent is not 0 or flags is not 0.
-#[pyfunction]
-#[pyo3(signature = (host_ptr, size, agents, num_agent, pool, flags))]
+/// `hsa_amd_memory_lock_to_pool` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_memory_lock_to_pool: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_memory_lock_to_pool",
+    "hsa_amd_memory_lock_to_pool",
+    &["host_ptr", "size", "agents", "num_agent", "pool", "flags"],
+    rt::fastcall_entry!(C_hsa_amd_memory_lock_to_pool),
+    c"hsa_amd_memory_lock_to_pool(host_ptr, size, agents, num_agent, pool, flags)\n--\n\nPin a host pointer allocated by C/C++ or OS allocator (i.e. ordinary system DRAM) and\nreturn a new pointer accessible by the agents. If the host_ptr overlaps with previously\nlocked memory, then the overlap area is kept locked (i.e. multiple mappings are permitted).\nIn this case, the same input host_ptr may give different locked agent_ptr and when it\ndoes, they are not necessarily coherent (i.e. accessing either agent_ptr is not equivalent).\nAcesses to the memory via agent_ptr have the same access properties as memory allocated from\npool as determined by ::hsa_amd_memory_pool_get_info and ::hsa_amd_agent_memory_pool_get_info\n(ex. coarse/fine grain, platform atomic support, link info).  Physical composition and placement\nof the memory (ex. page size, NUMA binding) is not changed.\n\nArgs:\n    host_ptr [in]: A buffer allocated by C/C++ or OS allocator.\n    size [in]: The size to be locked.\n    agents [in]: Array of agent handle to gain access to the host_ptr.\n        If this parameter is NULL and the num_agent is 0, all agents\n        in the platform will gain access to the host_ptr.\n    num_agent\n    pool [in]: Global memory pool owned by a CPU agent.\n    flags [in]: A bit-field that is used to specify allocation\n        directives. Reserved parameter, must be 0.\n\nReturns: a tuple of 2 item(s):\n    hsa_status_t: status\n    agent_ptr: Pointer\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES There is a failure in\n    allocating the necessary resources.\n    ::HSA_STATUS_ERROR_INVALID_AGENT One or more agent in agents is\n    invalid or can not access pool.\n    ::HSA_STATUS_ERROR_INVALID_MEMORY_POOL pool is invalid or not owned\n    by a CPU agent.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT size is 0 or host_ptr or\n    agent_ptr is NULL or agents not NULL but num_agent is 0 or agents\n    is NULL but num_agent is not 0 or flags is not 0.",
+);
+
+/// The arguments of a call of `hsa_amd_memory_lock_to_pool`, converted in order.
+unsafe fn C_hsa_amd_memory_lock_to_pool(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5] =
+        unsafe { F_hsa_amd_memory_lock_to_pool.args::<6>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_memory_lock_to_pool(py, rt::call::extract(x0, "host_ptr")?, rt::call::extract(x1, "size")?, &x2, rt::call::extract(x3, "num_agent")?, &x4, rt::call::extract(x5, "flags")?)?.into_ptr())
+}
+
 fn hsa_amd_memory_lock_to_pool(py: Python<'_>, host_ptr: rt::PtrArgMut, size: rt::CInt<u64>, agents: &Bound<'_, PyAny>, num_agent: rt::CInt<i32>, pool: &Bound<'_, PyAny>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_memory_lock_to_pool");
     let a_host_ptr = host_ptr.addr();
@@ -7504,23 +8517,30 @@ fn hsa_amd_memory_lock_to_pool(py: Python<'_>, host_ptr: rt::PtrArgMut, size: rt
     let __r = py.allow_threads(move || unsafe { __f(a_host_ptr, a_size, a_agents, a_num_agent, a_pool, a_flags, a_agent_ptr) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::pointer_result(py, o_agent_ptr)?])
 }
-/// Unpin the host pointer previously pinned via ::hsa_amd_memory_lock or
-/// ::hsa_amd_memory_lock_to_pool.
-///
-/// The behavior is undefined if the host pointer being unpinned does not
-/// match previous pinned address or if the host pointer was already deallocated.
-///
-/// Args:
-///     host_ptr [in]: A buffer allocated by C/C++ or OS allocator that was
-///         pinned previously via ::hsa_amd_memory_lock or ::hsa_amd_memory_lock_to_pool.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-#[pyfunction]
-#[pyo3(signature = (host_ptr))]
+/// `hsa_amd_memory_unlock` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_memory_unlock: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_memory_unlock",
+    "hsa_amd_memory_unlock",
+    &["host_ptr"],
+    rt::fastcall_entry!(C_hsa_amd_memory_unlock),
+    c"hsa_amd_memory_unlock(host_ptr)\n--\n\nUnpin the host pointer previously pinned via ::hsa_amd_memory_lock or\n::hsa_amd_memory_lock_to_pool.\n\nThe behavior is undefined if the host pointer being unpinned does not\nmatch previous pinned address or if the host pointer was already deallocated.\n\nArgs:\n    host_ptr [in]: A buffer allocated by C/C++ or OS allocator that was\n        pinned previously via ::hsa_amd_memory_lock or ::hsa_amd_memory_lock_to_pool.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.",
+);
+
+/// The arguments of a call of `hsa_amd_memory_unlock`, converted in order.
+unsafe fn C_hsa_amd_memory_unlock(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_hsa_amd_memory_unlock.args::<1>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_memory_unlock(py, rt::call::extract(x0, "host_ptr")?)?.into_ptr())
+}
+
 fn hsa_amd_memory_unlock(py: Python<'_>, host_ptr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_memory_unlock");
     let a_host_ptr = host_ptr.addr();
@@ -7533,25 +8553,30 @@ fn hsa_amd_memory_unlock(py: Python<'_>, host_ptr: rt::PtrArgMut) -> PyResult<Py
     let __r = py.allow_threads(move || unsafe { __f(a_host_ptr) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Sets the first count of uint32_t of the block of memory pointed by
-/// ptr to the specified value.
-///
-/// Args:
-///     ptr [in]: Pointer to the block of memory to fill.
-///     value [in]: Value to be set.
-///     count [in]: Number of uint32_t element to be set to the value.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     HSA_STATUS_SUCCESS The function has been executed successfully.
-///     HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     HSA_STATUS_ERROR_INVALID_ARGUMENT ptr is NULL or
-///     not 4 bytes aligned
-///     HSA_STATUS_ERROR_INVALID_ALLOCATION if the given memory
-///     region was not allocated with HSA runtime APIs.
-#[pyfunction]
-#[pyo3(signature = (ptr, value, count))]
+/// `hsa_amd_memory_fill` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_memory_fill: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_memory_fill",
+    "hsa_amd_memory_fill",
+    &["ptr", "value", "count"],
+    rt::fastcall_entry!(C_hsa_amd_memory_fill),
+    c"hsa_amd_memory_fill(ptr, value, count)\n--\n\nSets the first count of uint32_t of the block of memory pointed by\nptr to the specified value.\n\nArgs:\n    ptr [in]: Pointer to the block of memory to fill.\n    value [in]: Value to be set.\n    count [in]: Number of uint32_t element to be set to the value.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    HSA_STATUS_SUCCESS The function has been executed successfully.\n    HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    HSA_STATUS_ERROR_INVALID_ARGUMENT ptr is NULL or\n    not 4 bytes aligned\n    HSA_STATUS_ERROR_INVALID_ALLOCATION if the given memory\n    region was not allocated with HSA runtime APIs.",
+);
+
+/// The arguments of a call of `hsa_amd_memory_fill`, converted in order.
+unsafe fn C_hsa_amd_memory_fill(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hsa_amd_memory_fill.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_memory_fill(py, rt::call::extract(x0, "ptr")?, rt::call::extract(x1, "value")?, rt::call::extract(x2, "count")?)?.into_ptr())
+}
+
 fn hsa_amd_memory_fill(py: Python<'_>, ptr: rt::PtrArgMut, value: rt::CInt<u32>, count: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_memory_fill");
     let a_ptr = ptr.addr();
@@ -7566,35 +8591,30 @@ fn hsa_amd_memory_fill(py: Python<'_>, ptr: rt::PtrArgMut, value: rt::CInt<u32>,
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_value, a_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Maps an interop object into the HSA flat address space and establishes
-/// memory residency.  The metadata pointer is valid during the lifetime of the
-/// map (until hsa_amd_interop_unmap_buffer is called).
-/// Multiple calls to hsa_amd_interop_map_buffer with the same interop_handle
-/// result in multiple mappings with potentially different addresses and
-/// different metadata pointers.  Concurrent operations on these addresses are
-/// not coherent.  Memory must be fenced to system scope to ensure consistency,
-/// between mappings and with any views of this buffer in the originating
-/// software stack.
-///
-/// Args:
-///     num_agents [in]: Number of agents which require access to the memory
-///     agents [in]: List of accessing agents.
-///     interop_handle [in]: Handle of interop buffer (dmabuf handle in Linux)
-///     flags [in]: Reserved, must be 0
-///
-/// Returns: a tuple of 5 item(s):
-///     hsa_status_t: status
-///     size: int
-///     ptr: Pointer
-///     metadata_size: int
-///     metadata: Pointer
-///     HSA_STATUS_SUCCESS if successfully mapped
-///     HSA_STATUS_ERROR_NOT_INITIALIZED if HSA is not initialized
-///     HSA_STATUS_ERROR_OUT_OF_RESOURCES if there is a failure in allocating
-///     necessary resources
-///     HSA_STATUS_ERROR_INVALID_ARGUMENT all other errors
-#[pyfunction]
-#[pyo3(signature = (num_agents, agents, interop_handle, flags))]
+/// `hsa_amd_interop_map_buffer` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_interop_map_buffer: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_interop_map_buffer",
+    "hsa_amd_interop_map_buffer",
+    &["num_agents", "agents", "interop_handle", "flags"],
+    rt::fastcall_entry!(C_hsa_amd_interop_map_buffer),
+    c"hsa_amd_interop_map_buffer(num_agents, agents, interop_handle, flags)\n--\n\nMaps an interop object into the HSA flat address space and establishes\nmemory residency.  The metadata pointer is valid during the lifetime of the\nmap (until hsa_amd_interop_unmap_buffer is called).\nMultiple calls to hsa_amd_interop_map_buffer with the same interop_handle\nresult in multiple mappings with potentially different addresses and\ndifferent metadata pointers.  Concurrent operations on these addresses are\nnot coherent.  Memory must be fenced to system scope to ensure consistency,\nbetween mappings and with any views of this buffer in the originating\nsoftware stack.\n\nArgs:\n    num_agents [in]: Number of agents which require access to the memory\n    agents [in]: List of accessing agents.\n    interop_handle [in]: Handle of interop buffer (dmabuf handle in Linux)\n    flags [in]: Reserved, must be 0\n\nReturns: a tuple of 5 item(s):\n    hsa_status_t: status\n    size: int\n    ptr: Pointer\n    metadata_size: int\n    metadata: Pointer\n    HSA_STATUS_SUCCESS if successfully mapped\n    HSA_STATUS_ERROR_NOT_INITIALIZED if HSA is not initialized\n    HSA_STATUS_ERROR_OUT_OF_RESOURCES if there is a failure in allocating\n    necessary resources\n    HSA_STATUS_ERROR_INVALID_ARGUMENT all other errors",
+);
+
+/// The arguments of a call of `hsa_amd_interop_map_buffer`, converted in order.
+unsafe fn C_hsa_amd_interop_map_buffer(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_hsa_amd_interop_map_buffer.args::<4>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_interop_map_buffer(py, rt::call::extract(x0, "num_agents")?, &x1, rt::call::extract(x2, "interop_handle")?, rt::call::extract(x3, "flags")?)?.into_ptr())
+}
+
 fn hsa_amd_interop_map_buffer(py: Python<'_>, num_agents: rt::CInt<u32>, agents: &Bound<'_, PyAny>, interop_handle: rt::CInt<i32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_interop_map_buffer");
     let a_num_agents = num_agents.0;
@@ -7619,16 +8639,30 @@ fn hsa_amd_interop_map_buffer(py: Python<'_>, num_agents: rt::CInt<u32>, agents:
     let __r = py.allow_threads(move || unsafe { __f(a_num_agents, a_agents, a_interop_handle, a_flags, a_size, a_ptr, a_metadata_size, a_metadata) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_size)?, rt::pointer_result(py, o_ptr)?, rt::obj(py, o_metadata_size)?, rt::pointer_result(py, o_metadata)?])
 }
-/// Removes a previously mapped interop object from HSA's flat address space.
-/// Ends lifetime for the mapping's associated metadata pointer.
-///
-/// Args:
-///     ptr
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-#[pyfunction]
-#[pyo3(signature = (ptr))]
+/// `hsa_amd_interop_unmap_buffer` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_interop_unmap_buffer: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_interop_unmap_buffer",
+    "hsa_amd_interop_unmap_buffer",
+    &["ptr"],
+    rt::fastcall_entry!(C_hsa_amd_interop_unmap_buffer),
+    c"hsa_amd_interop_unmap_buffer(ptr)\n--\n\nRemoves a previously mapped interop object from HSA's flat address space.\nEnds lifetime for the mapping's associated metadata pointer.\n\nArgs:\n    ptr\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status",
+);
+
+/// The arguments of a call of `hsa_amd_interop_unmap_buffer`, converted in order.
+unsafe fn C_hsa_amd_interop_unmap_buffer(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_hsa_amd_interop_unmap_buffer.args::<1>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_interop_unmap_buffer(py, rt::call::extract(x0, "ptr")?)?.into_ptr())
+}
+
 fn hsa_amd_interop_unmap_buffer(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_interop_unmap_buffer");
     let a_ptr = ptr.addr();
@@ -7641,34 +8675,30 @@ fn hsa_amd_interop_unmap_buffer(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<
     let __r = py.allow_threads(move || unsafe { __f(a_ptr) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Retrieves information about the allocation referenced by the given
-/// pointer.  Optionally returns the number and list of agents which can
-/// directly access the allocation. In case this virtual address is unknown, the
-/// pointer type returned will be HSA_EXT_POINTER_TYPE_UNKNOWN and the only fields
-/// that are valid after hsa_amd_pointer_info returns are size and type.
-///
-/// Args:
-///     ptr [in]: Pointer which references the allocation to retrieve info for.
-///     info [in,out]: Pointer to structure to be filled with allocation info.
-///         Data member size must be set to the size of the structure prior to calling
-///         hsa_amd_pointer_info.  On return size will be set to the size of the
-///         pointer info structure supported by the runtime, if smaller.  Members
-///         beyond the returned value of size will not be updated by the API.
-///         Must not be NULL.
-///     alloc [in]: Function pointer to an allocator used to allocate the
-///         accessible array.  If NULL accessible will not be returned.
-///
-/// Returns: a tuple of 3 item(s):
-///     hsa_status_t: status
-///     num_agents_accessible: int
-///     accessible: Pointer
-///     HSA_STATUS_SUCCESS Info retrieved successfully
-///     HSA_STATUS_ERROR_NOT_INITIALIZED if HSA is not initialized
-///     HSA_STATUS_ERROR_OUT_OF_RESOURCES if there is a failure in allocating
-///     necessary resources
-///     HSA_STATUS_ERROR_INVALID_ARGUMENT NULL in ptr or info.
-#[pyfunction]
-#[pyo3(signature = (ptr, info, alloc))]
+/// `hsa_amd_pointer_info` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_pointer_info: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_pointer_info",
+    "hsa_amd_pointer_info",
+    &["ptr", "info", "alloc"],
+    rt::fastcall_entry!(C_hsa_amd_pointer_info),
+    c"hsa_amd_pointer_info(ptr, info, alloc)\n--\n\nRetrieves information about the allocation referenced by the given\npointer.  Optionally returns the number and list of agents which can\ndirectly access the allocation. In case this virtual address is unknown, the\npointer type returned will be HSA_EXT_POINTER_TYPE_UNKNOWN and the only fields\nthat are valid after hsa_amd_pointer_info returns are size and type.\n\nArgs:\n    ptr [in]: Pointer which references the allocation to retrieve info for.\n    info [in,out]: Pointer to structure to be filled with allocation info.\n        Data member size must be set to the size of the structure prior to calling\n        hsa_amd_pointer_info.  On return size will be set to the size of the\n        pointer info structure supported by the runtime, if smaller.  Members\n        beyond the returned value of size will not be updated by the API.\n        Must not be NULL.\n    alloc [in]: Function pointer to an allocator used to allocate the\n        accessible array.  If NULL accessible will not be returned.\n\nReturns: a tuple of 3 item(s):\n    hsa_status_t: status\n    num_agents_accessible: int\n    accessible: Pointer\n    HSA_STATUS_SUCCESS Info retrieved successfully\n    HSA_STATUS_ERROR_NOT_INITIALIZED if HSA is not initialized\n    HSA_STATUS_ERROR_OUT_OF_RESOURCES if there is a failure in allocating\n    necessary resources\n    HSA_STATUS_ERROR_INVALID_ARGUMENT NULL in ptr or info.",
+);
+
+/// The arguments of a call of `hsa_amd_pointer_info`, converted in order.
+unsafe fn C_hsa_amd_pointer_info(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hsa_amd_pointer_info.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_pointer_info(py, rt::call::extract(x0, "ptr")?, &x1, rt::call::extract(x2, "alloc")?)?.into_ptr())
+}
+
 fn hsa_amd_pointer_info(py: Python<'_>, ptr: rt::PtrArg, info: &Bound<'_, PyAny>, alloc: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_pointer_info");
     let a_ptr = ptr.addr();
@@ -7688,23 +8718,30 @@ fn hsa_amd_pointer_info(py: Python<'_>, ptr: rt::PtrArg, info: &Bound<'_, PyAny>
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_info, a_alloc, a_num_agents_accessible, a_accessible) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_num_agents_accessible)?, TYPES.instance_at(py, 87, o_accessible, None)?])
 }
-/// Associates an arbitrary pointer with an allocation known to ROCr.
-/// The pointer can be fetched by hsa_amd_pointer_info in the userData field.
-///
-/// Args:
-///     ptr [in]: Pointer to the first byte of an allocation known to ROCr
-///         with which to associate userdata.
-///     userdata [in]: Abitrary pointer to associate with the allocation.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     HSA_STATUS_SUCCESS userdata successfully stored.
-///     HSA_STATUS_ERROR_NOT_INITIALIZED if HSA is not initialized
-///     HSA_STATUS_ERROR_OUT_OF_RESOURCES if there is a failure in allocating
-///     necessary resources
-///     HSA_STATUS_ERROR_INVALID_ARGUMENT ptr is not known to ROCr.
-#[pyfunction]
-#[pyo3(signature = (ptr, userdata))]
+/// `hsa_amd_pointer_info_set_userdata` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_pointer_info_set_userdata: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_pointer_info_set_userdata",
+    "hsa_amd_pointer_info_set_userdata",
+    &["ptr", "userdata"],
+    rt::fastcall_entry!(C_hsa_amd_pointer_info_set_userdata),
+    c"hsa_amd_pointer_info_set_userdata(ptr, userdata)\n--\n\nAssociates an arbitrary pointer with an allocation known to ROCr.\nThe pointer can be fetched by hsa_amd_pointer_info in the userData field.\n\nArgs:\n    ptr [in]: Pointer to the first byte of an allocation known to ROCr\n        with which to associate userdata.\n    userdata [in]: Abitrary pointer to associate with the allocation.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    HSA_STATUS_SUCCESS userdata successfully stored.\n    HSA_STATUS_ERROR_NOT_INITIALIZED if HSA is not initialized\n    HSA_STATUS_ERROR_OUT_OF_RESOURCES if there is a failure in allocating\n    necessary resources\n    HSA_STATUS_ERROR_INVALID_ARGUMENT ptr is not known to ROCr.",
+);
+
+/// The arguments of a call of `hsa_amd_pointer_info_set_userdata`, converted in order.
+unsafe fn C_hsa_amd_pointer_info_set_userdata(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_amd_pointer_info_set_userdata.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_pointer_info_set_userdata(py, rt::call::extract(x0, "ptr")?, rt::call::extract(x1, "userdata")?)?.into_ptr())
+}
+
 fn hsa_amd_pointer_info_set_userdata(py: Python<'_>, ptr: rt::PtrArg, userdata: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_pointer_info_set_userdata");
     let a_ptr = ptr.addr();
@@ -7718,34 +8755,30 @@ fn hsa_amd_pointer_info_set_userdata(py: Python<'_>, ptr: rt::PtrArg, userdata: 
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_userdata) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Prepares an allocation for interprocess sharing and creates a
-/// handle of type hsa_amd_ipc_memory_t uniquely identifying the allocation.  A
-/// handle is valid while the allocation it references remains accessible in
-/// any process.  In general applications should confirm that a shared memory
-/// region has been attached (via hsa_amd_ipc_memory_attach) in the remote
-/// process prior to releasing that memory in the local process.
-/// Repeated calls for the same allocation may, but are not required to, return
-/// unique handles. The allocation needs to be on memory on an agent of type
-/// HSA_DEVICE_TYPE_GPU.
-///
-/// Args:
-///     ptr [in]: Pointer to device memory allocated via ROCr APIs to prepare for
-///         sharing.
-///     len [in]: Length in bytes of the allocation to share.
-///     handle [out]: Process independent identifier referencing the shared
-///         allocation.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     HSA_STATUS_SUCCESS allocation is prepared for interprocess sharing.
-///     HSA_STATUS_ERROR_NOT_INITIALIZED if HSA is not initialized
-///     HSA_STATUS_ERROR_OUT_OF_RESOURCES if there is a failure in allocating
-///     necessary resources
-///     HSA_STATUS_ERROR_INVALID_ARGUMENT ptr does not point to the
-///     first byte of an allocation made through ROCr, or len is not the full length
-///     of the allocation or handle is NULL.
-#[pyfunction]
-#[pyo3(signature = (ptr, len, handle))]
+/// `hsa_amd_ipc_memory_create` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_ipc_memory_create: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_ipc_memory_create",
+    "hsa_amd_ipc_memory_create",
+    &["ptr", "len", "handle"],
+    rt::fastcall_entry!(C_hsa_amd_ipc_memory_create),
+    c"hsa_amd_ipc_memory_create(ptr, len, handle)\n--\n\nPrepares an allocation for interprocess sharing and creates a\nhandle of type hsa_amd_ipc_memory_t uniquely identifying the allocation.  A\nhandle is valid while the allocation it references remains accessible in\nany process.  In general applications should confirm that a shared memory\nregion has been attached (via hsa_amd_ipc_memory_attach) in the remote\nprocess prior to releasing that memory in the local process.\nRepeated calls for the same allocation may, but are not required to, return\nunique handles. The allocation needs to be on memory on an agent of type\nHSA_DEVICE_TYPE_GPU.\n\nArgs:\n    ptr [in]: Pointer to device memory allocated via ROCr APIs to prepare for\n        sharing.\n    len [in]: Length in bytes of the allocation to share.\n    handle [out]: Process independent identifier referencing the shared\n        allocation.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    HSA_STATUS_SUCCESS allocation is prepared for interprocess sharing.\n    HSA_STATUS_ERROR_NOT_INITIALIZED if HSA is not initialized\n    HSA_STATUS_ERROR_OUT_OF_RESOURCES if there is a failure in allocating\n    necessary resources\n    HSA_STATUS_ERROR_INVALID_ARGUMENT ptr does not point to the\n    first byte of an allocation made through ROCr, or len is not the full length\n    of the allocation or handle is NULL.",
+);
+
+/// The arguments of a call of `hsa_amd_ipc_memory_create`, converted in order.
+unsafe fn C_hsa_amd_ipc_memory_create(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hsa_amd_ipc_memory_create.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_ipc_memory_create(py, rt::call::extract(x0, "ptr")?, rt::call::extract(x1, "len")?, &x2)?.into_ptr())
+}
+
 fn hsa_amd_ipc_memory_create(py: Python<'_>, ptr: rt::PtrArgMut, len: rt::CInt<u64>, handle: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_ipc_memory_create");
     let a_ptr = ptr.addr();
@@ -7761,33 +8794,30 @@ fn hsa_amd_ipc_memory_create(py: Python<'_>, ptr: rt::PtrArgMut, len: rt::CInt<u
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_len, a_handle) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Imports shared memory into the local process and makes it accessible
-/// by the given agents.  If a shared memory handle is attached multiple times
-/// in a process each attach may return a different address.  Each returned
-/// address is refcounted and requires a matching number of calls to
-/// hsa_amd_ipc_memory_detach to release the shared memory mapping.
-///
-/// Args:
-///     handle [in]: Pointer to the identifier for the shared memory.
-///     len [in]: Length of the shared memory to import.
-///         Reserved.  Must be the full length of the shared allocation in this version.
-///     num_agents [in]: Count of agents in mapping_agents.
-///         May be zero if all agents are to be allowed access.
-///     mapping_agents [in]: List of agents to access the shared memory.
-///         Ignored if num_agents is zero.
-///
-/// Returns: a tuple of 2 item(s):
-///     hsa_status_t: status
-///     mapped_ptr: Pointer
-///     HSA_STATUS_SUCCESS if memory is successfully imported.
-///     HSA_STATUS_ERROR_NOT_INITIALIZED if HSA is not initialized
-///     HSA_STATUS_ERROR_OUT_OF_RESOURCES if there is a failure in allocating
-///     necessary resources
-///     HSA_STATUS_ERROR_INVALID_ARGUMENT handle is not valid, len is
-///     incorrect, mapped_ptr is NULL, or some agent for which access was
-///     requested can not access the shared memory.
-#[pyfunction]
-#[pyo3(signature = (handle, len, num_agents, mapping_agents))]
+/// `hsa_amd_ipc_memory_attach` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_ipc_memory_attach: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_ipc_memory_attach",
+    "hsa_amd_ipc_memory_attach",
+    &["handle", "len", "num_agents", "mapping_agents"],
+    rt::fastcall_entry!(C_hsa_amd_ipc_memory_attach),
+    c"hsa_amd_ipc_memory_attach(handle, len, num_agents, mapping_agents)\n--\n\nImports shared memory into the local process and makes it accessible\nby the given agents.  If a shared memory handle is attached multiple times\nin a process each attach may return a different address.  Each returned\naddress is refcounted and requires a matching number of calls to\nhsa_amd_ipc_memory_detach to release the shared memory mapping.\n\nArgs:\n    handle [in]: Pointer to the identifier for the shared memory.\n    len [in]: Length of the shared memory to import.\n        Reserved.  Must be the full length of the shared allocation in this version.\n    num_agents [in]: Count of agents in mapping_agents.\n        May be zero if all agents are to be allowed access.\n    mapping_agents [in]: List of agents to access the shared memory.\n        Ignored if num_agents is zero.\n\nReturns: a tuple of 2 item(s):\n    hsa_status_t: status\n    mapped_ptr: Pointer\n    HSA_STATUS_SUCCESS if memory is successfully imported.\n    HSA_STATUS_ERROR_NOT_INITIALIZED if HSA is not initialized\n    HSA_STATUS_ERROR_OUT_OF_RESOURCES if there is a failure in allocating\n    necessary resources\n    HSA_STATUS_ERROR_INVALID_ARGUMENT handle is not valid, len is\n    incorrect, mapped_ptr is NULL, or some agent for which access was\n    requested can not access the shared memory.",
+);
+
+/// The arguments of a call of `hsa_amd_ipc_memory_attach`, converted in order.
+unsafe fn C_hsa_amd_ipc_memory_attach(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_hsa_amd_ipc_memory_attach.args::<4>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_ipc_memory_attach(py, &x0, rt::call::extract(x1, "len")?, rt::call::extract(x2, "num_agents")?, &x3)?.into_ptr())
+}
+
 fn hsa_amd_ipc_memory_attach(py: Python<'_>, handle: &Bound<'_, PyAny>, len: rt::CInt<u64>, num_agents: rt::CInt<u32>, mapping_agents: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_ipc_memory_attach");
     let p_handle = TYPES.record_ptr_arg(137, handle, false)?;
@@ -7807,22 +8837,30 @@ fn hsa_amd_ipc_memory_attach(py: Python<'_>, handle: &Bound<'_, PyAny>, len: rt:
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_len, a_num_agents, a_mapping_agents, a_mapped_ptr) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::pointer_result(py, o_mapped_ptr)?])
 }
-/// Decrements the reference count for the shared memory mapping and
-/// releases access to shared memory imported with hsa_amd_ipc_memory_attach.
-///
-/// Args:
-///     mapped_ptr [in]: Pointer to the first byte of a shared allocation
-///         imported with hsa_amd_ipc_memory_attach.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     HSA_STATUS_SUCCESS if mapped_ptr was imported with
-///     hsa_amd_ipc_memory_attach.
-///     HSA_STATUS_ERROR_NOT_INITIALIZED if HSA is not initialized
-///     HSA_STATUS_ERROR_INVALID_ARGUMENT mapped_ptr was not imported
-///     with hsa_amd_ipc_memory_attach.
-#[pyfunction]
-#[pyo3(signature = (mapped_ptr))]
+/// `hsa_amd_ipc_memory_detach` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_ipc_memory_detach: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_ipc_memory_detach",
+    "hsa_amd_ipc_memory_detach",
+    &["mapped_ptr"],
+    rt::fastcall_entry!(C_hsa_amd_ipc_memory_detach),
+    c"hsa_amd_ipc_memory_detach(mapped_ptr)\n--\n\nDecrements the reference count for the shared memory mapping and\nreleases access to shared memory imported with hsa_amd_ipc_memory_attach.\n\nArgs:\n    mapped_ptr [in]: Pointer to the first byte of a shared allocation\n        imported with hsa_amd_ipc_memory_attach.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    HSA_STATUS_SUCCESS if mapped_ptr was imported with\n    hsa_amd_ipc_memory_attach.\n    HSA_STATUS_ERROR_NOT_INITIALIZED if HSA is not initialized\n    HSA_STATUS_ERROR_INVALID_ARGUMENT mapped_ptr was not imported\n    with hsa_amd_ipc_memory_attach.",
+);
+
+/// The arguments of a call of `hsa_amd_ipc_memory_detach`, converted in order.
+unsafe fn C_hsa_amd_ipc_memory_detach(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_hsa_amd_ipc_memory_detach.args::<1>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_ipc_memory_detach(py, rt::call::extract(x0, "mapped_ptr")?)?.into_ptr())
+}
+
 fn hsa_amd_ipc_memory_detach(py: Python<'_>, mapped_ptr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_ipc_memory_detach");
     let a_mapped_ptr = mapped_ptr.addr();
@@ -7835,29 +8873,30 @@ fn hsa_amd_ipc_memory_detach(py: Python<'_>, mapped_ptr: rt::PtrArgMut) -> PyRes
     let __r = py.allow_threads(move || unsafe { __f(a_mapped_ptr) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Obtains an interprocess sharing handle for a signal.  The handle is
-/// valid while the signal it references remains valid in any process.  In
-/// general applications should confirm that the signal has been attached (via
-/// hsa_amd_ipc_signal_attach) in the remote process prior to destroying that
-/// signal in the local process.
-/// Repeated calls for the same signal may, but are not required to, return
-/// unique handles.
-///
-/// Args:
-///     signal [in]: Signal created with attribute HSA_AMD_SIGNAL_IPC.
-///     handle [out]: Process independent identifier referencing the shared
-///         signal.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     HSA_STATUS_SUCCESS handle is ready to use for interprocess sharing.
-///     HSA_STATUS_ERROR_NOT_INITIALIZED if HSA is not initialized
-///     HSA_STATUS_ERROR_OUT_OF_RESOURCES if there is a failure in allocating
-///     necessary resources
-///     HSA_STATUS_ERROR_INVALID_ARGUMENT signal is not a valid signal
-///     created with attribute HSA_AMD_SIGNAL_IPC or handle is NULL.
-#[pyfunction]
-#[pyo3(signature = (signal, handle))]
+/// `hsa_amd_ipc_signal_create` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_ipc_signal_create: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_ipc_signal_create",
+    "hsa_amd_ipc_signal_create",
+    &["signal", "handle"],
+    rt::fastcall_entry!(C_hsa_amd_ipc_signal_create),
+    c"hsa_amd_ipc_signal_create(signal, handle)\n--\n\nObtains an interprocess sharing handle for a signal.  The handle is\nvalid while the signal it references remains valid in any process.  In\ngeneral applications should confirm that the signal has been attached (via\nhsa_amd_ipc_signal_attach) in the remote process prior to destroying that\nsignal in the local process.\nRepeated calls for the same signal may, but are not required to, return\nunique handles.\n\nArgs:\n    signal [in]: Signal created with attribute HSA_AMD_SIGNAL_IPC.\n    handle [out]: Process independent identifier referencing the shared\n        signal.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    HSA_STATUS_SUCCESS handle is ready to use for interprocess sharing.\n    HSA_STATUS_ERROR_NOT_INITIALIZED if HSA is not initialized\n    HSA_STATUS_ERROR_OUT_OF_RESOURCES if there is a failure in allocating\n    necessary resources\n    HSA_STATUS_ERROR_INVALID_ARGUMENT signal is not a valid signal\n    created with attribute HSA_AMD_SIGNAL_IPC or handle is NULL.",
+);
+
+/// The arguments of a call of `hsa_amd_ipc_signal_create`, converted in order.
+unsafe fn C_hsa_amd_ipc_signal_create(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_amd_ipc_signal_create.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_ipc_signal_create(py, &x0, &x1)?.into_ptr())
+}
+
 fn hsa_amd_ipc_signal_create(py: Python<'_>, signal: &Bound<'_, PyAny>, handle: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_ipc_signal_create");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
@@ -7872,25 +8911,30 @@ fn hsa_amd_ipc_signal_create(py: Python<'_>, signal: &Bound<'_, PyAny>, handle: 
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_handle) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Imports an IPC capable signal into the local process.  If an IPC
-/// signal handle is attached multiple times in a process each attach may return
-/// a different signal handle.  Each returned signal handle is refcounted and
-/// requires a matching number of calls to hsa_signal_destroy to release the
-/// shared signal.
-///
-/// Args:
-///     handle [in]: Pointer to the identifier for the shared signal.
-///     signal [out]: Recieves a process local signal handle to the shared signal.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     HSA_STATUS_SUCCESS if the signal is successfully imported.
-///     HSA_STATUS_ERROR_NOT_INITIALIZED if HSA is not initialized
-///     HSA_STATUS_ERROR_OUT_OF_RESOURCES if there is a failure in allocating
-///     necessary resources
-///     HSA_STATUS_ERROR_INVALID_ARGUMENT handle is not valid.
-#[pyfunction]
-#[pyo3(signature = (handle, signal))]
+/// `hsa_amd_ipc_signal_attach` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_ipc_signal_attach: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_ipc_signal_attach",
+    "hsa_amd_ipc_signal_attach",
+    &["handle", "signal"],
+    rt::fastcall_entry!(C_hsa_amd_ipc_signal_attach),
+    c"hsa_amd_ipc_signal_attach(handle, signal)\n--\n\nImports an IPC capable signal into the local process.  If an IPC\nsignal handle is attached multiple times in a process each attach may return\na different signal handle.  Each returned signal handle is refcounted and\nrequires a matching number of calls to hsa_signal_destroy to release the\nshared signal.\n\nArgs:\n    handle [in]: Pointer to the identifier for the shared signal.\n    signal [out]: Recieves a process local signal handle to the shared signal.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    HSA_STATUS_SUCCESS if the signal is successfully imported.\n    HSA_STATUS_ERROR_NOT_INITIALIZED if HSA is not initialized\n    HSA_STATUS_ERROR_OUT_OF_RESOURCES if there is a failure in allocating\n    necessary resources\n    HSA_STATUS_ERROR_INVALID_ARGUMENT handle is not valid.",
+);
+
+/// The arguments of a call of `hsa_amd_ipc_signal_attach`, converted in order.
+unsafe fn C_hsa_amd_ipc_signal_attach(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_amd_ipc_signal_attach.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_ipc_signal_attach(py, &x0, &x1)?.into_ptr())
+}
+
 fn hsa_amd_ipc_signal_attach(py: Python<'_>, handle: &Bound<'_, PyAny>, signal: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_ipc_signal_attach");
     let p_handle = TYPES.record_ptr_arg(137, handle, false)?;
@@ -7906,21 +8950,30 @@ fn hsa_amd_ipc_signal_attach(py: Python<'_>, handle: &Bound<'_, PyAny>, signal: 
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_signal) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Register AMD GPU event handler.
-///
-/// Args:
-///     callback [in]: Callback to be invoked when an event is triggered.
-///         The HSA runtime passes two arguments to the callback: event
-///         is defined per event by the HSA runtime, and data is the user data.
-///     data [in]: User data that is passed to callback. May be NULL.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     HSA_STATUS_SUCCESS The handler has been registered successfully.
-///     HSA_STATUS_ERROR An event handler has already been registered.
-///     HSA_STATUS_ERROR_INVALID_ARGUMENT event is invalid.
-#[pyfunction]
-#[pyo3(signature = (callback, data))]
+/// `hsa_amd_register_system_event_handler` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_register_system_event_handler: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_register_system_event_handler",
+    "hsa_amd_register_system_event_handler",
+    &["callback", "data"],
+    rt::fastcall_entry!(C_hsa_amd_register_system_event_handler),
+    c"hsa_amd_register_system_event_handler(callback, data)\n--\n\nRegister AMD GPU event handler.\n\nArgs:\n    callback [in]: Callback to be invoked when an event is triggered.\n        The HSA runtime passes two arguments to the callback: event\n        is defined per event by the HSA runtime, and data is the user data.\n    data [in]: User data that is passed to callback. May be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    HSA_STATUS_SUCCESS The handler has been registered successfully.\n    HSA_STATUS_ERROR An event handler has already been registered.\n    HSA_STATUS_ERROR_INVALID_ARGUMENT event is invalid.",
+);
+
+/// The arguments of a call of `hsa_amd_register_system_event_handler`, converted in order.
+unsafe fn C_hsa_amd_register_system_event_handler(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_amd_register_system_event_handler.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_register_system_event_handler(py, rt::call::extract(x0, "callback")?, rt::call::extract(x1, "data")?)?.into_ptr())
+}
+
 fn hsa_amd_register_system_event_handler(py: Python<'_>, callback: rt::PtrArg, data: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_register_system_event_handler");
     let a_callback = callback.addr();
@@ -7934,22 +8987,30 @@ fn hsa_amd_register_system_event_handler(py: Python<'_>, callback: rt::PtrArg, d
     let __r = py.allow_threads(move || unsafe { __f(a_callback, a_data) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Modifies the dispatch and wavefront scheduling prioirty for a
-/// given compute queue. The default is HSA_AMD_QUEUE_PRIORITY_NORMAL.
-///
-/// Args:
-///     queue [in]: Compute queue to apply new priority to.
-///     priority [in]: Priority to associate with queue.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     HSA_STATUS_SUCCESS if priority was changed successfully.
-///     HSA_STATUS_ERROR_INVALID_QUEUE if queue is not a valid
-///     compute queue handle.
-///     HSA_STATUS_ERROR_INVALID_ARGUMENT if priority is not a valid
-///     value from hsa_amd_queue_priority_t.
-#[pyfunction]
-#[pyo3(signature = (queue, priority))]
+/// `hsa_amd_queue_set_priority` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_queue_set_priority: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_queue_set_priority",
+    "hsa_amd_queue_set_priority",
+    &["queue", "priority"],
+    rt::fastcall_entry!(C_hsa_amd_queue_set_priority),
+    c"hsa_amd_queue_set_priority(queue, priority)\n--\n\nModifies the dispatch and wavefront scheduling prioirty for a\ngiven compute queue. The default is HSA_AMD_QUEUE_PRIORITY_NORMAL.\n\nArgs:\n    queue [in]: Compute queue to apply new priority to.\n    priority [in]: Priority to associate with queue.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    HSA_STATUS_SUCCESS if priority was changed successfully.\n    HSA_STATUS_ERROR_INVALID_QUEUE if queue is not a valid\n    compute queue handle.\n    HSA_STATUS_ERROR_INVALID_ARGUMENT if priority is not a valid\n    value from hsa_amd_queue_priority_t.",
+);
+
+/// The arguments of a call of `hsa_amd_queue_set_priority`, converted in order.
+unsafe fn C_hsa_amd_queue_set_priority(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_amd_queue_set_priority.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_queue_set_priority(py, &x0, &x1)?.into_ptr())
+}
+
 fn hsa_amd_queue_set_priority(py: Python<'_>, queue: &Bound<'_, PyAny>, priority: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_queue_set_priority");
     let p_queue = TYPES.record_ptr_arg(92, queue, true)?;
@@ -7964,35 +9025,30 @@ fn hsa_amd_queue_set_priority(py: Python<'_>, queue: &Bound<'_, PyAny>, priority
     let __r = py.allow_threads(move || unsafe { __f(a_queue, a_priority) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Registers a deallocation notifier monitoring for release of agent
-/// accessible address ptr.  If successful, callback will be invoked when
-/// ptr is removed from accessibility from all agents.
-///
-/// Notification callbacks are automatically deregistered when they are invoked.
-///
-/// Note: The current version supports notifications of address release
-/// originating from ::hsa_amd_memory_pool_free.  Support for other address
-/// release APIs will follow.
-///
-/// Args:
-///     ptr [in]: Agent accessible address to monitor for deallocation.  Passed
-///         to callback.
-///     callback [in]: Notifier to be invoked when ptr is released from
-///         agent accessibility.
-///     user_data [in]: User provided value passed to callback.  May be NULL.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The notifier registered successfully
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_ALLOCATION ptr does not refer to a valid agent accessible
-///     address.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT callback is NULL or ptr is NULL.
-///     ::HSA_STATUS_ERROR_OUT_OF_RESOURCES if there is a failure in allocating
-///     necessary resources
-#[pyfunction]
-#[pyo3(signature = (ptr, callback, user_data))]
+/// `hsa_amd_register_deallocation_callback` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_register_deallocation_callback: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_register_deallocation_callback",
+    "hsa_amd_register_deallocation_callback",
+    &["ptr", "callback", "user_data"],
+    rt::fastcall_entry!(C_hsa_amd_register_deallocation_callback),
+    c"hsa_amd_register_deallocation_callback(ptr, callback, user_data)\n--\n\nRegisters a deallocation notifier monitoring for release of agent\naccessible address ptr.  If successful, callback will be invoked when\nptr is removed from accessibility from all agents.\n\nNotification callbacks are automatically deregistered when they are invoked.\n\nNote: The current version supports notifications of address release\noriginating from ::hsa_amd_memory_pool_free.  Support for other address\nrelease APIs will follow.\n\nArgs:\n    ptr [in]: Agent accessible address to monitor for deallocation.  Passed\n        to callback.\n    callback [in]: Notifier to be invoked when ptr is released from\n        agent accessibility.\n    user_data [in]: User provided value passed to callback.  May be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The notifier registered successfully\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_ALLOCATION ptr does not refer to a valid agent accessible\n    address.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT callback is NULL or ptr is NULL.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES if there is a failure in allocating\n    necessary resources",
+);
+
+/// The arguments of a call of `hsa_amd_register_deallocation_callback`, converted in order.
+unsafe fn C_hsa_amd_register_deallocation_callback(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hsa_amd_register_deallocation_callback.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_register_deallocation_callback(py, rt::call::extract(x0, "ptr")?, rt::call::extract(x1, "callback")?, rt::call::extract(x2, "user_data")?)?.into_ptr())
+}
+
 fn hsa_amd_register_deallocation_callback(py: Python<'_>, ptr: rt::PtrArgMut, callback: rt::PtrArg, user_data: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_register_deallocation_callback");
     let a_ptr = ptr.addr();
@@ -8007,22 +9063,30 @@ fn hsa_amd_register_deallocation_callback(py: Python<'_>, ptr: rt::PtrArgMut, ca
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_callback, a_user_data) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Removes a deallocation notifier previously registered with
-/// ::hsa_amd_register_deallocation_callback.  Arguments must be identical to
-/// those given in ::hsa_amd_register_deallocation_callback.
-///
-/// Args:
-///     ptr [in]: Agent accessible address which was monitored for deallocation.
-///     callback [in]: Notifier to be removed.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The notifier has been removed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT The given notifier was not registered.
-#[pyfunction]
-#[pyo3(signature = (ptr, callback))]
+/// `hsa_amd_deregister_deallocation_callback` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_deregister_deallocation_callback: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_deregister_deallocation_callback",
+    "hsa_amd_deregister_deallocation_callback",
+    &["ptr", "callback"],
+    rt::fastcall_entry!(C_hsa_amd_deregister_deallocation_callback),
+    c"hsa_amd_deregister_deallocation_callback(ptr, callback)\n--\n\nRemoves a deallocation notifier previously registered with\n::hsa_amd_register_deallocation_callback.  Arguments must be identical to\nthose given in ::hsa_amd_register_deallocation_callback.\n\nArgs:\n    ptr [in]: Agent accessible address which was monitored for deallocation.\n    callback [in]: Notifier to be removed.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The notifier has been removed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT The given notifier was not registered.",
+);
+
+/// The arguments of a call of `hsa_amd_deregister_deallocation_callback`, converted in order.
+unsafe fn C_hsa_amd_deregister_deallocation_callback(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_amd_deregister_deallocation_callback.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_deregister_deallocation_callback(py, rt::call::extract(x0, "ptr")?, rt::call::extract(x1, "callback")?)?.into_ptr())
+}
+
 fn hsa_amd_deregister_deallocation_callback(py: Python<'_>, ptr: rt::PtrArgMut, callback: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_deregister_deallocation_callback");
     let a_ptr = ptr.addr();
@@ -8036,26 +9100,30 @@ fn hsa_amd_deregister_deallocation_callback(py: Python<'_>, ptr: rt::PtrArgMut, 
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_callback) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Sets SVM memory attributes.
-///
-/// If HSA_AMD_SYSTEM_INFO_SVM_ACCESSIBLE_BY_DEFAULT returns false then enabling
-/// access to an Agent via this API (setting HSA_AMD_SVM_ATTRIB_AGENT_ACCESSIBLE
-/// or HSA_AMD_SVM_ATTRIB_AGENT_ACCESSIBLE_IN_PLACE) is required prior to SVM
-/// memory access by that Agent.
-///
-/// Attributes HSA_AMD_SVM_ATTRIB_ACCESS_QUERY and HSA_AMD_SVM_ATTRIB_PREFETCH_LOCATION
-/// may not be used with this API.
-///
-/// Args:
-///     ptr [in]: Will be aligned down to nearest page boundary.
-///     size [in]: Will be aligned up to nearest page boundary.
-///     attribute_list [in]: List of attributes to set for the address range.
-///     attribute_count [in]: Length of attribute_list.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-#[pyfunction]
-#[pyo3(signature = (ptr, size, attribute_list, attribute_count))]
+/// `hsa_amd_svm_attributes_set` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_svm_attributes_set: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_svm_attributes_set",
+    "hsa_amd_svm_attributes_set",
+    &["ptr", "size", "attribute_list", "attribute_count"],
+    rt::fastcall_entry!(C_hsa_amd_svm_attributes_set),
+    c"hsa_amd_svm_attributes_set(ptr, size, attribute_list, attribute_count)\n--\n\nSets SVM memory attributes.\n\nIf HSA_AMD_SYSTEM_INFO_SVM_ACCESSIBLE_BY_DEFAULT returns false then enabling\naccess to an Agent via this API (setting HSA_AMD_SVM_ATTRIB_AGENT_ACCESSIBLE\nor HSA_AMD_SVM_ATTRIB_AGENT_ACCESSIBLE_IN_PLACE) is required prior to SVM\nmemory access by that Agent.\n\nAttributes HSA_AMD_SVM_ATTRIB_ACCESS_QUERY and HSA_AMD_SVM_ATTRIB_PREFETCH_LOCATION\nmay not be used with this API.\n\nArgs:\n    ptr [in]: Will be aligned down to nearest page boundary.\n    size [in]: Will be aligned up to nearest page boundary.\n    attribute_list [in]: List of attributes to set for the address range.\n    attribute_count [in]: Length of attribute_list.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status",
+);
+
+/// The arguments of a call of `hsa_amd_svm_attributes_set`, converted in order.
+unsafe fn C_hsa_amd_svm_attributes_set(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_hsa_amd_svm_attributes_set.args::<4>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_svm_attributes_set(py, rt::call::extract(x0, "ptr")?, rt::call::extract(x1, "size")?, &x2, rt::call::extract(x3, "attribute_count")?)?.into_ptr())
+}
+
 fn hsa_amd_svm_attributes_set(py: Python<'_>, ptr: rt::PtrArgMut, size: rt::CInt<u64>, attribute_list: &Bound<'_, PyAny>, attribute_count: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_svm_attributes_set");
     let a_ptr = ptr.addr();
@@ -8072,25 +9140,30 @@ fn hsa_amd_svm_attributes_set(py: Python<'_>, ptr: rt::PtrArgMut, size: rt::CInt
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_size, a_attribute_list, a_attribute_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Gets SVM memory attributes.
-///
-/// Attributes HSA_AMD_SVM_ATTRIB_AGENT_ACCESSIBLE,
-/// HSA_AMD_SVM_ATTRIB_AGENT_ACCESSIBLE_IN_PLACE and
-/// HSA_AMD_SVM_ATTRIB_PREFETCH_LOCATION may not be used with this API.
-///
-/// Note that attribute HSA_AMD_SVM_ATTRIB_ACCESS_QUERY takes as input an
-/// hsa_agent_t and returns the current access type through its attribute field.
-///
-/// Args:
-///     ptr [in]: Will be aligned down to nearest page boundary.
-///     size [in]: Will be aligned up to nearest page boundary.
-///     attribute_list [in]: List of attributes to set for the address range.
-///     attribute_count [in]: Length of attribute_list.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-#[pyfunction]
-#[pyo3(signature = (ptr, size, attribute_list, attribute_count))]
+/// `hsa_amd_svm_attributes_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_svm_attributes_get: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_svm_attributes_get",
+    "hsa_amd_svm_attributes_get",
+    &["ptr", "size", "attribute_list", "attribute_count"],
+    rt::fastcall_entry!(C_hsa_amd_svm_attributes_get),
+    c"hsa_amd_svm_attributes_get(ptr, size, attribute_list, attribute_count)\n--\n\nGets SVM memory attributes.\n\nAttributes HSA_AMD_SVM_ATTRIB_AGENT_ACCESSIBLE,\nHSA_AMD_SVM_ATTRIB_AGENT_ACCESSIBLE_IN_PLACE and\nHSA_AMD_SVM_ATTRIB_PREFETCH_LOCATION may not be used with this API.\n\nNote that attribute HSA_AMD_SVM_ATTRIB_ACCESS_QUERY takes as input an\nhsa_agent_t and returns the current access type through its attribute field.\n\nArgs:\n    ptr [in]: Will be aligned down to nearest page boundary.\n    size [in]: Will be aligned up to nearest page boundary.\n    attribute_list [in]: List of attributes to set for the address range.\n    attribute_count [in]: Length of attribute_list.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status",
+);
+
+/// The arguments of a call of `hsa_amd_svm_attributes_get`, converted in order.
+unsafe fn C_hsa_amd_svm_attributes_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_hsa_amd_svm_attributes_get.args::<4>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_svm_attributes_get(py, rt::call::extract(x0, "ptr")?, rt::call::extract(x1, "size")?, &x2, rt::call::extract(x3, "attribute_count")?)?.into_ptr())
+}
+
 fn hsa_amd_svm_attributes_get(py: Python<'_>, ptr: rt::PtrArgMut, size: rt::CInt<u64>, attribute_list: &Bound<'_, PyAny>, attribute_count: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_svm_attributes_get");
     let a_ptr = ptr.addr();
@@ -8107,29 +9180,30 @@ fn hsa_amd_svm_attributes_get(py: Python<'_>, ptr: rt::PtrArgMut, size: rt::CInt
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_size, a_attribute_list, a_attribute_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Asynchronously migrates memory to an agent.
-///
-/// Schedules memory migration to agent when dep_signals have been observed equal to zero.
-/// completion_signal will decrement when the migration is complete.
-///
-/// Args:
-///     ptr [in]: Will be aligned down to nearest page boundary.
-///     size [in]: Will be aligned up to nearest page boundary.
-///     agent [in]: Agent to migrate to.
-///     num_dep_signals [in]: Number of dependent signals. Can be 0.
-///     dep_signals [in]: List of signals that must be waited on before the migration
-///         operation starts. The migration will start after every signal has been observed with
-///         the value 0. If num_dep_signals is 0, this argument is ignored.
-///     completion_signal [in]: Signal used to indicate completion of the migration
-///         operation. When the migration operation is finished, the value of the signal is
-///         decremented. The runtime indicates that an error has occurred during the copy
-///         operation by setting the value of the completion signal to a negative
-///         number. If no completion signal is required this handle may be null.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-#[pyfunction]
-#[pyo3(signature = (ptr, size, agent, num_dep_signals, dep_signals, completion_signal))]
+/// `hsa_amd_svm_prefetch_async` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_svm_prefetch_async: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_svm_prefetch_async",
+    "hsa_amd_svm_prefetch_async",
+    &["ptr", "size", "agent", "num_dep_signals", "dep_signals", "completion_signal"],
+    rt::fastcall_entry!(C_hsa_amd_svm_prefetch_async),
+    c"hsa_amd_svm_prefetch_async(ptr, size, agent, num_dep_signals, dep_signals, completion_signal)\n--\n\nAsynchronously migrates memory to an agent.\n\nSchedules memory migration to agent when dep_signals have been observed equal to zero.\ncompletion_signal will decrement when the migration is complete.\n\nArgs:\n    ptr [in]: Will be aligned down to nearest page boundary.\n    size [in]: Will be aligned up to nearest page boundary.\n    agent [in]: Agent to migrate to.\n    num_dep_signals [in]: Number of dependent signals. Can be 0.\n    dep_signals [in]: List of signals that must be waited on before the migration\n        operation starts. The migration will start after every signal has been observed with\n        the value 0. If num_dep_signals is 0, this argument is ignored.\n    completion_signal [in]: Signal used to indicate completion of the migration\n        operation. When the migration operation is finished, the value of the signal is\n        decremented. The runtime indicates that an error has occurred during the copy\n        operation by setting the value of the completion signal to a negative\n        number. If no completion signal is required this handle may be null.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status",
+);
+
+/// The arguments of a call of `hsa_amd_svm_prefetch_async`, converted in order.
+unsafe fn C_hsa_amd_svm_prefetch_async(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5] =
+        unsafe { F_hsa_amd_svm_prefetch_async.args::<6>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_svm_prefetch_async(py, rt::call::extract(x0, "ptr")?, rt::call::extract(x1, "size")?, &x2, rt::call::extract(x3, "num_dep_signals")?, &x4, &x5)?.into_ptr())
+}
+
 fn hsa_amd_svm_prefetch_async(py: Python<'_>, ptr: rt::PtrArgMut, size: rt::CInt<u64>, agent: &Bound<'_, PyAny>, num_dep_signals: rt::CInt<u32>, dep_signals: &Bound<'_, PyAny>, completion_signal: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_svm_prefetch_async");
     let a_ptr = ptr.addr();
@@ -8148,19 +9222,30 @@ fn hsa_amd_svm_prefetch_async(py: Python<'_>, ptr: rt::PtrArgMut, size: rt::CInt
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_size, a_agent, a_num_dep_signals, a_dep_signals, a_completion_signal) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Acquire Stream Performance Monitor on an agent
-///
-/// Acquire exclusive use of SPM on preferred_agent.
-/// See hsa_amd_spm_set_dest_buffer to provide a destination buffer to KFD to start recording and
-/// retrieve this data.
-///
-/// Args:
-///     preferred_agent [in]: Agent on which to acquire SPM
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-#[pyfunction]
-#[pyo3(signature = (preferred_agent))]
+/// `hsa_amd_spm_acquire` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_spm_acquire: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_spm_acquire",
+    "hsa_amd_spm_acquire",
+    &["preferred_agent"],
+    rt::fastcall_entry!(C_hsa_amd_spm_acquire),
+    c"hsa_amd_spm_acquire(preferred_agent)\n--\n\nAcquire Stream Performance Monitor on an agent\n\nAcquire exclusive use of SPM on preferred_agent.\nSee hsa_amd_spm_set_dest_buffer to provide a destination buffer to KFD to start recording and\nretrieve this data.\n\nArgs:\n    preferred_agent [in]: Agent on which to acquire SPM\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status",
+);
+
+/// The arguments of a call of `hsa_amd_spm_acquire`, converted in order.
+unsafe fn C_hsa_amd_spm_acquire(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_hsa_amd_spm_acquire.args::<1>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_spm_acquire(py, &x0)?.into_ptr())
+}
+
 fn hsa_amd_spm_acquire(py: Python<'_>, preferred_agent: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_spm_acquire");
     let a_preferred_agent = TYPES.record_arg::<R_hsa_agent_s>(87, preferred_agent)?;
@@ -8173,19 +9258,30 @@ fn hsa_amd_spm_acquire(py: Python<'_>, preferred_agent: &Bound<'_, PyAny>) -> Py
     let __r = py.allow_threads(move || unsafe { __f(a_preferred_agent) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Release Stream Performance Monitor on an agent
-///
-/// Release exclusive use of SPM on preferred_agent. This will stop KFD writing SPM data.
-/// If a destination buffer is set, then data in the destination buffer is available to user
-/// when this function returns.
-///
-/// Args:
-///     preferred_agent [in]: Agent on which to release SPM
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-#[pyfunction]
-#[pyo3(signature = (preferred_agent))]
+/// `hsa_amd_spm_release` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_spm_release: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_spm_release",
+    "hsa_amd_spm_release",
+    &["preferred_agent"],
+    rt::fastcall_entry!(C_hsa_amd_spm_release),
+    c"hsa_amd_spm_release(preferred_agent)\n--\n\nRelease Stream Performance Monitor on an agent\n\nRelease exclusive use of SPM on preferred_agent. This will stop KFD writing SPM data.\nIf a destination buffer is set, then data in the destination buffer is available to user\nwhen this function returns.\n\nArgs:\n    preferred_agent [in]: Agent on which to release SPM\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status",
+);
+
+/// The arguments of a call of `hsa_amd_spm_release`, converted in order.
+unsafe fn C_hsa_amd_spm_release(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_hsa_amd_spm_release.args::<1>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_spm_release(py, &x0)?.into_ptr())
+}
+
 fn hsa_amd_spm_release(py: Python<'_>, preferred_agent: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_spm_release");
     let a_preferred_agent = TYPES.record_arg::<R_hsa_agent_s>(87, preferred_agent)?;
@@ -8198,33 +9294,30 @@ fn hsa_amd_spm_release(py: Python<'_>, preferred_agent: &Bound<'_, PyAny>) -> Py
     let __r = py.allow_threads(move || unsafe { __f(a_preferred_agent) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Set up the current destination user mode buffer for stream performance
-/// counter data. KFD will start writing SPM data into the destination buffer. KFD will continue
-/// to copy data into the current destination buffer until any of the following functions are called
-/// - hsa_amd_spm_release
-/// - hsa_amd_spm_set_dest_buffer with dest set to NULL
-/// - hsa_amd_spm_set_dest_buffer with dest set to a new buffer
-///
-/// if timeout is non-0, the call will wait for up to timeout ms for the previous
-/// buffer to be filled. If previous buffer to be filled before timeout, the timeout
-/// will be updated value with the time remaining. If the timeout is exceeded, the function
-/// copies any partial data available into the previous user buffer and returns success.
-/// User should not access destination data while KFD is copying data.
-/// If the previous destination buffer was full, then is_data_loss flag is set.
-/// dest is CPU accessible memory. It could be malloc'ed memory or host allocated memory
-///
-/// Args:
-///     preferred_agent [in]: Agent on which to set the dest buffer
-///     size_in_bytes [in]: size of the buffer
-///     dest [in]: destination address. Set to NULL to stop copy on previous buffer
-///
-/// Returns: a tuple of 4 item(s):
-///     hsa_status_t: status
-///     timeout: int
-///     size_copied: int
-///     is_data_loss: bool
-#[pyfunction]
-#[pyo3(signature = (preferred_agent, size_in_bytes, dest))]
+/// `hsa_amd_spm_set_dest_buffer` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_spm_set_dest_buffer: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_spm_set_dest_buffer",
+    "hsa_amd_spm_set_dest_buffer",
+    &["preferred_agent", "size_in_bytes", "dest"],
+    rt::fastcall_entry!(C_hsa_amd_spm_set_dest_buffer),
+    c"hsa_amd_spm_set_dest_buffer(preferred_agent, size_in_bytes, dest)\n--\n\nSet up the current destination user mode buffer for stream performance\ncounter data. KFD will start writing SPM data into the destination buffer. KFD will continue\nto copy data into the current destination buffer until any of the following functions are called\n- hsa_amd_spm_release\n- hsa_amd_spm_set_dest_buffer with dest set to NULL\n- hsa_amd_spm_set_dest_buffer with dest set to a new buffer\n\nif timeout is non-0, the call will wait for up to timeout ms for the previous\nbuffer to be filled. If previous buffer to be filled before timeout, the timeout\nwill be updated value with the time remaining. If the timeout is exceeded, the function\ncopies any partial data available into the previous user buffer and returns success.\nUser should not access destination data while KFD is copying data.\nIf the previous destination buffer was full, then is_data_loss flag is set.\ndest is CPU accessible memory. It could be malloc'ed memory or host allocated memory\n\nArgs:\n    preferred_agent [in]: Agent on which to set the dest buffer\n    size_in_bytes [in]: size of the buffer\n    dest [in]: destination address. Set to NULL to stop copy on previous buffer\n\nReturns: a tuple of 4 item(s):\n    hsa_status_t: status\n    timeout: int\n    size_copied: int\n    is_data_loss: bool",
+);
+
+/// The arguments of a call of `hsa_amd_spm_set_dest_buffer`, converted in order.
+unsafe fn C_hsa_amd_spm_set_dest_buffer(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hsa_amd_spm_set_dest_buffer.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_spm_set_dest_buffer(py, &x0, rt::call::extract(x1, "size_in_bytes")?, rt::call::extract(x2, "dest")?)?.into_ptr())
+}
+
 fn hsa_amd_spm_set_dest_buffer(py: Python<'_>, preferred_agent: &Bound<'_, PyAny>, size_in_bytes: rt::CInt<u64>, dest: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_spm_set_dest_buffer");
     let a_preferred_agent = TYPES.record_arg::<R_hsa_agent_s>(87, preferred_agent)?;
@@ -8245,32 +9338,30 @@ fn hsa_amd_spm_set_dest_buffer(py: Python<'_>, preferred_agent: &Bound<'_, PyAny
     let __r = py.allow_threads(move || unsafe { __f(a_preferred_agent, a_size_in_bytes, a_timeout, a_size_copied, a_dest, a_is_data_loss) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_timeout)?, rt::obj(py, o_size_copied)?, rt::obj(py, (o_is_data_loss as u8) != 0)?])
 }
-/// Older version of export dmabuf
-///
-/// This is the same as calling the v2 version of export dmabuf with the
-/// flags argument set to HSA_AMD_DMABUF_MAPPING_TYPE_NONE.
-///
-/// Args:
-///     ptr [in]: Pointer to the allocation being exported.
-///     size [in]: Size in bytes to export following ptr.  The entire range
-///         being exported must be contained within a single allocation.
-///
-/// Returns: a tuple of 3 item(s):
-///     hsa_status_t: status
-///     dmabuf: int
-///     offset: int
-///     ::HSA_STATUS_SUCCESS Export completed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT One or more arguments is NULL.
-///     ::HSA_STATUS_ERROR_INVALID_ALLOCATION The address range described by
-///     ptr and size are not contained within a single allocation.
-///     ::HSA_STATUS_ERROR_INVALID_AGENT The allocation described by ptr
-///     and size was allocated on a device which can not export memory.
-///     ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The return file descriptor,
-///     dmabuf, could not be created.
-#[pyfunction]
-#[pyo3(signature = (ptr, size))]
+/// `hsa_amd_portable_export_dmabuf` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_portable_export_dmabuf: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_portable_export_dmabuf",
+    "hsa_amd_portable_export_dmabuf",
+    &["ptr", "size"],
+    rt::fastcall_entry!(C_hsa_amd_portable_export_dmabuf),
+    c"hsa_amd_portable_export_dmabuf(ptr, size)\n--\n\nOlder version of export dmabuf\n\nThis is the same as calling the v2 version of export dmabuf with the\nflags argument set to HSA_AMD_DMABUF_MAPPING_TYPE_NONE.\n\nArgs:\n    ptr [in]: Pointer to the allocation being exported.\n    size [in]: Size in bytes to export following ptr.  The entire range\n        being exported must be contained within a single allocation.\n\nReturns: a tuple of 3 item(s):\n    hsa_status_t: status\n    dmabuf: int\n    offset: int\n    ::HSA_STATUS_SUCCESS Export completed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT One or more arguments is NULL.\n    ::HSA_STATUS_ERROR_INVALID_ALLOCATION The address range described by\n    ptr and size are not contained within a single allocation.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The allocation described by ptr\n    and size was allocated on a device which can not export memory.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The return file descriptor,\n    dmabuf, could not be created.",
+);
+
+/// The arguments of a call of `hsa_amd_portable_export_dmabuf`, converted in order.
+unsafe fn C_hsa_amd_portable_export_dmabuf(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_amd_portable_export_dmabuf.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_portable_export_dmabuf(py, rt::call::extract(x0, "ptr")?, rt::call::extract(x1, "size")?)?.into_ptr())
+}
+
 fn hsa_amd_portable_export_dmabuf(py: Python<'_>, ptr: rt::PtrArg, size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_portable_export_dmabuf");
     let a_ptr = ptr.addr();
@@ -8288,44 +9379,30 @@ fn hsa_amd_portable_export_dmabuf(py: Python<'_>, ptr: rt::PtrArg, size: rt::CIn
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_size, a_dmabuf, a_offset) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_dmabuf)?, rt::obj(py, o_offset)?])
 }
-/// Obtains an OS specific, vendor neutral, handle to a memory allocation.
-///
-/// Obtains an OS specific handle to GPU agent memory.  The memory must be part
-/// of a single allocation from an hsa_amd_memory_pool_t exposed by a GPU Agent.
-/// The handle may be used with other APIs (e.g. Vulkan) to obtain shared access
-/// to the allocation.
-///
-/// Shared access to the memory is not guaranteed to be fine grain coherent even
-/// if the allocation exported is from a fine grain pool.  The shared memory
-/// consistency model will be no stronger than the model exported from, consult
-/// the importing API to determine the final consistency model.
-///
-/// The allocation's memory remains valid as long as the handle and any mapping
-/// of the handle remains valid.  When the handle and all mappings are closed
-/// the backing memory will be released for reuse.
-///
-/// Args:
-///     ptr [in]: Pointer to the allocation being exported.
-///     size [in]: Size in bytes to export following ptr.  The entire range
-///         being exported must be contained within a single allocation.
-///     flags [in]: Bitmask of hsa_amd_dma_buf_mapping_type_t flags.
-///
-/// Returns: a tuple of 3 item(s):
-///     hsa_status_t: status
-///     dmabuf: int
-///     offset: int
-///     ::HSA_STATUS_SUCCESS Export completed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT One or more arguments is NULL.
-///     ::HSA_STATUS_ERROR_INVALID_ALLOCATION The address range described by
-///     ptr and size are not contained within a single allocation.
-///     ::HSA_STATUS_ERROR_INVALID_AGENT The allocation described by ptr
-///     and size was allocated on a device which can not export memory.
-///     ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The return file descriptor,
-///     dmabuf, could not be created.
-#[pyfunction]
-#[pyo3(signature = (ptr, size, flags))]
+/// `hsa_amd_portable_export_dmabuf_v2` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_portable_export_dmabuf_v2: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_portable_export_dmabuf_v2",
+    "hsa_amd_portable_export_dmabuf_v2",
+    &["ptr", "size", "flags"],
+    rt::fastcall_entry!(C_hsa_amd_portable_export_dmabuf_v2),
+    c"hsa_amd_portable_export_dmabuf_v2(ptr, size, flags)\n--\n\nObtains an OS specific, vendor neutral, handle to a memory allocation.\n\nObtains an OS specific handle to GPU agent memory.  The memory must be part\nof a single allocation from an hsa_amd_memory_pool_t exposed by a GPU Agent.\nThe handle may be used with other APIs (e.g. Vulkan) to obtain shared access\nto the allocation.\n\nShared access to the memory is not guaranteed to be fine grain coherent even\nif the allocation exported is from a fine grain pool.  The shared memory\nconsistency model will be no stronger than the model exported from, consult\nthe importing API to determine the final consistency model.\n\nThe allocation's memory remains valid as long as the handle and any mapping\nof the handle remains valid.  When the handle and all mappings are closed\nthe backing memory will be released for reuse.\n\nArgs:\n    ptr [in]: Pointer to the allocation being exported.\n    size [in]: Size in bytes to export following ptr.  The entire range\n        being exported must be contained within a single allocation.\n    flags [in]: Bitmask of hsa_amd_dma_buf_mapping_type_t flags.\n\nReturns: a tuple of 3 item(s):\n    hsa_status_t: status\n    dmabuf: int\n    offset: int\n    ::HSA_STATUS_SUCCESS Export completed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT One or more arguments is NULL.\n    ::HSA_STATUS_ERROR_INVALID_ALLOCATION The address range described by\n    ptr and size are not contained within a single allocation.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The allocation described by ptr\n    and size was allocated on a device which can not export memory.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The return file descriptor,\n    dmabuf, could not be created.",
+);
+
+/// The arguments of a call of `hsa_amd_portable_export_dmabuf_v2`, converted in order.
+unsafe fn C_hsa_amd_portable_export_dmabuf_v2(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hsa_amd_portable_export_dmabuf_v2.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_portable_export_dmabuf_v2(py, rt::call::extract(x0, "ptr")?, rt::call::extract(x1, "size")?, rt::call::extract(x2, "flags")?)?.into_ptr())
+}
+
 fn hsa_amd_portable_export_dmabuf_v2(py: Python<'_>, ptr: rt::PtrArg, size: rt::CInt<u64>, flags: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_portable_export_dmabuf_v2");
     let a_ptr = ptr.addr();
@@ -8344,28 +9421,30 @@ fn hsa_amd_portable_export_dmabuf_v2(py: Python<'_>, ptr: rt::PtrArg, size: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_size, a_dmabuf, a_offset, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_dmabuf)?, rt::obj(py, o_offset)?])
 }
-/// Closes an OS specific, vendor neutral, handle to a memory allocation.
-///
-/// Closes an OS specific handle to GPU agent memory.
-///
-/// Applications should close a handle after imports are complete.  The handle
-/// is not required to remain open for the lifetime of imported mappings.  The
-/// referenced allocation will remain valid until all handles and mappings
-/// are closed.
-///
-/// Args:
-///     dmabuf [in]: Handle to be closed.
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS Handle closed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_RESOURCE_FREE A generic error was encountered
-///     when closing the handle.  The handle may have been closed already or an
-///     async IO error may have occured.
-#[pyfunction]
-#[pyo3(signature = (dmabuf))]
+/// `hsa_amd_portable_close_dmabuf` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_portable_close_dmabuf: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_portable_close_dmabuf",
+    "hsa_amd_portable_close_dmabuf",
+    &["dmabuf"],
+    rt::fastcall_entry!(C_hsa_amd_portable_close_dmabuf),
+    c"hsa_amd_portable_close_dmabuf(dmabuf)\n--\n\nCloses an OS specific, vendor neutral, handle to a memory allocation.\n\nCloses an OS specific handle to GPU agent memory.\n\nApplications should close a handle after imports are complete.  The handle\nis not required to remain open for the lifetime of imported mappings.  The\nreferenced allocation will remain valid until all handles and mappings\nare closed.\n\nArgs:\n    dmabuf [in]: Handle to be closed.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS Handle closed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_RESOURCE_FREE A generic error was encountered\n    when closing the handle.  The handle may have been closed already or an\n    async IO error may have occured.",
+);
+
+/// The arguments of a call of `hsa_amd_portable_close_dmabuf`, converted in order.
+unsafe fn C_hsa_amd_portable_close_dmabuf(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_hsa_amd_portable_close_dmabuf.args::<1>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_portable_close_dmabuf(py, rt::call::extract(x0, "dmabuf")?)?.into_ptr())
+}
+
 fn hsa_amd_portable_close_dmabuf(py: Python<'_>, dmabuf: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_portable_close_dmabuf");
     let a_dmabuf = dmabuf.0;
@@ -8378,31 +9457,30 @@ fn hsa_amd_portable_close_dmabuf(py: Python<'_>, dmabuf: rt::CInt<i32>) -> PyRes
     let __r = py.allow_threads(move || unsafe { __f(a_dmabuf) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Allocate a reserved address range
-///
-/// Reserve a virtual address range. The size must be a multiple of the system page size.
-/// If it is not possible to allocate the address specified by address, then va will be
-/// a different address range.
-/// Address range should be released by calling hsa_amd_vmem_address_free.
-///
-/// Note that this API will be deprecated in a future release and replaced by
-/// hsa_amd_vmem_address_reserve_align
-///
-/// Args:
-///     size [in]: of address range requested
-///     address [in]: requested
-///     flags [in]: optional hsa_amd_vmem_address_reserve_flag_t
-///
-/// Returns: a tuple of 2 item(s):
-///     hsa_status_t: status
-///     va: Pointer
-///     ::HSA_STATUS_SUCCESS Address range allocated successfully
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_OUT_OF_RESOURCES Insufficient resources to allocate an address
-///     range of this size.
-#[pyfunction]
-#[pyo3(signature = (size, address, flags))]
+/// `hsa_amd_vmem_address_reserve` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_vmem_address_reserve: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_vmem_address_reserve",
+    "hsa_amd_vmem_address_reserve",
+    &["size", "address", "flags"],
+    rt::fastcall_entry!(C_hsa_amd_vmem_address_reserve),
+    c"hsa_amd_vmem_address_reserve(size, address, flags)\n--\n\nAllocate a reserved address range\n\nReserve a virtual address range. The size must be a multiple of the system page size.\nIf it is not possible to allocate the address specified by address, then va will be\na different address range.\nAddress range should be released by calling hsa_amd_vmem_address_free.\n\nNote that this API will be deprecated in a future release and replaced by\nhsa_amd_vmem_address_reserve_align\n\nArgs:\n    size [in]: of address range requested\n    address [in]: requested\n    flags [in]: optional hsa_amd_vmem_address_reserve_flag_t\n\nReturns: a tuple of 2 item(s):\n    hsa_status_t: status\n    va: Pointer\n    ::HSA_STATUS_SUCCESS Address range allocated successfully\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES Insufficient resources to allocate an address\n    range of this size.",
+);
+
+/// The arguments of a call of `hsa_amd_vmem_address_reserve`, converted in order.
+unsafe fn C_hsa_amd_vmem_address_reserve(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hsa_amd_vmem_address_reserve.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_vmem_address_reserve(py, rt::call::extract(x0, "size")?, rt::call::extract(x1, "address")?, rt::call::extract(x2, "flags")?)?.into_ptr())
+}
+
 fn hsa_amd_vmem_address_reserve(py: Python<'_>, size: rt::CInt<u64>, address: rt::CInt<u64>, flags: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_vmem_address_reserve");
     let mut o_va: usize = Default::default();
@@ -8419,29 +9497,30 @@ fn hsa_amd_vmem_address_reserve(py: Python<'_>, size: rt::CInt<u64>, address: rt
     let __r = py.allow_threads(move || unsafe { __f(a_va, a_size, a_address, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::pointer_result(py, o_va)?])
 }
-/// Allocate a reserved address range
-///
-/// Reserve a virtual address range. The size must be a multiple of the system page size.
-/// If it is not possible to allocate the address specified by address, then va will be
-/// a different address range.
-/// Address range should be released by calling hsa_amd_vmem_address_free.
-///
-/// Args:
-///     size [in]: of address range requested
-///     address [in]: requested
-///     alignment [in]: requested. 0 for default. Must be >= page-size and a power of 2
-///     flags [in]: optional hsa_amd_vmem_address_reserve_flag_t
-///
-/// Returns: a tuple of 2 item(s):
-///     hsa_status_t: status
-///     va: Pointer
-///     ::HSA_STATUS_SUCCESS Address range allocated successfully
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_OUT_OF_RESOURCES Insufficient resources to allocate an address
-///     range of this size.
-#[pyfunction]
-#[pyo3(signature = (size, address, alignment, flags))]
+/// `hsa_amd_vmem_address_reserve_align` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_vmem_address_reserve_align: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_vmem_address_reserve_align",
+    "hsa_amd_vmem_address_reserve_align",
+    &["size", "address", "alignment", "flags"],
+    rt::fastcall_entry!(C_hsa_amd_vmem_address_reserve_align),
+    c"hsa_amd_vmem_address_reserve_align(size, address, alignment, flags)\n--\n\nAllocate a reserved address range\n\nReserve a virtual address range. The size must be a multiple of the system page size.\nIf it is not possible to allocate the address specified by address, then va will be\na different address range.\nAddress range should be released by calling hsa_amd_vmem_address_free.\n\nArgs:\n    size [in]: of address range requested\n    address [in]: requested\n    alignment [in]: requested. 0 for default. Must be >= page-size and a power of 2\n    flags [in]: optional hsa_amd_vmem_address_reserve_flag_t\n\nReturns: a tuple of 2 item(s):\n    hsa_status_t: status\n    va: Pointer\n    ::HSA_STATUS_SUCCESS Address range allocated successfully\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES Insufficient resources to allocate an address\n    range of this size.",
+);
+
+/// The arguments of a call of `hsa_amd_vmem_address_reserve_align`, converted in order.
+unsafe fn C_hsa_amd_vmem_address_reserve_align(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_hsa_amd_vmem_address_reserve_align.args::<4>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_vmem_address_reserve_align(py, rt::call::extract(x0, "size")?, rt::call::extract(x1, "address")?, rt::call::extract(x2, "alignment")?, rt::call::extract(x3, "flags")?)?.into_ptr())
+}
+
 fn hsa_amd_vmem_address_reserve_align(py: Python<'_>, size: rt::CInt<u64>, address: rt::CInt<u64>, alignment: rt::CInt<u64>, flags: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_vmem_address_reserve_align");
     let mut o_va: usize = Default::default();
@@ -8459,24 +9538,30 @@ fn hsa_amd_vmem_address_reserve_align(py: Python<'_>, size: rt::CInt<u64>, addre
     let __r = py.allow_threads(move || unsafe { __f(a_va, a_size, a_address, a_alignment, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::pointer_result(py, o_va)?])
 }
-/// Free a reserved address range
-///
-/// Free a previously allocated address range. The size must match the size of a previously
-/// allocated address range.
-///
-/// Args:
-///     va [out]: virtual address to be freed
-///     size [in]: of address range
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS Address range released successfully
-///     ::HSA_STATUS_ERROR_INVALID_ALLOCATION Invalid va specified
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT Invalid size specified
-///     ::HSA_STATUS_ERROR_RESOURCE_FREE Address range is still in use
-///     ::HSA_STATUS_ERROR Internal unexpected error
-#[pyfunction]
-#[pyo3(signature = (va, size))]
+/// `hsa_amd_vmem_address_free` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_vmem_address_free: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_vmem_address_free",
+    "hsa_amd_vmem_address_free",
+    &["va", "size"],
+    rt::fastcall_entry!(C_hsa_amd_vmem_address_free),
+    c"hsa_amd_vmem_address_free(va, size)\n--\n\nFree a reserved address range\n\nFree a previously allocated address range. The size must match the size of a previously\nallocated address range.\n\nArgs:\n    va [out]: virtual address to be freed\n    size [in]: of address range\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS Address range released successfully\n    ::HSA_STATUS_ERROR_INVALID_ALLOCATION Invalid va specified\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT Invalid size specified\n    ::HSA_STATUS_ERROR_RESOURCE_FREE Address range is still in use\n    ::HSA_STATUS_ERROR Internal unexpected error",
+);
+
+/// The arguments of a call of `hsa_amd_vmem_address_free`, converted in order.
+unsafe fn C_hsa_amd_vmem_address_free(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_amd_vmem_address_free.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_vmem_address_free(py, rt::call::extract(x0, "va")?, rt::call::extract(x1, "size")?)?.into_ptr())
+}
+
 fn hsa_amd_vmem_address_free(py: Python<'_>, va: rt::PtrArgMut, size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_vmem_address_free");
     let a_va = va.addr();
@@ -8490,30 +9575,30 @@ fn hsa_amd_vmem_address_free(py: Python<'_>, va: rt::PtrArgMut, size: rt::CInt<u
     let __r = py.allow_threads(move || unsafe { __f(a_va, a_size) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Create a virtual memory handle
-///
-/// Create a virtual memory handle within this pool
-/// size must be a aligned to allocation granule size for this memory pool, see
-/// HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_GRANULE
-/// To minimize internal memory fragmentation, align the size to the recommended allocation granule
-/// size, see HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_REC_GRANULE
-///
-/// Args:
-///     pool [in]: memory to use
-///     size [in]: of the memory allocation
-///     type [in]: of memory
-///     flags [in]: - currently unsupported
-///     memory_handle [out]: - handle for the allocation
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS memory allocated successfully
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been initialized.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT Invalid arguments
-///     ::HSA_STATUS_ERROR_INVALID_ALLOCATION This memory pool does not support allocations
-///     ::HSA_STATUS_ERROR_OUT_OF_RESOURCES Insufficient resources to allocate this memory
-#[pyfunction]
-#[pyo3(signature = (pool, size, r#type, flags, memory_handle))]
+/// `hsa_amd_vmem_handle_create` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_vmem_handle_create: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_vmem_handle_create",
+    "hsa_amd_vmem_handle_create",
+    &["pool", "size", "type", "flags", "memory_handle"],
+    rt::fastcall_entry!(C_hsa_amd_vmem_handle_create),
+    c"hsa_amd_vmem_handle_create(pool, size, type, flags, memory_handle)\n--\n\nCreate a virtual memory handle\n\nCreate a virtual memory handle within this pool\nsize must be a aligned to allocation granule size for this memory pool, see\nHSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_GRANULE\nTo minimize internal memory fragmentation, align the size to the recommended allocation granule\nsize, see HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_REC_GRANULE\n\nArgs:\n    pool [in]: memory to use\n    size [in]: of the memory allocation\n    type [in]: of memory\n    flags [in]: - currently unsupported\n    memory_handle [out]: - handle for the allocation\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS memory allocated successfully\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been initialized.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT Invalid arguments\n    ::HSA_STATUS_ERROR_INVALID_ALLOCATION This memory pool does not support allocations\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES Insufficient resources to allocate this memory",
+);
+
+/// The arguments of a call of `hsa_amd_vmem_handle_create`, converted in order.
+unsafe fn C_hsa_amd_vmem_handle_create(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4] =
+        unsafe { F_hsa_amd_vmem_handle_create.args::<5>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_vmem_handle_create(py, &x0, rt::call::extract(x1, "size")?, &x2, rt::call::extract(x3, "flags")?, &x4)?.into_ptr())
+}
+
 fn hsa_amd_vmem_handle_create(py: Python<'_>, pool: &Bound<'_, PyAny>, size: rt::CInt<u64>, r#type: &Bound<'_, PyAny>, flags: rt::CInt<u64>, memory_handle: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_vmem_handle_create");
     let a_pool = TYPES.record_arg::<R_hsa_amd_memory_pool_s>(133, pool)?;
@@ -8531,17 +9616,30 @@ fn hsa_amd_vmem_handle_create(py: Python<'_>, pool: &Bound<'_, PyAny>, size: rt:
     let __r = py.allow_threads(move || unsafe { __f(a_pool, a_size, a_type, a_flags, a_memory_handle) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Release a virtual memory handle
-///
-/// Args:
-///     memory_handle
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS Address range allocated successfully
-///     ::HSA_STATUS_ERROR_INVALID_ALLOCATION Invalid memory handle
-#[pyfunction]
-#[pyo3(signature = (memory_handle))]
+/// `hsa_amd_vmem_handle_release` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_vmem_handle_release: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_vmem_handle_release",
+    "hsa_amd_vmem_handle_release",
+    &["memory_handle"],
+    rt::fastcall_entry!(C_hsa_amd_vmem_handle_release),
+    c"hsa_amd_vmem_handle_release(memory_handle)\n--\n\nRelease a virtual memory handle\n\nArgs:\n    memory_handle\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS Address range allocated successfully\n    ::HSA_STATUS_ERROR_INVALID_ALLOCATION Invalid memory handle",
+);
+
+/// The arguments of a call of `hsa_amd_vmem_handle_release`, converted in order.
+unsafe fn C_hsa_amd_vmem_handle_release(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_hsa_amd_vmem_handle_release.args::<1>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_vmem_handle_release(py, &x0)?.into_ptr())
+}
+
 fn hsa_amd_vmem_handle_release(py: Python<'_>, memory_handle: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_vmem_handle_release");
     let a_memory_handle = TYPES.record_arg::<R_hsa_amd_vmem_alloc_handle_s>(144, memory_handle)?;
@@ -8554,29 +9652,30 @@ fn hsa_amd_vmem_handle_release(py: Python<'_>, memory_handle: &Bound<'_, PyAny>)
     let __r = py.allow_threads(move || unsafe { __f(a_memory_handle) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Map a virtual memory handle
-///
-/// Map a virtual memory handle to a reserved address range. The virtual address requested must be
-/// within a previously reserved address range. va and (va + size) must be must be within
-/// (va + size) of the previous allocated address range.
-/// size must be equal to size of the memory_handle
-/// hsa_amd_vmem_set_access needs to be called to make the memory accessible to specific agents
-///
-/// Args:
-///     va [in]: virtual address range where memory will be mapped
-///     size [in]: of memory mapping
-///     in_offset [in]: offset into memory. Currently unsupported
-///     memory_handle [in]: virtual memory handle to be mapped
-///     flags
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS Memory mapped successfully
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT va, size or memory_handle are invalid
-///     ::HSA_STATUS_ERROR_OUT_OF_RESOURCES Insufficient resources
-///     ::HSA_STATUS_ERROR Unexpected internal error
-#[pyfunction]
-#[pyo3(signature = (va, size, in_offset, memory_handle, flags))]
+/// `hsa_amd_vmem_map` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_vmem_map: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_vmem_map",
+    "hsa_amd_vmem_map",
+    &["va", "size", "in_offset", "memory_handle", "flags"],
+    rt::fastcall_entry!(C_hsa_amd_vmem_map),
+    c"hsa_amd_vmem_map(va, size, in_offset, memory_handle, flags)\n--\n\nMap a virtual memory handle\n\nMap a virtual memory handle to a reserved address range. The virtual address requested must be\nwithin a previously reserved address range. va and (va + size) must be must be within\n(va + size) of the previous allocated address range.\nsize must be equal to size of the memory_handle\nhsa_amd_vmem_set_access needs to be called to make the memory accessible to specific agents\n\nArgs:\n    va [in]: virtual address range where memory will be mapped\n    size [in]: of memory mapping\n    in_offset [in]: offset into memory. Currently unsupported\n    memory_handle [in]: virtual memory handle to be mapped\n    flags\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS Memory mapped successfully\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT va, size or memory_handle are invalid\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES Insufficient resources\n    ::HSA_STATUS_ERROR Unexpected internal error",
+);
+
+/// The arguments of a call of `hsa_amd_vmem_map`, converted in order.
+unsafe fn C_hsa_amd_vmem_map(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4] =
+        unsafe { F_hsa_amd_vmem_map.args::<5>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_vmem_map(py, rt::call::extract(x0, "va")?, rt::call::extract(x1, "size")?, rt::call::extract(x2, "in_offset")?, &x3, rt::call::extract(x4, "flags")?)?.into_ptr())
+}
+
 fn hsa_amd_vmem_map(py: Python<'_>, va: rt::PtrArgMut, size: rt::CInt<u64>, in_offset: rt::CInt<u64>, memory_handle: &Bound<'_, PyAny>, flags: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_vmem_map");
     let a_va = va.addr();
@@ -8593,22 +9692,30 @@ fn hsa_amd_vmem_map(py: Python<'_>, va: rt::PtrArgMut, size: rt::CInt<u64>, in_o
     let __r = py.allow_threads(move || unsafe { __f(a_va, a_size, a_in_offset, a_memory_handle, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Unmap a virtual memory handle
-///
-/// Unmap previously mapped virtual address range
-///
-/// Args:
-///     va [in]: virtual address range where memory will be mapped
-///     size [in]: of memory mapping
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS Memory backing unmapped successfully
-///     ::HSA_STATUS_ERROR_INVALID_ALLOCATION memory_handle is invalid
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT size is invalid
-///     ::HSA_STATUS_ERROR Unexpected internal error
-#[pyfunction]
-#[pyo3(signature = (va, size))]
+/// `hsa_amd_vmem_unmap` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_vmem_unmap: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_vmem_unmap",
+    "hsa_amd_vmem_unmap",
+    &["va", "size"],
+    rt::fastcall_entry!(C_hsa_amd_vmem_unmap),
+    c"hsa_amd_vmem_unmap(va, size)\n--\n\nUnmap a virtual memory handle\n\nUnmap previously mapped virtual address range\n\nArgs:\n    va [in]: virtual address range where memory will be mapped\n    size [in]: of memory mapping\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS Memory backing unmapped successfully\n    ::HSA_STATUS_ERROR_INVALID_ALLOCATION memory_handle is invalid\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT size is invalid\n    ::HSA_STATUS_ERROR Unexpected internal error",
+);
+
+/// The arguments of a call of `hsa_amd_vmem_unmap`, converted in order.
+unsafe fn C_hsa_amd_vmem_unmap(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_amd_vmem_unmap.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_vmem_unmap(py, rt::call::extract(x0, "va")?, rt::call::extract(x1, "size")?)?.into_ptr())
+}
+
 fn hsa_amd_vmem_unmap(py: Python<'_>, va: rt::PtrArgMut, size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_vmem_unmap");
     let a_va = va.addr();
@@ -8622,30 +9729,30 @@ fn hsa_amd_vmem_unmap(py: Python<'_>, va: rt::PtrArgMut, size: rt::CInt<u64>) ->
     let __r = py.allow_threads(move || unsafe { __f(a_va, a_size) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Make a memory mapping accessible
-///
-/// Make previously mapped virtual address accessible to specific agents. size must be equal to
-/// size of previously mapped virtual memory handle.
-/// Calling hsa_amd_vmem_set_access multiple times on the same va:
-/// - Will overwrite permissions for agents specified in desc
-/// - Will leave permissions unchanged for agents not specified in desc
-///
-/// Args:
-///     va [in]: previously mapped virtual address
-///     size [in]: of memory mapping
-///     desc [in]: list of access permissions for each agent
-///     desc_cnt [in]: number of elements in desc
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT va, size or memory_handle are invalid
-///     ::HSA_STATUS_ERROR_INVALID_ALLOCATION memory_handle is invalid
-///     ::HSA_STATUS_ERROR_OUT_OF_RESOURCES Insufficient resources
-///     ::HSA_STATUS_ERROR_INVALID_AGENT Invalid agent in desc
-///     ::HSA_STATUS_ERROR Unexpected internal error
-#[pyfunction]
-#[pyo3(signature = (va, size, desc, desc_cnt))]
+/// `hsa_amd_vmem_set_access` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_vmem_set_access: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_vmem_set_access",
+    "hsa_amd_vmem_set_access",
+    &["va", "size", "desc", "desc_cnt"],
+    rt::fastcall_entry!(C_hsa_amd_vmem_set_access),
+    c"hsa_amd_vmem_set_access(va, size, desc, desc_cnt)\n--\n\nMake a memory mapping accessible\n\nMake previously mapped virtual address accessible to specific agents. size must be equal to\nsize of previously mapped virtual memory handle.\nCalling hsa_amd_vmem_set_access multiple times on the same va:\n- Will overwrite permissions for agents specified in desc\n- Will leave permissions unchanged for agents not specified in desc\n\nArgs:\n    va [in]: previously mapped virtual address\n    size [in]: of memory mapping\n    desc [in]: list of access permissions for each agent\n    desc_cnt [in]: number of elements in desc\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT va, size or memory_handle are invalid\n    ::HSA_STATUS_ERROR_INVALID_ALLOCATION memory_handle is invalid\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES Insufficient resources\n    ::HSA_STATUS_ERROR_INVALID_AGENT Invalid agent in desc\n    ::HSA_STATUS_ERROR Unexpected internal error",
+);
+
+/// The arguments of a call of `hsa_amd_vmem_set_access`, converted in order.
+unsafe fn C_hsa_amd_vmem_set_access(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_hsa_amd_vmem_set_access.args::<4>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_vmem_set_access(py, rt::call::extract(x0, "va")?, rt::call::extract(x1, "size")?, &x2, rt::call::extract(x3, "desc_cnt")?)?.into_ptr())
+}
+
 fn hsa_amd_vmem_set_access(py: Python<'_>, va: rt::PtrArgMut, size: rt::CInt<u64>, desc: &Bound<'_, PyAny>, desc_cnt: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_vmem_set_access");
     let a_va = va.addr();
@@ -8662,24 +9769,30 @@ fn hsa_amd_vmem_set_access(py: Python<'_>, va: rt::PtrArgMut, size: rt::CInt<u64
     let __r = py.allow_threads(move || unsafe { __f(a_va, a_size, a_desc, a_desc_cnt) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Get current access permissions for memory mapping
-///
-/// Get access permissions for memory mapping for specific agent.
-///
-/// Args:
-///     va [in]: previously mapped virtual address
-///     agent_handle [in]: agent
-///
-/// Returns: a tuple of 2 item(s):
-///     hsa_status_t: status
-///     perms: hsa_access_permission_t
-///     ::HSA_STATUS_SUCCESS
-///     ::HSA_STATUS_ERROR_INVALID_AGENT Invalid agent
-///     ::HSA_STATUS_ERROR_INVALID_ALLOCATION va is not mapped or permissions never set for this
-///     agent
-///     ::HSA_STATUS_ERROR Unexpected internal error
-#[pyfunction]
-#[pyo3(signature = (va, agent_handle))]
+/// `hsa_amd_vmem_get_access` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_vmem_get_access: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_vmem_get_access",
+    "hsa_amd_vmem_get_access",
+    &["va", "agent_handle"],
+    rt::fastcall_entry!(C_hsa_amd_vmem_get_access),
+    c"hsa_amd_vmem_get_access(va, agent_handle)\n--\n\nGet current access permissions for memory mapping\n\nGet access permissions for memory mapping for specific agent.\n\nArgs:\n    va [in]: previously mapped virtual address\n    agent_handle [in]: agent\n\nReturns: a tuple of 2 item(s):\n    hsa_status_t: status\n    perms: hsa_access_permission_t\n    ::HSA_STATUS_SUCCESS\n    ::HSA_STATUS_ERROR_INVALID_AGENT Invalid agent\n    ::HSA_STATUS_ERROR_INVALID_ALLOCATION va is not mapped or permissions never set for this\n    agent\n    ::HSA_STATUS_ERROR Unexpected internal error",
+);
+
+/// The arguments of a call of `hsa_amd_vmem_get_access`, converted in order.
+unsafe fn C_hsa_amd_vmem_get_access(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_amd_vmem_get_access.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_vmem_get_access(py, rt::call::extract(x0, "va")?, &x1)?.into_ptr())
+}
+
 fn hsa_amd_vmem_get_access(py: Python<'_>, va: rt::PtrArgMut, agent_handle: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_vmem_get_access");
     let a_va = va.addr();
@@ -8695,26 +9808,30 @@ fn hsa_amd_vmem_get_access(py: Python<'_>, va: rt::PtrArgMut, agent_handle: &Bou
     let __r = py.allow_threads(move || unsafe { __f(a_va, a_perms, a_agent_handle) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.enum_member(py, 1, o_perms as i64)?])
 }
-/// Get an exportable shareable handle
-///
-/// Get an exportable shareable handle for a memory_handle. This shareabl handle can then be used to
-/// re-create a virtual memory handle using hsa_amd_vmem_import_shareable_handle. The shareable
-/// handle can be transferred using mechanisms that support posix file descriptors Once all shareable
-/// handles are closed, the memory_handle is released.
-///
-/// Args:
-///     handle [in]: previously allocated virtual memory handle
-///     flags [in]: Currently unsupported
-///
-/// Returns: a tuple of 2 item(s):
-///     hsa_status_t: status
-///     dmabuf_fd: int
-///     ::HSA_STATUS_SUCCESS
-///     ::HSA_STATUS_ERROR_INVALID_ALLOCATION Invalid memory handle
-///     ::HSA_STATUS_ERROR_OUT_OF_RESOURCES Out of resources
-///     ::HSA_STATUS_ERROR Unexpected internal error
-#[pyfunction]
-#[pyo3(signature = (handle, flags))]
+/// `hsa_amd_vmem_export_shareable_handle` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_vmem_export_shareable_handle: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_vmem_export_shareable_handle",
+    "hsa_amd_vmem_export_shareable_handle",
+    &["handle", "flags"],
+    rt::fastcall_entry!(C_hsa_amd_vmem_export_shareable_handle),
+    c"hsa_amd_vmem_export_shareable_handle(handle, flags)\n--\n\nGet an exportable shareable handle\n\nGet an exportable shareable handle for a memory_handle. This shareabl handle can then be used to\nre-create a virtual memory handle using hsa_amd_vmem_import_shareable_handle. The shareable\nhandle can be transferred using mechanisms that support posix file descriptors Once all shareable\nhandles are closed, the memory_handle is released.\n\nArgs:\n    handle [in]: previously allocated virtual memory handle\n    flags [in]: Currently unsupported\n\nReturns: a tuple of 2 item(s):\n    hsa_status_t: status\n    dmabuf_fd: int\n    ::HSA_STATUS_SUCCESS\n    ::HSA_STATUS_ERROR_INVALID_ALLOCATION Invalid memory handle\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES Out of resources\n    ::HSA_STATUS_ERROR Unexpected internal error",
+);
+
+/// The arguments of a call of `hsa_amd_vmem_export_shareable_handle`, converted in order.
+unsafe fn C_hsa_amd_vmem_export_shareable_handle(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_amd_vmem_export_shareable_handle.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_vmem_export_shareable_handle(py, &x0, rt::call::extract(x1, "flags")?)?.into_ptr())
+}
+
 fn hsa_amd_vmem_export_shareable_handle(py: Python<'_>, handle: &Bound<'_, PyAny>, flags: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_vmem_export_shareable_handle");
     let mut o_dmabuf_fd: i32 = Default::default();
@@ -8730,23 +9847,30 @@ fn hsa_amd_vmem_export_shareable_handle(py: Python<'_>, handle: &Bound<'_, PyAny
     let __r = py.allow_threads(move || unsafe { __f(a_dmabuf_fd, a_handle, a_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_dmabuf_fd)?])
 }
-/// Import a shareable handle
-///
-/// Import a shareable handle for a memory handle. Importing a shareable handle that has been closed
-/// and released results in undefined behavior.
-///
-/// Args:
-///     dmabuf_fd [in]: shareable handle exported with hsa_amd_vmem_export_shareable_handle
-///     handle [out]: virtual memory handle
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS
-///     ::HSA_STATUS_ERROR_INVALID_ALLOCATION Invalid memory handle
-///     ::HSA_STATUS_ERROR_OUT_OF_RESOURCES Out of resources
-///     ::HSA_STATUS_ERROR Unexpected internal error
-#[pyfunction]
-#[pyo3(signature = (dmabuf_fd, handle))]
+/// `hsa_amd_vmem_import_shareable_handle` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_vmem_import_shareable_handle: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_vmem_import_shareable_handle",
+    "hsa_amd_vmem_import_shareable_handle",
+    &["dmabuf_fd", "handle"],
+    rt::fastcall_entry!(C_hsa_amd_vmem_import_shareable_handle),
+    c"hsa_amd_vmem_import_shareable_handle(dmabuf_fd, handle)\n--\n\nImport a shareable handle\n\nImport a shareable handle for a memory handle. Importing a shareable handle that has been closed\nand released results in undefined behavior.\n\nArgs:\n    dmabuf_fd [in]: shareable handle exported with hsa_amd_vmem_export_shareable_handle\n    handle [out]: virtual memory handle\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS\n    ::HSA_STATUS_ERROR_INVALID_ALLOCATION Invalid memory handle\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES Out of resources\n    ::HSA_STATUS_ERROR Unexpected internal error",
+);
+
+/// The arguments of a call of `hsa_amd_vmem_import_shareable_handle`, converted in order.
+unsafe fn C_hsa_amd_vmem_import_shareable_handle(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_amd_vmem_import_shareable_handle.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_vmem_import_shareable_handle(py, rt::call::extract(x0, "dmabuf_fd")?, &x1)?.into_ptr())
+}
+
 fn hsa_amd_vmem_import_shareable_handle(py: Python<'_>, dmabuf_fd: rt::CInt<i32>, handle: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_vmem_import_shareable_handle");
     let a_dmabuf_fd = dmabuf_fd.0;
@@ -8761,22 +9885,30 @@ fn hsa_amd_vmem_import_shareable_handle(py: Python<'_>, dmabuf_fd: rt::CInt<i32>
     let __r = py.allow_threads(move || unsafe { __f(a_dmabuf_fd, a_handle) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Returns memory handle for mapped memory
-///
-/// Return a memory handle for previously mapped memory. The handle will be the same value of handle
-/// used to map the memory. The returned handle must be released with corresponding number of calls
-/// to hsa_amd_vmem_handle_release.
-///
-/// Args:
-///     memory_handle [out]: memory handle for this mapped address
-///     addr
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS
-///     ::HSA_STATUS_ERROR_INVALID_ALLOCATION Invalid address
-#[pyfunction]
-#[pyo3(signature = (memory_handle, addr))]
+/// `hsa_amd_vmem_retain_alloc_handle` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_vmem_retain_alloc_handle: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_vmem_retain_alloc_handle",
+    "hsa_amd_vmem_retain_alloc_handle",
+    &["memory_handle", "addr"],
+    rt::fastcall_entry!(C_hsa_amd_vmem_retain_alloc_handle),
+    c"hsa_amd_vmem_retain_alloc_handle(memory_handle, addr)\n--\n\nReturns memory handle for mapped memory\n\nReturn a memory handle for previously mapped memory. The handle will be the same value of handle\nused to map the memory. The returned handle must be released with corresponding number of calls\nto hsa_amd_vmem_handle_release.\n\nArgs:\n    memory_handle [out]: memory handle for this mapped address\n    addr\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS\n    ::HSA_STATUS_ERROR_INVALID_ALLOCATION Invalid address",
+);
+
+/// The arguments of a call of `hsa_amd_vmem_retain_alloc_handle`, converted in order.
+unsafe fn C_hsa_amd_vmem_retain_alloc_handle(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_amd_vmem_retain_alloc_handle.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_vmem_retain_alloc_handle(py, &x0, rt::call::extract(x1, "addr")?)?.into_ptr())
+}
+
 fn hsa_amd_vmem_retain_alloc_handle(py: Python<'_>, memory_handle: &Bound<'_, PyAny>, addr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_vmem_retain_alloc_handle");
     let p_memory_handle = TYPES.record_ptr_arg(144, memory_handle, true)?;
@@ -8791,21 +9923,30 @@ fn hsa_amd_vmem_retain_alloc_handle(py: Python<'_>, memory_handle: &Bound<'_, Py
     let __r = py.allow_threads(move || unsafe { __f(a_memory_handle, a_addr) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Returns the current allocation properties of a handle
-///
-/// Returns the allocation properties of an existing handle
-///
-/// Args:
-///     memory_handle [in]: memory handle to be queried
-///     pool [out]: memory pool that owns this handle
-///
-/// Returns: a tuple of 2 item(s):
-///     hsa_status_t: status
-///     type: hsa_amd_memory_type_t
-///     ::HSA_STATUS_SUCCESS
-///     ::HSA_STATUS_ERROR_INVALID_ALLOCATION Invalid memory_handle
-#[pyfunction]
-#[pyo3(signature = (memory_handle, pool))]
+/// `hsa_amd_vmem_get_alloc_properties_from_handle` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_vmem_get_alloc_properties_from_handle: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_vmem_get_alloc_properties_from_handle",
+    "hsa_amd_vmem_get_alloc_properties_from_handle",
+    &["memory_handle", "pool"],
+    rt::fastcall_entry!(C_hsa_amd_vmem_get_alloc_properties_from_handle),
+    c"hsa_amd_vmem_get_alloc_properties_from_handle(memory_handle, pool)\n--\n\nReturns the current allocation properties of a handle\n\nReturns the allocation properties of an existing handle\n\nArgs:\n    memory_handle [in]: memory handle to be queried\n    pool [out]: memory pool that owns this handle\n\nReturns: a tuple of 2 item(s):\n    hsa_status_t: status\n    type: hsa_amd_memory_type_t\n    ::HSA_STATUS_SUCCESS\n    ::HSA_STATUS_ERROR_INVALID_ALLOCATION Invalid memory_handle",
+);
+
+/// The arguments of a call of `hsa_amd_vmem_get_alloc_properties_from_handle`, converted in order.
+unsafe fn C_hsa_amd_vmem_get_alloc_properties_from_handle(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_amd_vmem_get_alloc_properties_from_handle.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_vmem_get_alloc_properties_from_handle(py, &x0, &x1)?.into_ptr())
+}
+
 fn hsa_amd_vmem_get_alloc_properties_from_handle(py: Python<'_>, memory_handle: &Bound<'_, PyAny>, pool: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_vmem_get_alloc_properties_from_handle");
     let a_memory_handle = TYPES.record_arg::<R_hsa_amd_vmem_alloc_handle_s>(144, memory_handle)?;
@@ -8822,34 +9963,30 @@ fn hsa_amd_vmem_get_alloc_properties_from_handle(py: Python<'_>, memory_handle: 
     let __r = py.allow_threads(move || unsafe { __f(a_memory_handle, a_pool, a_type) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.enum_member(py, 83, o_type as i64)?])
 }
-/// Set the asynchronous scratch limit threshold on all the queues for this agent.
-/// Dispatches that are enqueued on HW queues on this agent that are smaller than threshold will not
-/// result in a scratch use-once method.
-///
-/// Increasing this threshold will only increase the internal limit and not cause immediate allocation
-/// of additional scratch memory. Decreasing this threshold will result in a release in scratch memory
-/// on queues where the current amount of allocated scratch exceeds the new limit.
-///
-/// If this API call would result in a release in scratch memory and there are dispatches that are
-/// currently using scratch memory on this agent, this will result into a blocking call until the
-/// current dispatches are completed.
-///
-/// This API is only supported on devices that support asynchronous scratch reclaim.
-///
-/// Args:
-///     agent [in]: A valid agent.
-///     threshold [in]: Threshold size in bytes
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT This agent does not support asynchronous scratch
-///     reclaim
-#[pyfunction]
-#[pyo3(signature = (agent, threshold))]
+/// `hsa_amd_agent_set_async_scratch_limit` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_agent_set_async_scratch_limit: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_agent_set_async_scratch_limit",
+    "hsa_amd_agent_set_async_scratch_limit",
+    &["agent", "threshold"],
+    rt::fastcall_entry!(C_hsa_amd_agent_set_async_scratch_limit),
+    c"hsa_amd_agent_set_async_scratch_limit(agent, threshold)\n--\n\nSet the asynchronous scratch limit threshold on all the queues for this agent.\nDispatches that are enqueued on HW queues on this agent that are smaller than threshold will not\nresult in a scratch use-once method.\n\nIncreasing this threshold will only increase the internal limit and not cause immediate allocation\nof additional scratch memory. Decreasing this threshold will result in a release in scratch memory\non queues where the current amount of allocated scratch exceeds the new limit.\n\nIf this API call would result in a release in scratch memory and there are dispatches that are\ncurrently using scratch memory on this agent, this will result into a blocking call until the\ncurrent dispatches are completed.\n\nThis API is only supported on devices that support asynchronous scratch reclaim.\n\nArgs:\n    agent [in]: A valid agent.\n    threshold [in]: Threshold size in bytes\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT This agent does not support asynchronous scratch\n    reclaim",
+);
+
+/// The arguments of a call of `hsa_amd_agent_set_async_scratch_limit`, converted in order.
+unsafe fn C_hsa_amd_agent_set_async_scratch_limit(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_hsa_amd_agent_set_async_scratch_limit.args::<2>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_agent_set_async_scratch_limit(py, &x0, rt::call::extract(x1, "threshold")?)?.into_ptr())
+}
+
 fn hsa_amd_agent_set_async_scratch_limit(py: Python<'_>, agent: &Bound<'_, PyAny>, threshold: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_agent_set_async_scratch_limit");
     let a_agent = TYPES.record_arg::<R_hsa_agent_s>(87, agent)?;
@@ -8863,15 +10000,30 @@ fn hsa_amd_agent_set_async_scratch_limit(py: Python<'_>, agent: &Bound<'_, PyAny
     let __r = py.allow_threads(move || unsafe { __f(a_agent, a_threshold) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Args:
-///     queue
-///     attribute
-///     value
-///
-/// Returns: a tuple of 1 item(s):
-///     hsa_status_t: status
-#[pyfunction]
-#[pyo3(signature = (queue, attribute, value))]
+/// `hsa_amd_queue_get_info` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_queue_get_info: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_queue_get_info",
+    "hsa_amd_queue_get_info",
+    &["queue", "attribute", "value"],
+    rt::fastcall_entry!(C_hsa_amd_queue_get_info),
+    c"hsa_amd_queue_get_info(queue, attribute, value)\n--\n\nArgs:\n    queue\n    attribute\n    value\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status",
+);
+
+/// The arguments of a call of `hsa_amd_queue_get_info`, converted in order.
+unsafe fn C_hsa_amd_queue_get_info(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_hsa_amd_queue_get_info.args::<3>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_queue_get_info(py, &x0, &x1, rt::call::extract(x2, "value")?)?.into_ptr())
+}
+
 fn hsa_amd_queue_get_info(py: Python<'_>, queue: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, value: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_queue_get_info");
     let p_queue = TYPES.record_ptr_arg(92, queue, true)?;
@@ -8887,35 +10039,30 @@ fn hsa_amd_queue_get_info(py: Python<'_>, queue: &Bound<'_, PyAny>, attribute: &
     let __r = py.allow_threads(move || unsafe { __f(a_queue, a_attribute, a_value) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Write data from device memory to a file
-///
-/// Writes data from device memory buffer to a file at the specified offset.
-/// The device memory pointer must be accessible from the host and point to
-/// a valid allocation.
-///
-/// EXPERIMENTAL: AIS read and write calls are currently in experimental phase and
-/// APIs may be modified
-///
-/// Args:
-///     handle [in]: Handle of the file to write to.
-///     devicePtr [in]: Device memory buffer pointer containing data to write.
-///     size [in]: Size in bytes of the data to write.
-///     file_offset [in]: Offset in bytes into the file where data will be written.
-///
-/// Returns: a tuple of 3 item(s):
-///     hsa_status_t: status
-///     size_copied: int
-///     status: int
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT fd is invalid, devicePtr
-///     is NULL, or size is 0.
-///     ::HSA_STATUS_ERROR_INVALID_ALLOCATION devicePtr does not refer to
-///     a valid allocation.
-///     ::HSA_STATUS_ERROR An error occurred during the write operation.
-#[pyfunction]
-#[pyo3(signature = (handle, devicePtr, size, file_offset))]
+/// `hsa_amd_ais_file_write` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_ais_file_write: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_ais_file_write",
+    "hsa_amd_ais_file_write",
+    &["handle", "devicePtr", "size", "file_offset"],
+    rt::fastcall_entry!(C_hsa_amd_ais_file_write),
+    c"hsa_amd_ais_file_write(handle, devicePtr, size, file_offset)\n--\n\nWrite data from device memory to a file\n\nWrites data from device memory buffer to a file at the specified offset.\nThe device memory pointer must be accessible from the host and point to\na valid allocation.\n\nEXPERIMENTAL: AIS read and write calls are currently in experimental phase and\nAPIs may be modified\n\nArgs:\n    handle [in]: Handle of the file to write to.\n    devicePtr [in]: Device memory buffer pointer containing data to write.\n    size [in]: Size in bytes of the data to write.\n    file_offset [in]: Offset in bytes into the file where data will be written.\n\nReturns: a tuple of 3 item(s):\n    hsa_status_t: status\n    size_copied: int\n    status: int\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT fd is invalid, devicePtr\n    is NULL, or size is 0.\n    ::HSA_STATUS_ERROR_INVALID_ALLOCATION devicePtr does not refer to\n    a valid allocation.\n    ::HSA_STATUS_ERROR An error occurred during the write operation.",
+);
+
+/// The arguments of a call of `hsa_amd_ais_file_write`, converted in order.
+unsafe fn C_hsa_amd_ais_file_write(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_hsa_amd_ais_file_write.args::<4>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_ais_file_write(py, &x0, rt::call::extract(x1, "devicePtr")?, rt::call::extract(x2, "size")?, rt::call::extract(x3, "file_offset")?)?.into_ptr())
+}
+
 fn hsa_amd_ais_file_write(py: Python<'_>, handle: &Bound<'_, PyAny>, devicePtr: rt::PtrArgMut, size: rt::CInt<u64>, file_offset: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_ais_file_write");
     let a_handle = TYPES.record_arg::<R_hsa_amd_ais_file_handle_s>(146, handle)?;
@@ -8935,35 +10082,30 @@ fn hsa_amd_ais_file_write(py: Python<'_>, handle: &Bound<'_, PyAny>, devicePtr: 
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_devicePtr, a_size, a_file_offset, a_size_copied, a_status) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_size_copied)?, rt::obj(py, o_status)?])
 }
-/// Read data from a file to device memory
-///
-/// Reads data from a file at the specified offset into a device memory buffer.
-/// The device memory pointer must be accessible from the host and point to
-/// a valid allocation.
-///
-/// EXPERIMENTAL: AIS read and write calls are currently in experimental phase and
-/// APIs may be modified
-///
-/// Args:
-///     handle
-///     devicePtr [in]: Device memory buffer pointer to store the read data.
-///     size [in]: Size in bytes of the data to read.
-///     file_offset [in]: Offset in bytes into the file where data will be read from.
-///
-/// Returns: a tuple of 3 item(s):
-///     hsa_status_t: status
-///     size_copied: int
-///     status: int
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-///     ::HSA_STATUS_ERROR_INVALID_ARGUMENT fd is invalid, devicePtr
-///     is NULL, or size is 0.
-///     ::HSA_STATUS_ERROR_INVALID_ALLOCATION devicePtr does not refer to
-///     a valid allocation.
-///     ::HSA_STATUS_ERROR An error occurred during the read operation.
-#[pyfunction]
-#[pyo3(signature = (handle, devicePtr, size, file_offset))]
+/// `hsa_amd_ais_file_read` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_ais_file_read: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_ais_file_read",
+    "hsa_amd_ais_file_read",
+    &["handle", "devicePtr", "size", "file_offset"],
+    rt::fastcall_entry!(C_hsa_amd_ais_file_read),
+    c"hsa_amd_ais_file_read(handle, devicePtr, size, file_offset)\n--\n\nRead data from a file to device memory\n\nReads data from a file at the specified offset into a device memory buffer.\nThe device memory pointer must be accessible from the host and point to\na valid allocation.\n\nEXPERIMENTAL: AIS read and write calls are currently in experimental phase and\nAPIs may be modified\n\nArgs:\n    handle\n    devicePtr [in]: Device memory buffer pointer to store the read data.\n    size [in]: Size in bytes of the data to read.\n    file_offset [in]: Offset in bytes into the file where data will be read from.\n\nReturns: a tuple of 3 item(s):\n    hsa_status_t: status\n    size_copied: int\n    status: int\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT fd is invalid, devicePtr\n    is NULL, or size is 0.\n    ::HSA_STATUS_ERROR_INVALID_ALLOCATION devicePtr does not refer to\n    a valid allocation.\n    ::HSA_STATUS_ERROR An error occurred during the read operation.",
+);
+
+/// The arguments of a call of `hsa_amd_ais_file_read`, converted in order.
+unsafe fn C_hsa_amd_ais_file_read(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_hsa_amd_ais_file_read.args::<4>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_ais_file_read(py, &x0, rt::call::extract(x1, "devicePtr")?, rt::call::extract(x2, "size")?, rt::call::extract(x3, "file_offset")?)?.into_ptr())
+}
+
 fn hsa_amd_ais_file_read(py: Python<'_>, handle: &Bound<'_, PyAny>, devicePtr: rt::PtrArgMut, size: rt::CInt<u64>, file_offset: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_ais_file_read");
     let a_handle = TYPES.record_arg::<R_hsa_amd_ais_file_handle_s>(146, handle)?;
@@ -8983,21 +10125,30 @@ fn hsa_amd_ais_file_read(py: Python<'_>, handle: &Bound<'_, PyAny>, devicePtr: r
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_devicePtr, a_size, a_file_offset, a_size_copied, a_status) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_size_copied)?, rt::obj(py, o_status)?])
 }
-/// Enable logging via external file
-/// If this function is called multiple times, the last call to this function will overwrite the
-/// previous flags and file.
-///
-/// Args:
-///     file [in]: file stream to output logging. If file is NULL, prints are sent to stderr.
-///
-/// Returns: a tuple of 2 item(s):
-///     hsa_status_t: status
-///     flags: int
-///     ::HSA_STATUS_SUCCESS The function has been executed successfully.
-///     ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been
-///     initialized.
-#[pyfunction]
-#[pyo3(signature = (file))]
+/// `hsa_amd_enable_logging` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_hsa_amd_enable_logging: rt::call::Function = rt::call::Function::new(
+    c"hsa_amd_enable_logging",
+    "hsa_amd_enable_logging",
+    &["file"],
+    rt::fastcall_entry!(C_hsa_amd_enable_logging),
+    c"hsa_amd_enable_logging(file)\n--\n\nEnable logging via external file\nIf this function is called multiple times, the last call to this function will overwrite the\nprevious flags and file.\n\nArgs:\n    file [in]: file stream to output logging. If file is NULL, prints are sent to stderr.\n\nReturns: a tuple of 2 item(s):\n    hsa_status_t: status\n    flags: int\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.",
+);
+
+/// The arguments of a call of `hsa_amd_enable_logging`, converted in order.
+unsafe fn C_hsa_amd_enable_logging(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_hsa_amd_enable_logging.args::<1>(py, args, nargs, kwnames)? };
+    Ok(hsa_amd_enable_logging(py, rt::call::extract(x0, "file")?)?.into_ptr())
+}
+
 fn hsa_amd_enable_logging(py: Python<'_>, file: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_enable_logging");
     let mut o_flags: u8 = Default::default();
@@ -9032,260 +10183,260 @@ fn _symbol_address(py: Python<'_>, name: &str) -> PyResult<usize> {
 
 /// Adds this module's functions, constants and lazily created types to `m`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(pyo3::wrap_pyfunction!(hsa_status_string, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_init, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_shut_down, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_system_get_info, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_extension_get_name, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_system_extension_supported, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_system_major_extension_supported, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_system_get_extension_table, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_system_get_major_extension_table, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_agent_get_info, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_iterate_agents, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_agent_get_exception_policies, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_cache_get_info, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_agent_iterate_caches, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_agent_extension_supported, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_agent_major_extension_supported, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_create, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_destroy, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_load_scacquire, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_load_relaxed, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_load_acquire, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_store_relaxed, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_store_screlease, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_store_release, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_silent_store_relaxed, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_silent_store_screlease, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_exchange_scacq_screl, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_exchange_acq_rel, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_exchange_scacquire, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_exchange_acquire, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_exchange_relaxed, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_exchange_screlease, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_exchange_release, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_cas_scacq_screl, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_cas_acq_rel, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_cas_scacquire, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_cas_acquire, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_cas_relaxed, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_cas_screlease, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_cas_release, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_add_scacq_screl, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_add_acq_rel, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_add_scacquire, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_add_acquire, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_add_relaxed, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_add_screlease, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_add_release, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_subtract_scacq_screl, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_subtract_acq_rel, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_subtract_scacquire, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_subtract_acquire, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_subtract_relaxed, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_subtract_screlease, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_subtract_release, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_and_scacq_screl, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_and_acq_rel, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_and_scacquire, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_and_acquire, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_and_relaxed, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_and_screlease, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_and_release, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_or_scacq_screl, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_or_acq_rel, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_or_scacquire, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_or_acquire, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_or_relaxed, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_or_screlease, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_or_release, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_xor_scacq_screl, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_xor_acq_rel, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_xor_scacquire, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_xor_acquire, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_xor_relaxed, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_xor_screlease, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_xor_release, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_wait_scacquire, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_wait_relaxed, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_wait_acquire, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_group_create, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_group_destroy, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_group_wait_any_scacquire, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_signal_group_wait_any_relaxed, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_queue_create, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_soft_queue_create, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_queue_destroy, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_queue_inactivate, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_queue_load_read_index_acquire, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_queue_load_read_index_scacquire, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_queue_load_read_index_relaxed, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_queue_load_write_index_acquire, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_queue_load_write_index_scacquire, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_queue_load_write_index_relaxed, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_queue_store_write_index_relaxed, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_queue_store_write_index_release, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_queue_store_write_index_screlease, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_queue_cas_write_index_acq_rel, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_queue_cas_write_index_scacq_screl, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_queue_cas_write_index_acquire, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_queue_cas_write_index_scacquire, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_queue_cas_write_index_relaxed, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_queue_cas_write_index_release, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_queue_cas_write_index_screlease, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_queue_add_write_index_acq_rel, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_queue_add_write_index_scacq_screl, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_queue_add_write_index_acquire, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_queue_add_write_index_scacquire, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_queue_add_write_index_relaxed, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_queue_add_write_index_release, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_queue_add_write_index_screlease, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_queue_store_read_index_relaxed, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_queue_store_read_index_release, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_queue_store_read_index_screlease, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_region_get_info, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_agent_iterate_regions, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_memory_allocate, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_memory_free, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_memory_copy, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_memory_assign_agent, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_memory_register, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_memory_deregister, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_isa_from_name, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_agent_iterate_isas, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_isa_get_info, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_isa_get_info_alt, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_isa_get_exception_policies, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_isa_get_round_method, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_wavefront_get_info, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_isa_iterate_wavefronts, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_isa_compatible, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_code_object_reader_create_from_file, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_code_object_reader_create_from_memory, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_code_object_reader_destroy, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_executable_create, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_executable_create_alt, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_executable_destroy, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_executable_load_program_code_object, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_executable_load_agent_code_object, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_executable_freeze, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_executable_get_info, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_executable_global_variable_define, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_executable_agent_global_variable_define, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_executable_readonly_variable_define, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_executable_validate, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_executable_validate_alt, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_executable_get_symbol, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_executable_get_symbol_by_name, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_executable_symbol_get_info, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_executable_iterate_symbols, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_executable_iterate_agent_symbols, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_executable_iterate_program_symbols, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_code_object_serialize, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_code_object_deserialize, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_code_object_destroy, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_code_object_get_info, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_executable_load_code_object, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_code_object_get_symbol, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_code_object_get_symbol_from_name, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_code_symbol_get_info, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_code_object_iterate_symbols, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_ext_image_get_capability, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_ext_image_get_capability_with_layout, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_ext_image_data_get_info, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_ext_image_data_get_info_with_layout, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_ext_image_create, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_ext_image_create_with_layout, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_ext_image_destroy, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_ext_image_copy, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_ext_image_import, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_ext_image_export, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_ext_image_clear, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_ext_sampler_create, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_ext_sampler_create_v2, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_ext_sampler_destroy, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_ven_amd_pcs_iterate_configuration, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_ven_amd_pcs_create, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_ven_amd_pcs_create_from_id, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_ven_amd_pcs_destroy, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_ven_amd_pcs_start, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_ven_amd_pcs_stop, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_ven_amd_pcs_flush, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_coherency_get_type, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_coherency_set_type, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_profiling_set_profiler_enabled, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_profiling_async_copy_enable, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_profiling_get_dispatch_time, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_profiling_get_async_copy_time, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_profiling_convert_tick_to_system_domain, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_signal_create, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_signal_value_pointer, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_signal_async_handler, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_signal_wait_all, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_signal_wait_any, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_async_function, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_image_create, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_image_get_info_max_dim, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_queue_cu_set_mask, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_queue_cu_get_mask, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_memory_pool_get_info, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_agent_iterate_memory_pools, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_memory_pool_allocate, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_memory_pool_free, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_memory_async_copy, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_memory_async_copy_on_engine, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_memory_copy_engine_status, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_memory_get_preferred_copy_engine, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_memory_async_copy_rect, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_agent_memory_pool_get_info, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_agents_allow_access, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_memory_pool_can_migrate, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_memory_migrate, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_memory_lock, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_memory_lock_to_pool, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_memory_unlock, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_memory_fill, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_interop_map_buffer, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_interop_unmap_buffer, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_pointer_info, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_pointer_info_set_userdata, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_ipc_memory_create, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_ipc_memory_attach, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_ipc_memory_detach, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_ipc_signal_create, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_ipc_signal_attach, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_register_system_event_handler, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_queue_set_priority, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_register_deallocation_callback, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_deregister_deallocation_callback, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_svm_attributes_set, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_svm_attributes_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_svm_prefetch_async, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_spm_acquire, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_spm_release, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_spm_set_dest_buffer, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_portable_export_dmabuf, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_portable_export_dmabuf_v2, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_portable_close_dmabuf, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_vmem_address_reserve, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_vmem_address_reserve_align, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_vmem_address_free, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_vmem_handle_create, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_vmem_handle_release, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_vmem_map, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_vmem_unmap, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_vmem_set_access, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_vmem_get_access, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_vmem_export_shareable_handle, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_vmem_import_shareable_handle, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_vmem_retain_alloc_handle, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_vmem_get_alloc_properties_from_handle, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_agent_set_async_scratch_limit, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_queue_get_info, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_ais_file_write, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_ais_file_read, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(hsa_amd_enable_logging, m)?)?;
+    F_hsa_status_string.add_to(m, PYTHON_MODULE)?;
+    F_hsa_init.add_to(m, PYTHON_MODULE)?;
+    F_hsa_shut_down.add_to(m, PYTHON_MODULE)?;
+    F_hsa_system_get_info.add_to(m, PYTHON_MODULE)?;
+    F_hsa_extension_get_name.add_to(m, PYTHON_MODULE)?;
+    F_hsa_system_extension_supported.add_to(m, PYTHON_MODULE)?;
+    F_hsa_system_major_extension_supported.add_to(m, PYTHON_MODULE)?;
+    F_hsa_system_get_extension_table.add_to(m, PYTHON_MODULE)?;
+    F_hsa_system_get_major_extension_table.add_to(m, PYTHON_MODULE)?;
+    F_hsa_agent_get_info.add_to(m, PYTHON_MODULE)?;
+    F_hsa_iterate_agents.add_to(m, PYTHON_MODULE)?;
+    F_hsa_agent_get_exception_policies.add_to(m, PYTHON_MODULE)?;
+    F_hsa_cache_get_info.add_to(m, PYTHON_MODULE)?;
+    F_hsa_agent_iterate_caches.add_to(m, PYTHON_MODULE)?;
+    F_hsa_agent_extension_supported.add_to(m, PYTHON_MODULE)?;
+    F_hsa_agent_major_extension_supported.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_create.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_destroy.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_load_scacquire.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_load_relaxed.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_load_acquire.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_store_relaxed.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_store_screlease.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_store_release.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_silent_store_relaxed.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_silent_store_screlease.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_exchange_scacq_screl.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_exchange_acq_rel.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_exchange_scacquire.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_exchange_acquire.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_exchange_relaxed.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_exchange_screlease.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_exchange_release.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_cas_scacq_screl.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_cas_acq_rel.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_cas_scacquire.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_cas_acquire.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_cas_relaxed.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_cas_screlease.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_cas_release.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_add_scacq_screl.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_add_acq_rel.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_add_scacquire.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_add_acquire.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_add_relaxed.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_add_screlease.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_add_release.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_subtract_scacq_screl.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_subtract_acq_rel.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_subtract_scacquire.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_subtract_acquire.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_subtract_relaxed.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_subtract_screlease.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_subtract_release.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_and_scacq_screl.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_and_acq_rel.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_and_scacquire.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_and_acquire.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_and_relaxed.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_and_screlease.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_and_release.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_or_scacq_screl.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_or_acq_rel.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_or_scacquire.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_or_acquire.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_or_relaxed.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_or_screlease.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_or_release.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_xor_scacq_screl.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_xor_acq_rel.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_xor_scacquire.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_xor_acquire.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_xor_relaxed.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_xor_screlease.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_xor_release.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_wait_scacquire.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_wait_relaxed.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_wait_acquire.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_group_create.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_group_destroy.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_group_wait_any_scacquire.add_to(m, PYTHON_MODULE)?;
+    F_hsa_signal_group_wait_any_relaxed.add_to(m, PYTHON_MODULE)?;
+    F_hsa_queue_create.add_to(m, PYTHON_MODULE)?;
+    F_hsa_soft_queue_create.add_to(m, PYTHON_MODULE)?;
+    F_hsa_queue_destroy.add_to(m, PYTHON_MODULE)?;
+    F_hsa_queue_inactivate.add_to(m, PYTHON_MODULE)?;
+    F_hsa_queue_load_read_index_acquire.add_to(m, PYTHON_MODULE)?;
+    F_hsa_queue_load_read_index_scacquire.add_to(m, PYTHON_MODULE)?;
+    F_hsa_queue_load_read_index_relaxed.add_to(m, PYTHON_MODULE)?;
+    F_hsa_queue_load_write_index_acquire.add_to(m, PYTHON_MODULE)?;
+    F_hsa_queue_load_write_index_scacquire.add_to(m, PYTHON_MODULE)?;
+    F_hsa_queue_load_write_index_relaxed.add_to(m, PYTHON_MODULE)?;
+    F_hsa_queue_store_write_index_relaxed.add_to(m, PYTHON_MODULE)?;
+    F_hsa_queue_store_write_index_release.add_to(m, PYTHON_MODULE)?;
+    F_hsa_queue_store_write_index_screlease.add_to(m, PYTHON_MODULE)?;
+    F_hsa_queue_cas_write_index_acq_rel.add_to(m, PYTHON_MODULE)?;
+    F_hsa_queue_cas_write_index_scacq_screl.add_to(m, PYTHON_MODULE)?;
+    F_hsa_queue_cas_write_index_acquire.add_to(m, PYTHON_MODULE)?;
+    F_hsa_queue_cas_write_index_scacquire.add_to(m, PYTHON_MODULE)?;
+    F_hsa_queue_cas_write_index_relaxed.add_to(m, PYTHON_MODULE)?;
+    F_hsa_queue_cas_write_index_release.add_to(m, PYTHON_MODULE)?;
+    F_hsa_queue_cas_write_index_screlease.add_to(m, PYTHON_MODULE)?;
+    F_hsa_queue_add_write_index_acq_rel.add_to(m, PYTHON_MODULE)?;
+    F_hsa_queue_add_write_index_scacq_screl.add_to(m, PYTHON_MODULE)?;
+    F_hsa_queue_add_write_index_acquire.add_to(m, PYTHON_MODULE)?;
+    F_hsa_queue_add_write_index_scacquire.add_to(m, PYTHON_MODULE)?;
+    F_hsa_queue_add_write_index_relaxed.add_to(m, PYTHON_MODULE)?;
+    F_hsa_queue_add_write_index_release.add_to(m, PYTHON_MODULE)?;
+    F_hsa_queue_add_write_index_screlease.add_to(m, PYTHON_MODULE)?;
+    F_hsa_queue_store_read_index_relaxed.add_to(m, PYTHON_MODULE)?;
+    F_hsa_queue_store_read_index_release.add_to(m, PYTHON_MODULE)?;
+    F_hsa_queue_store_read_index_screlease.add_to(m, PYTHON_MODULE)?;
+    F_hsa_region_get_info.add_to(m, PYTHON_MODULE)?;
+    F_hsa_agent_iterate_regions.add_to(m, PYTHON_MODULE)?;
+    F_hsa_memory_allocate.add_to(m, PYTHON_MODULE)?;
+    F_hsa_memory_free.add_to(m, PYTHON_MODULE)?;
+    F_hsa_memory_copy.add_to(m, PYTHON_MODULE)?;
+    F_hsa_memory_assign_agent.add_to(m, PYTHON_MODULE)?;
+    F_hsa_memory_register.add_to(m, PYTHON_MODULE)?;
+    F_hsa_memory_deregister.add_to(m, PYTHON_MODULE)?;
+    F_hsa_isa_from_name.add_to(m, PYTHON_MODULE)?;
+    F_hsa_agent_iterate_isas.add_to(m, PYTHON_MODULE)?;
+    F_hsa_isa_get_info.add_to(m, PYTHON_MODULE)?;
+    F_hsa_isa_get_info_alt.add_to(m, PYTHON_MODULE)?;
+    F_hsa_isa_get_exception_policies.add_to(m, PYTHON_MODULE)?;
+    F_hsa_isa_get_round_method.add_to(m, PYTHON_MODULE)?;
+    F_hsa_wavefront_get_info.add_to(m, PYTHON_MODULE)?;
+    F_hsa_isa_iterate_wavefronts.add_to(m, PYTHON_MODULE)?;
+    F_hsa_isa_compatible.add_to(m, PYTHON_MODULE)?;
+    F_hsa_code_object_reader_create_from_file.add_to(m, PYTHON_MODULE)?;
+    F_hsa_code_object_reader_create_from_memory.add_to(m, PYTHON_MODULE)?;
+    F_hsa_code_object_reader_destroy.add_to(m, PYTHON_MODULE)?;
+    F_hsa_executable_create.add_to(m, PYTHON_MODULE)?;
+    F_hsa_executable_create_alt.add_to(m, PYTHON_MODULE)?;
+    F_hsa_executable_destroy.add_to(m, PYTHON_MODULE)?;
+    F_hsa_executable_load_program_code_object.add_to(m, PYTHON_MODULE)?;
+    F_hsa_executable_load_agent_code_object.add_to(m, PYTHON_MODULE)?;
+    F_hsa_executable_freeze.add_to(m, PYTHON_MODULE)?;
+    F_hsa_executable_get_info.add_to(m, PYTHON_MODULE)?;
+    F_hsa_executable_global_variable_define.add_to(m, PYTHON_MODULE)?;
+    F_hsa_executable_agent_global_variable_define.add_to(m, PYTHON_MODULE)?;
+    F_hsa_executable_readonly_variable_define.add_to(m, PYTHON_MODULE)?;
+    F_hsa_executable_validate.add_to(m, PYTHON_MODULE)?;
+    F_hsa_executable_validate_alt.add_to(m, PYTHON_MODULE)?;
+    F_hsa_executable_get_symbol.add_to(m, PYTHON_MODULE)?;
+    F_hsa_executable_get_symbol_by_name.add_to(m, PYTHON_MODULE)?;
+    F_hsa_executable_symbol_get_info.add_to(m, PYTHON_MODULE)?;
+    F_hsa_executable_iterate_symbols.add_to(m, PYTHON_MODULE)?;
+    F_hsa_executable_iterate_agent_symbols.add_to(m, PYTHON_MODULE)?;
+    F_hsa_executable_iterate_program_symbols.add_to(m, PYTHON_MODULE)?;
+    F_hsa_code_object_serialize.add_to(m, PYTHON_MODULE)?;
+    F_hsa_code_object_deserialize.add_to(m, PYTHON_MODULE)?;
+    F_hsa_code_object_destroy.add_to(m, PYTHON_MODULE)?;
+    F_hsa_code_object_get_info.add_to(m, PYTHON_MODULE)?;
+    F_hsa_executable_load_code_object.add_to(m, PYTHON_MODULE)?;
+    F_hsa_code_object_get_symbol.add_to(m, PYTHON_MODULE)?;
+    F_hsa_code_object_get_symbol_from_name.add_to(m, PYTHON_MODULE)?;
+    F_hsa_code_symbol_get_info.add_to(m, PYTHON_MODULE)?;
+    F_hsa_code_object_iterate_symbols.add_to(m, PYTHON_MODULE)?;
+    F_hsa_ext_image_get_capability.add_to(m, PYTHON_MODULE)?;
+    F_hsa_ext_image_get_capability_with_layout.add_to(m, PYTHON_MODULE)?;
+    F_hsa_ext_image_data_get_info.add_to(m, PYTHON_MODULE)?;
+    F_hsa_ext_image_data_get_info_with_layout.add_to(m, PYTHON_MODULE)?;
+    F_hsa_ext_image_create.add_to(m, PYTHON_MODULE)?;
+    F_hsa_ext_image_create_with_layout.add_to(m, PYTHON_MODULE)?;
+    F_hsa_ext_image_destroy.add_to(m, PYTHON_MODULE)?;
+    F_hsa_ext_image_copy.add_to(m, PYTHON_MODULE)?;
+    F_hsa_ext_image_import.add_to(m, PYTHON_MODULE)?;
+    F_hsa_ext_image_export.add_to(m, PYTHON_MODULE)?;
+    F_hsa_ext_image_clear.add_to(m, PYTHON_MODULE)?;
+    F_hsa_ext_sampler_create.add_to(m, PYTHON_MODULE)?;
+    F_hsa_ext_sampler_create_v2.add_to(m, PYTHON_MODULE)?;
+    F_hsa_ext_sampler_destroy.add_to(m, PYTHON_MODULE)?;
+    F_hsa_ven_amd_pcs_iterate_configuration.add_to(m, PYTHON_MODULE)?;
+    F_hsa_ven_amd_pcs_create.add_to(m, PYTHON_MODULE)?;
+    F_hsa_ven_amd_pcs_create_from_id.add_to(m, PYTHON_MODULE)?;
+    F_hsa_ven_amd_pcs_destroy.add_to(m, PYTHON_MODULE)?;
+    F_hsa_ven_amd_pcs_start.add_to(m, PYTHON_MODULE)?;
+    F_hsa_ven_amd_pcs_stop.add_to(m, PYTHON_MODULE)?;
+    F_hsa_ven_amd_pcs_flush.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_coherency_get_type.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_coherency_set_type.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_profiling_set_profiler_enabled.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_profiling_async_copy_enable.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_profiling_get_dispatch_time.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_profiling_get_async_copy_time.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_profiling_convert_tick_to_system_domain.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_signal_create.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_signal_value_pointer.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_signal_async_handler.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_signal_wait_all.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_signal_wait_any.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_async_function.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_image_create.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_image_get_info_max_dim.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_queue_cu_set_mask.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_queue_cu_get_mask.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_memory_pool_get_info.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_agent_iterate_memory_pools.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_memory_pool_allocate.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_memory_pool_free.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_memory_async_copy.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_memory_async_copy_on_engine.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_memory_copy_engine_status.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_memory_get_preferred_copy_engine.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_memory_async_copy_rect.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_agent_memory_pool_get_info.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_agents_allow_access.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_memory_pool_can_migrate.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_memory_migrate.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_memory_lock.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_memory_lock_to_pool.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_memory_unlock.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_memory_fill.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_interop_map_buffer.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_interop_unmap_buffer.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_pointer_info.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_pointer_info_set_userdata.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_ipc_memory_create.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_ipc_memory_attach.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_ipc_memory_detach.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_ipc_signal_create.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_ipc_signal_attach.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_register_system_event_handler.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_queue_set_priority.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_register_deallocation_callback.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_deregister_deallocation_callback.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_svm_attributes_set.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_svm_attributes_get.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_svm_prefetch_async.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_spm_acquire.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_spm_release.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_spm_set_dest_buffer.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_portable_export_dmabuf.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_portable_export_dmabuf_v2.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_portable_close_dmabuf.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_vmem_address_reserve.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_vmem_address_reserve_align.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_vmem_address_free.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_vmem_handle_create.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_vmem_handle_release.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_vmem_map.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_vmem_unmap.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_vmem_set_access.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_vmem_get_access.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_vmem_export_shareable_handle.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_vmem_import_shareable_handle.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_vmem_retain_alloc_handle.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_vmem_get_alloc_properties_from_handle.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_agent_set_async_scratch_limit.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_queue_get_info.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_ais_file_write.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_ais_file_read.add_to(m, PYTHON_MODULE)?;
+    F_hsa_amd_enable_logging.add_to(m, PYTHON_MODULE)?;
     m.add_function(pyo3::wrap_pyfunction!(has_symbol, m)?)?;
     m.add_function(pyo3::wrap_pyfunction!(_symbol_address, m)?)?;
     m.add("HSA_EXT_STATUS_ERROR_IMAGE_FORMAT_UNSUPPORTED", 12288i64)?;

@@ -31,15 +31,30 @@ static TYPE_DEFS: [rt::TypeDef; NUM_TYPES] = [
 /// This module's type registry.
 pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.analysis", &TYPE_DEFS, &TYPE_SLOTS);
 
-/// Args:
-///     M
-///     Action
-///
-/// Returns: a tuple of 2 item(s):
-///     int
-///     OutMessage: bytes
-#[pyfunction]
-#[pyo3(signature = (M, Action))]
+/// `LLVMVerifyModule` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMVerifyModule: rt::call::Function = rt::call::Function::new(
+    c"LLVMVerifyModule",
+    "LLVMVerifyModule",
+    &["M", "Action"],
+    rt::fastcall_entry!(C_LLVMVerifyModule),
+    c"LLVMVerifyModule(M, Action)\n--\n\nArgs:\n    M\n    Action\n\nReturns: a tuple of 2 item(s):\n    int\n    OutMessage: bytes",
+);
+
+/// The arguments of a call of `LLVMVerifyModule`, converted in order.
+unsafe fn C_LLVMVerifyModule(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMVerifyModule.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMVerifyModule(py, rt::call::extract(x0, "M")?, &x1)?.into_ptr())
+}
+
 fn LLVMVerifyModule(py: Python<'_>, M: rt::PtrArg, Action: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMVerifyModule");
     let a_M = M.addr();
@@ -55,14 +70,30 @@ fn LLVMVerifyModule(py: Python<'_>, M: rt::PtrArg, Action: &Bound<'_, PyAny>) ->
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Action, a_OutMessage) });
     rt::tuple(py, [rt::obj(py, __r)?, rt::owned_cstr_result(py, o_OutMessage, &FREE_LLVMDisposeMessage)?])
 }
-/// Args:
-///     Fn
-///     Action
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (Fn, Action))]
+/// `LLVMVerifyFunction` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMVerifyFunction: rt::call::Function = rt::call::Function::new(
+    c"LLVMVerifyFunction",
+    "LLVMVerifyFunction",
+    &["Fn", "Action"],
+    rt::fastcall_entry!(C_LLVMVerifyFunction),
+    c"LLVMVerifyFunction(Fn, Action)\n--\n\nArgs:\n    Fn\n    Action\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `LLVMVerifyFunction`, converted in order.
+unsafe fn C_LLVMVerifyFunction(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMVerifyFunction.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMVerifyFunction(py, rt::call::extract(x0, "Fn")?, &x1)?.into_ptr())
+}
+
 fn LLVMVerifyFunction(py: Python<'_>, Fn: rt::PtrArg, Action: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMVerifyFunction");
     let a_Fn = Fn.addr();
@@ -76,10 +107,30 @@ fn LLVMVerifyFunction(py: Python<'_>, Fn: rt::PtrArg, Action: &Bound<'_, PyAny>)
     let __r = py.allow_threads(move || unsafe { __f(a_Fn, a_Action) });
     Ok(rt::obj(py, __r)?)
 }
-/// Args:
-///     Fn
-#[pyfunction]
-#[pyo3(signature = (Fn))]
+/// `LLVMViewFunctionCFG` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMViewFunctionCFG: rt::call::Function = rt::call::Function::new(
+    c"LLVMViewFunctionCFG",
+    "LLVMViewFunctionCFG",
+    &["Fn"],
+    rt::fastcall_entry!(C_LLVMViewFunctionCFG),
+    c"LLVMViewFunctionCFG(Fn)\n--\n\nArgs:\n    Fn",
+);
+
+/// The arguments of a call of `LLVMViewFunctionCFG`, converted in order.
+unsafe fn C_LLVMViewFunctionCFG(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMViewFunctionCFG.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMViewFunctionCFG(py, rt::call::extract(x0, "Fn")?)?.into_ptr())
+}
+
 fn LLVMViewFunctionCFG(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMViewFunctionCFG");
     let a_Fn = Fn.addr();
@@ -92,10 +143,30 @@ fn LLVMViewFunctionCFG(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_Fn) });
     Ok(py.None())
 }
-/// Args:
-///     Fn
-#[pyfunction]
-#[pyo3(signature = (Fn))]
+/// `LLVMViewFunctionCFGOnly` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMViewFunctionCFGOnly: rt::call::Function = rt::call::Function::new(
+    c"LLVMViewFunctionCFGOnly",
+    "LLVMViewFunctionCFGOnly",
+    &["Fn"],
+    rt::fastcall_entry!(C_LLVMViewFunctionCFGOnly),
+    c"LLVMViewFunctionCFGOnly(Fn)\n--\n\nArgs:\n    Fn",
+);
+
+/// The arguments of a call of `LLVMViewFunctionCFGOnly`, converted in order.
+unsafe fn C_LLVMViewFunctionCFGOnly(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMViewFunctionCFGOnly.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMViewFunctionCFGOnly(py, rt::call::extract(x0, "Fn")?)?.into_ptr())
+}
+
 fn LLVMViewFunctionCFGOnly(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMViewFunctionCFGOnly");
     let a_Fn = Fn.addr();
@@ -128,10 +199,10 @@ fn _symbol_address(py: Python<'_>, name: &str) -> PyResult<usize> {
 
 /// Adds this module's functions, constants and lazily created types to `m`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(pyo3::wrap_pyfunction!(LLVMVerifyModule, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMVerifyFunction, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMViewFunctionCFG, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMViewFunctionCFGOnly, m)?)?;
+    F_LLVMVerifyModule.add_to(m, PYTHON_MODULE)?;
+    F_LLVMVerifyFunction.add_to(m, PYTHON_MODULE)?;
+    F_LLVMViewFunctionCFG.add_to(m, PYTHON_MODULE)?;
+    F_LLVMViewFunctionCFGOnly.add_to(m, PYTHON_MODULE)?;
     m.add_function(pyo3::wrap_pyfunction!(has_symbol, m)?)?;
     m.add_function(pyo3::wrap_pyfunction!(_symbol_address, m)?)?;
     TYPES.install(m, FOREIGN)?;

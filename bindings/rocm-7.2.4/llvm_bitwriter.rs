@@ -28,16 +28,30 @@ static TYPE_DEFS: [rt::TypeDef; NUM_TYPES] = [
 /// This module's type registry.
 pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.bitwriter", &TYPE_DEFS, &TYPE_SLOTS);
 
-/// Writes a module to the specified path. Returns 0 on success.
-///
-/// Args:
-///     M
-///     Path
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (M, Path))]
+/// `LLVMWriteBitcodeToFile` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMWriteBitcodeToFile: rt::call::Function = rt::call::Function::new(
+    c"LLVMWriteBitcodeToFile",
+    "LLVMWriteBitcodeToFile",
+    &["M", "Path"],
+    rt::fastcall_entry!(C_LLVMWriteBitcodeToFile),
+    c"LLVMWriteBitcodeToFile(M, Path)\n--\n\nWrites a module to the specified path. Returns 0 on success.\n\nArgs:\n    M\n    Path\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `LLVMWriteBitcodeToFile`, converted in order.
+unsafe fn C_LLVMWriteBitcodeToFile(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMWriteBitcodeToFile.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMWriteBitcodeToFile(py, rt::call::extract(x0, "M")?, rt::call::extract(x1, "Path")?)?.into_ptr())
+}
+
 fn LLVMWriteBitcodeToFile(py: Python<'_>, M: rt::PtrArg, Path: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMWriteBitcodeToFile");
     let a_M = M.addr();
@@ -51,18 +65,30 @@ fn LLVMWriteBitcodeToFile(py: Python<'_>, M: rt::PtrArg, Path: rt::CStrArg) -> P
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Path) });
     Ok(rt::obj(py, __r)?)
 }
-/// Writes a module to an open file descriptor. Returns 0 on success.
-///
-/// Args:
-///     M
-///     FD
-///     ShouldClose
-///     Unbuffered
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (M, FD, ShouldClose, Unbuffered))]
+/// `LLVMWriteBitcodeToFD` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMWriteBitcodeToFD: rt::call::Function = rt::call::Function::new(
+    c"LLVMWriteBitcodeToFD",
+    "LLVMWriteBitcodeToFD",
+    &["M", "FD", "ShouldClose", "Unbuffered"],
+    rt::fastcall_entry!(C_LLVMWriteBitcodeToFD),
+    c"LLVMWriteBitcodeToFD(M, FD, ShouldClose, Unbuffered)\n--\n\nWrites a module to an open file descriptor. Returns 0 on success.\n\nArgs:\n    M\n    FD\n    ShouldClose\n    Unbuffered\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `LLVMWriteBitcodeToFD`, converted in order.
+unsafe fn C_LLVMWriteBitcodeToFD(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_LLVMWriteBitcodeToFD.args::<4>(py, args, nargs, kwnames)? };
+    Ok(LLVMWriteBitcodeToFD(py, rt::call::extract(x0, "M")?, rt::call::extract(x1, "FD")?, rt::call::extract(x2, "ShouldClose")?, rt::call::extract(x3, "Unbuffered")?)?.into_ptr())
+}
+
 fn LLVMWriteBitcodeToFD(py: Python<'_>, M: rt::PtrArg, FD: rt::CInt<i32>, ShouldClose: rt::CInt<i32>, Unbuffered: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMWriteBitcodeToFD");
     let a_M = M.addr();
@@ -78,17 +104,30 @@ fn LLVMWriteBitcodeToFD(py: Python<'_>, M: rt::PtrArg, FD: rt::CInt<i32>, Should
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_FD, a_ShouldClose, a_Unbuffered) });
     Ok(rt::obj(py, __r)?)
 }
-/// Deprecated for LLVMWriteBitcodeToFD. Writes a module to an open file
-/// descriptor. Returns 0 on success. Closes the Handle.
-///
-/// Args:
-///     M
-///     Handle
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (M, Handle))]
+/// `LLVMWriteBitcodeToFileHandle` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMWriteBitcodeToFileHandle: rt::call::Function = rt::call::Function::new(
+    c"LLVMWriteBitcodeToFileHandle",
+    "LLVMWriteBitcodeToFileHandle",
+    &["M", "Handle"],
+    rt::fastcall_entry!(C_LLVMWriteBitcodeToFileHandle),
+    c"LLVMWriteBitcodeToFileHandle(M, Handle)\n--\n\nDeprecated for LLVMWriteBitcodeToFD. Writes a module to an open file\ndescriptor. Returns 0 on success. Closes the Handle.\n\nArgs:\n    M\n    Handle\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `LLVMWriteBitcodeToFileHandle`, converted in order.
+unsafe fn C_LLVMWriteBitcodeToFileHandle(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMWriteBitcodeToFileHandle.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMWriteBitcodeToFileHandle(py, rt::call::extract(x0, "M")?, rt::call::extract(x1, "Handle")?)?.into_ptr())
+}
+
 fn LLVMWriteBitcodeToFileHandle(py: Python<'_>, M: rt::PtrArg, Handle: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMWriteBitcodeToFileHandle");
     let a_M = M.addr();
@@ -102,15 +141,30 @@ fn LLVMWriteBitcodeToFileHandle(py: Python<'_>, M: rt::PtrArg, Handle: rt::CInt<
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Handle) });
     Ok(rt::obj(py, __r)?)
 }
-/// Writes a module to a new memory buffer and returns it.
-///
-/// Args:
-///     M
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueMemoryBuffer
-#[pyfunction]
-#[pyo3(signature = (M))]
+/// `LLVMWriteBitcodeToMemoryBuffer` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMWriteBitcodeToMemoryBuffer: rt::call::Function = rt::call::Function::new(
+    c"LLVMWriteBitcodeToMemoryBuffer",
+    "LLVMWriteBitcodeToMemoryBuffer",
+    &["M"],
+    rt::fastcall_entry!(C_LLVMWriteBitcodeToMemoryBuffer),
+    c"LLVMWriteBitcodeToMemoryBuffer(M)\n--\n\nWrites a module to a new memory buffer and returns it.\n\nArgs:\n    M\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMemoryBuffer",
+);
+
+/// The arguments of a call of `LLVMWriteBitcodeToMemoryBuffer`, converted in order.
+unsafe fn C_LLVMWriteBitcodeToMemoryBuffer(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMWriteBitcodeToMemoryBuffer.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMWriteBitcodeToMemoryBuffer(py, rt::call::extract(x0, "M")?)?.into_ptr())
+}
+
 fn LLVMWriteBitcodeToMemoryBuffer(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMWriteBitcodeToMemoryBuffer");
     let a_M = M.addr();
@@ -143,10 +197,10 @@ fn _symbol_address(py: Python<'_>, name: &str) -> PyResult<usize> {
 
 /// Adds this module's functions, constants and lazily created types to `m`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(pyo3::wrap_pyfunction!(LLVMWriteBitcodeToFile, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMWriteBitcodeToFD, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMWriteBitcodeToFileHandle, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMWriteBitcodeToMemoryBuffer, m)?)?;
+    F_LLVMWriteBitcodeToFile.add_to(m, PYTHON_MODULE)?;
+    F_LLVMWriteBitcodeToFD.add_to(m, PYTHON_MODULE)?;
+    F_LLVMWriteBitcodeToFileHandle.add_to(m, PYTHON_MODULE)?;
+    F_LLVMWriteBitcodeToMemoryBuffer.add_to(m, PYTHON_MODULE)?;
     m.add_function(pyo3::wrap_pyfunction!(has_symbol, m)?)?;
     m.add_function(pyo3::wrap_pyfunction!(_symbol_address, m)?)?;
     TYPES.install(m, FOREIGN)?;

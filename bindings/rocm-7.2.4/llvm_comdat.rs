@@ -29,19 +29,30 @@ static TYPE_DEFS: [rt::TypeDef; NUM_TYPES] = [
 /// This module's type registry.
 pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.comdat", &TYPE_DEFS, &TYPE_SLOTS);
 
-/// Return the Comdat in the module with the specified name. It is created
-/// if it didn't already exist.
-///
-/// See: llvm::Module::getOrInsertComdat()
-///
-/// Args:
-///     M
-///     Name
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMComdat
-#[pyfunction]
-#[pyo3(signature = (M, Name))]
+/// `LLVMGetOrInsertComdat` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMGetOrInsertComdat: rt::call::Function = rt::call::Function::new(
+    c"LLVMGetOrInsertComdat",
+    "LLVMGetOrInsertComdat",
+    &["M", "Name"],
+    rt::fastcall_entry!(C_LLVMGetOrInsertComdat),
+    c"LLVMGetOrInsertComdat(M, Name)\n--\n\nReturn the Comdat in the module with the specified name. It is created\nif it didn't already exist.\n\nSee: llvm::Module::getOrInsertComdat()\n\nArgs:\n    M\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMComdat",
+);
+
+/// The arguments of a call of `LLVMGetOrInsertComdat`, converted in order.
+unsafe fn C_LLVMGetOrInsertComdat(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMGetOrInsertComdat.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMGetOrInsertComdat(py, rt::call::extract(x0, "M")?, rt::call::extract(x1, "Name")?)?.into_ptr())
+}
+
 fn LLVMGetOrInsertComdat(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetOrInsertComdat");
     let a_M = M.addr();
@@ -55,17 +66,30 @@ fn LLVMGetOrInsertComdat(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg) -> Py
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 16, __r, None)?)
 }
-/// Get the Comdat assigned to the given global object.
-///
-/// See: llvm::GlobalObject::getComdat()
-///
-/// Args:
-///     V
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMComdat
-#[pyfunction]
-#[pyo3(signature = (V))]
+/// `LLVMGetComdat` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMGetComdat: rt::call::Function = rt::call::Function::new(
+    c"LLVMGetComdat",
+    "LLVMGetComdat",
+    &["V"],
+    rt::fastcall_entry!(C_LLVMGetComdat),
+    c"LLVMGetComdat(V)\n--\n\nGet the Comdat assigned to the given global object.\n\nSee: llvm::GlobalObject::getComdat()\n\nArgs:\n    V\n\nReturns: a tuple of 1 item(s):\n    LLVMComdat",
+);
+
+/// The arguments of a call of `LLVMGetComdat`, converted in order.
+unsafe fn C_LLVMGetComdat(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMGetComdat.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMGetComdat(py, rt::call::extract(x0, "V")?)?.into_ptr())
+}
+
 fn LLVMGetComdat(py: Python<'_>, V: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetComdat");
     let a_V = V.addr();
@@ -78,15 +102,30 @@ fn LLVMGetComdat(py: Python<'_>, V: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_V) });
     Ok(super::llvm_types::TYPES.instance_at(py, 16, __r, None)?)
 }
-/// Assign the Comdat to the given global object.
-///
-/// See: llvm::GlobalObject::setComdat()
-///
-/// Args:
-///     V
-///     C
-#[pyfunction]
-#[pyo3(signature = (V, C))]
+/// `LLVMSetComdat` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMSetComdat: rt::call::Function = rt::call::Function::new(
+    c"LLVMSetComdat",
+    "LLVMSetComdat",
+    &["V", "C"],
+    rt::fastcall_entry!(C_LLVMSetComdat),
+    c"LLVMSetComdat(V, C)\n--\n\nAssign the Comdat to the given global object.\n\nSee: llvm::GlobalObject::setComdat()\n\nArgs:\n    V\n    C",
+);
+
+/// The arguments of a call of `LLVMSetComdat`, converted in order.
+unsafe fn C_LLVMSetComdat(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMSetComdat.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMSetComdat(py, rt::call::extract(x0, "V")?, rt::call::extract(x1, "C")?)?.into_ptr())
+}
+
 fn LLVMSetComdat(py: Python<'_>, V: rt::PtrArg, C: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetComdat");
     let a_V = V.addr();
@@ -100,13 +139,30 @@ fn LLVMSetComdat(py: Python<'_>, V: rt::PtrArg, C: rt::PtrArg) -> PyResult<PyObj
     let __r = py.allow_threads(move || unsafe { __f(a_V, a_C) });
     Ok(py.None())
 }
-/// Args:
-///     C
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMComdatSelectionKind
-#[pyfunction]
-#[pyo3(signature = (C))]
+/// `LLVMGetComdatSelectionKind` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMGetComdatSelectionKind: rt::call::Function = rt::call::Function::new(
+    c"LLVMGetComdatSelectionKind",
+    "LLVMGetComdatSelectionKind",
+    &["C"],
+    rt::fastcall_entry!(C_LLVMGetComdatSelectionKind),
+    c"LLVMGetComdatSelectionKind(C)\n--\n\nArgs:\n    C\n\nReturns: a tuple of 1 item(s):\n    LLVMComdatSelectionKind",
+);
+
+/// The arguments of a call of `LLVMGetComdatSelectionKind`, converted in order.
+unsafe fn C_LLVMGetComdatSelectionKind(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMGetComdatSelectionKind.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMGetComdatSelectionKind(py, rt::call::extract(x0, "C")?)?.into_ptr())
+}
+
 fn LLVMGetComdatSelectionKind(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetComdatSelectionKind");
     let a_C = C.addr();
@@ -119,11 +175,30 @@ fn LLVMGetComdatSelectionKind(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObjec
     let __r = py.allow_threads(move || unsafe { __f(a_C) });
     Ok(TYPES.enum_member(py, 0, __r as i64)?)
 }
-/// Args:
-///     C
-///     Kind
-#[pyfunction]
-#[pyo3(signature = (C, Kind))]
+/// `LLVMSetComdatSelectionKind` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMSetComdatSelectionKind: rt::call::Function = rt::call::Function::new(
+    c"LLVMSetComdatSelectionKind",
+    "LLVMSetComdatSelectionKind",
+    &["C", "Kind"],
+    rt::fastcall_entry!(C_LLVMSetComdatSelectionKind),
+    c"LLVMSetComdatSelectionKind(C, Kind)\n--\n\nArgs:\n    C\n    Kind",
+);
+
+/// The arguments of a call of `LLVMSetComdatSelectionKind`, converted in order.
+unsafe fn C_LLVMSetComdatSelectionKind(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMSetComdatSelectionKind.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMSetComdatSelectionKind(py, rt::call::extract(x0, "C")?, &x1)?.into_ptr())
+}
+
 fn LLVMSetComdatSelectionKind(py: Python<'_>, C: rt::PtrArg, Kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetComdatSelectionKind");
     let a_C = C.addr();
@@ -157,11 +232,11 @@ fn _symbol_address(py: Python<'_>, name: &str) -> PyResult<usize> {
 
 /// Adds this module's functions, constants and lazily created types to `m`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(pyo3::wrap_pyfunction!(LLVMGetOrInsertComdat, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMGetComdat, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMSetComdat, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMGetComdatSelectionKind, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMSetComdatSelectionKind, m)?)?;
+    F_LLVMGetOrInsertComdat.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGetComdat.add_to(m, PYTHON_MODULE)?;
+    F_LLVMSetComdat.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGetComdatSelectionKind.add_to(m, PYTHON_MODULE)?;
+    F_LLVMSetComdatSelectionKind.add_to(m, PYTHON_MODULE)?;
     m.add_function(pyo3::wrap_pyfunction!(has_symbol, m)?)?;
     m.add_function(pyo3::wrap_pyfunction!(_symbol_address, m)?)?;
     TYPES.install(m, FOREIGN)?;

@@ -32,12 +32,30 @@ static TYPE_DEFS: [rt::TypeDef; NUM_TYPES] = [
 /// This module's type registry.
 pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.debuginfo", &TYPE_DEFS, &TYPE_SLOTS);
 
-/// The current debug metadata version number.
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMDebugMetadataVersion` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDebugMetadataVersion: rt::call::Function = rt::call::Function::new(
+    c"LLVMDebugMetadataVersion",
+    "LLVMDebugMetadataVersion",
+    &[],
+    rt::fastcall_entry!(C_LLVMDebugMetadataVersion),
+    c"LLVMDebugMetadataVersion()\n--\n\nThe current debug metadata version number.\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `LLVMDebugMetadataVersion`, converted in order.
+unsafe fn C_LLVMDebugMetadataVersion(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMDebugMetadataVersion.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMDebugMetadataVersion(py)?.into_ptr())
+}
+
 fn LLVMDebugMetadataVersion(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDebugMetadataVersion");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -49,15 +67,30 @@ fn LLVMDebugMetadataVersion(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(rt::obj(py, __r)?)
 }
-/// The version of debug metadata that's present in the provided \c Module.
-///
-/// Args:
-///     Module
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (Module))]
+/// `LLVMGetModuleDebugMetadataVersion` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMGetModuleDebugMetadataVersion: rt::call::Function = rt::call::Function::new(
+    c"LLVMGetModuleDebugMetadataVersion",
+    "LLVMGetModuleDebugMetadataVersion",
+    &["Module"],
+    rt::fastcall_entry!(C_LLVMGetModuleDebugMetadataVersion),
+    c"LLVMGetModuleDebugMetadataVersion(Module)\n--\n\nThe version of debug metadata that's present in the provided \\c Module.\n\nArgs:\n    Module\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `LLVMGetModuleDebugMetadataVersion`, converted in order.
+unsafe fn C_LLVMGetModuleDebugMetadataVersion(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMGetModuleDebugMetadataVersion.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMGetModuleDebugMetadataVersion(py, rt::call::extract(x0, "Module")?)?.into_ptr())
+}
+
 fn LLVMGetModuleDebugMetadataVersion(py: Python<'_>, Module: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetModuleDebugMetadataVersion");
     let a_Module = Module.addr();
@@ -70,18 +103,30 @@ fn LLVMGetModuleDebugMetadataVersion(py: Python<'_>, Module: rt::PtrArg) -> PyRe
     let __r = py.allow_threads(move || unsafe { __f(a_Module) });
     Ok(rt::obj(py, __r)?)
 }
-/// Strip debug info in the module if it exists.
-/// To do this, we remove all calls to the debugger intrinsics and any named
-/// metadata for debugging. We also remove debug locations for instructions.
-/// Return true if module is modified.
-///
-/// Args:
-///     Module
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (Module))]
+/// `LLVMStripModuleDebugInfo` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMStripModuleDebugInfo: rt::call::Function = rt::call::Function::new(
+    c"LLVMStripModuleDebugInfo",
+    "LLVMStripModuleDebugInfo",
+    &["Module"],
+    rt::fastcall_entry!(C_LLVMStripModuleDebugInfo),
+    c"LLVMStripModuleDebugInfo(Module)\n--\n\nStrip debug info in the module if it exists.\nTo do this, we remove all calls to the debugger intrinsics and any named\nmetadata for debugging. We also remove debug locations for instructions.\nReturn true if module is modified.\n\nArgs:\n    Module\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `LLVMStripModuleDebugInfo`, converted in order.
+unsafe fn C_LLVMStripModuleDebugInfo(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMStripModuleDebugInfo.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMStripModuleDebugInfo(py, rt::call::extract(x0, "Module")?)?.into_ptr())
+}
+
 fn LLVMStripModuleDebugInfo(py: Python<'_>, Module: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMStripModuleDebugInfo");
     let a_Module = Module.addr();
@@ -94,16 +139,30 @@ fn LLVMStripModuleDebugInfo(py: Python<'_>, Module: rt::PtrArg) -> PyResult<PyOb
     let __r = py.allow_threads(move || unsafe { __f(a_Module) });
     Ok(rt::obj(py, __r)?)
 }
-/// Construct a builder for a module, and do not allow for unresolved nodes
-/// attached to the module.
-///
-/// Args:
-///     M
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueDIBuilder
-#[pyfunction]
-#[pyo3(signature = (M))]
+/// `LLVMCreateDIBuilderDisallowUnresolved` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMCreateDIBuilderDisallowUnresolved: rt::call::Function = rt::call::Function::new(
+    c"LLVMCreateDIBuilderDisallowUnresolved",
+    "LLVMCreateDIBuilderDisallowUnresolved",
+    &["M"],
+    rt::fastcall_entry!(C_LLVMCreateDIBuilderDisallowUnresolved),
+    c"LLVMCreateDIBuilderDisallowUnresolved(M)\n--\n\nConstruct a builder for a module, and do not allow for unresolved nodes\nattached to the module.\n\nArgs:\n    M\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueDIBuilder",
+);
+
+/// The arguments of a call of `LLVMCreateDIBuilderDisallowUnresolved`, converted in order.
+unsafe fn C_LLVMCreateDIBuilderDisallowUnresolved(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMCreateDIBuilderDisallowUnresolved.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMCreateDIBuilderDisallowUnresolved(py, rt::call::extract(x0, "M")?)?.into_ptr())
+}
+
 fn LLVMCreateDIBuilderDisallowUnresolved(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateDIBuilderDisallowUnresolved");
     let a_M = M.addr();
@@ -116,16 +175,30 @@ fn LLVMCreateDIBuilderDisallowUnresolved(py: Python<'_>, M: rt::PtrArg) -> PyRes
     let __r = py.allow_threads(move || unsafe { __f(a_M) });
     Ok(super::llvm_types::TYPES.instance_at(py, 9, __r, None)?)
 }
-/// Construct a builder for a module and collect unresolved nodes attached
-/// to the module in order to resolve cycles during a call to
-///
-/// Args:
-///     M
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueDIBuilder
-#[pyfunction]
-#[pyo3(signature = (M))]
+/// `LLVMCreateDIBuilder` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMCreateDIBuilder: rt::call::Function = rt::call::Function::new(
+    c"LLVMCreateDIBuilder",
+    "LLVMCreateDIBuilder",
+    &["M"],
+    rt::fastcall_entry!(C_LLVMCreateDIBuilder),
+    c"LLVMCreateDIBuilder(M)\n--\n\nConstruct a builder for a module and collect unresolved nodes attached\nto the module in order to resolve cycles during a call to\n\nArgs:\n    M\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueDIBuilder",
+);
+
+/// The arguments of a call of `LLVMCreateDIBuilder`, converted in order.
+unsafe fn C_LLVMCreateDIBuilder(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMCreateDIBuilder.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMCreateDIBuilder(py, rt::call::extract(x0, "M")?)?.into_ptr())
+}
+
 fn LLVMCreateDIBuilder(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateDIBuilder");
     let a_M = M.addr();
@@ -138,13 +211,30 @@ fn LLVMCreateDIBuilder(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_M) });
     Ok(super::llvm_types::TYPES.instance_at(py, 9, __r, None)?)
 }
-/// Deallocates the \c DIBuilder and everything it owns.
-/// Note: You must call \c LLVMDIBuilderFinalize before this
-///
-/// Args:
-///     Builder
-#[pyfunction]
-#[pyo3(signature = (Builder))]
+/// `LLVMDisposeDIBuilder` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDisposeDIBuilder: rt::call::Function = rt::call::Function::new(
+    c"LLVMDisposeDIBuilder",
+    "LLVMDisposeDIBuilder",
+    &["Builder"],
+    rt::fastcall_entry!(C_LLVMDisposeDIBuilder),
+    c"LLVMDisposeDIBuilder(Builder)\n--\n\nDeallocates the \\c DIBuilder and everything it owns.\nNote: You must call \\c LLVMDIBuilderFinalize before this\n\nArgs:\n    Builder",
+);
+
+/// The arguments of a call of `LLVMDisposeDIBuilder`, converted in order.
+unsafe fn C_LLVMDisposeDIBuilder(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMDisposeDIBuilder.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMDisposeDIBuilder(py, rt::call::extract(x0, "Builder")?)?.into_ptr())
+}
+
 fn LLVMDisposeDIBuilder(py: Python<'_>, Builder: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeDIBuilder");
     let a_Builder = Builder.addr();
@@ -157,12 +247,30 @@ fn LLVMDisposeDIBuilder(py: Python<'_>, Builder: rt::PtrArg) -> PyResult<PyObjec
     let __r = py.allow_threads(move || unsafe { __f(a_Builder) });
     Ok(py.None())
 }
-/// Construct any deferred debug info descriptors.
-///
-/// Args:
-///     Builder
-#[pyfunction]
-#[pyo3(signature = (Builder))]
+/// `LLVMDIBuilderFinalize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIBuilderFinalize: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIBuilderFinalize",
+    "LLVMDIBuilderFinalize",
+    &["Builder"],
+    rt::fastcall_entry!(C_LLVMDIBuilderFinalize),
+    c"LLVMDIBuilderFinalize(Builder)\n--\n\nConstruct any deferred debug info descriptors.\n\nArgs:\n    Builder",
+);
+
+/// The arguments of a call of `LLVMDIBuilderFinalize`, converted in order.
+unsafe fn C_LLVMDIBuilderFinalize(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMDIBuilderFinalize.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIBuilderFinalize(py, rt::call::extract(x0, "Builder")?)?.into_ptr())
+}
+
 fn LLVMDIBuilderFinalize(py: Python<'_>, Builder: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderFinalize");
     let a_Builder = Builder.addr();
@@ -175,14 +283,30 @@ fn LLVMDIBuilderFinalize(py: Python<'_>, Builder: rt::PtrArg) -> PyResult<PyObje
     let __r = py.allow_threads(move || unsafe { __f(a_Builder) });
     Ok(py.None())
 }
-/// Finalize a specific subprogram.
-/// No new variables may be added to this subprogram afterwards.
-///
-/// Args:
-///     Builder
-///     Subprogram
-#[pyfunction]
-#[pyo3(signature = (Builder, Subprogram))]
+/// `LLVMDIBuilderFinalizeSubprogram` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIBuilderFinalizeSubprogram: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIBuilderFinalizeSubprogram",
+    "LLVMDIBuilderFinalizeSubprogram",
+    &["Builder", "Subprogram"],
+    rt::fastcall_entry!(C_LLVMDIBuilderFinalizeSubprogram),
+    c"LLVMDIBuilderFinalizeSubprogram(Builder, Subprogram)\n--\n\nFinalize a specific subprogram.\nNo new variables may be added to this subprogram afterwards.\n\nArgs:\n    Builder\n    Subprogram",
+);
+
+/// The arguments of a call of `LLVMDIBuilderFinalizeSubprogram`, converted in order.
+unsafe fn C_LLVMDIBuilderFinalizeSubprogram(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMDIBuilderFinalizeSubprogram.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIBuilderFinalizeSubprogram(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Subprogram")?)?.into_ptr())
+}
+
 fn LLVMDIBuilderFinalizeSubprogram(py: Python<'_>, Builder: rt::PtrArg, Subprogram: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderFinalizeSubprogram");
     let a_Builder = Builder.addr();
@@ -196,43 +320,30 @@ fn LLVMDIBuilderFinalizeSubprogram(py: Python<'_>, Builder: rt::PtrArg, Subprogr
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Subprogram) });
     Ok(py.None())
 }
-/// A CompileUnit provides an anchor for all debugging
-/// information generated during this instance of compilation.
-///
-/// Args:
-///     Builder
-///     Lang: Source programming language, eg.
-///     FileRef: File info.
-///     Producer: Identify the producer of debugging information
-///         and code.  Usually this is a compiler
-///         version string.
-///     ProducerLen: The length of the C string passed to \c Producer.
-///     isOptimized: A boolean flag which indicates whether optimization
-///         is enabled or not.
-///     Flags: This string lists command line options. This
-///         string is directly embedded in debug info
-///         output which may be used by a tool
-///         analyzing generated debugging information.
-///     FlagsLen: The length of the C string passed to \c Flags.
-///     RuntimeVer: This indicates runtime version for languages like
-///         Objective-C.
-///     SplitName: The name of the file that we'll split debug info
-///         out into.
-///     SplitNameLen: The length of the C string passed to \c SplitName.
-///     Kind: The kind of debug information to generate.
-///     DWOId: The DWOId if this is a split skeleton compile unit.
-///     SplitDebugInlining: Whether to emit inline debug info.
-///     DebugInfoForProfiling: Whether to emit extra debug info for
-///         profile collection.
-///     SysRoot: The Clang system root (value of -isysroot).
-///     SysRootLen: The length of the C string passed to \c SysRoot.
-///     SDK: The SDK. On Darwin, the last component of the sysroot.
-///     SDKLen: The length of the C string passed to \c SDK.
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueMetadata
-#[pyfunction]
-#[pyo3(signature = (Builder, Lang, FileRef, Producer, ProducerLen, isOptimized, Flags, FlagsLen, RuntimeVer, SplitName, SplitNameLen, Kind, DWOId, SplitDebugInlining, DebugInfoForProfiling, SysRoot, SysRootLen, SDK, SDKLen))]
+/// `LLVMDIBuilderCreateCompileUnit` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIBuilderCreateCompileUnit: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIBuilderCreateCompileUnit",
+    "LLVMDIBuilderCreateCompileUnit",
+    &["Builder", "Lang", "FileRef", "Producer", "ProducerLen", "isOptimized", "Flags", "FlagsLen", "RuntimeVer", "SplitName", "SplitNameLen", "Kind", "DWOId", "SplitDebugInlining", "DebugInfoForProfiling", "SysRoot", "SysRootLen", "SDK", "SDKLen"],
+    rt::fastcall_entry!(C_LLVMDIBuilderCreateCompileUnit),
+    c"LLVMDIBuilderCreateCompileUnit(Builder, Lang, FileRef, Producer, ProducerLen, isOptimized, Flags, FlagsLen, RuntimeVer, SplitName, SplitNameLen, Kind, DWOId, SplitDebugInlining, DebugInfoForProfiling, SysRoot, SysRootLen, SDK, SDKLen)\n--\n\nA CompileUnit provides an anchor for all debugging\ninformation generated during this instance of compilation.\n\nArgs:\n    Builder\n    Lang: Source programming language, eg.\n    FileRef: File info.\n    Producer: Identify the producer of debugging information\n        and code.  Usually this is a compiler\n        version string.\n    ProducerLen: The length of the C string passed to \\c Producer.\n    isOptimized: A boolean flag which indicates whether optimization\n        is enabled or not.\n    Flags: This string lists command line options. This\n        string is directly embedded in debug info\n        output which may be used by a tool\n        analyzing generated debugging information.\n    FlagsLen: The length of the C string passed to \\c Flags.\n    RuntimeVer: This indicates runtime version for languages like\n        Objective-C.\n    SplitName: The name of the file that we'll split debug info\n        out into.\n    SplitNameLen: The length of the C string passed to \\c SplitName.\n    Kind: The kind of debug information to generate.\n    DWOId: The DWOId if this is a split skeleton compile unit.\n    SplitDebugInlining: Whether to emit inline debug info.\n    DebugInfoForProfiling: Whether to emit extra debug info for\n        profile collection.\n    SysRoot: The Clang system root (value of -isysroot).\n    SysRootLen: The length of the C string passed to \\c SysRoot.\n    SDK: The SDK. On Darwin, the last component of the sysroot.\n    SDKLen: The length of the C string passed to \\c SDK.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+);
+
+/// The arguments of a call of `LLVMDIBuilderCreateCompileUnit`, converted in order.
+unsafe fn C_LLVMDIBuilderCreateCompileUnit(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18] =
+        unsafe { F_LLVMDIBuilderCreateCompileUnit.args::<19>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIBuilderCreateCompileUnit(py, rt::call::extract(x0, "Builder")?, &x1, rt::call::extract(x2, "FileRef")?, rt::call::extract(x3, "Producer")?, rt::call::extract(x4, "ProducerLen")?, rt::call::extract(x5, "isOptimized")?, rt::call::extract(x6, "Flags")?, rt::call::extract(x7, "FlagsLen")?, rt::call::extract(x8, "RuntimeVer")?, rt::call::extract(x9, "SplitName")?, rt::call::extract(x10, "SplitNameLen")?, &x11, rt::call::extract(x12, "DWOId")?, rt::call::extract(x13, "SplitDebugInlining")?, rt::call::extract(x14, "DebugInfoForProfiling")?, rt::call::extract(x15, "SysRoot")?, rt::call::extract(x16, "SysRootLen")?, rt::call::extract(x17, "SDK")?, rt::call::extract(x18, "SDKLen")?)?.into_ptr())
+}
+
 fn LLVMDIBuilderCreateCompileUnit(py: Python<'_>, Builder: rt::PtrArg, Lang: &Bound<'_, PyAny>, FileRef: rt::PtrArg, Producer: rt::CStrArg, ProducerLen: rt::CInt<u64>, isOptimized: rt::CInt<i32>, Flags: rt::CStrArg, FlagsLen: rt::CInt<u64>, RuntimeVer: rt::CInt<u32>, SplitName: rt::CStrArg, SplitNameLen: rt::CInt<u64>, Kind: &Bound<'_, PyAny>, DWOId: rt::CInt<u32>, SplitDebugInlining: rt::CInt<i32>, DebugInfoForProfiling: rt::CInt<i32>, SysRoot: rt::CStrArg, SysRootLen: rt::CInt<u64>, SDK: rt::CStrArg, SDKLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateCompileUnit");
     let a_Builder = Builder.addr();
@@ -263,19 +374,30 @@ fn LLVMDIBuilderCreateCompileUnit(py: Python<'_>, Builder: rt::PtrArg, Lang: &Bo
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Lang, a_FileRef, a_Producer, a_ProducerLen, a_isOptimized, a_Flags, a_FlagsLen, a_RuntimeVer, a_SplitName, a_SplitNameLen, a_Kind, a_DWOId, a_SplitDebugInlining, a_DebugInfoForProfiling, a_SysRoot, a_SysRootLen, a_SDK, a_SDKLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Create a file descriptor to hold debugging information for a file.
-///
-/// Args:
-///     Builder: The \c DIBuilder.
-///     Filename: File name.
-///     FilenameLen: The length of the C string passed to \c Filename.
-///     Directory: Directory.
-///     DirectoryLen: The length of the C string passed to \c Directory.
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueMetadata
-#[pyfunction]
-#[pyo3(signature = (Builder, Filename, FilenameLen, Directory, DirectoryLen))]
+/// `LLVMDIBuilderCreateFile` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIBuilderCreateFile: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIBuilderCreateFile",
+    "LLVMDIBuilderCreateFile",
+    &["Builder", "Filename", "FilenameLen", "Directory", "DirectoryLen"],
+    rt::fastcall_entry!(C_LLVMDIBuilderCreateFile),
+    c"LLVMDIBuilderCreateFile(Builder, Filename, FilenameLen, Directory, DirectoryLen)\n--\n\nCreate a file descriptor to hold debugging information for a file.\n\nArgs:\n    Builder: The \\c DIBuilder.\n    Filename: File name.\n    FilenameLen: The length of the C string passed to \\c Filename.\n    Directory: Directory.\n    DirectoryLen: The length of the C string passed to \\c Directory.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+);
+
+/// The arguments of a call of `LLVMDIBuilderCreateFile`, converted in order.
+unsafe fn C_LLVMDIBuilderCreateFile(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4] =
+        unsafe { F_LLVMDIBuilderCreateFile.args::<5>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIBuilderCreateFile(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Filename")?, rt::call::extract(x2, "FilenameLen")?, rt::call::extract(x3, "Directory")?, rt::call::extract(x4, "DirectoryLen")?)?.into_ptr())
+}
+
 fn LLVMDIBuilderCreateFile(py: Python<'_>, Builder: rt::PtrArg, Filename: rt::CStrArg, FilenameLen: rt::CInt<u64>, Directory: rt::CStrArg, DirectoryLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateFile");
     let a_Builder = Builder.addr();
@@ -292,25 +414,30 @@ fn LLVMDIBuilderCreateFile(py: Python<'_>, Builder: rt::PtrArg, Filename: rt::CS
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Filename, a_FilenameLen, a_Directory, a_DirectoryLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Creates a new descriptor for a module with the specified parent scope.
-///
-/// Args:
-///     Builder: The \c DIBuilder.
-///     ParentScope: The parent scope containing this module declaration.
-///     Name: Module name.
-///     NameLen: The length of the C string passed to \c Name.
-///     ConfigMacros: A space-separated shell-quoted list of -D macro
-///         definitions as they would appear on a command line.
-///     ConfigMacrosLen: The length of the C string passed to \c ConfigMacros.
-///     IncludePath: The path to the module map file.
-///     IncludePathLen: The length of the C string passed to \c IncludePath.
-///     APINotesFile: The path to an API notes file for the module.
-///     APINotesFileLen: The length of the C string passed to \c APINotestFile.
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueMetadata
-#[pyfunction]
-#[pyo3(signature = (Builder, ParentScope, Name, NameLen, ConfigMacros, ConfigMacrosLen, IncludePath, IncludePathLen, APINotesFile, APINotesFileLen))]
+/// `LLVMDIBuilderCreateModule` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIBuilderCreateModule: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIBuilderCreateModule",
+    "LLVMDIBuilderCreateModule",
+    &["Builder", "ParentScope", "Name", "NameLen", "ConfigMacros", "ConfigMacrosLen", "IncludePath", "IncludePathLen", "APINotesFile", "APINotesFileLen"],
+    rt::fastcall_entry!(C_LLVMDIBuilderCreateModule),
+    c"LLVMDIBuilderCreateModule(Builder, ParentScope, Name, NameLen, ConfigMacros, ConfigMacrosLen, IncludePath, IncludePathLen, APINotesFile, APINotesFileLen)\n--\n\nCreates a new descriptor for a module with the specified parent scope.\n\nArgs:\n    Builder: The \\c DIBuilder.\n    ParentScope: The parent scope containing this module declaration.\n    Name: Module name.\n    NameLen: The length of the C string passed to \\c Name.\n    ConfigMacros: A space-separated shell-quoted list of -D macro\n        definitions as they would appear on a command line.\n    ConfigMacrosLen: The length of the C string passed to \\c ConfigMacros.\n    IncludePath: The path to the module map file.\n    IncludePathLen: The length of the C string passed to \\c IncludePath.\n    APINotesFile: The path to an API notes file for the module.\n    APINotesFileLen: The length of the C string passed to \\c APINotestFile.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+);
+
+/// The arguments of a call of `LLVMDIBuilderCreateModule`, converted in order.
+unsafe fn C_LLVMDIBuilderCreateModule(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9] =
+        unsafe { F_LLVMDIBuilderCreateModule.args::<10>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIBuilderCreateModule(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "ParentScope")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "ConfigMacros")?, rt::call::extract(x5, "ConfigMacrosLen")?, rt::call::extract(x6, "IncludePath")?, rt::call::extract(x7, "IncludePathLen")?, rt::call::extract(x8, "APINotesFile")?, rt::call::extract(x9, "APINotesFileLen")?)?.into_ptr())
+}
+
 fn LLVMDIBuilderCreateModule(py: Python<'_>, Builder: rt::PtrArg, ParentScope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, ConfigMacros: rt::CStrArg, ConfigMacrosLen: rt::CInt<u64>, IncludePath: rt::CStrArg, IncludePathLen: rt::CInt<u64>, APINotesFile: rt::CStrArg, APINotesFileLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateModule");
     let a_Builder = Builder.addr();
@@ -332,20 +459,30 @@ fn LLVMDIBuilderCreateModule(py: Python<'_>, Builder: rt::PtrArg, ParentScope: r
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_ParentScope, a_Name, a_NameLen, a_ConfigMacros, a_ConfigMacrosLen, a_IncludePath, a_IncludePathLen, a_APINotesFile, a_APINotesFileLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Creates a new descriptor for a namespace with the specified parent scope.
-///
-/// Args:
-///     Builder: The \c DIBuilder.
-///     ParentScope: The parent scope containing this module declaration.
-///     Name: NameSpace name.
-///     NameLen: The length of the C string passed to \c Name.
-///     ExportSymbols: Whether or not the namespace exports symbols, e.g.
-///         this is true of C++ inline namespaces.
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueMetadata
-#[pyfunction]
-#[pyo3(signature = (Builder, ParentScope, Name, NameLen, ExportSymbols))]
+/// `LLVMDIBuilderCreateNameSpace` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIBuilderCreateNameSpace: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIBuilderCreateNameSpace",
+    "LLVMDIBuilderCreateNameSpace",
+    &["Builder", "ParentScope", "Name", "NameLen", "ExportSymbols"],
+    rt::fastcall_entry!(C_LLVMDIBuilderCreateNameSpace),
+    c"LLVMDIBuilderCreateNameSpace(Builder, ParentScope, Name, NameLen, ExportSymbols)\n--\n\nCreates a new descriptor for a namespace with the specified parent scope.\n\nArgs:\n    Builder: The \\c DIBuilder.\n    ParentScope: The parent scope containing this module declaration.\n    Name: NameSpace name.\n    NameLen: The length of the C string passed to \\c Name.\n    ExportSymbols: Whether or not the namespace exports symbols, e.g.\n        this is true of C++ inline namespaces.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+);
+
+/// The arguments of a call of `LLVMDIBuilderCreateNameSpace`, converted in order.
+unsafe fn C_LLVMDIBuilderCreateNameSpace(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4] =
+        unsafe { F_LLVMDIBuilderCreateNameSpace.args::<5>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIBuilderCreateNameSpace(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "ParentScope")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "ExportSymbols")?)?.into_ptr())
+}
+
 fn LLVMDIBuilderCreateNameSpace(py: Python<'_>, Builder: rt::PtrArg, ParentScope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, ExportSymbols: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateNameSpace");
     let a_Builder = Builder.addr();
@@ -362,29 +499,30 @@ fn LLVMDIBuilderCreateNameSpace(py: Python<'_>, Builder: rt::PtrArg, ParentScope
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_ParentScope, a_Name, a_NameLen, a_ExportSymbols) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Create a new descriptor for the specified subprogram.
-///
-/// Args:
-///     Builder: The \c DIBuilder.
-///     Scope: Function scope.
-///     Name: Function name.
-///     NameLen: Length of enumeration name.
-///     LinkageName: Mangled function name.
-///     LinkageNameLen: Length of linkage name.
-///     File: File where this variable is defined.
-///     LineNo: Line number.
-///     Ty: Function type.
-///     IsLocalToUnit: True if this function is not externally visible.
-///     IsDefinition: True if this is a function definition.
-///     ScopeLine: Set to the beginning of the scope this starts
-///     Flags: E.g.: \c LLVMDIFlagLValueReference. These flags are
-///         used to emit dwarf attributes.
-///     IsOptimized: True if optimization is ON.
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueMetadata
-#[pyfunction]
-#[pyo3(signature = (Builder, Scope, Name, NameLen, LinkageName, LinkageNameLen, File, LineNo, Ty, IsLocalToUnit, IsDefinition, ScopeLine, Flags, IsOptimized))]
+/// `LLVMDIBuilderCreateFunction` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIBuilderCreateFunction: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIBuilderCreateFunction",
+    "LLVMDIBuilderCreateFunction",
+    &["Builder", "Scope", "Name", "NameLen", "LinkageName", "LinkageNameLen", "File", "LineNo", "Ty", "IsLocalToUnit", "IsDefinition", "ScopeLine", "Flags", "IsOptimized"],
+    rt::fastcall_entry!(C_LLVMDIBuilderCreateFunction),
+    c"LLVMDIBuilderCreateFunction(Builder, Scope, Name, NameLen, LinkageName, LinkageNameLen, File, LineNo, Ty, IsLocalToUnit, IsDefinition, ScopeLine, Flags, IsOptimized)\n--\n\nCreate a new descriptor for the specified subprogram.\n\nArgs:\n    Builder: The \\c DIBuilder.\n    Scope: Function scope.\n    Name: Function name.\n    NameLen: Length of enumeration name.\n    LinkageName: Mangled function name.\n    LinkageNameLen: Length of linkage name.\n    File: File where this variable is defined.\n    LineNo: Line number.\n    Ty: Function type.\n    IsLocalToUnit: True if this function is not externally visible.\n    IsDefinition: True if this is a function definition.\n    ScopeLine: Set to the beginning of the scope this starts\n    Flags: E.g.: \\c LLVMDIFlagLValueReference. These flags are\n        used to emit dwarf attributes.\n    IsOptimized: True if optimization is ON.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+);
+
+/// The arguments of a call of `LLVMDIBuilderCreateFunction`, converted in order.
+unsafe fn C_LLVMDIBuilderCreateFunction(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13] =
+        unsafe { F_LLVMDIBuilderCreateFunction.args::<14>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIBuilderCreateFunction(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "LinkageName")?, rt::call::extract(x5, "LinkageNameLen")?, rt::call::extract(x6, "File")?, rt::call::extract(x7, "LineNo")?, rt::call::extract(x8, "Ty")?, rt::call::extract(x9, "IsLocalToUnit")?, rt::call::extract(x10, "IsDefinition")?, rt::call::extract(x11, "ScopeLine")?, &x12, rt::call::extract(x13, "IsOptimized")?)?.into_ptr())
+}
+
 fn LLVMDIBuilderCreateFunction(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, LinkageName: rt::CStrArg, LinkageNameLen: rt::CInt<u64>, File: rt::PtrArg, LineNo: rt::CInt<u32>, Ty: rt::PtrArg, IsLocalToUnit: rt::CInt<i32>, IsDefinition: rt::CInt<i32>, ScopeLine: rt::CInt<u32>, Flags: &Bound<'_, PyAny>, IsOptimized: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateFunction");
     let a_Builder = Builder.addr();
@@ -410,19 +548,30 @@ fn LLVMDIBuilderCreateFunction(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::P
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Name, a_NameLen, a_LinkageName, a_LinkageNameLen, a_File, a_LineNo, a_Ty, a_IsLocalToUnit, a_IsDefinition, a_ScopeLine, a_Flags, a_IsOptimized) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Create a descriptor for a lexical block with the specified parent context.
-///
-/// Args:
-///     Builder: The \c DIBuilder.
-///     Scope: Parent lexical block.
-///     File: Source file.
-///     Line: The line in the source file.
-///     Column: The column in the source file.
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueMetadata
-#[pyfunction]
-#[pyo3(signature = (Builder, Scope, File, Line, Column))]
+/// `LLVMDIBuilderCreateLexicalBlock` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIBuilderCreateLexicalBlock: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIBuilderCreateLexicalBlock",
+    "LLVMDIBuilderCreateLexicalBlock",
+    &["Builder", "Scope", "File", "Line", "Column"],
+    rt::fastcall_entry!(C_LLVMDIBuilderCreateLexicalBlock),
+    c"LLVMDIBuilderCreateLexicalBlock(Builder, Scope, File, Line, Column)\n--\n\nCreate a descriptor for a lexical block with the specified parent context.\n\nArgs:\n    Builder: The \\c DIBuilder.\n    Scope: Parent lexical block.\n    File: Source file.\n    Line: The line in the source file.\n    Column: The column in the source file.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+);
+
+/// The arguments of a call of `LLVMDIBuilderCreateLexicalBlock`, converted in order.
+unsafe fn C_LLVMDIBuilderCreateLexicalBlock(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4] =
+        unsafe { F_LLVMDIBuilderCreateLexicalBlock.args::<5>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIBuilderCreateLexicalBlock(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "File")?, rt::call::extract(x3, "Line")?, rt::call::extract(x4, "Column")?)?.into_ptr())
+}
+
 fn LLVMDIBuilderCreateLexicalBlock(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, File: rt::PtrArg, Line: rt::CInt<u32>, Column: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateLexicalBlock");
     let a_Builder = Builder.addr();
@@ -439,18 +588,30 @@ fn LLVMDIBuilderCreateLexicalBlock(py: Python<'_>, Builder: rt::PtrArg, Scope: r
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_File, a_Line, a_Column) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Create a descriptor for a lexical block with a new file attached.
-///
-/// Args:
-///     Builder: The \c DIBuilder.
-///     Scope: Lexical block.
-///     File: Source file.
-///     Discriminator: DWARF path discriminator value.
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueMetadata
-#[pyfunction]
-#[pyo3(signature = (Builder, Scope, File, Discriminator))]
+/// `LLVMDIBuilderCreateLexicalBlockFile` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIBuilderCreateLexicalBlockFile: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIBuilderCreateLexicalBlockFile",
+    "LLVMDIBuilderCreateLexicalBlockFile",
+    &["Builder", "Scope", "File", "Discriminator"],
+    rt::fastcall_entry!(C_LLVMDIBuilderCreateLexicalBlockFile),
+    c"LLVMDIBuilderCreateLexicalBlockFile(Builder, Scope, File, Discriminator)\n--\n\nCreate a descriptor for a lexical block with a new file attached.\n\nArgs:\n    Builder: The \\c DIBuilder.\n    Scope: Lexical block.\n    File: Source file.\n    Discriminator: DWARF path discriminator value.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+);
+
+/// The arguments of a call of `LLVMDIBuilderCreateLexicalBlockFile`, converted in order.
+unsafe fn C_LLVMDIBuilderCreateLexicalBlockFile(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_LLVMDIBuilderCreateLexicalBlockFile.args::<4>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIBuilderCreateLexicalBlockFile(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "File")?, rt::call::extract(x3, "Discriminator")?)?.into_ptr())
+}
+
 fn LLVMDIBuilderCreateLexicalBlockFile(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, File: rt::PtrArg, Discriminator: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateLexicalBlockFile");
     let a_Builder = Builder.addr();
@@ -466,20 +627,30 @@ fn LLVMDIBuilderCreateLexicalBlockFile(py: Python<'_>, Builder: rt::PtrArg, Scop
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_File, a_Discriminator) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Create a descriptor for an imported namespace. Suitable for e.g. C++
-/// using declarations.
-///
-/// Args:
-///     Builder: The \c DIBuilder.
-///     Scope: The scope this module is imported into
-///     NS
-///     File: File where the declaration is located.
-///     Line: Line number of the declaration.
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueMetadata
-#[pyfunction]
-#[pyo3(signature = (Builder, Scope, NS, File, Line))]
+/// `LLVMDIBuilderCreateImportedModuleFromNamespace` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIBuilderCreateImportedModuleFromNamespace: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIBuilderCreateImportedModuleFromNamespace",
+    "LLVMDIBuilderCreateImportedModuleFromNamespace",
+    &["Builder", "Scope", "NS", "File", "Line"],
+    rt::fastcall_entry!(C_LLVMDIBuilderCreateImportedModuleFromNamespace),
+    c"LLVMDIBuilderCreateImportedModuleFromNamespace(Builder, Scope, NS, File, Line)\n--\n\nCreate a descriptor for an imported namespace. Suitable for e.g. C++\nusing declarations.\n\nArgs:\n    Builder: The \\c DIBuilder.\n    Scope: The scope this module is imported into\n    NS\n    File: File where the declaration is located.\n    Line: Line number of the declaration.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+);
+
+/// The arguments of a call of `LLVMDIBuilderCreateImportedModuleFromNamespace`, converted in order.
+unsafe fn C_LLVMDIBuilderCreateImportedModuleFromNamespace(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4] =
+        unsafe { F_LLVMDIBuilderCreateImportedModuleFromNamespace.args::<5>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIBuilderCreateImportedModuleFromNamespace(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "NS")?, rt::call::extract(x3, "File")?, rt::call::extract(x4, "Line")?)?.into_ptr())
+}
+
 fn LLVMDIBuilderCreateImportedModuleFromNamespace(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, NS: rt::PtrArg, File: rt::PtrArg, Line: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateImportedModuleFromNamespace");
     let a_Builder = Builder.addr();
@@ -496,22 +667,30 @@ fn LLVMDIBuilderCreateImportedModuleFromNamespace(py: Python<'_>, Builder: rt::P
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_NS, a_File, a_Line) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Create a descriptor for an imported module that aliases another
-/// imported entity descriptor.
-///
-/// Args:
-///     Builder: The \c DIBuilder.
-///     Scope: The scope this module is imported into
-///     ImportedEntity: Previous imported entity to alias.
-///     File: File where the declaration is located.
-///     Line: Line number of the declaration.
-///     Elements: Renamed elements.
-///     NumElements: Number of renamed elements.
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueMetadata
-#[pyfunction]
-#[pyo3(signature = (Builder, Scope, ImportedEntity, File, Line, Elements, NumElements))]
+/// `LLVMDIBuilderCreateImportedModuleFromAlias` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIBuilderCreateImportedModuleFromAlias: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIBuilderCreateImportedModuleFromAlias",
+    "LLVMDIBuilderCreateImportedModuleFromAlias",
+    &["Builder", "Scope", "ImportedEntity", "File", "Line", "Elements", "NumElements"],
+    rt::fastcall_entry!(C_LLVMDIBuilderCreateImportedModuleFromAlias),
+    c"LLVMDIBuilderCreateImportedModuleFromAlias(Builder, Scope, ImportedEntity, File, Line, Elements, NumElements)\n--\n\nCreate a descriptor for an imported module that aliases another\nimported entity descriptor.\n\nArgs:\n    Builder: The \\c DIBuilder.\n    Scope: The scope this module is imported into\n    ImportedEntity: Previous imported entity to alias.\n    File: File where the declaration is located.\n    Line: Line number of the declaration.\n    Elements: Renamed elements.\n    NumElements: Number of renamed elements.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+);
+
+/// The arguments of a call of `LLVMDIBuilderCreateImportedModuleFromAlias`, converted in order.
+unsafe fn C_LLVMDIBuilderCreateImportedModuleFromAlias(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6] =
+        unsafe { F_LLVMDIBuilderCreateImportedModuleFromAlias.args::<7>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIBuilderCreateImportedModuleFromAlias(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "ImportedEntity")?, rt::call::extract(x3, "File")?, rt::call::extract(x4, "Line")?, &x5, rt::call::extract(x6, "NumElements")?)?.into_ptr())
+}
+
 fn LLVMDIBuilderCreateImportedModuleFromAlias(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, ImportedEntity: rt::PtrArg, File: rt::PtrArg, Line: rt::CInt<u32>, Elements: &Bound<'_, PyAny>, NumElements: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateImportedModuleFromAlias");
     let a_Builder = Builder.addr();
@@ -531,21 +710,30 @@ fn LLVMDIBuilderCreateImportedModuleFromAlias(py: Python<'_>, Builder: rt::PtrAr
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_ImportedEntity, a_File, a_Line, a_Elements, a_NumElements) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Create a descriptor for an imported module.
-///
-/// Args:
-///     Builder: The \c DIBuilder.
-///     Scope: The scope this module is imported into
-///     M: The module being imported here
-///     File: File where the declaration is located.
-///     Line: Line number of the declaration.
-///     Elements: Renamed elements.
-///     NumElements: Number of renamed elements.
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueMetadata
-#[pyfunction]
-#[pyo3(signature = (Builder, Scope, M, File, Line, Elements, NumElements))]
+/// `LLVMDIBuilderCreateImportedModuleFromModule` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIBuilderCreateImportedModuleFromModule: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIBuilderCreateImportedModuleFromModule",
+    "LLVMDIBuilderCreateImportedModuleFromModule",
+    &["Builder", "Scope", "M", "File", "Line", "Elements", "NumElements"],
+    rt::fastcall_entry!(C_LLVMDIBuilderCreateImportedModuleFromModule),
+    c"LLVMDIBuilderCreateImportedModuleFromModule(Builder, Scope, M, File, Line, Elements, NumElements)\n--\n\nCreate a descriptor for an imported module.\n\nArgs:\n    Builder: The \\c DIBuilder.\n    Scope: The scope this module is imported into\n    M: The module being imported here\n    File: File where the declaration is located.\n    Line: Line number of the declaration.\n    Elements: Renamed elements.\n    NumElements: Number of renamed elements.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+);
+
+/// The arguments of a call of `LLVMDIBuilderCreateImportedModuleFromModule`, converted in order.
+unsafe fn C_LLVMDIBuilderCreateImportedModuleFromModule(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6] =
+        unsafe { F_LLVMDIBuilderCreateImportedModuleFromModule.args::<7>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIBuilderCreateImportedModuleFromModule(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "M")?, rt::call::extract(x3, "File")?, rt::call::extract(x4, "Line")?, &x5, rt::call::extract(x6, "NumElements")?)?.into_ptr())
+}
+
 fn LLVMDIBuilderCreateImportedModuleFromModule(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, M: rt::PtrArg, File: rt::PtrArg, Line: rt::CInt<u32>, Elements: &Bound<'_, PyAny>, NumElements: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateImportedModuleFromModule");
     let a_Builder = Builder.addr();
@@ -565,26 +753,30 @@ fn LLVMDIBuilderCreateImportedModuleFromModule(py: Python<'_>, Builder: rt::PtrA
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_M, a_File, a_Line, a_Elements, a_NumElements) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Create a descriptor for an imported function, type, or variable.  Suitable
-/// for e.g. FORTRAN-style USE declarations.
-///
-/// Args:
-///     Builder: The DIBuilder.
-///     Scope: The scope this module is imported into.
-///     Decl: The declaration (or definition) of a function, type,
-///         or variable.
-///     File: File where the declaration is located.
-///     Line: Line number of the declaration.
-///     Name: A name that uniquely identifies this imported
-///         declaration.
-///     NameLen: The length of the C string passed to \c Name.
-///     Elements: Renamed elements.
-///     NumElements: Number of renamed elements.
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueMetadata
-#[pyfunction]
-#[pyo3(signature = (Builder, Scope, Decl, File, Line, Name, NameLen, Elements, NumElements))]
+/// `LLVMDIBuilderCreateImportedDeclaration` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIBuilderCreateImportedDeclaration: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIBuilderCreateImportedDeclaration",
+    "LLVMDIBuilderCreateImportedDeclaration",
+    &["Builder", "Scope", "Decl", "File", "Line", "Name", "NameLen", "Elements", "NumElements"],
+    rt::fastcall_entry!(C_LLVMDIBuilderCreateImportedDeclaration),
+    c"LLVMDIBuilderCreateImportedDeclaration(Builder, Scope, Decl, File, Line, Name, NameLen, Elements, NumElements)\n--\n\nCreate a descriptor for an imported function, type, or variable.  Suitable\nfor e.g. FORTRAN-style USE declarations.\n\nArgs:\n    Builder: The DIBuilder.\n    Scope: The scope this module is imported into.\n    Decl: The declaration (or definition) of a function, type,\n        or variable.\n    File: File where the declaration is located.\n    Line: Line number of the declaration.\n    Name: A name that uniquely identifies this imported\n        declaration.\n    NameLen: The length of the C string passed to \\c Name.\n    Elements: Renamed elements.\n    NumElements: Number of renamed elements.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+);
+
+/// The arguments of a call of `LLVMDIBuilderCreateImportedDeclaration`, converted in order.
+unsafe fn C_LLVMDIBuilderCreateImportedDeclaration(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8] =
+        unsafe { F_LLVMDIBuilderCreateImportedDeclaration.args::<9>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIBuilderCreateImportedDeclaration(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "Decl")?, rt::call::extract(x3, "File")?, rt::call::extract(x4, "Line")?, rt::call::extract(x5, "Name")?, rt::call::extract(x6, "NameLen")?, &x7, rt::call::extract(x8, "NumElements")?)?.into_ptr())
+}
+
 fn LLVMDIBuilderCreateImportedDeclaration(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Decl: rt::PtrArg, File: rt::PtrArg, Line: rt::CInt<u32>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, Elements: &Bound<'_, PyAny>, NumElements: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateImportedDeclaration");
     let a_Builder = Builder.addr();
@@ -606,22 +798,30 @@ fn LLVMDIBuilderCreateImportedDeclaration(py: Python<'_>, Builder: rt::PtrArg, S
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Decl, a_File, a_Line, a_Name, a_NameLen, a_Elements, a_NumElements) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Creates a new DebugLocation that describes a source location.
-/// Note: If the item to which this location is attached cannot be
-/// attributed to a source line, pass 0 for the line and column.
-///
-/// Args:
-///     Ctx
-///     Line: The line in the source file.
-///     Column: The column in the source file.
-///     Scope: The scope in which the location resides.
-///     InlinedAt: The scope where this location was inlined, if at all.
-///         (optional).
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueMetadata
-#[pyfunction]
-#[pyo3(signature = (Ctx, Line, Column, Scope, InlinedAt))]
+/// `LLVMDIBuilderCreateDebugLocation` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIBuilderCreateDebugLocation: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIBuilderCreateDebugLocation",
+    "LLVMDIBuilderCreateDebugLocation",
+    &["Ctx", "Line", "Column", "Scope", "InlinedAt"],
+    rt::fastcall_entry!(C_LLVMDIBuilderCreateDebugLocation),
+    c"LLVMDIBuilderCreateDebugLocation(Ctx, Line, Column, Scope, InlinedAt)\n--\n\nCreates a new DebugLocation that describes a source location.\nNote: If the item to which this location is attached cannot be\nattributed to a source line, pass 0 for the line and column.\n\nArgs:\n    Ctx\n    Line: The line in the source file.\n    Column: The column in the source file.\n    Scope: The scope in which the location resides.\n    InlinedAt: The scope where this location was inlined, if at all.\n        (optional).\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+);
+
+/// The arguments of a call of `LLVMDIBuilderCreateDebugLocation`, converted in order.
+unsafe fn C_LLVMDIBuilderCreateDebugLocation(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4] =
+        unsafe { F_LLVMDIBuilderCreateDebugLocation.args::<5>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIBuilderCreateDebugLocation(py, rt::call::extract(x0, "Ctx")?, rt::call::extract(x1, "Line")?, rt::call::extract(x2, "Column")?, rt::call::extract(x3, "Scope")?, rt::call::extract(x4, "InlinedAt")?)?.into_ptr())
+}
+
 fn LLVMDIBuilderCreateDebugLocation(py: Python<'_>, Ctx: rt::PtrArg, Line: rt::CInt<u32>, Column: rt::CInt<u32>, Scope: rt::PtrArg, InlinedAt: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateDebugLocation");
     let a_Ctx = Ctx.addr();
@@ -638,17 +838,30 @@ fn LLVMDIBuilderCreateDebugLocation(py: Python<'_>, Ctx: rt::PtrArg, Line: rt::C
     let __r = py.allow_threads(move || unsafe { __f(a_Ctx, a_Line, a_Column, a_Scope, a_InlinedAt) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Get the line number of this debug location.
-///
-/// See: DILocation::getLine()
-///
-/// Args:
-///     Location: The debug location.
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (Location))]
+/// `LLVMDILocationGetLine` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDILocationGetLine: rt::call::Function = rt::call::Function::new(
+    c"LLVMDILocationGetLine",
+    "LLVMDILocationGetLine",
+    &["Location"],
+    rt::fastcall_entry!(C_LLVMDILocationGetLine),
+    c"LLVMDILocationGetLine(Location)\n--\n\nGet the line number of this debug location.\n\nSee: DILocation::getLine()\n\nArgs:\n    Location: The debug location.\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `LLVMDILocationGetLine`, converted in order.
+unsafe fn C_LLVMDILocationGetLine(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMDILocationGetLine.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMDILocationGetLine(py, rt::call::extract(x0, "Location")?)?.into_ptr())
+}
+
 fn LLVMDILocationGetLine(py: Python<'_>, Location: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDILocationGetLine");
     let a_Location = Location.addr();
@@ -661,17 +874,30 @@ fn LLVMDILocationGetLine(py: Python<'_>, Location: rt::PtrArg) -> PyResult<PyObj
     let __r = py.allow_threads(move || unsafe { __f(a_Location) });
     Ok(rt::obj(py, __r)?)
 }
-/// Get the column number of this debug location.
-///
-/// See: DILocation::getColumn()
-///
-/// Args:
-///     Location: The debug location.
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (Location))]
+/// `LLVMDILocationGetColumn` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDILocationGetColumn: rt::call::Function = rt::call::Function::new(
+    c"LLVMDILocationGetColumn",
+    "LLVMDILocationGetColumn",
+    &["Location"],
+    rt::fastcall_entry!(C_LLVMDILocationGetColumn),
+    c"LLVMDILocationGetColumn(Location)\n--\n\nGet the column number of this debug location.\n\nSee: DILocation::getColumn()\n\nArgs:\n    Location: The debug location.\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `LLVMDILocationGetColumn`, converted in order.
+unsafe fn C_LLVMDILocationGetColumn(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMDILocationGetColumn.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMDILocationGetColumn(py, rt::call::extract(x0, "Location")?)?.into_ptr())
+}
+
 fn LLVMDILocationGetColumn(py: Python<'_>, Location: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDILocationGetColumn");
     let a_Location = Location.addr();
@@ -684,17 +910,30 @@ fn LLVMDILocationGetColumn(py: Python<'_>, Location: rt::PtrArg) -> PyResult<PyO
     let __r = py.allow_threads(move || unsafe { __f(a_Location) });
     Ok(rt::obj(py, __r)?)
 }
-/// Get the local scope associated with this debug location.
-///
-/// See: DILocation::getScope()
-///
-/// Args:
-///     Location: The debug location.
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueMetadata
-#[pyfunction]
-#[pyo3(signature = (Location))]
+/// `LLVMDILocationGetScope` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDILocationGetScope: rt::call::Function = rt::call::Function::new(
+    c"LLVMDILocationGetScope",
+    "LLVMDILocationGetScope",
+    &["Location"],
+    rt::fastcall_entry!(C_LLVMDILocationGetScope),
+    c"LLVMDILocationGetScope(Location)\n--\n\nGet the local scope associated with this debug location.\n\nSee: DILocation::getScope()\n\nArgs:\n    Location: The debug location.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+);
+
+/// The arguments of a call of `LLVMDILocationGetScope`, converted in order.
+unsafe fn C_LLVMDILocationGetScope(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMDILocationGetScope.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMDILocationGetScope(py, rt::call::extract(x0, "Location")?)?.into_ptr())
+}
+
 fn LLVMDILocationGetScope(py: Python<'_>, Location: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDILocationGetScope");
     let a_Location = Location.addr();
@@ -707,17 +946,30 @@ fn LLVMDILocationGetScope(py: Python<'_>, Location: rt::PtrArg) -> PyResult<PyOb
     let __r = py.allow_threads(move || unsafe { __f(a_Location) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Get the "inline at" location associated with this debug location.
-///
-/// See: DILocation::getInlinedAt()
-///
-/// Args:
-///     Location: The debug location.
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueMetadata
-#[pyfunction]
-#[pyo3(signature = (Location))]
+/// `LLVMDILocationGetInlinedAt` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDILocationGetInlinedAt: rt::call::Function = rt::call::Function::new(
+    c"LLVMDILocationGetInlinedAt",
+    "LLVMDILocationGetInlinedAt",
+    &["Location"],
+    rt::fastcall_entry!(C_LLVMDILocationGetInlinedAt),
+    c"LLVMDILocationGetInlinedAt(Location)\n--\n\nGet the \"inline at\" location associated with this debug location.\n\nSee: DILocation::getInlinedAt()\n\nArgs:\n    Location: The debug location.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+);
+
+/// The arguments of a call of `LLVMDILocationGetInlinedAt`, converted in order.
+unsafe fn C_LLVMDILocationGetInlinedAt(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMDILocationGetInlinedAt.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMDILocationGetInlinedAt(py, rt::call::extract(x0, "Location")?)?.into_ptr())
+}
+
 fn LLVMDILocationGetInlinedAt(py: Python<'_>, Location: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDILocationGetInlinedAt");
     let a_Location = Location.addr();
@@ -730,17 +982,30 @@ fn LLVMDILocationGetInlinedAt(py: Python<'_>, Location: rt::PtrArg) -> PyResult<
     let __r = py.allow_threads(move || unsafe { __f(a_Location) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Get the metadata of the file associated with a given scope.
-///
-/// See: DIScope::getFile()
-///
-/// Args:
-///     Scope: The scope object.
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueMetadata
-#[pyfunction]
-#[pyo3(signature = (Scope))]
+/// `LLVMDIScopeGetFile` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIScopeGetFile: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIScopeGetFile",
+    "LLVMDIScopeGetFile",
+    &["Scope"],
+    rt::fastcall_entry!(C_LLVMDIScopeGetFile),
+    c"LLVMDIScopeGetFile(Scope)\n--\n\nGet the metadata of the file associated with a given scope.\n\nSee: DIScope::getFile()\n\nArgs:\n    Scope: The scope object.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+);
+
+/// The arguments of a call of `LLVMDIScopeGetFile`, converted in order.
+unsafe fn C_LLVMDIScopeGetFile(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMDIScopeGetFile.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIScopeGetFile(py, rt::call::extract(x0, "Scope")?)?.into_ptr())
+}
+
 fn LLVMDIScopeGetFile(py: Python<'_>, Scope: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIScopeGetFile");
     let a_Scope = Scope.addr();
@@ -753,18 +1018,30 @@ fn LLVMDIScopeGetFile(py: Python<'_>, Scope: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_Scope) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Get the directory of a given file.
-///
-/// See: DIFile::getDirectory()
-///
-/// Args:
-///     File: The file object.
-///
-/// Returns: a tuple of 2 item(s):
-///     bytes
-///     Len: int
-#[pyfunction]
-#[pyo3(signature = (File))]
+/// `LLVMDIFileGetDirectory` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIFileGetDirectory: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIFileGetDirectory",
+    "LLVMDIFileGetDirectory",
+    &["File"],
+    rt::fastcall_entry!(C_LLVMDIFileGetDirectory),
+    c"LLVMDIFileGetDirectory(File)\n--\n\nGet the directory of a given file.\n\nSee: DIFile::getDirectory()\n\nArgs:\n    File: The file object.\n\nReturns: a tuple of 2 item(s):\n    bytes\n    Len: int",
+);
+
+/// The arguments of a call of `LLVMDIFileGetDirectory`, converted in order.
+unsafe fn C_LLVMDIFileGetDirectory(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMDIFileGetDirectory.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIFileGetDirectory(py, rt::call::extract(x0, "File")?)?.into_ptr())
+}
+
 fn LLVMDIFileGetDirectory(py: Python<'_>, File: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIFileGetDirectory");
     let a_File = File.addr();
@@ -779,18 +1056,30 @@ fn LLVMDIFileGetDirectory(py: Python<'_>, File: rt::PtrArg) -> PyResult<PyObject
     let __r = py.allow_threads(move || unsafe { __f(a_File, a_Len) });
     rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Len)?])
 }
-/// Get the name of a given file.
-///
-/// See: DIFile::getFilename()
-///
-/// Args:
-///     File: The file object.
-///
-/// Returns: a tuple of 2 item(s):
-///     bytes
-///     Len: int
-#[pyfunction]
-#[pyo3(signature = (File))]
+/// `LLVMDIFileGetFilename` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIFileGetFilename: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIFileGetFilename",
+    "LLVMDIFileGetFilename",
+    &["File"],
+    rt::fastcall_entry!(C_LLVMDIFileGetFilename),
+    c"LLVMDIFileGetFilename(File)\n--\n\nGet the name of a given file.\n\nSee: DIFile::getFilename()\n\nArgs:\n    File: The file object.\n\nReturns: a tuple of 2 item(s):\n    bytes\n    Len: int",
+);
+
+/// The arguments of a call of `LLVMDIFileGetFilename`, converted in order.
+unsafe fn C_LLVMDIFileGetFilename(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMDIFileGetFilename.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIFileGetFilename(py, rt::call::extract(x0, "File")?)?.into_ptr())
+}
+
 fn LLVMDIFileGetFilename(py: Python<'_>, File: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIFileGetFilename");
     let a_File = File.addr();
@@ -805,18 +1094,30 @@ fn LLVMDIFileGetFilename(py: Python<'_>, File: rt::PtrArg) -> PyResult<PyObject>
     let __r = py.allow_threads(move || unsafe { __f(a_File, a_Len) });
     rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Len)?])
 }
-/// Get the source of a given file.
-///
-/// See: DIFile::getSource()
-///
-/// Args:
-///     File: The file object.
-///
-/// Returns: a tuple of 2 item(s):
-///     bytes
-///     Len: int
-#[pyfunction]
-#[pyo3(signature = (File))]
+/// `LLVMDIFileGetSource` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIFileGetSource: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIFileGetSource",
+    "LLVMDIFileGetSource",
+    &["File"],
+    rt::fastcall_entry!(C_LLVMDIFileGetSource),
+    c"LLVMDIFileGetSource(File)\n--\n\nGet the source of a given file.\n\nSee: DIFile::getSource()\n\nArgs:\n    File: The file object.\n\nReturns: a tuple of 2 item(s):\n    bytes\n    Len: int",
+);
+
+/// The arguments of a call of `LLVMDIFileGetSource`, converted in order.
+unsafe fn C_LLVMDIFileGetSource(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMDIFileGetSource.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIFileGetSource(py, rt::call::extract(x0, "File")?)?.into_ptr())
+}
+
 fn LLVMDIFileGetSource(py: Python<'_>, File: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIFileGetSource");
     let a_File = File.addr();
@@ -831,17 +1132,30 @@ fn LLVMDIFileGetSource(py: Python<'_>, File: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_File, a_Len) });
     rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Len)?])
 }
-/// Create a type array.
-///
-/// Args:
-///     Builder: The DIBuilder.
-///     Data: The type elements.
-///     NumElements: Number of type elements.
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueMetadata
-#[pyfunction]
-#[pyo3(signature = (Builder, Data, NumElements))]
+/// `LLVMDIBuilderGetOrCreateTypeArray` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIBuilderGetOrCreateTypeArray: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIBuilderGetOrCreateTypeArray",
+    "LLVMDIBuilderGetOrCreateTypeArray",
+    &["Builder", "Data", "NumElements"],
+    rt::fastcall_entry!(C_LLVMDIBuilderGetOrCreateTypeArray),
+    c"LLVMDIBuilderGetOrCreateTypeArray(Builder, Data, NumElements)\n--\n\nCreate a type array.\n\nArgs:\n    Builder: The DIBuilder.\n    Data: The type elements.\n    NumElements: Number of type elements.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+);
+
+/// The arguments of a call of `LLVMDIBuilderGetOrCreateTypeArray`, converted in order.
+unsafe fn C_LLVMDIBuilderGetOrCreateTypeArray(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_LLVMDIBuilderGetOrCreateTypeArray.args::<3>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIBuilderGetOrCreateTypeArray(py, rt::call::extract(x0, "Builder")?, &x1, rt::call::extract(x2, "NumElements")?)?.into_ptr())
+}
+
 fn LLVMDIBuilderGetOrCreateTypeArray(py: Python<'_>, Builder: rt::PtrArg, Data: &Bound<'_, PyAny>, NumElements: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderGetOrCreateTypeArray");
     let a_Builder = Builder.addr();
@@ -857,21 +1171,30 @@ fn LLVMDIBuilderGetOrCreateTypeArray(py: Python<'_>, Builder: rt::PtrArg, Data: 
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Data, a_NumElements) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Create subroutine type.
-///
-/// Args:
-///     Builder: The DIBuilder.
-///     File: The file in which the subroutine resides.
-///     ParameterTypes: An array of subroutine parameter types. This
-///         includes return type at 0th index.
-///     NumParameterTypes: The number of parameter types in \c ParameterTypes
-///     Flags: E.g.: \c LLVMDIFlagLValueReference.
-///         These flags are used to emit dwarf attributes.
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueMetadata
-#[pyfunction]
-#[pyo3(signature = (Builder, File, ParameterTypes, NumParameterTypes, Flags))]
+/// `LLVMDIBuilderCreateSubroutineType` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIBuilderCreateSubroutineType: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIBuilderCreateSubroutineType",
+    "LLVMDIBuilderCreateSubroutineType",
+    &["Builder", "File", "ParameterTypes", "NumParameterTypes", "Flags"],
+    rt::fastcall_entry!(C_LLVMDIBuilderCreateSubroutineType),
+    c"LLVMDIBuilderCreateSubroutineType(Builder, File, ParameterTypes, NumParameterTypes, Flags)\n--\n\nCreate subroutine type.\n\nArgs:\n    Builder: The DIBuilder.\n    File: The file in which the subroutine resides.\n    ParameterTypes: An array of subroutine parameter types. This\n        includes return type at 0th index.\n    NumParameterTypes: The number of parameter types in \\c ParameterTypes\n    Flags: E.g.: \\c LLVMDIFlagLValueReference.\n        These flags are used to emit dwarf attributes.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+);
+
+/// The arguments of a call of `LLVMDIBuilderCreateSubroutineType`, converted in order.
+unsafe fn C_LLVMDIBuilderCreateSubroutineType(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4] =
+        unsafe { F_LLVMDIBuilderCreateSubroutineType.args::<5>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIBuilderCreateSubroutineType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "File")?, &x2, rt::call::extract(x3, "NumParameterTypes")?, &x4)?.into_ptr())
+}
+
 fn LLVMDIBuilderCreateSubroutineType(py: Python<'_>, Builder: rt::PtrArg, File: rt::PtrArg, ParameterTypes: &Bound<'_, PyAny>, NumParameterTypes: rt::CInt<u32>, Flags: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateSubroutineType");
     let a_Builder = Builder.addr();
@@ -889,22 +1212,30 @@ fn LLVMDIBuilderCreateSubroutineType(py: Python<'_>, Builder: rt::PtrArg, File: 
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_File, a_ParameterTypes, a_NumParameterTypes, a_Flags) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Create debugging information entry for a macro.
-///
-/// Args:
-///     Builder: The DIBuilder.
-///     ParentMacroFile: Macro parent (could be NULL).
-///     Line: Source line number where the macro is defined.
-///     RecordType: DW_MACINFO_define or DW_MACINFO_undef.
-///     Name: Macro name.
-///     NameLen: Macro name length.
-///     Value: Macro value.
-///     ValueLen: Macro value length.
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueMetadata
-#[pyfunction]
-#[pyo3(signature = (Builder, ParentMacroFile, Line, RecordType, Name, NameLen, Value, ValueLen))]
+/// `LLVMDIBuilderCreateMacro` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIBuilderCreateMacro: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIBuilderCreateMacro",
+    "LLVMDIBuilderCreateMacro",
+    &["Builder", "ParentMacroFile", "Line", "RecordType", "Name", "NameLen", "Value", "ValueLen"],
+    rt::fastcall_entry!(C_LLVMDIBuilderCreateMacro),
+    c"LLVMDIBuilderCreateMacro(Builder, ParentMacroFile, Line, RecordType, Name, NameLen, Value, ValueLen)\n--\n\nCreate debugging information entry for a macro.\n\nArgs:\n    Builder: The DIBuilder.\n    ParentMacroFile: Macro parent (could be NULL).\n    Line: Source line number where the macro is defined.\n    RecordType: DW_MACINFO_define or DW_MACINFO_undef.\n    Name: Macro name.\n    NameLen: Macro name length.\n    Value: Macro value.\n    ValueLen: Macro value length.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+);
+
+/// The arguments of a call of `LLVMDIBuilderCreateMacro`, converted in order.
+unsafe fn C_LLVMDIBuilderCreateMacro(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7] =
+        unsafe { F_LLVMDIBuilderCreateMacro.args::<8>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIBuilderCreateMacro(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "ParentMacroFile")?, rt::call::extract(x2, "Line")?, &x3, rt::call::extract(x4, "Name")?, rt::call::extract(x5, "NameLen")?, rt::call::extract(x6, "Value")?, rt::call::extract(x7, "ValueLen")?)?.into_ptr())
+}
+
 fn LLVMDIBuilderCreateMacro(py: Python<'_>, Builder: rt::PtrArg, ParentMacroFile: rt::PtrArg, Line: rt::CInt<u32>, RecordType: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, Value: rt::CStrArg, ValueLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateMacro");
     let a_Builder = Builder.addr();
@@ -924,20 +1255,30 @@ fn LLVMDIBuilderCreateMacro(py: Python<'_>, Builder: rt::PtrArg, ParentMacroFile
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_ParentMacroFile, a_Line, a_RecordType, a_Name, a_NameLen, a_Value, a_ValueLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Create debugging information temporary entry for a macro file.
-/// List of macro node direct children will be calculated by DIBuilder,
-/// using the ParentMacroFile relationship.
-///
-/// Args:
-///     Builder: The DIBuilder.
-///     ParentMacroFile: Macro parent (could be NULL).
-///     Line: Source line number where the macro file is included.
-///     File: File descriptor containing the name of the macro file.
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueMetadata
-#[pyfunction]
-#[pyo3(signature = (Builder, ParentMacroFile, Line, File))]
+/// `LLVMDIBuilderCreateTempMacroFile` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIBuilderCreateTempMacroFile: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIBuilderCreateTempMacroFile",
+    "LLVMDIBuilderCreateTempMacroFile",
+    &["Builder", "ParentMacroFile", "Line", "File"],
+    rt::fastcall_entry!(C_LLVMDIBuilderCreateTempMacroFile),
+    c"LLVMDIBuilderCreateTempMacroFile(Builder, ParentMacroFile, Line, File)\n--\n\nCreate debugging information temporary entry for a macro file.\nList of macro node direct children will be calculated by DIBuilder,\nusing the ParentMacroFile relationship.\n\nArgs:\n    Builder: The DIBuilder.\n    ParentMacroFile: Macro parent (could be NULL).\n    Line: Source line number where the macro file is included.\n    File: File descriptor containing the name of the macro file.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+);
+
+/// The arguments of a call of `LLVMDIBuilderCreateTempMacroFile`, converted in order.
+unsafe fn C_LLVMDIBuilderCreateTempMacroFile(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_LLVMDIBuilderCreateTempMacroFile.args::<4>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIBuilderCreateTempMacroFile(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "ParentMacroFile")?, rt::call::extract(x2, "Line")?, rt::call::extract(x3, "File")?)?.into_ptr())
+}
+
 fn LLVMDIBuilderCreateTempMacroFile(py: Python<'_>, Builder: rt::PtrArg, ParentMacroFile: rt::PtrArg, Line: rt::CInt<u32>, File: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateTempMacroFile");
     let a_Builder = Builder.addr();
@@ -953,19 +1294,30 @@ fn LLVMDIBuilderCreateTempMacroFile(py: Python<'_>, Builder: rt::PtrArg, ParentM
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_ParentMacroFile, a_Line, a_File) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Create debugging information entry for an enumerator.
-///
-/// Args:
-///     Builder: The DIBuilder.
-///     Name: Enumerator name.
-///     NameLen: Length of enumerator name.
-///     Value: Enumerator value.
-///     IsUnsigned: True if the value is unsigned.
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueMetadata
-#[pyfunction]
-#[pyo3(signature = (Builder, Name, NameLen, Value, IsUnsigned))]
+/// `LLVMDIBuilderCreateEnumerator` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIBuilderCreateEnumerator: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIBuilderCreateEnumerator",
+    "LLVMDIBuilderCreateEnumerator",
+    &["Builder", "Name", "NameLen", "Value", "IsUnsigned"],
+    rt::fastcall_entry!(C_LLVMDIBuilderCreateEnumerator),
+    c"LLVMDIBuilderCreateEnumerator(Builder, Name, NameLen, Value, IsUnsigned)\n--\n\nCreate debugging information entry for an enumerator.\n\nArgs:\n    Builder: The DIBuilder.\n    Name: Enumerator name.\n    NameLen: Length of enumerator name.\n    Value: Enumerator value.\n    IsUnsigned: True if the value is unsigned.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+);
+
+/// The arguments of a call of `LLVMDIBuilderCreateEnumerator`, converted in order.
+unsafe fn C_LLVMDIBuilderCreateEnumerator(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4] =
+        unsafe { F_LLVMDIBuilderCreateEnumerator.args::<5>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIBuilderCreateEnumerator(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "NameLen")?, rt::call::extract(x3, "Value")?, rt::call::extract(x4, "IsUnsigned")?)?.into_ptr())
+}
+
 fn LLVMDIBuilderCreateEnumerator(py: Python<'_>, Builder: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, Value: rt::CInt<i64>, IsUnsigned: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateEnumerator");
     let a_Builder = Builder.addr();
@@ -982,25 +1334,30 @@ fn LLVMDIBuilderCreateEnumerator(py: Python<'_>, Builder: rt::PtrArg, Name: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Name, a_NameLen, a_Value, a_IsUnsigned) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Create debugging information entry for an enumeration.
-///
-/// Args:
-///     Builder: The DIBuilder.
-///     Scope: Scope in which this enumeration is defined.
-///     Name: Enumeration name.
-///     NameLen: Length of enumeration name.
-///     File: File where this member is defined.
-///     LineNumber: Line number.
-///     SizeInBits: Member size.
-///     AlignInBits: Member alignment.
-///     Elements: Enumeration elements.
-///     NumElements: Number of enumeration elements.
-///     ClassTy: Underlying type of a C++11/ObjC fixed enum.
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueMetadata
-#[pyfunction]
-#[pyo3(signature = (Builder, Scope, Name, NameLen, File, LineNumber, SizeInBits, AlignInBits, Elements, NumElements, ClassTy))]
+/// `LLVMDIBuilderCreateEnumerationType` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIBuilderCreateEnumerationType: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIBuilderCreateEnumerationType",
+    "LLVMDIBuilderCreateEnumerationType",
+    &["Builder", "Scope", "Name", "NameLen", "File", "LineNumber", "SizeInBits", "AlignInBits", "Elements", "NumElements", "ClassTy"],
+    rt::fastcall_entry!(C_LLVMDIBuilderCreateEnumerationType),
+    c"LLVMDIBuilderCreateEnumerationType(Builder, Scope, Name, NameLen, File, LineNumber, SizeInBits, AlignInBits, Elements, NumElements, ClassTy)\n--\n\nCreate debugging information entry for an enumeration.\n\nArgs:\n    Builder: The DIBuilder.\n    Scope: Scope in which this enumeration is defined.\n    Name: Enumeration name.\n    NameLen: Length of enumeration name.\n    File: File where this member is defined.\n    LineNumber: Line number.\n    SizeInBits: Member size.\n    AlignInBits: Member alignment.\n    Elements: Enumeration elements.\n    NumElements: Number of enumeration elements.\n    ClassTy: Underlying type of a C++11/ObjC fixed enum.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+);
+
+/// The arguments of a call of `LLVMDIBuilderCreateEnumerationType`, converted in order.
+unsafe fn C_LLVMDIBuilderCreateEnumerationType(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10] =
+        unsafe { F_LLVMDIBuilderCreateEnumerationType.args::<11>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIBuilderCreateEnumerationType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "File")?, rt::call::extract(x5, "LineNumber")?, rt::call::extract(x6, "SizeInBits")?, rt::call::extract(x7, "AlignInBits")?, &x8, rt::call::extract(x9, "NumElements")?, rt::call::extract(x10, "ClassTy")?)?.into_ptr())
+}
+
 fn LLVMDIBuilderCreateEnumerationType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: rt::PtrArg, LineNumber: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, Elements: &Bound<'_, PyAny>, NumElements: rt::CInt<u32>, ClassTy: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateEnumerationType");
     let a_Builder = Builder.addr();
@@ -1024,28 +1381,30 @@ fn LLVMDIBuilderCreateEnumerationType(py: Python<'_>, Builder: rt::PtrArg, Scope
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Name, a_NameLen, a_File, a_LineNumber, a_SizeInBits, a_AlignInBits, a_Elements, a_NumElements, a_ClassTy) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Create debugging information entry for a union.
-///
-/// Args:
-///     Builder: The DIBuilder.
-///     Scope: Scope in which this union is defined.
-///     Name: Union name.
-///     NameLen: Length of union name.
-///     File: File where this member is defined.
-///     LineNumber: Line number.
-///     SizeInBits: Member size.
-///     AlignInBits: Member alignment.
-///     Flags: Flags to encode member attribute, e.g. private
-///     Elements: Union elements.
-///     NumElements: Number of union elements.
-///     RunTimeLang: Optional parameter, Objective-C runtime version.
-///     UniqueId: A unique identifier for the union.
-///     UniqueIdLen: Length of unique identifier.
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueMetadata
-#[pyfunction]
-#[pyo3(signature = (Builder, Scope, Name, NameLen, File, LineNumber, SizeInBits, AlignInBits, Flags, Elements, NumElements, RunTimeLang, UniqueId, UniqueIdLen))]
+/// `LLVMDIBuilderCreateUnionType` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIBuilderCreateUnionType: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIBuilderCreateUnionType",
+    "LLVMDIBuilderCreateUnionType",
+    &["Builder", "Scope", "Name", "NameLen", "File", "LineNumber", "SizeInBits", "AlignInBits", "Flags", "Elements", "NumElements", "RunTimeLang", "UniqueId", "UniqueIdLen"],
+    rt::fastcall_entry!(C_LLVMDIBuilderCreateUnionType),
+    c"LLVMDIBuilderCreateUnionType(Builder, Scope, Name, NameLen, File, LineNumber, SizeInBits, AlignInBits, Flags, Elements, NumElements, RunTimeLang, UniqueId, UniqueIdLen)\n--\n\nCreate debugging information entry for a union.\n\nArgs:\n    Builder: The DIBuilder.\n    Scope: Scope in which this union is defined.\n    Name: Union name.\n    NameLen: Length of union name.\n    File: File where this member is defined.\n    LineNumber: Line number.\n    SizeInBits: Member size.\n    AlignInBits: Member alignment.\n    Flags: Flags to encode member attribute, e.g. private\n    Elements: Union elements.\n    NumElements: Number of union elements.\n    RunTimeLang: Optional parameter, Objective-C runtime version.\n    UniqueId: A unique identifier for the union.\n    UniqueIdLen: Length of unique identifier.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+);
+
+/// The arguments of a call of `LLVMDIBuilderCreateUnionType`, converted in order.
+unsafe fn C_LLVMDIBuilderCreateUnionType(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13] =
+        unsafe { F_LLVMDIBuilderCreateUnionType.args::<14>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIBuilderCreateUnionType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "File")?, rt::call::extract(x5, "LineNumber")?, rt::call::extract(x6, "SizeInBits")?, rt::call::extract(x7, "AlignInBits")?, &x8, &x9, rt::call::extract(x10, "NumElements")?, rt::call::extract(x11, "RunTimeLang")?, rt::call::extract(x12, "UniqueId")?, rt::call::extract(x13, "UniqueIdLen")?)?.into_ptr())
+}
+
 fn LLVMDIBuilderCreateUnionType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: rt::PtrArg, LineNumber: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, Flags: &Bound<'_, PyAny>, Elements: &Bound<'_, PyAny>, NumElements: rt::CInt<u32>, RunTimeLang: rt::CInt<u32>, UniqueId: rt::CStrArg, UniqueIdLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateUnionType");
     let a_Builder = Builder.addr();
@@ -1072,20 +1431,30 @@ fn LLVMDIBuilderCreateUnionType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Name, a_NameLen, a_File, a_LineNumber, a_SizeInBits, a_AlignInBits, a_Flags, a_Elements, a_NumElements, a_RunTimeLang, a_UniqueId, a_UniqueIdLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Create debugging information entry for an array.
-///
-/// Args:
-///     Builder: The DIBuilder.
-///     Size: Array size.
-///     AlignInBits: Alignment.
-///     Ty: Element type.
-///     Subscripts: Subscripts.
-///     NumSubscripts: Number of subscripts.
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueMetadata
-#[pyfunction]
-#[pyo3(signature = (Builder, Size, AlignInBits, Ty, Subscripts, NumSubscripts))]
+/// `LLVMDIBuilderCreateArrayType` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIBuilderCreateArrayType: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIBuilderCreateArrayType",
+    "LLVMDIBuilderCreateArrayType",
+    &["Builder", "Size", "AlignInBits", "Ty", "Subscripts", "NumSubscripts"],
+    rt::fastcall_entry!(C_LLVMDIBuilderCreateArrayType),
+    c"LLVMDIBuilderCreateArrayType(Builder, Size, AlignInBits, Ty, Subscripts, NumSubscripts)\n--\n\nCreate debugging information entry for an array.\n\nArgs:\n    Builder: The DIBuilder.\n    Size: Array size.\n    AlignInBits: Alignment.\n    Ty: Element type.\n    Subscripts: Subscripts.\n    NumSubscripts: Number of subscripts.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+);
+
+/// The arguments of a call of `LLVMDIBuilderCreateArrayType`, converted in order.
+unsafe fn C_LLVMDIBuilderCreateArrayType(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5] =
+        unsafe { F_LLVMDIBuilderCreateArrayType.args::<6>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIBuilderCreateArrayType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Size")?, rt::call::extract(x2, "AlignInBits")?, rt::call::extract(x3, "Ty")?, &x4, rt::call::extract(x5, "NumSubscripts")?)?.into_ptr())
+}
+
 fn LLVMDIBuilderCreateArrayType(py: Python<'_>, Builder: rt::PtrArg, Size: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, Ty: rt::PtrArg, Subscripts: &Bound<'_, PyAny>, NumSubscripts: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateArrayType");
     let a_Builder = Builder.addr();
@@ -1104,20 +1473,30 @@ fn LLVMDIBuilderCreateArrayType(py: Python<'_>, Builder: rt::PtrArg, Size: rt::C
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Size, a_AlignInBits, a_Ty, a_Subscripts, a_NumSubscripts) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Create debugging information entry for a vector type.
-///
-/// Args:
-///     Builder: The DIBuilder.
-///     Size: Vector size.
-///     AlignInBits: Alignment.
-///     Ty: Element type.
-///     Subscripts: Subscripts.
-///     NumSubscripts: Number of subscripts.
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueMetadata
-#[pyfunction]
-#[pyo3(signature = (Builder, Size, AlignInBits, Ty, Subscripts, NumSubscripts))]
+/// `LLVMDIBuilderCreateVectorType` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIBuilderCreateVectorType: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIBuilderCreateVectorType",
+    "LLVMDIBuilderCreateVectorType",
+    &["Builder", "Size", "AlignInBits", "Ty", "Subscripts", "NumSubscripts"],
+    rt::fastcall_entry!(C_LLVMDIBuilderCreateVectorType),
+    c"LLVMDIBuilderCreateVectorType(Builder, Size, AlignInBits, Ty, Subscripts, NumSubscripts)\n--\n\nCreate debugging information entry for a vector type.\n\nArgs:\n    Builder: The DIBuilder.\n    Size: Vector size.\n    AlignInBits: Alignment.\n    Ty: Element type.\n    Subscripts: Subscripts.\n    NumSubscripts: Number of subscripts.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+);
+
+/// The arguments of a call of `LLVMDIBuilderCreateVectorType`, converted in order.
+unsafe fn C_LLVMDIBuilderCreateVectorType(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5] =
+        unsafe { F_LLVMDIBuilderCreateVectorType.args::<6>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIBuilderCreateVectorType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Size")?, rt::call::extract(x2, "AlignInBits")?, rt::call::extract(x3, "Ty")?, &x4, rt::call::extract(x5, "NumSubscripts")?)?.into_ptr())
+}
+
 fn LLVMDIBuilderCreateVectorType(py: Python<'_>, Builder: rt::PtrArg, Size: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, Ty: rt::PtrArg, Subscripts: &Bound<'_, PyAny>, NumSubscripts: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateVectorType");
     let a_Builder = Builder.addr();
@@ -1136,17 +1515,30 @@ fn LLVMDIBuilderCreateVectorType(py: Python<'_>, Builder: rt::PtrArg, Size: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Size, a_AlignInBits, a_Ty, a_Subscripts, a_NumSubscripts) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Create a DWARF unspecified type.
-///
-/// Args:
-///     Builder: The DIBuilder.
-///     Name: The unspecified type's name.
-///     NameLen: Length of type name.
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueMetadata
-#[pyfunction]
-#[pyo3(signature = (Builder, Name, NameLen))]
+/// `LLVMDIBuilderCreateUnspecifiedType` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIBuilderCreateUnspecifiedType: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIBuilderCreateUnspecifiedType",
+    "LLVMDIBuilderCreateUnspecifiedType",
+    &["Builder", "Name", "NameLen"],
+    rt::fastcall_entry!(C_LLVMDIBuilderCreateUnspecifiedType),
+    c"LLVMDIBuilderCreateUnspecifiedType(Builder, Name, NameLen)\n--\n\nCreate a DWARF unspecified type.\n\nArgs:\n    Builder: The DIBuilder.\n    Name: The unspecified type's name.\n    NameLen: Length of type name.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+);
+
+/// The arguments of a call of `LLVMDIBuilderCreateUnspecifiedType`, converted in order.
+unsafe fn C_LLVMDIBuilderCreateUnspecifiedType(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_LLVMDIBuilderCreateUnspecifiedType.args::<3>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIBuilderCreateUnspecifiedType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "NameLen")?)?.into_ptr())
+}
+
 fn LLVMDIBuilderCreateUnspecifiedType(py: Python<'_>, Builder: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateUnspecifiedType");
     let a_Builder = Builder.addr();
@@ -1161,21 +1553,30 @@ fn LLVMDIBuilderCreateUnspecifiedType(py: Python<'_>, Builder: rt::PtrArg, Name:
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Name, a_NameLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Create debugging information entry for a basic
-/// type.
-///
-/// Args:
-///     Builder: The DIBuilder.
-///     Name: Type name.
-///     NameLen: Length of type name.
-///     SizeInBits: Size of the type.
-///     Encoding: DWARF encoding code, e.g. \c LLVMDWARFTypeEncoding_float.
-///     Flags: Flags to encode optional attribute like endianity
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueMetadata
-#[pyfunction]
-#[pyo3(signature = (Builder, Name, NameLen, SizeInBits, Encoding, Flags))]
+/// `LLVMDIBuilderCreateBasicType` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIBuilderCreateBasicType: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIBuilderCreateBasicType",
+    "LLVMDIBuilderCreateBasicType",
+    &["Builder", "Name", "NameLen", "SizeInBits", "Encoding", "Flags"],
+    rt::fastcall_entry!(C_LLVMDIBuilderCreateBasicType),
+    c"LLVMDIBuilderCreateBasicType(Builder, Name, NameLen, SizeInBits, Encoding, Flags)\n--\n\nCreate debugging information entry for a basic\ntype.\n\nArgs:\n    Builder: The DIBuilder.\n    Name: Type name.\n    NameLen: Length of type name.\n    SizeInBits: Size of the type.\n    Encoding: DWARF encoding code, e.g. \\c LLVMDWARFTypeEncoding_float.\n    Flags: Flags to encode optional attribute like endianity\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+);
+
+/// The arguments of a call of `LLVMDIBuilderCreateBasicType`, converted in order.
+unsafe fn C_LLVMDIBuilderCreateBasicType(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5] =
+        unsafe { F_LLVMDIBuilderCreateBasicType.args::<6>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIBuilderCreateBasicType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "NameLen")?, rt::call::extract(x3, "SizeInBits")?, rt::call::extract(x4, "Encoding")?, &x5)?.into_ptr())
+}
+
 fn LLVMDIBuilderCreateBasicType(py: Python<'_>, Builder: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, SizeInBits: rt::CInt<u64>, Encoding: rt::CInt<u32>, Flags: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateBasicType");
     let a_Builder = Builder.addr();
@@ -1193,21 +1594,30 @@ fn LLVMDIBuilderCreateBasicType(py: Python<'_>, Builder: rt::PtrArg, Name: rt::C
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Name, a_NameLen, a_SizeInBits, a_Encoding, a_Flags) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Create debugging information entry for a pointer.
-///
-/// Args:
-///     Builder: The DIBuilder.
-///     PointeeTy: Type pointed by this pointer.
-///     SizeInBits: Size.
-///     AlignInBits: Alignment. (optional, pass 0 to ignore)
-///     AddressSpace: DWARF address space. (optional, pass 0 to ignore)
-///     Name: Pointer type name. (optional)
-///     NameLen: Length of pointer type name. (optional)
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueMetadata
-#[pyfunction]
-#[pyo3(signature = (Builder, PointeeTy, SizeInBits, AlignInBits, AddressSpace, Name, NameLen))]
+/// `LLVMDIBuilderCreatePointerType` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIBuilderCreatePointerType: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIBuilderCreatePointerType",
+    "LLVMDIBuilderCreatePointerType",
+    &["Builder", "PointeeTy", "SizeInBits", "AlignInBits", "AddressSpace", "Name", "NameLen"],
+    rt::fastcall_entry!(C_LLVMDIBuilderCreatePointerType),
+    c"LLVMDIBuilderCreatePointerType(Builder, PointeeTy, SizeInBits, AlignInBits, AddressSpace, Name, NameLen)\n--\n\nCreate debugging information entry for a pointer.\n\nArgs:\n    Builder: The DIBuilder.\n    PointeeTy: Type pointed by this pointer.\n    SizeInBits: Size.\n    AlignInBits: Alignment. (optional, pass 0 to ignore)\n    AddressSpace: DWARF address space. (optional, pass 0 to ignore)\n    Name: Pointer type name. (optional)\n    NameLen: Length of pointer type name. (optional)\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+);
+
+/// The arguments of a call of `LLVMDIBuilderCreatePointerType`, converted in order.
+unsafe fn C_LLVMDIBuilderCreatePointerType(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6] =
+        unsafe { F_LLVMDIBuilderCreatePointerType.args::<7>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIBuilderCreatePointerType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "PointeeTy")?, rt::call::extract(x2, "SizeInBits")?, rt::call::extract(x3, "AlignInBits")?, rt::call::extract(x4, "AddressSpace")?, rt::call::extract(x5, "Name")?, rt::call::extract(x6, "NameLen")?)?.into_ptr())
+}
+
 fn LLVMDIBuilderCreatePointerType(py: Python<'_>, Builder: rt::PtrArg, PointeeTy: rt::PtrArg, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, AddressSpace: rt::CInt<u32>, Name: rt::CStrArg, NameLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreatePointerType");
     let a_Builder = Builder.addr();
@@ -1226,30 +1636,30 @@ fn LLVMDIBuilderCreatePointerType(py: Python<'_>, Builder: rt::PtrArg, PointeeTy
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_PointeeTy, a_SizeInBits, a_AlignInBits, a_AddressSpace, a_Name, a_NameLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Create debugging information entry for a struct.
-///
-/// Args:
-///     Builder: The DIBuilder.
-///     Scope: Scope in which this struct is defined.
-///     Name: Struct name.
-///     NameLen: Struct name length.
-///     File: File where this member is defined.
-///     LineNumber: Line number.
-///     SizeInBits: Member size.
-///     AlignInBits: Member alignment.
-///     Flags: Flags to encode member attribute, e.g. private
-///     DerivedFrom
-///     Elements: Struct elements.
-///     NumElements: Number of struct elements.
-///     RunTimeLang: Optional parameter, Objective-C runtime version.
-///     VTableHolder: The object containing the vtable for the struct.
-///     UniqueId: A unique identifier for the struct.
-///     UniqueIdLen: Length of the unique identifier for the struct.
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueMetadata
-#[pyfunction]
-#[pyo3(signature = (Builder, Scope, Name, NameLen, File, LineNumber, SizeInBits, AlignInBits, Flags, DerivedFrom, Elements, NumElements, RunTimeLang, VTableHolder, UniqueId, UniqueIdLen))]
+/// `LLVMDIBuilderCreateStructType` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIBuilderCreateStructType: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIBuilderCreateStructType",
+    "LLVMDIBuilderCreateStructType",
+    &["Builder", "Scope", "Name", "NameLen", "File", "LineNumber", "SizeInBits", "AlignInBits", "Flags", "DerivedFrom", "Elements", "NumElements", "RunTimeLang", "VTableHolder", "UniqueId", "UniqueIdLen"],
+    rt::fastcall_entry!(C_LLVMDIBuilderCreateStructType),
+    c"LLVMDIBuilderCreateStructType(Builder, Scope, Name, NameLen, File, LineNumber, SizeInBits, AlignInBits, Flags, DerivedFrom, Elements, NumElements, RunTimeLang, VTableHolder, UniqueId, UniqueIdLen)\n--\n\nCreate debugging information entry for a struct.\n\nArgs:\n    Builder: The DIBuilder.\n    Scope: Scope in which this struct is defined.\n    Name: Struct name.\n    NameLen: Struct name length.\n    File: File where this member is defined.\n    LineNumber: Line number.\n    SizeInBits: Member size.\n    AlignInBits: Member alignment.\n    Flags: Flags to encode member attribute, e.g. private\n    DerivedFrom\n    Elements: Struct elements.\n    NumElements: Number of struct elements.\n    RunTimeLang: Optional parameter, Objective-C runtime version.\n    VTableHolder: The object containing the vtable for the struct.\n    UniqueId: A unique identifier for the struct.\n    UniqueIdLen: Length of the unique identifier for the struct.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+);
+
+/// The arguments of a call of `LLVMDIBuilderCreateStructType`, converted in order.
+unsafe fn C_LLVMDIBuilderCreateStructType(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15] =
+        unsafe { F_LLVMDIBuilderCreateStructType.args::<16>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIBuilderCreateStructType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "File")?, rt::call::extract(x5, "LineNumber")?, rt::call::extract(x6, "SizeInBits")?, rt::call::extract(x7, "AlignInBits")?, &x8, rt::call::extract(x9, "DerivedFrom")?, &x10, rt::call::extract(x11, "NumElements")?, rt::call::extract(x12, "RunTimeLang")?, rt::call::extract(x13, "VTableHolder")?, rt::call::extract(x14, "UniqueId")?, rt::call::extract(x15, "UniqueIdLen")?)?.into_ptr())
+}
+
 fn LLVMDIBuilderCreateStructType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: rt::PtrArg, LineNumber: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, Flags: &Bound<'_, PyAny>, DerivedFrom: rt::PtrArg, Elements: &Bound<'_, PyAny>, NumElements: rt::CInt<u32>, RunTimeLang: rt::CInt<u32>, VTableHolder: rt::PtrArg, UniqueId: rt::CStrArg, UniqueIdLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateStructType");
     let a_Builder = Builder.addr();
@@ -1278,25 +1688,30 @@ fn LLVMDIBuilderCreateStructType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt:
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Name, a_NameLen, a_File, a_LineNumber, a_SizeInBits, a_AlignInBits, a_Flags, a_DerivedFrom, a_Elements, a_NumElements, a_RunTimeLang, a_VTableHolder, a_UniqueId, a_UniqueIdLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Create debugging information entry for a member.
-///
-/// Args:
-///     Builder: The DIBuilder.
-///     Scope: Member scope.
-///     Name: Member name.
-///     NameLen: Length of member name.
-///     File: File where this member is defined.
-///     LineNo: Line number.
-///     SizeInBits: Member size.
-///     AlignInBits: Member alignment.
-///     OffsetInBits: Member offset.
-///     Flags: Flags to encode member attribute, e.g. private
-///     Ty: Parent type.
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueMetadata
-#[pyfunction]
-#[pyo3(signature = (Builder, Scope, Name, NameLen, File, LineNo, SizeInBits, AlignInBits, OffsetInBits, Flags, Ty))]
+/// `LLVMDIBuilderCreateMemberType` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIBuilderCreateMemberType: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIBuilderCreateMemberType",
+    "LLVMDIBuilderCreateMemberType",
+    &["Builder", "Scope", "Name", "NameLen", "File", "LineNo", "SizeInBits", "AlignInBits", "OffsetInBits", "Flags", "Ty"],
+    rt::fastcall_entry!(C_LLVMDIBuilderCreateMemberType),
+    c"LLVMDIBuilderCreateMemberType(Builder, Scope, Name, NameLen, File, LineNo, SizeInBits, AlignInBits, OffsetInBits, Flags, Ty)\n--\n\nCreate debugging information entry for a member.\n\nArgs:\n    Builder: The DIBuilder.\n    Scope: Member scope.\n    Name: Member name.\n    NameLen: Length of member name.\n    File: File where this member is defined.\n    LineNo: Line number.\n    SizeInBits: Member size.\n    AlignInBits: Member alignment.\n    OffsetInBits: Member offset.\n    Flags: Flags to encode member attribute, e.g. private\n    Ty: Parent type.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+);
+
+/// The arguments of a call of `LLVMDIBuilderCreateMemberType`, converted in order.
+unsafe fn C_LLVMDIBuilderCreateMemberType(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10] =
+        unsafe { F_LLVMDIBuilderCreateMemberType.args::<11>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIBuilderCreateMemberType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "File")?, rt::call::extract(x5, "LineNo")?, rt::call::extract(x6, "SizeInBits")?, rt::call::extract(x7, "AlignInBits")?, rt::call::extract(x8, "OffsetInBits")?, &x9, rt::call::extract(x10, "Ty")?)?.into_ptr())
+}
+
 fn LLVMDIBuilderCreateMemberType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: rt::PtrArg, LineNo: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, OffsetInBits: rt::CInt<u64>, Flags: &Bound<'_, PyAny>, Ty: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateMemberType");
     let a_Builder = Builder.addr();
@@ -1319,25 +1734,30 @@ fn LLVMDIBuilderCreateMemberType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt:
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Name, a_NameLen, a_File, a_LineNo, a_SizeInBits, a_AlignInBits, a_OffsetInBits, a_Flags, a_Ty) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Create debugging information entry for a
-/// C++ static data member.
-///
-/// Args:
-///     Builder: The DIBuilder.
-///     Scope: Member scope.
-///     Name: Member name.
-///     NameLen: Length of member name.
-///     File: File where this member is declared.
-///     LineNumber: Line number.
-///     Type: Type of the static member.
-///     Flags: Flags to encode member attribute, e.g. private.
-///     ConstantVal: Const initializer of the member.
-///     AlignInBits: Member alignment.
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueMetadata
-#[pyfunction]
-#[pyo3(signature = (Builder, Scope, Name, NameLen, File, LineNumber, Type, Flags, ConstantVal, AlignInBits))]
+/// `LLVMDIBuilderCreateStaticMemberType` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIBuilderCreateStaticMemberType: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIBuilderCreateStaticMemberType",
+    "LLVMDIBuilderCreateStaticMemberType",
+    &["Builder", "Scope", "Name", "NameLen", "File", "LineNumber", "Type", "Flags", "ConstantVal", "AlignInBits"],
+    rt::fastcall_entry!(C_LLVMDIBuilderCreateStaticMemberType),
+    c"LLVMDIBuilderCreateStaticMemberType(Builder, Scope, Name, NameLen, File, LineNumber, Type, Flags, ConstantVal, AlignInBits)\n--\n\nCreate debugging information entry for a\nC++ static data member.\n\nArgs:\n    Builder: The DIBuilder.\n    Scope: Member scope.\n    Name: Member name.\n    NameLen: Length of member name.\n    File: File where this member is declared.\n    LineNumber: Line number.\n    Type: Type of the static member.\n    Flags: Flags to encode member attribute, e.g. private.\n    ConstantVal: Const initializer of the member.\n    AlignInBits: Member alignment.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+);
+
+/// The arguments of a call of `LLVMDIBuilderCreateStaticMemberType`, converted in order.
+unsafe fn C_LLVMDIBuilderCreateStaticMemberType(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9] =
+        unsafe { F_LLVMDIBuilderCreateStaticMemberType.args::<10>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIBuilderCreateStaticMemberType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "File")?, rt::call::extract(x5, "LineNumber")?, rt::call::extract(x6, "Type")?, &x7, rt::call::extract(x8, "ConstantVal")?, rt::call::extract(x9, "AlignInBits")?)?.into_ptr())
+}
+
 fn LLVMDIBuilderCreateStaticMemberType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: rt::PtrArg, LineNumber: rt::CInt<u32>, Type: rt::PtrArg, Flags: &Bound<'_, PyAny>, ConstantVal: rt::PtrArg, AlignInBits: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateStaticMemberType");
     let a_Builder = Builder.addr();
@@ -1359,20 +1779,30 @@ fn LLVMDIBuilderCreateStaticMemberType(py: Python<'_>, Builder: rt::PtrArg, Scop
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Name, a_NameLen, a_File, a_LineNumber, a_Type, a_Flags, a_ConstantVal, a_AlignInBits) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Create debugging information entry for a pointer to member.
-///
-/// Args:
-///     Builder: The DIBuilder.
-///     PointeeType: Type pointed to by this pointer.
-///     ClassType: Type for which this pointer points to members of.
-///     SizeInBits: Size.
-///     AlignInBits: Alignment.
-///     Flags: Flags.
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueMetadata
-#[pyfunction]
-#[pyo3(signature = (Builder, PointeeType, ClassType, SizeInBits, AlignInBits, Flags))]
+/// `LLVMDIBuilderCreateMemberPointerType` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIBuilderCreateMemberPointerType: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIBuilderCreateMemberPointerType",
+    "LLVMDIBuilderCreateMemberPointerType",
+    &["Builder", "PointeeType", "ClassType", "SizeInBits", "AlignInBits", "Flags"],
+    rt::fastcall_entry!(C_LLVMDIBuilderCreateMemberPointerType),
+    c"LLVMDIBuilderCreateMemberPointerType(Builder, PointeeType, ClassType, SizeInBits, AlignInBits, Flags)\n--\n\nCreate debugging information entry for a pointer to member.\n\nArgs:\n    Builder: The DIBuilder.\n    PointeeType: Type pointed to by this pointer.\n    ClassType: Type for which this pointer points to members of.\n    SizeInBits: Size.\n    AlignInBits: Alignment.\n    Flags: Flags.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+);
+
+/// The arguments of a call of `LLVMDIBuilderCreateMemberPointerType`, converted in order.
+unsafe fn C_LLVMDIBuilderCreateMemberPointerType(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5] =
+        unsafe { F_LLVMDIBuilderCreateMemberPointerType.args::<6>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIBuilderCreateMemberPointerType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "PointeeType")?, rt::call::extract(x2, "ClassType")?, rt::call::extract(x3, "SizeInBits")?, rt::call::extract(x4, "AlignInBits")?, &x5)?.into_ptr())
+}
+
 fn LLVMDIBuilderCreateMemberPointerType(py: Python<'_>, Builder: rt::PtrArg, PointeeType: rt::PtrArg, ClassType: rt::PtrArg, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, Flags: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateMemberPointerType");
     let a_Builder = Builder.addr();
@@ -1390,25 +1820,30 @@ fn LLVMDIBuilderCreateMemberPointerType(py: Python<'_>, Builder: rt::PtrArg, Poi
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_PointeeType, a_ClassType, a_SizeInBits, a_AlignInBits, a_Flags) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Create debugging information entry for Objective-C instance variable.
-///
-/// Args:
-///     Builder: The DIBuilder.
-///     Name: Member name.
-///     NameLen: The length of the C string passed to \c Name.
-///     File: File where this member is defined.
-///     LineNo: Line number.
-///     SizeInBits: Member size.
-///     AlignInBits: Member alignment.
-///     OffsetInBits: Member offset.
-///     Flags: Flags to encode member attribute, e.g. private
-///     Ty: Parent type.
-///     PropertyNode: Property associated with this ivar.
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueMetadata
-#[pyfunction]
-#[pyo3(signature = (Builder, Name, NameLen, File, LineNo, SizeInBits, AlignInBits, OffsetInBits, Flags, Ty, PropertyNode))]
+/// `LLVMDIBuilderCreateObjCIVar` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIBuilderCreateObjCIVar: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIBuilderCreateObjCIVar",
+    "LLVMDIBuilderCreateObjCIVar",
+    &["Builder", "Name", "NameLen", "File", "LineNo", "SizeInBits", "AlignInBits", "OffsetInBits", "Flags", "Ty", "PropertyNode"],
+    rt::fastcall_entry!(C_LLVMDIBuilderCreateObjCIVar),
+    c"LLVMDIBuilderCreateObjCIVar(Builder, Name, NameLen, File, LineNo, SizeInBits, AlignInBits, OffsetInBits, Flags, Ty, PropertyNode)\n--\n\nCreate debugging information entry for Objective-C instance variable.\n\nArgs:\n    Builder: The DIBuilder.\n    Name: Member name.\n    NameLen: The length of the C string passed to \\c Name.\n    File: File where this member is defined.\n    LineNo: Line number.\n    SizeInBits: Member size.\n    AlignInBits: Member alignment.\n    OffsetInBits: Member offset.\n    Flags: Flags to encode member attribute, e.g. private\n    Ty: Parent type.\n    PropertyNode: Property associated with this ivar.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+);
+
+/// The arguments of a call of `LLVMDIBuilderCreateObjCIVar`, converted in order.
+unsafe fn C_LLVMDIBuilderCreateObjCIVar(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10] =
+        unsafe { F_LLVMDIBuilderCreateObjCIVar.args::<11>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIBuilderCreateObjCIVar(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "NameLen")?, rt::call::extract(x3, "File")?, rt::call::extract(x4, "LineNo")?, rt::call::extract(x5, "SizeInBits")?, rt::call::extract(x6, "AlignInBits")?, rt::call::extract(x7, "OffsetInBits")?, &x8, rt::call::extract(x9, "Ty")?, rt::call::extract(x10, "PropertyNode")?)?.into_ptr())
+}
+
 fn LLVMDIBuilderCreateObjCIVar(py: Python<'_>, Builder: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: rt::PtrArg, LineNo: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, OffsetInBits: rt::CInt<u64>, Flags: &Bound<'_, PyAny>, Ty: rt::PtrArg, PropertyNode: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateObjCIVar");
     let a_Builder = Builder.addr();
@@ -1431,25 +1866,30 @@ fn LLVMDIBuilderCreateObjCIVar(py: Python<'_>, Builder: rt::PtrArg, Name: rt::CS
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Name, a_NameLen, a_File, a_LineNo, a_SizeInBits, a_AlignInBits, a_OffsetInBits, a_Flags, a_Ty, a_PropertyNode) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Create debugging information entry for Objective-C property.
-///
-/// Args:
-///     Builder: The DIBuilder.
-///     Name: Property name.
-///     NameLen: The length of the C string passed to \c Name.
-///     File: File where this property is defined.
-///     LineNo: Line number.
-///     GetterName: Name of the Objective C property getter selector.
-///     GetterNameLen: The length of the C string passed to \c GetterName.
-///     SetterName: Name of the Objective C property setter selector.
-///     SetterNameLen: The length of the C string passed to \c SetterName.
-///     PropertyAttributes: Objective C property attributes.
-///     Ty: Type.
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueMetadata
-#[pyfunction]
-#[pyo3(signature = (Builder, Name, NameLen, File, LineNo, GetterName, GetterNameLen, SetterName, SetterNameLen, PropertyAttributes, Ty))]
+/// `LLVMDIBuilderCreateObjCProperty` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIBuilderCreateObjCProperty: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIBuilderCreateObjCProperty",
+    "LLVMDIBuilderCreateObjCProperty",
+    &["Builder", "Name", "NameLen", "File", "LineNo", "GetterName", "GetterNameLen", "SetterName", "SetterNameLen", "PropertyAttributes", "Ty"],
+    rt::fastcall_entry!(C_LLVMDIBuilderCreateObjCProperty),
+    c"LLVMDIBuilderCreateObjCProperty(Builder, Name, NameLen, File, LineNo, GetterName, GetterNameLen, SetterName, SetterNameLen, PropertyAttributes, Ty)\n--\n\nCreate debugging information entry for Objective-C property.\n\nArgs:\n    Builder: The DIBuilder.\n    Name: Property name.\n    NameLen: The length of the C string passed to \\c Name.\n    File: File where this property is defined.\n    LineNo: Line number.\n    GetterName: Name of the Objective C property getter selector.\n    GetterNameLen: The length of the C string passed to \\c GetterName.\n    SetterName: Name of the Objective C property setter selector.\n    SetterNameLen: The length of the C string passed to \\c SetterName.\n    PropertyAttributes: Objective C property attributes.\n    Ty: Type.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+);
+
+/// The arguments of a call of `LLVMDIBuilderCreateObjCProperty`, converted in order.
+unsafe fn C_LLVMDIBuilderCreateObjCProperty(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10] =
+        unsafe { F_LLVMDIBuilderCreateObjCProperty.args::<11>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIBuilderCreateObjCProperty(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "NameLen")?, rt::call::extract(x3, "File")?, rt::call::extract(x4, "LineNo")?, rt::call::extract(x5, "GetterName")?, rt::call::extract(x6, "GetterNameLen")?, rt::call::extract(x7, "SetterName")?, rt::call::extract(x8, "SetterNameLen")?, rt::call::extract(x9, "PropertyAttributes")?, rt::call::extract(x10, "Ty")?)?.into_ptr())
+}
+
 fn LLVMDIBuilderCreateObjCProperty(py: Python<'_>, Builder: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: rt::PtrArg, LineNo: rt::CInt<u32>, GetterName: rt::CStrArg, GetterNameLen: rt::CInt<u64>, SetterName: rt::CStrArg, SetterNameLen: rt::CInt<u64>, PropertyAttributes: rt::CInt<u32>, Ty: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateObjCProperty");
     let a_Builder = Builder.addr();
@@ -1472,16 +1912,30 @@ fn LLVMDIBuilderCreateObjCProperty(py: Python<'_>, Builder: rt::PtrArg, Name: rt
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Name, a_NameLen, a_File, a_LineNo, a_GetterName, a_GetterNameLen, a_SetterName, a_SetterNameLen, a_PropertyAttributes, a_Ty) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Create a uniqued DIType* clone with FlagObjectPointer and FlagArtificial set.
-///
-/// Args:
-///     Builder: The DIBuilder.
-///     Type: The underlying type to which this pointer points.
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueMetadata
-#[pyfunction]
-#[pyo3(signature = (Builder, Type))]
+/// `LLVMDIBuilderCreateObjectPointerType` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIBuilderCreateObjectPointerType: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIBuilderCreateObjectPointerType",
+    "LLVMDIBuilderCreateObjectPointerType",
+    &["Builder", "Type"],
+    rt::fastcall_entry!(C_LLVMDIBuilderCreateObjectPointerType),
+    c"LLVMDIBuilderCreateObjectPointerType(Builder, Type)\n--\n\nCreate a uniqued DIType* clone with FlagObjectPointer and FlagArtificial set.\n\nArgs:\n    Builder: The DIBuilder.\n    Type: The underlying type to which this pointer points.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+);
+
+/// The arguments of a call of `LLVMDIBuilderCreateObjectPointerType`, converted in order.
+unsafe fn C_LLVMDIBuilderCreateObjectPointerType(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMDIBuilderCreateObjectPointerType.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIBuilderCreateObjectPointerType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Type")?)?.into_ptr())
+}
+
 fn LLVMDIBuilderCreateObjectPointerType(py: Python<'_>, Builder: rt::PtrArg, Type: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateObjectPointerType");
     let a_Builder = Builder.addr();
@@ -1495,19 +1949,30 @@ fn LLVMDIBuilderCreateObjectPointerType(py: Python<'_>, Builder: rt::PtrArg, Typ
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Type) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Create debugging information entry for a qualified
-/// type, e.g. 'const int'.
-///
-/// Args:
-///     Builder: The DIBuilder.
-///     Tag: Tag identifying type,
-///         e.g. LLVMDWARFTypeQualifier_volatile_type
-///     Type: Base Type.
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueMetadata
-#[pyfunction]
-#[pyo3(signature = (Builder, Tag, Type))]
+/// `LLVMDIBuilderCreateQualifiedType` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIBuilderCreateQualifiedType: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIBuilderCreateQualifiedType",
+    "LLVMDIBuilderCreateQualifiedType",
+    &["Builder", "Tag", "Type"],
+    rt::fastcall_entry!(C_LLVMDIBuilderCreateQualifiedType),
+    c"LLVMDIBuilderCreateQualifiedType(Builder, Tag, Type)\n--\n\nCreate debugging information entry for a qualified\ntype, e.g. 'const int'.\n\nArgs:\n    Builder: The DIBuilder.\n    Tag: Tag identifying type,\n        e.g. LLVMDWARFTypeQualifier_volatile_type\n    Type: Base Type.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+);
+
+/// The arguments of a call of `LLVMDIBuilderCreateQualifiedType`, converted in order.
+unsafe fn C_LLVMDIBuilderCreateQualifiedType(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_LLVMDIBuilderCreateQualifiedType.args::<3>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIBuilderCreateQualifiedType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Tag")?, rt::call::extract(x2, "Type")?)?.into_ptr())
+}
+
 fn LLVMDIBuilderCreateQualifiedType(py: Python<'_>, Builder: rt::PtrArg, Tag: rt::CInt<u32>, Type: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateQualifiedType");
     let a_Builder = Builder.addr();
@@ -1522,18 +1987,30 @@ fn LLVMDIBuilderCreateQualifiedType(py: Python<'_>, Builder: rt::PtrArg, Tag: rt
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Tag, a_Type) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Create debugging information entry for a c++
-/// style reference or rvalue reference type.
-///
-/// Args:
-///     Builder: The DIBuilder.
-///     Tag: Tag identifying type,
-///     Type: Base Type.
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueMetadata
-#[pyfunction]
-#[pyo3(signature = (Builder, Tag, Type))]
+/// `LLVMDIBuilderCreateReferenceType` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIBuilderCreateReferenceType: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIBuilderCreateReferenceType",
+    "LLVMDIBuilderCreateReferenceType",
+    &["Builder", "Tag", "Type"],
+    rt::fastcall_entry!(C_LLVMDIBuilderCreateReferenceType),
+    c"LLVMDIBuilderCreateReferenceType(Builder, Tag, Type)\n--\n\nCreate debugging information entry for a c++\nstyle reference or rvalue reference type.\n\nArgs:\n    Builder: The DIBuilder.\n    Tag: Tag identifying type,\n    Type: Base Type.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+);
+
+/// The arguments of a call of `LLVMDIBuilderCreateReferenceType`, converted in order.
+unsafe fn C_LLVMDIBuilderCreateReferenceType(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_LLVMDIBuilderCreateReferenceType.args::<3>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIBuilderCreateReferenceType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Tag")?, rt::call::extract(x2, "Type")?)?.into_ptr())
+}
+
 fn LLVMDIBuilderCreateReferenceType(py: Python<'_>, Builder: rt::PtrArg, Tag: rt::CInt<u32>, Type: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateReferenceType");
     let a_Builder = Builder.addr();
@@ -1548,15 +2025,30 @@ fn LLVMDIBuilderCreateReferenceType(py: Python<'_>, Builder: rt::PtrArg, Tag: rt
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Tag, a_Type) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Create C++11 nullptr type.
-///
-/// Args:
-///     Builder: The DIBuilder.
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueMetadata
-#[pyfunction]
-#[pyo3(signature = (Builder))]
+/// `LLVMDIBuilderCreateNullPtrType` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIBuilderCreateNullPtrType: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIBuilderCreateNullPtrType",
+    "LLVMDIBuilderCreateNullPtrType",
+    &["Builder"],
+    rt::fastcall_entry!(C_LLVMDIBuilderCreateNullPtrType),
+    c"LLVMDIBuilderCreateNullPtrType(Builder)\n--\n\nCreate C++11 nullptr type.\n\nArgs:\n    Builder: The DIBuilder.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+);
+
+/// The arguments of a call of `LLVMDIBuilderCreateNullPtrType`, converted in order.
+unsafe fn C_LLVMDIBuilderCreateNullPtrType(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMDIBuilderCreateNullPtrType.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIBuilderCreateNullPtrType(py, rt::call::extract(x0, "Builder")?)?.into_ptr())
+}
+
 fn LLVMDIBuilderCreateNullPtrType(py: Python<'_>, Builder: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateNullPtrType");
     let a_Builder = Builder.addr();
@@ -1569,22 +2061,30 @@ fn LLVMDIBuilderCreateNullPtrType(py: Python<'_>, Builder: rt::PtrArg) -> PyResu
     let __r = py.allow_threads(move || unsafe { __f(a_Builder) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Create debugging information entry for a typedef.
-///
-/// Args:
-///     Builder: The DIBuilder.
-///     Type: Original type.
-///     Name: Typedef name.
-///     NameLen
-///     File: File where this type is defined.
-///     LineNo: Line number.
-///     Scope: The surrounding context for the typedef.
-///     AlignInBits
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueMetadata
-#[pyfunction]
-#[pyo3(signature = (Builder, Type, Name, NameLen, File, LineNo, Scope, AlignInBits))]
+/// `LLVMDIBuilderCreateTypedef` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIBuilderCreateTypedef: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIBuilderCreateTypedef",
+    "LLVMDIBuilderCreateTypedef",
+    &["Builder", "Type", "Name", "NameLen", "File", "LineNo", "Scope", "AlignInBits"],
+    rt::fastcall_entry!(C_LLVMDIBuilderCreateTypedef),
+    c"LLVMDIBuilderCreateTypedef(Builder, Type, Name, NameLen, File, LineNo, Scope, AlignInBits)\n--\n\nCreate debugging information entry for a typedef.\n\nArgs:\n    Builder: The DIBuilder.\n    Type: Original type.\n    Name: Typedef name.\n    NameLen\n    File: File where this type is defined.\n    LineNo: Line number.\n    Scope: The surrounding context for the typedef.\n    AlignInBits\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+);
+
+/// The arguments of a call of `LLVMDIBuilderCreateTypedef`, converted in order.
+unsafe fn C_LLVMDIBuilderCreateTypedef(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7] =
+        unsafe { F_LLVMDIBuilderCreateTypedef.args::<8>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIBuilderCreateTypedef(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Type")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "File")?, rt::call::extract(x5, "LineNo")?, rt::call::extract(x6, "Scope")?, rt::call::extract(x7, "AlignInBits")?)?.into_ptr())
+}
+
 fn LLVMDIBuilderCreateTypedef(py: Python<'_>, Builder: rt::PtrArg, Type: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: rt::PtrArg, LineNo: rt::CInt<u32>, Scope: rt::PtrArg, AlignInBits: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateTypedef");
     let a_Builder = Builder.addr();
@@ -1604,21 +2104,30 @@ fn LLVMDIBuilderCreateTypedef(py: Python<'_>, Builder: rt::PtrArg, Type: rt::Ptr
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Type, a_Name, a_NameLen, a_File, a_LineNo, a_Scope, a_AlignInBits) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Create debugging information entry to establish inheritance relationship
-/// between two types.
-///
-/// Args:
-///     Builder: The DIBuilder.
-///     Ty: Original type.
-///     BaseTy: Base type. Ty is inherits from base.
-///     BaseOffset: Base offset.
-///     VBPtrOffset: Virtual base pointer offset.
-///     Flags: Flags to describe inheritance attribute, e.g. private
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueMetadata
-#[pyfunction]
-#[pyo3(signature = (Builder, Ty, BaseTy, BaseOffset, VBPtrOffset, Flags))]
+/// `LLVMDIBuilderCreateInheritance` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIBuilderCreateInheritance: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIBuilderCreateInheritance",
+    "LLVMDIBuilderCreateInheritance",
+    &["Builder", "Ty", "BaseTy", "BaseOffset", "VBPtrOffset", "Flags"],
+    rt::fastcall_entry!(C_LLVMDIBuilderCreateInheritance),
+    c"LLVMDIBuilderCreateInheritance(Builder, Ty, BaseTy, BaseOffset, VBPtrOffset, Flags)\n--\n\nCreate debugging information entry to establish inheritance relationship\nbetween two types.\n\nArgs:\n    Builder: The DIBuilder.\n    Ty: Original type.\n    BaseTy: Base type. Ty is inherits from base.\n    BaseOffset: Base offset.\n    VBPtrOffset: Virtual base pointer offset.\n    Flags: Flags to describe inheritance attribute, e.g. private\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+);
+
+/// The arguments of a call of `LLVMDIBuilderCreateInheritance`, converted in order.
+unsafe fn C_LLVMDIBuilderCreateInheritance(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5] =
+        unsafe { F_LLVMDIBuilderCreateInheritance.args::<6>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIBuilderCreateInheritance(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Ty")?, rt::call::extract(x2, "BaseTy")?, rt::call::extract(x3, "BaseOffset")?, rt::call::extract(x4, "VBPtrOffset")?, &x5)?.into_ptr())
+}
+
 fn LLVMDIBuilderCreateInheritance(py: Python<'_>, Builder: rt::PtrArg, Ty: rt::PtrArg, BaseTy: rt::PtrArg, BaseOffset: rt::CInt<u64>, VBPtrOffset: rt::CInt<u32>, Flags: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateInheritance");
     let a_Builder = Builder.addr();
@@ -1636,27 +2145,30 @@ fn LLVMDIBuilderCreateInheritance(py: Python<'_>, Builder: rt::PtrArg, Ty: rt::P
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Ty, a_BaseTy, a_BaseOffset, a_VBPtrOffset, a_Flags) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Create a permanent forward-declared type.
-///
-/// Args:
-///     Builder: The DIBuilder.
-///     Tag: A unique tag for this type.
-///     Name: Type name.
-///     NameLen: Length of type name.
-///     Scope: Type scope.
-///     File: File where this type is defined.
-///     Line: Line number where this type is defined.
-///     RuntimeLang: Indicates runtime version for languages like
-///         Objective-C.
-///     SizeInBits: Member size.
-///     AlignInBits: Member alignment.
-///     UniqueIdentifier: A unique identifier for the type.
-///     UniqueIdentifierLen: Length of the unique identifier.
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueMetadata
-#[pyfunction]
-#[pyo3(signature = (Builder, Tag, Name, NameLen, Scope, File, Line, RuntimeLang, SizeInBits, AlignInBits, UniqueIdentifier, UniqueIdentifierLen))]
+/// `LLVMDIBuilderCreateForwardDecl` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIBuilderCreateForwardDecl: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIBuilderCreateForwardDecl",
+    "LLVMDIBuilderCreateForwardDecl",
+    &["Builder", "Tag", "Name", "NameLen", "Scope", "File", "Line", "RuntimeLang", "SizeInBits", "AlignInBits", "UniqueIdentifier", "UniqueIdentifierLen"],
+    rt::fastcall_entry!(C_LLVMDIBuilderCreateForwardDecl),
+    c"LLVMDIBuilderCreateForwardDecl(Builder, Tag, Name, NameLen, Scope, File, Line, RuntimeLang, SizeInBits, AlignInBits, UniqueIdentifier, UniqueIdentifierLen)\n--\n\nCreate a permanent forward-declared type.\n\nArgs:\n    Builder: The DIBuilder.\n    Tag: A unique tag for this type.\n    Name: Type name.\n    NameLen: Length of type name.\n    Scope: Type scope.\n    File: File where this type is defined.\n    Line: Line number where this type is defined.\n    RuntimeLang: Indicates runtime version for languages like\n        Objective-C.\n    SizeInBits: Member size.\n    AlignInBits: Member alignment.\n    UniqueIdentifier: A unique identifier for the type.\n    UniqueIdentifierLen: Length of the unique identifier.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+);
+
+/// The arguments of a call of `LLVMDIBuilderCreateForwardDecl`, converted in order.
+unsafe fn C_LLVMDIBuilderCreateForwardDecl(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11] =
+        unsafe { F_LLVMDIBuilderCreateForwardDecl.args::<12>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIBuilderCreateForwardDecl(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Tag")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "Scope")?, rt::call::extract(x5, "File")?, rt::call::extract(x6, "Line")?, rt::call::extract(x7, "RuntimeLang")?, rt::call::extract(x8, "SizeInBits")?, rt::call::extract(x9, "AlignInBits")?, rt::call::extract(x10, "UniqueIdentifier")?, rt::call::extract(x11, "UniqueIdentifierLen")?)?.into_ptr())
+}
+
 fn LLVMDIBuilderCreateForwardDecl(py: Python<'_>, Builder: rt::PtrArg, Tag: rt::CInt<u32>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, Scope: rt::PtrArg, File: rt::PtrArg, Line: rt::CInt<u32>, RuntimeLang: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, UniqueIdentifier: rt::CStrArg, UniqueIdentifierLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateForwardDecl");
     let a_Builder = Builder.addr();
@@ -1680,28 +2192,30 @@ fn LLVMDIBuilderCreateForwardDecl(py: Python<'_>, Builder: rt::PtrArg, Tag: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Tag, a_Name, a_NameLen, a_Scope, a_File, a_Line, a_RuntimeLang, a_SizeInBits, a_AlignInBits, a_UniqueIdentifier, a_UniqueIdentifierLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Create a temporary forward-declared type.
-///
-/// Args:
-///     Builder: The DIBuilder.
-///     Tag: A unique tag for this type.
-///     Name: Type name.
-///     NameLen: Length of type name.
-///     Scope: Type scope.
-///     File: File where this type is defined.
-///     Line: Line number where this type is defined.
-///     RuntimeLang: Indicates runtime version for languages like
-///         Objective-C.
-///     SizeInBits: Member size.
-///     AlignInBits: Member alignment.
-///     Flags: Flags.
-///     UniqueIdentifier: A unique identifier for the type.
-///     UniqueIdentifierLen: Length of the unique identifier.
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueMetadata
-#[pyfunction]
-#[pyo3(signature = (Builder, Tag, Name, NameLen, Scope, File, Line, RuntimeLang, SizeInBits, AlignInBits, Flags, UniqueIdentifier, UniqueIdentifierLen))]
+/// `LLVMDIBuilderCreateReplaceableCompositeType` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIBuilderCreateReplaceableCompositeType: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIBuilderCreateReplaceableCompositeType",
+    "LLVMDIBuilderCreateReplaceableCompositeType",
+    &["Builder", "Tag", "Name", "NameLen", "Scope", "File", "Line", "RuntimeLang", "SizeInBits", "AlignInBits", "Flags", "UniqueIdentifier", "UniqueIdentifierLen"],
+    rt::fastcall_entry!(C_LLVMDIBuilderCreateReplaceableCompositeType),
+    c"LLVMDIBuilderCreateReplaceableCompositeType(Builder, Tag, Name, NameLen, Scope, File, Line, RuntimeLang, SizeInBits, AlignInBits, Flags, UniqueIdentifier, UniqueIdentifierLen)\n--\n\nCreate a temporary forward-declared type.\n\nArgs:\n    Builder: The DIBuilder.\n    Tag: A unique tag for this type.\n    Name: Type name.\n    NameLen: Length of type name.\n    Scope: Type scope.\n    File: File where this type is defined.\n    Line: Line number where this type is defined.\n    RuntimeLang: Indicates runtime version for languages like\n        Objective-C.\n    SizeInBits: Member size.\n    AlignInBits: Member alignment.\n    Flags: Flags.\n    UniqueIdentifier: A unique identifier for the type.\n    UniqueIdentifierLen: Length of the unique identifier.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+);
+
+/// The arguments of a call of `LLVMDIBuilderCreateReplaceableCompositeType`, converted in order.
+unsafe fn C_LLVMDIBuilderCreateReplaceableCompositeType(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12] =
+        unsafe { F_LLVMDIBuilderCreateReplaceableCompositeType.args::<13>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIBuilderCreateReplaceableCompositeType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Tag")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "Scope")?, rt::call::extract(x5, "File")?, rt::call::extract(x6, "Line")?, rt::call::extract(x7, "RuntimeLang")?, rt::call::extract(x8, "SizeInBits")?, rt::call::extract(x9, "AlignInBits")?, &x10, rt::call::extract(x11, "UniqueIdentifier")?, rt::call::extract(x12, "UniqueIdentifierLen")?)?.into_ptr())
+}
+
 fn LLVMDIBuilderCreateReplaceableCompositeType(py: Python<'_>, Builder: rt::PtrArg, Tag: rt::CInt<u32>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, Scope: rt::PtrArg, File: rt::PtrArg, Line: rt::CInt<u32>, RuntimeLang: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, Flags: &Bound<'_, PyAny>, UniqueIdentifier: rt::CStrArg, UniqueIdentifierLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateReplaceableCompositeType");
     let a_Builder = Builder.addr();
@@ -1726,25 +2240,30 @@ fn LLVMDIBuilderCreateReplaceableCompositeType(py: Python<'_>, Builder: rt::PtrA
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Tag, a_Name, a_NameLen, a_Scope, a_File, a_Line, a_RuntimeLang, a_SizeInBits, a_AlignInBits, a_Flags, a_UniqueIdentifier, a_UniqueIdentifierLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Create debugging information entry for a bit field member.
-///
-/// Args:
-///     Builder: The DIBuilder.
-///     Scope: Member scope.
-///     Name: Member name.
-///     NameLen: Length of member name.
-///     File: File where this member is defined.
-///     LineNumber: Line number.
-///     SizeInBits: Member size.
-///     OffsetInBits: Member offset.
-///     StorageOffsetInBits: Member storage offset.
-///     Flags: Flags to encode member attribute.
-///     Type: Parent type.
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueMetadata
-#[pyfunction]
-#[pyo3(signature = (Builder, Scope, Name, NameLen, File, LineNumber, SizeInBits, OffsetInBits, StorageOffsetInBits, Flags, Type))]
+/// `LLVMDIBuilderCreateBitFieldMemberType` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIBuilderCreateBitFieldMemberType: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIBuilderCreateBitFieldMemberType",
+    "LLVMDIBuilderCreateBitFieldMemberType",
+    &["Builder", "Scope", "Name", "NameLen", "File", "LineNumber", "SizeInBits", "OffsetInBits", "StorageOffsetInBits", "Flags", "Type"],
+    rt::fastcall_entry!(C_LLVMDIBuilderCreateBitFieldMemberType),
+    c"LLVMDIBuilderCreateBitFieldMemberType(Builder, Scope, Name, NameLen, File, LineNumber, SizeInBits, OffsetInBits, StorageOffsetInBits, Flags, Type)\n--\n\nCreate debugging information entry for a bit field member.\n\nArgs:\n    Builder: The DIBuilder.\n    Scope: Member scope.\n    Name: Member name.\n    NameLen: Length of member name.\n    File: File where this member is defined.\n    LineNumber: Line number.\n    SizeInBits: Member size.\n    OffsetInBits: Member offset.\n    StorageOffsetInBits: Member storage offset.\n    Flags: Flags to encode member attribute.\n    Type: Parent type.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+);
+
+/// The arguments of a call of `LLVMDIBuilderCreateBitFieldMemberType`, converted in order.
+unsafe fn C_LLVMDIBuilderCreateBitFieldMemberType(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10] =
+        unsafe { F_LLVMDIBuilderCreateBitFieldMemberType.args::<11>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIBuilderCreateBitFieldMemberType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "File")?, rt::call::extract(x5, "LineNumber")?, rt::call::extract(x6, "SizeInBits")?, rt::call::extract(x7, "OffsetInBits")?, rt::call::extract(x8, "StorageOffsetInBits")?, &x9, rt::call::extract(x10, "Type")?)?.into_ptr())
+}
+
 fn LLVMDIBuilderCreateBitFieldMemberType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: rt::PtrArg, LineNumber: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, OffsetInBits: rt::CInt<u64>, StorageOffsetInBits: rt::CInt<u64>, Flags: &Bound<'_, PyAny>, Type: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateBitFieldMemberType");
     let a_Builder = Builder.addr();
@@ -1767,34 +2286,30 @@ fn LLVMDIBuilderCreateBitFieldMemberType(py: Python<'_>, Builder: rt::PtrArg, Sc
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Name, a_NameLen, a_File, a_LineNumber, a_SizeInBits, a_OffsetInBits, a_StorageOffsetInBits, a_Flags, a_Type) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Create debugging information entry for a class.
-///
-/// Args:
-///     Builder
-///     Scope: Scope in which this class is defined.
-///     Name: Class name.
-///     NameLen: The length of the C string passed to \c Name.
-///     File: File where this member is defined.
-///     LineNumber: Line number.
-///     SizeInBits: Member size.
-///     AlignInBits: Member alignment.
-///     OffsetInBits: Member offset.
-///     Flags: Flags to encode member attribute, e.g. private.
-///     DerivedFrom: Debug info of the base class of this type.
-///     Elements: Class members.
-///     NumElements: Number of class elements.
-///     VTableHolder: Debug info of the base class that contains vtable
-///         for this type. This is used in
-///         DW_AT_containing_type. See DWARF documentation
-///         for more info.
-///     TemplateParamsNode: Template type parameters.
-///     UniqueIdentifier: A unique identifier for the type.
-///     UniqueIdentifierLen: Length of the unique identifier.
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueMetadata
-#[pyfunction]
-#[pyo3(signature = (Builder, Scope, Name, NameLen, File, LineNumber, SizeInBits, AlignInBits, OffsetInBits, Flags, DerivedFrom, Elements, NumElements, VTableHolder, TemplateParamsNode, UniqueIdentifier, UniqueIdentifierLen))]
+/// `LLVMDIBuilderCreateClassType` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIBuilderCreateClassType: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIBuilderCreateClassType",
+    "LLVMDIBuilderCreateClassType",
+    &["Builder", "Scope", "Name", "NameLen", "File", "LineNumber", "SizeInBits", "AlignInBits", "OffsetInBits", "Flags", "DerivedFrom", "Elements", "NumElements", "VTableHolder", "TemplateParamsNode", "UniqueIdentifier", "UniqueIdentifierLen"],
+    rt::fastcall_entry!(C_LLVMDIBuilderCreateClassType),
+    c"LLVMDIBuilderCreateClassType(Builder, Scope, Name, NameLen, File, LineNumber, SizeInBits, AlignInBits, OffsetInBits, Flags, DerivedFrom, Elements, NumElements, VTableHolder, TemplateParamsNode, UniqueIdentifier, UniqueIdentifierLen)\n--\n\nCreate debugging information entry for a class.\n\nArgs:\n    Builder\n    Scope: Scope in which this class is defined.\n    Name: Class name.\n    NameLen: The length of the C string passed to \\c Name.\n    File: File where this member is defined.\n    LineNumber: Line number.\n    SizeInBits: Member size.\n    AlignInBits: Member alignment.\n    OffsetInBits: Member offset.\n    Flags: Flags to encode member attribute, e.g. private.\n    DerivedFrom: Debug info of the base class of this type.\n    Elements: Class members.\n    NumElements: Number of class elements.\n    VTableHolder: Debug info of the base class that contains vtable\n        for this type. This is used in\n        DW_AT_containing_type. See DWARF documentation\n        for more info.\n    TemplateParamsNode: Template type parameters.\n    UniqueIdentifier: A unique identifier for the type.\n    UniqueIdentifierLen: Length of the unique identifier.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+);
+
+/// The arguments of a call of `LLVMDIBuilderCreateClassType`, converted in order.
+unsafe fn C_LLVMDIBuilderCreateClassType(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16] =
+        unsafe { F_LLVMDIBuilderCreateClassType.args::<17>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIBuilderCreateClassType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "File")?, rt::call::extract(x5, "LineNumber")?, rt::call::extract(x6, "SizeInBits")?, rt::call::extract(x7, "AlignInBits")?, rt::call::extract(x8, "OffsetInBits")?, &x9, rt::call::extract(x10, "DerivedFrom")?, &x11, rt::call::extract(x12, "NumElements")?, rt::call::extract(x13, "VTableHolder")?, rt::call::extract(x14, "TemplateParamsNode")?, rt::call::extract(x15, "UniqueIdentifier")?, rt::call::extract(x16, "UniqueIdentifierLen")?)?.into_ptr())
+}
+
 fn LLVMDIBuilderCreateClassType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: rt::PtrArg, LineNumber: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, OffsetInBits: rt::CInt<u64>, Flags: &Bound<'_, PyAny>, DerivedFrom: rt::PtrArg, Elements: &Bound<'_, PyAny>, NumElements: rt::CInt<u32>, VTableHolder: rt::PtrArg, TemplateParamsNode: rt::PtrArg, UniqueIdentifier: rt::CStrArg, UniqueIdentifierLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateClassType");
     let a_Builder = Builder.addr();
@@ -1824,16 +2339,30 @@ fn LLVMDIBuilderCreateClassType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Name, a_NameLen, a_File, a_LineNumber, a_SizeInBits, a_AlignInBits, a_OffsetInBits, a_Flags, a_DerivedFrom, a_Elements, a_NumElements, a_VTableHolder, a_TemplateParamsNode, a_UniqueIdentifier, a_UniqueIdentifierLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Create a uniqued DIType* clone with FlagArtificial set.
-///
-/// Args:
-///     Builder: The DIBuilder.
-///     Type: The underlying type.
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueMetadata
-#[pyfunction]
-#[pyo3(signature = (Builder, Type))]
+/// `LLVMDIBuilderCreateArtificialType` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIBuilderCreateArtificialType: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIBuilderCreateArtificialType",
+    "LLVMDIBuilderCreateArtificialType",
+    &["Builder", "Type"],
+    rt::fastcall_entry!(C_LLVMDIBuilderCreateArtificialType),
+    c"LLVMDIBuilderCreateArtificialType(Builder, Type)\n--\n\nCreate a uniqued DIType* clone with FlagArtificial set.\n\nArgs:\n    Builder: The DIBuilder.\n    Type: The underlying type.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+);
+
+/// The arguments of a call of `LLVMDIBuilderCreateArtificialType`, converted in order.
+unsafe fn C_LLVMDIBuilderCreateArtificialType(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMDIBuilderCreateArtificialType.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIBuilderCreateArtificialType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Type")?)?.into_ptr())
+}
+
 fn LLVMDIBuilderCreateArtificialType(py: Python<'_>, Builder: rt::PtrArg, Type: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateArtificialType");
     let a_Builder = Builder.addr();
@@ -1847,18 +2376,30 @@ fn LLVMDIBuilderCreateArtificialType(py: Python<'_>, Builder: rt::PtrArg, Type: 
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Type) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Get the name of this DIType.
-///
-/// See: DIType::getName()
-///
-/// Args:
-///     DType: The DIType.
-///
-/// Returns: a tuple of 2 item(s):
-///     bytes
-///     Length: int
-#[pyfunction]
-#[pyo3(signature = (DType))]
+/// `LLVMDITypeGetName` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDITypeGetName: rt::call::Function = rt::call::Function::new(
+    c"LLVMDITypeGetName",
+    "LLVMDITypeGetName",
+    &["DType"],
+    rt::fastcall_entry!(C_LLVMDITypeGetName),
+    c"LLVMDITypeGetName(DType)\n--\n\nGet the name of this DIType.\n\nSee: DIType::getName()\n\nArgs:\n    DType: The DIType.\n\nReturns: a tuple of 2 item(s):\n    bytes\n    Length: int",
+);
+
+/// The arguments of a call of `LLVMDITypeGetName`, converted in order.
+unsafe fn C_LLVMDITypeGetName(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMDITypeGetName.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMDITypeGetName(py, rt::call::extract(x0, "DType")?)?.into_ptr())
+}
+
 fn LLVMDITypeGetName(py: Python<'_>, DType: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDITypeGetName");
     let a_DType = DType.addr();
@@ -1873,17 +2414,30 @@ fn LLVMDITypeGetName(py: Python<'_>, DType: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_DType, a_Length) });
     rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Length)?])
 }
-/// Get the size of this DIType in bits.
-///
-/// See: DIType::getSizeInBits()
-///
-/// Args:
-///     DType: The DIType.
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (DType))]
+/// `LLVMDITypeGetSizeInBits` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDITypeGetSizeInBits: rt::call::Function = rt::call::Function::new(
+    c"LLVMDITypeGetSizeInBits",
+    "LLVMDITypeGetSizeInBits",
+    &["DType"],
+    rt::fastcall_entry!(C_LLVMDITypeGetSizeInBits),
+    c"LLVMDITypeGetSizeInBits(DType)\n--\n\nGet the size of this DIType in bits.\n\nSee: DIType::getSizeInBits()\n\nArgs:\n    DType: The DIType.\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `LLVMDITypeGetSizeInBits`, converted in order.
+unsafe fn C_LLVMDITypeGetSizeInBits(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMDITypeGetSizeInBits.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMDITypeGetSizeInBits(py, rt::call::extract(x0, "DType")?)?.into_ptr())
+}
+
 fn LLVMDITypeGetSizeInBits(py: Python<'_>, DType: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDITypeGetSizeInBits");
     let a_DType = DType.addr();
@@ -1896,17 +2450,30 @@ fn LLVMDITypeGetSizeInBits(py: Python<'_>, DType: rt::PtrArg) -> PyResult<PyObje
     let __r = py.allow_threads(move || unsafe { __f(a_DType) });
     Ok(rt::obj(py, __r)?)
 }
-/// Get the offset of this DIType in bits.
-///
-/// See: DIType::getOffsetInBits()
-///
-/// Args:
-///     DType: The DIType.
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (DType))]
+/// `LLVMDITypeGetOffsetInBits` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDITypeGetOffsetInBits: rt::call::Function = rt::call::Function::new(
+    c"LLVMDITypeGetOffsetInBits",
+    "LLVMDITypeGetOffsetInBits",
+    &["DType"],
+    rt::fastcall_entry!(C_LLVMDITypeGetOffsetInBits),
+    c"LLVMDITypeGetOffsetInBits(DType)\n--\n\nGet the offset of this DIType in bits.\n\nSee: DIType::getOffsetInBits()\n\nArgs:\n    DType: The DIType.\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `LLVMDITypeGetOffsetInBits`, converted in order.
+unsafe fn C_LLVMDITypeGetOffsetInBits(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMDITypeGetOffsetInBits.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMDITypeGetOffsetInBits(py, rt::call::extract(x0, "DType")?)?.into_ptr())
+}
+
 fn LLVMDITypeGetOffsetInBits(py: Python<'_>, DType: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDITypeGetOffsetInBits");
     let a_DType = DType.addr();
@@ -1919,17 +2486,30 @@ fn LLVMDITypeGetOffsetInBits(py: Python<'_>, DType: rt::PtrArg) -> PyResult<PyOb
     let __r = py.allow_threads(move || unsafe { __f(a_DType) });
     Ok(rt::obj(py, __r)?)
 }
-/// Get the alignment of this DIType in bits.
-///
-/// See: DIType::getAlignInBits()
-///
-/// Args:
-///     DType: The DIType.
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (DType))]
+/// `LLVMDITypeGetAlignInBits` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDITypeGetAlignInBits: rt::call::Function = rt::call::Function::new(
+    c"LLVMDITypeGetAlignInBits",
+    "LLVMDITypeGetAlignInBits",
+    &["DType"],
+    rt::fastcall_entry!(C_LLVMDITypeGetAlignInBits),
+    c"LLVMDITypeGetAlignInBits(DType)\n--\n\nGet the alignment of this DIType in bits.\n\nSee: DIType::getAlignInBits()\n\nArgs:\n    DType: The DIType.\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `LLVMDITypeGetAlignInBits`, converted in order.
+unsafe fn C_LLVMDITypeGetAlignInBits(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMDITypeGetAlignInBits.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMDITypeGetAlignInBits(py, rt::call::extract(x0, "DType")?)?.into_ptr())
+}
+
 fn LLVMDITypeGetAlignInBits(py: Python<'_>, DType: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDITypeGetAlignInBits");
     let a_DType = DType.addr();
@@ -1942,17 +2522,30 @@ fn LLVMDITypeGetAlignInBits(py: Python<'_>, DType: rt::PtrArg) -> PyResult<PyObj
     let __r = py.allow_threads(move || unsafe { __f(a_DType) });
     Ok(rt::obj(py, __r)?)
 }
-/// Get the source line where this DIType is declared.
-///
-/// See: DIType::getLine()
-///
-/// Args:
-///     DType: The DIType.
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (DType))]
+/// `LLVMDITypeGetLine` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDITypeGetLine: rt::call::Function = rt::call::Function::new(
+    c"LLVMDITypeGetLine",
+    "LLVMDITypeGetLine",
+    &["DType"],
+    rt::fastcall_entry!(C_LLVMDITypeGetLine),
+    c"LLVMDITypeGetLine(DType)\n--\n\nGet the source line where this DIType is declared.\n\nSee: DIType::getLine()\n\nArgs:\n    DType: The DIType.\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `LLVMDITypeGetLine`, converted in order.
+unsafe fn C_LLVMDITypeGetLine(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMDITypeGetLine.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMDITypeGetLine(py, rt::call::extract(x0, "DType")?)?.into_ptr())
+}
+
 fn LLVMDITypeGetLine(py: Python<'_>, DType: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDITypeGetLine");
     let a_DType = DType.addr();
@@ -1965,17 +2558,30 @@ fn LLVMDITypeGetLine(py: Python<'_>, DType: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_DType) });
     Ok(rt::obj(py, __r)?)
 }
-/// Get the flags associated with this DIType.
-///
-/// See: DIType::getFlags()
-///
-/// Args:
-///     DType: The DIType.
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMDIFlags
-#[pyfunction]
-#[pyo3(signature = (DType))]
+/// `LLVMDITypeGetFlags` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDITypeGetFlags: rt::call::Function = rt::call::Function::new(
+    c"LLVMDITypeGetFlags",
+    "LLVMDITypeGetFlags",
+    &["DType"],
+    rt::fastcall_entry!(C_LLVMDITypeGetFlags),
+    c"LLVMDITypeGetFlags(DType)\n--\n\nGet the flags associated with this DIType.\n\nSee: DIType::getFlags()\n\nArgs:\n    DType: The DIType.\n\nReturns: a tuple of 1 item(s):\n    LLVMDIFlags",
+);
+
+/// The arguments of a call of `LLVMDITypeGetFlags`, converted in order.
+unsafe fn C_LLVMDITypeGetFlags(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMDITypeGetFlags.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMDITypeGetFlags(py, rt::call::extract(x0, "DType")?)?.into_ptr())
+}
+
 fn LLVMDITypeGetFlags(py: Python<'_>, DType: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDITypeGetFlags");
     let a_DType = DType.addr();
@@ -1988,17 +2594,30 @@ fn LLVMDITypeGetFlags(py: Python<'_>, DType: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_DType) });
     Ok(TYPES.enum_member(py, 0, __r as i64)?)
 }
-/// Create a descriptor for a value range.
-///
-/// Args:
-///     Builder: The DIBuilder.
-///     LowerBound: Lower bound of the subrange, e.g. 0 for C, 1 for Fortran.
-///     Count: Count of elements in the subrange.
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueMetadata
-#[pyfunction]
-#[pyo3(signature = (Builder, LowerBound, Count))]
+/// `LLVMDIBuilderGetOrCreateSubrange` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIBuilderGetOrCreateSubrange: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIBuilderGetOrCreateSubrange",
+    "LLVMDIBuilderGetOrCreateSubrange",
+    &["Builder", "LowerBound", "Count"],
+    rt::fastcall_entry!(C_LLVMDIBuilderGetOrCreateSubrange),
+    c"LLVMDIBuilderGetOrCreateSubrange(Builder, LowerBound, Count)\n--\n\nCreate a descriptor for a value range.\n\nArgs:\n    Builder: The DIBuilder.\n    LowerBound: Lower bound of the subrange, e.g. 0 for C, 1 for Fortran.\n    Count: Count of elements in the subrange.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+);
+
+/// The arguments of a call of `LLVMDIBuilderGetOrCreateSubrange`, converted in order.
+unsafe fn C_LLVMDIBuilderGetOrCreateSubrange(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_LLVMDIBuilderGetOrCreateSubrange.args::<3>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIBuilderGetOrCreateSubrange(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "LowerBound")?, rt::call::extract(x2, "Count")?)?.into_ptr())
+}
+
 fn LLVMDIBuilderGetOrCreateSubrange(py: Python<'_>, Builder: rt::PtrArg, LowerBound: rt::CInt<i64>, Count: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderGetOrCreateSubrange");
     let a_Builder = Builder.addr();
@@ -2013,17 +2632,30 @@ fn LLVMDIBuilderGetOrCreateSubrange(py: Python<'_>, Builder: rt::PtrArg, LowerBo
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_LowerBound, a_Count) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Create an array of DI Nodes.
-///
-/// Args:
-///     Builder: The DIBuilder.
-///     Data: The DI Node elements.
-///     NumElements: Number of DI Node elements.
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueMetadata
-#[pyfunction]
-#[pyo3(signature = (Builder, Data, NumElements))]
+/// `LLVMDIBuilderGetOrCreateArray` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIBuilderGetOrCreateArray: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIBuilderGetOrCreateArray",
+    "LLVMDIBuilderGetOrCreateArray",
+    &["Builder", "Data", "NumElements"],
+    rt::fastcall_entry!(C_LLVMDIBuilderGetOrCreateArray),
+    c"LLVMDIBuilderGetOrCreateArray(Builder, Data, NumElements)\n--\n\nCreate an array of DI Nodes.\n\nArgs:\n    Builder: The DIBuilder.\n    Data: The DI Node elements.\n    NumElements: Number of DI Node elements.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+);
+
+/// The arguments of a call of `LLVMDIBuilderGetOrCreateArray`, converted in order.
+unsafe fn C_LLVMDIBuilderGetOrCreateArray(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_LLVMDIBuilderGetOrCreateArray.args::<3>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIBuilderGetOrCreateArray(py, rt::call::extract(x0, "Builder")?, &x1, rt::call::extract(x2, "NumElements")?)?.into_ptr())
+}
+
 fn LLVMDIBuilderGetOrCreateArray(py: Python<'_>, Builder: rt::PtrArg, Data: &Bound<'_, PyAny>, NumElements: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderGetOrCreateArray");
     let a_Builder = Builder.addr();
@@ -2039,18 +2671,30 @@ fn LLVMDIBuilderGetOrCreateArray(py: Python<'_>, Builder: rt::PtrArg, Data: &Bou
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Data, a_NumElements) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Create a new descriptor for the specified variable which has a complex
-/// address expression for its address.
-///
-/// Args:
-///     Builder: The DIBuilder.
-///     Length: Length of the address operation array.
-///
-/// Returns: a tuple of 2 item(s):
-///     LLVMOpaqueMetadata
-///     Addr: int
-#[pyfunction]
-#[pyo3(signature = (Builder, Length))]
+/// `LLVMDIBuilderCreateExpression` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIBuilderCreateExpression: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIBuilderCreateExpression",
+    "LLVMDIBuilderCreateExpression",
+    &["Builder", "Length"],
+    rt::fastcall_entry!(C_LLVMDIBuilderCreateExpression),
+    c"LLVMDIBuilderCreateExpression(Builder, Length)\n--\n\nCreate a new descriptor for the specified variable which has a complex\naddress expression for its address.\n\nArgs:\n    Builder: The DIBuilder.\n    Length: Length of the address operation array.\n\nReturns: a tuple of 2 item(s):\n    LLVMOpaqueMetadata\n    Addr: int",
+);
+
+/// The arguments of a call of `LLVMDIBuilderCreateExpression`, converted in order.
+unsafe fn C_LLVMDIBuilderCreateExpression(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMDIBuilderCreateExpression.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIBuilderCreateExpression(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Length")?)?.into_ptr())
+}
+
 fn LLVMDIBuilderCreateExpression(py: Python<'_>, Builder: rt::PtrArg, Length: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateExpression");
     let a_Builder = Builder.addr();
@@ -2066,17 +2710,30 @@ fn LLVMDIBuilderCreateExpression(py: Python<'_>, Builder: rt::PtrArg, Length: rt
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Addr, a_Length) });
     rt::tuple(py, [super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, rt::obj(py, o_Addr)?])
 }
-/// Create a new descriptor for the specified variable that does not have an
-/// address, but does have a constant value.
-///
-/// Args:
-///     Builder: The DIBuilder.
-///     Value: The constant value.
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueMetadata
-#[pyfunction]
-#[pyo3(signature = (Builder, Value))]
+/// `LLVMDIBuilderCreateConstantValueExpression` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIBuilderCreateConstantValueExpression: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIBuilderCreateConstantValueExpression",
+    "LLVMDIBuilderCreateConstantValueExpression",
+    &["Builder", "Value"],
+    rt::fastcall_entry!(C_LLVMDIBuilderCreateConstantValueExpression),
+    c"LLVMDIBuilderCreateConstantValueExpression(Builder, Value)\n--\n\nCreate a new descriptor for the specified variable that does not have an\naddress, but does have a constant value.\n\nArgs:\n    Builder: The DIBuilder.\n    Value: The constant value.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+);
+
+/// The arguments of a call of `LLVMDIBuilderCreateConstantValueExpression`, converted in order.
+unsafe fn C_LLVMDIBuilderCreateConstantValueExpression(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMDIBuilderCreateConstantValueExpression.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIBuilderCreateConstantValueExpression(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Value")?)?.into_ptr())
+}
+
 fn LLVMDIBuilderCreateConstantValueExpression(py: Python<'_>, Builder: rt::PtrArg, Value: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateConstantValueExpression");
     let a_Builder = Builder.addr();
@@ -2090,31 +2747,30 @@ fn LLVMDIBuilderCreateConstantValueExpression(py: Python<'_>, Builder: rt::PtrAr
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Value) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Create a new descriptor for the specified variable.
-///
-/// Args:
-///     Builder
-///     Scope: Variable scope.
-///     Name: Name of the variable.
-///     NameLen: The length of the C string passed to \c Name.
-///     Linkage: Mangled  name of the variable.
-///     LinkLen: The length of the C string passed to \c Linkage.
-///     File: File where this variable is defined.
-///     LineNo: Line number.
-///     Ty: Variable Type.
-///     LocalToUnit: Boolean flag indicate whether this variable is
-///         externally visible or not.
-///     Expr: The location of the global relative to the attached
-///         GlobalVariable.
-///     Decl: Reference to the corresponding declaration.
-///         variables.
-///     AlignInBits: Variable alignment(or 0 if no alignment attr was
-///         specified)
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueMetadata
-#[pyfunction]
-#[pyo3(signature = (Builder, Scope, Name, NameLen, Linkage, LinkLen, File, LineNo, Ty, LocalToUnit, Expr, Decl, AlignInBits))]
+/// `LLVMDIBuilderCreateGlobalVariableExpression` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIBuilderCreateGlobalVariableExpression: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIBuilderCreateGlobalVariableExpression",
+    "LLVMDIBuilderCreateGlobalVariableExpression",
+    &["Builder", "Scope", "Name", "NameLen", "Linkage", "LinkLen", "File", "LineNo", "Ty", "LocalToUnit", "Expr", "Decl", "AlignInBits"],
+    rt::fastcall_entry!(C_LLVMDIBuilderCreateGlobalVariableExpression),
+    c"LLVMDIBuilderCreateGlobalVariableExpression(Builder, Scope, Name, NameLen, Linkage, LinkLen, File, LineNo, Ty, LocalToUnit, Expr, Decl, AlignInBits)\n--\n\nCreate a new descriptor for the specified variable.\n\nArgs:\n    Builder\n    Scope: Variable scope.\n    Name: Name of the variable.\n    NameLen: The length of the C string passed to \\c Name.\n    Linkage: Mangled  name of the variable.\n    LinkLen: The length of the C string passed to \\c Linkage.\n    File: File where this variable is defined.\n    LineNo: Line number.\n    Ty: Variable Type.\n    LocalToUnit: Boolean flag indicate whether this variable is\n        externally visible or not.\n    Expr: The location of the global relative to the attached\n        GlobalVariable.\n    Decl: Reference to the corresponding declaration.\n        variables.\n    AlignInBits: Variable alignment(or 0 if no alignment attr was\n        specified)\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+);
+
+/// The arguments of a call of `LLVMDIBuilderCreateGlobalVariableExpression`, converted in order.
+unsafe fn C_LLVMDIBuilderCreateGlobalVariableExpression(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12] =
+        unsafe { F_LLVMDIBuilderCreateGlobalVariableExpression.args::<13>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIBuilderCreateGlobalVariableExpression(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "Linkage")?, rt::call::extract(x5, "LinkLen")?, rt::call::extract(x6, "File")?, rt::call::extract(x7, "LineNo")?, rt::call::extract(x8, "Ty")?, rt::call::extract(x9, "LocalToUnit")?, rt::call::extract(x10, "Expr")?, rt::call::extract(x11, "Decl")?, rt::call::extract(x12, "AlignInBits")?)?.into_ptr())
+}
+
 fn LLVMDIBuilderCreateGlobalVariableExpression(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, Linkage: rt::CStrArg, LinkLen: rt::CInt<u64>, File: rt::PtrArg, LineNo: rt::CInt<u32>, Ty: rt::PtrArg, LocalToUnit: rt::CInt<i32>, Expr: rt::PtrArg, Decl: rt::PtrArg, AlignInBits: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateGlobalVariableExpression");
     let a_Builder = Builder.addr();
@@ -2139,15 +2795,30 @@ fn LLVMDIBuilderCreateGlobalVariableExpression(py: Python<'_>, Builder: rt::PtrA
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Name, a_NameLen, a_Linkage, a_LinkLen, a_File, a_LineNo, a_Ty, a_LocalToUnit, a_Expr, a_Decl, a_AlignInBits) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Get the dwarf::Tag of a DINode
-///
-/// Args:
-///     MD
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (MD))]
+/// `LLVMGetDINodeTag` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMGetDINodeTag: rt::call::Function = rt::call::Function::new(
+    c"LLVMGetDINodeTag",
+    "LLVMGetDINodeTag",
+    &["MD"],
+    rt::fastcall_entry!(C_LLVMGetDINodeTag),
+    c"LLVMGetDINodeTag(MD)\n--\n\nGet the dwarf::Tag of a DINode\n\nArgs:\n    MD\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `LLVMGetDINodeTag`, converted in order.
+unsafe fn C_LLVMGetDINodeTag(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMGetDINodeTag.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMGetDINodeTag(py, rt::call::extract(x0, "MD")?)?.into_ptr())
+}
+
 fn LLVMGetDINodeTag(py: Python<'_>, MD: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetDINodeTag");
     let a_MD = MD.addr();
@@ -2160,17 +2831,30 @@ fn LLVMGetDINodeTag(py: Python<'_>, MD: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_MD) });
     Ok(rt::obj(py, __r)?)
 }
-/// Retrieves the \c DIVariable associated with this global variable expression.
-///
-/// See: llvm::DIGlobalVariableExpression::getVariable()
-///
-/// Args:
-///     GVE: The global variable expression.
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueMetadata
-#[pyfunction]
-#[pyo3(signature = (GVE))]
+/// `LLVMDIGlobalVariableExpressionGetVariable` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIGlobalVariableExpressionGetVariable: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIGlobalVariableExpressionGetVariable",
+    "LLVMDIGlobalVariableExpressionGetVariable",
+    &["GVE"],
+    rt::fastcall_entry!(C_LLVMDIGlobalVariableExpressionGetVariable),
+    c"LLVMDIGlobalVariableExpressionGetVariable(GVE)\n--\n\nRetrieves the \\c DIVariable associated with this global variable expression.\n\nSee: llvm::DIGlobalVariableExpression::getVariable()\n\nArgs:\n    GVE: The global variable expression.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+);
+
+/// The arguments of a call of `LLVMDIGlobalVariableExpressionGetVariable`, converted in order.
+unsafe fn C_LLVMDIGlobalVariableExpressionGetVariable(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMDIGlobalVariableExpressionGetVariable.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIGlobalVariableExpressionGetVariable(py, rt::call::extract(x0, "GVE")?)?.into_ptr())
+}
+
 fn LLVMDIGlobalVariableExpressionGetVariable(py: Python<'_>, GVE: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIGlobalVariableExpressionGetVariable");
     let a_GVE = GVE.addr();
@@ -2183,17 +2867,30 @@ fn LLVMDIGlobalVariableExpressionGetVariable(py: Python<'_>, GVE: rt::PtrArg) ->
     let __r = py.allow_threads(move || unsafe { __f(a_GVE) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Retrieves the \c DIExpression associated with this global variable expression.
-///
-/// See: llvm::DIGlobalVariableExpression::getExpression()
-///
-/// Args:
-///     GVE: The global variable expression.
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueMetadata
-#[pyfunction]
-#[pyo3(signature = (GVE))]
+/// `LLVMDIGlobalVariableExpressionGetExpression` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIGlobalVariableExpressionGetExpression: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIGlobalVariableExpressionGetExpression",
+    "LLVMDIGlobalVariableExpressionGetExpression",
+    &["GVE"],
+    rt::fastcall_entry!(C_LLVMDIGlobalVariableExpressionGetExpression),
+    c"LLVMDIGlobalVariableExpressionGetExpression(GVE)\n--\n\nRetrieves the \\c DIExpression associated with this global variable expression.\n\nSee: llvm::DIGlobalVariableExpression::getExpression()\n\nArgs:\n    GVE: The global variable expression.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+);
+
+/// The arguments of a call of `LLVMDIGlobalVariableExpressionGetExpression`, converted in order.
+unsafe fn C_LLVMDIGlobalVariableExpressionGetExpression(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMDIGlobalVariableExpressionGetExpression.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIGlobalVariableExpressionGetExpression(py, rt::call::extract(x0, "GVE")?)?.into_ptr())
+}
+
 fn LLVMDIGlobalVariableExpressionGetExpression(py: Python<'_>, GVE: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIGlobalVariableExpressionGetExpression");
     let a_GVE = GVE.addr();
@@ -2206,17 +2903,30 @@ fn LLVMDIGlobalVariableExpressionGetExpression(py: Python<'_>, GVE: rt::PtrArg) 
     let __r = py.allow_threads(move || unsafe { __f(a_GVE) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Get the metadata of the file associated with a given variable.
-///
-/// See: DIVariable::getFile()
-///
-/// Args:
-///     Var: The variable object.
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueMetadata
-#[pyfunction]
-#[pyo3(signature = (Var))]
+/// `LLVMDIVariableGetFile` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIVariableGetFile: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIVariableGetFile",
+    "LLVMDIVariableGetFile",
+    &["Var"],
+    rt::fastcall_entry!(C_LLVMDIVariableGetFile),
+    c"LLVMDIVariableGetFile(Var)\n--\n\nGet the metadata of the file associated with a given variable.\n\nSee: DIVariable::getFile()\n\nArgs:\n    Var: The variable object.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+);
+
+/// The arguments of a call of `LLVMDIVariableGetFile`, converted in order.
+unsafe fn C_LLVMDIVariableGetFile(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMDIVariableGetFile.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIVariableGetFile(py, rt::call::extract(x0, "Var")?)?.into_ptr())
+}
+
 fn LLVMDIVariableGetFile(py: Python<'_>, Var: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIVariableGetFile");
     let a_Var = Var.addr();
@@ -2229,17 +2939,30 @@ fn LLVMDIVariableGetFile(py: Python<'_>, Var: rt::PtrArg) -> PyResult<PyObject> 
     let __r = py.allow_threads(move || unsafe { __f(a_Var) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Get the metadata of the scope associated with a given variable.
-///
-/// See: DIVariable::getScope()
-///
-/// Args:
-///     Var: The variable object.
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueMetadata
-#[pyfunction]
-#[pyo3(signature = (Var))]
+/// `LLVMDIVariableGetScope` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIVariableGetScope: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIVariableGetScope",
+    "LLVMDIVariableGetScope",
+    &["Var"],
+    rt::fastcall_entry!(C_LLVMDIVariableGetScope),
+    c"LLVMDIVariableGetScope(Var)\n--\n\nGet the metadata of the scope associated with a given variable.\n\nSee: DIVariable::getScope()\n\nArgs:\n    Var: The variable object.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+);
+
+/// The arguments of a call of `LLVMDIVariableGetScope`, converted in order.
+unsafe fn C_LLVMDIVariableGetScope(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMDIVariableGetScope.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIVariableGetScope(py, rt::call::extract(x0, "Var")?)?.into_ptr())
+}
+
 fn LLVMDIVariableGetScope(py: Python<'_>, Var: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIVariableGetScope");
     let a_Var = Var.addr();
@@ -2252,17 +2975,30 @@ fn LLVMDIVariableGetScope(py: Python<'_>, Var: rt::PtrArg) -> PyResult<PyObject>
     let __r = py.allow_threads(move || unsafe { __f(a_Var) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Get the source line where this \c DIVariable is declared.
-///
-/// See: DIVariable::getLine()
-///
-/// Args:
-///     Var: The DIVariable.
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (Var))]
+/// `LLVMDIVariableGetLine` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIVariableGetLine: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIVariableGetLine",
+    "LLVMDIVariableGetLine",
+    &["Var"],
+    rt::fastcall_entry!(C_LLVMDIVariableGetLine),
+    c"LLVMDIVariableGetLine(Var)\n--\n\nGet the source line where this \\c DIVariable is declared.\n\nSee: DIVariable::getLine()\n\nArgs:\n    Var: The DIVariable.\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `LLVMDIVariableGetLine`, converted in order.
+unsafe fn C_LLVMDIVariableGetLine(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMDIVariableGetLine.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIVariableGetLine(py, rt::call::extract(x0, "Var")?)?.into_ptr())
+}
+
 fn LLVMDIVariableGetLine(py: Python<'_>, Var: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIVariableGetLine");
     let a_Var = Var.addr();
@@ -2275,17 +3011,30 @@ fn LLVMDIVariableGetLine(py: Python<'_>, Var: rt::PtrArg) -> PyResult<PyObject> 
     let __r = py.allow_threads(move || unsafe { __f(a_Var) });
     Ok(rt::obj(py, __r)?)
 }
-/// Create a new temporary \c MDNode.  Suitable for use in constructing cyclic
-///
-/// Args:
-///     Ctx: The context in which to construct the temporary node.
-///     Data: The metadata elements.
-///     NumElements: Number of metadata elements.
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueMetadata
-#[pyfunction]
-#[pyo3(signature = (Ctx, Data, NumElements))]
+/// `LLVMTemporaryMDNode` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMTemporaryMDNode: rt::call::Function = rt::call::Function::new(
+    c"LLVMTemporaryMDNode",
+    "LLVMTemporaryMDNode",
+    &["Ctx", "Data", "NumElements"],
+    rt::fastcall_entry!(C_LLVMTemporaryMDNode),
+    c"LLVMTemporaryMDNode(Ctx, Data, NumElements)\n--\n\nCreate a new temporary \\c MDNode.  Suitable for use in constructing cyclic\n\nArgs:\n    Ctx: The context in which to construct the temporary node.\n    Data: The metadata elements.\n    NumElements: Number of metadata elements.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+);
+
+/// The arguments of a call of `LLVMTemporaryMDNode`, converted in order.
+unsafe fn C_LLVMTemporaryMDNode(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_LLVMTemporaryMDNode.args::<3>(py, args, nargs, kwnames)? };
+    Ok(LLVMTemporaryMDNode(py, rt::call::extract(x0, "Ctx")?, &x1, rt::call::extract(x2, "NumElements")?)?.into_ptr())
+}
+
 fn LLVMTemporaryMDNode(py: Python<'_>, Ctx: rt::PtrArg, Data: &Bound<'_, PyAny>, NumElements: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTemporaryMDNode");
     let a_Ctx = Ctx.addr();
@@ -2301,15 +3050,30 @@ fn LLVMTemporaryMDNode(py: Python<'_>, Ctx: rt::PtrArg, Data: &Bound<'_, PyAny>,
     let __r = py.allow_threads(move || unsafe { __f(a_Ctx, a_Data, a_NumElements) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Deallocate a temporary node.
-///
-/// Calls \c replaceAllUsesWith(nullptr) before deleting, so any remaining
-/// references will be reset.
-///
-/// Args:
-///     TempNode: The temporary metadata node.
-#[pyfunction]
-#[pyo3(signature = (TempNode))]
+/// `LLVMDisposeTemporaryMDNode` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDisposeTemporaryMDNode: rt::call::Function = rt::call::Function::new(
+    c"LLVMDisposeTemporaryMDNode",
+    "LLVMDisposeTemporaryMDNode",
+    &["TempNode"],
+    rt::fastcall_entry!(C_LLVMDisposeTemporaryMDNode),
+    c"LLVMDisposeTemporaryMDNode(TempNode)\n--\n\nDeallocate a temporary node.\n\nCalls \\c replaceAllUsesWith(nullptr) before deleting, so any remaining\nreferences will be reset.\n\nArgs:\n    TempNode: The temporary metadata node.",
+);
+
+/// The arguments of a call of `LLVMDisposeTemporaryMDNode`, converted in order.
+unsafe fn C_LLVMDisposeTemporaryMDNode(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMDisposeTemporaryMDNode.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMDisposeTemporaryMDNode(py, rt::call::extract(x0, "TempNode")?)?.into_ptr())
+}
+
 fn LLVMDisposeTemporaryMDNode(py: Python<'_>, TempNode: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeTemporaryMDNode");
     let a_TempNode = TempNode.addr();
@@ -2322,13 +3086,30 @@ fn LLVMDisposeTemporaryMDNode(py: Python<'_>, TempNode: rt::PtrArg) -> PyResult<
     let __r = py.allow_threads(move || unsafe { __f(a_TempNode) });
     Ok(py.None())
 }
-/// Replace all uses of temporary metadata.
-///
-/// Args:
-///     TempTargetMetadata: The temporary metadata node.
-///     Replacement: The replacement metadata node.
-#[pyfunction]
-#[pyo3(signature = (TempTargetMetadata, Replacement))]
+/// `LLVMMetadataReplaceAllUsesWith` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMMetadataReplaceAllUsesWith: rt::call::Function = rt::call::Function::new(
+    c"LLVMMetadataReplaceAllUsesWith",
+    "LLVMMetadataReplaceAllUsesWith",
+    &["TempTargetMetadata", "Replacement"],
+    rt::fastcall_entry!(C_LLVMMetadataReplaceAllUsesWith),
+    c"LLVMMetadataReplaceAllUsesWith(TempTargetMetadata, Replacement)\n--\n\nReplace all uses of temporary metadata.\n\nArgs:\n    TempTargetMetadata: The temporary metadata node.\n    Replacement: The replacement metadata node.",
+);
+
+/// The arguments of a call of `LLVMMetadataReplaceAllUsesWith`, converted in order.
+unsafe fn C_LLVMMetadataReplaceAllUsesWith(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMMetadataReplaceAllUsesWith.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMMetadataReplaceAllUsesWith(py, rt::call::extract(x0, "TempTargetMetadata")?, rt::call::extract(x1, "Replacement")?)?.into_ptr())
+}
+
 fn LLVMMetadataReplaceAllUsesWith(py: Python<'_>, TempTargetMetadata: rt::PtrArg, Replacement: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMetadataReplaceAllUsesWith");
     let a_TempTargetMetadata = TempTargetMetadata.addr();
@@ -2342,29 +3123,30 @@ fn LLVMMetadataReplaceAllUsesWith(py: Python<'_>, TempTargetMetadata: rt::PtrArg
     let __r = py.allow_threads(move || unsafe { __f(a_TempTargetMetadata, a_Replacement) });
     Ok(py.None())
 }
-/// Create a new descriptor for the specified global variable that is temporary
-/// and meant to be RAUWed.
-///
-/// Args:
-///     Builder
-///     Scope: Variable scope.
-///     Name: Name of the variable.
-///     NameLen: The length of the C string passed to \c Name.
-///     Linkage: Mangled  name of the variable.
-///     LnkLen: The length of the C string passed to \c Linkage.
-///     File: File where this variable is defined.
-///     LineNo: Line number.
-///     Ty: Variable Type.
-///     LocalToUnit: Boolean flag indicate whether this variable is
-///         externally visible or not.
-///     Decl: Reference to the corresponding declaration.
-///     AlignInBits: Variable alignment(or 0 if no alignment attr was
-///         specified)
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueMetadata
-#[pyfunction]
-#[pyo3(signature = (Builder, Scope, Name, NameLen, Linkage, LnkLen, File, LineNo, Ty, LocalToUnit, Decl, AlignInBits))]
+/// `LLVMDIBuilderCreateTempGlobalVariableFwdDecl` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIBuilderCreateTempGlobalVariableFwdDecl: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIBuilderCreateTempGlobalVariableFwdDecl",
+    "LLVMDIBuilderCreateTempGlobalVariableFwdDecl",
+    &["Builder", "Scope", "Name", "NameLen", "Linkage", "LnkLen", "File", "LineNo", "Ty", "LocalToUnit", "Decl", "AlignInBits"],
+    rt::fastcall_entry!(C_LLVMDIBuilderCreateTempGlobalVariableFwdDecl),
+    c"LLVMDIBuilderCreateTempGlobalVariableFwdDecl(Builder, Scope, Name, NameLen, Linkage, LnkLen, File, LineNo, Ty, LocalToUnit, Decl, AlignInBits)\n--\n\nCreate a new descriptor for the specified global variable that is temporary\nand meant to be RAUWed.\n\nArgs:\n    Builder\n    Scope: Variable scope.\n    Name: Name of the variable.\n    NameLen: The length of the C string passed to \\c Name.\n    Linkage: Mangled  name of the variable.\n    LnkLen: The length of the C string passed to \\c Linkage.\n    File: File where this variable is defined.\n    LineNo: Line number.\n    Ty: Variable Type.\n    LocalToUnit: Boolean flag indicate whether this variable is\n        externally visible or not.\n    Decl: Reference to the corresponding declaration.\n    AlignInBits: Variable alignment(or 0 if no alignment attr was\n        specified)\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+);
+
+/// The arguments of a call of `LLVMDIBuilderCreateTempGlobalVariableFwdDecl`, converted in order.
+unsafe fn C_LLVMDIBuilderCreateTempGlobalVariableFwdDecl(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11] =
+        unsafe { F_LLVMDIBuilderCreateTempGlobalVariableFwdDecl.args::<12>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIBuilderCreateTempGlobalVariableFwdDecl(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "Linkage")?, rt::call::extract(x5, "LnkLen")?, rt::call::extract(x6, "File")?, rt::call::extract(x7, "LineNo")?, rt::call::extract(x8, "Ty")?, rt::call::extract(x9, "LocalToUnit")?, rt::call::extract(x10, "Decl")?, rt::call::extract(x11, "AlignInBits")?)?.into_ptr())
+}
+
 fn LLVMDIBuilderCreateTempGlobalVariableFwdDecl(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, Linkage: rt::CStrArg, LnkLen: rt::CInt<u64>, File: rt::PtrArg, LineNo: rt::CInt<u32>, Ty: rt::PtrArg, LocalToUnit: rt::CInt<i32>, Decl: rt::PtrArg, AlignInBits: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateTempGlobalVariableFwdDecl");
     let a_Builder = Builder.addr();
@@ -2388,26 +3170,30 @@ fn LLVMDIBuilderCreateTempGlobalVariableFwdDecl(py: Python<'_>, Builder: rt::Ptr
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Name, a_NameLen, a_Linkage, a_LnkLen, a_File, a_LineNo, a_Ty, a_LocalToUnit, a_Decl, a_AlignInBits) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Only use in "new debug format" (LLVMIsNewDbgInfoFormat() is true).
-/// See https://llvm.org/docs/RemoveDIsDebugInfo.html#c-api-changes
-///
-/// The debug format can be switched later after inserting the records using
-/// LLVMSetIsNewDbgInfoFormat, if needed for legacy or transitionary reasons.
-///
-/// Insert a Declare DbgRecord before the given instruction.
-///
-/// Args:
-///     Builder: The DIBuilder.
-///     Storage: The storage of the variable to declare.
-///     VarInfo: The variable's debug info descriptor.
-///     Expr: A complex location expression for the variable.
-///     DebugLoc: Debug info location.
-///     Instr: Instruction acting as a location for the new record.
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueDbgRecord
-#[pyfunction]
-#[pyo3(signature = (Builder, Storage, VarInfo, Expr, DebugLoc, Instr))]
+/// `LLVMDIBuilderInsertDeclareRecordBefore` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIBuilderInsertDeclareRecordBefore: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIBuilderInsertDeclareRecordBefore",
+    "LLVMDIBuilderInsertDeclareRecordBefore",
+    &["Builder", "Storage", "VarInfo", "Expr", "DebugLoc", "Instr"],
+    rt::fastcall_entry!(C_LLVMDIBuilderInsertDeclareRecordBefore),
+    c"LLVMDIBuilderInsertDeclareRecordBefore(Builder, Storage, VarInfo, Expr, DebugLoc, Instr)\n--\n\nOnly use in \"new debug format\" (LLVMIsNewDbgInfoFormat() is true).\nSee https://llvm.org/docs/RemoveDIsDebugInfo.html#c-api-changes\n\nThe debug format can be switched later after inserting the records using\nLLVMSetIsNewDbgInfoFormat, if needed for legacy or transitionary reasons.\n\nInsert a Declare DbgRecord before the given instruction.\n\nArgs:\n    Builder: The DIBuilder.\n    Storage: The storage of the variable to declare.\n    VarInfo: The variable's debug info descriptor.\n    Expr: A complex location expression for the variable.\n    DebugLoc: Debug info location.\n    Instr: Instruction acting as a location for the new record.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueDbgRecord",
+);
+
+/// The arguments of a call of `LLVMDIBuilderInsertDeclareRecordBefore`, converted in order.
+unsafe fn C_LLVMDIBuilderInsertDeclareRecordBefore(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5] =
+        unsafe { F_LLVMDIBuilderInsertDeclareRecordBefore.args::<6>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIBuilderInsertDeclareRecordBefore(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Storage")?, rt::call::extract(x2, "VarInfo")?, rt::call::extract(x3, "Expr")?, rt::call::extract(x4, "DebugLoc")?, rt::call::extract(x5, "Instr")?)?.into_ptr())
+}
+
 fn LLVMDIBuilderInsertDeclareRecordBefore(py: Python<'_>, Builder: rt::PtrArg, Storage: rt::PtrArg, VarInfo: rt::PtrArg, Expr: rt::PtrArg, DebugLoc: rt::PtrArg, Instr: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderInsertDeclareRecordBefore");
     let a_Builder = Builder.addr();
@@ -2425,28 +3211,30 @@ fn LLVMDIBuilderInsertDeclareRecordBefore(py: Python<'_>, Builder: rt::PtrArg, S
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Storage, a_VarInfo, a_Expr, a_DebugLoc, a_Instr) });
     Ok(super::llvm_types::TYPES.instance_at(py, 19, __r, None)?)
 }
-/// Only use in "new debug format" (LLVMIsNewDbgInfoFormat() is true).
-/// See https://llvm.org/docs/RemoveDIsDebugInfo.html#c-api-changes
-///
-/// The debug format can be switched later after inserting the records using
-/// LLVMSetIsNewDbgInfoFormat, if needed for legacy or transitionary reasons.
-///
-/// Insert a Declare DbgRecord at the end of the given basic block. If the basic
-/// block has a terminator instruction, the record is inserted before that
-/// terminator instruction.
-///
-/// Args:
-///     Builder: The DIBuilder.
-///     Storage: The storage of the variable to declare.
-///     VarInfo: The variable's debug info descriptor.
-///     Expr: A complex location expression for the variable.
-///     DebugLoc: Debug info location.
-///     Block: Basic block acting as a location for the new record.
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueDbgRecord
-#[pyfunction]
-#[pyo3(signature = (Builder, Storage, VarInfo, Expr, DebugLoc, Block))]
+/// `LLVMDIBuilderInsertDeclareRecordAtEnd` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIBuilderInsertDeclareRecordAtEnd: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIBuilderInsertDeclareRecordAtEnd",
+    "LLVMDIBuilderInsertDeclareRecordAtEnd",
+    &["Builder", "Storage", "VarInfo", "Expr", "DebugLoc", "Block"],
+    rt::fastcall_entry!(C_LLVMDIBuilderInsertDeclareRecordAtEnd),
+    c"LLVMDIBuilderInsertDeclareRecordAtEnd(Builder, Storage, VarInfo, Expr, DebugLoc, Block)\n--\n\nOnly use in \"new debug format\" (LLVMIsNewDbgInfoFormat() is true).\nSee https://llvm.org/docs/RemoveDIsDebugInfo.html#c-api-changes\n\nThe debug format can be switched later after inserting the records using\nLLVMSetIsNewDbgInfoFormat, if needed for legacy or transitionary reasons.\n\nInsert a Declare DbgRecord at the end of the given basic block. If the basic\nblock has a terminator instruction, the record is inserted before that\nterminator instruction.\n\nArgs:\n    Builder: The DIBuilder.\n    Storage: The storage of the variable to declare.\n    VarInfo: The variable's debug info descriptor.\n    Expr: A complex location expression for the variable.\n    DebugLoc: Debug info location.\n    Block: Basic block acting as a location for the new record.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueDbgRecord",
+);
+
+/// The arguments of a call of `LLVMDIBuilderInsertDeclareRecordAtEnd`, converted in order.
+unsafe fn C_LLVMDIBuilderInsertDeclareRecordAtEnd(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5] =
+        unsafe { F_LLVMDIBuilderInsertDeclareRecordAtEnd.args::<6>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIBuilderInsertDeclareRecordAtEnd(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Storage")?, rt::call::extract(x2, "VarInfo")?, rt::call::extract(x3, "Expr")?, rt::call::extract(x4, "DebugLoc")?, rt::call::extract(x5, "Block")?)?.into_ptr())
+}
+
 fn LLVMDIBuilderInsertDeclareRecordAtEnd(py: Python<'_>, Builder: rt::PtrArg, Storage: rt::PtrArg, VarInfo: rt::PtrArg, Expr: rt::PtrArg, DebugLoc: rt::PtrArg, Block: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderInsertDeclareRecordAtEnd");
     let a_Builder = Builder.addr();
@@ -2464,26 +3252,30 @@ fn LLVMDIBuilderInsertDeclareRecordAtEnd(py: Python<'_>, Builder: rt::PtrArg, St
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Storage, a_VarInfo, a_Expr, a_DebugLoc, a_Block) });
     Ok(super::llvm_types::TYPES.instance_at(py, 19, __r, None)?)
 }
-/// Only use in "new debug format" (LLVMIsNewDbgInfoFormat() is true).
-/// See https://llvm.org/docs/RemoveDIsDebugInfo.html#c-api-changes
-///
-/// The debug format can be switched later after inserting the records using
-/// LLVMSetIsNewDbgInfoFormat, if needed for legacy or transitionary reasons.
-///
-/// Insert a new debug record before the given instruction.
-///
-/// Args:
-///     Builder: The DIBuilder.
-///     Val: The value of the variable.
-///     VarInfo: The variable's debug info descriptor.
-///     Expr: A complex location expression for the variable.
-///     DebugLoc: Debug info location.
-///     Instr: Instruction acting as a location for the new record.
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueDbgRecord
-#[pyfunction]
-#[pyo3(signature = (Builder, Val, VarInfo, Expr, DebugLoc, Instr))]
+/// `LLVMDIBuilderInsertDbgValueRecordBefore` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIBuilderInsertDbgValueRecordBefore: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIBuilderInsertDbgValueRecordBefore",
+    "LLVMDIBuilderInsertDbgValueRecordBefore",
+    &["Builder", "Val", "VarInfo", "Expr", "DebugLoc", "Instr"],
+    rt::fastcall_entry!(C_LLVMDIBuilderInsertDbgValueRecordBefore),
+    c"LLVMDIBuilderInsertDbgValueRecordBefore(Builder, Val, VarInfo, Expr, DebugLoc, Instr)\n--\n\nOnly use in \"new debug format\" (LLVMIsNewDbgInfoFormat() is true).\nSee https://llvm.org/docs/RemoveDIsDebugInfo.html#c-api-changes\n\nThe debug format can be switched later after inserting the records using\nLLVMSetIsNewDbgInfoFormat, if needed for legacy or transitionary reasons.\n\nInsert a new debug record before the given instruction.\n\nArgs:\n    Builder: The DIBuilder.\n    Val: The value of the variable.\n    VarInfo: The variable's debug info descriptor.\n    Expr: A complex location expression for the variable.\n    DebugLoc: Debug info location.\n    Instr: Instruction acting as a location for the new record.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueDbgRecord",
+);
+
+/// The arguments of a call of `LLVMDIBuilderInsertDbgValueRecordBefore`, converted in order.
+unsafe fn C_LLVMDIBuilderInsertDbgValueRecordBefore(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5] =
+        unsafe { F_LLVMDIBuilderInsertDbgValueRecordBefore.args::<6>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIBuilderInsertDbgValueRecordBefore(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Val")?, rt::call::extract(x2, "VarInfo")?, rt::call::extract(x3, "Expr")?, rt::call::extract(x4, "DebugLoc")?, rt::call::extract(x5, "Instr")?)?.into_ptr())
+}
+
 fn LLVMDIBuilderInsertDbgValueRecordBefore(py: Python<'_>, Builder: rt::PtrArg, Val: rt::PtrArg, VarInfo: rt::PtrArg, Expr: rt::PtrArg, DebugLoc: rt::PtrArg, Instr: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderInsertDbgValueRecordBefore");
     let a_Builder = Builder.addr();
@@ -2501,28 +3293,30 @@ fn LLVMDIBuilderInsertDbgValueRecordBefore(py: Python<'_>, Builder: rt::PtrArg, 
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Val, a_VarInfo, a_Expr, a_DebugLoc, a_Instr) });
     Ok(super::llvm_types::TYPES.instance_at(py, 19, __r, None)?)
 }
-/// Only use in "new debug format" (LLVMIsNewDbgInfoFormat() is true).
-/// See https://llvm.org/docs/RemoveDIsDebugInfo.html#c-api-changes
-///
-/// The debug format can be switched later after inserting the records using
-/// LLVMSetIsNewDbgInfoFormat, if needed for legacy or transitionary reasons.
-///
-/// Insert a new debug record at the end of the given basic block. If the
-/// basic block has a terminator instruction, the record is inserted before
-/// that terminator instruction.
-///
-/// Args:
-///     Builder: The DIBuilder.
-///     Val: The value of the variable.
-///     VarInfo: The variable's debug info descriptor.
-///     Expr: A complex location expression for the variable.
-///     DebugLoc: Debug info location.
-///     Block: Basic block acting as a location for the new record.
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueDbgRecord
-#[pyfunction]
-#[pyo3(signature = (Builder, Val, VarInfo, Expr, DebugLoc, Block))]
+/// `LLVMDIBuilderInsertDbgValueRecordAtEnd` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIBuilderInsertDbgValueRecordAtEnd: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIBuilderInsertDbgValueRecordAtEnd",
+    "LLVMDIBuilderInsertDbgValueRecordAtEnd",
+    &["Builder", "Val", "VarInfo", "Expr", "DebugLoc", "Block"],
+    rt::fastcall_entry!(C_LLVMDIBuilderInsertDbgValueRecordAtEnd),
+    c"LLVMDIBuilderInsertDbgValueRecordAtEnd(Builder, Val, VarInfo, Expr, DebugLoc, Block)\n--\n\nOnly use in \"new debug format\" (LLVMIsNewDbgInfoFormat() is true).\nSee https://llvm.org/docs/RemoveDIsDebugInfo.html#c-api-changes\n\nThe debug format can be switched later after inserting the records using\nLLVMSetIsNewDbgInfoFormat, if needed for legacy or transitionary reasons.\n\nInsert a new debug record at the end of the given basic block. If the\nbasic block has a terminator instruction, the record is inserted before\nthat terminator instruction.\n\nArgs:\n    Builder: The DIBuilder.\n    Val: The value of the variable.\n    VarInfo: The variable's debug info descriptor.\n    Expr: A complex location expression for the variable.\n    DebugLoc: Debug info location.\n    Block: Basic block acting as a location for the new record.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueDbgRecord",
+);
+
+/// The arguments of a call of `LLVMDIBuilderInsertDbgValueRecordAtEnd`, converted in order.
+unsafe fn C_LLVMDIBuilderInsertDbgValueRecordAtEnd(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5] =
+        unsafe { F_LLVMDIBuilderInsertDbgValueRecordAtEnd.args::<6>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIBuilderInsertDbgValueRecordAtEnd(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Val")?, rt::call::extract(x2, "VarInfo")?, rt::call::extract(x3, "Expr")?, rt::call::extract(x4, "DebugLoc")?, rt::call::extract(x5, "Block")?)?.into_ptr())
+}
+
 fn LLVMDIBuilderInsertDbgValueRecordAtEnd(py: Python<'_>, Builder: rt::PtrArg, Val: rt::PtrArg, VarInfo: rt::PtrArg, Expr: rt::PtrArg, DebugLoc: rt::PtrArg, Block: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderInsertDbgValueRecordAtEnd");
     let a_Builder = Builder.addr();
@@ -2540,24 +3334,30 @@ fn LLVMDIBuilderInsertDbgValueRecordAtEnd(py: Python<'_>, Builder: rt::PtrArg, V
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Val, a_VarInfo, a_Expr, a_DebugLoc, a_Block) });
     Ok(super::llvm_types::TYPES.instance_at(py, 19, __r, None)?)
 }
-/// Create a new descriptor for a local auto variable.
-///
-/// Args:
-///     Builder: The DIBuilder.
-///     Scope: The local scope the variable is declared in.
-///     Name: Variable name.
-///     NameLen: Length of variable name.
-///     File: File where this variable is defined.
-///     LineNo: Line number.
-///     Ty: Metadata describing the type of the variable.
-///     AlwaysPreserve: If true, this descriptor will survive optimizations.
-///     Flags: Flags.
-///     AlignInBits: Variable alignment.
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueMetadata
-#[pyfunction]
-#[pyo3(signature = (Builder, Scope, Name, NameLen, File, LineNo, Ty, AlwaysPreserve, Flags, AlignInBits))]
+/// `LLVMDIBuilderCreateAutoVariable` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIBuilderCreateAutoVariable: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIBuilderCreateAutoVariable",
+    "LLVMDIBuilderCreateAutoVariable",
+    &["Builder", "Scope", "Name", "NameLen", "File", "LineNo", "Ty", "AlwaysPreserve", "Flags", "AlignInBits"],
+    rt::fastcall_entry!(C_LLVMDIBuilderCreateAutoVariable),
+    c"LLVMDIBuilderCreateAutoVariable(Builder, Scope, Name, NameLen, File, LineNo, Ty, AlwaysPreserve, Flags, AlignInBits)\n--\n\nCreate a new descriptor for a local auto variable.\n\nArgs:\n    Builder: The DIBuilder.\n    Scope: The local scope the variable is declared in.\n    Name: Variable name.\n    NameLen: Length of variable name.\n    File: File where this variable is defined.\n    LineNo: Line number.\n    Ty: Metadata describing the type of the variable.\n    AlwaysPreserve: If true, this descriptor will survive optimizations.\n    Flags: Flags.\n    AlignInBits: Variable alignment.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+);
+
+/// The arguments of a call of `LLVMDIBuilderCreateAutoVariable`, converted in order.
+unsafe fn C_LLVMDIBuilderCreateAutoVariable(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9] =
+        unsafe { F_LLVMDIBuilderCreateAutoVariable.args::<10>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIBuilderCreateAutoVariable(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "File")?, rt::call::extract(x5, "LineNo")?, rt::call::extract(x6, "Ty")?, rt::call::extract(x7, "AlwaysPreserve")?, &x8, rt::call::extract(x9, "AlignInBits")?)?.into_ptr())
+}
+
 fn LLVMDIBuilderCreateAutoVariable(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: rt::PtrArg, LineNo: rt::CInt<u32>, Ty: rt::PtrArg, AlwaysPreserve: rt::CInt<i32>, Flags: &Bound<'_, PyAny>, AlignInBits: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateAutoVariable");
     let a_Builder = Builder.addr();
@@ -2579,24 +3379,30 @@ fn LLVMDIBuilderCreateAutoVariable(py: Python<'_>, Builder: rt::PtrArg, Scope: r
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Name, a_NameLen, a_File, a_LineNo, a_Ty, a_AlwaysPreserve, a_Flags, a_AlignInBits) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Create a new descriptor for a function parameter variable.
-///
-/// Args:
-///     Builder: The DIBuilder.
-///     Scope: The local scope the variable is declared in.
-///     Name: Variable name.
-///     NameLen: Length of variable name.
-///     ArgNo: Unique argument number for this variable; starts at 1.
-///     File: File where this variable is defined.
-///     LineNo: Line number.
-///     Ty: Metadata describing the type of the variable.
-///     AlwaysPreserve: If true, this descriptor will survive optimizations.
-///     Flags: Flags.
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueMetadata
-#[pyfunction]
-#[pyo3(signature = (Builder, Scope, Name, NameLen, ArgNo, File, LineNo, Ty, AlwaysPreserve, Flags))]
+/// `LLVMDIBuilderCreateParameterVariable` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDIBuilderCreateParameterVariable: rt::call::Function = rt::call::Function::new(
+    c"LLVMDIBuilderCreateParameterVariable",
+    "LLVMDIBuilderCreateParameterVariable",
+    &["Builder", "Scope", "Name", "NameLen", "ArgNo", "File", "LineNo", "Ty", "AlwaysPreserve", "Flags"],
+    rt::fastcall_entry!(C_LLVMDIBuilderCreateParameterVariable),
+    c"LLVMDIBuilderCreateParameterVariable(Builder, Scope, Name, NameLen, ArgNo, File, LineNo, Ty, AlwaysPreserve, Flags)\n--\n\nCreate a new descriptor for a function parameter variable.\n\nArgs:\n    Builder: The DIBuilder.\n    Scope: The local scope the variable is declared in.\n    Name: Variable name.\n    NameLen: Length of variable name.\n    ArgNo: Unique argument number for this variable; starts at 1.\n    File: File where this variable is defined.\n    LineNo: Line number.\n    Ty: Metadata describing the type of the variable.\n    AlwaysPreserve: If true, this descriptor will survive optimizations.\n    Flags: Flags.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+);
+
+/// The arguments of a call of `LLVMDIBuilderCreateParameterVariable`, converted in order.
+unsafe fn C_LLVMDIBuilderCreateParameterVariable(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9] =
+        unsafe { F_LLVMDIBuilderCreateParameterVariable.args::<10>(py, args, nargs, kwnames)? };
+    Ok(LLVMDIBuilderCreateParameterVariable(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "ArgNo")?, rt::call::extract(x5, "File")?, rt::call::extract(x6, "LineNo")?, rt::call::extract(x7, "Ty")?, rt::call::extract(x8, "AlwaysPreserve")?, &x9)?.into_ptr())
+}
+
 fn LLVMDIBuilderCreateParameterVariable(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, ArgNo: rt::CInt<u32>, File: rt::PtrArg, LineNo: rt::CInt<u32>, Ty: rt::PtrArg, AlwaysPreserve: rt::CInt<i32>, Flags: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateParameterVariable");
     let a_Builder = Builder.addr();
@@ -2618,17 +3424,30 @@ fn LLVMDIBuilderCreateParameterVariable(py: Python<'_>, Builder: rt::PtrArg, Sco
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Name, a_NameLen, a_ArgNo, a_File, a_LineNo, a_Ty, a_AlwaysPreserve, a_Flags) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Get the metadata of the subprogram attached to a function.
-///
-/// See: llvm::Function::getSubprogram()
-///
-/// Args:
-///     Func
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueMetadata
-#[pyfunction]
-#[pyo3(signature = (Func))]
+/// `LLVMGetSubprogram` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMGetSubprogram: rt::call::Function = rt::call::Function::new(
+    c"LLVMGetSubprogram",
+    "LLVMGetSubprogram",
+    &["Func"],
+    rt::fastcall_entry!(C_LLVMGetSubprogram),
+    c"LLVMGetSubprogram(Func)\n--\n\nGet the metadata of the subprogram attached to a function.\n\nSee: llvm::Function::getSubprogram()\n\nArgs:\n    Func\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+);
+
+/// The arguments of a call of `LLVMGetSubprogram`, converted in order.
+unsafe fn C_LLVMGetSubprogram(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMGetSubprogram.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMGetSubprogram(py, rt::call::extract(x0, "Func")?)?.into_ptr())
+}
+
 fn LLVMGetSubprogram(py: Python<'_>, Func: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetSubprogram");
     let a_Func = Func.addr();
@@ -2641,15 +3460,30 @@ fn LLVMGetSubprogram(py: Python<'_>, Func: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_Func) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Set the subprogram attached to a function.
-///
-/// See: llvm::Function::setSubprogram()
-///
-/// Args:
-///     Func
-///     SP
-#[pyfunction]
-#[pyo3(signature = (Func, SP))]
+/// `LLVMSetSubprogram` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMSetSubprogram: rt::call::Function = rt::call::Function::new(
+    c"LLVMSetSubprogram",
+    "LLVMSetSubprogram",
+    &["Func", "SP"],
+    rt::fastcall_entry!(C_LLVMSetSubprogram),
+    c"LLVMSetSubprogram(Func, SP)\n--\n\nSet the subprogram attached to a function.\n\nSee: llvm::Function::setSubprogram()\n\nArgs:\n    Func\n    SP",
+);
+
+/// The arguments of a call of `LLVMSetSubprogram`, converted in order.
+unsafe fn C_LLVMSetSubprogram(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMSetSubprogram.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMSetSubprogram(py, rt::call::extract(x0, "Func")?, rt::call::extract(x1, "SP")?)?.into_ptr())
+}
+
 fn LLVMSetSubprogram(py: Python<'_>, Func: rt::PtrArg, SP: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetSubprogram");
     let a_Func = Func.addr();
@@ -2663,17 +3497,30 @@ fn LLVMSetSubprogram(py: Python<'_>, Func: rt::PtrArg, SP: rt::PtrArg) -> PyResu
     let __r = py.allow_threads(move || unsafe { __f(a_Func, a_SP) });
     Ok(py.None())
 }
-/// Get the line associated with a given subprogram.
-///
-/// See: DISubprogram::getLine()
-///
-/// Args:
-///     Subprogram: The subprogram object.
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (Subprogram))]
+/// `LLVMDISubprogramGetLine` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDISubprogramGetLine: rt::call::Function = rt::call::Function::new(
+    c"LLVMDISubprogramGetLine",
+    "LLVMDISubprogramGetLine",
+    &["Subprogram"],
+    rt::fastcall_entry!(C_LLVMDISubprogramGetLine),
+    c"LLVMDISubprogramGetLine(Subprogram)\n--\n\nGet the line associated with a given subprogram.\n\nSee: DISubprogram::getLine()\n\nArgs:\n    Subprogram: The subprogram object.\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `LLVMDISubprogramGetLine`, converted in order.
+unsafe fn C_LLVMDISubprogramGetLine(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMDISubprogramGetLine.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMDISubprogramGetLine(py, rt::call::extract(x0, "Subprogram")?)?.into_ptr())
+}
+
 fn LLVMDISubprogramGetLine(py: Python<'_>, Subprogram: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDISubprogramGetLine");
     let a_Subprogram = Subprogram.addr();
@@ -2686,17 +3533,30 @@ fn LLVMDISubprogramGetLine(py: Python<'_>, Subprogram: rt::PtrArg) -> PyResult<P
     let __r = py.allow_threads(move || unsafe { __f(a_Subprogram) });
     Ok(rt::obj(py, __r)?)
 }
-/// Get the debug location for the given instruction.
-///
-/// See: llvm::Instruction::getDebugLoc()
-///
-/// Args:
-///     Inst
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueMetadata
-#[pyfunction]
-#[pyo3(signature = (Inst))]
+/// `LLVMInstructionGetDebugLoc` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInstructionGetDebugLoc: rt::call::Function = rt::call::Function::new(
+    c"LLVMInstructionGetDebugLoc",
+    "LLVMInstructionGetDebugLoc",
+    &["Inst"],
+    rt::fastcall_entry!(C_LLVMInstructionGetDebugLoc),
+    c"LLVMInstructionGetDebugLoc(Inst)\n--\n\nGet the debug location for the given instruction.\n\nSee: llvm::Instruction::getDebugLoc()\n\nArgs:\n    Inst\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+);
+
+/// The arguments of a call of `LLVMInstructionGetDebugLoc`, converted in order.
+unsafe fn C_LLVMInstructionGetDebugLoc(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMInstructionGetDebugLoc.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMInstructionGetDebugLoc(py, rt::call::extract(x0, "Inst")?)?.into_ptr())
+}
+
 fn LLVMInstructionGetDebugLoc(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInstructionGetDebugLoc");
     let a_Inst = Inst.addr();
@@ -2709,17 +3569,30 @@ fn LLVMInstructionGetDebugLoc(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyOb
     let __r = py.allow_threads(move || unsafe { __f(a_Inst) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Set the debug location for the given instruction.
-///
-/// To clear the location metadata of the given instruction, pass NULL to Loc.
-///
-/// See: llvm::Instruction::setDebugLoc()
-///
-/// Args:
-///     Inst
-///     Loc
-#[pyfunction]
-#[pyo3(signature = (Inst, Loc))]
+/// `LLVMInstructionSetDebugLoc` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInstructionSetDebugLoc: rt::call::Function = rt::call::Function::new(
+    c"LLVMInstructionSetDebugLoc",
+    "LLVMInstructionSetDebugLoc",
+    &["Inst", "Loc"],
+    rt::fastcall_entry!(C_LLVMInstructionSetDebugLoc),
+    c"LLVMInstructionSetDebugLoc(Inst, Loc)\n--\n\nSet the debug location for the given instruction.\n\nTo clear the location metadata of the given instruction, pass NULL to Loc.\n\nSee: llvm::Instruction::setDebugLoc()\n\nArgs:\n    Inst\n    Loc",
+);
+
+/// The arguments of a call of `LLVMInstructionSetDebugLoc`, converted in order.
+unsafe fn C_LLVMInstructionSetDebugLoc(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMInstructionSetDebugLoc.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMInstructionSetDebugLoc(py, rt::call::extract(x0, "Inst")?, rt::call::extract(x1, "Loc")?)?.into_ptr())
+}
+
 fn LLVMInstructionSetDebugLoc(py: Python<'_>, Inst: rt::PtrArg, Loc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInstructionSetDebugLoc");
     let a_Inst = Inst.addr();
@@ -2733,17 +3606,30 @@ fn LLVMInstructionSetDebugLoc(py: Python<'_>, Inst: rt::PtrArg, Loc: rt::PtrArg)
     let __r = py.allow_threads(move || unsafe { __f(a_Inst, a_Loc) });
     Ok(py.None())
 }
-/// Obtain the enumerated type of a Metadata instance.
-///
-/// See: llvm::Metadata::getMetadataID()
-///
-/// Args:
-///     Metadata
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (Metadata))]
+/// `LLVMGetMetadataKind` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMGetMetadataKind: rt::call::Function = rt::call::Function::new(
+    c"LLVMGetMetadataKind",
+    "LLVMGetMetadataKind",
+    &["Metadata"],
+    rt::fastcall_entry!(C_LLVMGetMetadataKind),
+    c"LLVMGetMetadataKind(Metadata)\n--\n\nObtain the enumerated type of a Metadata instance.\n\nSee: llvm::Metadata::getMetadataID()\n\nArgs:\n    Metadata\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `LLVMGetMetadataKind`, converted in order.
+unsafe fn C_LLVMGetMetadataKind(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMGetMetadataKind.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMGetMetadataKind(py, rt::call::extract(x0, "Metadata")?)?.into_ptr())
+}
+
 fn LLVMGetMetadataKind(py: Python<'_>, Metadata: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetMetadataKind");
     let a_Metadata = Metadata.addr();
@@ -2776,96 +3662,96 @@ fn _symbol_address(py: Python<'_>, name: &str) -> PyResult<usize> {
 
 /// Adds this module's functions, constants and lazily created types to `m`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDebugMetadataVersion, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMGetModuleDebugMetadataVersion, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMStripModuleDebugInfo, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMCreateDIBuilderDisallowUnresolved, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMCreateDIBuilder, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDisposeDIBuilder, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIBuilderFinalize, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIBuilderFinalizeSubprogram, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIBuilderCreateCompileUnit, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIBuilderCreateFile, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIBuilderCreateModule, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIBuilderCreateNameSpace, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIBuilderCreateFunction, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIBuilderCreateLexicalBlock, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIBuilderCreateLexicalBlockFile, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIBuilderCreateImportedModuleFromNamespace, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIBuilderCreateImportedModuleFromAlias, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIBuilderCreateImportedModuleFromModule, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIBuilderCreateImportedDeclaration, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIBuilderCreateDebugLocation, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDILocationGetLine, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDILocationGetColumn, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDILocationGetScope, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDILocationGetInlinedAt, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIScopeGetFile, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIFileGetDirectory, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIFileGetFilename, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIFileGetSource, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIBuilderGetOrCreateTypeArray, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIBuilderCreateSubroutineType, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIBuilderCreateMacro, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIBuilderCreateTempMacroFile, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIBuilderCreateEnumerator, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIBuilderCreateEnumerationType, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIBuilderCreateUnionType, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIBuilderCreateArrayType, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIBuilderCreateVectorType, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIBuilderCreateUnspecifiedType, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIBuilderCreateBasicType, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIBuilderCreatePointerType, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIBuilderCreateStructType, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIBuilderCreateMemberType, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIBuilderCreateStaticMemberType, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIBuilderCreateMemberPointerType, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIBuilderCreateObjCIVar, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIBuilderCreateObjCProperty, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIBuilderCreateObjectPointerType, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIBuilderCreateQualifiedType, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIBuilderCreateReferenceType, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIBuilderCreateNullPtrType, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIBuilderCreateTypedef, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIBuilderCreateInheritance, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIBuilderCreateForwardDecl, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIBuilderCreateReplaceableCompositeType, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIBuilderCreateBitFieldMemberType, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIBuilderCreateClassType, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIBuilderCreateArtificialType, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDITypeGetName, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDITypeGetSizeInBits, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDITypeGetOffsetInBits, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDITypeGetAlignInBits, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDITypeGetLine, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDITypeGetFlags, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIBuilderGetOrCreateSubrange, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIBuilderGetOrCreateArray, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIBuilderCreateExpression, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIBuilderCreateConstantValueExpression, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIBuilderCreateGlobalVariableExpression, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMGetDINodeTag, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIGlobalVariableExpressionGetVariable, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIGlobalVariableExpressionGetExpression, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIVariableGetFile, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIVariableGetScope, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIVariableGetLine, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMTemporaryMDNode, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDisposeTemporaryMDNode, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMMetadataReplaceAllUsesWith, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIBuilderCreateTempGlobalVariableFwdDecl, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIBuilderInsertDeclareRecordBefore, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIBuilderInsertDeclareRecordAtEnd, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIBuilderInsertDbgValueRecordBefore, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIBuilderInsertDbgValueRecordAtEnd, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIBuilderCreateAutoVariable, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDIBuilderCreateParameterVariable, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMGetSubprogram, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMSetSubprogram, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDISubprogramGetLine, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInstructionGetDebugLoc, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInstructionSetDebugLoc, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMGetMetadataKind, m)?)?;
+    F_LLVMDebugMetadataVersion.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGetModuleDebugMetadataVersion.add_to(m, PYTHON_MODULE)?;
+    F_LLVMStripModuleDebugInfo.add_to(m, PYTHON_MODULE)?;
+    F_LLVMCreateDIBuilderDisallowUnresolved.add_to(m, PYTHON_MODULE)?;
+    F_LLVMCreateDIBuilder.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDisposeDIBuilder.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderFinalize.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderFinalizeSubprogram.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderCreateCompileUnit.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderCreateFile.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderCreateModule.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderCreateNameSpace.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderCreateFunction.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderCreateLexicalBlock.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderCreateLexicalBlockFile.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderCreateImportedModuleFromNamespace.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderCreateImportedModuleFromAlias.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderCreateImportedModuleFromModule.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderCreateImportedDeclaration.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderCreateDebugLocation.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDILocationGetLine.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDILocationGetColumn.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDILocationGetScope.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDILocationGetInlinedAt.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIScopeGetFile.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIFileGetDirectory.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIFileGetFilename.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIFileGetSource.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderGetOrCreateTypeArray.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderCreateSubroutineType.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderCreateMacro.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderCreateTempMacroFile.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderCreateEnumerator.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderCreateEnumerationType.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderCreateUnionType.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderCreateArrayType.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderCreateVectorType.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderCreateUnspecifiedType.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderCreateBasicType.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderCreatePointerType.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderCreateStructType.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderCreateMemberType.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderCreateStaticMemberType.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderCreateMemberPointerType.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderCreateObjCIVar.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderCreateObjCProperty.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderCreateObjectPointerType.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderCreateQualifiedType.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderCreateReferenceType.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderCreateNullPtrType.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderCreateTypedef.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderCreateInheritance.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderCreateForwardDecl.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderCreateReplaceableCompositeType.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderCreateBitFieldMemberType.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderCreateClassType.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderCreateArtificialType.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDITypeGetName.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDITypeGetSizeInBits.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDITypeGetOffsetInBits.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDITypeGetAlignInBits.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDITypeGetLine.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDITypeGetFlags.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderGetOrCreateSubrange.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderGetOrCreateArray.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderCreateExpression.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderCreateConstantValueExpression.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderCreateGlobalVariableExpression.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGetDINodeTag.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIGlobalVariableExpressionGetVariable.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIGlobalVariableExpressionGetExpression.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIVariableGetFile.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIVariableGetScope.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIVariableGetLine.add_to(m, PYTHON_MODULE)?;
+    F_LLVMTemporaryMDNode.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDisposeTemporaryMDNode.add_to(m, PYTHON_MODULE)?;
+    F_LLVMMetadataReplaceAllUsesWith.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderCreateTempGlobalVariableFwdDecl.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderInsertDeclareRecordBefore.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderInsertDeclareRecordAtEnd.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderInsertDbgValueRecordBefore.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderInsertDbgValueRecordAtEnd.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderCreateAutoVariable.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderCreateParameterVariable.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGetSubprogram.add_to(m, PYTHON_MODULE)?;
+    F_LLVMSetSubprogram.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDISubprogramGetLine.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInstructionGetDebugLoc.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInstructionSetDebugLoc.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGetMetadataKind.add_to(m, PYTHON_MODULE)?;
     m.add_function(pyo3::wrap_pyfunction!(has_symbol, m)?)?;
     m.add_function(pyo3::wrap_pyfunction!(_symbol_address, m)?)?;
     m.add("LLVMMDStringMetadataKind", 0i64)?;

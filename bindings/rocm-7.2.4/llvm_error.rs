@@ -31,16 +31,30 @@ static TYPE_DEFS: [rt::TypeDef; NUM_TYPES] = [
 /// This module's type registry.
 pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.error", &TYPE_DEFS, &TYPE_SLOTS);
 
-/// Returns the type id for the given error instance, which must be a failure
-/// value (i.e. non-null).
-///
-/// Args:
-///     Err
-///
-/// Returns: a tuple of 1 item(s):
-///     Pointer
-#[pyfunction]
-#[pyo3(signature = (Err_))]
+/// `LLVMGetErrorTypeId` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMGetErrorTypeId: rt::call::Function = rt::call::Function::new(
+    c"LLVMGetErrorTypeId",
+    "LLVMGetErrorTypeId",
+    &["Err_"],
+    rt::fastcall_entry!(C_LLVMGetErrorTypeId),
+    c"LLVMGetErrorTypeId(Err_)\n--\n\nReturns the type id for the given error instance, which must be a failure\nvalue (i.e. non-null).\n\nArgs:\n    Err\n\nReturns: a tuple of 1 item(s):\n    Pointer",
+);
+
+/// The arguments of a call of `LLVMGetErrorTypeId`, converted in order.
+unsafe fn C_LLVMGetErrorTypeId(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMGetErrorTypeId.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMGetErrorTypeId(py, rt::call::extract(x0, "Err_")?)?.into_ptr())
+}
+
 fn LLVMGetErrorTypeId(py: Python<'_>, Err_: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetErrorTypeId");
     let a_Err = Err_.addr();
@@ -53,15 +67,30 @@ fn LLVMGetErrorTypeId(py: Python<'_>, Err_: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_Err) });
     Ok(rt::pointer_result(py, __r)?)
 }
-/// Dispose of the given error without handling it. This operation consumes the
-/// error, and the given LLVMErrorRef value is not usable once this call returns.
-/// Note: This method *only* needs to be called if the error is not being passed
-/// to some other consuming operation, e.g. LLVMGetErrorMessage.
-///
-/// Args:
-///     Err
-#[pyfunction]
-#[pyo3(signature = (Err_))]
+/// `LLVMConsumeError` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMConsumeError: rt::call::Function = rt::call::Function::new(
+    c"LLVMConsumeError",
+    "LLVMConsumeError",
+    &["Err_"],
+    rt::fastcall_entry!(C_LLVMConsumeError),
+    c"LLVMConsumeError(Err_)\n--\n\nDispose of the given error without handling it. This operation consumes the\nerror, and the given LLVMErrorRef value is not usable once this call returns.\nNote: This method *only* needs to be called if the error is not being passed\nto some other consuming operation, e.g. LLVMGetErrorMessage.\n\nArgs:\n    Err",
+);
+
+/// The arguments of a call of `LLVMConsumeError`, converted in order.
+unsafe fn C_LLVMConsumeError(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMConsumeError.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMConsumeError(py, rt::call::extract(x0, "Err_")?)?.into_ptr())
+}
+
 fn LLVMConsumeError(py: Python<'_>, Err_: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConsumeError");
     let a_Err = Err_.addr();
@@ -74,18 +103,30 @@ fn LLVMConsumeError(py: Python<'_>, Err_: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_Err) });
     Ok(py.None())
 }
-/// Returns the given string's error message. This operation consumes the error,
-/// and the given LLVMErrorRef value is not usable once this call returns.
-/// The caller is responsible for disposing of the string by calling
-/// LLVMDisposeErrorMessage.
-///
-/// Args:
-///     Err
-///
-/// Returns: a tuple of 1 item(s):
-///     bytes
-#[pyfunction]
-#[pyo3(signature = (Err_))]
+/// `LLVMGetErrorMessage` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMGetErrorMessage: rt::call::Function = rt::call::Function::new(
+    c"LLVMGetErrorMessage",
+    "LLVMGetErrorMessage",
+    &["Err_"],
+    rt::fastcall_entry!(C_LLVMGetErrorMessage),
+    c"LLVMGetErrorMessage(Err_)\n--\n\nReturns the given string's error message. This operation consumes the error,\nand the given LLVMErrorRef value is not usable once this call returns.\nThe caller is responsible for disposing of the string by calling\nLLVMDisposeErrorMessage.\n\nArgs:\n    Err\n\nReturns: a tuple of 1 item(s):\n    bytes",
+);
+
+/// The arguments of a call of `LLVMGetErrorMessage`, converted in order.
+unsafe fn C_LLVMGetErrorMessage(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMGetErrorMessage.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMGetErrorMessage(py, rt::call::extract(x0, "Err_")?)?.into_ptr())
+}
+
 fn LLVMGetErrorMessage(py: Python<'_>, Err_: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetErrorMessage");
     let a_Err = Err_.addr();
@@ -98,12 +139,30 @@ fn LLVMGetErrorMessage(py: Python<'_>, Err_: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_Err) });
     Ok(rt::owned_cstr_result(py, __r, &FREE_LLVMDisposeErrorMessage)?)
 }
-/// Dispose of the given error message.
-///
-/// Args:
-///     ErrMsg
-#[pyfunction]
-#[pyo3(signature = (ErrMsg))]
+/// `LLVMDisposeErrorMessage` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDisposeErrorMessage: rt::call::Function = rt::call::Function::new(
+    c"LLVMDisposeErrorMessage",
+    "LLVMDisposeErrorMessage",
+    &["ErrMsg"],
+    rt::fastcall_entry!(C_LLVMDisposeErrorMessage),
+    c"LLVMDisposeErrorMessage(ErrMsg)\n--\n\nDispose of the given error message.\n\nArgs:\n    ErrMsg",
+);
+
+/// The arguments of a call of `LLVMDisposeErrorMessage`, converted in order.
+unsafe fn C_LLVMDisposeErrorMessage(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMDisposeErrorMessage.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMDisposeErrorMessage(py, rt::call::extract(x0, "ErrMsg")?)?.into_ptr())
+}
+
 fn LLVMDisposeErrorMessage(py: Python<'_>, ErrMsg: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeErrorMessage");
     let a_ErrMsg = ErrMsg.addr();
@@ -116,12 +175,30 @@ fn LLVMDisposeErrorMessage(py: Python<'_>, ErrMsg: rt::PtrArgMut) -> PyResult<Py
     let __r = py.allow_threads(move || unsafe { __f(a_ErrMsg) });
     Ok(py.None())
 }
-/// Returns the type id for llvm StringError.
-///
-/// Returns: a tuple of 1 item(s):
-///     Pointer
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMGetStringErrorTypeId` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMGetStringErrorTypeId: rt::call::Function = rt::call::Function::new(
+    c"LLVMGetStringErrorTypeId",
+    "LLVMGetStringErrorTypeId",
+    &[],
+    rt::fastcall_entry!(C_LLVMGetStringErrorTypeId),
+    c"LLVMGetStringErrorTypeId()\n--\n\nReturns the type id for llvm StringError.\n\nReturns: a tuple of 1 item(s):\n    Pointer",
+);
+
+/// The arguments of a call of `LLVMGetStringErrorTypeId`, converted in order.
+unsafe fn C_LLVMGetStringErrorTypeId(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMGetStringErrorTypeId.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMGetStringErrorTypeId(py)?.into_ptr())
+}
+
 fn LLVMGetStringErrorTypeId(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetStringErrorTypeId");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -133,15 +210,30 @@ fn LLVMGetStringErrorTypeId(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(rt::pointer_result(py, __r)?)
 }
-/// Create a StringError.
-///
-/// Args:
-///     ErrMsg
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueError
-#[pyfunction]
-#[pyo3(signature = (ErrMsg))]
+/// `LLVMCreateStringError` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMCreateStringError: rt::call::Function = rt::call::Function::new(
+    c"LLVMCreateStringError",
+    "LLVMCreateStringError",
+    &["ErrMsg"],
+    rt::fastcall_entry!(C_LLVMCreateStringError),
+    c"LLVMCreateStringError(ErrMsg)\n--\n\nCreate a StringError.\n\nArgs:\n    ErrMsg\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
+);
+
+/// The arguments of a call of `LLVMCreateStringError`, converted in order.
+unsafe fn C_LLVMCreateStringError(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMCreateStringError.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMCreateStringError(py, rt::call::extract(x0, "ErrMsg")?)?.into_ptr())
+}
+
 fn LLVMCreateStringError(py: Python<'_>, ErrMsg: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateStringError");
     let a_ErrMsg = ErrMsg.addr();
@@ -174,12 +266,12 @@ fn _symbol_address(py: Python<'_>, name: &str) -> PyResult<usize> {
 
 /// Adds this module's functions, constants and lazily created types to `m`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(pyo3::wrap_pyfunction!(LLVMGetErrorTypeId, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMConsumeError, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMGetErrorMessage, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDisposeErrorMessage, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMGetStringErrorTypeId, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMCreateStringError, m)?)?;
+    F_LLVMGetErrorTypeId.add_to(m, PYTHON_MODULE)?;
+    F_LLVMConsumeError.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGetErrorMessage.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDisposeErrorMessage.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGetStringErrorTypeId.add_to(m, PYTHON_MODULE)?;
+    F_LLVMCreateStringError.add_to(m, PYTHON_MODULE)?;
     m.add_function(pyo3::wrap_pyfunction!(has_symbol, m)?)?;
     m.add_function(pyo3::wrap_pyfunction!(_symbol_address, m)?)?;
     m.add("LLVMErrorSuccess", 0i64)?;

@@ -29,16 +29,30 @@ static TYPE_DEFS: [rt::TypeDef; NUM_TYPES] = [
 /// This module's type registry.
 pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.errorhandling", &TYPE_DEFS, &TYPE_SLOTS);
 
-/// Install a fatal error handler. By default, if LLVM detects a fatal error, it
-/// will call exit(1). This may not be appropriate in many contexts. For example,
-/// doing exit(1) will bypass many crash reporting/tracing system tools. This
-/// function allows you to install a callback that will be invoked prior to the
-/// call to exit(1).
-///
-/// Args:
-///     Handler
-#[pyfunction]
-#[pyo3(signature = (Handler))]
+/// `LLVMInstallFatalErrorHandler` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInstallFatalErrorHandler: rt::call::Function = rt::call::Function::new(
+    c"LLVMInstallFatalErrorHandler",
+    "LLVMInstallFatalErrorHandler",
+    &["Handler"],
+    rt::fastcall_entry!(C_LLVMInstallFatalErrorHandler),
+    c"LLVMInstallFatalErrorHandler(Handler)\n--\n\nInstall a fatal error handler. By default, if LLVM detects a fatal error, it\nwill call exit(1). This may not be appropriate in many contexts. For example,\ndoing exit(1) will bypass many crash reporting/tracing system tools. This\nfunction allows you to install a callback that will be invoked prior to the\ncall to exit(1).\n\nArgs:\n    Handler",
+);
+
+/// The arguments of a call of `LLVMInstallFatalErrorHandler`, converted in order.
+unsafe fn C_LLVMInstallFatalErrorHandler(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMInstallFatalErrorHandler.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMInstallFatalErrorHandler(py, rt::call::extract(x0, "Handler")?)?.into_ptr())
+}
+
 fn LLVMInstallFatalErrorHandler(py: Python<'_>, Handler: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInstallFatalErrorHandler");
     let a_Handler = Handler.addr();
@@ -51,10 +65,30 @@ fn LLVMInstallFatalErrorHandler(py: Python<'_>, Handler: rt::PtrArg) -> PyResult
     let __r = py.allow_threads(move || unsafe { __f(a_Handler) });
     Ok(py.None())
 }
-/// Reset the fatal error handler. This resets LLVM's fatal error handling
-/// behavior to the default.
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMResetFatalErrorHandler` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMResetFatalErrorHandler: rt::call::Function = rt::call::Function::new(
+    c"LLVMResetFatalErrorHandler",
+    "LLVMResetFatalErrorHandler",
+    &[],
+    rt::fastcall_entry!(C_LLVMResetFatalErrorHandler),
+    c"LLVMResetFatalErrorHandler()\n--\n\nReset the fatal error handler. This resets LLVM's fatal error handling\nbehavior to the default.",
+);
+
+/// The arguments of a call of `LLVMResetFatalErrorHandler`, converted in order.
+unsafe fn C_LLVMResetFatalErrorHandler(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMResetFatalErrorHandler.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMResetFatalErrorHandler(py)?.into_ptr())
+}
+
 fn LLVMResetFatalErrorHandler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMResetFatalErrorHandler");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -66,11 +100,30 @@ fn LLVMResetFatalErrorHandler(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// Enable LLVM's built-in stack trace code. This intercepts the OS's crash
-/// signals and prints which component of LLVM you were in at the time if the
-/// crash.
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMEnablePrettyStackTrace` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMEnablePrettyStackTrace: rt::call::Function = rt::call::Function::new(
+    c"LLVMEnablePrettyStackTrace",
+    "LLVMEnablePrettyStackTrace",
+    &[],
+    rt::fastcall_entry!(C_LLVMEnablePrettyStackTrace),
+    c"LLVMEnablePrettyStackTrace()\n--\n\nEnable LLVM's built-in stack trace code. This intercepts the OS's crash\nsignals and prints which component of LLVM you were in at the time if the\ncrash.",
+);
+
+/// The arguments of a call of `LLVMEnablePrettyStackTrace`, converted in order.
+unsafe fn C_LLVMEnablePrettyStackTrace(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMEnablePrettyStackTrace.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMEnablePrettyStackTrace(py)?.into_ptr())
+}
+
 fn LLVMEnablePrettyStackTrace(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMEnablePrettyStackTrace");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -102,9 +155,9 @@ fn _symbol_address(py: Python<'_>, name: &str) -> PyResult<usize> {
 
 /// Adds this module's functions, constants and lazily created types to `m`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInstallFatalErrorHandler, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMResetFatalErrorHandler, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMEnablePrettyStackTrace, m)?)?;
+    F_LLVMInstallFatalErrorHandler.add_to(m, PYTHON_MODULE)?;
+    F_LLVMResetFatalErrorHandler.add_to(m, PYTHON_MODULE)?;
+    F_LLVMEnablePrettyStackTrace.add_to(m, PYTHON_MODULE)?;
     m.add_function(pyo3::wrap_pyfunction!(has_symbol, m)?)?;
     m.add_function(pyo3::wrap_pyfunction!(_symbol_address, m)?)?;
     TYPES.install(m, FOREIGN)?;

@@ -38,8 +38,30 @@ static TYPE_DEFS: [rt::TypeDef; NUM_TYPES] = [
 /// This module's type registry.
 pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.executionengine", &TYPE_DEFS, &TYPE_SLOTS);
 
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMLinkInMCJIT` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMLinkInMCJIT: rt::call::Function = rt::call::Function::new(
+    c"LLVMLinkInMCJIT",
+    "LLVMLinkInMCJIT",
+    &[],
+    rt::fastcall_entry!(C_LLVMLinkInMCJIT),
+    c"LLVMLinkInMCJIT()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMLinkInMCJIT`, converted in order.
+unsafe fn C_LLVMLinkInMCJIT(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMLinkInMCJIT.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMLinkInMCJIT(py)?.into_ptr())
+}
+
 fn LLVMLinkInMCJIT(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMLinkInMCJIT");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -51,8 +73,30 @@ fn LLVMLinkInMCJIT(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMLinkInInterpreter` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMLinkInInterpreter: rt::call::Function = rt::call::Function::new(
+    c"LLVMLinkInInterpreter",
+    "LLVMLinkInInterpreter",
+    &[],
+    rt::fastcall_entry!(C_LLVMLinkInInterpreter),
+    c"LLVMLinkInInterpreter()\n--\n\n",
+);
+
+/// The arguments of a call of `LLVMLinkInInterpreter`, converted in order.
+unsafe fn C_LLVMLinkInInterpreter(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMLinkInInterpreter.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMLinkInInterpreter(py)?.into_ptr())
+}
+
 fn LLVMLinkInInterpreter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMLinkInInterpreter");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -64,15 +108,30 @@ fn LLVMLinkInInterpreter(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// Args:
-///     Ty
-///     N
-///     IsSigned
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueGenericValue
-#[pyfunction]
-#[pyo3(signature = (Ty, N, IsSigned))]
+/// `LLVMCreateGenericValueOfInt` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMCreateGenericValueOfInt: rt::call::Function = rt::call::Function::new(
+    c"LLVMCreateGenericValueOfInt",
+    "LLVMCreateGenericValueOfInt",
+    &["Ty", "N", "IsSigned"],
+    rt::fastcall_entry!(C_LLVMCreateGenericValueOfInt),
+    c"LLVMCreateGenericValueOfInt(Ty, N, IsSigned)\n--\n\nArgs:\n    Ty\n    N\n    IsSigned\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueGenericValue",
+);
+
+/// The arguments of a call of `LLVMCreateGenericValueOfInt`, converted in order.
+unsafe fn C_LLVMCreateGenericValueOfInt(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_LLVMCreateGenericValueOfInt.args::<3>(py, args, nargs, kwnames)? };
+    Ok(LLVMCreateGenericValueOfInt(py, rt::call::extract(x0, "Ty")?, rt::call::extract(x1, "N")?, rt::call::extract(x2, "IsSigned")?)?.into_ptr())
+}
+
 fn LLVMCreateGenericValueOfInt(py: Python<'_>, Ty: rt::PtrArg, N: rt::CInt<u64>, IsSigned: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateGenericValueOfInt");
     let a_Ty = Ty.addr();
@@ -87,13 +146,30 @@ fn LLVMCreateGenericValueOfInt(py: Python<'_>, Ty: rt::PtrArg, N: rt::CInt<u64>,
     let __r = py.allow_threads(move || unsafe { __f(a_Ty, a_N, a_IsSigned) });
     Ok(TYPES.instance_at(py, 1, __r, None)?)
 }
-/// Args:
-///     P
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueGenericValue
-#[pyfunction]
-#[pyo3(signature = (P))]
+/// `LLVMCreateGenericValueOfPointer` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMCreateGenericValueOfPointer: rt::call::Function = rt::call::Function::new(
+    c"LLVMCreateGenericValueOfPointer",
+    "LLVMCreateGenericValueOfPointer",
+    &["P"],
+    rt::fastcall_entry!(C_LLVMCreateGenericValueOfPointer),
+    c"LLVMCreateGenericValueOfPointer(P)\n--\n\nArgs:\n    P\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueGenericValue",
+);
+
+/// The arguments of a call of `LLVMCreateGenericValueOfPointer`, converted in order.
+unsafe fn C_LLVMCreateGenericValueOfPointer(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMCreateGenericValueOfPointer.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMCreateGenericValueOfPointer(py, rt::call::extract(x0, "P")?)?.into_ptr())
+}
+
 fn LLVMCreateGenericValueOfPointer(py: Python<'_>, P: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateGenericValueOfPointer");
     let a_P = P.addr();
@@ -106,14 +182,30 @@ fn LLVMCreateGenericValueOfPointer(py: Python<'_>, P: rt::PtrArgMut) -> PyResult
     let __r = py.allow_threads(move || unsafe { __f(a_P) });
     Ok(TYPES.instance_at(py, 1, __r, None)?)
 }
-/// Args:
-///     Ty
-///     N
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueGenericValue
-#[pyfunction]
-#[pyo3(signature = (Ty, N))]
+/// `LLVMCreateGenericValueOfFloat` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMCreateGenericValueOfFloat: rt::call::Function = rt::call::Function::new(
+    c"LLVMCreateGenericValueOfFloat",
+    "LLVMCreateGenericValueOfFloat",
+    &["Ty", "N"],
+    rt::fastcall_entry!(C_LLVMCreateGenericValueOfFloat),
+    c"LLVMCreateGenericValueOfFloat(Ty, N)\n--\n\nArgs:\n    Ty\n    N\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueGenericValue",
+);
+
+/// The arguments of a call of `LLVMCreateGenericValueOfFloat`, converted in order.
+unsafe fn C_LLVMCreateGenericValueOfFloat(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMCreateGenericValueOfFloat.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMCreateGenericValueOfFloat(py, rt::call::extract(x0, "Ty")?, rt::call::extract(x1, "N")?)?.into_ptr())
+}
+
 fn LLVMCreateGenericValueOfFloat(py: Python<'_>, Ty: rt::PtrArg, N: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateGenericValueOfFloat");
     let a_Ty = Ty.addr();
@@ -127,13 +219,30 @@ fn LLVMCreateGenericValueOfFloat(py: Python<'_>, Ty: rt::PtrArg, N: f64) -> PyRe
     let __r = py.allow_threads(move || unsafe { __f(a_Ty, a_N) });
     Ok(TYPES.instance_at(py, 1, __r, None)?)
 }
-/// Args:
-///     GenValRef
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (GenValRef))]
+/// `LLVMGenericValueIntWidth` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMGenericValueIntWidth: rt::call::Function = rt::call::Function::new(
+    c"LLVMGenericValueIntWidth",
+    "LLVMGenericValueIntWidth",
+    &["GenValRef"],
+    rt::fastcall_entry!(C_LLVMGenericValueIntWidth),
+    c"LLVMGenericValueIntWidth(GenValRef)\n--\n\nArgs:\n    GenValRef\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `LLVMGenericValueIntWidth`, converted in order.
+unsafe fn C_LLVMGenericValueIntWidth(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMGenericValueIntWidth.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMGenericValueIntWidth(py, rt::call::extract(x0, "GenValRef")?)?.into_ptr())
+}
+
 fn LLVMGenericValueIntWidth(py: Python<'_>, GenValRef: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGenericValueIntWidth");
     let a_GenValRef = GenValRef.addr();
@@ -146,14 +255,30 @@ fn LLVMGenericValueIntWidth(py: Python<'_>, GenValRef: rt::PtrArg) -> PyResult<P
     let __r = py.allow_threads(move || unsafe { __f(a_GenValRef) });
     Ok(rt::obj(py, __r)?)
 }
-/// Args:
-///     GenVal
-///     IsSigned
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (GenVal, IsSigned))]
+/// `LLVMGenericValueToInt` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMGenericValueToInt: rt::call::Function = rt::call::Function::new(
+    c"LLVMGenericValueToInt",
+    "LLVMGenericValueToInt",
+    &["GenVal", "IsSigned"],
+    rt::fastcall_entry!(C_LLVMGenericValueToInt),
+    c"LLVMGenericValueToInt(GenVal, IsSigned)\n--\n\nArgs:\n    GenVal\n    IsSigned\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `LLVMGenericValueToInt`, converted in order.
+unsafe fn C_LLVMGenericValueToInt(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMGenericValueToInt.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMGenericValueToInt(py, rt::call::extract(x0, "GenVal")?, rt::call::extract(x1, "IsSigned")?)?.into_ptr())
+}
+
 fn LLVMGenericValueToInt(py: Python<'_>, GenVal: rt::PtrArg, IsSigned: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGenericValueToInt");
     let a_GenVal = GenVal.addr();
@@ -167,13 +292,30 @@ fn LLVMGenericValueToInt(py: Python<'_>, GenVal: rt::PtrArg, IsSigned: rt::CInt<
     let __r = py.allow_threads(move || unsafe { __f(a_GenVal, a_IsSigned) });
     Ok(rt::obj(py, __r)?)
 }
-/// Args:
-///     GenVal
-///
-/// Returns: a tuple of 1 item(s):
-///     Pointer
-#[pyfunction]
-#[pyo3(signature = (GenVal))]
+/// `LLVMGenericValueToPointer` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMGenericValueToPointer: rt::call::Function = rt::call::Function::new(
+    c"LLVMGenericValueToPointer",
+    "LLVMGenericValueToPointer",
+    &["GenVal"],
+    rt::fastcall_entry!(C_LLVMGenericValueToPointer),
+    c"LLVMGenericValueToPointer(GenVal)\n--\n\nArgs:\n    GenVal\n\nReturns: a tuple of 1 item(s):\n    Pointer",
+);
+
+/// The arguments of a call of `LLVMGenericValueToPointer`, converted in order.
+unsafe fn C_LLVMGenericValueToPointer(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMGenericValueToPointer.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMGenericValueToPointer(py, rt::call::extract(x0, "GenVal")?)?.into_ptr())
+}
+
 fn LLVMGenericValueToPointer(py: Python<'_>, GenVal: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGenericValueToPointer");
     let a_GenVal = GenVal.addr();
@@ -186,14 +328,30 @@ fn LLVMGenericValueToPointer(py: Python<'_>, GenVal: rt::PtrArg) -> PyResult<PyO
     let __r = py.allow_threads(move || unsafe { __f(a_GenVal) });
     Ok(rt::pointer_result(py, __r)?)
 }
-/// Args:
-///     TyRef
-///     GenVal
-///
-/// Returns: a tuple of 1 item(s):
-///     float
-#[pyfunction]
-#[pyo3(signature = (TyRef, GenVal))]
+/// `LLVMGenericValueToFloat` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMGenericValueToFloat: rt::call::Function = rt::call::Function::new(
+    c"LLVMGenericValueToFloat",
+    "LLVMGenericValueToFloat",
+    &["TyRef", "GenVal"],
+    rt::fastcall_entry!(C_LLVMGenericValueToFloat),
+    c"LLVMGenericValueToFloat(TyRef, GenVal)\n--\n\nArgs:\n    TyRef\n    GenVal\n\nReturns: a tuple of 1 item(s):\n    float",
+);
+
+/// The arguments of a call of `LLVMGenericValueToFloat`, converted in order.
+unsafe fn C_LLVMGenericValueToFloat(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMGenericValueToFloat.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMGenericValueToFloat(py, rt::call::extract(x0, "TyRef")?, rt::call::extract(x1, "GenVal")?)?.into_ptr())
+}
+
 fn LLVMGenericValueToFloat(py: Python<'_>, TyRef: rt::PtrArg, GenVal: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGenericValueToFloat");
     let a_TyRef = TyRef.addr();
@@ -207,10 +365,30 @@ fn LLVMGenericValueToFloat(py: Python<'_>, TyRef: rt::PtrArg, GenVal: rt::PtrArg
     let __r = py.allow_threads(move || unsafe { __f(a_TyRef, a_GenVal) });
     Ok(rt::obj(py, __r)?)
 }
-/// Args:
-///     GenVal
-#[pyfunction]
-#[pyo3(signature = (GenVal))]
+/// `LLVMDisposeGenericValue` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDisposeGenericValue: rt::call::Function = rt::call::Function::new(
+    c"LLVMDisposeGenericValue",
+    "LLVMDisposeGenericValue",
+    &["GenVal"],
+    rt::fastcall_entry!(C_LLVMDisposeGenericValue),
+    c"LLVMDisposeGenericValue(GenVal)\n--\n\nArgs:\n    GenVal",
+);
+
+/// The arguments of a call of `LLVMDisposeGenericValue`, converted in order.
+unsafe fn C_LLVMDisposeGenericValue(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMDisposeGenericValue.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMDisposeGenericValue(py, rt::call::extract(x0, "GenVal")?)?.into_ptr())
+}
+
 fn LLVMDisposeGenericValue(py: Python<'_>, GenVal: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeGenericValue");
     let a_GenVal = GenVal.addr();
@@ -223,15 +401,30 @@ fn LLVMDisposeGenericValue(py: Python<'_>, GenVal: rt::PtrArg) -> PyResult<PyObj
     let __r = py.allow_threads(move || unsafe { __f(a_GenVal) });
     Ok(py.None())
 }
-/// Args:
-///     OutEE
-///     M
-///
-/// Returns: a tuple of 2 item(s):
-///     int
-///     OutError: bytes
-#[pyfunction]
-#[pyo3(signature = (OutEE, M))]
+/// `LLVMCreateExecutionEngineForModule` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMCreateExecutionEngineForModule: rt::call::Function = rt::call::Function::new(
+    c"LLVMCreateExecutionEngineForModule",
+    "LLVMCreateExecutionEngineForModule",
+    &["OutEE", "M"],
+    rt::fastcall_entry!(C_LLVMCreateExecutionEngineForModule),
+    c"LLVMCreateExecutionEngineForModule(OutEE, M)\n--\n\nArgs:\n    OutEE\n    M\n\nReturns: a tuple of 2 item(s):\n    int\n    OutError: bytes",
+);
+
+/// The arguments of a call of `LLVMCreateExecutionEngineForModule`, converted in order.
+unsafe fn C_LLVMCreateExecutionEngineForModule(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMCreateExecutionEngineForModule.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMCreateExecutionEngineForModule(py, &x0, rt::call::extract(x1, "M")?)?.into_ptr())
+}
+
 fn LLVMCreateExecutionEngineForModule(py: Python<'_>, OutEE: &Bound<'_, PyAny>, M: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateExecutionEngineForModule");
     let mut h_OutEE = TYPES.handle_ref(2, OutEE, true)?;
@@ -248,15 +441,30 @@ fn LLVMCreateExecutionEngineForModule(py: Python<'_>, OutEE: &Bound<'_, PyAny>, 
     let __r = py.allow_threads(move || unsafe { __f(a_OutEE, a_M, a_OutError) });
     rt::tuple(py, [rt::obj(py, __r)?, rt::owned_cstr_result(py, o_OutError, &FREE_LLVMDisposeMessage)?])
 }
-/// Args:
-///     OutInterp
-///     M
-///
-/// Returns: a tuple of 2 item(s):
-///     int
-///     OutError: bytes
-#[pyfunction]
-#[pyo3(signature = (OutInterp, M))]
+/// `LLVMCreateInterpreterForModule` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMCreateInterpreterForModule: rt::call::Function = rt::call::Function::new(
+    c"LLVMCreateInterpreterForModule",
+    "LLVMCreateInterpreterForModule",
+    &["OutInterp", "M"],
+    rt::fastcall_entry!(C_LLVMCreateInterpreterForModule),
+    c"LLVMCreateInterpreterForModule(OutInterp, M)\n--\n\nArgs:\n    OutInterp\n    M\n\nReturns: a tuple of 2 item(s):\n    int\n    OutError: bytes",
+);
+
+/// The arguments of a call of `LLVMCreateInterpreterForModule`, converted in order.
+unsafe fn C_LLVMCreateInterpreterForModule(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMCreateInterpreterForModule.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMCreateInterpreterForModule(py, &x0, rt::call::extract(x1, "M")?)?.into_ptr())
+}
+
 fn LLVMCreateInterpreterForModule(py: Python<'_>, OutInterp: &Bound<'_, PyAny>, M: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateInterpreterForModule");
     let mut h_OutInterp = TYPES.handle_ref(2, OutInterp, true)?;
@@ -273,16 +481,30 @@ fn LLVMCreateInterpreterForModule(py: Python<'_>, OutInterp: &Bound<'_, PyAny>, 
     let __r = py.allow_threads(move || unsafe { __f(a_OutInterp, a_M, a_OutError) });
     rt::tuple(py, [rt::obj(py, __r)?, rt::owned_cstr_result(py, o_OutError, &FREE_LLVMDisposeMessage)?])
 }
-/// Args:
-///     OutJIT
-///     M
-///     OptLevel
-///
-/// Returns: a tuple of 2 item(s):
-///     int
-///     OutError: bytes
-#[pyfunction]
-#[pyo3(signature = (OutJIT, M, OptLevel))]
+/// `LLVMCreateJITCompilerForModule` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMCreateJITCompilerForModule: rt::call::Function = rt::call::Function::new(
+    c"LLVMCreateJITCompilerForModule",
+    "LLVMCreateJITCompilerForModule",
+    &["OutJIT", "M", "OptLevel"],
+    rt::fastcall_entry!(C_LLVMCreateJITCompilerForModule),
+    c"LLVMCreateJITCompilerForModule(OutJIT, M, OptLevel)\n--\n\nArgs:\n    OutJIT\n    M\n    OptLevel\n\nReturns: a tuple of 2 item(s):\n    int\n    OutError: bytes",
+);
+
+/// The arguments of a call of `LLVMCreateJITCompilerForModule`, converted in order.
+unsafe fn C_LLVMCreateJITCompilerForModule(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_LLVMCreateJITCompilerForModule.args::<3>(py, args, nargs, kwnames)? };
+    Ok(LLVMCreateJITCompilerForModule(py, &x0, rt::call::extract(x1, "M")?, rt::call::extract(x2, "OptLevel")?)?.into_ptr())
+}
+
 fn LLVMCreateJITCompilerForModule(py: Python<'_>, OutJIT: &Bound<'_, PyAny>, M: rt::PtrArg, OptLevel: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateJITCompilerForModule");
     let mut h_OutJIT = TYPES.handle_ref(2, OutJIT, true)?;
@@ -300,11 +522,30 @@ fn LLVMCreateJITCompilerForModule(py: Python<'_>, OutJIT: &Bound<'_, PyAny>, M: 
     let __r = py.allow_threads(move || unsafe { __f(a_OutJIT, a_M, a_OptLevel, a_OutError) });
     rt::tuple(py, [rt::obj(py, __r)?, rt::owned_cstr_result(py, o_OutError, &FREE_LLVMDisposeMessage)?])
 }
-/// Args:
-///     Options
-///     SizeOfOptions
-#[pyfunction]
-#[pyo3(signature = (Options, SizeOfOptions))]
+/// `LLVMInitializeMCJITCompilerOptions` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMInitializeMCJITCompilerOptions: rt::call::Function = rt::call::Function::new(
+    c"LLVMInitializeMCJITCompilerOptions",
+    "LLVMInitializeMCJITCompilerOptions",
+    &["Options", "SizeOfOptions"],
+    rt::fastcall_entry!(C_LLVMInitializeMCJITCompilerOptions),
+    c"LLVMInitializeMCJITCompilerOptions(Options, SizeOfOptions)\n--\n\nArgs:\n    Options\n    SizeOfOptions",
+);
+
+/// The arguments of a call of `LLVMInitializeMCJITCompilerOptions`, converted in order.
+unsafe fn C_LLVMInitializeMCJITCompilerOptions(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMInitializeMCJITCompilerOptions.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMInitializeMCJITCompilerOptions(py, &x0, rt::call::extract(x1, "SizeOfOptions")?)?.into_ptr())
+}
+
 fn LLVMInitializeMCJITCompilerOptions(py: Python<'_>, Options: &Bound<'_, PyAny>, SizeOfOptions: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeMCJITCompilerOptions");
     let p_Options = TYPES.record_ptr_arg(0, Options, true)?;
@@ -319,33 +560,30 @@ fn LLVMInitializeMCJITCompilerOptions(py: Python<'_>, Options: &Bound<'_, PyAny>
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_SizeOfOptions) });
     Ok(py.None())
 }
-/// Create an MCJIT execution engine for a module, with the given options. It is
-/// the responsibility of the caller to ensure that all fields in Options up to
-/// the given SizeOfOptions are initialized. It is correct to pass a smaller
-/// value of SizeOfOptions that omits some fields. The canonical way of using
-/// this is:
-///
-/// LLVMMCJITCompilerOptions options;
-/// LLVMInitializeMCJITCompilerOptions(&options, sizeof(options));
-/// ... fill in those options you care about
-/// LLVMCreateMCJITCompilerForModule(&jit, mod, &options, sizeof(options),
-/// &error);
-///
-/// Note that this is also correct, though possibly suboptimal:
-///
-/// LLVMCreateMCJITCompilerForModule(&jit, mod, 0, 0, &error);
-///
-/// Args:
-///     OutJIT
-///     M
-///     Options
-///     SizeOfOptions
-///
-/// Returns: a tuple of 2 item(s):
-///     int
-///     OutError: bytes
-#[pyfunction]
-#[pyo3(signature = (OutJIT, M, Options, SizeOfOptions))]
+/// `LLVMCreateMCJITCompilerForModule` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMCreateMCJITCompilerForModule: rt::call::Function = rt::call::Function::new(
+    c"LLVMCreateMCJITCompilerForModule",
+    "LLVMCreateMCJITCompilerForModule",
+    &["OutJIT", "M", "Options", "SizeOfOptions"],
+    rt::fastcall_entry!(C_LLVMCreateMCJITCompilerForModule),
+    c"LLVMCreateMCJITCompilerForModule(OutJIT, M, Options, SizeOfOptions)\n--\n\nCreate an MCJIT execution engine for a module, with the given options. It is\nthe responsibility of the caller to ensure that all fields in Options up to\nthe given SizeOfOptions are initialized. It is correct to pass a smaller\nvalue of SizeOfOptions that omits some fields. The canonical way of using\nthis is:\n\nLLVMMCJITCompilerOptions options;\nLLVMInitializeMCJITCompilerOptions(&options, sizeof(options));\n... fill in those options you care about\nLLVMCreateMCJITCompilerForModule(&jit, mod, &options, sizeof(options),\n&error);\n\nNote that this is also correct, though possibly suboptimal:\n\nLLVMCreateMCJITCompilerForModule(&jit, mod, 0, 0, &error);\n\nArgs:\n    OutJIT\n    M\n    Options\n    SizeOfOptions\n\nReturns: a tuple of 2 item(s):\n    int\n    OutError: bytes",
+);
+
+/// The arguments of a call of `LLVMCreateMCJITCompilerForModule`, converted in order.
+unsafe fn C_LLVMCreateMCJITCompilerForModule(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_LLVMCreateMCJITCompilerForModule.args::<4>(py, args, nargs, kwnames)? };
+    Ok(LLVMCreateMCJITCompilerForModule(py, &x0, rt::call::extract(x1, "M")?, &x2, rt::call::extract(x3, "SizeOfOptions")?)?.into_ptr())
+}
+
 fn LLVMCreateMCJITCompilerForModule(py: Python<'_>, OutJIT: &Bound<'_, PyAny>, M: rt::PtrArg, Options: &Bound<'_, PyAny>, SizeOfOptions: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateMCJITCompilerForModule");
     let mut h_OutJIT = TYPES.handle_ref(2, OutJIT, true)?;
@@ -365,10 +603,30 @@ fn LLVMCreateMCJITCompilerForModule(py: Python<'_>, OutJIT: &Bound<'_, PyAny>, M
     let __r = py.allow_threads(move || unsafe { __f(a_OutJIT, a_M, a_Options, a_SizeOfOptions, a_OutError) });
     rt::tuple(py, [rt::obj(py, __r)?, rt::owned_cstr_result(py, o_OutError, &FREE_LLVMDisposeMessage)?])
 }
-/// Args:
-///     EE
-#[pyfunction]
-#[pyo3(signature = (EE))]
+/// `LLVMDisposeExecutionEngine` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDisposeExecutionEngine: rt::call::Function = rt::call::Function::new(
+    c"LLVMDisposeExecutionEngine",
+    "LLVMDisposeExecutionEngine",
+    &["EE"],
+    rt::fastcall_entry!(C_LLVMDisposeExecutionEngine),
+    c"LLVMDisposeExecutionEngine(EE)\n--\n\nArgs:\n    EE",
+);
+
+/// The arguments of a call of `LLVMDisposeExecutionEngine`, converted in order.
+unsafe fn C_LLVMDisposeExecutionEngine(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMDisposeExecutionEngine.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMDisposeExecutionEngine(py, rt::call::extract(x0, "EE")?)?.into_ptr())
+}
+
 fn LLVMDisposeExecutionEngine(py: Python<'_>, EE: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeExecutionEngine");
     let a_EE = EE.addr();
@@ -381,10 +639,30 @@ fn LLVMDisposeExecutionEngine(py: Python<'_>, EE: rt::PtrArg) -> PyResult<PyObje
     let __r = py.allow_threads(move || unsafe { __f(a_EE) });
     Ok(py.None())
 }
-/// Args:
-///     EE
-#[pyfunction]
-#[pyo3(signature = (EE))]
+/// `LLVMRunStaticConstructors` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMRunStaticConstructors: rt::call::Function = rt::call::Function::new(
+    c"LLVMRunStaticConstructors",
+    "LLVMRunStaticConstructors",
+    &["EE"],
+    rt::fastcall_entry!(C_LLVMRunStaticConstructors),
+    c"LLVMRunStaticConstructors(EE)\n--\n\nArgs:\n    EE",
+);
+
+/// The arguments of a call of `LLVMRunStaticConstructors`, converted in order.
+unsafe fn C_LLVMRunStaticConstructors(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMRunStaticConstructors.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMRunStaticConstructors(py, rt::call::extract(x0, "EE")?)?.into_ptr())
+}
+
 fn LLVMRunStaticConstructors(py: Python<'_>, EE: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRunStaticConstructors");
     let a_EE = EE.addr();
@@ -397,10 +675,30 @@ fn LLVMRunStaticConstructors(py: Python<'_>, EE: rt::PtrArg) -> PyResult<PyObjec
     let __r = py.allow_threads(move || unsafe { __f(a_EE) });
     Ok(py.None())
 }
-/// Args:
-///     EE
-#[pyfunction]
-#[pyo3(signature = (EE))]
+/// `LLVMRunStaticDestructors` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMRunStaticDestructors: rt::call::Function = rt::call::Function::new(
+    c"LLVMRunStaticDestructors",
+    "LLVMRunStaticDestructors",
+    &["EE"],
+    rt::fastcall_entry!(C_LLVMRunStaticDestructors),
+    c"LLVMRunStaticDestructors(EE)\n--\n\nArgs:\n    EE",
+);
+
+/// The arguments of a call of `LLVMRunStaticDestructors`, converted in order.
+unsafe fn C_LLVMRunStaticDestructors(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMRunStaticDestructors.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMRunStaticDestructors(py, rt::call::extract(x0, "EE")?)?.into_ptr())
+}
+
 fn LLVMRunStaticDestructors(py: Python<'_>, EE: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRunStaticDestructors");
     let a_EE = EE.addr();
@@ -413,17 +711,30 @@ fn LLVMRunStaticDestructors(py: Python<'_>, EE: rt::PtrArg) -> PyResult<PyObject
     let __r = py.allow_threads(move || unsafe { __f(a_EE) });
     Ok(py.None())
 }
-/// Args:
-///     EE
-///     F
-///     ArgC
-///     ArgV
-///     EnvP
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (EE, F, ArgC, ArgV, EnvP))]
+/// `LLVMRunFunctionAsMain` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMRunFunctionAsMain: rt::call::Function = rt::call::Function::new(
+    c"LLVMRunFunctionAsMain",
+    "LLVMRunFunctionAsMain",
+    &["EE", "F", "ArgC", "ArgV", "EnvP"],
+    rt::fastcall_entry!(C_LLVMRunFunctionAsMain),
+    c"LLVMRunFunctionAsMain(EE, F, ArgC, ArgV, EnvP)\n--\n\nArgs:\n    EE\n    F\n    ArgC\n    ArgV\n    EnvP\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `LLVMRunFunctionAsMain`, converted in order.
+unsafe fn C_LLVMRunFunctionAsMain(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4] =
+        unsafe { F_LLVMRunFunctionAsMain.args::<5>(py, args, nargs, kwnames)? };
+    Ok(LLVMRunFunctionAsMain(py, rt::call::extract(x0, "EE")?, rt::call::extract(x1, "F")?, rt::call::extract(x2, "ArgC")?, rt::call::extract(x3, "ArgV")?, rt::call::extract(x4, "EnvP")?)?.into_ptr())
+}
+
 fn LLVMRunFunctionAsMain(py: Python<'_>, EE: rt::PtrArg, F: rt::PtrArg, ArgC: rt::CInt<u32>, ArgV: rt::CStrArrayArg, EnvP: rt::CStrArrayArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRunFunctionAsMain");
     let a_EE = EE.addr();
@@ -440,16 +751,30 @@ fn LLVMRunFunctionAsMain(py: Python<'_>, EE: rt::PtrArg, F: rt::PtrArg, ArgC: rt
     let __r = py.allow_threads(move || unsafe { __f(a_EE, a_F, a_ArgC, a_ArgV, a_EnvP) });
     Ok(rt::obj(py, __r)?)
 }
-/// Args:
-///     EE
-///     F
-///     NumArgs
-///     Args
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueGenericValue
-#[pyfunction]
-#[pyo3(signature = (EE, F, NumArgs, Args))]
+/// `LLVMRunFunction` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMRunFunction: rt::call::Function = rt::call::Function::new(
+    c"LLVMRunFunction",
+    "LLVMRunFunction",
+    &["EE", "F", "NumArgs", "Args"],
+    rt::fastcall_entry!(C_LLVMRunFunction),
+    c"LLVMRunFunction(EE, F, NumArgs, Args)\n--\n\nArgs:\n    EE\n    F\n    NumArgs\n    Args\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueGenericValue",
+);
+
+/// The arguments of a call of `LLVMRunFunction`, converted in order.
+unsafe fn C_LLVMRunFunction(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_LLVMRunFunction.args::<4>(py, args, nargs, kwnames)? };
+    Ok(LLVMRunFunction(py, rt::call::extract(x0, "EE")?, rt::call::extract(x1, "F")?, rt::call::extract(x2, "NumArgs")?, &x3)?.into_ptr())
+}
+
 fn LLVMRunFunction(py: Python<'_>, EE: rt::PtrArg, F: rt::PtrArg, NumArgs: rt::CInt<u32>, Args: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRunFunction");
     let a_EE = EE.addr();
@@ -466,11 +791,30 @@ fn LLVMRunFunction(py: Python<'_>, EE: rt::PtrArg, F: rt::PtrArg, NumArgs: rt::C
     let __r = py.allow_threads(move || unsafe { __f(a_EE, a_F, a_NumArgs, a_Args) });
     Ok(TYPES.instance_at(py, 1, __r, None)?)
 }
-/// Args:
-///     EE
-///     F
-#[pyfunction]
-#[pyo3(signature = (EE, F))]
+/// `LLVMFreeMachineCodeForFunction` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMFreeMachineCodeForFunction: rt::call::Function = rt::call::Function::new(
+    c"LLVMFreeMachineCodeForFunction",
+    "LLVMFreeMachineCodeForFunction",
+    &["EE", "F"],
+    rt::fastcall_entry!(C_LLVMFreeMachineCodeForFunction),
+    c"LLVMFreeMachineCodeForFunction(EE, F)\n--\n\nArgs:\n    EE\n    F",
+);
+
+/// The arguments of a call of `LLVMFreeMachineCodeForFunction`, converted in order.
+unsafe fn C_LLVMFreeMachineCodeForFunction(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMFreeMachineCodeForFunction.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMFreeMachineCodeForFunction(py, rt::call::extract(x0, "EE")?, rt::call::extract(x1, "F")?)?.into_ptr())
+}
+
 fn LLVMFreeMachineCodeForFunction(py: Python<'_>, EE: rt::PtrArg, F: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMFreeMachineCodeForFunction");
     let a_EE = EE.addr();
@@ -484,11 +828,30 @@ fn LLVMFreeMachineCodeForFunction(py: Python<'_>, EE: rt::PtrArg, F: rt::PtrArg)
     let __r = py.allow_threads(move || unsafe { __f(a_EE, a_F) });
     Ok(py.None())
 }
-/// Args:
-///     EE
-///     M
-#[pyfunction]
-#[pyo3(signature = (EE, M))]
+/// `LLVMAddModule` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMAddModule: rt::call::Function = rt::call::Function::new(
+    c"LLVMAddModule",
+    "LLVMAddModule",
+    &["EE", "M"],
+    rt::fastcall_entry!(C_LLVMAddModule),
+    c"LLVMAddModule(EE, M)\n--\n\nArgs:\n    EE\n    M",
+);
+
+/// The arguments of a call of `LLVMAddModule`, converted in order.
+unsafe fn C_LLVMAddModule(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMAddModule.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMAddModule(py, rt::call::extract(x0, "EE")?, rt::call::extract(x1, "M")?)?.into_ptr())
+}
+
 fn LLVMAddModule(py: Python<'_>, EE: rt::PtrArg, M: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddModule");
     let a_EE = EE.addr();
@@ -502,16 +865,30 @@ fn LLVMAddModule(py: Python<'_>, EE: rt::PtrArg, M: rt::PtrArg) -> PyResult<PyOb
     let __r = py.allow_threads(move || unsafe { __f(a_EE, a_M) });
     Ok(py.None())
 }
-/// Args:
-///     EE
-///     M
-///     OutMod
-///
-/// Returns: a tuple of 2 item(s):
-///     int
-///     OutError: bytes
-#[pyfunction]
-#[pyo3(signature = (EE, M, OutMod))]
+/// `LLVMRemoveModule` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMRemoveModule: rt::call::Function = rt::call::Function::new(
+    c"LLVMRemoveModule",
+    "LLVMRemoveModule",
+    &["EE", "M", "OutMod"],
+    rt::fastcall_entry!(C_LLVMRemoveModule),
+    c"LLVMRemoveModule(EE, M, OutMod)\n--\n\nArgs:\n    EE\n    M\n    OutMod\n\nReturns: a tuple of 2 item(s):\n    int\n    OutError: bytes",
+);
+
+/// The arguments of a call of `LLVMRemoveModule`, converted in order.
+unsafe fn C_LLVMRemoveModule(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_LLVMRemoveModule.args::<3>(py, args, nargs, kwnames)? };
+    Ok(LLVMRemoveModule(py, rt::call::extract(x0, "EE")?, rt::call::extract(x1, "M")?, &x2)?.into_ptr())
+}
+
 fn LLVMRemoveModule(py: Python<'_>, EE: rt::PtrArg, M: rt::PtrArg, OutMod: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemoveModule");
     let a_EE = EE.addr();
@@ -529,15 +906,30 @@ fn LLVMRemoveModule(py: Python<'_>, EE: rt::PtrArg, M: rt::PtrArg, OutMod: &Boun
     let __r = py.allow_threads(move || unsafe { __f(a_EE, a_M, a_OutMod, a_OutError) });
     rt::tuple(py, [rt::obj(py, __r)?, rt::owned_cstr_result(py, o_OutError, &FREE_LLVMDisposeMessage)?])
 }
-/// Args:
-///     EE
-///     Name
-///     OutFn
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (EE, Name, OutFn))]
+/// `LLVMFindFunction` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMFindFunction: rt::call::Function = rt::call::Function::new(
+    c"LLVMFindFunction",
+    "LLVMFindFunction",
+    &["EE", "Name", "OutFn"],
+    rt::fastcall_entry!(C_LLVMFindFunction),
+    c"LLVMFindFunction(EE, Name, OutFn)\n--\n\nArgs:\n    EE\n    Name\n    OutFn\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `LLVMFindFunction`, converted in order.
+unsafe fn C_LLVMFindFunction(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_LLVMFindFunction.args::<3>(py, args, nargs, kwnames)? };
+    Ok(LLVMFindFunction(py, rt::call::extract(x0, "EE")?, rt::call::extract(x1, "Name")?, &x2)?.into_ptr())
+}
+
 fn LLVMFindFunction(py: Python<'_>, EE: rt::PtrArg, Name: rt::CStrArg, OutFn: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMFindFunction");
     let a_EE = EE.addr();
@@ -553,14 +945,30 @@ fn LLVMFindFunction(py: Python<'_>, EE: rt::PtrArg, Name: rt::CStrArg, OutFn: &B
     let __r = py.allow_threads(move || unsafe { __f(a_EE, a_Name, a_OutFn) });
     Ok(rt::obj(py, __r)?)
 }
-/// Args:
-///     EE
-///     Fn
-///
-/// Returns: a tuple of 1 item(s):
-///     Pointer
-#[pyfunction]
-#[pyo3(signature = (EE, Fn))]
+/// `LLVMRecompileAndRelinkFunction` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMRecompileAndRelinkFunction: rt::call::Function = rt::call::Function::new(
+    c"LLVMRecompileAndRelinkFunction",
+    "LLVMRecompileAndRelinkFunction",
+    &["EE", "Fn"],
+    rt::fastcall_entry!(C_LLVMRecompileAndRelinkFunction),
+    c"LLVMRecompileAndRelinkFunction(EE, Fn)\n--\n\nArgs:\n    EE\n    Fn\n\nReturns: a tuple of 1 item(s):\n    Pointer",
+);
+
+/// The arguments of a call of `LLVMRecompileAndRelinkFunction`, converted in order.
+unsafe fn C_LLVMRecompileAndRelinkFunction(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMRecompileAndRelinkFunction.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMRecompileAndRelinkFunction(py, rt::call::extract(x0, "EE")?, rt::call::extract(x1, "Fn")?)?.into_ptr())
+}
+
 fn LLVMRecompileAndRelinkFunction(py: Python<'_>, EE: rt::PtrArg, Fn: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRecompileAndRelinkFunction");
     let a_EE = EE.addr();
@@ -574,13 +982,30 @@ fn LLVMRecompileAndRelinkFunction(py: Python<'_>, EE: rt::PtrArg, Fn: rt::PtrArg
     let __r = py.allow_threads(move || unsafe { __f(a_EE, a_Fn) });
     Ok(rt::pointer_result(py, __r)?)
 }
-/// Args:
-///     EE
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueTargetData
-#[pyfunction]
-#[pyo3(signature = (EE))]
+/// `LLVMGetExecutionEngineTargetData` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMGetExecutionEngineTargetData: rt::call::Function = rt::call::Function::new(
+    c"LLVMGetExecutionEngineTargetData",
+    "LLVMGetExecutionEngineTargetData",
+    &["EE"],
+    rt::fastcall_entry!(C_LLVMGetExecutionEngineTargetData),
+    c"LLVMGetExecutionEngineTargetData(EE)\n--\n\nArgs:\n    EE\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueTargetData",
+);
+
+/// The arguments of a call of `LLVMGetExecutionEngineTargetData`, converted in order.
+unsafe fn C_LLVMGetExecutionEngineTargetData(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMGetExecutionEngineTargetData.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMGetExecutionEngineTargetData(py, rt::call::extract(x0, "EE")?)?.into_ptr())
+}
+
 fn LLVMGetExecutionEngineTargetData(py: Python<'_>, EE: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetExecutionEngineTargetData");
     let a_EE = EE.addr();
@@ -593,13 +1018,30 @@ fn LLVMGetExecutionEngineTargetData(py: Python<'_>, EE: rt::PtrArg) -> PyResult<
     let __r = py.allow_threads(move || unsafe { __f(a_EE) });
     Ok(super::llvm_target::TYPES.instance_at(py, 1, __r, None)?)
 }
-/// Args:
-///     EE
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueTargetMachine
-#[pyfunction]
-#[pyo3(signature = (EE))]
+/// `LLVMGetExecutionEngineTargetMachine` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMGetExecutionEngineTargetMachine: rt::call::Function = rt::call::Function::new(
+    c"LLVMGetExecutionEngineTargetMachine",
+    "LLVMGetExecutionEngineTargetMachine",
+    &["EE"],
+    rt::fastcall_entry!(C_LLVMGetExecutionEngineTargetMachine),
+    c"LLVMGetExecutionEngineTargetMachine(EE)\n--\n\nArgs:\n    EE\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueTargetMachine",
+);
+
+/// The arguments of a call of `LLVMGetExecutionEngineTargetMachine`, converted in order.
+unsafe fn C_LLVMGetExecutionEngineTargetMachine(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMGetExecutionEngineTargetMachine.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMGetExecutionEngineTargetMachine(py, rt::call::extract(x0, "EE")?)?.into_ptr())
+}
+
 fn LLVMGetExecutionEngineTargetMachine(py: Python<'_>, EE: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetExecutionEngineTargetMachine");
     let a_EE = EE.addr();
@@ -612,12 +1054,30 @@ fn LLVMGetExecutionEngineTargetMachine(py: Python<'_>, EE: rt::PtrArg) -> PyResu
     let __r = py.allow_threads(move || unsafe { __f(a_EE) });
     Ok(super::llvm_targetmachine::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// Args:
-///     EE
-///     Global
-///     Addr
-#[pyfunction]
-#[pyo3(signature = (EE, Global, Addr))]
+/// `LLVMAddGlobalMapping` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMAddGlobalMapping: rt::call::Function = rt::call::Function::new(
+    c"LLVMAddGlobalMapping",
+    "LLVMAddGlobalMapping",
+    &["EE", "Global", "Addr"],
+    rt::fastcall_entry!(C_LLVMAddGlobalMapping),
+    c"LLVMAddGlobalMapping(EE, Global, Addr)\n--\n\nArgs:\n    EE\n    Global\n    Addr",
+);
+
+/// The arguments of a call of `LLVMAddGlobalMapping`, converted in order.
+unsafe fn C_LLVMAddGlobalMapping(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_LLVMAddGlobalMapping.args::<3>(py, args, nargs, kwnames)? };
+    Ok(LLVMAddGlobalMapping(py, rt::call::extract(x0, "EE")?, rt::call::extract(x1, "Global")?, rt::call::extract(x2, "Addr")?)?.into_ptr())
+}
+
 fn LLVMAddGlobalMapping(py: Python<'_>, EE: rt::PtrArg, Global: rt::PtrArg, Addr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddGlobalMapping");
     let a_EE = EE.addr();
@@ -632,14 +1092,30 @@ fn LLVMAddGlobalMapping(py: Python<'_>, EE: rt::PtrArg, Global: rt::PtrArg, Addr
     let __r = py.allow_threads(move || unsafe { __f(a_EE, a_Global, a_Addr) });
     Ok(py.None())
 }
-/// Args:
-///     EE
-///     Global
-///
-/// Returns: a tuple of 1 item(s):
-///     Pointer
-#[pyfunction]
-#[pyo3(signature = (EE, Global))]
+/// `LLVMGetPointerToGlobal` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMGetPointerToGlobal: rt::call::Function = rt::call::Function::new(
+    c"LLVMGetPointerToGlobal",
+    "LLVMGetPointerToGlobal",
+    &["EE", "Global"],
+    rt::fastcall_entry!(C_LLVMGetPointerToGlobal),
+    c"LLVMGetPointerToGlobal(EE, Global)\n--\n\nArgs:\n    EE\n    Global\n\nReturns: a tuple of 1 item(s):\n    Pointer",
+);
+
+/// The arguments of a call of `LLVMGetPointerToGlobal`, converted in order.
+unsafe fn C_LLVMGetPointerToGlobal(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMGetPointerToGlobal.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMGetPointerToGlobal(py, rt::call::extract(x0, "EE")?, rt::call::extract(x1, "Global")?)?.into_ptr())
+}
+
 fn LLVMGetPointerToGlobal(py: Python<'_>, EE: rt::PtrArg, Global: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetPointerToGlobal");
     let a_EE = EE.addr();
@@ -653,14 +1129,30 @@ fn LLVMGetPointerToGlobal(py: Python<'_>, EE: rt::PtrArg, Global: rt::PtrArg) ->
     let __r = py.allow_threads(move || unsafe { __f(a_EE, a_Global) });
     Ok(rt::pointer_result(py, __r)?)
 }
-/// Args:
-///     EE
-///     Name
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (EE, Name))]
+/// `LLVMGetGlobalValueAddress` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMGetGlobalValueAddress: rt::call::Function = rt::call::Function::new(
+    c"LLVMGetGlobalValueAddress",
+    "LLVMGetGlobalValueAddress",
+    &["EE", "Name"],
+    rt::fastcall_entry!(C_LLVMGetGlobalValueAddress),
+    c"LLVMGetGlobalValueAddress(EE, Name)\n--\n\nArgs:\n    EE\n    Name\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `LLVMGetGlobalValueAddress`, converted in order.
+unsafe fn C_LLVMGetGlobalValueAddress(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMGetGlobalValueAddress.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMGetGlobalValueAddress(py, rt::call::extract(x0, "EE")?, rt::call::extract(x1, "Name")?)?.into_ptr())
+}
+
 fn LLVMGetGlobalValueAddress(py: Python<'_>, EE: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetGlobalValueAddress");
     let a_EE = EE.addr();
@@ -674,14 +1166,30 @@ fn LLVMGetGlobalValueAddress(py: Python<'_>, EE: rt::PtrArg, Name: rt::CStrArg) 
     let __r = py.allow_threads(move || unsafe { __f(a_EE, a_Name) });
     Ok(rt::obj(py, __r)?)
 }
-/// Args:
-///     EE
-///     Name
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (EE, Name))]
+/// `LLVMGetFunctionAddress` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMGetFunctionAddress: rt::call::Function = rt::call::Function::new(
+    c"LLVMGetFunctionAddress",
+    "LLVMGetFunctionAddress",
+    &["EE", "Name"],
+    rt::fastcall_entry!(C_LLVMGetFunctionAddress),
+    c"LLVMGetFunctionAddress(EE, Name)\n--\n\nArgs:\n    EE\n    Name\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `LLVMGetFunctionAddress`, converted in order.
+unsafe fn C_LLVMGetFunctionAddress(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMGetFunctionAddress.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMGetFunctionAddress(py, rt::call::extract(x0, "EE")?, rt::call::extract(x1, "Name")?)?.into_ptr())
+}
+
 fn LLVMGetFunctionAddress(py: Python<'_>, EE: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetFunctionAddress");
     let a_EE = EE.addr();
@@ -695,17 +1203,30 @@ fn LLVMGetFunctionAddress(py: Python<'_>, EE: rt::PtrArg, Name: rt::CStrArg) -> 
     let __r = py.allow_threads(move || unsafe { __f(a_EE, a_Name) });
     Ok(rt::obj(py, __r)?)
 }
-/// Returns true on error, false on success. If true is returned then the error
-/// message is copied to OutStr and cleared in the ExecutionEngine instance.
-///
-/// Args:
-///     EE
-///
-/// Returns: a tuple of 2 item(s):
-///     int
-///     OutError: bytes
-#[pyfunction]
-#[pyo3(signature = (EE))]
+/// `LLVMExecutionEngineGetErrMsg` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMExecutionEngineGetErrMsg: rt::call::Function = rt::call::Function::new(
+    c"LLVMExecutionEngineGetErrMsg",
+    "LLVMExecutionEngineGetErrMsg",
+    &["EE"],
+    rt::fastcall_entry!(C_LLVMExecutionEngineGetErrMsg),
+    c"LLVMExecutionEngineGetErrMsg(EE)\n--\n\nReturns true on error, false on success. If true is returned then the error\nmessage is copied to OutStr and cleared in the ExecutionEngine instance.\n\nArgs:\n    EE\n\nReturns: a tuple of 2 item(s):\n    int\n    OutError: bytes",
+);
+
+/// The arguments of a call of `LLVMExecutionEngineGetErrMsg`, converted in order.
+unsafe fn C_LLVMExecutionEngineGetErrMsg(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMExecutionEngineGetErrMsg.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMExecutionEngineGetErrMsg(py, rt::call::extract(x0, "EE")?)?.into_ptr())
+}
+
 fn LLVMExecutionEngineGetErrMsg(py: Python<'_>, EE: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMExecutionEngineGetErrMsg");
     let a_EE = EE.addr();
@@ -720,22 +1241,30 @@ fn LLVMExecutionEngineGetErrMsg(py: Python<'_>, EE: rt::PtrArg) -> PyResult<PyOb
     let __r = py.allow_threads(move || unsafe { __f(a_EE, a_OutError) });
     rt::tuple(py, [rt::obj(py, __r)?, rt::owned_cstr_result(py, o_OutError, &FREE_LLVMDisposeMessage)?])
 }
-/// Create a simple custom MCJIT memory manager. This memory manager can
-/// intercept allocations in a module-oblivious way. This will return NULL
-/// if any of the passed functions are NULL.
-///
-/// Args:
-///     Opaque: An opaque client object to pass back to the callbacks.
-///     AllocateCodeSection: Allocate a block of memory for executable code.
-///     AllocateDataSection: Allocate a block of memory for data.
-///     FinalizeMemory: Set page permissions and flush cache. Return 0 on
-///         success, 1 on error.
-///     Destroy
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueMCJITMemoryManager
-#[pyfunction]
-#[pyo3(signature = (Opaque, AllocateCodeSection, AllocateDataSection, FinalizeMemory, Destroy))]
+/// `LLVMCreateSimpleMCJITMemoryManager` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMCreateSimpleMCJITMemoryManager: rt::call::Function = rt::call::Function::new(
+    c"LLVMCreateSimpleMCJITMemoryManager",
+    "LLVMCreateSimpleMCJITMemoryManager",
+    &["Opaque", "AllocateCodeSection", "AllocateDataSection", "FinalizeMemory", "Destroy"],
+    rt::fastcall_entry!(C_LLVMCreateSimpleMCJITMemoryManager),
+    c"LLVMCreateSimpleMCJITMemoryManager(Opaque, AllocateCodeSection, AllocateDataSection, FinalizeMemory, Destroy)\n--\n\nCreate a simple custom MCJIT memory manager. This memory manager can\nintercept allocations in a module-oblivious way. This will return NULL\nif any of the passed functions are NULL.\n\nArgs:\n    Opaque: An opaque client object to pass back to the callbacks.\n    AllocateCodeSection: Allocate a block of memory for executable code.\n    AllocateDataSection: Allocate a block of memory for data.\n    FinalizeMemory: Set page permissions and flush cache. Return 0 on\n        success, 1 on error.\n    Destroy\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMCJITMemoryManager",
+);
+
+/// The arguments of a call of `LLVMCreateSimpleMCJITMemoryManager`, converted in order.
+unsafe fn C_LLVMCreateSimpleMCJITMemoryManager(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4] =
+        unsafe { F_LLVMCreateSimpleMCJITMemoryManager.args::<5>(py, args, nargs, kwnames)? };
+    Ok(LLVMCreateSimpleMCJITMemoryManager(py, rt::call::extract(x0, "Opaque")?, rt::call::extract(x1, "AllocateCodeSection")?, rt::call::extract(x2, "AllocateDataSection")?, rt::call::extract(x3, "FinalizeMemory")?, rt::call::extract(x4, "Destroy")?)?.into_ptr())
+}
+
 fn LLVMCreateSimpleMCJITMemoryManager(py: Python<'_>, Opaque: rt::PtrArgMut, AllocateCodeSection: rt::PtrArg, AllocateDataSection: rt::PtrArg, FinalizeMemory: rt::PtrArg, Destroy: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateSimpleMCJITMemoryManager");
     let a_Opaque = Opaque.addr();
@@ -752,10 +1281,30 @@ fn LLVMCreateSimpleMCJITMemoryManager(py: Python<'_>, Opaque: rt::PtrArgMut, All
     let __r = py.allow_threads(move || unsafe { __f(a_Opaque, a_AllocateCodeSection, a_AllocateDataSection, a_FinalizeMemory, a_Destroy) });
     Ok(TYPES.instance_at(py, 3, __r, None)?)
 }
-/// Args:
-///     MM
-#[pyfunction]
-#[pyo3(signature = (MM))]
+/// `LLVMDisposeMCJITMemoryManager` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDisposeMCJITMemoryManager: rt::call::Function = rt::call::Function::new(
+    c"LLVMDisposeMCJITMemoryManager",
+    "LLVMDisposeMCJITMemoryManager",
+    &["MM"],
+    rt::fastcall_entry!(C_LLVMDisposeMCJITMemoryManager),
+    c"LLVMDisposeMCJITMemoryManager(MM)\n--\n\nArgs:\n    MM",
+);
+
+/// The arguments of a call of `LLVMDisposeMCJITMemoryManager`, converted in order.
+unsafe fn C_LLVMDisposeMCJITMemoryManager(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMDisposeMCJITMemoryManager.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMDisposeMCJITMemoryManager(py, rt::call::extract(x0, "MM")?)?.into_ptr())
+}
+
 fn LLVMDisposeMCJITMemoryManager(py: Python<'_>, MM: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeMCJITMemoryManager");
     let a_MM = MM.addr();
@@ -768,10 +1317,30 @@ fn LLVMDisposeMCJITMemoryManager(py: Python<'_>, MM: rt::PtrArg) -> PyResult<PyO
     let __r = py.allow_threads(move || unsafe { __f(a_MM) });
     Ok(py.None())
 }
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueJITEventListener
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMCreateGDBRegistrationListener` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMCreateGDBRegistrationListener: rt::call::Function = rt::call::Function::new(
+    c"LLVMCreateGDBRegistrationListener",
+    "LLVMCreateGDBRegistrationListener",
+    &[],
+    rt::fastcall_entry!(C_LLVMCreateGDBRegistrationListener),
+    c"LLVMCreateGDBRegistrationListener()\n--\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueJITEventListener",
+);
+
+/// The arguments of a call of `LLVMCreateGDBRegistrationListener`, converted in order.
+unsafe fn C_LLVMCreateGDBRegistrationListener(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMCreateGDBRegistrationListener.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMCreateGDBRegistrationListener(py)?.into_ptr())
+}
+
 fn LLVMCreateGDBRegistrationListener(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateGDBRegistrationListener");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -783,10 +1352,30 @@ fn LLVMCreateGDBRegistrationListener(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(super::llvm_types::TYPES.instance_at(py, 17, __r, None)?)
 }
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueJITEventListener
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMCreateIntelJITEventListener` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMCreateIntelJITEventListener: rt::call::Function = rt::call::Function::new(
+    c"LLVMCreateIntelJITEventListener",
+    "LLVMCreateIntelJITEventListener",
+    &[],
+    rt::fastcall_entry!(C_LLVMCreateIntelJITEventListener),
+    c"LLVMCreateIntelJITEventListener()\n--\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueJITEventListener",
+);
+
+/// The arguments of a call of `LLVMCreateIntelJITEventListener`, converted in order.
+unsafe fn C_LLVMCreateIntelJITEventListener(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMCreateIntelJITEventListener.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMCreateIntelJITEventListener(py)?.into_ptr())
+}
+
 fn LLVMCreateIntelJITEventListener(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateIntelJITEventListener");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -798,10 +1387,30 @@ fn LLVMCreateIntelJITEventListener(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(super::llvm_types::TYPES.instance_at(py, 17, __r, None)?)
 }
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueJITEventListener
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMCreateOProfileJITEventListener` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMCreateOProfileJITEventListener: rt::call::Function = rt::call::Function::new(
+    c"LLVMCreateOProfileJITEventListener",
+    "LLVMCreateOProfileJITEventListener",
+    &[],
+    rt::fastcall_entry!(C_LLVMCreateOProfileJITEventListener),
+    c"LLVMCreateOProfileJITEventListener()\n--\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueJITEventListener",
+);
+
+/// The arguments of a call of `LLVMCreateOProfileJITEventListener`, converted in order.
+unsafe fn C_LLVMCreateOProfileJITEventListener(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMCreateOProfileJITEventListener.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMCreateOProfileJITEventListener(py)?.into_ptr())
+}
+
 fn LLVMCreateOProfileJITEventListener(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateOProfileJITEventListener");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -813,10 +1422,30 @@ fn LLVMCreateOProfileJITEventListener(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(super::llvm_types::TYPES.instance_at(py, 17, __r, None)?)
 }
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueJITEventListener
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMCreatePerfJITEventListener` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMCreatePerfJITEventListener: rt::call::Function = rt::call::Function::new(
+    c"LLVMCreatePerfJITEventListener",
+    "LLVMCreatePerfJITEventListener",
+    &[],
+    rt::fastcall_entry!(C_LLVMCreatePerfJITEventListener),
+    c"LLVMCreatePerfJITEventListener()\n--\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueJITEventListener",
+);
+
+/// The arguments of a call of `LLVMCreatePerfJITEventListener`, converted in order.
+unsafe fn C_LLVMCreatePerfJITEventListener(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMCreatePerfJITEventListener.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMCreatePerfJITEventListener(py)?.into_ptr())
+}
+
 fn LLVMCreatePerfJITEventListener(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreatePerfJITEventListener");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -848,44 +1477,44 @@ fn _symbol_address(py: Python<'_>, name: &str) -> PyResult<usize> {
 
 /// Adds this module's functions, constants and lazily created types to `m`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(pyo3::wrap_pyfunction!(LLVMLinkInMCJIT, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMLinkInInterpreter, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMCreateGenericValueOfInt, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMCreateGenericValueOfPointer, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMCreateGenericValueOfFloat, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMGenericValueIntWidth, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMGenericValueToInt, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMGenericValueToPointer, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMGenericValueToFloat, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDisposeGenericValue, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMCreateExecutionEngineForModule, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMCreateInterpreterForModule, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMCreateJITCompilerForModule, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMInitializeMCJITCompilerOptions, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMCreateMCJITCompilerForModule, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDisposeExecutionEngine, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMRunStaticConstructors, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMRunStaticDestructors, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMRunFunctionAsMain, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMRunFunction, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMFreeMachineCodeForFunction, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMAddModule, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMRemoveModule, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMFindFunction, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMRecompileAndRelinkFunction, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMGetExecutionEngineTargetData, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMGetExecutionEngineTargetMachine, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMAddGlobalMapping, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMGetPointerToGlobal, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMGetGlobalValueAddress, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMGetFunctionAddress, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMExecutionEngineGetErrMsg, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMCreateSimpleMCJITMemoryManager, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDisposeMCJITMemoryManager, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMCreateGDBRegistrationListener, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMCreateIntelJITEventListener, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMCreateOProfileJITEventListener, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMCreatePerfJITEventListener, m)?)?;
+    F_LLVMLinkInMCJIT.add_to(m, PYTHON_MODULE)?;
+    F_LLVMLinkInInterpreter.add_to(m, PYTHON_MODULE)?;
+    F_LLVMCreateGenericValueOfInt.add_to(m, PYTHON_MODULE)?;
+    F_LLVMCreateGenericValueOfPointer.add_to(m, PYTHON_MODULE)?;
+    F_LLVMCreateGenericValueOfFloat.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGenericValueIntWidth.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGenericValueToInt.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGenericValueToPointer.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGenericValueToFloat.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDisposeGenericValue.add_to(m, PYTHON_MODULE)?;
+    F_LLVMCreateExecutionEngineForModule.add_to(m, PYTHON_MODULE)?;
+    F_LLVMCreateInterpreterForModule.add_to(m, PYTHON_MODULE)?;
+    F_LLVMCreateJITCompilerForModule.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeMCJITCompilerOptions.add_to(m, PYTHON_MODULE)?;
+    F_LLVMCreateMCJITCompilerForModule.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDisposeExecutionEngine.add_to(m, PYTHON_MODULE)?;
+    F_LLVMRunStaticConstructors.add_to(m, PYTHON_MODULE)?;
+    F_LLVMRunStaticDestructors.add_to(m, PYTHON_MODULE)?;
+    F_LLVMRunFunctionAsMain.add_to(m, PYTHON_MODULE)?;
+    F_LLVMRunFunction.add_to(m, PYTHON_MODULE)?;
+    F_LLVMFreeMachineCodeForFunction.add_to(m, PYTHON_MODULE)?;
+    F_LLVMAddModule.add_to(m, PYTHON_MODULE)?;
+    F_LLVMRemoveModule.add_to(m, PYTHON_MODULE)?;
+    F_LLVMFindFunction.add_to(m, PYTHON_MODULE)?;
+    F_LLVMRecompileAndRelinkFunction.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGetExecutionEngineTargetData.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGetExecutionEngineTargetMachine.add_to(m, PYTHON_MODULE)?;
+    F_LLVMAddGlobalMapping.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGetPointerToGlobal.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGetGlobalValueAddress.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGetFunctionAddress.add_to(m, PYTHON_MODULE)?;
+    F_LLVMExecutionEngineGetErrMsg.add_to(m, PYTHON_MODULE)?;
+    F_LLVMCreateSimpleMCJITMemoryManager.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDisposeMCJITMemoryManager.add_to(m, PYTHON_MODULE)?;
+    F_LLVMCreateGDBRegistrationListener.add_to(m, PYTHON_MODULE)?;
+    F_LLVMCreateIntelJITEventListener.add_to(m, PYTHON_MODULE)?;
+    F_LLVMCreateOProfileJITEventListener.add_to(m, PYTHON_MODULE)?;
+    F_LLVMCreatePerfJITEventListener.add_to(m, PYTHON_MODULE)?;
     m.add_function(pyo3::wrap_pyfunction!(has_symbol, m)?)?;
     m.add_function(pyo3::wrap_pyfunction!(_symbol_address, m)?)?;
     TYPES.install(m, FOREIGN)?;

@@ -35,30 +35,30 @@ static TYPE_DEFS: [rt::TypeDef; NUM_TYPES] = [
 /// This module's type registry.
 pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.object", &TYPE_DEFS, &TYPE_SLOTS);
 
-/// Create a binary file from the given memory buffer.
-///
-/// The exact type of the binary file will be inferred automatically, and the
-/// appropriate implementation selected.  The context may be NULL except if
-/// the resulting file is an LLVM IR file.
-///
-/// The memory buffer is not consumed by this function.  It is the responsibilty
-/// of the caller to free it with \c LLVMDisposeMemoryBuffer.
-///
-/// If NULL is returned, the ErrorMessage parameter is populated with the
-/// error's description.  It is then the caller's responsibility to free this
-/// message by calling \c LLVMDisposeMessage.
-///
-/// See: llvm::object::createBinary
-///
-/// Args:
-///     MemBuf
-///     Context
-///
-/// Returns: a tuple of 2 item(s):
-///     LLVMOpaqueBinary
-///     ErrorMessage: bytes
-#[pyfunction]
-#[pyo3(signature = (MemBuf, Context))]
+/// `LLVMCreateBinary` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMCreateBinary: rt::call::Function = rt::call::Function::new(
+    c"LLVMCreateBinary",
+    "LLVMCreateBinary",
+    &["MemBuf", "Context"],
+    rt::fastcall_entry!(C_LLVMCreateBinary),
+    c"LLVMCreateBinary(MemBuf, Context)\n--\n\nCreate a binary file from the given memory buffer.\n\nThe exact type of the binary file will be inferred automatically, and the\nappropriate implementation selected.  The context may be NULL except if\nthe resulting file is an LLVM IR file.\n\nThe memory buffer is not consumed by this function.  It is the responsibilty\nof the caller to free it with \\c LLVMDisposeMemoryBuffer.\n\nIf NULL is returned, the ErrorMessage parameter is populated with the\nerror's description.  It is then the caller's responsibility to free this\nmessage by calling \\c LLVMDisposeMessage.\n\nSee: llvm::object::createBinary\n\nArgs:\n    MemBuf\n    Context\n\nReturns: a tuple of 2 item(s):\n    LLVMOpaqueBinary\n    ErrorMessage: bytes",
+);
+
+/// The arguments of a call of `LLVMCreateBinary`, converted in order.
+unsafe fn C_LLVMCreateBinary(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMCreateBinary.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMCreateBinary(py, rt::call::extract(x0, "MemBuf")?, rt::call::extract(x1, "Context")?)?.into_ptr())
+}
+
 fn LLVMCreateBinary(py: Python<'_>, MemBuf: rt::PtrArg, Context: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateBinary");
     let a_MemBuf = MemBuf.addr();
@@ -74,15 +74,30 @@ fn LLVMCreateBinary(py: Python<'_>, MemBuf: rt::PtrArg, Context: rt::PtrArg) -> 
     let __r = py.allow_threads(move || unsafe { __f(a_MemBuf, a_Context, a_ErrorMessage) });
     rt::tuple(py, [super::llvm_types::TYPES.instance_at(py, 18, __r, None)?, rt::owned_cstr_result(py, o_ErrorMessage, &FREE_LLVMDisposeMessage)?])
 }
-/// Dispose of a binary file.
-///
-/// The binary file does not own its backing buffer.  It is the responsibilty
-/// of the caller to free it with \c LLVMDisposeMemoryBuffer.
-///
-/// Args:
-///     BR
-#[pyfunction]
-#[pyo3(signature = (BR))]
+/// `LLVMDisposeBinary` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDisposeBinary: rt::call::Function = rt::call::Function::new(
+    c"LLVMDisposeBinary",
+    "LLVMDisposeBinary",
+    &["BR"],
+    rt::fastcall_entry!(C_LLVMDisposeBinary),
+    c"LLVMDisposeBinary(BR)\n--\n\nDispose of a binary file.\n\nThe binary file does not own its backing buffer.  It is the responsibilty\nof the caller to free it with \\c LLVMDisposeMemoryBuffer.\n\nArgs:\n    BR",
+);
+
+/// The arguments of a call of `LLVMDisposeBinary`, converted in order.
+unsafe fn C_LLVMDisposeBinary(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMDisposeBinary.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMDisposeBinary(py, rt::call::extract(x0, "BR")?)?.into_ptr())
+}
+
 fn LLVMDisposeBinary(py: Python<'_>, BR: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeBinary");
     let a_BR = BR.addr();
@@ -95,21 +110,30 @@ fn LLVMDisposeBinary(py: Python<'_>, BR: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_BR) });
     Ok(py.None())
 }
-/// Retrieves a copy of the memory buffer associated with this object file.
-///
-/// The returned buffer is merely a shallow copy and does not own the actual
-/// backing buffer of the binary. Nevertheless, it is the responsibility of the
-/// caller to free it with \c LLVMDisposeMemoryBuffer.
-///
-/// See: llvm::object::getMemoryBufferRef
-///
-/// Args:
-///     BR
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueMemoryBuffer
-#[pyfunction]
-#[pyo3(signature = (BR))]
+/// `LLVMBinaryCopyMemoryBuffer` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMBinaryCopyMemoryBuffer: rt::call::Function = rt::call::Function::new(
+    c"LLVMBinaryCopyMemoryBuffer",
+    "LLVMBinaryCopyMemoryBuffer",
+    &["BR"],
+    rt::fastcall_entry!(C_LLVMBinaryCopyMemoryBuffer),
+    c"LLVMBinaryCopyMemoryBuffer(BR)\n--\n\nRetrieves a copy of the memory buffer associated with this object file.\n\nThe returned buffer is merely a shallow copy and does not own the actual\nbacking buffer of the binary. Nevertheless, it is the responsibility of the\ncaller to free it with \\c LLVMDisposeMemoryBuffer.\n\nSee: llvm::object::getMemoryBufferRef\n\nArgs:\n    BR\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMemoryBuffer",
+);
+
+/// The arguments of a call of `LLVMBinaryCopyMemoryBuffer`, converted in order.
+unsafe fn C_LLVMBinaryCopyMemoryBuffer(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMBinaryCopyMemoryBuffer.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMBinaryCopyMemoryBuffer(py, rt::call::extract(x0, "BR")?)?.into_ptr())
+}
+
 fn LLVMBinaryCopyMemoryBuffer(py: Python<'_>, BR: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBinaryCopyMemoryBuffer");
     let a_BR = BR.addr();
@@ -122,17 +146,30 @@ fn LLVMBinaryCopyMemoryBuffer(py: Python<'_>, BR: rt::PtrArg) -> PyResult<PyObje
     let __r = py.allow_threads(move || unsafe { __f(a_BR) });
     Ok(super::llvm_types::TYPES.instance_at(py, 0, __r, None)?)
 }
-/// Retrieve the specific type of a binary.
-///
-/// See: llvm::object::Binary::getType
-///
-/// Args:
-///     BR
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMBinaryType
-#[pyfunction]
-#[pyo3(signature = (BR))]
+/// `LLVMBinaryGetType` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMBinaryGetType: rt::call::Function = rt::call::Function::new(
+    c"LLVMBinaryGetType",
+    "LLVMBinaryGetType",
+    &["BR"],
+    rt::fastcall_entry!(C_LLVMBinaryGetType),
+    c"LLVMBinaryGetType(BR)\n--\n\nRetrieve the specific type of a binary.\n\nSee: llvm::object::Binary::getType\n\nArgs:\n    BR\n\nReturns: a tuple of 1 item(s):\n    LLVMBinaryType",
+);
+
+/// The arguments of a call of `LLVMBinaryGetType`, converted in order.
+unsafe fn C_LLVMBinaryGetType(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMBinaryGetType.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMBinaryGetType(py, rt::call::extract(x0, "BR")?)?.into_ptr())
+}
+
 fn LLVMBinaryGetType(py: Python<'_>, BR: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBinaryGetType");
     let a_BR = BR.addr();
@@ -145,16 +182,30 @@ fn LLVMBinaryGetType(py: Python<'_>, BR: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_BR) });
     Ok(TYPES.enum_member(py, 0, __r as i64)?)
 }
-/// Args:
-///     BR
-///     Arch
-///     ArchLen
-///
-/// Returns: a tuple of 2 item(s):
-///     LLVMOpaqueBinary
-///     ErrorMessage: bytes
-#[pyfunction]
-#[pyo3(signature = (BR, Arch, ArchLen))]
+/// `LLVMMachOUniversalBinaryCopyObjectForArch` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMMachOUniversalBinaryCopyObjectForArch: rt::call::Function = rt::call::Function::new(
+    c"LLVMMachOUniversalBinaryCopyObjectForArch",
+    "LLVMMachOUniversalBinaryCopyObjectForArch",
+    &["BR", "Arch", "ArchLen"],
+    rt::fastcall_entry!(C_LLVMMachOUniversalBinaryCopyObjectForArch),
+    c"LLVMMachOUniversalBinaryCopyObjectForArch(BR, Arch, ArchLen)\n--\n\nArgs:\n    BR\n    Arch\n    ArchLen\n\nReturns: a tuple of 2 item(s):\n    LLVMOpaqueBinary\n    ErrorMessage: bytes",
+);
+
+/// The arguments of a call of `LLVMMachOUniversalBinaryCopyObjectForArch`, converted in order.
+unsafe fn C_LLVMMachOUniversalBinaryCopyObjectForArch(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_LLVMMachOUniversalBinaryCopyObjectForArch.args::<3>(py, args, nargs, kwnames)? };
+    Ok(LLVMMachOUniversalBinaryCopyObjectForArch(py, rt::call::extract(x0, "BR")?, rt::call::extract(x1, "Arch")?, rt::call::extract(x2, "ArchLen")?)?.into_ptr())
+}
+
 fn LLVMMachOUniversalBinaryCopyObjectForArch(py: Python<'_>, BR: rt::PtrArg, Arch: rt::CStrArg, ArchLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMachOUniversalBinaryCopyObjectForArch");
     let a_BR = BR.addr();
@@ -171,22 +222,30 @@ fn LLVMMachOUniversalBinaryCopyObjectForArch(py: Python<'_>, BR: rt::PtrArg, Arc
     let __r = py.allow_threads(move || unsafe { __f(a_BR, a_Arch, a_ArchLen, a_ErrorMessage) });
     rt::tuple(py, [super::llvm_types::TYPES.instance_at(py, 18, __r, None)?, rt::owned_cstr_result(py, o_ErrorMessage, &FREE_LLVMDisposeMessage)?])
 }
-/// Retrieve a copy of the section iterator for this object file.
-///
-/// If there are no sections, the result is NULL.
-///
-/// The returned iterator is merely a shallow copy. Nevertheless, it is
-/// the responsibility of the caller to free it with
-///
-/// See: llvm::object::sections()
-///
-/// Args:
-///     BR
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueSectionIterator
-#[pyfunction]
-#[pyo3(signature = (BR))]
+/// `LLVMObjectFileCopySectionIterator` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMObjectFileCopySectionIterator: rt::call::Function = rt::call::Function::new(
+    c"LLVMObjectFileCopySectionIterator",
+    "LLVMObjectFileCopySectionIterator",
+    &["BR"],
+    rt::fastcall_entry!(C_LLVMObjectFileCopySectionIterator),
+    c"LLVMObjectFileCopySectionIterator(BR)\n--\n\nRetrieve a copy of the section iterator for this object file.\n\nIf there are no sections, the result is NULL.\n\nThe returned iterator is merely a shallow copy. Nevertheless, it is\nthe responsibility of the caller to free it with\n\nSee: llvm::object::sections()\n\nArgs:\n    BR\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueSectionIterator",
+);
+
+/// The arguments of a call of `LLVMObjectFileCopySectionIterator`, converted in order.
+unsafe fn C_LLVMObjectFileCopySectionIterator(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMObjectFileCopySectionIterator.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMObjectFileCopySectionIterator(py, rt::call::extract(x0, "BR")?)?.into_ptr())
+}
+
 fn LLVMObjectFileCopySectionIterator(py: Python<'_>, BR: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMObjectFileCopySectionIterator");
     let a_BR = BR.addr();
@@ -199,18 +258,30 @@ fn LLVMObjectFileCopySectionIterator(py: Python<'_>, BR: rt::PtrArg) -> PyResult
     let __r = py.allow_threads(move || unsafe { __f(a_BR) });
     Ok(TYPES.instance_at(py, 1, __r, None)?)
 }
-/// Returns whether the given section iterator is at the end.
-///
-/// See: llvm::object::section_end
-///
-/// Args:
-///     BR
-///     SI
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (BR, SI))]
+/// `LLVMObjectFileIsSectionIteratorAtEnd` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMObjectFileIsSectionIteratorAtEnd: rt::call::Function = rt::call::Function::new(
+    c"LLVMObjectFileIsSectionIteratorAtEnd",
+    "LLVMObjectFileIsSectionIteratorAtEnd",
+    &["BR", "SI"],
+    rt::fastcall_entry!(C_LLVMObjectFileIsSectionIteratorAtEnd),
+    c"LLVMObjectFileIsSectionIteratorAtEnd(BR, SI)\n--\n\nReturns whether the given section iterator is at the end.\n\nSee: llvm::object::section_end\n\nArgs:\n    BR\n    SI\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `LLVMObjectFileIsSectionIteratorAtEnd`, converted in order.
+unsafe fn C_LLVMObjectFileIsSectionIteratorAtEnd(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMObjectFileIsSectionIteratorAtEnd.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMObjectFileIsSectionIteratorAtEnd(py, rt::call::extract(x0, "BR")?, rt::call::extract(x1, "SI")?)?.into_ptr())
+}
+
 fn LLVMObjectFileIsSectionIteratorAtEnd(py: Python<'_>, BR: rt::PtrArg, SI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMObjectFileIsSectionIteratorAtEnd");
     let a_BR = BR.addr();
@@ -224,22 +295,30 @@ fn LLVMObjectFileIsSectionIteratorAtEnd(py: Python<'_>, BR: rt::PtrArg, SI: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_BR, a_SI) });
     Ok(rt::obj(py, __r)?)
 }
-/// Retrieve a copy of the symbol iterator for this object file.
-///
-/// If there are no symbols, the result is NULL.
-///
-/// The returned iterator is merely a shallow copy. Nevertheless, it is
-/// the responsibility of the caller to free it with
-///
-/// See: llvm::object::symbols()
-///
-/// Args:
-///     BR
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueSymbolIterator
-#[pyfunction]
-#[pyo3(signature = (BR))]
+/// `LLVMObjectFileCopySymbolIterator` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMObjectFileCopySymbolIterator: rt::call::Function = rt::call::Function::new(
+    c"LLVMObjectFileCopySymbolIterator",
+    "LLVMObjectFileCopySymbolIterator",
+    &["BR"],
+    rt::fastcall_entry!(C_LLVMObjectFileCopySymbolIterator),
+    c"LLVMObjectFileCopySymbolIterator(BR)\n--\n\nRetrieve a copy of the symbol iterator for this object file.\n\nIf there are no symbols, the result is NULL.\n\nThe returned iterator is merely a shallow copy. Nevertheless, it is\nthe responsibility of the caller to free it with\n\nSee: llvm::object::symbols()\n\nArgs:\n    BR\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueSymbolIterator",
+);
+
+/// The arguments of a call of `LLVMObjectFileCopySymbolIterator`, converted in order.
+unsafe fn C_LLVMObjectFileCopySymbolIterator(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMObjectFileCopySymbolIterator.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMObjectFileCopySymbolIterator(py, rt::call::extract(x0, "BR")?)?.into_ptr())
+}
+
 fn LLVMObjectFileCopySymbolIterator(py: Python<'_>, BR: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMObjectFileCopySymbolIterator");
     let a_BR = BR.addr();
@@ -252,18 +331,30 @@ fn LLVMObjectFileCopySymbolIterator(py: Python<'_>, BR: rt::PtrArg) -> PyResult<
     let __r = py.allow_threads(move || unsafe { __f(a_BR) });
     Ok(TYPES.instance_at(py, 2, __r, None)?)
 }
-/// Returns whether the given symbol iterator is at the end.
-///
-/// See: llvm::object::symbol_end
-///
-/// Args:
-///     BR
-///     SI
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (BR, SI))]
+/// `LLVMObjectFileIsSymbolIteratorAtEnd` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMObjectFileIsSymbolIteratorAtEnd: rt::call::Function = rt::call::Function::new(
+    c"LLVMObjectFileIsSymbolIteratorAtEnd",
+    "LLVMObjectFileIsSymbolIteratorAtEnd",
+    &["BR", "SI"],
+    rt::fastcall_entry!(C_LLVMObjectFileIsSymbolIteratorAtEnd),
+    c"LLVMObjectFileIsSymbolIteratorAtEnd(BR, SI)\n--\n\nReturns whether the given symbol iterator is at the end.\n\nSee: llvm::object::symbol_end\n\nArgs:\n    BR\n    SI\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `LLVMObjectFileIsSymbolIteratorAtEnd`, converted in order.
+unsafe fn C_LLVMObjectFileIsSymbolIteratorAtEnd(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMObjectFileIsSymbolIteratorAtEnd.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMObjectFileIsSymbolIteratorAtEnd(py, rt::call::extract(x0, "BR")?, rt::call::extract(x1, "SI")?)?.into_ptr())
+}
+
 fn LLVMObjectFileIsSymbolIteratorAtEnd(py: Python<'_>, BR: rt::PtrArg, SI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMObjectFileIsSymbolIteratorAtEnd");
     let a_BR = BR.addr();
@@ -277,10 +368,30 @@ fn LLVMObjectFileIsSymbolIteratorAtEnd(py: Python<'_>, BR: rt::PtrArg, SI: rt::P
     let __r = py.allow_threads(move || unsafe { __f(a_BR, a_SI) });
     Ok(rt::obj(py, __r)?)
 }
-/// Args:
-///     SI
-#[pyfunction]
-#[pyo3(signature = (SI))]
+/// `LLVMDisposeSectionIterator` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDisposeSectionIterator: rt::call::Function = rt::call::Function::new(
+    c"LLVMDisposeSectionIterator",
+    "LLVMDisposeSectionIterator",
+    &["SI"],
+    rt::fastcall_entry!(C_LLVMDisposeSectionIterator),
+    c"LLVMDisposeSectionIterator(SI)\n--\n\nArgs:\n    SI",
+);
+
+/// The arguments of a call of `LLVMDisposeSectionIterator`, converted in order.
+unsafe fn C_LLVMDisposeSectionIterator(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMDisposeSectionIterator.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMDisposeSectionIterator(py, rt::call::extract(x0, "SI")?)?.into_ptr())
+}
+
 fn LLVMDisposeSectionIterator(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeSectionIterator");
     let a_SI = SI.addr();
@@ -293,10 +404,30 @@ fn LLVMDisposeSectionIterator(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObje
     let __r = py.allow_threads(move || unsafe { __f(a_SI) });
     Ok(py.None())
 }
-/// Args:
-///     SI
-#[pyfunction]
-#[pyo3(signature = (SI))]
+/// `LLVMMoveToNextSection` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMMoveToNextSection: rt::call::Function = rt::call::Function::new(
+    c"LLVMMoveToNextSection",
+    "LLVMMoveToNextSection",
+    &["SI"],
+    rt::fastcall_entry!(C_LLVMMoveToNextSection),
+    c"LLVMMoveToNextSection(SI)\n--\n\nArgs:\n    SI",
+);
+
+/// The arguments of a call of `LLVMMoveToNextSection`, converted in order.
+unsafe fn C_LLVMMoveToNextSection(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMMoveToNextSection.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMMoveToNextSection(py, rt::call::extract(x0, "SI")?)?.into_ptr())
+}
+
 fn LLVMMoveToNextSection(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMoveToNextSection");
     let a_SI = SI.addr();
@@ -309,11 +440,30 @@ fn LLVMMoveToNextSection(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_SI) });
     Ok(py.None())
 }
-/// Args:
-///     Sect
-///     Sym
-#[pyfunction]
-#[pyo3(signature = (Sect, Sym))]
+/// `LLVMMoveToContainingSection` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMMoveToContainingSection: rt::call::Function = rt::call::Function::new(
+    c"LLVMMoveToContainingSection",
+    "LLVMMoveToContainingSection",
+    &["Sect", "Sym"],
+    rt::fastcall_entry!(C_LLVMMoveToContainingSection),
+    c"LLVMMoveToContainingSection(Sect, Sym)\n--\n\nArgs:\n    Sect\n    Sym",
+);
+
+/// The arguments of a call of `LLVMMoveToContainingSection`, converted in order.
+unsafe fn C_LLVMMoveToContainingSection(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMMoveToContainingSection.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMMoveToContainingSection(py, rt::call::extract(x0, "Sect")?, rt::call::extract(x1, "Sym")?)?.into_ptr())
+}
+
 fn LLVMMoveToContainingSection(py: Python<'_>, Sect: rt::PtrArg, Sym: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMoveToContainingSection");
     let a_Sect = Sect.addr();
@@ -327,10 +477,30 @@ fn LLVMMoveToContainingSection(py: Python<'_>, Sect: rt::PtrArg, Sym: rt::PtrArg
     let __r = py.allow_threads(move || unsafe { __f(a_Sect, a_Sym) });
     Ok(py.None())
 }
-/// Args:
-///     SI
-#[pyfunction]
-#[pyo3(signature = (SI))]
+/// `LLVMDisposeSymbolIterator` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDisposeSymbolIterator: rt::call::Function = rt::call::Function::new(
+    c"LLVMDisposeSymbolIterator",
+    "LLVMDisposeSymbolIterator",
+    &["SI"],
+    rt::fastcall_entry!(C_LLVMDisposeSymbolIterator),
+    c"LLVMDisposeSymbolIterator(SI)\n--\n\nArgs:\n    SI",
+);
+
+/// The arguments of a call of `LLVMDisposeSymbolIterator`, converted in order.
+unsafe fn C_LLVMDisposeSymbolIterator(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMDisposeSymbolIterator.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMDisposeSymbolIterator(py, rt::call::extract(x0, "SI")?)?.into_ptr())
+}
+
 fn LLVMDisposeSymbolIterator(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeSymbolIterator");
     let a_SI = SI.addr();
@@ -343,10 +513,30 @@ fn LLVMDisposeSymbolIterator(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObjec
     let __r = py.allow_threads(move || unsafe { __f(a_SI) });
     Ok(py.None())
 }
-/// Args:
-///     SI
-#[pyfunction]
-#[pyo3(signature = (SI))]
+/// `LLVMMoveToNextSymbol` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMMoveToNextSymbol: rt::call::Function = rt::call::Function::new(
+    c"LLVMMoveToNextSymbol",
+    "LLVMMoveToNextSymbol",
+    &["SI"],
+    rt::fastcall_entry!(C_LLVMMoveToNextSymbol),
+    c"LLVMMoveToNextSymbol(SI)\n--\n\nArgs:\n    SI",
+);
+
+/// The arguments of a call of `LLVMMoveToNextSymbol`, converted in order.
+unsafe fn C_LLVMMoveToNextSymbol(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMMoveToNextSymbol.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMMoveToNextSymbol(py, rt::call::extract(x0, "SI")?)?.into_ptr())
+}
+
 fn LLVMMoveToNextSymbol(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMoveToNextSymbol");
     let a_SI = SI.addr();
@@ -359,13 +549,30 @@ fn LLVMMoveToNextSymbol(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_SI) });
     Ok(py.None())
 }
-/// Args:
-///     SI
-///
-/// Returns: a tuple of 1 item(s):
-///     bytes
-#[pyfunction]
-#[pyo3(signature = (SI))]
+/// `LLVMGetSectionName` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMGetSectionName: rt::call::Function = rt::call::Function::new(
+    c"LLVMGetSectionName",
+    "LLVMGetSectionName",
+    &["SI"],
+    rt::fastcall_entry!(C_LLVMGetSectionName),
+    c"LLVMGetSectionName(SI)\n--\n\nArgs:\n    SI\n\nReturns: a tuple of 1 item(s):\n    bytes",
+);
+
+/// The arguments of a call of `LLVMGetSectionName`, converted in order.
+unsafe fn C_LLVMGetSectionName(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMGetSectionName.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMGetSectionName(py, rt::call::extract(x0, "SI")?)?.into_ptr())
+}
+
 fn LLVMGetSectionName(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetSectionName");
     let a_SI = SI.addr();
@@ -378,13 +585,30 @@ fn LLVMGetSectionName(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_SI) });
     Ok(rt::cstr_result(py, __r)?)
 }
-/// Args:
-///     SI
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (SI))]
+/// `LLVMGetSectionSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMGetSectionSize: rt::call::Function = rt::call::Function::new(
+    c"LLVMGetSectionSize",
+    "LLVMGetSectionSize",
+    &["SI"],
+    rt::fastcall_entry!(C_LLVMGetSectionSize),
+    c"LLVMGetSectionSize(SI)\n--\n\nArgs:\n    SI\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `LLVMGetSectionSize`, converted in order.
+unsafe fn C_LLVMGetSectionSize(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMGetSectionSize.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMGetSectionSize(py, rt::call::extract(x0, "SI")?)?.into_ptr())
+}
+
 fn LLVMGetSectionSize(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetSectionSize");
     let a_SI = SI.addr();
@@ -397,13 +621,30 @@ fn LLVMGetSectionSize(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_SI) });
     Ok(rt::obj(py, __r)?)
 }
-/// Args:
-///     SI
-///
-/// Returns: a tuple of 1 item(s):
-///     bytes
-#[pyfunction]
-#[pyo3(signature = (SI))]
+/// `LLVMGetSectionContents` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMGetSectionContents: rt::call::Function = rt::call::Function::new(
+    c"LLVMGetSectionContents",
+    "LLVMGetSectionContents",
+    &["SI"],
+    rt::fastcall_entry!(C_LLVMGetSectionContents),
+    c"LLVMGetSectionContents(SI)\n--\n\nArgs:\n    SI\n\nReturns: a tuple of 1 item(s):\n    bytes",
+);
+
+/// The arguments of a call of `LLVMGetSectionContents`, converted in order.
+unsafe fn C_LLVMGetSectionContents(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMGetSectionContents.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMGetSectionContents(py, rt::call::extract(x0, "SI")?)?.into_ptr())
+}
+
 fn LLVMGetSectionContents(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetSectionContents");
     let a_SI = SI.addr();
@@ -416,13 +657,30 @@ fn LLVMGetSectionContents(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> 
     let __r = py.allow_threads(move || unsafe { __f(a_SI) });
     Ok(rt::cstr_result(py, __r)?)
 }
-/// Args:
-///     SI
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (SI))]
+/// `LLVMGetSectionAddress` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMGetSectionAddress: rt::call::Function = rt::call::Function::new(
+    c"LLVMGetSectionAddress",
+    "LLVMGetSectionAddress",
+    &["SI"],
+    rt::fastcall_entry!(C_LLVMGetSectionAddress),
+    c"LLVMGetSectionAddress(SI)\n--\n\nArgs:\n    SI\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `LLVMGetSectionAddress`, converted in order.
+unsafe fn C_LLVMGetSectionAddress(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMGetSectionAddress.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMGetSectionAddress(py, rt::call::extract(x0, "SI")?)?.into_ptr())
+}
+
 fn LLVMGetSectionAddress(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetSectionAddress");
     let a_SI = SI.addr();
@@ -435,14 +693,30 @@ fn LLVMGetSectionAddress(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_SI) });
     Ok(rt::obj(py, __r)?)
 }
-/// Args:
-///     SI
-///     Sym
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (SI, Sym))]
+/// `LLVMGetSectionContainsSymbol` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMGetSectionContainsSymbol: rt::call::Function = rt::call::Function::new(
+    c"LLVMGetSectionContainsSymbol",
+    "LLVMGetSectionContainsSymbol",
+    &["SI", "Sym"],
+    rt::fastcall_entry!(C_LLVMGetSectionContainsSymbol),
+    c"LLVMGetSectionContainsSymbol(SI, Sym)\n--\n\nArgs:\n    SI\n    Sym\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `LLVMGetSectionContainsSymbol`, converted in order.
+unsafe fn C_LLVMGetSectionContainsSymbol(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMGetSectionContainsSymbol.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMGetSectionContainsSymbol(py, rt::call::extract(x0, "SI")?, rt::call::extract(x1, "Sym")?)?.into_ptr())
+}
+
 fn LLVMGetSectionContainsSymbol(py: Python<'_>, SI: rt::PtrArg, Sym: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetSectionContainsSymbol");
     let a_SI = SI.addr();
@@ -456,13 +730,30 @@ fn LLVMGetSectionContainsSymbol(py: Python<'_>, SI: rt::PtrArg, Sym: rt::PtrArg)
     let __r = py.allow_threads(move || unsafe { __f(a_SI, a_Sym) });
     Ok(rt::obj(py, __r)?)
 }
-/// Args:
-///     Section
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueRelocationIterator
-#[pyfunction]
-#[pyo3(signature = (Section))]
+/// `LLVMGetRelocations` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMGetRelocations: rt::call::Function = rt::call::Function::new(
+    c"LLVMGetRelocations",
+    "LLVMGetRelocations",
+    &["Section"],
+    rt::fastcall_entry!(C_LLVMGetRelocations),
+    c"LLVMGetRelocations(Section)\n--\n\nArgs:\n    Section\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueRelocationIterator",
+);
+
+/// The arguments of a call of `LLVMGetRelocations`, converted in order.
+unsafe fn C_LLVMGetRelocations(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMGetRelocations.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMGetRelocations(py, rt::call::extract(x0, "Section")?)?.into_ptr())
+}
+
 fn LLVMGetRelocations(py: Python<'_>, Section: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetRelocations");
     let a_Section = Section.addr();
@@ -475,10 +766,30 @@ fn LLVMGetRelocations(py: Python<'_>, Section: rt::PtrArg) -> PyResult<PyObject>
     let __r = py.allow_threads(move || unsafe { __f(a_Section) });
     Ok(TYPES.instance_at(py, 3, __r, None)?)
 }
-/// Args:
-///     RI
-#[pyfunction]
-#[pyo3(signature = (RI))]
+/// `LLVMDisposeRelocationIterator` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDisposeRelocationIterator: rt::call::Function = rt::call::Function::new(
+    c"LLVMDisposeRelocationIterator",
+    "LLVMDisposeRelocationIterator",
+    &["RI"],
+    rt::fastcall_entry!(C_LLVMDisposeRelocationIterator),
+    c"LLVMDisposeRelocationIterator(RI)\n--\n\nArgs:\n    RI",
+);
+
+/// The arguments of a call of `LLVMDisposeRelocationIterator`, converted in order.
+unsafe fn C_LLVMDisposeRelocationIterator(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMDisposeRelocationIterator.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMDisposeRelocationIterator(py, rt::call::extract(x0, "RI")?)?.into_ptr())
+}
+
 fn LLVMDisposeRelocationIterator(py: Python<'_>, RI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeRelocationIterator");
     let a_RI = RI.addr();
@@ -491,14 +802,30 @@ fn LLVMDisposeRelocationIterator(py: Python<'_>, RI: rt::PtrArg) -> PyResult<PyO
     let __r = py.allow_threads(move || unsafe { __f(a_RI) });
     Ok(py.None())
 }
-/// Args:
-///     Section
-///     RI
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (Section, RI))]
+/// `LLVMIsRelocationIteratorAtEnd` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMIsRelocationIteratorAtEnd: rt::call::Function = rt::call::Function::new(
+    c"LLVMIsRelocationIteratorAtEnd",
+    "LLVMIsRelocationIteratorAtEnd",
+    &["Section", "RI"],
+    rt::fastcall_entry!(C_LLVMIsRelocationIteratorAtEnd),
+    c"LLVMIsRelocationIteratorAtEnd(Section, RI)\n--\n\nArgs:\n    Section\n    RI\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `LLVMIsRelocationIteratorAtEnd`, converted in order.
+unsafe fn C_LLVMIsRelocationIteratorAtEnd(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMIsRelocationIteratorAtEnd.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMIsRelocationIteratorAtEnd(py, rt::call::extract(x0, "Section")?, rt::call::extract(x1, "RI")?)?.into_ptr())
+}
+
 fn LLVMIsRelocationIteratorAtEnd(py: Python<'_>, Section: rt::PtrArg, RI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsRelocationIteratorAtEnd");
     let a_Section = Section.addr();
@@ -512,10 +839,30 @@ fn LLVMIsRelocationIteratorAtEnd(py: Python<'_>, Section: rt::PtrArg, RI: rt::Pt
     let __r = py.allow_threads(move || unsafe { __f(a_Section, a_RI) });
     Ok(rt::obj(py, __r)?)
 }
-/// Args:
-///     RI
-#[pyfunction]
-#[pyo3(signature = (RI))]
+/// `LLVMMoveToNextRelocation` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMMoveToNextRelocation: rt::call::Function = rt::call::Function::new(
+    c"LLVMMoveToNextRelocation",
+    "LLVMMoveToNextRelocation",
+    &["RI"],
+    rt::fastcall_entry!(C_LLVMMoveToNextRelocation),
+    c"LLVMMoveToNextRelocation(RI)\n--\n\nArgs:\n    RI",
+);
+
+/// The arguments of a call of `LLVMMoveToNextRelocation`, converted in order.
+unsafe fn C_LLVMMoveToNextRelocation(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMMoveToNextRelocation.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMMoveToNextRelocation(py, rt::call::extract(x0, "RI")?)?.into_ptr())
+}
+
 fn LLVMMoveToNextRelocation(py: Python<'_>, RI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMoveToNextRelocation");
     let a_RI = RI.addr();
@@ -528,13 +875,30 @@ fn LLVMMoveToNextRelocation(py: Python<'_>, RI: rt::PtrArg) -> PyResult<PyObject
     let __r = py.allow_threads(move || unsafe { __f(a_RI) });
     Ok(py.None())
 }
-/// Args:
-///     SI
-///
-/// Returns: a tuple of 1 item(s):
-///     bytes
-#[pyfunction]
-#[pyo3(signature = (SI))]
+/// `LLVMGetSymbolName` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMGetSymbolName: rt::call::Function = rt::call::Function::new(
+    c"LLVMGetSymbolName",
+    "LLVMGetSymbolName",
+    &["SI"],
+    rt::fastcall_entry!(C_LLVMGetSymbolName),
+    c"LLVMGetSymbolName(SI)\n--\n\nArgs:\n    SI\n\nReturns: a tuple of 1 item(s):\n    bytes",
+);
+
+/// The arguments of a call of `LLVMGetSymbolName`, converted in order.
+unsafe fn C_LLVMGetSymbolName(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMGetSymbolName.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMGetSymbolName(py, rt::call::extract(x0, "SI")?)?.into_ptr())
+}
+
 fn LLVMGetSymbolName(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetSymbolName");
     let a_SI = SI.addr();
@@ -547,13 +911,30 @@ fn LLVMGetSymbolName(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_SI) });
     Ok(rt::cstr_result(py, __r)?)
 }
-/// Args:
-///     SI
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (SI))]
+/// `LLVMGetSymbolAddress` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMGetSymbolAddress: rt::call::Function = rt::call::Function::new(
+    c"LLVMGetSymbolAddress",
+    "LLVMGetSymbolAddress",
+    &["SI"],
+    rt::fastcall_entry!(C_LLVMGetSymbolAddress),
+    c"LLVMGetSymbolAddress(SI)\n--\n\nArgs:\n    SI\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `LLVMGetSymbolAddress`, converted in order.
+unsafe fn C_LLVMGetSymbolAddress(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMGetSymbolAddress.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMGetSymbolAddress(py, rt::call::extract(x0, "SI")?)?.into_ptr())
+}
+
 fn LLVMGetSymbolAddress(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetSymbolAddress");
     let a_SI = SI.addr();
@@ -566,13 +947,30 @@ fn LLVMGetSymbolAddress(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_SI) });
     Ok(rt::obj(py, __r)?)
 }
-/// Args:
-///     SI
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (SI))]
+/// `LLVMGetSymbolSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMGetSymbolSize: rt::call::Function = rt::call::Function::new(
+    c"LLVMGetSymbolSize",
+    "LLVMGetSymbolSize",
+    &["SI"],
+    rt::fastcall_entry!(C_LLVMGetSymbolSize),
+    c"LLVMGetSymbolSize(SI)\n--\n\nArgs:\n    SI\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `LLVMGetSymbolSize`, converted in order.
+unsafe fn C_LLVMGetSymbolSize(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMGetSymbolSize.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMGetSymbolSize(py, rt::call::extract(x0, "SI")?)?.into_ptr())
+}
+
 fn LLVMGetSymbolSize(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetSymbolSize");
     let a_SI = SI.addr();
@@ -585,13 +983,30 @@ fn LLVMGetSymbolSize(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_SI) });
     Ok(rt::obj(py, __r)?)
 }
-/// Args:
-///     RI
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (RI))]
+/// `LLVMGetRelocationOffset` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMGetRelocationOffset: rt::call::Function = rt::call::Function::new(
+    c"LLVMGetRelocationOffset",
+    "LLVMGetRelocationOffset",
+    &["RI"],
+    rt::fastcall_entry!(C_LLVMGetRelocationOffset),
+    c"LLVMGetRelocationOffset(RI)\n--\n\nArgs:\n    RI\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `LLVMGetRelocationOffset`, converted in order.
+unsafe fn C_LLVMGetRelocationOffset(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMGetRelocationOffset.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMGetRelocationOffset(py, rt::call::extract(x0, "RI")?)?.into_ptr())
+}
+
 fn LLVMGetRelocationOffset(py: Python<'_>, RI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetRelocationOffset");
     let a_RI = RI.addr();
@@ -604,13 +1019,30 @@ fn LLVMGetRelocationOffset(py: Python<'_>, RI: rt::PtrArg) -> PyResult<PyObject>
     let __r = py.allow_threads(move || unsafe { __f(a_RI) });
     Ok(rt::obj(py, __r)?)
 }
-/// Args:
-///     RI
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueSymbolIterator
-#[pyfunction]
-#[pyo3(signature = (RI))]
+/// `LLVMGetRelocationSymbol` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMGetRelocationSymbol: rt::call::Function = rt::call::Function::new(
+    c"LLVMGetRelocationSymbol",
+    "LLVMGetRelocationSymbol",
+    &["RI"],
+    rt::fastcall_entry!(C_LLVMGetRelocationSymbol),
+    c"LLVMGetRelocationSymbol(RI)\n--\n\nArgs:\n    RI\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueSymbolIterator",
+);
+
+/// The arguments of a call of `LLVMGetRelocationSymbol`, converted in order.
+unsafe fn C_LLVMGetRelocationSymbol(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMGetRelocationSymbol.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMGetRelocationSymbol(py, rt::call::extract(x0, "RI")?)?.into_ptr())
+}
+
 fn LLVMGetRelocationSymbol(py: Python<'_>, RI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetRelocationSymbol");
     let a_RI = RI.addr();
@@ -623,13 +1055,30 @@ fn LLVMGetRelocationSymbol(py: Python<'_>, RI: rt::PtrArg) -> PyResult<PyObject>
     let __r = py.allow_threads(move || unsafe { __f(a_RI) });
     Ok(TYPES.instance_at(py, 2, __r, None)?)
 }
-/// Args:
-///     RI
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (RI))]
+/// `LLVMGetRelocationType` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMGetRelocationType: rt::call::Function = rt::call::Function::new(
+    c"LLVMGetRelocationType",
+    "LLVMGetRelocationType",
+    &["RI"],
+    rt::fastcall_entry!(C_LLVMGetRelocationType),
+    c"LLVMGetRelocationType(RI)\n--\n\nArgs:\n    RI\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `LLVMGetRelocationType`, converted in order.
+unsafe fn C_LLVMGetRelocationType(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMGetRelocationType.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMGetRelocationType(py, rt::call::extract(x0, "RI")?)?.into_ptr())
+}
+
 fn LLVMGetRelocationType(py: Python<'_>, RI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetRelocationType");
     let a_RI = RI.addr();
@@ -642,13 +1091,30 @@ fn LLVMGetRelocationType(py: Python<'_>, RI: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_RI) });
     Ok(rt::obj(py, __r)?)
 }
-/// Args:
-///     RI
-///
-/// Returns: a tuple of 1 item(s):
-///     bytes
-#[pyfunction]
-#[pyo3(signature = (RI))]
+/// `LLVMGetRelocationTypeName` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMGetRelocationTypeName: rt::call::Function = rt::call::Function::new(
+    c"LLVMGetRelocationTypeName",
+    "LLVMGetRelocationTypeName",
+    &["RI"],
+    rt::fastcall_entry!(C_LLVMGetRelocationTypeName),
+    c"LLVMGetRelocationTypeName(RI)\n--\n\nArgs:\n    RI\n\nReturns: a tuple of 1 item(s):\n    bytes",
+);
+
+/// The arguments of a call of `LLVMGetRelocationTypeName`, converted in order.
+unsafe fn C_LLVMGetRelocationTypeName(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMGetRelocationTypeName.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMGetRelocationTypeName(py, rt::call::extract(x0, "RI")?)?.into_ptr())
+}
+
 fn LLVMGetRelocationTypeName(py: Python<'_>, RI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetRelocationTypeName");
     let a_RI = RI.addr();
@@ -661,13 +1127,30 @@ fn LLVMGetRelocationTypeName(py: Python<'_>, RI: rt::PtrArg) -> PyResult<PyObjec
     let __r = py.allow_threads(move || unsafe { __f(a_RI) });
     Ok(rt::cstr_result(py, __r)?)
 }
-/// Args:
-///     RI
-///
-/// Returns: a tuple of 1 item(s):
-///     bytes
-#[pyfunction]
-#[pyo3(signature = (RI))]
+/// `LLVMGetRelocationValueString` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMGetRelocationValueString: rt::call::Function = rt::call::Function::new(
+    c"LLVMGetRelocationValueString",
+    "LLVMGetRelocationValueString",
+    &["RI"],
+    rt::fastcall_entry!(C_LLVMGetRelocationValueString),
+    c"LLVMGetRelocationValueString(RI)\n--\n\nArgs:\n    RI\n\nReturns: a tuple of 1 item(s):\n    bytes",
+);
+
+/// The arguments of a call of `LLVMGetRelocationValueString`, converted in order.
+unsafe fn C_LLVMGetRelocationValueString(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMGetRelocationValueString.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMGetRelocationValueString(py, rt::call::extract(x0, "RI")?)?.into_ptr())
+}
+
 fn LLVMGetRelocationValueString(py: Python<'_>, RI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetRelocationValueString");
     let a_RI = RI.addr();
@@ -680,15 +1163,30 @@ fn LLVMGetRelocationValueString(py: Python<'_>, RI: rt::PtrArg) -> PyResult<PyOb
     let __r = py.allow_threads(move || unsafe { __f(a_RI) });
     Ok(rt::cstr_result(py, __r)?)
 }
-/// Deprecated: Use LLVMCreateBinary instead.
-///
-/// Args:
-///     MemBuf
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueObjectFile
-#[pyfunction]
-#[pyo3(signature = (MemBuf))]
+/// `LLVMCreateObjectFile` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMCreateObjectFile: rt::call::Function = rt::call::Function::new(
+    c"LLVMCreateObjectFile",
+    "LLVMCreateObjectFile",
+    &["MemBuf"],
+    rt::fastcall_entry!(C_LLVMCreateObjectFile),
+    c"LLVMCreateObjectFile(MemBuf)\n--\n\nDeprecated: Use LLVMCreateBinary instead.\n\nArgs:\n    MemBuf\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueObjectFile",
+);
+
+/// The arguments of a call of `LLVMCreateObjectFile`, converted in order.
+unsafe fn C_LLVMCreateObjectFile(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMCreateObjectFile.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMCreateObjectFile(py, rt::call::extract(x0, "MemBuf")?)?.into_ptr())
+}
+
 fn LLVMCreateObjectFile(py: Python<'_>, MemBuf: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateObjectFile");
     let a_MemBuf = MemBuf.addr();
@@ -701,12 +1199,30 @@ fn LLVMCreateObjectFile(py: Python<'_>, MemBuf: rt::PtrArg) -> PyResult<PyObject
     let __r = py.allow_threads(move || unsafe { __f(a_MemBuf) });
     Ok(TYPES.instance_at(py, 4, __r, None)?)
 }
-/// Deprecated: Use LLVMDisposeBinary instead.
-///
-/// Args:
-///     ObjectFile
-#[pyfunction]
-#[pyo3(signature = (ObjectFile))]
+/// `LLVMDisposeObjectFile` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDisposeObjectFile: rt::call::Function = rt::call::Function::new(
+    c"LLVMDisposeObjectFile",
+    "LLVMDisposeObjectFile",
+    &["ObjectFile"],
+    rt::fastcall_entry!(C_LLVMDisposeObjectFile),
+    c"LLVMDisposeObjectFile(ObjectFile)\n--\n\nDeprecated: Use LLVMDisposeBinary instead.\n\nArgs:\n    ObjectFile",
+);
+
+/// The arguments of a call of `LLVMDisposeObjectFile`, converted in order.
+unsafe fn C_LLVMDisposeObjectFile(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMDisposeObjectFile.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMDisposeObjectFile(py, rt::call::extract(x0, "ObjectFile")?)?.into_ptr())
+}
+
 fn LLVMDisposeObjectFile(py: Python<'_>, ObjectFile: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeObjectFile");
     let a_ObjectFile = ObjectFile.addr();
@@ -719,15 +1235,30 @@ fn LLVMDisposeObjectFile(py: Python<'_>, ObjectFile: rt::PtrArg) -> PyResult<PyO
     let __r = py.allow_threads(move || unsafe { __f(a_ObjectFile) });
     Ok(py.None())
 }
-/// Deprecated: Use LLVMObjectFileCopySectionIterator instead.
-///
-/// Args:
-///     ObjectFile
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueSectionIterator
-#[pyfunction]
-#[pyo3(signature = (ObjectFile))]
+/// `LLVMGetSections` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMGetSections: rt::call::Function = rt::call::Function::new(
+    c"LLVMGetSections",
+    "LLVMGetSections",
+    &["ObjectFile"],
+    rt::fastcall_entry!(C_LLVMGetSections),
+    c"LLVMGetSections(ObjectFile)\n--\n\nDeprecated: Use LLVMObjectFileCopySectionIterator instead.\n\nArgs:\n    ObjectFile\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueSectionIterator",
+);
+
+/// The arguments of a call of `LLVMGetSections`, converted in order.
+unsafe fn C_LLVMGetSections(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMGetSections.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMGetSections(py, rt::call::extract(x0, "ObjectFile")?)?.into_ptr())
+}
+
 fn LLVMGetSections(py: Python<'_>, ObjectFile: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetSections");
     let a_ObjectFile = ObjectFile.addr();
@@ -740,16 +1271,30 @@ fn LLVMGetSections(py: Python<'_>, ObjectFile: rt::PtrArg) -> PyResult<PyObject>
     let __r = py.allow_threads(move || unsafe { __f(a_ObjectFile) });
     Ok(TYPES.instance_at(py, 1, __r, None)?)
 }
-/// Deprecated: Use LLVMObjectFileIsSectionIteratorAtEnd instead.
-///
-/// Args:
-///     ObjectFile
-///     SI
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (ObjectFile, SI))]
+/// `LLVMIsSectionIteratorAtEnd` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMIsSectionIteratorAtEnd: rt::call::Function = rt::call::Function::new(
+    c"LLVMIsSectionIteratorAtEnd",
+    "LLVMIsSectionIteratorAtEnd",
+    &["ObjectFile", "SI"],
+    rt::fastcall_entry!(C_LLVMIsSectionIteratorAtEnd),
+    c"LLVMIsSectionIteratorAtEnd(ObjectFile, SI)\n--\n\nDeprecated: Use LLVMObjectFileIsSectionIteratorAtEnd instead.\n\nArgs:\n    ObjectFile\n    SI\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `LLVMIsSectionIteratorAtEnd`, converted in order.
+unsafe fn C_LLVMIsSectionIteratorAtEnd(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMIsSectionIteratorAtEnd.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMIsSectionIteratorAtEnd(py, rt::call::extract(x0, "ObjectFile")?, rt::call::extract(x1, "SI")?)?.into_ptr())
+}
+
 fn LLVMIsSectionIteratorAtEnd(py: Python<'_>, ObjectFile: rt::PtrArg, SI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsSectionIteratorAtEnd");
     let a_ObjectFile = ObjectFile.addr();
@@ -763,15 +1308,30 @@ fn LLVMIsSectionIteratorAtEnd(py: Python<'_>, ObjectFile: rt::PtrArg, SI: rt::Pt
     let __r = py.allow_threads(move || unsafe { __f(a_ObjectFile, a_SI) });
     Ok(rt::obj(py, __r)?)
 }
-/// Deprecated: Use LLVMObjectFileCopySymbolIterator instead.
-///
-/// Args:
-///     ObjectFile
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueSymbolIterator
-#[pyfunction]
-#[pyo3(signature = (ObjectFile))]
+/// `LLVMGetSymbols` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMGetSymbols: rt::call::Function = rt::call::Function::new(
+    c"LLVMGetSymbols",
+    "LLVMGetSymbols",
+    &["ObjectFile"],
+    rt::fastcall_entry!(C_LLVMGetSymbols),
+    c"LLVMGetSymbols(ObjectFile)\n--\n\nDeprecated: Use LLVMObjectFileCopySymbolIterator instead.\n\nArgs:\n    ObjectFile\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueSymbolIterator",
+);
+
+/// The arguments of a call of `LLVMGetSymbols`, converted in order.
+unsafe fn C_LLVMGetSymbols(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMGetSymbols.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMGetSymbols(py, rt::call::extract(x0, "ObjectFile")?)?.into_ptr())
+}
+
 fn LLVMGetSymbols(py: Python<'_>, ObjectFile: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetSymbols");
     let a_ObjectFile = ObjectFile.addr();
@@ -784,16 +1344,30 @@ fn LLVMGetSymbols(py: Python<'_>, ObjectFile: rt::PtrArg) -> PyResult<PyObject> 
     let __r = py.allow_threads(move || unsafe { __f(a_ObjectFile) });
     Ok(TYPES.instance_at(py, 2, __r, None)?)
 }
-/// Deprecated: Use LLVMObjectFileIsSymbolIteratorAtEnd instead.
-///
-/// Args:
-///     ObjectFile
-///     SI
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (ObjectFile, SI))]
+/// `LLVMIsSymbolIteratorAtEnd` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMIsSymbolIteratorAtEnd: rt::call::Function = rt::call::Function::new(
+    c"LLVMIsSymbolIteratorAtEnd",
+    "LLVMIsSymbolIteratorAtEnd",
+    &["ObjectFile", "SI"],
+    rt::fastcall_entry!(C_LLVMIsSymbolIteratorAtEnd),
+    c"LLVMIsSymbolIteratorAtEnd(ObjectFile, SI)\n--\n\nDeprecated: Use LLVMObjectFileIsSymbolIteratorAtEnd instead.\n\nArgs:\n    ObjectFile\n    SI\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `LLVMIsSymbolIteratorAtEnd`, converted in order.
+unsafe fn C_LLVMIsSymbolIteratorAtEnd(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMIsSymbolIteratorAtEnd.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMIsSymbolIteratorAtEnd(py, rt::call::extract(x0, "ObjectFile")?, rt::call::extract(x1, "SI")?)?.into_ptr())
+}
+
 fn LLVMIsSymbolIteratorAtEnd(py: Python<'_>, ObjectFile: rt::PtrArg, SI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsSymbolIteratorAtEnd");
     let a_ObjectFile = ObjectFile.addr();
@@ -827,43 +1401,43 @@ fn _symbol_address(py: Python<'_>, name: &str) -> PyResult<usize> {
 
 /// Adds this module's functions, constants and lazily created types to `m`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(pyo3::wrap_pyfunction!(LLVMCreateBinary, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDisposeBinary, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMBinaryCopyMemoryBuffer, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMBinaryGetType, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMMachOUniversalBinaryCopyObjectForArch, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMObjectFileCopySectionIterator, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMObjectFileIsSectionIteratorAtEnd, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMObjectFileCopySymbolIterator, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMObjectFileIsSymbolIteratorAtEnd, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDisposeSectionIterator, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMMoveToNextSection, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMMoveToContainingSection, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDisposeSymbolIterator, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMMoveToNextSymbol, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMGetSectionName, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMGetSectionSize, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMGetSectionContents, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMGetSectionAddress, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMGetSectionContainsSymbol, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMGetRelocations, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDisposeRelocationIterator, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMIsRelocationIteratorAtEnd, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMMoveToNextRelocation, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMGetSymbolName, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMGetSymbolAddress, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMGetSymbolSize, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMGetRelocationOffset, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMGetRelocationSymbol, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMGetRelocationType, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMGetRelocationTypeName, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMGetRelocationValueString, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMCreateObjectFile, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDisposeObjectFile, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMGetSections, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMIsSectionIteratorAtEnd, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMGetSymbols, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMIsSymbolIteratorAtEnd, m)?)?;
+    F_LLVMCreateBinary.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDisposeBinary.add_to(m, PYTHON_MODULE)?;
+    F_LLVMBinaryCopyMemoryBuffer.add_to(m, PYTHON_MODULE)?;
+    F_LLVMBinaryGetType.add_to(m, PYTHON_MODULE)?;
+    F_LLVMMachOUniversalBinaryCopyObjectForArch.add_to(m, PYTHON_MODULE)?;
+    F_LLVMObjectFileCopySectionIterator.add_to(m, PYTHON_MODULE)?;
+    F_LLVMObjectFileIsSectionIteratorAtEnd.add_to(m, PYTHON_MODULE)?;
+    F_LLVMObjectFileCopySymbolIterator.add_to(m, PYTHON_MODULE)?;
+    F_LLVMObjectFileIsSymbolIteratorAtEnd.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDisposeSectionIterator.add_to(m, PYTHON_MODULE)?;
+    F_LLVMMoveToNextSection.add_to(m, PYTHON_MODULE)?;
+    F_LLVMMoveToContainingSection.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDisposeSymbolIterator.add_to(m, PYTHON_MODULE)?;
+    F_LLVMMoveToNextSymbol.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGetSectionName.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGetSectionSize.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGetSectionContents.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGetSectionAddress.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGetSectionContainsSymbol.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGetRelocations.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDisposeRelocationIterator.add_to(m, PYTHON_MODULE)?;
+    F_LLVMIsRelocationIteratorAtEnd.add_to(m, PYTHON_MODULE)?;
+    F_LLVMMoveToNextRelocation.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGetSymbolName.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGetSymbolAddress.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGetSymbolSize.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGetRelocationOffset.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGetRelocationSymbol.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGetRelocationType.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGetRelocationTypeName.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGetRelocationValueString.add_to(m, PYTHON_MODULE)?;
+    F_LLVMCreateObjectFile.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDisposeObjectFile.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGetSections.add_to(m, PYTHON_MODULE)?;
+    F_LLVMIsSectionIteratorAtEnd.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGetSymbols.add_to(m, PYTHON_MODULE)?;
+    F_LLVMIsSymbolIteratorAtEnd.add_to(m, PYTHON_MODULE)?;
     m.add_function(pyo3::wrap_pyfunction!(has_symbol, m)?)?;
     m.add_function(pyo3::wrap_pyfunction!(_symbol_address, m)?)?;
     TYPES.install(m, FOREIGN)?;

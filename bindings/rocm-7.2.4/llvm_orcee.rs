@@ -30,16 +30,30 @@ static TYPE_DEFS: [rt::TypeDef; NUM_TYPES] = [
 /// This module's type registry.
 pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.orcee", &TYPE_DEFS, &TYPE_SLOTS);
 
-/// Create a RTDyldObjectLinkingLayer instance using the standard
-/// SectionMemoryManager for memory management.
-///
-/// Args:
-///     ES
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOrcOpaqueObjectLayer
-#[pyfunction]
-#[pyo3(signature = (ES))]
+/// `LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager: rt::call::Function = rt::call::Function::new(
+    c"LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager",
+    "LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager",
+    &["ES"],
+    rt::fastcall_entry!(C_LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager),
+    c"LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager(ES)\n--\n\nCreate a RTDyldObjectLinkingLayer instance using the standard\nSectionMemoryManager for memory management.\n\nArgs:\n    ES\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueObjectLayer",
+);
+
+/// The arguments of a call of `LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager`, converted in order.
+unsafe fn C_LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager(py, rt::call::extract(x0, "ES")?)?.into_ptr())
+}
+
 fn LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager(py: Python<'_>, ES: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager");
     let a_ES = ES.addr();
@@ -52,43 +66,30 @@ fn LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager(py: Python<'_>,
     let __r = py.allow_threads(move || unsafe { __f(a_ES) });
     Ok(super::llvm_orc::TYPES.instance_at(py, 41, __r, None)?)
 }
-/// Create a RTDyldObjectLinkingLayer instance using MCJIT-memory-manager-like
-/// callbacks.
-///
-/// This is intended to simplify transitions for existing MCJIT clients. The
-/// callbacks used are similar (but not identical) to the callbacks for
-/// LLVMCreateSimpleMCJITMemoryManager: Unlike MCJIT, RTDyldObjectLinkingLayer
-/// will create a new memory manager for each object linked by calling the given
-/// CreateContext callback. This allows for code removal by destroying each
-/// allocator individually. Every allocator will be destroyed (if it has not been
-/// already) at RTDyldObjectLinkingLayer destruction time, and the
-/// NotifyTerminating callback will be called to indicate that no further
-/// allocation contexts will be created.
-///
-/// To implement MCJIT-like behavior clients can implement CreateContext,
-/// NotifyTerminating, and Destroy as:
-///
-/// void *CreateContext(void *CtxCtx) { return CtxCtx; }
-/// void NotifyTerminating(void *CtxCtx) { MyOriginalDestroy(CtxCtx); }
-/// void Destroy(void *Ctx) { }
-///
-/// This scheme simply reuses the CreateContextCtx pointer as the one-and-only
-/// allocation context.
-///
-/// Args:
-///     ES
-///     CreateContextCtx
-///     CreateContext
-///     NotifyTerminating
-///     AllocateCodeSection
-///     AllocateDataSection
-///     FinalizeMemory
-///     Destroy
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOrcOpaqueObjectLayer
-#[pyfunction]
-#[pyo3(signature = (ES, CreateContextCtx, CreateContext, NotifyTerminating, AllocateCodeSection, AllocateDataSection, FinalizeMemory, Destroy))]
+/// `LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks: rt::call::Function = rt::call::Function::new(
+    c"LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks",
+    "LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks",
+    &["ES", "CreateContextCtx", "CreateContext", "NotifyTerminating", "AllocateCodeSection", "AllocateDataSection", "FinalizeMemory", "Destroy"],
+    rt::fastcall_entry!(C_LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks),
+    c"LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks(ES, CreateContextCtx, CreateContext, NotifyTerminating, AllocateCodeSection, AllocateDataSection, FinalizeMemory, Destroy)\n--\n\nCreate a RTDyldObjectLinkingLayer instance using MCJIT-memory-manager-like\ncallbacks.\n\nThis is intended to simplify transitions for existing MCJIT clients. The\ncallbacks used are similar (but not identical) to the callbacks for\nLLVMCreateSimpleMCJITMemoryManager: Unlike MCJIT, RTDyldObjectLinkingLayer\nwill create a new memory manager for each object linked by calling the given\nCreateContext callback. This allows for code removal by destroying each\nallocator individually. Every allocator will be destroyed (if it has not been\nalready) at RTDyldObjectLinkingLayer destruction time, and the\nNotifyTerminating callback will be called to indicate that no further\nallocation contexts will be created.\n\nTo implement MCJIT-like behavior clients can implement CreateContext,\nNotifyTerminating, and Destroy as:\n\nvoid *CreateContext(void *CtxCtx) { return CtxCtx; }\nvoid NotifyTerminating(void *CtxCtx) { MyOriginalDestroy(CtxCtx); }\nvoid Destroy(void *Ctx) { }\n\nThis scheme simply reuses the CreateContextCtx pointer as the one-and-only\nallocation context.\n\nArgs:\n    ES\n    CreateContextCtx\n    CreateContext\n    NotifyTerminating\n    AllocateCodeSection\n    AllocateDataSection\n    FinalizeMemory\n    Destroy\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueObjectLayer",
+);
+
+/// The arguments of a call of `LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks`, converted in order.
+unsafe fn C_LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7] =
+        unsafe { F_LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks.args::<8>(py, args, nargs, kwnames)? };
+    Ok(LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks(py, rt::call::extract(x0, "ES")?, rt::call::extract(x1, "CreateContextCtx")?, rt::call::extract(x2, "CreateContext")?, rt::call::extract(x3, "NotifyTerminating")?, rt::call::extract(x4, "AllocateCodeSection")?, rt::call::extract(x5, "AllocateDataSection")?, rt::call::extract(x6, "FinalizeMemory")?, rt::call::extract(x7, "Destroy")?)?.into_ptr())
+}
+
 fn LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks(py: Python<'_>, ES: rt::PtrArg, CreateContextCtx: rt::PtrArgMut, CreateContext: rt::PtrArg, NotifyTerminating: rt::PtrArg, AllocateCodeSection: rt::PtrArg, AllocateDataSection: rt::PtrArg, FinalizeMemory: rt::PtrArg, Destroy: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks");
     let a_ES = ES.addr();
@@ -108,16 +109,30 @@ fn LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks(py: 
     let __r = py.allow_threads(move || unsafe { __f(a_ES, a_CreateContextCtx, a_CreateContext, a_NotifyTerminating, a_AllocateCodeSection, a_AllocateDataSection, a_FinalizeMemory, a_Destroy) });
     Ok(super::llvm_orc::TYPES.instance_at(py, 41, __r, None)?)
 }
-/// Add the given listener to the given RTDyldObjectLinkingLayer.
-///
-/// Note: Layer must be an RTDyldObjectLinkingLayer instance or
-/// behavior is undefined.
-///
-/// Args:
-///     RTDyldObjLinkingLayer
-///     Listener
-#[pyfunction]
-#[pyo3(signature = (RTDyldObjLinkingLayer, Listener))]
+/// `LLVMOrcRTDyldObjectLinkingLayerRegisterJITEventListener` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMOrcRTDyldObjectLinkingLayerRegisterJITEventListener: rt::call::Function = rt::call::Function::new(
+    c"LLVMOrcRTDyldObjectLinkingLayerRegisterJITEventListener",
+    "LLVMOrcRTDyldObjectLinkingLayerRegisterJITEventListener",
+    &["RTDyldObjLinkingLayer", "Listener"],
+    rt::fastcall_entry!(C_LLVMOrcRTDyldObjectLinkingLayerRegisterJITEventListener),
+    c"LLVMOrcRTDyldObjectLinkingLayerRegisterJITEventListener(RTDyldObjLinkingLayer, Listener)\n--\n\nAdd the given listener to the given RTDyldObjectLinkingLayer.\n\nNote: Layer must be an RTDyldObjectLinkingLayer instance or\nbehavior is undefined.\n\nArgs:\n    RTDyldObjLinkingLayer\n    Listener",
+);
+
+/// The arguments of a call of `LLVMOrcRTDyldObjectLinkingLayerRegisterJITEventListener`, converted in order.
+unsafe fn C_LLVMOrcRTDyldObjectLinkingLayerRegisterJITEventListener(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMOrcRTDyldObjectLinkingLayerRegisterJITEventListener.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMOrcRTDyldObjectLinkingLayerRegisterJITEventListener(py, rt::call::extract(x0, "RTDyldObjLinkingLayer")?, rt::call::extract(x1, "Listener")?)?.into_ptr())
+}
+
 fn LLVMOrcRTDyldObjectLinkingLayerRegisterJITEventListener(py: Python<'_>, RTDyldObjLinkingLayer: rt::PtrArg, Listener: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcRTDyldObjectLinkingLayerRegisterJITEventListener");
     let a_RTDyldObjLinkingLayer = RTDyldObjLinkingLayer.addr();
@@ -151,9 +166,9 @@ fn _symbol_address(py: Python<'_>, name: &str) -> PyResult<usize> {
 
 /// Adds this module's functions, constants and lazily created types to `m`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(pyo3::wrap_pyfunction!(LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMOrcRTDyldObjectLinkingLayerRegisterJITEventListener, m)?)?;
+    F_LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager.add_to(m, PYTHON_MODULE)?;
+    F_LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks.add_to(m, PYTHON_MODULE)?;
+    F_LLVMOrcRTDyldObjectLinkingLayerRegisterJITEventListener.add_to(m, PYTHON_MODULE)?;
     m.add_function(pyo3::wrap_pyfunction!(has_symbol, m)?)?;
     m.add_function(pyo3::wrap_pyfunction!(_symbol_address, m)?)?;
     TYPES.install(m, FOREIGN)?;

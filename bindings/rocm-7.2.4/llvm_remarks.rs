@@ -34,15 +34,30 @@ static TYPE_DEFS: [rt::TypeDef; NUM_TYPES] = [
 /// This module's type registry.
 pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.remarks", &TYPE_DEFS, &TYPE_SLOTS);
 
-/// Returns the buffer holding the string.
-///
-/// Args:
-///     String
-///
-/// Returns: a tuple of 1 item(s):
-///     bytes
-#[pyfunction]
-#[pyo3(signature = (String))]
+/// `LLVMRemarkStringGetData` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMRemarkStringGetData: rt::call::Function = rt::call::Function::new(
+    c"LLVMRemarkStringGetData",
+    "LLVMRemarkStringGetData",
+    &["String"],
+    rt::fastcall_entry!(C_LLVMRemarkStringGetData),
+    c"LLVMRemarkStringGetData(String)\n--\n\nReturns the buffer holding the string.\n\nArgs:\n    String\n\nReturns: a tuple of 1 item(s):\n    bytes",
+);
+
+/// The arguments of a call of `LLVMRemarkStringGetData`, converted in order.
+unsafe fn C_LLVMRemarkStringGetData(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMRemarkStringGetData.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMRemarkStringGetData(py, rt::call::extract(x0, "String")?)?.into_ptr())
+}
+
 fn LLVMRemarkStringGetData(py: Python<'_>, String: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkStringGetData");
     let a_String = String.addr();
@@ -55,15 +70,30 @@ fn LLVMRemarkStringGetData(py: Python<'_>, String: rt::PtrArg) -> PyResult<PyObj
     let __r = py.allow_threads(move || unsafe { __f(a_String) });
     Ok(rt::cstr_result(py, __r)?)
 }
-/// Returns the size of the string.
-///
-/// Args:
-///     String
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (String))]
+/// `LLVMRemarkStringGetLen` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMRemarkStringGetLen: rt::call::Function = rt::call::Function::new(
+    c"LLVMRemarkStringGetLen",
+    "LLVMRemarkStringGetLen",
+    &["String"],
+    rt::fastcall_entry!(C_LLVMRemarkStringGetLen),
+    c"LLVMRemarkStringGetLen(String)\n--\n\nReturns the size of the string.\n\nArgs:\n    String\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `LLVMRemarkStringGetLen`, converted in order.
+unsafe fn C_LLVMRemarkStringGetLen(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMRemarkStringGetLen.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMRemarkStringGetLen(py, rt::call::extract(x0, "String")?)?.into_ptr())
+}
+
 fn LLVMRemarkStringGetLen(py: Python<'_>, String: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkStringGetLen");
     let a_String = String.addr();
@@ -76,15 +106,30 @@ fn LLVMRemarkStringGetLen(py: Python<'_>, String: rt::PtrArg) -> PyResult<PyObje
     let __r = py.allow_threads(move || unsafe { __f(a_String) });
     Ok(rt::obj(py, __r)?)
 }
-/// Return the path to the source file for a debug location.
-///
-/// Args:
-///     DL
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMRemarkOpaqueString
-#[pyfunction]
-#[pyo3(signature = (DL))]
+/// `LLVMRemarkDebugLocGetSourceFilePath` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMRemarkDebugLocGetSourceFilePath: rt::call::Function = rt::call::Function::new(
+    c"LLVMRemarkDebugLocGetSourceFilePath",
+    "LLVMRemarkDebugLocGetSourceFilePath",
+    &["DL"],
+    rt::fastcall_entry!(C_LLVMRemarkDebugLocGetSourceFilePath),
+    c"LLVMRemarkDebugLocGetSourceFilePath(DL)\n--\n\nReturn the path to the source file for a debug location.\n\nArgs:\n    DL\n\nReturns: a tuple of 1 item(s):\n    LLVMRemarkOpaqueString",
+);
+
+/// The arguments of a call of `LLVMRemarkDebugLocGetSourceFilePath`, converted in order.
+unsafe fn C_LLVMRemarkDebugLocGetSourceFilePath(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMRemarkDebugLocGetSourceFilePath.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMRemarkDebugLocGetSourceFilePath(py, rt::call::extract(x0, "DL")?)?.into_ptr())
+}
+
 fn LLVMRemarkDebugLocGetSourceFilePath(py: Python<'_>, DL: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkDebugLocGetSourceFilePath");
     let a_DL = DL.addr();
@@ -97,15 +142,30 @@ fn LLVMRemarkDebugLocGetSourceFilePath(py: Python<'_>, DL: rt::PtrArg) -> PyResu
     let __r = py.allow_threads(move || unsafe { __f(a_DL) });
     Ok(TYPES.instance_at(py, 1, __r, None)?)
 }
-/// Return the line in the source file for a debug location.
-///
-/// Args:
-///     DL
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (DL))]
+/// `LLVMRemarkDebugLocGetSourceLine` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMRemarkDebugLocGetSourceLine: rt::call::Function = rt::call::Function::new(
+    c"LLVMRemarkDebugLocGetSourceLine",
+    "LLVMRemarkDebugLocGetSourceLine",
+    &["DL"],
+    rt::fastcall_entry!(C_LLVMRemarkDebugLocGetSourceLine),
+    c"LLVMRemarkDebugLocGetSourceLine(DL)\n--\n\nReturn the line in the source file for a debug location.\n\nArgs:\n    DL\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `LLVMRemarkDebugLocGetSourceLine`, converted in order.
+unsafe fn C_LLVMRemarkDebugLocGetSourceLine(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMRemarkDebugLocGetSourceLine.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMRemarkDebugLocGetSourceLine(py, rt::call::extract(x0, "DL")?)?.into_ptr())
+}
+
 fn LLVMRemarkDebugLocGetSourceLine(py: Python<'_>, DL: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkDebugLocGetSourceLine");
     let a_DL = DL.addr();
@@ -118,15 +178,30 @@ fn LLVMRemarkDebugLocGetSourceLine(py: Python<'_>, DL: rt::PtrArg) -> PyResult<P
     let __r = py.allow_threads(move || unsafe { __f(a_DL) });
     Ok(rt::obj(py, __r)?)
 }
-/// Return the column in the source file for a debug location.
-///
-/// Args:
-///     DL
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (DL))]
+/// `LLVMRemarkDebugLocGetSourceColumn` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMRemarkDebugLocGetSourceColumn: rt::call::Function = rt::call::Function::new(
+    c"LLVMRemarkDebugLocGetSourceColumn",
+    "LLVMRemarkDebugLocGetSourceColumn",
+    &["DL"],
+    rt::fastcall_entry!(C_LLVMRemarkDebugLocGetSourceColumn),
+    c"LLVMRemarkDebugLocGetSourceColumn(DL)\n--\n\nReturn the column in the source file for a debug location.\n\nArgs:\n    DL\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `LLVMRemarkDebugLocGetSourceColumn`, converted in order.
+unsafe fn C_LLVMRemarkDebugLocGetSourceColumn(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMRemarkDebugLocGetSourceColumn.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMRemarkDebugLocGetSourceColumn(py, rt::call::extract(x0, "DL")?)?.into_ptr())
+}
+
 fn LLVMRemarkDebugLocGetSourceColumn(py: Python<'_>, DL: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkDebugLocGetSourceColumn");
     let a_DL = DL.addr();
@@ -139,16 +214,30 @@ fn LLVMRemarkDebugLocGetSourceColumn(py: Python<'_>, DL: rt::PtrArg) -> PyResult
     let __r = py.allow_threads(move || unsafe { __f(a_DL) });
     Ok(rt::obj(py, __r)?)
 }
-/// Returns the key of an argument. The key defines what the value is, and the
-/// same key can appear multiple times in the list of arguments.
-///
-/// Args:
-///     Arg
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMRemarkOpaqueString
-#[pyfunction]
-#[pyo3(signature = (Arg))]
+/// `LLVMRemarkArgGetKey` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMRemarkArgGetKey: rt::call::Function = rt::call::Function::new(
+    c"LLVMRemarkArgGetKey",
+    "LLVMRemarkArgGetKey",
+    &["Arg"],
+    rt::fastcall_entry!(C_LLVMRemarkArgGetKey),
+    c"LLVMRemarkArgGetKey(Arg)\n--\n\nReturns the key of an argument. The key defines what the value is, and the\nsame key can appear multiple times in the list of arguments.\n\nArgs:\n    Arg\n\nReturns: a tuple of 1 item(s):\n    LLVMRemarkOpaqueString",
+);
+
+/// The arguments of a call of `LLVMRemarkArgGetKey`, converted in order.
+unsafe fn C_LLVMRemarkArgGetKey(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMRemarkArgGetKey.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMRemarkArgGetKey(py, rt::call::extract(x0, "Arg")?)?.into_ptr())
+}
+
 fn LLVMRemarkArgGetKey(py: Python<'_>, Arg: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkArgGetKey");
     let a_Arg = Arg.addr();
@@ -161,15 +250,30 @@ fn LLVMRemarkArgGetKey(py: Python<'_>, Arg: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_Arg) });
     Ok(TYPES.instance_at(py, 1, __r, None)?)
 }
-/// Returns the value of an argument. This is a string that can contain newlines.
-///
-/// Args:
-///     Arg
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMRemarkOpaqueString
-#[pyfunction]
-#[pyo3(signature = (Arg))]
+/// `LLVMRemarkArgGetValue` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMRemarkArgGetValue: rt::call::Function = rt::call::Function::new(
+    c"LLVMRemarkArgGetValue",
+    "LLVMRemarkArgGetValue",
+    &["Arg"],
+    rt::fastcall_entry!(C_LLVMRemarkArgGetValue),
+    c"LLVMRemarkArgGetValue(Arg)\n--\n\nReturns the value of an argument. This is a string that can contain newlines.\n\nArgs:\n    Arg\n\nReturns: a tuple of 1 item(s):\n    LLVMRemarkOpaqueString",
+);
+
+/// The arguments of a call of `LLVMRemarkArgGetValue`, converted in order.
+unsafe fn C_LLVMRemarkArgGetValue(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMRemarkArgGetValue.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMRemarkArgGetValue(py, rt::call::extract(x0, "Arg")?)?.into_ptr())
+}
+
 fn LLVMRemarkArgGetValue(py: Python<'_>, Arg: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkArgGetValue");
     let a_Arg = Arg.addr();
@@ -182,17 +286,30 @@ fn LLVMRemarkArgGetValue(py: Python<'_>, Arg: rt::PtrArg) -> PyResult<PyObject> 
     let __r = py.allow_threads(move || unsafe { __f(a_Arg) });
     Ok(TYPES.instance_at(py, 1, __r, None)?)
 }
-/// Returns the debug location that is attached to the value of this argument.
-///
-/// If there is no debug location, the return value will be `NULL`.
-///
-/// Args:
-///     Arg
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMRemarkOpaqueDebugLoc
-#[pyfunction]
-#[pyo3(signature = (Arg))]
+/// `LLVMRemarkArgGetDebugLoc` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMRemarkArgGetDebugLoc: rt::call::Function = rt::call::Function::new(
+    c"LLVMRemarkArgGetDebugLoc",
+    "LLVMRemarkArgGetDebugLoc",
+    &["Arg"],
+    rt::fastcall_entry!(C_LLVMRemarkArgGetDebugLoc),
+    c"LLVMRemarkArgGetDebugLoc(Arg)\n--\n\nReturns the debug location that is attached to the value of this argument.\n\nIf there is no debug location, the return value will be `NULL`.\n\nArgs:\n    Arg\n\nReturns: a tuple of 1 item(s):\n    LLVMRemarkOpaqueDebugLoc",
+);
+
+/// The arguments of a call of `LLVMRemarkArgGetDebugLoc`, converted in order.
+unsafe fn C_LLVMRemarkArgGetDebugLoc(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMRemarkArgGetDebugLoc.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMRemarkArgGetDebugLoc(py, rt::call::extract(x0, "Arg")?)?.into_ptr())
+}
+
 fn LLVMRemarkArgGetDebugLoc(py: Python<'_>, Arg: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkArgGetDebugLoc");
     let a_Arg = Arg.addr();
@@ -205,12 +322,30 @@ fn LLVMRemarkArgGetDebugLoc(py: Python<'_>, Arg: rt::PtrArg) -> PyResult<PyObjec
     let __r = py.allow_threads(move || unsafe { __f(a_Arg) });
     Ok(TYPES.instance_at(py, 2, __r, None)?)
 }
-/// Free the resources used by the remark entry.
-///
-/// Args:
-///     Remark
-#[pyfunction]
-#[pyo3(signature = (Remark))]
+/// `LLVMRemarkEntryDispose` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMRemarkEntryDispose: rt::call::Function = rt::call::Function::new(
+    c"LLVMRemarkEntryDispose",
+    "LLVMRemarkEntryDispose",
+    &["Remark"],
+    rt::fastcall_entry!(C_LLVMRemarkEntryDispose),
+    c"LLVMRemarkEntryDispose(Remark)\n--\n\nFree the resources used by the remark entry.\n\nArgs:\n    Remark",
+);
+
+/// The arguments of a call of `LLVMRemarkEntryDispose`, converted in order.
+unsafe fn C_LLVMRemarkEntryDispose(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMRemarkEntryDispose.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMRemarkEntryDispose(py, rt::call::extract(x0, "Remark")?)?.into_ptr())
+}
+
 fn LLVMRemarkEntryDispose(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkEntryDispose");
     let a_Remark = Remark.addr();
@@ -223,16 +358,30 @@ fn LLVMRemarkEntryDispose(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<PyObje
     let __r = py.allow_threads(move || unsafe { __f(a_Remark) });
     Ok(py.None())
 }
-/// The type of the remark. For example, it can allow users to only keep the
-/// missed optimizations from the compiler.
-///
-/// Args:
-///     Remark
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMRemarkType
-#[pyfunction]
-#[pyo3(signature = (Remark))]
+/// `LLVMRemarkEntryGetType` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMRemarkEntryGetType: rt::call::Function = rt::call::Function::new(
+    c"LLVMRemarkEntryGetType",
+    "LLVMRemarkEntryGetType",
+    &["Remark"],
+    rt::fastcall_entry!(C_LLVMRemarkEntryGetType),
+    c"LLVMRemarkEntryGetType(Remark)\n--\n\nThe type of the remark. For example, it can allow users to only keep the\nmissed optimizations from the compiler.\n\nArgs:\n    Remark\n\nReturns: a tuple of 1 item(s):\n    LLVMRemarkType",
+);
+
+/// The arguments of a call of `LLVMRemarkEntryGetType`, converted in order.
+unsafe fn C_LLVMRemarkEntryGetType(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMRemarkEntryGetType.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMRemarkEntryGetType(py, rt::call::extract(x0, "Remark")?)?.into_ptr())
+}
+
 fn LLVMRemarkEntryGetType(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkEntryGetType");
     let a_Remark = Remark.addr();
@@ -245,15 +394,30 @@ fn LLVMRemarkEntryGetType(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<PyObje
     let __r = py.allow_threads(move || unsafe { __f(a_Remark) });
     Ok(TYPES.enum_member(py, 0, __r as i64)?)
 }
-/// Get the name of the pass that emitted this remark.
-///
-/// Args:
-///     Remark
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMRemarkOpaqueString
-#[pyfunction]
-#[pyo3(signature = (Remark))]
+/// `LLVMRemarkEntryGetPassName` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMRemarkEntryGetPassName: rt::call::Function = rt::call::Function::new(
+    c"LLVMRemarkEntryGetPassName",
+    "LLVMRemarkEntryGetPassName",
+    &["Remark"],
+    rt::fastcall_entry!(C_LLVMRemarkEntryGetPassName),
+    c"LLVMRemarkEntryGetPassName(Remark)\n--\n\nGet the name of the pass that emitted this remark.\n\nArgs:\n    Remark\n\nReturns: a tuple of 1 item(s):\n    LLVMRemarkOpaqueString",
+);
+
+/// The arguments of a call of `LLVMRemarkEntryGetPassName`, converted in order.
+unsafe fn C_LLVMRemarkEntryGetPassName(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMRemarkEntryGetPassName.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMRemarkEntryGetPassName(py, rt::call::extract(x0, "Remark")?)?.into_ptr())
+}
+
 fn LLVMRemarkEntryGetPassName(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkEntryGetPassName");
     let a_Remark = Remark.addr();
@@ -266,15 +430,30 @@ fn LLVMRemarkEntryGetPassName(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<Py
     let __r = py.allow_threads(move || unsafe { __f(a_Remark) });
     Ok(TYPES.instance_at(py, 1, __r, None)?)
 }
-/// Get an identifier of the remark.
-///
-/// Args:
-///     Remark
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMRemarkOpaqueString
-#[pyfunction]
-#[pyo3(signature = (Remark))]
+/// `LLVMRemarkEntryGetRemarkName` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMRemarkEntryGetRemarkName: rt::call::Function = rt::call::Function::new(
+    c"LLVMRemarkEntryGetRemarkName",
+    "LLVMRemarkEntryGetRemarkName",
+    &["Remark"],
+    rt::fastcall_entry!(C_LLVMRemarkEntryGetRemarkName),
+    c"LLVMRemarkEntryGetRemarkName(Remark)\n--\n\nGet an identifier of the remark.\n\nArgs:\n    Remark\n\nReturns: a tuple of 1 item(s):\n    LLVMRemarkOpaqueString",
+);
+
+/// The arguments of a call of `LLVMRemarkEntryGetRemarkName`, converted in order.
+unsafe fn C_LLVMRemarkEntryGetRemarkName(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMRemarkEntryGetRemarkName.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMRemarkEntryGetRemarkName(py, rt::call::extract(x0, "Remark")?)?.into_ptr())
+}
+
 fn LLVMRemarkEntryGetRemarkName(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkEntryGetRemarkName");
     let a_Remark = Remark.addr();
@@ -287,15 +466,30 @@ fn LLVMRemarkEntryGetRemarkName(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<
     let __r = py.allow_threads(move || unsafe { __f(a_Remark) });
     Ok(TYPES.instance_at(py, 1, __r, None)?)
 }
-/// Get the name of the function being processed when the remark was emitted.
-///
-/// Args:
-///     Remark
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMRemarkOpaqueString
-#[pyfunction]
-#[pyo3(signature = (Remark))]
+/// `LLVMRemarkEntryGetFunctionName` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMRemarkEntryGetFunctionName: rt::call::Function = rt::call::Function::new(
+    c"LLVMRemarkEntryGetFunctionName",
+    "LLVMRemarkEntryGetFunctionName",
+    &["Remark"],
+    rt::fastcall_entry!(C_LLVMRemarkEntryGetFunctionName),
+    c"LLVMRemarkEntryGetFunctionName(Remark)\n--\n\nGet the name of the function being processed when the remark was emitted.\n\nArgs:\n    Remark\n\nReturns: a tuple of 1 item(s):\n    LLVMRemarkOpaqueString",
+);
+
+/// The arguments of a call of `LLVMRemarkEntryGetFunctionName`, converted in order.
+unsafe fn C_LLVMRemarkEntryGetFunctionName(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMRemarkEntryGetFunctionName.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMRemarkEntryGetFunctionName(py, rt::call::extract(x0, "Remark")?)?.into_ptr())
+}
+
 fn LLVMRemarkEntryGetFunctionName(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkEntryGetFunctionName");
     let a_Remark = Remark.addr();
@@ -308,17 +502,30 @@ fn LLVMRemarkEntryGetFunctionName(py: Python<'_>, Remark: rt::PtrArg) -> PyResul
     let __r = py.allow_threads(move || unsafe { __f(a_Remark) });
     Ok(TYPES.instance_at(py, 1, __r, None)?)
 }
-/// Returns the debug location that is attached to this remark.
-///
-/// If there is no debug location, the return value will be `NULL`.
-///
-/// Args:
-///     Remark
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMRemarkOpaqueDebugLoc
-#[pyfunction]
-#[pyo3(signature = (Remark))]
+/// `LLVMRemarkEntryGetDebugLoc` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMRemarkEntryGetDebugLoc: rt::call::Function = rt::call::Function::new(
+    c"LLVMRemarkEntryGetDebugLoc",
+    "LLVMRemarkEntryGetDebugLoc",
+    &["Remark"],
+    rt::fastcall_entry!(C_LLVMRemarkEntryGetDebugLoc),
+    c"LLVMRemarkEntryGetDebugLoc(Remark)\n--\n\nReturns the debug location that is attached to this remark.\n\nIf there is no debug location, the return value will be `NULL`.\n\nArgs:\n    Remark\n\nReturns: a tuple of 1 item(s):\n    LLVMRemarkOpaqueDebugLoc",
+);
+
+/// The arguments of a call of `LLVMRemarkEntryGetDebugLoc`, converted in order.
+unsafe fn C_LLVMRemarkEntryGetDebugLoc(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMRemarkEntryGetDebugLoc.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMRemarkEntryGetDebugLoc(py, rt::call::extract(x0, "Remark")?)?.into_ptr())
+}
+
 fn LLVMRemarkEntryGetDebugLoc(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkEntryGetDebugLoc");
     let a_Remark = Remark.addr();
@@ -331,17 +538,30 @@ fn LLVMRemarkEntryGetDebugLoc(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<Py
     let __r = py.allow_threads(move || unsafe { __f(a_Remark) });
     Ok(TYPES.instance_at(py, 2, __r, None)?)
 }
-/// Return the hotness of the remark.
-///
-/// A hotness of `0` means this value is not set.
-///
-/// Args:
-///     Remark
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (Remark))]
+/// `LLVMRemarkEntryGetHotness` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMRemarkEntryGetHotness: rt::call::Function = rt::call::Function::new(
+    c"LLVMRemarkEntryGetHotness",
+    "LLVMRemarkEntryGetHotness",
+    &["Remark"],
+    rt::fastcall_entry!(C_LLVMRemarkEntryGetHotness),
+    c"LLVMRemarkEntryGetHotness(Remark)\n--\n\nReturn the hotness of the remark.\n\nA hotness of `0` means this value is not set.\n\nArgs:\n    Remark\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `LLVMRemarkEntryGetHotness`, converted in order.
+unsafe fn C_LLVMRemarkEntryGetHotness(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMRemarkEntryGetHotness.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMRemarkEntryGetHotness(py, rt::call::extract(x0, "Remark")?)?.into_ptr())
+}
+
 fn LLVMRemarkEntryGetHotness(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkEntryGetHotness");
     let a_Remark = Remark.addr();
@@ -354,15 +574,30 @@ fn LLVMRemarkEntryGetHotness(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<PyO
     let __r = py.allow_threads(move || unsafe { __f(a_Remark) });
     Ok(rt::obj(py, __r)?)
 }
-/// The number of arguments the remark holds.
-///
-/// Args:
-///     Remark
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (Remark))]
+/// `LLVMRemarkEntryGetNumArgs` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMRemarkEntryGetNumArgs: rt::call::Function = rt::call::Function::new(
+    c"LLVMRemarkEntryGetNumArgs",
+    "LLVMRemarkEntryGetNumArgs",
+    &["Remark"],
+    rt::fastcall_entry!(C_LLVMRemarkEntryGetNumArgs),
+    c"LLVMRemarkEntryGetNumArgs(Remark)\n--\n\nThe number of arguments the remark holds.\n\nArgs:\n    Remark\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `LLVMRemarkEntryGetNumArgs`, converted in order.
+unsafe fn C_LLVMRemarkEntryGetNumArgs(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMRemarkEntryGetNumArgs.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMRemarkEntryGetNumArgs(py, rt::call::extract(x0, "Remark")?)?.into_ptr())
+}
+
 fn LLVMRemarkEntryGetNumArgs(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkEntryGetNumArgs");
     let a_Remark = Remark.addr();
@@ -375,19 +610,30 @@ fn LLVMRemarkEntryGetNumArgs(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<PyO
     let __r = py.allow_threads(move || unsafe { __f(a_Remark) });
     Ok(rt::obj(py, __r)?)
 }
-/// Get a new iterator to iterate over a remark's argument.
-///
-/// If there are no arguments in Remark, the return value will be `NULL`.
-///
-/// The lifetime of the returned value is bound to the lifetime of Remark.
-///
-/// Args:
-///     Remark
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMRemarkOpaqueArg
-#[pyfunction]
-#[pyo3(signature = (Remark))]
+/// `LLVMRemarkEntryGetFirstArg` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMRemarkEntryGetFirstArg: rt::call::Function = rt::call::Function::new(
+    c"LLVMRemarkEntryGetFirstArg",
+    "LLVMRemarkEntryGetFirstArg",
+    &["Remark"],
+    rt::fastcall_entry!(C_LLVMRemarkEntryGetFirstArg),
+    c"LLVMRemarkEntryGetFirstArg(Remark)\n--\n\nGet a new iterator to iterate over a remark's argument.\n\nIf there are no arguments in Remark, the return value will be `NULL`.\n\nThe lifetime of the returned value is bound to the lifetime of Remark.\n\nArgs:\n    Remark\n\nReturns: a tuple of 1 item(s):\n    LLVMRemarkOpaqueArg",
+);
+
+/// The arguments of a call of `LLVMRemarkEntryGetFirstArg`, converted in order.
+unsafe fn C_LLVMRemarkEntryGetFirstArg(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMRemarkEntryGetFirstArg.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMRemarkEntryGetFirstArg(py, rt::call::extract(x0, "Remark")?)?.into_ptr())
+}
+
 fn LLVMRemarkEntryGetFirstArg(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkEntryGetFirstArg");
     let a_Remark = Remark.addr();
@@ -400,20 +646,30 @@ fn LLVMRemarkEntryGetFirstArg(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<Py
     let __r = py.allow_threads(move || unsafe { __f(a_Remark) });
     Ok(TYPES.instance_at(py, 3, __r, None)?)
 }
-/// Get the next argument in Remark from the position of It.
-///
-/// Returns `NULL` if there are no more arguments available.
-///
-/// The lifetime of the returned value is bound to the lifetime of Remark.
-///
-/// Args:
-///     It
-///     Remark
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMRemarkOpaqueArg
-#[pyfunction]
-#[pyo3(signature = (It, Remark))]
+/// `LLVMRemarkEntryGetNextArg` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMRemarkEntryGetNextArg: rt::call::Function = rt::call::Function::new(
+    c"LLVMRemarkEntryGetNextArg",
+    "LLVMRemarkEntryGetNextArg",
+    &["It", "Remark"],
+    rt::fastcall_entry!(C_LLVMRemarkEntryGetNextArg),
+    c"LLVMRemarkEntryGetNextArg(It, Remark)\n--\n\nGet the next argument in Remark from the position of It.\n\nReturns `NULL` if there are no more arguments available.\n\nThe lifetime of the returned value is bound to the lifetime of Remark.\n\nArgs:\n    It\n    Remark\n\nReturns: a tuple of 1 item(s):\n    LLVMRemarkOpaqueArg",
+);
+
+/// The arguments of a call of `LLVMRemarkEntryGetNextArg`, converted in order.
+unsafe fn C_LLVMRemarkEntryGetNextArg(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMRemarkEntryGetNextArg.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMRemarkEntryGetNextArg(py, rt::call::extract(x0, "It")?, rt::call::extract(x1, "Remark")?)?.into_ptr())
+}
+
 fn LLVMRemarkEntryGetNextArg(py: Python<'_>, It: rt::PtrArg, Remark: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkEntryGetNextArg");
     let a_It = It.addr();
@@ -427,22 +683,30 @@ fn LLVMRemarkEntryGetNextArg(py: Python<'_>, It: rt::PtrArg, Remark: rt::PtrArg)
     let __r = py.allow_threads(move || unsafe { __f(a_It, a_Remark) });
     Ok(TYPES.instance_at(py, 3, __r, None)?)
 }
-/// Creates a remark parser that can be used to parse the buffer located in \p
-/// Buf of size Size bytes.
-///
-/// Buf cannot be `NULL`.
-///
-/// This function should be paired with LLVMRemarkParserDispose() to avoid
-/// leaking resources.
-///
-/// Args:
-///     Buf
-///     Size
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMRemarkOpaqueParser
-#[pyfunction]
-#[pyo3(signature = (Buf, Size))]
+/// `LLVMRemarkParserCreateYAML` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMRemarkParserCreateYAML: rt::call::Function = rt::call::Function::new(
+    c"LLVMRemarkParserCreateYAML",
+    "LLVMRemarkParserCreateYAML",
+    &["Buf", "Size"],
+    rt::fastcall_entry!(C_LLVMRemarkParserCreateYAML),
+    c"LLVMRemarkParserCreateYAML(Buf, Size)\n--\n\nCreates a remark parser that can be used to parse the buffer located in \\p\nBuf of size Size bytes.\n\nBuf cannot be `NULL`.\n\nThis function should be paired with LLVMRemarkParserDispose() to avoid\nleaking resources.\n\nArgs:\n    Buf\n    Size\n\nReturns: a tuple of 1 item(s):\n    LLVMRemarkOpaqueParser",
+);
+
+/// The arguments of a call of `LLVMRemarkParserCreateYAML`, converted in order.
+unsafe fn C_LLVMRemarkParserCreateYAML(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMRemarkParserCreateYAML.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMRemarkParserCreateYAML(py, rt::call::extract(x0, "Buf")?, rt::call::extract(x1, "Size")?)?.into_ptr())
+}
+
 fn LLVMRemarkParserCreateYAML(py: Python<'_>, Buf: rt::PtrArg, Size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkParserCreateYAML");
     let a_Buf = Buf.addr();
@@ -456,22 +720,30 @@ fn LLVMRemarkParserCreateYAML(py: Python<'_>, Buf: rt::PtrArg, Size: rt::CInt<u6
     let __r = py.allow_threads(move || unsafe { __f(a_Buf, a_Size) });
     Ok(TYPES.instance_at(py, 5, __r, None)?)
 }
-/// Creates a remark parser that can be used to parse the buffer located in \p
-/// Buf of size Size bytes.
-///
-/// Buf cannot be `NULL`.
-///
-/// This function should be paired with LLVMRemarkParserDispose() to avoid
-/// leaking resources.
-///
-/// Args:
-///     Buf
-///     Size
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMRemarkOpaqueParser
-#[pyfunction]
-#[pyo3(signature = (Buf, Size))]
+/// `LLVMRemarkParserCreateBitstream` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMRemarkParserCreateBitstream: rt::call::Function = rt::call::Function::new(
+    c"LLVMRemarkParserCreateBitstream",
+    "LLVMRemarkParserCreateBitstream",
+    &["Buf", "Size"],
+    rt::fastcall_entry!(C_LLVMRemarkParserCreateBitstream),
+    c"LLVMRemarkParserCreateBitstream(Buf, Size)\n--\n\nCreates a remark parser that can be used to parse the buffer located in \\p\nBuf of size Size bytes.\n\nBuf cannot be `NULL`.\n\nThis function should be paired with LLVMRemarkParserDispose() to avoid\nleaking resources.\n\nArgs:\n    Buf\n    Size\n\nReturns: a tuple of 1 item(s):\n    LLVMRemarkOpaqueParser",
+);
+
+/// The arguments of a call of `LLVMRemarkParserCreateBitstream`, converted in order.
+unsafe fn C_LLVMRemarkParserCreateBitstream(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMRemarkParserCreateBitstream.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMRemarkParserCreateBitstream(py, rt::call::extract(x0, "Buf")?, rt::call::extract(x1, "Size")?)?.into_ptr())
+}
+
 fn LLVMRemarkParserCreateBitstream(py: Python<'_>, Buf: rt::PtrArg, Size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkParserCreateBitstream");
     let a_Buf = Buf.addr();
@@ -485,52 +757,30 @@ fn LLVMRemarkParserCreateBitstream(py: Python<'_>, Buf: rt::PtrArg, Size: rt::CI
     let __r = py.allow_threads(move || unsafe { __f(a_Buf, a_Size) });
     Ok(TYPES.instance_at(py, 5, __r, None)?)
 }
-/// Returns the next remark in the file.
-///
-/// The value pointed to by the return value needs to be disposed using a call to
-/// LLVMRemarkEntryDispose().
-///
-/// All the entries in the returned value that are of LLVMRemarkStringRef type
-/// will become invalidated once a call to LLVMRemarkParserDispose is made.
-///
-/// If the parser reaches the end of the buffer, the return value will be `NULL`.
-///
-/// In the case of an error, the return value will be `NULL`, and:
-///
-/// 1) LLVMRemarkParserHasError() will return `1`.
-///
-/// 2) LLVMRemarkParserGetErrorMessage() will return a descriptive error
-/// message.
-///
-/// An error may occur if:
-///
-/// 1) An argument is invalid.
-///
-/// 2) There is a parsing error. This can occur on things like malformed YAML.
-///
-/// 3) There is a Remark semantic error. This can occur on well-formed files with
-/// missing or extra fields.
-///
-/// Here is a quick example of the usage:
-///
-/// ```
-/// LLVMRemarkParserRef Parser = LLVMRemarkParserCreateYAML(Buf, Size);
-/// LLVMRemarkEntryRef Remark = NULL;
-/// while ((Remark = LLVMRemarkParserGetNext(Parser))) {
-/// // use Remark
-/// LLVMRemarkEntryDispose(Remark); // Release memory.
-/// }
-/// bool HasError = LLVMRemarkParserHasError(Parser);
-/// LLVMRemarkParserDispose(Parser);
-/// ```
-///
-/// Args:
-///     Parser
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMRemarkOpaqueEntry
-#[pyfunction]
-#[pyo3(signature = (Parser))]
+/// `LLVMRemarkParserGetNext` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMRemarkParserGetNext: rt::call::Function = rt::call::Function::new(
+    c"LLVMRemarkParserGetNext",
+    "LLVMRemarkParserGetNext",
+    &["Parser"],
+    rt::fastcall_entry!(C_LLVMRemarkParserGetNext),
+    c"LLVMRemarkParserGetNext(Parser)\n--\n\nReturns the next remark in the file.\n\nThe value pointed to by the return value needs to be disposed using a call to\nLLVMRemarkEntryDispose().\n\nAll the entries in the returned value that are of LLVMRemarkStringRef type\nwill become invalidated once a call to LLVMRemarkParserDispose is made.\n\nIf the parser reaches the end of the buffer, the return value will be `NULL`.\n\nIn the case of an error, the return value will be `NULL`, and:\n\n1) LLVMRemarkParserHasError() will return `1`.\n\n2) LLVMRemarkParserGetErrorMessage() will return a descriptive error\nmessage.\n\nAn error may occur if:\n\n1) An argument is invalid.\n\n2) There is a parsing error. This can occur on things like malformed YAML.\n\n3) There is a Remark semantic error. This can occur on well-formed files with\nmissing or extra fields.\n\nHere is a quick example of the usage:\n\n```\nLLVMRemarkParserRef Parser = LLVMRemarkParserCreateYAML(Buf, Size);\nLLVMRemarkEntryRef Remark = NULL;\nwhile ((Remark = LLVMRemarkParserGetNext(Parser))) {\n// use Remark\nLLVMRemarkEntryDispose(Remark); // Release memory.\n}\nbool HasError = LLVMRemarkParserHasError(Parser);\nLLVMRemarkParserDispose(Parser);\n```\n\nArgs:\n    Parser\n\nReturns: a tuple of 1 item(s):\n    LLVMRemarkOpaqueEntry",
+);
+
+/// The arguments of a call of `LLVMRemarkParserGetNext`, converted in order.
+unsafe fn C_LLVMRemarkParserGetNext(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMRemarkParserGetNext.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMRemarkParserGetNext(py, rt::call::extract(x0, "Parser")?)?.into_ptr())
+}
+
 fn LLVMRemarkParserGetNext(py: Python<'_>, Parser: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkParserGetNext");
     let a_Parser = Parser.addr();
@@ -543,15 +793,30 @@ fn LLVMRemarkParserGetNext(py: Python<'_>, Parser: rt::PtrArg) -> PyResult<PyObj
     let __r = py.allow_threads(move || unsafe { __f(a_Parser) });
     Ok(TYPES.instance_at(py, 4, __r, None)?)
 }
-/// Returns `1` if the parser encountered an error while parsing the buffer.
-///
-/// Args:
-///     Parser
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = (Parser))]
+/// `LLVMRemarkParserHasError` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMRemarkParserHasError: rt::call::Function = rt::call::Function::new(
+    c"LLVMRemarkParserHasError",
+    "LLVMRemarkParserHasError",
+    &["Parser"],
+    rt::fastcall_entry!(C_LLVMRemarkParserHasError),
+    c"LLVMRemarkParserHasError(Parser)\n--\n\nReturns `1` if the parser encountered an error while parsing the buffer.\n\nArgs:\n    Parser\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `LLVMRemarkParserHasError`, converted in order.
+unsafe fn C_LLVMRemarkParserHasError(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMRemarkParserHasError.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMRemarkParserHasError(py, rt::call::extract(x0, "Parser")?)?.into_ptr())
+}
+
 fn LLVMRemarkParserHasError(py: Python<'_>, Parser: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkParserHasError");
     let a_Parser = Parser.addr();
@@ -564,21 +829,30 @@ fn LLVMRemarkParserHasError(py: Python<'_>, Parser: rt::PtrArg) -> PyResult<PyOb
     let __r = py.allow_threads(move || unsafe { __f(a_Parser) });
     Ok(rt::obj(py, __r)?)
 }
-/// Returns a null-terminated string containing an error message.
-///
-/// In case of no error, the result is `NULL`.
-///
-/// The memory of the string is bound to the lifetime of Parser. If
-/// LLVMRemarkParserDispose() is called, the memory of the string will be
-/// released.
-///
-/// Args:
-///     Parser
-///
-/// Returns: a tuple of 1 item(s):
-///     bytes
-#[pyfunction]
-#[pyo3(signature = (Parser))]
+/// `LLVMRemarkParserGetErrorMessage` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMRemarkParserGetErrorMessage: rt::call::Function = rt::call::Function::new(
+    c"LLVMRemarkParserGetErrorMessage",
+    "LLVMRemarkParserGetErrorMessage",
+    &["Parser"],
+    rt::fastcall_entry!(C_LLVMRemarkParserGetErrorMessage),
+    c"LLVMRemarkParserGetErrorMessage(Parser)\n--\n\nReturns a null-terminated string containing an error message.\n\nIn case of no error, the result is `NULL`.\n\nThe memory of the string is bound to the lifetime of Parser. If\nLLVMRemarkParserDispose() is called, the memory of the string will be\nreleased.\n\nArgs:\n    Parser\n\nReturns: a tuple of 1 item(s):\n    bytes",
+);
+
+/// The arguments of a call of `LLVMRemarkParserGetErrorMessage`, converted in order.
+unsafe fn C_LLVMRemarkParserGetErrorMessage(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMRemarkParserGetErrorMessage.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMRemarkParserGetErrorMessage(py, rt::call::extract(x0, "Parser")?)?.into_ptr())
+}
+
 fn LLVMRemarkParserGetErrorMessage(py: Python<'_>, Parser: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkParserGetErrorMessage");
     let a_Parser = Parser.addr();
@@ -591,12 +865,30 @@ fn LLVMRemarkParserGetErrorMessage(py: Python<'_>, Parser: rt::PtrArg) -> PyResu
     let __r = py.allow_threads(move || unsafe { __f(a_Parser) });
     Ok(rt::cstr_result(py, __r)?)
 }
-/// Releases all the resources used by Parser.
-///
-/// Args:
-///     Parser
-#[pyfunction]
-#[pyo3(signature = (Parser))]
+/// `LLVMRemarkParserDispose` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMRemarkParserDispose: rt::call::Function = rt::call::Function::new(
+    c"LLVMRemarkParserDispose",
+    "LLVMRemarkParserDispose",
+    &["Parser"],
+    rt::fastcall_entry!(C_LLVMRemarkParserDispose),
+    c"LLVMRemarkParserDispose(Parser)\n--\n\nReleases all the resources used by Parser.\n\nArgs:\n    Parser",
+);
+
+/// The arguments of a call of `LLVMRemarkParserDispose`, converted in order.
+unsafe fn C_LLVMRemarkParserDispose(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMRemarkParserDispose.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMRemarkParserDispose(py, rt::call::extract(x0, "Parser")?)?.into_ptr())
+}
+
 fn LLVMRemarkParserDispose(py: Python<'_>, Parser: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkParserDispose");
     let a_Parser = Parser.addr();
@@ -609,12 +901,30 @@ fn LLVMRemarkParserDispose(py: Python<'_>, Parser: rt::PtrArg) -> PyResult<PyObj
     let __r = py.allow_threads(move || unsafe { __f(a_Parser) });
     Ok(py.None())
 }
-/// Returns the version of the remarks library.
-///
-/// Returns: a tuple of 1 item(s):
-///     int
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMRemarkVersion` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMRemarkVersion: rt::call::Function = rt::call::Function::new(
+    c"LLVMRemarkVersion",
+    "LLVMRemarkVersion",
+    &[],
+    rt::fastcall_entry!(C_LLVMRemarkVersion),
+    c"LLVMRemarkVersion()\n--\n\nReturns the version of the remarks library.\n\nReturns: a tuple of 1 item(s):\n    int",
+);
+
+/// The arguments of a call of `LLVMRemarkVersion`, converted in order.
+unsafe fn C_LLVMRemarkVersion(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMRemarkVersion.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMRemarkVersion(py)?.into_ptr())
+}
+
 fn LLVMRemarkVersion(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkVersion");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -646,31 +956,31 @@ fn _symbol_address(py: Python<'_>, name: &str) -> PyResult<usize> {
 
 /// Adds this module's functions, constants and lazily created types to `m`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(pyo3::wrap_pyfunction!(LLVMRemarkStringGetData, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMRemarkStringGetLen, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMRemarkDebugLocGetSourceFilePath, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMRemarkDebugLocGetSourceLine, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMRemarkDebugLocGetSourceColumn, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMRemarkArgGetKey, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMRemarkArgGetValue, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMRemarkArgGetDebugLoc, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMRemarkEntryDispose, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMRemarkEntryGetType, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMRemarkEntryGetPassName, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMRemarkEntryGetRemarkName, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMRemarkEntryGetFunctionName, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMRemarkEntryGetDebugLoc, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMRemarkEntryGetHotness, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMRemarkEntryGetNumArgs, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMRemarkEntryGetFirstArg, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMRemarkEntryGetNextArg, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMRemarkParserCreateYAML, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMRemarkParserCreateBitstream, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMRemarkParserGetNext, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMRemarkParserHasError, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMRemarkParserGetErrorMessage, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMRemarkParserDispose, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMRemarkVersion, m)?)?;
+    F_LLVMRemarkStringGetData.add_to(m, PYTHON_MODULE)?;
+    F_LLVMRemarkStringGetLen.add_to(m, PYTHON_MODULE)?;
+    F_LLVMRemarkDebugLocGetSourceFilePath.add_to(m, PYTHON_MODULE)?;
+    F_LLVMRemarkDebugLocGetSourceLine.add_to(m, PYTHON_MODULE)?;
+    F_LLVMRemarkDebugLocGetSourceColumn.add_to(m, PYTHON_MODULE)?;
+    F_LLVMRemarkArgGetKey.add_to(m, PYTHON_MODULE)?;
+    F_LLVMRemarkArgGetValue.add_to(m, PYTHON_MODULE)?;
+    F_LLVMRemarkArgGetDebugLoc.add_to(m, PYTHON_MODULE)?;
+    F_LLVMRemarkEntryDispose.add_to(m, PYTHON_MODULE)?;
+    F_LLVMRemarkEntryGetType.add_to(m, PYTHON_MODULE)?;
+    F_LLVMRemarkEntryGetPassName.add_to(m, PYTHON_MODULE)?;
+    F_LLVMRemarkEntryGetRemarkName.add_to(m, PYTHON_MODULE)?;
+    F_LLVMRemarkEntryGetFunctionName.add_to(m, PYTHON_MODULE)?;
+    F_LLVMRemarkEntryGetDebugLoc.add_to(m, PYTHON_MODULE)?;
+    F_LLVMRemarkEntryGetHotness.add_to(m, PYTHON_MODULE)?;
+    F_LLVMRemarkEntryGetNumArgs.add_to(m, PYTHON_MODULE)?;
+    F_LLVMRemarkEntryGetFirstArg.add_to(m, PYTHON_MODULE)?;
+    F_LLVMRemarkEntryGetNextArg.add_to(m, PYTHON_MODULE)?;
+    F_LLVMRemarkParserCreateYAML.add_to(m, PYTHON_MODULE)?;
+    F_LLVMRemarkParserCreateBitstream.add_to(m, PYTHON_MODULE)?;
+    F_LLVMRemarkParserGetNext.add_to(m, PYTHON_MODULE)?;
+    F_LLVMRemarkParserHasError.add_to(m, PYTHON_MODULE)?;
+    F_LLVMRemarkParserGetErrorMessage.add_to(m, PYTHON_MODULE)?;
+    F_LLVMRemarkParserDispose.add_to(m, PYTHON_MODULE)?;
+    F_LLVMRemarkVersion.add_to(m, PYTHON_MODULE)?;
     m.add_function(pyo3::wrap_pyfunction!(has_symbol, m)?)?;
     m.add_function(pyo3::wrap_pyfunction!(_symbol_address, m)?)?;
     TYPES.install(m, FOREIGN)?;

@@ -29,24 +29,30 @@ static TYPE_DEFS: [rt::TypeDef; NUM_TYPES] = [
 /// This module's type registry.
 pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.transforms.passbuilder", &TYPE_DEFS, &TYPE_SLOTS);
 
-/// Construct and run a set of passes over a module
-///
-/// This function takes a string with the passes that should be used. The format
-/// of this string is the same as opt's -passes argument for the new pass
-/// manager. Individual passes may be specified, separated by commas. Full
-/// pipelines may also be invoked using `default<O3>` and friends. See opt for
-/// full reference of the Passes format.
-///
-/// Args:
-///     M
-///     Passes
-///     TM
-///     Options
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaqueError
-#[pyfunction]
-#[pyo3(signature = (M, Passes, TM, Options))]
+/// `LLVMRunPasses` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMRunPasses: rt::call::Function = rt::call::Function::new(
+    c"LLVMRunPasses",
+    "LLVMRunPasses",
+    &["M", "Passes", "TM", "Options"],
+    rt::fastcall_entry!(C_LLVMRunPasses),
+    c"LLVMRunPasses(M, Passes, TM, Options)\n--\n\nConstruct and run a set of passes over a module\n\nThis function takes a string with the passes that should be used. The format\nof this string is the same as opt's -passes argument for the new pass\nmanager. Individual passes may be specified, separated by commas. Full\npipelines may also be invoked using `default<O3>` and friends. See opt for\nfull reference of the Passes format.\n\nArgs:\n    M\n    Passes\n    TM\n    Options\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
+);
+
+/// The arguments of a call of `LLVMRunPasses`, converted in order.
+unsafe fn C_LLVMRunPasses(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_LLVMRunPasses.args::<4>(py, args, nargs, kwnames)? };
+    Ok(LLVMRunPasses(py, rt::call::extract(x0, "M")?, rt::call::extract(x1, "Passes")?, rt::call::extract(x2, "TM")?, rt::call::extract(x3, "Options")?)?.into_ptr())
+}
+
 fn LLVMRunPasses(py: Python<'_>, M: rt::PtrArg, Passes: rt::CStrArg, TM: rt::PtrArg, Options: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRunPasses");
     let a_M = M.addr();
@@ -62,16 +68,30 @@ fn LLVMRunPasses(py: Python<'_>, M: rt::PtrArg, Passes: rt::CStrArg, TM: rt::Ptr
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Passes, a_TM, a_Options) });
     Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
 }
-/// Create a new set of options for a PassBuilder
-///
-/// Ownership of the returned instance is given to the client, and they are
-/// responsible for it. The client should call LLVMDisposePassBuilderOptions
-/// to free the pass builder options.
-///
-/// Returns: a tuple of 1 item(s):
-///     LLVMOpaquePassBuilderOptions
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `LLVMCreatePassBuilderOptions` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMCreatePassBuilderOptions: rt::call::Function = rt::call::Function::new(
+    c"LLVMCreatePassBuilderOptions",
+    "LLVMCreatePassBuilderOptions",
+    &[],
+    rt::fastcall_entry!(C_LLVMCreatePassBuilderOptions),
+    c"LLVMCreatePassBuilderOptions()\n--\n\nCreate a new set of options for a PassBuilder\n\nOwnership of the returned instance is given to the client, and they are\nresponsible for it. The client should call LLVMDisposePassBuilderOptions\nto free the pass builder options.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaquePassBuilderOptions",
+);
+
+/// The arguments of a call of `LLVMCreatePassBuilderOptions`, converted in order.
+unsafe fn C_LLVMCreatePassBuilderOptions(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_LLVMCreatePassBuilderOptions.args::<0>(py, args, nargs, kwnames)? };
+    Ok(LLVMCreatePassBuilderOptions(py)?.into_ptr())
+}
+
 fn LLVMCreatePassBuilderOptions(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreatePassBuilderOptions");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -83,14 +103,30 @@ fn LLVMCreatePassBuilderOptions(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(TYPES.instance_at(py, 0, __r, None)?)
 }
-/// Toggle adding the VerifierPass for the PassBuilder, ensuring all functions
-/// inside the module is valid.
-///
-/// Args:
-///     Options
-///     VerifyEach
-#[pyfunction]
-#[pyo3(signature = (Options, VerifyEach))]
+/// `LLVMPassBuilderOptionsSetVerifyEach` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMPassBuilderOptionsSetVerifyEach: rt::call::Function = rt::call::Function::new(
+    c"LLVMPassBuilderOptionsSetVerifyEach",
+    "LLVMPassBuilderOptionsSetVerifyEach",
+    &["Options", "VerifyEach"],
+    rt::fastcall_entry!(C_LLVMPassBuilderOptionsSetVerifyEach),
+    c"LLVMPassBuilderOptionsSetVerifyEach(Options, VerifyEach)\n--\n\nToggle adding the VerifierPass for the PassBuilder, ensuring all functions\ninside the module is valid.\n\nArgs:\n    Options\n    VerifyEach",
+);
+
+/// The arguments of a call of `LLVMPassBuilderOptionsSetVerifyEach`, converted in order.
+unsafe fn C_LLVMPassBuilderOptionsSetVerifyEach(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMPassBuilderOptionsSetVerifyEach.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMPassBuilderOptionsSetVerifyEach(py, rt::call::extract(x0, "Options")?, rt::call::extract(x1, "VerifyEach")?)?.into_ptr())
+}
+
 fn LLVMPassBuilderOptionsSetVerifyEach(py: Python<'_>, Options: rt::PtrArg, VerifyEach: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetVerifyEach");
     let a_Options = Options.addr();
@@ -104,13 +140,30 @@ fn LLVMPassBuilderOptionsSetVerifyEach(py: Python<'_>, Options: rt::PtrArg, Veri
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_VerifyEach) });
     Ok(py.None())
 }
-/// Toggle debug logging when running the PassBuilder
-///
-/// Args:
-///     Options
-///     DebugLogging
-#[pyfunction]
-#[pyo3(signature = (Options, DebugLogging))]
+/// `LLVMPassBuilderOptionsSetDebugLogging` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMPassBuilderOptionsSetDebugLogging: rt::call::Function = rt::call::Function::new(
+    c"LLVMPassBuilderOptionsSetDebugLogging",
+    "LLVMPassBuilderOptionsSetDebugLogging",
+    &["Options", "DebugLogging"],
+    rt::fastcall_entry!(C_LLVMPassBuilderOptionsSetDebugLogging),
+    c"LLVMPassBuilderOptionsSetDebugLogging(Options, DebugLogging)\n--\n\nToggle debug logging when running the PassBuilder\n\nArgs:\n    Options\n    DebugLogging",
+);
+
+/// The arguments of a call of `LLVMPassBuilderOptionsSetDebugLogging`, converted in order.
+unsafe fn C_LLVMPassBuilderOptionsSetDebugLogging(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMPassBuilderOptionsSetDebugLogging.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMPassBuilderOptionsSetDebugLogging(py, rt::call::extract(x0, "Options")?, rt::call::extract(x1, "DebugLogging")?)?.into_ptr())
+}
+
 fn LLVMPassBuilderOptionsSetDebugLogging(py: Python<'_>, Options: rt::PtrArg, DebugLogging: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetDebugLogging");
     let a_Options = Options.addr();
@@ -124,11 +177,30 @@ fn LLVMPassBuilderOptionsSetDebugLogging(py: Python<'_>, Options: rt::PtrArg, De
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_DebugLogging) });
     Ok(py.None())
 }
-/// Args:
-///     Options
-///     LoopInterleaving
-#[pyfunction]
-#[pyo3(signature = (Options, LoopInterleaving))]
+/// `LLVMPassBuilderOptionsSetLoopInterleaving` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMPassBuilderOptionsSetLoopInterleaving: rt::call::Function = rt::call::Function::new(
+    c"LLVMPassBuilderOptionsSetLoopInterleaving",
+    "LLVMPassBuilderOptionsSetLoopInterleaving",
+    &["Options", "LoopInterleaving"],
+    rt::fastcall_entry!(C_LLVMPassBuilderOptionsSetLoopInterleaving),
+    c"LLVMPassBuilderOptionsSetLoopInterleaving(Options, LoopInterleaving)\n--\n\nArgs:\n    Options\n    LoopInterleaving",
+);
+
+/// The arguments of a call of `LLVMPassBuilderOptionsSetLoopInterleaving`, converted in order.
+unsafe fn C_LLVMPassBuilderOptionsSetLoopInterleaving(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMPassBuilderOptionsSetLoopInterleaving.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMPassBuilderOptionsSetLoopInterleaving(py, rt::call::extract(x0, "Options")?, rt::call::extract(x1, "LoopInterleaving")?)?.into_ptr())
+}
+
 fn LLVMPassBuilderOptionsSetLoopInterleaving(py: Python<'_>, Options: rt::PtrArg, LoopInterleaving: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetLoopInterleaving");
     let a_Options = Options.addr();
@@ -142,11 +214,30 @@ fn LLVMPassBuilderOptionsSetLoopInterleaving(py: Python<'_>, Options: rt::PtrArg
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_LoopInterleaving) });
     Ok(py.None())
 }
-/// Args:
-///     Options
-///     LoopVectorization
-#[pyfunction]
-#[pyo3(signature = (Options, LoopVectorization))]
+/// `LLVMPassBuilderOptionsSetLoopVectorization` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMPassBuilderOptionsSetLoopVectorization: rt::call::Function = rt::call::Function::new(
+    c"LLVMPassBuilderOptionsSetLoopVectorization",
+    "LLVMPassBuilderOptionsSetLoopVectorization",
+    &["Options", "LoopVectorization"],
+    rt::fastcall_entry!(C_LLVMPassBuilderOptionsSetLoopVectorization),
+    c"LLVMPassBuilderOptionsSetLoopVectorization(Options, LoopVectorization)\n--\n\nArgs:\n    Options\n    LoopVectorization",
+);
+
+/// The arguments of a call of `LLVMPassBuilderOptionsSetLoopVectorization`, converted in order.
+unsafe fn C_LLVMPassBuilderOptionsSetLoopVectorization(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMPassBuilderOptionsSetLoopVectorization.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMPassBuilderOptionsSetLoopVectorization(py, rt::call::extract(x0, "Options")?, rt::call::extract(x1, "LoopVectorization")?)?.into_ptr())
+}
+
 fn LLVMPassBuilderOptionsSetLoopVectorization(py: Python<'_>, Options: rt::PtrArg, LoopVectorization: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetLoopVectorization");
     let a_Options = Options.addr();
@@ -160,11 +251,30 @@ fn LLVMPassBuilderOptionsSetLoopVectorization(py: Python<'_>, Options: rt::PtrAr
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_LoopVectorization) });
     Ok(py.None())
 }
-/// Args:
-///     Options
-///     SLPVectorization
-#[pyfunction]
-#[pyo3(signature = (Options, SLPVectorization))]
+/// `LLVMPassBuilderOptionsSetSLPVectorization` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMPassBuilderOptionsSetSLPVectorization: rt::call::Function = rt::call::Function::new(
+    c"LLVMPassBuilderOptionsSetSLPVectorization",
+    "LLVMPassBuilderOptionsSetSLPVectorization",
+    &["Options", "SLPVectorization"],
+    rt::fastcall_entry!(C_LLVMPassBuilderOptionsSetSLPVectorization),
+    c"LLVMPassBuilderOptionsSetSLPVectorization(Options, SLPVectorization)\n--\n\nArgs:\n    Options\n    SLPVectorization",
+);
+
+/// The arguments of a call of `LLVMPassBuilderOptionsSetSLPVectorization`, converted in order.
+unsafe fn C_LLVMPassBuilderOptionsSetSLPVectorization(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMPassBuilderOptionsSetSLPVectorization.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMPassBuilderOptionsSetSLPVectorization(py, rt::call::extract(x0, "Options")?, rt::call::extract(x1, "SLPVectorization")?)?.into_ptr())
+}
+
 fn LLVMPassBuilderOptionsSetSLPVectorization(py: Python<'_>, Options: rt::PtrArg, SLPVectorization: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetSLPVectorization");
     let a_Options = Options.addr();
@@ -178,11 +288,30 @@ fn LLVMPassBuilderOptionsSetSLPVectorization(py: Python<'_>, Options: rt::PtrArg
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_SLPVectorization) });
     Ok(py.None())
 }
-/// Args:
-///     Options
-///     LoopUnrolling
-#[pyfunction]
-#[pyo3(signature = (Options, LoopUnrolling))]
+/// `LLVMPassBuilderOptionsSetLoopUnrolling` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMPassBuilderOptionsSetLoopUnrolling: rt::call::Function = rt::call::Function::new(
+    c"LLVMPassBuilderOptionsSetLoopUnrolling",
+    "LLVMPassBuilderOptionsSetLoopUnrolling",
+    &["Options", "LoopUnrolling"],
+    rt::fastcall_entry!(C_LLVMPassBuilderOptionsSetLoopUnrolling),
+    c"LLVMPassBuilderOptionsSetLoopUnrolling(Options, LoopUnrolling)\n--\n\nArgs:\n    Options\n    LoopUnrolling",
+);
+
+/// The arguments of a call of `LLVMPassBuilderOptionsSetLoopUnrolling`, converted in order.
+unsafe fn C_LLVMPassBuilderOptionsSetLoopUnrolling(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMPassBuilderOptionsSetLoopUnrolling.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMPassBuilderOptionsSetLoopUnrolling(py, rt::call::extract(x0, "Options")?, rt::call::extract(x1, "LoopUnrolling")?)?.into_ptr())
+}
+
 fn LLVMPassBuilderOptionsSetLoopUnrolling(py: Python<'_>, Options: rt::PtrArg, LoopUnrolling: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetLoopUnrolling");
     let a_Options = Options.addr();
@@ -196,11 +325,30 @@ fn LLVMPassBuilderOptionsSetLoopUnrolling(py: Python<'_>, Options: rt::PtrArg, L
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_LoopUnrolling) });
     Ok(py.None())
 }
-/// Args:
-///     Options
-///     ForgetAllSCEVInLoopUnroll
-#[pyfunction]
-#[pyo3(signature = (Options, ForgetAllSCEVInLoopUnroll))]
+/// `LLVMPassBuilderOptionsSetForgetAllSCEVInLoopUnroll` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMPassBuilderOptionsSetForgetAllSCEVInLoopUnroll: rt::call::Function = rt::call::Function::new(
+    c"LLVMPassBuilderOptionsSetForgetAllSCEVInLoopUnroll",
+    "LLVMPassBuilderOptionsSetForgetAllSCEVInLoopUnroll",
+    &["Options", "ForgetAllSCEVInLoopUnroll"],
+    rt::fastcall_entry!(C_LLVMPassBuilderOptionsSetForgetAllSCEVInLoopUnroll),
+    c"LLVMPassBuilderOptionsSetForgetAllSCEVInLoopUnroll(Options, ForgetAllSCEVInLoopUnroll)\n--\n\nArgs:\n    Options\n    ForgetAllSCEVInLoopUnroll",
+);
+
+/// The arguments of a call of `LLVMPassBuilderOptionsSetForgetAllSCEVInLoopUnroll`, converted in order.
+unsafe fn C_LLVMPassBuilderOptionsSetForgetAllSCEVInLoopUnroll(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMPassBuilderOptionsSetForgetAllSCEVInLoopUnroll.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMPassBuilderOptionsSetForgetAllSCEVInLoopUnroll(py, rt::call::extract(x0, "Options")?, rt::call::extract(x1, "ForgetAllSCEVInLoopUnroll")?)?.into_ptr())
+}
+
 fn LLVMPassBuilderOptionsSetForgetAllSCEVInLoopUnroll(py: Python<'_>, Options: rt::PtrArg, ForgetAllSCEVInLoopUnroll: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetForgetAllSCEVInLoopUnroll");
     let a_Options = Options.addr();
@@ -214,11 +362,30 @@ fn LLVMPassBuilderOptionsSetForgetAllSCEVInLoopUnroll(py: Python<'_>, Options: r
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_ForgetAllSCEVInLoopUnroll) });
     Ok(py.None())
 }
-/// Args:
-///     Options
-///     LicmMssaOptCap
-#[pyfunction]
-#[pyo3(signature = (Options, LicmMssaOptCap))]
+/// `LLVMPassBuilderOptionsSetLicmMssaOptCap` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMPassBuilderOptionsSetLicmMssaOptCap: rt::call::Function = rt::call::Function::new(
+    c"LLVMPassBuilderOptionsSetLicmMssaOptCap",
+    "LLVMPassBuilderOptionsSetLicmMssaOptCap",
+    &["Options", "LicmMssaOptCap"],
+    rt::fastcall_entry!(C_LLVMPassBuilderOptionsSetLicmMssaOptCap),
+    c"LLVMPassBuilderOptionsSetLicmMssaOptCap(Options, LicmMssaOptCap)\n--\n\nArgs:\n    Options\n    LicmMssaOptCap",
+);
+
+/// The arguments of a call of `LLVMPassBuilderOptionsSetLicmMssaOptCap`, converted in order.
+unsafe fn C_LLVMPassBuilderOptionsSetLicmMssaOptCap(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMPassBuilderOptionsSetLicmMssaOptCap.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMPassBuilderOptionsSetLicmMssaOptCap(py, rt::call::extract(x0, "Options")?, rt::call::extract(x1, "LicmMssaOptCap")?)?.into_ptr())
+}
+
 fn LLVMPassBuilderOptionsSetLicmMssaOptCap(py: Python<'_>, Options: rt::PtrArg, LicmMssaOptCap: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetLicmMssaOptCap");
     let a_Options = Options.addr();
@@ -232,11 +399,30 @@ fn LLVMPassBuilderOptionsSetLicmMssaOptCap(py: Python<'_>, Options: rt::PtrArg, 
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_LicmMssaOptCap) });
     Ok(py.None())
 }
-/// Args:
-///     Options
-///     LicmMssaNoAccForPromotionCap
-#[pyfunction]
-#[pyo3(signature = (Options, LicmMssaNoAccForPromotionCap))]
+/// `LLVMPassBuilderOptionsSetLicmMssaNoAccForPromotionCap` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMPassBuilderOptionsSetLicmMssaNoAccForPromotionCap: rt::call::Function = rt::call::Function::new(
+    c"LLVMPassBuilderOptionsSetLicmMssaNoAccForPromotionCap",
+    "LLVMPassBuilderOptionsSetLicmMssaNoAccForPromotionCap",
+    &["Options", "LicmMssaNoAccForPromotionCap"],
+    rt::fastcall_entry!(C_LLVMPassBuilderOptionsSetLicmMssaNoAccForPromotionCap),
+    c"LLVMPassBuilderOptionsSetLicmMssaNoAccForPromotionCap(Options, LicmMssaNoAccForPromotionCap)\n--\n\nArgs:\n    Options\n    LicmMssaNoAccForPromotionCap",
+);
+
+/// The arguments of a call of `LLVMPassBuilderOptionsSetLicmMssaNoAccForPromotionCap`, converted in order.
+unsafe fn C_LLVMPassBuilderOptionsSetLicmMssaNoAccForPromotionCap(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMPassBuilderOptionsSetLicmMssaNoAccForPromotionCap.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMPassBuilderOptionsSetLicmMssaNoAccForPromotionCap(py, rt::call::extract(x0, "Options")?, rt::call::extract(x1, "LicmMssaNoAccForPromotionCap")?)?.into_ptr())
+}
+
 fn LLVMPassBuilderOptionsSetLicmMssaNoAccForPromotionCap(py: Python<'_>, Options: rt::PtrArg, LicmMssaNoAccForPromotionCap: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetLicmMssaNoAccForPromotionCap");
     let a_Options = Options.addr();
@@ -250,11 +436,30 @@ fn LLVMPassBuilderOptionsSetLicmMssaNoAccForPromotionCap(py: Python<'_>, Options
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_LicmMssaNoAccForPromotionCap) });
     Ok(py.None())
 }
-/// Args:
-///     Options
-///     CallGraphProfile
-#[pyfunction]
-#[pyo3(signature = (Options, CallGraphProfile))]
+/// `LLVMPassBuilderOptionsSetCallGraphProfile` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMPassBuilderOptionsSetCallGraphProfile: rt::call::Function = rt::call::Function::new(
+    c"LLVMPassBuilderOptionsSetCallGraphProfile",
+    "LLVMPassBuilderOptionsSetCallGraphProfile",
+    &["Options", "CallGraphProfile"],
+    rt::fastcall_entry!(C_LLVMPassBuilderOptionsSetCallGraphProfile),
+    c"LLVMPassBuilderOptionsSetCallGraphProfile(Options, CallGraphProfile)\n--\n\nArgs:\n    Options\n    CallGraphProfile",
+);
+
+/// The arguments of a call of `LLVMPassBuilderOptionsSetCallGraphProfile`, converted in order.
+unsafe fn C_LLVMPassBuilderOptionsSetCallGraphProfile(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMPassBuilderOptionsSetCallGraphProfile.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMPassBuilderOptionsSetCallGraphProfile(py, rt::call::extract(x0, "Options")?, rt::call::extract(x1, "CallGraphProfile")?)?.into_ptr())
+}
+
 fn LLVMPassBuilderOptionsSetCallGraphProfile(py: Python<'_>, Options: rt::PtrArg, CallGraphProfile: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetCallGraphProfile");
     let a_Options = Options.addr();
@@ -268,11 +473,30 @@ fn LLVMPassBuilderOptionsSetCallGraphProfile(py: Python<'_>, Options: rt::PtrArg
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_CallGraphProfile) });
     Ok(py.None())
 }
-/// Args:
-///     Options
-///     MergeFunctions
-#[pyfunction]
-#[pyo3(signature = (Options, MergeFunctions))]
+/// `LLVMPassBuilderOptionsSetMergeFunctions` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMPassBuilderOptionsSetMergeFunctions: rt::call::Function = rt::call::Function::new(
+    c"LLVMPassBuilderOptionsSetMergeFunctions",
+    "LLVMPassBuilderOptionsSetMergeFunctions",
+    &["Options", "MergeFunctions"],
+    rt::fastcall_entry!(C_LLVMPassBuilderOptionsSetMergeFunctions),
+    c"LLVMPassBuilderOptionsSetMergeFunctions(Options, MergeFunctions)\n--\n\nArgs:\n    Options\n    MergeFunctions",
+);
+
+/// The arguments of a call of `LLVMPassBuilderOptionsSetMergeFunctions`, converted in order.
+unsafe fn C_LLVMPassBuilderOptionsSetMergeFunctions(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMPassBuilderOptionsSetMergeFunctions.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMPassBuilderOptionsSetMergeFunctions(py, rt::call::extract(x0, "Options")?, rt::call::extract(x1, "MergeFunctions")?)?.into_ptr())
+}
+
 fn LLVMPassBuilderOptionsSetMergeFunctions(py: Python<'_>, Options: rt::PtrArg, MergeFunctions: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetMergeFunctions");
     let a_Options = Options.addr();
@@ -286,11 +510,30 @@ fn LLVMPassBuilderOptionsSetMergeFunctions(py: Python<'_>, Options: rt::PtrArg, 
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_MergeFunctions) });
     Ok(py.None())
 }
-/// Args:
-///     Options
-///     Threshold
-#[pyfunction]
-#[pyo3(signature = (Options, Threshold))]
+/// `LLVMPassBuilderOptionsSetInlinerThreshold` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMPassBuilderOptionsSetInlinerThreshold: rt::call::Function = rt::call::Function::new(
+    c"LLVMPassBuilderOptionsSetInlinerThreshold",
+    "LLVMPassBuilderOptionsSetInlinerThreshold",
+    &["Options", "Threshold"],
+    rt::fastcall_entry!(C_LLVMPassBuilderOptionsSetInlinerThreshold),
+    c"LLVMPassBuilderOptionsSetInlinerThreshold(Options, Threshold)\n--\n\nArgs:\n    Options\n    Threshold",
+);
+
+/// The arguments of a call of `LLVMPassBuilderOptionsSetInlinerThreshold`, converted in order.
+unsafe fn C_LLVMPassBuilderOptionsSetInlinerThreshold(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_LLVMPassBuilderOptionsSetInlinerThreshold.args::<2>(py, args, nargs, kwnames)? };
+    Ok(LLVMPassBuilderOptionsSetInlinerThreshold(py, rt::call::extract(x0, "Options")?, rt::call::extract(x1, "Threshold")?)?.into_ptr())
+}
+
 fn LLVMPassBuilderOptionsSetInlinerThreshold(py: Python<'_>, Options: rt::PtrArg, Threshold: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetInlinerThreshold");
     let a_Options = Options.addr();
@@ -304,12 +547,30 @@ fn LLVMPassBuilderOptionsSetInlinerThreshold(py: Python<'_>, Options: rt::PtrArg
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_Threshold) });
     Ok(py.None())
 }
-/// Dispose of a heap-allocated PassBuilderOptions instance
-///
-/// Args:
-///     Options
-#[pyfunction]
-#[pyo3(signature = (Options))]
+/// `LLVMDisposePassBuilderOptions` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_LLVMDisposePassBuilderOptions: rt::call::Function = rt::call::Function::new(
+    c"LLVMDisposePassBuilderOptions",
+    "LLVMDisposePassBuilderOptions",
+    &["Options"],
+    rt::fastcall_entry!(C_LLVMDisposePassBuilderOptions),
+    c"LLVMDisposePassBuilderOptions(Options)\n--\n\nDispose of a heap-allocated PassBuilderOptions instance\n\nArgs:\n    Options",
+);
+
+/// The arguments of a call of `LLVMDisposePassBuilderOptions`, converted in order.
+unsafe fn C_LLVMDisposePassBuilderOptions(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_LLVMDisposePassBuilderOptions.args::<1>(py, args, nargs, kwnames)? };
+    Ok(LLVMDisposePassBuilderOptions(py, rt::call::extract(x0, "Options")?)?.into_ptr())
+}
+
 fn LLVMDisposePassBuilderOptions(py: Python<'_>, Options: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposePassBuilderOptions");
     let a_Options = Options.addr();
@@ -342,21 +603,21 @@ fn _symbol_address(py: Python<'_>, name: &str) -> PyResult<usize> {
 
 /// Adds this module's functions, constants and lazily created types to `m`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(pyo3::wrap_pyfunction!(LLVMRunPasses, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMCreatePassBuilderOptions, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMPassBuilderOptionsSetVerifyEach, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMPassBuilderOptionsSetDebugLogging, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMPassBuilderOptionsSetLoopInterleaving, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMPassBuilderOptionsSetLoopVectorization, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMPassBuilderOptionsSetSLPVectorization, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMPassBuilderOptionsSetLoopUnrolling, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMPassBuilderOptionsSetForgetAllSCEVInLoopUnroll, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMPassBuilderOptionsSetLicmMssaOptCap, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMPassBuilderOptionsSetLicmMssaNoAccForPromotionCap, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMPassBuilderOptionsSetCallGraphProfile, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMPassBuilderOptionsSetMergeFunctions, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMPassBuilderOptionsSetInlinerThreshold, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(LLVMDisposePassBuilderOptions, m)?)?;
+    F_LLVMRunPasses.add_to(m, PYTHON_MODULE)?;
+    F_LLVMCreatePassBuilderOptions.add_to(m, PYTHON_MODULE)?;
+    F_LLVMPassBuilderOptionsSetVerifyEach.add_to(m, PYTHON_MODULE)?;
+    F_LLVMPassBuilderOptionsSetDebugLogging.add_to(m, PYTHON_MODULE)?;
+    F_LLVMPassBuilderOptionsSetLoopInterleaving.add_to(m, PYTHON_MODULE)?;
+    F_LLVMPassBuilderOptionsSetLoopVectorization.add_to(m, PYTHON_MODULE)?;
+    F_LLVMPassBuilderOptionsSetSLPVectorization.add_to(m, PYTHON_MODULE)?;
+    F_LLVMPassBuilderOptionsSetLoopUnrolling.add_to(m, PYTHON_MODULE)?;
+    F_LLVMPassBuilderOptionsSetForgetAllSCEVInLoopUnroll.add_to(m, PYTHON_MODULE)?;
+    F_LLVMPassBuilderOptionsSetLicmMssaOptCap.add_to(m, PYTHON_MODULE)?;
+    F_LLVMPassBuilderOptionsSetLicmMssaNoAccForPromotionCap.add_to(m, PYTHON_MODULE)?;
+    F_LLVMPassBuilderOptionsSetCallGraphProfile.add_to(m, PYTHON_MODULE)?;
+    F_LLVMPassBuilderOptionsSetMergeFunctions.add_to(m, PYTHON_MODULE)?;
+    F_LLVMPassBuilderOptionsSetInlinerThreshold.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDisposePassBuilderOptions.add_to(m, PYTHON_MODULE)?;
     m.add_function(pyo3::wrap_pyfunction!(has_symbol, m)?)?;
     m.add_function(pyo3::wrap_pyfunction!(_symbol_address, m)?)?;
     TYPES.install(m, FOREIGN)?;

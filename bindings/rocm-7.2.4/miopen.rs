@@ -96,18 +96,30 @@ static TYPE_DEFS: [rt::TypeDef; NUM_TYPES] = [
 /// This module's type registry.
 pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("hip.miopen", &TYPE_DEFS, &TYPE_SLOTS);
 
-/// Get character string for an error code.
-///
-/// A function which returns a NULL terminated character string of the error code.
-///
-/// Args:
-///     error: miopenStatus_t type error status (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     bytes
-///     errorString
-#[pyfunction]
-#[pyo3(signature = (error))]
+/// `miopenGetErrorString` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenGetErrorString: rt::call::Function = rt::call::Function::new(
+    c"miopenGetErrorString",
+    "miopenGetErrorString",
+    &["error"],
+    rt::fastcall_entry!(C_miopenGetErrorString),
+    c"miopenGetErrorString(error)\n--\n\nGet character string for an error code.\n\nA function which returns a NULL terminated character string of the error code.\n\nArgs:\n    error: miopenStatus_t type error status (input)\n\nReturns: a tuple of 1 item(s):\n    bytes\n    errorString",
+);
+
+/// The arguments of a call of `miopenGetErrorString`, converted in order.
+unsafe fn C_miopenGetErrorString(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_miopenGetErrorString.args::<1>(py, args, nargs, kwnames)? };
+    Ok(miopenGetErrorString(py, &x0)?.into_ptr())
+}
+
 fn miopenGetErrorString(py: Python<'_>, error: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetErrorString");
     let a_error = rt::narrow::<u32>(TYPES.enum_arg(0, error)?)?;
@@ -120,21 +132,30 @@ fn miopenGetErrorString(py: Python<'_>, error: &Bound<'_, PyAny>) -> PyResult<Py
     let __r = py.allow_threads(move || unsafe { __f(a_error) });
     rt::tuple(py, [rt::cstr_result(py, __r)?])
 }
-/// Method to return version of MIOpen
-///
-/// The output values of this call follow from the versioning
-/// format major.minor.patch
-///
-/// Pointers that are NULL will be ignored.
-///
-/// Returns: a tuple of 4 item(s):
-///     miopenStatus_t: status
-///     major: int
-///     minor: int
-///     patch: int
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `miopenGetVersion` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenGetVersion: rt::call::Function = rt::call::Function::new(
+    c"miopenGetVersion",
+    "miopenGetVersion",
+    &[],
+    rt::fastcall_entry!(C_miopenGetVersion),
+    c"miopenGetVersion()\n--\n\nMethod to return version of MIOpen\n\nThe output values of this call follow from the versioning\nformat major.minor.patch\n\nPointers that are NULL will be ignored.\n\nReturns: a tuple of 4 item(s):\n    miopenStatus_t: status\n    major: int\n    minor: int\n    patch: int\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenGetVersion`, converted in order.
+unsafe fn C_miopenGetVersion(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_miopenGetVersion.args::<0>(py, args, nargs, kwnames)? };
+    Ok(miopenGetVersion(py)?.into_ptr())
+}
+
 fn miopenGetVersion(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetVersion");
     let mut o_major: u64 = Default::default();
@@ -152,17 +173,30 @@ fn miopenGetVersion(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_major, a_minor, a_patch) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_major)?, rt::obj(py, o_minor)?, rt::obj(py, o_patch)?])
 }
-/// Method to create the MIOpen handle object.
-///
-/// This function creates a MIOpen handle. This is called at the very start to initialize the MIOpen
-/// environment.
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     handle: miopenHandle
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `miopenCreate` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenCreate: rt::call::Function = rt::call::Function::new(
+    c"miopenCreate",
+    "miopenCreate",
+    &[],
+    rt::fastcall_entry!(C_miopenCreate),
+    c"miopenCreate()\n--\n\nMethod to create the MIOpen handle object.\n\nThis function creates a MIOpen handle. This is called at the very start to initialize the MIOpen\nenvironment.\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    handle: miopenHandle\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenCreate`, converted in order.
+unsafe fn C_miopenCreate(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_miopenCreate.args::<0>(py, args, nargs, kwnames)? };
+    Ok(miopenCreate(py)?.into_ptr())
+}
+
 fn miopenCreate(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreate");
     let mut o_handle: usize = Default::default();
@@ -176,22 +210,30 @@ fn miopenCreate(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_handle) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 41, o_handle, None)?])
 }
-/// Create a MIOpen handle with an accelerator stream.
-///
-/// The HIP side uses a hipStream_t type for the stream, while OpenCL will use a
-/// cl_command_queue.
-///
-/// Create a handle with a previously created accelerator command queue.
-///
-/// Args:
-///     stream: An accelerator queue type (input)
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     handle: miopenHandle
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (stream))]
+/// `miopenCreateWithStream` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenCreateWithStream: rt::call::Function = rt::call::Function::new(
+    c"miopenCreateWithStream",
+    "miopenCreateWithStream",
+    &["stream"],
+    rt::fastcall_entry!(C_miopenCreateWithStream),
+    c"miopenCreateWithStream(stream)\n--\n\nCreate a MIOpen handle with an accelerator stream.\n\nThe HIP side uses a hipStream_t type for the stream, while OpenCL will use a\ncl_command_queue.\n\nCreate a handle with a previously created accelerator command queue.\n\nArgs:\n    stream: An accelerator queue type (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    handle: miopenHandle\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenCreateWithStream`, converted in order.
+unsafe fn C_miopenCreateWithStream(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_miopenCreateWithStream.args::<1>(py, args, nargs, kwnames)? };
+    Ok(miopenCreateWithStream(py, rt::call::extract(x0, "stream")?)?.into_ptr())
+}
+
 fn miopenCreateWithStream(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreateWithStream");
     let mut o_handle: usize = Default::default();
@@ -206,18 +248,30 @@ fn miopenCreateWithStream(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObje
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 41, o_handle, None)?])
 }
-/// Destroys the MIOpen handle.
-///
-/// This is called when breaking down the MIOpen environment.
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle))]
+/// `miopenDestroy` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenDestroy: rt::call::Function = rt::call::Function::new(
+    c"miopenDestroy",
+    "miopenDestroy",
+    &["handle"],
+    rt::fastcall_entry!(C_miopenDestroy),
+    c"miopenDestroy(handle)\n--\n\nDestroys the MIOpen handle.\n\nThis is called when breaking down the MIOpen environment.\n\nArgs:\n    handle: MIOpen handle (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenDestroy`, converted in order.
+unsafe fn C_miopenDestroy(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_miopenDestroy.args::<1>(py, args, nargs, kwnames)? };
+    Ok(miopenDestroy(py, rt::call::extract(x0, "handle")?)?.into_ptr())
+}
+
 fn miopenDestroy(py: Python<'_>, handle: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDestroy");
     let a_handle = handle.addr();
@@ -230,19 +284,30 @@ fn miopenDestroy(py: Python<'_>, handle: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_handle) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Set accelerator command queue previously created
-///
-/// Set a command queue for an accelerator device
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     streamID: An accelerator queue type (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, streamID))]
+/// `miopenSetStream` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenSetStream: rt::call::Function = rt::call::Function::new(
+    c"miopenSetStream",
+    "miopenSetStream",
+    &["handle", "streamID"],
+    rt::fastcall_entry!(C_miopenSetStream),
+    c"miopenSetStream(handle, streamID)\n--\n\nSet accelerator command queue previously created\n\nSet a command queue for an accelerator device\n\nArgs:\n    handle: MIOpen handle (input)\n    streamID: An accelerator queue type (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenSetStream`, converted in order.
+unsafe fn C_miopenSetStream(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_miopenSetStream.args::<2>(py, args, nargs, kwnames)? };
+    Ok(miopenSetStream(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "streamID")?)?.into_ptr())
+}
+
 fn miopenSetStream(py: Python<'_>, handle: rt::PtrArg, streamID: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetStream");
     let a_handle = handle.addr();
@@ -256,19 +321,30 @@ fn miopenSetStream(py: Python<'_>, handle: rt::PtrArg, streamID: rt::PtrArg) -> 
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_streamID) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Get the previously created accelerator command queue
-///
-/// Creates a command queue for an accelerator device
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     streamID: ihipStream_t
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle))]
+/// `miopenGetStream` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenGetStream: rt::call::Function = rt::call::Function::new(
+    c"miopenGetStream",
+    "miopenGetStream",
+    &["handle"],
+    rt::fastcall_entry!(C_miopenGetStream),
+    c"miopenGetStream(handle)\n--\n\nGet the previously created accelerator command queue\n\nCreates a command queue for an accelerator device\n\nArgs:\n    handle: MIOpen handle (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    streamID: ihipStream_t\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenGetStream`, converted in order.
+unsafe fn C_miopenGetStream(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_miopenGetStream.args::<1>(py, args, nargs, kwnames)? };
+    Ok(miopenGetStream(py, rt::call::extract(x0, "handle")?)?.into_ptr())
+}
+
 fn miopenGetStream(py: Python<'_>, handle: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetStream");
     let a_handle = handle.addr();
@@ -283,28 +359,30 @@ fn miopenGetStream(py: Python<'_>, handle: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_streamID) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 65, o_streamID, None)?])
 }
-/// Set allocator for previously created miopenHandle
-///
-/// Set a command queue for an accelerator device
-///
-/// Args:
-///     handle: MIOpen handle
-///     allocator: A callback function MIOpen will use for internal memory allocations.
-///         The provided callback function should allocate device memory with requested size
-///         and return a pointer to this memory.
-///         Passing 0 will restore the default MIOpen allocator and deallocator.
-///     deallocator: A callback function MIOpen will use to for internal memory deallocation.
-///         The provided callback function should free the specified memory pointer
-///     allocatorContext: User-specified pointer which is passed to allocator and \p
-///         deallocator
-///         This allows the callback function to access state set by the caller to this function,
-///         for example a stateful heap allocator or a c++ class.
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, allocator, deallocator, allocatorContext))]
+/// `miopenSetAllocator` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenSetAllocator: rt::call::Function = rt::call::Function::new(
+    c"miopenSetAllocator",
+    "miopenSetAllocator",
+    &["handle", "allocator", "deallocator", "allocatorContext"],
+    rt::fastcall_entry!(C_miopenSetAllocator),
+    c"miopenSetAllocator(handle, allocator, deallocator, allocatorContext)\n--\n\nSet allocator for previously created miopenHandle\n\nSet a command queue for an accelerator device\n\nArgs:\n    handle: MIOpen handle\n    allocator: A callback function MIOpen will use for internal memory allocations.\n        The provided callback function should allocate device memory with requested size\n        and return a pointer to this memory.\n        Passing 0 will restore the default MIOpen allocator and deallocator.\n    deallocator: A callback function MIOpen will use to for internal memory deallocation.\n        The provided callback function should free the specified memory pointer\n    allocatorContext: User-specified pointer which is passed to allocator and \\p\n        deallocator\n        This allows the callback function to access state set by the caller to this function,\n        for example a stateful heap allocator or a c++ class.\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenSetAllocator`, converted in order.
+unsafe fn C_miopenSetAllocator(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_miopenSetAllocator.args::<4>(py, args, nargs, kwnames)? };
+    Ok(miopenSetAllocator(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "allocator")?, rt::call::extract(x2, "deallocator")?, rt::call::extract(x3, "allocatorContext")?)?.into_ptr())
+}
+
 fn miopenSetAllocator(py: Python<'_>, handle: rt::PtrArg, allocator: rt::PtrArg, deallocator: rt::PtrArg, allocatorContext: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetAllocator");
     let a_handle = handle.addr();
@@ -320,22 +398,30 @@ fn miopenSetAllocator(py: Python<'_>, handle: rt::PtrArg, allocator: rt::PtrArg,
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_allocator, a_deallocator, a_allocatorContext) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Get time for last kernel launched
-///
-/// This function is used only when profiling mode has been enabled.
-/// Kernel timings are based on the MIOpen handle and is not thread-safe.
-/// In order to use multi-threaded profiling, create an MIOpen handle for each
-/// concurrent thread.
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     time: float
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle))]
+/// `miopenGetKernelTime` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenGetKernelTime: rt::call::Function = rt::call::Function::new(
+    c"miopenGetKernelTime",
+    "miopenGetKernelTime",
+    &["handle"],
+    rt::fastcall_entry!(C_miopenGetKernelTime),
+    c"miopenGetKernelTime(handle)\n--\n\nGet time for last kernel launched\n\nThis function is used only when profiling mode has been enabled.\nKernel timings are based on the MIOpen handle and is not thread-safe.\nIn order to use multi-threaded profiling, create an MIOpen handle for each\nconcurrent thread.\n\nArgs:\n    handle: MIOpen handle (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    time: float\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenGetKernelTime`, converted in order.
+unsafe fn C_miopenGetKernelTime(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_miopenGetKernelTime.args::<1>(py, args, nargs, kwnames)? };
+    Ok(miopenGetKernelTime(py, rt::call::extract(x0, "handle")?)?.into_ptr())
+}
+
 fn miopenGetKernelTime(py: Python<'_>, handle: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetKernelTime");
     let a_handle = handle.addr();
@@ -350,19 +436,30 @@ fn miopenGetKernelTime(py: Python<'_>, handle: rt::PtrArg) -> PyResult<PyObject>
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_time) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_time)?])
 }
-/// Enable profiling to retrieve kernel time
-///
-/// Enable or disable kernel profiling. This profiling is only for kernel time.
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     enable: Boolean to toggle profiling (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, enable))]
+/// `miopenEnableProfiling` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenEnableProfiling: rt::call::Function = rt::call::Function::new(
+    c"miopenEnableProfiling",
+    "miopenEnableProfiling",
+    &["handle", "enable"],
+    rt::fastcall_entry!(C_miopenEnableProfiling),
+    c"miopenEnableProfiling(handle, enable)\n--\n\nEnable profiling to retrieve kernel time\n\nEnable or disable kernel profiling. This profiling is only for kernel time.\n\nArgs:\n    handle: MIOpen handle (input)\n    enable: Boolean to toggle profiling (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenEnableProfiling`, converted in order.
+unsafe fn C_miopenEnableProfiling(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_miopenEnableProfiling.args::<2>(py, args, nargs, kwnames)? };
+    Ok(miopenEnableProfiling(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "enable")?)?.into_ptr())
+}
+
 fn miopenEnableProfiling(py: Python<'_>, handle: rt::PtrArg, enable: bool) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenEnableProfiling");
     let a_handle = handle.addr();
@@ -376,16 +473,30 @@ fn miopenEnableProfiling(py: Python<'_>, handle: rt::PtrArg, enable: bool) -> Py
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_enable) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Create a Tensor Descriptor
-///
-/// API for creating an uninitialized tensor descriptor.
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     tensorDesc: miopenTensorDescriptor
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `miopenCreateTensorDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenCreateTensorDescriptor: rt::call::Function = rt::call::Function::new(
+    c"miopenCreateTensorDescriptor",
+    "miopenCreateTensorDescriptor",
+    &[],
+    rt::fastcall_entry!(C_miopenCreateTensorDescriptor),
+    c"miopenCreateTensorDescriptor()\n--\n\nCreate a Tensor Descriptor\n\nAPI for creating an uninitialized tensor descriptor.\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    tensorDesc: miopenTensorDescriptor\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenCreateTensorDescriptor`, converted in order.
+unsafe fn C_miopenCreateTensorDescriptor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_miopenCreateTensorDescriptor.args::<0>(py, args, nargs, kwnames)? };
+    Ok(miopenCreateTensorDescriptor(py)?.into_ptr())
+}
+
 fn miopenCreateTensorDescriptor(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreateTensorDescriptor");
     let mut o_tensorDesc: usize = Default::default();
@@ -399,23 +510,30 @@ fn miopenCreateTensorDescriptor(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_tensorDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 43, o_tensorDesc, None)?])
 }
-/// Set shape of 4D tensor
-///
-/// Interface for setting 4-D tensor shape. MIOpen currently implements NCHW and NHWC layout.
-///
-/// Args:
-///     tensorDesc: Tensor descriptor (input/output)
-///     dataType: MIOpen datatype (input)
-///     n: Mini-batch size (input)
-///     c: Number of channels (input)
-///     h: Data height dimension size (input)
-///     w: Data width dimension size (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (tensorDesc, dataType, n, c, h, w))]
+/// `miopenSet4dTensorDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenSet4dTensorDescriptor: rt::call::Function = rt::call::Function::new(
+    c"miopenSet4dTensorDescriptor",
+    "miopenSet4dTensorDescriptor",
+    &["tensorDesc", "dataType", "n", "c", "h", "w"],
+    rt::fastcall_entry!(C_miopenSet4dTensorDescriptor),
+    c"miopenSet4dTensorDescriptor(tensorDesc, dataType, n, c, h, w)\n--\n\nSet shape of 4D tensor\n\nInterface for setting 4-D tensor shape. MIOpen currently implements NCHW and NHWC layout.\n\nArgs:\n    tensorDesc: Tensor descriptor (input/output)\n    dataType: MIOpen datatype (input)\n    n: Mini-batch size (input)\n    c: Number of channels (input)\n    h: Data height dimension size (input)\n    w: Data width dimension size (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenSet4dTensorDescriptor`, converted in order.
+unsafe fn C_miopenSet4dTensorDescriptor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5] =
+        unsafe { F_miopenSet4dTensorDescriptor.args::<6>(py, args, nargs, kwnames)? };
+    Ok(miopenSet4dTensorDescriptor(py, rt::call::extract(x0, "tensorDesc")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "c")?, rt::call::extract(x4, "h")?, rt::call::extract(x5, "w")?)?.into_ptr())
+}
+
 fn miopenSet4dTensorDescriptor(py: Python<'_>, tensorDesc: rt::PtrArg, dataType: &Bound<'_, PyAny>, n: rt::CInt<i32>, c: rt::CInt<i32>, h: rt::CInt<i32>, w: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSet4dTensorDescriptor");
     let a_tensorDesc = tensorDesc.addr();
@@ -433,22 +551,30 @@ fn miopenSet4dTensorDescriptor(py: Python<'_>, tensorDesc: rt::PtrArg, dataType:
     let __r = py.allow_threads(move || unsafe { __f(a_tensorDesc, a_dataType, a_n, a_c, a_h, a_w) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Set shape of ND tensor with specific layout
-///
-/// Interface for setting N-D packed tensor shape. This interface support NHWC, NCHW, NCHWc*, CHWNc*
-///
-/// Args:
-///     tensorDesc: Tensor descriptor (input/output)
-///     dataType: MIOpen datatype (input)
-///     tensorLayout: Tensor layout (input)
-///     lens: Tensor dimensions (input)
-///     num_lens: Tensor dimension size (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (tensorDesc, dataType, tensorLayout, lens, num_lens))]
+/// `miopenSetNdTensorDescriptorWithLayout` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenSetNdTensorDescriptorWithLayout: rt::call::Function = rt::call::Function::new(
+    c"miopenSetNdTensorDescriptorWithLayout",
+    "miopenSetNdTensorDescriptorWithLayout",
+    &["tensorDesc", "dataType", "tensorLayout", "lens", "num_lens"],
+    rt::fastcall_entry!(C_miopenSetNdTensorDescriptorWithLayout),
+    c"miopenSetNdTensorDescriptorWithLayout(tensorDesc, dataType, tensorLayout, lens, num_lens)\n--\n\nSet shape of ND tensor with specific layout\n\nInterface for setting N-D packed tensor shape. This interface support NHWC, NCHW, NCHWc*, CHWNc*\n\nArgs:\n    tensorDesc: Tensor descriptor (input/output)\n    dataType: MIOpen datatype (input)\n    tensorLayout: Tensor layout (input)\n    lens: Tensor dimensions (input)\n    num_lens: Tensor dimension size (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenSetNdTensorDescriptorWithLayout`, converted in order.
+unsafe fn C_miopenSetNdTensorDescriptorWithLayout(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4] =
+        unsafe { F_miopenSetNdTensorDescriptorWithLayout.args::<5>(py, args, nargs, kwnames)? };
+    Ok(miopenSetNdTensorDescriptorWithLayout(py, rt::call::extract(x0, "tensorDesc")?, &x1, &x2, &x3, rt::call::extract(x4, "num_lens")?)?.into_ptr())
+}
+
 fn miopenSetNdTensorDescriptorWithLayout(py: Python<'_>, tensorDesc: rt::PtrArg, dataType: &Bound<'_, PyAny>, tensorLayout: &Bound<'_, PyAny>, lens: &Bound<'_, PyAny>, num_lens: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetNdTensorDescriptorWithLayout");
     let a_tensorDesc = tensorDesc.addr();
@@ -466,30 +592,30 @@ fn miopenSetNdTensorDescriptorWithLayout(py: Python<'_>, tensorDesc: rt::PtrArg,
     let __r = py.allow_threads(move || unsafe { __f(a_tensorDesc, a_dataType, a_tensorLayout, a_lens, a_num_lens) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Set shape and stride of 4D tensor
-///
-/// Interface for setting 4-D tensor shape and stride. It allows to create the non-packed tensor.
-/// A non-packed tensor refers to the tensor where the elements are not compressed or packed in any
-/// specific way. Each element in the tensor is stored individually, and there is no special
-/// compression applied to the storage.
-///
-/// Args:
-///     tensorDesc: Tensor descriptor (input/output)
-///     dataType: MIOpen datatype (input)
-///     n: Mini-batch size (input)
-///     c: Number of channels (input)
-///     h: Data height dimension size (input)
-///     w: Data width dimension size (input)
-///     nStride: Mini-batch dimension stride (input)
-///     cStride: Channel dimension stride (input)
-///     hStride: Height dimension stride (input)
-///     wStride: Width dimension stride (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (tensorDesc, dataType, n, c, h, w, nStride, cStride, hStride, wStride))]
+/// `miopenSet4dTensorDescriptorEx` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenSet4dTensorDescriptorEx: rt::call::Function = rt::call::Function::new(
+    c"miopenSet4dTensorDescriptorEx",
+    "miopenSet4dTensorDescriptorEx",
+    &["tensorDesc", "dataType", "n", "c", "h", "w", "nStride", "cStride", "hStride", "wStride"],
+    rt::fastcall_entry!(C_miopenSet4dTensorDescriptorEx),
+    c"miopenSet4dTensorDescriptorEx(tensorDesc, dataType, n, c, h, w, nStride, cStride, hStride, wStride)\n--\n\nSet shape and stride of 4D tensor\n\nInterface for setting 4-D tensor shape and stride. It allows to create the non-packed tensor.\nA non-packed tensor refers to the tensor where the elements are not compressed or packed in any\nspecific way. Each element in the tensor is stored individually, and there is no special\ncompression applied to the storage.\n\nArgs:\n    tensorDesc: Tensor descriptor (input/output)\n    dataType: MIOpen datatype (input)\n    n: Mini-batch size (input)\n    c: Number of channels (input)\n    h: Data height dimension size (input)\n    w: Data width dimension size (input)\n    nStride: Mini-batch dimension stride (input)\n    cStride: Channel dimension stride (input)\n    hStride: Height dimension stride (input)\n    wStride: Width dimension stride (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenSet4dTensorDescriptorEx`, converted in order.
+unsafe fn C_miopenSet4dTensorDescriptorEx(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9] =
+        unsafe { F_miopenSet4dTensorDescriptorEx.args::<10>(py, args, nargs, kwnames)? };
+    Ok(miopenSet4dTensorDescriptorEx(py, rt::call::extract(x0, "tensorDesc")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "c")?, rt::call::extract(x4, "h")?, rt::call::extract(x5, "w")?, rt::call::extract(x6, "nStride")?, rt::call::extract(x7, "cStride")?, rt::call::extract(x8, "hStride")?, rt::call::extract(x9, "wStride")?)?.into_ptr())
+}
+
 fn miopenSet4dTensorDescriptorEx(py: Python<'_>, tensorDesc: rt::PtrArg, dataType: &Bound<'_, PyAny>, n: rt::CInt<i32>, c: rt::CInt<i32>, h: rt::CInt<i32>, w: rt::CInt<i32>, nStride: rt::CInt<i32>, cStride: rt::CInt<i32>, hStride: rt::CInt<i32>, wStride: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSet4dTensorDescriptorEx");
     let a_tensorDesc = tensorDesc.addr();
@@ -511,27 +637,30 @@ fn miopenSet4dTensorDescriptorEx(py: Python<'_>, tensorDesc: rt::PtrArg, dataTyp
     let __r = py.allow_threads(move || unsafe { __f(a_tensorDesc, a_dataType, a_n, a_c, a_h, a_w, a_nStride, a_cStride, a_hStride, a_wStride) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Get the details of the tensor descriptor
-///
-/// Interface to query the 4-D tensor shape.
-///
-/// Args:
-///     tensorDesc: Tensor descriptor (input)
-///
-/// Returns: a tuple of 10 item(s):
-///     miopenStatus_t: status
-///     dataType: miopenDataType_t
-///     n: int
-///     c: int
-///     h: int
-///     w: int
-///     nStride: int
-///     cStride: int
-///     hStride: int
-///     wStride: int
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (tensorDesc))]
+/// `miopenGet4dTensorDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenGet4dTensorDescriptor: rt::call::Function = rt::call::Function::new(
+    c"miopenGet4dTensorDescriptor",
+    "miopenGet4dTensorDescriptor",
+    &["tensorDesc"],
+    rt::fastcall_entry!(C_miopenGet4dTensorDescriptor),
+    c"miopenGet4dTensorDescriptor(tensorDesc)\n--\n\nGet the details of the tensor descriptor\n\nInterface to query the 4-D tensor shape.\n\nArgs:\n    tensorDesc: Tensor descriptor (input)\n\nReturns: a tuple of 10 item(s):\n    miopenStatus_t: status\n    dataType: miopenDataType_t\n    n: int\n    c: int\n    h: int\n    w: int\n    nStride: int\n    cStride: int\n    hStride: int\n    wStride: int\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenGet4dTensorDescriptor`, converted in order.
+unsafe fn C_miopenGet4dTensorDescriptor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_miopenGet4dTensorDescriptor.args::<1>(py, args, nargs, kwnames)? };
+    Ok(miopenGet4dTensorDescriptor(py, rt::call::extract(x0, "tensorDesc")?)?.into_ptr())
+}
+
 fn miopenGet4dTensorDescriptor(py: Python<'_>, tensorDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGet4dTensorDescriptor");
     let a_tensorDesc = tensorDesc.addr();
@@ -562,22 +691,30 @@ fn miopenGet4dTensorDescriptor(py: Python<'_>, tensorDesc: rt::PtrArg) -> PyResu
     let __r = py.allow_threads(move || unsafe { __f(a_tensorDesc, a_dataType, a_n, a_c, a_h, a_w, a_nStride, a_cStride, a_hStride, a_wStride) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.enum_member(py, 1, o_dataType as i64)?, rt::obj(py, o_n)?, rt::obj(py, o_c)?, rt::obj(py, o_h)?, rt::obj(py, o_w)?, rt::obj(py, o_nStride)?, rt::obj(py, o_cStride)?, rt::obj(py, o_hStride)?, rt::obj(py, o_wStride)?])
 }
-/// Set shape of N-dimensional tensor
-///
-/// Interface for setting non-packed tensor shape.
-///
-/// Args:
-///     tensorDesc: Tensor descriptor (input/output)
-///     dataType: MIOpen datatype (input)
-///     nbDims: Number of dimensions in the dimsA array (input)
-///     dimsA: Array containing the size of dimensions (input)
-///     stridesA: Array containing the size of stride (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (tensorDesc, dataType, nbDims, dimsA, stridesA))]
+/// `miopenSetTensorDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenSetTensorDescriptor: rt::call::Function = rt::call::Function::new(
+    c"miopenSetTensorDescriptor",
+    "miopenSetTensorDescriptor",
+    &["tensorDesc", "dataType", "nbDims", "dimsA", "stridesA"],
+    rt::fastcall_entry!(C_miopenSetTensorDescriptor),
+    c"miopenSetTensorDescriptor(tensorDesc, dataType, nbDims, dimsA, stridesA)\n--\n\nSet shape of N-dimensional tensor\n\nInterface for setting non-packed tensor shape.\n\nArgs:\n    tensorDesc: Tensor descriptor (input/output)\n    dataType: MIOpen datatype (input)\n    nbDims: Number of dimensions in the dimsA array (input)\n    dimsA: Array containing the size of dimensions (input)\n    stridesA: Array containing the size of stride (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenSetTensorDescriptor`, converted in order.
+unsafe fn C_miopenSetTensorDescriptor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4] =
+        unsafe { F_miopenSetTensorDescriptor.args::<5>(py, args, nargs, kwnames)? };
+    Ok(miopenSetTensorDescriptor(py, rt::call::extract(x0, "tensorDesc")?, &x1, rt::call::extract(x2, "nbDims")?, &x3, &x4)?.into_ptr())
+}
+
 fn miopenSetTensorDescriptor(py: Python<'_>, tensorDesc: rt::PtrArg, dataType: &Bound<'_, PyAny>, nbDims: rt::CInt<i32>, dimsA: &Bound<'_, PyAny>, stridesA: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetTensorDescriptor");
     let a_tensorDesc = tensorDesc.addr();
@@ -596,20 +733,30 @@ fn miopenSetTensorDescriptor(py: Python<'_>, tensorDesc: rt::PtrArg, dataType: &
     let __r = py.allow_threads(move || unsafe { __f(a_tensorDesc, a_dataType, a_nbDims, a_dimsA, a_stridesA) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Set shape of N-dimensional tensor
-///
-/// Interface for querying tensor size. MIOpen has support for 1, 2, 3, 4, 5 dimensional tensor of
-/// layout.
-///
-/// Args:
-///     tensorDesc: Tensor descriptor (input)
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     size: int
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (tensorDesc))]
+/// `miopenGetTensorDescriptorSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenGetTensorDescriptorSize: rt::call::Function = rt::call::Function::new(
+    c"miopenGetTensorDescriptorSize",
+    "miopenGetTensorDescriptorSize",
+    &["tensorDesc"],
+    rt::fastcall_entry!(C_miopenGetTensorDescriptorSize),
+    c"miopenGetTensorDescriptorSize(tensorDesc)\n--\n\nSet shape of N-dimensional tensor\n\nInterface for querying tensor size. MIOpen has support for 1, 2, 3, 4, 5 dimensional tensor of\nlayout.\n\nArgs:\n    tensorDesc: Tensor descriptor (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    size: int\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenGetTensorDescriptorSize`, converted in order.
+unsafe fn C_miopenGetTensorDescriptorSize(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_miopenGetTensorDescriptorSize.args::<1>(py, args, nargs, kwnames)? };
+    Ok(miopenGetTensorDescriptorSize(py, rt::call::extract(x0, "tensorDesc")?)?.into_ptr())
+}
+
 fn miopenGetTensorDescriptorSize(py: Python<'_>, tensorDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetTensorDescriptorSize");
     let a_tensorDesc = tensorDesc.addr();
@@ -624,19 +771,30 @@ fn miopenGetTensorDescriptorSize(py: Python<'_>, tensorDesc: rt::PtrArg) -> PyRe
     let __r = py.allow_threads(move || unsafe { __f(a_tensorDesc, a_size) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_size)?])
 }
-/// Get the details of the N-dimensional tensor descriptor.
-///
-/// Args:
-///     tensorDesc: Tensor descriptor (input)
-///
-/// Returns: a tuple of 4 item(s):
-///     miopenStatus_t: status
-///     dataType: miopenDataType_t
-///     dimsA: int
-///     stridesA: int
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (tensorDesc))]
+/// `miopenGetTensorDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenGetTensorDescriptor: rt::call::Function = rt::call::Function::new(
+    c"miopenGetTensorDescriptor",
+    "miopenGetTensorDescriptor",
+    &["tensorDesc"],
+    rt::fastcall_entry!(C_miopenGetTensorDescriptor),
+    c"miopenGetTensorDescriptor(tensorDesc)\n--\n\nGet the details of the N-dimensional tensor descriptor.\n\nArgs:\n    tensorDesc: Tensor descriptor (input)\n\nReturns: a tuple of 4 item(s):\n    miopenStatus_t: status\n    dataType: miopenDataType_t\n    dimsA: int\n    stridesA: int\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenGetTensorDescriptor`, converted in order.
+unsafe fn C_miopenGetTensorDescriptor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_miopenGetTensorDescriptor.args::<1>(py, args, nargs, kwnames)? };
+    Ok(miopenGetTensorDescriptor(py, rt::call::extract(x0, "tensorDesc")?)?.into_ptr())
+}
+
 fn miopenGetTensorDescriptor(py: Python<'_>, tensorDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetTensorDescriptor");
     let a_tensorDesc = tensorDesc.addr();
@@ -655,16 +813,30 @@ fn miopenGetTensorDescriptor(py: Python<'_>, tensorDesc: rt::PtrArg) -> PyResult
     let __r = py.allow_threads(move || unsafe { __f(a_tensorDesc, a_dataType, a_dimsA, a_stridesA) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.enum_member(py, 1, o_dataType as i64)?, rt::obj(py, o_dimsA)?, rt::obj(py, o_stridesA)?])
 }
-/// Destroys the tensor descriptor
-///
-/// Args:
-///     tensorDesc: Tensor descriptor (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (tensorDesc))]
+/// `miopenDestroyTensorDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenDestroyTensorDescriptor: rt::call::Function = rt::call::Function::new(
+    c"miopenDestroyTensorDescriptor",
+    "miopenDestroyTensorDescriptor",
+    &["tensorDesc"],
+    rt::fastcall_entry!(C_miopenDestroyTensorDescriptor),
+    c"miopenDestroyTensorDescriptor(tensorDesc)\n--\n\nDestroys the tensor descriptor\n\nArgs:\n    tensorDesc: Tensor descriptor (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenDestroyTensorDescriptor`, converted in order.
+unsafe fn C_miopenDestroyTensorDescriptor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_miopenDestroyTensorDescriptor.args::<1>(py, args, nargs, kwnames)? };
+    Ok(miopenDestroyTensorDescriptor(py, rt::call::extract(x0, "tensorDesc")?)?.into_ptr())
+}
+
 fn miopenDestroyTensorDescriptor(py: Python<'_>, tensorDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDestroyTensorDescriptor");
     let a_tensorDesc = tensorDesc.addr();
@@ -677,16 +849,30 @@ fn miopenDestroyTensorDescriptor(py: Python<'_>, tensorDesc: rt::PtrArg) -> PyRe
     let __r = py.allow_threads(move || unsafe { __f(a_tensorDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Create a Tensor Descriptor for sequence data
-///
-/// API for creating an uninitialized sequence data tensor descriptor.
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     tensorDesc: miopenSeqTensorDescriptor
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `miopenCreateSeqTensorDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenCreateSeqTensorDescriptor: rt::call::Function = rt::call::Function::new(
+    c"miopenCreateSeqTensorDescriptor",
+    "miopenCreateSeqTensorDescriptor",
+    &[],
+    rt::fastcall_entry!(C_miopenCreateSeqTensorDescriptor),
+    c"miopenCreateSeqTensorDescriptor()\n--\n\nCreate a Tensor Descriptor for sequence data\n\nAPI for creating an uninitialized sequence data tensor descriptor.\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    tensorDesc: miopenSeqTensorDescriptor\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenCreateSeqTensorDescriptor`, converted in order.
+unsafe fn C_miopenCreateSeqTensorDescriptor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_miopenCreateSeqTensorDescriptor.args::<0>(py, args, nargs, kwnames)? };
+    Ok(miopenCreateSeqTensorDescriptor(py)?.into_ptr())
+}
+
 fn miopenCreateSeqTensorDescriptor(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreateSeqTensorDescriptor");
     let mut o_tensorDesc: usize = Default::default();
@@ -700,16 +886,30 @@ fn miopenCreateSeqTensorDescriptor(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_tensorDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 44, o_tensorDesc, None)?])
 }
-/// Destroys the sequence data tensor descriptor
-///
-/// Args:
-///     tensorDesc: Tensor descriptor (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (tensorDesc))]
+/// `miopenDestroySeqTensorDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenDestroySeqTensorDescriptor: rt::call::Function = rt::call::Function::new(
+    c"miopenDestroySeqTensorDescriptor",
+    "miopenDestroySeqTensorDescriptor",
+    &["tensorDesc"],
+    rt::fastcall_entry!(C_miopenDestroySeqTensorDescriptor),
+    c"miopenDestroySeqTensorDescriptor(tensorDesc)\n--\n\nDestroys the sequence data tensor descriptor\n\nArgs:\n    tensorDesc: Tensor descriptor (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenDestroySeqTensorDescriptor`, converted in order.
+unsafe fn C_miopenDestroySeqTensorDescriptor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_miopenDestroySeqTensorDescriptor.args::<1>(py, args, nargs, kwnames)? };
+    Ok(miopenDestroySeqTensorDescriptor(py, rt::call::extract(x0, "tensorDesc")?)?.into_ptr())
+}
+
 fn miopenDestroySeqTensorDescriptor(py: Python<'_>, tensorDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDestroySeqTensorDescriptor");
     let a_tensorDesc = tensorDesc.addr();
@@ -722,30 +922,30 @@ fn miopenDestroySeqTensorDescriptor(py: Python<'_>, tensorDesc: rt::PtrArg) -> P
     let __r = py.allow_threads(move || unsafe { __f(a_tensorDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Execute element-wise tensor operations
-///
-/// This function implements: \f$ C = op ( alpha1[0] * A, alpha2[0] * B ) + beta[0] * C \f$
-///
-/// For Forward Bias one can also use, miopenConvolutionForwardBias()
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     tensorOp: Operation from miopenTensorOp_t (input)
-///     alpha1: Tensor A's floating point scaling factor, allocated on the host (input)
-///     aDesc: Tensor descriptor for tensor A (input)
-///     A: Tensor A (input)
-///     alpha2: Tensor B's floating point scaling factor, allocated on the host (input)
-///     bDesc: Tensor descriptor for tensor B (input)
-///     B: Tensor B (input)
-///     beta: Tensor C's floating point scaling factor, allocated on the host (input)
-///     cDesc: Tensor descriptor for tensor C (input)
-///     C: Tensor C (input and output)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, tensorOp, alpha1, aDesc, A, alpha2, bDesc, B, beta, cDesc, C))]
+/// `miopenOpTensor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenOpTensor: rt::call::Function = rt::call::Function::new(
+    c"miopenOpTensor",
+    "miopenOpTensor",
+    &["handle", "tensorOp", "alpha1", "aDesc", "A", "alpha2", "bDesc", "B", "beta", "cDesc", "C"],
+    rt::fastcall_entry!(C_miopenOpTensor),
+    c"miopenOpTensor(handle, tensorOp, alpha1, aDesc, A, alpha2, bDesc, B, beta, cDesc, C)\n--\n\nExecute element-wise tensor operations\n\nThis function implements: \\f$ C = op ( alpha1[0] * A, alpha2[0] * B ) + beta[0] * C \\f$\n\nFor Forward Bias one can also use, miopenConvolutionForwardBias()\n\nArgs:\n    handle: MIOpen handle (input)\n    tensorOp: Operation from miopenTensorOp_t (input)\n    alpha1: Tensor A's floating point scaling factor, allocated on the host (input)\n    aDesc: Tensor descriptor for tensor A (input)\n    A: Tensor A (input)\n    alpha2: Tensor B's floating point scaling factor, allocated on the host (input)\n    bDesc: Tensor descriptor for tensor B (input)\n    B: Tensor B (input)\n    beta: Tensor C's floating point scaling factor, allocated on the host (input)\n    cDesc: Tensor descriptor for tensor C (input)\n    C: Tensor C (input and output)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenOpTensor`, converted in order.
+unsafe fn C_miopenOpTensor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10] =
+        unsafe { F_miopenOpTensor.args::<11>(py, args, nargs, kwnames)? };
+    Ok(miopenOpTensor(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "alpha1")?, rt::call::extract(x3, "aDesc")?, rt::call::extract(x4, "A")?, rt::call::extract(x5, "alpha2")?, rt::call::extract(x6, "bDesc")?, rt::call::extract(x7, "B")?, rt::call::extract(x8, "beta")?, rt::call::extract(x9, "cDesc")?, rt::call::extract(x10, "C")?)?.into_ptr())
+}
+
 fn miopenOpTensor(py: Python<'_>, handle: rt::PtrArg, tensorOp: &Bound<'_, PyAny>, alpha1: rt::PtrArg, aDesc: rt::PtrArg, A: rt::PtrArg, alpha2: rt::PtrArg, bDesc: rt::PtrArg, B: rt::PtrArg, beta: rt::PtrArg, cDesc: rt::PtrArg, C: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenOpTensor");
     let a_handle = handle.addr();
@@ -768,21 +968,30 @@ fn miopenOpTensor(py: Python<'_>, handle: rt::PtrArg, tensorOp: &Bound<'_, PyAny
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_tensorOp, a_alpha1, a_aDesc, a_A, a_alpha2, a_bDesc, a_B, a_beta, a_cDesc, a_C) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Fills a tensor with a single value.
-///
-/// Supported datatypes are fp32, fp16, and bfp16
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     yDesc: Tensor descriptor for tensor y (input)
-///     y: Tensor y (input)
-///     alpha: Pointer to fill value (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, yDesc, y, alpha))]
+/// `miopenSetTensor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenSetTensor: rt::call::Function = rt::call::Function::new(
+    c"miopenSetTensor",
+    "miopenSetTensor",
+    &["handle", "yDesc", "y", "alpha"],
+    rt::fastcall_entry!(C_miopenSetTensor),
+    c"miopenSetTensor(handle, yDesc, y, alpha)\n--\n\nFills a tensor with a single value.\n\nSupported datatypes are fp32, fp16, and bfp16\n\nArgs:\n    handle: MIOpen handle (input)\n    yDesc: Tensor descriptor for tensor y (input)\n    y: Tensor y (input)\n    alpha: Pointer to fill value (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenSetTensor`, converted in order.
+unsafe fn C_miopenSetTensor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_miopenSetTensor.args::<4>(py, args, nargs, kwnames)? };
+    Ok(miopenSetTensor(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "yDesc")?, rt::call::extract(x2, "y")?, rt::call::extract(x3, "alpha")?)?.into_ptr())
+}
+
 fn miopenSetTensor(py: Python<'_>, handle: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut, alpha: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetTensor");
     let a_handle = handle.addr();
@@ -798,21 +1007,30 @@ fn miopenSetTensor(py: Python<'_>, handle: rt::PtrArg, yDesc: rt::PtrArg, y: rt:
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_yDesc, a_y, a_alpha) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Scales all elements in a tensor by a single value.
-///
-/// Supported datatypes are fp32 and fp16
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     yDesc: Tensor descriptor for tensor y (input)
-///     y: Tensor y (input and output)
-///     alpha: Floating point scaling factor, allocated on the host (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, yDesc, y, alpha))]
+/// `miopenScaleTensor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenScaleTensor: rt::call::Function = rt::call::Function::new(
+    c"miopenScaleTensor",
+    "miopenScaleTensor",
+    &["handle", "yDesc", "y", "alpha"],
+    rt::fastcall_entry!(C_miopenScaleTensor),
+    c"miopenScaleTensor(handle, yDesc, y, alpha)\n--\n\nScales all elements in a tensor by a single value.\n\nSupported datatypes are fp32 and fp16\n\nArgs:\n    handle: MIOpen handle (input)\n    yDesc: Tensor descriptor for tensor y (input)\n    y: Tensor y (input and output)\n    alpha: Floating point scaling factor, allocated on the host (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenScaleTensor`, converted in order.
+unsafe fn C_miopenScaleTensor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_miopenScaleTensor.args::<4>(py, args, nargs, kwnames)? };
+    Ok(miopenScaleTensor(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "yDesc")?, rt::call::extract(x2, "y")?, rt::call::extract(x3, "alpha")?)?.into_ptr())
+}
+
 fn miopenScaleTensor(py: Python<'_>, handle: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut, alpha: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenScaleTensor");
     let a_handle = handle.addr();
@@ -828,17 +1046,30 @@ fn miopenScaleTensor(py: Python<'_>, handle: rt::PtrArg, yDesc: rt::PtrArg, y: r
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_yDesc, a_y, a_alpha) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Returns number of bytes associated with tensor descriptor
-///
-/// Args:
-///     tensorDesc: Tensor descriptor (input)
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     numBytes: int
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (tensorDesc))]
+/// `miopenGetTensorNumBytes` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenGetTensorNumBytes: rt::call::Function = rt::call::Function::new(
+    c"miopenGetTensorNumBytes",
+    "miopenGetTensorNumBytes",
+    &["tensorDesc"],
+    rt::fastcall_entry!(C_miopenGetTensorNumBytes),
+    c"miopenGetTensorNumBytes(tensorDesc)\n--\n\nReturns number of bytes associated with tensor descriptor\n\nArgs:\n    tensorDesc: Tensor descriptor (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    numBytes: int\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenGetTensorNumBytes`, converted in order.
+unsafe fn C_miopenGetTensorNumBytes(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_miopenGetTensorNumBytes.args::<1>(py, args, nargs, kwnames)? };
+    Ok(miopenGetTensorNumBytes(py, rt::call::extract(x0, "tensorDesc")?)?.into_ptr())
+}
+
 fn miopenGetTensorNumBytes(py: Python<'_>, tensorDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetTensorNumBytes");
     let a_tensorDesc = tensorDesc.addr();
@@ -853,28 +1084,30 @@ fn miopenGetTensorNumBytes(py: Python<'_>, tensorDesc: rt::PtrArg) -> PyResult<P
     let __r = py.allow_threads(move || unsafe { __f(a_tensorDesc, a_numBytes) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_numBytes)?])
 }
-/// Copies one tensor to another tensor with a different layout/scale.
-///
-/// This function implements:
-/// 1. \f$ Y = alpha * X + beta * Y \f$ for fp32 and fp16 datatype
-/// 2. Vectorize/de-vectorize along channel dimension C for int8 datatype
-///
-/// Currently this is used for transforming from int8 to int8x4 vector datatypes
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     alpha: Floating point scaling factor, allocated on the host (input)
-///     xDesc: Source Tensor descriptor for tensor x (input)
-///     x: Source Tensor x (input)
-///     beta: Floating point scaling factor, allocated on the host (input)
-///     yDesc: Destination Tensor descriptor for tensor y (input)
-///     y: Destination Tensor y (output)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, alpha, xDesc, x, beta, yDesc, y))]
+/// `miopenTransformTensor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenTransformTensor: rt::call::Function = rt::call::Function::new(
+    c"miopenTransformTensor",
+    "miopenTransformTensor",
+    &["handle", "alpha", "xDesc", "x", "beta", "yDesc", "y"],
+    rt::fastcall_entry!(C_miopenTransformTensor),
+    c"miopenTransformTensor(handle, alpha, xDesc, x, beta, yDesc, y)\n--\n\nCopies one tensor to another tensor with a different layout/scale.\n\nThis function implements:\n1. \\f$ Y = alpha * X + beta * Y \\f$ for fp32 and fp16 datatype\n2. Vectorize/de-vectorize along channel dimension C for int8 datatype\n\nCurrently this is used for transforming from int8 to int8x4 vector datatypes\n\nArgs:\n    handle: MIOpen handle (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    xDesc: Source Tensor descriptor for tensor x (input)\n    x: Source Tensor x (input)\n    beta: Floating point scaling factor, allocated on the host (input)\n    yDesc: Destination Tensor descriptor for tensor y (input)\n    y: Destination Tensor y (output)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenTransformTensor`, converted in order.
+unsafe fn C_miopenTransformTensor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6] =
+        unsafe { F_miopenTransformTensor.args::<7>(py, args, nargs, kwnames)? };
+    Ok(miopenTransformTensor(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "alpha")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "x")?, rt::call::extract(x4, "beta")?, rt::call::extract(x5, "yDesc")?, rt::call::extract(x6, "y")?)?.into_ptr())
+}
+
 fn miopenTransformTensor(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, beta: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenTransformTensor");
     let a_handle = handle.addr();
@@ -893,14 +1126,30 @@ fn miopenTransformTensor(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg, 
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_alpha, a_xDesc, a_x, a_beta, a_yDesc, a_y) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Creates a convolution layer descriptor
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     convDesc: miopenConvolutionDescriptor
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `miopenCreateConvolutionDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenCreateConvolutionDescriptor: rt::call::Function = rt::call::Function::new(
+    c"miopenCreateConvolutionDescriptor",
+    "miopenCreateConvolutionDescriptor",
+    &[],
+    rt::fastcall_entry!(C_miopenCreateConvolutionDescriptor),
+    c"miopenCreateConvolutionDescriptor()\n--\n\nCreates a convolution layer descriptor\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    convDesc: miopenConvolutionDescriptor\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenCreateConvolutionDescriptor`, converted in order.
+unsafe fn C_miopenCreateConvolutionDescriptor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_miopenCreateConvolutionDescriptor.args::<0>(py, args, nargs, kwnames)? };
+    Ok(miopenCreateConvolutionDescriptor(py)?.into_ptr())
+}
+
 fn miopenCreateConvolutionDescriptor(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreateConvolutionDescriptor");
     let mut o_convDesc: usize = Default::default();
@@ -914,26 +1163,30 @@ fn miopenCreateConvolutionDescriptor(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_convDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 45, o_convDesc, None)?])
 }
-/// Creates a 2-D convolution layer descriptor
-///
-/// For group/depthwise convolution dilation height and width, only a dilation value of 1 is
-/// supported.
-///
-/// Args:
-///     convDesc: Convolution layer descriptor (output)
-///     c_mode: Convolutional mode (input)
-///     pad_h: Height input data padding (input)
-///     pad_w: Width input data padding (input)
-///     stride_h: Stride for the height of input data (input)
-///     stride_w: Stride for the width of input data (input)
-///     dilation_h: Dilation height (input)
-///     dilation_w: Dilation width (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (convDesc, c_mode, pad_h, pad_w, stride_h, stride_w, dilation_h, dilation_w))]
+/// `miopenInitConvolutionDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenInitConvolutionDescriptor: rt::call::Function = rt::call::Function::new(
+    c"miopenInitConvolutionDescriptor",
+    "miopenInitConvolutionDescriptor",
+    &["convDesc", "c_mode", "pad_h", "pad_w", "stride_h", "stride_w", "dilation_h", "dilation_w"],
+    rt::fastcall_entry!(C_miopenInitConvolutionDescriptor),
+    c"miopenInitConvolutionDescriptor(convDesc, c_mode, pad_h, pad_w, stride_h, stride_w, dilation_h, dilation_w)\n--\n\nCreates a 2-D convolution layer descriptor\n\nFor group/depthwise convolution dilation height and width, only a dilation value of 1 is\nsupported.\n\nArgs:\n    convDesc: Convolution layer descriptor (output)\n    c_mode: Convolutional mode (input)\n    pad_h: Height input data padding (input)\n    pad_w: Width input data padding (input)\n    stride_h: Stride for the height of input data (input)\n    stride_w: Stride for the width of input data (input)\n    dilation_h: Dilation height (input)\n    dilation_w: Dilation width (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenInitConvolutionDescriptor`, converted in order.
+unsafe fn C_miopenInitConvolutionDescriptor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7] =
+        unsafe { F_miopenInitConvolutionDescriptor.args::<8>(py, args, nargs, kwnames)? };
+    Ok(miopenInitConvolutionDescriptor(py, rt::call::extract(x0, "convDesc")?, &x1, rt::call::extract(x2, "pad_h")?, rt::call::extract(x3, "pad_w")?, rt::call::extract(x4, "stride_h")?, rt::call::extract(x5, "stride_w")?, rt::call::extract(x6, "dilation_h")?, rt::call::extract(x7, "dilation_w")?)?.into_ptr())
+}
+
 fn miopenInitConvolutionDescriptor(py: Python<'_>, convDesc: rt::PtrArg, c_mode: &Bound<'_, PyAny>, pad_h: rt::CInt<i32>, pad_w: rt::CInt<i32>, stride_h: rt::CInt<i32>, stride_w: rt::CInt<i32>, dilation_h: rt::CInt<i32>, dilation_w: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenInitConvolutionDescriptor");
     let a_convDesc = convDesc.addr();
@@ -953,21 +1206,30 @@ fn miopenInitConvolutionDescriptor(py: Python<'_>, convDesc: rt::PtrArg, c_mode:
     let __r = py.allow_threads(move || unsafe { __f(a_convDesc, a_c_mode, a_pad_h, a_pad_w, a_stride_h, a_stride_w, a_dilation_h, a_dilation_w) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Creates a N-dimensional convolution layer descriptor
-///
-/// Args:
-///     convDesc: Convolution layer descriptor (output)
-///     spatialDim: Convolutional spatial dimension (input)
-///     padA: Array of input data padding (input)
-///     strideA: Array of convolution stride (input)
-///     dilationA: Array of convolution dilation (input)
-///     c_mode: Convolutional mode (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (convDesc, spatialDim, padA, strideA, dilationA, c_mode))]
+/// `miopenInitConvolutionNdDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenInitConvolutionNdDescriptor: rt::call::Function = rt::call::Function::new(
+    c"miopenInitConvolutionNdDescriptor",
+    "miopenInitConvolutionNdDescriptor",
+    &["convDesc", "spatialDim", "padA", "strideA", "dilationA", "c_mode"],
+    rt::fastcall_entry!(C_miopenInitConvolutionNdDescriptor),
+    c"miopenInitConvolutionNdDescriptor(convDesc, spatialDim, padA, strideA, dilationA, c_mode)\n--\n\nCreates a N-dimensional convolution layer descriptor\n\nArgs:\n    convDesc: Convolution layer descriptor (output)\n    spatialDim: Convolutional spatial dimension (input)\n    padA: Array of input data padding (input)\n    strideA: Array of convolution stride (input)\n    dilationA: Array of convolution dilation (input)\n    c_mode: Convolutional mode (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenInitConvolutionNdDescriptor`, converted in order.
+unsafe fn C_miopenInitConvolutionNdDescriptor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5] =
+        unsafe { F_miopenInitConvolutionNdDescriptor.args::<6>(py, args, nargs, kwnames)? };
+    Ok(miopenInitConvolutionNdDescriptor(py, rt::call::extract(x0, "convDesc")?, rt::call::extract(x1, "spatialDim")?, &x2, &x3, &x4, &x5)?.into_ptr())
+}
+
 fn miopenInitConvolutionNdDescriptor(py: Python<'_>, convDesc: rt::PtrArg, spatialDim: rt::CInt<i32>, padA: &Bound<'_, PyAny>, strideA: &Bound<'_, PyAny>, dilationA: &Bound<'_, PyAny>, c_mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenInitConvolutionNdDescriptor");
     let a_convDesc = convDesc.addr();
@@ -988,17 +1250,30 @@ fn miopenInitConvolutionNdDescriptor(py: Python<'_>, convDesc: rt::PtrArg, spati
     let __r = py.allow_threads(move || unsafe { __f(a_convDesc, a_spatialDim, a_padA, a_strideA, a_dilationA, a_c_mode) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Retrieves the spatial dimension of a convolution layer descriptor
-///
-/// Args:
-///     convDesc: Convolution layer descriptor (input)
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     spatialDim: int
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (convDesc))]
+/// `miopenGetConvolutionSpatialDim` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenGetConvolutionSpatialDim: rt::call::Function = rt::call::Function::new(
+    c"miopenGetConvolutionSpatialDim",
+    "miopenGetConvolutionSpatialDim",
+    &["convDesc"],
+    rt::fastcall_entry!(C_miopenGetConvolutionSpatialDim),
+    c"miopenGetConvolutionSpatialDim(convDesc)\n--\n\nRetrieves the spatial dimension of a convolution layer descriptor\n\nArgs:\n    convDesc: Convolution layer descriptor (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    spatialDim: int\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenGetConvolutionSpatialDim`, converted in order.
+unsafe fn C_miopenGetConvolutionSpatialDim(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_miopenGetConvolutionSpatialDim.args::<1>(py, args, nargs, kwnames)? };
+    Ok(miopenGetConvolutionSpatialDim(py, rt::call::extract(x0, "convDesc")?)?.into_ptr())
+}
+
 fn miopenGetConvolutionSpatialDim(py: Python<'_>, convDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetConvolutionSpatialDim");
     let a_convDesc = convDesc.addr();
@@ -1013,26 +1288,30 @@ fn miopenGetConvolutionSpatialDim(py: Python<'_>, convDesc: rt::PtrArg) -> PyRes
     let __r = py.allow_threads(move || unsafe { __f(a_convDesc, a_spatialDim) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_spatialDim)?])
 }
-/// Retrieves a 2-D convolution layer descriptor's details
-///
-/// For group/depthwise convolution dilation height and width, only a dilation value of 1 is
-/// supported.
-///
-/// Args:
-///     convDesc: Convolution layer descriptor (input)
-///
-/// Returns: a tuple of 8 item(s):
-///     miopenStatus_t: status
-///     c_mode: miopenConvolutionMode_t
-///     pad_h: int
-///     pad_w: int
-///     stride_h: int
-///     stride_w: int
-///     dilation_h: int
-///     dilation_w: int
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (convDesc))]
+/// `miopenGetConvolutionDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenGetConvolutionDescriptor: rt::call::Function = rt::call::Function::new(
+    c"miopenGetConvolutionDescriptor",
+    "miopenGetConvolutionDescriptor",
+    &["convDesc"],
+    rt::fastcall_entry!(C_miopenGetConvolutionDescriptor),
+    c"miopenGetConvolutionDescriptor(convDesc)\n--\n\nRetrieves a 2-D convolution layer descriptor's details\n\nFor group/depthwise convolution dilation height and width, only a dilation value of 1 is\nsupported.\n\nArgs:\n    convDesc: Convolution layer descriptor (input)\n\nReturns: a tuple of 8 item(s):\n    miopenStatus_t: status\n    c_mode: miopenConvolutionMode_t\n    pad_h: int\n    pad_w: int\n    stride_h: int\n    stride_w: int\n    dilation_h: int\n    dilation_w: int\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenGetConvolutionDescriptor`, converted in order.
+unsafe fn C_miopenGetConvolutionDescriptor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_miopenGetConvolutionDescriptor.args::<1>(py, args, nargs, kwnames)? };
+    Ok(miopenGetConvolutionDescriptor(py, rt::call::extract(x0, "convDesc")?)?.into_ptr())
+}
+
 fn miopenGetConvolutionDescriptor(py: Python<'_>, convDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetConvolutionDescriptor");
     let a_convDesc = convDesc.addr();
@@ -1059,22 +1338,30 @@ fn miopenGetConvolutionDescriptor(py: Python<'_>, convDesc: rt::PtrArg) -> PyRes
     let __r = py.allow_threads(move || unsafe { __f(a_convDesc, a_c_mode, a_pad_h, a_pad_w, a_stride_h, a_stride_w, a_dilation_h, a_dilation_w) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.enum_member(py, 5, o_c_mode as i64)?, rt::obj(py, o_pad_h)?, rt::obj(py, o_pad_w)?, rt::obj(py, o_stride_h)?, rt::obj(py, o_stride_w)?, rt::obj(py, o_dilation_h)?, rt::obj(py, o_dilation_w)?])
 }
-/// Retrieves a N-dimensional convolution layer descriptor's details
-///
-/// Args:
-///     convDesc: Convolution layer descriptor (input)
-///     requestedSpatialDim: Expected convolution spatial dimension (intput)
-///
-/// Returns: a tuple of 6 item(s):
-///     miopenStatus_t: status
-///     spatialDim: int
-///     padA: int
-///     strideA: int
-///     dilationA: int
-///     c_mode: miopenConvolutionMode_t
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (convDesc, requestedSpatialDim))]
+/// `miopenGetConvolutionNdDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenGetConvolutionNdDescriptor: rt::call::Function = rt::call::Function::new(
+    c"miopenGetConvolutionNdDescriptor",
+    "miopenGetConvolutionNdDescriptor",
+    &["convDesc", "requestedSpatialDim"],
+    rt::fastcall_entry!(C_miopenGetConvolutionNdDescriptor),
+    c"miopenGetConvolutionNdDescriptor(convDesc, requestedSpatialDim)\n--\n\nRetrieves a N-dimensional convolution layer descriptor's details\n\nArgs:\n    convDesc: Convolution layer descriptor (input)\n    requestedSpatialDim: Expected convolution spatial dimension (intput)\n\nReturns: a tuple of 6 item(s):\n    miopenStatus_t: status\n    spatialDim: int\n    padA: int\n    strideA: int\n    dilationA: int\n    c_mode: miopenConvolutionMode_t\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenGetConvolutionNdDescriptor`, converted in order.
+unsafe fn C_miopenGetConvolutionNdDescriptor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_miopenGetConvolutionNdDescriptor.args::<2>(py, args, nargs, kwnames)? };
+    Ok(miopenGetConvolutionNdDescriptor(py, rt::call::extract(x0, "convDesc")?, rt::call::extract(x1, "requestedSpatialDim")?)?.into_ptr())
+}
+
 fn miopenGetConvolutionNdDescriptor(py: Python<'_>, convDesc: rt::PtrArg, requestedSpatialDim: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetConvolutionNdDescriptor");
     let a_convDesc = convDesc.addr();
@@ -1098,17 +1385,30 @@ fn miopenGetConvolutionNdDescriptor(py: Python<'_>, convDesc: rt::PtrArg, reques
     let __r = py.allow_threads(move || unsafe { __f(a_convDesc, a_requestedSpatialDim, a_spatialDim, a_padA, a_strideA, a_dilationA, a_c_mode) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_spatialDim)?, rt::obj(py, o_padA)?, rt::obj(py, o_strideA)?, rt::obj(py, o_dilationA)?, TYPES.enum_member(py, 5, o_c_mode as i64)?])
 }
-/// Get the number of groups to be used in Group/Depthwise convolution
-///
-/// Args:
-///     convDesc: Convolution layer descriptor (input)
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     groupCount: int
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (convDesc))]
+/// `miopenGetConvolutionGroupCount` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenGetConvolutionGroupCount: rt::call::Function = rt::call::Function::new(
+    c"miopenGetConvolutionGroupCount",
+    "miopenGetConvolutionGroupCount",
+    &["convDesc"],
+    rt::fastcall_entry!(C_miopenGetConvolutionGroupCount),
+    c"miopenGetConvolutionGroupCount(convDesc)\n--\n\nGet the number of groups to be used in Group/Depthwise convolution\n\nArgs:\n    convDesc: Convolution layer descriptor (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    groupCount: int\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenGetConvolutionGroupCount`, converted in order.
+unsafe fn C_miopenGetConvolutionGroupCount(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_miopenGetConvolutionGroupCount.args::<1>(py, args, nargs, kwnames)? };
+    Ok(miopenGetConvolutionGroupCount(py, rt::call::extract(x0, "convDesc")?)?.into_ptr())
+}
+
 fn miopenGetConvolutionGroupCount(py: Python<'_>, convDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetConvolutionGroupCount");
     let a_convDesc = convDesc.addr();
@@ -1123,24 +1423,30 @@ fn miopenGetConvolutionGroupCount(py: Python<'_>, convDesc: rt::PtrArg) -> PyRes
     let __r = py.allow_threads(move || unsafe { __f(a_convDesc, a_groupCount) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_groupCount)?])
 }
-/// Set the number of groups to be used in Group/Depthwise convolution
-///
-/// Must be called before all computational APIs of group/depthwise convolution, it is preferable to
-/// call miopenInitConvolutionDescriptor() first, then miopenSetConvolutionGroupCount() to fully
-/// initialize group convolutions. Both Convolution Mode and Transpose Convolution Mode support
-/// group/depthwise convolution. To run depthwise convolution, set groupCount value equal to number
-/// of channels.
-///
-/// Args:
-///     convDesc: Convolution layer descriptor (output)
-///     groupCount: number of groups, in depthwise conv using filter_number/channel_multiplier
-///         (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (convDesc, groupCount))]
+/// `miopenSetConvolutionGroupCount` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenSetConvolutionGroupCount: rt::call::Function = rt::call::Function::new(
+    c"miopenSetConvolutionGroupCount",
+    "miopenSetConvolutionGroupCount",
+    &["convDesc", "groupCount"],
+    rt::fastcall_entry!(C_miopenSetConvolutionGroupCount),
+    c"miopenSetConvolutionGroupCount(convDesc, groupCount)\n--\n\nSet the number of groups to be used in Group/Depthwise convolution\n\nMust be called before all computational APIs of group/depthwise convolution, it is preferable to\ncall miopenInitConvolutionDescriptor() first, then miopenSetConvolutionGroupCount() to fully\ninitialize group convolutions. Both Convolution Mode and Transpose Convolution Mode support\ngroup/depthwise convolution. To run depthwise convolution, set groupCount value equal to number\nof channels.\n\nArgs:\n    convDesc: Convolution layer descriptor (output)\n    groupCount: number of groups, in depthwise conv using filter_number/channel_multiplier\n        (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenSetConvolutionGroupCount`, converted in order.
+unsafe fn C_miopenSetConvolutionGroupCount(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_miopenSetConvolutionGroupCount.args::<2>(py, args, nargs, kwnames)? };
+    Ok(miopenSetConvolutionGroupCount(py, rt::call::extract(x0, "convDesc")?, rt::call::extract(x1, "groupCount")?)?.into_ptr())
+}
+
 fn miopenSetConvolutionGroupCount(py: Python<'_>, convDesc: rt::PtrArg, groupCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetConvolutionGroupCount");
     let a_convDesc = convDesc.addr();
@@ -1154,23 +1460,30 @@ fn miopenSetConvolutionGroupCount(py: Python<'_>, convDesc: rt::PtrArg, groupCou
     let __r = py.allow_threads(move || unsafe { __f(a_convDesc, a_groupCount) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Set the output padding to be used in 2-D Transpose convolution
-///
-/// This function is optional for initialization of Transpose convolution. If applicable, it must be
-/// called before all computational APIs of Transpose convolution. It is preferable to call
-/// miopenInitConvolutionDescriptor() first, then miopenSetTransposeConvOutputPadding() to fully
-/// initialize transpose convolutions.
-///
-/// Args:
-///     convDesc: Convolution layer descriptor (output)
-///     adj_h: output padding for the height of output data (input)
-///     adj_w: output padding for the width of output data (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (convDesc, adj_h, adj_w))]
+/// `miopenSetTransposeConvOutputPadding` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenSetTransposeConvOutputPadding: rt::call::Function = rt::call::Function::new(
+    c"miopenSetTransposeConvOutputPadding",
+    "miopenSetTransposeConvOutputPadding",
+    &["convDesc", "adj_h", "adj_w"],
+    rt::fastcall_entry!(C_miopenSetTransposeConvOutputPadding),
+    c"miopenSetTransposeConvOutputPadding(convDesc, adj_h, adj_w)\n--\n\nSet the output padding to be used in 2-D Transpose convolution\n\nThis function is optional for initialization of Transpose convolution. If applicable, it must be\ncalled before all computational APIs of Transpose convolution. It is preferable to call\nmiopenInitConvolutionDescriptor() first, then miopenSetTransposeConvOutputPadding() to fully\ninitialize transpose convolutions.\n\nArgs:\n    convDesc: Convolution layer descriptor (output)\n    adj_h: output padding for the height of output data (input)\n    adj_w: output padding for the width of output data (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenSetTransposeConvOutputPadding`, converted in order.
+unsafe fn C_miopenSetTransposeConvOutputPadding(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_miopenSetTransposeConvOutputPadding.args::<3>(py, args, nargs, kwnames)? };
+    Ok(miopenSetTransposeConvOutputPadding(py, rt::call::extract(x0, "convDesc")?, rt::call::extract(x1, "adj_h")?, rt::call::extract(x2, "adj_w")?)?.into_ptr())
+}
+
 fn miopenSetTransposeConvOutputPadding(py: Python<'_>, convDesc: rt::PtrArg, adj_h: rt::CInt<i32>, adj_w: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetTransposeConvOutputPadding");
     let a_convDesc = convDesc.addr();
@@ -1185,23 +1498,30 @@ fn miopenSetTransposeConvOutputPadding(py: Python<'_>, convDesc: rt::PtrArg, adj
     let __r = py.allow_threads(move || unsafe { __f(a_convDesc, a_adj_h, a_adj_w) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Set the output padding to be used in N-dimensional Transpose convolution
-///
-/// This function is optional for initialization of Transpose convolution. If applicable, it must be
-/// called before all computational APIs of Transpose convolution. It is preferable to call
-/// miopenInitConvolutionNdDescriptor() first, then miopenSetTransposeConvNdOutputPadding() to fully
-/// initialize transpose convolutions. Currently, 2-D and 3-D convolutions are supported.
-///
-/// Args:
-///     convDesc: Convolution layer descriptor (output)
-///     spatialDim: Convolutional spatial dimension (input)
-///     adjA: array of output padding for output data (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (convDesc, spatialDim, adjA))]
+/// `miopenSetTransposeConvNdOutputPadding` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenSetTransposeConvNdOutputPadding: rt::call::Function = rt::call::Function::new(
+    c"miopenSetTransposeConvNdOutputPadding",
+    "miopenSetTransposeConvNdOutputPadding",
+    &["convDesc", "spatialDim", "adjA"],
+    rt::fastcall_entry!(C_miopenSetTransposeConvNdOutputPadding),
+    c"miopenSetTransposeConvNdOutputPadding(convDesc, spatialDim, adjA)\n--\n\nSet the output padding to be used in N-dimensional Transpose convolution\n\nThis function is optional for initialization of Transpose convolution. If applicable, it must be\ncalled before all computational APIs of Transpose convolution. It is preferable to call\nmiopenInitConvolutionNdDescriptor() first, then miopenSetTransposeConvNdOutputPadding() to fully\ninitialize transpose convolutions. Currently, 2-D and 3-D convolutions are supported.\n\nArgs:\n    convDesc: Convolution layer descriptor (output)\n    spatialDim: Convolutional spatial dimension (input)\n    adjA: array of output padding for output data (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenSetTransposeConvNdOutputPadding`, converted in order.
+unsafe fn C_miopenSetTransposeConvNdOutputPadding(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_miopenSetTransposeConvNdOutputPadding.args::<3>(py, args, nargs, kwnames)? };
+    Ok(miopenSetTransposeConvNdOutputPadding(py, rt::call::extract(x0, "convDesc")?, rt::call::extract(x1, "spatialDim")?, &x2)?.into_ptr())
+}
+
 fn miopenSetTransposeConvNdOutputPadding(py: Python<'_>, convDesc: rt::PtrArg, spatialDim: rt::CInt<i32>, adjA: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetTransposeConvNdOutputPadding");
     let a_convDesc = convDesc.addr();
@@ -1217,28 +1537,30 @@ fn miopenSetTransposeConvNdOutputPadding(py: Python<'_>, convDesc: rt::PtrArg, s
     let __r = py.allow_threads(move || unsafe { __f(a_convDesc, a_spatialDim, a_adjA) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Get the shape of a resulting 4-D tensor from a 2-D convolution
-///
-/// This function returns the dimensions of the resulting 4D tensor of a 2D
-/// convolution, given the convolution descriptor, the input tensor descriptor
-/// and the filter descriptor. This function can help to setup the output tensor
-/// and allocate the proper amount of memory prior to launch the actual
-/// convolution.
-///
-/// Args:
-///     convDesc: Convolution layer descriptor (input)
-///     inputTensorDesc: Input data tensor descriptor (input)
-///     filterDesc: Weight descriptor (input)
-///
-/// Returns: a tuple of 5 item(s):
-///     miopenStatus_t: status
-///     n: int
-///     c: int
-///     h: int
-///     w: int
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (convDesc, inputTensorDesc, filterDesc))]
+/// `miopenGetConvolutionForwardOutputDim` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenGetConvolutionForwardOutputDim: rt::call::Function = rt::call::Function::new(
+    c"miopenGetConvolutionForwardOutputDim",
+    "miopenGetConvolutionForwardOutputDim",
+    &["convDesc", "inputTensorDesc", "filterDesc"],
+    rt::fastcall_entry!(C_miopenGetConvolutionForwardOutputDim),
+    c"miopenGetConvolutionForwardOutputDim(convDesc, inputTensorDesc, filterDesc)\n--\n\nGet the shape of a resulting 4-D tensor from a 2-D convolution\n\nThis function returns the dimensions of the resulting 4D tensor of a 2D\nconvolution, given the convolution descriptor, the input tensor descriptor\nand the filter descriptor. This function can help to setup the output tensor\nand allocate the proper amount of memory prior to launch the actual\nconvolution.\n\nArgs:\n    convDesc: Convolution layer descriptor (input)\n    inputTensorDesc: Input data tensor descriptor (input)\n    filterDesc: Weight descriptor (input)\n\nReturns: a tuple of 5 item(s):\n    miopenStatus_t: status\n    n: int\n    c: int\n    h: int\n    w: int\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenGetConvolutionForwardOutputDim`, converted in order.
+unsafe fn C_miopenGetConvolutionForwardOutputDim(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_miopenGetConvolutionForwardOutputDim.args::<3>(py, args, nargs, kwnames)? };
+    Ok(miopenGetConvolutionForwardOutputDim(py, rt::call::extract(x0, "convDesc")?, rt::call::extract(x1, "inputTensorDesc")?, rt::call::extract(x2, "filterDesc")?)?.into_ptr())
+}
+
 fn miopenGetConvolutionForwardOutputDim(py: Python<'_>, convDesc: rt::PtrArg, inputTensorDesc: rt::PtrArg, filterDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetConvolutionForwardOutputDim");
     let a_convDesc = convDesc.addr();
@@ -1261,24 +1583,30 @@ fn miopenGetConvolutionForwardOutputDim(py: Python<'_>, convDesc: rt::PtrArg, in
     let __r = py.allow_threads(move || unsafe { __f(a_convDesc, a_inputTensorDesc, a_filterDesc, a_n, a_c, a_h, a_w) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_n)?, rt::obj(py, o_c)?, rt::obj(py, o_h)?, rt::obj(py, o_w)?])
 }
-/// Get the shape of a resulting N-dimensional tensor from a (N-2)-dimensional convolution
-///
-/// This function returns the dimensions of the resulting N-dimensional tensor of a (N-2)-dimensional
-/// convolution, given the convolution descriptor, the input tensor descriptor
-/// and the filter descriptor. It is used to setup the output tensor descriptor prior to executing
-/// the convolution layer.
-///
-/// Args:
-///     convDesc: Convolution layer descriptor (input)
-///     inputTensorDesc: Input data tensor descriptor (input)
-///     filterDesc: Weight descriptor (input)
-///
-/// Returns: a tuple of 3 item(s):
-///     miopenStatus_t: status
-///     nDim: int
-///     outputTensorDimA: int
-#[pyfunction]
-#[pyo3(signature = (convDesc, inputTensorDesc, filterDesc))]
+/// `miopenGetConvolutionNdForwardOutputDim` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenGetConvolutionNdForwardOutputDim: rt::call::Function = rt::call::Function::new(
+    c"miopenGetConvolutionNdForwardOutputDim",
+    "miopenGetConvolutionNdForwardOutputDim",
+    &["convDesc", "inputTensorDesc", "filterDesc"],
+    rt::fastcall_entry!(C_miopenGetConvolutionNdForwardOutputDim),
+    c"miopenGetConvolutionNdForwardOutputDim(convDesc, inputTensorDesc, filterDesc)\n--\n\nGet the shape of a resulting N-dimensional tensor from a (N-2)-dimensional convolution\n\nThis function returns the dimensions of the resulting N-dimensional tensor of a (N-2)-dimensional\nconvolution, given the convolution descriptor, the input tensor descriptor\nand the filter descriptor. It is used to setup the output tensor descriptor prior to executing\nthe convolution layer.\n\nArgs:\n    convDesc: Convolution layer descriptor (input)\n    inputTensorDesc: Input data tensor descriptor (input)\n    filterDesc: Weight descriptor (input)\n\nReturns: a tuple of 3 item(s):\n    miopenStatus_t: status\n    nDim: int\n    outputTensorDimA: int",
+);
+
+/// The arguments of a call of `miopenGetConvolutionNdForwardOutputDim`, converted in order.
+unsafe fn C_miopenGetConvolutionNdForwardOutputDim(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_miopenGetConvolutionNdForwardOutputDim.args::<3>(py, args, nargs, kwnames)? };
+    Ok(miopenGetConvolutionNdForwardOutputDim(py, rt::call::extract(x0, "convDesc")?, rt::call::extract(x1, "inputTensorDesc")?, rt::call::extract(x2, "filterDesc")?)?.into_ptr())
+}
+
 fn miopenGetConvolutionNdForwardOutputDim(py: Python<'_>, convDesc: rt::PtrArg, inputTensorDesc: rt::PtrArg, filterDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetConvolutionNdForwardOutputDim");
     let a_convDesc = convDesc.addr();
@@ -1297,16 +1625,30 @@ fn miopenGetConvolutionNdForwardOutputDim(py: Python<'_>, convDesc: rt::PtrArg, 
     let __r = py.allow_threads(move || unsafe { __f(a_convDesc, a_inputTensorDesc, a_filterDesc, a_nDim, a_outputTensorDimA) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_nDim)?, rt::obj(py, o_outputTensorDimA)?])
 }
-/// Destroys the tensor descriptor object
-///
-/// Args:
-///     convDesc: Convolution tensor descriptor type (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (convDesc))]
+/// `miopenDestroyConvolutionDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenDestroyConvolutionDescriptor: rt::call::Function = rt::call::Function::new(
+    c"miopenDestroyConvolutionDescriptor",
+    "miopenDestroyConvolutionDescriptor",
+    &["convDesc"],
+    rt::fastcall_entry!(C_miopenDestroyConvolutionDescriptor),
+    c"miopenDestroyConvolutionDescriptor(convDesc)\n--\n\nDestroys the tensor descriptor object\n\nArgs:\n    convDesc: Convolution tensor descriptor type (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenDestroyConvolutionDescriptor`, converted in order.
+unsafe fn C_miopenDestroyConvolutionDescriptor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_miopenDestroyConvolutionDescriptor.args::<1>(py, args, nargs, kwnames)? };
+    Ok(miopenDestroyConvolutionDescriptor(py, rt::call::extract(x0, "convDesc")?)?.into_ptr())
+}
+
 fn miopenDestroyConvolutionDescriptor(py: Python<'_>, convDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDestroyConvolutionDescriptor");
     let a_convDesc = convDesc.addr();
@@ -1319,17 +1661,30 @@ fn miopenDestroyConvolutionDescriptor(py: Python<'_>, convDesc: rt::PtrArg) -> P
     let __r = py.allow_threads(move || unsafe { __f(a_convDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Set the attribute of the convolution descriptor
-///
-/// Args:
-///     convDesc: Convolution layer descriptor (input)
-///     attr: Attribute of this convolution to set (input)
-///     value: Value of this attribute (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-#[pyfunction]
-#[pyo3(signature = (convDesc, attr, value))]
+/// `miopenSetConvolutionAttribute` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenSetConvolutionAttribute: rt::call::Function = rt::call::Function::new(
+    c"miopenSetConvolutionAttribute",
+    "miopenSetConvolutionAttribute",
+    &["convDesc", "attr", "value"],
+    rt::fastcall_entry!(C_miopenSetConvolutionAttribute),
+    c"miopenSetConvolutionAttribute(convDesc, attr, value)\n--\n\nSet the attribute of the convolution descriptor\n\nArgs:\n    convDesc: Convolution layer descriptor (input)\n    attr: Attribute of this convolution to set (input)\n    value: Value of this attribute (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status",
+);
+
+/// The arguments of a call of `miopenSetConvolutionAttribute`, converted in order.
+unsafe fn C_miopenSetConvolutionAttribute(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_miopenSetConvolutionAttribute.args::<3>(py, args, nargs, kwnames)? };
+    Ok(miopenSetConvolutionAttribute(py, rt::call::extract(x0, "convDesc")?, &x1, rt::call::extract(x2, "value")?)?.into_ptr())
+}
+
 fn miopenSetConvolutionAttribute(py: Python<'_>, convDesc: rt::PtrArg, attr: &Bound<'_, PyAny>, value: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetConvolutionAttribute");
     let a_convDesc = convDesc.addr();
@@ -1344,17 +1699,30 @@ fn miopenSetConvolutionAttribute(py: Python<'_>, convDesc: rt::PtrArg, attr: &Bo
     let __r = py.allow_threads(move || unsafe { __f(a_convDesc, a_attr, a_value) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Get the attribute of the convolution descriptor
-///
-/// Args:
-///     convDesc: Convolution layer descriptor (input)
-///     attr: Attribute of this convolution to get (input)
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     value: int
-#[pyfunction]
-#[pyo3(signature = (convDesc, attr))]
+/// `miopenGetConvolutionAttribute` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenGetConvolutionAttribute: rt::call::Function = rt::call::Function::new(
+    c"miopenGetConvolutionAttribute",
+    "miopenGetConvolutionAttribute",
+    &["convDesc", "attr"],
+    rt::fastcall_entry!(C_miopenGetConvolutionAttribute),
+    c"miopenGetConvolutionAttribute(convDesc, attr)\n--\n\nGet the attribute of the convolution descriptor\n\nArgs:\n    convDesc: Convolution layer descriptor (input)\n    attr: Attribute of this convolution to get (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    value: int",
+);
+
+/// The arguments of a call of `miopenGetConvolutionAttribute`, converted in order.
+unsafe fn C_miopenGetConvolutionAttribute(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_miopenGetConvolutionAttribute.args::<2>(py, args, nargs, kwnames)? };
+    Ok(miopenGetConvolutionAttribute(py, rt::call::extract(x0, "convDesc")?, &x1)?.into_ptr())
+}
+
 fn miopenGetConvolutionAttribute(py: Python<'_>, convDesc: rt::PtrArg, attr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetConvolutionAttribute");
     let a_convDesc = convDesc.addr();
@@ -1370,24 +1738,30 @@ fn miopenGetConvolutionAttribute(py: Python<'_>, convDesc: rt::PtrArg, attr: &Bo
     let __r = py.allow_threads(move || unsafe { __f(a_convDesc, a_attr, a_value) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_value)?])
 }
-/// Sets the Find Mode attribute in the convolution descriptor.
-///
-/// The subsequent calls of miopenFindConvolutionForwardAlgorithm(),
-/// miopenFindConvolutionBackwardDataAlgorithm(), or miopenFindConvolutionBackwardWeightsAlgorithm()
-/// invoked with convDesc, will follow the findMode set by this call.
-///
-/// Note that the default Find Mode is overriden by the MIOPEN_FIND_MODE environment variable,
-/// if it is set. If unset, the default is as specified by miopenConvolutionFindModeDefault.
-///
-/// Args:
-///     convDesc: Convolution layer descriptor (input)
-///     findMode: Find Mode of convDesc (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (convDesc, findMode))]
+/// `miopenSetConvolutionFindMode` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenSetConvolutionFindMode: rt::call::Function = rt::call::Function::new(
+    c"miopenSetConvolutionFindMode",
+    "miopenSetConvolutionFindMode",
+    &["convDesc", "findMode"],
+    rt::fastcall_entry!(C_miopenSetConvolutionFindMode),
+    c"miopenSetConvolutionFindMode(convDesc, findMode)\n--\n\nSets the Find Mode attribute in the convolution descriptor.\n\nThe subsequent calls of miopenFindConvolutionForwardAlgorithm(),\nmiopenFindConvolutionBackwardDataAlgorithm(), or miopenFindConvolutionBackwardWeightsAlgorithm()\ninvoked with convDesc, will follow the findMode set by this call.\n\nNote that the default Find Mode is overriden by the MIOPEN_FIND_MODE environment variable,\nif it is set. If unset, the default is as specified by miopenConvolutionFindModeDefault.\n\nArgs:\n    convDesc: Convolution layer descriptor (input)\n    findMode: Find Mode of convDesc (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenSetConvolutionFindMode`, converted in order.
+unsafe fn C_miopenSetConvolutionFindMode(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_miopenSetConvolutionFindMode.args::<2>(py, args, nargs, kwnames)? };
+    Ok(miopenSetConvolutionFindMode(py, rt::call::extract(x0, "convDesc")?, &x1)?.into_ptr())
+}
+
 fn miopenSetConvolutionFindMode(py: Python<'_>, convDesc: rt::PtrArg, findMode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetConvolutionFindMode");
     let a_convDesc = convDesc.addr();
@@ -1401,17 +1775,30 @@ fn miopenSetConvolutionFindMode(py: Python<'_>, convDesc: rt::PtrArg, findMode: 
     let __r = py.allow_threads(move || unsafe { __f(a_convDesc, a_findMode) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Reads the Find Mode attribute from the convolution descriptor.
-///
-/// Args:
-///     convDesc: Convolution layer descriptor (input)
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     findMode: miopenConvolutionFindMode_t
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (convDesc))]
+/// `miopenGetConvolutionFindMode` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenGetConvolutionFindMode: rt::call::Function = rt::call::Function::new(
+    c"miopenGetConvolutionFindMode",
+    "miopenGetConvolutionFindMode",
+    &["convDesc"],
+    rt::fastcall_entry!(C_miopenGetConvolutionFindMode),
+    c"miopenGetConvolutionFindMode(convDesc)\n--\n\nReads the Find Mode attribute from the convolution descriptor.\n\nArgs:\n    convDesc: Convolution layer descriptor (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    findMode: miopenConvolutionFindMode_t\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenGetConvolutionFindMode`, converted in order.
+unsafe fn C_miopenGetConvolutionFindMode(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_miopenGetConvolutionFindMode.args::<1>(py, args, nargs, kwnames)? };
+    Ok(miopenGetConvolutionFindMode(py, rt::call::extract(x0, "convDesc")?)?.into_ptr())
+}
+
 fn miopenGetConvolutionFindMode(py: Python<'_>, convDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetConvolutionFindMode");
     let a_convDesc = convDesc.addr();
@@ -1426,25 +1813,30 @@ fn miopenGetConvolutionFindMode(py: Python<'_>, convDesc: rt::PtrArg) -> PyResul
     let __r = py.allow_threads(move || unsafe { __f(a_convDesc, a_findMode) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.enum_member(py, 19, o_findMode as i64)?])
 }
-/// Query the maximum number of solutions applicable for the given input/output and weights
-/// tensor descriptor for Convolution in the Forward direction.
-///
-/// This call returns the maximum number of applicable solutions for a forward convolution problem.
-/// The \c solutionCount returned may be used to allocate the memory required for the
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     wDesc: Tensor descriptor for weight tensor w (input)
-///     xDesc: Tensor descriptor for input data tensor x (input)
-///     convDesc: Convolution layer descriptor (input)
-///     yDesc: Tensor descriptor for output data tensor y (input)
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     solutionCount: int
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, wDesc, xDesc, convDesc, yDesc))]
+/// `miopenConvolutionForwardGetSolutionCount` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenConvolutionForwardGetSolutionCount: rt::call::Function = rt::call::Function::new(
+    c"miopenConvolutionForwardGetSolutionCount",
+    "miopenConvolutionForwardGetSolutionCount",
+    &["handle", "wDesc", "xDesc", "convDesc", "yDesc"],
+    rt::fastcall_entry!(C_miopenConvolutionForwardGetSolutionCount),
+    c"miopenConvolutionForwardGetSolutionCount(handle, wDesc, xDesc, convDesc, yDesc)\n--\n\nQuery the maximum number of solutions applicable for the given input/output and weights\ntensor descriptor for Convolution in the Forward direction.\n\nThis call returns the maximum number of applicable solutions for a forward convolution problem.\nThe \\c solutionCount returned may be used to allocate the memory required for the\n\nArgs:\n    handle: MIOpen handle (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    xDesc: Tensor descriptor for input data tensor x (input)\n    convDesc: Convolution layer descriptor (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    solutionCount: int\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenConvolutionForwardGetSolutionCount`, converted in order.
+unsafe fn C_miopenConvolutionForwardGetSolutionCount(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4] =
+        unsafe { F_miopenConvolutionForwardGetSolutionCount.args::<5>(py, args, nargs, kwnames)? };
+    Ok(miopenConvolutionForwardGetSolutionCount(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "wDesc")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "convDesc")?, rt::call::extract(x4, "yDesc")?)?.into_ptr())
+}
+
 fn miopenConvolutionForwardGetSolutionCount(py: Python<'_>, handle: rt::PtrArg, wDesc: rt::PtrArg, xDesc: rt::PtrArg, convDesc: rt::PtrArg, yDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionForwardGetSolutionCount");
     let a_handle = handle.addr();
@@ -1463,33 +1855,30 @@ fn miopenConvolutionForwardGetSolutionCount(py: Python<'_>, handle: rt::PtrArg, 
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_wDesc, a_xDesc, a_convDesc, a_yDesc, a_solutionCount) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_solutionCount)?])
 }
-/// Query the applicable solutions for a convolution configuration described by
-/// input, output and convolution descriptors.
-///
-/// The returned solutions array is sorted in the order of decreasing performance. The returned
-/// solutions
-/// might be based
-/// on heuristics and for more consistent performance results the user the advised to run the Find
-/// step.
-/// The maximum length of the solutions array may be queried using
-/// miopenConvolutionForwardGetSolutionCount
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     wDesc: Tensor descriptor for weight tensor w (input)
-///     xDesc: Tensor descriptor for input data tensor x (input)
-///     convDesc: Convolution layer descriptor (input)
-///     yDesc: Tensor descriptor for output data tensor y (input)
-///     maxSolutionCount: The size of the solutions array passed in below (input)
-///     solutions: A pointer to an array of type miopenConvSolution_t allocated by the user,
-///         filled in by MIOpen with applicable solutions. (output)
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     solutionCount: int
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, wDesc, xDesc, convDesc, yDesc, maxSolutionCount, solutions))]
+/// `miopenConvolutionForwardGetSolution` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenConvolutionForwardGetSolution: rt::call::Function = rt::call::Function::new(
+    c"miopenConvolutionForwardGetSolution",
+    "miopenConvolutionForwardGetSolution",
+    &["handle", "wDesc", "xDesc", "convDesc", "yDesc", "maxSolutionCount", "solutions"],
+    rt::fastcall_entry!(C_miopenConvolutionForwardGetSolution),
+    c"miopenConvolutionForwardGetSolution(handle, wDesc, xDesc, convDesc, yDesc, maxSolutionCount, solutions)\n--\n\nQuery the applicable solutions for a convolution configuration described by\ninput, output and convolution descriptors.\n\nThe returned solutions array is sorted in the order of decreasing performance. The returned\nsolutions\nmight be based\non heuristics and for more consistent performance results the user the advised to run the Find\nstep.\nThe maximum length of the solutions array may be queried using\nmiopenConvolutionForwardGetSolutionCount\n\nArgs:\n    handle: MIOpen handle (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    xDesc: Tensor descriptor for input data tensor x (input)\n    convDesc: Convolution layer descriptor (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    maxSolutionCount: The size of the solutions array passed in below (input)\n    solutions: A pointer to an array of type miopenConvSolution_t allocated by the user,\n        filled in by MIOpen with applicable solutions. (output)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    solutionCount: int\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenConvolutionForwardGetSolution`, converted in order.
+unsafe fn C_miopenConvolutionForwardGetSolution(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6] =
+        unsafe { F_miopenConvolutionForwardGetSolution.args::<7>(py, args, nargs, kwnames)? };
+    Ok(miopenConvolutionForwardGetSolution(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "wDesc")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "convDesc")?, rt::call::extract(x4, "yDesc")?, rt::call::extract(x5, "maxSolutionCount")?, &x6)?.into_ptr())
+}
+
 fn miopenConvolutionForwardGetSolution(py: Python<'_>, handle: rt::PtrArg, wDesc: rt::PtrArg, xDesc: rt::PtrArg, convDesc: rt::PtrArg, yDesc: rt::PtrArg, maxSolutionCount: rt::CInt<u64>, solutions: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionForwardGetSolution");
     let a_handle = handle.addr();
@@ -1511,28 +1900,30 @@ fn miopenConvolutionForwardGetSolution(py: Python<'_>, handle: rt::PtrArg, wDesc
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_wDesc, a_xDesc, a_convDesc, a_yDesc, a_maxSolutionCount, a_solutionCount, a_solutions) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_solutionCount)?])
 }
-/// Returns the workspace size required for a particular solution id.
-///
-/// This is an optional call for users who may have serialized the solution id and just need the
-/// workspace
-/// size for it. The same information is returned by the miopenConvolutionForwardGetSolution as part
-/// of the
-/// miopenConvSolution_t struct.
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     wDesc: Tensor descriptor for weight tensor w (input)
-///     xDesc: Tensor descriptor for input data tensor x (input)
-///     convDesc: Convolution layer descriptor (input)
-///     yDesc: Tensor descriptor for output data tensor y (input)
-///     solution_id: ID of the solution for which workspace size is required (input)
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     workSpaceSize: int
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, wDesc, xDesc, convDesc, yDesc, solution_id))]
+/// `miopenConvolutionForwardGetSolutionWorkspaceSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenConvolutionForwardGetSolutionWorkspaceSize: rt::call::Function = rt::call::Function::new(
+    c"miopenConvolutionForwardGetSolutionWorkspaceSize",
+    "miopenConvolutionForwardGetSolutionWorkspaceSize",
+    &["handle", "wDesc", "xDesc", "convDesc", "yDesc", "solution_id"],
+    rt::fastcall_entry!(C_miopenConvolutionForwardGetSolutionWorkspaceSize),
+    c"miopenConvolutionForwardGetSolutionWorkspaceSize(handle, wDesc, xDesc, convDesc, yDesc, solution_id)\n--\n\nReturns the workspace size required for a particular solution id.\n\nThis is an optional call for users who may have serialized the solution id and just need the\nworkspace\nsize for it. The same information is returned by the miopenConvolutionForwardGetSolution as part\nof the\nmiopenConvSolution_t struct.\n\nArgs:\n    handle: MIOpen handle (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    xDesc: Tensor descriptor for input data tensor x (input)\n    convDesc: Convolution layer descriptor (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    solution_id: ID of the solution for which workspace size is required (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    workSpaceSize: int\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenConvolutionForwardGetSolutionWorkspaceSize`, converted in order.
+unsafe fn C_miopenConvolutionForwardGetSolutionWorkspaceSize(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5] =
+        unsafe { F_miopenConvolutionForwardGetSolutionWorkspaceSize.args::<6>(py, args, nargs, kwnames)? };
+    Ok(miopenConvolutionForwardGetSolutionWorkspaceSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "wDesc")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "convDesc")?, rt::call::extract(x4, "yDesc")?, rt::call::extract(x5, "solution_id")?)?.into_ptr())
+}
+
 fn miopenConvolutionForwardGetSolutionWorkspaceSize(py: Python<'_>, handle: rt::PtrArg, wDesc: rt::PtrArg, xDesc: rt::PtrArg, convDesc: rt::PtrArg, yDesc: rt::PtrArg, solution_id: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionForwardGetSolutionWorkspaceSize");
     let a_handle = handle.addr();
@@ -1552,28 +1943,30 @@ fn miopenConvolutionForwardGetSolutionWorkspaceSize(py: Python<'_>, handle: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_wDesc, a_xDesc, a_convDesc, a_yDesc, a_solution_id, a_workSpaceSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSpaceSize)?])
 }
-/// Compiles the solution provided by the user, this solution may be acquired by the
-/// miopenConvolutionForwardGetSolution API call above.
-/// Compiling the solution ensures that the first API call to miopenConvolutionForwardImmediate
-/// does
-/// not cause a compile.
-///
-/// This is an optional step and may be skipped if a slow first miopenConvolutionForwardImmediate
-/// invocation is acceptable.
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     wDesc: Tensor descriptor for weight tensor w (input)
-///     xDesc: Tensor descriptor for input data tensor x (input)
-///     convDesc: Convolution layer descriptor (input)
-///     yDesc: Tensor descriptor for output data tensor y (input)
-///     solution_id: ID of the solution to be compiled, as chosen by the user
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, wDesc, xDesc, convDesc, yDesc, solution_id))]
+/// `miopenConvolutionForwardCompileSolution` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenConvolutionForwardCompileSolution: rt::call::Function = rt::call::Function::new(
+    c"miopenConvolutionForwardCompileSolution",
+    "miopenConvolutionForwardCompileSolution",
+    &["handle", "wDesc", "xDesc", "convDesc", "yDesc", "solution_id"],
+    rt::fastcall_entry!(C_miopenConvolutionForwardCompileSolution),
+    c"miopenConvolutionForwardCompileSolution(handle, wDesc, xDesc, convDesc, yDesc, solution_id)\n--\n\nCompiles the solution provided by the user, this solution may be acquired by the\nmiopenConvolutionForwardGetSolution API call above.\nCompiling the solution ensures that the first API call to miopenConvolutionForwardImmediate\ndoes\nnot cause a compile.\n\nThis is an optional step and may be skipped if a slow first miopenConvolutionForwardImmediate\ninvocation is acceptable.\n\nArgs:\n    handle: MIOpen handle (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    xDesc: Tensor descriptor for input data tensor x (input)\n    convDesc: Convolution layer descriptor (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    solution_id: ID of the solution to be compiled, as chosen by the user\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenConvolutionForwardCompileSolution`, converted in order.
+unsafe fn C_miopenConvolutionForwardCompileSolution(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5] =
+        unsafe { F_miopenConvolutionForwardCompileSolution.args::<6>(py, args, nargs, kwnames)? };
+    Ok(miopenConvolutionForwardCompileSolution(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "wDesc")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "convDesc")?, rt::call::extract(x4, "yDesc")?, rt::call::extract(x5, "solution_id")?)?.into_ptr())
+}
+
 fn miopenConvolutionForwardCompileSolution(py: Python<'_>, handle: rt::PtrArg, wDesc: rt::PtrArg, xDesc: rt::PtrArg, convDesc: rt::PtrArg, yDesc: rt::PtrArg, solution_id: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionForwardCompileSolution");
     let a_handle = handle.addr();
@@ -1591,28 +1984,30 @@ fn miopenConvolutionForwardCompileSolution(py: Python<'_>, handle: rt::PtrArg, w
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_wDesc, a_xDesc, a_convDesc, a_yDesc, a_solution_id) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Executes the Forward convolution operation based on the provided solution ID.
-///
-/// Supported datatypes are fp32, fp16, bfp16, and int8
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     wDesc: Tensor descriptor for weight tensor w (input)
-///     w: Weights tensor w (input)
-///     xDesc: Tensor descriptor for input data tensor x (input)
-///     x: Data tensor x (input)
-///     convDesc: Convolution layer descriptor (input)
-///     yDesc: Tensor descriptor for output data tensor y (input)
-///     y: Data tensor y (output)
-///     workSpace: Workspace tensor (input)
-///     workSpaceSize: Size of the memory in bytes pointed to by workSpace above
-///     solution_id: ID of the solution to be compiled, as chosen by the user
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, wDesc, w, xDesc, x, convDesc, yDesc, y, workSpace, workSpaceSize, solution_id))]
+/// `miopenConvolutionForwardImmediate` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenConvolutionForwardImmediate: rt::call::Function = rt::call::Function::new(
+    c"miopenConvolutionForwardImmediate",
+    "miopenConvolutionForwardImmediate",
+    &["handle", "wDesc", "w", "xDesc", "x", "convDesc", "yDesc", "y", "workSpace", "workSpaceSize", "solution_id"],
+    rt::fastcall_entry!(C_miopenConvolutionForwardImmediate),
+    c"miopenConvolutionForwardImmediate(handle, wDesc, w, xDesc, x, convDesc, yDesc, y, workSpace, workSpaceSize, solution_id)\n--\n\nExecutes the Forward convolution operation based on the provided solution ID.\n\nSupported datatypes are fp32, fp16, bfp16, and int8\n\nArgs:\n    handle: MIOpen handle (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    w: Weights tensor w (input)\n    xDesc: Tensor descriptor for input data tensor x (input)\n    x: Data tensor x (input)\n    convDesc: Convolution layer descriptor (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Data tensor y (output)\n    workSpace: Workspace tensor (input)\n    workSpaceSize: Size of the memory in bytes pointed to by workSpace above\n    solution_id: ID of the solution to be compiled, as chosen by the user\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenConvolutionForwardImmediate`, converted in order.
+unsafe fn C_miopenConvolutionForwardImmediate(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10] =
+        unsafe { F_miopenConvolutionForwardImmediate.args::<11>(py, args, nargs, kwnames)? };
+    Ok(miopenConvolutionForwardImmediate(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "wDesc")?, rt::call::extract(x2, "w")?, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "x")?, rt::call::extract(x5, "convDesc")?, rt::call::extract(x6, "yDesc")?, rt::call::extract(x7, "y")?, rt::call::extract(x8, "workSpace")?, rt::call::extract(x9, "workSpaceSize")?, rt::call::extract(x10, "solution_id")?)?.into_ptr())
+}
+
 fn miopenConvolutionForwardImmediate(py: Python<'_>, handle: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, convDesc: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut, workSpace: rt::PtrArgMut, workSpaceSize: rt::CInt<u64>, solution_id: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionForwardImmediate");
     let a_handle = handle.addr();
@@ -1635,28 +2030,30 @@ fn miopenConvolutionForwardImmediate(py: Python<'_>, handle: rt::PtrArg, wDesc: 
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_wDesc, a_w, a_xDesc, a_x, a_convDesc, a_yDesc, a_y, a_workSpace, a_workSpaceSize, a_solution_id) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Query the maximum number of solutions applicable for the given input/output and weights
-/// tensor descriptor for backward Convolution w-r-t Data.
-///
-/// This call returns the maximum number of applicable solutions for a the convolution problem, the
-/// number
-/// returned may be used to allocate the memory required for the miopenConvAlgoPert2_t which is
-/// required
-/// by miopenConvolutionBackwardDataGetSolution API calls.
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     dyDesc: Tensor descriptor for data input tensor dy (input)
-///     wDesc: Tensor descriptor for weight tensor w (input)
-///     convDesc: Convolution layer descriptor (input)
-///     dxDesc: Tensor descriptor for output data tensor dx (input)
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     solutionCount: int
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, dyDesc, wDesc, convDesc, dxDesc))]
+/// `miopenConvolutionBackwardDataGetSolutionCount` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenConvolutionBackwardDataGetSolutionCount: rt::call::Function = rt::call::Function::new(
+    c"miopenConvolutionBackwardDataGetSolutionCount",
+    "miopenConvolutionBackwardDataGetSolutionCount",
+    &["handle", "dyDesc", "wDesc", "convDesc", "dxDesc"],
+    rt::fastcall_entry!(C_miopenConvolutionBackwardDataGetSolutionCount),
+    c"miopenConvolutionBackwardDataGetSolutionCount(handle, dyDesc, wDesc, convDesc, dxDesc)\n--\n\nQuery the maximum number of solutions applicable for the given input/output and weights\ntensor descriptor for backward Convolution w-r-t Data.\n\nThis call returns the maximum number of applicable solutions for a the convolution problem, the\nnumber\nreturned may be used to allocate the memory required for the miopenConvAlgoPert2_t which is\nrequired\nby miopenConvolutionBackwardDataGetSolution API calls.\n\nArgs:\n    handle: MIOpen handle (input)\n    dyDesc: Tensor descriptor for data input tensor dy (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    convDesc: Convolution layer descriptor (input)\n    dxDesc: Tensor descriptor for output data tensor dx (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    solutionCount: int\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenConvolutionBackwardDataGetSolutionCount`, converted in order.
+unsafe fn C_miopenConvolutionBackwardDataGetSolutionCount(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4] =
+        unsafe { F_miopenConvolutionBackwardDataGetSolutionCount.args::<5>(py, args, nargs, kwnames)? };
+    Ok(miopenConvolutionBackwardDataGetSolutionCount(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dyDesc")?, rt::call::extract(x2, "wDesc")?, rt::call::extract(x3, "convDesc")?, rt::call::extract(x4, "dxDesc")?)?.into_ptr())
+}
+
 fn miopenConvolutionBackwardDataGetSolutionCount(py: Python<'_>, handle: rt::PtrArg, dyDesc: rt::PtrArg, wDesc: rt::PtrArg, convDesc: rt::PtrArg, dxDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionBackwardDataGetSolutionCount");
     let a_handle = handle.addr();
@@ -1675,34 +2072,30 @@ fn miopenConvolutionBackwardDataGetSolutionCount(py: Python<'_>, handle: rt::Ptr
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dyDesc, a_wDesc, a_convDesc, a_dxDesc, a_solutionCount) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_solutionCount)?])
 }
-/// Query the applicable solutions for a backward convolution w-r-t data as described by
-/// input, output and convolution descriptors.
-///
-/// The returned solutions array is sorted in the order of decreasing performance. The returned
-/// solutions
-/// ns
-/// might be based
-/// on heuristics and for more consistent performance results the user the advised to run the Find
-/// step.
-/// The maximum length of the solutions array may be queried using
-/// miopenConvolutionBackwardDataGetSolutionCount
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     dyDesc: Tensor descriptor for data input tensor dy (input)
-///     wDesc: Tensor descriptor for weight tensor w (input)
-///     convDesc: Convolution layer descriptor (input)
-///     dxDesc: Tensor descriptor for output data tensor dx (input)
-///     maxSolutionCount: The size of the solutions array passed in below (input)
-///     solutions: A pointer to an array of type miopenConvSolution_t allocated by the user,
-///         filled in by MIOpen with applicable solutions. (output)
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     solutionCount: int
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, dyDesc, wDesc, convDesc, dxDesc, maxSolutionCount, solutions))]
+/// `miopenConvolutionBackwardDataGetSolution` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenConvolutionBackwardDataGetSolution: rt::call::Function = rt::call::Function::new(
+    c"miopenConvolutionBackwardDataGetSolution",
+    "miopenConvolutionBackwardDataGetSolution",
+    &["handle", "dyDesc", "wDesc", "convDesc", "dxDesc", "maxSolutionCount", "solutions"],
+    rt::fastcall_entry!(C_miopenConvolutionBackwardDataGetSolution),
+    c"miopenConvolutionBackwardDataGetSolution(handle, dyDesc, wDesc, convDesc, dxDesc, maxSolutionCount, solutions)\n--\n\nQuery the applicable solutions for a backward convolution w-r-t data as described by\ninput, output and convolution descriptors.\n\nThe returned solutions array is sorted in the order of decreasing performance. The returned\nsolutions\nns\nmight be based\non heuristics and for more consistent performance results the user the advised to run the Find\nstep.\nThe maximum length of the solutions array may be queried using\nmiopenConvolutionBackwardDataGetSolutionCount\n\nArgs:\n    handle: MIOpen handle (input)\n    dyDesc: Tensor descriptor for data input tensor dy (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    convDesc: Convolution layer descriptor (input)\n    dxDesc: Tensor descriptor for output data tensor dx (input)\n    maxSolutionCount: The size of the solutions array passed in below (input)\n    solutions: A pointer to an array of type miopenConvSolution_t allocated by the user,\n        filled in by MIOpen with applicable solutions. (output)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    solutionCount: int\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenConvolutionBackwardDataGetSolution`, converted in order.
+unsafe fn C_miopenConvolutionBackwardDataGetSolution(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6] =
+        unsafe { F_miopenConvolutionBackwardDataGetSolution.args::<7>(py, args, nargs, kwnames)? };
+    Ok(miopenConvolutionBackwardDataGetSolution(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dyDesc")?, rt::call::extract(x2, "wDesc")?, rt::call::extract(x3, "convDesc")?, rt::call::extract(x4, "dxDesc")?, rt::call::extract(x5, "maxSolutionCount")?, &x6)?.into_ptr())
+}
+
 fn miopenConvolutionBackwardDataGetSolution(py: Python<'_>, handle: rt::PtrArg, dyDesc: rt::PtrArg, wDesc: rt::PtrArg, convDesc: rt::PtrArg, dxDesc: rt::PtrArg, maxSolutionCount: rt::CInt<u64>, solutions: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionBackwardDataGetSolution");
     let a_handle = handle.addr();
@@ -1724,28 +2117,30 @@ fn miopenConvolutionBackwardDataGetSolution(py: Python<'_>, handle: rt::PtrArg, 
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dyDesc, a_wDesc, a_convDesc, a_dxDesc, a_maxSolutionCount, a_solutionCount, a_solutions) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_solutionCount)?])
 }
-/// Returns the workspace size required for a particular solution id.
-///
-/// This is an optional call for users who may have serialized the solution id and just need the
-/// workspace
-/// size for it. The same information is returned by the miopenConvolutionBackwardDataGetSolution as
-/// part of the
-/// miopenConvSolution_t struct.
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     dyDesc: Tensor descriptor for data input tensor dy (input)
-///     wDesc: Tensor descriptor for weight tensor w (input)
-///     convDesc: Convolution layer descriptor (input)
-///     dxDesc: Tensor descriptor for output data tensor dx (input)
-///     solution_id: ID of the solution for which workspace size is required (input)
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     workSpaceSize: int
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, dyDesc, wDesc, convDesc, dxDesc, solution_id))]
+/// `miopenConvolutionBackwardDataGetSolutionWorkspaceSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenConvolutionBackwardDataGetSolutionWorkspaceSize: rt::call::Function = rt::call::Function::new(
+    c"miopenConvolutionBackwardDataGetSolutionWorkspaceSize",
+    "miopenConvolutionBackwardDataGetSolutionWorkspaceSize",
+    &["handle", "dyDesc", "wDesc", "convDesc", "dxDesc", "solution_id"],
+    rt::fastcall_entry!(C_miopenConvolutionBackwardDataGetSolutionWorkspaceSize),
+    c"miopenConvolutionBackwardDataGetSolutionWorkspaceSize(handle, dyDesc, wDesc, convDesc, dxDesc, solution_id)\n--\n\nReturns the workspace size required for a particular solution id.\n\nThis is an optional call for users who may have serialized the solution id and just need the\nworkspace\nsize for it. The same information is returned by the miopenConvolutionBackwardDataGetSolution as\npart of the\nmiopenConvSolution_t struct.\n\nArgs:\n    handle: MIOpen handle (input)\n    dyDesc: Tensor descriptor for data input tensor dy (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    convDesc: Convolution layer descriptor (input)\n    dxDesc: Tensor descriptor for output data tensor dx (input)\n    solution_id: ID of the solution for which workspace size is required (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    workSpaceSize: int\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenConvolutionBackwardDataGetSolutionWorkspaceSize`, converted in order.
+unsafe fn C_miopenConvolutionBackwardDataGetSolutionWorkspaceSize(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5] =
+        unsafe { F_miopenConvolutionBackwardDataGetSolutionWorkspaceSize.args::<6>(py, args, nargs, kwnames)? };
+    Ok(miopenConvolutionBackwardDataGetSolutionWorkspaceSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dyDesc")?, rt::call::extract(x2, "wDesc")?, rt::call::extract(x3, "convDesc")?, rt::call::extract(x4, "dxDesc")?, rt::call::extract(x5, "solution_id")?)?.into_ptr())
+}
+
 fn miopenConvolutionBackwardDataGetSolutionWorkspaceSize(py: Python<'_>, handle: rt::PtrArg, dyDesc: rt::PtrArg, wDesc: rt::PtrArg, convDesc: rt::PtrArg, dxDesc: rt::PtrArg, solution_id: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionBackwardDataGetSolutionWorkspaceSize");
     let a_handle = handle.addr();
@@ -1765,29 +2160,30 @@ fn miopenConvolutionBackwardDataGetSolutionWorkspaceSize(py: Python<'_>, handle:
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dyDesc, a_wDesc, a_convDesc, a_dxDesc, a_solution_id, a_workSpaceSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSpaceSize)?])
 }
-/// Compiles the solution provided by the user, this solution may be acquired by the
-/// miopenConvolutionBackwardDataGetSolution API call above.
-/// Compiling the solution ensures that the first API call to
-/// miopenConvolutionBackwardDataImmediate
-/// does not cause a compile.
-///
-/// This is an optional step and may be skipped if a slow first
-/// miopenConvolutionBackwardDataImmediate
-/// invocation is acceptable.
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     dyDesc: Tensor descriptor for data input tensor dy (input)
-///     wDesc: Tensor descriptor for weight tensor w (input)
-///     convDesc: Convolution layer descriptor (input)
-///     dxDesc: Tensor descriptor for output data tensor dx (input)
-///     solution_id: ID of the solution to be compiled, as chosen by the user
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, dyDesc, wDesc, convDesc, dxDesc, solution_id))]
+/// `miopenConvolutionBackwardDataCompileSolution` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenConvolutionBackwardDataCompileSolution: rt::call::Function = rt::call::Function::new(
+    c"miopenConvolutionBackwardDataCompileSolution",
+    "miopenConvolutionBackwardDataCompileSolution",
+    &["handle", "dyDesc", "wDesc", "convDesc", "dxDesc", "solution_id"],
+    rt::fastcall_entry!(C_miopenConvolutionBackwardDataCompileSolution),
+    c"miopenConvolutionBackwardDataCompileSolution(handle, dyDesc, wDesc, convDesc, dxDesc, solution_id)\n--\n\nCompiles the solution provided by the user, this solution may be acquired by the\nmiopenConvolutionBackwardDataGetSolution API call above.\nCompiling the solution ensures that the first API call to\nmiopenConvolutionBackwardDataImmediate\ndoes not cause a compile.\n\nThis is an optional step and may be skipped if a slow first\nmiopenConvolutionBackwardDataImmediate\ninvocation is acceptable.\n\nArgs:\n    handle: MIOpen handle (input)\n    dyDesc: Tensor descriptor for data input tensor dy (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    convDesc: Convolution layer descriptor (input)\n    dxDesc: Tensor descriptor for output data tensor dx (input)\n    solution_id: ID of the solution to be compiled, as chosen by the user\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenConvolutionBackwardDataCompileSolution`, converted in order.
+unsafe fn C_miopenConvolutionBackwardDataCompileSolution(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5] =
+        unsafe { F_miopenConvolutionBackwardDataCompileSolution.args::<6>(py, args, nargs, kwnames)? };
+    Ok(miopenConvolutionBackwardDataCompileSolution(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dyDesc")?, rt::call::extract(x2, "wDesc")?, rt::call::extract(x3, "convDesc")?, rt::call::extract(x4, "dxDesc")?, rt::call::extract(x5, "solution_id")?)?.into_ptr())
+}
+
 fn miopenConvolutionBackwardDataCompileSolution(py: Python<'_>, handle: rt::PtrArg, dyDesc: rt::PtrArg, wDesc: rt::PtrArg, convDesc: rt::PtrArg, dxDesc: rt::PtrArg, solution_id: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionBackwardDataCompileSolution");
     let a_handle = handle.addr();
@@ -1805,27 +2201,30 @@ fn miopenConvolutionBackwardDataCompileSolution(py: Python<'_>, handle: rt::PtrA
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dyDesc, a_wDesc, a_convDesc, a_dxDesc, a_solution_id) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Executes the Backward convolution w-r-t data  operation based on the provided solution
-/// ID.
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     dyDesc: Tensor descriptor for data input tensor dy (input)
-///     dy: Data delta tensor dy (input)
-///     wDesc: Tensor descriptor for weight tensor w (input)
-///     w: Weights tensor w (input)
-///     convDesc: Convolution layer descriptor (input)
-///     dxDesc: Tensor descriptor for output data tensor dx (input)
-///     dx: Data delta tensor dx (output)
-///     workSpace: Workspace tensor (input)
-///     workSpaceSize: Size in bytes of the workspace memory pointed to by workSpace
-///     solution_id: ID of the solution to be compiled, as chosen by the user
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, dyDesc, dy, wDesc, w, convDesc, dxDesc, dx, workSpace, workSpaceSize, solution_id))]
+/// `miopenConvolutionBackwardDataImmediate` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenConvolutionBackwardDataImmediate: rt::call::Function = rt::call::Function::new(
+    c"miopenConvolutionBackwardDataImmediate",
+    "miopenConvolutionBackwardDataImmediate",
+    &["handle", "dyDesc", "dy", "wDesc", "w", "convDesc", "dxDesc", "dx", "workSpace", "workSpaceSize", "solution_id"],
+    rt::fastcall_entry!(C_miopenConvolutionBackwardDataImmediate),
+    c"miopenConvolutionBackwardDataImmediate(handle, dyDesc, dy, wDesc, w, convDesc, dxDesc, dx, workSpace, workSpaceSize, solution_id)\n--\n\nExecutes the Backward convolution w-r-t data  operation based on the provided solution\nID.\n\nArgs:\n    handle: MIOpen handle (input)\n    dyDesc: Tensor descriptor for data input tensor dy (input)\n    dy: Data delta tensor dy (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    w: Weights tensor w (input)\n    convDesc: Convolution layer descriptor (input)\n    dxDesc: Tensor descriptor for output data tensor dx (input)\n    dx: Data delta tensor dx (output)\n    workSpace: Workspace tensor (input)\n    workSpaceSize: Size in bytes of the workspace memory pointed to by workSpace\n    solution_id: ID of the solution to be compiled, as chosen by the user\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenConvolutionBackwardDataImmediate`, converted in order.
+unsafe fn C_miopenConvolutionBackwardDataImmediate(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10] =
+        unsafe { F_miopenConvolutionBackwardDataImmediate.args::<11>(py, args, nargs, kwnames)? };
+    Ok(miopenConvolutionBackwardDataImmediate(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dyDesc")?, rt::call::extract(x2, "dy")?, rt::call::extract(x3, "wDesc")?, rt::call::extract(x4, "w")?, rt::call::extract(x5, "convDesc")?, rt::call::extract(x6, "dxDesc")?, rt::call::extract(x7, "dx")?, rt::call::extract(x8, "workSpace")?, rt::call::extract(x9, "workSpaceSize")?, rt::call::extract(x10, "solution_id")?)?.into_ptr())
+}
+
 fn miopenConvolutionBackwardDataImmediate(py: Python<'_>, handle: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArg, convDesc: rt::PtrArg, dxDesc: rt::PtrArg, dx: rt::PtrArgMut, workSpace: rt::PtrArgMut, workSpaceSize: rt::CInt<u64>, solution_id: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionBackwardDataImmediate");
     let a_handle = handle.addr();
@@ -1848,28 +2247,30 @@ fn miopenConvolutionBackwardDataImmediate(py: Python<'_>, handle: rt::PtrArg, dy
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dyDesc, a_dy, a_wDesc, a_w, a_convDesc, a_dxDesc, a_dx, a_workSpace, a_workSpaceSize, a_solution_id) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Query the maximum number of solutions applicable for the given input/output and weights
-/// tensor descriptor for backward Convolution w-r-t Weights.
-///
-/// This call returns the maximum number of applicable solutions for a the convolution problem, the
-/// number
-/// returned may be used to allocate the memory required for the miopenConvAlgoPert2_t which is
-/// required
-/// by miopenConvolutionBackwardWeightsGetSolution API calls.
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     dyDesc: Tensor descriptor for data tensor dy (input)
-///     xDesc: Tensor descriptor for data tensor x (input)
-///     convDesc: Convolution layer descriptor (input)
-///     dwDesc: Tensor descriptor for weight tensor dw (input)
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     solutionCount: int
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, dyDesc, xDesc, convDesc, dwDesc))]
+/// `miopenConvolutionBackwardWeightsGetSolutionCount` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenConvolutionBackwardWeightsGetSolutionCount: rt::call::Function = rt::call::Function::new(
+    c"miopenConvolutionBackwardWeightsGetSolutionCount",
+    "miopenConvolutionBackwardWeightsGetSolutionCount",
+    &["handle", "dyDesc", "xDesc", "convDesc", "dwDesc"],
+    rt::fastcall_entry!(C_miopenConvolutionBackwardWeightsGetSolutionCount),
+    c"miopenConvolutionBackwardWeightsGetSolutionCount(handle, dyDesc, xDesc, convDesc, dwDesc)\n--\n\nQuery the maximum number of solutions applicable for the given input/output and weights\ntensor descriptor for backward Convolution w-r-t Weights.\n\nThis call returns the maximum number of applicable solutions for a the convolution problem, the\nnumber\nreturned may be used to allocate the memory required for the miopenConvAlgoPert2_t which is\nrequired\nby miopenConvolutionBackwardWeightsGetSolution API calls.\n\nArgs:\n    handle: MIOpen handle (input)\n    dyDesc: Tensor descriptor for data tensor dy (input)\n    xDesc: Tensor descriptor for data tensor x (input)\n    convDesc: Convolution layer descriptor (input)\n    dwDesc: Tensor descriptor for weight tensor dw (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    solutionCount: int\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenConvolutionBackwardWeightsGetSolutionCount`, converted in order.
+unsafe fn C_miopenConvolutionBackwardWeightsGetSolutionCount(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4] =
+        unsafe { F_miopenConvolutionBackwardWeightsGetSolutionCount.args::<5>(py, args, nargs, kwnames)? };
+    Ok(miopenConvolutionBackwardWeightsGetSolutionCount(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dyDesc")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "convDesc")?, rt::call::extract(x4, "dwDesc")?)?.into_ptr())
+}
+
 fn miopenConvolutionBackwardWeightsGetSolutionCount(py: Python<'_>, handle: rt::PtrArg, dyDesc: rt::PtrArg, xDesc: rt::PtrArg, convDesc: rt::PtrArg, dwDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionBackwardWeightsGetSolutionCount");
     let a_handle = handle.addr();
@@ -1888,33 +2289,30 @@ fn miopenConvolutionBackwardWeightsGetSolutionCount(py: Python<'_>, handle: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dyDesc, a_xDesc, a_convDesc, a_dwDesc, a_solutionCount) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_solutionCount)?])
 }
-/// Query the applicable solutions for a backward convolution w-r-t weights as described by
-/// input, output and convolution descriptors.
-///
-/// The returned solutions array is sorted in the order of decreasing performance. The returned
-/// solutions
-/// might be based
-/// on heuristics and for more consistent performance results the user the advised to run the Find
-/// step.
-/// The maximum length of the solutions array may be queried using
-/// miopenConvolutionBackwardWeightsGetSolutionCount
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     dyDesc: Tensor descriptor for data tensor dy (input)
-///     xDesc: Tensor descriptor for data tensor x (input)
-///     convDesc: Convolution layer descriptor (input)
-///     dwDesc: Tensor descriptor for weight tensor dw (input)
-///     maxSolutionCount: The size of the solutions array passed in below (input)
-///     solutions: A pointer to an array of type miopenConvSolution_t allocated by the user,
-///         filled in by MIOpen with applicable solutions. (output)
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     solutionCount: int
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, dyDesc, xDesc, convDesc, dwDesc, maxSolutionCount, solutions))]
+/// `miopenConvolutionBackwardWeightsGetSolution` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenConvolutionBackwardWeightsGetSolution: rt::call::Function = rt::call::Function::new(
+    c"miopenConvolutionBackwardWeightsGetSolution",
+    "miopenConvolutionBackwardWeightsGetSolution",
+    &["handle", "dyDesc", "xDesc", "convDesc", "dwDesc", "maxSolutionCount", "solutions"],
+    rt::fastcall_entry!(C_miopenConvolutionBackwardWeightsGetSolution),
+    c"miopenConvolutionBackwardWeightsGetSolution(handle, dyDesc, xDesc, convDesc, dwDesc, maxSolutionCount, solutions)\n--\n\nQuery the applicable solutions for a backward convolution w-r-t weights as described by\ninput, output and convolution descriptors.\n\nThe returned solutions array is sorted in the order of decreasing performance. The returned\nsolutions\nmight be based\non heuristics and for more consistent performance results the user the advised to run the Find\nstep.\nThe maximum length of the solutions array may be queried using\nmiopenConvolutionBackwardWeightsGetSolutionCount\n\nArgs:\n    handle: MIOpen handle (input)\n    dyDesc: Tensor descriptor for data tensor dy (input)\n    xDesc: Tensor descriptor for data tensor x (input)\n    convDesc: Convolution layer descriptor (input)\n    dwDesc: Tensor descriptor for weight tensor dw (input)\n    maxSolutionCount: The size of the solutions array passed in below (input)\n    solutions: A pointer to an array of type miopenConvSolution_t allocated by the user,\n        filled in by MIOpen with applicable solutions. (output)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    solutionCount: int\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenConvolutionBackwardWeightsGetSolution`, converted in order.
+unsafe fn C_miopenConvolutionBackwardWeightsGetSolution(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6] =
+        unsafe { F_miopenConvolutionBackwardWeightsGetSolution.args::<7>(py, args, nargs, kwnames)? };
+    Ok(miopenConvolutionBackwardWeightsGetSolution(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dyDesc")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "convDesc")?, rt::call::extract(x4, "dwDesc")?, rt::call::extract(x5, "maxSolutionCount")?, &x6)?.into_ptr())
+}
+
 fn miopenConvolutionBackwardWeightsGetSolution(py: Python<'_>, handle: rt::PtrArg, dyDesc: rt::PtrArg, xDesc: rt::PtrArg, convDesc: rt::PtrArg, dwDesc: rt::PtrArg, maxSolutionCount: rt::CInt<u64>, solutions: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionBackwardWeightsGetSolution");
     let a_handle = handle.addr();
@@ -1936,28 +2334,30 @@ fn miopenConvolutionBackwardWeightsGetSolution(py: Python<'_>, handle: rt::PtrAr
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dyDesc, a_xDesc, a_convDesc, a_dwDesc, a_maxSolutionCount, a_solutionCount, a_solutions) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_solutionCount)?])
 }
-/// Returns the workspace size required for a particular solution id.
-///
-/// This is an optional call for users who may have serialized the solution id and just need the
-/// workspace
-/// size for it. The same information is returned by the miopenConvolutionBackwardWeightsGetSolution
-/// as part of the
-/// miopenConvSolution_t struct.
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     dyDesc: Tensor descriptor for data tensor dy (input)
-///     xDesc: Tensor descriptor for data tensor x (input)
-///     convDesc: Convolution layer descriptor (input)
-///     dwDesc: Tensor descriptor for weight tensor dw (input)
-///     solution_id: ID of the solution for which workspace size is required (input)
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     workSpaceSize: int
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, dyDesc, xDesc, convDesc, dwDesc, solution_id))]
+/// `miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize: rt::call::Function = rt::call::Function::new(
+    c"miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize",
+    "miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize",
+    &["handle", "dyDesc", "xDesc", "convDesc", "dwDesc", "solution_id"],
+    rt::fastcall_entry!(C_miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize),
+    c"miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize(handle, dyDesc, xDesc, convDesc, dwDesc, solution_id)\n--\n\nReturns the workspace size required for a particular solution id.\n\nThis is an optional call for users who may have serialized the solution id and just need the\nworkspace\nsize for it. The same information is returned by the miopenConvolutionBackwardWeightsGetSolution\nas part of the\nmiopenConvSolution_t struct.\n\nArgs:\n    handle: MIOpen handle (input)\n    dyDesc: Tensor descriptor for data tensor dy (input)\n    xDesc: Tensor descriptor for data tensor x (input)\n    convDesc: Convolution layer descriptor (input)\n    dwDesc: Tensor descriptor for weight tensor dw (input)\n    solution_id: ID of the solution for which workspace size is required (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    workSpaceSize: int\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize`, converted in order.
+unsafe fn C_miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5] =
+        unsafe { F_miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize.args::<6>(py, args, nargs, kwnames)? };
+    Ok(miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dyDesc")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "convDesc")?, rt::call::extract(x4, "dwDesc")?, rt::call::extract(x5, "solution_id")?)?.into_ptr())
+}
+
 fn miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize(py: Python<'_>, handle: rt::PtrArg, dyDesc: rt::PtrArg, xDesc: rt::PtrArg, convDesc: rt::PtrArg, dwDesc: rt::PtrArg, solution_id: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize");
     let a_handle = handle.addr();
@@ -1977,28 +2377,30 @@ fn miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize(py: Python<'_>, hand
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dyDesc, a_xDesc, a_convDesc, a_dwDesc, a_solution_id, a_workSpaceSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSpaceSize)?])
 }
-/// Compiles the solution provided by the user, this solution may be acquired by the
-/// miopenConvolutionBackwardWeightsGetSolution API call above.
-/// Compiling the solution ensures that the first API call to
-/// miopenConvolutionBackwardWeightsImmediate
-/// does not cause a compile.
-///
-/// This is an optional step and may be skipped if a slow first
-/// miopenConvolutionBackwardWeightsImmediate invocation is acceptable.
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     dyDesc: Tensor descriptor for data tensor dy (input)
-///     xDesc: Tensor descriptor for data tensor x (input)
-///     convDesc: Convolution layer descriptor (input)
-///     dwDesc: Tensor descriptor for weight tensor dw (input)
-///     solution_id: ID of the solution to be compiled, as chosen by the user
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, dyDesc, xDesc, convDesc, dwDesc, solution_id))]
+/// `miopenConvolutionBackwardWeightsCompileSolution` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenConvolutionBackwardWeightsCompileSolution: rt::call::Function = rt::call::Function::new(
+    c"miopenConvolutionBackwardWeightsCompileSolution",
+    "miopenConvolutionBackwardWeightsCompileSolution",
+    &["handle", "dyDesc", "xDesc", "convDesc", "dwDesc", "solution_id"],
+    rt::fastcall_entry!(C_miopenConvolutionBackwardWeightsCompileSolution),
+    c"miopenConvolutionBackwardWeightsCompileSolution(handle, dyDesc, xDesc, convDesc, dwDesc, solution_id)\n--\n\nCompiles the solution provided by the user, this solution may be acquired by the\nmiopenConvolutionBackwardWeightsGetSolution API call above.\nCompiling the solution ensures that the first API call to\nmiopenConvolutionBackwardWeightsImmediate\ndoes not cause a compile.\n\nThis is an optional step and may be skipped if a slow first\nmiopenConvolutionBackwardWeightsImmediate invocation is acceptable.\n\nArgs:\n    handle: MIOpen handle (input)\n    dyDesc: Tensor descriptor for data tensor dy (input)\n    xDesc: Tensor descriptor for data tensor x (input)\n    convDesc: Convolution layer descriptor (input)\n    dwDesc: Tensor descriptor for weight tensor dw (input)\n    solution_id: ID of the solution to be compiled, as chosen by the user\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenConvolutionBackwardWeightsCompileSolution`, converted in order.
+unsafe fn C_miopenConvolutionBackwardWeightsCompileSolution(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5] =
+        unsafe { F_miopenConvolutionBackwardWeightsCompileSolution.args::<6>(py, args, nargs, kwnames)? };
+    Ok(miopenConvolutionBackwardWeightsCompileSolution(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dyDesc")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "convDesc")?, rt::call::extract(x4, "dwDesc")?, rt::call::extract(x5, "solution_id")?)?.into_ptr())
+}
+
 fn miopenConvolutionBackwardWeightsCompileSolution(py: Python<'_>, handle: rt::PtrArg, dyDesc: rt::PtrArg, xDesc: rt::PtrArg, convDesc: rt::PtrArg, dwDesc: rt::PtrArg, solution_id: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionBackwardWeightsCompileSolution");
     let a_handle = handle.addr();
@@ -2016,28 +2418,30 @@ fn miopenConvolutionBackwardWeightsCompileSolution(py: Python<'_>, handle: rt::P
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dyDesc, a_xDesc, a_convDesc, a_dwDesc, a_solution_id) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Executes the Backward convolution w-r-t weights  operation based on the provided solution
-/// ID.
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     dyDesc: Tensor descriptor for data tensor dy (input)
-///     dy: Data delta tensor dy (input)
-///     xDesc: Tensor descriptor for data tensor x (input)
-///     x: Data tensor x (input)
-///     convDesc: Convolution layer descriptor (input)
-///     dwDesc: Tensor descriptor for weight tensor dw (input)
-///     dw: Weights delta tensor dw (output)
-///     workSpace: Workspace tensor (input)
-///     workSpaceSize: Size in bytes of the memory passed in, pointed to by workSpace pointer
-///         above
-///     solution_id: ID of the solution to be compiled, as chosen by the user
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, dyDesc, dy, xDesc, x, convDesc, dwDesc, dw, workSpace, workSpaceSize, solution_id))]
+/// `miopenConvolutionBackwardWeightsImmediate` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenConvolutionBackwardWeightsImmediate: rt::call::Function = rt::call::Function::new(
+    c"miopenConvolutionBackwardWeightsImmediate",
+    "miopenConvolutionBackwardWeightsImmediate",
+    &["handle", "dyDesc", "dy", "xDesc", "x", "convDesc", "dwDesc", "dw", "workSpace", "workSpaceSize", "solution_id"],
+    rt::fastcall_entry!(C_miopenConvolutionBackwardWeightsImmediate),
+    c"miopenConvolutionBackwardWeightsImmediate(handle, dyDesc, dy, xDesc, x, convDesc, dwDesc, dw, workSpace, workSpaceSize, solution_id)\n--\n\nExecutes the Backward convolution w-r-t weights  operation based on the provided solution\nID.\n\nArgs:\n    handle: MIOpen handle (input)\n    dyDesc: Tensor descriptor for data tensor dy (input)\n    dy: Data delta tensor dy (input)\n    xDesc: Tensor descriptor for data tensor x (input)\n    x: Data tensor x (input)\n    convDesc: Convolution layer descriptor (input)\n    dwDesc: Tensor descriptor for weight tensor dw (input)\n    dw: Weights delta tensor dw (output)\n    workSpace: Workspace tensor (input)\n    workSpaceSize: Size in bytes of the memory passed in, pointed to by workSpace pointer\n        above\n    solution_id: ID of the solution to be compiled, as chosen by the user\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenConvolutionBackwardWeightsImmediate`, converted in order.
+unsafe fn C_miopenConvolutionBackwardWeightsImmediate(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10] =
+        unsafe { F_miopenConvolutionBackwardWeightsImmediate.args::<11>(py, args, nargs, kwnames)? };
+    Ok(miopenConvolutionBackwardWeightsImmediate(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dyDesc")?, rt::call::extract(x2, "dy")?, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "x")?, rt::call::extract(x5, "convDesc")?, rt::call::extract(x6, "dwDesc")?, rt::call::extract(x7, "dw")?, rt::call::extract(x8, "workSpace")?, rt::call::extract(x9, "workSpaceSize")?, rt::call::extract(x10, "solution_id")?)?.into_ptr())
+}
+
 fn miopenConvolutionBackwardWeightsImmediate(py: Python<'_>, handle: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, convDesc: rt::PtrArg, dwDesc: rt::PtrArg, dw: rt::PtrArgMut, workSpace: rt::PtrArgMut, workSpaceSize: rt::CInt<u64>, solution_id: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionBackwardWeightsImmediate");
     let a_handle = handle.addr();
@@ -2060,37 +2464,30 @@ fn miopenConvolutionBackwardWeightsImmediate(py: Python<'_>, handle: rt::PtrArg,
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dyDesc, a_dy, a_xDesc, a_x, a_convDesc, a_dwDesc, a_dw, a_workSpace, a_workSpaceSize, a_solution_id) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Query the workspace size required for a forward convolution algorithm.
-///
-/// For given tensor and convolution descriptors, this function calculates and returns the minimum
-/// size of the workspace that must be provided to miopenFindConvolutionForwardAlgorithm() in order
-/// for the latter to find the best candidate from the available forward data convolution algorithms.
-///
-/// WARNING: Providing smaller workspace may result in the selection of a slow convolution
-/// algorithm, and therefore affect library performance.
-///
-/// It should be assumed that the required workspace size is different for each convolution
-/// configuration. Therefore, typically this function should be called at least once for each
-/// convolution configuration used.
-///
-/// Since the convolution configuration is determined by tensor and convolution descriptors, the user
-/// should ensure that all descriptors contain complete information. For example, if Group/Depthwise
-/// convolution mode is used, then miopenSetConvolutionGroupCount() should be called before running
-/// this, and so on.
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     wDesc: Tensor descriptor for weight tensor w (input)
-///     xDesc: Tensor descriptor for input data tensor x (input)
-///     convDesc: Convolution layer descriptor (input)
-///     yDesc: Tensor descriptor for output data tensor y (input)
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     workSpaceSize: int
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, wDesc, xDesc, convDesc, yDesc))]
+/// `miopenConvolutionForwardGetWorkSpaceSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenConvolutionForwardGetWorkSpaceSize: rt::call::Function = rt::call::Function::new(
+    c"miopenConvolutionForwardGetWorkSpaceSize",
+    "miopenConvolutionForwardGetWorkSpaceSize",
+    &["handle", "wDesc", "xDesc", "convDesc", "yDesc"],
+    rt::fastcall_entry!(C_miopenConvolutionForwardGetWorkSpaceSize),
+    c"miopenConvolutionForwardGetWorkSpaceSize(handle, wDesc, xDesc, convDesc, yDesc)\n--\n\nQuery the workspace size required for a forward convolution algorithm.\n\nFor given tensor and convolution descriptors, this function calculates and returns the minimum\nsize of the workspace that must be provided to miopenFindConvolutionForwardAlgorithm() in order\nfor the latter to find the best candidate from the available forward data convolution algorithms.\n\nWARNING: Providing smaller workspace may result in the selection of a slow convolution\nalgorithm, and therefore affect library performance.\n\nIt should be assumed that the required workspace size is different for each convolution\nconfiguration. Therefore, typically this function should be called at least once for each\nconvolution configuration used.\n\nSince the convolution configuration is determined by tensor and convolution descriptors, the user\nshould ensure that all descriptors contain complete information. For example, if Group/Depthwise\nconvolution mode is used, then miopenSetConvolutionGroupCount() should be called before running\nthis, and so on.\n\nArgs:\n    handle: MIOpen handle (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    xDesc: Tensor descriptor for input data tensor x (input)\n    convDesc: Convolution layer descriptor (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    workSpaceSize: int\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenConvolutionForwardGetWorkSpaceSize`, converted in order.
+unsafe fn C_miopenConvolutionForwardGetWorkSpaceSize(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4] =
+        unsafe { F_miopenConvolutionForwardGetWorkSpaceSize.args::<5>(py, args, nargs, kwnames)? };
+    Ok(miopenConvolutionForwardGetWorkSpaceSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "wDesc")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "convDesc")?, rt::call::extract(x4, "yDesc")?)?.into_ptr())
+}
+
 fn miopenConvolutionForwardGetWorkSpaceSize(py: Python<'_>, handle: rt::PtrArg, wDesc: rt::PtrArg, xDesc: rt::PtrArg, convDesc: rt::PtrArg, yDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionForwardGetWorkSpaceSize");
     let a_handle = handle.addr();
@@ -2109,54 +2506,30 @@ fn miopenConvolutionForwardGetWorkSpaceSize(py: Python<'_>, handle: rt::PtrArg, 
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_wDesc, a_xDesc, a_convDesc, a_yDesc, a_workSpaceSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSpaceSize)?])
 }
-/// Search and run the forward convolutional algorithms and return a list of kernel times.
-///
-/// This function attempts all MIOpen forward convolution algorithms based on
-/// the input configuration, and outputs performance metrics to a
-/// user-allocated array of type miopenConvAlgoPerf_t. These metrics are written
-/// in a sorted fashion where the first element has the lowest compute time.
-/// Users can chose the top-most algorithm if they only care about the fastest
-/// algorithm.
-///
-/// This function is mandatory before using miopenConvolutionForward(). In order
-/// to execute this function, miopenConvolutionForwardGetWorkSpaceSize() must be
-/// run to determine the required memory for this search.
-///
-/// * If exhaustiveSearch == 0, MIOpen will look for the first kernel with a configuration match. If
-/// a configuration match is not found, a default configuration will be returned.
-///
-/// * If exhaustiveSearch == 1, MIOpen will look for the best kernel for the provided configuration.
-/// If a match is not found, an exhaustive search is performed by running individual algorithms.
-///
-/// If using Group/Depthwise convolution mode, call miopenSetConvolutionGroupCount() before running
-/// this.
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     xDesc: Tensor descriptor for data input tensor x (input)
-///     x: Data tensor x (input)
-///     wDesc: Tensor descriptor for weight tensor w (input)
-///     w: Weights tensor w (input)
-///     convDesc: Convolution layer descriptor (input)
-///     yDesc: Tensor descriptor for output data tensor y (input)
-///     y: Data tensor y (output)
-///     requestAlgoCount: Number of algorithms to return kernel times (input)
-///     perfResults: Pointer to union of best algorithm for forward and backwards (input)
-///     workSpace: Pointer to workspace buffer (input).
-///     workSpaceSize: Size in bytes of the workspace buffer (input).
-///         The buffer must be allocated on the device by the caller.
-///         The size of the buffer should be determined by calling
-///         miopenConvolutionForwardGetWorkSpaceSize(), see its
-///         documentation for details.
-///     exhaustiveSearch: A boolean to toggle a full search of all algorithms
-///         and configurations (input)
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     returnedAlgoCount: int
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, xDesc, x, wDesc, w, convDesc, yDesc, y, requestAlgoCount, perfResults, workSpace, workSpaceSize, exhaustiveSearch))]
+/// `miopenFindConvolutionForwardAlgorithm` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenFindConvolutionForwardAlgorithm: rt::call::Function = rt::call::Function::new(
+    c"miopenFindConvolutionForwardAlgorithm",
+    "miopenFindConvolutionForwardAlgorithm",
+    &["handle", "xDesc", "x", "wDesc", "w", "convDesc", "yDesc", "y", "requestAlgoCount", "perfResults", "workSpace", "workSpaceSize", "exhaustiveSearch"],
+    rt::fastcall_entry!(C_miopenFindConvolutionForwardAlgorithm),
+    c"miopenFindConvolutionForwardAlgorithm(handle, xDesc, x, wDesc, w, convDesc, yDesc, y, requestAlgoCount, perfResults, workSpace, workSpaceSize, exhaustiveSearch)\n--\n\nSearch and run the forward convolutional algorithms and return a list of kernel times.\n\nThis function attempts all MIOpen forward convolution algorithms based on\nthe input configuration, and outputs performance metrics to a\nuser-allocated array of type miopenConvAlgoPerf_t. These metrics are written\nin a sorted fashion where the first element has the lowest compute time.\nUsers can chose the top-most algorithm if they only care about the fastest\nalgorithm.\n\nThis function is mandatory before using miopenConvolutionForward(). In order\nto execute this function, miopenConvolutionForwardGetWorkSpaceSize() must be\nrun to determine the required memory for this search.\n\n* If exhaustiveSearch == 0, MIOpen will look for the first kernel with a configuration match. If\na configuration match is not found, a default configuration will be returned.\n\n* If exhaustiveSearch == 1, MIOpen will look for the best kernel for the provided configuration.\nIf a match is not found, an exhaustive search is performed by running individual algorithms.\n\nIf using Group/Depthwise convolution mode, call miopenSetConvolutionGroupCount() before running\nthis.\n\nArgs:\n    handle: MIOpen handle (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    w: Weights tensor w (input)\n    convDesc: Convolution layer descriptor (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Data tensor y (output)\n    requestAlgoCount: Number of algorithms to return kernel times (input)\n    perfResults: Pointer to union of best algorithm for forward and backwards (input)\n    workSpace: Pointer to workspace buffer (input).\n    workSpaceSize: Size in bytes of the workspace buffer (input).\n        The buffer must be allocated on the device by the caller.\n        The size of the buffer should be determined by calling\n        miopenConvolutionForwardGetWorkSpaceSize(), see its\n        documentation for details.\n    exhaustiveSearch: A boolean to toggle a full search of all algorithms\n        and configurations (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    returnedAlgoCount: int\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenFindConvolutionForwardAlgorithm`, converted in order.
+unsafe fn C_miopenFindConvolutionForwardAlgorithm(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12] =
+        unsafe { F_miopenFindConvolutionForwardAlgorithm.args::<13>(py, args, nargs, kwnames)? };
+    Ok(miopenFindConvolutionForwardAlgorithm(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "xDesc")?, rt::call::extract(x2, "x")?, rt::call::extract(x3, "wDesc")?, rt::call::extract(x4, "w")?, rt::call::extract(x5, "convDesc")?, rt::call::extract(x6, "yDesc")?, rt::call::extract(x7, "y")?, rt::call::extract(x8, "requestAlgoCount")?, &x9, rt::call::extract(x10, "workSpace")?, rt::call::extract(x11, "workSpaceSize")?, rt::call::extract(x12, "exhaustiveSearch")?)?.into_ptr())
+}
+
 fn miopenFindConvolutionForwardAlgorithm(py: Python<'_>, handle: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArg, convDesc: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut, requestAlgoCount: rt::CInt<i32>, perfResults: &Bound<'_, PyAny>, workSpace: rt::PtrArgMut, workSpaceSize: rt::CInt<u64>, exhaustiveSearch: bool) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenFindConvolutionForwardAlgorithm");
     let a_handle = handle.addr();
@@ -2184,45 +2557,30 @@ fn miopenFindConvolutionForwardAlgorithm(py: Python<'_>, handle: rt::PtrArg, xDe
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_xDesc, a_x, a_wDesc, a_w, a_convDesc, a_yDesc, a_y, a_requestAlgoCount, a_returnedAlgoCount, a_perfResults, a_workSpace, a_workSpaceSize, a_exhaustiveSearch) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_returnedAlgoCount)?])
 }
-/// Execute a forward convolution layer
-///
-/// Runs the forward convolution layer based on the selected algorithm. The function
-/// miopenFindConvolutionForwardAlgorithm() must have been executed previously to
-/// determine the required memory needed for the workspace and the best convolutional algorithm.
-/// The scaling parameter alpha (float) and shift parameter beta (float) are only supported for
-/// alpha = 1 and beta = 0 in 2D. In 3D, these parameters can take other values.
-///
-/// The forward convolution is designed to accommodate both packed and non-packed tensor strides for
-/// multiple data types and dimensions across various platforms. This flexibility ensures optimal
-/// performance in handling diverse computational scenarios. To configure tensor parameters,
-/// including strides, users can utilize the APIs miopenSetTensorDescriptor() and
-/// miopenGetTensorDescriptor(). These APIs empower developers to seamlessly set and retrieve tensor
-/// information, facilitating a more intuitive and efficient workflow. The tensor strides are
-/// non-packed by default.
-///
-/// If using Group/Depthwise convolution mode, call miopenSetConvolutionGroupCount() before running
-/// this.
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     alpha: Floating point scaling factor, allocated on the host (input)
-///     xDesc: Tensor descriptor for data input tensor x (input)
-///     x: Data tensor x (input)
-///     wDesc: Tensor descriptor for weight tensor w (input)
-///     w: Weights tensor w (inputs)
-///     convDesc: Convolution layer descriptor (inputs)
-///     algo: Algorithm selected (inputs)
-///     beta: Floating point shift factor, allocated on the host (input)
-///     yDesc: Tensor descriptor for output data tensor y (input)
-///     y: Data tensor y (output)
-///     workSpace: Pointer to workspace required (input)
-///     workSpaceSize: Size in bytes of the memory determined by the find step (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, alpha, xDesc, x, wDesc, w, convDesc, algo, beta, yDesc, y, workSpace, workSpaceSize))]
+/// `miopenConvolutionForward` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenConvolutionForward: rt::call::Function = rt::call::Function::new(
+    c"miopenConvolutionForward",
+    "miopenConvolutionForward",
+    &["handle", "alpha", "xDesc", "x", "wDesc", "w", "convDesc", "algo", "beta", "yDesc", "y", "workSpace", "workSpaceSize"],
+    rt::fastcall_entry!(C_miopenConvolutionForward),
+    c"miopenConvolutionForward(handle, alpha, xDesc, x, wDesc, w, convDesc, algo, beta, yDesc, y, workSpace, workSpaceSize)\n--\n\nExecute a forward convolution layer\n\nRuns the forward convolution layer based on the selected algorithm. The function\nmiopenFindConvolutionForwardAlgorithm() must have been executed previously to\ndetermine the required memory needed for the workspace and the best convolutional algorithm.\nThe scaling parameter alpha (float) and shift parameter beta (float) are only supported for\nalpha = 1 and beta = 0 in 2D. In 3D, these parameters can take other values.\n\nThe forward convolution is designed to accommodate both packed and non-packed tensor strides for\nmultiple data types and dimensions across various platforms. This flexibility ensures optimal\nperformance in handling diverse computational scenarios. To configure tensor parameters,\nincluding strides, users can utilize the APIs miopenSetTensorDescriptor() and\nmiopenGetTensorDescriptor(). These APIs empower developers to seamlessly set and retrieve tensor\ninformation, facilitating a more intuitive and efficient workflow. The tensor strides are\nnon-packed by default.\n\nIf using Group/Depthwise convolution mode, call miopenSetConvolutionGroupCount() before running\nthis.\n\nArgs:\n    handle: MIOpen handle (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    w: Weights tensor w (inputs)\n    convDesc: Convolution layer descriptor (inputs)\n    algo: Algorithm selected (inputs)\n    beta: Floating point shift factor, allocated on the host (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Data tensor y (output)\n    workSpace: Pointer to workspace required (input)\n    workSpaceSize: Size in bytes of the memory determined by the find step (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenConvolutionForward`, converted in order.
+unsafe fn C_miopenConvolutionForward(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12] =
+        unsafe { F_miopenConvolutionForward.args::<13>(py, args, nargs, kwnames)? };
+    Ok(miopenConvolutionForward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "alpha")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "x")?, rt::call::extract(x4, "wDesc")?, rt::call::extract(x5, "w")?, rt::call::extract(x6, "convDesc")?, &x7, rt::call::extract(x8, "beta")?, rt::call::extract(x9, "yDesc")?, rt::call::extract(x10, "y")?, rt::call::extract(x11, "workSpace")?, rt::call::extract(x12, "workSpaceSize")?)?.into_ptr())
+}
+
 fn miopenConvolutionForward(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArg, convDesc: rt::PtrArg, algo: &Bound<'_, PyAny>, beta: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut, workSpace: rt::PtrArgMut, workSpaceSize: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionForward");
     let a_handle = handle.addr();
@@ -2247,26 +2605,30 @@ fn miopenConvolutionForward(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrAr
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_alpha, a_xDesc, a_x, a_wDesc, a_w, a_convDesc, a_algo, a_beta, a_yDesc, a_y, a_workSpace, a_workSpaceSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Calculate element-wise scale and shift of a tensor via a bias tensor
-///
-/// This function applies an element-wise bias to a data tensor from an input bias tensor.
-/// The scaling parameter alpha (float) and shift parameter beta (float) are only supported for
-/// alpha = 1 and beta = 0.
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     alpha: Floating point scaling factor, allocated on the host (input)
-///     bDesc: Tensor descriptor for bias tensor b (input)
-///     b: Bias tensor b (input)
-///     beta: Floating point shift factor, allocated on the host (input)
-///     yDesc: Tensor descriptor for data tensor y (input)
-///     y: Data tensor y (input and output)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, alpha, bDesc, b, beta, yDesc, y))]
+/// `miopenConvolutionForwardBias` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenConvolutionForwardBias: rt::call::Function = rt::call::Function::new(
+    c"miopenConvolutionForwardBias",
+    "miopenConvolutionForwardBias",
+    &["handle", "alpha", "bDesc", "b", "beta", "yDesc", "y"],
+    rt::fastcall_entry!(C_miopenConvolutionForwardBias),
+    c"miopenConvolutionForwardBias(handle, alpha, bDesc, b, beta, yDesc, y)\n--\n\nCalculate element-wise scale and shift of a tensor via a bias tensor\n\nThis function applies an element-wise bias to a data tensor from an input bias tensor.\nThe scaling parameter alpha (float) and shift parameter beta (float) are only supported for\nalpha = 1 and beta = 0.\n\nArgs:\n    handle: MIOpen handle (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    bDesc: Tensor descriptor for bias tensor b (input)\n    b: Bias tensor b (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    yDesc: Tensor descriptor for data tensor y (input)\n    y: Data tensor y (input and output)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenConvolutionForwardBias`, converted in order.
+unsafe fn C_miopenConvolutionForwardBias(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6] =
+        unsafe { F_miopenConvolutionForwardBias.args::<7>(py, args, nargs, kwnames)? };
+    Ok(miopenConvolutionForwardBias(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "alpha")?, rt::call::extract(x2, "bDesc")?, rt::call::extract(x3, "b")?, rt::call::extract(x4, "beta")?, rt::call::extract(x5, "yDesc")?, rt::call::extract(x6, "y")?)?.into_ptr())
+}
+
 fn miopenConvolutionForwardBias(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg, bDesc: rt::PtrArg, b: rt::PtrArg, beta: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionForwardBias");
     let a_handle = handle.addr();
@@ -2285,38 +2647,30 @@ fn miopenConvolutionForwardBias(py: Python<'_>, handle: rt::PtrArg, alpha: rt::P
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_alpha, a_bDesc, a_b, a_beta, a_yDesc, a_y) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Query the workspace size required for a backward data convolution algorithm.
-///
-/// For given tensor and convolution descriptors, this function calculates and returns the minimum
-/// size of the workspace that must be provided to miopenFindConvolutionBackwardDataAlgorithm() in
-/// order for the latter to find the best candidate from the available backward data convolution
-/// algorithms.
-///
-/// WARNING: Providing smaller workspace may result in the selection of a slow convolution
-/// algorithm, and therefore affect library performance.
-///
-/// It should be assumed that the required workspace size is different for each convolution
-/// configuration. Therefore, typically this function should be called at least once for each
-/// convolution configuration used.
-///
-/// Since the convolution configuration is determined by tensor and convolution descriptors, the user
-/// should ensure that all descriptors contain complete information. For example, if Group/Depthwise
-/// convolution mode is used, then miopenSetConvolutionGroupCount() should be called before running
-/// this, and so on.
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     dyDesc: Tensor descriptor for data input tensor dy (input)
-///     wDesc: Tensor descriptor for weight tensor w (input)
-///     convDesc: Convolution layer descriptor (input)
-///     dxDesc: Tensor descriptor for output data tensor dx (input)
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     workSpaceSize: int
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, dyDesc, wDesc, convDesc, dxDesc))]
+/// `miopenConvolutionBackwardDataGetWorkSpaceSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenConvolutionBackwardDataGetWorkSpaceSize: rt::call::Function = rt::call::Function::new(
+    c"miopenConvolutionBackwardDataGetWorkSpaceSize",
+    "miopenConvolutionBackwardDataGetWorkSpaceSize",
+    &["handle", "dyDesc", "wDesc", "convDesc", "dxDesc"],
+    rt::fastcall_entry!(C_miopenConvolutionBackwardDataGetWorkSpaceSize),
+    c"miopenConvolutionBackwardDataGetWorkSpaceSize(handle, dyDesc, wDesc, convDesc, dxDesc)\n--\n\nQuery the workspace size required for a backward data convolution algorithm.\n\nFor given tensor and convolution descriptors, this function calculates and returns the minimum\nsize of the workspace that must be provided to miopenFindConvolutionBackwardDataAlgorithm() in\norder for the latter to find the best candidate from the available backward data convolution\nalgorithms.\n\nWARNING: Providing smaller workspace may result in the selection of a slow convolution\nalgorithm, and therefore affect library performance.\n\nIt should be assumed that the required workspace size is different for each convolution\nconfiguration. Therefore, typically this function should be called at least once for each\nconvolution configuration used.\n\nSince the convolution configuration is determined by tensor and convolution descriptors, the user\nshould ensure that all descriptors contain complete information. For example, if Group/Depthwise\nconvolution mode is used, then miopenSetConvolutionGroupCount() should be called before running\nthis, and so on.\n\nArgs:\n    handle: MIOpen handle (input)\n    dyDesc: Tensor descriptor for data input tensor dy (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    convDesc: Convolution layer descriptor (input)\n    dxDesc: Tensor descriptor for output data tensor dx (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    workSpaceSize: int\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenConvolutionBackwardDataGetWorkSpaceSize`, converted in order.
+unsafe fn C_miopenConvolutionBackwardDataGetWorkSpaceSize(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4] =
+        unsafe { F_miopenConvolutionBackwardDataGetWorkSpaceSize.args::<5>(py, args, nargs, kwnames)? };
+    Ok(miopenConvolutionBackwardDataGetWorkSpaceSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dyDesc")?, rt::call::extract(x2, "wDesc")?, rt::call::extract(x3, "convDesc")?, rt::call::extract(x4, "dxDesc")?)?.into_ptr())
+}
+
 fn miopenConvolutionBackwardDataGetWorkSpaceSize(py: Python<'_>, handle: rt::PtrArg, dyDesc: rt::PtrArg, wDesc: rt::PtrArg, convDesc: rt::PtrArg, dxDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionBackwardDataGetWorkSpaceSize");
     let a_handle = handle.addr();
@@ -2335,54 +2689,30 @@ fn miopenConvolutionBackwardDataGetWorkSpaceSize(py: Python<'_>, handle: rt::Ptr
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dyDesc, a_wDesc, a_convDesc, a_dxDesc, a_workSpaceSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSpaceSize)?])
 }
-/// Search and run the backwards data convolution algorithms and return a list of kernel
-/// times.
-///
-/// This function attempts all MIOpen backward data convolution algorithms, and outputs the
-/// performance metrics to a user-allocated array of type miopenConvAlgoPerf_t.
-/// These metrics are written in sorted fashion where the first element has the lowest compute time.
-/// This function is mandatory before using backwards convolutions. Users can chose the top-most
-/// algorithm if they only care about the fastest algorithm.
-///
-/// This function is mandatory before using miopenConvolutionBackwardData(). In order to
-/// execute this function, miopenConvolutionBackwardsDataGetWorkSpaceSize() must be run to determine
-/// the required memory for this search.
-///
-/// * If exhaustiveSearch == 0, MIOpen will look for the first kernel with a configuration match. If
-/// a configuration match is not found, a default configuration will be returned.
-///
-/// * If exhaustiveSearch == 1, MIOpen will look for the best kernel for the provided configuration.
-/// If a match is not found, an exhaustive search is performed by running individual algorithms.
-///
-/// If using Group/Depthwise convolution mode, call miopenSetConvolutionGroupCount() before running
-/// this.
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     dyDesc: Tensor descriptor for data input tensor dy (input)
-///     dy: Data delta tensor dy (input)
-///     wDesc: Tensor descriptor for weight tensor w (input)
-///     w: Weights tensor w (input)
-///     convDesc: Convolution layer descriptor (input)
-///     dxDesc: Tensor descriptor for output data tensor dx (input)
-///     dx: Data delta tensor dx (input)
-///     requestAlgoCount: Number of algorithms to return kernel times (input)
-///     perfResults: Pointer to union of best algorithm for forward and backwards (output)
-///     workSpace: Pointer to workspace buffer (input).
-///     workSpaceSize: Size in bytes of the workspace buffer (input).
-///         The buffer must be allocated on the device by the caller.
-///         The size of the buffer should be determined by calling
-///         miopenConvolutionBackwardDataGetWorkSpaceSize(), see its
-///         documentation for details.
-///     exhaustiveSearch: A boolean to toggle a full search of all algorithms
-///         and configurations (input)
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     returnedAlgoCount: int
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, dyDesc, dy, wDesc, w, convDesc, dxDesc, dx, requestAlgoCount, perfResults, workSpace, workSpaceSize, exhaustiveSearch))]
+/// `miopenFindConvolutionBackwardDataAlgorithm` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenFindConvolutionBackwardDataAlgorithm: rt::call::Function = rt::call::Function::new(
+    c"miopenFindConvolutionBackwardDataAlgorithm",
+    "miopenFindConvolutionBackwardDataAlgorithm",
+    &["handle", "dyDesc", "dy", "wDesc", "w", "convDesc", "dxDesc", "dx", "requestAlgoCount", "perfResults", "workSpace", "workSpaceSize", "exhaustiveSearch"],
+    rt::fastcall_entry!(C_miopenFindConvolutionBackwardDataAlgorithm),
+    c"miopenFindConvolutionBackwardDataAlgorithm(handle, dyDesc, dy, wDesc, w, convDesc, dxDesc, dx, requestAlgoCount, perfResults, workSpace, workSpaceSize, exhaustiveSearch)\n--\n\nSearch and run the backwards data convolution algorithms and return a list of kernel\ntimes.\n\nThis function attempts all MIOpen backward data convolution algorithms, and outputs the\nperformance metrics to a user-allocated array of type miopenConvAlgoPerf_t.\nThese metrics are written in sorted fashion where the first element has the lowest compute time.\nThis function is mandatory before using backwards convolutions. Users can chose the top-most\nalgorithm if they only care about the fastest algorithm.\n\nThis function is mandatory before using miopenConvolutionBackwardData(). In order to\nexecute this function, miopenConvolutionBackwardsDataGetWorkSpaceSize() must be run to determine\nthe required memory for this search.\n\n* If exhaustiveSearch == 0, MIOpen will look for the first kernel with a configuration match. If\na configuration match is not found, a default configuration will be returned.\n\n* If exhaustiveSearch == 1, MIOpen will look for the best kernel for the provided configuration.\nIf a match is not found, an exhaustive search is performed by running individual algorithms.\n\nIf using Group/Depthwise convolution mode, call miopenSetConvolutionGroupCount() before running\nthis.\n\nArgs:\n    handle: MIOpen handle (input)\n    dyDesc: Tensor descriptor for data input tensor dy (input)\n    dy: Data delta tensor dy (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    w: Weights tensor w (input)\n    convDesc: Convolution layer descriptor (input)\n    dxDesc: Tensor descriptor for output data tensor dx (input)\n    dx: Data delta tensor dx (input)\n    requestAlgoCount: Number of algorithms to return kernel times (input)\n    perfResults: Pointer to union of best algorithm for forward and backwards (output)\n    workSpace: Pointer to workspace buffer (input).\n    workSpaceSize: Size in bytes of the workspace buffer (input).\n        The buffer must be allocated on the device by the caller.\n        The size of the buffer should be determined by calling\n        miopenConvolutionBackwardDataGetWorkSpaceSize(), see its\n        documentation for details.\n    exhaustiveSearch: A boolean to toggle a full search of all algorithms\n        and configurations (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    returnedAlgoCount: int\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenFindConvolutionBackwardDataAlgorithm`, converted in order.
+unsafe fn C_miopenFindConvolutionBackwardDataAlgorithm(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12] =
+        unsafe { F_miopenFindConvolutionBackwardDataAlgorithm.args::<13>(py, args, nargs, kwnames)? };
+    Ok(miopenFindConvolutionBackwardDataAlgorithm(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dyDesc")?, rt::call::extract(x2, "dy")?, rt::call::extract(x3, "wDesc")?, rt::call::extract(x4, "w")?, rt::call::extract(x5, "convDesc")?, rt::call::extract(x6, "dxDesc")?, rt::call::extract(x7, "dx")?, rt::call::extract(x8, "requestAlgoCount")?, &x9, rt::call::extract(x10, "workSpace")?, rt::call::extract(x11, "workSpaceSize")?, rt::call::extract(x12, "exhaustiveSearch")?)?.into_ptr())
+}
+
 fn miopenFindConvolutionBackwardDataAlgorithm(py: Python<'_>, handle: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArg, convDesc: rt::PtrArg, dxDesc: rt::PtrArg, dx: rt::PtrArgMut, requestAlgoCount: rt::CInt<i32>, perfResults: &Bound<'_, PyAny>, workSpace: rt::PtrArgMut, workSpaceSize: rt::CInt<u64>, exhaustiveSearch: bool) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenFindConvolutionBackwardDataAlgorithm");
     let a_handle = handle.addr();
@@ -2410,44 +2740,30 @@ fn miopenFindConvolutionBackwardDataAlgorithm(py: Python<'_>, handle: rt::PtrArg
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dyDesc, a_dy, a_wDesc, a_w, a_convDesc, a_dxDesc, a_dx, a_requestAlgoCount, a_returnedAlgoCount, a_perfResults, a_workSpace, a_workSpaceSize, a_exhaustiveSearch) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_returnedAlgoCount)?])
 }
-/// Execute a backward data convolution layer
-///
-/// Runs the backward data convolution layer based on the selected algorithm. The function
-/// miopenFindConvolutionBackwardDataAlgorithm() must have been executed previously to
-/// determine the required memory needed for the workspace and the best convolutional
-/// algorithm.
-///
-/// The backward data convolution is designed to accommodate both packed and non-packed tensor
-/// strides for multiple data types and dimensions across various platforms. This flexibility ensures
-/// optimal performance in handling diverse computational scenarios. To configure tensor parameters,
-/// including strides, users can utilize the APIs miopenSetTensorDescriptor() and
-/// miopenGetTensorDescriptor(). These APIs empower developers to seamlessly set and retrieve tensor
-/// information, facilitating a more intuitive and efficient workflow. The tensor strides are
-/// non-packed by default.
-///
-/// If using Group/Depthwise convolution mode, call miopenSetConvolutionGroupCount() before running
-/// this.
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     alpha: Floating point scaling factor, allocated on the host (input)
-///     dyDesc: Tensor descriptor for data input tensor dy (input)
-///     dy: Data delta tensor dy (input)
-///     wDesc: Tensor descriptor for weight tensor w (input)
-///     w: Weights tensor w (input)
-///     convDesc: Convolution layer descriptor (input)
-///     algo: Algorithm selected (input)
-///     beta: Floating point shift factor, allocated on the host (input)
-///     dxDesc: Tensor descriptor for output data tensor dx (input)
-///     dx: Data delta tensor dx (output)
-///     workSpace: Pointer to workspace required for the search (input)
-///     workSpaceSize: Size in bytes of the memory needed for find (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, alpha, dyDesc, dy, wDesc, w, convDesc, algo, beta, dxDesc, dx, workSpace, workSpaceSize))]
+/// `miopenConvolutionBackwardData` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenConvolutionBackwardData: rt::call::Function = rt::call::Function::new(
+    c"miopenConvolutionBackwardData",
+    "miopenConvolutionBackwardData",
+    &["handle", "alpha", "dyDesc", "dy", "wDesc", "w", "convDesc", "algo", "beta", "dxDesc", "dx", "workSpace", "workSpaceSize"],
+    rt::fastcall_entry!(C_miopenConvolutionBackwardData),
+    c"miopenConvolutionBackwardData(handle, alpha, dyDesc, dy, wDesc, w, convDesc, algo, beta, dxDesc, dx, workSpace, workSpaceSize)\n--\n\nExecute a backward data convolution layer\n\nRuns the backward data convolution layer based on the selected algorithm. The function\nmiopenFindConvolutionBackwardDataAlgorithm() must have been executed previously to\ndetermine the required memory needed for the workspace and the best convolutional\nalgorithm.\n\nThe backward data convolution is designed to accommodate both packed and non-packed tensor\nstrides for multiple data types and dimensions across various platforms. This flexibility ensures\noptimal performance in handling diverse computational scenarios. To configure tensor parameters,\nincluding strides, users can utilize the APIs miopenSetTensorDescriptor() and\nmiopenGetTensorDescriptor(). These APIs empower developers to seamlessly set and retrieve tensor\ninformation, facilitating a more intuitive and efficient workflow. The tensor strides are\nnon-packed by default.\n\nIf using Group/Depthwise convolution mode, call miopenSetConvolutionGroupCount() before running\nthis.\n\nArgs:\n    handle: MIOpen handle (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    dyDesc: Tensor descriptor for data input tensor dy (input)\n    dy: Data delta tensor dy (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    w: Weights tensor w (input)\n    convDesc: Convolution layer descriptor (input)\n    algo: Algorithm selected (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    dxDesc: Tensor descriptor for output data tensor dx (input)\n    dx: Data delta tensor dx (output)\n    workSpace: Pointer to workspace required for the search (input)\n    workSpaceSize: Size in bytes of the memory needed for find (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenConvolutionBackwardData`, converted in order.
+unsafe fn C_miopenConvolutionBackwardData(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12] =
+        unsafe { F_miopenConvolutionBackwardData.args::<13>(py, args, nargs, kwnames)? };
+    Ok(miopenConvolutionBackwardData(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "alpha")?, rt::call::extract(x2, "dyDesc")?, rt::call::extract(x3, "dy")?, rt::call::extract(x4, "wDesc")?, rt::call::extract(x5, "w")?, rt::call::extract(x6, "convDesc")?, &x7, rt::call::extract(x8, "beta")?, rt::call::extract(x9, "dxDesc")?, rt::call::extract(x10, "dx")?, rt::call::extract(x11, "workSpace")?, rt::call::extract(x12, "workSpaceSize")?)?.into_ptr())
+}
+
 fn miopenConvolutionBackwardData(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArg, convDesc: rt::PtrArg, algo: &Bound<'_, PyAny>, beta: rt::PtrArg, dxDesc: rt::PtrArg, dx: rt::PtrArgMut, workSpace: rt::PtrArgMut, workSpaceSize: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionBackwardData");
     let a_handle = handle.addr();
@@ -2472,38 +2788,30 @@ fn miopenConvolutionBackwardData(py: Python<'_>, handle: rt::PtrArg, alpha: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_alpha, a_dyDesc, a_dy, a_wDesc, a_w, a_convDesc, a_algo, a_beta, a_dxDesc, a_dx, a_workSpace, a_workSpaceSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Get the GPU memory required for the backward weights convolution algorithm.
-///
-/// For given tensor and convolution descriptors, this function calculates and returns the minimum
-/// size of the workspace that must be provided to miopenFindConvolutionBackwardWeightsAlgorithm() in
-/// order for the latter to find the best candidate from the available backward weights convolution
-/// algorithms.
-///
-/// WARNING: Providing smaller workspace may result in the selection of a slow convolution
-/// algorithm, and therefore affect library performance.
-///
-/// It should be assumed that the required workspace size is different for each convolution
-/// configuration. Therefore, typically this function should be called at least once for each
-/// convolution configuration used.
-///
-/// Since the convolution configuration is determined by tensor and convolution descriptors, the user
-/// should ensure that all descriptors contain complete information. For example, if Group/Depthwise
-/// convolution mode is used, then miopenSetConvolutionGroupCount() should be called before running
-/// this, and so on.
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     dyDesc: Tensor descriptor for data input tensor dy (input)
-///     xDesc: Tensor descriptor for data tensor x (input)
-///     convDesc: Convolution layer descriptor (input)
-///     dwDesc: Tensor descriptor for output weights tensor dw (input)
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     workSpaceSize: int
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, dyDesc, xDesc, convDesc, dwDesc))]
+/// `miopenConvolutionBackwardWeightsGetWorkSpaceSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenConvolutionBackwardWeightsGetWorkSpaceSize: rt::call::Function = rt::call::Function::new(
+    c"miopenConvolutionBackwardWeightsGetWorkSpaceSize",
+    "miopenConvolutionBackwardWeightsGetWorkSpaceSize",
+    &["handle", "dyDesc", "xDesc", "convDesc", "dwDesc"],
+    rt::fastcall_entry!(C_miopenConvolutionBackwardWeightsGetWorkSpaceSize),
+    c"miopenConvolutionBackwardWeightsGetWorkSpaceSize(handle, dyDesc, xDesc, convDesc, dwDesc)\n--\n\nGet the GPU memory required for the backward weights convolution algorithm.\n\nFor given tensor and convolution descriptors, this function calculates and returns the minimum\nsize of the workspace that must be provided to miopenFindConvolutionBackwardWeightsAlgorithm() in\norder for the latter to find the best candidate from the available backward weights convolution\nalgorithms.\n\nWARNING: Providing smaller workspace may result in the selection of a slow convolution\nalgorithm, and therefore affect library performance.\n\nIt should be assumed that the required workspace size is different for each convolution\nconfiguration. Therefore, typically this function should be called at least once for each\nconvolution configuration used.\n\nSince the convolution configuration is determined by tensor and convolution descriptors, the user\nshould ensure that all descriptors contain complete information. For example, if Group/Depthwise\nconvolution mode is used, then miopenSetConvolutionGroupCount() should be called before running\nthis, and so on.\n\nArgs:\n    handle: MIOpen handle (input)\n    dyDesc: Tensor descriptor for data input tensor dy (input)\n    xDesc: Tensor descriptor for data tensor x (input)\n    convDesc: Convolution layer descriptor (input)\n    dwDesc: Tensor descriptor for output weights tensor dw (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    workSpaceSize: int\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenConvolutionBackwardWeightsGetWorkSpaceSize`, converted in order.
+unsafe fn C_miopenConvolutionBackwardWeightsGetWorkSpaceSize(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4] =
+        unsafe { F_miopenConvolutionBackwardWeightsGetWorkSpaceSize.args::<5>(py, args, nargs, kwnames)? };
+    Ok(miopenConvolutionBackwardWeightsGetWorkSpaceSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dyDesc")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "convDesc")?, rt::call::extract(x4, "dwDesc")?)?.into_ptr())
+}
+
 fn miopenConvolutionBackwardWeightsGetWorkSpaceSize(py: Python<'_>, handle: rt::PtrArg, dyDesc: rt::PtrArg, xDesc: rt::PtrArg, convDesc: rt::PtrArg, dwDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionBackwardWeightsGetWorkSpaceSize");
     let a_handle = handle.addr();
@@ -2522,54 +2830,30 @@ fn miopenConvolutionBackwardWeightsGetWorkSpaceSize(py: Python<'_>, handle: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dyDesc, a_xDesc, a_convDesc, a_dwDesc, a_workSpaceSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSpaceSize)?])
 }
-/// Search and run the backwards weights convolutional algorithms and return a list of kernel
-/// times.
-///
-/// This function attempts all MIOpen backward weights convolution algorithms, and outputs
-/// the performance metrics to a user-allocated array of type miopenConvAlgoPerf_t. These metrics are
-/// written in sorted fashion where the first element has the lowest compute time.
-/// This function is mandatory before using backwards weight convolutions. Users can chose the
-/// top-most algorithm if they only care about the fastest algorithm.
-///
-/// This function is mandatory before using miopenConvolutionBackwardWeights(). In order to
-/// execute this function, miopenConvolutionBackwardsWeightsGetWorkSpaceSize() must be run to
-/// determine the required memory for this search.
-///
-/// * If exhaustiveSearch == 0, MIOpen will look for the first kernel with a configuration match. If
-/// a configuration match is not found, a default configuration will be returned.
-///
-/// * If exhaustiveSearch == 1, MIOpen will look for the best kernel for the provided configuration.
-/// If a match is not found, an exhaustive search is performed by running individual algorithms.
-///
-/// If using Group/Depthwise convolution mode, call miopenSetConvolutionGroupCount() before running
-/// this.
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     dyDesc: Tensor descriptor for data input tensor dy (input)
-///     dy: Data delta tensor dy (input)
-///     xDesc: Tensor descriptor for output data tensor x (input)
-///     x: Data delta tensor dx (input)
-///     convDesc: Convolution layer descriptor (input)
-///     dwDesc: Tensor descriptor for weight tensor dw (input)
-///     dw: Weights delta tensor dw (input)
-///     requestAlgoCount: Number of algorithms to return kernel times (input)
-///     perfResults: Pointer to union of best algorithm for forward and backwards (output)
-///     workSpace: Pointer to workspace buffer (input).
-///     workSpaceSize: Size in bytes of the workspace buffer (input).
-///         The buffer must be allocated on the device by the caller.
-///         The size of the buffer should be determined by calling
-///         miopenConvolutionBackwardWeightsGetWorkSpaceSize(), see its
-///         documentation for details.
-///     exhaustiveSearch: A boolean to toggle a full search of all algorithms
-///         and configurations (input)
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     returnedAlgoCount: int
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, dyDesc, dy, xDesc, x, convDesc, dwDesc, dw, requestAlgoCount, perfResults, workSpace, workSpaceSize, exhaustiveSearch))]
+/// `miopenFindConvolutionBackwardWeightsAlgorithm` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenFindConvolutionBackwardWeightsAlgorithm: rt::call::Function = rt::call::Function::new(
+    c"miopenFindConvolutionBackwardWeightsAlgorithm",
+    "miopenFindConvolutionBackwardWeightsAlgorithm",
+    &["handle", "dyDesc", "dy", "xDesc", "x", "convDesc", "dwDesc", "dw", "requestAlgoCount", "perfResults", "workSpace", "workSpaceSize", "exhaustiveSearch"],
+    rt::fastcall_entry!(C_miopenFindConvolutionBackwardWeightsAlgorithm),
+    c"miopenFindConvolutionBackwardWeightsAlgorithm(handle, dyDesc, dy, xDesc, x, convDesc, dwDesc, dw, requestAlgoCount, perfResults, workSpace, workSpaceSize, exhaustiveSearch)\n--\n\nSearch and run the backwards weights convolutional algorithms and return a list of kernel\ntimes.\n\nThis function attempts all MIOpen backward weights convolution algorithms, and outputs\nthe performance metrics to a user-allocated array of type miopenConvAlgoPerf_t. These metrics are\nwritten in sorted fashion where the first element has the lowest compute time.\nThis function is mandatory before using backwards weight convolutions. Users can chose the\ntop-most algorithm if they only care about the fastest algorithm.\n\nThis function is mandatory before using miopenConvolutionBackwardWeights(). In order to\nexecute this function, miopenConvolutionBackwardsWeightsGetWorkSpaceSize() must be run to\ndetermine the required memory for this search.\n\n* If exhaustiveSearch == 0, MIOpen will look for the first kernel with a configuration match. If\na configuration match is not found, a default configuration will be returned.\n\n* If exhaustiveSearch == 1, MIOpen will look for the best kernel for the provided configuration.\nIf a match is not found, an exhaustive search is performed by running individual algorithms.\n\nIf using Group/Depthwise convolution mode, call miopenSetConvolutionGroupCount() before running\nthis.\n\nArgs:\n    handle: MIOpen handle (input)\n    dyDesc: Tensor descriptor for data input tensor dy (input)\n    dy: Data delta tensor dy (input)\n    xDesc: Tensor descriptor for output data tensor x (input)\n    x: Data delta tensor dx (input)\n    convDesc: Convolution layer descriptor (input)\n    dwDesc: Tensor descriptor for weight tensor dw (input)\n    dw: Weights delta tensor dw (input)\n    requestAlgoCount: Number of algorithms to return kernel times (input)\n    perfResults: Pointer to union of best algorithm for forward and backwards (output)\n    workSpace: Pointer to workspace buffer (input).\n    workSpaceSize: Size in bytes of the workspace buffer (input).\n        The buffer must be allocated on the device by the caller.\n        The size of the buffer should be determined by calling\n        miopenConvolutionBackwardWeightsGetWorkSpaceSize(), see its\n        documentation for details.\n    exhaustiveSearch: A boolean to toggle a full search of all algorithms\n        and configurations (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    returnedAlgoCount: int\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenFindConvolutionBackwardWeightsAlgorithm`, converted in order.
+unsafe fn C_miopenFindConvolutionBackwardWeightsAlgorithm(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12] =
+        unsafe { F_miopenFindConvolutionBackwardWeightsAlgorithm.args::<13>(py, args, nargs, kwnames)? };
+    Ok(miopenFindConvolutionBackwardWeightsAlgorithm(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dyDesc")?, rt::call::extract(x2, "dy")?, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "x")?, rt::call::extract(x5, "convDesc")?, rt::call::extract(x6, "dwDesc")?, rt::call::extract(x7, "dw")?, rt::call::extract(x8, "requestAlgoCount")?, &x9, rt::call::extract(x10, "workSpace")?, rt::call::extract(x11, "workSpaceSize")?, rt::call::extract(x12, "exhaustiveSearch")?)?.into_ptr())
+}
+
 fn miopenFindConvolutionBackwardWeightsAlgorithm(py: Python<'_>, handle: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, convDesc: rt::PtrArg, dwDesc: rt::PtrArg, dw: rt::PtrArgMut, requestAlgoCount: rt::CInt<i32>, perfResults: &Bound<'_, PyAny>, workSpace: rt::PtrArgMut, workSpaceSize: rt::CInt<u64>, exhaustiveSearch: bool) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenFindConvolutionBackwardWeightsAlgorithm");
     let a_handle = handle.addr();
@@ -2597,44 +2881,30 @@ fn miopenFindConvolutionBackwardWeightsAlgorithm(py: Python<'_>, handle: rt::Ptr
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dyDesc, a_dy, a_xDesc, a_x, a_convDesc, a_dwDesc, a_dw, a_requestAlgoCount, a_returnedAlgoCount, a_perfResults, a_workSpace, a_workSpaceSize, a_exhaustiveSearch) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_returnedAlgoCount)?])
 }
-/// Execute a backward weights convolution layer
-///
-/// Runs the backward weights convolution layer based on the selected algorithm. The function
-/// miopenFindConvolutionBackwardWeightsAlgorithm() must have
-/// been executed previously to determine the required memory needed for the workspace and the
-/// best convolutional algorithm.
-///
-/// The backward weights convolution is designed to accommodate both packed and non-packed tensor
-/// strides for multiple data types and dimensions across various platforms. This flexibility ensures
-/// optimal performance in handling diverse computational scenarios. To configure tensor parameters,
-/// including strides, users can utilize the APIs miopenSetTensorDescriptor() and
-/// miopenGetTensorDescriptor(). These APIs empower developers to seamlessly set and retrieve tensor
-/// information, facilitating a more intuitive and efficient workflow. The tensor strides are
-/// non-packed by default.
-///
-/// If using Group/Depthwise convolution mode, call miopenSetConvolutionGroupCount() before running
-/// this.
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     alpha: Floating point scaling factor, allocated on the host (input)
-///     dyDesc: Tensor descriptor for data tensor dy (input)
-///     dy: Data delta tensor dy (input)
-///     xDesc: Tensor descriptor for data tensor x (input)
-///     x: Data tensor x (input)
-///     convDesc: Convolution layer descriptor (input)
-///     algo: Algorithm selected (input)
-///     beta: Floating point shift factor, allocated on the host (input)
-///     dwDesc: Tensor descriptor for weight tensor dw (input)
-///     dw: Weights delta tensor dw (output)
-///     workSpace: Pointer to workspace required for the search (input)
-///     workSpaceSize: Size in bytes of the memory needed for find (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, alpha, dyDesc, dy, xDesc, x, convDesc, algo, beta, dwDesc, dw, workSpace, workSpaceSize))]
+/// `miopenConvolutionBackwardWeights` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenConvolutionBackwardWeights: rt::call::Function = rt::call::Function::new(
+    c"miopenConvolutionBackwardWeights",
+    "miopenConvolutionBackwardWeights",
+    &["handle", "alpha", "dyDesc", "dy", "xDesc", "x", "convDesc", "algo", "beta", "dwDesc", "dw", "workSpace", "workSpaceSize"],
+    rt::fastcall_entry!(C_miopenConvolutionBackwardWeights),
+    c"miopenConvolutionBackwardWeights(handle, alpha, dyDesc, dy, xDesc, x, convDesc, algo, beta, dwDesc, dw, workSpace, workSpaceSize)\n--\n\nExecute a backward weights convolution layer\n\nRuns the backward weights convolution layer based on the selected algorithm. The function\nmiopenFindConvolutionBackwardWeightsAlgorithm() must have\nbeen executed previously to determine the required memory needed for the workspace and the\nbest convolutional algorithm.\n\nThe backward weights convolution is designed to accommodate both packed and non-packed tensor\nstrides for multiple data types and dimensions across various platforms. This flexibility ensures\noptimal performance in handling diverse computational scenarios. To configure tensor parameters,\nincluding strides, users can utilize the APIs miopenSetTensorDescriptor() and\nmiopenGetTensorDescriptor(). These APIs empower developers to seamlessly set and retrieve tensor\ninformation, facilitating a more intuitive and efficient workflow. The tensor strides are\nnon-packed by default.\n\nIf using Group/Depthwise convolution mode, call miopenSetConvolutionGroupCount() before running\nthis.\n\nArgs:\n    handle: MIOpen handle (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    dyDesc: Tensor descriptor for data tensor dy (input)\n    dy: Data delta tensor dy (input)\n    xDesc: Tensor descriptor for data tensor x (input)\n    x: Data tensor x (input)\n    convDesc: Convolution layer descriptor (input)\n    algo: Algorithm selected (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    dwDesc: Tensor descriptor for weight tensor dw (input)\n    dw: Weights delta tensor dw (output)\n    workSpace: Pointer to workspace required for the search (input)\n    workSpaceSize: Size in bytes of the memory needed for find (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenConvolutionBackwardWeights`, converted in order.
+unsafe fn C_miopenConvolutionBackwardWeights(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12] =
+        unsafe { F_miopenConvolutionBackwardWeights.args::<13>(py, args, nargs, kwnames)? };
+    Ok(miopenConvolutionBackwardWeights(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "alpha")?, rt::call::extract(x2, "dyDesc")?, rt::call::extract(x3, "dy")?, rt::call::extract(x4, "xDesc")?, rt::call::extract(x5, "x")?, rt::call::extract(x6, "convDesc")?, &x7, rt::call::extract(x8, "beta")?, rt::call::extract(x9, "dwDesc")?, rt::call::extract(x10, "dw")?, rt::call::extract(x11, "workSpace")?, rt::call::extract(x12, "workSpaceSize")?)?.into_ptr())
+}
+
 fn miopenConvolutionBackwardWeights(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, convDesc: rt::PtrArg, algo: &Bound<'_, PyAny>, beta: rt::PtrArg, dwDesc: rt::PtrArg, dw: rt::PtrArgMut, workSpace: rt::PtrArgMut, workSpaceSize: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionBackwardWeights");
     let a_handle = handle.addr();
@@ -2659,26 +2929,30 @@ fn miopenConvolutionBackwardWeights(py: Python<'_>, handle: rt::PtrArg, alpha: r
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_alpha, a_dyDesc, a_dy, a_xDesc, a_x, a_convDesc, a_algo, a_beta, a_dwDesc, a_dw, a_workSpace, a_workSpaceSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Calculates the gradient with respect to the bias.
-///
-/// Compute the convolution backwards gradient with respect to the bias tensor.
-/// The scaling parameter alpha (float) and shift parameter beta (float) are only supported for
-/// alpha = 1 and beta = 0.
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     alpha: Floating point scaling factor, allocated on the host (input)
-///     dyDesc: Tensor descriptor for data input tensor dy (input)
-///     dy: Data delta tensor dy (input)
-///     beta: Floating point shift factor, allocated on the host (input)
-///     dbDesc: Tensor descriptor for input bias tensor db (input)
-///     db: Bias delta tensor db (output)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, alpha, dyDesc, dy, beta, dbDesc, db))]
+/// `miopenConvolutionBackwardBias` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenConvolutionBackwardBias: rt::call::Function = rt::call::Function::new(
+    c"miopenConvolutionBackwardBias",
+    "miopenConvolutionBackwardBias",
+    &["handle", "alpha", "dyDesc", "dy", "beta", "dbDesc", "db"],
+    rt::fastcall_entry!(C_miopenConvolutionBackwardBias),
+    c"miopenConvolutionBackwardBias(handle, alpha, dyDesc, dy, beta, dbDesc, db)\n--\n\nCalculates the gradient with respect to the bias.\n\nCompute the convolution backwards gradient with respect to the bias tensor.\nThe scaling parameter alpha (float) and shift parameter beta (float) are only supported for\nalpha = 1 and beta = 0.\n\nArgs:\n    handle: MIOpen handle (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    dyDesc: Tensor descriptor for data input tensor dy (input)\n    dy: Data delta tensor dy (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    dbDesc: Tensor descriptor for input bias tensor db (input)\n    db: Bias delta tensor db (output)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenConvolutionBackwardBias`, converted in order.
+unsafe fn C_miopenConvolutionBackwardBias(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6] =
+        unsafe { F_miopenConvolutionBackwardBias.args::<7>(py, args, nargs, kwnames)? };
+    Ok(miopenConvolutionBackwardBias(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "alpha")?, rt::call::extract(x2, "dyDesc")?, rt::call::extract(x3, "dy")?, rt::call::extract(x4, "beta")?, rt::call::extract(x5, "dbDesc")?, rt::call::extract(x6, "db")?)?.into_ptr())
+}
+
 fn miopenConvolutionBackwardBias(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, beta: rt::PtrArg, dbDesc: rt::PtrArg, db: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionBackwardBias");
     let a_handle = handle.addr();
@@ -2697,14 +2971,30 @@ fn miopenConvolutionBackwardBias(py: Python<'_>, handle: rt::PtrArg, alpha: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_alpha, a_dyDesc, a_dy, a_beta, a_dbDesc, a_db) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Creates a pooling layer descriptor
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     poolDesc: miopenPoolingDescriptor
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `miopenCreatePoolingDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenCreatePoolingDescriptor: rt::call::Function = rt::call::Function::new(
+    c"miopenCreatePoolingDescriptor",
+    "miopenCreatePoolingDescriptor",
+    &[],
+    rt::fastcall_entry!(C_miopenCreatePoolingDescriptor),
+    c"miopenCreatePoolingDescriptor()\n--\n\nCreates a pooling layer descriptor\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    poolDesc: miopenPoolingDescriptor\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenCreatePoolingDescriptor`, converted in order.
+unsafe fn C_miopenCreatePoolingDescriptor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_miopenCreatePoolingDescriptor.args::<0>(py, args, nargs, kwnames)? };
+    Ok(miopenCreatePoolingDescriptor(py)?.into_ptr())
+}
+
 fn miopenCreatePoolingDescriptor(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreatePoolingDescriptor");
     let mut o_poolDesc: usize = Default::default();
@@ -2718,19 +3008,30 @@ fn miopenCreatePoolingDescriptor(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_poolDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 46, o_poolDesc, None)?])
 }
-/// Set index data type for pooling layer. The default indexing type is uint8_t.
-/// Users can set the index type to any of the miopenIndexType_t sizes; 8, 16, 32, or 64 bit
-/// unsigned integers.
-///
-/// Args:
-///     poolDesc: Pointer to a pooling layer descriptor (input)
-///     index_type: Index type (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (poolDesc, index_type))]
+/// `miopenSetPoolingIndexType` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenSetPoolingIndexType: rt::call::Function = rt::call::Function::new(
+    c"miopenSetPoolingIndexType",
+    "miopenSetPoolingIndexType",
+    &["poolDesc", "index_type"],
+    rt::fastcall_entry!(C_miopenSetPoolingIndexType),
+    c"miopenSetPoolingIndexType(poolDesc, index_type)\n--\n\nSet index data type for pooling layer. The default indexing type is uint8_t.\nUsers can set the index type to any of the miopenIndexType_t sizes; 8, 16, 32, or 64 bit\nunsigned integers.\n\nArgs:\n    poolDesc: Pointer to a pooling layer descriptor (input)\n    index_type: Index type (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenSetPoolingIndexType`, converted in order.
+unsafe fn C_miopenSetPoolingIndexType(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_miopenSetPoolingIndexType.args::<2>(py, args, nargs, kwnames)? };
+    Ok(miopenSetPoolingIndexType(py, rt::call::extract(x0, "poolDesc")?, &x1)?.into_ptr())
+}
+
 fn miopenSetPoolingIndexType(py: Python<'_>, poolDesc: rt::PtrArg, index_type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetPoolingIndexType");
     let a_poolDesc = poolDesc.addr();
@@ -2744,18 +3045,30 @@ fn miopenSetPoolingIndexType(py: Python<'_>, poolDesc: rt::PtrArg, index_type: &
     let __r = py.allow_threads(move || unsafe { __f(a_poolDesc, a_index_type) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Get the index data type for pooling layer. The index type to any of the
-/// miopenIndexType_t sizes; 8, 16, 32, or 64 bit unsigned integers.
-///
-/// Args:
-///     poolDesc: Pointer to a pooling layer descriptor (input)
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     index_type: miopenIndexType_t
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (poolDesc))]
+/// `miopenGetPoolingIndexType` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenGetPoolingIndexType: rt::call::Function = rt::call::Function::new(
+    c"miopenGetPoolingIndexType",
+    "miopenGetPoolingIndexType",
+    &["poolDesc"],
+    rt::fastcall_entry!(C_miopenGetPoolingIndexType),
+    c"miopenGetPoolingIndexType(poolDesc)\n--\n\nGet the index data type for pooling layer. The index type to any of the\nmiopenIndexType_t sizes; 8, 16, 32, or 64 bit unsigned integers.\n\nArgs:\n    poolDesc: Pointer to a pooling layer descriptor (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    index_type: miopenIndexType_t\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenGetPoolingIndexType`, converted in order.
+unsafe fn C_miopenGetPoolingIndexType(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_miopenGetPoolingIndexType.args::<1>(py, args, nargs, kwnames)? };
+    Ok(miopenGetPoolingIndexType(py, rt::call::extract(x0, "poolDesc")?)?.into_ptr())
+}
+
 fn miopenGetPoolingIndexType(py: Python<'_>, poolDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetPoolingIndexType");
     let a_poolDesc = poolDesc.addr();
@@ -2770,18 +3083,30 @@ fn miopenGetPoolingIndexType(py: Python<'_>, poolDesc: rt::PtrArg) -> PyResult<P
     let __r = py.allow_threads(move || unsafe { __f(a_poolDesc, a_index_type) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.enum_member(py, 3, o_index_type as i64)?])
 }
-/// Set workspace index mode for pooling layer. The default mode is
-/// miopenPoolingWorkSpaceIndexMask.
-///
-/// Args:
-///     poolDesc: Pointer to a pooling layer descriptor (input/output)
-///     workspace_index: Workspace index mode (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (poolDesc, workspace_index))]
+/// `miopenSetPoolingWorkSpaceIndexMode` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenSetPoolingWorkSpaceIndexMode: rt::call::Function = rt::call::Function::new(
+    c"miopenSetPoolingWorkSpaceIndexMode",
+    "miopenSetPoolingWorkSpaceIndexMode",
+    &["poolDesc", "workspace_index"],
+    rt::fastcall_entry!(C_miopenSetPoolingWorkSpaceIndexMode),
+    c"miopenSetPoolingWorkSpaceIndexMode(poolDesc, workspace_index)\n--\n\nSet workspace index mode for pooling layer. The default mode is\nmiopenPoolingWorkSpaceIndexMask.\n\nArgs:\n    poolDesc: Pointer to a pooling layer descriptor (input/output)\n    workspace_index: Workspace index mode (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenSetPoolingWorkSpaceIndexMode`, converted in order.
+unsafe fn C_miopenSetPoolingWorkSpaceIndexMode(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_miopenSetPoolingWorkSpaceIndexMode.args::<2>(py, args, nargs, kwnames)? };
+    Ok(miopenSetPoolingWorkSpaceIndexMode(py, rt::call::extract(x0, "poolDesc")?, &x1)?.into_ptr())
+}
+
 fn miopenSetPoolingWorkSpaceIndexMode(py: Python<'_>, poolDesc: rt::PtrArg, workspace_index: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetPoolingWorkSpaceIndexMode");
     let a_poolDesc = poolDesc.addr();
@@ -2795,17 +3120,30 @@ fn miopenSetPoolingWorkSpaceIndexMode(py: Python<'_>, poolDesc: rt::PtrArg, work
     let __r = py.allow_threads(move || unsafe { __f(a_poolDesc, a_workspace_index) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Get workspace index mode for pooling layer.
-///
-/// Args:
-///     poolDesc: Pointer to a pooling layer descriptor (input)
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     workspace_index: miopenPoolingWorkspaceIndexMode_t
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (poolDesc))]
+/// `miopenGetPoolingWorkSpaceIndexMode` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenGetPoolingWorkSpaceIndexMode: rt::call::Function = rt::call::Function::new(
+    c"miopenGetPoolingWorkSpaceIndexMode",
+    "miopenGetPoolingWorkSpaceIndexMode",
+    &["poolDesc"],
+    rt::fastcall_entry!(C_miopenGetPoolingWorkSpaceIndexMode),
+    c"miopenGetPoolingWorkSpaceIndexMode(poolDesc)\n--\n\nGet workspace index mode for pooling layer.\n\nArgs:\n    poolDesc: Pointer to a pooling layer descriptor (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    workspace_index: miopenPoolingWorkspaceIndexMode_t\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenGetPoolingWorkSpaceIndexMode`, converted in order.
+unsafe fn C_miopenGetPoolingWorkSpaceIndexMode(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_miopenGetPoolingWorkSpaceIndexMode.args::<1>(py, args, nargs, kwnames)? };
+    Ok(miopenGetPoolingWorkSpaceIndexMode(py, rt::call::extract(x0, "poolDesc")?)?.into_ptr())
+}
+
 fn miopenGetPoolingWorkSpaceIndexMode(py: Python<'_>, poolDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetPoolingWorkSpaceIndexMode");
     let a_poolDesc = poolDesc.addr();
@@ -2820,25 +3158,30 @@ fn miopenGetPoolingWorkSpaceIndexMode(py: Python<'_>, poolDesc: rt::PtrArg) -> P
     let __r = py.allow_threads(move || unsafe { __f(a_poolDesc, a_workspace_index) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.enum_member(py, 8, o_workspace_index as i64)?])
 }
-/// Sets a 2-D pooling layer descriptor details.
-///
-/// Sets the window shape, padding, and stride for a previously created 2-D pooling descriptor.
-///
-/// Args:
-///     poolDesc: Pointer to a pooling layer descriptor (output)
-///     mode: Pooling mode enum (input)
-///     windowHeight: Input window height dimension (input)
-///     windowWidth: Input window width dimension (input)
-///     pad_h: Number of elements to pad height (input)
-///     pad_w: Number of elements to pad width (input)
-///     stride_h: Vertical stride (input)
-///     stride_w: Horizontal stride (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (poolDesc, mode, windowHeight, windowWidth, pad_h, pad_w, stride_h, stride_w))]
+/// `miopenSet2dPoolingDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenSet2dPoolingDescriptor: rt::call::Function = rt::call::Function::new(
+    c"miopenSet2dPoolingDescriptor",
+    "miopenSet2dPoolingDescriptor",
+    &["poolDesc", "mode", "windowHeight", "windowWidth", "pad_h", "pad_w", "stride_h", "stride_w"],
+    rt::fastcall_entry!(C_miopenSet2dPoolingDescriptor),
+    c"miopenSet2dPoolingDescriptor(poolDesc, mode, windowHeight, windowWidth, pad_h, pad_w, stride_h, stride_w)\n--\n\nSets a 2-D pooling layer descriptor details.\n\nSets the window shape, padding, and stride for a previously created 2-D pooling descriptor.\n\nArgs:\n    poolDesc: Pointer to a pooling layer descriptor (output)\n    mode: Pooling mode enum (input)\n    windowHeight: Input window height dimension (input)\n    windowWidth: Input window width dimension (input)\n    pad_h: Number of elements to pad height (input)\n    pad_w: Number of elements to pad width (input)\n    stride_h: Vertical stride (input)\n    stride_w: Horizontal stride (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenSet2dPoolingDescriptor`, converted in order.
+unsafe fn C_miopenSet2dPoolingDescriptor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7] =
+        unsafe { F_miopenSet2dPoolingDescriptor.args::<8>(py, args, nargs, kwnames)? };
+    Ok(miopenSet2dPoolingDescriptor(py, rt::call::extract(x0, "poolDesc")?, &x1, rt::call::extract(x2, "windowHeight")?, rt::call::extract(x3, "windowWidth")?, rt::call::extract(x4, "pad_h")?, rt::call::extract(x5, "pad_w")?, rt::call::extract(x6, "stride_h")?, rt::call::extract(x7, "stride_w")?)?.into_ptr())
+}
+
 fn miopenSet2dPoolingDescriptor(py: Python<'_>, poolDesc: rt::PtrArg, mode: &Bound<'_, PyAny>, windowHeight: rt::CInt<i32>, windowWidth: rt::CInt<i32>, pad_h: rt::CInt<i32>, pad_w: rt::CInt<i32>, stride_h: rt::CInt<i32>, stride_w: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSet2dPoolingDescriptor");
     let a_poolDesc = poolDesc.addr();
@@ -2858,25 +3201,30 @@ fn miopenSet2dPoolingDescriptor(py: Python<'_>, poolDesc: rt::PtrArg, mode: &Bou
     let __r = py.allow_threads(move || unsafe { __f(a_poolDesc, a_mode, a_windowHeight, a_windowWidth, a_pad_h, a_pad_w, a_stride_h, a_stride_w) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Gets a 2-D pooling layer descriptor details
-///
-/// Gets the window shape, padding, and stride for a previously created 2-D pooling descriptor.
-///
-/// Args:
-///     poolDesc: Pointer to a pooling layer descriptor (input)
-///
-/// Returns: a tuple of 8 item(s):
-///     miopenStatus_t: status
-///     mode: miopenPoolingMode_t
-///     windowHeight: int
-///     windowWidth: int
-///     pad_h: int
-///     pad_w: int
-///     stride_h: int
-///     stride_w: int
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (poolDesc))]
+/// `miopenGet2dPoolingDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenGet2dPoolingDescriptor: rt::call::Function = rt::call::Function::new(
+    c"miopenGet2dPoolingDescriptor",
+    "miopenGet2dPoolingDescriptor",
+    &["poolDesc"],
+    rt::fastcall_entry!(C_miopenGet2dPoolingDescriptor),
+    c"miopenGet2dPoolingDescriptor(poolDesc)\n--\n\nGets a 2-D pooling layer descriptor details\n\nGets the window shape, padding, and stride for a previously created 2-D pooling descriptor.\n\nArgs:\n    poolDesc: Pointer to a pooling layer descriptor (input)\n\nReturns: a tuple of 8 item(s):\n    miopenStatus_t: status\n    mode: miopenPoolingMode_t\n    windowHeight: int\n    windowWidth: int\n    pad_h: int\n    pad_w: int\n    stride_h: int\n    stride_w: int\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenGet2dPoolingDescriptor`, converted in order.
+unsafe fn C_miopenGet2dPoolingDescriptor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_miopenGet2dPoolingDescriptor.args::<1>(py, args, nargs, kwnames)? };
+    Ok(miopenGet2dPoolingDescriptor(py, rt::call::extract(x0, "poolDesc")?)?.into_ptr())
+}
+
 fn miopenGet2dPoolingDescriptor(py: Python<'_>, poolDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGet2dPoolingDescriptor");
     let a_poolDesc = poolDesc.addr();
@@ -2903,25 +3251,30 @@ fn miopenGet2dPoolingDescriptor(py: Python<'_>, poolDesc: rt::PtrArg) -> PyResul
     let __r = py.allow_threads(move || unsafe { __f(a_poolDesc, a_mode, a_windowHeight, a_windowWidth, a_pad_h, a_pad_w, a_stride_h, a_stride_w) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.enum_member(py, 7, o_mode as i64)?, rt::obj(py, o_windowHeight)?, rt::obj(py, o_windowWidth)?, rt::obj(py, o_pad_h)?, rt::obj(py, o_pad_w)?, rt::obj(py, o_stride_h)?, rt::obj(py, o_stride_w)?])
 }
-/// Gets the shape of the output tensor for 2-D pooling
-///
-/// Retrieve the tensor dimensions for the forward 2-D pooling. This call is required for
-/// the forward if the output dimensions are different than the input tensor
-/// dimensions.
-///
-/// Args:
-///     poolDesc: Pointer to a pooling layer descriptor (input)
-///     tensorDesc: Input tensor descriptor (input)
-///
-/// Returns: a tuple of 5 item(s):
-///     miopenStatus_t: status
-///     n: int
-///     c: int
-///     h: int
-///     w: int
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (poolDesc, tensorDesc))]
+/// `miopenGetPoolingForwardOutputDim` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenGetPoolingForwardOutputDim: rt::call::Function = rt::call::Function::new(
+    c"miopenGetPoolingForwardOutputDim",
+    "miopenGetPoolingForwardOutputDim",
+    &["poolDesc", "tensorDesc"],
+    rt::fastcall_entry!(C_miopenGetPoolingForwardOutputDim),
+    c"miopenGetPoolingForwardOutputDim(poolDesc, tensorDesc)\n--\n\nGets the shape of the output tensor for 2-D pooling\n\nRetrieve the tensor dimensions for the forward 2-D pooling. This call is required for\nthe forward if the output dimensions are different than the input tensor\ndimensions.\n\nArgs:\n    poolDesc: Pointer to a pooling layer descriptor (input)\n    tensorDesc: Input tensor descriptor (input)\n\nReturns: a tuple of 5 item(s):\n    miopenStatus_t: status\n    n: int\n    c: int\n    h: int\n    w: int\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenGetPoolingForwardOutputDim`, converted in order.
+unsafe fn C_miopenGetPoolingForwardOutputDim(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_miopenGetPoolingForwardOutputDim.args::<2>(py, args, nargs, kwnames)? };
+    Ok(miopenGetPoolingForwardOutputDim(py, rt::call::extract(x0, "poolDesc")?, rt::call::extract(x1, "tensorDesc")?)?.into_ptr())
+}
+
 fn miopenGetPoolingForwardOutputDim(py: Python<'_>, poolDesc: rt::PtrArg, tensorDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetPoolingForwardOutputDim");
     let a_poolDesc = poolDesc.addr();
@@ -2943,26 +3296,30 @@ fn miopenGetPoolingForwardOutputDim(py: Python<'_>, poolDesc: rt::PtrArg, tensor
     let __r = py.allow_threads(move || unsafe { __f(a_poolDesc, a_tensorDesc, a_n, a_c, a_h, a_w) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_n)?, rt::obj(py, o_c)?, rt::obj(py, o_h)?, rt::obj(py, o_w)?])
 }
-/// Set details of a N-D pooling layer descriptor
-///
-/// Set the window shape, padding, and stride for a previously created N-D pooling descriptor.
-///
-/// Args:
-///     poolDesc: Pointer to a pooling layer descriptor (input/output)
-///     mode: Pooling mode enum (input)
-///     nbDims: Dimension of the pooling (input)
-///     windowDimA: Array of input window dimensions with length equal to or larger than
-///         dimsRequested (input)
-///     padA: Array of number of elements to padding with length equal to or larger than
-///         dimsRequested (input)
-///     stridesA: Array of stride parameter with length equal to or larger than dimsRequested
-///         (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (poolDesc, mode, nbDims, windowDimA, padA, stridesA))]
+/// `miopenSetNdPoolingDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenSetNdPoolingDescriptor: rt::call::Function = rt::call::Function::new(
+    c"miopenSetNdPoolingDescriptor",
+    "miopenSetNdPoolingDescriptor",
+    &["poolDesc", "mode", "nbDims", "windowDimA", "padA", "stridesA"],
+    rt::fastcall_entry!(C_miopenSetNdPoolingDescriptor),
+    c"miopenSetNdPoolingDescriptor(poolDesc, mode, nbDims, windowDimA, padA, stridesA)\n--\n\nSet details of a N-D pooling layer descriptor\n\nSet the window shape, padding, and stride for a previously created N-D pooling descriptor.\n\nArgs:\n    poolDesc: Pointer to a pooling layer descriptor (input/output)\n    mode: Pooling mode enum (input)\n    nbDims: Dimension of the pooling (input)\n    windowDimA: Array of input window dimensions with length equal to or larger than\n        dimsRequested (input)\n    padA: Array of number of elements to padding with length equal to or larger than\n        dimsRequested (input)\n    stridesA: Array of stride parameter with length equal to or larger than dimsRequested\n        (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenSetNdPoolingDescriptor`, converted in order.
+unsafe fn C_miopenSetNdPoolingDescriptor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5] =
+        unsafe { F_miopenSetNdPoolingDescriptor.args::<6>(py, args, nargs, kwnames)? };
+    Ok(miopenSetNdPoolingDescriptor(py, rt::call::extract(x0, "poolDesc")?, &x1, rt::call::extract(x2, "nbDims")?, &x3, &x4, &x5)?.into_ptr())
+}
+
 fn miopenSetNdPoolingDescriptor(py: Python<'_>, poolDesc: rt::PtrArg, mode: &Bound<'_, PyAny>, nbDims: rt::CInt<i32>, windowDimA: &Bound<'_, PyAny>, padA: &Bound<'_, PyAny>, stridesA: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetNdPoolingDescriptor");
     let a_poolDesc = poolDesc.addr();
@@ -2983,24 +3340,30 @@ fn miopenSetNdPoolingDescriptor(py: Python<'_>, poolDesc: rt::PtrArg, mode: &Bou
     let __r = py.allow_threads(move || unsafe { __f(a_poolDesc, a_mode, a_nbDims, a_windowDimA, a_padA, a_stridesA) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Get details of a N-D pooling layer descriptor
-///
-/// Get the window shape, padding, and stride for a previously created N-D pooling descriptor.
-///
-/// Args:
-///     poolDesc: Pointer to a pooling layer descriptor (input)
-///     nbDimsRequested: Dimension of the expected pooling descriptor (input)
-///
-/// Returns: a tuple of 6 item(s):
-///     miopenStatus_t: status
-///     mode: miopenPoolingMode_t
-///     nbDims: int
-///     windowDimA: int
-///     padA: int
-///     stridesA: int
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (poolDesc, nbDimsRequested))]
+/// `miopenGetNdPoolingDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenGetNdPoolingDescriptor: rt::call::Function = rt::call::Function::new(
+    c"miopenGetNdPoolingDescriptor",
+    "miopenGetNdPoolingDescriptor",
+    &["poolDesc", "nbDimsRequested"],
+    rt::fastcall_entry!(C_miopenGetNdPoolingDescriptor),
+    c"miopenGetNdPoolingDescriptor(poolDesc, nbDimsRequested)\n--\n\nGet details of a N-D pooling layer descriptor\n\nGet the window shape, padding, and stride for a previously created N-D pooling descriptor.\n\nArgs:\n    poolDesc: Pointer to a pooling layer descriptor (input)\n    nbDimsRequested: Dimension of the expected pooling descriptor (input)\n\nReturns: a tuple of 6 item(s):\n    miopenStatus_t: status\n    mode: miopenPoolingMode_t\n    nbDims: int\n    windowDimA: int\n    padA: int\n    stridesA: int\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenGetNdPoolingDescriptor`, converted in order.
+unsafe fn C_miopenGetNdPoolingDescriptor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_miopenGetNdPoolingDescriptor.args::<2>(py, args, nargs, kwnames)? };
+    Ok(miopenGetNdPoolingDescriptor(py, rt::call::extract(x0, "poolDesc")?, rt::call::extract(x1, "nbDimsRequested")?)?.into_ptr())
+}
+
 fn miopenGetNdPoolingDescriptor(py: Python<'_>, poolDesc: rt::PtrArg, nbDimsRequested: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetNdPoolingDescriptor");
     let a_poolDesc = poolDesc.addr();
@@ -3024,23 +3387,30 @@ fn miopenGetNdPoolingDescriptor(py: Python<'_>, poolDesc: rt::PtrArg, nbDimsRequ
     let __r = py.allow_threads(move || unsafe { __f(a_poolDesc, a_nbDimsRequested, a_mode, a_nbDims, a_windowDimA, a_padA, a_stridesA) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.enum_member(py, 7, o_mode as i64)?, rt::obj(py, o_nbDims)?, rt::obj(py, o_windowDimA)?, rt::obj(py, o_padA)?, rt::obj(py, o_stridesA)?])
 }
-/// Gets the shape of the output tensor for N-D pooling
-///
-/// Retrieve the tensor dimensions for the forward N-D pooling. This call is required for
-/// the forward if the output dimensions are different than the input tensor
-/// dimensions.
-///
-/// Args:
-///     poolDesc: Pointer to a pooling layer descriptor (input)
-///     tensorDesc: Input tensor descriptor (input)
-///     dims: Dimension of the pooling (input)
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     tensorDimArr: int
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (poolDesc, tensorDesc, dims))]
+/// `miopenGetPoolingNdForwardOutputDim` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenGetPoolingNdForwardOutputDim: rt::call::Function = rt::call::Function::new(
+    c"miopenGetPoolingNdForwardOutputDim",
+    "miopenGetPoolingNdForwardOutputDim",
+    &["poolDesc", "tensorDesc", "dims"],
+    rt::fastcall_entry!(C_miopenGetPoolingNdForwardOutputDim),
+    c"miopenGetPoolingNdForwardOutputDim(poolDesc, tensorDesc, dims)\n--\n\nGets the shape of the output tensor for N-D pooling\n\nRetrieve the tensor dimensions for the forward N-D pooling. This call is required for\nthe forward if the output dimensions are different than the input tensor\ndimensions.\n\nArgs:\n    poolDesc: Pointer to a pooling layer descriptor (input)\n    tensorDesc: Input tensor descriptor (input)\n    dims: Dimension of the pooling (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    tensorDimArr: int\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenGetPoolingNdForwardOutputDim`, converted in order.
+unsafe fn C_miopenGetPoolingNdForwardOutputDim(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_miopenGetPoolingNdForwardOutputDim.args::<3>(py, args, nargs, kwnames)? };
+    Ok(miopenGetPoolingNdForwardOutputDim(py, rt::call::extract(x0, "poolDesc")?, rt::call::extract(x1, "tensorDesc")?, rt::call::extract(x2, "dims")?)?.into_ptr())
+}
+
 fn miopenGetPoolingNdForwardOutputDim(py: Python<'_>, poolDesc: rt::PtrArg, tensorDesc: rt::PtrArg, dims: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetPoolingNdForwardOutputDim");
     let a_poolDesc = poolDesc.addr();
@@ -3057,23 +3427,30 @@ fn miopenGetPoolingNdForwardOutputDim(py: Python<'_>, poolDesc: rt::PtrArg, tens
     let __r = py.allow_threads(move || unsafe { __f(a_poolDesc, a_tensorDesc, a_dims, a_tensorDimArr) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_tensorDimArr)?])
 }
-/// Get the amount of GPU memory required for pooling
-///
-/// Retrieves the amount of workspace in bytes require for pooling. This call is required to
-/// determine the amount of GPU memory needed for the backwards pooling algorithms. For max-
-/// pooling, an assumption is that index data type is uint8_t, therefore the returned
-/// workspace size will be based on this assumption even if the user sets the index type with
-/// miopenSetPoolingIndexType().
-///
-/// Args:
-///     yDesc: Descriptor for pooling layer (input)
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     workSpaceSize: int
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (yDesc))]
+/// `miopenPoolingGetWorkSpaceSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenPoolingGetWorkSpaceSize: rt::call::Function = rt::call::Function::new(
+    c"miopenPoolingGetWorkSpaceSize",
+    "miopenPoolingGetWorkSpaceSize",
+    &["yDesc"],
+    rt::fastcall_entry!(C_miopenPoolingGetWorkSpaceSize),
+    c"miopenPoolingGetWorkSpaceSize(yDesc)\n--\n\nGet the amount of GPU memory required for pooling\n\nRetrieves the amount of workspace in bytes require for pooling. This call is required to\ndetermine the amount of GPU memory needed for the backwards pooling algorithms. For max-\npooling, an assumption is that index data type is uint8_t, therefore the returned\nworkspace size will be based on this assumption even if the user sets the index type with\nmiopenSetPoolingIndexType().\n\nArgs:\n    yDesc: Descriptor for pooling layer (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    workSpaceSize: int\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenPoolingGetWorkSpaceSize`, converted in order.
+unsafe fn C_miopenPoolingGetWorkSpaceSize(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_miopenPoolingGetWorkSpaceSize.args::<1>(py, args, nargs, kwnames)? };
+    Ok(miopenPoolingGetWorkSpaceSize(py, rt::call::extract(x0, "yDesc")?)?.into_ptr())
+}
+
 fn miopenPoolingGetWorkSpaceSize(py: Python<'_>, yDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenPoolingGetWorkSpaceSize");
     let a_yDesc = yDesc.addr();
@@ -3088,23 +3465,30 @@ fn miopenPoolingGetWorkSpaceSize(py: Python<'_>, yDesc: rt::PtrArg) -> PyResult<
     let __r = py.allow_threads(move || unsafe { __f(a_yDesc, a_workSpaceSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSpaceSize)?])
 }
-/// Get the amount of GPU memory required for pooling
-///
-/// Retrieves the amount of workspace in bytes require for pooling. This call is required to
-/// determine the amount of GPU memory needed for the backwards pooling algorithms. For max-
-/// pooling, there is no assumption on index data type. As the user can set the index datatype
-/// size using miopenSetPoolingIndexType().
-///
-/// Args:
-///     poolDesc: Pointer to a pooling layer descriptor (input)
-///     yDesc: Descriptor for pooling layer (input)
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     workSpaceSize: int
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (poolDesc, yDesc))]
+/// `miopenPoolingGetWorkSpaceSizeV2` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenPoolingGetWorkSpaceSizeV2: rt::call::Function = rt::call::Function::new(
+    c"miopenPoolingGetWorkSpaceSizeV2",
+    "miopenPoolingGetWorkSpaceSizeV2",
+    &["poolDesc", "yDesc"],
+    rt::fastcall_entry!(C_miopenPoolingGetWorkSpaceSizeV2),
+    c"miopenPoolingGetWorkSpaceSizeV2(poolDesc, yDesc)\n--\n\nGet the amount of GPU memory required for pooling\n\nRetrieves the amount of workspace in bytes require for pooling. This call is required to\ndetermine the amount of GPU memory needed for the backwards pooling algorithms. For max-\npooling, there is no assumption on index data type. As the user can set the index datatype\nsize using miopenSetPoolingIndexType().\n\nArgs:\n    poolDesc: Pointer to a pooling layer descriptor (input)\n    yDesc: Descriptor for pooling layer (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    workSpaceSize: int\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenPoolingGetWorkSpaceSizeV2`, converted in order.
+unsafe fn C_miopenPoolingGetWorkSpaceSizeV2(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_miopenPoolingGetWorkSpaceSizeV2.args::<2>(py, args, nargs, kwnames)? };
+    Ok(miopenPoolingGetWorkSpaceSizeV2(py, rt::call::extract(x0, "poolDesc")?, rt::call::extract(x1, "yDesc")?)?.into_ptr())
+}
+
 fn miopenPoolingGetWorkSpaceSizeV2(py: Python<'_>, poolDesc: rt::PtrArg, yDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenPoolingGetWorkSpaceSizeV2");
     let a_poolDesc = poolDesc.addr();
@@ -3120,31 +3504,30 @@ fn miopenPoolingGetWorkSpaceSizeV2(py: Python<'_>, poolDesc: rt::PtrArg, yDesc: 
     let __r = py.allow_threads(move || unsafe { __f(a_poolDesc, a_yDesc, a_workSpaceSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSpaceSize)?])
 }
-/// Execute a forward pooling layer
-///
-/// Runs forward pooling. miopenGetPoolingForwardOutputDim() should be called before
-/// miopenPoolingForward().
-/// If the parameter do_backward == 0, then set workSpace = nullptr and workSpaceSize = 0. However,
-/// for back-propagation do_backwards must be set to 1 in miopenPoolingForward().
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     poolDesc: Descriptor for pooling layer (input)
-///     alpha: Floating point scaling factor, allocated on the host (input)
-///     xDesc: Tensor descriptor for data input tensor x (input)
-///     x: Data tensor x (input)
-///     beta: Floating point shift factor, allocated on the host (input)
-///     yDesc: Tensor descriptor for output data tensor y (input)
-///     y: Data tensor y (output)
-///     do_backward: Boolean to toggle save data in workspace for backwards pass (input)
-///     workSpace: Pointer user allocated memory (input)
-///     workSpaceSize: Size in bytes of the memory needed (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, poolDesc, alpha, xDesc, x, beta, yDesc, y, do_backward, workSpace, workSpaceSize))]
+/// `miopenPoolingForward` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenPoolingForward: rt::call::Function = rt::call::Function::new(
+    c"miopenPoolingForward",
+    "miopenPoolingForward",
+    &["handle", "poolDesc", "alpha", "xDesc", "x", "beta", "yDesc", "y", "do_backward", "workSpace", "workSpaceSize"],
+    rt::fastcall_entry!(C_miopenPoolingForward),
+    c"miopenPoolingForward(handle, poolDesc, alpha, xDesc, x, beta, yDesc, y, do_backward, workSpace, workSpaceSize)\n--\n\nExecute a forward pooling layer\n\nRuns forward pooling. miopenGetPoolingForwardOutputDim() should be called before\nmiopenPoolingForward().\nIf the parameter do_backward == 0, then set workSpace = nullptr and workSpaceSize = 0. However,\nfor back-propagation do_backwards must be set to 1 in miopenPoolingForward().\n\nArgs:\n    handle: MIOpen handle (input)\n    poolDesc: Descriptor for pooling layer (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Data tensor y (output)\n    do_backward: Boolean to toggle save data in workspace for backwards pass (input)\n    workSpace: Pointer user allocated memory (input)\n    workSpaceSize: Size in bytes of the memory needed (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenPoolingForward`, converted in order.
+unsafe fn C_miopenPoolingForward(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10] =
+        unsafe { F_miopenPoolingForward.args::<11>(py, args, nargs, kwnames)? };
+    Ok(miopenPoolingForward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "poolDesc")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "x")?, rt::call::extract(x5, "beta")?, rt::call::extract(x6, "yDesc")?, rt::call::extract(x7, "y")?, rt::call::extract(x8, "do_backward")?, rt::call::extract(x9, "workSpace")?, rt::call::extract(x10, "workSpaceSize")?)?.into_ptr())
+}
+
 fn miopenPoolingForward(py: Python<'_>, handle: rt::PtrArg, poolDesc: rt::PtrArg, alpha: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, beta: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut, do_backward: bool, workSpace: rt::PtrArgMut, workSpaceSize: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenPoolingForward");
     let a_handle = handle.addr();
@@ -3167,31 +3550,30 @@ fn miopenPoolingForward(py: Python<'_>, handle: rt::PtrArg, poolDesc: rt::PtrArg
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_poolDesc, a_alpha, a_xDesc, a_x, a_beta, a_yDesc, a_y, a_do_backward, a_workSpace, a_workSpaceSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Execute a backward pooling layer
-///
-/// Runs backward pooling. miopenPoolingGetWorkSpaceSize() must be called before
-/// miopenPoolingBackward() to determine the amount of workSpace to be allocated.
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     poolDesc: Descriptor for pooling layer (input)
-///     alpha: Floating point scaling factor, allocated on the host (input)
-///     yDesc: Tensor descriptor for output data tensor y (input)
-///     y: Data tensor y (input)
-///     dyDesc: Tensor descriptor for data input tensor dy (input)
-///     dy: Data delta tensor dy (input)
-///     xDesc: Tensor descriptor for output data tensor x (input)
-///     x: Data tensor x (output)
-///     beta: Floating point shift factor, allocated on the host (input)
-///     dxDesc: Tensor descriptor for tensor dx (input)
-///     dx: Weights delta tensor dx (output)
-///     workSpace: Pointer to user allocated workspace (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, poolDesc, alpha, yDesc, y, dyDesc, dy, xDesc, x, beta, dxDesc, dx, workSpace))]
+/// `miopenPoolingBackward` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenPoolingBackward: rt::call::Function = rt::call::Function::new(
+    c"miopenPoolingBackward",
+    "miopenPoolingBackward",
+    &["handle", "poolDesc", "alpha", "yDesc", "y", "dyDesc", "dy", "xDesc", "x", "beta", "dxDesc", "dx", "workSpace"],
+    rt::fastcall_entry!(C_miopenPoolingBackward),
+    c"miopenPoolingBackward(handle, poolDesc, alpha, yDesc, y, dyDesc, dy, xDesc, x, beta, dxDesc, dx, workSpace)\n--\n\nExecute a backward pooling layer\n\nRuns backward pooling. miopenPoolingGetWorkSpaceSize() must be called before\nmiopenPoolingBackward() to determine the amount of workSpace to be allocated.\n\nArgs:\n    handle: MIOpen handle (input)\n    poolDesc: Descriptor for pooling layer (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Data tensor y (input)\n    dyDesc: Tensor descriptor for data input tensor dy (input)\n    dy: Data delta tensor dy (input)\n    xDesc: Tensor descriptor for output data tensor x (input)\n    x: Data tensor x (output)\n    beta: Floating point shift factor, allocated on the host (input)\n    dxDesc: Tensor descriptor for tensor dx (input)\n    dx: Weights delta tensor dx (output)\n    workSpace: Pointer to user allocated workspace (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenPoolingBackward`, converted in order.
+unsafe fn C_miopenPoolingBackward(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12] =
+        unsafe { F_miopenPoolingBackward.args::<13>(py, args, nargs, kwnames)? };
+    Ok(miopenPoolingBackward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "poolDesc")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "yDesc")?, rt::call::extract(x4, "y")?, rt::call::extract(x5, "dyDesc")?, rt::call::extract(x6, "dy")?, rt::call::extract(x7, "xDesc")?, rt::call::extract(x8, "x")?, rt::call::extract(x9, "beta")?, rt::call::extract(x10, "dxDesc")?, rt::call::extract(x11, "dx")?, rt::call::extract(x12, "workSpace")?)?.into_ptr())
+}
+
 fn miopenPoolingBackward(py: Python<'_>, handle: rt::PtrArg, poolDesc: rt::PtrArg, alpha: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, beta: rt::PtrArg, dxDesc: rt::PtrArg, dx: rt::PtrArgMut, workSpace: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenPoolingBackward");
     let a_handle = handle.addr();
@@ -3216,16 +3598,30 @@ fn miopenPoolingBackward(py: Python<'_>, handle: rt::PtrArg, poolDesc: rt::PtrAr
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_poolDesc, a_alpha, a_yDesc, a_y, a_dyDesc, a_dy, a_xDesc, a_x, a_beta, a_dxDesc, a_dx, a_workSpace) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Destroys the pooling descriptor object
-///
-/// Args:
-///     poolDesc: Pooling tensor descriptor type (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (poolDesc))]
+/// `miopenDestroyPoolingDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenDestroyPoolingDescriptor: rt::call::Function = rt::call::Function::new(
+    c"miopenDestroyPoolingDescriptor",
+    "miopenDestroyPoolingDescriptor",
+    &["poolDesc"],
+    rt::fastcall_entry!(C_miopenDestroyPoolingDescriptor),
+    c"miopenDestroyPoolingDescriptor(poolDesc)\n--\n\nDestroys the pooling descriptor object\n\nArgs:\n    poolDesc: Pooling tensor descriptor type (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenDestroyPoolingDescriptor`, converted in order.
+unsafe fn C_miopenDestroyPoolingDescriptor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_miopenDestroyPoolingDescriptor.args::<1>(py, args, nargs, kwnames)? };
+    Ok(miopenDestroyPoolingDescriptor(py, rt::call::extract(x0, "poolDesc")?)?.into_ptr())
+}
+
 fn miopenDestroyPoolingDescriptor(py: Python<'_>, poolDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDestroyPoolingDescriptor");
     let a_poolDesc = poolDesc.addr();
@@ -3238,14 +3634,30 @@ fn miopenDestroyPoolingDescriptor(py: Python<'_>, poolDesc: rt::PtrArg) -> PyRes
     let __r = py.allow_threads(move || unsafe { __f(a_poolDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Creates a local response normalization (LRN) layer descriptor
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     lrnDesc: miopenLRNDescriptor
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `miopenCreateLRNDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenCreateLRNDescriptor: rt::call::Function = rt::call::Function::new(
+    c"miopenCreateLRNDescriptor",
+    "miopenCreateLRNDescriptor",
+    &[],
+    rt::fastcall_entry!(C_miopenCreateLRNDescriptor),
+    c"miopenCreateLRNDescriptor()\n--\n\nCreates a local response normalization (LRN) layer descriptor\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    lrnDesc: miopenLRNDescriptor\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenCreateLRNDescriptor`, converted in order.
+unsafe fn C_miopenCreateLRNDescriptor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_miopenCreateLRNDescriptor.args::<0>(py, args, nargs, kwnames)? };
+    Ok(miopenCreateLRNDescriptor(py)?.into_ptr())
+}
+
 fn miopenCreateLRNDescriptor(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreateLRNDescriptor");
     let mut o_lrnDesc: usize = Default::default();
@@ -3259,24 +3671,30 @@ fn miopenCreateLRNDescriptor(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_lrnDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 47, o_lrnDesc, None)?])
 }
-/// Sets a LRN layer descriptor details
-///
-/// Sets all of the descriptor details for the LRN layer. The number of window elements lrnN is
-/// a diameter and always odd.
-///
-/// Args:
-///     lrnDesc: Pointer to a LRN layer descriptor (output)
-///     mode: LRN mode enum (input)
-///     lrnN: Number of normalization window elements (input)
-///     lrnAlpha: Scaling factor (input)
-///     lrnBeta: Shift factor (input)
-///     lrnK: K factor (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (lrnDesc, mode, lrnN, lrnAlpha, lrnBeta, lrnK))]
+/// `miopenSetLRNDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenSetLRNDescriptor: rt::call::Function = rt::call::Function::new(
+    c"miopenSetLRNDescriptor",
+    "miopenSetLRNDescriptor",
+    &["lrnDesc", "mode", "lrnN", "lrnAlpha", "lrnBeta", "lrnK"],
+    rt::fastcall_entry!(C_miopenSetLRNDescriptor),
+    c"miopenSetLRNDescriptor(lrnDesc, mode, lrnN, lrnAlpha, lrnBeta, lrnK)\n--\n\nSets a LRN layer descriptor details\n\nSets all of the descriptor details for the LRN layer. The number of window elements lrnN is\na diameter and always odd.\n\nArgs:\n    lrnDesc: Pointer to a LRN layer descriptor (output)\n    mode: LRN mode enum (input)\n    lrnN: Number of normalization window elements (input)\n    lrnAlpha: Scaling factor (input)\n    lrnBeta: Shift factor (input)\n    lrnK: K factor (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenSetLRNDescriptor`, converted in order.
+unsafe fn C_miopenSetLRNDescriptor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5] =
+        unsafe { F_miopenSetLRNDescriptor.args::<6>(py, args, nargs, kwnames)? };
+    Ok(miopenSetLRNDescriptor(py, rt::call::extract(x0, "lrnDesc")?, &x1, rt::call::extract(x2, "lrnN")?, rt::call::extract(x3, "lrnAlpha")?, rt::call::extract(x4, "lrnBeta")?, rt::call::extract(x5, "lrnK")?)?.into_ptr())
+}
+
 fn miopenSetLRNDescriptor(py: Python<'_>, lrnDesc: rt::PtrArg, mode: &Bound<'_, PyAny>, lrnN: rt::CInt<u32>, lrnAlpha: f64, lrnBeta: f64, lrnK: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetLRNDescriptor");
     let a_lrnDesc = lrnDesc.addr();
@@ -3294,23 +3712,30 @@ fn miopenSetLRNDescriptor(py: Python<'_>, lrnDesc: rt::PtrArg, mode: &Bound<'_, 
     let __r = py.allow_threads(move || unsafe { __f(a_lrnDesc, a_mode, a_lrnN, a_lrnAlpha, a_lrnBeta, a_lrnK) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Gets a LRN layer descriptor details
-///
-/// Retrieve the LRN descriptor details.
-///
-/// Args:
-///     lrnDesc: Pointer to a LRN layer descriptor (input)
-///
-/// Returns: a tuple of 6 item(s):
-///     miopenStatus_t: status
-///     mode: miopenLRNMode_t
-///     lrnN: int
-///     lrnAlpha: float
-///     lrnBeta: float
-///     lrnK: float
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (lrnDesc))]
+/// `miopenGetLRNDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenGetLRNDescriptor: rt::call::Function = rt::call::Function::new(
+    c"miopenGetLRNDescriptor",
+    "miopenGetLRNDescriptor",
+    &["lrnDesc"],
+    rt::fastcall_entry!(C_miopenGetLRNDescriptor),
+    c"miopenGetLRNDescriptor(lrnDesc)\n--\n\nGets a LRN layer descriptor details\n\nRetrieve the LRN descriptor details.\n\nArgs:\n    lrnDesc: Pointer to a LRN layer descriptor (input)\n\nReturns: a tuple of 6 item(s):\n    miopenStatus_t: status\n    mode: miopenLRNMode_t\n    lrnN: int\n    lrnAlpha: float\n    lrnBeta: float\n    lrnK: float\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenGetLRNDescriptor`, converted in order.
+unsafe fn C_miopenGetLRNDescriptor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_miopenGetLRNDescriptor.args::<1>(py, args, nargs, kwnames)? };
+    Ok(miopenGetLRNDescriptor(py, rt::call::extract(x0, "lrnDesc")?)?.into_ptr())
+}
+
 fn miopenGetLRNDescriptor(py: Python<'_>, lrnDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetLRNDescriptor");
     let a_lrnDesc = lrnDesc.addr();
@@ -3333,20 +3758,30 @@ fn miopenGetLRNDescriptor(py: Python<'_>, lrnDesc: rt::PtrArg) -> PyResult<PyObj
     let __r = py.allow_threads(move || unsafe { __f(a_lrnDesc, a_mode, a_lrnN, a_lrnAlpha, a_lrnBeta, a_lrnK) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.enum_member(py, 9, o_mode as i64)?, rt::obj(py, o_lrnN)?, rt::obj(py, o_lrnAlpha)?, rt::obj(py, o_lrnBeta)?, rt::obj(py, o_lrnK)?])
 }
-/// Determine the workspace requirements.
-///
-/// This function determines the GPU memory allocation required to execute the LRN layer based on the
-/// LRN descriptor.
-///
-/// Args:
-///     yDesc: Pointer to a LRN layer descriptor (input)
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     workSpaceSize: int
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (yDesc))]
+/// `miopenLRNGetWorkSpaceSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenLRNGetWorkSpaceSize: rt::call::Function = rt::call::Function::new(
+    c"miopenLRNGetWorkSpaceSize",
+    "miopenLRNGetWorkSpaceSize",
+    &["yDesc"],
+    rt::fastcall_entry!(C_miopenLRNGetWorkSpaceSize),
+    c"miopenLRNGetWorkSpaceSize(yDesc)\n--\n\nDetermine the workspace requirements.\n\nThis function determines the GPU memory allocation required to execute the LRN layer based on the\nLRN descriptor.\n\nArgs:\n    yDesc: Pointer to a LRN layer descriptor (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    workSpaceSize: int\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenLRNGetWorkSpaceSize`, converted in order.
+unsafe fn C_miopenLRNGetWorkSpaceSize(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_miopenLRNGetWorkSpaceSize.args::<1>(py, args, nargs, kwnames)? };
+    Ok(miopenLRNGetWorkSpaceSize(py, rt::call::extract(x0, "yDesc")?)?.into_ptr())
+}
+
 fn miopenLRNGetWorkSpaceSize(py: Python<'_>, yDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenLRNGetWorkSpaceSize");
     let a_yDesc = yDesc.addr();
@@ -3361,29 +3796,30 @@ fn miopenLRNGetWorkSpaceSize(py: Python<'_>, yDesc: rt::PtrArg) -> PyResult<PyOb
     let __r = py.allow_threads(move || unsafe { __f(a_yDesc, a_workSpaceSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSpaceSize)?])
 }
-/// Execute a LRN forward layer
-///
-/// Runs the forward layer normalization in the forward direction. If do_backward == 0, then
-/// set workSpace = nullptr and workSpaceSize = 0. However, if the user wishes to execute backwards,
-/// then they must set do_backwards = 1 in miopenLRNForward().
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     lrnDesc: Descriptor for LRN layer (input)
-///     alpha: Floating point scaling factor, allocated on the host (input)
-///     xDesc: Tensor descriptor for data input tensor x (input)
-///     x: Data tensor x (input)
-///     beta: Floating point shift factor, allocated on the host (input)
-///     yDesc: Tensor descriptor for output data tensor y (input)
-///     y: Data tensor y (output)
-///     do_backward: Boolean to toggle save data in workspace for backwards pass (input)
-///     workSpace: Pointer user allocated memory (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, lrnDesc, alpha, xDesc, x, beta, yDesc, y, do_backward, workSpace))]
+/// `miopenLRNForward` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenLRNForward: rt::call::Function = rt::call::Function::new(
+    c"miopenLRNForward",
+    "miopenLRNForward",
+    &["handle", "lrnDesc", "alpha", "xDesc", "x", "beta", "yDesc", "y", "do_backward", "workSpace"],
+    rt::fastcall_entry!(C_miopenLRNForward),
+    c"miopenLRNForward(handle, lrnDesc, alpha, xDesc, x, beta, yDesc, y, do_backward, workSpace)\n--\n\nExecute a LRN forward layer\n\nRuns the forward layer normalization in the forward direction. If do_backward == 0, then\nset workSpace = nullptr and workSpaceSize = 0. However, if the user wishes to execute backwards,\nthen they must set do_backwards = 1 in miopenLRNForward().\n\nArgs:\n    handle: MIOpen handle (input)\n    lrnDesc: Descriptor for LRN layer (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Data tensor y (output)\n    do_backward: Boolean to toggle save data in workspace for backwards pass (input)\n    workSpace: Pointer user allocated memory (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenLRNForward`, converted in order.
+unsafe fn C_miopenLRNForward(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9] =
+        unsafe { F_miopenLRNForward.args::<10>(py, args, nargs, kwnames)? };
+    Ok(miopenLRNForward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "lrnDesc")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "x")?, rt::call::extract(x5, "beta")?, rt::call::extract(x6, "yDesc")?, rt::call::extract(x7, "y")?, rt::call::extract(x8, "do_backward")?, rt::call::extract(x9, "workSpace")?)?.into_ptr())
+}
+
 fn miopenLRNForward(py: Python<'_>, handle: rt::PtrArg, lrnDesc: rt::PtrArg, alpha: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, beta: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut, do_backward: bool, workSpace: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenLRNForward");
     let a_handle = handle.addr();
@@ -3405,28 +3841,30 @@ fn miopenLRNForward(py: Python<'_>, handle: rt::PtrArg, lrnDesc: rt::PtrArg, alp
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_lrnDesc, a_alpha, a_xDesc, a_x, a_beta, a_yDesc, a_y, a_do_backward, a_workSpace) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Execute a LRN backward layer
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     lrnDesc: Descriptor for LRN layer (input)
-///     alpha: Floating point scaling factor, allocated on the host (input)
-///     yDesc: Tensor descriptor for data input tensor y (input)
-///     y: Data tensor y (input)
-///     dyDesc: Tensor descriptor for data input tensor dy (input)
-///     dy: Data delta tensor dy (input)
-///     xDesc: Tensor descriptor for input data tensor x (input)
-///     x: Data tensor x (input)
-///     beta: Floating point shift factor, allocated on the host (input)
-///     dxDesc: Tensor descriptor for output data tensor dx(input)
-///     dx: Data delta tensor x (output)
-///     workSpace: Pointer user allocated memory (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, lrnDesc, alpha, yDesc, y, dyDesc, dy, xDesc, x, beta, dxDesc, dx, workSpace))]
+/// `miopenLRNBackward` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenLRNBackward: rt::call::Function = rt::call::Function::new(
+    c"miopenLRNBackward",
+    "miopenLRNBackward",
+    &["handle", "lrnDesc", "alpha", "yDesc", "y", "dyDesc", "dy", "xDesc", "x", "beta", "dxDesc", "dx", "workSpace"],
+    rt::fastcall_entry!(C_miopenLRNBackward),
+    c"miopenLRNBackward(handle, lrnDesc, alpha, yDesc, y, dyDesc, dy, xDesc, x, beta, dxDesc, dx, workSpace)\n--\n\nExecute a LRN backward layer\n\nArgs:\n    handle: MIOpen handle (input)\n    lrnDesc: Descriptor for LRN layer (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    yDesc: Tensor descriptor for data input tensor y (input)\n    y: Data tensor y (input)\n    dyDesc: Tensor descriptor for data input tensor dy (input)\n    dy: Data delta tensor dy (input)\n    xDesc: Tensor descriptor for input data tensor x (input)\n    x: Data tensor x (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    dxDesc: Tensor descriptor for output data tensor dx(input)\n    dx: Data delta tensor x (output)\n    workSpace: Pointer user allocated memory (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenLRNBackward`, converted in order.
+unsafe fn C_miopenLRNBackward(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12] =
+        unsafe { F_miopenLRNBackward.args::<13>(py, args, nargs, kwnames)? };
+    Ok(miopenLRNBackward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "lrnDesc")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "yDesc")?, rt::call::extract(x4, "y")?, rt::call::extract(x5, "dyDesc")?, rt::call::extract(x6, "dy")?, rt::call::extract(x7, "xDesc")?, rt::call::extract(x8, "x")?, rt::call::extract(x9, "beta")?, rt::call::extract(x10, "dxDesc")?, rt::call::extract(x11, "dx")?, rt::call::extract(x12, "workSpace")?)?.into_ptr())
+}
+
 fn miopenLRNBackward(py: Python<'_>, handle: rt::PtrArg, lrnDesc: rt::PtrArg, alpha: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, beta: rt::PtrArg, dxDesc: rt::PtrArg, dx: rt::PtrArgMut, workSpace: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenLRNBackward");
     let a_handle = handle.addr();
@@ -3451,16 +3889,30 @@ fn miopenLRNBackward(py: Python<'_>, handle: rt::PtrArg, lrnDesc: rt::PtrArg, al
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_lrnDesc, a_alpha, a_yDesc, a_y, a_dyDesc, a_dy, a_xDesc, a_x, a_beta, a_dxDesc, a_dx, a_workSpace) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Destroys the LRN descriptor object
-///
-/// Args:
-///     lrnDesc: LRN tensor descriptor type (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (lrnDesc))]
+/// `miopenDestroyLRNDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenDestroyLRNDescriptor: rt::call::Function = rt::call::Function::new(
+    c"miopenDestroyLRNDescriptor",
+    "miopenDestroyLRNDescriptor",
+    &["lrnDesc"],
+    rt::fastcall_entry!(C_miopenDestroyLRNDescriptor),
+    c"miopenDestroyLRNDescriptor(lrnDesc)\n--\n\nDestroys the LRN descriptor object\n\nArgs:\n    lrnDesc: LRN tensor descriptor type (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenDestroyLRNDescriptor`, converted in order.
+unsafe fn C_miopenDestroyLRNDescriptor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_miopenDestroyLRNDescriptor.args::<1>(py, args, nargs, kwnames)? };
+    Ok(miopenDestroyLRNDescriptor(py, rt::call::extract(x0, "lrnDesc")?)?.into_ptr())
+}
+
 fn miopenDestroyLRNDescriptor(py: Python<'_>, lrnDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDestroyLRNDescriptor");
     let a_lrnDesc = lrnDesc.addr();
@@ -3473,27 +3925,30 @@ fn miopenDestroyLRNDescriptor(py: Python<'_>, lrnDesc: rt::PtrArg) -> PyResult<P
     let __r = py.allow_threads(move || unsafe { __f(a_lrnDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Derive tensor for gamma and beta from input tensor descriptor
-///
-/// This function takes the input tensor descriptor and outputs a derived tensor for the
-/// normalization scale (gamma) and shift (beta) tensors.
-///
-/// For an input tensor NCHW and spatial mode, the output derived tensor is 1C11, while for
-/// per-activation the derived tensor is 1CHW.
-///
-/// For an input tensor NCDHW and spatial mode, the output derived tensor is 1C111, while for
-/// per-activation the derived tensor is 1CDHW.
-///
-/// Args:
-///     derivedBnDesc: Output derived tensor descriptor (output)
-///     xDesc: Input tensor descriptor (input)
-///     bn_mode: Batch Normalization mode (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (derivedBnDesc, xDesc, bn_mode))]
+/// `miopenDeriveBNTensorDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenDeriveBNTensorDescriptor: rt::call::Function = rt::call::Function::new(
+    c"miopenDeriveBNTensorDescriptor",
+    "miopenDeriveBNTensorDescriptor",
+    &["derivedBnDesc", "xDesc", "bn_mode"],
+    rt::fastcall_entry!(C_miopenDeriveBNTensorDescriptor),
+    c"miopenDeriveBNTensorDescriptor(derivedBnDesc, xDesc, bn_mode)\n--\n\nDerive tensor for gamma and beta from input tensor descriptor\n\nThis function takes the input tensor descriptor and outputs a derived tensor for the\nnormalization scale (gamma) and shift (beta) tensors.\n\nFor an input tensor NCHW and spatial mode, the output derived tensor is 1C11, while for\nper-activation the derived tensor is 1CHW.\n\nFor an input tensor NCDHW and spatial mode, the output derived tensor is 1C111, while for\nper-activation the derived tensor is 1CDHW.\n\nArgs:\n    derivedBnDesc: Output derived tensor descriptor (output)\n    xDesc: Input tensor descriptor (input)\n    bn_mode: Batch Normalization mode (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenDeriveBNTensorDescriptor`, converted in order.
+unsafe fn C_miopenDeriveBNTensorDescriptor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_miopenDeriveBNTensorDescriptor.args::<3>(py, args, nargs, kwnames)? };
+    Ok(miopenDeriveBNTensorDescriptor(py, rt::call::extract(x0, "derivedBnDesc")?, rt::call::extract(x1, "xDesc")?, &x2)?.into_ptr())
+}
+
 fn miopenDeriveBNTensorDescriptor(py: Python<'_>, derivedBnDesc: rt::PtrArg, xDesc: rt::PtrArg, bn_mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDeriveBNTensorDescriptor");
     let a_derivedBnDesc = derivedBnDesc.addr();
@@ -3508,44 +3963,30 @@ fn miopenDeriveBNTensorDescriptor(py: Python<'_>, derivedBnDesc: rt::PtrArg, xDe
     let __r = py.allow_threads(move || unsafe { __f(a_derivedBnDesc, a_xDesc, a_bn_mode) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Execute forward training layer for batch normalization
-///
-/// Batch normalization pass for forward training pass.
-/// Takes in batch normalization mode bn_mode and input tensor x, output tensor y, bnBias and bnScale
-/// with their descriptor.
-///
-/// If either resultSaveMean, or resultSaveInvVariance are null pointers then the values for the mean
-/// and inverse variance will not be used.
-///
-/// Likewise, if either resultRunningMean, or resultRunningVariance are null pointers then the values
-/// for the running mean and variance will not be saved.
-/// Running averages and variances are scaled using an exponential averaging factor: \f[
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     bn_mode: Batch normalization mode (input)
-///     alpha: Floating point scaling factor, allocated on the host (input)
-///     beta: Floating point shift factor, allocated on the host (input)
-///     xDesc: Tensor descriptor for data input tensor x (input)
-///     x: Data tensor x (input)
-///     yDesc: Tensor descriptor for output data tensor y (input)
-///     y: Data tensor y (output)
-///     bnScaleBiasMeanVarDesc: Tensor descriptor for BN scaling, shifting, saved variance and
-///         mean (input)
-///     bnScale: Batch norm scaling, gamma, tensor (input)
-///     bnBias: Batch norm bias, beta, tensor (input)
-///     expAvgFactor: Exponential averaging factor (input)
-///     resultRunningMean: Running average saved for inference (output)
-///     resultRunningVariance: Running variance saved for inference (output)
-///     epsilon: Value to stablize inverse variance calculation (input)
-///     resultSaveMean: Saved mini-batch mean for backwards pass (output)
-///     resultSaveInvVariance: Saved mini-batch inverse variance for backwards pass (output)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, bn_mode, alpha, beta, xDesc, x, yDesc, y, bnScaleBiasMeanVarDesc, bnScale, bnBias, expAvgFactor, resultRunningMean, resultRunningVariance, epsilon, resultSaveMean, resultSaveInvVariance))]
+/// `miopenBatchNormalizationForwardTraining` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenBatchNormalizationForwardTraining: rt::call::Function = rt::call::Function::new(
+    c"miopenBatchNormalizationForwardTraining",
+    "miopenBatchNormalizationForwardTraining",
+    &["handle", "bn_mode", "alpha", "beta", "xDesc", "x", "yDesc", "y", "bnScaleBiasMeanVarDesc", "bnScale", "bnBias", "expAvgFactor", "resultRunningMean", "resultRunningVariance", "epsilon", "resultSaveMean", "resultSaveInvVariance"],
+    rt::fastcall_entry!(C_miopenBatchNormalizationForwardTraining),
+    c"miopenBatchNormalizationForwardTraining(handle, bn_mode, alpha, beta, xDesc, x, yDesc, y, bnScaleBiasMeanVarDesc, bnScale, bnBias, expAvgFactor, resultRunningMean, resultRunningVariance, epsilon, resultSaveMean, resultSaveInvVariance)\n--\n\nExecute forward training layer for batch normalization\n\nBatch normalization pass for forward training pass.\nTakes in batch normalization mode bn_mode and input tensor x, output tensor y, bnBias and bnScale\nwith their descriptor.\n\nIf either resultSaveMean, or resultSaveInvVariance are null pointers then the values for the mean\nand inverse variance will not be used.\n\nLikewise, if either resultRunningMean, or resultRunningVariance are null pointers then the values\nfor the running mean and variance will not be saved.\nRunning averages and variances are scaled using an exponential averaging factor: \\f[\n\nArgs:\n    handle: MIOpen handle (input)\n    bn_mode: Batch normalization mode (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Data tensor y (output)\n    bnScaleBiasMeanVarDesc: Tensor descriptor for BN scaling, shifting, saved variance and\n        mean (input)\n    bnScale: Batch norm scaling, gamma, tensor (input)\n    bnBias: Batch norm bias, beta, tensor (input)\n    expAvgFactor: Exponential averaging factor (input)\n    resultRunningMean: Running average saved for inference (output)\n    resultRunningVariance: Running variance saved for inference (output)\n    epsilon: Value to stablize inverse variance calculation (input)\n    resultSaveMean: Saved mini-batch mean for backwards pass (output)\n    resultSaveInvVariance: Saved mini-batch inverse variance for backwards pass (output)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenBatchNormalizationForwardTraining`, converted in order.
+unsafe fn C_miopenBatchNormalizationForwardTraining(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16] =
+        unsafe { F_miopenBatchNormalizationForwardTraining.args::<17>(py, args, nargs, kwnames)? };
+    Ok(miopenBatchNormalizationForwardTraining(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "xDesc")?, rt::call::extract(x5, "x")?, rt::call::extract(x6, "yDesc")?, rt::call::extract(x7, "y")?, rt::call::extract(x8, "bnScaleBiasMeanVarDesc")?, rt::call::extract(x9, "bnScale")?, rt::call::extract(x10, "bnBias")?, rt::call::extract(x11, "expAvgFactor")?, rt::call::extract(x12, "resultRunningMean")?, rt::call::extract(x13, "resultRunningVariance")?, rt::call::extract(x14, "epsilon")?, rt::call::extract(x15, "resultSaveMean")?, rt::call::extract(x16, "resultSaveInvVariance")?)?.into_ptr())
+}
+
 fn miopenBatchNormalizationForwardTraining(py: Python<'_>, handle: rt::PtrArg, bn_mode: &Bound<'_, PyAny>, alpha: rt::PtrArgMut, beta: rt::PtrArgMut, xDesc: rt::PtrArg, x: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut, bnScaleBiasMeanVarDesc: rt::PtrArg, bnScale: rt::PtrArgMut, bnBias: rt::PtrArgMut, expAvgFactor: f64, resultRunningMean: rt::PtrArgMut, resultRunningVariance: rt::PtrArgMut, epsilon: f64, resultSaveMean: rt::PtrArgMut, resultSaveInvVariance: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenBatchNormalizationForwardTraining");
     let a_handle = handle.addr();
@@ -3574,46 +4015,30 @@ fn miopenBatchNormalizationForwardTraining(py: Python<'_>, handle: rt::PtrArg, b
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_bn_mode, a_alpha, a_beta, a_xDesc, a_x, a_yDesc, a_y, a_bnScaleBiasMeanVarDesc, a_bnScale, a_bnBias, a_expAvgFactor, a_resultRunningMean, a_resultRunningVariance, a_epsilon, a_resultSaveMean, a_resultSaveInvVariance) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Execute forward training layer for batch normalization
-///
-/// Batch normalization pass for forward training pass.
-/// Takes in batch normalization mode bn_mode and input tensor x, output tensor y, bnBias and bnScale
-/// with their descriptor.
-///
-/// If either resultSaveMean, or resultSaveInvVariance are null pointers then the values for the mean
-/// and inverse variance will not be used.
-///
-/// Likewise, if either resultRunningMean, or resultRunningVariance are null pointers then the values
-/// for the running mean and variance will not be saved.
-/// Running averages and variances are scaled using an exponential averaging factor: \f[
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     bn_mode: Batch normalization mode (input)
-///     alpha: Floating point scaling factor, allocated on the host (input)
-///     beta: Floating point shift factor, allocated on the host (input)
-///     xDesc: Tensor descriptor for data input tensor x (input)
-///     x: Data tensor x (input)
-///     yDesc: Tensor descriptor for output data tensor y (input)
-///     y: Data tensor y (output)
-///     scaleDesc
-///     biasVarDesc: Tensor descriptor for BN bias
-///     savedMeanDesc: Tensor descriptor for BN saved Mean
-///     savedVarDesc: Tensor descriptor for BN saved Variance
-///     bnScale: Batch norm scaling, gamma, tensor (input)
-///     bnBias: Batch norm bias, beta, tensor (input)
-///     expAvgFactor: Exponential averaging factor (input)
-///     resultRunningMean: Running average saved for inference (output)
-///     resultRunningVariance: Running variance saved for inference (output)
-///     epsilon: Value to stablize inverse variance calculation (input)
-///     resultSaveMean: Saved mini-batch mean for backwards pass (output)
-///     resultSaveInvVariance: Saved mini-batch inverse variance for backwards pass (output)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, bn_mode, alpha, beta, xDesc, x, yDesc, y, scaleDesc, biasVarDesc, savedMeanDesc, savedVarDesc, bnScale, bnBias, expAvgFactor, resultRunningMean, resultRunningVariance, epsilon, resultSaveMean, resultSaveInvVariance))]
+/// `miopenBatchNormalizationForwardTraining_V2` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenBatchNormalizationForwardTraining_V2: rt::call::Function = rt::call::Function::new(
+    c"miopenBatchNormalizationForwardTraining_V2",
+    "miopenBatchNormalizationForwardTraining_V2",
+    &["handle", "bn_mode", "alpha", "beta", "xDesc", "x", "yDesc", "y", "scaleDesc", "biasVarDesc", "savedMeanDesc", "savedVarDesc", "bnScale", "bnBias", "expAvgFactor", "resultRunningMean", "resultRunningVariance", "epsilon", "resultSaveMean", "resultSaveInvVariance"],
+    rt::fastcall_entry!(C_miopenBatchNormalizationForwardTraining_V2),
+    c"miopenBatchNormalizationForwardTraining_V2(handle, bn_mode, alpha, beta, xDesc, x, yDesc, y, scaleDesc, biasVarDesc, savedMeanDesc, savedVarDesc, bnScale, bnBias, expAvgFactor, resultRunningMean, resultRunningVariance, epsilon, resultSaveMean, resultSaveInvVariance)\n--\n\nExecute forward training layer for batch normalization\n\nBatch normalization pass for forward training pass.\nTakes in batch normalization mode bn_mode and input tensor x, output tensor y, bnBias and bnScale\nwith their descriptor.\n\nIf either resultSaveMean, or resultSaveInvVariance are null pointers then the values for the mean\nand inverse variance will not be used.\n\nLikewise, if either resultRunningMean, or resultRunningVariance are null pointers then the values\nfor the running mean and variance will not be saved.\nRunning averages and variances are scaled using an exponential averaging factor: \\f[\n\nArgs:\n    handle: MIOpen handle (input)\n    bn_mode: Batch normalization mode (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Data tensor y (output)\n    scaleDesc\n    biasVarDesc: Tensor descriptor for BN bias\n    savedMeanDesc: Tensor descriptor for BN saved Mean\n    savedVarDesc: Tensor descriptor for BN saved Variance\n    bnScale: Batch norm scaling, gamma, tensor (input)\n    bnBias: Batch norm bias, beta, tensor (input)\n    expAvgFactor: Exponential averaging factor (input)\n    resultRunningMean: Running average saved for inference (output)\n    resultRunningVariance: Running variance saved for inference (output)\n    epsilon: Value to stablize inverse variance calculation (input)\n    resultSaveMean: Saved mini-batch mean for backwards pass (output)\n    resultSaveInvVariance: Saved mini-batch inverse variance for backwards pass (output)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenBatchNormalizationForwardTraining_V2`, converted in order.
+unsafe fn C_miopenBatchNormalizationForwardTraining_V2(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19] =
+        unsafe { F_miopenBatchNormalizationForwardTraining_V2.args::<20>(py, args, nargs, kwnames)? };
+    Ok(miopenBatchNormalizationForwardTraining_V2(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "xDesc")?, rt::call::extract(x5, "x")?, rt::call::extract(x6, "yDesc")?, rt::call::extract(x7, "y")?, rt::call::extract(x8, "scaleDesc")?, rt::call::extract(x9, "biasVarDesc")?, rt::call::extract(x10, "savedMeanDesc")?, rt::call::extract(x11, "savedVarDesc")?, rt::call::extract(x12, "bnScale")?, rt::call::extract(x13, "bnBias")?, rt::call::extract(x14, "expAvgFactor")?, rt::call::extract(x15, "resultRunningMean")?, rt::call::extract(x16, "resultRunningVariance")?, rt::call::extract(x17, "epsilon")?, rt::call::extract(x18, "resultSaveMean")?, rt::call::extract(x19, "resultSaveInvVariance")?)?.into_ptr())
+}
+
 fn miopenBatchNormalizationForwardTraining_V2(py: Python<'_>, handle: rt::PtrArg, bn_mode: &Bound<'_, PyAny>, alpha: rt::PtrArgMut, beta: rt::PtrArgMut, xDesc: rt::PtrArg, x: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut, scaleDesc: rt::PtrArg, biasVarDesc: rt::PtrArg, savedMeanDesc: rt::PtrArg, savedVarDesc: rt::PtrArg, bnScale: rt::PtrArgMut, bnBias: rt::PtrArgMut, expAvgFactor: f64, resultRunningMean: rt::PtrArgMut, resultRunningVariance: rt::PtrArgMut, epsilon: f64, resultSaveMean: rt::PtrArgMut, resultSaveInvVariance: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenBatchNormalizationForwardTraining_V2");
     let a_handle = handle.addr();
@@ -3645,47 +4070,30 @@ fn miopenBatchNormalizationForwardTraining_V2(py: Python<'_>, handle: rt::PtrArg
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_bn_mode, a_alpha, a_beta, a_xDesc, a_x, a_yDesc, a_y, a_scaleDesc, a_biasVarDesc, a_savedMeanDesc, a_savedVarDesc, a_bnScale, a_bnBias, a_expAvgFactor, a_resultRunningMean, a_resultRunningVariance, a_epsilon, a_resultSaveMean, a_resultSaveInvVariance) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Execute forward training layer for batch normalization with fused activation
-///
-/// Batch normalization pass for forward training pass.
-/// Takes in batch normalization mode bn_mode and input tensor x, output tensor y, bnBias and bnScale
-/// with their descriptor.
-///
-/// If either resultSaveMean, or resultSaveInvVariance are null pointers then the values for the mean
-/// and inverse variance will not be used.
-///
-/// Likewise, if either resultRunningMean, or resultRunningVariance are null pointers then the values
-/// for the running mean and variance will not be saved.
-/// Running averages and variances are scaled using an exponential averaging factor: \f[
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     bn_mode: Batch normalization mode (input)
-///     alpha: Floating point scaling factor, allocated on the host (input)
-///     beta: Floating point shift factor, allocated on the host (input)
-///     xDesc: Tensor descriptor for data input tensor x (input)
-///     x: Data tensor x (input)
-///     yDesc: Tensor descriptor for output data tensor y (input)
-///     y: Data tensor y (output)
-///     scaleDesc
-///     biasVarDesc: Tensor descriptor for BN bias
-///     savedMeanDesc: Tensor descriptor for BN saved Mean
-///     savedVarDesc: Tensor descriptor for BN saved Variance
-///     bnScale: Batch norm scaling, gamma, tensor (input)
-///     bnBias: Batch norm bias, beta, tensor (input)
-///     expAvgFactor: Exponential averaging factor (input)
-///     resultRunningMean: Running average saved for inference (output)
-///     resultRunningVariance: Running variance saved for inference (output)
-///     epsilon: Value to stablize inverse variance calculation (input)
-///     resultSaveMean: Saved mini-batch mean for backwards pass (output)
-///     resultSaveInvVariance: Saved mini-batch inverse variance for backwards pass (output)
-///     activDesc: Activation descriptor
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, bn_mode, alpha, beta, xDesc, x, yDesc, y, scaleDesc, biasVarDesc, savedMeanDesc, savedVarDesc, bnScale, bnBias, expAvgFactor, resultRunningMean, resultRunningVariance, epsilon, resultSaveMean, resultSaveInvVariance, activDesc))]
+/// `miopenBatchNormForwardTrainingActivation` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenBatchNormForwardTrainingActivation: rt::call::Function = rt::call::Function::new(
+    c"miopenBatchNormForwardTrainingActivation",
+    "miopenBatchNormForwardTrainingActivation",
+    &["handle", "bn_mode", "alpha", "beta", "xDesc", "x", "yDesc", "y", "scaleDesc", "biasVarDesc", "savedMeanDesc", "savedVarDesc", "bnScale", "bnBias", "expAvgFactor", "resultRunningMean", "resultRunningVariance", "epsilon", "resultSaveMean", "resultSaveInvVariance", "activDesc"],
+    rt::fastcall_entry!(C_miopenBatchNormForwardTrainingActivation),
+    c"miopenBatchNormForwardTrainingActivation(handle, bn_mode, alpha, beta, xDesc, x, yDesc, y, scaleDesc, biasVarDesc, savedMeanDesc, savedVarDesc, bnScale, bnBias, expAvgFactor, resultRunningMean, resultRunningVariance, epsilon, resultSaveMean, resultSaveInvVariance, activDesc)\n--\n\nExecute forward training layer for batch normalization with fused activation\n\nBatch normalization pass for forward training pass.\nTakes in batch normalization mode bn_mode and input tensor x, output tensor y, bnBias and bnScale\nwith their descriptor.\n\nIf either resultSaveMean, or resultSaveInvVariance are null pointers then the values for the mean\nand inverse variance will not be used.\n\nLikewise, if either resultRunningMean, or resultRunningVariance are null pointers then the values\nfor the running mean and variance will not be saved.\nRunning averages and variances are scaled using an exponential averaging factor: \\f[\n\nArgs:\n    handle: MIOpen handle (input)\n    bn_mode: Batch normalization mode (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Data tensor y (output)\n    scaleDesc\n    biasVarDesc: Tensor descriptor for BN bias\n    savedMeanDesc: Tensor descriptor for BN saved Mean\n    savedVarDesc: Tensor descriptor for BN saved Variance\n    bnScale: Batch norm scaling, gamma, tensor (input)\n    bnBias: Batch norm bias, beta, tensor (input)\n    expAvgFactor: Exponential averaging factor (input)\n    resultRunningMean: Running average saved for inference (output)\n    resultRunningVariance: Running variance saved for inference (output)\n    epsilon: Value to stablize inverse variance calculation (input)\n    resultSaveMean: Saved mini-batch mean for backwards pass (output)\n    resultSaveInvVariance: Saved mini-batch inverse variance for backwards pass (output)\n    activDesc: Activation descriptor\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenBatchNormForwardTrainingActivation`, converted in order.
+unsafe fn C_miopenBatchNormForwardTrainingActivation(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20] =
+        unsafe { F_miopenBatchNormForwardTrainingActivation.args::<21>(py, args, nargs, kwnames)? };
+    Ok(miopenBatchNormForwardTrainingActivation(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "xDesc")?, rt::call::extract(x5, "x")?, rt::call::extract(x6, "yDesc")?, rt::call::extract(x7, "y")?, rt::call::extract(x8, "scaleDesc")?, rt::call::extract(x9, "biasVarDesc")?, rt::call::extract(x10, "savedMeanDesc")?, rt::call::extract(x11, "savedVarDesc")?, rt::call::extract(x12, "bnScale")?, rt::call::extract(x13, "bnBias")?, rt::call::extract(x14, "expAvgFactor")?, rt::call::extract(x15, "resultRunningMean")?, rt::call::extract(x16, "resultRunningVariance")?, rt::call::extract(x17, "epsilon")?, rt::call::extract(x18, "resultSaveMean")?, rt::call::extract(x19, "resultSaveInvVariance")?, rt::call::extract(x20, "activDesc")?)?.into_ptr())
+}
+
 fn miopenBatchNormForwardTrainingActivation(py: Python<'_>, handle: rt::PtrArg, bn_mode: &Bound<'_, PyAny>, alpha: rt::PtrArgMut, beta: rt::PtrArgMut, xDesc: rt::PtrArg, x: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut, scaleDesc: rt::PtrArg, biasVarDesc: rt::PtrArg, savedMeanDesc: rt::PtrArg, savedVarDesc: rt::PtrArg, bnScale: rt::PtrArgMut, bnBias: rt::PtrArgMut, expAvgFactor: f64, resultRunningMean: rt::PtrArgMut, resultRunningVariance: rt::PtrArgMut, epsilon: f64, resultSaveMean: rt::PtrArgMut, resultSaveInvVariance: rt::PtrArgMut, activDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenBatchNormForwardTrainingActivation");
     let a_handle = handle.addr();
@@ -3718,40 +4126,30 @@ fn miopenBatchNormForwardTrainingActivation(py: Python<'_>, handle: rt::PtrArg, 
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_bn_mode, a_alpha, a_beta, a_xDesc, a_x, a_yDesc, a_y, a_scaleDesc, a_biasVarDesc, a_savedMeanDesc, a_savedVarDesc, a_bnScale, a_bnBias, a_expAvgFactor, a_resultRunningMean, a_resultRunningVariance, a_epsilon, a_resultSaveMean, a_resultSaveInvVariance, a_activDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Execute forward inference layer for batch normalization
-///
-/// Batch normalization pass for forward inference pass.
-/// Takes in batch normalization mode bn_mode and input tensor x, output tensor y, bnBias and bnScale
-/// with their descriptor.
-///
-/// If either estimatedMean, or estimatedVariance are null pointers then the values for the mean and
-/// variance will be calculated from input data and this calculated mean and variance will be used
-/// to update input values.
-/// If variance is zero and epsilon is also zero, this function outputs NAN values.  Input espilon
-/// value should always be non zero positive value.
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     bn_mode: Batch normalization mode (input)
-///     alpha: Floating point scaling factor, allocated on the host (input)
-///     beta: Floating point shift factor, allocated on the host (input)
-///     xDesc: Tensor descriptor for data input tensor x (input)
-///     x: Data tensor x (input)
-///     yDesc: Tensor descriptor for output data tensor y (input)
-///     y: Data tensor y (output)
-///     bnScaleBiasMeanVarDesc: Tensor descriptor for BN scaling, shifting, saved variance and
-///         mean (input)
-///     bnScale: Batch norm scaling, gamma, tensor (input)
-///     bnBias: Batch norm bias, beta, tensor (input)
-///     estimatedMean: Running average saved during forward training (input)
-///     estimatedVariance: Running variance saved during forward training (input)
-///     epsilon: Value to stabilize inverse variance calculation (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, bn_mode, alpha, beta, xDesc, x, yDesc, y, bnScaleBiasMeanVarDesc, bnScale, bnBias, estimatedMean, estimatedVariance, epsilon))]
+/// `miopenBatchNormalizationForwardInference` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenBatchNormalizationForwardInference: rt::call::Function = rt::call::Function::new(
+    c"miopenBatchNormalizationForwardInference",
+    "miopenBatchNormalizationForwardInference",
+    &["handle", "bn_mode", "alpha", "beta", "xDesc", "x", "yDesc", "y", "bnScaleBiasMeanVarDesc", "bnScale", "bnBias", "estimatedMean", "estimatedVariance", "epsilon"],
+    rt::fastcall_entry!(C_miopenBatchNormalizationForwardInference),
+    c"miopenBatchNormalizationForwardInference(handle, bn_mode, alpha, beta, xDesc, x, yDesc, y, bnScaleBiasMeanVarDesc, bnScale, bnBias, estimatedMean, estimatedVariance, epsilon)\n--\n\nExecute forward inference layer for batch normalization\n\nBatch normalization pass for forward inference pass.\nTakes in batch normalization mode bn_mode and input tensor x, output tensor y, bnBias and bnScale\nwith their descriptor.\n\nIf either estimatedMean, or estimatedVariance are null pointers then the values for the mean and\nvariance will be calculated from input data and this calculated mean and variance will be used\nto update input values.\nIf variance is zero and epsilon is also zero, this function outputs NAN values.  Input espilon\nvalue should always be non zero positive value.\n\nArgs:\n    handle: MIOpen handle (input)\n    bn_mode: Batch normalization mode (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Data tensor y (output)\n    bnScaleBiasMeanVarDesc: Tensor descriptor for BN scaling, shifting, saved variance and\n        mean (input)\n    bnScale: Batch norm scaling, gamma, tensor (input)\n    bnBias: Batch norm bias, beta, tensor (input)\n    estimatedMean: Running average saved during forward training (input)\n    estimatedVariance: Running variance saved during forward training (input)\n    epsilon: Value to stabilize inverse variance calculation (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenBatchNormalizationForwardInference`, converted in order.
+unsafe fn C_miopenBatchNormalizationForwardInference(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13] =
+        unsafe { F_miopenBatchNormalizationForwardInference.args::<14>(py, args, nargs, kwnames)? };
+    Ok(miopenBatchNormalizationForwardInference(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "xDesc")?, rt::call::extract(x5, "x")?, rt::call::extract(x6, "yDesc")?, rt::call::extract(x7, "y")?, rt::call::extract(x8, "bnScaleBiasMeanVarDesc")?, rt::call::extract(x9, "bnScale")?, rt::call::extract(x10, "bnBias")?, rt::call::extract(x11, "estimatedMean")?, rt::call::extract(x12, "estimatedVariance")?, rt::call::extract(x13, "epsilon")?)?.into_ptr())
+}
+
 fn miopenBatchNormalizationForwardInference(py: Python<'_>, handle: rt::PtrArg, bn_mode: &Bound<'_, PyAny>, alpha: rt::PtrArgMut, beta: rt::PtrArgMut, xDesc: rt::PtrArg, x: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut, bnScaleBiasMeanVarDesc: rt::PtrArg, bnScale: rt::PtrArgMut, bnBias: rt::PtrArgMut, estimatedMean: rt::PtrArgMut, estimatedVariance: rt::PtrArgMut, epsilon: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenBatchNormalizationForwardInference");
     let a_handle = handle.addr();
@@ -3777,42 +4175,30 @@ fn miopenBatchNormalizationForwardInference(py: Python<'_>, handle: rt::PtrArg, 
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_bn_mode, a_alpha, a_beta, a_xDesc, a_x, a_yDesc, a_y, a_bnScaleBiasMeanVarDesc, a_bnScale, a_bnBias, a_estimatedMean, a_estimatedVariance, a_epsilon) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Execute forward inference layer for batch normalization
-///
-/// Batch normalization pass for forward inference pass.
-/// Takes in batch normalization mode bn_mode and input tensor x, output tensor y, bnBias and bnScale
-/// with their descriptor.
-///
-/// If either estimatedMean, or estimatedVariance are null pointers then the values for the mean and
-/// variance will be calculated from input data and this calculated mean and variance will be used
-/// to update input values.
-/// If variance is zero and epsilon is also zero, this function outputs NAN values.  Input espilon
-/// value should always be non zero positive value.
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     bn_mode: Batch normalization mode (input)
-///     alpha: Floating point scaling factor, allocated on the host (input)
-///     beta: Floating point shift factor, allocated on the host (input)
-///     xDesc: Tensor descriptor for data input tensor x (input)
-///     x: Data tensor x (input)
-///     yDesc: Tensor descriptor for output data tensor y (input)
-///     y: Data tensor y (output)
-///     scaleDesc
-///     biasDesc
-///     estMeanDesc: Tensor descriptor for BN estimated Mean
-///     estVarianceDesc: Tensor descriptor for BN estimated Variance
-///     bnScale: Batch norm scaling, gamma, tensor (input)
-///     bnBias: Batch norm bias, beta, tensor (input)
-///     estimatedMean: Running average saved during forward training (input)
-///     estimatedVariance: Running variance saved during forward training (input)
-///     epsilon: Value to stabilize inverse variance calculation (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, bn_mode, alpha, beta, xDesc, x, yDesc, y, scaleDesc, biasDesc, estMeanDesc, estVarianceDesc, bnScale, bnBias, estimatedMean, estimatedVariance, epsilon))]
+/// `miopenBatchNormalizationForwardInference_V2` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenBatchNormalizationForwardInference_V2: rt::call::Function = rt::call::Function::new(
+    c"miopenBatchNormalizationForwardInference_V2",
+    "miopenBatchNormalizationForwardInference_V2",
+    &["handle", "bn_mode", "alpha", "beta", "xDesc", "x", "yDesc", "y", "scaleDesc", "biasDesc", "estMeanDesc", "estVarianceDesc", "bnScale", "bnBias", "estimatedMean", "estimatedVariance", "epsilon"],
+    rt::fastcall_entry!(C_miopenBatchNormalizationForwardInference_V2),
+    c"miopenBatchNormalizationForwardInference_V2(handle, bn_mode, alpha, beta, xDesc, x, yDesc, y, scaleDesc, biasDesc, estMeanDesc, estVarianceDesc, bnScale, bnBias, estimatedMean, estimatedVariance, epsilon)\n--\n\nExecute forward inference layer for batch normalization\n\nBatch normalization pass for forward inference pass.\nTakes in batch normalization mode bn_mode and input tensor x, output tensor y, bnBias and bnScale\nwith their descriptor.\n\nIf either estimatedMean, or estimatedVariance are null pointers then the values for the mean and\nvariance will be calculated from input data and this calculated mean and variance will be used\nto update input values.\nIf variance is zero and epsilon is also zero, this function outputs NAN values.  Input espilon\nvalue should always be non zero positive value.\n\nArgs:\n    handle: MIOpen handle (input)\n    bn_mode: Batch normalization mode (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Data tensor y (output)\n    scaleDesc\n    biasDesc\n    estMeanDesc: Tensor descriptor for BN estimated Mean\n    estVarianceDesc: Tensor descriptor for BN estimated Variance\n    bnScale: Batch norm scaling, gamma, tensor (input)\n    bnBias: Batch norm bias, beta, tensor (input)\n    estimatedMean: Running average saved during forward training (input)\n    estimatedVariance: Running variance saved during forward training (input)\n    epsilon: Value to stabilize inverse variance calculation (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenBatchNormalizationForwardInference_V2`, converted in order.
+unsafe fn C_miopenBatchNormalizationForwardInference_V2(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16] =
+        unsafe { F_miopenBatchNormalizationForwardInference_V2.args::<17>(py, args, nargs, kwnames)? };
+    Ok(miopenBatchNormalizationForwardInference_V2(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "xDesc")?, rt::call::extract(x5, "x")?, rt::call::extract(x6, "yDesc")?, rt::call::extract(x7, "y")?, rt::call::extract(x8, "scaleDesc")?, rt::call::extract(x9, "biasDesc")?, rt::call::extract(x10, "estMeanDesc")?, rt::call::extract(x11, "estVarianceDesc")?, rt::call::extract(x12, "bnScale")?, rt::call::extract(x13, "bnBias")?, rt::call::extract(x14, "estimatedMean")?, rt::call::extract(x15, "estimatedVariance")?, rt::call::extract(x16, "epsilon")?)?.into_ptr())
+}
+
 fn miopenBatchNormalizationForwardInference_V2(py: Python<'_>, handle: rt::PtrArg, bn_mode: &Bound<'_, PyAny>, alpha: rt::PtrArgMut, beta: rt::PtrArgMut, xDesc: rt::PtrArg, x: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut, scaleDesc: rt::PtrArg, biasDesc: rt::PtrArg, estMeanDesc: rt::PtrArg, estVarianceDesc: rt::PtrArg, bnScale: rt::PtrArgMut, bnBias: rt::PtrArgMut, estimatedMean: rt::PtrArgMut, estimatedVariance: rt::PtrArgMut, epsilon: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenBatchNormalizationForwardInference_V2");
     let a_handle = handle.addr();
@@ -3841,43 +4227,30 @@ fn miopenBatchNormalizationForwardInference_V2(py: Python<'_>, handle: rt::PtrAr
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_bn_mode, a_alpha, a_beta, a_xDesc, a_x, a_yDesc, a_y, a_scaleDesc, a_biasDesc, a_estMeanDesc, a_estVarianceDesc, a_bnScale, a_bnBias, a_estimatedMean, a_estimatedVariance, a_epsilon) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Execute forward inference layer for batch normalization with fused activation
-///
-/// Batch normalization pass for forward inference pass.
-/// Takes in batch normalization mode bn_mode and input tensor x, output tensor y, bnBias and bnScale
-/// with their descriptor.
-///
-/// If either estimatedMean, or estimatedVariance are null pointers then the values for the mean and
-/// variance will be calculated from input data and this calculated mean and variance will be used
-/// to update input values.
-/// If variance is zero and epsilon is also zero, this function outputs NAN values.  Input espilon
-/// value should always be non zero positive value.
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     bn_mode: Batch normalization mode (input)
-///     alpha: Floating point scaling factor, allocated on the host (input)
-///     beta: Floating point shift factor, allocated on the host (input)
-///     xDesc: Tensor descriptor for data input tensor x (input)
-///     x: Data tensor x (input)
-///     yDesc: Tensor descriptor for output data tensor y (input)
-///     y: Data tensor y (output)
-///     scaleDesc
-///     biasDesc
-///     estMeanDesc: Tensor descriptor for BN estimated Mean
-///     estVarianceDesc: Tensor descriptor for BN estimated Variance
-///     bnScale: Batch norm scaling, gamma, tensor (input)
-///     bnBias: Batch norm bias, beta, tensor (input)
-///     estimatedMean: Running average saved during forward training (input)
-///     estimatedVariance: Running variance saved during forward training (input)
-///     epsilon: Value to stabilize inverse variance calculation (input)
-///     activDesc: Activation descriptor
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, bn_mode, alpha, beta, xDesc, x, yDesc, y, scaleDesc, biasDesc, estMeanDesc, estVarianceDesc, bnScale, bnBias, estimatedMean, estimatedVariance, epsilon, activDesc))]
+/// `miopenBatchNormForwardInferenceActivation` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenBatchNormForwardInferenceActivation: rt::call::Function = rt::call::Function::new(
+    c"miopenBatchNormForwardInferenceActivation",
+    "miopenBatchNormForwardInferenceActivation",
+    &["handle", "bn_mode", "alpha", "beta", "xDesc", "x", "yDesc", "y", "scaleDesc", "biasDesc", "estMeanDesc", "estVarianceDesc", "bnScale", "bnBias", "estimatedMean", "estimatedVariance", "epsilon", "activDesc"],
+    rt::fastcall_entry!(C_miopenBatchNormForwardInferenceActivation),
+    c"miopenBatchNormForwardInferenceActivation(handle, bn_mode, alpha, beta, xDesc, x, yDesc, y, scaleDesc, biasDesc, estMeanDesc, estVarianceDesc, bnScale, bnBias, estimatedMean, estimatedVariance, epsilon, activDesc)\n--\n\nExecute forward inference layer for batch normalization with fused activation\n\nBatch normalization pass for forward inference pass.\nTakes in batch normalization mode bn_mode and input tensor x, output tensor y, bnBias and bnScale\nwith their descriptor.\n\nIf either estimatedMean, or estimatedVariance are null pointers then the values for the mean and\nvariance will be calculated from input data and this calculated mean and variance will be used\nto update input values.\nIf variance is zero and epsilon is also zero, this function outputs NAN values.  Input espilon\nvalue should always be non zero positive value.\n\nArgs:\n    handle: MIOpen handle (input)\n    bn_mode: Batch normalization mode (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Data tensor y (output)\n    scaleDesc\n    biasDesc\n    estMeanDesc: Tensor descriptor for BN estimated Mean\n    estVarianceDesc: Tensor descriptor for BN estimated Variance\n    bnScale: Batch norm scaling, gamma, tensor (input)\n    bnBias: Batch norm bias, beta, tensor (input)\n    estimatedMean: Running average saved during forward training (input)\n    estimatedVariance: Running variance saved during forward training (input)\n    epsilon: Value to stabilize inverse variance calculation (input)\n    activDesc: Activation descriptor\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenBatchNormForwardInferenceActivation`, converted in order.
+unsafe fn C_miopenBatchNormForwardInferenceActivation(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17] =
+        unsafe { F_miopenBatchNormForwardInferenceActivation.args::<18>(py, args, nargs, kwnames)? };
+    Ok(miopenBatchNormForwardInferenceActivation(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "xDesc")?, rt::call::extract(x5, "x")?, rt::call::extract(x6, "yDesc")?, rt::call::extract(x7, "y")?, rt::call::extract(x8, "scaleDesc")?, rt::call::extract(x9, "biasDesc")?, rt::call::extract(x10, "estMeanDesc")?, rt::call::extract(x11, "estVarianceDesc")?, rt::call::extract(x12, "bnScale")?, rt::call::extract(x13, "bnBias")?, rt::call::extract(x14, "estimatedMean")?, rt::call::extract(x15, "estimatedVariance")?, rt::call::extract(x16, "epsilon")?, rt::call::extract(x17, "activDesc")?)?.into_ptr())
+}
+
 fn miopenBatchNormForwardInferenceActivation(py: Python<'_>, handle: rt::PtrArg, bn_mode: &Bound<'_, PyAny>, alpha: rt::PtrArgMut, beta: rt::PtrArgMut, xDesc: rt::PtrArg, x: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut, scaleDesc: rt::PtrArg, biasDesc: rt::PtrArg, estMeanDesc: rt::PtrArg, estVarianceDesc: rt::PtrArg, bnScale: rt::PtrArgMut, bnBias: rt::PtrArgMut, estimatedMean: rt::PtrArgMut, estimatedVariance: rt::PtrArgMut, epsilon: f64, activDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenBatchNormForwardInferenceActivation");
     let a_handle = handle.addr();
@@ -3907,45 +4280,30 @@ fn miopenBatchNormForwardInferenceActivation(py: Python<'_>, handle: rt::PtrArg,
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_bn_mode, a_alpha, a_beta, a_xDesc, a_x, a_yDesc, a_y, a_scaleDesc, a_biasDesc, a_estMeanDesc, a_estVarianceDesc, a_bnScale, a_bnBias, a_estimatedMean, a_estimatedVariance, a_epsilon, a_activDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Execute backwards propagation layer for batch normalization
-///
-/// Batch normalization pass for backwards propagation training pass.
-/// The method for backwards propagation batch normalization.
-///
-/// Takes in batch normalization mode bn_mode and input tensor data x, input activation tensor dy,
-/// output tensor dx, the learned tensors resultBNBiasDiff and resultBNScaleDiff with their
-/// descriptor.
-///
-/// If BOTH savedMean, and savedVariance are not null pointers then the method will use the saved
-/// mean and variance calculated by the forward training phase.
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     bn_mode: Batch normalization mode (input)
-///     alphaDataDiff: Floating point scaling factor, allocated on the host (input)
-///     betaDataDiff: Floating point shift factor, allocated on the host (input)
-///     alphaParamDiff: Floating point scaling factor, allocated on the host (input)
-///     betaParamDiff: Floating point shift factor, allocated on the host (input)
-///     xDesc: Tensor descriptor for data input tensor x (input)
-///     x: Data tensor x (input)
-///     dyDesc: Tensor descriptor for output data tensor y (input)
-///     dy: Data tensor y (input)
-///     dxDesc: Tensor descriptor for output data tensor dx (input)
-///     dx: Data delta tensor dx (output)
-///     bnScaleBiasDiffDesc: Tensor descriptor for BN scaling, shifting, saved variance and
-///         mean (input)
-///     bnScale: Batch norm scaling, gamma, tensor (input)
-///     resultBnScaleDiff: Tensor for dscale (output)
-///     resultBnBiasDiff: Tensor for dbias (output)
-///     epsilon: Value to stabilize inverse variance calculation (input)
-///     savedMean: Saved mini-batch mean for backwards pass (input)
-///     savedInvVariance: Saved mini-bathc inverse variance for backwards pass (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, bn_mode, alphaDataDiff, betaDataDiff, alphaParamDiff, betaParamDiff, xDesc, x, dyDesc, dy, dxDesc, dx, bnScaleBiasDiffDesc, bnScale, resultBnScaleDiff, resultBnBiasDiff, epsilon, savedMean, savedInvVariance))]
+/// `miopenBatchNormalizationBackward` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenBatchNormalizationBackward: rt::call::Function = rt::call::Function::new(
+    c"miopenBatchNormalizationBackward",
+    "miopenBatchNormalizationBackward",
+    &["handle", "bn_mode", "alphaDataDiff", "betaDataDiff", "alphaParamDiff", "betaParamDiff", "xDesc", "x", "dyDesc", "dy", "dxDesc", "dx", "bnScaleBiasDiffDesc", "bnScale", "resultBnScaleDiff", "resultBnBiasDiff", "epsilon", "savedMean", "savedInvVariance"],
+    rt::fastcall_entry!(C_miopenBatchNormalizationBackward),
+    c"miopenBatchNormalizationBackward(handle, bn_mode, alphaDataDiff, betaDataDiff, alphaParamDiff, betaParamDiff, xDesc, x, dyDesc, dy, dxDesc, dx, bnScaleBiasDiffDesc, bnScale, resultBnScaleDiff, resultBnBiasDiff, epsilon, savedMean, savedInvVariance)\n--\n\nExecute backwards propagation layer for batch normalization\n\nBatch normalization pass for backwards propagation training pass.\nThe method for backwards propagation batch normalization.\n\nTakes in batch normalization mode bn_mode and input tensor data x, input activation tensor dy,\noutput tensor dx, the learned tensors resultBNBiasDiff and resultBNScaleDiff with their\ndescriptor.\n\nIf BOTH savedMean, and savedVariance are not null pointers then the method will use the saved\nmean and variance calculated by the forward training phase.\n\nArgs:\n    handle: MIOpen handle (input)\n    bn_mode: Batch normalization mode (input)\n    alphaDataDiff: Floating point scaling factor, allocated on the host (input)\n    betaDataDiff: Floating point shift factor, allocated on the host (input)\n    alphaParamDiff: Floating point scaling factor, allocated on the host (input)\n    betaParamDiff: Floating point shift factor, allocated on the host (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    dyDesc: Tensor descriptor for output data tensor y (input)\n    dy: Data tensor y (input)\n    dxDesc: Tensor descriptor for output data tensor dx (input)\n    dx: Data delta tensor dx (output)\n    bnScaleBiasDiffDesc: Tensor descriptor for BN scaling, shifting, saved variance and\n        mean (input)\n    bnScale: Batch norm scaling, gamma, tensor (input)\n    resultBnScaleDiff: Tensor for dscale (output)\n    resultBnBiasDiff: Tensor for dbias (output)\n    epsilon: Value to stabilize inverse variance calculation (input)\n    savedMean: Saved mini-batch mean for backwards pass (input)\n    savedInvVariance: Saved mini-bathc inverse variance for backwards pass (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenBatchNormalizationBackward`, converted in order.
+unsafe fn C_miopenBatchNormalizationBackward(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18] =
+        unsafe { F_miopenBatchNormalizationBackward.args::<19>(py, args, nargs, kwnames)? };
+    Ok(miopenBatchNormalizationBackward(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "alphaDataDiff")?, rt::call::extract(x3, "betaDataDiff")?, rt::call::extract(x4, "alphaParamDiff")?, rt::call::extract(x5, "betaParamDiff")?, rt::call::extract(x6, "xDesc")?, rt::call::extract(x7, "x")?, rt::call::extract(x8, "dyDesc")?, rt::call::extract(x9, "dy")?, rt::call::extract(x10, "dxDesc")?, rt::call::extract(x11, "dx")?, rt::call::extract(x12, "bnScaleBiasDiffDesc")?, rt::call::extract(x13, "bnScale")?, rt::call::extract(x14, "resultBnScaleDiff")?, rt::call::extract(x15, "resultBnBiasDiff")?, rt::call::extract(x16, "epsilon")?, rt::call::extract(x17, "savedMean")?, rt::call::extract(x18, "savedInvVariance")?)?.into_ptr())
+}
+
 fn miopenBatchNormalizationBackward(py: Python<'_>, handle: rt::PtrArg, bn_mode: &Bound<'_, PyAny>, alphaDataDiff: rt::PtrArg, betaDataDiff: rt::PtrArg, alphaParamDiff: rt::PtrArg, betaParamDiff: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, dxDesc: rt::PtrArg, dx: rt::PtrArgMut, bnScaleBiasDiffDesc: rt::PtrArg, bnScale: rt::PtrArg, resultBnScaleDiff: rt::PtrArgMut, resultBnBiasDiff: rt::PtrArgMut, epsilon: f64, savedMean: rt::PtrArg, savedInvVariance: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenBatchNormalizationBackward");
     let a_handle = handle.addr();
@@ -3976,49 +4334,30 @@ fn miopenBatchNormalizationBackward(py: Python<'_>, handle: rt::PtrArg, bn_mode:
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_bn_mode, a_alphaDataDiff, a_betaDataDiff, a_alphaParamDiff, a_betaParamDiff, a_xDesc, a_x, a_dyDesc, a_dy, a_dxDesc, a_dx, a_bnScaleBiasDiffDesc, a_bnScale, a_resultBnScaleDiff, a_resultBnBiasDiff, a_epsilon, a_savedMean, a_savedInvVariance) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Execute backwards propagation layer for batch normalization
-///
-/// Batch normalization pass for backwards propagation training pass.
-/// The method for backwards propagation batch normalization.
-///
-/// Takes in batch normalization mode bn_mode and input tensor data x, input activation tensor dy,
-/// output tensor dx, the learned tensors resultBNBiasDiff and resultBNScaleDiff with their
-/// descriptor.
-///
-/// If BOTH savedMean, and savedVariance are not null pointers then the method will use the saved
-/// mean and variance calculated by the forward training phase.
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     bn_mode: Batch normalization mode (input)
-///     alphaDataDiff: Floating point scaling factor, allocated on the host (input)
-///     betaDataDiff: Floating point shift factor, allocated on the host (input)
-///     alphaParamDiff: Floating point scaling factor, allocated on the host (input)
-///     betaParamDiff: Floating point shift factor, allocated on the host (input)
-///     xDesc: Tensor descriptor for data input tensor x (input)
-///     x: Data tensor x (input)
-///     dyDesc: Tensor descriptor for output data tensor y (input)
-///     dy: Data tensor y (input)
-///     dxDesc: Tensor descriptor for output data tensor dx (input)
-///     dx: Data delta tensor dx (output)
-///     scaleDesc: Tensor descriptor for scaling descriptor (input)
-///     biasDesc: Tensor descriptor for bias/shift descriptor (input)
-///     savedMeanDesc: Tensor descriptor for saved Mean  descriptor (input)
-///     savedVarDesc: Tensor descriptor for saved Variance descriptor (input)
-///         , shifting, saved variance and
-///         mean (input)
-///     bnScale: Batch norm scaling, gamma, tensor (input)
-///     resultBnScaleDiff: Tensor for dscale (output)
-///     resultBnBiasDiff: Tensor for dbias (output)
-///     epsilon: Value to stabilize inverse variance calculation (input)
-///     savedMean: Saved mini-batch mean for backwards pass (input)
-///     savedInvVariance: Saved mini-bathc inverse variance for backwards pass (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, bn_mode, alphaDataDiff, betaDataDiff, alphaParamDiff, betaParamDiff, xDesc, x, dyDesc, dy, dxDesc, dx, scaleDesc, biasDesc, savedMeanDesc, savedVarDesc, bnScale, resultBnScaleDiff, resultBnBiasDiff, epsilon, savedMean, savedInvVariance))]
+/// `miopenBatchNormalizationBackward_V2` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenBatchNormalizationBackward_V2: rt::call::Function = rt::call::Function::new(
+    c"miopenBatchNormalizationBackward_V2",
+    "miopenBatchNormalizationBackward_V2",
+    &["handle", "bn_mode", "alphaDataDiff", "betaDataDiff", "alphaParamDiff", "betaParamDiff", "xDesc", "x", "dyDesc", "dy", "dxDesc", "dx", "scaleDesc", "biasDesc", "savedMeanDesc", "savedVarDesc", "bnScale", "resultBnScaleDiff", "resultBnBiasDiff", "epsilon", "savedMean", "savedInvVariance"],
+    rt::fastcall_entry!(C_miopenBatchNormalizationBackward_V2),
+    c"miopenBatchNormalizationBackward_V2(handle, bn_mode, alphaDataDiff, betaDataDiff, alphaParamDiff, betaParamDiff, xDesc, x, dyDesc, dy, dxDesc, dx, scaleDesc, biasDesc, savedMeanDesc, savedVarDesc, bnScale, resultBnScaleDiff, resultBnBiasDiff, epsilon, savedMean, savedInvVariance)\n--\n\nExecute backwards propagation layer for batch normalization\n\nBatch normalization pass for backwards propagation training pass.\nThe method for backwards propagation batch normalization.\n\nTakes in batch normalization mode bn_mode and input tensor data x, input activation tensor dy,\noutput tensor dx, the learned tensors resultBNBiasDiff and resultBNScaleDiff with their\ndescriptor.\n\nIf BOTH savedMean, and savedVariance are not null pointers then the method will use the saved\nmean and variance calculated by the forward training phase.\n\nArgs:\n    handle: MIOpen handle (input)\n    bn_mode: Batch normalization mode (input)\n    alphaDataDiff: Floating point scaling factor, allocated on the host (input)\n    betaDataDiff: Floating point shift factor, allocated on the host (input)\n    alphaParamDiff: Floating point scaling factor, allocated on the host (input)\n    betaParamDiff: Floating point shift factor, allocated on the host (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    dyDesc: Tensor descriptor for output data tensor y (input)\n    dy: Data tensor y (input)\n    dxDesc: Tensor descriptor for output data tensor dx (input)\n    dx: Data delta tensor dx (output)\n    scaleDesc: Tensor descriptor for scaling descriptor (input)\n    biasDesc: Tensor descriptor for bias/shift descriptor (input)\n    savedMeanDesc: Tensor descriptor for saved Mean  descriptor (input)\n    savedVarDesc: Tensor descriptor for saved Variance descriptor (input)\n        , shifting, saved variance and\n        mean (input)\n    bnScale: Batch norm scaling, gamma, tensor (input)\n    resultBnScaleDiff: Tensor for dscale (output)\n    resultBnBiasDiff: Tensor for dbias (output)\n    epsilon: Value to stabilize inverse variance calculation (input)\n    savedMean: Saved mini-batch mean for backwards pass (input)\n    savedInvVariance: Saved mini-bathc inverse variance for backwards pass (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenBatchNormalizationBackward_V2`, converted in order.
+unsafe fn C_miopenBatchNormalizationBackward_V2(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20, x21] =
+        unsafe { F_miopenBatchNormalizationBackward_V2.args::<22>(py, args, nargs, kwnames)? };
+    Ok(miopenBatchNormalizationBackward_V2(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "alphaDataDiff")?, rt::call::extract(x3, "betaDataDiff")?, rt::call::extract(x4, "alphaParamDiff")?, rt::call::extract(x5, "betaParamDiff")?, rt::call::extract(x6, "xDesc")?, rt::call::extract(x7, "x")?, rt::call::extract(x8, "dyDesc")?, rt::call::extract(x9, "dy")?, rt::call::extract(x10, "dxDesc")?, rt::call::extract(x11, "dx")?, rt::call::extract(x12, "scaleDesc")?, rt::call::extract(x13, "biasDesc")?, rt::call::extract(x14, "savedMeanDesc")?, rt::call::extract(x15, "savedVarDesc")?, rt::call::extract(x16, "bnScale")?, rt::call::extract(x17, "resultBnScaleDiff")?, rt::call::extract(x18, "resultBnBiasDiff")?, rt::call::extract(x19, "epsilon")?, rt::call::extract(x20, "savedMean")?, rt::call::extract(x21, "savedInvVariance")?)?.into_ptr())
+}
+
 fn miopenBatchNormalizationBackward_V2(py: Python<'_>, handle: rt::PtrArg, bn_mode: &Bound<'_, PyAny>, alphaDataDiff: rt::PtrArg, betaDataDiff: rt::PtrArg, alphaParamDiff: rt::PtrArg, betaParamDiff: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, dxDesc: rt::PtrArg, dx: rt::PtrArgMut, scaleDesc: rt::PtrArg, biasDesc: rt::PtrArg, savedMeanDesc: rt::PtrArg, savedVarDesc: rt::PtrArg, bnScale: rt::PtrArg, resultBnScaleDiff: rt::PtrArgMut, resultBnBiasDiff: rt::PtrArgMut, epsilon: f64, savedMean: rt::PtrArg, savedInvVariance: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenBatchNormalizationBackward_V2");
     let a_handle = handle.addr();
@@ -4052,49 +4391,30 @@ fn miopenBatchNormalizationBackward_V2(py: Python<'_>, handle: rt::PtrArg, bn_mo
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_bn_mode, a_alphaDataDiff, a_betaDataDiff, a_alphaParamDiff, a_betaParamDiff, a_xDesc, a_x, a_dyDesc, a_dy, a_dxDesc, a_dx, a_scaleDesc, a_biasDesc, a_savedMeanDesc, a_savedVarDesc, a_bnScale, a_resultBnScaleDiff, a_resultBnBiasDiff, a_epsilon, a_savedMean, a_savedInvVariance) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Execute backwards propagation layer for batch normalization with fused activation
-///
-/// Batch normalization pass for backwards propagation training pass.
-/// The method for backwards propagation batch normalization.
-///
-/// Takes in batch normalization mode bn_mode and input tensor data x, input activation tensor dy,
-/// output tensor dx, the learned tensors resultBNBiasDiff and resultBNScaleDiff with their
-/// descriptor.
-///
-/// If BOTH savedMean, and savedVariance are not null pointers then the method will use the saved
-/// mean and variance calculated by the forward training phase.
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     bn_mode: Batch normalization mode (input)
-///     alphaDataDiff: Floating point scaling factor, allocated on the host (input)
-///     betaDataDiff: Floating point shift factor, allocated on the host (input)
-///     alphaParamDiff: Floating point scaling factor, allocated on the host (input)
-///     betaParamDiff: Floating point shift factor, allocated on the host (input)
-///     xDesc: Tensor descriptor for data input tensor x (input)
-///     x: Data tensor x (input)
-///     dyDesc: Tensor descriptor for output data tensor y (input)
-///     dy: Data tensor y (input)
-///     dxDesc: Tensor descriptor for output data tensor dx (input)
-///     dx: Data delta tensor dx (output)
-///     scaleDesc: Tensor descriptor for scaling descriptor (input)
-///     biasDesc: Tensor descriptor for bias/shift descriptor (input)
-///     savedMeanDesc: Tensor descriptor for saved Mean  descriptor (input)
-///     savedVarianceDesc
-///     bnScale: Batch norm scaling, gamma, tensor (input)
-///     bnBias: Batch norm bias (input)
-///     resultBnScaleDiff: Tensor for dscale (output)
-///     resultBnBiasDiff: Tensor for dbias (output)
-///     epsilon: Value to stabilize inverse variance calculation (input)
-///     savedMean: Saved mini-batch mean for backwards pass (input)
-///     savedInvVariance: Saved mini-bathc inverse variance for backwards pass (input)
-///     activDesc: Activation descriptor
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, bn_mode, alphaDataDiff, betaDataDiff, alphaParamDiff, betaParamDiff, xDesc, x, dyDesc, dy, dxDesc, dx, scaleDesc, biasDesc, savedMeanDesc, savedVarianceDesc, bnScale, bnBias, resultBnScaleDiff, resultBnBiasDiff, epsilon, savedMean, savedInvVariance, activDesc))]
+/// `miopenBatchNormBackwardActivation` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenBatchNormBackwardActivation: rt::call::Function = rt::call::Function::new(
+    c"miopenBatchNormBackwardActivation",
+    "miopenBatchNormBackwardActivation",
+    &["handle", "bn_mode", "alphaDataDiff", "betaDataDiff", "alphaParamDiff", "betaParamDiff", "xDesc", "x", "dyDesc", "dy", "dxDesc", "dx", "scaleDesc", "biasDesc", "savedMeanDesc", "savedVarianceDesc", "bnScale", "bnBias", "resultBnScaleDiff", "resultBnBiasDiff", "epsilon", "savedMean", "savedInvVariance", "activDesc"],
+    rt::fastcall_entry!(C_miopenBatchNormBackwardActivation),
+    c"miopenBatchNormBackwardActivation(handle, bn_mode, alphaDataDiff, betaDataDiff, alphaParamDiff, betaParamDiff, xDesc, x, dyDesc, dy, dxDesc, dx, scaleDesc, biasDesc, savedMeanDesc, savedVarianceDesc, bnScale, bnBias, resultBnScaleDiff, resultBnBiasDiff, epsilon, savedMean, savedInvVariance, activDesc)\n--\n\nExecute backwards propagation layer for batch normalization with fused activation\n\nBatch normalization pass for backwards propagation training pass.\nThe method for backwards propagation batch normalization.\n\nTakes in batch normalization mode bn_mode and input tensor data x, input activation tensor dy,\noutput tensor dx, the learned tensors resultBNBiasDiff and resultBNScaleDiff with their\ndescriptor.\n\nIf BOTH savedMean, and savedVariance are not null pointers then the method will use the saved\nmean and variance calculated by the forward training phase.\n\nArgs:\n    handle: MIOpen handle (input)\n    bn_mode: Batch normalization mode (input)\n    alphaDataDiff: Floating point scaling factor, allocated on the host (input)\n    betaDataDiff: Floating point shift factor, allocated on the host (input)\n    alphaParamDiff: Floating point scaling factor, allocated on the host (input)\n    betaParamDiff: Floating point shift factor, allocated on the host (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    dyDesc: Tensor descriptor for output data tensor y (input)\n    dy: Data tensor y (input)\n    dxDesc: Tensor descriptor for output data tensor dx (input)\n    dx: Data delta tensor dx (output)\n    scaleDesc: Tensor descriptor for scaling descriptor (input)\n    biasDesc: Tensor descriptor for bias/shift descriptor (input)\n    savedMeanDesc: Tensor descriptor for saved Mean  descriptor (input)\n    savedVarianceDesc\n    bnScale: Batch norm scaling, gamma, tensor (input)\n    bnBias: Batch norm bias (input)\n    resultBnScaleDiff: Tensor for dscale (output)\n    resultBnBiasDiff: Tensor for dbias (output)\n    epsilon: Value to stabilize inverse variance calculation (input)\n    savedMean: Saved mini-batch mean for backwards pass (input)\n    savedInvVariance: Saved mini-bathc inverse variance for backwards pass (input)\n    activDesc: Activation descriptor\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenBatchNormBackwardActivation`, converted in order.
+unsafe fn C_miopenBatchNormBackwardActivation(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20, x21, x22, x23] =
+        unsafe { F_miopenBatchNormBackwardActivation.args::<24>(py, args, nargs, kwnames)? };
+    Ok(miopenBatchNormBackwardActivation(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "alphaDataDiff")?, rt::call::extract(x3, "betaDataDiff")?, rt::call::extract(x4, "alphaParamDiff")?, rt::call::extract(x5, "betaParamDiff")?, rt::call::extract(x6, "xDesc")?, rt::call::extract(x7, "x")?, rt::call::extract(x8, "dyDesc")?, rt::call::extract(x9, "dy")?, rt::call::extract(x10, "dxDesc")?, rt::call::extract(x11, "dx")?, rt::call::extract(x12, "scaleDesc")?, rt::call::extract(x13, "biasDesc")?, rt::call::extract(x14, "savedMeanDesc")?, rt::call::extract(x15, "savedVarianceDesc")?, rt::call::extract(x16, "bnScale")?, rt::call::extract(x17, "bnBias")?, rt::call::extract(x18, "resultBnScaleDiff")?, rt::call::extract(x19, "resultBnBiasDiff")?, rt::call::extract(x20, "epsilon")?, rt::call::extract(x21, "savedMean")?, rt::call::extract(x22, "savedInvVariance")?, rt::call::extract(x23, "activDesc")?)?.into_ptr())
+}
+
 fn miopenBatchNormBackwardActivation(py: Python<'_>, handle: rt::PtrArg, bn_mode: &Bound<'_, PyAny>, alphaDataDiff: rt::PtrArg, betaDataDiff: rt::PtrArg, alphaParamDiff: rt::PtrArg, betaParamDiff: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, dxDesc: rt::PtrArg, dx: rt::PtrArgMut, scaleDesc: rt::PtrArg, biasDesc: rt::PtrArg, savedMeanDesc: rt::PtrArg, savedVarianceDesc: rt::PtrArg, bnScale: rt::PtrArg, bnBias: rt::PtrArg, resultBnScaleDiff: rt::PtrArgMut, resultBnBiasDiff: rt::PtrArgMut, epsilon: f64, savedMean: rt::PtrArg, savedInvVariance: rt::PtrArg, activDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenBatchNormBackwardActivation");
     let a_handle = handle.addr();
@@ -4130,14 +4450,30 @@ fn miopenBatchNormBackwardActivation(py: Python<'_>, handle: rt::PtrArg, bn_mode
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_bn_mode, a_alphaDataDiff, a_betaDataDiff, a_alphaParamDiff, a_betaParamDiff, a_xDesc, a_x, a_dyDesc, a_dy, a_dxDesc, a_dx, a_scaleDesc, a_biasDesc, a_savedMeanDesc, a_savedVarianceDesc, a_bnScale, a_bnBias, a_resultBnScaleDiff, a_resultBnBiasDiff, a_epsilon, a_savedMean, a_savedInvVariance, a_activDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Creates the Activation descriptor object
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     activDesc: miopenActivationDescriptor
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `miopenCreateActivationDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenCreateActivationDescriptor: rt::call::Function = rt::call::Function::new(
+    c"miopenCreateActivationDescriptor",
+    "miopenCreateActivationDescriptor",
+    &[],
+    rt::fastcall_entry!(C_miopenCreateActivationDescriptor),
+    c"miopenCreateActivationDescriptor()\n--\n\nCreates the Activation descriptor object\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    activDesc: miopenActivationDescriptor\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenCreateActivationDescriptor`, converted in order.
+unsafe fn C_miopenCreateActivationDescriptor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_miopenCreateActivationDescriptor.args::<0>(py, args, nargs, kwnames)? };
+    Ok(miopenCreateActivationDescriptor(py)?.into_ptr())
+}
+
 fn miopenCreateActivationDescriptor(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreateActivationDescriptor");
     let mut o_activDesc: usize = Default::default();
@@ -4151,22 +4487,30 @@ fn miopenCreateActivationDescriptor(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_activDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 48, o_activDesc, None)?])
 }
-/// Sets the activation layer descriptor details
-///
-/// Sets all of the descriptor details for the activation layer
-///
-/// Args:
-///     activDesc: Pointer to a activation layer descriptor (output)
-///     mode: Activation mode enum (input)
-///     activAlpha: Alpha value for some activation modes (input)
-///     activBeta: Beta value for some activation modes (input)
-///     activGamma: Gamma value for some activation modes (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (activDesc, mode, activAlpha, activBeta, activGamma))]
+/// `miopenSetActivationDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenSetActivationDescriptor: rt::call::Function = rt::call::Function::new(
+    c"miopenSetActivationDescriptor",
+    "miopenSetActivationDescriptor",
+    &["activDesc", "mode", "activAlpha", "activBeta", "activGamma"],
+    rt::fastcall_entry!(C_miopenSetActivationDescriptor),
+    c"miopenSetActivationDescriptor(activDesc, mode, activAlpha, activBeta, activGamma)\n--\n\nSets the activation layer descriptor details\n\nSets all of the descriptor details for the activation layer\n\nArgs:\n    activDesc: Pointer to a activation layer descriptor (output)\n    mode: Activation mode enum (input)\n    activAlpha: Alpha value for some activation modes (input)\n    activBeta: Beta value for some activation modes (input)\n    activGamma: Gamma value for some activation modes (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenSetActivationDescriptor`, converted in order.
+unsafe fn C_miopenSetActivationDescriptor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4] =
+        unsafe { F_miopenSetActivationDescriptor.args::<5>(py, args, nargs, kwnames)? };
+    Ok(miopenSetActivationDescriptor(py, rt::call::extract(x0, "activDesc")?, &x1, rt::call::extract(x2, "activAlpha")?, rt::call::extract(x3, "activBeta")?, rt::call::extract(x4, "activGamma")?)?.into_ptr())
+}
+
 fn miopenSetActivationDescriptor(py: Python<'_>, activDesc: rt::PtrArg, mode: &Bound<'_, PyAny>, activAlpha: f64, activBeta: f64, activGamma: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetActivationDescriptor");
     let a_activDesc = activDesc.addr();
@@ -4183,22 +4527,30 @@ fn miopenSetActivationDescriptor(py: Python<'_>, activDesc: rt::PtrArg, mode: &B
     let __r = py.allow_threads(move || unsafe { __f(a_activDesc, a_mode, a_activAlpha, a_activBeta, a_activGamma) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Gets the activation layer descriptor details
-///
-/// Retrieves all of the descriptor details for the activation layer.
-///
-/// Args:
-///     activDesc: Pointer to a activation layer descriptor (input)
-///
-/// Returns: a tuple of 5 item(s):
-///     miopenStatus_t: status
-///     mode: miopenActivationMode_t
-///     activAlpha: float
-///     activBeta: float
-///     activGamma: float
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (activDesc))]
+/// `miopenGetActivationDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenGetActivationDescriptor: rt::call::Function = rt::call::Function::new(
+    c"miopenGetActivationDescriptor",
+    "miopenGetActivationDescriptor",
+    &["activDesc"],
+    rt::fastcall_entry!(C_miopenGetActivationDescriptor),
+    c"miopenGetActivationDescriptor(activDesc)\n--\n\nGets the activation layer descriptor details\n\nRetrieves all of the descriptor details for the activation layer.\n\nArgs:\n    activDesc: Pointer to a activation layer descriptor (input)\n\nReturns: a tuple of 5 item(s):\n    miopenStatus_t: status\n    mode: miopenActivationMode_t\n    activAlpha: float\n    activBeta: float\n    activGamma: float\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenGetActivationDescriptor`, converted in order.
+unsafe fn C_miopenGetActivationDescriptor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_miopenGetActivationDescriptor.args::<1>(py, args, nargs, kwnames)? };
+    Ok(miopenGetActivationDescriptor(py, rt::call::extract(x0, "activDesc")?)?.into_ptr())
+}
+
 fn miopenGetActivationDescriptor(py: Python<'_>, activDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetActivationDescriptor");
     let a_activDesc = activDesc.addr();
@@ -4219,23 +4571,30 @@ fn miopenGetActivationDescriptor(py: Python<'_>, activDesc: rt::PtrArg) -> PyRes
     let __r = py.allow_threads(move || unsafe { __f(a_activDesc, a_mode, a_activAlpha, a_activBeta, a_activGamma) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.enum_member(py, 11, o_mode as i64)?, rt::obj(py, o_activAlpha)?, rt::obj(py, o_activBeta)?, rt::obj(py, o_activGamma)?])
 }
-/// Execute an activation forward layer
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     activDesc: Descriptor for activation layer (input)
-///     alpha: Floating point scaling factor, allocated on the host (input)
-///     xDesc: Tensor descriptor for data input tensor x (input)
-///     x: Data tensor x (input)
-///     beta: Floating point shift factor, allocated on the host (input)
-///     yDesc: Tensor descriptor for output data tensor y (input)
-///     y: Data tensor y (output)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, activDesc, alpha, xDesc, x, beta, yDesc, y))]
+/// `miopenActivationForward` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenActivationForward: rt::call::Function = rt::call::Function::new(
+    c"miopenActivationForward",
+    "miopenActivationForward",
+    &["handle", "activDesc", "alpha", "xDesc", "x", "beta", "yDesc", "y"],
+    rt::fastcall_entry!(C_miopenActivationForward),
+    c"miopenActivationForward(handle, activDesc, alpha, xDesc, x, beta, yDesc, y)\n--\n\nExecute an activation forward layer\n\nArgs:\n    handle: MIOpen handle (input)\n    activDesc: Descriptor for activation layer (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Data tensor y (output)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenActivationForward`, converted in order.
+unsafe fn C_miopenActivationForward(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7] =
+        unsafe { F_miopenActivationForward.args::<8>(py, args, nargs, kwnames)? };
+    Ok(miopenActivationForward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "activDesc")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "x")?, rt::call::extract(x5, "beta")?, rt::call::extract(x6, "yDesc")?, rt::call::extract(x7, "y")?)?.into_ptr())
+}
+
 fn miopenActivationForward(py: Python<'_>, handle: rt::PtrArg, activDesc: rt::PtrArg, alpha: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, beta: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenActivationForward");
     let a_handle = handle.addr();
@@ -4255,27 +4614,30 @@ fn miopenActivationForward(py: Python<'_>, handle: rt::PtrArg, activDesc: rt::Pt
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_activDesc, a_alpha, a_xDesc, a_x, a_beta, a_yDesc, a_y) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Execute a activation backwards layer
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     activDesc: Descriptor for activation layer (input)
-///     alpha: Floating point scaling factor, allocated on the host (input)
-///     yDesc: Tensor descriptor for input data tensor y (input)
-///     y: Data tensor y (input)
-///     dyDesc: Tensor descriptor for input data tensor dy (input)
-///     dy: Data delta tensor dy (input)
-///     xDesc: Tensor descriptor for data input tensor x (input)
-///     x: Data tensor x (input)
-///     beta: Floating point shift factor, allocated on the host (input)
-///     dxDesc: Tensor descriptor for data output tensor dx (input)
-///     dx: Output data delta tensor dx (output)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, activDesc, alpha, yDesc, y, dyDesc, dy, xDesc, x, beta, dxDesc, dx))]
+/// `miopenActivationBackward` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenActivationBackward: rt::call::Function = rt::call::Function::new(
+    c"miopenActivationBackward",
+    "miopenActivationBackward",
+    &["handle", "activDesc", "alpha", "yDesc", "y", "dyDesc", "dy", "xDesc", "x", "beta", "dxDesc", "dx"],
+    rt::fastcall_entry!(C_miopenActivationBackward),
+    c"miopenActivationBackward(handle, activDesc, alpha, yDesc, y, dyDesc, dy, xDesc, x, beta, dxDesc, dx)\n--\n\nExecute a activation backwards layer\n\nArgs:\n    handle: MIOpen handle (input)\n    activDesc: Descriptor for activation layer (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    yDesc: Tensor descriptor for input data tensor y (input)\n    y: Data tensor y (input)\n    dyDesc: Tensor descriptor for input data tensor dy (input)\n    dy: Data delta tensor dy (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    dxDesc: Tensor descriptor for data output tensor dx (input)\n    dx: Output data delta tensor dx (output)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenActivationBackward`, converted in order.
+unsafe fn C_miopenActivationBackward(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11] =
+        unsafe { F_miopenActivationBackward.args::<12>(py, args, nargs, kwnames)? };
+    Ok(miopenActivationBackward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "activDesc")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "yDesc")?, rt::call::extract(x4, "y")?, rt::call::extract(x5, "dyDesc")?, rt::call::extract(x6, "dy")?, rt::call::extract(x7, "xDesc")?, rt::call::extract(x8, "x")?, rt::call::extract(x9, "beta")?, rt::call::extract(x10, "dxDesc")?, rt::call::extract(x11, "dx")?)?.into_ptr())
+}
+
 fn miopenActivationBackward(py: Python<'_>, handle: rt::PtrArg, activDesc: rt::PtrArg, alpha: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, beta: rt::PtrArg, dxDesc: rt::PtrArg, dx: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenActivationBackward");
     let a_handle = handle.addr();
@@ -4299,16 +4661,30 @@ fn miopenActivationBackward(py: Python<'_>, handle: rt::PtrArg, activDesc: rt::P
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_activDesc, a_alpha, a_yDesc, a_y, a_dyDesc, a_dy, a_xDesc, a_x, a_beta, a_dxDesc, a_dx) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Destroys the activation descriptor object
-///
-/// Args:
-///     activDesc: Activation tensor descriptor type (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (activDesc))]
+/// `miopenDestroyActivationDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenDestroyActivationDescriptor: rt::call::Function = rt::call::Function::new(
+    c"miopenDestroyActivationDescriptor",
+    "miopenDestroyActivationDescriptor",
+    &["activDesc"],
+    rt::fastcall_entry!(C_miopenDestroyActivationDescriptor),
+    c"miopenDestroyActivationDescriptor(activDesc)\n--\n\nDestroys the activation descriptor object\n\nArgs:\n    activDesc: Activation tensor descriptor type (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenDestroyActivationDescriptor`, converted in order.
+unsafe fn C_miopenDestroyActivationDescriptor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_miopenDestroyActivationDescriptor.args::<1>(py, args, nargs, kwnames)? };
+    Ok(miopenDestroyActivationDescriptor(py, rt::call::extract(x0, "activDesc")?)?.into_ptr())
+}
+
 fn miopenDestroyActivationDescriptor(py: Python<'_>, activDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDestroyActivationDescriptor");
     let a_activDesc = activDesc.addr();
@@ -4321,24 +4697,30 @@ fn miopenDestroyActivationDescriptor(py: Python<'_>, activDesc: rt::PtrArg) -> P
     let __r = py.allow_threads(move || unsafe { __f(a_activDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Execute a softmax forward layer
-///
-/// This API only implements the SOFTMAX_MODE_CHANNEL in SOFTMAX_ACCURATE path.
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     alpha: Floating point scaling factor, allocated on the host (input)
-///     xDesc: Tensor descriptor for data input tensor x (input)
-///     x: Data tensor x (input)
-///     beta: Floating point shift factor, allocated on the host (input)
-///     yDesc: Tensor descriptor for output data tensor y (input)
-///     y: Data tensor y (output)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, alpha, xDesc, x, beta, yDesc, y))]
+/// `miopenSoftmaxForward` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenSoftmaxForward: rt::call::Function = rt::call::Function::new(
+    c"miopenSoftmaxForward",
+    "miopenSoftmaxForward",
+    &["handle", "alpha", "xDesc", "x", "beta", "yDesc", "y"],
+    rt::fastcall_entry!(C_miopenSoftmaxForward),
+    c"miopenSoftmaxForward(handle, alpha, xDesc, x, beta, yDesc, y)\n--\n\nExecute a softmax forward layer\n\nThis API only implements the SOFTMAX_MODE_CHANNEL in SOFTMAX_ACCURATE path.\n\nArgs:\n    handle: MIOpen handle (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Data tensor y (output)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenSoftmaxForward`, converted in order.
+unsafe fn C_miopenSoftmaxForward(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6] =
+        unsafe { F_miopenSoftmaxForward.args::<7>(py, args, nargs, kwnames)? };
+    Ok(miopenSoftmaxForward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "alpha")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "x")?, rt::call::extract(x4, "beta")?, rt::call::extract(x5, "yDesc")?, rt::call::extract(x6, "y")?)?.into_ptr())
+}
+
 fn miopenSoftmaxForward(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, beta: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSoftmaxForward");
     let a_handle = handle.addr();
@@ -4357,26 +4739,30 @@ fn miopenSoftmaxForward(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg, x
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_alpha, a_xDesc, a_x, a_beta, a_yDesc, a_y) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Execute a softmax backwards layer
-///
-/// This API only implements the SOFTMAX_MODE_CHANNEL in SOFTMAX_ACCURATE path.
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     alpha: Floating point scaling factor, allocated on the host (input)
-///     yDesc: Tensor descriptor for input data tensor y (input)
-///     y: Data tensor y (input)
-///     dyDesc: Tensor descriptor for input data tensor dy (input)
-///     dy: Data delta tensor dy (input)
-///     beta: Floating point shift factor, allocated on the host (input)
-///     dxDesc: Tensor descriptor for data output tensor dx (input)
-///     dx: Output data delta tensor dx (output)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, alpha, yDesc, y, dyDesc, dy, beta, dxDesc, dx))]
+/// `miopenSoftmaxBackward` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenSoftmaxBackward: rt::call::Function = rt::call::Function::new(
+    c"miopenSoftmaxBackward",
+    "miopenSoftmaxBackward",
+    &["handle", "alpha", "yDesc", "y", "dyDesc", "dy", "beta", "dxDesc", "dx"],
+    rt::fastcall_entry!(C_miopenSoftmaxBackward),
+    c"miopenSoftmaxBackward(handle, alpha, yDesc, y, dyDesc, dy, beta, dxDesc, dx)\n--\n\nExecute a softmax backwards layer\n\nThis API only implements the SOFTMAX_MODE_CHANNEL in SOFTMAX_ACCURATE path.\n\nArgs:\n    handle: MIOpen handle (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    yDesc: Tensor descriptor for input data tensor y (input)\n    y: Data tensor y (input)\n    dyDesc: Tensor descriptor for input data tensor dy (input)\n    dy: Data delta tensor dy (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    dxDesc: Tensor descriptor for data output tensor dx (input)\n    dx: Output data delta tensor dx (output)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenSoftmaxBackward`, converted in order.
+unsafe fn C_miopenSoftmaxBackward(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8] =
+        unsafe { F_miopenSoftmaxBackward.args::<9>(py, args, nargs, kwnames)? };
+    Ok(miopenSoftmaxBackward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "alpha")?, rt::call::extract(x2, "yDesc")?, rt::call::extract(x3, "y")?, rt::call::extract(x4, "dyDesc")?, rt::call::extract(x5, "dy")?, rt::call::extract(x6, "beta")?, rt::call::extract(x7, "dxDesc")?, rt::call::extract(x8, "dx")?)?.into_ptr())
+}
+
 fn miopenSoftmaxBackward(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, beta: rt::PtrArg, dxDesc: rt::PtrArg, dx: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSoftmaxBackward");
     let a_handle = handle.addr();
@@ -4397,24 +4783,30 @@ fn miopenSoftmaxBackward(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg, 
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_alpha, a_yDesc, a_y, a_dyDesc, a_dy, a_beta, a_dxDesc, a_dx) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Execute a softmax forward layer with expanded modes and algorithms
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     alpha: Floating point scaling factor, allocated on the host (input)
-///     xDesc: Tensor descriptor for data input tensor x (input)
-///     x: Data tensor x (input)
-///     beta: Floating point shift factor, allocated on the host (input)
-///     yDesc: Tensor descriptor for output data tensor y (input)
-///     y: Data tensor y (output)
-///     algorithm: Softmax implementation algorithm (input)
-///     mode: Softmax mode (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, alpha, xDesc, x, beta, yDesc, y, algorithm, mode))]
+/// `miopenSoftmaxForward_V2` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenSoftmaxForward_V2: rt::call::Function = rt::call::Function::new(
+    c"miopenSoftmaxForward_V2",
+    "miopenSoftmaxForward_V2",
+    &["handle", "alpha", "xDesc", "x", "beta", "yDesc", "y", "algorithm", "mode"],
+    rt::fastcall_entry!(C_miopenSoftmaxForward_V2),
+    c"miopenSoftmaxForward_V2(handle, alpha, xDesc, x, beta, yDesc, y, algorithm, mode)\n--\n\nExecute a softmax forward layer with expanded modes and algorithms\n\nArgs:\n    handle: MIOpen handle (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Data tensor y (output)\n    algorithm: Softmax implementation algorithm (input)\n    mode: Softmax mode (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenSoftmaxForward_V2`, converted in order.
+unsafe fn C_miopenSoftmaxForward_V2(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8] =
+        unsafe { F_miopenSoftmaxForward_V2.args::<9>(py, args, nargs, kwnames)? };
+    Ok(miopenSoftmaxForward_V2(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "alpha")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "x")?, rt::call::extract(x4, "beta")?, rt::call::extract(x5, "yDesc")?, rt::call::extract(x6, "y")?, &x7, &x8)?.into_ptr())
+}
+
 fn miopenSoftmaxForward_V2(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, beta: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut, algorithm: &Bound<'_, PyAny>, mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSoftmaxForward_V2");
     let a_handle = handle.addr();
@@ -4435,26 +4827,30 @@ fn miopenSoftmaxForward_V2(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_alpha, a_xDesc, a_x, a_beta, a_yDesc, a_y, a_algorithm, a_mode) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Execute a softmax backwards layer with expanded modes and algorithms
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     alpha: Floating point scaling factor, allocated on the host (input)
-///     yDesc: Tensor descriptor for input data tensor y (input)
-///     y: Data tensor y (input)
-///     dyDesc: Tensor descriptor for input data tensor dy (input)
-///     dy: Data delta tensor dy (input)
-///     beta: Floating point shift factor, allocated on the host (input)
-///     dxDesc: Tensor descriptor for data output tensor dx (input)
-///     dx: Output data delta tensor dx (output)
-///     algorithm: Softmax implementation algorithm (input)
-///     mode: Softmax mode (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, alpha, yDesc, y, dyDesc, dy, beta, dxDesc, dx, algorithm, mode))]
+/// `miopenSoftmaxBackward_V2` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenSoftmaxBackward_V2: rt::call::Function = rt::call::Function::new(
+    c"miopenSoftmaxBackward_V2",
+    "miopenSoftmaxBackward_V2",
+    &["handle", "alpha", "yDesc", "y", "dyDesc", "dy", "beta", "dxDesc", "dx", "algorithm", "mode"],
+    rt::fastcall_entry!(C_miopenSoftmaxBackward_V2),
+    c"miopenSoftmaxBackward_V2(handle, alpha, yDesc, y, dyDesc, dy, beta, dxDesc, dx, algorithm, mode)\n--\n\nExecute a softmax backwards layer with expanded modes and algorithms\n\nArgs:\n    handle: MIOpen handle (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    yDesc: Tensor descriptor for input data tensor y (input)\n    y: Data tensor y (input)\n    dyDesc: Tensor descriptor for input data tensor dy (input)\n    dy: Data delta tensor dy (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    dxDesc: Tensor descriptor for data output tensor dx (input)\n    dx: Output data delta tensor dx (output)\n    algorithm: Softmax implementation algorithm (input)\n    mode: Softmax mode (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenSoftmaxBackward_V2`, converted in order.
+unsafe fn C_miopenSoftmaxBackward_V2(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10] =
+        unsafe { F_miopenSoftmaxBackward_V2.args::<11>(py, args, nargs, kwnames)? };
+    Ok(miopenSoftmaxBackward_V2(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "alpha")?, rt::call::extract(x2, "yDesc")?, rt::call::extract(x3, "y")?, rt::call::extract(x4, "dyDesc")?, rt::call::extract(x5, "dy")?, rt::call::extract(x6, "beta")?, rt::call::extract(x7, "dxDesc")?, rt::call::extract(x8, "dx")?, &x9, &x10)?.into_ptr())
+}
+
 fn miopenSoftmaxBackward_V2(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, beta: rt::PtrArg, dxDesc: rt::PtrArg, dx: rt::PtrArgMut, algorithm: &Bound<'_, PyAny>, mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSoftmaxBackward_V2");
     let a_handle = handle.addr();
@@ -4477,18 +4873,30 @@ fn miopenSoftmaxBackward_V2(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrAr
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_alpha, a_yDesc, a_y, a_dyDesc, a_dy, a_beta, a_dxDesc, a_dx, a_algorithm, a_mode) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Creates the kenrel fusion plan descriptor object
-///
-/// Args:
-///     fuseDirection: Horizontal or Vertical fusion (input)
-///     inputDesc: Descriptor to tensor for the input (input)
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     fusePlanDesc: miopenFusionPlanDescriptor
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (fuseDirection, inputDesc))]
+/// `miopenCreateFusionPlan` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenCreateFusionPlan: rt::call::Function = rt::call::Function::new(
+    c"miopenCreateFusionPlan",
+    "miopenCreateFusionPlan",
+    &["fuseDirection", "inputDesc"],
+    rt::fastcall_entry!(C_miopenCreateFusionPlan),
+    c"miopenCreateFusionPlan(fuseDirection, inputDesc)\n--\n\nCreates the kenrel fusion plan descriptor object\n\nArgs:\n    fuseDirection: Horizontal or Vertical fusion (input)\n    inputDesc: Descriptor to tensor for the input (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    fusePlanDesc: miopenFusionPlanDescriptor\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenCreateFusionPlan`, converted in order.
+unsafe fn C_miopenCreateFusionPlan(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_miopenCreateFusionPlan.args::<2>(py, args, nargs, kwnames)? };
+    Ok(miopenCreateFusionPlan(py, &x0, rt::call::extract(x1, "inputDesc")?)?.into_ptr())
+}
+
 fn miopenCreateFusionPlan(py: Python<'_>, fuseDirection: &Bound<'_, PyAny>, inputDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreateFusionPlan");
     let mut o_fusePlanDesc: usize = Default::default();
@@ -4504,16 +4912,30 @@ fn miopenCreateFusionPlan(py: Python<'_>, fuseDirection: &Bound<'_, PyAny>, inpu
     let __r = py.allow_threads(move || unsafe { __f(a_fusePlanDesc, a_fuseDirection, a_inputDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 58, o_fusePlanDesc, None)?])
 }
-/// Destroy the fusion plan descriptor object
-///
-/// Args:
-///     fusePlanDesc: A fusion plan descriptor type
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (fusePlanDesc))]
+/// `miopenDestroyFusionPlan` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenDestroyFusionPlan: rt::call::Function = rt::call::Function::new(
+    c"miopenDestroyFusionPlan",
+    "miopenDestroyFusionPlan",
+    &["fusePlanDesc"],
+    rt::fastcall_entry!(C_miopenDestroyFusionPlan),
+    c"miopenDestroyFusionPlan(fusePlanDesc)\n--\n\nDestroy the fusion plan descriptor object\n\nArgs:\n    fusePlanDesc: A fusion plan descriptor type\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenDestroyFusionPlan`, converted in order.
+unsafe fn C_miopenDestroyFusionPlan(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_miopenDestroyFusionPlan.args::<1>(py, args, nargs, kwnames)? };
+    Ok(miopenDestroyFusionPlan(py, rt::call::extract(x0, "fusePlanDesc")?)?.into_ptr())
+}
+
 fn miopenDestroyFusionPlan(py: Python<'_>, fusePlanDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDestroyFusionPlan");
     let a_fusePlanDesc = fusePlanDesc.addr();
@@ -4526,17 +4948,30 @@ fn miopenDestroyFusionPlan(py: Python<'_>, fusePlanDesc: rt::PtrArg) -> PyResult
     let __r = py.allow_threads(move || unsafe { __f(a_fusePlanDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Compiles the fusion plan
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     fusePlanDesc: A fusion plan descriptor (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, fusePlanDesc))]
+/// `miopenCompileFusionPlan` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenCompileFusionPlan: rt::call::Function = rt::call::Function::new(
+    c"miopenCompileFusionPlan",
+    "miopenCompileFusionPlan",
+    &["handle", "fusePlanDesc"],
+    rt::fastcall_entry!(C_miopenCompileFusionPlan),
+    c"miopenCompileFusionPlan(handle, fusePlanDesc)\n--\n\nCompiles the fusion plan\n\nArgs:\n    handle: MIOpen handle (input)\n    fusePlanDesc: A fusion plan descriptor (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenCompileFusionPlan`, converted in order.
+unsafe fn C_miopenCompileFusionPlan(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_miopenCompileFusionPlan.args::<2>(py, args, nargs, kwnames)? };
+    Ok(miopenCompileFusionPlan(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "fusePlanDesc")?)?.into_ptr())
+}
+
 fn miopenCompileFusionPlan(py: Python<'_>, handle: rt::PtrArg, fusePlanDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCompileFusionPlan");
     let a_handle = handle.addr();
@@ -4550,20 +4985,30 @@ fn miopenCompileFusionPlan(py: Python<'_>, handle: rt::PtrArg, fusePlanDesc: rt:
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_fusePlanDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Allows access to the operators in a fusion plan
-/// This api call does bounds checking on the supplied op_idx and would
-/// return miopenStatusError if the index is out of bounds
-///
-/// Args:
-///     fusePlanDesc: A fusion plan descriptor (input)
-///     op_idx: Index of the required operator in the fusion plan, in the order of insertion
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     op: miopenFusionOpDescriptor
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (fusePlanDesc, op_idx))]
+/// `miopenFusionPlanGetOp` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenFusionPlanGetOp: rt::call::Function = rt::call::Function::new(
+    c"miopenFusionPlanGetOp",
+    "miopenFusionPlanGetOp",
+    &["fusePlanDesc", "op_idx"],
+    rt::fastcall_entry!(C_miopenFusionPlanGetOp),
+    c"miopenFusionPlanGetOp(fusePlanDesc, op_idx)\n--\n\nAllows access to the operators in a fusion plan\nThis api call does bounds checking on the supplied op_idx and would\nreturn miopenStatusError if the index is out of bounds\n\nArgs:\n    fusePlanDesc: A fusion plan descriptor (input)\n    op_idx: Index of the required operator in the fusion plan, in the order of insertion\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    op: miopenFusionOpDescriptor\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenFusionPlanGetOp`, converted in order.
+unsafe fn C_miopenFusionPlanGetOp(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_miopenFusionPlanGetOp.args::<2>(py, args, nargs, kwnames)? };
+    Ok(miopenFusionPlanGetOp(py, rt::call::extract(x0, "fusePlanDesc")?, rt::call::extract(x1, "op_idx")?)?.into_ptr())
+}
+
 fn miopenFusionPlanGetOp(py: Python<'_>, fusePlanDesc: rt::PtrArg, op_idx: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenFusionPlanGetOp");
     let a_fusePlanDesc = fusePlanDesc.addr();
@@ -4579,19 +5024,30 @@ fn miopenFusionPlanGetOp(py: Python<'_>, fusePlanDesc: rt::PtrArg, op_idx: rt::C
     let __r = py.allow_threads(move || unsafe { __f(a_fusePlanDesc, a_op_idx, a_op) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 42, o_op, None)?])
 }
-/// Query the workspace size required for the fusion plan
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     fusePlanDesc: A fusion plan descriptor (input)
-///     algo: Algorithm selected (inputs)
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     workSpaceSize: int
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, fusePlanDesc, algo))]
+/// `miopenFusionPlanGetWorkSpaceSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenFusionPlanGetWorkSpaceSize: rt::call::Function = rt::call::Function::new(
+    c"miopenFusionPlanGetWorkSpaceSize",
+    "miopenFusionPlanGetWorkSpaceSize",
+    &["handle", "fusePlanDesc", "algo"],
+    rt::fastcall_entry!(C_miopenFusionPlanGetWorkSpaceSize),
+    c"miopenFusionPlanGetWorkSpaceSize(handle, fusePlanDesc, algo)\n--\n\nQuery the workspace size required for the fusion plan\n\nArgs:\n    handle: MIOpen handle (input)\n    fusePlanDesc: A fusion plan descriptor (input)\n    algo: Algorithm selected (inputs)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    workSpaceSize: int\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenFusionPlanGetWorkSpaceSize`, converted in order.
+unsafe fn C_miopenFusionPlanGetWorkSpaceSize(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_miopenFusionPlanGetWorkSpaceSize.args::<3>(py, args, nargs, kwnames)? };
+    Ok(miopenFusionPlanGetWorkSpaceSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "fusePlanDesc")?, &x2)?.into_ptr())
+}
+
 fn miopenFusionPlanGetWorkSpaceSize(py: Python<'_>, handle: rt::PtrArg, fusePlanDesc: rt::PtrArg, algo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenFusionPlanGetWorkSpaceSize");
     let a_handle = handle.addr();
@@ -4608,26 +5064,30 @@ fn miopenFusionPlanGetWorkSpaceSize(py: Python<'_>, handle: rt::PtrArg, fusePlan
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_fusePlanDesc, a_workSpaceSize, a_algo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSpaceSize)?])
 }
-/// Returns the supported algorithms for the convolution operator in the Fusion Plan
-///
-/// A Convolution operator in a fusion plan may be implemented by different algorithms
-/// representing different tradeoffs of memory and performance. The returned list of algorithms
-/// is sorted in decreasing order of priority. Therefore, if the user does not request an
-/// algorithm to be set using the miopenFusionPlanConvolutionSetAlgo call, the first algorithm
-/// in the list would be used to execute the convolution in the fusion plan. Moreover this call
-/// must be immediately preceded by the miopenCreateOpConvForward call for the op in question.
-///
-/// Args:
-///     fusePlanDesc: A fusion plan descriptor (input)
-///     requestAlgoCount: Number of algorithms to return (input)
-///
-/// Returns: a tuple of 3 item(s):
-///     miopenStatus_t: status
-///     returnedAlgoCount: int
-///     returnedAlgos: miopenConvFwdAlgorithm_t
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (fusePlanDesc, requestAlgoCount))]
+/// `miopenFusionPlanConvolutionGetAlgo` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenFusionPlanConvolutionGetAlgo: rt::call::Function = rt::call::Function::new(
+    c"miopenFusionPlanConvolutionGetAlgo",
+    "miopenFusionPlanConvolutionGetAlgo",
+    &["fusePlanDesc", "requestAlgoCount"],
+    rt::fastcall_entry!(C_miopenFusionPlanConvolutionGetAlgo),
+    c"miopenFusionPlanConvolutionGetAlgo(fusePlanDesc, requestAlgoCount)\n--\n\nReturns the supported algorithms for the convolution operator in the Fusion Plan\n\nA Convolution operator in a fusion plan may be implemented by different algorithms\nrepresenting different tradeoffs of memory and performance. The returned list of algorithms\nis sorted in decreasing order of priority. Therefore, if the user does not request an\nalgorithm to be set using the miopenFusionPlanConvolutionSetAlgo call, the first algorithm\nin the list would be used to execute the convolution in the fusion plan. Moreover this call\nmust be immediately preceded by the miopenCreateOpConvForward call for the op in question.\n\nArgs:\n    fusePlanDesc: A fusion plan descriptor (input)\n    requestAlgoCount: Number of algorithms to return (input)\n\nReturns: a tuple of 3 item(s):\n    miopenStatus_t: status\n    returnedAlgoCount: int\n    returnedAlgos: miopenConvFwdAlgorithm_t\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenFusionPlanConvolutionGetAlgo`, converted in order.
+unsafe fn C_miopenFusionPlanConvolutionGetAlgo(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_miopenFusionPlanConvolutionGetAlgo.args::<2>(py, args, nargs, kwnames)? };
+    Ok(miopenFusionPlanConvolutionGetAlgo(py, rt::call::extract(x0, "fusePlanDesc")?, rt::call::extract(x1, "requestAlgoCount")?)?.into_ptr())
+}
+
 fn miopenFusionPlanConvolutionGetAlgo(py: Python<'_>, fusePlanDesc: rt::PtrArg, requestAlgoCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenFusionPlanConvolutionGetAlgo");
     let a_fusePlanDesc = fusePlanDesc.addr();
@@ -4645,20 +5105,30 @@ fn miopenFusionPlanConvolutionGetAlgo(py: Python<'_>, fusePlanDesc: rt::PtrArg, 
     let __r = py.allow_threads(move || unsafe { __f(a_fusePlanDesc, a_requestAlgoCount, a_returnedAlgoCount, a_returnedAlgos) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_returnedAlgoCount)?, TYPES.enum_member(py, 20, o_returnedAlgos as i64)?])
 }
-/// Requests the fusion runtime to choose a particular algorithm for the added convolution
-/// operation
-///
-/// Please see the description for miopenFusionPlanConvolutionGetAlgo
-///
-/// Args:
-///     fusePlanDesc: A fusion plan descriptor (input)
-///     algo: Requested algorithm for the convolution operator (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (fusePlanDesc, algo))]
+/// `miopenFusionPlanConvolutionSetAlgo` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenFusionPlanConvolutionSetAlgo: rt::call::Function = rt::call::Function::new(
+    c"miopenFusionPlanConvolutionSetAlgo",
+    "miopenFusionPlanConvolutionSetAlgo",
+    &["fusePlanDesc", "algo"],
+    rt::fastcall_entry!(C_miopenFusionPlanConvolutionSetAlgo),
+    c"miopenFusionPlanConvolutionSetAlgo(fusePlanDesc, algo)\n--\n\nRequests the fusion runtime to choose a particular algorithm for the added convolution\noperation\n\nPlease see the description for miopenFusionPlanConvolutionGetAlgo\n\nArgs:\n    fusePlanDesc: A fusion plan descriptor (input)\n    algo: Requested algorithm for the convolution operator (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenFusionPlanConvolutionSetAlgo`, converted in order.
+unsafe fn C_miopenFusionPlanConvolutionSetAlgo(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_miopenFusionPlanConvolutionSetAlgo.args::<2>(py, args, nargs, kwnames)? };
+    Ok(miopenFusionPlanConvolutionSetAlgo(py, rt::call::extract(x0, "fusePlanDesc")?, &x1)?.into_ptr())
+}
+
 fn miopenFusionPlanConvolutionSetAlgo(py: Python<'_>, fusePlanDesc: rt::PtrArg, algo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenFusionPlanConvolutionSetAlgo");
     let a_fusePlanDesc = fusePlanDesc.addr();
@@ -4672,19 +5142,30 @@ fn miopenFusionPlanConvolutionSetAlgo(py: Python<'_>, fusePlanDesc: rt::PtrArg, 
     let __r = py.allow_threads(move || unsafe { __f(a_fusePlanDesc, a_algo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Creates forward convolution operator.
-///
-/// Args:
-///     fusePlanDesc: A fusion plan descriptor (input)
-///     convDesc: Convolution layer descriptor (input)
-///     wDesc: Descriptor for the weights tensor (input)
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     convOp: miopenFusionOpDescriptor
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (fusePlanDesc, convDesc, wDesc))]
+/// `miopenCreateOpConvForward` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenCreateOpConvForward: rt::call::Function = rt::call::Function::new(
+    c"miopenCreateOpConvForward",
+    "miopenCreateOpConvForward",
+    &["fusePlanDesc", "convDesc", "wDesc"],
+    rt::fastcall_entry!(C_miopenCreateOpConvForward),
+    c"miopenCreateOpConvForward(fusePlanDesc, convDesc, wDesc)\n--\n\nCreates forward convolution operator.\n\nArgs:\n    fusePlanDesc: A fusion plan descriptor (input)\n    convDesc: Convolution layer descriptor (input)\n    wDesc: Descriptor for the weights tensor (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    convOp: miopenFusionOpDescriptor\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenCreateOpConvForward`, converted in order.
+unsafe fn C_miopenCreateOpConvForward(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_miopenCreateOpConvForward.args::<3>(py, args, nargs, kwnames)? };
+    Ok(miopenCreateOpConvForward(py, rt::call::extract(x0, "fusePlanDesc")?, rt::call::extract(x1, "convDesc")?, rt::call::extract(x2, "wDesc")?)?.into_ptr())
+}
+
 fn miopenCreateOpConvForward(py: Python<'_>, fusePlanDesc: rt::PtrArg, convDesc: rt::PtrArg, wDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreateOpConvForward");
     let a_fusePlanDesc = fusePlanDesc.addr();
@@ -4701,18 +5182,30 @@ fn miopenCreateOpConvForward(py: Python<'_>, fusePlanDesc: rt::PtrArg, convDesc:
     let __r = py.allow_threads(move || unsafe { __f(a_fusePlanDesc, a_convOp, a_convDesc, a_wDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 42, o_convOp, None)?])
 }
-/// Creates a forward activation operator.
-///
-/// Args:
-///     fusePlanDesc: A fusion plan descriptor (input)
-///     mode: Activation version (input)
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     activFwdOp: miopenFusionOpDescriptor
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (fusePlanDesc, mode))]
+/// `miopenCreateOpActivationForward` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenCreateOpActivationForward: rt::call::Function = rt::call::Function::new(
+    c"miopenCreateOpActivationForward",
+    "miopenCreateOpActivationForward",
+    &["fusePlanDesc", "mode"],
+    rt::fastcall_entry!(C_miopenCreateOpActivationForward),
+    c"miopenCreateOpActivationForward(fusePlanDesc, mode)\n--\n\nCreates a forward activation operator.\n\nArgs:\n    fusePlanDesc: A fusion plan descriptor (input)\n    mode: Activation version (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    activFwdOp: miopenFusionOpDescriptor\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenCreateOpActivationForward`, converted in order.
+unsafe fn C_miopenCreateOpActivationForward(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_miopenCreateOpActivationForward.args::<2>(py, args, nargs, kwnames)? };
+    Ok(miopenCreateOpActivationForward(py, rt::call::extract(x0, "fusePlanDesc")?, &x1)?.into_ptr())
+}
+
 fn miopenCreateOpActivationForward(py: Python<'_>, fusePlanDesc: rt::PtrArg, mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreateOpActivationForward");
     let a_fusePlanDesc = fusePlanDesc.addr();
@@ -4728,18 +5221,30 @@ fn miopenCreateOpActivationForward(py: Python<'_>, fusePlanDesc: rt::PtrArg, mod
     let __r = py.allow_threads(move || unsafe { __f(a_fusePlanDesc, a_activFwdOp, a_mode) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 42, o_activFwdOp, None)?])
 }
-/// Creates a backward activation operator.
-///
-/// Args:
-///     fusePlanDesc: A fusion plan descriptor (input)
-///     mode: Activation version (input)
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     activBwdOp: miopenFusionOpDescriptor
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (fusePlanDesc, mode))]
+/// `miopenCreateOpActivationBackward` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenCreateOpActivationBackward: rt::call::Function = rt::call::Function::new(
+    c"miopenCreateOpActivationBackward",
+    "miopenCreateOpActivationBackward",
+    &["fusePlanDesc", "mode"],
+    rt::fastcall_entry!(C_miopenCreateOpActivationBackward),
+    c"miopenCreateOpActivationBackward(fusePlanDesc, mode)\n--\n\nCreates a backward activation operator.\n\nArgs:\n    fusePlanDesc: A fusion plan descriptor (input)\n    mode: Activation version (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    activBwdOp: miopenFusionOpDescriptor\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenCreateOpActivationBackward`, converted in order.
+unsafe fn C_miopenCreateOpActivationBackward(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_miopenCreateOpActivationBackward.args::<2>(py, args, nargs, kwnames)? };
+    Ok(miopenCreateOpActivationBackward(py, rt::call::extract(x0, "fusePlanDesc")?, &x1)?.into_ptr())
+}
+
 fn miopenCreateOpActivationBackward(py: Python<'_>, fusePlanDesc: rt::PtrArg, mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreateOpActivationBackward");
     let a_fusePlanDesc = fusePlanDesc.addr();
@@ -4755,18 +5260,30 @@ fn miopenCreateOpActivationBackward(py: Python<'_>, fusePlanDesc: rt::PtrArg, mo
     let __r = py.allow_threads(move || unsafe { __f(a_fusePlanDesc, a_activBwdOp, a_mode) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 42, o_activBwdOp, None)?])
 }
-/// Creates a forward bias operator.
-///
-/// Args:
-///     fusePlanDesc: A fusion plan descriptor (input)
-///     bDesc: bias tensor descriptor (input)
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     biasOp: miopenFusionOpDescriptor
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (fusePlanDesc, bDesc))]
+/// `miopenCreateOpBiasForward` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenCreateOpBiasForward: rt::call::Function = rt::call::Function::new(
+    c"miopenCreateOpBiasForward",
+    "miopenCreateOpBiasForward",
+    &["fusePlanDesc", "bDesc"],
+    rt::fastcall_entry!(C_miopenCreateOpBiasForward),
+    c"miopenCreateOpBiasForward(fusePlanDesc, bDesc)\n--\n\nCreates a forward bias operator.\n\nArgs:\n    fusePlanDesc: A fusion plan descriptor (input)\n    bDesc: bias tensor descriptor (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    biasOp: miopenFusionOpDescriptor\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenCreateOpBiasForward`, converted in order.
+unsafe fn C_miopenCreateOpBiasForward(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_miopenCreateOpBiasForward.args::<2>(py, args, nargs, kwnames)? };
+    Ok(miopenCreateOpBiasForward(py, rt::call::extract(x0, "fusePlanDesc")?, rt::call::extract(x1, "bDesc")?)?.into_ptr())
+}
+
 fn miopenCreateOpBiasForward(py: Python<'_>, fusePlanDesc: rt::PtrArg, bDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreateOpBiasForward");
     let a_fusePlanDesc = fusePlanDesc.addr();
@@ -4782,19 +5299,30 @@ fn miopenCreateOpBiasForward(py: Python<'_>, fusePlanDesc: rt::PtrArg, bDesc: rt
     let __r = py.allow_threads(move || unsafe { __f(a_fusePlanDesc, a_biasOp, a_bDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 42, o_biasOp, None)?])
 }
-/// Creates a forward inference batch normalization operator.
-///
-/// Args:
-///     fusePlanDesc: A fusion plan descriptor (input)
-///     bn_mode: Batch normalization layer mode (input)
-///     bnScaleBiasMeanVarDesc: Gamma, beta, mean, variance tensor descriptor (input)
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     bnOp: miopenFusionOpDescriptor
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (fusePlanDesc, bn_mode, bnScaleBiasMeanVarDesc))]
+/// `miopenCreateOpBatchNormInference` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenCreateOpBatchNormInference: rt::call::Function = rt::call::Function::new(
+    c"miopenCreateOpBatchNormInference",
+    "miopenCreateOpBatchNormInference",
+    &["fusePlanDesc", "bn_mode", "bnScaleBiasMeanVarDesc"],
+    rt::fastcall_entry!(C_miopenCreateOpBatchNormInference),
+    c"miopenCreateOpBatchNormInference(fusePlanDesc, bn_mode, bnScaleBiasMeanVarDesc)\n--\n\nCreates a forward inference batch normalization operator.\n\nArgs:\n    fusePlanDesc: A fusion plan descriptor (input)\n    bn_mode: Batch normalization layer mode (input)\n    bnScaleBiasMeanVarDesc: Gamma, beta, mean, variance tensor descriptor (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    bnOp: miopenFusionOpDescriptor\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenCreateOpBatchNormInference`, converted in order.
+unsafe fn C_miopenCreateOpBatchNormInference(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_miopenCreateOpBatchNormInference.args::<3>(py, args, nargs, kwnames)? };
+    Ok(miopenCreateOpBatchNormInference(py, rt::call::extract(x0, "fusePlanDesc")?, &x1, rt::call::extract(x2, "bnScaleBiasMeanVarDesc")?)?.into_ptr())
+}
+
 fn miopenCreateOpBatchNormInference(py: Python<'_>, fusePlanDesc: rt::PtrArg, bn_mode: &Bound<'_, PyAny>, bnScaleBiasMeanVarDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreateOpBatchNormInference");
     let a_fusePlanDesc = fusePlanDesc.addr();
@@ -4811,20 +5339,30 @@ fn miopenCreateOpBatchNormInference(py: Python<'_>, fusePlanDesc: rt::PtrArg, bn
     let __r = py.allow_threads(move || unsafe { __f(a_fusePlanDesc, a_bnOp, a_bn_mode, a_bnScaleBiasMeanVarDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 42, o_bnOp, None)?])
 }
-/// Creates a forward training batch normalization operator.
-///
-/// Args:
-///     fusePlanDesc: A fusion plan descriptor (input)
-///     bn_mode: Batch normalization layer mode (input)
-///     runningMeanVariance: Toggles whether or not to save population statistics for inference;
-///         batch statistic are required (input)
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     bnFwdOp: miopenFusionOpDescriptor
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (fusePlanDesc, bn_mode, runningMeanVariance))]
+/// `miopenCreateOpBatchNormForward` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenCreateOpBatchNormForward: rt::call::Function = rt::call::Function::new(
+    c"miopenCreateOpBatchNormForward",
+    "miopenCreateOpBatchNormForward",
+    &["fusePlanDesc", "bn_mode", "runningMeanVariance"],
+    rt::fastcall_entry!(C_miopenCreateOpBatchNormForward),
+    c"miopenCreateOpBatchNormForward(fusePlanDesc, bn_mode, runningMeanVariance)\n--\n\nCreates a forward training batch normalization operator.\n\nArgs:\n    fusePlanDesc: A fusion plan descriptor (input)\n    bn_mode: Batch normalization layer mode (input)\n    runningMeanVariance: Toggles whether or not to save population statistics for inference;\n        batch statistic are required (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    bnFwdOp: miopenFusionOpDescriptor\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenCreateOpBatchNormForward`, converted in order.
+unsafe fn C_miopenCreateOpBatchNormForward(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_miopenCreateOpBatchNormForward.args::<3>(py, args, nargs, kwnames)? };
+    Ok(miopenCreateOpBatchNormForward(py, rt::call::extract(x0, "fusePlanDesc")?, &x1, rt::call::extract(x2, "runningMeanVariance")?)?.into_ptr())
+}
+
 fn miopenCreateOpBatchNormForward(py: Python<'_>, fusePlanDesc: rt::PtrArg, bn_mode: &Bound<'_, PyAny>, runningMeanVariance: bool) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreateOpBatchNormForward");
     let a_fusePlanDesc = fusePlanDesc.addr();
@@ -4841,18 +5379,30 @@ fn miopenCreateOpBatchNormForward(py: Python<'_>, fusePlanDesc: rt::PtrArg, bn_m
     let __r = py.allow_threads(move || unsafe { __f(a_fusePlanDesc, a_bnFwdOp, a_bn_mode, a_runningMeanVariance) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 42, o_bnFwdOp, None)?])
 }
-/// Creates a back propagation batch normalization operator.
-///
-/// Args:
-///     fusePlanDesc: A fusion plan descriptor (input)
-///     bn_mode: Batch normalization layer mode (input)
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     bnBwdOp: miopenFusionOpDescriptor
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (fusePlanDesc, bn_mode))]
+/// `miopenCreateOpBatchNormBackward` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenCreateOpBatchNormBackward: rt::call::Function = rt::call::Function::new(
+    c"miopenCreateOpBatchNormBackward",
+    "miopenCreateOpBatchNormBackward",
+    &["fusePlanDesc", "bn_mode"],
+    rt::fastcall_entry!(C_miopenCreateOpBatchNormBackward),
+    c"miopenCreateOpBatchNormBackward(fusePlanDesc, bn_mode)\n--\n\nCreates a back propagation batch normalization operator.\n\nArgs:\n    fusePlanDesc: A fusion plan descriptor (input)\n    bn_mode: Batch normalization layer mode (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    bnBwdOp: miopenFusionOpDescriptor\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenCreateOpBatchNormBackward`, converted in order.
+unsafe fn C_miopenCreateOpBatchNormBackward(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_miopenCreateOpBatchNormBackward.args::<2>(py, args, nargs, kwnames)? };
+    Ok(miopenCreateOpBatchNormBackward(py, rt::call::extract(x0, "fusePlanDesc")?, &x1)?.into_ptr())
+}
+
 fn miopenCreateOpBatchNormBackward(py: Python<'_>, fusePlanDesc: rt::PtrArg, bn_mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreateOpBatchNormBackward");
     let a_fusePlanDesc = fusePlanDesc.addr();
@@ -4868,14 +5418,30 @@ fn miopenCreateOpBatchNormBackward(py: Python<'_>, fusePlanDesc: rt::PtrArg, bn_
     let __r = py.allow_threads(move || unsafe { __f(a_fusePlanDesc, a_bnBwdOp, a_bn_mode) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 42, o_bnBwdOp, None)?])
 }
-/// Creates an operator argument object
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     args: miopenOperatorArgs
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `miopenCreateOperatorArgs` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenCreateOperatorArgs: rt::call::Function = rt::call::Function::new(
+    c"miopenCreateOperatorArgs",
+    "miopenCreateOperatorArgs",
+    &[],
+    rt::fastcall_entry!(C_miopenCreateOperatorArgs),
+    c"miopenCreateOperatorArgs()\n--\n\nCreates an operator argument object\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    args: miopenOperatorArgs\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenCreateOperatorArgs`, converted in order.
+unsafe fn C_miopenCreateOperatorArgs(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_miopenCreateOperatorArgs.args::<0>(py, args, nargs, kwnames)? };
+    Ok(miopenCreateOperatorArgs(py)?.into_ptr())
+}
+
 fn miopenCreateOperatorArgs(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreateOperatorArgs");
     let mut o_args: usize = Default::default();
@@ -4889,16 +5455,30 @@ fn miopenCreateOperatorArgs(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_args) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 60, o_args, None)?])
 }
-/// Destroys an operator argument object
-///
-/// Args:
-///     args: An operator argument type (output)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (args))]
+/// `miopenDestroyOperatorArgs` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenDestroyOperatorArgs: rt::call::Function = rt::call::Function::new(
+    c"miopenDestroyOperatorArgs",
+    "miopenDestroyOperatorArgs",
+    &["args"],
+    rt::fastcall_entry!(C_miopenDestroyOperatorArgs),
+    c"miopenDestroyOperatorArgs(args)\n--\n\nDestroys an operator argument object\n\nArgs:\n    args: An operator argument type (output)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenDestroyOperatorArgs`, converted in order.
+unsafe fn C_miopenDestroyOperatorArgs(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_miopenDestroyOperatorArgs.args::<1>(py, args, nargs, kwnames)? };
+    Ok(miopenDestroyOperatorArgs(py, rt::call::extract(x0, "args")?)?.into_ptr())
+}
+
 fn miopenDestroyOperatorArgs(py: Python<'_>, args: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDestroyOperatorArgs");
     let a_args = args.addr();
@@ -4911,20 +5491,30 @@ fn miopenDestroyOperatorArgs(py: Python<'_>, args: rt::PtrArg) -> PyResult<PyObj
     let __r = py.allow_threads(move || unsafe { __f(a_args) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Sets the arguments for forward convolution op
-///
-/// Args:
-///     args: An arguments object type (output)
-///     convOp: Forward convolution operator (input)
-///     alpha: Floating point scaling factor, allocated on the host (input)
-///     beta: Floating point shift factor, allocated on the host (input)
-///     w: Pointer to tensor memory  (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (args, convOp, alpha, beta, w))]
+/// `miopenSetOpArgsConvForward` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenSetOpArgsConvForward: rt::call::Function = rt::call::Function::new(
+    c"miopenSetOpArgsConvForward",
+    "miopenSetOpArgsConvForward",
+    &["args", "convOp", "alpha", "beta", "w"],
+    rt::fastcall_entry!(C_miopenSetOpArgsConvForward),
+    c"miopenSetOpArgsConvForward(args, convOp, alpha, beta, w)\n--\n\nSets the arguments for forward convolution op\n\nArgs:\n    args: An arguments object type (output)\n    convOp: Forward convolution operator (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    w: Pointer to tensor memory  (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenSetOpArgsConvForward`, converted in order.
+unsafe fn C_miopenSetOpArgsConvForward(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4] =
+        unsafe { F_miopenSetOpArgsConvForward.args::<5>(py, args, nargs, kwnames)? };
+    Ok(miopenSetOpArgsConvForward(py, rt::call::extract(x0, "args")?, rt::call::extract(x1, "convOp")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "w")?)?.into_ptr())
+}
+
 fn miopenSetOpArgsConvForward(py: Python<'_>, args: rt::PtrArg, convOp: rt::PtrArg, alpha: rt::PtrArg, beta: rt::PtrArg, w: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetOpArgsConvForward");
     let a_args = args.addr();
@@ -4941,22 +5531,30 @@ fn miopenSetOpArgsConvForward(py: Python<'_>, args: rt::PtrArg, convOp: rt::PtrA
     let __r = py.allow_threads(move || unsafe { __f(a_args, a_convOp, a_alpha, a_beta, a_w) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Sets the arguments for forward activation op
-///
-/// Args:
-///     args: An arguments object type (output)
-///     activFwdOp: Activation backwards operator (input)
-///     alpha: Floating point scaling factor, allocated on the host (input)
-///     beta: Floating point shift factor, allocated on the host (input)
-///     activAlpha: Double precision activation parameter which depends on activation mode (input)
-///     activBeta: Double precision activation parameter which depends on activation mode (input)
-///     activGamma: Double precision activation parameter which depends on activation mode (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (args, activFwdOp, alpha, beta, activAlpha, activBeta, activGamma))]
+/// `miopenSetOpArgsActivForward` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenSetOpArgsActivForward: rt::call::Function = rt::call::Function::new(
+    c"miopenSetOpArgsActivForward",
+    "miopenSetOpArgsActivForward",
+    &["args", "activFwdOp", "alpha", "beta", "activAlpha", "activBeta", "activGamma"],
+    rt::fastcall_entry!(C_miopenSetOpArgsActivForward),
+    c"miopenSetOpArgsActivForward(args, activFwdOp, alpha, beta, activAlpha, activBeta, activGamma)\n--\n\nSets the arguments for forward activation op\n\nArgs:\n    args: An arguments object type (output)\n    activFwdOp: Activation backwards operator (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    activAlpha: Double precision activation parameter which depends on activation mode (input)\n    activBeta: Double precision activation parameter which depends on activation mode (input)\n    activGamma: Double precision activation parameter which depends on activation mode (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenSetOpArgsActivForward`, converted in order.
+unsafe fn C_miopenSetOpArgsActivForward(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6] =
+        unsafe { F_miopenSetOpArgsActivForward.args::<7>(py, args, nargs, kwnames)? };
+    Ok(miopenSetOpArgsActivForward(py, rt::call::extract(x0, "args")?, rt::call::extract(x1, "activFwdOp")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "activAlpha")?, rt::call::extract(x5, "activBeta")?, rt::call::extract(x6, "activGamma")?)?.into_ptr())
+}
+
 fn miopenSetOpArgsActivForward(py: Python<'_>, args: rt::PtrArg, activFwdOp: rt::PtrArg, alpha: rt::PtrArg, beta: rt::PtrArg, activAlpha: f64, activBeta: f64, activGamma: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetOpArgsActivForward");
     let a_args = args.addr();
@@ -4975,24 +5573,30 @@ fn miopenSetOpArgsActivForward(py: Python<'_>, args: rt::PtrArg, activFwdOp: rt:
     let __r = py.allow_threads(move || unsafe { __f(a_args, a_activFwdOp, a_alpha, a_beta, a_activAlpha, a_activBeta, a_activGamma) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Sets the arguments for backward activation op
-///
-/// Args:
-///     args: An arguments object type (output)
-///     activBwdOp: Activation backwards operator (input)
-///     alpha: Floating point scaling factor, allocated on the host (input)
-///     beta: Floating point shift factor, allocated on the host (input)
-///     y: Data tensor y, output of activations in the forward direction (input)
-///     reserved: Data tensor reserved memory space; currently should be nullptr (input)
-///     activAlpha: Double precision activation parameter which depends on activation mode (input)
-///     activBeta: Double precision activation parameter which depends on activation mode (input)
-///     activGamma: Double precision activation parameter which depends on activation mode (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (args, activBwdOp, alpha, beta, y, reserved, activAlpha, activBeta, activGamma))]
+/// `miopenSetOpArgsActivBackward` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenSetOpArgsActivBackward: rt::call::Function = rt::call::Function::new(
+    c"miopenSetOpArgsActivBackward",
+    "miopenSetOpArgsActivBackward",
+    &["args", "activBwdOp", "alpha", "beta", "y", "reserved", "activAlpha", "activBeta", "activGamma"],
+    rt::fastcall_entry!(C_miopenSetOpArgsActivBackward),
+    c"miopenSetOpArgsActivBackward(args, activBwdOp, alpha, beta, y, reserved, activAlpha, activBeta, activGamma)\n--\n\nSets the arguments for backward activation op\n\nArgs:\n    args: An arguments object type (output)\n    activBwdOp: Activation backwards operator (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    y: Data tensor y, output of activations in the forward direction (input)\n    reserved: Data tensor reserved memory space; currently should be nullptr (input)\n    activAlpha: Double precision activation parameter which depends on activation mode (input)\n    activBeta: Double precision activation parameter which depends on activation mode (input)\n    activGamma: Double precision activation parameter which depends on activation mode (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenSetOpArgsActivBackward`, converted in order.
+unsafe fn C_miopenSetOpArgsActivBackward(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8] =
+        unsafe { F_miopenSetOpArgsActivBackward.args::<9>(py, args, nargs, kwnames)? };
+    Ok(miopenSetOpArgsActivBackward(py, rt::call::extract(x0, "args")?, rt::call::extract(x1, "activBwdOp")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "y")?, rt::call::extract(x5, "reserved")?, rt::call::extract(x6, "activAlpha")?, rt::call::extract(x7, "activBeta")?, rt::call::extract(x8, "activGamma")?)?.into_ptr())
+}
+
 fn miopenSetOpArgsActivBackward(py: Python<'_>, args: rt::PtrArg, activBwdOp: rt::PtrArg, alpha: rt::PtrArg, beta: rt::PtrArg, y: rt::PtrArg, reserved: rt::PtrArg, activAlpha: f64, activBeta: f64, activGamma: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetOpArgsActivBackward");
     let a_args = args.addr();
@@ -5013,24 +5617,30 @@ fn miopenSetOpArgsActivBackward(py: Python<'_>, args: rt::PtrArg, activBwdOp: rt
     let __r = py.allow_threads(move || unsafe { __f(a_args, a_activBwdOp, a_alpha, a_beta, a_y, a_reserved, a_activAlpha, a_activBeta, a_activGamma) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Sets the arguments for inference batch normalization op
-///
-/// Args:
-///     args: An arguments object type (output)
-///     bnOp: Batch normalization inference operator (input)
-///     alpha: Floating point scaling factor, allocated on the host (input)
-///     beta: Floating point shift factor, allocated on the host (input)
-///     bnScale: Pointer to the gamma tensor memory  (input)
-///     bnBias: Pointer to the beta tensor memory  (input)
-///     estimatedMean: Pointer to population mean memory  (input)
-///     estimatedVariance: Pointer to population variance memory  (input)
-///     epsilon: Scalar value for numerical stability (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (args, bnOp, alpha, beta, bnScale, bnBias, estimatedMean, estimatedVariance, epsilon))]
+/// `miopenSetOpArgsBatchNormInference` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenSetOpArgsBatchNormInference: rt::call::Function = rt::call::Function::new(
+    c"miopenSetOpArgsBatchNormInference",
+    "miopenSetOpArgsBatchNormInference",
+    &["args", "bnOp", "alpha", "beta", "bnScale", "bnBias", "estimatedMean", "estimatedVariance", "epsilon"],
+    rt::fastcall_entry!(C_miopenSetOpArgsBatchNormInference),
+    c"miopenSetOpArgsBatchNormInference(args, bnOp, alpha, beta, bnScale, bnBias, estimatedMean, estimatedVariance, epsilon)\n--\n\nSets the arguments for inference batch normalization op\n\nArgs:\n    args: An arguments object type (output)\n    bnOp: Batch normalization inference operator (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    bnScale: Pointer to the gamma tensor memory  (input)\n    bnBias: Pointer to the beta tensor memory  (input)\n    estimatedMean: Pointer to population mean memory  (input)\n    estimatedVariance: Pointer to population variance memory  (input)\n    epsilon: Scalar value for numerical stability (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenSetOpArgsBatchNormInference`, converted in order.
+unsafe fn C_miopenSetOpArgsBatchNormInference(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8] =
+        unsafe { F_miopenSetOpArgsBatchNormInference.args::<9>(py, args, nargs, kwnames)? };
+    Ok(miopenSetOpArgsBatchNormInference(py, rt::call::extract(x0, "args")?, rt::call::extract(x1, "bnOp")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "bnScale")?, rt::call::extract(x5, "bnBias")?, rt::call::extract(x6, "estimatedMean")?, rt::call::extract(x7, "estimatedVariance")?, rt::call::extract(x8, "epsilon")?)?.into_ptr())
+}
+
 fn miopenSetOpArgsBatchNormInference(py: Python<'_>, args: rt::PtrArg, bnOp: rt::PtrArg, alpha: rt::PtrArg, beta: rt::PtrArg, bnScale: rt::PtrArg, bnBias: rt::PtrArg, estimatedMean: rt::PtrArg, estimatedVariance: rt::PtrArg, epsilon: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetOpArgsBatchNormInference");
     let a_args = args.addr();
@@ -5051,27 +5661,30 @@ fn miopenSetOpArgsBatchNormInference(py: Python<'_>, args: rt::PtrArg, bnOp: rt:
     let __r = py.allow_threads(move || unsafe { __f(a_args, a_bnOp, a_alpha, a_beta, a_bnScale, a_bnBias, a_estimatedMean, a_estimatedVariance, a_epsilon) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Sets the arguments for forward batch normalization op
-///
-/// Args:
-///     args: An arguments object type (output)
-///     bnOp: Batch normalization forward operator (input)
-///     alpha: Floating point scaling factor, allocated on the host (input)
-///     beta: Floating point shift factor, allocated on the host (input)
-///     bnScale: Pointer to the gamma tensor memory  (input)
-///     bnBias: Pointer to the beta tensor memory  (input)
-///     savedMean: Pointer to batch mean memory  (input)
-///     savedInvVariance: Pointer to batch inverse variance memory  (input)
-///     runningMean: Pointer to population mean memory  (input)
-///     runningVariance: Pointer to population variance memory  (input)
-///     expAvgFactor: Scalar value for control of population statistics (input)
-///     epsilon: Scalar value for numerical stability (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (args, bnOp, alpha, beta, bnScale, bnBias, savedMean, savedInvVariance, runningMean, runningVariance, expAvgFactor, epsilon))]
+/// `miopenSetOpArgsBatchNormForward` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenSetOpArgsBatchNormForward: rt::call::Function = rt::call::Function::new(
+    c"miopenSetOpArgsBatchNormForward",
+    "miopenSetOpArgsBatchNormForward",
+    &["args", "bnOp", "alpha", "beta", "bnScale", "bnBias", "savedMean", "savedInvVariance", "runningMean", "runningVariance", "expAvgFactor", "epsilon"],
+    rt::fastcall_entry!(C_miopenSetOpArgsBatchNormForward),
+    c"miopenSetOpArgsBatchNormForward(args, bnOp, alpha, beta, bnScale, bnBias, savedMean, savedInvVariance, runningMean, runningVariance, expAvgFactor, epsilon)\n--\n\nSets the arguments for forward batch normalization op\n\nArgs:\n    args: An arguments object type (output)\n    bnOp: Batch normalization forward operator (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    bnScale: Pointer to the gamma tensor memory  (input)\n    bnBias: Pointer to the beta tensor memory  (input)\n    savedMean: Pointer to batch mean memory  (input)\n    savedInvVariance: Pointer to batch inverse variance memory  (input)\n    runningMean: Pointer to population mean memory  (input)\n    runningVariance: Pointer to population variance memory  (input)\n    expAvgFactor: Scalar value for control of population statistics (input)\n    epsilon: Scalar value for numerical stability (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenSetOpArgsBatchNormForward`, converted in order.
+unsafe fn C_miopenSetOpArgsBatchNormForward(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11] =
+        unsafe { F_miopenSetOpArgsBatchNormForward.args::<12>(py, args, nargs, kwnames)? };
+    Ok(miopenSetOpArgsBatchNormForward(py, rt::call::extract(x0, "args")?, rt::call::extract(x1, "bnOp")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "bnScale")?, rt::call::extract(x5, "bnBias")?, rt::call::extract(x6, "savedMean")?, rt::call::extract(x7, "savedInvVariance")?, rt::call::extract(x8, "runningMean")?, rt::call::extract(x9, "runningVariance")?, rt::call::extract(x10, "expAvgFactor")?, rt::call::extract(x11, "epsilon")?)?.into_ptr())
+}
+
 fn miopenSetOpArgsBatchNormForward(py: Python<'_>, args: rt::PtrArg, bnOp: rt::PtrArg, alpha: rt::PtrArg, beta: rt::PtrArg, bnScale: rt::PtrArg, bnBias: rt::PtrArg, savedMean: rt::PtrArgMut, savedInvVariance: rt::PtrArgMut, runningMean: rt::PtrArgMut, runningVariance: rt::PtrArgMut, expAvgFactor: f64, epsilon: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetOpArgsBatchNormForward");
     let a_args = args.addr();
@@ -5095,26 +5708,30 @@ fn miopenSetOpArgsBatchNormForward(py: Python<'_>, args: rt::PtrArg, bnOp: rt::P
     let __r = py.allow_threads(move || unsafe { __f(a_args, a_bnOp, a_alpha, a_beta, a_bnScale, a_bnBias, a_savedMean, a_savedInvVariance, a_runningMean, a_runningVariance, a_expAvgFactor, a_epsilon) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Sets the arguments for backward batch normalization op
-///
-/// Args:
-///     args: An arguments object type (output)
-///     bnOp: Batch normalization forward operator (input)
-///     alpha: Floating point scaling factor, allocated on the host (input)
-///     beta: Floating point shift factor, allocated on the host (input)
-///     x: Pointer to the forward input tensor memory  (input)
-///     bnScale: Pointer to the gamma tensor memory  (input)
-///     bnBias: Pointer to the beta tensor memory  (input)
-///     resultBnScaleDiff: Pointer to the gamma gradient tensor memory  (output)
-///     resultBnBiasDiff: Pointer to the beta gradient tensor memory  (output)
-///     savedMean: Pointer to batch mean memory  (input)
-///     savedInvVariance: Pointer to batch inverse variance memory  (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (args, bnOp, alpha, beta, x, bnScale, bnBias, resultBnScaleDiff, resultBnBiasDiff, savedMean, savedInvVariance))]
+/// `miopenSetOpArgsBatchNormBackward` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenSetOpArgsBatchNormBackward: rt::call::Function = rt::call::Function::new(
+    c"miopenSetOpArgsBatchNormBackward",
+    "miopenSetOpArgsBatchNormBackward",
+    &["args", "bnOp", "alpha", "beta", "x", "bnScale", "bnBias", "resultBnScaleDiff", "resultBnBiasDiff", "savedMean", "savedInvVariance"],
+    rt::fastcall_entry!(C_miopenSetOpArgsBatchNormBackward),
+    c"miopenSetOpArgsBatchNormBackward(args, bnOp, alpha, beta, x, bnScale, bnBias, resultBnScaleDiff, resultBnBiasDiff, savedMean, savedInvVariance)\n--\n\nSets the arguments for backward batch normalization op\n\nArgs:\n    args: An arguments object type (output)\n    bnOp: Batch normalization forward operator (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    x: Pointer to the forward input tensor memory  (input)\n    bnScale: Pointer to the gamma tensor memory  (input)\n    bnBias: Pointer to the beta tensor memory  (input)\n    resultBnScaleDiff: Pointer to the gamma gradient tensor memory  (output)\n    resultBnBiasDiff: Pointer to the beta gradient tensor memory  (output)\n    savedMean: Pointer to batch mean memory  (input)\n    savedInvVariance: Pointer to batch inverse variance memory  (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenSetOpArgsBatchNormBackward`, converted in order.
+unsafe fn C_miopenSetOpArgsBatchNormBackward(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10] =
+        unsafe { F_miopenSetOpArgsBatchNormBackward.args::<11>(py, args, nargs, kwnames)? };
+    Ok(miopenSetOpArgsBatchNormBackward(py, rt::call::extract(x0, "args")?, rt::call::extract(x1, "bnOp")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "x")?, rt::call::extract(x5, "bnScale")?, rt::call::extract(x6, "bnBias")?, rt::call::extract(x7, "resultBnScaleDiff")?, rt::call::extract(x8, "resultBnBiasDiff")?, rt::call::extract(x9, "savedMean")?, rt::call::extract(x10, "savedInvVariance")?)?.into_ptr())
+}
+
 fn miopenSetOpArgsBatchNormBackward(py: Python<'_>, args: rt::PtrArg, bnOp: rt::PtrArg, alpha: rt::PtrArg, beta: rt::PtrArg, x: rt::PtrArg, bnScale: rt::PtrArg, bnBias: rt::PtrArg, resultBnScaleDiff: rt::PtrArgMut, resultBnBiasDiff: rt::PtrArgMut, savedMean: rt::PtrArg, savedInvVariance: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetOpArgsBatchNormBackward");
     let a_args = args.addr();
@@ -5137,20 +5754,30 @@ fn miopenSetOpArgsBatchNormBackward(py: Python<'_>, args: rt::PtrArg, bnOp: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_args, a_bnOp, a_alpha, a_beta, a_x, a_bnScale, a_bnBias, a_resultBnScaleDiff, a_resultBnBiasDiff, a_savedMean, a_savedInvVariance) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Sets the arguments for forward bias op
-///
-/// Args:
-///     args: An arguments object type (output)
-///     biasOp: Forward bias operator (input)
-///     alpha: Floating point scaling factor, allocated on the host (input)
-///     beta: Floating point shift factor, allocated on the host (input)
-///     bias: Pointer to the forward bias input tensor memory  (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (args, biasOp, alpha, beta, bias))]
+/// `miopenSetOpArgsBiasForward` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenSetOpArgsBiasForward: rt::call::Function = rt::call::Function::new(
+    c"miopenSetOpArgsBiasForward",
+    "miopenSetOpArgsBiasForward",
+    &["args", "biasOp", "alpha", "beta", "bias"],
+    rt::fastcall_entry!(C_miopenSetOpArgsBiasForward),
+    c"miopenSetOpArgsBiasForward(args, biasOp, alpha, beta, bias)\n--\n\nSets the arguments for forward bias op\n\nArgs:\n    args: An arguments object type (output)\n    biasOp: Forward bias operator (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    bias: Pointer to the forward bias input tensor memory  (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenSetOpArgsBiasForward`, converted in order.
+unsafe fn C_miopenSetOpArgsBiasForward(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4] =
+        unsafe { F_miopenSetOpArgsBiasForward.args::<5>(py, args, nargs, kwnames)? };
+    Ok(miopenSetOpArgsBiasForward(py, rt::call::extract(x0, "args")?, rt::call::extract(x1, "biasOp")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "bias")?)?.into_ptr())
+}
+
 fn miopenSetOpArgsBiasForward(py: Python<'_>, args: rt::PtrArg, biasOp: rt::PtrArg, alpha: rt::PtrArg, beta: rt::PtrArg, bias: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetOpArgsBiasForward");
     let a_args = args.addr();
@@ -5167,25 +5794,30 @@ fn miopenSetOpArgsBiasForward(py: Python<'_>, args: rt::PtrArg, biasOp: rt::PtrA
     let __r = py.allow_threads(move || unsafe { __f(a_args, a_biasOp, a_alpha, a_beta, a_bias) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Executes the fusion plan. Only compatible with NHWC/NDHWC tensor layouts.
-///
-/// Deprecated: This function is deprecated and may be removed in a future release.
-/// Use miopenExecuteFusionPlan_v2 instead.
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     fusePlanDesc: fused plan descriptor (input)
-///     inputDesc: Descriptor of the input tensor (input)
-///     input: Source data tensor  (input)
-///     outputDesc: Decriptor of the output tensor (input)
-///     output: Destination data tensor  (output)
-///     args: An argument object of the fused kernel (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, fusePlanDesc, inputDesc, input, outputDesc, output, args))]
+/// `miopenExecuteFusionPlan` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenExecuteFusionPlan: rt::call::Function = rt::call::Function::new(
+    c"miopenExecuteFusionPlan",
+    "miopenExecuteFusionPlan",
+    &["handle", "fusePlanDesc", "inputDesc", "input", "outputDesc", "output", "args"],
+    rt::fastcall_entry!(C_miopenExecuteFusionPlan),
+    c"miopenExecuteFusionPlan(handle, fusePlanDesc, inputDesc, input, outputDesc, output, args)\n--\n\nExecutes the fusion plan. Only compatible with NHWC/NDHWC tensor layouts.\n\nDeprecated: This function is deprecated and may be removed in a future release.\nUse miopenExecuteFusionPlan_v2 instead.\n\nArgs:\n    handle: MIOpen handle (input)\n    fusePlanDesc: fused plan descriptor (input)\n    inputDesc: Descriptor of the input tensor (input)\n    input: Source data tensor  (input)\n    outputDesc: Decriptor of the output tensor (input)\n    output: Destination data tensor  (output)\n    args: An argument object of the fused kernel (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenExecuteFusionPlan`, converted in order.
+unsafe fn C_miopenExecuteFusionPlan(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6] =
+        unsafe { F_miopenExecuteFusionPlan.args::<7>(py, args, nargs, kwnames)? };
+    Ok(miopenExecuteFusionPlan(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "fusePlanDesc")?, rt::call::extract(x2, "inputDesc")?, rt::call::extract(x3, "input")?, rt::call::extract(x4, "outputDesc")?, rt::call::extract(x5, "output")?, rt::call::extract(x6, "args")?)?.into_ptr())
+}
+
 fn miopenExecuteFusionPlan(py: Python<'_>, handle: rt::PtrArg, fusePlanDesc: rt::PtrArg, inputDesc: rt::PtrArg, input: rt::PtrArg, outputDesc: rt::PtrArg, output: rt::PtrArgMut, args: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenExecuteFusionPlan");
     let a_handle = handle.addr();
@@ -5204,24 +5836,30 @@ fn miopenExecuteFusionPlan(py: Python<'_>, handle: rt::PtrArg, fusePlanDesc: rt:
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_fusePlanDesc, a_inputDesc, a_input, a_outputDesc, a_output, a_args) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Executes the fusion plan with a workspace buffer for layout transformations.
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     fusePlanDesc: fused plan descriptor (input)
-///     inputDesc: Descriptor of the input tensor (input)
-///     input: Source data tensor  (input)
-///     outputDesc: Decriptor of the output tensor (input)
-///     output: Destination data tensor  (output)
-///     args: An argument object of the fused kernel (input)
-///     workspace: A pointer to an intermediate workspace (input)
-///     workspaceSize: Size of the memory in bytes pointed to by workSpace above (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, fusePlanDesc, inputDesc, input, outputDesc, output, args, workspace, workspaceSize))]
+/// `miopenExecuteFusionPlan_v2` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenExecuteFusionPlan_v2: rt::call::Function = rt::call::Function::new(
+    c"miopenExecuteFusionPlan_v2",
+    "miopenExecuteFusionPlan_v2",
+    &["handle", "fusePlanDesc", "inputDesc", "input", "outputDesc", "output", "args", "workspace", "workspaceSize"],
+    rt::fastcall_entry!(C_miopenExecuteFusionPlan_v2),
+    c"miopenExecuteFusionPlan_v2(handle, fusePlanDesc, inputDesc, input, outputDesc, output, args, workspace, workspaceSize)\n--\n\nExecutes the fusion plan with a workspace buffer for layout transformations.\n\nArgs:\n    handle: MIOpen handle (input)\n    fusePlanDesc: fused plan descriptor (input)\n    inputDesc: Descriptor of the input tensor (input)\n    input: Source data tensor  (input)\n    outputDesc: Decriptor of the output tensor (input)\n    output: Destination data tensor  (output)\n    args: An argument object of the fused kernel (input)\n    workspace: A pointer to an intermediate workspace (input)\n    workspaceSize: Size of the memory in bytes pointed to by workSpace above (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenExecuteFusionPlan_v2`, converted in order.
+unsafe fn C_miopenExecuteFusionPlan_v2(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8] =
+        unsafe { F_miopenExecuteFusionPlan_v2.args::<9>(py, args, nargs, kwnames)? };
+    Ok(miopenExecuteFusionPlan_v2(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "fusePlanDesc")?, rt::call::extract(x2, "inputDesc")?, rt::call::extract(x3, "input")?, rt::call::extract(x4, "outputDesc")?, rt::call::extract(x5, "output")?, rt::call::extract(x6, "args")?, rt::call::extract(x7, "workspace")?, rt::call::extract(x8, "workspaceSize")?)?.into_ptr())
+}
+
 fn miopenExecuteFusionPlan_v2(py: Python<'_>, handle: rt::PtrArg, fusePlanDesc: rt::PtrArg, inputDesc: rt::PtrArg, input: rt::PtrArg, outputDesc: rt::PtrArg, output: rt::PtrArgMut, args: rt::PtrArg, workspace: rt::PtrArgMut, workspaceSize: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenExecuteFusionPlan_v2");
     let a_handle = handle.addr();
@@ -5242,32 +5880,30 @@ fn miopenExecuteFusionPlan_v2(py: Python<'_>, handle: rt::PtrArg, fusePlanDesc: 
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_fusePlanDesc, a_inputDesc, a_input, a_outputDesc, a_output, a_args, a_workspace, a_workspaceSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Prepares and executes the Convlution+Bias+Activation Fusion.
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     alpha1: floating point scaling factor, allocated on the host (input)
-///     xDesc: Tensor descriptor for input data tensor x (input)
-///     x: Data tensor x (input)
-///     wDesc: Tensor descriptor for weight tensor w (input)
-///     w: Weights tensor w (input)
-///     convDesc: Convolution layer descriptor (input)
-///     algo: Algorithm selected (inputs)
-///     workspace: Pointer to workspace required (input)
-///     workspaceSizeInBytes: Size of the memory in bytes pointed to by workSpace above
-///     alpha2: floating point scaling factor, allocated on the host (input)
-///     zDesc: Tensor descriptor for tensor z (input)
-///     z: Data tensor z (input)
-///     biasDesc: Tensor descriptor for input data tensor x (input)
-///     bias: Data tensor bias (input)
-///     activationDesc: Activation descriptor that specifies the activation mode
-///     yDesc: Tensor descriptor for output data tensor y (input)
-///     y: Output data tensor
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-#[pyfunction]
-#[pyo3(signature = (handle, alpha1, xDesc, x, wDesc, w, convDesc, algo, workspace, workspaceSizeInBytes, alpha2, zDesc, z, biasDesc, bias, activationDesc, yDesc, y))]
+/// `miopenConvolutionBiasActivationForward` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenConvolutionBiasActivationForward: rt::call::Function = rt::call::Function::new(
+    c"miopenConvolutionBiasActivationForward",
+    "miopenConvolutionBiasActivationForward",
+    &["handle", "alpha1", "xDesc", "x", "wDesc", "w", "convDesc", "algo", "workspace", "workspaceSizeInBytes", "alpha2", "zDesc", "z", "biasDesc", "bias", "activationDesc", "yDesc", "y"],
+    rt::fastcall_entry!(C_miopenConvolutionBiasActivationForward),
+    c"miopenConvolutionBiasActivationForward(handle, alpha1, xDesc, x, wDesc, w, convDesc, algo, workspace, workspaceSizeInBytes, alpha2, zDesc, z, biasDesc, bias, activationDesc, yDesc, y)\n--\n\nPrepares and executes the Convlution+Bias+Activation Fusion.\n\nArgs:\n    handle: MIOpen handle (input)\n    alpha1: floating point scaling factor, allocated on the host (input)\n    xDesc: Tensor descriptor for input data tensor x (input)\n    x: Data tensor x (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    w: Weights tensor w (input)\n    convDesc: Convolution layer descriptor (input)\n    algo: Algorithm selected (inputs)\n    workspace: Pointer to workspace required (input)\n    workspaceSizeInBytes: Size of the memory in bytes pointed to by workSpace above\n    alpha2: floating point scaling factor, allocated on the host (input)\n    zDesc: Tensor descriptor for tensor z (input)\n    z: Data tensor z (input)\n    biasDesc: Tensor descriptor for input data tensor x (input)\n    bias: Data tensor bias (input)\n    activationDesc: Activation descriptor that specifies the activation mode\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Output data tensor\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status",
+);
+
+/// The arguments of a call of `miopenConvolutionBiasActivationForward`, converted in order.
+unsafe fn C_miopenConvolutionBiasActivationForward(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17] =
+        unsafe { F_miopenConvolutionBiasActivationForward.args::<18>(py, args, nargs, kwnames)? };
+    Ok(miopenConvolutionBiasActivationForward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "alpha1")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "x")?, rt::call::extract(x4, "wDesc")?, rt::call::extract(x5, "w")?, rt::call::extract(x6, "convDesc")?, &x7, rt::call::extract(x8, "workspace")?, rt::call::extract(x9, "workspaceSizeInBytes")?, rt::call::extract(x10, "alpha2")?, rt::call::extract(x11, "zDesc")?, rt::call::extract(x12, "z")?, rt::call::extract(x13, "biasDesc")?, rt::call::extract(x14, "bias")?, rt::call::extract(x15, "activationDesc")?, rt::call::extract(x16, "yDesc")?, rt::call::extract(x17, "y")?)?.into_ptr())
+}
+
 fn miopenConvolutionBiasActivationForward(py: Python<'_>, handle: rt::PtrArg, alpha1: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArg, convDesc: rt::PtrArg, algo: &Bound<'_, PyAny>, workspace: rt::PtrArgMut, workspaceSizeInBytes: rt::CInt<u64>, alpha2: rt::PtrArg, zDesc: rt::PtrArg, z: rt::PtrArg, biasDesc: rt::PtrArg, bias: rt::PtrArg, activationDesc: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionBiasActivationForward");
     let a_handle = handle.addr();
@@ -5297,16 +5933,30 @@ fn miopenConvolutionBiasActivationForward(py: Python<'_>, handle: rt::PtrArg, al
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_alpha1, a_xDesc, a_x, a_wDesc, a_w, a_convDesc, a_algo, a_workspace, a_workspaceSizeInBytes, a_alpha2, a_zDesc, a_z, a_biasDesc, a_bias, a_activationDesc, a_yDesc, a_y) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Create a RNN layer Descriptor
-///
-/// API for creating an uninitialized RNN layer descriptor.
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     rnnDesc: miopenRNNDescriptor
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `miopenCreateRNNDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenCreateRNNDescriptor: rt::call::Function = rt::call::Function::new(
+    c"miopenCreateRNNDescriptor",
+    "miopenCreateRNNDescriptor",
+    &[],
+    rt::fastcall_entry!(C_miopenCreateRNNDescriptor),
+    c"miopenCreateRNNDescriptor()\n--\n\nCreate a RNN layer Descriptor\n\nAPI for creating an uninitialized RNN layer descriptor.\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    rnnDesc: miopenRNNDescriptor\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenCreateRNNDescriptor`, converted in order.
+unsafe fn C_miopenCreateRNNDescriptor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_miopenCreateRNNDescriptor.args::<0>(py, args, nargs, kwnames)? };
+    Ok(miopenCreateRNNDescriptor(py)?.into_ptr())
+}
+
 fn miopenCreateRNNDescriptor(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreateRNNDescriptor");
     let mut o_rnnDesc: usize = Default::default();
@@ -5320,23 +5970,30 @@ fn miopenCreateRNNDescriptor(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_rnnDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 49, o_rnnDesc, None)?])
 }
-/// Retrieves a RNN layer descriptor's details
-///
-/// Args:
-///     rnnDesc: RNN layer descriptor (input)
-///
-/// Returns: a tuple of 8 item(s):
-///     miopenStatus_t: status
-///     rnnMode: miopenRNNMode_t
-///     algoMode: miopenRNNAlgo_t
-///     inputMode: miopenRNNInputMode_t
-///     dirMode: miopenRNNDirectionMode_t
-///     biasMode: miopenRNNBiasMode_t
-///     hiddenSize: int
-///     layer: int
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (rnnDesc))]
+/// `miopenGetRNNDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenGetRNNDescriptor: rt::call::Function = rt::call::Function::new(
+    c"miopenGetRNNDescriptor",
+    "miopenGetRNNDescriptor",
+    &["rnnDesc"],
+    rt::fastcall_entry!(C_miopenGetRNNDescriptor),
+    c"miopenGetRNNDescriptor(rnnDesc)\n--\n\nRetrieves a RNN layer descriptor's details\n\nArgs:\n    rnnDesc: RNN layer descriptor (input)\n\nReturns: a tuple of 8 item(s):\n    miopenStatus_t: status\n    rnnMode: miopenRNNMode_t\n    algoMode: miopenRNNAlgo_t\n    inputMode: miopenRNNInputMode_t\n    dirMode: miopenRNNDirectionMode_t\n    biasMode: miopenRNNBiasMode_t\n    hiddenSize: int\n    layer: int\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenGetRNNDescriptor`, converted in order.
+unsafe fn C_miopenGetRNNDescriptor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_miopenGetRNNDescriptor.args::<1>(py, args, nargs, kwnames)? };
+    Ok(miopenGetRNNDescriptor(py, rt::call::extract(x0, "rnnDesc")?)?.into_ptr())
+}
+
 fn miopenGetRNNDescriptor(py: Python<'_>, rnnDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetRNNDescriptor");
     let a_rnnDesc = rnnDesc.addr();
@@ -5363,26 +6020,30 @@ fn miopenGetRNNDescriptor(py: Python<'_>, rnnDesc: rt::PtrArg) -> PyResult<PyObj
     let __r = py.allow_threads(move || unsafe { __f(a_rnnDesc, a_rnnMode, a_algoMode, a_inputMode, a_dirMode, a_biasMode, a_hiddenSize, a_layer) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.enum_member(py, 25, o_rnnMode as i64)?, TYPES.enum_member(py, 27, o_algoMode as i64)?, TYPES.enum_member(py, 26, o_inputMode as i64)?, TYPES.enum_member(py, 28, o_dirMode as i64)?, TYPES.enum_member(py, 29, o_biasMode as i64)?, rt::obj(py, o_hiddenSize)?, rt::obj(py, o_layer)?])
 }
-/// Retrieves a RNN layer descriptor's details version 2. This version enables retrieving
-/// information of the dropout descriptor of the rnn descriptor.
-///
-/// Args:
-///     rnnDesc: RNN layer descriptor (input)
-///
-/// Returns: a tuple of 10 item(s):
-///     miopenStatus_t: status
-///     hiddenSize: int
-///     layer: int
-///     dropoutDesc: miopenDropoutDescriptor
-///     inputMode: miopenRNNInputMode_t
-///     dirMode: miopenRNNDirectionMode_t
-///     rnnMode: miopenRNNMode_t
-///     biasMode: miopenRNNBiasMode_t
-///     algoMode: miopenRNNAlgo_t
-///     dataType: miopenDataType_t
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (rnnDesc))]
+/// `miopenGetRNNDescriptor_V2` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenGetRNNDescriptor_V2: rt::call::Function = rt::call::Function::new(
+    c"miopenGetRNNDescriptor_V2",
+    "miopenGetRNNDescriptor_V2",
+    &["rnnDesc"],
+    rt::fastcall_entry!(C_miopenGetRNNDescriptor_V2),
+    c"miopenGetRNNDescriptor_V2(rnnDesc)\n--\n\nRetrieves a RNN layer descriptor's details version 2. This version enables retrieving\ninformation of the dropout descriptor of the rnn descriptor.\n\nArgs:\n    rnnDesc: RNN layer descriptor (input)\n\nReturns: a tuple of 10 item(s):\n    miopenStatus_t: status\n    hiddenSize: int\n    layer: int\n    dropoutDesc: miopenDropoutDescriptor\n    inputMode: miopenRNNInputMode_t\n    dirMode: miopenRNNDirectionMode_t\n    rnnMode: miopenRNNMode_t\n    biasMode: miopenRNNBiasMode_t\n    algoMode: miopenRNNAlgo_t\n    dataType: miopenDataType_t\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenGetRNNDescriptor_V2`, converted in order.
+unsafe fn C_miopenGetRNNDescriptor_V2(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_miopenGetRNNDescriptor_V2.args::<1>(py, args, nargs, kwnames)? };
+    Ok(miopenGetRNNDescriptor_V2(py, rt::call::extract(x0, "rnnDesc")?)?.into_ptr())
+}
+
 fn miopenGetRNNDescriptor_V2(py: Python<'_>, rnnDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetRNNDescriptor_V2");
     let a_rnnDesc = rnnDesc.addr();
@@ -5413,16 +6074,30 @@ fn miopenGetRNNDescriptor_V2(py: Python<'_>, rnnDesc: rt::PtrArg) -> PyResult<Py
     let __r = py.allow_threads(move || unsafe { __f(a_rnnDesc, a_hiddenSize, a_layer, a_dropoutDesc, a_inputMode, a_dirMode, a_rnnMode, a_biasMode, a_algoMode, a_dataType) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_hiddenSize)?, rt::obj(py, o_layer)?, TYPES.instance_at(py, 51, o_dropoutDesc, None)?, TYPES.enum_member(py, 26, o_inputMode as i64)?, TYPES.enum_member(py, 28, o_dirMode as i64)?, TYPES.enum_member(py, 25, o_rnnMode as i64)?, TYPES.enum_member(py, 29, o_biasMode as i64)?, TYPES.enum_member(py, 27, o_algoMode as i64)?, TYPES.enum_member(py, 1, o_dataType as i64)?])
 }
-/// Destroys the tensor descriptor object
-///
-/// Args:
-///     rnnDesc: RNN tensor descriptor type (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (rnnDesc))]
+/// `miopenDestroyRNNDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenDestroyRNNDescriptor: rt::call::Function = rt::call::Function::new(
+    c"miopenDestroyRNNDescriptor",
+    "miopenDestroyRNNDescriptor",
+    &["rnnDesc"],
+    rt::fastcall_entry!(C_miopenDestroyRNNDescriptor),
+    c"miopenDestroyRNNDescriptor(rnnDesc)\n--\n\nDestroys the tensor descriptor object\n\nArgs:\n    rnnDesc: RNN tensor descriptor type (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenDestroyRNNDescriptor`, converted in order.
+unsafe fn C_miopenDestroyRNNDescriptor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_miopenDestroyRNNDescriptor.args::<1>(py, args, nargs, kwnames)? };
+    Ok(miopenDestroyRNNDescriptor(py, rt::call::extract(x0, "rnnDesc")?)?.into_ptr())
+}
+
 fn miopenDestroyRNNDescriptor(py: Python<'_>, rnnDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDestroyRNNDescriptor");
     let a_rnnDesc = rnnDesc.addr();
@@ -5435,27 +6110,30 @@ fn miopenDestroyRNNDescriptor(py: Python<'_>, rnnDesc: rt::PtrArg) -> PyResult<P
     let __r = py.allow_threads(move || unsafe { __f(a_rnnDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Set the details of the RNN descriptor
-///
-/// Interface for setting the values of the RNN descriptor object. This function requires specific
-/// algorithm selection.
-///
-/// Args:
-///     rnnDesc: RNN layer descriptor type (input)
-///     hsize: Hidden layer size (input)
-///     nlayers: Number of layers (input)
-///     inMode: RNN first layer input mode (input)
-///     direction: RNN direction (input)
-///     rnnMode: RNN model type (input)
-///     biasMode: RNN bias included (input)
-///     algo: RNN algorithm selected (input)
-///     dataType: MIOpen datatype (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (rnnDesc, hsize, nlayers, inMode, direction, rnnMode, biasMode, algo, dataType))]
+/// `miopenSetRNNDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenSetRNNDescriptor: rt::call::Function = rt::call::Function::new(
+    c"miopenSetRNNDescriptor",
+    "miopenSetRNNDescriptor",
+    &["rnnDesc", "hsize", "nlayers", "inMode", "direction", "rnnMode", "biasMode", "algo", "dataType"],
+    rt::fastcall_entry!(C_miopenSetRNNDescriptor),
+    c"miopenSetRNNDescriptor(rnnDesc, hsize, nlayers, inMode, direction, rnnMode, biasMode, algo, dataType)\n--\n\nSet the details of the RNN descriptor\n\nInterface for setting the values of the RNN descriptor object. This function requires specific\nalgorithm selection.\n\nArgs:\n    rnnDesc: RNN layer descriptor type (input)\n    hsize: Hidden layer size (input)\n    nlayers: Number of layers (input)\n    inMode: RNN first layer input mode (input)\n    direction: RNN direction (input)\n    rnnMode: RNN model type (input)\n    biasMode: RNN bias included (input)\n    algo: RNN algorithm selected (input)\n    dataType: MIOpen datatype (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenSetRNNDescriptor`, converted in order.
+unsafe fn C_miopenSetRNNDescriptor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8] =
+        unsafe { F_miopenSetRNNDescriptor.args::<9>(py, args, nargs, kwnames)? };
+    Ok(miopenSetRNNDescriptor(py, rt::call::extract(x0, "rnnDesc")?, rt::call::extract(x1, "hsize")?, rt::call::extract(x2, "nlayers")?, &x3, &x4, &x5, &x6, &x7, &x8)?.into_ptr())
+}
+
 fn miopenSetRNNDescriptor(py: Python<'_>, rnnDesc: rt::PtrArg, hsize: rt::CInt<i32>, nlayers: rt::CInt<i32>, inMode: &Bound<'_, PyAny>, direction: &Bound<'_, PyAny>, rnnMode: &Bound<'_, PyAny>, biasMode: &Bound<'_, PyAny>, algo: &Bound<'_, PyAny>, dataType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetRNNDescriptor");
     let a_rnnDesc = rnnDesc.addr();
@@ -5476,30 +6154,30 @@ fn miopenSetRNNDescriptor(py: Python<'_>, rnnDesc: rt::PtrArg, hsize: rt::CInt<i
     let __r = py.allow_threads(move || unsafe { __f(a_rnnDesc, a_hsize, a_nlayers, a_inMode, a_direction, a_rnnMode, a_biasMode, a_algo, a_dataType) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Set the details of the RNN descriptor version 2. This version enables the use of dropout
-/// in rnn.
-///
-/// Interface for setting the values of the RNN descriptor object. This function requires specific
-/// algorithm selection.
-///
-/// Args:
-///     rnnDesc: RNN layer descriptor type (input/output)
-///     hsize: Hidden layer size (input)
-///     nlayers: Number of layers (input)
-///     dropoutDesc: Pre-initialized dropout descriptor for dropout layer in between RNN layers
-///         (input)
-///     inMode: RNN first layer input mode (input)
-///     direction: RNN direction (input)
-///     rnnMode: RNN model type (input)
-///     biasMode: RNN bias included (input)
-///     algo: RNN algorithm selected (input)
-///     dataType: MIOpen datatype (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (rnnDesc, hsize, nlayers, dropoutDesc, inMode, direction, rnnMode, biasMode, algo, dataType))]
+/// `miopenSetRNNDescriptor_V2` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenSetRNNDescriptor_V2: rt::call::Function = rt::call::Function::new(
+    c"miopenSetRNNDescriptor_V2",
+    "miopenSetRNNDescriptor_V2",
+    &["rnnDesc", "hsize", "nlayers", "dropoutDesc", "inMode", "direction", "rnnMode", "biasMode", "algo", "dataType"],
+    rt::fastcall_entry!(C_miopenSetRNNDescriptor_V2),
+    c"miopenSetRNNDescriptor_V2(rnnDesc, hsize, nlayers, dropoutDesc, inMode, direction, rnnMode, biasMode, algo, dataType)\n--\n\nSet the details of the RNN descriptor version 2. This version enables the use of dropout\nin rnn.\n\nInterface for setting the values of the RNN descriptor object. This function requires specific\nalgorithm selection.\n\nArgs:\n    rnnDesc: RNN layer descriptor type (input/output)\n    hsize: Hidden layer size (input)\n    nlayers: Number of layers (input)\n    dropoutDesc: Pre-initialized dropout descriptor for dropout layer in between RNN layers\n        (input)\n    inMode: RNN first layer input mode (input)\n    direction: RNN direction (input)\n    rnnMode: RNN model type (input)\n    biasMode: RNN bias included (input)\n    algo: RNN algorithm selected (input)\n    dataType: MIOpen datatype (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenSetRNNDescriptor_V2`, converted in order.
+unsafe fn C_miopenSetRNNDescriptor_V2(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9] =
+        unsafe { F_miopenSetRNNDescriptor_V2.args::<10>(py, args, nargs, kwnames)? };
+    Ok(miopenSetRNNDescriptor_V2(py, rt::call::extract(x0, "rnnDesc")?, rt::call::extract(x1, "hsize")?, rt::call::extract(x2, "nlayers")?, rt::call::extract(x3, "dropoutDesc")?, &x4, &x5, &x6, &x7, &x8, &x9)?.into_ptr())
+}
+
 fn miopenSetRNNDescriptor_V2(py: Python<'_>, rnnDesc: rt::PtrArg, hsize: rt::CInt<i32>, nlayers: rt::CInt<i32>, dropoutDesc: rt::PtrArg, inMode: &Bound<'_, PyAny>, direction: &Bound<'_, PyAny>, rnnMode: &Bound<'_, PyAny>, biasMode: &Bound<'_, PyAny>, algo: &Bound<'_, PyAny>, dataType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetRNNDescriptor_V2");
     let a_rnnDesc = rnnDesc.addr();
@@ -5521,25 +6199,30 @@ fn miopenSetRNNDescriptor_V2(py: Python<'_>, rnnDesc: rt::PtrArg, hsize: rt::CIn
     let __r = py.allow_threads(move || unsafe { __f(a_rnnDesc, a_hsize, a_nlayers, a_dropoutDesc, a_inMode, a_direction, a_rnnMode, a_biasMode, a_algo, a_dataType) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Set shape of RNN seqData tensor
-///
-/// Interface for setting tensor shape to be used as RNN input data
-///
-/// Args:
-///     seqTensorDesc: Tensor descriptor (input/output)
-///     dataType: MIOpen datatype (input)
-///     layout: One of the main supported layouts for RNN data(input)
-///     maxSequenceLen: Sequence length limit within this SeqTensor(input)
-///     batchSize: Number of sequences within this SeqTensor (input)
-///     vectorSize: Vector size (input)
-///     sequenceLenArray: Array containing the length of each sequence in the SeqTensor(input)
-///     paddingMarker: Not used, should be NULL (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (seqTensorDesc, dataType, layout, maxSequenceLen, batchSize, vectorSize, sequenceLenArray, paddingMarker))]
+/// `miopenSetRNNDataSeqTensorDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenSetRNNDataSeqTensorDescriptor: rt::call::Function = rt::call::Function::new(
+    c"miopenSetRNNDataSeqTensorDescriptor",
+    "miopenSetRNNDataSeqTensorDescriptor",
+    &["seqTensorDesc", "dataType", "layout", "maxSequenceLen", "batchSize", "vectorSize", "sequenceLenArray", "paddingMarker"],
+    rt::fastcall_entry!(C_miopenSetRNNDataSeqTensorDescriptor),
+    c"miopenSetRNNDataSeqTensorDescriptor(seqTensorDesc, dataType, layout, maxSequenceLen, batchSize, vectorSize, sequenceLenArray, paddingMarker)\n--\n\nSet shape of RNN seqData tensor\n\nInterface for setting tensor shape to be used as RNN input data\n\nArgs:\n    seqTensorDesc: Tensor descriptor (input/output)\n    dataType: MIOpen datatype (input)\n    layout: One of the main supported layouts for RNN data(input)\n    maxSequenceLen: Sequence length limit within this SeqTensor(input)\n    batchSize: Number of sequences within this SeqTensor (input)\n    vectorSize: Vector size (input)\n    sequenceLenArray: Array containing the length of each sequence in the SeqTensor(input)\n    paddingMarker: Not used, should be NULL (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenSetRNNDataSeqTensorDescriptor`, converted in order.
+unsafe fn C_miopenSetRNNDataSeqTensorDescriptor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7] =
+        unsafe { F_miopenSetRNNDataSeqTensorDescriptor.args::<8>(py, args, nargs, kwnames)? };
+    Ok(miopenSetRNNDataSeqTensorDescriptor(py, rt::call::extract(x0, "seqTensorDesc")?, &x1, &x2, rt::call::extract(x3, "maxSequenceLen")?, rt::call::extract(x4, "batchSize")?, rt::call::extract(x5, "vectorSize")?, &x6, rt::call::extract(x7, "paddingMarker")?)?.into_ptr())
+}
+
 fn miopenSetRNNDataSeqTensorDescriptor(py: Python<'_>, seqTensorDesc: rt::PtrArg, dataType: &Bound<'_, PyAny>, layout: &Bound<'_, PyAny>, maxSequenceLen: rt::CInt<i32>, batchSize: rt::CInt<i32>, vectorSize: rt::CInt<i32>, sequenceLenArray: &Bound<'_, PyAny>, paddingMarker: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetRNNDataSeqTensorDescriptor");
     let a_seqTensorDesc = seqTensorDesc.addr();
@@ -5560,27 +6243,30 @@ fn miopenSetRNNDataSeqTensorDescriptor(py: Python<'_>, seqTensorDesc: rt::PtrArg
     let __r = py.allow_threads(move || unsafe { __f(a_seqTensorDesc, a_dataType, a_layout, a_maxSequenceLen, a_batchSize, a_vectorSize, a_sequenceLenArray, a_paddingMarker) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Get shape of RNN seqData tensor
-///
-/// Interface for setting tensor shape to be used as RNN input data
-///
-/// Args:
-///     seqTensorDesc: Tensor descriptor (input)
-///     sequenceLenArrayLimit: Limit for number of elements that can be returned to user
-///         by sequenceLenArray (input)
-///     paddingMarker: Not used, should be NULL (input)
-///
-/// Returns: a tuple of 7 item(s):
-///     miopenStatus_t: status
-///     dataType: miopenDataType_t
-///     layout: miopenRNNBaseLayout_t
-///     maxSequenceLen: int
-///     batchSize: int
-///     vectorSize: int
-///     sequenceLenArray: int
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (seqTensorDesc, sequenceLenArrayLimit, paddingMarker))]
+/// `miopenGetRNNDataSeqTensorDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenGetRNNDataSeqTensorDescriptor: rt::call::Function = rt::call::Function::new(
+    c"miopenGetRNNDataSeqTensorDescriptor",
+    "miopenGetRNNDataSeqTensorDescriptor",
+    &["seqTensorDesc", "sequenceLenArrayLimit", "paddingMarker"],
+    rt::fastcall_entry!(C_miopenGetRNNDataSeqTensorDescriptor),
+    c"miopenGetRNNDataSeqTensorDescriptor(seqTensorDesc, sequenceLenArrayLimit, paddingMarker)\n--\n\nGet shape of RNN seqData tensor\n\nInterface for setting tensor shape to be used as RNN input data\n\nArgs:\n    seqTensorDesc: Tensor descriptor (input)\n    sequenceLenArrayLimit: Limit for number of elements that can be returned to user\n        by sequenceLenArray (input)\n    paddingMarker: Not used, should be NULL (input)\n\nReturns: a tuple of 7 item(s):\n    miopenStatus_t: status\n    dataType: miopenDataType_t\n    layout: miopenRNNBaseLayout_t\n    maxSequenceLen: int\n    batchSize: int\n    vectorSize: int\n    sequenceLenArray: int\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenGetRNNDataSeqTensorDescriptor`, converted in order.
+unsafe fn C_miopenGetRNNDataSeqTensorDescriptor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_miopenGetRNNDataSeqTensorDescriptor.args::<3>(py, args, nargs, kwnames)? };
+    Ok(miopenGetRNNDataSeqTensorDescriptor(py, rt::call::extract(x0, "seqTensorDesc")?, rt::call::extract(x1, "sequenceLenArrayLimit")?, rt::call::extract(x2, "paddingMarker")?)?.into_ptr())
+}
+
 fn miopenGetRNNDataSeqTensorDescriptor(py: Python<'_>, seqTensorDesc: rt::PtrArg, sequenceLenArrayLimit: rt::CInt<i32>, paddingMarker: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetRNNDataSeqTensorDescriptor");
     let a_seqTensorDesc = seqTensorDesc.addr();
@@ -5607,27 +6293,30 @@ fn miopenGetRNNDataSeqTensorDescriptor(py: Python<'_>, seqTensorDesc: rt::PtrArg
     let __r = py.allow_threads(move || unsafe { __f(a_seqTensorDesc, a_dataType, a_layout, a_maxSequenceLen, a_batchSize, a_vectorSize, a_sequenceLenArrayLimit, a_sequenceLenArray, a_paddingMarker) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.enum_member(py, 1, o_dataType as i64)?, TYPES.enum_member(py, 33, o_layout as i64)?, rt::obj(py, o_maxSequenceLen)?, rt::obj(py, o_batchSize)?, rt::obj(py, o_vectorSize)?, rt::obj(py, o_sequenceLenArray)?])
 }
-/// Query the amount of memory required to execute the RNN layer
-///
-/// This function calculates the amount of memory required to run the RNN layer given an RNN
-/// descriptor and a tensor descriptor.
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     rnnDesc: RNN layer descriptor type (input)
-///     sequenceLen: Number of iteration unrolls (input)
-///     xDesc: An array of tensor descriptors. These are the
-///         input descriptors to each time step. The first dimension of each descriptor is the
-///         batch size and may decrease from element n to element n+1 and not increase in size.
-///         The second dimension is the same for all descriptors in the array and is the input
-///         vector length. (input)
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     numBytes: int
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, rnnDesc, sequenceLen, xDesc))]
+/// `miopenGetRNNWorkspaceSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenGetRNNWorkspaceSize: rt::call::Function = rt::call::Function::new(
+    c"miopenGetRNNWorkspaceSize",
+    "miopenGetRNNWorkspaceSize",
+    &["handle", "rnnDesc", "sequenceLen", "xDesc"],
+    rt::fastcall_entry!(C_miopenGetRNNWorkspaceSize),
+    c"miopenGetRNNWorkspaceSize(handle, rnnDesc, sequenceLen, xDesc)\n--\n\nQuery the amount of memory required to execute the RNN layer\n\nThis function calculates the amount of memory required to run the RNN layer given an RNN\ndescriptor and a tensor descriptor.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    sequenceLen: Number of iteration unrolls (input)\n    xDesc: An array of tensor descriptors. These are the\n        input descriptors to each time step. The first dimension of each descriptor is the\n        batch size and may decrease from element n to element n+1 and not increase in size.\n        The second dimension is the same for all descriptors in the array and is the input\n        vector length. (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    numBytes: int\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenGetRNNWorkspaceSize`, converted in order.
+unsafe fn C_miopenGetRNNWorkspaceSize(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_miopenGetRNNWorkspaceSize.args::<4>(py, args, nargs, kwnames)? };
+    Ok(miopenGetRNNWorkspaceSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "sequenceLen")?, &x3)?.into_ptr())
+}
+
 fn miopenGetRNNWorkspaceSize(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, sequenceLen: rt::CInt<i32>, xDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetRNNWorkspaceSize");
     let a_handle = handle.addr();
@@ -5646,27 +6335,30 @@ fn miopenGetRNNWorkspaceSize(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::Pt
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rnnDesc, a_sequenceLen, a_xDesc, a_numBytes) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_numBytes)?])
 }
-/// Query the amount of memory required for RNN training
-///
-/// This function calculates the amount of memory required to train the RNN layer given an
-/// RNN descriptor and a tensor descriptor.
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     rnnDesc: RNN layer descriptor type (input)
-///     sequenceLen: Number of iteration unrolls (input)
-///     xDesc: An array of tensor descriptors. These are the
-///         input descriptors to each time step. The first dimension of each descriptor is the
-///         batch size and may decrease from element n to element n+1 and not increase in size.
-///         The second dimension is the same for all descriptors in the array and is the input
-///         vector length. (input)
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     numBytes: int
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, rnnDesc, sequenceLen, xDesc))]
+/// `miopenGetRNNTrainingReserveSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenGetRNNTrainingReserveSize: rt::call::Function = rt::call::Function::new(
+    c"miopenGetRNNTrainingReserveSize",
+    "miopenGetRNNTrainingReserveSize",
+    &["handle", "rnnDesc", "sequenceLen", "xDesc"],
+    rt::fastcall_entry!(C_miopenGetRNNTrainingReserveSize),
+    c"miopenGetRNNTrainingReserveSize(handle, rnnDesc, sequenceLen, xDesc)\n--\n\nQuery the amount of memory required for RNN training\n\nThis function calculates the amount of memory required to train the RNN layer given an\nRNN descriptor and a tensor descriptor.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    sequenceLen: Number of iteration unrolls (input)\n    xDesc: An array of tensor descriptors. These are the\n        input descriptors to each time step. The first dimension of each descriptor is the\n        batch size and may decrease from element n to element n+1 and not increase in size.\n        The second dimension is the same for all descriptors in the array and is the input\n        vector length. (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    numBytes: int\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenGetRNNTrainingReserveSize`, converted in order.
+unsafe fn C_miopenGetRNNTrainingReserveSize(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_miopenGetRNNTrainingReserveSize.args::<4>(py, args, nargs, kwnames)? };
+    Ok(miopenGetRNNTrainingReserveSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "sequenceLen")?, &x3)?.into_ptr())
+}
+
 fn miopenGetRNNTrainingReserveSize(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, sequenceLen: rt::CInt<i32>, xDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetRNNTrainingReserveSize");
     let a_handle = handle.addr();
@@ -5685,26 +6377,30 @@ fn miopenGetRNNTrainingReserveSize(py: Python<'_>, handle: rt::PtrArg, rnnDesc: 
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rnnDesc, a_sequenceLen, a_xDesc, a_numBytes) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_numBytes)?])
 }
-/// Query the amount of additional memory required for this RNN layer execution.
-///
-/// This function calculates the size of extra buffers, depending on the layer configuration, which
-/// is determined by: RNN descriptor, isInference, and data descriptor. If isInference is True,
-/// reserve_space_size is always zero, because the reserve_space buffer is not used in Inference
-/// computation.
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     rnnDesc: RNN layer descriptor type (input)
-///     xDesc: Sequence data tensor descriptor (input)
-///     fwdMode: Specifies in which mode the buffers will be used.
-///
-/// Returns: a tuple of 3 item(s):
-///     miopenStatus_t: status
-///     workSpaceSize: int
-///     reserveSpaceSize: int
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, rnnDesc, xDesc, fwdMode))]
+/// `miopenGetRNNTempSpaceSizes` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenGetRNNTempSpaceSizes: rt::call::Function = rt::call::Function::new(
+    c"miopenGetRNNTempSpaceSizes",
+    "miopenGetRNNTempSpaceSizes",
+    &["handle", "rnnDesc", "xDesc", "fwdMode"],
+    rt::fastcall_entry!(C_miopenGetRNNTempSpaceSizes),
+    c"miopenGetRNNTempSpaceSizes(handle, rnnDesc, xDesc, fwdMode)\n--\n\nQuery the amount of additional memory required for this RNN layer execution.\n\nThis function calculates the size of extra buffers, depending on the layer configuration, which\nis determined by: RNN descriptor, isInference, and data descriptor. If isInference is True,\nreserve_space_size is always zero, because the reserve_space buffer is not used in Inference\ncomputation.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    xDesc: Sequence data tensor descriptor (input)\n    fwdMode: Specifies in which mode the buffers will be used.\n\nReturns: a tuple of 3 item(s):\n    miopenStatus_t: status\n    workSpaceSize: int\n    reserveSpaceSize: int\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenGetRNNTempSpaceSizes`, converted in order.
+unsafe fn C_miopenGetRNNTempSpaceSizes(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_miopenGetRNNTempSpaceSizes.args::<4>(py, args, nargs, kwnames)? };
+    Ok(miopenGetRNNTempSpaceSizes(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "xDesc")?, &x3)?.into_ptr())
+}
+
 fn miopenGetRNNTempSpaceSizes(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, xDesc: rt::PtrArg, fwdMode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetRNNTempSpaceSizes");
     let a_handle = handle.addr();
@@ -5724,23 +6420,30 @@ fn miopenGetRNNTempSpaceSizes(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::P
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rnnDesc, a_xDesc, a_fwdMode, a_workSpaceSize, a_reserveSpaceSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSpaceSize)?, rt::obj(py, o_reserveSpaceSize)?])
 }
-/// Query the amount of parameter memory required for RNN training
-///
-/// This function calculates the amount of parameter memory required to train the RNN layer given an
-/// RNN descriptor and a tensor descriptor.
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     rnnDesc: RNN layer descriptor type (input)
-///     xDesc: A tensor descriptor (input)
-///     dtype: MIOpen data type enum (input)
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     numBytes: int
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, rnnDesc, xDesc, dtype))]
+/// `miopenGetRNNParamsSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenGetRNNParamsSize: rt::call::Function = rt::call::Function::new(
+    c"miopenGetRNNParamsSize",
+    "miopenGetRNNParamsSize",
+    &["handle", "rnnDesc", "xDesc", "dtype"],
+    rt::fastcall_entry!(C_miopenGetRNNParamsSize),
+    c"miopenGetRNNParamsSize(handle, rnnDesc, xDesc, dtype)\n--\n\nQuery the amount of parameter memory required for RNN training\n\nThis function calculates the amount of parameter memory required to train the RNN layer given an\nRNN descriptor and a tensor descriptor.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    xDesc: A tensor descriptor (input)\n    dtype: MIOpen data type enum (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    numBytes: int\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenGetRNNParamsSize`, converted in order.
+unsafe fn C_miopenGetRNNParamsSize(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_miopenGetRNNParamsSize.args::<4>(py, args, nargs, kwnames)? };
+    Ok(miopenGetRNNParamsSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "xDesc")?, &x3)?.into_ptr())
+}
+
 fn miopenGetRNNParamsSize(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, xDesc: rt::PtrArg, dtype: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetRNNParamsSize");
     let a_handle = handle.addr();
@@ -5758,23 +6461,30 @@ fn miopenGetRNNParamsSize(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrAr
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rnnDesc, a_xDesc, a_numBytes, a_dtype) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_numBytes)?])
 }
-/// Obtain a weight tensor descriptor for RNNs
-///
-/// This function populates a weight descriptor that describes the memory layout of the
-/// weight matrix.
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     rnnDesc: Fully populated RNN layer descriptor type (input)
-///     xDesc: A previously populated tensor descriptor (input)
-///     wDesc: A previously allocated tensor descriptor (output)
-///     dtype: MIOpen data type enum (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, rnnDesc, xDesc, wDesc, dtype))]
+/// `miopenGetRNNParamsDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenGetRNNParamsDescriptor: rt::call::Function = rt::call::Function::new(
+    c"miopenGetRNNParamsDescriptor",
+    "miopenGetRNNParamsDescriptor",
+    &["handle", "rnnDesc", "xDesc", "wDesc", "dtype"],
+    rt::fastcall_entry!(C_miopenGetRNNParamsDescriptor),
+    c"miopenGetRNNParamsDescriptor(handle, rnnDesc, xDesc, wDesc, dtype)\n--\n\nObtain a weight tensor descriptor for RNNs\n\nThis function populates a weight descriptor that describes the memory layout of the\nweight matrix.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: Fully populated RNN layer descriptor type (input)\n    xDesc: A previously populated tensor descriptor (input)\n    wDesc: A previously allocated tensor descriptor (output)\n    dtype: MIOpen data type enum (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenGetRNNParamsDescriptor`, converted in order.
+unsafe fn C_miopenGetRNNParamsDescriptor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4] =
+        unsafe { F_miopenGetRNNParamsDescriptor.args::<5>(py, args, nargs, kwnames)? };
+    Ok(miopenGetRNNParamsDescriptor(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "wDesc")?, &x4)?.into_ptr())
+}
+
 fn miopenGetRNNParamsDescriptor(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, xDesc: rt::PtrArg, wDesc: rt::PtrArg, dtype: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetRNNParamsDescriptor");
     let a_handle = handle.addr();
@@ -5791,24 +6501,30 @@ fn miopenGetRNNParamsDescriptor(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt:
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rnnDesc, a_xDesc, a_wDesc, a_dtype) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Obtain a the size in bytes of the RNN input tensor
-///
-/// This function determines the size in bytes of the allocation needed for the input data
-/// tensor for an RNN layer. The number of bytes is derived from the array of
-/// tensor descriptors.
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     rnnDesc: Fully populated RNN layer descriptor (input)
-///     seqLen: Number of iteration unrolls (input)
-///
-/// Returns: a tuple of 3 item(s):
-///     miopenStatus_t: status
-///     xDesc: miopenTensorDescriptor
-///     numBytes: int
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, rnnDesc, seqLen))]
+/// `miopenGetRNNInputTensorSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenGetRNNInputTensorSize: rt::call::Function = rt::call::Function::new(
+    c"miopenGetRNNInputTensorSize",
+    "miopenGetRNNInputTensorSize",
+    &["handle", "rnnDesc", "seqLen"],
+    rt::fastcall_entry!(C_miopenGetRNNInputTensorSize),
+    c"miopenGetRNNInputTensorSize(handle, rnnDesc, seqLen)\n--\n\nObtain a the size in bytes of the RNN input tensor\n\nThis function determines the size in bytes of the allocation needed for the input data\ntensor for an RNN layer. The number of bytes is derived from the array of\ntensor descriptors.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: Fully populated RNN layer descriptor (input)\n    seqLen: Number of iteration unrolls (input)\n\nReturns: a tuple of 3 item(s):\n    miopenStatus_t: status\n    xDesc: miopenTensorDescriptor\n    numBytes: int\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenGetRNNInputTensorSize`, converted in order.
+unsafe fn C_miopenGetRNNInputTensorSize(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_miopenGetRNNInputTensorSize.args::<3>(py, args, nargs, kwnames)? };
+    Ok(miopenGetRNNInputTensorSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "seqLen")?)?.into_ptr())
+}
+
 fn miopenGetRNNInputTensorSize(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, seqLen: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetRNNInputTensorSize");
     let a_handle = handle.addr();
@@ -5827,23 +6543,30 @@ fn miopenGetRNNInputTensorSize(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rnnDesc, a_seqLen, a_xDesc, a_numBytes) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 43, o_xDesc, None)?, rt::obj(py, o_numBytes)?])
 }
-/// Obtain a the size in bytes of the RNN hidden tensor
-///
-/// This function determines the size in bytes of the allocation needed for the
-/// hidden tensor over all layers
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     rnnDesc: Fully populated RNN layer descriptor type (input)
-///     seqLen: Number of iteration unrolls (input)
-///
-/// Returns: a tuple of 3 item(s):
-///     miopenStatus_t: status
-///     xDesc: miopenTensorDescriptor
-///     numBytes: int
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, rnnDesc, seqLen))]
+/// `miopenGetRNNHiddenTensorSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenGetRNNHiddenTensorSize: rt::call::Function = rt::call::Function::new(
+    c"miopenGetRNNHiddenTensorSize",
+    "miopenGetRNNHiddenTensorSize",
+    &["handle", "rnnDesc", "seqLen"],
+    rt::fastcall_entry!(C_miopenGetRNNHiddenTensorSize),
+    c"miopenGetRNNHiddenTensorSize(handle, rnnDesc, seqLen)\n--\n\nObtain a the size in bytes of the RNN hidden tensor\n\nThis function determines the size in bytes of the allocation needed for the\nhidden tensor over all layers\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: Fully populated RNN layer descriptor type (input)\n    seqLen: Number of iteration unrolls (input)\n\nReturns: a tuple of 3 item(s):\n    miopenStatus_t: status\n    xDesc: miopenTensorDescriptor\n    numBytes: int\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenGetRNNHiddenTensorSize`, converted in order.
+unsafe fn C_miopenGetRNNHiddenTensorSize(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_miopenGetRNNHiddenTensorSize.args::<3>(py, args, nargs, kwnames)? };
+    Ok(miopenGetRNNHiddenTensorSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "seqLen")?)?.into_ptr())
+}
+
 fn miopenGetRNNHiddenTensorSize(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, seqLen: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetRNNHiddenTensorSize");
     let a_handle = handle.addr();
@@ -5862,50 +6585,30 @@ fn miopenGetRNNHiddenTensorSize(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt:
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rnnDesc, a_seqLen, a_xDesc, a_numBytes) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 43, o_xDesc, None)?, rt::obj(py, o_numBytes)?])
 }
-/// Gets the number of bytes of a parameter matrix
-///
-/// For RNN vanilla miopenRNNRELU and miopenRNNTANH, paramID == 0 retrieves the
-/// weight matrix associated with the in input GEMM, while paramID == 1 retrieves
-/// the weight matrix associated with the hidden state GEMM.
-///
-/// For miopenLSTM paramID 0 to 3 refer to the weight matrices associated
-/// with the input GEMM, 4-7 are associated with matrices associated with the
-/// hidden state GEMM.
-///
-/// * paramID 0 and 4 are for the input gate.
-///
-/// * paramID 1 and 5 are for the forget gate.
-///
-/// * paramID 2 and 6 are for the output gate.
-///
-/// * paramID 3 and 7 are for the new memory gate.
-///
-/// For miopenGRU paramID 0 to 2 refer to the weight matrix offset associated
-/// with the input GEMM, while 3 through 5 are associated with the hidden state
-/// GEMM.
-///
-/// * paramID 0 and 3 are for the update gate.
-///
-/// * paramID 1 and 4 are for the reset gate.
-///
-/// * paramID 2 and 5 are for the new memory gate.
-///
-/// For bi-directional RNNs the backwards in time direction is numbered as the layer
-/// directly after the forward in time direction.
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     rnnDesc: RNN layer descriptor type (input)
-///     layer: The layer number in the RNN stack (input)
-///     xDesc: A tensor descriptor to input (input)
-///     paramID: ID of the internal parameter tensor (input)
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     numBytes: int
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, rnnDesc, layer, xDesc, paramID))]
+/// `miopenGetRNNLayerParamSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenGetRNNLayerParamSize: rt::call::Function = rt::call::Function::new(
+    c"miopenGetRNNLayerParamSize",
+    "miopenGetRNNLayerParamSize",
+    &["handle", "rnnDesc", "layer", "xDesc", "paramID"],
+    rt::fastcall_entry!(C_miopenGetRNNLayerParamSize),
+    c"miopenGetRNNLayerParamSize(handle, rnnDesc, layer, xDesc, paramID)\n--\n\nGets the number of bytes of a parameter matrix\n\nFor RNN vanilla miopenRNNRELU and miopenRNNTANH, paramID == 0 retrieves the\nweight matrix associated with the in input GEMM, while paramID == 1 retrieves\nthe weight matrix associated with the hidden state GEMM.\n\nFor miopenLSTM paramID 0 to 3 refer to the weight matrices associated\nwith the input GEMM, 4-7 are associated with matrices associated with the\nhidden state GEMM.\n\n* paramID 0 and 4 are for the input gate.\n\n* paramID 1 and 5 are for the forget gate.\n\n* paramID 2 and 6 are for the output gate.\n\n* paramID 3 and 7 are for the new memory gate.\n\nFor miopenGRU paramID 0 to 2 refer to the weight matrix offset associated\nwith the input GEMM, while 3 through 5 are associated with the hidden state\nGEMM.\n\n* paramID 0 and 3 are for the update gate.\n\n* paramID 1 and 4 are for the reset gate.\n\n* paramID 2 and 5 are for the new memory gate.\n\nFor bi-directional RNNs the backwards in time direction is numbered as the layer\ndirectly after the forward in time direction.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    layer: The layer number in the RNN stack (input)\n    xDesc: A tensor descriptor to input (input)\n    paramID: ID of the internal parameter tensor (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    numBytes: int\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenGetRNNLayerParamSize`, converted in order.
+unsafe fn C_miopenGetRNNLayerParamSize(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4] =
+        unsafe { F_miopenGetRNNLayerParamSize.args::<5>(py, args, nargs, kwnames)? };
+    Ok(miopenGetRNNLayerParamSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "layer")?, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "paramID")?)?.into_ptr())
+}
+
 fn miopenGetRNNLayerParamSize(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, layer: rt::CInt<i32>, xDesc: rt::PtrArg, paramID: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetRNNLayerParamSize");
     let a_handle = handle.addr();
@@ -5924,48 +6627,30 @@ fn miopenGetRNNLayerParamSize(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::P
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rnnDesc, a_layer, a_xDesc, a_paramID, a_numBytes) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_numBytes)?])
 }
-/// Gets the number of bytes of a bias
-///
-/// For RNN vanilla miopenRNNRELU and miopenRNNTANH, biasID == 0 retrieves the
-/// weight matrix associated with the in input GEMM, while biasID == 1 retrieves
-/// the bias associated with the hidden state GEMM.
-///
-/// For miopenLSTM biasID 0 to 3 refer to the biases associated
-/// with the input GEMM, 4-7 are associated with biases associated with the
-/// hidden state GEMM.
-///
-/// * biasID 0 and 4 are for the input gate.
-///
-/// * biasID 1 and 5 are for the forget gate.
-///
-/// * biasID 2 and 6 are for the output gate.
-///
-/// * biasID 3 and 7 are for the new memory gate.
-///
-/// For miopenGRU biasID 0 to 2 refer to the biases associated with the input GEMM,
-/// while 3 through 5 are associated with the hidden state GEMM.
-///
-/// * biasID 0 and 3 are for the update gate.
-///
-/// * biasID 1 and 4 are for the reset gate.
-///
-/// * biasID 2 and 5 are for the new memory gate.
-///
-/// For bi-directional RNNs the backwards in time direction is numbered as the layer
-/// directly after the forward in time direction.
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     rnnDesc: RNN layer descriptor type (input)
-///     layer: The layer number in the RNN stack (input)
-///     biasID: ID of the internal parameter tensor (input)
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     numBytes: int
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, rnnDesc, layer, biasID))]
+/// `miopenGetRNNLayerBiasSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenGetRNNLayerBiasSize: rt::call::Function = rt::call::Function::new(
+    c"miopenGetRNNLayerBiasSize",
+    "miopenGetRNNLayerBiasSize",
+    &["handle", "rnnDesc", "layer", "biasID"],
+    rt::fastcall_entry!(C_miopenGetRNNLayerBiasSize),
+    c"miopenGetRNNLayerBiasSize(handle, rnnDesc, layer, biasID)\n--\n\nGets the number of bytes of a bias\n\nFor RNN vanilla miopenRNNRELU and miopenRNNTANH, biasID == 0 retrieves the\nweight matrix associated with the in input GEMM, while biasID == 1 retrieves\nthe bias associated with the hidden state GEMM.\n\nFor miopenLSTM biasID 0 to 3 refer to the biases associated\nwith the input GEMM, 4-7 are associated with biases associated with the\nhidden state GEMM.\n\n* biasID 0 and 4 are for the input gate.\n\n* biasID 1 and 5 are for the forget gate.\n\n* biasID 2 and 6 are for the output gate.\n\n* biasID 3 and 7 are for the new memory gate.\n\nFor miopenGRU biasID 0 to 2 refer to the biases associated with the input GEMM,\nwhile 3 through 5 are associated with the hidden state GEMM.\n\n* biasID 0 and 3 are for the update gate.\n\n* biasID 1 and 4 are for the reset gate.\n\n* biasID 2 and 5 are for the new memory gate.\n\nFor bi-directional RNNs the backwards in time direction is numbered as the layer\ndirectly after the forward in time direction.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    layer: The layer number in the RNN stack (input)\n    biasID: ID of the internal parameter tensor (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    numBytes: int\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenGetRNNLayerBiasSize`, converted in order.
+unsafe fn C_miopenGetRNNLayerBiasSize(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_miopenGetRNNLayerBiasSize.args::<4>(py, args, nargs, kwnames)? };
+    Ok(miopenGetRNNLayerBiasSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "layer")?, rt::call::extract(x3, "biasID")?)?.into_ptr())
+}
+
 fn miopenGetRNNLayerBiasSize(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, layer: rt::CInt<i32>, biasID: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetRNNLayerBiasSize");
     let a_handle = handle.addr();
@@ -5983,69 +6668,30 @@ fn miopenGetRNNLayerBiasSize(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::Pt
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rnnDesc, a_layer, a_biasID, a_numBytes) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_numBytes)?])
 }
-/// Gets a weight matrix for a specific layer in an RNN stack
-///
-/// This function retrieves the weight matrix data for a specific layer and parameter ID
-/// and copies the data into previously allocated device memory.
-///
-/// For RNN vanilla miopenRNNRELU and miopenRNNTANH, paramID == 0 retrieves the
-/// weight matrix associated with the in input GEMM, while paramID == 1 retrieves
-/// the weight matrix associated with the hidden state GEMM.
-///
-/// For miopenLSTM paramID 0 to 3 refer to the weight matrices associated
-/// with the input GEMM, 4-7 are associated with matrices associated with the
-/// hidden state GEMM.
-///
-/// * paramID 0 and 4 are for the input gate.
-///
-/// * paramID 1 and 5 are for the forget gate.
-///
-/// * paramID 2 and 6 are for the output gate.
-///
-/// * paramID 3 and 7 are for the new memory gate.
-///
-/// For miopenGRU paramID 0 to 2 refer to the weight matrix offset associated
-/// with the input GEMM, while 3 through 5 are associated with the hidden state
-/// GEMM.
-///
-/// * paramID 0 and 3 are for the update gate.
-///
-/// * paramID 1 and 4 are for the reset gate.
-///
-/// * paramID 2 and 5 are for the new memory gate.
-///
-/// For bi-directional RNNs the backwards in time direction is numbered as the layer
-/// directly after the forward in time direction.
-///
-/// The output argument paramDesc is a previously created tensor descriptor that is populated
-/// to describe the memory layout of the parameter matrix. It is full packed and is used when
-/// calling to miopenSetRNNLayerParam()
-///
-/// The argument layerParam should either be nullptr, or have device memory allocated
-/// to allow copying of the entire layer parameter matrix into it. If layerParam is
-/// nullptr then only the paramDesc is populated and returned. The size in bytes of the
-/// layer parameter matrix can be determined by using miopenGetRNNLayerParamSize().
-///
-/// Note: When inputSkip mode is selected there is no input layer matrix operation,
-/// and therefore no associated memory. In this case miopenGetRNNLayerParam() will return
-/// a error status miopenStatusBadParm for input paramID associated with the input GEMM.
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     rnnDesc: RNN layer descriptor type (input)
-///     layer: The layer number in the RNN stack (input)
-///     xDesc: A tensor descriptor to input (input)
-///     wDesc: A tensor descriptor to the parameter tensor (input)
-///     w: Pointer to memory containing parameter tensor (input)
-///     paramID: ID of the internal parameter tensor (input)
-///     paramDesc: Tensor descriptor for the fully packed output parameter tensor (output)
-///     layerParam: Pointer to the memory location of the parameter tensor (output)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, rnnDesc, layer, xDesc, wDesc, w, paramID, paramDesc, layerParam))]
+/// `miopenGetRNNLayerParam` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenGetRNNLayerParam: rt::call::Function = rt::call::Function::new(
+    c"miopenGetRNNLayerParam",
+    "miopenGetRNNLayerParam",
+    &["handle", "rnnDesc", "layer", "xDesc", "wDesc", "w", "paramID", "paramDesc", "layerParam"],
+    rt::fastcall_entry!(C_miopenGetRNNLayerParam),
+    c"miopenGetRNNLayerParam(handle, rnnDesc, layer, xDesc, wDesc, w, paramID, paramDesc, layerParam)\n--\n\nGets a weight matrix for a specific layer in an RNN stack\n\nThis function retrieves the weight matrix data for a specific layer and parameter ID\nand copies the data into previously allocated device memory.\n\nFor RNN vanilla miopenRNNRELU and miopenRNNTANH, paramID == 0 retrieves the\nweight matrix associated with the in input GEMM, while paramID == 1 retrieves\nthe weight matrix associated with the hidden state GEMM.\n\nFor miopenLSTM paramID 0 to 3 refer to the weight matrices associated\nwith the input GEMM, 4-7 are associated with matrices associated with the\nhidden state GEMM.\n\n* paramID 0 and 4 are for the input gate.\n\n* paramID 1 and 5 are for the forget gate.\n\n* paramID 2 and 6 are for the output gate.\n\n* paramID 3 and 7 are for the new memory gate.\n\nFor miopenGRU paramID 0 to 2 refer to the weight matrix offset associated\nwith the input GEMM, while 3 through 5 are associated with the hidden state\nGEMM.\n\n* paramID 0 and 3 are for the update gate.\n\n* paramID 1 and 4 are for the reset gate.\n\n* paramID 2 and 5 are for the new memory gate.\n\nFor bi-directional RNNs the backwards in time direction is numbered as the layer\ndirectly after the forward in time direction.\n\nThe output argument paramDesc is a previously created tensor descriptor that is populated\nto describe the memory layout of the parameter matrix. It is full packed and is used when\ncalling to miopenSetRNNLayerParam()\n\nThe argument layerParam should either be nullptr, or have device memory allocated\nto allow copying of the entire layer parameter matrix into it. If layerParam is\nnullptr then only the paramDesc is populated and returned. The size in bytes of the\nlayer parameter matrix can be determined by using miopenGetRNNLayerParamSize().\n\nNote: When inputSkip mode is selected there is no input layer matrix operation,\nand therefore no associated memory. In this case miopenGetRNNLayerParam() will return\na error status miopenStatusBadParm for input paramID associated with the input GEMM.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    layer: The layer number in the RNN stack (input)\n    xDesc: A tensor descriptor to input (input)\n    wDesc: A tensor descriptor to the parameter tensor (input)\n    w: Pointer to memory containing parameter tensor (input)\n    paramID: ID of the internal parameter tensor (input)\n    paramDesc: Tensor descriptor for the fully packed output parameter tensor (output)\n    layerParam: Pointer to the memory location of the parameter tensor (output)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenGetRNNLayerParam`, converted in order.
+unsafe fn C_miopenGetRNNLayerParam(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8] =
+        unsafe { F_miopenGetRNNLayerParam.args::<9>(py, args, nargs, kwnames)? };
+    Ok(miopenGetRNNLayerParam(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "layer")?, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "wDesc")?, rt::call::extract(x5, "w")?, rt::call::extract(x6, "paramID")?, rt::call::extract(x7, "paramDesc")?, rt::call::extract(x8, "layerParam")?)?.into_ptr())
+}
+
 fn miopenGetRNNLayerParam(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, layer: rt::CInt<i32>, xDesc: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArg, paramID: rt::CInt<i32>, paramDesc: rt::PtrArg, layerParam: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetRNNLayerParam");
     let a_handle = handle.addr();
@@ -6066,68 +6712,30 @@ fn miopenGetRNNLayerParam(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrAr
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rnnDesc, a_layer, a_xDesc, a_wDesc, a_w, a_paramID, a_paramDesc, a_layerParam) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Gets a bias for a specific layer in an RNN stack
-///
-/// This function retrieves the bias data for a specific layer and bias ID and copies
-/// the data into previously allocated device memory.
-///
-/// For RNN vanilla miopenRNNRELU and miopenRNNTANH, biasID == 0 retrieves the
-/// bias associated with the in input GEMM, while biasID == 1 retrieves
-/// the bias associated with the hidden state GEMM.
-///
-/// For miopenLSTM biasID 0 to 3 refer to the biases associated
-/// with the input GEMM, 4-7 are associated with biases associated with the
-/// hidden state GEMM.
-///
-/// * biasID 0 and 4 are for the input gate.
-///
-/// * biasID 1 and 5 are for the forget gate.
-///
-/// * biasID 2 and 6 are for the output gate.
-///
-/// * biasID 3 and 7 are for the new memory gate.
-///
-/// For miopenGRU biasID 0 to 2 refer to the biases associated with the input GEMM,
-/// while 3 through 5 are associated with the hidden state GEMM.
-///
-/// * biasID 0 and 3 are for the update gate.
-///
-/// * biasID 1 and 4 are for the reset gate.
-///
-/// * biasID 2 and 5 are for the new memory gate.
-///
-/// For bi-directional RNNs the backwards in time direction is numbered as the layer
-/// directly after the forward in time direction.
-///
-/// The output argument biasDesc is a previously created tensor descriptor that is populated
-/// to describe the memory layout of the bias. It is full packed and is used when
-/// calling to miopenSetRNNLayerBias()
-///
-/// The argument layerBias should either be nullptr, or have device memory allocated
-/// to allow copying of the entire layer bias into it. If layerBias is
-/// nullptr then only the biasDesc is populated and returned. The size in bytes of the
-/// layer bias can be determined by using miopenGetRNNLayerBiasSize().
-///
-/// Note: When inputSkip mode is selected there is no input layer matrix operation,
-/// and therefore no associated memory. In this case miopenGetRNNLayerBias() will return
-/// a error status miopenStatusBadParm for input biasID associated with the input GEMM.
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     rnnDesc: RNN layer descriptor type (input)
-///     layer: The layer number in the RNN stack (input)
-///     xDesc: A tensor descriptor to input (input)
-///     wDesc: A tensor descriptor to the parameter tensor (input)
-///     w: Pointer to memory containing parameter tensor (input)
-///     biasID: ID of the internal parameter tensor (input)
-///     biasDesc: Descriptor of the parameter tensor (output)
-///     layerBias: Pointer to the memory location of the bias tensor (output)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, rnnDesc, layer, xDesc, wDesc, w, biasID, biasDesc, layerBias))]
+/// `miopenGetRNNLayerBias` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenGetRNNLayerBias: rt::call::Function = rt::call::Function::new(
+    c"miopenGetRNNLayerBias",
+    "miopenGetRNNLayerBias",
+    &["handle", "rnnDesc", "layer", "xDesc", "wDesc", "w", "biasID", "biasDesc", "layerBias"],
+    rt::fastcall_entry!(C_miopenGetRNNLayerBias),
+    c"miopenGetRNNLayerBias(handle, rnnDesc, layer, xDesc, wDesc, w, biasID, biasDesc, layerBias)\n--\n\nGets a bias for a specific layer in an RNN stack\n\nThis function retrieves the bias data for a specific layer and bias ID and copies\nthe data into previously allocated device memory.\n\nFor RNN vanilla miopenRNNRELU and miopenRNNTANH, biasID == 0 retrieves the\nbias associated with the in input GEMM, while biasID == 1 retrieves\nthe bias associated with the hidden state GEMM.\n\nFor miopenLSTM biasID 0 to 3 refer to the biases associated\nwith the input GEMM, 4-7 are associated with biases associated with the\nhidden state GEMM.\n\n* biasID 0 and 4 are for the input gate.\n\n* biasID 1 and 5 are for the forget gate.\n\n* biasID 2 and 6 are for the output gate.\n\n* biasID 3 and 7 are for the new memory gate.\n\nFor miopenGRU biasID 0 to 2 refer to the biases associated with the input GEMM,\nwhile 3 through 5 are associated with the hidden state GEMM.\n\n* biasID 0 and 3 are for the update gate.\n\n* biasID 1 and 4 are for the reset gate.\n\n* biasID 2 and 5 are for the new memory gate.\n\nFor bi-directional RNNs the backwards in time direction is numbered as the layer\ndirectly after the forward in time direction.\n\nThe output argument biasDesc is a previously created tensor descriptor that is populated\nto describe the memory layout of the bias. It is full packed and is used when\ncalling to miopenSetRNNLayerBias()\n\nThe argument layerBias should either be nullptr, or have device memory allocated\nto allow copying of the entire layer bias into it. If layerBias is\nnullptr then only the biasDesc is populated and returned. The size in bytes of the\nlayer bias can be determined by using miopenGetRNNLayerBiasSize().\n\nNote: When inputSkip mode is selected there is no input layer matrix operation,\nand therefore no associated memory. In this case miopenGetRNNLayerBias() will return\na error status miopenStatusBadParm for input biasID associated with the input GEMM.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    layer: The layer number in the RNN stack (input)\n    xDesc: A tensor descriptor to input (input)\n    wDesc: A tensor descriptor to the parameter tensor (input)\n    w: Pointer to memory containing parameter tensor (input)\n    biasID: ID of the internal parameter tensor (input)\n    biasDesc: Descriptor of the parameter tensor (output)\n    layerBias: Pointer to the memory location of the bias tensor (output)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenGetRNNLayerBias`, converted in order.
+unsafe fn C_miopenGetRNNLayerBias(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8] =
+        unsafe { F_miopenGetRNNLayerBias.args::<9>(py, args, nargs, kwnames)? };
+    Ok(miopenGetRNNLayerBias(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "layer")?, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "wDesc")?, rt::call::extract(x5, "w")?, rt::call::extract(x6, "biasID")?, rt::call::extract(x7, "biasDesc")?, rt::call::extract(x8, "layerBias")?)?.into_ptr())
+}
+
 fn miopenGetRNNLayerBias(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, layer: rt::CInt<i32>, xDesc: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArg, biasID: rt::CInt<i32>, biasDesc: rt::PtrArg, layerBias: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetRNNLayerBias");
     let a_handle = handle.addr();
@@ -6148,64 +6756,30 @@ fn miopenGetRNNLayerBias(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rnnDesc, a_layer, a_xDesc, a_wDesc, a_w, a_biasID, a_biasDesc, a_layerBias) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Gets an index offset for a specific weight matrix for a layer in the
-/// RNN stack
-///
-/// This function retrieves the index offset for a weight matrix in a layer.
-///
-/// For RNN vanilla miopenRNNRELU and miopenRNNTANH, paramID == 0 retrieves the
-/// weight matrix offset associated with the in input GEMM, while paramID == 1
-/// retrieves the weight matrix offset associated with the hidden state GEMM.
-///
-/// For miopenLSTM paramID 0 to 3 refer to the weight matrix offsets associated
-/// with the input GEMM, 4-7 are associated with matrix offset associated with the
-/// hidden state GEMM.
-///
-/// * paramID 0 and 4 are for the input gate.
-///
-/// * paramID 1 and 5 are for the forget gate.
-///
-/// * paramID 2 and 6 are for the output gate.
-///
-/// * paramID 3 and 7 are for the new memory gate.
-///
-/// For miopenGRU paramID 0 to 2 refer to the weight matrix offset associated
-/// with the input GEMM, while 3 through 5 are associated with the hidden state
-/// GEMM.
-///
-/// * paramID 0 and 3 are for the update gate.
-///
-/// * paramID 1 and 4 are for the reset gate.
-///
-/// * paramID 2 and 5 are for the new memory gate.
-///
-/// For bi-directional RNNs the backwards in time direction is numbered as the layer
-/// directly after the forward in time direction.
-///
-/// The output argument paramDesc is a previously created tensor descriptor that is populated
-/// to describe the memory layout of the parameter matrix. It is full packed and is used when
-/// calling to miopenSetRNNLayerParam().
-///
-/// The argument layerParamOffset should either be nullptr, or an address to place the
-/// offset. If layerParamOffset is nullptr then only the paramDesc is populated and returned.
-///
-/// Note: When inputSkip mode is selected there is no input layer matrix operation,
-/// and therefore no associated memory. In this case miopenGetRNNLayerParamOffset() will return
-/// a error status miopenStatusBadParm for input paramID associated with the input GEMM.
-///
-/// Args:
-///     rnnDesc: RNN layer descriptor type (input)
-///     layer: The layer number in the RNN stack (input)
-///     xDesc: A tensor descriptor to input (input)
-///     paramID: ID of the internal parameter tensor (input)
-///     paramDesc: Tensor descriptor for the fully packed output parameter tensor (output)
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     layerParamOffset: int
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (rnnDesc, layer, xDesc, paramID, paramDesc))]
+/// `miopenGetRNNLayerParamOffset` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenGetRNNLayerParamOffset: rt::call::Function = rt::call::Function::new(
+    c"miopenGetRNNLayerParamOffset",
+    "miopenGetRNNLayerParamOffset",
+    &["rnnDesc", "layer", "xDesc", "paramID", "paramDesc"],
+    rt::fastcall_entry!(C_miopenGetRNNLayerParamOffset),
+    c"miopenGetRNNLayerParamOffset(rnnDesc, layer, xDesc, paramID, paramDesc)\n--\n\nGets an index offset for a specific weight matrix for a layer in the\nRNN stack\n\nThis function retrieves the index offset for a weight matrix in a layer.\n\nFor RNN vanilla miopenRNNRELU and miopenRNNTANH, paramID == 0 retrieves the\nweight matrix offset associated with the in input GEMM, while paramID == 1\nretrieves the weight matrix offset associated with the hidden state GEMM.\n\nFor miopenLSTM paramID 0 to 3 refer to the weight matrix offsets associated\nwith the input GEMM, 4-7 are associated with matrix offset associated with the\nhidden state GEMM.\n\n* paramID 0 and 4 are for the input gate.\n\n* paramID 1 and 5 are for the forget gate.\n\n* paramID 2 and 6 are for the output gate.\n\n* paramID 3 and 7 are for the new memory gate.\n\nFor miopenGRU paramID 0 to 2 refer to the weight matrix offset associated\nwith the input GEMM, while 3 through 5 are associated with the hidden state\nGEMM.\n\n* paramID 0 and 3 are for the update gate.\n\n* paramID 1 and 4 are for the reset gate.\n\n* paramID 2 and 5 are for the new memory gate.\n\nFor bi-directional RNNs the backwards in time direction is numbered as the layer\ndirectly after the forward in time direction.\n\nThe output argument paramDesc is a previously created tensor descriptor that is populated\nto describe the memory layout of the parameter matrix. It is full packed and is used when\ncalling to miopenSetRNNLayerParam().\n\nThe argument layerParamOffset should either be nullptr, or an address to place the\noffset. If layerParamOffset is nullptr then only the paramDesc is populated and returned.\n\nNote: When inputSkip mode is selected there is no input layer matrix operation,\nand therefore no associated memory. In this case miopenGetRNNLayerParamOffset() will return\na error status miopenStatusBadParm for input paramID associated with the input GEMM.\n\nArgs:\n    rnnDesc: RNN layer descriptor type (input)\n    layer: The layer number in the RNN stack (input)\n    xDesc: A tensor descriptor to input (input)\n    paramID: ID of the internal parameter tensor (input)\n    paramDesc: Tensor descriptor for the fully packed output parameter tensor (output)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    layerParamOffset: int\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenGetRNNLayerParamOffset`, converted in order.
+unsafe fn C_miopenGetRNNLayerParamOffset(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4] =
+        unsafe { F_miopenGetRNNLayerParamOffset.args::<5>(py, args, nargs, kwnames)? };
+    Ok(miopenGetRNNLayerParamOffset(py, rt::call::extract(x0, "rnnDesc")?, rt::call::extract(x1, "layer")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "paramID")?, rt::call::extract(x4, "paramDesc")?)?.into_ptr())
+}
+
 fn miopenGetRNNLayerParamOffset(py: Python<'_>, rnnDesc: rt::PtrArg, layer: rt::CInt<i32>, xDesc: rt::PtrArg, paramID: rt::CInt<i32>, paramDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetRNNLayerParamOffset");
     let a_rnnDesc = rnnDesc.addr();
@@ -6224,61 +6798,30 @@ fn miopenGetRNNLayerParamOffset(py: Python<'_>, rnnDesc: rt::PtrArg, layer: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_rnnDesc, a_layer, a_xDesc, a_paramID, a_paramDesc, a_layerParamOffset) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_layerParamOffset)?])
 }
-/// Gets a bias index offset for a specific layer in an RNN stack
-///
-/// This function retrieves the bias index offset for a specific layer and bias ID.
-///
-/// For RNN vanilla miopenRNNRELU and miopenRNNTANH, biasID == 0 retrieves the
-/// bias associated with the in input GEMM, while biasID == 1 retrieves
-/// the weight matrix associated with the hidden state GEMM.
-///
-/// For miopenLSTM biasID 0 to 3 refer to the bias offset associated
-/// with the input GEMM, 4-7 are the bias offsets associated with the hidden state GEMM.
-///
-/// * biasID 0 and 4 are for the input gate.
-///
-/// * biasID 1 and 5 are for the forget gate.
-///
-/// * biasID 2 and 6 are for the output gate.
-///
-/// * biasID 3 and 7 are for the new memory gate.
-///
-/// For miopenGRU biasID 0 to 2 refer to the biases associated with the input GEMM,
-/// while 3 through 5 are associated with the hidden state GEMM.
-///
-/// * biasID 0 and 3 are for the update gate.
-///
-/// * biasID 1 and 4 are for the reset gate.
-///
-/// * biasID 2 and 5 are for the new memory gate.
-///
-/// For bi-directional RNNs the backwards in time direction is numbered as the layer
-/// directly after the forward in time direction.
-///
-/// The output argument biasDesc is a previously created tensor descriptor that is populated
-/// to describe the memory layout of the bias. It is full packed and is used when
-/// calling to miopenSetRNNLayerBias()
-///
-/// The argument layerBiasOffset should either be nullptr, or point to an output address.
-/// If layerBias is nullptr then only the biasDesc is populated and returned.
-///
-/// Note: When inputSkip mode is selected there is no input layer matrix operation,
-/// and therefore no associated memory. In this case miopenGetRNNLayerBiasOffset() will return
-/// a error status miopenStatusBadParm for input biasID associated with the input GEMM.
-///
-/// Args:
-///     rnnDesc: RNN layer descriptor type (input)
-///     layer: The layer number in the RNN stack (input)
-///     xDesc: A tensor descriptor to input (input)
-///     biasID: ID of the internal parameter tensor (input)
-///     biasDesc: Descriptor of the parameter tensor (output)
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     layerBiasOffset: int
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (rnnDesc, layer, xDesc, biasID, biasDesc))]
+/// `miopenGetRNNLayerBiasOffset` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenGetRNNLayerBiasOffset: rt::call::Function = rt::call::Function::new(
+    c"miopenGetRNNLayerBiasOffset",
+    "miopenGetRNNLayerBiasOffset",
+    &["rnnDesc", "layer", "xDesc", "biasID", "biasDesc"],
+    rt::fastcall_entry!(C_miopenGetRNNLayerBiasOffset),
+    c"miopenGetRNNLayerBiasOffset(rnnDesc, layer, xDesc, biasID, biasDesc)\n--\n\nGets a bias index offset for a specific layer in an RNN stack\n\nThis function retrieves the bias index offset for a specific layer and bias ID.\n\nFor RNN vanilla miopenRNNRELU and miopenRNNTANH, biasID == 0 retrieves the\nbias associated with the in input GEMM, while biasID == 1 retrieves\nthe weight matrix associated with the hidden state GEMM.\n\nFor miopenLSTM biasID 0 to 3 refer to the bias offset associated\nwith the input GEMM, 4-7 are the bias offsets associated with the hidden state GEMM.\n\n* biasID 0 and 4 are for the input gate.\n\n* biasID 1 and 5 are for the forget gate.\n\n* biasID 2 and 6 are for the output gate.\n\n* biasID 3 and 7 are for the new memory gate.\n\nFor miopenGRU biasID 0 to 2 refer to the biases associated with the input GEMM,\nwhile 3 through 5 are associated with the hidden state GEMM.\n\n* biasID 0 and 3 are for the update gate.\n\n* biasID 1 and 4 are for the reset gate.\n\n* biasID 2 and 5 are for the new memory gate.\n\nFor bi-directional RNNs the backwards in time direction is numbered as the layer\ndirectly after the forward in time direction.\n\nThe output argument biasDesc is a previously created tensor descriptor that is populated\nto describe the memory layout of the bias. It is full packed and is used when\ncalling to miopenSetRNNLayerBias()\n\nThe argument layerBiasOffset should either be nullptr, or point to an output address.\nIf layerBias is nullptr then only the biasDesc is populated and returned.\n\nNote: When inputSkip mode is selected there is no input layer matrix operation,\nand therefore no associated memory. In this case miopenGetRNNLayerBiasOffset() will return\na error status miopenStatusBadParm for input biasID associated with the input GEMM.\n\nArgs:\n    rnnDesc: RNN layer descriptor type (input)\n    layer: The layer number in the RNN stack (input)\n    xDesc: A tensor descriptor to input (input)\n    biasID: ID of the internal parameter tensor (input)\n    biasDesc: Descriptor of the parameter tensor (output)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    layerBiasOffset: int\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenGetRNNLayerBiasOffset`, converted in order.
+unsafe fn C_miopenGetRNNLayerBiasOffset(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4] =
+        unsafe { F_miopenGetRNNLayerBiasOffset.args::<5>(py, args, nargs, kwnames)? };
+    Ok(miopenGetRNNLayerBiasOffset(py, rt::call::extract(x0, "rnnDesc")?, rt::call::extract(x1, "layer")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "biasID")?, rt::call::extract(x4, "biasDesc")?)?.into_ptr())
+}
+
 fn miopenGetRNNLayerBiasOffset(py: Python<'_>, rnnDesc: rt::PtrArg, layer: rt::CInt<i32>, xDesc: rt::PtrArg, biasID: rt::CInt<i32>, biasDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetRNNLayerBiasOffset");
     let a_rnnDesc = rnnDesc.addr();
@@ -6297,62 +6840,30 @@ fn miopenGetRNNLayerBiasOffset(py: Python<'_>, rnnDesc: rt::PtrArg, layer: rt::C
     let __r = py.allow_threads(move || unsafe { __f(a_rnnDesc, a_layer, a_xDesc, a_biasID, a_biasDesc, a_layerBiasOffset) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_layerBiasOffset)?])
 }
-/// Sets a weight matrix for a specific layer in an RNN stack
-///
-/// This function sets the weight matrix data for a specific layer and parameter ID.
-///
-/// For RNN vanilla miopenRNNRELU and miopenRNNTANH, paramID == 0 sets the
-/// weight matrix associated with the in input GEMM, while paramID == 1 sets
-/// the weight matrix associated with the hidden state GEMM.
-///
-/// For miopenLSTM paramID 0 to 3 refer to the weight matrices associated
-/// with the input GEMM, 4-7 are associated with matrices associated with the
-/// hidden state GEMM.
-///
-/// * paramID 0 and 4 are for the input gate.
-///
-/// * paramID 1 and 5 are for the forget gate.
-///
-/// * paramID 2 and 6 are for the output gate.
-///
-/// * paramID 3 and 7 are for the new memory gate.
-///
-/// For miopenGRU paramID 0 to 2 refer to the weight matrix offset associated
-/// with the input GEMM, while 3 through 5 are associated with the hidden state
-/// GEMM.
-///
-/// * paramID 0 and 3 are for the update gate.
-///
-/// * paramID 1 and 4 are for the reset gate.
-///
-/// * paramID 2 and 5 are for the new memory gate.
-///
-/// For bi-directional RNNs the backwards in time direction is numbered as the layer
-/// directly after the forward in time direction.
-///
-/// The input argument paramDesc is a previously populated tensor descriptor typically
-/// by first calling miopenGetRNNLayerParam().
-///
-/// Note: When inputSkip mode is selected there is no input layer matrix operation,
-/// and therefore no associated memory. In this case miopenSetRNNLayerParam() will return
-/// a error status miopenStatusBadParm for input paramID associated with the input GEMM.
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     rnnDesc: RNN layer descriptor type (input)
-///     layer: The layer number in the RNN stack (input)
-///     xDesc: A tensor descriptor to input (input)
-///     wDesc: A tensor descriptor to the parameter tensor (input)
-///     w: Pointer to memory containing parameter tensor (input)
-///     paramID: ID of the internal parameter tensor (input)
-///     paramDesc: Descriptor of the parameter tensor (input)
-///     layerParam: Pointer to the memory location of the parameter tensor (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, rnnDesc, layer, xDesc, wDesc, w, paramID, paramDesc, layerParam))]
+/// `miopenSetRNNLayerParam` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenSetRNNLayerParam: rt::call::Function = rt::call::Function::new(
+    c"miopenSetRNNLayerParam",
+    "miopenSetRNNLayerParam",
+    &["handle", "rnnDesc", "layer", "xDesc", "wDesc", "w", "paramID", "paramDesc", "layerParam"],
+    rt::fastcall_entry!(C_miopenSetRNNLayerParam),
+    c"miopenSetRNNLayerParam(handle, rnnDesc, layer, xDesc, wDesc, w, paramID, paramDesc, layerParam)\n--\n\nSets a weight matrix for a specific layer in an RNN stack\n\nThis function sets the weight matrix data for a specific layer and parameter ID.\n\nFor RNN vanilla miopenRNNRELU and miopenRNNTANH, paramID == 0 sets the\nweight matrix associated with the in input GEMM, while paramID == 1 sets\nthe weight matrix associated with the hidden state GEMM.\n\nFor miopenLSTM paramID 0 to 3 refer to the weight matrices associated\nwith the input GEMM, 4-7 are associated with matrices associated with the\nhidden state GEMM.\n\n* paramID 0 and 4 are for the input gate.\n\n* paramID 1 and 5 are for the forget gate.\n\n* paramID 2 and 6 are for the output gate.\n\n* paramID 3 and 7 are for the new memory gate.\n\nFor miopenGRU paramID 0 to 2 refer to the weight matrix offset associated\nwith the input GEMM, while 3 through 5 are associated with the hidden state\nGEMM.\n\n* paramID 0 and 3 are for the update gate.\n\n* paramID 1 and 4 are for the reset gate.\n\n* paramID 2 and 5 are for the new memory gate.\n\nFor bi-directional RNNs the backwards in time direction is numbered as the layer\ndirectly after the forward in time direction.\n\nThe input argument paramDesc is a previously populated tensor descriptor typically\nby first calling miopenGetRNNLayerParam().\n\nNote: When inputSkip mode is selected there is no input layer matrix operation,\nand therefore no associated memory. In this case miopenSetRNNLayerParam() will return\na error status miopenStatusBadParm for input paramID associated with the input GEMM.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    layer: The layer number in the RNN stack (input)\n    xDesc: A tensor descriptor to input (input)\n    wDesc: A tensor descriptor to the parameter tensor (input)\n    w: Pointer to memory containing parameter tensor (input)\n    paramID: ID of the internal parameter tensor (input)\n    paramDesc: Descriptor of the parameter tensor (input)\n    layerParam: Pointer to the memory location of the parameter tensor (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenSetRNNLayerParam`, converted in order.
+unsafe fn C_miopenSetRNNLayerParam(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8] =
+        unsafe { F_miopenSetRNNLayerParam.args::<9>(py, args, nargs, kwnames)? };
+    Ok(miopenSetRNNLayerParam(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "layer")?, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "wDesc")?, rt::call::extract(x5, "w")?, rt::call::extract(x6, "paramID")?, rt::call::extract(x7, "paramDesc")?, rt::call::extract(x8, "layerParam")?)?.into_ptr())
+}
+
 fn miopenSetRNNLayerParam(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, layer: rt::CInt<i32>, xDesc: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArgMut, paramID: rt::CInt<i32>, paramDesc: rt::PtrArg, layerParam: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetRNNLayerParam");
     let a_handle = handle.addr();
@@ -6373,61 +6884,30 @@ fn miopenSetRNNLayerParam(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrAr
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rnnDesc, a_layer, a_xDesc, a_wDesc, a_w, a_paramID, a_paramDesc, a_layerParam) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Sets a bias for a specific layer in an RNN stack
-///
-/// This function sets the bias data for a specific layer and bias ID.
-///
-/// For RNN vanilla miopenRNNRELU and miopenRNNTANH, biasID == 0 retrieves the
-/// weight matrix associated with the in input GEMM, while biasID == 1 retrieves
-/// the bias associated with the hidden state GEMM.
-///
-/// For miopenLSTM biasID 0 to 3 refer to the biases associated
-/// with the input GEMM, 4-7 are associated with the biases associated with the
-/// hidden state GEMM.
-///
-/// * biasID 0 and 4 are for the input gate.
-///
-/// * biasID 1 and 5 are for the forget gate.
-///
-/// * biasID 2 and 6 are for the output gate.
-///
-/// * biasID 3 and 7 are for the new memory gate.
-///
-/// For miopenGRU biasID 0 to 2 refer to the biases associated with the input GEMM,
-/// while 3 through 5 are associated with the hidden state GEMM.
-///
-/// * biasID 0 and 3 are for the update gate.
-///
-/// * biasID 1 and 4 are for the reset gate.
-///
-/// * biasID 2 and 5 are for the new new memory gate.
-///
-/// For bi-directional RNNs the backwards in time direction is numbered as the layer
-/// directly after the forward in time direction.
-///
-/// The input argument biasDesc is a previously populated tensor descriptor typically
-/// by first calling miopenGetRNNLayeBias().
-///
-/// Note: When inputSkip mode is selected there is no input layer matrix operation,
-/// and therefore no associated memory. In this case miopenSetRNNLayerBias will return
-/// a error status miopenStatusBadParm for input biasID associated with the input GEMM.
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     rnnDesc: RNN layer descriptor type (input)
-///     layer: The layer number in the RNN stack (input)
-///     xDesc: A tensor descriptor to input (input)
-///     wDesc: A tensor descriptor to the bias tensor (input)
-///     w: Pointer to memory containing bias tensor (input)
-///     biasID: ID of the internal bias tensor (input)
-///     biasDesc: Descriptor of the bias tensor (output)
-///     layerBias: Pointer to the memory location of the bias tensor (output)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, rnnDesc, layer, xDesc, wDesc, w, biasID, biasDesc, layerBias))]
+/// `miopenSetRNNLayerBias` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenSetRNNLayerBias: rt::call::Function = rt::call::Function::new(
+    c"miopenSetRNNLayerBias",
+    "miopenSetRNNLayerBias",
+    &["handle", "rnnDesc", "layer", "xDesc", "wDesc", "w", "biasID", "biasDesc", "layerBias"],
+    rt::fastcall_entry!(C_miopenSetRNNLayerBias),
+    c"miopenSetRNNLayerBias(handle, rnnDesc, layer, xDesc, wDesc, w, biasID, biasDesc, layerBias)\n--\n\nSets a bias for a specific layer in an RNN stack\n\nThis function sets the bias data for a specific layer and bias ID.\n\nFor RNN vanilla miopenRNNRELU and miopenRNNTANH, biasID == 0 retrieves the\nweight matrix associated with the in input GEMM, while biasID == 1 retrieves\nthe bias associated with the hidden state GEMM.\n\nFor miopenLSTM biasID 0 to 3 refer to the biases associated\nwith the input GEMM, 4-7 are associated with the biases associated with the\nhidden state GEMM.\n\n* biasID 0 and 4 are for the input gate.\n\n* biasID 1 and 5 are for the forget gate.\n\n* biasID 2 and 6 are for the output gate.\n\n* biasID 3 and 7 are for the new memory gate.\n\nFor miopenGRU biasID 0 to 2 refer to the biases associated with the input GEMM,\nwhile 3 through 5 are associated with the hidden state GEMM.\n\n* biasID 0 and 3 are for the update gate.\n\n* biasID 1 and 4 are for the reset gate.\n\n* biasID 2 and 5 are for the new new memory gate.\n\nFor bi-directional RNNs the backwards in time direction is numbered as the layer\ndirectly after the forward in time direction.\n\nThe input argument biasDesc is a previously populated tensor descriptor typically\nby first calling miopenGetRNNLayeBias().\n\nNote: When inputSkip mode is selected there is no input layer matrix operation,\nand therefore no associated memory. In this case miopenSetRNNLayerBias will return\na error status miopenStatusBadParm for input biasID associated with the input GEMM.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    layer: The layer number in the RNN stack (input)\n    xDesc: A tensor descriptor to input (input)\n    wDesc: A tensor descriptor to the bias tensor (input)\n    w: Pointer to memory containing bias tensor (input)\n    biasID: ID of the internal bias tensor (input)\n    biasDesc: Descriptor of the bias tensor (output)\n    layerBias: Pointer to the memory location of the bias tensor (output)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenSetRNNLayerBias`, converted in order.
+unsafe fn C_miopenSetRNNLayerBias(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8] =
+        unsafe { F_miopenSetRNNLayerBias.args::<9>(py, args, nargs, kwnames)? };
+    Ok(miopenSetRNNLayerBias(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "layer")?, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "wDesc")?, rt::call::extract(x5, "w")?, rt::call::extract(x6, "biasID")?, rt::call::extract(x7, "biasDesc")?, rt::call::extract(x8, "layerBias")?)?.into_ptr())
+}
+
 fn miopenSetRNNLayerBias(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, layer: rt::CInt<i32>, xDesc: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArgMut, biasID: rt::CInt<i32>, biasDesc: rt::PtrArg, layerBias: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetRNNLayerBias");
     let a_handle = handle.addr();
@@ -6448,22 +6928,30 @@ fn miopenSetRNNLayerBias(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rnnDesc, a_layer, a_xDesc, a_wDesc, a_w, a_biasID, a_biasDesc, a_layerBias) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Sets a bias for a specific layer in an RNN stack
-///
-/// This function changes padidng mode at previously created and initialized RNN descriptor.
-/// This function must be called before using miopenGetRNNWorkspaceSize()
-/// and miopenGetRNNTrainingReserveSize() functions.
-/// By default, not padded data is expected at the RNN input/output.
-///
-/// Args:
-///     rnnDesc: RNN layer descriptor type (input/output)
-///     paddingMode: RNN input/output data padding mode (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (rnnDesc, paddingMode))]
+/// `miopenSetRNNPaddingMode` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenSetRNNPaddingMode: rt::call::Function = rt::call::Function::new(
+    c"miopenSetRNNPaddingMode",
+    "miopenSetRNNPaddingMode",
+    &["rnnDesc", "paddingMode"],
+    rt::fastcall_entry!(C_miopenSetRNNPaddingMode),
+    c"miopenSetRNNPaddingMode(rnnDesc, paddingMode)\n--\n\nSets a bias for a specific layer in an RNN stack\n\nThis function changes padidng mode at previously created and initialized RNN descriptor.\nThis function must be called before using miopenGetRNNWorkspaceSize()\nand miopenGetRNNTrainingReserveSize() functions.\nBy default, not padded data is expected at the RNN input/output.\n\nArgs:\n    rnnDesc: RNN layer descriptor type (input/output)\n    paddingMode: RNN input/output data padding mode (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenSetRNNPaddingMode`, converted in order.
+unsafe fn C_miopenSetRNNPaddingMode(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_miopenSetRNNPaddingMode.args::<2>(py, args, nargs, kwnames)? };
+    Ok(miopenSetRNNPaddingMode(py, rt::call::extract(x0, "rnnDesc")?, &x1)?.into_ptr())
+}
+
 fn miopenSetRNNPaddingMode(py: Python<'_>, rnnDesc: rt::PtrArg, paddingMode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetRNNPaddingMode");
     let a_rnnDesc = rnnDesc.addr();
@@ -6477,17 +6965,30 @@ fn miopenSetRNNPaddingMode(py: Python<'_>, rnnDesc: rt::PtrArg, paddingMode: &Bo
     let __r = py.allow_threads(move || unsafe { __f(a_rnnDesc, a_paddingMode) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// This function retrieves the RNN padding mode from the RNN descriptor.
-///
-/// Args:
-///     rnnDesc: RNN layer descriptor type (input)
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     paddingMode: miopenRNNPaddingMode_t
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (rnnDesc))]
+/// `miopenGetRNNPaddingMode` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenGetRNNPaddingMode: rt::call::Function = rt::call::Function::new(
+    c"miopenGetRNNPaddingMode",
+    "miopenGetRNNPaddingMode",
+    &["rnnDesc"],
+    rt::fastcall_entry!(C_miopenGetRNNPaddingMode),
+    c"miopenGetRNNPaddingMode(rnnDesc)\n--\n\nThis function retrieves the RNN padding mode from the RNN descriptor.\n\nArgs:\n    rnnDesc: RNN layer descriptor type (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    paddingMode: miopenRNNPaddingMode_t\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenGetRNNPaddingMode`, converted in order.
+unsafe fn C_miopenGetRNNPaddingMode(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_miopenGetRNNPaddingMode.args::<1>(py, args, nargs, kwnames)? };
+    Ok(miopenGetRNNPaddingMode(py, rt::call::extract(x0, "rnnDesc")?)?.into_ptr())
+}
+
 fn miopenGetRNNPaddingMode(py: Python<'_>, rnnDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetRNNPaddingMode");
     let a_rnnDesc = rnnDesc.addr();
@@ -6502,57 +7003,30 @@ fn miopenGetRNNPaddingMode(py: Python<'_>, rnnDesc: rt::PtrArg) -> PyResult<PyOb
     let __r = py.allow_threads(move || unsafe { __f(a_rnnDesc, a_paddingMode) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.enum_member(py, 31, o_paddingMode as i64)?])
 }
-/// Execute forward training for recurrent layer.
-///
-/// Interface for executing the forward training / inference pass on a RNN.
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     rnnDesc: RNN layer descriptor type (input)
-///     fwdMode: Specifies in which mode the buffers will be used.
-///     xDesc: An input tensor descriptor for sequenced RNN data. This
-///         miopenSeqTensorDescriptor_t should be initialyzed by `miopenSetRNNDataSeqTensorDescriptor`
-///         function.(input)
-///     x: Pointer to input tensor (input)
-///     hDesc: A hidden tensor descriptor that has as its first dimension
-///         of the number of layers if the direction mode is unidirectional and twice the
-///         number of layers if the direction mode is bidirectional. The second dimension of
-///         the descriptor must equal the largest first dimension of the xDesc tensor descriptor
-///         array. The third dimension equals the hiddenSize. (input)
-///     hx: Pointer to the hidden layer input tensor. If hx is NULL,
-///         then the initial hidden state will be zero initialized. (input)
-///     hy: Pointer to the hidden layer output tensor. If hy is NULL,
-///         then the final hidden state will not be saved. (output)
-///     cDesc: A cell tensor descriptor that has as its first dimension
-///         of the number of layers if the direction mode is unidirectional and twice the
-///         number of layers if the direction mode is bidirectional. The second dimension of
-///         the descriptor must equal the largest first dimension of the xDesc tensor descriptor
-///         array. The third dimension equals the hiddenSize. (input)
-///     cx: Pointer to the cell layer input tensor. If cx is NULL,
-///         then the initial cell state will be zero initialized. (input)
-///     cy: Pointer to the cell layer output tensor. If hy is NULL,
-///         then the final cell state will not be saved. (output)
-///     yDesc: An array of fully packed tensor descriptors associated
-///         with the output from each time step. The first dimension of the tensor descriptors
-///         must equal the first dimension of the first descriptor (batch size) in the xDesc
-///         tensor array. The second dimension of the element of the descriptor array
-///         depends on the direction mode selected. If the direction mode is unidirectional,
-///         the second dimension is the hiddenSize. If direction mode is bidirectional
-///         the second dimension is twice the hiddenSize. (input)
-///     y: Pointer to output tensor (output)
-///     w: Pointer to input weights tensor (input)
-///     weightSpaceSize: Number of allocated bytes in memory for the weights tensor
-///     workSpace: Pointer to memory allocated for forward (input / output)
-///     workSpaceNumBytes: Number of allocated bytes in memory for the workspace (input)
-///     reserveSpace: Pointer to memory allocated for hidden states used durning training
-///         (input / output)
-///     reserveSpaceNumBytes: Number of allocated bytes in memory for use in the forward  (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, rnnDesc, fwdMode, xDesc, x, hDesc, hx, hy, cDesc, cx, cy, yDesc, y, w, weightSpaceSize, workSpace, workSpaceNumBytes, reserveSpace, reserveSpaceNumBytes))]
+/// `miopenRNNForward` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenRNNForward: rt::call::Function = rt::call::Function::new(
+    c"miopenRNNForward",
+    "miopenRNNForward",
+    &["handle", "rnnDesc", "fwdMode", "xDesc", "x", "hDesc", "hx", "hy", "cDesc", "cx", "cy", "yDesc", "y", "w", "weightSpaceSize", "workSpace", "workSpaceNumBytes", "reserveSpace", "reserveSpaceNumBytes"],
+    rt::fastcall_entry!(C_miopenRNNForward),
+    c"miopenRNNForward(handle, rnnDesc, fwdMode, xDesc, x, hDesc, hx, hy, cDesc, cx, cy, yDesc, y, w, weightSpaceSize, workSpace, workSpaceNumBytes, reserveSpace, reserveSpaceNumBytes)\n--\n\nExecute forward training for recurrent layer.\n\nInterface for executing the forward training / inference pass on a RNN.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    fwdMode: Specifies in which mode the buffers will be used.\n    xDesc: An input tensor descriptor for sequenced RNN data. This\n        miopenSeqTensorDescriptor_t should be initialyzed by `miopenSetRNNDataSeqTensorDescriptor`\n        function.(input)\n    x: Pointer to input tensor (input)\n    hDesc: A hidden tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    hx: Pointer to the hidden layer input tensor. If hx is NULL,\n        then the initial hidden state will be zero initialized. (input)\n    hy: Pointer to the hidden layer output tensor. If hy is NULL,\n        then the final hidden state will not be saved. (output)\n    cDesc: A cell tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    cx: Pointer to the cell layer input tensor. If cx is NULL,\n        then the initial cell state will be zero initialized. (input)\n    cy: Pointer to the cell layer output tensor. If hy is NULL,\n        then the final cell state will not be saved. (output)\n    yDesc: An array of fully packed tensor descriptors associated\n        with the output from each time step. The first dimension of the tensor descriptors\n        must equal the first dimension of the first descriptor (batch size) in the xDesc\n        tensor array. The second dimension of the element of the descriptor array\n        depends on the direction mode selected. If the direction mode is unidirectional,\n        the second dimension is the hiddenSize. If direction mode is bidirectional\n        the second dimension is twice the hiddenSize. (input)\n    y: Pointer to output tensor (output)\n    w: Pointer to input weights tensor (input)\n    weightSpaceSize: Number of allocated bytes in memory for the weights tensor\n    workSpace: Pointer to memory allocated for forward (input / output)\n    workSpaceNumBytes: Number of allocated bytes in memory for the workspace (input)\n    reserveSpace: Pointer to memory allocated for hidden states used durning training\n        (input / output)\n    reserveSpaceNumBytes: Number of allocated bytes in memory for use in the forward  (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenRNNForward`, converted in order.
+unsafe fn C_miopenRNNForward(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18] =
+        unsafe { F_miopenRNNForward.args::<19>(py, args, nargs, kwnames)? };
+    Ok(miopenRNNForward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, &x2, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "x")?, rt::call::extract(x5, "hDesc")?, rt::call::extract(x6, "hx")?, rt::call::extract(x7, "hy")?, rt::call::extract(x8, "cDesc")?, rt::call::extract(x9, "cx")?, rt::call::extract(x10, "cy")?, rt::call::extract(x11, "yDesc")?, rt::call::extract(x12, "y")?, rt::call::extract(x13, "w")?, rt::call::extract(x14, "weightSpaceSize")?, rt::call::extract(x15, "workSpace")?, rt::call::extract(x16, "workSpaceNumBytes")?, rt::call::extract(x17, "reserveSpace")?, rt::call::extract(x18, "reserveSpaceNumBytes")?)?.into_ptr())
+}
+
 fn miopenRNNForward(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, fwdMode: &Bound<'_, PyAny>, xDesc: rt::PtrArg, x: rt::PtrArg, hDesc: rt::PtrArg, hx: rt::PtrArg, hy: rt::PtrArgMut, cDesc: rt::PtrArg, cx: rt::PtrArg, cy: rt::PtrArgMut, yDesc: rt::PtrArg, y: rt::PtrArgMut, w: rt::PtrArg, weightSpaceSize: rt::CInt<u64>, workSpace: rt::PtrArgMut, workSpaceNumBytes: rt::CInt<u64>, reserveSpace: rt::PtrArgMut, reserveSpaceNumBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenRNNForward");
     let a_handle = handle.addr();
@@ -6583,55 +7057,30 @@ fn miopenRNNForward(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, fwd
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rnnDesc, a_fwdMode, a_xDesc, a_x, a_hDesc, a_hx, a_hy, a_cDesc, a_cx, a_cy, a_yDesc, a_y, a_w, a_weightSpaceSize, a_workSpace, a_workSpaceNumBytes, a_reserveSpace, a_reserveSpaceNumBytes) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Execute backward data for recurrent layer
-///
-/// Interface for executing the backward data pass on a RNN.
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     rnnDesc: RNN layer descriptor type (input)
-///     yDesc: An output tensor descriptor for sequenced RNN data. This
-///         miopenSeqTensorDescriptor_t should be initialyzed by `miopenSetRNNDataSeqTensorDescriptor`
-///         function.(input)
-///     y: Pointer to input tensor (input)
-///     dy: Pointer to the hidden layer input tensor (input)
-///     hDesc: An input hidden tensor descriptor that has as its first dimension
-///         of the number of layers if the direction mode is unidirectional and twice the
-///         number of layers if the direction mode is bidirectional. The second dimension of
-///         the descriptor must equal the largest first dimension of the xDesc tensor descriptor
-///         array. The third dimension equals the hiddenSize. (input)
-///     hx: Pointer to the hidden layer input tensor. If hx is NULL,
-///         then the initial hidden state will be zero initialized. (input)
-///     dhy: Pointer to the cell layer input tensor (input)
-///     dhx: Pointer to the delta hidden layer output tensor. If dhx is NULL
-///         the hidden gradient will not ouput. (output)
-///     cDesc: A input cell tensor descriptor that has as its first dimension
-///         of the number of layers if the direction mode is unidirectional and twice the
-///         number of layers if the direction mode is bidirectional. The second dimension of
-///         the descriptor must equal the largest first dimension of the xDesc tensor descriptor
-///         array. The third dimension equals the hiddenSize. (input)
-///     cx: Pointer to the hidden layer input tensor. If cx is NULL,
-///         then the initial cell state will be zero initialized. (input)
-///     dcy: Pointer to the cell layer input tensor. If dcy is NULL,
-///         then the initial delta cell state will be zero initialized. (input)
-///     dcx: Pointer to the cell layer output tensor. If dcx is NULL
-///         the cell gradient will not ouput. (output)
-///     xDesc: An input tensor descriptor for sequenced RNN data. This
-///         miopenSeqTensorDescriptor_t should be initialyzed by `miopenSetRNNDataSeqTensorDescriptor`
-///         function.(input)
-///     dx: Pointer to the cell layer output tensor (output)
-///     w: Pointer to input weights tensor (input)
-///     weightSpaceSize: Number of allocated bytes in memory for the weights tensor
-///     workSpace: Pointer to memory allocated for forward training (input)
-///     workSpaceNumBytes: Number of allocated bytes in memory for the workspace (input)
-///     reserveSpace: Pointer to memory allocated for random states (input / output)
-///     reserveSpaceNumBytes: Number of allocated bytes in memory for use in the forward (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, rnnDesc, yDesc, y, dy, hDesc, hx, dhy, dhx, cDesc, cx, dcy, dcx, xDesc, dx, w, weightSpaceSize, workSpace, workSpaceNumBytes, reserveSpace, reserveSpaceNumBytes))]
+/// `miopenRNNBackwardSeqData` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenRNNBackwardSeqData: rt::call::Function = rt::call::Function::new(
+    c"miopenRNNBackwardSeqData",
+    "miopenRNNBackwardSeqData",
+    &["handle", "rnnDesc", "yDesc", "y", "dy", "hDesc", "hx", "dhy", "dhx", "cDesc", "cx", "dcy", "dcx", "xDesc", "dx", "w", "weightSpaceSize", "workSpace", "workSpaceNumBytes", "reserveSpace", "reserveSpaceNumBytes"],
+    rt::fastcall_entry!(C_miopenRNNBackwardSeqData),
+    c"miopenRNNBackwardSeqData(handle, rnnDesc, yDesc, y, dy, hDesc, hx, dhy, dhx, cDesc, cx, dcy, dcx, xDesc, dx, w, weightSpaceSize, workSpace, workSpaceNumBytes, reserveSpace, reserveSpaceNumBytes)\n--\n\nExecute backward data for recurrent layer\n\nInterface for executing the backward data pass on a RNN.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    yDesc: An output tensor descriptor for sequenced RNN data. This\n        miopenSeqTensorDescriptor_t should be initialyzed by `miopenSetRNNDataSeqTensorDescriptor`\n        function.(input)\n    y: Pointer to input tensor (input)\n    dy: Pointer to the hidden layer input tensor (input)\n    hDesc: An input hidden tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    hx: Pointer to the hidden layer input tensor. If hx is NULL,\n        then the initial hidden state will be zero initialized. (input)\n    dhy: Pointer to the cell layer input tensor (input)\n    dhx: Pointer to the delta hidden layer output tensor. If dhx is NULL\n        the hidden gradient will not ouput. (output)\n    cDesc: A input cell tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    cx: Pointer to the hidden layer input tensor. If cx is NULL,\n        then the initial cell state will be zero initialized. (input)\n    dcy: Pointer to the cell layer input tensor. If dcy is NULL,\n        then the initial delta cell state will be zero initialized. (input)\n    dcx: Pointer to the cell layer output tensor. If dcx is NULL\n        the cell gradient will not ouput. (output)\n    xDesc: An input tensor descriptor for sequenced RNN data. This\n        miopenSeqTensorDescriptor_t should be initialyzed by `miopenSetRNNDataSeqTensorDescriptor`\n        function.(input)\n    dx: Pointer to the cell layer output tensor (output)\n    w: Pointer to input weights tensor (input)\n    weightSpaceSize: Number of allocated bytes in memory for the weights tensor\n    workSpace: Pointer to memory allocated for forward training (input)\n    workSpaceNumBytes: Number of allocated bytes in memory for the workspace (input)\n    reserveSpace: Pointer to memory allocated for random states (input / output)\n    reserveSpaceNumBytes: Number of allocated bytes in memory for use in the forward (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenRNNBackwardSeqData`, converted in order.
+unsafe fn C_miopenRNNBackwardSeqData(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20] =
+        unsafe { F_miopenRNNBackwardSeqData.args::<21>(py, args, nargs, kwnames)? };
+    Ok(miopenRNNBackwardSeqData(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "yDesc")?, rt::call::extract(x3, "y")?, rt::call::extract(x4, "dy")?, rt::call::extract(x5, "hDesc")?, rt::call::extract(x6, "hx")?, rt::call::extract(x7, "dhy")?, rt::call::extract(x8, "dhx")?, rt::call::extract(x9, "cDesc")?, rt::call::extract(x10, "cx")?, rt::call::extract(x11, "dcy")?, rt::call::extract(x12, "dcx")?, rt::call::extract(x13, "xDesc")?, rt::call::extract(x14, "dx")?, rt::call::extract(x15, "w")?, rt::call::extract(x16, "weightSpaceSize")?, rt::call::extract(x17, "workSpace")?, rt::call::extract(x18, "workSpaceNumBytes")?, rt::call::extract(x19, "reserveSpace")?, rt::call::extract(x20, "reserveSpaceNumBytes")?)?.into_ptr())
+}
+
 fn miopenRNNBackwardSeqData(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArg, dy: rt::PtrArg, hDesc: rt::PtrArg, hx: rt::PtrArg, dhy: rt::PtrArg, dhx: rt::PtrArgMut, cDesc: rt::PtrArg, cx: rt::PtrArg, dcy: rt::PtrArg, dcx: rt::PtrArgMut, xDesc: rt::PtrArg, dx: rt::PtrArgMut, w: rt::PtrArg, weightSpaceSize: rt::CInt<u64>, workSpace: rt::PtrArgMut, workSpaceNumBytes: rt::CInt<u64>, reserveSpace: rt::PtrArgMut, reserveSpaceNumBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenRNNBackwardSeqData");
     let a_handle = handle.addr();
@@ -6664,40 +7113,30 @@ fn miopenRNNBackwardSeqData(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::Ptr
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rnnDesc, a_yDesc, a_y, a_dy, a_hDesc, a_hx, a_dhy, a_dhx, a_cDesc, a_cx, a_dcy, a_dcx, a_xDesc, a_dx, a_w, a_weightSpaceSize, a_workSpace, a_workSpaceNumBytes, a_reserveSpace, a_reserveSpaceNumBytes) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Execute backward weights for recurrent layer
-///
-/// Interface for executing the backward weights pass on a RNN.
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     rnnDesc: RNN layer descriptor type (input)
-///     xDesc: An input tensor descriptor for sequenced RNN data. This
-///         miopenSeqTensorDescriptor_t should be initialyzed by `miopenSetRNNDataSeqTensorDescriptor`
-///         function.(input)
-///     x: Pointer to input tensor (input)
-///     hDesc: A hidden tensor descriptor that has as its first dimension
-///         of the number of layers if the direction mode is unidirectional and twice the
-///         number of layers if the direction mode is bidirectional. The second dimension of
-///         the descriptor must equal the largest first dimension of the xDesc tensor descriptor
-///         array. The third dimension equals the hiddenSize. (input)
-///     hx: Pointer to the hidden layer input tensor. If hx is NULL,
-///         then the initial hidden state will be zero initialized. (input)
-///     yDesc: An output tensor descriptor for sequenced RNN data. This
-///         miopenSeqTensorDescriptor_t should be initialyzed by `miopenSetRNNDataSeqTensorDescriptor`
-///         function.(input)
-///     y: Pointer to the output tensor (input)
-///     dw: Pointer to input weights tensor (input / output)
-///     weightSpaceSize: Number of allocated bytes in memory for the weights tensor
-///     workSpace: Pointer to memory allocated for forward training (input)
-///     workSpaceNumBytes: Number of allocated bytes in memory for the workspace (input)
-///     reserveSpace: Pointer to memory allocated for random states (input)
-///     reserveSpaceNumBytes: Number of allocated bytes in memory for use in the forward (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, rnnDesc, xDesc, x, hDesc, hx, yDesc, y, dw, weightSpaceSize, workSpace, workSpaceNumBytes, reserveSpace, reserveSpaceNumBytes))]
+/// `miopenRNNBackwardWeightsSeqTensor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenRNNBackwardWeightsSeqTensor: rt::call::Function = rt::call::Function::new(
+    c"miopenRNNBackwardWeightsSeqTensor",
+    "miopenRNNBackwardWeightsSeqTensor",
+    &["handle", "rnnDesc", "xDesc", "x", "hDesc", "hx", "yDesc", "y", "dw", "weightSpaceSize", "workSpace", "workSpaceNumBytes", "reserveSpace", "reserveSpaceNumBytes"],
+    rt::fastcall_entry!(C_miopenRNNBackwardWeightsSeqTensor),
+    c"miopenRNNBackwardWeightsSeqTensor(handle, rnnDesc, xDesc, x, hDesc, hx, yDesc, y, dw, weightSpaceSize, workSpace, workSpaceNumBytes, reserveSpace, reserveSpaceNumBytes)\n--\n\nExecute backward weights for recurrent layer\n\nInterface for executing the backward weights pass on a RNN.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    xDesc: An input tensor descriptor for sequenced RNN data. This\n        miopenSeqTensorDescriptor_t should be initialyzed by `miopenSetRNNDataSeqTensorDescriptor`\n        function.(input)\n    x: Pointer to input tensor (input)\n    hDesc: A hidden tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    hx: Pointer to the hidden layer input tensor. If hx is NULL,\n        then the initial hidden state will be zero initialized. (input)\n    yDesc: An output tensor descriptor for sequenced RNN data. This\n        miopenSeqTensorDescriptor_t should be initialyzed by `miopenSetRNNDataSeqTensorDescriptor`\n        function.(input)\n    y: Pointer to the output tensor (input)\n    dw: Pointer to input weights tensor (input / output)\n    weightSpaceSize: Number of allocated bytes in memory for the weights tensor\n    workSpace: Pointer to memory allocated for forward training (input)\n    workSpaceNumBytes: Number of allocated bytes in memory for the workspace (input)\n    reserveSpace: Pointer to memory allocated for random states (input)\n    reserveSpaceNumBytes: Number of allocated bytes in memory for use in the forward (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenRNNBackwardWeightsSeqTensor`, converted in order.
+unsafe fn C_miopenRNNBackwardWeightsSeqTensor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13] =
+        unsafe { F_miopenRNNBackwardWeightsSeqTensor.args::<14>(py, args, nargs, kwnames)? };
+    Ok(miopenRNNBackwardWeightsSeqTensor(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "x")?, rt::call::extract(x4, "hDesc")?, rt::call::extract(x5, "hx")?, rt::call::extract(x6, "yDesc")?, rt::call::extract(x7, "y")?, rt::call::extract(x8, "dw")?, rt::call::extract(x9, "weightSpaceSize")?, rt::call::extract(x10, "workSpace")?, rt::call::extract(x11, "workSpaceNumBytes")?, rt::call::extract(x12, "reserveSpace")?, rt::call::extract(x13, "reserveSpaceNumBytes")?)?.into_ptr())
+}
+
 fn miopenRNNBackwardWeightsSeqTensor(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, hDesc: rt::PtrArg, hx: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArg, dw: rt::PtrArgMut, weightSpaceSize: rt::CInt<u64>, workSpace: rt::PtrArgMut, workSpaceNumBytes: rt::CInt<u64>, reserveSpace: rt::PtrArg, reserveSpaceNumBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenRNNBackwardWeightsSeqTensor");
     let a_handle = handle.addr();
@@ -6723,68 +7162,30 @@ fn miopenRNNBackwardWeightsSeqTensor(py: Python<'_>, handle: rt::PtrArg, rnnDesc
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rnnDesc, a_xDesc, a_x, a_hDesc, a_hx, a_yDesc, a_y, a_dw, a_weightSpaceSize, a_workSpace, a_workSpaceNumBytes, a_reserveSpace, a_reserveSpaceNumBytes) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Execute forward training for recurrent layer
-///
-/// Interface for executing the forward training pass on a RNN.
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     rnnDesc: RNN layer descriptor type (input)
-///     sequenceLen: Temporal iterations to unroll (input)
-///     xDesc: An array of tensor descriptors. These are the
-///         input descriptors to each time step. The first dimension of each descriptor is the
-///         batch size and may decrease from element n to element n+1 and not increase in size.
-///         The second dimension is the same for all descriptors in the array and is the input
-///         vector length. (input)
-///     x: Pointer to input tensor (input)
-///     hxDesc: A hidden tensor descriptor that has as its first dimension
-///         of the number of layers if the direction mode is unidirectional and twice the
-///         number of layers if the direction mode is bidirectional. The second dimension of
-///         the descriptor must equal the largest first dimension of the xDesc tensor descriptor
-///         array. The third dimension equals the hiddenSize. (input)
-///     hx: Pointer to the hidden layer input tensor. If hx is NULL,
-///         then the initial hidden state will be zero initialized. (input)
-///     cxDesc: A cell tensor descriptor that has as its first dimension
-///         of the number of layers if the direction mode is unidirectional and twice the
-///         number of layers if the direction mode is bidirectional. The second dimension of
-///         the descriptor must equal the largest first dimension of the xDesc tensor descriptor
-///         array. The third dimension equals the hiddenSize. (input)
-///     cx: Pointer to the cell layer input tensor. If cx is NULL,
-///         then the initial cell state will be zero initialized. (input)
-///     wDesc: A weights tensor descriptor (input)
-///     w: Pointer to input weights tensor (input)
-///     yDesc: An array of fully packed tensor descriptors associated
-///         with the output from each time step. The first dimension of the tensor descriptors
-///         must equal the first dimension of the first descriptor (batch size) in the xDesc
-///         tensor array. The second dimension of the element of the descriptor array
-///         depends on the direction mode selected. If the direction mode is unidirectional,
-///         the second dimension is the hiddenSize. If direction mode is bidirectional
-///         the second dimension is twice the hiddenSize. (input)
-///     y: Pointer to output tensor (output)
-///     hyDesc: A hidden tensor descriptor that has as its first dimension
-///         of the number of layers if the direction mode is unidirectional and twice the
-///         number of layers if the direction mode is bidirectional. The second dimension of
-///         the descriptor must equal the largest first dimension of the xDesc tensor descriptor
-///         array. The third dimension equals the hiddenSize. (input)
-///     hy: Pointer to the hidden layer output tensor. If hy is NULL,
-///         then the final hidden state will not be saved. (output)
-///     cyDesc: A cell tensor descriptor that has as its first dimension
-///         of the number of layers if the direction mode is unidirectional and twice the
-///         number of layers if the direction mode is bidirectional. The second dimension of
-///         the descriptor must equal the largest first dimension of the xDesc tensor descriptor
-///         array. The third dimension equals the hiddenSize. (input)
-///     cy: Pointer to the cell layer output tensor. If hy is NULL,
-///         then the final cell state will not be saved. (output)
-///     workSpace: Pointer to memory allocated for forward training (input)
-///     workSpaceNumBytes: Number of allocated bytes in memory for the workspace (input)
-///     reserveSpace: Pointer to memory allocated for random states (input / output)
-///     reserveSpaceNumBytes: Number of allocated bytes in memory for use in the forward  (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, rnnDesc, sequenceLen, xDesc, x, hxDesc, hx, cxDesc, cx, wDesc, w, yDesc, y, hyDesc, hy, cyDesc, cy, workSpace, workSpaceNumBytes, reserveSpace, reserveSpaceNumBytes))]
+/// `miopenRNNForwardTraining` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenRNNForwardTraining: rt::call::Function = rt::call::Function::new(
+    c"miopenRNNForwardTraining",
+    "miopenRNNForwardTraining",
+    &["handle", "rnnDesc", "sequenceLen", "xDesc", "x", "hxDesc", "hx", "cxDesc", "cx", "wDesc", "w", "yDesc", "y", "hyDesc", "hy", "cyDesc", "cy", "workSpace", "workSpaceNumBytes", "reserveSpace", "reserveSpaceNumBytes"],
+    rt::fastcall_entry!(C_miopenRNNForwardTraining),
+    c"miopenRNNForwardTraining(handle, rnnDesc, sequenceLen, xDesc, x, hxDesc, hx, cxDesc, cx, wDesc, w, yDesc, y, hyDesc, hy, cyDesc, cy, workSpace, workSpaceNumBytes, reserveSpace, reserveSpaceNumBytes)\n--\n\nExecute forward training for recurrent layer\n\nInterface for executing the forward training pass on a RNN.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    sequenceLen: Temporal iterations to unroll (input)\n    xDesc: An array of tensor descriptors. These are the\n        input descriptors to each time step. The first dimension of each descriptor is the\n        batch size and may decrease from element n to element n+1 and not increase in size.\n        The second dimension is the same for all descriptors in the array and is the input\n        vector length. (input)\n    x: Pointer to input tensor (input)\n    hxDesc: A hidden tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    hx: Pointer to the hidden layer input tensor. If hx is NULL,\n        then the initial hidden state will be zero initialized. (input)\n    cxDesc: A cell tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    cx: Pointer to the cell layer input tensor. If cx is NULL,\n        then the initial cell state will be zero initialized. (input)\n    wDesc: A weights tensor descriptor (input)\n    w: Pointer to input weights tensor (input)\n    yDesc: An array of fully packed tensor descriptors associated\n        with the output from each time step. The first dimension of the tensor descriptors\n        must equal the first dimension of the first descriptor (batch size) in the xDesc\n        tensor array. The second dimension of the element of the descriptor array\n        depends on the direction mode selected. If the direction mode is unidirectional,\n        the second dimension is the hiddenSize. If direction mode is bidirectional\n        the second dimension is twice the hiddenSize. (input)\n    y: Pointer to output tensor (output)\n    hyDesc: A hidden tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    hy: Pointer to the hidden layer output tensor. If hy is NULL,\n        then the final hidden state will not be saved. (output)\n    cyDesc: A cell tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    cy: Pointer to the cell layer output tensor. If hy is NULL,\n        then the final cell state will not be saved. (output)\n    workSpace: Pointer to memory allocated for forward training (input)\n    workSpaceNumBytes: Number of allocated bytes in memory for the workspace (input)\n    reserveSpace: Pointer to memory allocated for random states (input / output)\n    reserveSpaceNumBytes: Number of allocated bytes in memory for use in the forward  (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenRNNForwardTraining`, converted in order.
+unsafe fn C_miopenRNNForwardTraining(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20] =
+        unsafe { F_miopenRNNForwardTraining.args::<21>(py, args, nargs, kwnames)? };
+    Ok(miopenRNNForwardTraining(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "sequenceLen")?, &x3, rt::call::extract(x4, "x")?, rt::call::extract(x5, "hxDesc")?, rt::call::extract(x6, "hx")?, rt::call::extract(x7, "cxDesc")?, rt::call::extract(x8, "cx")?, rt::call::extract(x9, "wDesc")?, rt::call::extract(x10, "w")?, &x11, rt::call::extract(x12, "y")?, rt::call::extract(x13, "hyDesc")?, rt::call::extract(x14, "hy")?, rt::call::extract(x15, "cyDesc")?, rt::call::extract(x16, "cy")?, rt::call::extract(x17, "workSpace")?, rt::call::extract(x18, "workSpaceNumBytes")?, rt::call::extract(x19, "reserveSpace")?, rt::call::extract(x20, "reserveSpaceNumBytes")?)?.into_ptr())
+}
+
 fn miopenRNNForwardTraining(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, sequenceLen: rt::CInt<i32>, xDesc: &Bound<'_, PyAny>, x: rt::PtrArg, hxDesc: rt::PtrArg, hx: rt::PtrArg, cxDesc: rt::PtrArg, cx: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArg, yDesc: &Bound<'_, PyAny>, y: rt::PtrArgMut, hyDesc: rt::PtrArg, hy: rt::PtrArgMut, cyDesc: rt::PtrArg, cy: rt::PtrArgMut, workSpace: rt::PtrArgMut, workSpaceNumBytes: rt::CInt<u64>, reserveSpace: rt::PtrArgMut, reserveSpaceNumBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenRNNForwardTraining");
     let a_handle = handle.addr();
@@ -6819,83 +7220,30 @@ fn miopenRNNForwardTraining(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::Ptr
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rnnDesc, a_sequenceLen, a_xDesc, a_x, a_hxDesc, a_hx, a_cxDesc, a_cx, a_wDesc, a_w, a_yDesc, a_y, a_hyDesc, a_hy, a_cyDesc, a_cy, a_workSpace, a_workSpaceNumBytes, a_reserveSpace, a_reserveSpaceNumBytes) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Execute backward data for recurrent layer
-///
-/// Interface for executing the backward data pass on a RNN.
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     rnnDesc: RNN layer descriptor type (input)
-///     sequenceLen: Temporal iterations to unroll (input)
-///     yDesc: An array of tensor descriptors (input)
-///     y: Pointer to input tensor (input)
-///     dyDesc: An array of fully packed tensor descriptors associated
-///         with the output from each time step. The first dimension of the tensor descriptors
-///         must equal the first dimension of the first descriptor (batch size) in the xDesc
-///         tensor array. The second dimension of the element of the descriptor array
-///         depends on the direction mode selected. If the direction mode is unidirectional,
-///         the second dimension is the hiddenSize. If direction mode is bidirectional
-///         the second dimension is twice the hiddenSize. (input)
-///     dy: Pointer to the hidden layer input tensor (input)
-///     dhyDesc: A hidden tensor descriptor that has as its first dimension
-///         of the number of layers if the direction mode is unidirectional and twice the
-///         number of layers if the direction mode is bidirectional. The second dimension of
-///         the descriptor must equal the largest first dimension of the xDesc tensor descriptor
-///         array. The third dimension equals the hiddenSize. (input)
-///     dhy: Pointer to the cell layer input tensor (input)
-///     dcyDesc: A cell tensor descriptor that has as its first dimension
-///         of the number of layers if the direction mode is unidirectional and twice the
-///         number of layers if the direction mode is bidirectional. The second dimension of
-///         the descriptor must equal the largest first dimension of the xDesc tensor descriptor
-///         array. The third dimension equals the hiddenSize. (input)
-///     dcy: Pointer to the cell layer input tensor. If dcy is NULL,
-///         then the initial delta cell state will be zero initialized. (input)
-///     wDesc: A weights tensor descriptor (input)
-///     w: Pointer to input weights tensor (input)
-///     hxDesc: An input hidden tensor descriptor that has as its first dimension
-///         of the number of layers if the direction mode is unidirectional and twice the
-///         number of layers if the direction mode is bidirectional. The second dimension of
-///         the descriptor must equal the largest first dimension of the xDesc tensor descriptor
-///         array. The third dimension equals the hiddenSize. (input)
-///     hx: Pointer to the hidden layer input tensor. If hx is NULL,
-///         then the initial hidden state will be zero initialized. (input)
-///     cxDesc: A input cell tensor descriptor that has as its first dimension
-///         of the number of layers if the direction mode is unidirectional and twice the
-///         number of layers if the direction mode is bidirectional. The second dimension of
-///         the descriptor must equal the largest first dimension of the xDesc tensor descriptor
-///         array. The third dimension equals the hiddenSize. (input)
-///     cx: Pointer to the hidden layer input tensor. If cx is NULL,
-///         then the initial cell state will be zero initialized. (input)
-///     dxDesc: An array of tensor descriptors. These are the
-///         input descriptors to each time step. The first dimension of each descriptor is the
-///         batch size and may decrease from element n to element n+1 and not increase in size.
-///         The second dimension is the same for all descriptors in the array and is the input
-///         vector length. (input)
-///     dx: Pointer to the cell layer output tensor (output)
-///     dhxDesc: A hidden tensor descriptor that has as its first dimension
-///         of the number of layers if the direction mode is unidirectional and twice the
-///         number of layers if the direction mode is bidirectional. The second dimension of
-///         the descriptor must equal the largest first dimension of the xDesc tensor descriptor
-///         array. The third dimension equals the hiddenSize. (input)
-///     dhx: Pointer to the delta hidden layer output tensor. If dhx is NULL
-///         the hidden gradient will not ouput. (output)
-///     dcxDesc: A tensor descriptor that has as its first dimension
-///         of the number of layers if the direction mode is unidirectional and twice the
-///         number of layers if the direction mode is bidirectional. The second dimension of
-///         the descriptor must equal the largest first dimension of the xDesc tensor descriptor
-///         array. The third dimension equals the hiddenSize. (input)
-///     dcx: Pointer to the cell layer output tensor. If dcx is NULL
-///         the cell gradient will not ouput. (output)
-///     workSpace: Pointer to memory allocated for forward training (input)
-///     workSpaceNumBytes: Number of allocated bytes in memory for the workspace (input)
-///     reserveSpace: Pointer to memory allocated for random states (input / output)
-///     reserveSpaceNumBytes: Number of allocated bytes in memory for use in the forward (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, rnnDesc, sequenceLen, yDesc, y, dyDesc, dy, dhyDesc, dhy, dcyDesc, dcy, wDesc, w, hxDesc, hx, cxDesc, cx, dxDesc, dx, dhxDesc, dhx, dcxDesc, dcx, workSpace, workSpaceNumBytes, reserveSpace, reserveSpaceNumBytes))]
+/// `miopenRNNBackwardData` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenRNNBackwardData: rt::call::Function = rt::call::Function::new(
+    c"miopenRNNBackwardData",
+    "miopenRNNBackwardData",
+    &["handle", "rnnDesc", "sequenceLen", "yDesc", "y", "dyDesc", "dy", "dhyDesc", "dhy", "dcyDesc", "dcy", "wDesc", "w", "hxDesc", "hx", "cxDesc", "cx", "dxDesc", "dx", "dhxDesc", "dhx", "dcxDesc", "dcx", "workSpace", "workSpaceNumBytes", "reserveSpace", "reserveSpaceNumBytes"],
+    rt::fastcall_entry!(C_miopenRNNBackwardData),
+    c"miopenRNNBackwardData(handle, rnnDesc, sequenceLen, yDesc, y, dyDesc, dy, dhyDesc, dhy, dcyDesc, dcy, wDesc, w, hxDesc, hx, cxDesc, cx, dxDesc, dx, dhxDesc, dhx, dcxDesc, dcx, workSpace, workSpaceNumBytes, reserveSpace, reserveSpaceNumBytes)\n--\n\nExecute backward data for recurrent layer\n\nInterface for executing the backward data pass on a RNN.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    sequenceLen: Temporal iterations to unroll (input)\n    yDesc: An array of tensor descriptors (input)\n    y: Pointer to input tensor (input)\n    dyDesc: An array of fully packed tensor descriptors associated\n        with the output from each time step. The first dimension of the tensor descriptors\n        must equal the first dimension of the first descriptor (batch size) in the xDesc\n        tensor array. The second dimension of the element of the descriptor array\n        depends on the direction mode selected. If the direction mode is unidirectional,\n        the second dimension is the hiddenSize. If direction mode is bidirectional\n        the second dimension is twice the hiddenSize. (input)\n    dy: Pointer to the hidden layer input tensor (input)\n    dhyDesc: A hidden tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    dhy: Pointer to the cell layer input tensor (input)\n    dcyDesc: A cell tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    dcy: Pointer to the cell layer input tensor. If dcy is NULL,\n        then the initial delta cell state will be zero initialized. (input)\n    wDesc: A weights tensor descriptor (input)\n    w: Pointer to input weights tensor (input)\n    hxDesc: An input hidden tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    hx: Pointer to the hidden layer input tensor. If hx is NULL,\n        then the initial hidden state will be zero initialized. (input)\n    cxDesc: A input cell tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    cx: Pointer to the hidden layer input tensor. If cx is NULL,\n        then the initial cell state will be zero initialized. (input)\n    dxDesc: An array of tensor descriptors. These are the\n        input descriptors to each time step. The first dimension of each descriptor is the\n        batch size and may decrease from element n to element n+1 and not increase in size.\n        The second dimension is the same for all descriptors in the array and is the input\n        vector length. (input)\n    dx: Pointer to the cell layer output tensor (output)\n    dhxDesc: A hidden tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    dhx: Pointer to the delta hidden layer output tensor. If dhx is NULL\n        the hidden gradient will not ouput. (output)\n    dcxDesc: A tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    dcx: Pointer to the cell layer output tensor. If dcx is NULL\n        the cell gradient will not ouput. (output)\n    workSpace: Pointer to memory allocated for forward training (input)\n    workSpaceNumBytes: Number of allocated bytes in memory for the workspace (input)\n    reserveSpace: Pointer to memory allocated for random states (input / output)\n    reserveSpaceNumBytes: Number of allocated bytes in memory for use in the forward (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenRNNBackwardData`, converted in order.
+unsafe fn C_miopenRNNBackwardData(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20, x21, x22, x23, x24, x25, x26] =
+        unsafe { F_miopenRNNBackwardData.args::<27>(py, args, nargs, kwnames)? };
+    Ok(miopenRNNBackwardData(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "sequenceLen")?, &x3, rt::call::extract(x4, "y")?, &x5, rt::call::extract(x6, "dy")?, rt::call::extract(x7, "dhyDesc")?, rt::call::extract(x8, "dhy")?, rt::call::extract(x9, "dcyDesc")?, rt::call::extract(x10, "dcy")?, rt::call::extract(x11, "wDesc")?, rt::call::extract(x12, "w")?, rt::call::extract(x13, "hxDesc")?, rt::call::extract(x14, "hx")?, rt::call::extract(x15, "cxDesc")?, rt::call::extract(x16, "cx")?, &x17, rt::call::extract(x18, "dx")?, rt::call::extract(x19, "dhxDesc")?, rt::call::extract(x20, "dhx")?, rt::call::extract(x21, "dcxDesc")?, rt::call::extract(x22, "dcx")?, rt::call::extract(x23, "workSpace")?, rt::call::extract(x24, "workSpaceNumBytes")?, rt::call::extract(x25, "reserveSpace")?, rt::call::extract(x26, "reserveSpaceNumBytes")?)?.into_ptr())
+}
+
 fn miopenRNNBackwardData(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, sequenceLen: rt::CInt<i32>, yDesc: &Bound<'_, PyAny>, y: rt::PtrArg, dyDesc: &Bound<'_, PyAny>, dy: rt::PtrArg, dhyDesc: rt::PtrArg, dhy: rt::PtrArg, dcyDesc: rt::PtrArg, dcy: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArg, hxDesc: rt::PtrArg, hx: rt::PtrArg, cxDesc: rt::PtrArg, cx: rt::PtrArg, dxDesc: &Bound<'_, PyAny>, dx: rt::PtrArgMut, dhxDesc: rt::PtrArg, dhx: rt::PtrArgMut, dcxDesc: rt::PtrArg, dcx: rt::PtrArgMut, workSpace: rt::PtrArgMut, workSpaceNumBytes: rt::CInt<u64>, reserveSpace: rt::PtrArgMut, reserveSpaceNumBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenRNNBackwardData");
     let a_handle = handle.addr();
@@ -6937,47 +7285,30 @@ fn miopenRNNBackwardData(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rnnDesc, a_sequenceLen, a_yDesc, a_y, a_dyDesc, a_dy, a_dhyDesc, a_dhy, a_dcyDesc, a_dcy, a_wDesc, a_w, a_hxDesc, a_hx, a_cxDesc, a_cx, a_dxDesc, a_dx, a_dhxDesc, a_dhx, a_dcxDesc, a_dcx, a_workSpace, a_workSpaceNumBytes, a_reserveSpace, a_reserveSpaceNumBytes) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Execute backward weights for recurrent layer
-///
-/// Interface for executing the backward weights pass on a RNN.
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     rnnDesc: RNN layer descriptor type (input)
-///     sequenceLen: Temporal iterations to unroll (input)
-///     xDesc: An array of tensor descriptors. These are the
-///         input descriptors to each time step. The first dimension of each descriptor is the
-///         batch size and may decrease from element n to element n+1 and not increase in size.
-///         The second dimension is the same for all descriptors in the array and is the input
-///         vector length. (input)
-///     x: Pointer to input tensor (input)
-///     hxDesc: A hidden tensor descriptor that has as its first dimension
-///         of the number of layers if the direction mode is unidirectional and twice the
-///         number of layers if the direction mode is bidirectional. The second dimension of
-///         the descriptor must equal the largest first dimension of the xDesc tensor descriptor
-///         array. The third dimension equals the hiddenSize. (input)
-///     hx: Pointer to the hidden layer input tensor. If hx is NULL,
-///         then the initial hidden state will be zero initialized. (input)
-///     yDesc: An array of fully packed tensor descriptors associated
-///         with the output from each time step. The first dimension of the tensor descriptors
-///         must equal the first dimension of the first descriptor (batch size) in the xDesc
-///         tensor array. The second dimension of the element of the descriptor array
-///         depends on the direction mode selected. If the direction mode is unidirectional,
-///         the second dimension is the hiddenSize. If direction mode is bidirectional
-///         the second dimension is twice the hiddenSize. (input)
-///     y: Pointer to the output tensor (input)
-///     dwDesc: A weights tensor descriptor (input)
-///     dw: Pointer to input weights tensor (input / output)
-///     workSpace: Pointer to memory allocated for forward training (input)
-///     workSpaceNumBytes: Number of allocated bytes in memory for the workspace (input)
-///     reserveSpace: Pointer to memory allocated for random states (input)
-///     reserveSpaceNumBytes: Number of allocated bytes in memory for use in the forward (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, rnnDesc, sequenceLen, xDesc, x, hxDesc, hx, yDesc, y, dwDesc, dw, workSpace, workSpaceNumBytes, reserveSpace, reserveSpaceNumBytes))]
+/// `miopenRNNBackwardWeights` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenRNNBackwardWeights: rt::call::Function = rt::call::Function::new(
+    c"miopenRNNBackwardWeights",
+    "miopenRNNBackwardWeights",
+    &["handle", "rnnDesc", "sequenceLen", "xDesc", "x", "hxDesc", "hx", "yDesc", "y", "dwDesc", "dw", "workSpace", "workSpaceNumBytes", "reserveSpace", "reserveSpaceNumBytes"],
+    rt::fastcall_entry!(C_miopenRNNBackwardWeights),
+    c"miopenRNNBackwardWeights(handle, rnnDesc, sequenceLen, xDesc, x, hxDesc, hx, yDesc, y, dwDesc, dw, workSpace, workSpaceNumBytes, reserveSpace, reserveSpaceNumBytes)\n--\n\nExecute backward weights for recurrent layer\n\nInterface for executing the backward weights pass on a RNN.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    sequenceLen: Temporal iterations to unroll (input)\n    xDesc: An array of tensor descriptors. These are the\n        input descriptors to each time step. The first dimension of each descriptor is the\n        batch size and may decrease from element n to element n+1 and not increase in size.\n        The second dimension is the same for all descriptors in the array and is the input\n        vector length. (input)\n    x: Pointer to input tensor (input)\n    hxDesc: A hidden tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    hx: Pointer to the hidden layer input tensor. If hx is NULL,\n        then the initial hidden state will be zero initialized. (input)\n    yDesc: An array of fully packed tensor descriptors associated\n        with the output from each time step. The first dimension of the tensor descriptors\n        must equal the first dimension of the first descriptor (batch size) in the xDesc\n        tensor array. The second dimension of the element of the descriptor array\n        depends on the direction mode selected. If the direction mode is unidirectional,\n        the second dimension is the hiddenSize. If direction mode is bidirectional\n        the second dimension is twice the hiddenSize. (input)\n    y: Pointer to the output tensor (input)\n    dwDesc: A weights tensor descriptor (input)\n    dw: Pointer to input weights tensor (input / output)\n    workSpace: Pointer to memory allocated for forward training (input)\n    workSpaceNumBytes: Number of allocated bytes in memory for the workspace (input)\n    reserveSpace: Pointer to memory allocated for random states (input)\n    reserveSpaceNumBytes: Number of allocated bytes in memory for use in the forward (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenRNNBackwardWeights`, converted in order.
+unsafe fn C_miopenRNNBackwardWeights(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14] =
+        unsafe { F_miopenRNNBackwardWeights.args::<15>(py, args, nargs, kwnames)? };
+    Ok(miopenRNNBackwardWeights(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "sequenceLen")?, &x3, rt::call::extract(x4, "x")?, rt::call::extract(x5, "hxDesc")?, rt::call::extract(x6, "hx")?, &x7, rt::call::extract(x8, "y")?, rt::call::extract(x9, "dwDesc")?, rt::call::extract(x10, "dw")?, rt::call::extract(x11, "workSpace")?, rt::call::extract(x12, "workSpaceNumBytes")?, rt::call::extract(x13, "reserveSpace")?, rt::call::extract(x14, "reserveSpaceNumBytes")?)?.into_ptr())
+}
+
 fn miopenRNNBackwardWeights(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, sequenceLen: rt::CInt<i32>, xDesc: &Bound<'_, PyAny>, x: rt::PtrArg, hxDesc: rt::PtrArg, hx: rt::PtrArg, yDesc: &Bound<'_, PyAny>, y: rt::PtrArg, dwDesc: rt::PtrArg, dw: rt::PtrArgMut, workSpace: rt::PtrArgMut, workSpaceNumBytes: rt::CInt<u64>, reserveSpace: rt::PtrArg, reserveSpaceNumBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenRNNBackwardWeights");
     let a_handle = handle.addr();
@@ -7006,66 +7337,30 @@ fn miopenRNNBackwardWeights(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::Ptr
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rnnDesc, a_sequenceLen, a_xDesc, a_x, a_hxDesc, a_hx, a_yDesc, a_y, a_dwDesc, a_dw, a_workSpace, a_workSpaceNumBytes, a_reserveSpace, a_reserveSpaceNumBytes) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Execute forward inference for RNN layer
-///
-/// Interface for executing the forward inference pass on a RNN.
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     rnnDesc: RNN layer descriptor type (input)
-///     sequenceLen: Temporal iterations to unroll (input)
-///     xDesc: An array of tensor descriptors. These are the
-///         input descriptors to each time step. The first dimension of each descriptor is the
-///         batch size and may decrease from element n to element n+1 and not increase in size.
-///         The second dimension is the same for all descriptors in the array and is the input
-///         vector length. (input)
-///     x: Pointer to input tensor (input)
-///     hxDesc: A hidden tensor descriptor that has as its first dimension
-///         of the number of layers if the direction mode is unidirectional and twice the
-///         number of layers if the direction mode is bidirectional. The second dimension of
-///         the descriptor must equal the largest first dimension of the xDesc tensor descriptor
-///         array. The third dimension equals the hiddenSize. (input)
-///     hx: Pointer to the hidden layer input tensor. If hx is NULL,
-///         then the initial hidden state will be zero initialized. (input)
-///     cxDesc: A cell tensor descriptor that has as its first dimension
-///         of the number of layers if the direction mode is unidirectional and twice the
-///         number of layers if the direction mode is bidirectional. The second dimension of
-///         the descriptor must equal the largest first dimension of the xDesc tensor descriptor
-///         array. The third dimension equals the hiddenSize. (input)
-///     cx: Pointer to the cell layer input tensor. If cx is NULL,
-///         then the initial cell state will be zero initialized. (input)
-///     wDesc: A weights tensor descriptor (input)
-///     w: Pointer to input weights tensor (input)
-///     yDesc: An array of fully packed tensor descriptors associated
-///         with the output from each time step. The first dimension of the tensor descriptors
-///         must equal the first dimension of the first descriptor (batch size) in the xDesc
-///         tensor array. The second dimension of the element of the descriptor array
-///         depends on the direction mode selected. If the direction mode is unidirectional,
-///         the second dimension is the hiddenSize. If direction mode is bidirectional
-///         the second dimension is twice the hiddenSize. (input)
-///     y: Pointer to output tensor (output)
-///     hyDesc: A hidden tensor descriptor that has as its first dimension
-///         of the number of layers if the direction mode is unidirectional and twice the
-///         number of layers if the direction mode is bidirectional. The second dimension of
-///         the descriptor must equal the largest first dimension of the xDesc tensor descriptor
-///         array. The third dimension equals the hiddenSize. (input)
-///     hy: Pointer to the hidden layer output tensor. If hy is NULL,
-///         then the final hidden state will not be saved. (output)
-///     cyDesc: A output cell tensor descriptor that has as its first dimension
-///         of the number of layers if the direction mode is unidirectional and twice the
-///         number of layers if the direction mode is bidirectional. The second dimension of
-///         the descriptor must equal the largest first dimension of the xDesc tensor descriptor
-///         array. The third dimension equals the hiddenSize. (input)
-///     cy: Pointer to the cell layer output tensor. If cy is NULL,
-///         then the final cell state will not be saved. (output)
-///     workSpace: Pointer to memory allocated for forward training (input)
-///     workSpaceNumBytes: Number of allocated bytes in memory for the workspace (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, rnnDesc, sequenceLen, xDesc, x, hxDesc, hx, cxDesc, cx, wDesc, w, yDesc, y, hyDesc, hy, cyDesc, cy, workSpace, workSpaceNumBytes))]
+/// `miopenRNNForwardInference` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenRNNForwardInference: rt::call::Function = rt::call::Function::new(
+    c"miopenRNNForwardInference",
+    "miopenRNNForwardInference",
+    &["handle", "rnnDesc", "sequenceLen", "xDesc", "x", "hxDesc", "hx", "cxDesc", "cx", "wDesc", "w", "yDesc", "y", "hyDesc", "hy", "cyDesc", "cy", "workSpace", "workSpaceNumBytes"],
+    rt::fastcall_entry!(C_miopenRNNForwardInference),
+    c"miopenRNNForwardInference(handle, rnnDesc, sequenceLen, xDesc, x, hxDesc, hx, cxDesc, cx, wDesc, w, yDesc, y, hyDesc, hy, cyDesc, cy, workSpace, workSpaceNumBytes)\n--\n\nExecute forward inference for RNN layer\n\nInterface for executing the forward inference pass on a RNN.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    sequenceLen: Temporal iterations to unroll (input)\n    xDesc: An array of tensor descriptors. These are the\n        input descriptors to each time step. The first dimension of each descriptor is the\n        batch size and may decrease from element n to element n+1 and not increase in size.\n        The second dimension is the same for all descriptors in the array and is the input\n        vector length. (input)\n    x: Pointer to input tensor (input)\n    hxDesc: A hidden tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    hx: Pointer to the hidden layer input tensor. If hx is NULL,\n        then the initial hidden state will be zero initialized. (input)\n    cxDesc: A cell tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    cx: Pointer to the cell layer input tensor. If cx is NULL,\n        then the initial cell state will be zero initialized. (input)\n    wDesc: A weights tensor descriptor (input)\n    w: Pointer to input weights tensor (input)\n    yDesc: An array of fully packed tensor descriptors associated\n        with the output from each time step. The first dimension of the tensor descriptors\n        must equal the first dimension of the first descriptor (batch size) in the xDesc\n        tensor array. The second dimension of the element of the descriptor array\n        depends on the direction mode selected. If the direction mode is unidirectional,\n        the second dimension is the hiddenSize. If direction mode is bidirectional\n        the second dimension is twice the hiddenSize. (input)\n    y: Pointer to output tensor (output)\n    hyDesc: A hidden tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    hy: Pointer to the hidden layer output tensor. If hy is NULL,\n        then the final hidden state will not be saved. (output)\n    cyDesc: A output cell tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    cy: Pointer to the cell layer output tensor. If cy is NULL,\n        then the final cell state will not be saved. (output)\n    workSpace: Pointer to memory allocated for forward training (input)\n    workSpaceNumBytes: Number of allocated bytes in memory for the workspace (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenRNNForwardInference`, converted in order.
+unsafe fn C_miopenRNNForwardInference(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18] =
+        unsafe { F_miopenRNNForwardInference.args::<19>(py, args, nargs, kwnames)? };
+    Ok(miopenRNNForwardInference(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "sequenceLen")?, &x3, rt::call::extract(x4, "x")?, rt::call::extract(x5, "hxDesc")?, rt::call::extract(x6, "hx")?, rt::call::extract(x7, "cxDesc")?, rt::call::extract(x8, "cx")?, rt::call::extract(x9, "wDesc")?, rt::call::extract(x10, "w")?, &x11, rt::call::extract(x12, "y")?, rt::call::extract(x13, "hyDesc")?, rt::call::extract(x14, "hy")?, rt::call::extract(x15, "cyDesc")?, rt::call::extract(x16, "cy")?, rt::call::extract(x17, "workSpace")?, rt::call::extract(x18, "workSpaceNumBytes")?)?.into_ptr())
+}
+
 fn miopenRNNForwardInference(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, sequenceLen: rt::CInt<i32>, xDesc: &Bound<'_, PyAny>, x: rt::PtrArg, hxDesc: rt::PtrArg, hx: rt::PtrArg, cxDesc: rt::PtrArg, cx: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArg, yDesc: &Bound<'_, PyAny>, y: rt::PtrArgMut, hyDesc: rt::PtrArg, hy: rt::PtrArgMut, cyDesc: rt::PtrArg, cy: rt::PtrArgMut, workSpace: rt::PtrArgMut, workSpaceNumBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenRNNForwardInference");
     let a_handle = handle.addr();
@@ -7098,16 +7393,30 @@ fn miopenRNNForwardInference(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::Pt
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rnnDesc, a_sequenceLen, a_xDesc, a_x, a_hxDesc, a_hx, a_cxDesc, a_cx, a_wDesc, a_w, a_yDesc, a_y, a_hyDesc, a_hy, a_cyDesc, a_cy, a_workSpace, a_workSpaceNumBytes) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Create a CTC loss function Descriptor
-///
-/// API for creating an uninitialized CTC loss function descriptor.
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     ctcLossDesc: miopenCTCLossDescriptor
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `miopenCreateCTCLossDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenCreateCTCLossDescriptor: rt::call::Function = rt::call::Function::new(
+    c"miopenCreateCTCLossDescriptor",
+    "miopenCreateCTCLossDescriptor",
+    &[],
+    rt::fastcall_entry!(C_miopenCreateCTCLossDescriptor),
+    c"miopenCreateCTCLossDescriptor()\n--\n\nCreate a CTC loss function Descriptor\n\nAPI for creating an uninitialized CTC loss function descriptor.\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    ctcLossDesc: miopenCTCLossDescriptor\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenCreateCTCLossDescriptor`, converted in order.
+unsafe fn C_miopenCreateCTCLossDescriptor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_miopenCreateCTCLossDescriptor.args::<0>(py, args, nargs, kwnames)? };
+    Ok(miopenCreateCTCLossDescriptor(py)?.into_ptr())
+}
+
 fn miopenCreateCTCLossDescriptor(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreateCTCLossDescriptor");
     let mut o_ctcLossDesc: usize = Default::default();
@@ -7121,19 +7430,30 @@ fn miopenCreateCTCLossDescriptor(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_ctcLossDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 50, o_ctcLossDesc, None)?])
 }
-/// Retrieves a CTC loss function descriptor's details
-///
-/// Args:
-///     ctcLossDesc: CTC loss function descriptor (input)
-///
-/// Returns: a tuple of 4 item(s):
-///     miopenStatus_t: status
-///     dataType: miopenDataType_t
-///     blank_label_id: int
-///     apply_softmax_layer: bool
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (ctcLossDesc))]
+/// `miopenGetCTCLossDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenGetCTCLossDescriptor: rt::call::Function = rt::call::Function::new(
+    c"miopenGetCTCLossDescriptor",
+    "miopenGetCTCLossDescriptor",
+    &["ctcLossDesc"],
+    rt::fastcall_entry!(C_miopenGetCTCLossDescriptor),
+    c"miopenGetCTCLossDescriptor(ctcLossDesc)\n--\n\nRetrieves a CTC loss function descriptor's details\n\nArgs:\n    ctcLossDesc: CTC loss function descriptor (input)\n\nReturns: a tuple of 4 item(s):\n    miopenStatus_t: status\n    dataType: miopenDataType_t\n    blank_label_id: int\n    apply_softmax_layer: bool\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenGetCTCLossDescriptor`, converted in order.
+unsafe fn C_miopenGetCTCLossDescriptor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_miopenGetCTCLossDescriptor.args::<1>(py, args, nargs, kwnames)? };
+    Ok(miopenGetCTCLossDescriptor(py, rt::call::extract(x0, "ctcLossDesc")?)?.into_ptr())
+}
+
 fn miopenGetCTCLossDescriptor(py: Python<'_>, ctcLossDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetCTCLossDescriptor");
     let a_ctcLossDesc = ctcLossDesc.addr();
@@ -7152,16 +7472,30 @@ fn miopenGetCTCLossDescriptor(py: Python<'_>, ctcLossDesc: rt::PtrArg) -> PyResu
     let __r = py.allow_threads(move || unsafe { __f(a_ctcLossDesc, a_dataType, a_blank_label_id, a_apply_softmax_layer) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.enum_member(py, 1, o_dataType as i64)?, rt::obj(py, o_blank_label_id)?, rt::obj(py, (o_apply_softmax_layer as u8) != 0)?])
 }
-/// Destroys a CTC loss function descriptor object
-///
-/// Args:
-///     ctcLossDesc: CTC loss function descriptor type (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (ctcLossDesc))]
+/// `miopenDestroyCTCLossDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenDestroyCTCLossDescriptor: rt::call::Function = rt::call::Function::new(
+    c"miopenDestroyCTCLossDescriptor",
+    "miopenDestroyCTCLossDescriptor",
+    &["ctcLossDesc"],
+    rt::fastcall_entry!(C_miopenDestroyCTCLossDescriptor),
+    c"miopenDestroyCTCLossDescriptor(ctcLossDesc)\n--\n\nDestroys a CTC loss function descriptor object\n\nArgs:\n    ctcLossDesc: CTC loss function descriptor type (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenDestroyCTCLossDescriptor`, converted in order.
+unsafe fn C_miopenDestroyCTCLossDescriptor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_miopenDestroyCTCLossDescriptor.args::<1>(py, args, nargs, kwnames)? };
+    Ok(miopenDestroyCTCLossDescriptor(py, rt::call::extract(x0, "ctcLossDesc")?)?.into_ptr())
+}
+
 fn miopenDestroyCTCLossDescriptor(py: Python<'_>, ctcLossDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDestroyCTCLossDescriptor");
     let a_ctcLossDesc = ctcLossDesc.addr();
@@ -7174,20 +7508,30 @@ fn miopenDestroyCTCLossDescriptor(py: Python<'_>, ctcLossDesc: rt::PtrArg) -> Py
     let __r = py.allow_threads(move || unsafe { __f(a_ctcLossDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Set the details of a CTC loss function descriptor
-///
-/// Args:
-///     ctcLossDesc: CTC loss function descriptor type (input)
-///     dataType: Data type used in this CTC loss operation, only fp32 currently
-///         supported (input)
-///     blank_label_id: User defined index for blank label, default 0 (input)
-///     apply_softmax_layer: Boolean to toggle input layer property (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (ctcLossDesc, dataType, blank_label_id, apply_softmax_layer))]
+/// `miopenSetCTCLossDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenSetCTCLossDescriptor: rt::call::Function = rt::call::Function::new(
+    c"miopenSetCTCLossDescriptor",
+    "miopenSetCTCLossDescriptor",
+    &["ctcLossDesc", "dataType", "blank_label_id", "apply_softmax_layer"],
+    rt::fastcall_entry!(C_miopenSetCTCLossDescriptor),
+    c"miopenSetCTCLossDescriptor(ctcLossDesc, dataType, blank_label_id, apply_softmax_layer)\n--\n\nSet the details of a CTC loss function descriptor\n\nArgs:\n    ctcLossDesc: CTC loss function descriptor type (input)\n    dataType: Data type used in this CTC loss operation, only fp32 currently\n        supported (input)\n    blank_label_id: User defined index for blank label, default 0 (input)\n    apply_softmax_layer: Boolean to toggle input layer property (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenSetCTCLossDescriptor`, converted in order.
+unsafe fn C_miopenSetCTCLossDescriptor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_miopenSetCTCLossDescriptor.args::<4>(py, args, nargs, kwnames)? };
+    Ok(miopenSetCTCLossDescriptor(py, rt::call::extract(x0, "ctcLossDesc")?, &x1, rt::call::extract(x2, "blank_label_id")?, rt::call::extract(x3, "apply_softmax_layer")?)?.into_ptr())
+}
+
 fn miopenSetCTCLossDescriptor(py: Python<'_>, ctcLossDesc: rt::PtrArg, dataType: &Bound<'_, PyAny>, blank_label_id: rt::CInt<i32>, apply_softmax_layer: bool) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetCTCLossDescriptor");
     let a_ctcLossDesc = ctcLossDesc.addr();
@@ -7203,27 +7547,30 @@ fn miopenSetCTCLossDescriptor(py: Python<'_>, ctcLossDesc: rt::PtrArg, dataType:
     let __r = py.allow_threads(move || unsafe { __f(a_ctcLossDesc, a_dataType, a_blank_label_id, a_apply_softmax_layer) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Query the amount of memory required to execute miopenCTCLoss
-///
-/// This function calculates the amount of memory required to run the CTC loss function given a CTC
-/// loss function descriptor with the specified algorithm.
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     probsDesc: Tensor descriptor for probabilities (input)
-///     gradientsDesc: Tensor descriptor for gradients (input)
-///     labels: Pointer to the flattened labels list (input)
-///     labelLengths: Pointer to the lengths list for "labels" (input)
-///     inputLengths: Pointer to the list of the time steps in each batch (input)
-///     algo: CTC loss algorithm selected (input)
-///     ctcLossDesc: CTC loss function descriptor type (input)
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     workSpaceSize: int
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, probsDesc, gradientsDesc, labels, labelLengths, inputLengths, algo, ctcLossDesc))]
+/// `miopenGetCTCLossWorkspaceSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenGetCTCLossWorkspaceSize: rt::call::Function = rt::call::Function::new(
+    c"miopenGetCTCLossWorkspaceSize",
+    "miopenGetCTCLossWorkspaceSize",
+    &["handle", "probsDesc", "gradientsDesc", "labels", "labelLengths", "inputLengths", "algo", "ctcLossDesc"],
+    rt::fastcall_entry!(C_miopenGetCTCLossWorkspaceSize),
+    c"miopenGetCTCLossWorkspaceSize(handle, probsDesc, gradientsDesc, labels, labelLengths, inputLengths, algo, ctcLossDesc)\n--\n\nQuery the amount of memory required to execute miopenCTCLoss\n\nThis function calculates the amount of memory required to run the CTC loss function given a CTC\nloss function descriptor with the specified algorithm.\n\nArgs:\n    handle: MIOpen handle (input)\n    probsDesc: Tensor descriptor for probabilities (input)\n    gradientsDesc: Tensor descriptor for gradients (input)\n    labels: Pointer to the flattened labels list (input)\n    labelLengths: Pointer to the lengths list for \"labels\" (input)\n    inputLengths: Pointer to the list of the time steps in each batch (input)\n    algo: CTC loss algorithm selected (input)\n    ctcLossDesc: CTC loss function descriptor type (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    workSpaceSize: int\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenGetCTCLossWorkspaceSize`, converted in order.
+unsafe fn C_miopenGetCTCLossWorkspaceSize(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7] =
+        unsafe { F_miopenGetCTCLossWorkspaceSize.args::<8>(py, args, nargs, kwnames)? };
+    Ok(miopenGetCTCLossWorkspaceSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "probsDesc")?, rt::call::extract(x2, "gradientsDesc")?, &x3, &x4, &x5, &x6, rt::call::extract(x7, "ctcLossDesc")?)?.into_ptr())
+}
+
 fn miopenGetCTCLossWorkspaceSize(py: Python<'_>, handle: rt::PtrArg, probsDesc: rt::PtrArg, gradientsDesc: rt::PtrArg, labels: &Bound<'_, PyAny>, labelLengths: &Bound<'_, PyAny>, inputLengths: &Bound<'_, PyAny>, algo: &Bound<'_, PyAny>, ctcLossDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetCTCLossWorkspaceSize");
     let a_handle = handle.addr();
@@ -7248,31 +7595,30 @@ fn miopenGetCTCLossWorkspaceSize(py: Python<'_>, handle: rt::PtrArg, probsDesc: 
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_probsDesc, a_gradientsDesc, a_labels, a_labelLengths, a_inputLengths, a_algo, a_ctcLossDesc, a_workSpaceSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSpaceSize)?])
 }
-/// Execute forward inference for CTCLoss layer
-///
-/// Interface for executing the forward inference pass on a CTCLoss.
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     probsDesc: Tensor descriptor for probabilities (input)
-///     probs: Pointer to the probabilities tensor (input)
-///     labels: Pointer to the flattened labels list (input)
-///     labelLengths: Pointer to the lengths list for "labels" (input)
-///     inputLengths: Pointer to the list of the time steps in each batch (input)
-///     losses: Pointer to the computed losses of CTC (Output)
-///     gradientsDesc: Tensor descriptor for gradients (input)
-///     gradients: Pointer to the computed gradients of CTC (Output)
-///     algo: CTC loss algorithm selected (input)
-///     ctcLossDesc: CTC loss function descriptor type (input)
-///     workSpace: Pointer to memory allocated for execute CTC loss operation (input)
-///     workSpaceSize: Number of bytes of workspace required for CTC loss operation with selected
-///         algorithm (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, probsDesc, probs, labels, labelLengths, inputLengths, losses, gradientsDesc, gradients, algo, ctcLossDesc, workSpace, workSpaceSize))]
+/// `miopenCTCLoss` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenCTCLoss: rt::call::Function = rt::call::Function::new(
+    c"miopenCTCLoss",
+    "miopenCTCLoss",
+    &["handle", "probsDesc", "probs", "labels", "labelLengths", "inputLengths", "losses", "gradientsDesc", "gradients", "algo", "ctcLossDesc", "workSpace", "workSpaceSize"],
+    rt::fastcall_entry!(C_miopenCTCLoss),
+    c"miopenCTCLoss(handle, probsDesc, probs, labels, labelLengths, inputLengths, losses, gradientsDesc, gradients, algo, ctcLossDesc, workSpace, workSpaceSize)\n--\n\nExecute forward inference for CTCLoss layer\n\nInterface for executing the forward inference pass on a CTCLoss.\n\nArgs:\n    handle: MIOpen handle (input)\n    probsDesc: Tensor descriptor for probabilities (input)\n    probs: Pointer to the probabilities tensor (input)\n    labels: Pointer to the flattened labels list (input)\n    labelLengths: Pointer to the lengths list for \"labels\" (input)\n    inputLengths: Pointer to the list of the time steps in each batch (input)\n    losses: Pointer to the computed losses of CTC (Output)\n    gradientsDesc: Tensor descriptor for gradients (input)\n    gradients: Pointer to the computed gradients of CTC (Output)\n    algo: CTC loss algorithm selected (input)\n    ctcLossDesc: CTC loss function descriptor type (input)\n    workSpace: Pointer to memory allocated for execute CTC loss operation (input)\n    workSpaceSize: Number of bytes of workspace required for CTC loss operation with selected\n        algorithm (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenCTCLoss`, converted in order.
+unsafe fn C_miopenCTCLoss(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12] =
+        unsafe { F_miopenCTCLoss.args::<13>(py, args, nargs, kwnames)? };
+    Ok(miopenCTCLoss(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "probsDesc")?, rt::call::extract(x2, "probs")?, &x3, &x4, &x5, rt::call::extract(x6, "losses")?, rt::call::extract(x7, "gradientsDesc")?, rt::call::extract(x8, "gradients")?, &x9, rt::call::extract(x10, "ctcLossDesc")?, rt::call::extract(x11, "workSpace")?, rt::call::extract(x12, "workSpaceSize")?)?.into_ptr())
+}
+
 fn miopenCTCLoss(py: Python<'_>, handle: rt::PtrArg, probsDesc: rt::PtrArg, probs: rt::PtrArg, labels: &Bound<'_, PyAny>, labelLengths: &Bound<'_, PyAny>, inputLengths: &Bound<'_, PyAny>, losses: rt::PtrArgMut, gradientsDesc: rt::PtrArg, gradients: rt::PtrArgMut, algo: &Bound<'_, PyAny>, ctcLossDesc: rt::PtrArg, workSpace: rt::PtrArgMut, workSpaceSize: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCTCLoss");
     let a_handle = handle.addr();
@@ -7300,14 +7646,30 @@ fn miopenCTCLoss(py: Python<'_>, handle: rt::PtrArg, probsDesc: rt::PtrArg, prob
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_probsDesc, a_probs, a_labels, a_labelLengths, a_inputLengths, a_losses, a_gradientsDesc, a_gradients, a_algo, a_ctcLossDesc, a_workSpace, a_workSpaceSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Creates the dropout descriptor object
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     dropoutDesc: miopenDropoutDescriptor
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `miopenCreateDropoutDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenCreateDropoutDescriptor: rt::call::Function = rt::call::Function::new(
+    c"miopenCreateDropoutDescriptor",
+    "miopenCreateDropoutDescriptor",
+    &[],
+    rt::fastcall_entry!(C_miopenCreateDropoutDescriptor),
+    c"miopenCreateDropoutDescriptor()\n--\n\nCreates the dropout descriptor object\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    dropoutDesc: miopenDropoutDescriptor\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenCreateDropoutDescriptor`, converted in order.
+unsafe fn C_miopenCreateDropoutDescriptor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_miopenCreateDropoutDescriptor.args::<0>(py, args, nargs, kwnames)? };
+    Ok(miopenCreateDropoutDescriptor(py)?.into_ptr())
+}
+
 fn miopenCreateDropoutDescriptor(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreateDropoutDescriptor");
     let mut o_dropoutDesc: usize = Default::default();
@@ -7321,16 +7683,30 @@ fn miopenCreateDropoutDescriptor(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_dropoutDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 51, o_dropoutDesc, None)?])
 }
-/// Destroys the dropout descriptor object
-///
-/// Args:
-///     dropoutDesc: Dropout descriptor type (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (dropoutDesc))]
+/// `miopenDestroyDropoutDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenDestroyDropoutDescriptor: rt::call::Function = rt::call::Function::new(
+    c"miopenDestroyDropoutDescriptor",
+    "miopenDestroyDropoutDescriptor",
+    &["dropoutDesc"],
+    rt::fastcall_entry!(C_miopenDestroyDropoutDescriptor),
+    c"miopenDestroyDropoutDescriptor(dropoutDesc)\n--\n\nDestroys the dropout descriptor object\n\nArgs:\n    dropoutDesc: Dropout descriptor type (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenDestroyDropoutDescriptor`, converted in order.
+unsafe fn C_miopenDestroyDropoutDescriptor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_miopenDestroyDropoutDescriptor.args::<1>(py, args, nargs, kwnames)? };
+    Ok(miopenDestroyDropoutDescriptor(py, rt::call::extract(x0, "dropoutDesc")?)?.into_ptr())
+}
+
 fn miopenDestroyDropoutDescriptor(py: Python<'_>, dropoutDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDestroyDropoutDescriptor");
     let a_dropoutDesc = dropoutDesc.addr();
@@ -7343,19 +7719,30 @@ fn miopenDestroyDropoutDescriptor(py: Python<'_>, dropoutDesc: rt::PtrArg) -> Py
     let __r = py.allow_threads(move || unsafe { __f(a_dropoutDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Query the amount of memory required to run dropout
-///
-/// This function calculates the amount of memory required to run dropout.
-///
-/// Args:
-///     xDesc: Tensor descriptor for data tensor x (input)
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     reserveSpaceSizeInBytes: int
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (xDesc))]
+/// `miopenDropoutGetReserveSpaceSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenDropoutGetReserveSpaceSize: rt::call::Function = rt::call::Function::new(
+    c"miopenDropoutGetReserveSpaceSize",
+    "miopenDropoutGetReserveSpaceSize",
+    &["xDesc"],
+    rt::fastcall_entry!(C_miopenDropoutGetReserveSpaceSize),
+    c"miopenDropoutGetReserveSpaceSize(xDesc)\n--\n\nQuery the amount of memory required to run dropout\n\nThis function calculates the amount of memory required to run dropout.\n\nArgs:\n    xDesc: Tensor descriptor for data tensor x (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    reserveSpaceSizeInBytes: int\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenDropoutGetReserveSpaceSize`, converted in order.
+unsafe fn C_miopenDropoutGetReserveSpaceSize(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_miopenDropoutGetReserveSpaceSize.args::<1>(py, args, nargs, kwnames)? };
+    Ok(miopenDropoutGetReserveSpaceSize(py, rt::call::extract(x0, "xDesc")?)?.into_ptr())
+}
+
 fn miopenDropoutGetReserveSpaceSize(py: Python<'_>, xDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDropoutGetReserveSpaceSize");
     let a_xDesc = xDesc.addr();
@@ -7370,20 +7757,30 @@ fn miopenDropoutGetReserveSpaceSize(py: Python<'_>, xDesc: rt::PtrArg) -> PyResu
     let __r = py.allow_threads(move || unsafe { __f(a_xDesc, a_reserveSpaceSizeInBytes) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_reserveSpaceSizeInBytes)?])
 }
-/// Query the amount of memory required to store the states of the random number generators
-///
-/// This function calculates the amount of memory required to store the states of the random number
-/// generators used by miopenDropoutForward.
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     stateSizeInBytes: int
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle))]
+/// `miopenDropoutGetStatesSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenDropoutGetStatesSize: rt::call::Function = rt::call::Function::new(
+    c"miopenDropoutGetStatesSize",
+    "miopenDropoutGetStatesSize",
+    &["handle"],
+    rt::fastcall_entry!(C_miopenDropoutGetStatesSize),
+    c"miopenDropoutGetStatesSize(handle)\n--\n\nQuery the amount of memory required to store the states of the random number generators\n\nThis function calculates the amount of memory required to store the states of the random number\ngenerators used by miopenDropoutForward.\n\nArgs:\n    handle: MIOpen handle (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    stateSizeInBytes: int\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenDropoutGetStatesSize`, converted in order.
+unsafe fn C_miopenDropoutGetStatesSize(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_miopenDropoutGetStatesSize.args::<1>(py, args, nargs, kwnames)? };
+    Ok(miopenDropoutGetStatesSize(py, rt::call::extract(x0, "handle")?)?.into_ptr())
+}
+
 fn miopenDropoutGetStatesSize(py: Python<'_>, handle: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDropoutGetStatesSize");
     let a_handle = handle.addr();
@@ -7398,25 +7795,30 @@ fn miopenDropoutGetStatesSize(py: Python<'_>, handle: rt::PtrArg) -> PyResult<Py
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_stateSizeInBytes) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_stateSizeInBytes)?])
 }
-/// Get the details of the dropout descriptor
-///
-/// Interface for querying the dropout descriptor
-///
-/// Args:
-///     dropoutDesc: Dropout layer descriptor (input)
-///     handle: MIOpen handle (input)
-///
-/// Returns: a tuple of 7 item(s):
-///     miopenStatus_t: status
-///     dropout: float
-///     states: Pointer
-///     seed: int
-///     use_mask: bool
-///     state_evo: bool
-///     rng_mode: miopenRNGType_t
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (dropoutDesc, handle))]
+/// `miopenGetDropoutDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenGetDropoutDescriptor: rt::call::Function = rt::call::Function::new(
+    c"miopenGetDropoutDescriptor",
+    "miopenGetDropoutDescriptor",
+    &["dropoutDesc", "handle"],
+    rt::fastcall_entry!(C_miopenGetDropoutDescriptor),
+    c"miopenGetDropoutDescriptor(dropoutDesc, handle)\n--\n\nGet the details of the dropout descriptor\n\nInterface for querying the dropout descriptor\n\nArgs:\n    dropoutDesc: Dropout layer descriptor (input)\n    handle: MIOpen handle (input)\n\nReturns: a tuple of 7 item(s):\n    miopenStatus_t: status\n    dropout: float\n    states: Pointer\n    seed: int\n    use_mask: bool\n    state_evo: bool\n    rng_mode: miopenRNGType_t\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenGetDropoutDescriptor`, converted in order.
+unsafe fn C_miopenGetDropoutDescriptor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_miopenGetDropoutDescriptor.args::<2>(py, args, nargs, kwnames)? };
+    Ok(miopenGetDropoutDescriptor(py, rt::call::extract(x0, "dropoutDesc")?, rt::call::extract(x1, "handle")?)?.into_ptr())
+}
+
 fn miopenGetDropoutDescriptor(py: Python<'_>, dropoutDesc: rt::PtrArg, handle: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetDropoutDescriptor");
     let a_dropoutDesc = dropoutDesc.addr();
@@ -7442,34 +7844,30 @@ fn miopenGetDropoutDescriptor(py: Python<'_>, dropoutDesc: rt::PtrArg, handle: r
     let __r = py.allow_threads(move || unsafe { __f(a_dropoutDesc, a_handle, a_dropout, a_states, a_seed, a_use_mask, a_state_evo, a_rng_mode) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_dropout)?, rt::pointer_result(py, o_states)?, rt::obj(py, o_seed)?, rt::obj(py, (o_use_mask as u8) != 0)?, rt::obj(py, (o_state_evo as u8) != 0)?, TYPES.enum_member(py, 35, o_rng_mode as i64)?])
 }
-/// Restore the dropout descriptor to a saved state
-///
-/// This function restores the state of dropout descriptor using the address of a state buffer with
-/// previously saved PRNG state pattern, without launching the expensive PRNG initialization process.
-///
-/// Interface for restoring the dropout descriptor
-///
-/// Args:
-///     dropoutDesc: Dropout layer descriptor (input/Output)
-///     handle: MIOpen handle (input)
-///     dropout: The probability by which the input is set to 0 in the dropout layer
-///         (input)
-///     states: Pointer to memory that holds random number generator states (input)
-///     stateSizeInBytes: Number of bytes holding random generator states (input)
-///     seed: Seed used to initialize random number generator states (input)
-///     use_mask: Boolean flag indicating whether to use a saved mask (an existing or
-///         user-defined dropout layout) in reserveSpace (input)
-///     state_evo: Boolean flag indicating whether to adopt state evolution strategy to
-///         update the PRNG states by the end of each implementation (input placeholder, currently not
-///         enabled)
-///     rng_mode: Random number generator used to generate parallel random number
-///         sequences (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (dropoutDesc, handle, dropout, states, stateSizeInBytes, seed, use_mask, state_evo, rng_mode))]
+/// `miopenRestoreDropoutDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenRestoreDropoutDescriptor: rt::call::Function = rt::call::Function::new(
+    c"miopenRestoreDropoutDescriptor",
+    "miopenRestoreDropoutDescriptor",
+    &["dropoutDesc", "handle", "dropout", "states", "stateSizeInBytes", "seed", "use_mask", "state_evo", "rng_mode"],
+    rt::fastcall_entry!(C_miopenRestoreDropoutDescriptor),
+    c"miopenRestoreDropoutDescriptor(dropoutDesc, handle, dropout, states, stateSizeInBytes, seed, use_mask, state_evo, rng_mode)\n--\n\nRestore the dropout descriptor to a saved state\n\nThis function restores the state of dropout descriptor using the address of a state buffer with\npreviously saved PRNG state pattern, without launching the expensive PRNG initialization process.\n\nInterface for restoring the dropout descriptor\n\nArgs:\n    dropoutDesc: Dropout layer descriptor (input/Output)\n    handle: MIOpen handle (input)\n    dropout: The probability by which the input is set to 0 in the dropout layer\n        (input)\n    states: Pointer to memory that holds random number generator states (input)\n    stateSizeInBytes: Number of bytes holding random generator states (input)\n    seed: Seed used to initialize random number generator states (input)\n    use_mask: Boolean flag indicating whether to use a saved mask (an existing or\n        user-defined dropout layout) in reserveSpace (input)\n    state_evo: Boolean flag indicating whether to adopt state evolution strategy to\n        update the PRNG states by the end of each implementation (input placeholder, currently not\n        enabled)\n    rng_mode: Random number generator used to generate parallel random number\n        sequences (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenRestoreDropoutDescriptor`, converted in order.
+unsafe fn C_miopenRestoreDropoutDescriptor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8] =
+        unsafe { F_miopenRestoreDropoutDescriptor.args::<9>(py, args, nargs, kwnames)? };
+    Ok(miopenRestoreDropoutDescriptor(py, rt::call::extract(x0, "dropoutDesc")?, rt::call::extract(x1, "handle")?, rt::call::extract(x2, "dropout")?, rt::call::extract(x3, "states")?, rt::call::extract(x4, "stateSizeInBytes")?, rt::call::extract(x5, "seed")?, rt::call::extract(x6, "use_mask")?, rt::call::extract(x7, "state_evo")?, &x8)?.into_ptr())
+}
+
 fn miopenRestoreDropoutDescriptor(py: Python<'_>, dropoutDesc: rt::PtrArg, handle: rt::PtrArg, dropout: f32, states: rt::PtrArgMut, stateSizeInBytes: rt::CInt<u64>, seed: rt::CInt<u64>, use_mask: bool, state_evo: bool, rng_mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenRestoreDropoutDescriptor");
     let a_dropoutDesc = dropoutDesc.addr();
@@ -7490,31 +7888,30 @@ fn miopenRestoreDropoutDescriptor(py: Python<'_>, dropoutDesc: rt::PtrArg, handl
     let __r = py.allow_threads(move || unsafe { __f(a_dropoutDesc, a_handle, a_dropout, a_states, a_stateSizeInBytes, a_seed, a_use_mask, a_state_evo, a_rng_mode) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Initialize the dropout descriptor
-///
-/// Interface for setting up the dropout descriptor
-///
-/// Args:
-///     dropoutDesc: Dropout layer descriptor (input/Output)
-///     handle: MIOpen handle (input)
-///     dropout: The probability by which the input is set to 0 in the dropout layer
-///         (input)
-///     states: Pointer to memory that holds random number generator states (input)
-///     stateSizeInBytes: Number of bytes provided for random generator states (input)
-///     seed: Seed used to initialize random number generator states (input)
-///     use_mask: Boolean flag indicating whether to use a saved mask (an existing or
-///         user-defined dropout layout) in reserveSpace (input)
-///     state_evo: Boolean flag indicating whether to adopt state evolution strategy to
-///         update the PRNG states by the end of each implementation (input placeholder, currently not
-///         enabled)
-///     rng_mode: Random number generator used to generate parallel random number
-///         sequences (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (dropoutDesc, handle, dropout, states, stateSizeInBytes, seed, use_mask, state_evo, rng_mode))]
+/// `miopenSetDropoutDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenSetDropoutDescriptor: rt::call::Function = rt::call::Function::new(
+    c"miopenSetDropoutDescriptor",
+    "miopenSetDropoutDescriptor",
+    &["dropoutDesc", "handle", "dropout", "states", "stateSizeInBytes", "seed", "use_mask", "state_evo", "rng_mode"],
+    rt::fastcall_entry!(C_miopenSetDropoutDescriptor),
+    c"miopenSetDropoutDescriptor(dropoutDesc, handle, dropout, states, stateSizeInBytes, seed, use_mask, state_evo, rng_mode)\n--\n\nInitialize the dropout descriptor\n\nInterface for setting up the dropout descriptor\n\nArgs:\n    dropoutDesc: Dropout layer descriptor (input/Output)\n    handle: MIOpen handle (input)\n    dropout: The probability by which the input is set to 0 in the dropout layer\n        (input)\n    states: Pointer to memory that holds random number generator states (input)\n    stateSizeInBytes: Number of bytes provided for random generator states (input)\n    seed: Seed used to initialize random number generator states (input)\n    use_mask: Boolean flag indicating whether to use a saved mask (an existing or\n        user-defined dropout layout) in reserveSpace (input)\n    state_evo: Boolean flag indicating whether to adopt state evolution strategy to\n        update the PRNG states by the end of each implementation (input placeholder, currently not\n        enabled)\n    rng_mode: Random number generator used to generate parallel random number\n        sequences (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenSetDropoutDescriptor`, converted in order.
+unsafe fn C_miopenSetDropoutDescriptor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8] =
+        unsafe { F_miopenSetDropoutDescriptor.args::<9>(py, args, nargs, kwnames)? };
+    Ok(miopenSetDropoutDescriptor(py, rt::call::extract(x0, "dropoutDesc")?, rt::call::extract(x1, "handle")?, rt::call::extract(x2, "dropout")?, rt::call::extract(x3, "states")?, rt::call::extract(x4, "stateSizeInBytes")?, rt::call::extract(x5, "seed")?, rt::call::extract(x6, "use_mask")?, rt::call::extract(x7, "state_evo")?, &x8)?.into_ptr())
+}
+
 fn miopenSetDropoutDescriptor(py: Python<'_>, dropoutDesc: rt::PtrArg, handle: rt::PtrArg, dropout: f32, states: rt::PtrArgMut, stateSizeInBytes: rt::CInt<u64>, seed: rt::CInt<u64>, use_mask: bool, state_evo: bool, rng_mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetDropoutDescriptor");
     let a_dropoutDesc = dropoutDesc.addr();
@@ -7535,29 +7932,30 @@ fn miopenSetDropoutDescriptor(py: Python<'_>, dropoutDesc: rt::PtrArg, handle: r
     let __r = py.allow_threads(move || unsafe { __f(a_dropoutDesc, a_handle, a_dropout, a_states, a_stateSizeInBytes, a_seed, a_use_mask, a_state_evo, a_rng_mode) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Execute forward dropout operation
-///
-/// Interface for executing the forward pass on a Dropout.
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     dropoutDesc: Dropout layer descriptor (input)
-///     noise_shape: Tensor descriptor for noise shape (input placeholder, currently
-///         not enabled)
-///     xDesc: Tensor descriptor for data tensor x (input)
-///     x: Data tensor x (input)
-///     yDesc: Tensor descriptor for data tensor y (input)
-///     y: Data tensor y (Output)
-///     reserveSpace: Pointer to memory allocated for executing forward dropout,
-///         expecting reserveSpace unchanged before next call of miopenDropoutBackward (Output)
-///     reserveSpaceSizeInBytes: Number of bytes of reservespace required for executing forward
-///         dropout (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, dropoutDesc, noise_shape, xDesc, x, yDesc, y, reserveSpace, reserveSpaceSizeInBytes))]
+/// `miopenDropoutForward` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenDropoutForward: rt::call::Function = rt::call::Function::new(
+    c"miopenDropoutForward",
+    "miopenDropoutForward",
+    &["handle", "dropoutDesc", "noise_shape", "xDesc", "x", "yDesc", "y", "reserveSpace", "reserveSpaceSizeInBytes"],
+    rt::fastcall_entry!(C_miopenDropoutForward),
+    c"miopenDropoutForward(handle, dropoutDesc, noise_shape, xDesc, x, yDesc, y, reserveSpace, reserveSpaceSizeInBytes)\n--\n\nExecute forward dropout operation\n\nInterface for executing the forward pass on a Dropout.\n\nArgs:\n    handle: MIOpen handle (input)\n    dropoutDesc: Dropout layer descriptor (input)\n    noise_shape: Tensor descriptor for noise shape (input placeholder, currently\n        not enabled)\n    xDesc: Tensor descriptor for data tensor x (input)\n    x: Data tensor x (input)\n    yDesc: Tensor descriptor for data tensor y (input)\n    y: Data tensor y (Output)\n    reserveSpace: Pointer to memory allocated for executing forward dropout,\n        expecting reserveSpace unchanged before next call of miopenDropoutBackward (Output)\n    reserveSpaceSizeInBytes: Number of bytes of reservespace required for executing forward\n        dropout (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenDropoutForward`, converted in order.
+unsafe fn C_miopenDropoutForward(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8] =
+        unsafe { F_miopenDropoutForward.args::<9>(py, args, nargs, kwnames)? };
+    Ok(miopenDropoutForward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dropoutDesc")?, rt::call::extract(x2, "noise_shape")?, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "x")?, rt::call::extract(x5, "yDesc")?, rt::call::extract(x6, "y")?, rt::call::extract(x7, "reserveSpace")?, rt::call::extract(x8, "reserveSpaceSizeInBytes")?)?.into_ptr())
+}
+
 fn miopenDropoutForward(py: Python<'_>, handle: rt::PtrArg, dropoutDesc: rt::PtrArg, noise_shape: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut, reserveSpace: rt::PtrArgMut, reserveSpaceSizeInBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDropoutForward");
     let a_handle = handle.addr();
@@ -7578,29 +7976,30 @@ fn miopenDropoutForward(py: Python<'_>, handle: rt::PtrArg, dropoutDesc: rt::Ptr
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dropoutDesc, a_noise_shape, a_xDesc, a_x, a_yDesc, a_y, a_reserveSpace, a_reserveSpaceSizeInBytes) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Execute backward dropout operation
-///
-/// Interface for executing the backward pass on a Dropout.
-///
-/// Args:
-///     handle: MIOpen handle (input)
-///     dropoutDesc: Dropout layer descriptor (input)
-///     noise_shape: Tensor descriptor for noise shape (input placeholder, currently
-///         not enabled)
-///     dyDesc: Tensor descriptor for data delta tensor dy (input)
-///     dy: Data delta tensor dy (input)
-///     dxDesc: Tensor descriptor for data delta tensor dx (input)
-///     dx: Data delta tensor dx (Output)
-///     reserveSpace: Pointer to memory allocated for executing backward dropout,
-///         expecting reserveSpace unchanged after previous call of miopenDropoutForward (input)
-///     reserveSpaceSizeInBytes: Number of bytes of reservespace required for executing backward
-///         dropout (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, dropoutDesc, noise_shape, dyDesc, dy, dxDesc, dx, reserveSpace, reserveSpaceSizeInBytes))]
+/// `miopenDropoutBackward` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenDropoutBackward: rt::call::Function = rt::call::Function::new(
+    c"miopenDropoutBackward",
+    "miopenDropoutBackward",
+    &["handle", "dropoutDesc", "noise_shape", "dyDesc", "dy", "dxDesc", "dx", "reserveSpace", "reserveSpaceSizeInBytes"],
+    rt::fastcall_entry!(C_miopenDropoutBackward),
+    c"miopenDropoutBackward(handle, dropoutDesc, noise_shape, dyDesc, dy, dxDesc, dx, reserveSpace, reserveSpaceSizeInBytes)\n--\n\nExecute backward dropout operation\n\nInterface for executing the backward pass on a Dropout.\n\nArgs:\n    handle: MIOpen handle (input)\n    dropoutDesc: Dropout layer descriptor (input)\n    noise_shape: Tensor descriptor for noise shape (input placeholder, currently\n        not enabled)\n    dyDesc: Tensor descriptor for data delta tensor dy (input)\n    dy: Data delta tensor dy (input)\n    dxDesc: Tensor descriptor for data delta tensor dx (input)\n    dx: Data delta tensor dx (Output)\n    reserveSpace: Pointer to memory allocated for executing backward dropout,\n        expecting reserveSpace unchanged after previous call of miopenDropoutForward (input)\n    reserveSpaceSizeInBytes: Number of bytes of reservespace required for executing backward\n        dropout (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenDropoutBackward`, converted in order.
+unsafe fn C_miopenDropoutBackward(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8] =
+        unsafe { F_miopenDropoutBackward.args::<9>(py, args, nargs, kwnames)? };
+    Ok(miopenDropoutBackward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dropoutDesc")?, rt::call::extract(x2, "noise_shape")?, rt::call::extract(x3, "dyDesc")?, rt::call::extract(x4, "dy")?, rt::call::extract(x5, "dxDesc")?, rt::call::extract(x6, "dx")?, rt::call::extract(x7, "reserveSpace")?, rt::call::extract(x8, "reserveSpaceSizeInBytes")?)?.into_ptr())
+}
+
 fn miopenDropoutBackward(py: Python<'_>, handle: rt::PtrArg, dropoutDesc: rt::PtrArg, noise_shape: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, dxDesc: rt::PtrArg, dx: rt::PtrArgMut, reserveSpace: rt::PtrArgMut, reserveSpaceSizeInBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDropoutBackward");
     let a_handle = handle.addr();
@@ -7621,14 +8020,30 @@ fn miopenDropoutBackward(py: Python<'_>, handle: rt::PtrArg, dropoutDesc: rt::Pt
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dropoutDesc, a_noise_shape, a_dyDesc, a_dy, a_dxDesc, a_dx, a_reserveSpace, a_reserveSpaceSizeInBytes) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Creates the ReduceTensor descriptor object
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     reduceTensorDesc: miopenReduceTensorDescriptor
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `miopenCreateReduceTensorDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenCreateReduceTensorDescriptor: rt::call::Function = rt::call::Function::new(
+    c"miopenCreateReduceTensorDescriptor",
+    "miopenCreateReduceTensorDescriptor",
+    &[],
+    rt::fastcall_entry!(C_miopenCreateReduceTensorDescriptor),
+    c"miopenCreateReduceTensorDescriptor()\n--\n\nCreates the ReduceTensor descriptor object\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    reduceTensorDesc: miopenReduceTensorDescriptor\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenCreateReduceTensorDescriptor`, converted in order.
+unsafe fn C_miopenCreateReduceTensorDescriptor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_miopenCreateReduceTensorDescriptor.args::<0>(py, args, nargs, kwnames)? };
+    Ok(miopenCreateReduceTensorDescriptor(py)?.into_ptr())
+}
+
 fn miopenCreateReduceTensorDescriptor(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreateReduceTensorDescriptor");
     let mut o_reduceTensorDesc: usize = Default::default();
@@ -7642,16 +8057,30 @@ fn miopenCreateReduceTensorDescriptor(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_reduceTensorDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 52, o_reduceTensorDesc, None)?])
 }
-/// Destroy the ReduceTensor descriptor object
-///
-/// Args:
-///     reduceTensorDesc: ReduceTensor descriptor type (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (reduceTensorDesc))]
+/// `miopenDestroyReduceTensorDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenDestroyReduceTensorDescriptor: rt::call::Function = rt::call::Function::new(
+    c"miopenDestroyReduceTensorDescriptor",
+    "miopenDestroyReduceTensorDescriptor",
+    &["reduceTensorDesc"],
+    rt::fastcall_entry!(C_miopenDestroyReduceTensorDescriptor),
+    c"miopenDestroyReduceTensorDescriptor(reduceTensorDesc)\n--\n\nDestroy the ReduceTensor descriptor object\n\nArgs:\n    reduceTensorDesc: ReduceTensor descriptor type (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenDestroyReduceTensorDescriptor`, converted in order.
+unsafe fn C_miopenDestroyReduceTensorDescriptor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_miopenDestroyReduceTensorDescriptor.args::<1>(py, args, nargs, kwnames)? };
+    Ok(miopenDestroyReduceTensorDescriptor(py, rt::call::extract(x0, "reduceTensorDesc")?)?.into_ptr())
+}
+
 fn miopenDestroyReduceTensorDescriptor(py: Python<'_>, reduceTensorDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDestroyReduceTensorDescriptor");
     let a_reduceTensorDesc = reduceTensorDesc.addr();
@@ -7664,23 +8093,30 @@ fn miopenDestroyReduceTensorDescriptor(py: Python<'_>, reduceTensorDesc: rt::Ptr
     let __r = py.allow_threads(move || unsafe { __f(a_reduceTensorDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Initialize a ReduceTensor descriptor object
-///
-/// Args:
-///     reduceTensorDesc: Pointer to the ReduceTensor descriptor object (output)
-///     reduceTensorOp: Enumerant specifying the operation used by ReduceTensor (input)
-///     reduceTensorCompType: Enumerant specifying the data type used with ReduceTensor
-///         operation (input)
-///     reduceTensorNanOpt: Enumerant specifying the Nan number propagation mode (input)
-///     reduceTensorIndices: Enumerant specifying the indices modes used by ReduceTensor
-///         (input)
-///     reduceTensorIndicesType: Enumerant specifying the data type of the indices (input)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (reduceTensorDesc, reduceTensorOp, reduceTensorCompType, reduceTensorNanOpt, reduceTensorIndices, reduceTensorIndicesType))]
+/// `miopenSetReduceTensorDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenSetReduceTensorDescriptor: rt::call::Function = rt::call::Function::new(
+    c"miopenSetReduceTensorDescriptor",
+    "miopenSetReduceTensorDescriptor",
+    &["reduceTensorDesc", "reduceTensorOp", "reduceTensorCompType", "reduceTensorNanOpt", "reduceTensorIndices", "reduceTensorIndicesType"],
+    rt::fastcall_entry!(C_miopenSetReduceTensorDescriptor),
+    c"miopenSetReduceTensorDescriptor(reduceTensorDesc, reduceTensorOp, reduceTensorCompType, reduceTensorNanOpt, reduceTensorIndices, reduceTensorIndicesType)\n--\n\nInitialize a ReduceTensor descriptor object\n\nArgs:\n    reduceTensorDesc: Pointer to the ReduceTensor descriptor object (output)\n    reduceTensorOp: Enumerant specifying the operation used by ReduceTensor (input)\n    reduceTensorCompType: Enumerant specifying the data type used with ReduceTensor\n        operation (input)\n    reduceTensorNanOpt: Enumerant specifying the Nan number propagation mode (input)\n    reduceTensorIndices: Enumerant specifying the indices modes used by ReduceTensor\n        (input)\n    reduceTensorIndicesType: Enumerant specifying the data type of the indices (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenSetReduceTensorDescriptor`, converted in order.
+unsafe fn C_miopenSetReduceTensorDescriptor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5] =
+        unsafe { F_miopenSetReduceTensorDescriptor.args::<6>(py, args, nargs, kwnames)? };
+    Ok(miopenSetReduceTensorDescriptor(py, rt::call::extract(x0, "reduceTensorDesc")?, &x1, &x2, &x3, &x4, &x5)?.into_ptr())
+}
+
 fn miopenSetReduceTensorDescriptor(py: Python<'_>, reduceTensorDesc: rt::PtrArg, reduceTensorOp: &Bound<'_, PyAny>, reduceTensorCompType: &Bound<'_, PyAny>, reduceTensorNanOpt: &Bound<'_, PyAny>, reduceTensorIndices: &Bound<'_, PyAny>, reduceTensorIndicesType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetReduceTensorDescriptor");
     let a_reduceTensorDesc = reduceTensorDesc.addr();
@@ -7698,21 +8134,30 @@ fn miopenSetReduceTensorDescriptor(py: Python<'_>, reduceTensorDesc: rt::PtrArg,
     let __r = py.allow_threads(move || unsafe { __f(a_reduceTensorDesc, a_reduceTensorOp, a_reduceTensorCompType, a_reduceTensorNanOpt, a_reduceTensorIndices, a_reduceTensorIndicesType) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Query a ReduceTensor descriptor object
-///
-/// Args:
-///     reduceTensorDesc: Pointer to the ReduceTensor descriptor object (input)
-///
-/// Returns: a tuple of 6 item(s):
-///     miopenStatus_t: status
-///     reduceTensorOp: miopenReduceTensorOp_t
-///     reduceTensorCompType: miopenDataType_t
-///     reduceTensorNanOpt: miopenNanPropagation_t
-///     reduceTensorIndices: miopenReduceTensorIndices_t
-///     reduceTensorIndicesType: miopenIndicesType_t
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (reduceTensorDesc))]
+/// `miopenGetReduceTensorDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenGetReduceTensorDescriptor: rt::call::Function = rt::call::Function::new(
+    c"miopenGetReduceTensorDescriptor",
+    "miopenGetReduceTensorDescriptor",
+    &["reduceTensorDesc"],
+    rt::fastcall_entry!(C_miopenGetReduceTensorDescriptor),
+    c"miopenGetReduceTensorDescriptor(reduceTensorDesc)\n--\n\nQuery a ReduceTensor descriptor object\n\nArgs:\n    reduceTensorDesc: Pointer to the ReduceTensor descriptor object (input)\n\nReturns: a tuple of 6 item(s):\n    miopenStatus_t: status\n    reduceTensorOp: miopenReduceTensorOp_t\n    reduceTensorCompType: miopenDataType_t\n    reduceTensorNanOpt: miopenNanPropagation_t\n    reduceTensorIndices: miopenReduceTensorIndices_t\n    reduceTensorIndicesType: miopenIndicesType_t\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenGetReduceTensorDescriptor`, converted in order.
+unsafe fn C_miopenGetReduceTensorDescriptor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_miopenGetReduceTensorDescriptor.args::<1>(py, args, nargs, kwnames)? };
+    Ok(miopenGetReduceTensorDescriptor(py, rt::call::extract(x0, "reduceTensorDesc")?)?.into_ptr())
+}
+
 fn miopenGetReduceTensorDescriptor(py: Python<'_>, reduceTensorDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetReduceTensorDescriptor");
     let a_reduceTensorDesc = reduceTensorDesc.addr();
@@ -7735,20 +8180,30 @@ fn miopenGetReduceTensorDescriptor(py: Python<'_>, reduceTensorDesc: rt::PtrArg)
     let __r = py.allow_threads(move || unsafe { __f(a_reduceTensorDesc, a_reduceTensorOp, a_reduceTensorCompType, a_reduceTensorNanOpt, a_reduceTensorIndices, a_reduceTensorIndicesType) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.enum_member(py, 14, o_reduceTensorOp as i64)?, TYPES.enum_member(py, 1, o_reduceTensorCompType as i64)?, TYPES.enum_member(py, 15, o_reduceTensorNanOpt as i64)?, TYPES.enum_member(py, 16, o_reduceTensorIndices as i64)?, TYPES.enum_member(py, 17, o_reduceTensorIndicesType as i64)?])
 }
-/// Helper function to query the minimum index space size required by the ReduceTensor call
-///
-/// Args:
-///     handle: MIOpen Handle (input)
-///     reduceTensorDesc: Pointer to the ReduceTensor descriptor object (input)
-///     aDesc: Pointer to the input tensor descriptor (input)
-///     cDesc: Pointer to the output tensor descriptor (input)
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     sizeInBytes: int
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, reduceTensorDesc, aDesc, cDesc))]
+/// `miopenGetReductionIndicesSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenGetReductionIndicesSize: rt::call::Function = rt::call::Function::new(
+    c"miopenGetReductionIndicesSize",
+    "miopenGetReductionIndicesSize",
+    &["handle", "reduceTensorDesc", "aDesc", "cDesc"],
+    rt::fastcall_entry!(C_miopenGetReductionIndicesSize),
+    c"miopenGetReductionIndicesSize(handle, reduceTensorDesc, aDesc, cDesc)\n--\n\nHelper function to query the minimum index space size required by the ReduceTensor call\n\nArgs:\n    handle: MIOpen Handle (input)\n    reduceTensorDesc: Pointer to the ReduceTensor descriptor object (input)\n    aDesc: Pointer to the input tensor descriptor (input)\n    cDesc: Pointer to the output tensor descriptor (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    sizeInBytes: int\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenGetReductionIndicesSize`, converted in order.
+unsafe fn C_miopenGetReductionIndicesSize(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_miopenGetReductionIndicesSize.args::<4>(py, args, nargs, kwnames)? };
+    Ok(miopenGetReductionIndicesSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "reduceTensorDesc")?, rt::call::extract(x2, "aDesc")?, rt::call::extract(x3, "cDesc")?)?.into_ptr())
+}
+
 fn miopenGetReductionIndicesSize(py: Python<'_>, handle: rt::PtrArg, reduceTensorDesc: rt::PtrArg, aDesc: rt::PtrArg, cDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetReductionIndicesSize");
     let a_handle = handle.addr();
@@ -7766,20 +8221,30 @@ fn miopenGetReductionIndicesSize(py: Python<'_>, handle: rt::PtrArg, reduceTenso
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_reduceTensorDesc, a_aDesc, a_cDesc, a_sizeInBytes) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_sizeInBytes)?])
 }
-/// Helper function to query the minimum workspace size required by the ReduceTensor call
-///
-/// Args:
-///     handle: MIOpen Handle (input)
-///     reduceTensorDesc: Pointer to the ReduceTensor descriptor object (input)
-///     aDesc: Pointer to the input tensor descriptor (input)
-///     cDesc: Pointer to the output tensor descriptor (input)
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     sizeInBytes: int
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, reduceTensorDesc, aDesc, cDesc))]
+/// `miopenGetReductionWorkspaceSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenGetReductionWorkspaceSize: rt::call::Function = rt::call::Function::new(
+    c"miopenGetReductionWorkspaceSize",
+    "miopenGetReductionWorkspaceSize",
+    &["handle", "reduceTensorDesc", "aDesc", "cDesc"],
+    rt::fastcall_entry!(C_miopenGetReductionWorkspaceSize),
+    c"miopenGetReductionWorkspaceSize(handle, reduceTensorDesc, aDesc, cDesc)\n--\n\nHelper function to query the minimum workspace size required by the ReduceTensor call\n\nArgs:\n    handle: MIOpen Handle (input)\n    reduceTensorDesc: Pointer to the ReduceTensor descriptor object (input)\n    aDesc: Pointer to the input tensor descriptor (input)\n    cDesc: Pointer to the output tensor descriptor (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    sizeInBytes: int\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenGetReductionWorkspaceSize`, converted in order.
+unsafe fn C_miopenGetReductionWorkspaceSize(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_miopenGetReductionWorkspaceSize.args::<4>(py, args, nargs, kwnames)? };
+    Ok(miopenGetReductionWorkspaceSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "reduceTensorDesc")?, rt::call::extract(x2, "aDesc")?, rt::call::extract(x3, "cDesc")?)?.into_ptr())
+}
+
 fn miopenGetReductionWorkspaceSize(py: Python<'_>, handle: rt::PtrArg, reduceTensorDesc: rt::PtrArg, aDesc: rt::PtrArg, cDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetReductionWorkspaceSize");
     let a_handle = handle.addr();
@@ -7797,34 +8262,30 @@ fn miopenGetReductionWorkspaceSize(py: Python<'_>, handle: rt::PtrArg, reduceTen
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_reduceTensorDesc, a_aDesc, a_cDesc, a_sizeInBytes) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_sizeInBytes)?])
 }
-/// TensorReduce function doing reduction on tensor A by implementing C = alpha * reduceOp(A)
-/// + beta * C
-///
-/// The length of each dimension of output tensor C must match the length of the corresponding
-/// dimension of
-/// input tensor A or must be equal to 1. The dimensions with length equal to 1 indicate the
-/// dimensions
-/// of A to be reduced.
-///
-/// Args:
-///     handle: MIOpen Handle (input)
-///     reduceTensorDesc: Pointer to the ReduceTensor descriptor object (input)
-///     indices: Address of the allocated indices data space (output)
-///     indicesSizeInBytes: Size in bytes of the allocated indices data space (input)
-///     workspace: Address of the allocated workspace data (input)
-///     workspaceSizeInBytes: Size in bytes of the allocated workspace data (input)
-///     alpha: Pointer to scale factor for data in input tensor A (input)
-///     aDesc: Pointer to the tensor descriptor for input tensor A (input)
-///     A: Pointer to the data of input tensor A (input)
-///     beta: Pointer to scale factor for data in output tensor C (input)
-///     cDesc: Pointer to the tensor descriptor for output tensor C (input)
-///     C: Pointer to the data of output tensor C (output)
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, reduceTensorDesc, indices, indicesSizeInBytes, workspace, workspaceSizeInBytes, alpha, aDesc, A, beta, cDesc, C))]
+/// `miopenReduceTensor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenReduceTensor: rt::call::Function = rt::call::Function::new(
+    c"miopenReduceTensor",
+    "miopenReduceTensor",
+    &["handle", "reduceTensorDesc", "indices", "indicesSizeInBytes", "workspace", "workspaceSizeInBytes", "alpha", "aDesc", "A", "beta", "cDesc", "C"],
+    rt::fastcall_entry!(C_miopenReduceTensor),
+    c"miopenReduceTensor(handle, reduceTensorDesc, indices, indicesSizeInBytes, workspace, workspaceSizeInBytes, alpha, aDesc, A, beta, cDesc, C)\n--\n\nTensorReduce function doing reduction on tensor A by implementing C = alpha * reduceOp(A)\n+ beta * C\n\nThe length of each dimension of output tensor C must match the length of the corresponding\ndimension of\ninput tensor A or must be equal to 1. The dimensions with length equal to 1 indicate the\ndimensions\nof A to be reduced.\n\nArgs:\n    handle: MIOpen Handle (input)\n    reduceTensorDesc: Pointer to the ReduceTensor descriptor object (input)\n    indices: Address of the allocated indices data space (output)\n    indicesSizeInBytes: Size in bytes of the allocated indices data space (input)\n    workspace: Address of the allocated workspace data (input)\n    workspaceSizeInBytes: Size in bytes of the allocated workspace data (input)\n    alpha: Pointer to scale factor for data in input tensor A (input)\n    aDesc: Pointer to the tensor descriptor for input tensor A (input)\n    A: Pointer to the data of input tensor A (input)\n    beta: Pointer to scale factor for data in output tensor C (input)\n    cDesc: Pointer to the tensor descriptor for output tensor C (input)\n    C: Pointer to the data of output tensor C (output)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenReduceTensor`, converted in order.
+unsafe fn C_miopenReduceTensor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11] =
+        unsafe { F_miopenReduceTensor.args::<12>(py, args, nargs, kwnames)? };
+    Ok(miopenReduceTensor(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "reduceTensorDesc")?, rt::call::extract(x2, "indices")?, rt::call::extract(x3, "indicesSizeInBytes")?, rt::call::extract(x4, "workspace")?, rt::call::extract(x5, "workspaceSizeInBytes")?, rt::call::extract(x6, "alpha")?, rt::call::extract(x7, "aDesc")?, rt::call::extract(x8, "A")?, rt::call::extract(x9, "beta")?, rt::call::extract(x10, "cDesc")?, rt::call::extract(x11, "C")?)?.into_ptr())
+}
+
 fn miopenReduceTensor(py: Python<'_>, handle: rt::PtrArg, reduceTensorDesc: rt::PtrArg, indices: rt::PtrArgMut, indicesSizeInBytes: rt::CInt<u64>, workspace: rt::PtrArgMut, workspaceSizeInBytes: rt::CInt<u64>, alpha: rt::PtrArg, aDesc: rt::PtrArg, A: rt::PtrArg, beta: rt::PtrArg, cDesc: rt::PtrArg, C: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenReduceTensor");
     let a_handle = handle.addr();
@@ -7848,18 +8309,30 @@ fn miopenReduceTensor(py: Python<'_>, handle: rt::PtrArg, reduceTensorDesc: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_reduceTensorDesc, a_indices, a_indicesSizeInBytes, a_workspace, a_workspaceSizeInBytes, a_alpha, a_aDesc, a_A, a_beta, a_cDesc, a_C) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Initializes a problem object describing a convolution operation.
-///
-/// Args:
-///     operatorDesc: Descriptor of the operator to be used
-///     direction: Direction of the operation
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     problem: miopenProblem
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (operatorDesc, direction))]
+/// `miopenCreateConvProblem` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenCreateConvProblem: rt::call::Function = rt::call::Function::new(
+    c"miopenCreateConvProblem",
+    "miopenCreateConvProblem",
+    &["operatorDesc", "direction"],
+    rt::fastcall_entry!(C_miopenCreateConvProblem),
+    c"miopenCreateConvProblem(operatorDesc, direction)\n--\n\nInitializes a problem object describing a convolution operation.\n\nArgs:\n    operatorDesc: Descriptor of the operator to be used\n    direction: Direction of the operation\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    problem: miopenProblem\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenCreateConvProblem`, converted in order.
+unsafe fn C_miopenCreateConvProblem(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_miopenCreateConvProblem.args::<2>(py, args, nargs, kwnames)? };
+    Ok(miopenCreateConvProblem(py, rt::call::extract(x0, "operatorDesc")?, &x1)?.into_ptr())
+}
+
 fn miopenCreateConvProblem(py: Python<'_>, operatorDesc: rt::PtrArg, direction: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreateConvProblem");
     let mut o_problem: usize = Default::default();
@@ -7875,15 +8348,30 @@ fn miopenCreateConvProblem(py: Python<'_>, operatorDesc: rt::PtrArg, direction: 
     let __r = py.allow_threads(move || unsafe { __f(a_problem, a_operatorDesc, a_direction) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 61, o_problem, None)?])
 }
-/// Args:
-///     operatorDesc
-///     direction
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     problem: miopenProblem
-#[pyfunction]
-#[pyo3(signature = (operatorDesc, direction))]
+/// `miopenCreateMhaProblem` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenCreateMhaProblem: rt::call::Function = rt::call::Function::new(
+    c"miopenCreateMhaProblem",
+    "miopenCreateMhaProblem",
+    &["operatorDesc", "direction"],
+    rt::fastcall_entry!(C_miopenCreateMhaProblem),
+    c"miopenCreateMhaProblem(operatorDesc, direction)\n--\n\nArgs:\n    operatorDesc\n    direction\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    problem: miopenProblem",
+);
+
+/// The arguments of a call of `miopenCreateMhaProblem`, converted in order.
+unsafe fn C_miopenCreateMhaProblem(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_miopenCreateMhaProblem.args::<2>(py, args, nargs, kwnames)? };
+    Ok(miopenCreateMhaProblem(py, rt::call::extract(x0, "operatorDesc")?, &x1)?.into_ptr())
+}
+
 fn miopenCreateMhaProblem(py: Python<'_>, operatorDesc: rt::PtrArg, direction: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreateMhaProblem");
     let mut o_problem: usize = Default::default();
@@ -7899,14 +8387,30 @@ fn miopenCreateMhaProblem(py: Python<'_>, operatorDesc: rt::PtrArg, direction: &
     let __r = py.allow_threads(move || unsafe { __f(a_problem, a_operatorDesc, a_direction) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 61, o_problem, None)?])
 }
-/// Creates the mha descriptor object
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     mhaDesc: miopenMhaDescriptor
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `miopenCreateMhaDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenCreateMhaDescriptor: rt::call::Function = rt::call::Function::new(
+    c"miopenCreateMhaDescriptor",
+    "miopenCreateMhaDescriptor",
+    &[],
+    rt::fastcall_entry!(C_miopenCreateMhaDescriptor),
+    c"miopenCreateMhaDescriptor()\n--\n\nCreates the mha descriptor object\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    mhaDesc: miopenMhaDescriptor\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenCreateMhaDescriptor`, converted in order.
+unsafe fn C_miopenCreateMhaDescriptor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_miopenCreateMhaDescriptor.args::<0>(py, args, nargs, kwnames)? };
+    Ok(miopenCreateMhaDescriptor(py)?.into_ptr())
+}
+
 fn miopenCreateMhaDescriptor(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreateMhaDescriptor");
     let mut o_mhaDesc: usize = Default::default();
@@ -7920,19 +8424,30 @@ fn miopenCreateMhaDescriptor(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_mhaDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 53, o_mhaDesc, None)?])
 }
-/// Sets the Mha descriptor details
-///
-/// Sets all of the descriptor details for the Mha
-///
-/// Args:
-///     mhaDesc: Pointer to a Mha descriptor
-///     scale: Scale
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (mhaDesc, scale))]
+/// `miopenSetMhaDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenSetMhaDescriptor: rt::call::Function = rt::call::Function::new(
+    c"miopenSetMhaDescriptor",
+    "miopenSetMhaDescriptor",
+    &["mhaDesc", "scale"],
+    rt::fastcall_entry!(C_miopenSetMhaDescriptor),
+    c"miopenSetMhaDescriptor(mhaDesc, scale)\n--\n\nSets the Mha descriptor details\n\nSets all of the descriptor details for the Mha\n\nArgs:\n    mhaDesc: Pointer to a Mha descriptor\n    scale: Scale\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenSetMhaDescriptor`, converted in order.
+unsafe fn C_miopenSetMhaDescriptor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_miopenSetMhaDescriptor.args::<2>(py, args, nargs, kwnames)? };
+    Ok(miopenSetMhaDescriptor(py, rt::call::extract(x0, "mhaDesc")?, rt::call::extract(x1, "scale")?)?.into_ptr())
+}
+
 fn miopenSetMhaDescriptor(py: Python<'_>, mhaDesc: rt::PtrArg, scale: f32) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetMhaDescriptor");
     let a_mhaDesc = mhaDesc.addr();
@@ -7946,19 +8461,30 @@ fn miopenSetMhaDescriptor(py: Python<'_>, mhaDesc: rt::PtrArg, scale: f32) -> Py
     let __r = py.allow_threads(move || unsafe { __f(a_mhaDesc, a_scale) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Gets the Mha descriptor details
-///
-/// Retrieves all of the descriptor details for the Mha.
-///
-/// Args:
-///     mhaDesc: Pointer to a Mha descriptor
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     scale: float
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (mhaDesc))]
+/// `miopenGetMhaDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenGetMhaDescriptor: rt::call::Function = rt::call::Function::new(
+    c"miopenGetMhaDescriptor",
+    "miopenGetMhaDescriptor",
+    &["mhaDesc"],
+    rt::fastcall_entry!(C_miopenGetMhaDescriptor),
+    c"miopenGetMhaDescriptor(mhaDesc)\n--\n\nGets the Mha descriptor details\n\nRetrieves all of the descriptor details for the Mha.\n\nArgs:\n    mhaDesc: Pointer to a Mha descriptor\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    scale: float\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenGetMhaDescriptor`, converted in order.
+unsafe fn C_miopenGetMhaDescriptor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_miopenGetMhaDescriptor.args::<1>(py, args, nargs, kwnames)? };
+    Ok(miopenGetMhaDescriptor(py, rt::call::extract(x0, "mhaDesc")?)?.into_ptr())
+}
+
 fn miopenGetMhaDescriptor(py: Python<'_>, mhaDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetMhaDescriptor");
     let a_mhaDesc = mhaDesc.addr();
@@ -7973,14 +8499,30 @@ fn miopenGetMhaDescriptor(py: Python<'_>, mhaDesc: rt::PtrArg) -> PyResult<PyObj
     let __r = py.allow_threads(move || unsafe { __f(a_mhaDesc, a_scale) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_scale)?])
 }
-/// Creates the Softmax descriptor object
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     softmaxDesc: miopenSoftmaxDescriptor
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `miopenCreateSoftmaxDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenCreateSoftmaxDescriptor: rt::call::Function = rt::call::Function::new(
+    c"miopenCreateSoftmaxDescriptor",
+    "miopenCreateSoftmaxDescriptor",
+    &[],
+    rt::fastcall_entry!(C_miopenCreateSoftmaxDescriptor),
+    c"miopenCreateSoftmaxDescriptor()\n--\n\nCreates the Softmax descriptor object\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    softmaxDesc: miopenSoftmaxDescriptor\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenCreateSoftmaxDescriptor`, converted in order.
+unsafe fn C_miopenCreateSoftmaxDescriptor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_miopenCreateSoftmaxDescriptor.args::<0>(py, args, nargs, kwnames)? };
+    Ok(miopenCreateSoftmaxDescriptor(py)?.into_ptr())
+}
+
 fn miopenCreateSoftmaxDescriptor(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreateSoftmaxDescriptor");
     let mut o_softmaxDesc: usize = Default::default();
@@ -7994,22 +8536,30 @@ fn miopenCreateSoftmaxDescriptor(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_softmaxDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 54, o_softmaxDesc, None)?])
 }
-/// Sets the softmax descriptor details
-///
-/// Sets all of the descriptor details for the softmax layer
-///
-/// Args:
-///     softmaxDesc: Pointer to a softmax layer descriptor
-///     alpha: Softmax alpha parameter
-///     beta: Softmax beta parameter
-///     algorithm: Softmax algorithm
-///     mode: Softmax mode
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (softmaxDesc, alpha, beta, algorithm, mode))]
+/// `miopenSetSoftmaxDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenSetSoftmaxDescriptor: rt::call::Function = rt::call::Function::new(
+    c"miopenSetSoftmaxDescriptor",
+    "miopenSetSoftmaxDescriptor",
+    &["softmaxDesc", "alpha", "beta", "algorithm", "mode"],
+    rt::fastcall_entry!(C_miopenSetSoftmaxDescriptor),
+    c"miopenSetSoftmaxDescriptor(softmaxDesc, alpha, beta, algorithm, mode)\n--\n\nSets the softmax descriptor details\n\nSets all of the descriptor details for the softmax layer\n\nArgs:\n    softmaxDesc: Pointer to a softmax layer descriptor\n    alpha: Softmax alpha parameter\n    beta: Softmax beta parameter\n    algorithm: Softmax algorithm\n    mode: Softmax mode\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenSetSoftmaxDescriptor`, converted in order.
+unsafe fn C_miopenSetSoftmaxDescriptor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4] =
+        unsafe { F_miopenSetSoftmaxDescriptor.args::<5>(py, args, nargs, kwnames)? };
+    Ok(miopenSetSoftmaxDescriptor(py, rt::call::extract(x0, "softmaxDesc")?, rt::call::extract(x1, "alpha")?, rt::call::extract(x2, "beta")?, &x3, &x4)?.into_ptr())
+}
+
 fn miopenSetSoftmaxDescriptor(py: Python<'_>, softmaxDesc: rt::PtrArg, alpha: f32, beta: f32, algorithm: &Bound<'_, PyAny>, mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetSoftmaxDescriptor");
     let a_softmaxDesc = softmaxDesc.addr();
@@ -8026,22 +8576,30 @@ fn miopenSetSoftmaxDescriptor(py: Python<'_>, softmaxDesc: rt::PtrArg, alpha: f3
     let __r = py.allow_threads(move || unsafe { __f(a_softmaxDesc, a_alpha, a_beta, a_algorithm, a_mode) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Gets the softmax layer descriptor details
-///
-/// Retrieves all of the descriptor details for the softmax layer.
-///
-/// Args:
-///     softmaxDesc: Pointer to a softmax layer descriptor (input)
-///
-/// Returns: a tuple of 5 item(s):
-///     miopenStatus_t: status
-///     alpha: float
-///     beta: float
-///     algorithm: miopenSoftmaxAlgorithm_t
-///     mode: miopenSoftmaxMode_t
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (softmaxDesc))]
+/// `miopenGetSoftmaxDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenGetSoftmaxDescriptor: rt::call::Function = rt::call::Function::new(
+    c"miopenGetSoftmaxDescriptor",
+    "miopenGetSoftmaxDescriptor",
+    &["softmaxDesc"],
+    rt::fastcall_entry!(C_miopenGetSoftmaxDescriptor),
+    c"miopenGetSoftmaxDescriptor(softmaxDesc)\n--\n\nGets the softmax layer descriptor details\n\nRetrieves all of the descriptor details for the softmax layer.\n\nArgs:\n    softmaxDesc: Pointer to a softmax layer descriptor (input)\n\nReturns: a tuple of 5 item(s):\n    miopenStatus_t: status\n    alpha: float\n    beta: float\n    algorithm: miopenSoftmaxAlgorithm_t\n    mode: miopenSoftmaxMode_t\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenGetSoftmaxDescriptor`, converted in order.
+unsafe fn C_miopenGetSoftmaxDescriptor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_miopenGetSoftmaxDescriptor.args::<1>(py, args, nargs, kwnames)? };
+    Ok(miopenGetSoftmaxDescriptor(py, rt::call::extract(x0, "softmaxDesc")?)?.into_ptr())
+}
+
 fn miopenGetSoftmaxDescriptor(py: Python<'_>, softmaxDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetSoftmaxDescriptor");
     let a_softmaxDesc = softmaxDesc.addr();
@@ -8062,16 +8620,30 @@ fn miopenGetSoftmaxDescriptor(py: Python<'_>, softmaxDesc: rt::PtrArg) -> PyResu
     let __r = py.allow_threads(move || unsafe { __f(a_softmaxDesc, a_alpha, a_beta, a_algorithm, a_mode) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_alpha)?, rt::obj(py, o_beta)?, TYPES.enum_member(py, 12, o_algorithm as i64)?, TYPES.enum_member(py, 13, o_mode as i64)?])
 }
-/// Destroys a problem object.
-///
-/// Args:
-///     problem: Problem to destroy
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (problem))]
+/// `miopenDestroyProblem` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenDestroyProblem: rt::call::Function = rt::call::Function::new(
+    c"miopenDestroyProblem",
+    "miopenDestroyProblem",
+    &["problem"],
+    rt::fastcall_entry!(C_miopenDestroyProblem),
+    c"miopenDestroyProblem(problem)\n--\n\nDestroys a problem object.\n\nArgs:\n    problem: Problem to destroy\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenDestroyProblem`, converted in order.
+unsafe fn C_miopenDestroyProblem(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_miopenDestroyProblem.args::<1>(py, args, nargs, kwnames)? };
+    Ok(miopenDestroyProblem(py, rt::call::extract(x0, "problem")?)?.into_ptr())
+}
+
 fn miopenDestroyProblem(py: Python<'_>, problem: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDestroyProblem");
     let a_problem = problem.addr();
@@ -8084,18 +8656,30 @@ fn miopenDestroyProblem(py: Python<'_>, problem: rt::PtrArg) -> PyResult<PyObjec
     let __r = py.allow_threads(move || unsafe { __f(a_problem) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Sets a tensor descriptor for the specified argument.
-///
-/// Args:
-///     problem: Problem to update
-///     id: Id of the argument for the descriptor
-///     descriptor: Tensor descriptor to set
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (problem, id, descriptor))]
+/// `miopenSetProblemTensorDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenSetProblemTensorDescriptor: rt::call::Function = rt::call::Function::new(
+    c"miopenSetProblemTensorDescriptor",
+    "miopenSetProblemTensorDescriptor",
+    &["problem", "id", "descriptor"],
+    rt::fastcall_entry!(C_miopenSetProblemTensorDescriptor),
+    c"miopenSetProblemTensorDescriptor(problem, id, descriptor)\n--\n\nSets a tensor descriptor for the specified argument.\n\nArgs:\n    problem: Problem to update\n    id: Id of the argument for the descriptor\n    descriptor: Tensor descriptor to set\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenSetProblemTensorDescriptor`, converted in order.
+unsafe fn C_miopenSetProblemTensorDescriptor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_miopenSetProblemTensorDescriptor.args::<3>(py, args, nargs, kwnames)? };
+    Ok(miopenSetProblemTensorDescriptor(py, rt::call::extract(x0, "problem")?, &x1, rt::call::extract(x2, "descriptor")?)?.into_ptr())
+}
+
 fn miopenSetProblemTensorDescriptor(py: Python<'_>, problem: rt::PtrArg, id: &Bound<'_, PyAny>, descriptor: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetProblemTensorDescriptor");
     let a_problem = problem.addr();
@@ -8110,14 +8694,30 @@ fn miopenSetProblemTensorDescriptor(py: Python<'_>, problem: rt::PtrArg, id: &Bo
     let __r = py.allow_threads(move || unsafe { __f(a_problem, a_id, a_descriptor) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Initializes miopenFindOptions object.
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     options: miopenFindOptions
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `miopenCreateFindOptions` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenCreateFindOptions: rt::call::Function = rt::call::Function::new(
+    c"miopenCreateFindOptions",
+    "miopenCreateFindOptions",
+    &[],
+    rt::fastcall_entry!(C_miopenCreateFindOptions),
+    c"miopenCreateFindOptions()\n--\n\nInitializes miopenFindOptions object.\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    options: miopenFindOptions\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenCreateFindOptions`, converted in order.
+unsafe fn C_miopenCreateFindOptions(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_miopenCreateFindOptions.args::<0>(py, args, nargs, kwnames)? };
+    Ok(miopenCreateFindOptions(py)?.into_ptr())
+}
+
 fn miopenCreateFindOptions(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreateFindOptions");
     let mut o_options: usize = Default::default();
@@ -8131,16 +8731,30 @@ fn miopenCreateFindOptions(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_options) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 62, o_options, None)?])
 }
-/// Destroys miopenFindOptions object.
-///
-/// Args:
-///     options: Options object to destroy
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (options))]
+/// `miopenDestroyFindOptions` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenDestroyFindOptions: rt::call::Function = rt::call::Function::new(
+    c"miopenDestroyFindOptions",
+    "miopenDestroyFindOptions",
+    &["options"],
+    rt::fastcall_entry!(C_miopenDestroyFindOptions),
+    c"miopenDestroyFindOptions(options)\n--\n\nDestroys miopenFindOptions object.\n\nArgs:\n    options: Options object to destroy\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenDestroyFindOptions`, converted in order.
+unsafe fn C_miopenDestroyFindOptions(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_miopenDestroyFindOptions.args::<1>(py, args, nargs, kwnames)? };
+    Ok(miopenDestroyFindOptions(py, rt::call::extract(x0, "options")?)?.into_ptr())
+}
+
 fn miopenDestroyFindOptions(py: Python<'_>, options: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDestroyFindOptions");
     let a_options = options.addr();
@@ -8153,17 +8767,30 @@ fn miopenDestroyFindOptions(py: Python<'_>, options: rt::PtrArg) -> PyResult<PyO
     let __r = py.allow_threads(move || unsafe { __f(a_options) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Sets the tuning find option. Default value is zero.
-///
-/// Args:
-///     options: Options object to update
-///     value: Value of zero means no tuning, value of one means tuning enabled
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (options, value))]
+/// `miopenSetFindOptionTuning` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenSetFindOptionTuning: rt::call::Function = rt::call::Function::new(
+    c"miopenSetFindOptionTuning",
+    "miopenSetFindOptionTuning",
+    &["options", "value"],
+    rt::fastcall_entry!(C_miopenSetFindOptionTuning),
+    c"miopenSetFindOptionTuning(options, value)\n--\n\nSets the tuning find option. Default value is zero.\n\nArgs:\n    options: Options object to update\n    value: Value of zero means no tuning, value of one means tuning enabled\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenSetFindOptionTuning`, converted in order.
+unsafe fn C_miopenSetFindOptionTuning(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_miopenSetFindOptionTuning.args::<2>(py, args, nargs, kwnames)? };
+    Ok(miopenSetFindOptionTuning(py, rt::call::extract(x0, "options")?, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn miopenSetFindOptionTuning(py: Python<'_>, options: rt::PtrArg, value: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetFindOptionTuning");
     let a_options = options.addr();
@@ -8177,17 +8804,30 @@ fn miopenSetFindOptionTuning(py: Python<'_>, options: rt::PtrArg, value: rt::CIn
     let __r = py.allow_threads(move || unsafe { __f(a_options, a_value) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Sets the results order find option. Default value is miopenFindResultsOrderByTime.
-///
-/// Args:
-///     options: Options object to update
-///     value: Specifies what order should find results have
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (options, value))]
+/// `miopenSetFindOptionResultsOrder` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenSetFindOptionResultsOrder: rt::call::Function = rt::call::Function::new(
+    c"miopenSetFindOptionResultsOrder",
+    "miopenSetFindOptionResultsOrder",
+    &["options", "value"],
+    rt::fastcall_entry!(C_miopenSetFindOptionResultsOrder),
+    c"miopenSetFindOptionResultsOrder(options, value)\n--\n\nSets the results order find option. Default value is miopenFindResultsOrderByTime.\n\nArgs:\n    options: Options object to update\n    value: Specifies what order should find results have\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenSetFindOptionResultsOrder`, converted in order.
+unsafe fn C_miopenSetFindOptionResultsOrder(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_miopenSetFindOptionResultsOrder.args::<2>(py, args, nargs, kwnames)? };
+    Ok(miopenSetFindOptionResultsOrder(py, rt::call::extract(x0, "options")?, &x1)?.into_ptr())
+}
+
 fn miopenSetFindOptionResultsOrder(py: Python<'_>, options: rt::PtrArg, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetFindOptionResultsOrder");
     let a_options = options.addr();
@@ -8201,18 +8841,30 @@ fn miopenSetFindOptionResultsOrder(py: Python<'_>, options: rt::PtrArg, value: &
     let __r = py.allow_threads(move || unsafe { __f(a_options, a_value) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Sets the workspace limit find option. Default value is maximum of size_t
-///
-/// Args:
-///     options: Options object to update
-///     value: Specifies the workspace limit for find call. All solvers exceeding the limit
-///         would be ignored.
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (options, value))]
+/// `miopenSetFindOptionWorkspaceLimit` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenSetFindOptionWorkspaceLimit: rt::call::Function = rt::call::Function::new(
+    c"miopenSetFindOptionWorkspaceLimit",
+    "miopenSetFindOptionWorkspaceLimit",
+    &["options", "value"],
+    rt::fastcall_entry!(C_miopenSetFindOptionWorkspaceLimit),
+    c"miopenSetFindOptionWorkspaceLimit(options, value)\n--\n\nSets the workspace limit find option. Default value is maximum of size_t\n\nArgs:\n    options: Options object to update\n    value: Specifies the workspace limit for find call. All solvers exceeding the limit\n        would be ignored.\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenSetFindOptionWorkspaceLimit`, converted in order.
+unsafe fn C_miopenSetFindOptionWorkspaceLimit(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_miopenSetFindOptionWorkspaceLimit.args::<2>(py, args, nargs, kwnames)? };
+    Ok(miopenSetFindOptionWorkspaceLimit(py, rt::call::extract(x0, "options")?, rt::call::extract(x1, "value")?)?.into_ptr())
+}
+
 fn miopenSetFindOptionWorkspaceLimit(py: Python<'_>, options: rt::PtrArg, value: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetFindOptionWorkspaceLimit");
     let a_options = options.addr();
@@ -8226,18 +8878,30 @@ fn miopenSetFindOptionWorkspaceLimit(py: Python<'_>, options: rt::PtrArg, value:
     let __r = py.allow_threads(move || unsafe { __f(a_options, a_value) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Attaches the preallocated workspace to find options. Allocated by the library by default.
-///
-/// Args:
-///     options: Options object to update
-///     buffer: Specifies the workspace for find call
-///     size: Specifies the size of the buffer passed
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (options, buffer, size))]
+/// `miopenSetFindOptionPreallocatedWorkspace` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenSetFindOptionPreallocatedWorkspace: rt::call::Function = rt::call::Function::new(
+    c"miopenSetFindOptionPreallocatedWorkspace",
+    "miopenSetFindOptionPreallocatedWorkspace",
+    &["options", "buffer", "size"],
+    rt::fastcall_entry!(C_miopenSetFindOptionPreallocatedWorkspace),
+    c"miopenSetFindOptionPreallocatedWorkspace(options, buffer, size)\n--\n\nAttaches the preallocated workspace to find options. Allocated by the library by default.\n\nArgs:\n    options: Options object to update\n    buffer: Specifies the workspace for find call\n    size: Specifies the size of the buffer passed\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenSetFindOptionPreallocatedWorkspace`, converted in order.
+unsafe fn C_miopenSetFindOptionPreallocatedWorkspace(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_miopenSetFindOptionPreallocatedWorkspace.args::<3>(py, args, nargs, kwnames)? };
+    Ok(miopenSetFindOptionPreallocatedWorkspace(py, rt::call::extract(x0, "options")?, rt::call::extract(x1, "buffer")?, rt::call::extract(x2, "size")?)?.into_ptr())
+}
+
 fn miopenSetFindOptionPreallocatedWorkspace(py: Python<'_>, options: rt::PtrArg, buffer: rt::PtrArgMut, size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetFindOptionPreallocatedWorkspace");
     let a_options = options.addr();
@@ -8252,19 +8916,30 @@ fn miopenSetFindOptionPreallocatedWorkspace(py: Python<'_>, options: rt::PtrArg,
     let __r = py.allow_threads(move || unsafe { __f(a_options, a_buffer, a_size) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Attaches a preallocated tensor to find options. If not used, buffers are allocated by
-/// MIOpen internally, which is not recommended.
-///
-/// Args:
-///     options: Options object to update
-///     id: Specifies the id of the tensor passed
-///     buffer: Specifies the tensor for find call
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (options, id, buffer))]
+/// `miopenSetFindOptionPreallocatedTensor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenSetFindOptionPreallocatedTensor: rt::call::Function = rt::call::Function::new(
+    c"miopenSetFindOptionPreallocatedTensor",
+    "miopenSetFindOptionPreallocatedTensor",
+    &["options", "id", "buffer"],
+    rt::fastcall_entry!(C_miopenSetFindOptionPreallocatedTensor),
+    c"miopenSetFindOptionPreallocatedTensor(options, id, buffer)\n--\n\nAttaches a preallocated tensor to find options. If not used, buffers are allocated by\nMIOpen internally, which is not recommended.\n\nArgs:\n    options: Options object to update\n    id: Specifies the id of the tensor passed\n    buffer: Specifies the tensor for find call\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenSetFindOptionPreallocatedTensor`, converted in order.
+unsafe fn C_miopenSetFindOptionPreallocatedTensor(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_miopenSetFindOptionPreallocatedTensor.args::<3>(py, args, nargs, kwnames)? };
+    Ok(miopenSetFindOptionPreallocatedTensor(py, rt::call::extract(x0, "options")?, &x1, rt::call::extract(x2, "buffer")?)?.into_ptr())
+}
+
 fn miopenSetFindOptionPreallocatedTensor(py: Python<'_>, options: rt::PtrArg, id: &Bound<'_, PyAny>, buffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetFindOptionPreallocatedTensor");
     let a_options = options.addr();
@@ -8279,18 +8954,30 @@ fn miopenSetFindOptionPreallocatedTensor(py: Python<'_>, options: rt::PtrArg, id
     let __r = py.allow_threads(move || unsafe { __f(a_options, a_id, a_buffer) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Forces library to attach kernel binaries to solutions for later saving. This allows zero
-/// lookup miopenRunSolution calls after miopenLoadSolution. Default value is 0.
-///
-/// Args:
-///     options: Options object to update
-///     attach: 1 means attaching, 0 - skipping, any other value - reserved for future use
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (options, attach))]
+/// `miopenSetFindOptionAttachBinaries` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenSetFindOptionAttachBinaries: rt::call::Function = rt::call::Function::new(
+    c"miopenSetFindOptionAttachBinaries",
+    "miopenSetFindOptionAttachBinaries",
+    &["options", "attach"],
+    rt::fastcall_entry!(C_miopenSetFindOptionAttachBinaries),
+    c"miopenSetFindOptionAttachBinaries(options, attach)\n--\n\nForces library to attach kernel binaries to solutions for later saving. This allows zero\nlookup miopenRunSolution calls after miopenLoadSolution. Default value is 0.\n\nArgs:\n    options: Options object to update\n    attach: 1 means attaching, 0 - skipping, any other value - reserved for future use\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenSetFindOptionAttachBinaries`, converted in order.
+unsafe fn C_miopenSetFindOptionAttachBinaries(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_miopenSetFindOptionAttachBinaries.args::<2>(py, args, nargs, kwnames)? };
+    Ok(miopenSetFindOptionAttachBinaries(py, rt::call::extract(x0, "options")?, rt::call::extract(x1, "attach")?)?.into_ptr())
+}
+
 fn miopenSetFindOptionAttachBinaries(py: Python<'_>, options: rt::PtrArg, attach: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetFindOptionAttachBinaries");
     let a_options = options.addr();
@@ -8304,22 +8991,30 @@ fn miopenSetFindOptionAttachBinaries(py: Python<'_>, options: rt::PtrArg, attach
     let __r = py.allow_threads(move || unsafe { __f(a_options, a_attach) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Finds solutions to a problem by running different applicable solutions. Memory is
-/// automatically allocated.
-///
-/// Args:
-///     handle: Handle to execute the kernels
-///     problem: Problem to solve
-///     options: Find options. When null default values would be used
-///     maxSolutions: Limits the amount of results
-///
-/// Returns: a tuple of 3 item(s):
-///     miopenStatus_t: status
-///     solutions: miopenSolution
-///     numSolutions: int
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, problem, options, maxSolutions))]
+/// `miopenFindSolutions` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenFindSolutions: rt::call::Function = rt::call::Function::new(
+    c"miopenFindSolutions",
+    "miopenFindSolutions",
+    &["handle", "problem", "options", "maxSolutions"],
+    rt::fastcall_entry!(C_miopenFindSolutions),
+    c"miopenFindSolutions(handle, problem, options, maxSolutions)\n--\n\nFinds solutions to a problem by running different applicable solutions. Memory is\nautomatically allocated.\n\nArgs:\n    handle: Handle to execute the kernels\n    problem: Problem to solve\n    options: Find options. When null default values would be used\n    maxSolutions: Limits the amount of results\n\nReturns: a tuple of 3 item(s):\n    miopenStatus_t: status\n    solutions: miopenSolution\n    numSolutions: int\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenFindSolutions`, converted in order.
+unsafe fn C_miopenFindSolutions(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_miopenFindSolutions.args::<4>(py, args, nargs, kwnames)? };
+    Ok(miopenFindSolutions(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "problem")?, rt::call::extract(x2, "options")?, rt::call::extract(x3, "maxSolutions")?)?.into_ptr())
+}
+
 fn miopenFindSolutions(py: Python<'_>, handle: rt::PtrArg, problem: rt::PtrArg, options: rt::PtrArg, maxSolutions: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenFindSolutions");
     let a_handle = handle.addr();
@@ -8339,22 +9034,30 @@ fn miopenFindSolutions(py: Python<'_>, handle: rt::PtrArg, problem: rt::PtrArg, 
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_problem, a_options, a_solutions, a_numSolutions, a_maxSolutions) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 63, o_solutions, None)?, rt::obj(py, o_numSolutions)?])
 }
-/// Runs the solution using the passed in buffers.
-///
-/// Args:
-///     handle: Handle to execute the kernels
-///     solution: Solution to execute
-///     nInputs: Amount to inputs for the solution
-///     tensors: Tensor arguments described by miopenTensorArgument_t
-///     workspace: Pointer to device buffer used as workspace. May be null when not required.
-///         Should not be less than expected
-///     workspaceSize: Size of the workspace buffer
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, solution, nInputs, tensors, workspace, workspaceSize))]
+/// `miopenRunSolution` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenRunSolution: rt::call::Function = rt::call::Function::new(
+    c"miopenRunSolution",
+    "miopenRunSolution",
+    &["handle", "solution", "nInputs", "tensors", "workspace", "workspaceSize"],
+    rt::fastcall_entry!(C_miopenRunSolution),
+    c"miopenRunSolution(handle, solution, nInputs, tensors, workspace, workspaceSize)\n--\n\nRuns the solution using the passed in buffers.\n\nArgs:\n    handle: Handle to execute the kernels\n    solution: Solution to execute\n    nInputs: Amount to inputs for the solution\n    tensors: Tensor arguments described by miopenTensorArgument_t\n    workspace: Pointer to device buffer used as workspace. May be null when not required.\n        Should not be less than expected\n    workspaceSize: Size of the workspace buffer\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenRunSolution`, converted in order.
+unsafe fn C_miopenRunSolution(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5] =
+        unsafe { F_miopenRunSolution.args::<6>(py, args, nargs, kwnames)? };
+    Ok(miopenRunSolution(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "solution")?, rt::call::extract(x2, "nInputs")?, &x3, rt::call::extract(x4, "workspace")?, rt::call::extract(x5, "workspaceSize")?)?.into_ptr())
+}
+
 fn miopenRunSolution(py: Python<'_>, handle: rt::PtrArg, solution: rt::PtrArg, nInputs: rt::CInt<u64>, tensors: &Bound<'_, PyAny>, workspace: rt::PtrArgMut, workspaceSize: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenRunSolution");
     let a_handle = handle.addr();
@@ -8373,16 +9076,30 @@ fn miopenRunSolution(py: Python<'_>, handle: rt::PtrArg, solution: rt::PtrArg, n
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_solution, a_nInputs, a_tensors, a_workspace, a_workspaceSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Destroys solution object.
-///
-/// Args:
-///     solution: Solution to destroy
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (solution))]
+/// `miopenDestroySolution` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenDestroySolution: rt::call::Function = rt::call::Function::new(
+    c"miopenDestroySolution",
+    "miopenDestroySolution",
+    &["solution"],
+    rt::fastcall_entry!(C_miopenDestroySolution),
+    c"miopenDestroySolution(solution)\n--\n\nDestroys solution object.\n\nArgs:\n    solution: Solution to destroy\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenDestroySolution`, converted in order.
+unsafe fn C_miopenDestroySolution(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_miopenDestroySolution.args::<1>(py, args, nargs, kwnames)? };
+    Ok(miopenDestroySolution(py, rt::call::extract(x0, "solution")?)?.into_ptr())
+}
+
 fn miopenDestroySolution(py: Python<'_>, solution: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDestroySolution");
     let a_solution = solution.addr();
@@ -8395,18 +9112,30 @@ fn miopenDestroySolution(py: Python<'_>, solution: rt::PtrArg) -> PyResult<PyObj
     let __r = py.allow_threads(move || unsafe { __f(a_solution) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Loads solution object from binary data.
-///
-/// Args:
-///     data: Data to load the solution from
-///     size: Size of the solution blob
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     solution: miopenSolution
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (data, size))]
+/// `miopenLoadSolution` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenLoadSolution: rt::call::Function = rt::call::Function::new(
+    c"miopenLoadSolution",
+    "miopenLoadSolution",
+    &["data", "size"],
+    rt::fastcall_entry!(C_miopenLoadSolution),
+    c"miopenLoadSolution(data, size)\n--\n\nLoads solution object from binary data.\n\nArgs:\n    data: Data to load the solution from\n    size: Size of the solution blob\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    solution: miopenSolution\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenLoadSolution`, converted in order.
+unsafe fn C_miopenLoadSolution(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_miopenLoadSolution.args::<2>(py, args, nargs, kwnames)? };
+    Ok(miopenLoadSolution(py, rt::call::extract(x0, "data")?, rt::call::extract(x1, "size")?)?.into_ptr())
+}
+
 fn miopenLoadSolution(py: Python<'_>, data: rt::CStrArg, size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenLoadSolution");
     let mut o_solution: usize = Default::default();
@@ -8422,17 +9151,30 @@ fn miopenLoadSolution(py: Python<'_>, data: rt::CStrArg, size: rt::CInt<u64>) ->
     let __r = py.allow_threads(move || unsafe { __f(a_solution, a_data, a_size) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 63, o_solution, None)?])
 }
-/// Saves a solution object as binary data.
-///
-/// Args:
-///     solution: Solution to save
-///     data: Pointer to a buffer to save soltuion to
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (solution, data))]
+/// `miopenSaveSolution` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenSaveSolution: rt::call::Function = rt::call::Function::new(
+    c"miopenSaveSolution",
+    "miopenSaveSolution",
+    &["solution", "data"],
+    rt::fastcall_entry!(C_miopenSaveSolution),
+    c"miopenSaveSolution(solution, data)\n--\n\nSaves a solution object as binary data.\n\nArgs:\n    solution: Solution to save\n    data: Pointer to a buffer to save soltuion to\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenSaveSolution`, converted in order.
+unsafe fn C_miopenSaveSolution(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_miopenSaveSolution.args::<2>(py, args, nargs, kwnames)? };
+    Ok(miopenSaveSolution(py, rt::call::extract(x0, "solution")?, rt::call::extract(x1, "data")?)?.into_ptr())
+}
+
 fn miopenSaveSolution(py: Python<'_>, solution: rt::PtrArg, data: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSaveSolution");
     let a_solution = solution.addr();
@@ -8446,17 +9188,30 @@ fn miopenSaveSolution(py: Python<'_>, solution: rt::PtrArg, data: rt::PtrArgMut)
     let __r = py.allow_threads(move || unsafe { __f(a_solution, a_data) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Reads the expected size of a solution.
-///
-/// Args:
-///     solution: Solution to get size
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     size: int
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (solution))]
+/// `miopenGetSolutionSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenGetSolutionSize: rt::call::Function = rt::call::Function::new(
+    c"miopenGetSolutionSize",
+    "miopenGetSolutionSize",
+    &["solution"],
+    rt::fastcall_entry!(C_miopenGetSolutionSize),
+    c"miopenGetSolutionSize(solution)\n--\n\nReads the expected size of a solution.\n\nArgs:\n    solution: Solution to get size\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    size: int\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenGetSolutionSize`, converted in order.
+unsafe fn C_miopenGetSolutionSize(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_miopenGetSolutionSize.args::<1>(py, args, nargs, kwnames)? };
+    Ok(miopenGetSolutionSize(py, rt::call::extract(x0, "solution")?)?.into_ptr())
+}
+
 fn miopenGetSolutionSize(py: Python<'_>, solution: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetSolutionSize");
     let a_solution = solution.addr();
@@ -8471,17 +9226,30 @@ fn miopenGetSolutionSize(py: Python<'_>, solution: rt::PtrArg) -> PyResult<PyObj
     let __r = py.allow_threads(move || unsafe { __f(a_solution, a_size) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_size)?])
 }
-/// Reads the amount of workspace required to exectute the solution.
-///
-/// Args:
-///     solution: Solution to get required workspace size
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     workspaceSize: int
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (solution))]
+/// `miopenGetSolutionWorkspaceSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenGetSolutionWorkspaceSize: rt::call::Function = rt::call::Function::new(
+    c"miopenGetSolutionWorkspaceSize",
+    "miopenGetSolutionWorkspaceSize",
+    &["solution"],
+    rt::fastcall_entry!(C_miopenGetSolutionWorkspaceSize),
+    c"miopenGetSolutionWorkspaceSize(solution)\n--\n\nReads the amount of workspace required to exectute the solution.\n\nArgs:\n    solution: Solution to get required workspace size\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    workspaceSize: int\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenGetSolutionWorkspaceSize`, converted in order.
+unsafe fn C_miopenGetSolutionWorkspaceSize(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_miopenGetSolutionWorkspaceSize.args::<1>(py, args, nargs, kwnames)? };
+    Ok(miopenGetSolutionWorkspaceSize(py, rt::call::extract(x0, "solution")?)?.into_ptr())
+}
+
 fn miopenGetSolutionWorkspaceSize(py: Python<'_>, solution: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetSolutionWorkspaceSize");
     let a_solution = solution.addr();
@@ -8496,17 +9264,30 @@ fn miopenGetSolutionWorkspaceSize(py: Python<'_>, solution: rt::PtrArg) -> PyRes
     let __r = py.allow_threads(move || unsafe { __f(a_solution, a_workspaceSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workspaceSize)?])
 }
-/// Reads the time spent to execute the solution the last it was run.
-///
-/// Args:
-///     solution: Solution to get exection time
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     time: float
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (solution))]
+/// `miopenGetSolutionTime` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenGetSolutionTime: rt::call::Function = rt::call::Function::new(
+    c"miopenGetSolutionTime",
+    "miopenGetSolutionTime",
+    &["solution"],
+    rt::fastcall_entry!(C_miopenGetSolutionTime),
+    c"miopenGetSolutionTime(solution)\n--\n\nReads the time spent to execute the solution the last it was run.\n\nArgs:\n    solution: Solution to get exection time\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    time: float\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenGetSolutionTime`, converted in order.
+unsafe fn C_miopenGetSolutionTime(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_miopenGetSolutionTime.args::<1>(py, args, nargs, kwnames)? };
+    Ok(miopenGetSolutionTime(py, rt::call::extract(x0, "solution")?)?.into_ptr())
+}
+
 fn miopenGetSolutionTime(py: Python<'_>, solution: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetSolutionTime");
     let a_solution = solution.addr();
@@ -8521,17 +9302,30 @@ fn miopenGetSolutionTime(py: Python<'_>, solution: rt::PtrArg) -> PyResult<PyObj
     let __r = py.allow_threads(move || unsafe { __f(a_solution, a_time) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_time)?])
 }
-/// Reads id of the solver referred by the solution.
-///
-/// Args:
-///     solution: Solution to get solver id from
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     solverId: int
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (solution))]
+/// `miopenGetSolutionSolverId` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenGetSolutionSolverId: rt::call::Function = rt::call::Function::new(
+    c"miopenGetSolutionSolverId",
+    "miopenGetSolutionSolverId",
+    &["solution"],
+    rt::fastcall_entry!(C_miopenGetSolutionSolverId),
+    c"miopenGetSolutionSolverId(solution)\n--\n\nReads id of the solver referred by the solution.\n\nArgs:\n    solution: Solution to get solver id from\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    solverId: int\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenGetSolutionSolverId`, converted in order.
+unsafe fn C_miopenGetSolutionSolverId(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_miopenGetSolutionSolverId.args::<1>(py, args, nargs, kwnames)? };
+    Ok(miopenGetSolutionSolverId(py, rt::call::extract(x0, "solution")?)?.into_ptr())
+}
+
 fn miopenGetSolutionSolverId(py: Python<'_>, solution: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetSolutionSolverId");
     let a_solution = solution.addr();
@@ -8546,17 +9340,30 @@ fn miopenGetSolutionSolverId(py: Python<'_>, solution: rt::PtrArg) -> PyResult<P
     let __r = py.allow_threads(move || unsafe { __f(a_solution, a_solverId) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_solverId)?])
 }
-/// Gets the convolution algorithm implemented by a solver.
-///
-/// Args:
-///     solverId: Solver id to get convolution algorithm of
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     result: miopenConvAlgorithm_t
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (solverId))]
+/// `miopenGetSolverIdConvAlgorithm` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenGetSolverIdConvAlgorithm: rt::call::Function = rt::call::Function::new(
+    c"miopenGetSolverIdConvAlgorithm",
+    "miopenGetSolverIdConvAlgorithm",
+    &["solverId"],
+    rt::fastcall_entry!(C_miopenGetSolverIdConvAlgorithm),
+    c"miopenGetSolverIdConvAlgorithm(solverId)\n--\n\nGets the convolution algorithm implemented by a solver.\n\nArgs:\n    solverId: Solver id to get convolution algorithm of\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    result: miopenConvAlgorithm_t\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenGetSolverIdConvAlgorithm`, converted in order.
+unsafe fn C_miopenGetSolverIdConvAlgorithm(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_miopenGetSolverIdConvAlgorithm.args::<1>(py, args, nargs, kwnames)? };
+    Ok(miopenGetSolverIdConvAlgorithm(py, rt::call::extract(x0, "solverId")?)?.into_ptr())
+}
+
 fn miopenGetSolverIdConvAlgorithm(py: Python<'_>, solverId: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetSolverIdConvAlgorithm");
     let a_solverId = solverId.0;
@@ -8571,18 +9378,30 @@ fn miopenGetSolverIdConvAlgorithm(py: Python<'_>, solverId: rt::CInt<u64>) -> Py
     let __r = py.allow_threads(move || unsafe { __f(a_solverId, a_result) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.enum_member(py, 23, o_result as i64)?])
 }
-/// Update tuning policy for a specific handle. API alternative for MIOPEN_FIND_ENFORCE
-/// environment variable.
-///
-/// Args:
-///     handle [in]: MIOpen Handle to update
-///     newValue [in]: New tuning policy value. Default value is miopenTuningPolicyNone
-///
-/// Returns: a tuple of 1 item(s):
-///     miopenStatus_t: status
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle, newValue))]
+/// `miopenSetTuningPolicy` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenSetTuningPolicy: rt::call::Function = rt::call::Function::new(
+    c"miopenSetTuningPolicy",
+    "miopenSetTuningPolicy",
+    &["handle", "newValue"],
+    rt::fastcall_entry!(C_miopenSetTuningPolicy),
+    c"miopenSetTuningPolicy(handle, newValue)\n--\n\nUpdate tuning policy for a specific handle. API alternative for MIOPEN_FIND_ENFORCE\nenvironment variable.\n\nArgs:\n    handle [in]: MIOpen Handle to update\n    newValue [in]: New tuning policy value. Default value is miopenTuningPolicyNone\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenSetTuningPolicy`, converted in order.
+unsafe fn C_miopenSetTuningPolicy(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_miopenSetTuningPolicy.args::<2>(py, args, nargs, kwnames)? };
+    Ok(miopenSetTuningPolicy(py, rt::call::extract(x0, "handle")?, &x1)?.into_ptr())
+}
+
 fn miopenSetTuningPolicy(py: Python<'_>, handle: rt::PtrArg, newValue: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetTuningPolicy");
     let a_handle = handle.addr();
@@ -8596,17 +9415,30 @@ fn miopenSetTuningPolicy(py: Python<'_>, handle: rt::PtrArg, newValue: &Bound<'_
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_newValue) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Get tuning policy from a handle.
-///
-/// Args:
-///     handle [in]: MIOpen Handle to fetch value from
-///
-/// Returns: a tuple of 2 item(s):
-///     miopenStatus_t: status
-///     value: miopenTuningPolicy_t
-///     miopenStatus_t
-#[pyfunction]
-#[pyo3(signature = (handle))]
+/// `miopenGetTuningPolicy` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_miopenGetTuningPolicy: rt::call::Function = rt::call::Function::new(
+    c"miopenGetTuningPolicy",
+    "miopenGetTuningPolicy",
+    &["handle"],
+    rt::fastcall_entry!(C_miopenGetTuningPolicy),
+    c"miopenGetTuningPolicy(handle)\n--\n\nGet tuning policy from a handle.\n\nArgs:\n    handle [in]: MIOpen Handle to fetch value from\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    value: miopenTuningPolicy_t\n    miopenStatus_t",
+);
+
+/// The arguments of a call of `miopenGetTuningPolicy`, converted in order.
+unsafe fn C_miopenGetTuningPolicy(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_miopenGetTuningPolicy.args::<1>(py, args, nargs, kwnames)? };
+    Ok(miopenGetTuningPolicy(py, rt::call::extract(x0, "handle")?)?.into_ptr())
+}
+
 fn miopenGetTuningPolicy(py: Python<'_>, handle: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetTuningPolicy");
     let a_handle = handle.addr();
@@ -8641,228 +9473,228 @@ fn _symbol_address(py: Python<'_>, name: &str) -> PyResult<usize> {
 
 /// Adds this module's functions, constants and lazily created types to `m`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(pyo3::wrap_pyfunction!(miopenGetErrorString, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenGetVersion, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenCreate, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenCreateWithStream, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenDestroy, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenSetStream, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenGetStream, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenSetAllocator, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenGetKernelTime, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenEnableProfiling, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenCreateTensorDescriptor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenSet4dTensorDescriptor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenSetNdTensorDescriptorWithLayout, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenSet4dTensorDescriptorEx, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenGet4dTensorDescriptor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenSetTensorDescriptor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenGetTensorDescriptorSize, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenGetTensorDescriptor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenDestroyTensorDescriptor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenCreateSeqTensorDescriptor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenDestroySeqTensorDescriptor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenOpTensor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenSetTensor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenScaleTensor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenGetTensorNumBytes, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenTransformTensor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenCreateConvolutionDescriptor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenInitConvolutionDescriptor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenInitConvolutionNdDescriptor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenGetConvolutionSpatialDim, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenGetConvolutionDescriptor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenGetConvolutionNdDescriptor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenGetConvolutionGroupCount, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenSetConvolutionGroupCount, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenSetTransposeConvOutputPadding, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenSetTransposeConvNdOutputPadding, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenGetConvolutionForwardOutputDim, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenGetConvolutionNdForwardOutputDim, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenDestroyConvolutionDescriptor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenSetConvolutionAttribute, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenGetConvolutionAttribute, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenSetConvolutionFindMode, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenGetConvolutionFindMode, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenConvolutionForwardGetSolutionCount, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenConvolutionForwardGetSolution, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenConvolutionForwardGetSolutionWorkspaceSize, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenConvolutionForwardCompileSolution, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenConvolutionForwardImmediate, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenConvolutionBackwardDataGetSolutionCount, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenConvolutionBackwardDataGetSolution, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenConvolutionBackwardDataGetSolutionWorkspaceSize, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenConvolutionBackwardDataCompileSolution, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenConvolutionBackwardDataImmediate, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenConvolutionBackwardWeightsGetSolutionCount, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenConvolutionBackwardWeightsGetSolution, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenConvolutionBackwardWeightsCompileSolution, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenConvolutionBackwardWeightsImmediate, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenConvolutionForwardGetWorkSpaceSize, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenFindConvolutionForwardAlgorithm, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenConvolutionForward, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenConvolutionForwardBias, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenConvolutionBackwardDataGetWorkSpaceSize, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenFindConvolutionBackwardDataAlgorithm, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenConvolutionBackwardData, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenConvolutionBackwardWeightsGetWorkSpaceSize, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenFindConvolutionBackwardWeightsAlgorithm, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenConvolutionBackwardWeights, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenConvolutionBackwardBias, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenCreatePoolingDescriptor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenSetPoolingIndexType, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenGetPoolingIndexType, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenSetPoolingWorkSpaceIndexMode, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenGetPoolingWorkSpaceIndexMode, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenSet2dPoolingDescriptor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenGet2dPoolingDescriptor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenGetPoolingForwardOutputDim, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenSetNdPoolingDescriptor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenGetNdPoolingDescriptor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenGetPoolingNdForwardOutputDim, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenPoolingGetWorkSpaceSize, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenPoolingGetWorkSpaceSizeV2, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenPoolingForward, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenPoolingBackward, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenDestroyPoolingDescriptor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenCreateLRNDescriptor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenSetLRNDescriptor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenGetLRNDescriptor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenLRNGetWorkSpaceSize, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenLRNForward, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenLRNBackward, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenDestroyLRNDescriptor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenDeriveBNTensorDescriptor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenBatchNormalizationForwardTraining, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenBatchNormalizationForwardTraining_V2, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenBatchNormForwardTrainingActivation, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenBatchNormalizationForwardInference, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenBatchNormalizationForwardInference_V2, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenBatchNormForwardInferenceActivation, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenBatchNormalizationBackward, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenBatchNormalizationBackward_V2, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenBatchNormBackwardActivation, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenCreateActivationDescriptor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenSetActivationDescriptor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenGetActivationDescriptor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenActivationForward, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenActivationBackward, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenDestroyActivationDescriptor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenSoftmaxForward, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenSoftmaxBackward, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenSoftmaxForward_V2, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenSoftmaxBackward_V2, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenCreateFusionPlan, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenDestroyFusionPlan, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenCompileFusionPlan, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenFusionPlanGetOp, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenFusionPlanGetWorkSpaceSize, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenFusionPlanConvolutionGetAlgo, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenFusionPlanConvolutionSetAlgo, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenCreateOpConvForward, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenCreateOpActivationForward, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenCreateOpActivationBackward, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenCreateOpBiasForward, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenCreateOpBatchNormInference, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenCreateOpBatchNormForward, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenCreateOpBatchNormBackward, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenCreateOperatorArgs, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenDestroyOperatorArgs, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenSetOpArgsConvForward, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenSetOpArgsActivForward, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenSetOpArgsActivBackward, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenSetOpArgsBatchNormInference, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenSetOpArgsBatchNormForward, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenSetOpArgsBatchNormBackward, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenSetOpArgsBiasForward, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenExecuteFusionPlan, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenExecuteFusionPlan_v2, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenConvolutionBiasActivationForward, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenCreateRNNDescriptor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenGetRNNDescriptor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenGetRNNDescriptor_V2, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenDestroyRNNDescriptor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenSetRNNDescriptor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenSetRNNDescriptor_V2, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenSetRNNDataSeqTensorDescriptor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenGetRNNDataSeqTensorDescriptor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenGetRNNWorkspaceSize, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenGetRNNTrainingReserveSize, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenGetRNNTempSpaceSizes, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenGetRNNParamsSize, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenGetRNNParamsDescriptor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenGetRNNInputTensorSize, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenGetRNNHiddenTensorSize, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenGetRNNLayerParamSize, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenGetRNNLayerBiasSize, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenGetRNNLayerParam, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenGetRNNLayerBias, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenGetRNNLayerParamOffset, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenGetRNNLayerBiasOffset, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenSetRNNLayerParam, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenSetRNNLayerBias, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenSetRNNPaddingMode, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenGetRNNPaddingMode, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenRNNForward, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenRNNBackwardSeqData, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenRNNBackwardWeightsSeqTensor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenRNNForwardTraining, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenRNNBackwardData, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenRNNBackwardWeights, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenRNNForwardInference, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenCreateCTCLossDescriptor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenGetCTCLossDescriptor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenDestroyCTCLossDescriptor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenSetCTCLossDescriptor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenGetCTCLossWorkspaceSize, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenCTCLoss, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenCreateDropoutDescriptor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenDestroyDropoutDescriptor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenDropoutGetReserveSpaceSize, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenDropoutGetStatesSize, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenGetDropoutDescriptor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenRestoreDropoutDescriptor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenSetDropoutDescriptor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenDropoutForward, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenDropoutBackward, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenCreateReduceTensorDescriptor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenDestroyReduceTensorDescriptor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenSetReduceTensorDescriptor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenGetReduceTensorDescriptor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenGetReductionIndicesSize, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenGetReductionWorkspaceSize, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenReduceTensor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenCreateConvProblem, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenCreateMhaProblem, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenCreateMhaDescriptor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenSetMhaDescriptor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenGetMhaDescriptor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenCreateSoftmaxDescriptor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenSetSoftmaxDescriptor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenGetSoftmaxDescriptor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenDestroyProblem, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenSetProblemTensorDescriptor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenCreateFindOptions, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenDestroyFindOptions, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenSetFindOptionTuning, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenSetFindOptionResultsOrder, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenSetFindOptionWorkspaceLimit, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenSetFindOptionPreallocatedWorkspace, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenSetFindOptionPreallocatedTensor, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenSetFindOptionAttachBinaries, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenFindSolutions, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenRunSolution, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenDestroySolution, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenLoadSolution, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenSaveSolution, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenGetSolutionSize, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenGetSolutionWorkspaceSize, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenGetSolutionTime, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenGetSolutionSolverId, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenGetSolverIdConvAlgorithm, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenSetTuningPolicy, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(miopenGetTuningPolicy, m)?)?;
+    F_miopenGetErrorString.add_to(m, PYTHON_MODULE)?;
+    F_miopenGetVersion.add_to(m, PYTHON_MODULE)?;
+    F_miopenCreate.add_to(m, PYTHON_MODULE)?;
+    F_miopenCreateWithStream.add_to(m, PYTHON_MODULE)?;
+    F_miopenDestroy.add_to(m, PYTHON_MODULE)?;
+    F_miopenSetStream.add_to(m, PYTHON_MODULE)?;
+    F_miopenGetStream.add_to(m, PYTHON_MODULE)?;
+    F_miopenSetAllocator.add_to(m, PYTHON_MODULE)?;
+    F_miopenGetKernelTime.add_to(m, PYTHON_MODULE)?;
+    F_miopenEnableProfiling.add_to(m, PYTHON_MODULE)?;
+    F_miopenCreateTensorDescriptor.add_to(m, PYTHON_MODULE)?;
+    F_miopenSet4dTensorDescriptor.add_to(m, PYTHON_MODULE)?;
+    F_miopenSetNdTensorDescriptorWithLayout.add_to(m, PYTHON_MODULE)?;
+    F_miopenSet4dTensorDescriptorEx.add_to(m, PYTHON_MODULE)?;
+    F_miopenGet4dTensorDescriptor.add_to(m, PYTHON_MODULE)?;
+    F_miopenSetTensorDescriptor.add_to(m, PYTHON_MODULE)?;
+    F_miopenGetTensorDescriptorSize.add_to(m, PYTHON_MODULE)?;
+    F_miopenGetTensorDescriptor.add_to(m, PYTHON_MODULE)?;
+    F_miopenDestroyTensorDescriptor.add_to(m, PYTHON_MODULE)?;
+    F_miopenCreateSeqTensorDescriptor.add_to(m, PYTHON_MODULE)?;
+    F_miopenDestroySeqTensorDescriptor.add_to(m, PYTHON_MODULE)?;
+    F_miopenOpTensor.add_to(m, PYTHON_MODULE)?;
+    F_miopenSetTensor.add_to(m, PYTHON_MODULE)?;
+    F_miopenScaleTensor.add_to(m, PYTHON_MODULE)?;
+    F_miopenGetTensorNumBytes.add_to(m, PYTHON_MODULE)?;
+    F_miopenTransformTensor.add_to(m, PYTHON_MODULE)?;
+    F_miopenCreateConvolutionDescriptor.add_to(m, PYTHON_MODULE)?;
+    F_miopenInitConvolutionDescriptor.add_to(m, PYTHON_MODULE)?;
+    F_miopenInitConvolutionNdDescriptor.add_to(m, PYTHON_MODULE)?;
+    F_miopenGetConvolutionSpatialDim.add_to(m, PYTHON_MODULE)?;
+    F_miopenGetConvolutionDescriptor.add_to(m, PYTHON_MODULE)?;
+    F_miopenGetConvolutionNdDescriptor.add_to(m, PYTHON_MODULE)?;
+    F_miopenGetConvolutionGroupCount.add_to(m, PYTHON_MODULE)?;
+    F_miopenSetConvolutionGroupCount.add_to(m, PYTHON_MODULE)?;
+    F_miopenSetTransposeConvOutputPadding.add_to(m, PYTHON_MODULE)?;
+    F_miopenSetTransposeConvNdOutputPadding.add_to(m, PYTHON_MODULE)?;
+    F_miopenGetConvolutionForwardOutputDim.add_to(m, PYTHON_MODULE)?;
+    F_miopenGetConvolutionNdForwardOutputDim.add_to(m, PYTHON_MODULE)?;
+    F_miopenDestroyConvolutionDescriptor.add_to(m, PYTHON_MODULE)?;
+    F_miopenSetConvolutionAttribute.add_to(m, PYTHON_MODULE)?;
+    F_miopenGetConvolutionAttribute.add_to(m, PYTHON_MODULE)?;
+    F_miopenSetConvolutionFindMode.add_to(m, PYTHON_MODULE)?;
+    F_miopenGetConvolutionFindMode.add_to(m, PYTHON_MODULE)?;
+    F_miopenConvolutionForwardGetSolutionCount.add_to(m, PYTHON_MODULE)?;
+    F_miopenConvolutionForwardGetSolution.add_to(m, PYTHON_MODULE)?;
+    F_miopenConvolutionForwardGetSolutionWorkspaceSize.add_to(m, PYTHON_MODULE)?;
+    F_miopenConvolutionForwardCompileSolution.add_to(m, PYTHON_MODULE)?;
+    F_miopenConvolutionForwardImmediate.add_to(m, PYTHON_MODULE)?;
+    F_miopenConvolutionBackwardDataGetSolutionCount.add_to(m, PYTHON_MODULE)?;
+    F_miopenConvolutionBackwardDataGetSolution.add_to(m, PYTHON_MODULE)?;
+    F_miopenConvolutionBackwardDataGetSolutionWorkspaceSize.add_to(m, PYTHON_MODULE)?;
+    F_miopenConvolutionBackwardDataCompileSolution.add_to(m, PYTHON_MODULE)?;
+    F_miopenConvolutionBackwardDataImmediate.add_to(m, PYTHON_MODULE)?;
+    F_miopenConvolutionBackwardWeightsGetSolutionCount.add_to(m, PYTHON_MODULE)?;
+    F_miopenConvolutionBackwardWeightsGetSolution.add_to(m, PYTHON_MODULE)?;
+    F_miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize.add_to(m, PYTHON_MODULE)?;
+    F_miopenConvolutionBackwardWeightsCompileSolution.add_to(m, PYTHON_MODULE)?;
+    F_miopenConvolutionBackwardWeightsImmediate.add_to(m, PYTHON_MODULE)?;
+    F_miopenConvolutionForwardGetWorkSpaceSize.add_to(m, PYTHON_MODULE)?;
+    F_miopenFindConvolutionForwardAlgorithm.add_to(m, PYTHON_MODULE)?;
+    F_miopenConvolutionForward.add_to(m, PYTHON_MODULE)?;
+    F_miopenConvolutionForwardBias.add_to(m, PYTHON_MODULE)?;
+    F_miopenConvolutionBackwardDataGetWorkSpaceSize.add_to(m, PYTHON_MODULE)?;
+    F_miopenFindConvolutionBackwardDataAlgorithm.add_to(m, PYTHON_MODULE)?;
+    F_miopenConvolutionBackwardData.add_to(m, PYTHON_MODULE)?;
+    F_miopenConvolutionBackwardWeightsGetWorkSpaceSize.add_to(m, PYTHON_MODULE)?;
+    F_miopenFindConvolutionBackwardWeightsAlgorithm.add_to(m, PYTHON_MODULE)?;
+    F_miopenConvolutionBackwardWeights.add_to(m, PYTHON_MODULE)?;
+    F_miopenConvolutionBackwardBias.add_to(m, PYTHON_MODULE)?;
+    F_miopenCreatePoolingDescriptor.add_to(m, PYTHON_MODULE)?;
+    F_miopenSetPoolingIndexType.add_to(m, PYTHON_MODULE)?;
+    F_miopenGetPoolingIndexType.add_to(m, PYTHON_MODULE)?;
+    F_miopenSetPoolingWorkSpaceIndexMode.add_to(m, PYTHON_MODULE)?;
+    F_miopenGetPoolingWorkSpaceIndexMode.add_to(m, PYTHON_MODULE)?;
+    F_miopenSet2dPoolingDescriptor.add_to(m, PYTHON_MODULE)?;
+    F_miopenGet2dPoolingDescriptor.add_to(m, PYTHON_MODULE)?;
+    F_miopenGetPoolingForwardOutputDim.add_to(m, PYTHON_MODULE)?;
+    F_miopenSetNdPoolingDescriptor.add_to(m, PYTHON_MODULE)?;
+    F_miopenGetNdPoolingDescriptor.add_to(m, PYTHON_MODULE)?;
+    F_miopenGetPoolingNdForwardOutputDim.add_to(m, PYTHON_MODULE)?;
+    F_miopenPoolingGetWorkSpaceSize.add_to(m, PYTHON_MODULE)?;
+    F_miopenPoolingGetWorkSpaceSizeV2.add_to(m, PYTHON_MODULE)?;
+    F_miopenPoolingForward.add_to(m, PYTHON_MODULE)?;
+    F_miopenPoolingBackward.add_to(m, PYTHON_MODULE)?;
+    F_miopenDestroyPoolingDescriptor.add_to(m, PYTHON_MODULE)?;
+    F_miopenCreateLRNDescriptor.add_to(m, PYTHON_MODULE)?;
+    F_miopenSetLRNDescriptor.add_to(m, PYTHON_MODULE)?;
+    F_miopenGetLRNDescriptor.add_to(m, PYTHON_MODULE)?;
+    F_miopenLRNGetWorkSpaceSize.add_to(m, PYTHON_MODULE)?;
+    F_miopenLRNForward.add_to(m, PYTHON_MODULE)?;
+    F_miopenLRNBackward.add_to(m, PYTHON_MODULE)?;
+    F_miopenDestroyLRNDescriptor.add_to(m, PYTHON_MODULE)?;
+    F_miopenDeriveBNTensorDescriptor.add_to(m, PYTHON_MODULE)?;
+    F_miopenBatchNormalizationForwardTraining.add_to(m, PYTHON_MODULE)?;
+    F_miopenBatchNormalizationForwardTraining_V2.add_to(m, PYTHON_MODULE)?;
+    F_miopenBatchNormForwardTrainingActivation.add_to(m, PYTHON_MODULE)?;
+    F_miopenBatchNormalizationForwardInference.add_to(m, PYTHON_MODULE)?;
+    F_miopenBatchNormalizationForwardInference_V2.add_to(m, PYTHON_MODULE)?;
+    F_miopenBatchNormForwardInferenceActivation.add_to(m, PYTHON_MODULE)?;
+    F_miopenBatchNormalizationBackward.add_to(m, PYTHON_MODULE)?;
+    F_miopenBatchNormalizationBackward_V2.add_to(m, PYTHON_MODULE)?;
+    F_miopenBatchNormBackwardActivation.add_to(m, PYTHON_MODULE)?;
+    F_miopenCreateActivationDescriptor.add_to(m, PYTHON_MODULE)?;
+    F_miopenSetActivationDescriptor.add_to(m, PYTHON_MODULE)?;
+    F_miopenGetActivationDescriptor.add_to(m, PYTHON_MODULE)?;
+    F_miopenActivationForward.add_to(m, PYTHON_MODULE)?;
+    F_miopenActivationBackward.add_to(m, PYTHON_MODULE)?;
+    F_miopenDestroyActivationDescriptor.add_to(m, PYTHON_MODULE)?;
+    F_miopenSoftmaxForward.add_to(m, PYTHON_MODULE)?;
+    F_miopenSoftmaxBackward.add_to(m, PYTHON_MODULE)?;
+    F_miopenSoftmaxForward_V2.add_to(m, PYTHON_MODULE)?;
+    F_miopenSoftmaxBackward_V2.add_to(m, PYTHON_MODULE)?;
+    F_miopenCreateFusionPlan.add_to(m, PYTHON_MODULE)?;
+    F_miopenDestroyFusionPlan.add_to(m, PYTHON_MODULE)?;
+    F_miopenCompileFusionPlan.add_to(m, PYTHON_MODULE)?;
+    F_miopenFusionPlanGetOp.add_to(m, PYTHON_MODULE)?;
+    F_miopenFusionPlanGetWorkSpaceSize.add_to(m, PYTHON_MODULE)?;
+    F_miopenFusionPlanConvolutionGetAlgo.add_to(m, PYTHON_MODULE)?;
+    F_miopenFusionPlanConvolutionSetAlgo.add_to(m, PYTHON_MODULE)?;
+    F_miopenCreateOpConvForward.add_to(m, PYTHON_MODULE)?;
+    F_miopenCreateOpActivationForward.add_to(m, PYTHON_MODULE)?;
+    F_miopenCreateOpActivationBackward.add_to(m, PYTHON_MODULE)?;
+    F_miopenCreateOpBiasForward.add_to(m, PYTHON_MODULE)?;
+    F_miopenCreateOpBatchNormInference.add_to(m, PYTHON_MODULE)?;
+    F_miopenCreateOpBatchNormForward.add_to(m, PYTHON_MODULE)?;
+    F_miopenCreateOpBatchNormBackward.add_to(m, PYTHON_MODULE)?;
+    F_miopenCreateOperatorArgs.add_to(m, PYTHON_MODULE)?;
+    F_miopenDestroyOperatorArgs.add_to(m, PYTHON_MODULE)?;
+    F_miopenSetOpArgsConvForward.add_to(m, PYTHON_MODULE)?;
+    F_miopenSetOpArgsActivForward.add_to(m, PYTHON_MODULE)?;
+    F_miopenSetOpArgsActivBackward.add_to(m, PYTHON_MODULE)?;
+    F_miopenSetOpArgsBatchNormInference.add_to(m, PYTHON_MODULE)?;
+    F_miopenSetOpArgsBatchNormForward.add_to(m, PYTHON_MODULE)?;
+    F_miopenSetOpArgsBatchNormBackward.add_to(m, PYTHON_MODULE)?;
+    F_miopenSetOpArgsBiasForward.add_to(m, PYTHON_MODULE)?;
+    F_miopenExecuteFusionPlan.add_to(m, PYTHON_MODULE)?;
+    F_miopenExecuteFusionPlan_v2.add_to(m, PYTHON_MODULE)?;
+    F_miopenConvolutionBiasActivationForward.add_to(m, PYTHON_MODULE)?;
+    F_miopenCreateRNNDescriptor.add_to(m, PYTHON_MODULE)?;
+    F_miopenGetRNNDescriptor.add_to(m, PYTHON_MODULE)?;
+    F_miopenGetRNNDescriptor_V2.add_to(m, PYTHON_MODULE)?;
+    F_miopenDestroyRNNDescriptor.add_to(m, PYTHON_MODULE)?;
+    F_miopenSetRNNDescriptor.add_to(m, PYTHON_MODULE)?;
+    F_miopenSetRNNDescriptor_V2.add_to(m, PYTHON_MODULE)?;
+    F_miopenSetRNNDataSeqTensorDescriptor.add_to(m, PYTHON_MODULE)?;
+    F_miopenGetRNNDataSeqTensorDescriptor.add_to(m, PYTHON_MODULE)?;
+    F_miopenGetRNNWorkspaceSize.add_to(m, PYTHON_MODULE)?;
+    F_miopenGetRNNTrainingReserveSize.add_to(m, PYTHON_MODULE)?;
+    F_miopenGetRNNTempSpaceSizes.add_to(m, PYTHON_MODULE)?;
+    F_miopenGetRNNParamsSize.add_to(m, PYTHON_MODULE)?;
+    F_miopenGetRNNParamsDescriptor.add_to(m, PYTHON_MODULE)?;
+    F_miopenGetRNNInputTensorSize.add_to(m, PYTHON_MODULE)?;
+    F_miopenGetRNNHiddenTensorSize.add_to(m, PYTHON_MODULE)?;
+    F_miopenGetRNNLayerParamSize.add_to(m, PYTHON_MODULE)?;
+    F_miopenGetRNNLayerBiasSize.add_to(m, PYTHON_MODULE)?;
+    F_miopenGetRNNLayerParam.add_to(m, PYTHON_MODULE)?;
+    F_miopenGetRNNLayerBias.add_to(m, PYTHON_MODULE)?;
+    F_miopenGetRNNLayerParamOffset.add_to(m, PYTHON_MODULE)?;
+    F_miopenGetRNNLayerBiasOffset.add_to(m, PYTHON_MODULE)?;
+    F_miopenSetRNNLayerParam.add_to(m, PYTHON_MODULE)?;
+    F_miopenSetRNNLayerBias.add_to(m, PYTHON_MODULE)?;
+    F_miopenSetRNNPaddingMode.add_to(m, PYTHON_MODULE)?;
+    F_miopenGetRNNPaddingMode.add_to(m, PYTHON_MODULE)?;
+    F_miopenRNNForward.add_to(m, PYTHON_MODULE)?;
+    F_miopenRNNBackwardSeqData.add_to(m, PYTHON_MODULE)?;
+    F_miopenRNNBackwardWeightsSeqTensor.add_to(m, PYTHON_MODULE)?;
+    F_miopenRNNForwardTraining.add_to(m, PYTHON_MODULE)?;
+    F_miopenRNNBackwardData.add_to(m, PYTHON_MODULE)?;
+    F_miopenRNNBackwardWeights.add_to(m, PYTHON_MODULE)?;
+    F_miopenRNNForwardInference.add_to(m, PYTHON_MODULE)?;
+    F_miopenCreateCTCLossDescriptor.add_to(m, PYTHON_MODULE)?;
+    F_miopenGetCTCLossDescriptor.add_to(m, PYTHON_MODULE)?;
+    F_miopenDestroyCTCLossDescriptor.add_to(m, PYTHON_MODULE)?;
+    F_miopenSetCTCLossDescriptor.add_to(m, PYTHON_MODULE)?;
+    F_miopenGetCTCLossWorkspaceSize.add_to(m, PYTHON_MODULE)?;
+    F_miopenCTCLoss.add_to(m, PYTHON_MODULE)?;
+    F_miopenCreateDropoutDescriptor.add_to(m, PYTHON_MODULE)?;
+    F_miopenDestroyDropoutDescriptor.add_to(m, PYTHON_MODULE)?;
+    F_miopenDropoutGetReserveSpaceSize.add_to(m, PYTHON_MODULE)?;
+    F_miopenDropoutGetStatesSize.add_to(m, PYTHON_MODULE)?;
+    F_miopenGetDropoutDescriptor.add_to(m, PYTHON_MODULE)?;
+    F_miopenRestoreDropoutDescriptor.add_to(m, PYTHON_MODULE)?;
+    F_miopenSetDropoutDescriptor.add_to(m, PYTHON_MODULE)?;
+    F_miopenDropoutForward.add_to(m, PYTHON_MODULE)?;
+    F_miopenDropoutBackward.add_to(m, PYTHON_MODULE)?;
+    F_miopenCreateReduceTensorDescriptor.add_to(m, PYTHON_MODULE)?;
+    F_miopenDestroyReduceTensorDescriptor.add_to(m, PYTHON_MODULE)?;
+    F_miopenSetReduceTensorDescriptor.add_to(m, PYTHON_MODULE)?;
+    F_miopenGetReduceTensorDescriptor.add_to(m, PYTHON_MODULE)?;
+    F_miopenGetReductionIndicesSize.add_to(m, PYTHON_MODULE)?;
+    F_miopenGetReductionWorkspaceSize.add_to(m, PYTHON_MODULE)?;
+    F_miopenReduceTensor.add_to(m, PYTHON_MODULE)?;
+    F_miopenCreateConvProblem.add_to(m, PYTHON_MODULE)?;
+    F_miopenCreateMhaProblem.add_to(m, PYTHON_MODULE)?;
+    F_miopenCreateMhaDescriptor.add_to(m, PYTHON_MODULE)?;
+    F_miopenSetMhaDescriptor.add_to(m, PYTHON_MODULE)?;
+    F_miopenGetMhaDescriptor.add_to(m, PYTHON_MODULE)?;
+    F_miopenCreateSoftmaxDescriptor.add_to(m, PYTHON_MODULE)?;
+    F_miopenSetSoftmaxDescriptor.add_to(m, PYTHON_MODULE)?;
+    F_miopenGetSoftmaxDescriptor.add_to(m, PYTHON_MODULE)?;
+    F_miopenDestroyProblem.add_to(m, PYTHON_MODULE)?;
+    F_miopenSetProblemTensorDescriptor.add_to(m, PYTHON_MODULE)?;
+    F_miopenCreateFindOptions.add_to(m, PYTHON_MODULE)?;
+    F_miopenDestroyFindOptions.add_to(m, PYTHON_MODULE)?;
+    F_miopenSetFindOptionTuning.add_to(m, PYTHON_MODULE)?;
+    F_miopenSetFindOptionResultsOrder.add_to(m, PYTHON_MODULE)?;
+    F_miopenSetFindOptionWorkspaceLimit.add_to(m, PYTHON_MODULE)?;
+    F_miopenSetFindOptionPreallocatedWorkspace.add_to(m, PYTHON_MODULE)?;
+    F_miopenSetFindOptionPreallocatedTensor.add_to(m, PYTHON_MODULE)?;
+    F_miopenSetFindOptionAttachBinaries.add_to(m, PYTHON_MODULE)?;
+    F_miopenFindSolutions.add_to(m, PYTHON_MODULE)?;
+    F_miopenRunSolution.add_to(m, PYTHON_MODULE)?;
+    F_miopenDestroySolution.add_to(m, PYTHON_MODULE)?;
+    F_miopenLoadSolution.add_to(m, PYTHON_MODULE)?;
+    F_miopenSaveSolution.add_to(m, PYTHON_MODULE)?;
+    F_miopenGetSolutionSize.add_to(m, PYTHON_MODULE)?;
+    F_miopenGetSolutionWorkspaceSize.add_to(m, PYTHON_MODULE)?;
+    F_miopenGetSolutionTime.add_to(m, PYTHON_MODULE)?;
+    F_miopenGetSolutionSolverId.add_to(m, PYTHON_MODULE)?;
+    F_miopenGetSolverIdConvAlgorithm.add_to(m, PYTHON_MODULE)?;
+    F_miopenSetTuningPolicy.add_to(m, PYTHON_MODULE)?;
+    F_miopenGetTuningPolicy.add_to(m, PYTHON_MODULE)?;
     m.add_function(pyo3::wrap_pyfunction!(has_symbol, m)?)?;
     m.add_function(pyo3::wrap_pyfunction!(_symbol_address, m)?)?;
     m.add("MIOPEN_API_VERSION_REDUCE_TENSOR", 1i64)?;

@@ -45,14 +45,30 @@ pub(crate) struct R_ncclUniqueId {
     pub internal: [i8; 128],
 }
 const _: () = assert!(std::mem::size_of::<R_ncclUniqueId>() == 128);
-/// Args:
-///     size
-///
-/// Returns: a tuple of 2 item(s):
-///     ncclResult_t: status
-///     ptr: Pointer
-#[pyfunction]
-#[pyo3(signature = (size))]
+/// `ncclMemAlloc` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclMemAlloc: rt::call::Function = rt::call::Function::new(
+    c"ncclMemAlloc",
+    "ncclMemAlloc",
+    &["size"],
+    rt::fastcall_entry!(C_ncclMemAlloc),
+    c"ncclMemAlloc(size)\n--\n\nArgs:\n    size\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    ptr: Pointer",
+);
+
+/// The arguments of a call of `ncclMemAlloc`, converted in order.
+unsafe fn C_ncclMemAlloc(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_ncclMemAlloc.args::<1>(py, args, nargs, kwnames)? };
+    Ok(ncclMemAlloc(py, rt::call::extract(x0, "size")?)?.into_ptr())
+}
+
 fn ncclMemAlloc(py: Python<'_>, size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclMemAlloc");
     let mut o_ptr: usize = Default::default();
@@ -67,14 +83,30 @@ fn ncclMemAlloc(py: Python<'_>, size: rt::CInt<u64>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_size) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::pointer_result(py, o_ptr)?])
 }
-/// Args:
-///     size
-///
-/// Returns: a tuple of 2 item(s):
-///     ncclResult_t: status
-///     ptr: Pointer
-#[pyfunction]
-#[pyo3(signature = (size))]
+/// `pncclMemAlloc` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclMemAlloc: rt::call::Function = rt::call::Function::new(
+    c"pncclMemAlloc",
+    "pncclMemAlloc",
+    &["size"],
+    rt::fastcall_entry!(C_pncclMemAlloc),
+    c"pncclMemAlloc(size)\n--\n\nArgs:\n    size\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    ptr: Pointer",
+);
+
+/// The arguments of a call of `pncclMemAlloc`, converted in order.
+unsafe fn C_pncclMemAlloc(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_pncclMemAlloc.args::<1>(py, args, nargs, kwnames)? };
+    Ok(pncclMemAlloc(py, rt::call::extract(x0, "size")?)?.into_ptr())
+}
+
 fn pncclMemAlloc(py: Python<'_>, size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclMemAlloc");
     let mut o_ptr: usize = Default::default();
@@ -89,13 +121,30 @@ fn pncclMemAlloc(py: Python<'_>, size: rt::CInt<u64>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_size) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::pointer_result(py, o_ptr)?])
 }
-/// Args:
-///     ptr
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (ptr))]
+/// `ncclMemFree` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclMemFree: rt::call::Function = rt::call::Function::new(
+    c"ncclMemFree",
+    "ncclMemFree",
+    &["ptr"],
+    rt::fastcall_entry!(C_ncclMemFree),
+    c"ncclMemFree(ptr)\n--\n\nArgs:\n    ptr\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `ncclMemFree`, converted in order.
+unsafe fn C_ncclMemFree(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_ncclMemFree.args::<1>(py, args, nargs, kwnames)? };
+    Ok(ncclMemFree(py, rt::call::extract(x0, "ptr")?)?.into_ptr())
+}
+
 fn ncclMemFree(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclMemFree");
     let a_ptr = ptr.addr();
@@ -108,13 +157,30 @@ fn ncclMemFree(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_ptr) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Args:
-///     ptr
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (ptr))]
+/// `pncclMemFree` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclMemFree: rt::call::Function = rt::call::Function::new(
+    c"pncclMemFree",
+    "pncclMemFree",
+    &["ptr"],
+    rt::fastcall_entry!(C_pncclMemFree),
+    c"pncclMemFree(ptr)\n--\n\nArgs:\n    ptr\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `pncclMemFree`, converted in order.
+unsafe fn C_pncclMemFree(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_pncclMemFree.args::<1>(py, args, nargs, kwnames)? };
+    Ok(pncclMemFree(py, rt::call::extract(x0, "ptr")?)?.into_ptr())
+}
+
 fn pncclMemFree(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclMemFree");
     let a_ptr = ptr.addr();
@@ -127,15 +193,30 @@ fn pncclMemFree(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_ptr) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Return the RCCL_VERSION_CODE of RCCL in the supplied integer.
-/// This integer is coded with the MAJOR, MINOR and PATCH level of RCCL.
-///
-/// Returns: a tuple of 2 item(s):
-///     ncclResult_t: status
-///     version: int
-///     Result code. See rccl_result_code for more details.
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `ncclGetVersion` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclGetVersion: rt::call::Function = rt::call::Function::new(
+    c"ncclGetVersion",
+    "ncclGetVersion",
+    &[],
+    rt::fastcall_entry!(C_ncclGetVersion),
+    c"ncclGetVersion()\n--\n\nReturn the RCCL_VERSION_CODE of RCCL in the supplied integer.\nThis integer is coded with the MAJOR, MINOR and PATCH level of RCCL.\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    version: int\n    Result code. See rccl_result_code for more details.",
+);
+
+/// The arguments of a call of `ncclGetVersion`, converted in order.
+unsafe fn C_ncclGetVersion(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_ncclGetVersion.args::<0>(py, args, nargs, kwnames)? };
+    Ok(ncclGetVersion(py)?.into_ptr())
+}
+
 fn ncclGetVersion(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclGetVersion");
     let mut o_version: i32 = Default::default();
@@ -149,11 +230,30 @@ fn ncclGetVersion(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_version) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_version)?])
 }
-/// Returns: a tuple of 2 item(s):
-///     ncclResult_t: status
-///     version: int
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `pncclGetVersion` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclGetVersion: rt::call::Function = rt::call::Function::new(
+    c"pncclGetVersion",
+    "pncclGetVersion",
+    &[],
+    rt::fastcall_entry!(C_pncclGetVersion),
+    c"pncclGetVersion()\n--\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    version: int",
+);
+
+/// The arguments of a call of `pncclGetVersion`, converted in order.
+unsafe fn C_pncclGetVersion(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_pncclGetVersion.args::<0>(py, args, nargs, kwnames)? };
+    Ok(pncclGetVersion(py)?.into_ptr())
+}
+
 fn pncclGetVersion(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclGetVersion");
     let mut o_version: i32 = Default::default();
@@ -167,20 +267,30 @@ fn pncclGetVersion(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_version) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_version)?])
 }
-/// Generates an ID for ncclCommInitRank.
-/// Generates an ID to be used in ncclCommInitRank.
-/// ncclGetUniqueId should be called once by a single rank and the
-/// ID should be distributed to all ranks in the communicator before
-/// using it as a parameter for ncclCommInitRank.
-///
-/// Args:
-///     uniqueId [out]: Pointer to where uniqueId will be stored
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-///     Result code. See rccl_result_code for more details.
-#[pyfunction]
-#[pyo3(signature = (uniqueId))]
+/// `ncclGetUniqueId` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclGetUniqueId: rt::call::Function = rt::call::Function::new(
+    c"ncclGetUniqueId",
+    "ncclGetUniqueId",
+    &["uniqueId"],
+    rt::fastcall_entry!(C_ncclGetUniqueId),
+    c"ncclGetUniqueId(uniqueId)\n--\n\nGenerates an ID for ncclCommInitRank.\nGenerates an ID to be used in ncclCommInitRank.\nncclGetUniqueId should be called once by a single rank and the\nID should be distributed to all ranks in the communicator before\nusing it as a parameter for ncclCommInitRank.\n\nArgs:\n    uniqueId [out]: Pointer to where uniqueId will be stored\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
+);
+
+/// The arguments of a call of `ncclGetUniqueId`, converted in order.
+unsafe fn C_ncclGetUniqueId(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_ncclGetUniqueId.args::<1>(py, args, nargs, kwnames)? };
+    Ok(ncclGetUniqueId(py, &x0)?.into_ptr())
+}
+
 fn ncclGetUniqueId(py: Python<'_>, uniqueId: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclGetUniqueId");
     let p_uniqueId = TYPES.record_ptr_arg(5, uniqueId, true)?;
@@ -194,13 +304,30 @@ fn ncclGetUniqueId(py: Python<'_>, uniqueId: &Bound<'_, PyAny>) -> PyResult<PyOb
     let __r = py.allow_threads(move || unsafe { __f(a_uniqueId) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Args:
-///     uniqueId
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (uniqueId))]
+/// `pncclGetUniqueId` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclGetUniqueId: rt::call::Function = rt::call::Function::new(
+    c"pncclGetUniqueId",
+    "pncclGetUniqueId",
+    &["uniqueId"],
+    rt::fastcall_entry!(C_pncclGetUniqueId),
+    c"pncclGetUniqueId(uniqueId)\n--\n\nArgs:\n    uniqueId\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `pncclGetUniqueId`, converted in order.
+unsafe fn C_pncclGetUniqueId(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_pncclGetUniqueId.args::<1>(py, args, nargs, kwnames)? };
+    Ok(pncclGetUniqueId(py, &x0)?.into_ptr())
+}
+
 fn pncclGetUniqueId(py: Python<'_>, uniqueId: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclGetUniqueId");
     let p_uniqueId = TYPES.record_ptr_arg(5, uniqueId, true)?;
@@ -214,24 +341,30 @@ fn pncclGetUniqueId(py: Python<'_>, uniqueId: &Bound<'_, PyAny>) -> PyResult<PyO
     let __r = py.allow_threads(move || unsafe { __f(a_uniqueId) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Create a new communicator with config.
-/// Create a new communicator (multi thread/process version) with a configuration
-/// set by users. See rccl_config_type for more details.
-/// Each rank is associated to a CUDA device, which has to be set before calling
-/// ncclCommInitRank.
-///
-/// Args:
-///     nranks [in]: Total number of ranks participating in this communicator
-///     commId [in]: UniqueId required for initialization
-///     rank [in]: Current rank to create communicator for. [0 to nranks-1]
-///     config [in]: Pointer to communicator configuration
-///
-/// Returns: a tuple of 2 item(s):
-///     ncclResult_t: status
-///     comm: ncclComm
-///     Result code. See rccl_result_code for more details.
-#[pyfunction]
-#[pyo3(signature = (nranks, commId, rank, config))]
+/// `ncclCommInitRankConfig` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclCommInitRankConfig: rt::call::Function = rt::call::Function::new(
+    c"ncclCommInitRankConfig",
+    "ncclCommInitRankConfig",
+    &["nranks", "commId", "rank", "config"],
+    rt::fastcall_entry!(C_ncclCommInitRankConfig),
+    c"ncclCommInitRankConfig(nranks, commId, rank, config)\n--\n\nCreate a new communicator with config.\nCreate a new communicator (multi thread/process version) with a configuration\nset by users. See rccl_config_type for more details.\nEach rank is associated to a CUDA device, which has to be set before calling\nncclCommInitRank.\n\nArgs:\n    nranks [in]: Total number of ranks participating in this communicator\n    commId [in]: UniqueId required for initialization\n    rank [in]: Current rank to create communicator for. [0 to nranks-1]\n    config [in]: Pointer to communicator configuration\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    comm: ncclComm\n    Result code. See rccl_result_code for more details.",
+);
+
+/// The arguments of a call of `ncclCommInitRankConfig`, converted in order.
+unsafe fn C_ncclCommInitRankConfig(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_ncclCommInitRankConfig.args::<4>(py, args, nargs, kwnames)? };
+    Ok(ncclCommInitRankConfig(py, rt::call::extract(x0, "nranks")?, &x1, rt::call::extract(x2, "rank")?, &x3)?.into_ptr())
+}
+
 fn ncclCommInitRankConfig(py: Python<'_>, nranks: rt::CInt<i32>, commId: &Bound<'_, PyAny>, rank: rt::CInt<i32>, config: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommInitRankConfig");
     let mut o_comm: usize = Default::default();
@@ -250,17 +383,30 @@ fn ncclCommInitRankConfig(py: Python<'_>, nranks: rt::CInt<i32>, commId: &Bound<
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_nranks, a_commId, a_rank, a_config) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 8, o_comm, None)?])
 }
-/// Args:
-///     nranks
-///     commId
-///     rank
-///     config
-///
-/// Returns: a tuple of 2 item(s):
-///     ncclResult_t: status
-///     comm: ncclComm
-#[pyfunction]
-#[pyo3(signature = (nranks, commId, rank, config))]
+/// `pncclCommInitRankConfig` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclCommInitRankConfig: rt::call::Function = rt::call::Function::new(
+    c"pncclCommInitRankConfig",
+    "pncclCommInitRankConfig",
+    &["nranks", "commId", "rank", "config"],
+    rt::fastcall_entry!(C_pncclCommInitRankConfig),
+    c"pncclCommInitRankConfig(nranks, commId, rank, config)\n--\n\nArgs:\n    nranks\n    commId\n    rank\n    config\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    comm: ncclComm",
+);
+
+/// The arguments of a call of `pncclCommInitRankConfig`, converted in order.
+unsafe fn C_pncclCommInitRankConfig(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_pncclCommInitRankConfig.args::<4>(py, args, nargs, kwnames)? };
+    Ok(pncclCommInitRankConfig(py, rt::call::extract(x0, "nranks")?, &x1, rt::call::extract(x2, "rank")?, &x3)?.into_ptr())
+}
+
 fn pncclCommInitRankConfig(py: Python<'_>, nranks: rt::CInt<i32>, commId: &Bound<'_, PyAny>, rank: rt::CInt<i32>, config: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommInitRankConfig");
     let mut o_comm: usize = Default::default();
@@ -279,23 +425,30 @@ fn pncclCommInitRankConfig(py: Python<'_>, nranks: rt::CInt<i32>, commId: &Bound
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_nranks, a_commId, a_rank, a_config) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 8, o_comm, None)?])
 }
-/// Creates a new communicator (multi thread/process version).
-/// Rank must be between 0 and nranks-1 and unique within a communicator clique.
-/// Each rank is associated to a CUDA device, which has to be set before calling
-/// ncclCommInitRank.  ncclCommInitRank implicitly syncronizes with other ranks,
-/// so it must be called by different threads/processes or use ncclGroupStart/ncclGroupEnd.
-///
-/// Args:
-///     nranks [in]: Total number of ranks participating in this communicator
-///     commId [in]: UniqueId required for initialization
-///     rank [in]: Current rank to create communicator for
-///
-/// Returns: a tuple of 2 item(s):
-///     ncclResult_t: status
-///     comm: ncclComm
-///     Result code. See rccl_result_code for more details.
-#[pyfunction]
-#[pyo3(signature = (nranks, commId, rank))]
+/// `ncclCommInitRank` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclCommInitRank: rt::call::Function = rt::call::Function::new(
+    c"ncclCommInitRank",
+    "ncclCommInitRank",
+    &["nranks", "commId", "rank"],
+    rt::fastcall_entry!(C_ncclCommInitRank),
+    c"ncclCommInitRank(nranks, commId, rank)\n--\n\nCreates a new communicator (multi thread/process version).\nRank must be between 0 and nranks-1 and unique within a communicator clique.\nEach rank is associated to a CUDA device, which has to be set before calling\nncclCommInitRank.  ncclCommInitRank implicitly syncronizes with other ranks,\nso it must be called by different threads/processes or use ncclGroupStart/ncclGroupEnd.\n\nArgs:\n    nranks [in]: Total number of ranks participating in this communicator\n    commId [in]: UniqueId required for initialization\n    rank [in]: Current rank to create communicator for\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    comm: ncclComm\n    Result code. See rccl_result_code for more details.",
+);
+
+/// The arguments of a call of `ncclCommInitRank`, converted in order.
+unsafe fn C_ncclCommInitRank(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_ncclCommInitRank.args::<3>(py, args, nargs, kwnames)? };
+    Ok(ncclCommInitRank(py, rt::call::extract(x0, "nranks")?, &x1, rt::call::extract(x2, "rank")?)?.into_ptr())
+}
+
 fn ncclCommInitRank(py: Python<'_>, nranks: rt::CInt<i32>, commId: &Bound<'_, PyAny>, rank: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommInitRank");
     let mut o_comm: usize = Default::default();
@@ -312,16 +465,30 @@ fn ncclCommInitRank(py: Python<'_>, nranks: rt::CInt<i32>, commId: &Bound<'_, Py
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_nranks, a_commId, a_rank) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 8, o_comm, None)?])
 }
-/// Args:
-///     nranks
-///     commId
-///     rank
-///
-/// Returns: a tuple of 2 item(s):
-///     ncclResult_t: status
-///     comm: ncclComm
-#[pyfunction]
-#[pyo3(signature = (nranks, commId, rank))]
+/// `pncclCommInitRank` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclCommInitRank: rt::call::Function = rt::call::Function::new(
+    c"pncclCommInitRank",
+    "pncclCommInitRank",
+    &["nranks", "commId", "rank"],
+    rt::fastcall_entry!(C_pncclCommInitRank),
+    c"pncclCommInitRank(nranks, commId, rank)\n--\n\nArgs:\n    nranks\n    commId\n    rank\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    comm: ncclComm",
+);
+
+/// The arguments of a call of `pncclCommInitRank`, converted in order.
+unsafe fn C_pncclCommInitRank(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_pncclCommInitRank.args::<3>(py, args, nargs, kwnames)? };
+    Ok(pncclCommInitRank(py, rt::call::extract(x0, "nranks")?, &x1, rt::call::extract(x2, "rank")?)?.into_ptr())
+}
+
 fn pncclCommInitRank(py: Python<'_>, nranks: rt::CInt<i32>, commId: &Bound<'_, PyAny>, rank: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommInitRank");
     let mut o_comm: usize = Default::default();
@@ -338,23 +505,30 @@ fn pncclCommInitRank(py: Python<'_>, nranks: rt::CInt<i32>, commId: &Bound<'_, P
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_nranks, a_commId, a_rank) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 8, o_comm, None)?])
 }
-/// Creates a clique of communicators (single process version).
-/// This is a convenience function to create a single-process communicator clique.
-/// Returns an array of ndev newly initialized communicators in comm.
-/// comm should be pre-allocated with size at least ndev*sizeof(ncclComm_t).
-/// If devlist is NULL, the first ndev HIP devices are used.
-/// Order of devlist defines user-order of processors within the communicator.
-///
-/// Args:
-///     comm [out]: Pointer to array of created communicators
-///     ndev [in]: Total number of ranks participating in this communicator
-///     devlist [in]: Array of GPU device indices to create for
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-///     Result code. See rccl_result_code for more details.
-#[pyfunction]
-#[pyo3(signature = (comm, ndev, devlist))]
+/// `ncclCommInitAll` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclCommInitAll: rt::call::Function = rt::call::Function::new(
+    c"ncclCommInitAll",
+    "ncclCommInitAll",
+    &["comm", "ndev", "devlist"],
+    rt::fastcall_entry!(C_ncclCommInitAll),
+    c"ncclCommInitAll(comm, ndev, devlist)\n--\n\nCreates a clique of communicators (single process version).\nThis is a convenience function to create a single-process communicator clique.\nReturns an array of ndev newly initialized communicators in comm.\ncomm should be pre-allocated with size at least ndev*sizeof(ncclComm_t).\nIf devlist is NULL, the first ndev HIP devices are used.\nOrder of devlist defines user-order of processors within the communicator.\n\nArgs:\n    comm [out]: Pointer to array of created communicators\n    ndev [in]: Total number of ranks participating in this communicator\n    devlist [in]: Array of GPU device indices to create for\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
+);
+
+/// The arguments of a call of `ncclCommInitAll`, converted in order.
+unsafe fn C_ncclCommInitAll(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_ncclCommInitAll.args::<3>(py, args, nargs, kwnames)? };
+    Ok(ncclCommInitAll(py, &x0, rt::call::extract(x1, "ndev")?, &x2)?.into_ptr())
+}
+
 fn ncclCommInitAll(py: Python<'_>, comm: &Bound<'_, PyAny>, ndev: rt::CInt<i32>, devlist: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommInitAll");
     let mut h_comm = TYPES.handle_ref(8, comm, true)?;
@@ -371,15 +545,30 @@ fn ncclCommInitAll(py: Python<'_>, comm: &Bound<'_, PyAny>, ndev: rt::CInt<i32>,
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_ndev, a_devlist) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Args:
-///     comm
-///     ndev
-///     devlist
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (comm, ndev, devlist))]
+/// `pncclCommInitAll` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclCommInitAll: rt::call::Function = rt::call::Function::new(
+    c"pncclCommInitAll",
+    "pncclCommInitAll",
+    &["comm", "ndev", "devlist"],
+    rt::fastcall_entry!(C_pncclCommInitAll),
+    c"pncclCommInitAll(comm, ndev, devlist)\n--\n\nArgs:\n    comm\n    ndev\n    devlist\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `pncclCommInitAll`, converted in order.
+unsafe fn C_pncclCommInitAll(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_pncclCommInitAll.args::<3>(py, args, nargs, kwnames)? };
+    Ok(pncclCommInitAll(py, &x0, rt::call::extract(x1, "ndev")?, &x2)?.into_ptr())
+}
+
 fn pncclCommInitAll(py: Python<'_>, comm: &Bound<'_, PyAny>, ndev: rt::CInt<i32>, devlist: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommInitAll");
     let mut h_comm = TYPES.handle_ref(8, comm, true)?;
@@ -396,21 +585,30 @@ fn pncclCommInitAll(py: Python<'_>, comm: &Bound<'_, PyAny>, ndev: rt::CInt<i32>
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_ndev, a_devlist) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Finalize a communicator.
-/// ncclCommFinalize flushes all issued communications
-/// and marks communicator state as ncclInProgress. The state will change to ncclSuccess
-/// when the communicator is globally quiescent and related resources are freed; then,
-/// calling ncclCommDestroy can locally free the rest of the resources (e.g. communicator
-/// itself) without blocking.
-///
-/// Args:
-///     comm [in]: Communicator to finalize
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-///     Result code. See rccl_result_code for more details.
-#[pyfunction]
-#[pyo3(signature = (comm))]
+/// `ncclCommFinalize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclCommFinalize: rt::call::Function = rt::call::Function::new(
+    c"ncclCommFinalize",
+    "ncclCommFinalize",
+    &["comm"],
+    rt::fastcall_entry!(C_ncclCommFinalize),
+    c"ncclCommFinalize(comm)\n--\n\nFinalize a communicator.\nncclCommFinalize flushes all issued communications\nand marks communicator state as ncclInProgress. The state will change to ncclSuccess\nwhen the communicator is globally quiescent and related resources are freed; then,\ncalling ncclCommDestroy can locally free the rest of the resources (e.g. communicator\nitself) without blocking.\n\nArgs:\n    comm [in]: Communicator to finalize\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
+);
+
+/// The arguments of a call of `ncclCommFinalize`, converted in order.
+unsafe fn C_ncclCommFinalize(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_ncclCommFinalize.args::<1>(py, args, nargs, kwnames)? };
+    Ok(ncclCommFinalize(py, rt::call::extract(x0, "comm")?)?.into_ptr())
+}
+
 fn ncclCommFinalize(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommFinalize");
     let a_comm = comm.addr();
@@ -423,13 +621,30 @@ fn ncclCommFinalize(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_comm) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Args:
-///     comm
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (comm))]
+/// `pncclCommFinalize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclCommFinalize: rt::call::Function = rt::call::Function::new(
+    c"pncclCommFinalize",
+    "pncclCommFinalize",
+    &["comm"],
+    rt::fastcall_entry!(C_pncclCommFinalize),
+    c"pncclCommFinalize(comm)\n--\n\nArgs:\n    comm\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `pncclCommFinalize`, converted in order.
+unsafe fn C_pncclCommFinalize(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_pncclCommFinalize.args::<1>(py, args, nargs, kwnames)? };
+    Ok(pncclCommFinalize(py, rt::call::extract(x0, "comm")?)?.into_ptr())
+}
+
 fn pncclCommFinalize(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommFinalize");
     let a_comm = comm.addr();
@@ -442,17 +657,30 @@ fn pncclCommFinalize(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_comm) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Frees local resources associated with communicator object.
-/// Destroy all local resources associated with the passed in communicator object
-///
-/// Args:
-///     comm [in]: Communicator to destroy
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-///     Result code. See rccl_result_code for more details.
-#[pyfunction]
-#[pyo3(signature = (comm))]
+/// `ncclCommDestroy` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclCommDestroy: rt::call::Function = rt::call::Function::new(
+    c"ncclCommDestroy",
+    "ncclCommDestroy",
+    &["comm"],
+    rt::fastcall_entry!(C_ncclCommDestroy),
+    c"ncclCommDestroy(comm)\n--\n\nFrees local resources associated with communicator object.\nDestroy all local resources associated with the passed in communicator object\n\nArgs:\n    comm [in]: Communicator to destroy\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
+);
+
+/// The arguments of a call of `ncclCommDestroy`, converted in order.
+unsafe fn C_ncclCommDestroy(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_ncclCommDestroy.args::<1>(py, args, nargs, kwnames)? };
+    Ok(ncclCommDestroy(py, rt::call::extract(x0, "comm")?)?.into_ptr())
+}
+
 fn ncclCommDestroy(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommDestroy");
     let a_comm = comm.addr();
@@ -465,13 +693,30 @@ fn ncclCommDestroy(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_comm) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Args:
-///     comm
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (comm))]
+/// `pncclCommDestroy` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclCommDestroy: rt::call::Function = rt::call::Function::new(
+    c"pncclCommDestroy",
+    "pncclCommDestroy",
+    &["comm"],
+    rt::fastcall_entry!(C_pncclCommDestroy),
+    c"pncclCommDestroy(comm)\n--\n\nArgs:\n    comm\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `pncclCommDestroy`, converted in order.
+unsafe fn C_pncclCommDestroy(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_pncclCommDestroy.args::<1>(py, args, nargs, kwnames)? };
+    Ok(pncclCommDestroy(py, rt::call::extract(x0, "comm")?)?.into_ptr())
+}
+
 fn pncclCommDestroy(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommDestroy");
     let a_comm = comm.addr();
@@ -484,18 +729,30 @@ fn pncclCommDestroy(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_comm) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Abort any in-progress calls and destroy the communicator object.
-/// Frees resources associated with communicator object and aborts any operations
-/// that might still be running on the device.
-///
-/// Args:
-///     comm [in]: Communicator to abort and destroy
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-///     Result code. See rccl_result_code for more details.
-#[pyfunction]
-#[pyo3(signature = (comm))]
+/// `ncclCommAbort` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclCommAbort: rt::call::Function = rt::call::Function::new(
+    c"ncclCommAbort",
+    "ncclCommAbort",
+    &["comm"],
+    rt::fastcall_entry!(C_ncclCommAbort),
+    c"ncclCommAbort(comm)\n--\n\nAbort any in-progress calls and destroy the communicator object.\nFrees resources associated with communicator object and aborts any operations\nthat might still be running on the device.\n\nArgs:\n    comm [in]: Communicator to abort and destroy\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
+);
+
+/// The arguments of a call of `ncclCommAbort`, converted in order.
+unsafe fn C_ncclCommAbort(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_ncclCommAbort.args::<1>(py, args, nargs, kwnames)? };
+    Ok(ncclCommAbort(py, rt::call::extract(x0, "comm")?)?.into_ptr())
+}
+
 fn ncclCommAbort(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommAbort");
     let a_comm = comm.addr();
@@ -508,13 +765,30 @@ fn ncclCommAbort(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_comm) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Args:
-///     comm
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (comm))]
+/// `pncclCommAbort` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclCommAbort: rt::call::Function = rt::call::Function::new(
+    c"pncclCommAbort",
+    "pncclCommAbort",
+    &["comm"],
+    rt::fastcall_entry!(C_pncclCommAbort),
+    c"pncclCommAbort(comm)\n--\n\nArgs:\n    comm\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `pncclCommAbort`, converted in order.
+unsafe fn C_pncclCommAbort(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_pncclCommAbort.args::<1>(py, args, nargs, kwnames)? };
+    Ok(pncclCommAbort(py, rt::call::extract(x0, "comm")?)?.into_ptr())
+}
+
 fn pncclCommAbort(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommAbort");
     let a_comm = comm.addr();
@@ -527,26 +801,30 @@ fn pncclCommAbort(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_comm) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Create one or more communicators from an existing one.
-/// Creates one or more communicators from an existing one.
-/// Ranks with the same color will end up in the same communicator.
-/// Within the new communicator, key will be used to order ranks.
-/// NCCL_SPLIT_NOCOLOR as color will indicate the rank will not be part of any group
-/// and will therefore return a NULL communicator.
-/// If config is NULL, the new communicator will inherit the original communicator's configuration
-///
-/// Args:
-///     comm [in]: Original communicator object for this rank
-///     color [in]: Color to assign this rank
-///     key [in]: Key used to order ranks within the same new communicator
-///     config [in]: Config file for new communicator. May be NULL to inherit from comm
-///
-/// Returns: a tuple of 2 item(s):
-///     ncclResult_t: status
-///     newcomm: ncclComm
-///     Result code. See rccl_result_code for more details.
-#[pyfunction]
-#[pyo3(signature = (comm, color, key, config))]
+/// `ncclCommSplit` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclCommSplit: rt::call::Function = rt::call::Function::new(
+    c"ncclCommSplit",
+    "ncclCommSplit",
+    &["comm", "color", "key", "config"],
+    rt::fastcall_entry!(C_ncclCommSplit),
+    c"ncclCommSplit(comm, color, key, config)\n--\n\nCreate one or more communicators from an existing one.\nCreates one or more communicators from an existing one.\nRanks with the same color will end up in the same communicator.\nWithin the new communicator, key will be used to order ranks.\nNCCL_SPLIT_NOCOLOR as color will indicate the rank will not be part of any group\nand will therefore return a NULL communicator.\nIf config is NULL, the new communicator will inherit the original communicator's configuration\n\nArgs:\n    comm [in]: Original communicator object for this rank\n    color [in]: Color to assign this rank\n    key [in]: Key used to order ranks within the same new communicator\n    config [in]: Config file for new communicator. May be NULL to inherit from comm\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    newcomm: ncclComm\n    Result code. See rccl_result_code for more details.",
+);
+
+/// The arguments of a call of `ncclCommSplit`, converted in order.
+unsafe fn C_ncclCommSplit(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_ncclCommSplit.args::<4>(py, args, nargs, kwnames)? };
+    Ok(ncclCommSplit(py, rt::call::extract(x0, "comm")?, rt::call::extract(x1, "color")?, rt::call::extract(x2, "key")?, &x3)?.into_ptr())
+}
+
 fn ncclCommSplit(py: Python<'_>, comm: rt::PtrArg, color: rt::CInt<i32>, key: rt::CInt<i32>, config: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommSplit");
     let a_comm = comm.addr();
@@ -565,17 +843,30 @@ fn ncclCommSplit(py: Python<'_>, comm: rt::PtrArg, color: rt::CInt<i32>, key: rt
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_color, a_key, a_newcomm, a_config) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 8, o_newcomm, None)?])
 }
-/// Args:
-///     comm
-///     color
-///     key
-///     config
-///
-/// Returns: a tuple of 2 item(s):
-///     ncclResult_t: status
-///     newcomm: ncclComm
-#[pyfunction]
-#[pyo3(signature = (comm, color, key, config))]
+/// `pncclCommSplit` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclCommSplit: rt::call::Function = rt::call::Function::new(
+    c"pncclCommSplit",
+    "pncclCommSplit",
+    &["comm", "color", "key", "config"],
+    rt::fastcall_entry!(C_pncclCommSplit),
+    c"pncclCommSplit(comm, color, key, config)\n--\n\nArgs:\n    comm\n    color\n    key\n    config\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    newcomm: ncclComm",
+);
+
+/// The arguments of a call of `pncclCommSplit`, converted in order.
+unsafe fn C_pncclCommSplit(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_pncclCommSplit.args::<4>(py, args, nargs, kwnames)? };
+    Ok(pncclCommSplit(py, rt::call::extract(x0, "comm")?, rt::call::extract(x1, "color")?, rt::call::extract(x2, "key")?, &x3)?.into_ptr())
+}
+
 fn pncclCommSplit(py: Python<'_>, comm: rt::PtrArg, color: rt::CInt<i32>, key: rt::CInt<i32>, config: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommSplit");
     let a_comm = comm.addr();
@@ -594,25 +885,30 @@ fn pncclCommSplit(py: Python<'_>, comm: rt::PtrArg, color: rt::CInt<i32>, key: r
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_color, a_key, a_newcomm, a_config) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 8, o_newcomm, None)?])
 }
-/// Shrink existing communicator.
-/// Ranks in excludeRanksList will be removed form the existing communicator.
-/// Within the new communicator, ranks will be re-ordered to fill the gap of removed ones.
-/// If config is NULL, the new communicator will inherit the original communicator's configuration.
-/// The flag enables NCCL to adapt to various states of the parent communicator, see NCCL_SHRINK flags.
-///
-/// Args:
-///     comm [in]: Original communicator object for this rank
-///     excludeRanksCount [in]: Number of ranks to be excluded
-///     config [in]: Config file for new communicator. May be NULL to inherit from comm
-///     shrinkFlags [in]: Flag to adapt to various states of the parent communicator (see NCCL_SHRINK flags)
-///
-/// Returns: a tuple of 3 item(s):
-///     ncclResult_t: status
-///     excludeRanksList: int
-///     newcomm: ncclComm
-///     Result code. See rccl_result_code for more details.
-#[pyfunction]
-#[pyo3(signature = (comm, excludeRanksCount, config, shrinkFlags))]
+/// `ncclCommShrink` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclCommShrink: rt::call::Function = rt::call::Function::new(
+    c"ncclCommShrink",
+    "ncclCommShrink",
+    &["comm", "excludeRanksCount", "config", "shrinkFlags"],
+    rt::fastcall_entry!(C_ncclCommShrink),
+    c"ncclCommShrink(comm, excludeRanksCount, config, shrinkFlags)\n--\n\nShrink existing communicator.\nRanks in excludeRanksList will be removed form the existing communicator.\nWithin the new communicator, ranks will be re-ordered to fill the gap of removed ones.\nIf config is NULL, the new communicator will inherit the original communicator's configuration.\nThe flag enables NCCL to adapt to various states of the parent communicator, see NCCL_SHRINK flags.\n\nArgs:\n    comm [in]: Original communicator object for this rank\n    excludeRanksCount [in]: Number of ranks to be excluded\n    config [in]: Config file for new communicator. May be NULL to inherit from comm\n    shrinkFlags [in]: Flag to adapt to various states of the parent communicator (see NCCL_SHRINK flags)\n\nReturns: a tuple of 3 item(s):\n    ncclResult_t: status\n    excludeRanksList: int\n    newcomm: ncclComm\n    Result code. See rccl_result_code for more details.",
+);
+
+/// The arguments of a call of `ncclCommShrink`, converted in order.
+unsafe fn C_ncclCommShrink(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_ncclCommShrink.args::<4>(py, args, nargs, kwnames)? };
+    Ok(ncclCommShrink(py, rt::call::extract(x0, "comm")?, rt::call::extract(x1, "excludeRanksCount")?, &x2, rt::call::extract(x3, "shrinkFlags")?)?.into_ptr())
+}
+
 fn ncclCommShrink(py: Python<'_>, comm: rt::PtrArg, excludeRanksCount: rt::CInt<i32>, config: &Bound<'_, PyAny>, shrinkFlags: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommShrink");
     let a_comm = comm.addr();
@@ -633,18 +929,30 @@ fn ncclCommShrink(py: Python<'_>, comm: rt::PtrArg, excludeRanksCount: rt::CInt<
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_excludeRanksList, a_excludeRanksCount, a_newcomm, a_config, a_shrinkFlags) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_excludeRanksList)?, TYPES.instance_at(py, 8, o_newcomm, None)?])
 }
-/// Args:
-///     comm
-///     excludeRanksCount
-///     config
-///     shrinkFlags
-///
-/// Returns: a tuple of 3 item(s):
-///     ncclResult_t: status
-///     excludeRanksList: int
-///     newcomm: ncclComm
-#[pyfunction]
-#[pyo3(signature = (comm, excludeRanksCount, config, shrinkFlags))]
+/// `pncclCommShrink` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclCommShrink: rt::call::Function = rt::call::Function::new(
+    c"pncclCommShrink",
+    "pncclCommShrink",
+    &["comm", "excludeRanksCount", "config", "shrinkFlags"],
+    rt::fastcall_entry!(C_pncclCommShrink),
+    c"pncclCommShrink(comm, excludeRanksCount, config, shrinkFlags)\n--\n\nArgs:\n    comm\n    excludeRanksCount\n    config\n    shrinkFlags\n\nReturns: a tuple of 3 item(s):\n    ncclResult_t: status\n    excludeRanksList: int\n    newcomm: ncclComm",
+);
+
+/// The arguments of a call of `pncclCommShrink`, converted in order.
+unsafe fn C_pncclCommShrink(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_pncclCommShrink.args::<4>(py, args, nargs, kwnames)? };
+    Ok(pncclCommShrink(py, rt::call::extract(x0, "comm")?, rt::call::extract(x1, "excludeRanksCount")?, &x2, rt::call::extract(x3, "shrinkFlags")?)?.into_ptr())
+}
+
 fn pncclCommShrink(py: Python<'_>, comm: rt::PtrArg, excludeRanksCount: rt::CInt<i32>, config: &Bound<'_, PyAny>, shrinkFlags: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommShrink");
     let a_comm = comm.addr();
@@ -665,24 +973,30 @@ fn pncclCommShrink(py: Python<'_>, comm: rt::PtrArg, excludeRanksCount: rt::CInt
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_excludeRanksList, a_excludeRanksCount, a_newcomm, a_config, a_shrinkFlags) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_excludeRanksList)?, TYPES.instance_at(py, 8, o_newcomm, None)?])
 }
-/// Creates a new communicator (multi thread/process version), similar to ncclCommInitRankConfig.
-/// Allows to use more than one ncclUniqueId (up to one per rank),
-/// indicated by nId, to accelerate the init operation.
-/// The number of ncclUniqueIds and their order must be the same for every rank.
-///
-/// Args:
-///     nranks [in]: Total number of ranks participating in this communicator
-///     myrank [in]: Current rank
-///     nId [in]: Number of unique IDs
-///     commIds [in]: List of unique IDs
-///     config [in]: Config file for new communicator. May be NULL to inherit from comm
-///
-/// Returns: a tuple of 2 item(s):
-///     ncclResult_t: status
-///     newcomm: ncclComm
-///     Result code. See rccl_result_code for more details.
-#[pyfunction]
-#[pyo3(signature = (nranks, myrank, nId, commIds, config))]
+/// `ncclCommInitRankScalable` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclCommInitRankScalable: rt::call::Function = rt::call::Function::new(
+    c"ncclCommInitRankScalable",
+    "ncclCommInitRankScalable",
+    &["nranks", "myrank", "nId", "commIds", "config"],
+    rt::fastcall_entry!(C_ncclCommInitRankScalable),
+    c"ncclCommInitRankScalable(nranks, myrank, nId, commIds, config)\n--\n\nCreates a new communicator (multi thread/process version), similar to ncclCommInitRankConfig.\nAllows to use more than one ncclUniqueId (up to one per rank),\nindicated by nId, to accelerate the init operation.\nThe number of ncclUniqueIds and their order must be the same for every rank.\n\nArgs:\n    nranks [in]: Total number of ranks participating in this communicator\n    myrank [in]: Current rank\n    nId [in]: Number of unique IDs\n    commIds [in]: List of unique IDs\n    config [in]: Config file for new communicator. May be NULL to inherit from comm\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    newcomm: ncclComm\n    Result code. See rccl_result_code for more details.",
+);
+
+/// The arguments of a call of `ncclCommInitRankScalable`, converted in order.
+unsafe fn C_ncclCommInitRankScalable(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4] =
+        unsafe { F_ncclCommInitRankScalable.args::<5>(py, args, nargs, kwnames)? };
+    Ok(ncclCommInitRankScalable(py, rt::call::extract(x0, "nranks")?, rt::call::extract(x1, "myrank")?, rt::call::extract(x2, "nId")?, &x3, &x4)?.into_ptr())
+}
+
 fn ncclCommInitRankScalable(py: Python<'_>, nranks: rt::CInt<i32>, myrank: rt::CInt<i32>, nId: rt::CInt<i32>, commIds: &Bound<'_, PyAny>, config: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommInitRankScalable");
     let mut o_newcomm: usize = Default::default();
@@ -703,18 +1017,30 @@ fn ncclCommInitRankScalable(py: Python<'_>, nranks: rt::CInt<i32>, myrank: rt::C
     let __r = py.allow_threads(move || unsafe { __f(a_newcomm, a_nranks, a_myrank, a_nId, a_commIds, a_config) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 8, o_newcomm, None)?])
 }
-/// Args:
-///     nranks
-///     myrank
-///     nId
-///     commIds
-///     config
-///
-/// Returns: a tuple of 2 item(s):
-///     ncclResult_t: status
-///     newcomm: ncclComm
-#[pyfunction]
-#[pyo3(signature = (nranks, myrank, nId, commIds, config))]
+/// `pncclCommInitRankScalable` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclCommInitRankScalable: rt::call::Function = rt::call::Function::new(
+    c"pncclCommInitRankScalable",
+    "pncclCommInitRankScalable",
+    &["nranks", "myrank", "nId", "commIds", "config"],
+    rt::fastcall_entry!(C_pncclCommInitRankScalable),
+    c"pncclCommInitRankScalable(nranks, myrank, nId, commIds, config)\n--\n\nArgs:\n    nranks\n    myrank\n    nId\n    commIds\n    config\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    newcomm: ncclComm",
+);
+
+/// The arguments of a call of `pncclCommInitRankScalable`, converted in order.
+unsafe fn C_pncclCommInitRankScalable(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4] =
+        unsafe { F_pncclCommInitRankScalable.args::<5>(py, args, nargs, kwnames)? };
+    Ok(pncclCommInitRankScalable(py, rt::call::extract(x0, "nranks")?, rt::call::extract(x1, "myrank")?, rt::call::extract(x2, "nId")?, &x3, &x4)?.into_ptr())
+}
+
 fn pncclCommInitRankScalable(py: Python<'_>, nranks: rt::CInt<i32>, myrank: rt::CInt<i32>, nId: rt::CInt<i32>, commIds: &Bound<'_, PyAny>, config: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommInitRankScalable");
     let mut o_newcomm: usize = Default::default();
@@ -735,17 +1061,30 @@ fn pncclCommInitRankScalable(py: Python<'_>, nranks: rt::CInt<i32>, myrank: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_newcomm, a_nranks, a_myrank, a_nId, a_commIds, a_config) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 8, o_newcomm, None)?])
 }
-/// Returns a string for each result code.
-/// Returns a human-readable string describing the given result code.
-///
-/// Args:
-///     result [in]: Result code to get description for
-///
-/// Returns: a tuple of 1 item(s):
-///     bytes
-///     String containing description of result code.
-#[pyfunction]
-#[pyo3(signature = (result))]
+/// `ncclGetErrorString` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclGetErrorString: rt::call::Function = rt::call::Function::new(
+    c"ncclGetErrorString",
+    "ncclGetErrorString",
+    &["result"],
+    rt::fastcall_entry!(C_ncclGetErrorString),
+    c"ncclGetErrorString(result)\n--\n\nReturns a string for each result code.\nReturns a human-readable string describing the given result code.\n\nArgs:\n    result [in]: Result code to get description for\n\nReturns: a tuple of 1 item(s):\n    bytes\n    String containing description of result code.",
+);
+
+/// The arguments of a call of `ncclGetErrorString`, converted in order.
+unsafe fn C_ncclGetErrorString(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_ncclGetErrorString.args::<1>(py, args, nargs, kwnames)? };
+    Ok(ncclGetErrorString(py, &x0)?.into_ptr())
+}
+
 fn ncclGetErrorString(py: Python<'_>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclGetErrorString");
     let a_result = rt::narrow::<u32>(TYPES.enum_arg(0, result)?)?;
@@ -758,13 +1097,30 @@ fn ncclGetErrorString(py: Python<'_>, result: &Bound<'_, PyAny>) -> PyResult<PyO
     let __r = unsafe { __f(a_result) };
     rt::tuple(py, [rt::cstr_result(py, __r)?])
 }
-/// Args:
-///     result
-///
-/// Returns: a tuple of 1 item(s):
-///     bytes
-#[pyfunction]
-#[pyo3(signature = (result))]
+/// `pncclGetErrorString` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclGetErrorString: rt::call::Function = rt::call::Function::new(
+    c"pncclGetErrorString",
+    "pncclGetErrorString",
+    &["result"],
+    rt::fastcall_entry!(C_pncclGetErrorString),
+    c"pncclGetErrorString(result)\n--\n\nArgs:\n    result\n\nReturns: a tuple of 1 item(s):\n    bytes",
+);
+
+/// The arguments of a call of `pncclGetErrorString`, converted in order.
+unsafe fn C_pncclGetErrorString(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_pncclGetErrorString.args::<1>(py, args, nargs, kwnames)? };
+    Ok(pncclGetErrorString(py, &x0)?.into_ptr())
+}
+
 fn pncclGetErrorString(py: Python<'_>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclGetErrorString");
     let a_result = rt::narrow::<u32>(TYPES.enum_arg(0, result)?)?;
@@ -777,13 +1133,30 @@ fn pncclGetErrorString(py: Python<'_>, result: &Bound<'_, PyAny>) -> PyResult<Py
     let __r = py.allow_threads(move || unsafe { __f(a_result) });
     rt::tuple(py, [rt::cstr_result(py, __r)?])
 }
-/// Args:
-///     comm
-///
-/// Returns: a tuple of 1 item(s):
-///     bytes
-#[pyfunction]
-#[pyo3(signature = (comm))]
+/// `ncclGetLastError` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclGetLastError: rt::call::Function = rt::call::Function::new(
+    c"ncclGetLastError",
+    "ncclGetLastError",
+    &["comm"],
+    rt::fastcall_entry!(C_ncclGetLastError),
+    c"ncclGetLastError(comm)\n--\n\nArgs:\n    comm\n\nReturns: a tuple of 1 item(s):\n    bytes",
+);
+
+/// The arguments of a call of `ncclGetLastError`, converted in order.
+unsafe fn C_ncclGetLastError(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_ncclGetLastError.args::<1>(py, args, nargs, kwnames)? };
+    Ok(ncclGetLastError(py, rt::call::extract(x0, "comm")?)?.into_ptr())
+}
+
 fn ncclGetLastError(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclGetLastError");
     let a_comm = comm.addr();
@@ -796,13 +1169,30 @@ fn ncclGetLastError(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     let __r = unsafe { __f(a_comm) };
     rt::tuple(py, [rt::cstr_result(py, __r)?])
 }
-/// Args:
-///     comm
-///
-/// Returns: a tuple of 1 item(s):
-///     bytes
-#[pyfunction]
-#[pyo3(signature = (comm))]
+/// `pncclGetLastError` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclGetLastError: rt::call::Function = rt::call::Function::new(
+    c"pncclGetLastError",
+    "pncclGetLastError",
+    &["comm"],
+    rt::fastcall_entry!(C_pncclGetLastError),
+    c"pncclGetLastError(comm)\n--\n\nArgs:\n    comm\n\nReturns: a tuple of 1 item(s):\n    bytes",
+);
+
+/// The arguments of a call of `pncclGetLastError`, converted in order.
+unsafe fn C_pncclGetLastError(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_pncclGetLastError.args::<1>(py, args, nargs, kwnames)? };
+    Ok(pncclGetLastError(py, rt::call::extract(x0, "comm")?)?.into_ptr())
+}
+
 fn pncclGetLastError(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclGetLastError");
     let a_comm = comm.addr();
@@ -815,8 +1205,30 @@ fn pncclGetLastError(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_comm) });
     rt::tuple(py, [rt::cstr_result(py, __r)?])
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `ncclResetDebugInit` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclResetDebugInit: rt::call::Function = rt::call::Function::new(
+    c"ncclResetDebugInit",
+    "ncclResetDebugInit",
+    &[],
+    rt::fastcall_entry!(C_ncclResetDebugInit),
+    c"ncclResetDebugInit()\n--\n\n",
+);
+
+/// The arguments of a call of `ncclResetDebugInit`, converted in order.
+unsafe fn C_ncclResetDebugInit(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_ncclResetDebugInit.args::<0>(py, args, nargs, kwnames)? };
+    Ok(ncclResetDebugInit(py)?.into_ptr())
+}
+
 fn ncclResetDebugInit(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclResetDebugInit");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -828,8 +1240,30 @@ fn ncclResetDebugInit(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     rt::tuple(py, [])
 }
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `pncclResetDebugInit` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclResetDebugInit: rt::call::Function = rt::call::Function::new(
+    c"pncclResetDebugInit",
+    "pncclResetDebugInit",
+    &[],
+    rt::fastcall_entry!(C_pncclResetDebugInit),
+    c"pncclResetDebugInit()\n--\n\n",
+);
+
+/// The arguments of a call of `pncclResetDebugInit`, converted in order.
+unsafe fn C_pncclResetDebugInit(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_pncclResetDebugInit.args::<0>(py, args, nargs, kwnames)? };
+    Ok(pncclResetDebugInit(py)?.into_ptr())
+}
+
 fn pncclResetDebugInit(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclResetDebugInit");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -841,18 +1275,30 @@ fn pncclResetDebugInit(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     rt::tuple(py, [])
 }
-/// Checks whether the comm has encountered any asynchronous errors
-/// Query whether the provided communicator has encountered any asynchronous errors
-///
-/// Args:
-///     comm [in]: Communicator to query
-///     asyncError [out]: Pointer to where result code will be stored
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-///     Result code. See rccl_result_code for more details.
-#[pyfunction]
-#[pyo3(signature = (comm, asyncError))]
+/// `ncclCommGetAsyncError` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclCommGetAsyncError: rt::call::Function = rt::call::Function::new(
+    c"ncclCommGetAsyncError",
+    "ncclCommGetAsyncError",
+    &["comm", "asyncError"],
+    rt::fastcall_entry!(C_ncclCommGetAsyncError),
+    c"ncclCommGetAsyncError(comm, asyncError)\n--\n\nChecks whether the comm has encountered any asynchronous errors\nQuery whether the provided communicator has encountered any asynchronous errors\n\nArgs:\n    comm [in]: Communicator to query\n    asyncError [out]: Pointer to where result code will be stored\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
+);
+
+/// The arguments of a call of `ncclCommGetAsyncError`, converted in order.
+unsafe fn C_ncclCommGetAsyncError(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_ncclCommGetAsyncError.args::<2>(py, args, nargs, kwnames)? };
+    Ok(ncclCommGetAsyncError(py, rt::call::extract(x0, "comm")?, &x1)?.into_ptr())
+}
+
 fn ncclCommGetAsyncError(py: Python<'_>, comm: rt::PtrArg, asyncError: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommGetAsyncError");
     let a_comm = comm.addr();
@@ -867,14 +1313,30 @@ fn ncclCommGetAsyncError(py: Python<'_>, comm: rt::PtrArg, asyncError: &Bound<'_
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_asyncError) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Args:
-///     comm
-///     asyncError
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (comm, asyncError))]
+/// `pncclCommGetAsyncError` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclCommGetAsyncError: rt::call::Function = rt::call::Function::new(
+    c"pncclCommGetAsyncError",
+    "pncclCommGetAsyncError",
+    &["comm", "asyncError"],
+    rt::fastcall_entry!(C_pncclCommGetAsyncError),
+    c"pncclCommGetAsyncError(comm, asyncError)\n--\n\nArgs:\n    comm\n    asyncError\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `pncclCommGetAsyncError`, converted in order.
+unsafe fn C_pncclCommGetAsyncError(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_pncclCommGetAsyncError.args::<2>(py, args, nargs, kwnames)? };
+    Ok(pncclCommGetAsyncError(py, rt::call::extract(x0, "comm")?, &x1)?.into_ptr())
+}
+
 fn pncclCommGetAsyncError(py: Python<'_>, comm: rt::PtrArg, asyncError: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommGetAsyncError");
     let a_comm = comm.addr();
@@ -889,18 +1351,30 @@ fn pncclCommGetAsyncError(py: Python<'_>, comm: rt::PtrArg, asyncError: &Bound<'
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_asyncError) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Gets the number of ranks in the communicator clique.
-/// Returns the number of ranks in the communicator clique (as set during initialization)
-///
-/// Args:
-///     comm [in]: Communicator to query
-///
-/// Returns: a tuple of 2 item(s):
-///     ncclResult_t: status
-///     count: int
-///     Result code. See rccl_result_code for more details.
-#[pyfunction]
-#[pyo3(signature = (comm))]
+/// `ncclCommCount` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclCommCount: rt::call::Function = rt::call::Function::new(
+    c"ncclCommCount",
+    "ncclCommCount",
+    &["comm"],
+    rt::fastcall_entry!(C_ncclCommCount),
+    c"ncclCommCount(comm)\n--\n\nGets the number of ranks in the communicator clique.\nReturns the number of ranks in the communicator clique (as set during initialization)\n\nArgs:\n    comm [in]: Communicator to query\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    count: int\n    Result code. See rccl_result_code for more details.",
+);
+
+/// The arguments of a call of `ncclCommCount`, converted in order.
+unsafe fn C_ncclCommCount(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_ncclCommCount.args::<1>(py, args, nargs, kwnames)? };
+    Ok(ncclCommCount(py, rt::call::extract(x0, "comm")?)?.into_ptr())
+}
+
 fn ncclCommCount(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommCount");
     let a_comm = comm.addr();
@@ -915,14 +1389,30 @@ fn ncclCommCount(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_count)?])
 }
-/// Args:
-///     comm
-///
-/// Returns: a tuple of 2 item(s):
-///     ncclResult_t: status
-///     count: int
-#[pyfunction]
-#[pyo3(signature = (comm))]
+/// `pncclCommCount` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclCommCount: rt::call::Function = rt::call::Function::new(
+    c"pncclCommCount",
+    "pncclCommCount",
+    &["comm"],
+    rt::fastcall_entry!(C_pncclCommCount),
+    c"pncclCommCount(comm)\n--\n\nArgs:\n    comm\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    count: int",
+);
+
+/// The arguments of a call of `pncclCommCount`, converted in order.
+unsafe fn C_pncclCommCount(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_pncclCommCount.args::<1>(py, args, nargs, kwnames)? };
+    Ok(pncclCommCount(py, rt::call::extract(x0, "comm")?)?.into_ptr())
+}
+
 fn pncclCommCount(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommCount");
     let a_comm = comm.addr();
@@ -937,18 +1427,30 @@ fn pncclCommCount(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_count)?])
 }
-/// Get the ROCm device index associated with a communicator
-/// Returns the ROCm device number associated with the provided communicator.
-///
-/// Args:
-///     comm [in]: Communicator to query
-///
-/// Returns: a tuple of 2 item(s):
-///     ncclResult_t: status
-///     device: int
-///     Result code. See rccl_result_code for more details.
-#[pyfunction]
-#[pyo3(signature = (comm))]
+/// `ncclCommCuDevice` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclCommCuDevice: rt::call::Function = rt::call::Function::new(
+    c"ncclCommCuDevice",
+    "ncclCommCuDevice",
+    &["comm"],
+    rt::fastcall_entry!(C_ncclCommCuDevice),
+    c"ncclCommCuDevice(comm)\n--\n\nGet the ROCm device index associated with a communicator\nReturns the ROCm device number associated with the provided communicator.\n\nArgs:\n    comm [in]: Communicator to query\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    device: int\n    Result code. See rccl_result_code for more details.",
+);
+
+/// The arguments of a call of `ncclCommCuDevice`, converted in order.
+unsafe fn C_ncclCommCuDevice(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_ncclCommCuDevice.args::<1>(py, args, nargs, kwnames)? };
+    Ok(ncclCommCuDevice(py, rt::call::extract(x0, "comm")?)?.into_ptr())
+}
+
 fn ncclCommCuDevice(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommCuDevice");
     let a_comm = comm.addr();
@@ -963,14 +1465,30 @@ fn ncclCommCuDevice(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_device) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_device)?])
 }
-/// Args:
-///     comm
-///
-/// Returns: a tuple of 2 item(s):
-///     ncclResult_t: status
-///     device: int
-#[pyfunction]
-#[pyo3(signature = (comm))]
+/// `pncclCommCuDevice` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclCommCuDevice: rt::call::Function = rt::call::Function::new(
+    c"pncclCommCuDevice",
+    "pncclCommCuDevice",
+    &["comm"],
+    rt::fastcall_entry!(C_pncclCommCuDevice),
+    c"pncclCommCuDevice(comm)\n--\n\nArgs:\n    comm\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    device: int",
+);
+
+/// The arguments of a call of `pncclCommCuDevice`, converted in order.
+unsafe fn C_pncclCommCuDevice(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_pncclCommCuDevice.args::<1>(py, args, nargs, kwnames)? };
+    Ok(pncclCommCuDevice(py, rt::call::extract(x0, "comm")?)?.into_ptr())
+}
+
 fn pncclCommCuDevice(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommCuDevice");
     let a_comm = comm.addr();
@@ -985,18 +1503,30 @@ fn pncclCommCuDevice(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_device) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_device)?])
 }
-/// Get the rank associated with a communicator
-/// Returns the user-ordered "rank" associated with the provided communicator.
-///
-/// Args:
-///     comm [in]: Communicator to query
-///
-/// Returns: a tuple of 2 item(s):
-///     ncclResult_t: status
-///     rank: int
-///     Result code. See rccl_result_code for more details.
-#[pyfunction]
-#[pyo3(signature = (comm))]
+/// `ncclCommUserRank` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclCommUserRank: rt::call::Function = rt::call::Function::new(
+    c"ncclCommUserRank",
+    "ncclCommUserRank",
+    &["comm"],
+    rt::fastcall_entry!(C_ncclCommUserRank),
+    c"ncclCommUserRank(comm)\n--\n\nGet the rank associated with a communicator\nReturns the user-ordered \"rank\" associated with the provided communicator.\n\nArgs:\n    comm [in]: Communicator to query\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    rank: int\n    Result code. See rccl_result_code for more details.",
+);
+
+/// The arguments of a call of `ncclCommUserRank`, converted in order.
+unsafe fn C_ncclCommUserRank(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_ncclCommUserRank.args::<1>(py, args, nargs, kwnames)? };
+    Ok(ncclCommUserRank(py, rt::call::extract(x0, "comm")?)?.into_ptr())
+}
+
 fn ncclCommUserRank(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommUserRank");
     let a_comm = comm.addr();
@@ -1011,14 +1541,30 @@ fn ncclCommUserRank(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_rank) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_rank)?])
 }
-/// Args:
-///     comm
-///
-/// Returns: a tuple of 2 item(s):
-///     ncclResult_t: status
-///     rank: int
-#[pyfunction]
-#[pyo3(signature = (comm))]
+/// `pncclCommUserRank` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclCommUserRank: rt::call::Function = rt::call::Function::new(
+    c"pncclCommUserRank",
+    "pncclCommUserRank",
+    &["comm"],
+    rt::fastcall_entry!(C_pncclCommUserRank),
+    c"pncclCommUserRank(comm)\n--\n\nArgs:\n    comm\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    rank: int",
+);
+
+/// The arguments of a call of `pncclCommUserRank`, converted in order.
+unsafe fn C_pncclCommUserRank(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_pncclCommUserRank.args::<1>(py, args, nargs, kwnames)? };
+    Ok(pncclCommUserRank(py, rt::call::extract(x0, "comm")?)?.into_ptr())
+}
+
 fn pncclCommUserRank(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommUserRank");
     let a_comm = comm.addr();
@@ -1033,16 +1579,30 @@ fn pncclCommUserRank(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_rank) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_rank)?])
 }
-/// Args:
-///     comm
-///     buff
-///     size
-///
-/// Returns: a tuple of 2 item(s):
-///     ncclResult_t: status
-///     handle: Pointer
-#[pyfunction]
-#[pyo3(signature = (comm, buff, size))]
+/// `ncclCommRegister` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclCommRegister: rt::call::Function = rt::call::Function::new(
+    c"ncclCommRegister",
+    "ncclCommRegister",
+    &["comm", "buff", "size"],
+    rt::fastcall_entry!(C_ncclCommRegister),
+    c"ncclCommRegister(comm, buff, size)\n--\n\nArgs:\n    comm\n    buff\n    size\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    handle: Pointer",
+);
+
+/// The arguments of a call of `ncclCommRegister`, converted in order.
+unsafe fn C_ncclCommRegister(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_ncclCommRegister.args::<3>(py, args, nargs, kwnames)? };
+    Ok(ncclCommRegister(py, rt::call::extract(x0, "comm")?, rt::call::extract(x1, "buff")?, rt::call::extract(x2, "size")?)?.into_ptr())
+}
+
 fn ncclCommRegister(py: Python<'_>, comm: rt::PtrArg, buff: rt::PtrArgMut, size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommRegister");
     let a_comm = comm.addr();
@@ -1059,16 +1619,30 @@ fn ncclCommRegister(py: Python<'_>, comm: rt::PtrArg, buff: rt::PtrArgMut, size:
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_buff, a_size, a_handle) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::pointer_result(py, o_handle)?])
 }
-/// Args:
-///     comm
-///     buff
-///     size
-///
-/// Returns: a tuple of 2 item(s):
-///     ncclResult_t: status
-///     handle: Pointer
-#[pyfunction]
-#[pyo3(signature = (comm, buff, size))]
+/// `pncclCommRegister` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclCommRegister: rt::call::Function = rt::call::Function::new(
+    c"pncclCommRegister",
+    "pncclCommRegister",
+    &["comm", "buff", "size"],
+    rt::fastcall_entry!(C_pncclCommRegister),
+    c"pncclCommRegister(comm, buff, size)\n--\n\nArgs:\n    comm\n    buff\n    size\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    handle: Pointer",
+);
+
+/// The arguments of a call of `pncclCommRegister`, converted in order.
+unsafe fn C_pncclCommRegister(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_pncclCommRegister.args::<3>(py, args, nargs, kwnames)? };
+    Ok(pncclCommRegister(py, rt::call::extract(x0, "comm")?, rt::call::extract(x1, "buff")?, rt::call::extract(x2, "size")?)?.into_ptr())
+}
+
 fn pncclCommRegister(py: Python<'_>, comm: rt::PtrArg, buff: rt::PtrArgMut, size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommRegister");
     let a_comm = comm.addr();
@@ -1085,14 +1659,30 @@ fn pncclCommRegister(py: Python<'_>, comm: rt::PtrArg, buff: rt::PtrArgMut, size
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_buff, a_size, a_handle) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::pointer_result(py, o_handle)?])
 }
-/// Args:
-///     comm
-///     handle
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (comm, handle))]
+/// `ncclCommDeregister` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclCommDeregister: rt::call::Function = rt::call::Function::new(
+    c"ncclCommDeregister",
+    "ncclCommDeregister",
+    &["comm", "handle"],
+    rt::fastcall_entry!(C_ncclCommDeregister),
+    c"ncclCommDeregister(comm, handle)\n--\n\nArgs:\n    comm\n    handle\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `ncclCommDeregister`, converted in order.
+unsafe fn C_ncclCommDeregister(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_ncclCommDeregister.args::<2>(py, args, nargs, kwnames)? };
+    Ok(ncclCommDeregister(py, rt::call::extract(x0, "comm")?, rt::call::extract(x1, "handle")?)?.into_ptr())
+}
+
 fn ncclCommDeregister(py: Python<'_>, comm: rt::PtrArg, handle: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommDeregister");
     let a_comm = comm.addr();
@@ -1106,14 +1696,30 @@ fn ncclCommDeregister(py: Python<'_>, comm: rt::PtrArg, handle: rt::PtrArgMut) -
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_handle) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Args:
-///     comm
-///     handle
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (comm, handle))]
+/// `pncclCommDeregister` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclCommDeregister: rt::call::Function = rt::call::Function::new(
+    c"pncclCommDeregister",
+    "pncclCommDeregister",
+    &["comm", "handle"],
+    rt::fastcall_entry!(C_pncclCommDeregister),
+    c"pncclCommDeregister(comm, handle)\n--\n\nArgs:\n    comm\n    handle\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `pncclCommDeregister`, converted in order.
+unsafe fn C_pncclCommDeregister(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_pncclCommDeregister.args::<2>(py, args, nargs, kwnames)? };
+    Ok(pncclCommDeregister(py, rt::call::extract(x0, "comm")?, rt::call::extract(x1, "handle")?)?.into_ptr())
+}
+
 fn pncclCommDeregister(py: Python<'_>, comm: rt::PtrArg, handle: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommDeregister");
     let a_comm = comm.addr();
@@ -1127,17 +1733,30 @@ fn pncclCommDeregister(py: Python<'_>, comm: rt::PtrArg, handle: rt::PtrArgMut) 
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_handle) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Args:
-///     comm
-///     buff
-///     size
-///     winFlags
-///
-/// Returns: a tuple of 2 item(s):
-///     ncclResult_t: status
-///     win: ncclWindow
-#[pyfunction]
-#[pyo3(signature = (comm, buff, size, winFlags))]
+/// `ncclCommWindowRegister` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclCommWindowRegister: rt::call::Function = rt::call::Function::new(
+    c"ncclCommWindowRegister",
+    "ncclCommWindowRegister",
+    &["comm", "buff", "size", "winFlags"],
+    rt::fastcall_entry!(C_ncclCommWindowRegister),
+    c"ncclCommWindowRegister(comm, buff, size, winFlags)\n--\n\nArgs:\n    comm\n    buff\n    size\n    winFlags\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    win: ncclWindow",
+);
+
+/// The arguments of a call of `ncclCommWindowRegister`, converted in order.
+unsafe fn C_ncclCommWindowRegister(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_ncclCommWindowRegister.args::<4>(py, args, nargs, kwnames)? };
+    Ok(ncclCommWindowRegister(py, rt::call::extract(x0, "comm")?, rt::call::extract(x1, "buff")?, rt::call::extract(x2, "size")?, rt::call::extract(x3, "winFlags")?)?.into_ptr())
+}
+
 fn ncclCommWindowRegister(py: Python<'_>, comm: rt::PtrArg, buff: rt::PtrArgMut, size: rt::CInt<u64>, winFlags: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommWindowRegister");
     let a_comm = comm.addr();
@@ -1155,17 +1774,30 @@ fn ncclCommWindowRegister(py: Python<'_>, comm: rt::PtrArg, buff: rt::PtrArgMut,
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_buff, a_size, a_win, a_winFlags) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 9, o_win, None)?])
 }
-/// Args:
-///     comm
-///     buff
-///     size
-///     winFlags
-///
-/// Returns: a tuple of 2 item(s):
-///     ncclResult_t: status
-///     win: ncclWindow
-#[pyfunction]
-#[pyo3(signature = (comm, buff, size, winFlags))]
+/// `pncclCommWindowRegister` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclCommWindowRegister: rt::call::Function = rt::call::Function::new(
+    c"pncclCommWindowRegister",
+    "pncclCommWindowRegister",
+    &["comm", "buff", "size", "winFlags"],
+    rt::fastcall_entry!(C_pncclCommWindowRegister),
+    c"pncclCommWindowRegister(comm, buff, size, winFlags)\n--\n\nArgs:\n    comm\n    buff\n    size\n    winFlags\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    win: ncclWindow",
+);
+
+/// The arguments of a call of `pncclCommWindowRegister`, converted in order.
+unsafe fn C_pncclCommWindowRegister(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_pncclCommWindowRegister.args::<4>(py, args, nargs, kwnames)? };
+    Ok(pncclCommWindowRegister(py, rt::call::extract(x0, "comm")?, rt::call::extract(x1, "buff")?, rt::call::extract(x2, "size")?, rt::call::extract(x3, "winFlags")?)?.into_ptr())
+}
+
 fn pncclCommWindowRegister(py: Python<'_>, comm: rt::PtrArg, buff: rt::PtrArgMut, size: rt::CInt<u64>, winFlags: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommWindowRegister");
     let a_comm = comm.addr();
@@ -1183,14 +1815,30 @@ fn pncclCommWindowRegister(py: Python<'_>, comm: rt::PtrArg, buff: rt::PtrArgMut
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_buff, a_size, a_win, a_winFlags) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 9, o_win, None)?])
 }
-/// Args:
-///     comm
-///     win
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (comm, win))]
+/// `ncclCommWindowDeregister` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclCommWindowDeregister: rt::call::Function = rt::call::Function::new(
+    c"ncclCommWindowDeregister",
+    "ncclCommWindowDeregister",
+    &["comm", "win"],
+    rt::fastcall_entry!(C_ncclCommWindowDeregister),
+    c"ncclCommWindowDeregister(comm, win)\n--\n\nArgs:\n    comm\n    win\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `ncclCommWindowDeregister`, converted in order.
+unsafe fn C_ncclCommWindowDeregister(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_ncclCommWindowDeregister.args::<2>(py, args, nargs, kwnames)? };
+    Ok(ncclCommWindowDeregister(py, rt::call::extract(x0, "comm")?, rt::call::extract(x1, "win")?)?.into_ptr())
+}
+
 fn ncclCommWindowDeregister(py: Python<'_>, comm: rt::PtrArg, win: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommWindowDeregister");
     let a_comm = comm.addr();
@@ -1204,14 +1852,30 @@ fn ncclCommWindowDeregister(py: Python<'_>, comm: rt::PtrArg, win: rt::PtrArg) -
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_win) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Args:
-///     comm
-///     win
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (comm, win))]
+/// `pncclCommWindowDeregister` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclCommWindowDeregister: rt::call::Function = rt::call::Function::new(
+    c"pncclCommWindowDeregister",
+    "pncclCommWindowDeregister",
+    &["comm", "win"],
+    rt::fastcall_entry!(C_pncclCommWindowDeregister),
+    c"pncclCommWindowDeregister(comm, win)\n--\n\nArgs:\n    comm\n    win\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `pncclCommWindowDeregister`, converted in order.
+unsafe fn C_pncclCommWindowDeregister(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_pncclCommWindowDeregister.args::<2>(py, args, nargs, kwnames)? };
+    Ok(pncclCommWindowDeregister(py, rt::call::extract(x0, "comm")?, rt::call::extract(x1, "win")?)?.into_ptr())
+}
+
 fn pncclCommWindowDeregister(py: Python<'_>, comm: rt::PtrArg, win: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommWindowDeregister");
     let a_comm = comm.addr();
@@ -1225,26 +1889,30 @@ fn pncclCommWindowDeregister(py: Python<'_>, comm: rt::PtrArg, win: rt::PtrArg) 
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_win) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Create a custom pre-multiplier reduction operator
-/// Creates a new reduction operator which pre-multiplies input values by a given
-/// scalar locally before reducing them with peer values via summation. For use
-/// only with collectives launched against *comm* and *datatype*. The
-/// residence* argument indicates how/when the memory pointed to by *scalar*
-/// will be dereferenced. Upon return, the newly created operator's handle
-/// is stored in *op*.
-///
-/// Args:
-///     op [out]: Pointer to where newly created custom reduction operator is to be stored
-///     scalar [in]: Pointer to scalar value.
-///     datatype [in]: Scalar value datatype
-///     residence [in]: Memory type of the scalar value
-///     comm [in]: Communicator to associate with this custom reduction operator
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-///     Result code. See rccl_result_code for more details.
-#[pyfunction]
-#[pyo3(signature = (op, scalar, datatype, residence, comm))]
+/// `ncclRedOpCreatePreMulSum` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclRedOpCreatePreMulSum: rt::call::Function = rt::call::Function::new(
+    c"ncclRedOpCreatePreMulSum",
+    "ncclRedOpCreatePreMulSum",
+    &["op", "scalar", "datatype", "residence", "comm"],
+    rt::fastcall_entry!(C_ncclRedOpCreatePreMulSum),
+    c"ncclRedOpCreatePreMulSum(op, scalar, datatype, residence, comm)\n--\n\nCreate a custom pre-multiplier reduction operator\nCreates a new reduction operator which pre-multiplies input values by a given\nscalar locally before reducing them with peer values via summation. For use\nonly with collectives launched against *comm* and *datatype*. The\nresidence* argument indicates how/when the memory pointed to by *scalar*\nwill be dereferenced. Upon return, the newly created operator's handle\nis stored in *op*.\n\nArgs:\n    op [out]: Pointer to where newly created custom reduction operator is to be stored\n    scalar [in]: Pointer to scalar value.\n    datatype [in]: Scalar value datatype\n    residence [in]: Memory type of the scalar value\n    comm [in]: Communicator to associate with this custom reduction operator\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
+);
+
+/// The arguments of a call of `ncclRedOpCreatePreMulSum`, converted in order.
+unsafe fn C_ncclRedOpCreatePreMulSum(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4] =
+        unsafe { F_ncclRedOpCreatePreMulSum.args::<5>(py, args, nargs, kwnames)? };
+    Ok(ncclRedOpCreatePreMulSum(py, &x0, rt::call::extract(x1, "scalar")?, &x2, &x3, rt::call::extract(x4, "comm")?)?.into_ptr())
+}
+
 fn ncclRedOpCreatePreMulSum(py: Python<'_>, op: &Bound<'_, PyAny>, scalar: rt::PtrArgMut, datatype: &Bound<'_, PyAny>, residence: &Bound<'_, PyAny>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclRedOpCreatePreMulSum");
     let p_op = rt::typed_ptr_arg(op, None, 4, true)?;
@@ -1262,17 +1930,30 @@ fn ncclRedOpCreatePreMulSum(py: Python<'_>, op: &Bound<'_, PyAny>, scalar: rt::P
     let __r = py.allow_threads(move || unsafe { __f(a_op, a_scalar, a_datatype, a_residence, a_comm) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Args:
-///     op
-///     scalar
-///     datatype
-///     residence
-///     comm
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (op, scalar, datatype, residence, comm))]
+/// `pncclRedOpCreatePreMulSum` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclRedOpCreatePreMulSum: rt::call::Function = rt::call::Function::new(
+    c"pncclRedOpCreatePreMulSum",
+    "pncclRedOpCreatePreMulSum",
+    &["op", "scalar", "datatype", "residence", "comm"],
+    rt::fastcall_entry!(C_pncclRedOpCreatePreMulSum),
+    c"pncclRedOpCreatePreMulSum(op, scalar, datatype, residence, comm)\n--\n\nArgs:\n    op\n    scalar\n    datatype\n    residence\n    comm\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `pncclRedOpCreatePreMulSum`, converted in order.
+unsafe fn C_pncclRedOpCreatePreMulSum(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4] =
+        unsafe { F_pncclRedOpCreatePreMulSum.args::<5>(py, args, nargs, kwnames)? };
+    Ok(pncclRedOpCreatePreMulSum(py, &x0, rt::call::extract(x1, "scalar")?, &x2, &x3, rt::call::extract(x4, "comm")?)?.into_ptr())
+}
+
 fn pncclRedOpCreatePreMulSum(py: Python<'_>, op: &Bound<'_, PyAny>, scalar: rt::PtrArgMut, datatype: &Bound<'_, PyAny>, residence: &Bound<'_, PyAny>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclRedOpCreatePreMulSum");
     let p_op = rt::typed_ptr_arg(op, None, 4, true)?;
@@ -1290,20 +1971,30 @@ fn pncclRedOpCreatePreMulSum(py: Python<'_>, op: &Bound<'_, PyAny>, scalar: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_op, a_scalar, a_datatype, a_residence, a_comm) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Destroy custom reduction operator
-/// Destroys the reduction operator *op*. The operator must have been created by
-/// ncclRedOpCreatePreMul with the matching communicator *comm*. An operator may be
-/// destroyed as soon as the last RCCL function which is given that operator returns.
-///
-/// Args:
-///     op [in]: Custom reduction operator is to be destroyed
-///     comm [in]: Communicator associated with this reduction operator
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-///     Result code. See rccl_result_code for more details.
-#[pyfunction]
-#[pyo3(signature = (op, comm))]
+/// `ncclRedOpDestroy` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclRedOpDestroy: rt::call::Function = rt::call::Function::new(
+    c"ncclRedOpDestroy",
+    "ncclRedOpDestroy",
+    &["op", "comm"],
+    rt::fastcall_entry!(C_ncclRedOpDestroy),
+    c"ncclRedOpDestroy(op, comm)\n--\n\nDestroy custom reduction operator\nDestroys the reduction operator *op*. The operator must have been created by\nncclRedOpCreatePreMul with the matching communicator *comm*. An operator may be\ndestroyed as soon as the last RCCL function which is given that operator returns.\n\nArgs:\n    op [in]: Custom reduction operator is to be destroyed\n    comm [in]: Communicator associated with this reduction operator\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
+);
+
+/// The arguments of a call of `ncclRedOpDestroy`, converted in order.
+unsafe fn C_ncclRedOpDestroy(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_ncclRedOpDestroy.args::<2>(py, args, nargs, kwnames)? };
+    Ok(ncclRedOpDestroy(py, &x0, rt::call::extract(x1, "comm")?)?.into_ptr())
+}
+
 fn ncclRedOpDestroy(py: Python<'_>, op: &Bound<'_, PyAny>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclRedOpDestroy");
     let a_op = rt::narrow::<u32>(TYPES.enum_arg(2, op)?)?;
@@ -1317,14 +2008,30 @@ fn ncclRedOpDestroy(py: Python<'_>, op: &Bound<'_, PyAny>, comm: rt::PtrArg) -> 
     let __r = py.allow_threads(move || unsafe { __f(a_op, a_comm) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Args:
-///     op
-///     comm
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (op, comm))]
+/// `pncclRedOpDestroy` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclRedOpDestroy: rt::call::Function = rt::call::Function::new(
+    c"pncclRedOpDestroy",
+    "pncclRedOpDestroy",
+    &["op", "comm"],
+    rt::fastcall_entry!(C_pncclRedOpDestroy),
+    c"pncclRedOpDestroy(op, comm)\n--\n\nArgs:\n    op\n    comm\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `pncclRedOpDestroy`, converted in order.
+unsafe fn C_pncclRedOpDestroy(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_pncclRedOpDestroy.args::<2>(py, args, nargs, kwnames)? };
+    Ok(pncclRedOpDestroy(py, &x0, rt::call::extract(x1, "comm")?)?.into_ptr())
+}
+
 fn pncclRedOpDestroy(py: Python<'_>, op: &Bound<'_, PyAny>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclRedOpDestroy");
     let a_op = rt::narrow::<u32>(TYPES.enum_arg(2, op)?)?;
@@ -1338,29 +2045,30 @@ fn pncclRedOpDestroy(py: Python<'_>, op: &Bound<'_, PyAny>, comm: rt::PtrArg) ->
     let __r = py.allow_threads(move || unsafe { __f(a_op, a_comm) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Reduce
-/// Reduces data arrays of length *count* in *sendbuff* into *recvbuff* using *op*
-/// operation.
-/// recvbuff* may be NULL on all calls except for root device.
-/// root* is the rank (not the HIP device) where data will reside after the
-/// operation is complete.
-/// In-place operation will happen if sendbuff == recvbuff.
-///
-/// Args:
-///     sendbuff [in]: Local device data buffer to be reduced
-///     recvbuff [out]: Data buffer where result is stored (only for *root* rank).  May be null for other ranks.
-///     count [in]: Number of elements in every send buffer
-///     datatype [in]: Data buffer element datatype
-///     op [in]: Reduction operator type
-///     root [in]: Rank where result data array will be stored
-///     comm [in]: Communicator group object to execute on
-///     stream [in]: HIP stream to execute collective on
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-///     Result code. See rccl_result_code for more details.
-#[pyfunction]
-#[pyo3(signature = (sendbuff, recvbuff, count, datatype, op, root, comm, stream))]
+/// `ncclReduce` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclReduce: rt::call::Function = rt::call::Function::new(
+    c"ncclReduce",
+    "ncclReduce",
+    &["sendbuff", "recvbuff", "count", "datatype", "op", "root", "comm", "stream"],
+    rt::fastcall_entry!(C_ncclReduce),
+    c"ncclReduce(sendbuff, recvbuff, count, datatype, op, root, comm, stream)\n--\n\nReduce\nReduces data arrays of length *count* in *sendbuff* into *recvbuff* using *op*\noperation.\nrecvbuff* may be NULL on all calls except for root device.\nroot* is the rank (not the HIP device) where data will reside after the\noperation is complete.\nIn-place operation will happen if sendbuff == recvbuff.\n\nArgs:\n    sendbuff [in]: Local device data buffer to be reduced\n    recvbuff [out]: Data buffer where result is stored (only for *root* rank).  May be null for other ranks.\n    count [in]: Number of elements in every send buffer\n    datatype [in]: Data buffer element datatype\n    op [in]: Reduction operator type\n    root [in]: Rank where result data array will be stored\n    comm [in]: Communicator group object to execute on\n    stream [in]: HIP stream to execute collective on\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
+);
+
+/// The arguments of a call of `ncclReduce`, converted in order.
+unsafe fn C_ncclReduce(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7] =
+        unsafe { F_ncclReduce.args::<8>(py, args, nargs, kwnames)? };
+    Ok(ncclReduce(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, &x4, rt::call::extract(x5, "root")?, rt::call::extract(x6, "comm")?, rt::call::extract(x7, "stream")?)?.into_ptr())
+}
+
 fn ncclReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclReduce");
     let a_sendbuff = sendbuff.addr();
@@ -1380,20 +2088,30 @@ fn ncclReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, cou
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_count, a_datatype, a_op, a_root, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Args:
-///     sendbuff
-///     recvbuff
-///     count
-///     datatype
-///     op
-///     root
-///     comm
-///     stream
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (sendbuff, recvbuff, count, datatype, op, root, comm, stream))]
+/// `pncclReduce` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclReduce: rt::call::Function = rt::call::Function::new(
+    c"pncclReduce",
+    "pncclReduce",
+    &["sendbuff", "recvbuff", "count", "datatype", "op", "root", "comm", "stream"],
+    rt::fastcall_entry!(C_pncclReduce),
+    c"pncclReduce(sendbuff, recvbuff, count, datatype, op, root, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    count\n    datatype\n    op\n    root\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `pncclReduce`, converted in order.
+unsafe fn C_pncclReduce(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7] =
+        unsafe { F_pncclReduce.args::<8>(py, args, nargs, kwnames)? };
+    Ok(pncclReduce(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, &x4, rt::call::extract(x5, "root")?, rt::call::extract(x6, "comm")?, rt::call::extract(x7, "stream")?)?.into_ptr())
+}
+
 fn pncclReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclReduce");
     let a_sendbuff = sendbuff.addr();
@@ -1413,25 +2131,30 @@ fn pncclReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, co
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_count, a_datatype, a_op, a_root, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// (Deprecated) Broadcast (in-place)
-/// Copies *count* values from *root* to all other devices.
-/// root is the rank (not the CUDA device) where data resides before the
-/// operation is started.
-/// This operation is implicitly in-place.
-///
-/// Args:
-///     buff [in,out]: Input array on *root* to be copied to other ranks.  Output array for all ranks.
-///     count [in]: Number of elements in data buffer
-///     datatype [in]: Data buffer element datatype
-///     root [in]: Rank owning buffer to be copied to others
-///     comm [in]: Communicator group object to execute on
-///     stream [in]: HIP stream to execute collective on
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-///     Result code. See rccl_result_code for more details.
-#[pyfunction]
-#[pyo3(signature = (buff, count, datatype, root, comm, stream))]
+/// `ncclBcast` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclBcast: rt::call::Function = rt::call::Function::new(
+    c"ncclBcast",
+    "ncclBcast",
+    &["buff", "count", "datatype", "root", "comm", "stream"],
+    rt::fastcall_entry!(C_ncclBcast),
+    c"ncclBcast(buff, count, datatype, root, comm, stream)\n--\n\n(Deprecated) Broadcast (in-place)\nCopies *count* values from *root* to all other devices.\nroot is the rank (not the CUDA device) where data resides before the\noperation is started.\nThis operation is implicitly in-place.\n\nArgs:\n    buff [in,out]: Input array on *root* to be copied to other ranks.  Output array for all ranks.\n    count [in]: Number of elements in data buffer\n    datatype [in]: Data buffer element datatype\n    root [in]: Rank owning buffer to be copied to others\n    comm [in]: Communicator group object to execute on\n    stream [in]: HIP stream to execute collective on\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
+);
+
+/// The arguments of a call of `ncclBcast`, converted in order.
+unsafe fn C_ncclBcast(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5] =
+        unsafe { F_ncclBcast.args::<6>(py, args, nargs, kwnames)? };
+    Ok(ncclBcast(py, rt::call::extract(x0, "buff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "root")?, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?)?.into_ptr())
+}
+
 fn ncclBcast(py: Python<'_>, buff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclBcast");
     let a_buff = buff.addr();
@@ -1449,18 +2172,30 @@ fn ncclBcast(py: Python<'_>, buff: rt::PtrArgMut, count: rt::CInt<u64>, datatype
     let __r = py.allow_threads(move || unsafe { __f(a_buff, a_count, a_datatype, a_root, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Args:
-///     buff
-///     count
-///     datatype
-///     root
-///     comm
-///     stream
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (buff, count, datatype, root, comm, stream))]
+/// `pncclBcast` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclBcast: rt::call::Function = rt::call::Function::new(
+    c"pncclBcast",
+    "pncclBcast",
+    &["buff", "count", "datatype", "root", "comm", "stream"],
+    rt::fastcall_entry!(C_pncclBcast),
+    c"pncclBcast(buff, count, datatype, root, comm, stream)\n--\n\nArgs:\n    buff\n    count\n    datatype\n    root\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `pncclBcast`, converted in order.
+unsafe fn C_pncclBcast(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5] =
+        unsafe { F_pncclBcast.args::<6>(py, args, nargs, kwnames)? };
+    Ok(pncclBcast(py, rt::call::extract(x0, "buff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "root")?, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?)?.into_ptr())
+}
+
 fn pncclBcast(py: Python<'_>, buff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclBcast");
     let a_buff = buff.addr();
@@ -1478,26 +2213,30 @@ fn pncclBcast(py: Python<'_>, buff: rt::PtrArgMut, count: rt::CInt<u64>, datatyp
     let __r = py.allow_threads(move || unsafe { __f(a_buff, a_count, a_datatype, a_root, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Broadcast
-/// Copies *count* values from *sendbuff* on *root* to *recvbuff* on all devices.
-/// root* is the rank (not the HIP device) where data resides before the operation is started.
-/// sendbuff* may be NULL on ranks other than *root*.
-/// In-place operation will happen if *sendbuff* == *recvbuff*.
-///
-/// Args:
-///     sendbuff [in]: Data array to copy (if *root*).  May be NULL for other ranks
-///     recvbuff [in]: Data array to store received array
-///     count [in]: Number of elements in data buffer
-///     datatype [in]: Data buffer element datatype
-///     root [in]: Rank of broadcast root
-///     comm [in]: Communicator group object to execute on
-///     stream [in]: HIP stream to execute collective on
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-///     Result code. See rccl_result_code for more details.
-#[pyfunction]
-#[pyo3(signature = (sendbuff, recvbuff, count, datatype, root, comm, stream))]
+/// `ncclBroadcast` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclBroadcast: rt::call::Function = rt::call::Function::new(
+    c"ncclBroadcast",
+    "ncclBroadcast",
+    &["sendbuff", "recvbuff", "count", "datatype", "root", "comm", "stream"],
+    rt::fastcall_entry!(C_ncclBroadcast),
+    c"ncclBroadcast(sendbuff, recvbuff, count, datatype, root, comm, stream)\n--\n\nBroadcast\nCopies *count* values from *sendbuff* on *root* to *recvbuff* on all devices.\nroot* is the rank (not the HIP device) where data resides before the operation is started.\nsendbuff* may be NULL on ranks other than *root*.\nIn-place operation will happen if *sendbuff* == *recvbuff*.\n\nArgs:\n    sendbuff [in]: Data array to copy (if *root*).  May be NULL for other ranks\n    recvbuff [in]: Data array to store received array\n    count [in]: Number of elements in data buffer\n    datatype [in]: Data buffer element datatype\n    root [in]: Rank of broadcast root\n    comm [in]: Communicator group object to execute on\n    stream [in]: HIP stream to execute collective on\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
+);
+
+/// The arguments of a call of `ncclBroadcast`, converted in order.
+unsafe fn C_ncclBroadcast(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6] =
+        unsafe { F_ncclBroadcast.args::<7>(py, args, nargs, kwnames)? };
+    Ok(ncclBroadcast(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, rt::call::extract(x4, "root")?, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?)?.into_ptr())
+}
+
 fn ncclBroadcast(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclBroadcast");
     let a_sendbuff = sendbuff.addr();
@@ -1516,19 +2255,30 @@ fn ncclBroadcast(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, 
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_count, a_datatype, a_root, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Args:
-///     sendbuff
-///     recvbuff
-///     count
-///     datatype
-///     root
-///     comm
-///     stream
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (sendbuff, recvbuff, count, datatype, root, comm, stream))]
+/// `pncclBroadcast` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclBroadcast: rt::call::Function = rt::call::Function::new(
+    c"pncclBroadcast",
+    "pncclBroadcast",
+    &["sendbuff", "recvbuff", "count", "datatype", "root", "comm", "stream"],
+    rt::fastcall_entry!(C_pncclBroadcast),
+    c"pncclBroadcast(sendbuff, recvbuff, count, datatype, root, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    count\n    datatype\n    root\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `pncclBroadcast`, converted in order.
+unsafe fn C_pncclBroadcast(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6] =
+        unsafe { F_pncclBroadcast.args::<7>(py, args, nargs, kwnames)? };
+    Ok(pncclBroadcast(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, rt::call::extract(x4, "root")?, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?)?.into_ptr())
+}
+
 fn pncclBroadcast(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclBroadcast");
     let a_sendbuff = sendbuff.addr();
@@ -1547,25 +2297,30 @@ fn pncclBroadcast(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut,
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_count, a_datatype, a_root, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// All-Reduce
-/// Reduces data arrays of length *count* in *sendbuff* using *op* operation, and
-/// leaves identical copies of result on each *recvbuff*.
-/// In-place operation will happen if sendbuff == recvbuff.
-///
-/// Args:
-///     sendbuff [in]: Input data array to reduce
-///     recvbuff [out]: Data array to store reduced result array
-///     count [in]: Number of elements in data buffer
-///     datatype [in]: Data buffer element datatype
-///     op [in]: Reduction operator
-///     comm [in]: Communicator group object to execute on
-///     stream [in]: HIP stream to execute collective on
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-///     Result code. See rccl_result_code for more details.
-#[pyfunction]
-#[pyo3(signature = (sendbuff, recvbuff, count, datatype, op, comm, stream))]
+/// `ncclAllReduce` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclAllReduce: rt::call::Function = rt::call::Function::new(
+    c"ncclAllReduce",
+    "ncclAllReduce",
+    &["sendbuff", "recvbuff", "count", "datatype", "op", "comm", "stream"],
+    rt::fastcall_entry!(C_ncclAllReduce),
+    c"ncclAllReduce(sendbuff, recvbuff, count, datatype, op, comm, stream)\n--\n\nAll-Reduce\nReduces data arrays of length *count* in *sendbuff* using *op* operation, and\nleaves identical copies of result on each *recvbuff*.\nIn-place operation will happen if sendbuff == recvbuff.\n\nArgs:\n    sendbuff [in]: Input data array to reduce\n    recvbuff [out]: Data array to store reduced result array\n    count [in]: Number of elements in data buffer\n    datatype [in]: Data buffer element datatype\n    op [in]: Reduction operator\n    comm [in]: Communicator group object to execute on\n    stream [in]: HIP stream to execute collective on\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
+);
+
+/// The arguments of a call of `ncclAllReduce`, converted in order.
+unsafe fn C_ncclAllReduce(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6] =
+        unsafe { F_ncclAllReduce.args::<7>(py, args, nargs, kwnames)? };
+    Ok(ncclAllReduce(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, &x4, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?)?.into_ptr())
+}
+
 fn ncclAllReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclAllReduce");
     let a_sendbuff = sendbuff.addr();
@@ -1584,19 +2339,30 @@ fn ncclAllReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, 
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_count, a_datatype, a_op, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Args:
-///     sendbuff
-///     recvbuff
-///     count
-///     datatype
-///     op
-///     comm
-///     stream
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (sendbuff, recvbuff, count, datatype, op, comm, stream))]
+/// `pncclAllReduce` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclAllReduce: rt::call::Function = rt::call::Function::new(
+    c"pncclAllReduce",
+    "pncclAllReduce",
+    &["sendbuff", "recvbuff", "count", "datatype", "op", "comm", "stream"],
+    rt::fastcall_entry!(C_pncclAllReduce),
+    c"pncclAllReduce(sendbuff, recvbuff, count, datatype, op, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    count\n    datatype\n    op\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `pncclAllReduce`, converted in order.
+unsafe fn C_pncclAllReduce(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6] =
+        unsafe { F_pncclAllReduce.args::<7>(py, args, nargs, kwnames)? };
+    Ok(pncclAllReduce(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, &x4, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?)?.into_ptr())
+}
+
 fn pncclAllReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclAllReduce");
     let a_sendbuff = sendbuff.addr();
@@ -1615,26 +2381,30 @@ fn pncclAllReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut,
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_count, a_datatype, a_op, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// All-Reduce-with-Bias
-/// Reduces data arrays of length *count* in *sendbuff* using *op* operation, and
-/// leaves identical copies of result on each *recvbuff*.
-/// In-place operation will happen if sendbuff == recvbuff.
-///
-/// Args:
-///     sendbuff [in]: Input data array to reduce
-///     recvbuff [out]: Data array to store reduced result array
-///     count [in]: Number of elements in data buffer
-///     datatype [in]: Data buffer element datatype
-///     op [in]: Reduction operator
-///     comm [in]: Communicator group object to execute on
-///     stream [in]: HIP stream to execute collective on
-///     acc [in]: Bias data array to reduce
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-///     Result code. See rccl_result_code for more details.
-#[pyfunction]
-#[pyo3(signature = (sendbuff, recvbuff, count, datatype, op, comm, stream, acc))]
+/// `ncclAllReduceWithBias` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclAllReduceWithBias: rt::call::Function = rt::call::Function::new(
+    c"ncclAllReduceWithBias",
+    "ncclAllReduceWithBias",
+    &["sendbuff", "recvbuff", "count", "datatype", "op", "comm", "stream", "acc"],
+    rt::fastcall_entry!(C_ncclAllReduceWithBias),
+    c"ncclAllReduceWithBias(sendbuff, recvbuff, count, datatype, op, comm, stream, acc)\n--\n\nAll-Reduce-with-Bias\nReduces data arrays of length *count* in *sendbuff* using *op* operation, and\nleaves identical copies of result on each *recvbuff*.\nIn-place operation will happen if sendbuff == recvbuff.\n\nArgs:\n    sendbuff [in]: Input data array to reduce\n    recvbuff [out]: Data array to store reduced result array\n    count [in]: Number of elements in data buffer\n    datatype [in]: Data buffer element datatype\n    op [in]: Reduction operator\n    comm [in]: Communicator group object to execute on\n    stream [in]: HIP stream to execute collective on\n    acc [in]: Bias data array to reduce\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
+);
+
+/// The arguments of a call of `ncclAllReduceWithBias`, converted in order.
+unsafe fn C_ncclAllReduceWithBias(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7] =
+        unsafe { F_ncclAllReduceWithBias.args::<8>(py, args, nargs, kwnames)? };
+    Ok(ncclAllReduceWithBias(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, &x4, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?, rt::call::extract(x7, "acc")?)?.into_ptr())
+}
+
 fn ncclAllReduceWithBias(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg, acc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclAllReduceWithBias");
     let a_sendbuff = sendbuff.addr();
@@ -1654,20 +2424,30 @@ fn ncclAllReduceWithBias(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::Ptr
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_count, a_datatype, a_op, a_comm, a_stream, a_acc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Args:
-///     sendbuff
-///     recvbuff
-///     count
-///     datatype
-///     op
-///     comm
-///     stream
-///     acc
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (sendbuff, recvbuff, count, datatype, op, comm, stream, acc))]
+/// `pncclAllReduceWithBias` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclAllReduceWithBias: rt::call::Function = rt::call::Function::new(
+    c"pncclAllReduceWithBias",
+    "pncclAllReduceWithBias",
+    &["sendbuff", "recvbuff", "count", "datatype", "op", "comm", "stream", "acc"],
+    rt::fastcall_entry!(C_pncclAllReduceWithBias),
+    c"pncclAllReduceWithBias(sendbuff, recvbuff, count, datatype, op, comm, stream, acc)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    count\n    datatype\n    op\n    comm\n    stream\n    acc\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `pncclAllReduceWithBias`, converted in order.
+unsafe fn C_pncclAllReduceWithBias(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7] =
+        unsafe { F_pncclAllReduceWithBias.args::<8>(py, args, nargs, kwnames)? };
+    Ok(pncclAllReduceWithBias(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, &x4, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?, rt::call::extract(x7, "acc")?)?.into_ptr())
+}
+
 fn pncclAllReduceWithBias(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg, acc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclAllReduceWithBias");
     let a_sendbuff = sendbuff.addr();
@@ -1687,28 +2467,30 @@ fn pncclAllReduceWithBias(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::Pt
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_count, a_datatype, a_op, a_comm, a_stream, a_acc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Reduce-Scatter
-/// Reduces data in *sendbuff* using *op* operation and leaves reduced result
-/// scattered over the devices so that *recvbuff* on rank i will contain the i-th
-/// block of the result.
-/// Assumes sendcount is equal to nranks*recvcount, which means that *sendbuff*
-/// should have a size of at least nranks*recvcount elements.
-/// In-place operations will happen if recvbuff == sendbuff + rank * recvcount.
-///
-/// Args:
-///     sendbuff [in]: Input data array to reduce
-///     recvbuff [out]: Data array to store reduced result subarray
-///     recvcount [in]: Number of elements each rank receives
-///     datatype [in]: Data buffer element datatype
-///     op [in]: Reduction operator
-///     comm [in]: Communicator group object to execute on
-///     stream [in]: HIP stream to execute collective on
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-///     Result code. See rccl_result_code for more details.
-#[pyfunction]
-#[pyo3(signature = (sendbuff, recvbuff, recvcount, datatype, op, comm, stream))]
+/// `ncclReduceScatter` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclReduceScatter: rt::call::Function = rt::call::Function::new(
+    c"ncclReduceScatter",
+    "ncclReduceScatter",
+    &["sendbuff", "recvbuff", "recvcount", "datatype", "op", "comm", "stream"],
+    rt::fastcall_entry!(C_ncclReduceScatter),
+    c"ncclReduceScatter(sendbuff, recvbuff, recvcount, datatype, op, comm, stream)\n--\n\nReduce-Scatter\nReduces data in *sendbuff* using *op* operation and leaves reduced result\nscattered over the devices so that *recvbuff* on rank i will contain the i-th\nblock of the result.\nAssumes sendcount is equal to nranks*recvcount, which means that *sendbuff*\nshould have a size of at least nranks*recvcount elements.\nIn-place operations will happen if recvbuff == sendbuff + rank * recvcount.\n\nArgs:\n    sendbuff [in]: Input data array to reduce\n    recvbuff [out]: Data array to store reduced result subarray\n    recvcount [in]: Number of elements each rank receives\n    datatype [in]: Data buffer element datatype\n    op [in]: Reduction operator\n    comm [in]: Communicator group object to execute on\n    stream [in]: HIP stream to execute collective on\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
+);
+
+/// The arguments of a call of `ncclReduceScatter`, converted in order.
+unsafe fn C_ncclReduceScatter(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6] =
+        unsafe { F_ncclReduceScatter.args::<7>(py, args, nargs, kwnames)? };
+    Ok(ncclReduceScatter(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "recvcount")?, &x3, &x4, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?)?.into_ptr())
+}
+
 fn ncclReduceScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, recvcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclReduceScatter");
     let a_sendbuff = sendbuff.addr();
@@ -1727,19 +2509,30 @@ fn ncclReduceScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgM
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_recvcount, a_datatype, a_op, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Args:
-///     sendbuff
-///     recvbuff
-///     recvcount
-///     datatype
-///     op
-///     comm
-///     stream
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (sendbuff, recvbuff, recvcount, datatype, op, comm, stream))]
+/// `pncclReduceScatter` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclReduceScatter: rt::call::Function = rt::call::Function::new(
+    c"pncclReduceScatter",
+    "pncclReduceScatter",
+    &["sendbuff", "recvbuff", "recvcount", "datatype", "op", "comm", "stream"],
+    rt::fastcall_entry!(C_pncclReduceScatter),
+    c"pncclReduceScatter(sendbuff, recvbuff, recvcount, datatype, op, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    recvcount\n    datatype\n    op\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `pncclReduceScatter`, converted in order.
+unsafe fn C_pncclReduceScatter(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6] =
+        unsafe { F_pncclReduceScatter.args::<7>(py, args, nargs, kwnames)? };
+    Ok(pncclReduceScatter(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "recvcount")?, &x3, &x4, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?)?.into_ptr())
+}
+
 fn pncclReduceScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, recvcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclReduceScatter");
     let a_sendbuff = sendbuff.addr();
@@ -1758,26 +2551,30 @@ fn pncclReduceScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArg
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_recvcount, a_datatype, a_op, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// All-Gather
-/// Each device gathers *sendcount* values from other GPUs into *recvbuff*,
-/// receiving data from rank i at offset i*sendcount.
-/// Assumes recvcount is equal to nranks*sendcount, which means that recvbuff
-/// should have a size of at least nranks*sendcount elements.
-/// In-place operations will happen if sendbuff == recvbuff + rank * sendcount.
-///
-/// Args:
-///     sendbuff [in]: Input data array to send
-///     recvbuff [out]: Data array to store the gathered result
-///     sendcount [in]: Number of elements each rank sends
-///     datatype [in]: Data buffer element datatype
-///     comm [in]: Communicator group object to execute on
-///     stream [in]: HIP stream to execute collective on
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-///     Result code. See rccl_result_code for more details.
-#[pyfunction]
-#[pyo3(signature = (sendbuff, recvbuff, sendcount, datatype, comm, stream))]
+/// `ncclAllGather` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclAllGather: rt::call::Function = rt::call::Function::new(
+    c"ncclAllGather",
+    "ncclAllGather",
+    &["sendbuff", "recvbuff", "sendcount", "datatype", "comm", "stream"],
+    rt::fastcall_entry!(C_ncclAllGather),
+    c"ncclAllGather(sendbuff, recvbuff, sendcount, datatype, comm, stream)\n--\n\nAll-Gather\nEach device gathers *sendcount* values from other GPUs into *recvbuff*,\nreceiving data from rank i at offset i*sendcount.\nAssumes recvcount is equal to nranks*sendcount, which means that recvbuff\nshould have a size of at least nranks*sendcount elements.\nIn-place operations will happen if sendbuff == recvbuff + rank * sendcount.\n\nArgs:\n    sendbuff [in]: Input data array to send\n    recvbuff [out]: Data array to store the gathered result\n    sendcount [in]: Number of elements each rank sends\n    datatype [in]: Data buffer element datatype\n    comm [in]: Communicator group object to execute on\n    stream [in]: HIP stream to execute collective on\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
+);
+
+/// The arguments of a call of `ncclAllGather`, converted in order.
+unsafe fn C_ncclAllGather(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5] =
+        unsafe { F_ncclAllGather.args::<6>(py, args, nargs, kwnames)? };
+    Ok(ncclAllGather(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "sendcount")?, &x3, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?)?.into_ptr())
+}
+
 fn ncclAllGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, sendcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclAllGather");
     let a_sendbuff = sendbuff.addr();
@@ -1795,18 +2592,30 @@ fn ncclAllGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, 
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_sendcount, a_datatype, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Args:
-///     sendbuff
-///     recvbuff
-///     sendcount
-///     datatype
-///     comm
-///     stream
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (sendbuff, recvbuff, sendcount, datatype, comm, stream))]
+/// `pncclAllGather` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclAllGather: rt::call::Function = rt::call::Function::new(
+    c"pncclAllGather",
+    "pncclAllGather",
+    &["sendbuff", "recvbuff", "sendcount", "datatype", "comm", "stream"],
+    rt::fastcall_entry!(C_pncclAllGather),
+    c"pncclAllGather(sendbuff, recvbuff, sendcount, datatype, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    sendcount\n    datatype\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `pncclAllGather`, converted in order.
+unsafe fn C_pncclAllGather(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5] =
+        unsafe { F_pncclAllGather.args::<6>(py, args, nargs, kwnames)? };
+    Ok(pncclAllGather(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "sendcount")?, &x3, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?)?.into_ptr())
+}
+
 fn pncclAllGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, sendcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclAllGather");
     let a_sendbuff = sendbuff.addr();
@@ -1824,27 +2633,30 @@ fn pncclAllGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut,
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_sendcount, a_datatype, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Send
-/// Send data from *sendbuff* to rank *peer*.
-/// Rank *peer* needs to call ncclRecv with the same *datatype* and the same *count*
-/// as this rank.
-/// This operation is blocking for the GPU. If multiple ncclSend and ncclRecv operations
-/// need to progress concurrently to complete, they must be fused within a ncclGroupStart /
-/// ncclGroupEnd section.
-///
-/// Args:
-///     sendbuff [in]: Data array to send
-///     count [in]: Number of elements to send
-///     datatype [in]: Data buffer element datatype
-///     peer [in]: Peer rank to send to
-///     comm [in]: Communicator group object to execute on
-///     stream [in]: HIP stream to execute collective on
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-///     Result code. See rccl_result_code for more details.
-#[pyfunction]
-#[pyo3(signature = (sendbuff, count, datatype, peer, comm, stream))]
+/// `ncclSend` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclSend: rt::call::Function = rt::call::Function::new(
+    c"ncclSend",
+    "ncclSend",
+    &["sendbuff", "count", "datatype", "peer", "comm", "stream"],
+    rt::fastcall_entry!(C_ncclSend),
+    c"ncclSend(sendbuff, count, datatype, peer, comm, stream)\n--\n\nSend\nSend data from *sendbuff* to rank *peer*.\nRank *peer* needs to call ncclRecv with the same *datatype* and the same *count*\nas this rank.\nThis operation is blocking for the GPU. If multiple ncclSend and ncclRecv operations\nneed to progress concurrently to complete, they must be fused within a ncclGroupStart /\nncclGroupEnd section.\n\nArgs:\n    sendbuff [in]: Data array to send\n    count [in]: Number of elements to send\n    datatype [in]: Data buffer element datatype\n    peer [in]: Peer rank to send to\n    comm [in]: Communicator group object to execute on\n    stream [in]: HIP stream to execute collective on\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
+);
+
+/// The arguments of a call of `ncclSend`, converted in order.
+unsafe fn C_ncclSend(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5] =
+        unsafe { F_ncclSend.args::<6>(py, args, nargs, kwnames)? };
+    Ok(ncclSend(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "peer")?, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?)?.into_ptr())
+}
+
 fn ncclSend(py: Python<'_>, sendbuff: rt::PtrArg, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, peer: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclSend");
     let a_sendbuff = sendbuff.addr();
@@ -1862,18 +2674,30 @@ fn ncclSend(py: Python<'_>, sendbuff: rt::PtrArg, count: rt::CInt<u64>, datatype
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_count, a_datatype, a_peer, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Args:
-///     sendbuff
-///     count
-///     datatype
-///     peer
-///     comm
-///     stream
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (sendbuff, count, datatype, peer, comm, stream))]
+/// `pncclSend` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclSend: rt::call::Function = rt::call::Function::new(
+    c"pncclSend",
+    "pncclSend",
+    &["sendbuff", "count", "datatype", "peer", "comm", "stream"],
+    rt::fastcall_entry!(C_pncclSend),
+    c"pncclSend(sendbuff, count, datatype, peer, comm, stream)\n--\n\nArgs:\n    sendbuff\n    count\n    datatype\n    peer\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `pncclSend`, converted in order.
+unsafe fn C_pncclSend(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5] =
+        unsafe { F_pncclSend.args::<6>(py, args, nargs, kwnames)? };
+    Ok(pncclSend(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "peer")?, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?)?.into_ptr())
+}
+
 fn pncclSend(py: Python<'_>, sendbuff: rt::PtrArg, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, peer: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclSend");
     let a_sendbuff = sendbuff.addr();
@@ -1891,27 +2715,30 @@ fn pncclSend(py: Python<'_>, sendbuff: rt::PtrArg, count: rt::CInt<u64>, datatyp
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_count, a_datatype, a_peer, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Receive
-/// Receive data from rank *peer* into *recvbuff*.
-/// Rank *peer* needs to call ncclSend with the same datatype and the same count
-/// as this rank.
-/// This operation is blocking for the GPU. If multiple ncclSend and ncclRecv operations
-/// need to progress concurrently to complete, they must be fused within a ncclGroupStart/
-/// ncclGroupEnd section.
-///
-/// Args:
-///     recvbuff [out]: Data array to receive
-///     count [in]: Number of elements to receive
-///     datatype [in]: Data buffer element datatype
-///     peer [in]: Peer rank to send to
-///     comm [in]: Communicator group object to execute on
-///     stream [in]: HIP stream to execute collective on
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-///     Result code. See rccl_result_code for more details.
-#[pyfunction]
-#[pyo3(signature = (recvbuff, count, datatype, peer, comm, stream))]
+/// `ncclRecv` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclRecv: rt::call::Function = rt::call::Function::new(
+    c"ncclRecv",
+    "ncclRecv",
+    &["recvbuff", "count", "datatype", "peer", "comm", "stream"],
+    rt::fastcall_entry!(C_ncclRecv),
+    c"ncclRecv(recvbuff, count, datatype, peer, comm, stream)\n--\n\nReceive\nReceive data from rank *peer* into *recvbuff*.\nRank *peer* needs to call ncclSend with the same datatype and the same count\nas this rank.\nThis operation is blocking for the GPU. If multiple ncclSend and ncclRecv operations\nneed to progress concurrently to complete, they must be fused within a ncclGroupStart/\nncclGroupEnd section.\n\nArgs:\n    recvbuff [out]: Data array to receive\n    count [in]: Number of elements to receive\n    datatype [in]: Data buffer element datatype\n    peer [in]: Peer rank to send to\n    comm [in]: Communicator group object to execute on\n    stream [in]: HIP stream to execute collective on\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
+);
+
+/// The arguments of a call of `ncclRecv`, converted in order.
+unsafe fn C_ncclRecv(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5] =
+        unsafe { F_ncclRecv.args::<6>(py, args, nargs, kwnames)? };
+    Ok(ncclRecv(py, rt::call::extract(x0, "recvbuff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "peer")?, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?)?.into_ptr())
+}
+
 fn ncclRecv(py: Python<'_>, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, peer: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclRecv");
     let a_recvbuff = recvbuff.addr();
@@ -1929,18 +2756,30 @@ fn ncclRecv(py: Python<'_>, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datat
     let __r = py.allow_threads(move || unsafe { __f(a_recvbuff, a_count, a_datatype, a_peer, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Args:
-///     recvbuff
-///     count
-///     datatype
-///     peer
-///     comm
-///     stream
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (recvbuff, count, datatype, peer, comm, stream))]
+/// `pncclRecv` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclRecv: rt::call::Function = rt::call::Function::new(
+    c"pncclRecv",
+    "pncclRecv",
+    &["recvbuff", "count", "datatype", "peer", "comm", "stream"],
+    rt::fastcall_entry!(C_pncclRecv),
+    c"pncclRecv(recvbuff, count, datatype, peer, comm, stream)\n--\n\nArgs:\n    recvbuff\n    count\n    datatype\n    peer\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `pncclRecv`, converted in order.
+unsafe fn C_pncclRecv(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5] =
+        unsafe { F_pncclRecv.args::<6>(py, args, nargs, kwnames)? };
+    Ok(pncclRecv(py, rt::call::extract(x0, "recvbuff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "peer")?, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?)?.into_ptr())
+}
+
 fn pncclRecv(py: Python<'_>, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, peer: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclRecv");
     let a_recvbuff = recvbuff.addr();
@@ -1958,28 +2797,30 @@ fn pncclRecv(py: Python<'_>, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, data
     let __r = py.allow_threads(move || unsafe { __f(a_recvbuff, a_count, a_datatype, a_peer, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Gather
-/// Root device gathers *sendcount* values from other GPUs into *recvbuff*,
-/// receiving data from rank i at offset i*sendcount.
-/// Assumes recvcount is equal to nranks*sendcount, which means that *recvbuff*
-/// should have a size of at least nranks*sendcount elements.
-/// In-place operations will happen if sendbuff == recvbuff + rank * sendcount.
-/// recvbuff* may be NULL on ranks other than *root*.
-///
-/// Args:
-///     sendbuff [in]: Data array to send
-///     recvbuff [out]: Data array to receive into on *root*.
-///     sendcount [in]: Number of elements to send per rank
-///     datatype [in]: Data buffer element datatype
-///     root [in]: Rank that receives data from all other ranks
-///     comm [in]: Communicator group object to execute on
-///     stream [in]: HIP stream to execute collective on
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-///     Result code. See rccl_result_code for more details.
-#[pyfunction]
-#[pyo3(signature = (sendbuff, recvbuff, sendcount, datatype, root, comm, stream))]
+/// `ncclGather` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclGather: rt::call::Function = rt::call::Function::new(
+    c"ncclGather",
+    "ncclGather",
+    &["sendbuff", "recvbuff", "sendcount", "datatype", "root", "comm", "stream"],
+    rt::fastcall_entry!(C_ncclGather),
+    c"ncclGather(sendbuff, recvbuff, sendcount, datatype, root, comm, stream)\n--\n\nGather\nRoot device gathers *sendcount* values from other GPUs into *recvbuff*,\nreceiving data from rank i at offset i*sendcount.\nAssumes recvcount is equal to nranks*sendcount, which means that *recvbuff*\nshould have a size of at least nranks*sendcount elements.\nIn-place operations will happen if sendbuff == recvbuff + rank * sendcount.\nrecvbuff* may be NULL on ranks other than *root*.\n\nArgs:\n    sendbuff [in]: Data array to send\n    recvbuff [out]: Data array to receive into on *root*.\n    sendcount [in]: Number of elements to send per rank\n    datatype [in]: Data buffer element datatype\n    root [in]: Rank that receives data from all other ranks\n    comm [in]: Communicator group object to execute on\n    stream [in]: HIP stream to execute collective on\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
+);
+
+/// The arguments of a call of `ncclGather`, converted in order.
+unsafe fn C_ncclGather(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6] =
+        unsafe { F_ncclGather.args::<7>(py, args, nargs, kwnames)? };
+    Ok(ncclGather(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "sendcount")?, &x3, rt::call::extract(x4, "root")?, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?)?.into_ptr())
+}
+
 fn ncclGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, sendcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclGather");
     let a_sendbuff = sendbuff.addr();
@@ -1998,19 +2839,30 @@ fn ncclGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, sen
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_sendcount, a_datatype, a_root, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Args:
-///     sendbuff
-///     recvbuff
-///     sendcount
-///     datatype
-///     root
-///     comm
-///     stream
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (sendbuff, recvbuff, sendcount, datatype, root, comm, stream))]
+/// `pncclGather` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclGather: rt::call::Function = rt::call::Function::new(
+    c"pncclGather",
+    "pncclGather",
+    &["sendbuff", "recvbuff", "sendcount", "datatype", "root", "comm", "stream"],
+    rt::fastcall_entry!(C_pncclGather),
+    c"pncclGather(sendbuff, recvbuff, sendcount, datatype, root, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    sendcount\n    datatype\n    root\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `pncclGather`, converted in order.
+unsafe fn C_pncclGather(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6] =
+        unsafe { F_pncclGather.args::<7>(py, args, nargs, kwnames)? };
+    Ok(pncclGather(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "sendcount")?, &x3, rt::call::extract(x4, "root")?, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?)?.into_ptr())
+}
+
 fn pncclGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, sendcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclGather");
     let a_sendbuff = sendbuff.addr();
@@ -2029,27 +2881,30 @@ fn pncclGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, se
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_sendcount, a_datatype, a_root, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Scatter
-/// Scattered over the devices so that recvbuff on rank i will contain the i-th
-/// block of the data on root.
-/// Assumes sendcount is equal to nranks*recvcount, which means that *sendbuff*
-/// should have a size of at least nranks*recvcount elements.
-/// In-place operations will happen if recvbuff == sendbuff + rank * recvcount.
-///
-/// Args:
-///     sendbuff [in]: Data array to send (on *root* rank).  May be NULL on other ranks.
-///     recvbuff [out]: Data array to receive partial subarray into
-///     recvcount [in]: Number of elements to receive per rank
-///     datatype [in]: Data buffer element datatype
-///     root [in]: Rank that scatters data to all other ranks
-///     comm [in]: Communicator group object to execute on
-///     stream [in]: HIP stream to execute collective on
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-///     Result code. See rccl_result_code for more details.
-#[pyfunction]
-#[pyo3(signature = (sendbuff, recvbuff, recvcount, datatype, root, comm, stream))]
+/// `ncclScatter` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclScatter: rt::call::Function = rt::call::Function::new(
+    c"ncclScatter",
+    "ncclScatter",
+    &["sendbuff", "recvbuff", "recvcount", "datatype", "root", "comm", "stream"],
+    rt::fastcall_entry!(C_ncclScatter),
+    c"ncclScatter(sendbuff, recvbuff, recvcount, datatype, root, comm, stream)\n--\n\nScatter\nScattered over the devices so that recvbuff on rank i will contain the i-th\nblock of the data on root.\nAssumes sendcount is equal to nranks*recvcount, which means that *sendbuff*\nshould have a size of at least nranks*recvcount elements.\nIn-place operations will happen if recvbuff == sendbuff + rank * recvcount.\n\nArgs:\n    sendbuff [in]: Data array to send (on *root* rank).  May be NULL on other ranks.\n    recvbuff [out]: Data array to receive partial subarray into\n    recvcount [in]: Number of elements to receive per rank\n    datatype [in]: Data buffer element datatype\n    root [in]: Rank that scatters data to all other ranks\n    comm [in]: Communicator group object to execute on\n    stream [in]: HIP stream to execute collective on\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
+);
+
+/// The arguments of a call of `ncclScatter`, converted in order.
+unsafe fn C_ncclScatter(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6] =
+        unsafe { F_ncclScatter.args::<7>(py, args, nargs, kwnames)? };
+    Ok(ncclScatter(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "recvcount")?, &x3, rt::call::extract(x4, "root")?, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?)?.into_ptr())
+}
+
 fn ncclScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, recvcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclScatter");
     let a_sendbuff = sendbuff.addr();
@@ -2068,19 +2923,30 @@ fn ncclScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, re
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_recvcount, a_datatype, a_root, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Args:
-///     sendbuff
-///     recvbuff
-///     recvcount
-///     datatype
-///     root
-///     comm
-///     stream
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (sendbuff, recvbuff, recvcount, datatype, root, comm, stream))]
+/// `pncclScatter` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclScatter: rt::call::Function = rt::call::Function::new(
+    c"pncclScatter",
+    "pncclScatter",
+    &["sendbuff", "recvbuff", "recvcount", "datatype", "root", "comm", "stream"],
+    rt::fastcall_entry!(C_pncclScatter),
+    c"pncclScatter(sendbuff, recvbuff, recvcount, datatype, root, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    recvcount\n    datatype\n    root\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `pncclScatter`, converted in order.
+unsafe fn C_pncclScatter(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6] =
+        unsafe { F_pncclScatter.args::<7>(py, args, nargs, kwnames)? };
+    Ok(pncclScatter(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "recvcount")?, &x3, rt::call::extract(x4, "root")?, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?)?.into_ptr())
+}
+
 fn pncclScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, recvcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclScatter");
     let a_sendbuff = sendbuff.addr();
@@ -2099,26 +2965,30 @@ fn pncclScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, r
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_recvcount, a_datatype, a_root, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// All-To-All
-/// Device (i) send (j)th block of data to device (j) and be placed as (i)th
-/// block. Each block for sending/receiving has *count* elements, which means
-/// that *recvbuff* and *sendbuff* should have a size of nranks*count elements.
-/// In-place operation is NOT supported. It is the user's responsibility
-/// to ensure that sendbuff and recvbuff are distinct.
-///
-/// Args:
-///     sendbuff [in]: Data array to send (contains blocks for each other rank)
-///     recvbuff [out]: Data array to receive (contains blocks from each other rank)
-///     count [in]: Number of elements to send between each pair of ranks
-///     datatype [in]: Data buffer element datatype
-///     comm [in]: Communicator group object to execute on
-///     stream [in]: HIP stream to execute collective on
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-///     Result code. See rccl_result_code for more details.
-#[pyfunction]
-#[pyo3(signature = (sendbuff, recvbuff, count, datatype, comm, stream))]
+/// `ncclAllToAll` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclAllToAll: rt::call::Function = rt::call::Function::new(
+    c"ncclAllToAll",
+    "ncclAllToAll",
+    &["sendbuff", "recvbuff", "count", "datatype", "comm", "stream"],
+    rt::fastcall_entry!(C_ncclAllToAll),
+    c"ncclAllToAll(sendbuff, recvbuff, count, datatype, comm, stream)\n--\n\nAll-To-All\nDevice (i) send (j)th block of data to device (j) and be placed as (i)th\nblock. Each block for sending/receiving has *count* elements, which means\nthat *recvbuff* and *sendbuff* should have a size of nranks*count elements.\nIn-place operation is NOT supported. It is the user's responsibility\nto ensure that sendbuff and recvbuff are distinct.\n\nArgs:\n    sendbuff [in]: Data array to send (contains blocks for each other rank)\n    recvbuff [out]: Data array to receive (contains blocks from each other rank)\n    count [in]: Number of elements to send between each pair of ranks\n    datatype [in]: Data buffer element datatype\n    comm [in]: Communicator group object to execute on\n    stream [in]: HIP stream to execute collective on\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
+);
+
+/// The arguments of a call of `ncclAllToAll`, converted in order.
+unsafe fn C_ncclAllToAll(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5] =
+        unsafe { F_ncclAllToAll.args::<6>(py, args, nargs, kwnames)? };
+    Ok(ncclAllToAll(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?)?.into_ptr())
+}
+
 fn ncclAllToAll(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclAllToAll");
     let a_sendbuff = sendbuff.addr();
@@ -2136,18 +3006,30 @@ fn ncclAllToAll(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, c
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_count, a_datatype, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Args:
-///     sendbuff
-///     recvbuff
-///     count
-///     datatype
-///     comm
-///     stream
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (sendbuff, recvbuff, count, datatype, comm, stream))]
+/// `pncclAllToAll` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclAllToAll: rt::call::Function = rt::call::Function::new(
+    c"pncclAllToAll",
+    "pncclAllToAll",
+    &["sendbuff", "recvbuff", "count", "datatype", "comm", "stream"],
+    rt::fastcall_entry!(C_pncclAllToAll),
+    c"pncclAllToAll(sendbuff, recvbuff, count, datatype, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    count\n    datatype\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `pncclAllToAll`, converted in order.
+unsafe fn C_pncclAllToAll(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5] =
+        unsafe { F_pncclAllToAll.args::<6>(py, args, nargs, kwnames)? };
+    Ok(pncclAllToAll(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?)?.into_ptr())
+}
+
 fn pncclAllToAll(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclAllToAll");
     let a_sendbuff = sendbuff.addr();
@@ -2165,30 +3047,30 @@ fn pncclAllToAll(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, 
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_count, a_datatype, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// All-To-Allv
-/// Device (i) sends sendcounts[j] of data from offset sdispls[j]
-/// to device (j). At the same time, device (i) receives recvcounts[j] of data
-/// from device (j) to be placed at rdispls[j].
-/// sendcounts, sdispls, recvcounts and rdispls are all measured in the units
-/// of datatype, not bytes.
-/// In-place operation will happen if sendbuff == recvbuff.
-///
-/// Args:
-///     sendbuff [in]: Data array to send (contains blocks for each other rank)
-///     sendcounts [in]: Array containing number of elements to send to each participating rank
-///     sdispls [in]: Array of offsets into *sendbuff* for each participating rank
-///     recvbuff [out]: Data array to receive (contains blocks from each other rank)
-///     recvcounts [in]: Array containing number of elements to receive from each participating rank
-///     rdispls [in]: Array of offsets into *recvbuff* for each participating rank
-///     datatype [in]: Data buffer element datatype
-///     comm [in]: Communicator group object to execute on
-///     stream [in]: HIP stream to execute collective on
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-///     Result code. See rccl_result_code for more details.
-#[pyfunction]
-#[pyo3(signature = (sendbuff, sendcounts, sdispls, recvbuff, recvcounts, rdispls, datatype, comm, stream))]
+/// `ncclAllToAllv` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclAllToAllv: rt::call::Function = rt::call::Function::new(
+    c"ncclAllToAllv",
+    "ncclAllToAllv",
+    &["sendbuff", "sendcounts", "sdispls", "recvbuff", "recvcounts", "rdispls", "datatype", "comm", "stream"],
+    rt::fastcall_entry!(C_ncclAllToAllv),
+    c"ncclAllToAllv(sendbuff, sendcounts, sdispls, recvbuff, recvcounts, rdispls, datatype, comm, stream)\n--\n\nAll-To-Allv\nDevice (i) sends sendcounts[j] of data from offset sdispls[j]\nto device (j). At the same time, device (i) receives recvcounts[j] of data\nfrom device (j) to be placed at rdispls[j].\nsendcounts, sdispls, recvcounts and rdispls are all measured in the units\nof datatype, not bytes.\nIn-place operation will happen if sendbuff == recvbuff.\n\nArgs:\n    sendbuff [in]: Data array to send (contains blocks for each other rank)\n    sendcounts [in]: Array containing number of elements to send to each participating rank\n    sdispls [in]: Array of offsets into *sendbuff* for each participating rank\n    recvbuff [out]: Data array to receive (contains blocks from each other rank)\n    recvcounts [in]: Array containing number of elements to receive from each participating rank\n    rdispls [in]: Array of offsets into *recvbuff* for each participating rank\n    datatype [in]: Data buffer element datatype\n    comm [in]: Communicator group object to execute on\n    stream [in]: HIP stream to execute collective on\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
+);
+
+/// The arguments of a call of `ncclAllToAllv`, converted in order.
+unsafe fn C_ncclAllToAllv(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8] =
+        unsafe { F_ncclAllToAllv.args::<9>(py, args, nargs, kwnames)? };
+    Ok(ncclAllToAllv(py, rt::call::extract(x0, "sendbuff")?, &x1, &x2, rt::call::extract(x3, "recvbuff")?, &x4, &x5, &x6, rt::call::extract(x7, "comm")?, rt::call::extract(x8, "stream")?)?.into_ptr())
+}
+
 fn ncclAllToAllv(py: Python<'_>, sendbuff: rt::PtrArg, sendcounts: &Bound<'_, PyAny>, sdispls: &Bound<'_, PyAny>, recvbuff: rt::PtrArgMut, recvcounts: &Bound<'_, PyAny>, rdispls: &Bound<'_, PyAny>, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclAllToAllv");
     let a_sendbuff = sendbuff.addr();
@@ -2213,21 +3095,30 @@ fn ncclAllToAllv(py: Python<'_>, sendbuff: rt::PtrArg, sendcounts: &Bound<'_, Py
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_sendcounts, a_sdispls, a_recvbuff, a_recvcounts, a_rdispls, a_datatype, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Args:
-///     sendbuff
-///     sendcounts
-///     sdispls
-///     recvbuff
-///     recvcounts
-///     rdispls
-///     datatype
-///     comm
-///     stream
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (sendbuff, sendcounts, sdispls, recvbuff, recvcounts, rdispls, datatype, comm, stream))]
+/// `pncclAllToAllv` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclAllToAllv: rt::call::Function = rt::call::Function::new(
+    c"pncclAllToAllv",
+    "pncclAllToAllv",
+    &["sendbuff", "sendcounts", "sdispls", "recvbuff", "recvcounts", "rdispls", "datatype", "comm", "stream"],
+    rt::fastcall_entry!(C_pncclAllToAllv),
+    c"pncclAllToAllv(sendbuff, sendcounts, sdispls, recvbuff, recvcounts, rdispls, datatype, comm, stream)\n--\n\nArgs:\n    sendbuff\n    sendcounts\n    sdispls\n    recvbuff\n    recvcounts\n    rdispls\n    datatype\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `pncclAllToAllv`, converted in order.
+unsafe fn C_pncclAllToAllv(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8] =
+        unsafe { F_pncclAllToAllv.args::<9>(py, args, nargs, kwnames)? };
+    Ok(pncclAllToAllv(py, rt::call::extract(x0, "sendbuff")?, &x1, &x2, rt::call::extract(x3, "recvbuff")?, &x4, &x5, &x6, rt::call::extract(x7, "comm")?, rt::call::extract(x8, "stream")?)?.into_ptr())
+}
+
 fn pncclAllToAllv(py: Python<'_>, sendbuff: rt::PtrArg, sendcounts: &Bound<'_, PyAny>, sdispls: &Bound<'_, PyAny>, recvbuff: rt::PtrArgMut, recvcounts: &Bound<'_, PyAny>, rdispls: &Bound<'_, PyAny>, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclAllToAllv");
     let a_sendbuff = sendbuff.addr();
@@ -2252,16 +3143,30 @@ fn pncclAllToAllv(py: Python<'_>, sendbuff: rt::PtrArg, sendcounts: &Bound<'_, P
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_sendcounts, a_sdispls, a_recvbuff, a_recvcounts, a_rdispls, a_datatype, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Group Start
-/// Start a group call. All calls to RCCL until ncclGroupEnd will be fused into
-/// a single RCCL operation. Nothing will be started on the HIP stream until
-/// ncclGroupEnd.
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-///     Result code. See rccl_result_code for more details.
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `ncclGroupStart` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclGroupStart: rt::call::Function = rt::call::Function::new(
+    c"ncclGroupStart",
+    "ncclGroupStart",
+    &[],
+    rt::fastcall_entry!(C_ncclGroupStart),
+    c"ncclGroupStart()\n--\n\nGroup Start\nStart a group call. All calls to RCCL until ncclGroupEnd will be fused into\na single RCCL operation. Nothing will be started on the HIP stream until\nncclGroupEnd.\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
+);
+
+/// The arguments of a call of `ncclGroupStart`, converted in order.
+unsafe fn C_ncclGroupStart(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_ncclGroupStart.args::<0>(py, args, nargs, kwnames)? };
+    Ok(ncclGroupStart(py)?.into_ptr())
+}
+
 fn ncclGroupStart(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclGroupStart");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -2273,10 +3178,30 @@ fn ncclGroupStart(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `pncclGroupStart` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclGroupStart: rt::call::Function = rt::call::Function::new(
+    c"pncclGroupStart",
+    "pncclGroupStart",
+    &[],
+    rt::fastcall_entry!(C_pncclGroupStart),
+    c"pncclGroupStart()\n--\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `pncclGroupStart`, converted in order.
+unsafe fn C_pncclGroupStart(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_pncclGroupStart.args::<0>(py, args, nargs, kwnames)? };
+    Ok(pncclGroupStart(py)?.into_ptr())
+}
+
 fn pncclGroupStart(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclGroupStart");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -2288,16 +3213,30 @@ fn pncclGroupStart(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Group End
-/// End a group call. Start a fused RCCL operation consisting of all calls since
-/// ncclGroupStart. Operations on the HIP stream depending on the RCCL operations
-/// need to be called after ncclGroupEnd.
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-///     Result code. See rccl_result_code for more details.
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `ncclGroupEnd` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclGroupEnd: rt::call::Function = rt::call::Function::new(
+    c"ncclGroupEnd",
+    "ncclGroupEnd",
+    &[],
+    rt::fastcall_entry!(C_ncclGroupEnd),
+    c"ncclGroupEnd()\n--\n\nGroup End\nEnd a group call. Start a fused RCCL operation consisting of all calls since\nncclGroupStart. Operations on the HIP stream depending on the RCCL operations\nneed to be called after ncclGroupEnd.\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
+);
+
+/// The arguments of a call of `ncclGroupEnd`, converted in order.
+unsafe fn C_ncclGroupEnd(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_ncclGroupEnd.args::<0>(py, args, nargs, kwnames)? };
+    Ok(ncclGroupEnd(py)?.into_ptr())
+}
+
 fn ncclGroupEnd(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclGroupEnd");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -2309,10 +3248,30 @@ fn ncclGroupEnd(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `pncclGroupEnd` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclGroupEnd: rt::call::Function = rt::call::Function::new(
+    c"pncclGroupEnd",
+    "pncclGroupEnd",
+    &[],
+    rt::fastcall_entry!(C_pncclGroupEnd),
+    c"pncclGroupEnd()\n--\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `pncclGroupEnd`, converted in order.
+unsafe fn C_pncclGroupEnd(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_pncclGroupEnd.args::<0>(py, args, nargs, kwnames)? };
+    Ok(pncclGroupEnd(py)?.into_ptr())
+}
+
 fn pncclGroupEnd(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclGroupEnd");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -2324,13 +3283,30 @@ fn pncclGroupEnd(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Args:
-///     simInfo
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (simInfo))]
+/// `ncclGroupSimulateEnd` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_ncclGroupSimulateEnd: rt::call::Function = rt::call::Function::new(
+    c"ncclGroupSimulateEnd",
+    "ncclGroupSimulateEnd",
+    &["simInfo"],
+    rt::fastcall_entry!(C_ncclGroupSimulateEnd),
+    c"ncclGroupSimulateEnd(simInfo)\n--\n\nArgs:\n    simInfo\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `ncclGroupSimulateEnd`, converted in order.
+unsafe fn C_ncclGroupSimulateEnd(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_ncclGroupSimulateEnd.args::<1>(py, args, nargs, kwnames)? };
+    Ok(ncclGroupSimulateEnd(py, &x0)?.into_ptr())
+}
+
 fn ncclGroupSimulateEnd(py: Python<'_>, simInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclGroupSimulateEnd");
     let p_simInfo = TYPES.record_ptr_arg(7, simInfo, true)?;
@@ -2344,13 +3320,30 @@ fn ncclGroupSimulateEnd(py: Python<'_>, simInfo: &Bound<'_, PyAny>) -> PyResult<
     let __r = py.allow_threads(move || unsafe { __f(a_simInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Args:
-///     simInfo
-///
-/// Returns: a tuple of 1 item(s):
-///     ncclResult_t: status
-#[pyfunction]
-#[pyo3(signature = (simInfo))]
+/// `pncclGroupSimulateEnd` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_pncclGroupSimulateEnd: rt::call::Function = rt::call::Function::new(
+    c"pncclGroupSimulateEnd",
+    "pncclGroupSimulateEnd",
+    &["simInfo"],
+    rt::fastcall_entry!(C_pncclGroupSimulateEnd),
+    c"pncclGroupSimulateEnd(simInfo)\n--\n\nArgs:\n    simInfo\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
+);
+
+/// The arguments of a call of `pncclGroupSimulateEnd`, converted in order.
+unsafe fn C_pncclGroupSimulateEnd(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_pncclGroupSimulateEnd.args::<1>(py, args, nargs, kwnames)? };
+    Ok(pncclGroupSimulateEnd(py, &x0)?.into_ptr())
+}
+
 fn pncclGroupSimulateEnd(py: Python<'_>, simInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclGroupSimulateEnd");
     let p_simInfo = TYPES.record_ptr_arg(7, simInfo, true)?;
@@ -2384,90 +3377,90 @@ fn _symbol_address(py: Python<'_>, name: &str) -> PyResult<usize> {
 
 /// Adds this module's functions, constants and lazily created types to `m`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(pyo3::wrap_pyfunction!(ncclMemAlloc, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclMemAlloc, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclMemFree, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclMemFree, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclGetVersion, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclGetVersion, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclGetUniqueId, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclGetUniqueId, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclCommInitRankConfig, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclCommInitRankConfig, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclCommInitRank, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclCommInitRank, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclCommInitAll, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclCommInitAll, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclCommFinalize, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclCommFinalize, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclCommDestroy, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclCommDestroy, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclCommAbort, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclCommAbort, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclCommSplit, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclCommSplit, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclCommShrink, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclCommShrink, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclCommInitRankScalable, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclCommInitRankScalable, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclGetErrorString, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclGetErrorString, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclGetLastError, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclGetLastError, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclResetDebugInit, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclResetDebugInit, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclCommGetAsyncError, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclCommGetAsyncError, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclCommCount, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclCommCount, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclCommCuDevice, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclCommCuDevice, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclCommUserRank, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclCommUserRank, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclCommRegister, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclCommRegister, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclCommDeregister, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclCommDeregister, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclCommWindowRegister, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclCommWindowRegister, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclCommWindowDeregister, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclCommWindowDeregister, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclRedOpCreatePreMulSum, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclRedOpCreatePreMulSum, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclRedOpDestroy, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclRedOpDestroy, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclReduce, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclReduce, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclBcast, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclBcast, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclBroadcast, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclBroadcast, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclAllReduce, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclAllReduce, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclAllReduceWithBias, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclAllReduceWithBias, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclReduceScatter, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclReduceScatter, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclAllGather, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclAllGather, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclSend, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclSend, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclRecv, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclRecv, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclGather, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclGather, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclScatter, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclScatter, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclAllToAll, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclAllToAll, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclAllToAllv, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclAllToAllv, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclGroupStart, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclGroupStart, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclGroupEnd, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclGroupEnd, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(ncclGroupSimulateEnd, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(pncclGroupSimulateEnd, m)?)?;
+    F_ncclMemAlloc.add_to(m, PYTHON_MODULE)?;
+    F_pncclMemAlloc.add_to(m, PYTHON_MODULE)?;
+    F_ncclMemFree.add_to(m, PYTHON_MODULE)?;
+    F_pncclMemFree.add_to(m, PYTHON_MODULE)?;
+    F_ncclGetVersion.add_to(m, PYTHON_MODULE)?;
+    F_pncclGetVersion.add_to(m, PYTHON_MODULE)?;
+    F_ncclGetUniqueId.add_to(m, PYTHON_MODULE)?;
+    F_pncclGetUniqueId.add_to(m, PYTHON_MODULE)?;
+    F_ncclCommInitRankConfig.add_to(m, PYTHON_MODULE)?;
+    F_pncclCommInitRankConfig.add_to(m, PYTHON_MODULE)?;
+    F_ncclCommInitRank.add_to(m, PYTHON_MODULE)?;
+    F_pncclCommInitRank.add_to(m, PYTHON_MODULE)?;
+    F_ncclCommInitAll.add_to(m, PYTHON_MODULE)?;
+    F_pncclCommInitAll.add_to(m, PYTHON_MODULE)?;
+    F_ncclCommFinalize.add_to(m, PYTHON_MODULE)?;
+    F_pncclCommFinalize.add_to(m, PYTHON_MODULE)?;
+    F_ncclCommDestroy.add_to(m, PYTHON_MODULE)?;
+    F_pncclCommDestroy.add_to(m, PYTHON_MODULE)?;
+    F_ncclCommAbort.add_to(m, PYTHON_MODULE)?;
+    F_pncclCommAbort.add_to(m, PYTHON_MODULE)?;
+    F_ncclCommSplit.add_to(m, PYTHON_MODULE)?;
+    F_pncclCommSplit.add_to(m, PYTHON_MODULE)?;
+    F_ncclCommShrink.add_to(m, PYTHON_MODULE)?;
+    F_pncclCommShrink.add_to(m, PYTHON_MODULE)?;
+    F_ncclCommInitRankScalable.add_to(m, PYTHON_MODULE)?;
+    F_pncclCommInitRankScalable.add_to(m, PYTHON_MODULE)?;
+    F_ncclGetErrorString.add_to(m, PYTHON_MODULE)?;
+    F_pncclGetErrorString.add_to(m, PYTHON_MODULE)?;
+    F_ncclGetLastError.add_to(m, PYTHON_MODULE)?;
+    F_pncclGetLastError.add_to(m, PYTHON_MODULE)?;
+    F_ncclResetDebugInit.add_to(m, PYTHON_MODULE)?;
+    F_pncclResetDebugInit.add_to(m, PYTHON_MODULE)?;
+    F_ncclCommGetAsyncError.add_to(m, PYTHON_MODULE)?;
+    F_pncclCommGetAsyncError.add_to(m, PYTHON_MODULE)?;
+    F_ncclCommCount.add_to(m, PYTHON_MODULE)?;
+    F_pncclCommCount.add_to(m, PYTHON_MODULE)?;
+    F_ncclCommCuDevice.add_to(m, PYTHON_MODULE)?;
+    F_pncclCommCuDevice.add_to(m, PYTHON_MODULE)?;
+    F_ncclCommUserRank.add_to(m, PYTHON_MODULE)?;
+    F_pncclCommUserRank.add_to(m, PYTHON_MODULE)?;
+    F_ncclCommRegister.add_to(m, PYTHON_MODULE)?;
+    F_pncclCommRegister.add_to(m, PYTHON_MODULE)?;
+    F_ncclCommDeregister.add_to(m, PYTHON_MODULE)?;
+    F_pncclCommDeregister.add_to(m, PYTHON_MODULE)?;
+    F_ncclCommWindowRegister.add_to(m, PYTHON_MODULE)?;
+    F_pncclCommWindowRegister.add_to(m, PYTHON_MODULE)?;
+    F_ncclCommWindowDeregister.add_to(m, PYTHON_MODULE)?;
+    F_pncclCommWindowDeregister.add_to(m, PYTHON_MODULE)?;
+    F_ncclRedOpCreatePreMulSum.add_to(m, PYTHON_MODULE)?;
+    F_pncclRedOpCreatePreMulSum.add_to(m, PYTHON_MODULE)?;
+    F_ncclRedOpDestroy.add_to(m, PYTHON_MODULE)?;
+    F_pncclRedOpDestroy.add_to(m, PYTHON_MODULE)?;
+    F_ncclReduce.add_to(m, PYTHON_MODULE)?;
+    F_pncclReduce.add_to(m, PYTHON_MODULE)?;
+    F_ncclBcast.add_to(m, PYTHON_MODULE)?;
+    F_pncclBcast.add_to(m, PYTHON_MODULE)?;
+    F_ncclBroadcast.add_to(m, PYTHON_MODULE)?;
+    F_pncclBroadcast.add_to(m, PYTHON_MODULE)?;
+    F_ncclAllReduce.add_to(m, PYTHON_MODULE)?;
+    F_pncclAllReduce.add_to(m, PYTHON_MODULE)?;
+    F_ncclAllReduceWithBias.add_to(m, PYTHON_MODULE)?;
+    F_pncclAllReduceWithBias.add_to(m, PYTHON_MODULE)?;
+    F_ncclReduceScatter.add_to(m, PYTHON_MODULE)?;
+    F_pncclReduceScatter.add_to(m, PYTHON_MODULE)?;
+    F_ncclAllGather.add_to(m, PYTHON_MODULE)?;
+    F_pncclAllGather.add_to(m, PYTHON_MODULE)?;
+    F_ncclSend.add_to(m, PYTHON_MODULE)?;
+    F_pncclSend.add_to(m, PYTHON_MODULE)?;
+    F_ncclRecv.add_to(m, PYTHON_MODULE)?;
+    F_pncclRecv.add_to(m, PYTHON_MODULE)?;
+    F_ncclGather.add_to(m, PYTHON_MODULE)?;
+    F_pncclGather.add_to(m, PYTHON_MODULE)?;
+    F_ncclScatter.add_to(m, PYTHON_MODULE)?;
+    F_pncclScatter.add_to(m, PYTHON_MODULE)?;
+    F_ncclAllToAll.add_to(m, PYTHON_MODULE)?;
+    F_pncclAllToAll.add_to(m, PYTHON_MODULE)?;
+    F_ncclAllToAllv.add_to(m, PYTHON_MODULE)?;
+    F_pncclAllToAllv.add_to(m, PYTHON_MODULE)?;
+    F_ncclGroupStart.add_to(m, PYTHON_MODULE)?;
+    F_pncclGroupStart.add_to(m, PYTHON_MODULE)?;
+    F_ncclGroupEnd.add_to(m, PYTHON_MODULE)?;
+    F_pncclGroupEnd.add_to(m, PYTHON_MODULE)?;
+    F_ncclGroupSimulateEnd.add_to(m, PYTHON_MODULE)?;
+    F_pncclGroupSimulateEnd.add_to(m, PYTHON_MODULE)?;
     m.add_function(pyo3::wrap_pyfunction!(has_symbol, m)?)?;
     m.add_function(pyo3::wrap_pyfunction!(_symbol_address, m)?)?;
     m.add("NCCL_MAJOR", 2i64)?;

@@ -78,23 +78,30 @@ static TYPE_DEFS: [rt::TypeDef; NUM_TYPES] = [
 /// This module's type registry.
 pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("hip.rocm_smi", &TYPE_DEFS, &TYPE_SLOTS);
 
-/// *************************************************************************
-///
-/// Initialize ROCm SMI.
-///
-/// When called, this initializes internal data structures,
-/// including those corresponding to sources of information that SMI provides.
-///
-/// Args:
-///     init_flags [in]: Bit flags that tell SMI how to initialze. Values of
-///         ::rsmi_init_flags_t may be OR'd together and passed through init_flags
-///         to modify how RSMI initializes.
-///
-/// Returns: a tuple of 1 item(s):
-///     rsmi_status_t: status
-///     ::RSMI_STATUS_SUCCESS is returned upon successful call.
-#[pyfunction]
-#[pyo3(signature = (init_flags))]
+/// `rsmi_init` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_init: rt::call::Function = rt::call::Function::new(
+    c"rsmi_init",
+    "rsmi_init",
+    &["init_flags"],
+    rt::fastcall_entry!(C_rsmi_init),
+    c"rsmi_init(init_flags)\n--\n\n*************************************************************************\n\nInitialize ROCm SMI.\n\nWhen called, this initializes internal data structures,\nincluding those corresponding to sources of information that SMI provides.\n\nArgs:\n    init_flags [in]: Bit flags that tell SMI how to initialze. Values of\n        ::rsmi_init_flags_t may be OR'd together and passed through init_flags\n        to modify how RSMI initializes.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.",
+);
+
+/// The arguments of a call of `rsmi_init`, converted in order.
+unsafe fn C_rsmi_init(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_rsmi_init.args::<1>(py, args, nargs, kwnames)? };
+    Ok(rsmi_init(py, rt::call::extract(x0, "init_flags")?)?.into_ptr())
+}
+
 fn rsmi_init(py: Python<'_>, init_flags: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_init");
     let a_init_flags = init_flags.0;
@@ -107,14 +114,30 @@ fn rsmi_init(py: Python<'_>, init_flags: rt::CInt<u64>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_init_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Shutdown ROCm SMI.
-///
-/// Do any necessary clean up.
-///
-/// Returns: a tuple of 1 item(s):
-///     rsmi_status_t: status
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `rsmi_shut_down` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_shut_down: rt::call::Function = rt::call::Function::new(
+    c"rsmi_shut_down",
+    "rsmi_shut_down",
+    &[],
+    rt::fastcall_entry!(C_rsmi_shut_down),
+    c"rsmi_shut_down()\n--\n\nShutdown ROCm SMI.\n\nDo any necessary clean up.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status",
+);
+
+/// The arguments of a call of `rsmi_shut_down`, converted in order.
+unsafe fn C_rsmi_shut_down(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_rsmi_shut_down.args::<0>(py, args, nargs, kwnames)? };
+    Ok(rsmi_shut_down(py)?.into_ptr())
+}
+
 fn rsmi_shut_down(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_shut_down");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -126,19 +149,30 @@ fn rsmi_shut_down(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// *************************************************************************
-///
-/// Get the number of devices that have monitor information.
-///
-/// The number of devices which have monitors is returned. Monitors
-/// are referenced by the index which can be between 0 and num_devices - 1.
-///
-/// Returns: a tuple of 2 item(s):
-///     rsmi_status_t: status
-///     num_devices: int
-///     ::RSMI_STATUS_SUCCESS is returned upon successful call.
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `rsmi_num_monitor_devices` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_num_monitor_devices: rt::call::Function = rt::call::Function::new(
+    c"rsmi_num_monitor_devices",
+    "rsmi_num_monitor_devices",
+    &[],
+    rt::fastcall_entry!(C_rsmi_num_monitor_devices),
+    c"rsmi_num_monitor_devices()\n--\n\n*************************************************************************\n\nGet the number of devices that have monitor information.\n\nThe number of devices which have monitors is returned. Monitors\nare referenced by the index which can be between 0 and num_devices - 1.\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    num_devices: int\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.",
+);
+
+/// The arguments of a call of `rsmi_num_monitor_devices`, converted in order.
+unsafe fn C_rsmi_num_monitor_devices(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_rsmi_num_monitor_devices.args::<0>(py, args, nargs, kwnames)? };
+    Ok(rsmi_num_monitor_devices(py)?.into_ptr())
+}
+
 fn rsmi_num_monitor_devices(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_num_monitor_devices");
     let mut o_num_devices: u32 = Default::default();
@@ -152,29 +186,30 @@ fn rsmi_num_monitor_devices(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_num_devices) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_num_devices)?])
 }
-/// Get the device id associated with the device with provided device
-/// index.
-///
-/// Given a device index dv_ind and a pointer to a uint16_t id,
-/// this function will write the device id value to the uint16_t pointed to by
-/// id. This ID is an identification of the type of device, so calling this
-/// function for different devices will give the same value if they are kind
-/// of device. Consequently, this function should not be used to distinguish
-/// one device from another. rsmi_dev_pci_id_get() should be used to get a
-/// unique identifier.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///
-/// Returns: a tuple of 2 item(s):
-///     rsmi_status_t: status
-///     id: int
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-#[pyfunction]
-#[pyo3(signature = (dv_ind))]
+/// `rsmi_dev_id_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_id_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_id_get",
+    "rsmi_dev_id_get",
+    &["dv_ind"],
+    rt::fastcall_entry!(C_rsmi_dev_id_get),
+    c"rsmi_dev_id_get(dv_ind)\n--\n\nGet the device id associated with the device with provided device\nindex.\n\nGiven a device index dv_ind and a pointer to a uint16_t id,\nthis function will write the device id value to the uint16_t pointed to by\nid. This ID is an identification of the type of device, so calling this\nfunction for different devices will give the same value if they are kind\nof device. Consequently, this function should not be used to distinguish\none device from another. rsmi_dev_pci_id_get() should be used to get a\nunique identifier.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    id: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
+);
+
+/// The arguments of a call of `rsmi_dev_id_get`, converted in order.
+unsafe fn C_rsmi_dev_id_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_rsmi_dev_id_get.args::<1>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_id_get(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
+}
+
 fn rsmi_dev_id_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_id_get");
     let a_dv_ind = dv_ind.0;
@@ -189,20 +224,30 @@ fn rsmi_dev_id_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> 
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_id) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_id)?])
 }
-/// Get the device revision associated with the device
-///
-/// Given a device index dv_ind and a pointer to a uint16_t to
-/// which the revision will be written
-///
-/// Args:
-///     dv_ind [in]: a device index
-///
-/// Returns: a tuple of 2 item(s):
-///     rsmi_status_t: status
-///     revision: int
-///     ::RSMI_STATUS_SUCCESS is returned upon successful call.
-#[pyfunction]
-#[pyo3(signature = (dv_ind))]
+/// `rsmi_dev_revision_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_revision_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_revision_get",
+    "rsmi_dev_revision_get",
+    &["dv_ind"],
+    rt::fastcall_entry!(C_rsmi_dev_revision_get),
+    c"rsmi_dev_revision_get(dv_ind)\n--\n\nGet the device revision associated with the device\n\nGiven a device index dv_ind and a pointer to a uint16_t to\nwhich the revision will be written\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    revision: int\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.",
+);
+
+/// The arguments of a call of `rsmi_dev_revision_get`, converted in order.
+unsafe fn C_rsmi_dev_revision_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_rsmi_dev_revision_get.args::<1>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_revision_get(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
+}
+
 fn rsmi_dev_revision_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_revision_get");
     let a_dv_ind = dv_ind.0;
@@ -217,31 +262,30 @@ fn rsmi_dev_revision_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyOb
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_revision) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_revision)?])
 }
-/// Get the SKU for a desired device associated with the device with
-/// provided device index.
-///
-/// Given a device index dv_ind and a pointer to a uint16_t sku,
-/// this function will attempt to obtain the SKU from the Product Information
-/// FRU chip, present on server ASICs. It will write the sku value to the
-/// uint16_t pointed to by sku.
-///
-/// If this parameter is nullptr, this function will return
-/// ::RSMI_STATUS_INVALID_ARGS if the function is supported with the provided,
-/// arguments and ::RSMI_STATUS_NOT_SUPPORTED if it is not supported with the
-/// provided arguments.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///
-/// Returns: a tuple of 2 item(s):
-///     rsmi_status_t: status
-///     sku: int
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-#[pyfunction]
-#[pyo3(signature = (dv_ind))]
+/// `rsmi_dev_sku_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_sku_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_sku_get",
+    "rsmi_dev_sku_get",
+    &["dv_ind"],
+    rt::fastcall_entry!(C_rsmi_dev_sku_get),
+    c"rsmi_dev_sku_get(dv_ind)\n--\n\nGet the SKU for a desired device associated with the device with\nprovided device index.\n\nGiven a device index dv_ind and a pointer to a uint16_t sku,\nthis function will attempt to obtain the SKU from the Product Information\nFRU chip, present on server ASICs. It will write the sku value to the\nuint16_t pointed to by sku.\n\nIf this parameter is nullptr, this function will return\n::RSMI_STATUS_INVALID_ARGS if the function is supported with the provided,\narguments and ::RSMI_STATUS_NOT_SUPPORTED if it is not supported with the\nprovided arguments.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    sku: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
+);
+
+/// The arguments of a call of `rsmi_dev_sku_get`, converted in order.
+unsafe fn C_rsmi_dev_sku_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_rsmi_dev_sku_get.args::<1>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_sku_get(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
+}
+
 fn rsmi_dev_sku_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_sku_get");
     let a_dv_ind = dv_ind.0;
@@ -256,25 +300,30 @@ fn rsmi_dev_sku_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject>
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_sku) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_sku)?])
 }
-/// Get the device vendor id associated with the device with provided
-/// device index.
-///
-/// Given a device index dv_ind and a pointer to a uint16_t id,
-/// this function will write the device vendor id value to the uint16_t pointed
-/// to by id.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///
-/// Returns: a tuple of 2 item(s):
-///     rsmi_status_t: status
-///     id: int
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-#[pyfunction]
-#[pyo3(signature = (dv_ind))]
+/// `rsmi_dev_vendor_id_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_vendor_id_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_vendor_id_get",
+    "rsmi_dev_vendor_id_get",
+    &["dv_ind"],
+    rt::fastcall_entry!(C_rsmi_dev_vendor_id_get),
+    c"rsmi_dev_vendor_id_get(dv_ind)\n--\n\nGet the device vendor id associated with the device with provided\ndevice index.\n\nGiven a device index dv_ind and a pointer to a uint16_t id,\nthis function will write the device vendor id value to the uint16_t pointed\nto by id.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    id: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
+);
+
+/// The arguments of a call of `rsmi_dev_vendor_id_get`, converted in order.
+unsafe fn C_rsmi_dev_vendor_id_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_rsmi_dev_vendor_id_get.args::<1>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_vendor_id_get(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
+}
+
 fn rsmi_dev_vendor_id_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_vendor_id_get");
     let a_dv_ind = dv_ind.0;
@@ -289,40 +338,30 @@ fn rsmi_dev_vendor_id_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyO
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_id) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_id)?])
 }
-/// Get the name string of a gpu device.
-///
-/// Given a device index dv_ind, a pointer to a caller provided
-/// char buffer name, and a length of this buffer len, this function
-/// will write the name of the device (up to len characters) to the buffer
-/// name.
-///
-/// If the integer ID associated with the device is not found in one of the
-/// system files containing device name information (e.g.
-/// /usr/share/misc/pci.ids), then this function will return the hex device ID
-/// as a string. Updating the system name files can be accompplished with
-/// "sudo update-pciids".
-///
-/// Args:
-///     dv_ind [in]: a device index
-///     name [inout]: a pointer to a caller provided char buffer to which the
-///         name will be written
-///         If this parameter is nullptr, this function will return
-///         ::RSMI_STATUS_INVALID_ARGS if the function is supported with the provided,
-///         arguments and ::RSMI_STATUS_NOT_SUPPORTED if it is not supported with the
-///         provided arguments.
-///     len [in]: the length of the caller provided buffer name.
-///
-/// Returns: a tuple of 1 item(s):
-///     rsmi_status_t: status
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-///     ::RSMI_STATUS_INSUFFICIENT_SIZE is returned if len bytes is not
-///     large enough to hold the entire name. In this case, only len bytes will
-///     be written.
-#[pyfunction]
-#[pyo3(signature = (dv_ind, name, len))]
+/// `rsmi_dev_name_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_name_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_name_get",
+    "rsmi_dev_name_get",
+    &["dv_ind", "name", "len"],
+    rt::fastcall_entry!(C_rsmi_dev_name_get),
+    c"rsmi_dev_name_get(dv_ind, name, len)\n--\n\nGet the name string of a gpu device.\n\nGiven a device index dv_ind, a pointer to a caller provided\nchar buffer name, and a length of this buffer len, this function\nwill write the name of the device (up to len characters) to the buffer\nname.\n\nIf the integer ID associated with the device is not found in one of the\nsystem files containing device name information (e.g.\n/usr/share/misc/pci.ids), then this function will return the hex device ID\nas a string. Updating the system name files can be accompplished with\n\"sudo update-pciids\".\n\nArgs:\n    dv_ind [in]: a device index\n    name [inout]: a pointer to a caller provided char buffer to which the\n        name will be written\n        If this parameter is nullptr, this function will return\n        ::RSMI_STATUS_INVALID_ARGS if the function is supported with the provided,\n        arguments and ::RSMI_STATUS_NOT_SUPPORTED if it is not supported with the\n        provided arguments.\n    len [in]: the length of the caller provided buffer name.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_INSUFFICIENT_SIZE is returned if len bytes is not\n    large enough to hold the entire name. In this case, only len bytes will\n    be written.",
+);
+
+/// The arguments of a call of `rsmi_dev_name_get`, converted in order.
+unsafe fn C_rsmi_dev_name_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_rsmi_dev_name_get.args::<3>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_name_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "name")?, rt::call::extract(x2, "len")?)?.into_ptr())
+}
+
 fn rsmi_dev_name_get(py: Python<'_>, dv_ind: rt::CInt<u32>, name: rt::PtrArgMut, len: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_name_get");
     let a_dv_ind = dv_ind.0;
@@ -337,38 +376,30 @@ fn rsmi_dev_name_get(py: Python<'_>, dv_ind: rt::CInt<u32>, name: rt::PtrArgMut,
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_name, a_len) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Get the brand string of a gpu device.
-///
-/// Given a device index dv_ind, a pointer to a caller provided
-/// char buffer brand, and a length of this buffer len, this function
-/// will write the brand of the device (up to len characters) to the buffer
-/// brand.
-///
-/// If the sku associated with the device is not found as one of the values
-/// contained within rsmi_dev_brand_get, then this function will return the
-/// device marketing name as a string instead of the brand name.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///     brand [inout]: a pointer to a caller provided char buffer to which the
-///         brand will be written
-///         If this parameter is nullptr, this function will return
-///         ::RSMI_STATUS_INVALID_ARGS if the function is supported with the provided,
-///         arguments and ::RSMI_STATUS_NOT_SUPPORTED if it is not supported with the
-///         provided arguments.
-///     len [in]: the length of the caller provided buffer brand.
-///
-/// Returns: a tuple of 1 item(s):
-///     rsmi_status_t: status
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-///     ::RSMI_STATUS_INSUFFICIENT_SIZE is returned if len bytes is not
-///     large enough to hold the entire name. In this case, only len bytes will
-///     be written.
-#[pyfunction]
-#[pyo3(signature = (dv_ind, brand, len))]
+/// `rsmi_dev_brand_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_brand_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_brand_get",
+    "rsmi_dev_brand_get",
+    &["dv_ind", "brand", "len"],
+    rt::fastcall_entry!(C_rsmi_dev_brand_get),
+    c"rsmi_dev_brand_get(dv_ind, brand, len)\n--\n\nGet the brand string of a gpu device.\n\nGiven a device index dv_ind, a pointer to a caller provided\nchar buffer brand, and a length of this buffer len, this function\nwill write the brand of the device (up to len characters) to the buffer\nbrand.\n\nIf the sku associated with the device is not found as one of the values\ncontained within rsmi_dev_brand_get, then this function will return the\ndevice marketing name as a string instead of the brand name.\n\nArgs:\n    dv_ind [in]: a device index\n    brand [inout]: a pointer to a caller provided char buffer to which the\n        brand will be written\n        If this parameter is nullptr, this function will return\n        ::RSMI_STATUS_INVALID_ARGS if the function is supported with the provided,\n        arguments and ::RSMI_STATUS_NOT_SUPPORTED if it is not supported with the\n        provided arguments.\n    len [in]: the length of the caller provided buffer brand.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_INSUFFICIENT_SIZE is returned if len bytes is not\n    large enough to hold the entire name. In this case, only len bytes will\n    be written.",
+);
+
+/// The arguments of a call of `rsmi_dev_brand_get`, converted in order.
+unsafe fn C_rsmi_dev_brand_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_rsmi_dev_brand_get.args::<3>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_brand_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "brand")?, rt::call::extract(x2, "len")?)?.into_ptr())
+}
+
 fn rsmi_dev_brand_get(py: Python<'_>, dv_ind: rt::CInt<u32>, brand: rt::PtrArgMut, len: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_brand_get");
     let a_dv_ind = dv_ind.0;
@@ -383,40 +414,30 @@ fn rsmi_dev_brand_get(py: Python<'_>, dv_ind: rt::CInt<u32>, brand: rt::PtrArgMu
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_brand, a_len) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Get the name string for a give vendor ID
-///
-/// Given a device index dv_ind, a pointer to a caller provided
-/// char buffer name, and a length of this buffer len, this function will
-/// write the name of the vendor (up to len characters) buffer name. The
-/// id may be a device vendor or subsystem vendor ID.
-///
-/// If the integer ID associated with the vendor is not found in one of the
-/// system files containing device name information (e.g.
-/// /usr/share/misc/pci.ids), then this function will return the hex vendor ID
-/// as a string. Updating the system name files can be accompplished with
-/// "sudo update-pciids".
-///
-/// Args:
-///     dv_ind [in]: a device index
-///     name [inout]: a pointer to a caller provided char buffer to which the
-///         name will be written
-///         If this parameter is nullptr, this function will return
-///         ::RSMI_STATUS_INVALID_ARGS if the function is supported with the provided,
-///         arguments and ::RSMI_STATUS_NOT_SUPPORTED if it is not supported with the
-///         provided arguments.
-///     len [in]: the length of the caller provided buffer name.
-///
-/// Returns: a tuple of 1 item(s):
-///     rsmi_status_t: status
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-///     ::RSMI_STATUS_INSUFFICIENT_SIZE is returned if len bytes is not
-///     large enough to hold the entire name. In this case, only len bytes will
-///     be written.
-#[pyfunction]
-#[pyo3(signature = (dv_ind, name, len))]
+/// `rsmi_dev_vendor_name_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_vendor_name_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_vendor_name_get",
+    "rsmi_dev_vendor_name_get",
+    &["dv_ind", "name", "len"],
+    rt::fastcall_entry!(C_rsmi_dev_vendor_name_get),
+    c"rsmi_dev_vendor_name_get(dv_ind, name, len)\n--\n\nGet the name string for a give vendor ID\n\nGiven a device index dv_ind, a pointer to a caller provided\nchar buffer name, and a length of this buffer len, this function will\nwrite the name of the vendor (up to len characters) buffer name. The\nid may be a device vendor or subsystem vendor ID.\n\nIf the integer ID associated with the vendor is not found in one of the\nsystem files containing device name information (e.g.\n/usr/share/misc/pci.ids), then this function will return the hex vendor ID\nas a string. Updating the system name files can be accompplished with\n\"sudo update-pciids\".\n\nArgs:\n    dv_ind [in]: a device index\n    name [inout]: a pointer to a caller provided char buffer to which the\n        name will be written\n        If this parameter is nullptr, this function will return\n        ::RSMI_STATUS_INVALID_ARGS if the function is supported with the provided,\n        arguments and ::RSMI_STATUS_NOT_SUPPORTED if it is not supported with the\n        provided arguments.\n    len [in]: the length of the caller provided buffer name.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_INSUFFICIENT_SIZE is returned if len bytes is not\n    large enough to hold the entire name. In this case, only len bytes will\n    be written.",
+);
+
+/// The arguments of a call of `rsmi_dev_vendor_name_get`, converted in order.
+unsafe fn C_rsmi_dev_vendor_name_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_rsmi_dev_vendor_name_get.args::<3>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_vendor_name_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "name")?, rt::call::extract(x2, "len")?)?.into_ptr())
+}
+
 fn rsmi_dev_vendor_name_get(py: Python<'_>, dv_ind: rt::CInt<u32>, name: rt::PtrArgMut, len: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_vendor_name_get");
     let a_dv_ind = dv_ind.0;
@@ -431,33 +452,30 @@ fn rsmi_dev_vendor_name_get(py: Python<'_>, dv_ind: rt::CInt<u32>, name: rt::Ptr
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_name, a_len) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Get the device's market name
-///
-/// Given a device index dv_ind, a pointer to a caller provided
-/// char buffer market_name, and a length of this buffer len, this function will
-/// write the name of the market name (up to len characters) buffer market_name.
-///
-/// Args:
-///     dv_ind
-///     market_name [inout]: a pointer to a caller provided char buffer to which the
-///         market name will be written
-///         If this parameter is nullptr, this function will return
-///         ::RSMI_STATUS_INVALID_ARGS if the function is supported with the provided,
-///         arguments and ::RSMI_STATUS_DRM_ERROR if a DRM error occurs
-///     len [in]: the length of the caller provided buffer name.
-///
-/// Returns: a tuple of 1 item(s):
-///     rsmi_status_t: status
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-///     ::RSMI_STATUS_DRM_ERROR if a DRM error occurs
-///     ::RSMI_STATUS_INSUFFICIENT_SIZE is returned if len bytes is not
-///     large enough to hold the entire name. In this case, only len bytes will
-///     be written.
-#[pyfunction]
-#[pyo3(signature = (dv_ind, market_name, len))]
+/// `rsmi_dev_market_name_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_market_name_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_market_name_get",
+    "rsmi_dev_market_name_get",
+    &["dv_ind", "market_name", "len"],
+    rt::fastcall_entry!(C_rsmi_dev_market_name_get),
+    c"rsmi_dev_market_name_get(dv_ind, market_name, len)\n--\n\nGet the device's market name\n\nGiven a device index dv_ind, a pointer to a caller provided\nchar buffer market_name, and a length of this buffer len, this function will\nwrite the name of the market name (up to len characters) buffer market_name.\n\nArgs:\n    dv_ind\n    market_name [inout]: a pointer to a caller provided char buffer to which the\n        market name will be written\n        If this parameter is nullptr, this function will return\n        ::RSMI_STATUS_INVALID_ARGS if the function is supported with the provided,\n        arguments and ::RSMI_STATUS_DRM_ERROR if a DRM error occurs\n    len [in]: the length of the caller provided buffer name.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_DRM_ERROR if a DRM error occurs\n    ::RSMI_STATUS_INSUFFICIENT_SIZE is returned if len bytes is not\n    large enough to hold the entire name. In this case, only len bytes will\n    be written.",
+);
+
+/// The arguments of a call of `rsmi_dev_market_name_get`, converted in order.
+unsafe fn C_rsmi_dev_market_name_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_rsmi_dev_market_name_get.args::<3>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_market_name_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "market_name")?, rt::call::extract(x2, "len")?)?.into_ptr())
+}
+
 fn rsmi_dev_market_name_get(py: Python<'_>, dv_ind: rt::CInt<u32>, market_name: rt::PtrArgMut, len: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_market_name_get");
     let a_dv_ind = dv_ind.0;
@@ -472,28 +490,30 @@ fn rsmi_dev_market_name_get(py: Python<'_>, dv_ind: rt::CInt<u32>, market_name: 
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_market_name, a_len) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Get the vram vendor string of a gpu device.
-///
-/// Given a device index dv_ind, a pointer to a caller provided
-/// char buffer brand, and a length of this buffer len, this function
-/// will write the vram vendor of the device (up to len characters) to the
-/// buffer brand.
-///
-/// If the vram vendor for the device is not found as one of the values
-/// contained within rsmi_dev_vram_vendor_get, then this function will return
-/// the string 'unknown' instead of the vram vendor.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///     brand [inout]: a pointer to a caller provided char buffer to which the
-///         vram vendor will be written
-///     len [in]: the length of the caller provided buffer brand.
-///
-/// Returns: a tuple of 1 item(s):
-///     rsmi_status_t: status
-///     ::RSMI_STATUS_SUCCESS is returned upon successful call.
-#[pyfunction]
-#[pyo3(signature = (dv_ind, brand, len))]
+/// `rsmi_dev_vram_vendor_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_vram_vendor_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_vram_vendor_get",
+    "rsmi_dev_vram_vendor_get",
+    &["dv_ind", "brand", "len"],
+    rt::fastcall_entry!(C_rsmi_dev_vram_vendor_get),
+    c"rsmi_dev_vram_vendor_get(dv_ind, brand, len)\n--\n\nGet the vram vendor string of a gpu device.\n\nGiven a device index dv_ind, a pointer to a caller provided\nchar buffer brand, and a length of this buffer len, this function\nwill write the vram vendor of the device (up to len characters) to the\nbuffer brand.\n\nIf the vram vendor for the device is not found as one of the values\ncontained within rsmi_dev_vram_vendor_get, then this function will return\nthe string 'unknown' instead of the vram vendor.\n\nArgs:\n    dv_ind [in]: a device index\n    brand [inout]: a pointer to a caller provided char buffer to which the\n        vram vendor will be written\n    len [in]: the length of the caller provided buffer brand.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.",
+);
+
+/// The arguments of a call of `rsmi_dev_vram_vendor_get`, converted in order.
+unsafe fn C_rsmi_dev_vram_vendor_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_rsmi_dev_vram_vendor_get.args::<3>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_vram_vendor_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "brand")?, rt::call::extract(x2, "len")?)?.into_ptr())
+}
+
 fn rsmi_dev_vram_vendor_get(py: Python<'_>, dv_ind: rt::CInt<u32>, brand: rt::PtrArgMut, len: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_vram_vendor_get");
     let a_dv_ind = dv_ind.0;
@@ -508,34 +528,30 @@ fn rsmi_dev_vram_vendor_get(py: Python<'_>, dv_ind: rt::CInt<u32>, brand: rt::Pt
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_brand, a_len) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Get the serial number string for a device
-///
-/// Given a device index dv_ind, a pointer to a buffer of chars
-/// serial_num, and the length of the provided buffer len, this function
-/// will write the serial number string (up to len characters) to the buffer
-/// pointed to by serial_num.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///     serial_num [inout]: a pointer to caller-provided memory to which the
-///         serial number will be written
-///         If this parameter is nullptr, this function will return
-///         ::RSMI_STATUS_INVALID_ARGS if the function is supported with the provided,
-///         arguments and ::RSMI_STATUS_NOT_SUPPORTED if it is not supported with the
-///         provided arguments.
-///     len [in]: the length of the caller provided buffer serial_num.
-///
-/// Returns: a tuple of 1 item(s):
-///     rsmi_status_t: status
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-///     ::RSMI_STATUS_INSUFFICIENT_SIZE is returned if len bytes is not
-///     large enough to hold the entire name. In this case, only len bytes will
-///     be written.
-#[pyfunction]
-#[pyo3(signature = (dv_ind, serial_num, len))]
+/// `rsmi_dev_serial_number_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_serial_number_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_serial_number_get",
+    "rsmi_dev_serial_number_get",
+    &["dv_ind", "serial_num", "len"],
+    rt::fastcall_entry!(C_rsmi_dev_serial_number_get),
+    c"rsmi_dev_serial_number_get(dv_ind, serial_num, len)\n--\n\nGet the serial number string for a device\n\nGiven a device index dv_ind, a pointer to a buffer of chars\nserial_num, and the length of the provided buffer len, this function\nwill write the serial number string (up to len characters) to the buffer\npointed to by serial_num.\n\nArgs:\n    dv_ind [in]: a device index\n    serial_num [inout]: a pointer to caller-provided memory to which the\n        serial number will be written\n        If this parameter is nullptr, this function will return\n        ::RSMI_STATUS_INVALID_ARGS if the function is supported with the provided,\n        arguments and ::RSMI_STATUS_NOT_SUPPORTED if it is not supported with the\n        provided arguments.\n    len [in]: the length of the caller provided buffer serial_num.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_INSUFFICIENT_SIZE is returned if len bytes is not\n    large enough to hold the entire name. In this case, only len bytes will\n    be written.",
+);
+
+/// The arguments of a call of `rsmi_dev_serial_number_get`, converted in order.
+unsafe fn C_rsmi_dev_serial_number_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_rsmi_dev_serial_number_get.args::<3>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_serial_number_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "serial_num")?, rt::call::extract(x2, "len")?)?.into_ptr())
+}
+
 fn rsmi_dev_serial_number_get(py: Python<'_>, dv_ind: rt::CInt<u32>, serial_num: rt::PtrArgMut, len: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_serial_number_get");
     let a_dv_ind = dv_ind.0;
@@ -550,25 +566,30 @@ fn rsmi_dev_serial_number_get(py: Python<'_>, dv_ind: rt::CInt<u32>, serial_num:
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_serial_num, a_len) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Get the subsystem device id associated with the device with
-/// provided device index.
-///
-/// Given a device index dv_ind and a pointer to a uint32_t id,
-/// this function will write the subsystem device id value to the uint64_t
-/// pointed to by id.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///
-/// Returns: a tuple of 2 item(s):
-///     rsmi_status_t: status
-///     id: int
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-#[pyfunction]
-#[pyo3(signature = (dv_ind))]
+/// `rsmi_dev_subsystem_id_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_subsystem_id_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_subsystem_id_get",
+    "rsmi_dev_subsystem_id_get",
+    &["dv_ind"],
+    rt::fastcall_entry!(C_rsmi_dev_subsystem_id_get),
+    c"rsmi_dev_subsystem_id_get(dv_ind)\n--\n\nGet the subsystem device id associated with the device with\nprovided device index.\n\nGiven a device index dv_ind and a pointer to a uint32_t id,\nthis function will write the subsystem device id value to the uint64_t\npointed to by id.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    id: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
+);
+
+/// The arguments of a call of `rsmi_dev_subsystem_id_get`, converted in order.
+unsafe fn C_rsmi_dev_subsystem_id_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_rsmi_dev_subsystem_id_get.args::<1>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_subsystem_id_get(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
+}
+
 fn rsmi_dev_subsystem_id_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_subsystem_id_get");
     let a_dv_ind = dv_ind.0;
@@ -583,40 +604,30 @@ fn rsmi_dev_subsystem_id_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_id) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_id)?])
 }
-/// Get the name string for the device subsytem
-///
-/// Given a device index dv_ind, a pointer to a caller provided
-/// char buffer name, and a length of this buffer len, this function
-/// will write the name of the device subsystem (up to len characters)
-/// to the buffer name.
-///
-/// If the integer ID associated with the sub-system is not found in one of the
-/// system files containing device name information (e.g.
-/// /usr/share/misc/pci.ids), then this function will return the hex sub-system
-/// ID as a string. Updating the system name files can be accompplished with
-/// "sudo update-pciids".
-///
-/// Args:
-///     dv_ind [in]: a device index
-///     name [inout]: a pointer to a caller provided char buffer to which the
-///         name will be written
-///         If this parameter is nullptr, this function will return
-///         ::RSMI_STATUS_INVALID_ARGS if the function is supported with the provided,
-///         arguments and ::RSMI_STATUS_NOT_SUPPORTED if it is not supported with the
-///         provided arguments.
-///     len [in]: the length of the caller provided buffer name.
-///
-/// Returns: a tuple of 1 item(s):
-///     rsmi_status_t: status
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-///     ::RSMI_STATUS_INSUFFICIENT_SIZE is returned if len bytes is not
-///     large enough to hold the entire name. In this case, only len bytes will
-///     be written.
-#[pyfunction]
-#[pyo3(signature = (dv_ind, name, len))]
+/// `rsmi_dev_subsystem_name_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_subsystem_name_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_subsystem_name_get",
+    "rsmi_dev_subsystem_name_get",
+    &["dv_ind", "name", "len"],
+    rt::fastcall_entry!(C_rsmi_dev_subsystem_name_get),
+    c"rsmi_dev_subsystem_name_get(dv_ind, name, len)\n--\n\nGet the name string for the device subsytem\n\nGiven a device index dv_ind, a pointer to a caller provided\nchar buffer name, and a length of this buffer len, this function\nwill write the name of the device subsystem (up to len characters)\nto the buffer name.\n\nIf the integer ID associated with the sub-system is not found in one of the\nsystem files containing device name information (e.g.\n/usr/share/misc/pci.ids), then this function will return the hex sub-system\nID as a string. Updating the system name files can be accompplished with\n\"sudo update-pciids\".\n\nArgs:\n    dv_ind [in]: a device index\n    name [inout]: a pointer to a caller provided char buffer to which the\n        name will be written\n        If this parameter is nullptr, this function will return\n        ::RSMI_STATUS_INVALID_ARGS if the function is supported with the provided,\n        arguments and ::RSMI_STATUS_NOT_SUPPORTED if it is not supported with the\n        provided arguments.\n    len [in]: the length of the caller provided buffer name.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_INSUFFICIENT_SIZE is returned if len bytes is not\n    large enough to hold the entire name. In this case, only len bytes will\n    be written.",
+);
+
+/// The arguments of a call of `rsmi_dev_subsystem_name_get`, converted in order.
+unsafe fn C_rsmi_dev_subsystem_name_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_rsmi_dev_subsystem_name_get.args::<3>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_subsystem_name_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "name")?, rt::call::extract(x2, "len")?)?.into_ptr())
+}
+
 fn rsmi_dev_subsystem_name_get(py: Python<'_>, dv_ind: rt::CInt<u32>, name: rt::PtrArgMut, len: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_subsystem_name_get");
     let a_dv_ind = dv_ind.0;
@@ -631,23 +642,30 @@ fn rsmi_dev_subsystem_name_get(py: Python<'_>, dv_ind: rt::CInt<u32>, name: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_name, a_len) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Get the drm minor number associated with this device
-///
-/// Given a device index dv_ind, find its render device file
-/// /dev/dri/renderDN where N corresponds to its minor number.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///
-/// Returns: a tuple of 2 item(s):
-///     rsmi_status_t: status
-///     minor: int
-///     ::RSMI_STATUS_SUCCESS is returned upon successful call.
-///     ::RSMI_STATUS_INIT_ERROR if failed to get minor number during
-///     initialization.
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-#[pyfunction]
-#[pyo3(signature = (dv_ind))]
+/// `rsmi_dev_drm_render_minor_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_drm_render_minor_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_drm_render_minor_get",
+    "rsmi_dev_drm_render_minor_get",
+    &["dv_ind"],
+    rt::fastcall_entry!(C_rsmi_dev_drm_render_minor_get),
+    c"rsmi_dev_drm_render_minor_get(dv_ind)\n--\n\nGet the drm minor number associated with this device\n\nGiven a device index dv_ind, find its render device file\n/dev/dri/renderDN where N corresponds to its minor number.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    minor: int\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.\n    ::RSMI_STATUS_INIT_ERROR if failed to get minor number during\n    initialization.\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
+);
+
+/// The arguments of a call of `rsmi_dev_drm_render_minor_get`, converted in order.
+unsafe fn C_rsmi_dev_drm_render_minor_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_rsmi_dev_drm_render_minor_get.args::<1>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_drm_render_minor_get(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
+}
+
 fn rsmi_dev_drm_render_minor_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_drm_render_minor_get");
     let a_dv_ind = dv_ind.0;
@@ -662,25 +680,30 @@ fn rsmi_dev_drm_render_minor_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyRes
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_minor) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_minor)?])
 }
-/// Get the device subsystem vendor id associated with the device with
-/// provided device index.
-///
-/// Given a device index dv_ind and a pointer to a uint32_t id,
-/// this function will write the device subsystem vendor id value to the
-/// uint64_t pointed to by id.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///
-/// Returns: a tuple of 2 item(s):
-///     rsmi_status_t: status
-///     id: int
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-#[pyfunction]
-#[pyo3(signature = (dv_ind))]
+/// `rsmi_dev_subsystem_vendor_id_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_subsystem_vendor_id_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_subsystem_vendor_id_get",
+    "rsmi_dev_subsystem_vendor_id_get",
+    &["dv_ind"],
+    rt::fastcall_entry!(C_rsmi_dev_subsystem_vendor_id_get),
+    c"rsmi_dev_subsystem_vendor_id_get(dv_ind)\n--\n\nGet the device subsystem vendor id associated with the device with\nprovided device index.\n\nGiven a device index dv_ind and a pointer to a uint32_t id,\nthis function will write the device subsystem vendor id value to the\nuint64_t pointed to by id.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    id: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
+);
+
+/// The arguments of a call of `rsmi_dev_subsystem_vendor_id_get`, converted in order.
+unsafe fn C_rsmi_dev_subsystem_vendor_id_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_rsmi_dev_subsystem_vendor_id_get.args::<1>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_subsystem_vendor_id_get(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
+}
+
 fn rsmi_dev_subsystem_vendor_id_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_subsystem_vendor_id_get");
     let a_dv_ind = dv_ind.0;
@@ -695,24 +718,30 @@ fn rsmi_dev_subsystem_vendor_id_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> Py
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_id) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_id)?])
 }
-/// Get Unique ID
-///
-/// Given a device index dv_ind and a pointer to a uint64_t @p
-/// id, this function will write the unique ID of the GPU pointed to @p
-/// id.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///
-/// Returns: a tuple of 2 item(s):
-///     rsmi_status_t: status
-///     id: int
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-#[pyfunction]
-#[pyo3(signature = (dv_ind))]
+/// `rsmi_dev_unique_id_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_unique_id_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_unique_id_get",
+    "rsmi_dev_unique_id_get",
+    &["dv_ind"],
+    rt::fastcall_entry!(C_rsmi_dev_unique_id_get),
+    c"rsmi_dev_unique_id_get(dv_ind)\n--\n\nGet Unique ID\n\nGiven a device index dv_ind and a pointer to a uint64_t @p\nid, this function will write the unique ID of the GPU pointed to @p\nid.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    id: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
+);
+
+/// The arguments of a call of `rsmi_dev_unique_id_get`, converted in order.
+unsafe fn C_rsmi_dev_unique_id_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_rsmi_dev_unique_id_get.args::<1>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_unique_id_get(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
+}
+
 fn rsmi_dev_unique_id_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_unique_id_get");
     let a_dv_ind = dv_ind.0;
@@ -727,20 +756,30 @@ fn rsmi_dev_unique_id_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyO
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_id) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_id)?])
 }
-/// Get the XGMI physical id associated with the device
-///
-/// Given a device index dv_ind and a pointer to a uint32_t to
-/// which the XGMI physical id will be written
-///
-/// Args:
-///     dv_ind [in]: a device index
-///
-/// Returns: a tuple of 2 item(s):
-///     rsmi_status_t: status
-///     id: int
-///     ::RSMI_STATUS_SUCCESS is returned upon successful call.
-#[pyfunction]
-#[pyo3(signature = (dv_ind))]
+/// `rsmi_dev_xgmi_physical_id_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_xgmi_physical_id_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_xgmi_physical_id_get",
+    "rsmi_dev_xgmi_physical_id_get",
+    &["dv_ind"],
+    rt::fastcall_entry!(C_rsmi_dev_xgmi_physical_id_get),
+    c"rsmi_dev_xgmi_physical_id_get(dv_ind)\n--\n\nGet the XGMI physical id associated with the device\n\nGiven a device index dv_ind and a pointer to a uint32_t to\nwhich the XGMI physical id will be written\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    id: int\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.",
+);
+
+/// The arguments of a call of `rsmi_dev_xgmi_physical_id_get`, converted in order.
+unsafe fn C_rsmi_dev_xgmi_physical_id_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_rsmi_dev_xgmi_physical_id_get.args::<1>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_xgmi_physical_id_get(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
+}
+
 fn rsmi_dev_xgmi_physical_id_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_xgmi_physical_id_get");
     let a_dv_ind = dv_ind.0;
@@ -755,25 +794,30 @@ fn rsmi_dev_xgmi_physical_id_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyRes
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_id) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_id)?])
 }
-/// Get the GUID, also known as the GPU device id,
-/// associated with the provided device index indicated by KFD.
-///
-/// Given a device index dv_ind and a pointer to a uint64_t
-/// guid, this function will write the KFD GPU id value to the
-/// uint64_t pointed to by guid.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///
-/// Returns: a tuple of 2 item(s):
-///     rsmi_status_t: status
-///     guid: int
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-#[pyfunction]
-#[pyo3(signature = (dv_ind))]
+/// `rsmi_dev_guid_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_guid_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_guid_get",
+    "rsmi_dev_guid_get",
+    &["dv_ind"],
+    rt::fastcall_entry!(C_rsmi_dev_guid_get),
+    c"rsmi_dev_guid_get(dv_ind)\n--\n\nGet the GUID, also known as the GPU device id,\nassociated with the provided device index indicated by KFD.\n\nGiven a device index dv_ind and a pointer to a uint64_t\nguid, this function will write the KFD GPU id value to the\nuint64_t pointed to by guid.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    guid: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
+);
+
+/// The arguments of a call of `rsmi_dev_guid_get`, converted in order.
+unsafe fn C_rsmi_dev_guid_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_rsmi_dev_guid_get.args::<1>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_guid_get(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
+}
+
 fn rsmi_dev_guid_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_guid_get");
     let a_dv_ind = dv_ind.0;
@@ -788,25 +832,30 @@ fn rsmi_dev_guid_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_guid) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_guid)?])
 }
-/// Get the node id associated with the provided device index
-/// indicated by KFD.
-///
-/// Given a device index dv_ind and a pointer to a uint32_t
-/// node_id, this function will write the KFD node id value to the
-/// uint32_t pointed to by node_id.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///
-/// Returns: a tuple of 2 item(s):
-///     rsmi_status_t: status
-///     node_id: int
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-#[pyfunction]
-#[pyo3(signature = (dv_ind))]
+/// `rsmi_dev_node_id_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_node_id_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_node_id_get",
+    "rsmi_dev_node_id_get",
+    &["dv_ind"],
+    rt::fastcall_entry!(C_rsmi_dev_node_id_get),
+    c"rsmi_dev_node_id_get(dv_ind)\n--\n\nGet the node id associated with the provided device index\nindicated by KFD.\n\nGiven a device index dv_ind and a pointer to a uint32_t\nnode_id, this function will write the KFD node id value to the\nuint32_t pointed to by node_id.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    node_id: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
+);
+
+/// The arguments of a call of `rsmi_dev_node_id_get`, converted in order.
+unsafe fn C_rsmi_dev_node_id_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_rsmi_dev_node_id_get.args::<1>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_node_id_get(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
+}
+
 fn rsmi_dev_node_id_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_node_id_get");
     let a_dv_ind = dv_ind.0;
@@ -821,35 +870,30 @@ fn rsmi_dev_node_id_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObj
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_node_id) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_node_id)?])
 }
-/// Retrieves the device identifiers for a specific GPU device.
-///
-/// This function retrieves various identifiers for a GPU device, such as
-/// the card index, DRM render minor, BDFID, KFD GPU ID, partition ID, and SMI device ID.
-/// The identifiers are written to the provided `rsmi_device_identifiers_t` structure.
-///
-/// Note: Ensure that the `identifiers` pointer is valid and points to a properly allocated structure
-/// before calling this function.
-///
-/// Args:
-///     dv_ind [in]: a device index.
-///     identifiers [out]: A pointer to a structure of type `rsmi_device_identifiers_t`
-///         where the device identifiers will be stored. The structure
-///         contains fields such as:
-///         - `card_index`: The card index of the device.
-///         - `drm_render_minor`: The DRM render minor number.
-///         - `bdfid`: The Bus/Device/Function PCI identifier.
-///         - `kfd_gpu_id`: The KFD GPU ID.
-///         - `partition_id`: The partition ID of the device.
-///         - `smi_device_id`: The SMI device ID.
-///
-/// Returns: a tuple of 1 item(s):
-///     rsmi_status_t: status
-///     ::RSMI_STATUS_SUCCESS The call was successful, and the device identifiers were retrieved.
-///     ::RSMI_STATUS_NOT_SUPPORTED The installed software or hardware does not support this function
-///     with the given arguments.
-///     ::RSMI_STATUS_INVALID_ARGS The provided arguments are invalid.
-#[pyfunction]
-#[pyo3(signature = (dv_ind, identifiers))]
+/// `rsmi_dev_device_identifiers_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_device_identifiers_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_device_identifiers_get",
+    "rsmi_dev_device_identifiers_get",
+    &["dv_ind", "identifiers"],
+    rt::fastcall_entry!(C_rsmi_dev_device_identifiers_get),
+    c"rsmi_dev_device_identifiers_get(dv_ind, identifiers)\n--\n\nRetrieves the device identifiers for a specific GPU device.\n\nThis function retrieves various identifiers for a GPU device, such as\nthe card index, DRM render minor, BDFID, KFD GPU ID, partition ID, and SMI device ID.\nThe identifiers are written to the provided `rsmi_device_identifiers_t` structure.\n\nNote: Ensure that the `identifiers` pointer is valid and points to a properly allocated structure\nbefore calling this function.\n\nArgs:\n    dv_ind [in]: a device index.\n    identifiers [out]: A pointer to a structure of type `rsmi_device_identifiers_t`\n        where the device identifiers will be stored. The structure\n        contains fields such as:\n        - `card_index`: The card index of the device.\n        - `drm_render_minor`: The DRM render minor number.\n        - `bdfid`: The Bus/Device/Function PCI identifier.\n        - `kfd_gpu_id`: The KFD GPU ID.\n        - `partition_id`: The partition ID of the device.\n        - `smi_device_id`: The SMI device ID.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS The call was successful, and the device identifiers were retrieved.\n    ::RSMI_STATUS_NOT_SUPPORTED The installed software or hardware does not support this function\n    with the given arguments.\n    ::RSMI_STATUS_INVALID_ARGS The provided arguments are invalid.",
+);
+
+/// The arguments of a call of `rsmi_dev_device_identifiers_get`, converted in order.
+unsafe fn C_rsmi_dev_device_identifiers_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_rsmi_dev_device_identifiers_get.args::<2>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_device_identifiers_get(py, rt::call::extract(x0, "dv_ind")?, &x1)?.into_ptr())
+}
+
 fn rsmi_dev_device_identifiers_get(py: Python<'_>, dv_ind: rt::CInt<u32>, identifiers: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_device_identifiers_get");
     let a_dv_ind = dv_ind.0;
@@ -864,28 +908,30 @@ fn rsmi_dev_device_identifiers_get(py: Python<'_>, dv_ind: rt::CInt<u32>, identi
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_identifiers) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// *************************************************************************
-///
-/// Get the list of possible PCIe bandwidths that are available.
-///
-/// Given a device index dv_ind and a pointer to a to an
-/// ::rsmi_pcie_bandwidth_t structure bandwidth, this function will fill in
-/// bandwidth with the possible T/s values and associated number of lanes,
-/// and indication of the current selection.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///     bandwidth [inout]: a pointer to a caller provided
-///         ::rsmi_pcie_bandwidth_t structure to which the frequency information will be
-///         written
-///
-/// Returns: a tuple of 1 item(s):
-///     rsmi_status_t: status
-///     ::RSMI_STATUS_SUCCESS is returned upon successful call.
-///     ::RSMI_STATUS_UNEXPECTED_DATA Data read or provided was not as
-///     expected
-#[pyfunction]
-#[pyo3(signature = (dv_ind, bandwidth))]
+/// `rsmi_dev_pci_bandwidth_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_pci_bandwidth_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_pci_bandwidth_get",
+    "rsmi_dev_pci_bandwidth_get",
+    &["dv_ind", "bandwidth"],
+    rt::fastcall_entry!(C_rsmi_dev_pci_bandwidth_get),
+    c"rsmi_dev_pci_bandwidth_get(dv_ind, bandwidth)\n--\n\n*************************************************************************\n\nGet the list of possible PCIe bandwidths that are available.\n\nGiven a device index dv_ind and a pointer to a to an\n::rsmi_pcie_bandwidth_t structure bandwidth, this function will fill in\nbandwidth with the possible T/s values and associated number of lanes,\nand indication of the current selection.\n\nArgs:\n    dv_ind [in]: a device index\n    bandwidth [inout]: a pointer to a caller provided\n        ::rsmi_pcie_bandwidth_t structure to which the frequency information will be\n        written\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.\n    ::RSMI_STATUS_UNEXPECTED_DATA Data read or provided was not as\n    expected",
+);
+
+/// The arguments of a call of `rsmi_dev_pci_bandwidth_get`, converted in order.
+unsafe fn C_rsmi_dev_pci_bandwidth_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_rsmi_dev_pci_bandwidth_get.args::<2>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_pci_bandwidth_get(py, rt::call::extract(x0, "dv_ind")?, &x1)?.into_ptr())
+}
+
 fn rsmi_dev_pci_bandwidth_get(py: Python<'_>, dv_ind: rt::CInt<u32>, bandwidth: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_pci_bandwidth_get");
     let a_dv_ind = dv_ind.0;
@@ -900,39 +946,30 @@ fn rsmi_dev_pci_bandwidth_get(py: Python<'_>, dv_ind: rt::CInt<u32>, bandwidth: 
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_bandwidth) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Get the unique PCI device identifier associated for a device
-///
-/// Give a device index dv_ind and a pointer to a uint64_t @p
-/// bdfid, this function will write the Bus/Device/Function PCI identifier
-/// (BDFID) associated with device dv_ind to the value pointed to by
-/// bdfid.
-///
-/// The format of bdfid will be as follows:
-///
-/// BDFID = ((DOMAIN & 0xFFFFFFFF) << 32) | ((Partition & 0xF) << 28)
-/// | ((BUS & 0xFF) << 8) | ((DEVICE & 0x1F) <<3 )
-/// | (FUNCTION & 0x7)
-///
-/// Note: In some devices, the partition ID may be stored in the function bits
-/// BDFID[2:0] instead of BDFID[31:28].
-///
-/// Note: For MI series devices, the function bits are only used to store the
-/// partition ID, but this modified BDF is internal to the ROCm stack.
-/// To the OS, partitions share the same BDF as the unpartitioned device and
-/// have function bits = 0, which can be verified through lspci.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///
-/// Returns: a tuple of 2 item(s):
-///     rsmi_status_t: status
-///     bdfid: int
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-#[pyfunction]
-#[pyo3(signature = (dv_ind))]
+/// `rsmi_dev_pci_id_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_pci_id_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_pci_id_get",
+    "rsmi_dev_pci_id_get",
+    &["dv_ind"],
+    rt::fastcall_entry!(C_rsmi_dev_pci_id_get),
+    c"rsmi_dev_pci_id_get(dv_ind)\n--\n\nGet the unique PCI device identifier associated for a device\n\nGive a device index dv_ind and a pointer to a uint64_t @p\nbdfid, this function will write the Bus/Device/Function PCI identifier\n(BDFID) associated with device dv_ind to the value pointed to by\nbdfid.\n\nThe format of bdfid will be as follows:\n\nBDFID = ((DOMAIN & 0xFFFFFFFF) << 32) | ((Partition & 0xF) << 28)\n| ((BUS & 0xFF) << 8) | ((DEVICE & 0x1F) <<3 )\n| (FUNCTION & 0x7)\n\nNote: In some devices, the partition ID may be stored in the function bits\nBDFID[2:0] instead of BDFID[31:28].\n\nNote: For MI series devices, the function bits are only used to store the\npartition ID, but this modified BDF is internal to the ROCm stack.\nTo the OS, partitions share the same BDF as the unpartitioned device and\nhave function bits = 0, which can be verified through lspci.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    bdfid: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
+);
+
+/// The arguments of a call of `rsmi_dev_pci_id_get`, converted in order.
+unsafe fn C_rsmi_dev_pci_id_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_rsmi_dev_pci_id_get.args::<1>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_pci_id_get(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
+}
+
 fn rsmi_dev_pci_id_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_pci_id_get");
     let a_dv_ind = dv_ind.0;
@@ -947,25 +984,30 @@ fn rsmi_dev_pci_id_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObje
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_bdfid) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_bdfid)?])
 }
-/// Get the NUMA node associated with a device
-///
-/// Given a device index dv_ind and a pointer to a uint32_t @p
-/// numa_node, this function will retrieve the NUMA node value associated
-/// with device dv_ind and store the value at location pointed to by
-/// numa_node.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///
-/// Returns: a tuple of 2 item(s):
-///     rsmi_status_t: status
-///     numa_node: int
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-#[pyfunction]
-#[pyo3(signature = (dv_ind))]
+/// `rsmi_topo_numa_affinity_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_topo_numa_affinity_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_topo_numa_affinity_get",
+    "rsmi_topo_numa_affinity_get",
+    &["dv_ind"],
+    rt::fastcall_entry!(C_rsmi_topo_numa_affinity_get),
+    c"rsmi_topo_numa_affinity_get(dv_ind)\n--\n\nGet the NUMA node associated with a device\n\nGiven a device index dv_ind and a pointer to a uint32_t @p\nnuma_node, this function will retrieve the NUMA node value associated\nwith device dv_ind and store the value at location pointed to by\nnuma_node.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    numa_node: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
+);
+
+/// The arguments of a call of `rsmi_topo_numa_affinity_get`, converted in order.
+unsafe fn C_rsmi_topo_numa_affinity_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_rsmi_topo_numa_affinity_get.args::<1>(py, args, nargs, kwnames)? };
+    Ok(rsmi_topo_numa_affinity_get(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
+}
+
 fn rsmi_topo_numa_affinity_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_topo_numa_affinity_get");
     let a_dv_ind = dv_ind.0;
@@ -980,27 +1022,30 @@ fn rsmi_topo_numa_affinity_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResul
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_numa_node) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_numa_node)?])
 }
-/// Get PCIe traffic information
-///
-/// Give a device index dv_ind and pointers to a uint64_t's, @p
-/// sent, received and max_pkt_sz, this function will write the number
-/// of bytes sent and received in 1 second to sent and received,
-/// respectively. The maximum possible packet size will be written to
-/// max_pkt_sz.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///
-/// Returns: a tuple of 4 item(s):
-///     rsmi_status_t: status
-///     sent: int
-///     received: int
-///     max_pkt_sz: int
-///     ::RSMI_STATUS_SUCCESS is returned upon successful call.
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-#[pyfunction]
-#[pyo3(signature = (dv_ind))]
+/// `rsmi_dev_pci_throughput_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_pci_throughput_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_pci_throughput_get",
+    "rsmi_dev_pci_throughput_get",
+    &["dv_ind"],
+    rt::fastcall_entry!(C_rsmi_dev_pci_throughput_get),
+    c"rsmi_dev_pci_throughput_get(dv_ind)\n--\n\nGet PCIe traffic information\n\nGive a device index dv_ind and pointers to a uint64_t's, @p\nsent, received and max_pkt_sz, this function will write the number\nof bytes sent and received in 1 second to sent and received,\nrespectively. The maximum possible packet size will be written to\nmax_pkt_sz.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 4 item(s):\n    rsmi_status_t: status\n    sent: int\n    received: int\n    max_pkt_sz: int\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments",
+);
+
+/// The arguments of a call of `rsmi_dev_pci_throughput_get`, converted in order.
+unsafe fn C_rsmi_dev_pci_throughput_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_rsmi_dev_pci_throughput_get.args::<1>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_pci_throughput_get(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
+}
+
 fn rsmi_dev_pci_throughput_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_pci_throughput_get");
     let a_dv_ind = dv_ind.0;
@@ -1019,25 +1064,30 @@ fn rsmi_dev_pci_throughput_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResul
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_sent, a_received, a_max_pkt_sz) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_sent)?, rt::obj(py, o_received)?, rt::obj(py, o_max_pkt_sz)?])
 }
-/// Get PCIe replay counter
-///
-/// Given a device index dv_ind and a pointer to a uint64_t @p
-/// counter, this function will write the sum of the number of NAK's received
-/// by the GPU and the NAK's generated by the GPU to memory pointed to by @p
-/// counter.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///
-/// Returns: a tuple of 2 item(s):
-///     rsmi_status_t: status
-///     counter: int
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-#[pyfunction]
-#[pyo3(signature = (dv_ind))]
+/// `rsmi_dev_pci_replay_counter_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_pci_replay_counter_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_pci_replay_counter_get",
+    "rsmi_dev_pci_replay_counter_get",
+    &["dv_ind"],
+    rt::fastcall_entry!(C_rsmi_dev_pci_replay_counter_get),
+    c"rsmi_dev_pci_replay_counter_get(dv_ind)\n--\n\nGet PCIe replay counter\n\nGiven a device index dv_ind and a pointer to a uint64_t @p\ncounter, this function will write the sum of the number of NAK's received\nby the GPU and the NAK's generated by the GPU to memory pointed to by @p\ncounter.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    counter: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
+);
+
+/// The arguments of a call of `rsmi_dev_pci_replay_counter_get`, converted in order.
+unsafe fn C_rsmi_dev_pci_replay_counter_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_rsmi_dev_pci_replay_counter_get.args::<1>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_pci_replay_counter_get(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
+}
+
 fn rsmi_dev_pci_replay_counter_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_pci_replay_counter_get");
     let a_dv_ind = dv_ind.0;
@@ -1052,36 +1102,30 @@ fn rsmi_dev_pci_replay_counter_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyR
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_counter) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_counter)?])
 }
-/// Control the set of allowed PCIe bandwidths that can be used.
-///
-/// Given a device index dv_ind and a 64 bit bitmask bw_bitmask,
-/// this function will limit the set of allowable bandwidths. If a bit in @p
-/// bw_bitmask has a value of 1, then the frequency (as ordered in an
-/// ::rsmi_frequencies_t returned by ::rsmi_dev_gpu_clk_freq_get()) corresponding
-/// to that bit index will be allowed.
-///
-/// This function will change the performance level to
-/// ::RSMI_DEV_PERF_LEVEL_MANUAL in order to modify the set of allowable
-/// band_widths. Caller will need to set to ::RSMI_DEV_PERF_LEVEL_AUTO in order
-/// to get back to default state.
-///
-/// All bits with indices greater than or equal to the value of the
-/// ::rsmi_frequencies_t::num_supported field of ::rsmi_pcie_bandwidth_t will be
-/// ignored.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///     bw_bitmask [in]: A bitmask indicating the indices of the
-///         bandwidths that are to be enabled (1) and disabled (0). Only the lowest
-///         ::rsmi_frequencies_t::num_supported (of ::rsmi_pcie_bandwidth_t) bits of
-///         this mask are relevant.
-///
-/// Returns: a tuple of 1 item(s):
-///     rsmi_status_t: status
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_PERMISSION function requires root access
-#[pyfunction]
-#[pyo3(signature = (dv_ind, bw_bitmask))]
+/// `rsmi_dev_pci_bandwidth_set` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_pci_bandwidth_set: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_pci_bandwidth_set",
+    "rsmi_dev_pci_bandwidth_set",
+    &["dv_ind", "bw_bitmask"],
+    rt::fastcall_entry!(C_rsmi_dev_pci_bandwidth_set),
+    c"rsmi_dev_pci_bandwidth_set(dv_ind, bw_bitmask)\n--\n\nControl the set of allowed PCIe bandwidths that can be used.\n\nGiven a device index dv_ind and a 64 bit bitmask bw_bitmask,\nthis function will limit the set of allowable bandwidths. If a bit in @p\nbw_bitmask has a value of 1, then the frequency (as ordered in an\n::rsmi_frequencies_t returned by ::rsmi_dev_gpu_clk_freq_get()) corresponding\nto that bit index will be allowed.\n\nThis function will change the performance level to\n::RSMI_DEV_PERF_LEVEL_MANUAL in order to modify the set of allowable\nband_widths. Caller will need to set to ::RSMI_DEV_PERF_LEVEL_AUTO in order\nto get back to default state.\n\nAll bits with indices greater than or equal to the value of the\n::rsmi_frequencies_t::num_supported field of ::rsmi_pcie_bandwidth_t will be\nignored.\n\nArgs:\n    dv_ind [in]: a device index\n    bw_bitmask [in]: A bitmask indicating the indices of the\n        bandwidths that are to be enabled (1) and disabled (0). Only the lowest\n        ::rsmi_frequencies_t::num_supported (of ::rsmi_pcie_bandwidth_t) bits of\n        this mask are relevant.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_PERMISSION function requires root access",
+);
+
+/// The arguments of a call of `rsmi_dev_pci_bandwidth_set`, converted in order.
+unsafe fn C_rsmi_dev_pci_bandwidth_set(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_rsmi_dev_pci_bandwidth_set.args::<2>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_pci_bandwidth_set(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "bw_bitmask")?)?.into_ptr())
+}
+
 fn rsmi_dev_pci_bandwidth_set(py: Python<'_>, dv_ind: rt::CInt<u32>, bw_bitmask: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_pci_bandwidth_set");
     let a_dv_ind = dv_ind.0;
@@ -1095,34 +1139,30 @@ fn rsmi_dev_pci_bandwidth_set(py: Python<'_>, dv_ind: rt::CInt<u32>, bw_bitmask:
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_bw_bitmask) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// *************************************************************************
-///
-/// Get the average power consumption of the device with provided
-/// device index.
-///
-/// Given a device index dv_ind and a pointer to a uint64_t
-/// power, this function will write the current average power consumption
-/// (in microwatts) to the uint64_t pointed to by power.
-///
-/// Deprecated: ::rsmi_dev_power_get() is preferred due to providing
-/// backwards compatibility, which looks at both average and current power
-/// values. Whereas ::rsmi_dev_power_ave_get only looks for average power
-/// consumption. Newer ASICs will support current power only.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///     sensor_ind [in]: a 0-based sensor index. Normally, this will be 0.
-///         If a device has more than one sensor, it could be greater than 0.
-///
-/// Returns: a tuple of 2 item(s):
-///     rsmi_status_t: status
-///     power: int
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-#[pyfunction]
-#[pyo3(signature = (dv_ind, sensor_ind))]
+/// `rsmi_dev_power_ave_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_power_ave_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_power_ave_get",
+    "rsmi_dev_power_ave_get",
+    &["dv_ind", "sensor_ind"],
+    rt::fastcall_entry!(C_rsmi_dev_power_ave_get),
+    c"rsmi_dev_power_ave_get(dv_ind, sensor_ind)\n--\n\n*************************************************************************\n\nGet the average power consumption of the device with provided\ndevice index.\n\nGiven a device index dv_ind and a pointer to a uint64_t\npower, this function will write the current average power consumption\n(in microwatts) to the uint64_t pointed to by power.\n\nDeprecated: ::rsmi_dev_power_get() is preferred due to providing\nbackwards compatibility, which looks at both average and current power\nvalues. Whereas ::rsmi_dev_power_ave_get only looks for average power\nconsumption. Newer ASICs will support current power only.\n\nArgs:\n    dv_ind [in]: a device index\n    sensor_ind [in]: a 0-based sensor index. Normally, this will be 0.\n        If a device has more than one sensor, it could be greater than 0.\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    power: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
+);
+
+/// The arguments of a call of `rsmi_dev_power_ave_get`, converted in order.
+unsafe fn C_rsmi_dev_power_ave_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_rsmi_dev_power_ave_get.args::<2>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_power_ave_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "sensor_ind")?)?.into_ptr())
+}
+
 fn rsmi_dev_power_ave_get(py: Python<'_>, dv_ind: rt::CInt<u32>, sensor_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_power_ave_get");
     let a_dv_ind = dv_ind.0;
@@ -1138,25 +1178,30 @@ fn rsmi_dev_power_ave_get(py: Python<'_>, dv_ind: rt::CInt<u32>, sensor_ind: rt:
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_sensor_ind, a_power) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_power)?])
 }
-/// Get the current socket power (also known as instant
-/// power) of the device index provided.
-///
-/// Given a device index dv_ind and a pointer to a uint64_t
-/// socket_power, this function will write the current socket power
-/// (in microwatts) to the uint64_t pointed to by socket_power.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///
-/// Returns: a tuple of 2 item(s):
-///     rsmi_status_t: status
-///     socket_power: int
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-#[pyfunction]
-#[pyo3(signature = (dv_ind))]
+/// `rsmi_dev_current_socket_power_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_current_socket_power_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_current_socket_power_get",
+    "rsmi_dev_current_socket_power_get",
+    &["dv_ind"],
+    rt::fastcall_entry!(C_rsmi_dev_current_socket_power_get),
+    c"rsmi_dev_current_socket_power_get(dv_ind)\n--\n\nGet the current socket power (also known as instant\npower) of the device index provided.\n\nGiven a device index dv_ind and a pointer to a uint64_t\nsocket_power, this function will write the current socket power\n(in microwatts) to the uint64_t pointed to by socket_power.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    socket_power: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
+);
+
+/// The arguments of a call of `rsmi_dev_current_socket_power_get`, converted in order.
+unsafe fn C_rsmi_dev_current_socket_power_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_rsmi_dev_current_socket_power_get.args::<1>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_current_socket_power_get(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
+}
+
 fn rsmi_dev_current_socket_power_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_current_socket_power_get");
     let a_dv_ind = dv_ind.0;
@@ -1171,31 +1216,30 @@ fn rsmi_dev_current_socket_power_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> P
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_socket_power) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_socket_power)?])
 }
-/// A generic get which attempts to retieve current socket power
-/// (also known as instant power) of the device index provided, if not
-/// supported tries to get average power consumed by device. Current
-/// socket power is typically supported by newer devices, whereas average
-/// power is generally reported on older devices. This function
-/// aims to provide backwards compatability depending on device support.
-///
-/// Given a device index dv_ind, a pointer to a uint64_t
-/// power, and type this function will write the current socket or
-/// average power (in microwatts) to the uint64_t pointed to by power and
-/// a pointer to its type RSMI_POWER_TYPE read.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///
-/// Returns: a tuple of 3 item(s):
-///     rsmi_status_t: status
-///     power: int
-///     type: RSMI_POWER_TYPE
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-#[pyfunction]
-#[pyo3(signature = (dv_ind))]
+/// `rsmi_dev_power_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_power_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_power_get",
+    "rsmi_dev_power_get",
+    &["dv_ind"],
+    rt::fastcall_entry!(C_rsmi_dev_power_get),
+    c"rsmi_dev_power_get(dv_ind)\n--\n\nA generic get which attempts to retieve current socket power\n(also known as instant power) of the device index provided, if not\nsupported tries to get average power consumed by device. Current\nsocket power is typically supported by newer devices, whereas average\npower is generally reported on older devices. This function\naims to provide backwards compatability depending on device support.\n\nGiven a device index dv_ind, a pointer to a uint64_t\npower, and type this function will write the current socket or\naverage power (in microwatts) to the uint64_t pointed to by power and\na pointer to its type RSMI_POWER_TYPE read.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 3 item(s):\n    rsmi_status_t: status\n    power: int\n    type: RSMI_POWER_TYPE\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
+);
+
+/// The arguments of a call of `rsmi_dev_power_get`, converted in order.
+unsafe fn C_rsmi_dev_power_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_rsmi_dev_power_get.args::<1>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_power_get(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
+}
+
 fn rsmi_dev_power_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_power_get");
     let a_dv_ind = dv_ind.0;
@@ -1212,30 +1256,30 @@ fn rsmi_dev_power_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObjec
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_power, a_type) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_power)?, TYPES.enum_member(py, 26, o_type as i64)?])
 }
-/// Get the energy accumulator counter of the device with provided
-/// device index.
-///
-/// Given a device index dv_ind, a pointer to a uint64_t
-/// power, and a pointer to a uint64_t timestamp, this function will write
-/// amount of energy consumed to the uint64_t pointed to by power,
-/// and the timestamp to the uint64_t pointed to by timestamp.
-/// The rsmi_dev_power_ave_get() is an average of a short time. This function
-/// accumulates all energy consumed.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///
-/// Returns: a tuple of 4 item(s):
-///     rsmi_status_t: status
-///     power: int
-///     counter_resolution: float
-///     timestamp: int
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-#[pyfunction]
-#[pyo3(signature = (dv_ind))]
+/// `rsmi_dev_energy_count_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_energy_count_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_energy_count_get",
+    "rsmi_dev_energy_count_get",
+    &["dv_ind"],
+    rt::fastcall_entry!(C_rsmi_dev_energy_count_get),
+    c"rsmi_dev_energy_count_get(dv_ind)\n--\n\nGet the energy accumulator counter of the device with provided\ndevice index.\n\nGiven a device index dv_ind, a pointer to a uint64_t\npower, and a pointer to a uint64_t timestamp, this function will write\namount of energy consumed to the uint64_t pointed to by power,\nand the timestamp to the uint64_t pointed to by timestamp.\nThe rsmi_dev_power_ave_get() is an average of a short time. This function\naccumulates all energy consumed.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 4 item(s):\n    rsmi_status_t: status\n    power: int\n    counter_resolution: float\n    timestamp: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
+);
+
+/// The arguments of a call of `rsmi_dev_energy_count_get`, converted in order.
+unsafe fn C_rsmi_dev_energy_count_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_rsmi_dev_energy_count_get.args::<1>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_energy_count_get(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
+}
+
 fn rsmi_dev_energy_count_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_energy_count_get");
     let a_dv_ind = dv_ind.0;
@@ -1254,27 +1298,30 @@ fn rsmi_dev_energy_count_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_power, a_counter_resolution, a_timestamp) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_power)?, rt::obj(py, o_counter_resolution)?, rt::obj(py, o_timestamp)?])
 }
-/// Get the cap on power which, when reached, causes the system to take
-/// action to reduce power.
-///
-/// When power use rises above the value power, the system will
-/// take action to reduce power use. The power level returned through
-/// power will be in microWatts.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///     sensor_ind [in]: a 0-based sensor index. Normally, this will be 0.
-///         If a device has more than one sensor, it could be greater than 0.
-///
-/// Returns: a tuple of 2 item(s):
-///     rsmi_status_t: status
-///     cap: int
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-#[pyfunction]
-#[pyo3(signature = (dv_ind, sensor_ind))]
+/// `rsmi_dev_power_cap_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_power_cap_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_power_cap_get",
+    "rsmi_dev_power_cap_get",
+    &["dv_ind", "sensor_ind"],
+    rt::fastcall_entry!(C_rsmi_dev_power_cap_get),
+    c"rsmi_dev_power_cap_get(dv_ind, sensor_ind)\n--\n\nGet the cap on power which, when reached, causes the system to take\naction to reduce power.\n\nWhen power use rises above the value power, the system will\ntake action to reduce power use. The power level returned through\npower will be in microWatts.\n\nArgs:\n    dv_ind [in]: a device index\n    sensor_ind [in]: a 0-based sensor index. Normally, this will be 0.\n        If a device has more than one sensor, it could be greater than 0.\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    cap: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
+);
+
+/// The arguments of a call of `rsmi_dev_power_cap_get`, converted in order.
+unsafe fn C_rsmi_dev_power_cap_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_rsmi_dev_power_cap_get.args::<2>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_power_cap_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "sensor_ind")?)?.into_ptr())
+}
+
 fn rsmi_dev_power_cap_get(py: Python<'_>, dv_ind: rt::CInt<u32>, sensor_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_power_cap_get");
     let a_dv_ind = dv_ind.0;
@@ -1290,24 +1337,30 @@ fn rsmi_dev_power_cap_get(py: Python<'_>, dv_ind: rt::CInt<u32>, sensor_ind: rt:
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_sensor_ind, a_cap) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_cap)?])
 }
-/// Get the default power cap for the device specified by dv_ind.
-///
-/// The maximum power cap be temporarily changed by the user. However,
-/// this function always returns the default reset power cap. The power level
-/// returned through power will be in microWatts.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///
-/// Returns: a tuple of 2 item(s):
-///     rsmi_status_t: status
-///     default_cap: int
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-#[pyfunction]
-#[pyo3(signature = (dv_ind))]
+/// `rsmi_dev_power_cap_default_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_power_cap_default_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_power_cap_default_get",
+    "rsmi_dev_power_cap_default_get",
+    &["dv_ind"],
+    rt::fastcall_entry!(C_rsmi_dev_power_cap_default_get),
+    c"rsmi_dev_power_cap_default_get(dv_ind)\n--\n\nGet the default power cap for the device specified by dv_ind.\n\nThe maximum power cap be temporarily changed by the user. However,\nthis function always returns the default reset power cap. The power level\nreturned through power will be in microWatts.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    default_cap: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
+);
+
+/// The arguments of a call of `rsmi_dev_power_cap_default_get`, converted in order.
+unsafe fn C_rsmi_dev_power_cap_default_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_rsmi_dev_power_cap_default_get.args::<1>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_power_cap_default_get(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
+}
+
 fn rsmi_dev_power_cap_default_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_power_cap_default_get");
     let a_dv_ind = dv_ind.0;
@@ -1322,26 +1375,30 @@ fn rsmi_dev_power_cap_default_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyRe
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_default_cap) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_default_cap)?])
 }
-/// Get the range of valid values for the power cap
-///
-/// This function will return the maximum possible valid power cap
-/// max and the minimum possible valid power cap min
-///
-/// Args:
-///     dv_ind [in]: a device index
-///     sensor_ind [in]: a 0-based sensor index. Normally, this will be 0.
-///         If a device has more than one sensor, it could be greater than 0.
-///
-/// Returns: a tuple of 3 item(s):
-///     rsmi_status_t: status
-///     max: int
-///     min: int
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-#[pyfunction]
-#[pyo3(signature = (dv_ind, sensor_ind))]
+/// `rsmi_dev_power_cap_range_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_power_cap_range_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_power_cap_range_get",
+    "rsmi_dev_power_cap_range_get",
+    &["dv_ind", "sensor_ind"],
+    rt::fastcall_entry!(C_rsmi_dev_power_cap_range_get),
+    c"rsmi_dev_power_cap_range_get(dv_ind, sensor_ind)\n--\n\nGet the range of valid values for the power cap\n\nThis function will return the maximum possible valid power cap\nmax and the minimum possible valid power cap min\n\nArgs:\n    dv_ind [in]: a device index\n    sensor_ind [in]: a 0-based sensor index. Normally, this will be 0.\n        If a device has more than one sensor, it could be greater than 0.\n\nReturns: a tuple of 3 item(s):\n    rsmi_status_t: status\n    max: int\n    min: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
+);
+
+/// The arguments of a call of `rsmi_dev_power_cap_range_get`, converted in order.
+unsafe fn C_rsmi_dev_power_cap_range_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_rsmi_dev_power_cap_range_get.args::<2>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_power_cap_range_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "sensor_ind")?)?.into_ptr())
+}
+
 fn rsmi_dev_power_cap_range_get(py: Python<'_>, dv_ind: rt::CInt<u32>, sensor_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_power_cap_range_get");
     let a_dv_ind = dv_ind.0;
@@ -1359,28 +1416,30 @@ fn rsmi_dev_power_cap_range_get(py: Python<'_>, dv_ind: rt::CInt<u32>, sensor_in
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_sensor_ind, a_max, a_min) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_max)?, rt::obj(py, o_min)?])
 }
-/// *************************************************************************
-///
-/// Set the power cap value
-///
-/// This function will set the power cap to the provided value cap.
-/// cap must be between the minimum and maximum power cap values set by the
-/// system, which can be obtained from ::rsmi_dev_power_cap_range_get.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///     sensor_ind [in]: a 0-based sensor index. Normally, this will be 0.
-///         If a device has more than one sensor, it could be greater than 0.
-///     cap [in]: a uint64_t that indicates the desired power cap, in
-///         microwatts
-///
-/// Returns: a tuple of 1 item(s):
-///     rsmi_status_t: status
-///     ::RSMI_STATUS_SUCCESS is returned upon successful call.
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-///     ::RSMI_STATUS_PERMISSION function requires root access
-#[pyfunction]
-#[pyo3(signature = (dv_ind, sensor_ind, cap))]
+/// `rsmi_dev_power_cap_set` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_power_cap_set: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_power_cap_set",
+    "rsmi_dev_power_cap_set",
+    &["dv_ind", "sensor_ind", "cap"],
+    rt::fastcall_entry!(C_rsmi_dev_power_cap_set),
+    c"rsmi_dev_power_cap_set(dv_ind, sensor_ind, cap)\n--\n\n*************************************************************************\n\nSet the power cap value\n\nThis function will set the power cap to the provided value cap.\ncap must be between the minimum and maximum power cap values set by the\nsystem, which can be obtained from ::rsmi_dev_power_cap_range_get.\n\nArgs:\n    dv_ind [in]: a device index\n    sensor_ind [in]: a 0-based sensor index. Normally, this will be 0.\n        If a device has more than one sensor, it could be greater than 0.\n    cap [in]: a uint64_t that indicates the desired power cap, in\n        microwatts\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_PERMISSION function requires root access",
+);
+
+/// The arguments of a call of `rsmi_dev_power_cap_set`, converted in order.
+unsafe fn C_rsmi_dev_power_cap_set(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_rsmi_dev_power_cap_set.args::<3>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_power_cap_set(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "sensor_ind")?, rt::call::extract(x2, "cap")?)?.into_ptr())
+}
+
 fn rsmi_dev_power_cap_set(py: Python<'_>, dv_ind: rt::CInt<u32>, sensor_ind: rt::CInt<u32>, cap: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_power_cap_set");
     let a_dv_ind = dv_ind.0;
@@ -1395,25 +1454,30 @@ fn rsmi_dev_power_cap_set(py: Python<'_>, dv_ind: rt::CInt<u32>, sensor_ind: rt:
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_sensor_ind, a_cap) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Set the power profile
-///
-/// Given a device index dv_ind and a profile, this function will
-/// attempt to set the current profile to the provided profile. The provided
-/// profile must be one of the currently supported profiles, as indicated by a
-/// call to ::rsmi_dev_power_profile_presets_get()
-///
-/// Args:
-///     dv_ind [in]: a device index
-///     reserved [in]: Not currently used. Set to 0.
-///     profile [in]: a ::rsmi_power_profile_preset_masks_t that hold the mask
-///         of the desired new power profile
-///
-/// Returns: a tuple of 1 item(s):
-///     rsmi_status_t: status
-///     ::RSMI_STATUS_SUCCESS is returned upon successful call.
-///     ::RSMI_STATUS_PERMISSION function requires root access
-#[pyfunction]
-#[pyo3(signature = (dv_ind, reserved, profile))]
+/// `rsmi_dev_power_profile_set` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_power_profile_set: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_power_profile_set",
+    "rsmi_dev_power_profile_set",
+    &["dv_ind", "reserved", "profile"],
+    rt::fastcall_entry!(C_rsmi_dev_power_profile_set),
+    c"rsmi_dev_power_profile_set(dv_ind, reserved, profile)\n--\n\nSet the power profile\n\nGiven a device index dv_ind and a profile, this function will\nattempt to set the current profile to the provided profile. The provided\nprofile must be one of the currently supported profiles, as indicated by a\ncall to ::rsmi_dev_power_profile_presets_get()\n\nArgs:\n    dv_ind [in]: a device index\n    reserved [in]: Not currently used. Set to 0.\n    profile [in]: a ::rsmi_power_profile_preset_masks_t that hold the mask\n        of the desired new power profile\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.\n    ::RSMI_STATUS_PERMISSION function requires root access",
+);
+
+/// The arguments of a call of `rsmi_dev_power_profile_set`, converted in order.
+unsafe fn C_rsmi_dev_power_profile_set(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_rsmi_dev_power_profile_set.args::<3>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_power_profile_set(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "reserved")?, &x2)?.into_ptr())
+}
+
 fn rsmi_dev_power_profile_set(py: Python<'_>, dv_ind: rt::CInt<u32>, reserved: rt::CInt<u32>, profile: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_power_profile_set");
     let a_dv_ind = dv_ind.0;
@@ -1428,26 +1492,30 @@ fn rsmi_dev_power_profile_set(py: Python<'_>, dv_ind: rt::CInt<u32>, reserved: r
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_reserved, a_profile) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Get the total amount of memory that exists
-///
-/// Given a device index dv_ind, a type of memory mem_type, and
-/// a pointer to a uint64_t total, this function will write the total amount
-/// of mem_type memory that exists to the location pointed to by total.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///     mem_type [in]: The type of memory for which the total amount will be
-///         found
-///
-/// Returns: a tuple of 2 item(s):
-///     rsmi_status_t: status
-///     total: int
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-#[pyfunction]
-#[pyo3(signature = (dv_ind, mem_type))]
+/// `rsmi_dev_memory_total_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_memory_total_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_memory_total_get",
+    "rsmi_dev_memory_total_get",
+    &["dv_ind", "mem_type"],
+    rt::fastcall_entry!(C_rsmi_dev_memory_total_get),
+    c"rsmi_dev_memory_total_get(dv_ind, mem_type)\n--\n\nGet the total amount of memory that exists\n\nGiven a device index dv_ind, a type of memory mem_type, and\na pointer to a uint64_t total, this function will write the total amount\nof mem_type memory that exists to the location pointed to by total.\n\nArgs:\n    dv_ind [in]: a device index\n    mem_type [in]: The type of memory for which the total amount will be\n        found\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    total: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
+);
+
+/// The arguments of a call of `rsmi_dev_memory_total_get`, converted in order.
+unsafe fn C_rsmi_dev_memory_total_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_rsmi_dev_memory_total_get.args::<2>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_memory_total_get(py, rt::call::extract(x0, "dv_ind")?, &x1)?.into_ptr())
+}
+
 fn rsmi_dev_memory_total_get(py: Python<'_>, dv_ind: rt::CInt<u32>, mem_type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_memory_total_get");
     let a_dv_ind = dv_ind.0;
@@ -1463,27 +1531,30 @@ fn rsmi_dev_memory_total_get(py: Python<'_>, dv_ind: rt::CInt<u32>, mem_type: &B
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_mem_type, a_total) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_total)?])
 }
-/// Get the current memory usage
-///
-/// Given a device index dv_ind, a type of memory mem_type, and
-/// a pointer to a uint64_t usage, this function will write the amount of
-/// mem_type memory that that is currently being used to the location
-/// pointed to by used.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///     mem_type [in]: The type of memory for which the amount being used will
-///         be found
-///
-/// Returns: a tuple of 2 item(s):
-///     rsmi_status_t: status
-///     used: int
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-#[pyfunction]
-#[pyo3(signature = (dv_ind, mem_type))]
+/// `rsmi_dev_memory_usage_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_memory_usage_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_memory_usage_get",
+    "rsmi_dev_memory_usage_get",
+    &["dv_ind", "mem_type"],
+    rt::fastcall_entry!(C_rsmi_dev_memory_usage_get),
+    c"rsmi_dev_memory_usage_get(dv_ind, mem_type)\n--\n\nGet the current memory usage\n\nGiven a device index dv_ind, a type of memory mem_type, and\na pointer to a uint64_t usage, this function will write the amount of\nmem_type memory that that is currently being used to the location\npointed to by used.\n\nArgs:\n    dv_ind [in]: a device index\n    mem_type [in]: The type of memory for which the amount being used will\n        be found\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    used: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
+);
+
+/// The arguments of a call of `rsmi_dev_memory_usage_get`, converted in order.
+unsafe fn C_rsmi_dev_memory_usage_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_rsmi_dev_memory_usage_get.args::<2>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_memory_usage_get(py, rt::call::extract(x0, "dv_ind")?, &x1)?.into_ptr())
+}
+
 fn rsmi_dev_memory_usage_get(py: Python<'_>, dv_ind: rt::CInt<u32>, mem_type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_memory_usage_get");
     let a_dv_ind = dv_ind.0;
@@ -1499,24 +1570,30 @@ fn rsmi_dev_memory_usage_get(py: Python<'_>, dv_ind: rt::CInt<u32>, mem_type: &B
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_mem_type, a_used) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_used)?])
 }
-/// Get percentage of time any device memory is being used
-///
-/// Given a device index dv_ind, this function returns the
-/// percentage of time that any device memory is being used for the specified
-/// device.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///
-/// Returns: a tuple of 2 item(s):
-///     rsmi_status_t: status
-///     busy_percent: int
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-#[pyfunction]
-#[pyo3(signature = (dv_ind))]
+/// `rsmi_dev_memory_busy_percent_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_memory_busy_percent_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_memory_busy_percent_get",
+    "rsmi_dev_memory_busy_percent_get",
+    &["dv_ind"],
+    rt::fastcall_entry!(C_rsmi_dev_memory_busy_percent_get),
+    c"rsmi_dev_memory_busy_percent_get(dv_ind)\n--\n\nGet percentage of time any device memory is being used\n\nGiven a device index dv_ind, this function returns the\npercentage of time that any device memory is being used for the specified\ndevice.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    busy_percent: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
+);
+
+/// The arguments of a call of `rsmi_dev_memory_busy_percent_get`, converted in order.
+unsafe fn C_rsmi_dev_memory_busy_percent_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_rsmi_dev_memory_busy_percent_get.args::<1>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_memory_busy_percent_get(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
+}
+
 fn rsmi_dev_memory_busy_percent_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_memory_busy_percent_get");
     let a_dv_ind = dv_ind.0;
@@ -1531,32 +1608,30 @@ fn rsmi_dev_memory_busy_percent_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> Py
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_busy_percent) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_busy_percent)?])
 }
-/// Get information about reserved ("retired") memory pages
-///
-/// Given a device index dv_ind, this function returns retired page
-/// information records corresponding to the device with the provided device
-/// index dv_ind. The number of retired page records is returned through @p
-/// num_pages. records may be NULL on input. In this case, the number of
-/// records available for retrieval will be returned through num_pages.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///     records [inout]: A pointer to a block of memory to which the
-///         ::rsmi_retired_page_record_t values will be written. This value may be NULL.
-///         In this case, this function can be used to query how many records are
-///         available to read.
-///
-/// Returns: a tuple of 2 item(s):
-///     rsmi_status_t: status
-///     num_pages: int
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-///     ::RSMI_STATUS_INSUFFICIENT_SIZE is returned if more records were available
-///     than allowed by the provided, allocated memory.
-#[pyfunction]
-#[pyo3(signature = (dv_ind, records))]
+/// `rsmi_dev_memory_reserved_pages_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_memory_reserved_pages_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_memory_reserved_pages_get",
+    "rsmi_dev_memory_reserved_pages_get",
+    &["dv_ind", "records"],
+    rt::fastcall_entry!(C_rsmi_dev_memory_reserved_pages_get),
+    c"rsmi_dev_memory_reserved_pages_get(dv_ind, records)\n--\n\nGet information about reserved (\"retired\") memory pages\n\nGiven a device index dv_ind, this function returns retired page\ninformation records corresponding to the device with the provided device\nindex dv_ind. The number of retired page records is returned through @p\nnum_pages. records may be NULL on input. In this case, the number of\nrecords available for retrieval will be returned through num_pages.\n\nArgs:\n    dv_ind [in]: a device index\n    records [inout]: A pointer to a block of memory to which the\n        ::rsmi_retired_page_record_t values will be written. This value may be NULL.\n        In this case, this function can be used to query how many records are\n        available to read.\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    num_pages: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_INSUFFICIENT_SIZE is returned if more records were available\n    than allowed by the provided, allocated memory.",
+);
+
+/// The arguments of a call of `rsmi_dev_memory_reserved_pages_get`, converted in order.
+unsafe fn C_rsmi_dev_memory_reserved_pages_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_rsmi_dev_memory_reserved_pages_get.args::<2>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_memory_reserved_pages_get(py, rt::call::extract(x0, "dv_ind")?, &x1)?.into_ptr())
+}
+
 fn rsmi_dev_memory_reserved_pages_get(py: Python<'_>, dv_ind: rt::CInt<u32>, records: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_memory_reserved_pages_get");
     let a_dv_ind = dv_ind.0;
@@ -1573,27 +1648,30 @@ fn rsmi_dev_memory_reserved_pages_get(py: Python<'_>, dv_ind: rt::CInt<u32>, rec
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_num_pages, a_records) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_num_pages)?])
 }
-/// Get the fan speed in RPMs of the device with the specified device
-/// index and 0-based sensor index.
-///
-/// Given a device index dv_ind and a pointer to a uint32_t
-/// speed, this function will write the current fan speed in RPMs to the
-/// uint32_t pointed to by speed
-///
-/// Args:
-///     dv_ind [in]: a device index
-///     sensor_ind [in]: a 0-based sensor index. Normally, this will be 0.
-///         If a device has more than one sensor, it could be greater than 0.
-///
-/// Returns: a tuple of 2 item(s):
-///     rsmi_status_t: status
-///     speed: int
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-#[pyfunction]
-#[pyo3(signature = (dv_ind, sensor_ind))]
+/// `rsmi_dev_fan_rpms_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_fan_rpms_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_fan_rpms_get",
+    "rsmi_dev_fan_rpms_get",
+    &["dv_ind", "sensor_ind"],
+    rt::fastcall_entry!(C_rsmi_dev_fan_rpms_get),
+    c"rsmi_dev_fan_rpms_get(dv_ind, sensor_ind)\n--\n\nGet the fan speed in RPMs of the device with the specified device\nindex and 0-based sensor index.\n\nGiven a device index dv_ind and a pointer to a uint32_t\nspeed, this function will write the current fan speed in RPMs to the\nuint32_t pointed to by speed\n\nArgs:\n    dv_ind [in]: a device index\n    sensor_ind [in]: a 0-based sensor index. Normally, this will be 0.\n        If a device has more than one sensor, it could be greater than 0.\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    speed: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
+);
+
+/// The arguments of a call of `rsmi_dev_fan_rpms_get`, converted in order.
+unsafe fn C_rsmi_dev_fan_rpms_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_rsmi_dev_fan_rpms_get.args::<2>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_fan_rpms_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "sensor_ind")?)?.into_ptr())
+}
+
 fn rsmi_dev_fan_rpms_get(py: Python<'_>, dv_ind: rt::CInt<u32>, sensor_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_fan_rpms_get");
     let a_dv_ind = dv_ind.0;
@@ -1609,28 +1687,30 @@ fn rsmi_dev_fan_rpms_get(py: Python<'_>, dv_ind: rt::CInt<u32>, sensor_ind: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_sensor_ind, a_speed) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_speed)?])
 }
-/// Get the fan speed for the specified device as a value relative to
-/// ::RSMI_MAX_FAN_SPEED
-///
-/// Given a device index dv_ind and a pointer to a uint32_t
-/// speed, this function will write the current fan speed (a value
-/// between 0 and the maximum fan speed, ::RSMI_MAX_FAN_SPEED) to the uint32_t
-/// pointed to by speed
-///
-/// Args:
-///     dv_ind [in]: a device index
-///     sensor_ind [in]: a 0-based sensor index. Normally, this will be 0.
-///         If a device has more than one sensor, it could be greater than 0.
-///
-/// Returns: a tuple of 2 item(s):
-///     rsmi_status_t: status
-///     speed: int
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-#[pyfunction]
-#[pyo3(signature = (dv_ind, sensor_ind))]
+/// `rsmi_dev_fan_speed_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_fan_speed_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_fan_speed_get",
+    "rsmi_dev_fan_speed_get",
+    &["dv_ind", "sensor_ind"],
+    rt::fastcall_entry!(C_rsmi_dev_fan_speed_get),
+    c"rsmi_dev_fan_speed_get(dv_ind, sensor_ind)\n--\n\nGet the fan speed for the specified device as a value relative to\n::RSMI_MAX_FAN_SPEED\n\nGiven a device index dv_ind and a pointer to a uint32_t\nspeed, this function will write the current fan speed (a value\nbetween 0 and the maximum fan speed, ::RSMI_MAX_FAN_SPEED) to the uint32_t\npointed to by speed\n\nArgs:\n    dv_ind [in]: a device index\n    sensor_ind [in]: a 0-based sensor index. Normally, this will be 0.\n        If a device has more than one sensor, it could be greater than 0.\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    speed: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
+);
+
+/// The arguments of a call of `rsmi_dev_fan_speed_get`, converted in order.
+unsafe fn C_rsmi_dev_fan_speed_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_rsmi_dev_fan_speed_get.args::<2>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_fan_speed_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "sensor_ind")?)?.into_ptr())
+}
+
 fn rsmi_dev_fan_speed_get(py: Python<'_>, dv_ind: rt::CInt<u32>, sensor_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_fan_speed_get");
     let a_dv_ind = dv_ind.0;
@@ -1646,26 +1726,30 @@ fn rsmi_dev_fan_speed_get(py: Python<'_>, dv_ind: rt::CInt<u32>, sensor_ind: rt:
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_sensor_ind, a_speed) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_speed)?])
 }
-/// Get the max. fan speed of the device with provided device index.
-///
-/// Given a device index dv_ind and a pointer to a uint32_t
-/// max_speed, this function will write the maximum fan speed possible to
-/// the uint32_t pointed to by max_speed
-///
-/// Args:
-///     dv_ind [in]: a device index
-///     sensor_ind [in]: a 0-based sensor index. Normally, this will be 0.
-///         If a device has more than one sensor, it could be greater than 0.
-///
-/// Returns: a tuple of 2 item(s):
-///     rsmi_status_t: status
-///     max_speed: int
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-#[pyfunction]
-#[pyo3(signature = (dv_ind, sensor_ind))]
+/// `rsmi_dev_fan_speed_max_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_fan_speed_max_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_fan_speed_max_get",
+    "rsmi_dev_fan_speed_max_get",
+    &["dv_ind", "sensor_ind"],
+    rt::fastcall_entry!(C_rsmi_dev_fan_speed_max_get),
+    c"rsmi_dev_fan_speed_max_get(dv_ind, sensor_ind)\n--\n\nGet the max. fan speed of the device with provided device index.\n\nGiven a device index dv_ind and a pointer to a uint32_t\nmax_speed, this function will write the maximum fan speed possible to\nthe uint32_t pointed to by max_speed\n\nArgs:\n    dv_ind [in]: a device index\n    sensor_ind [in]: a 0-based sensor index. Normally, this will be 0.\n        If a device has more than one sensor, it could be greater than 0.\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    max_speed: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
+);
+
+/// The arguments of a call of `rsmi_dev_fan_speed_max_get`, converted in order.
+unsafe fn C_rsmi_dev_fan_speed_max_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_rsmi_dev_fan_speed_max_get.args::<2>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_fan_speed_max_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "sensor_ind")?)?.into_ptr())
+}
+
 fn rsmi_dev_fan_speed_max_get(py: Python<'_>, dv_ind: rt::CInt<u32>, sensor_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_fan_speed_max_get");
     let a_dv_ind = dv_ind.0;
@@ -1681,30 +1765,30 @@ fn rsmi_dev_fan_speed_max_get(py: Python<'_>, dv_ind: rt::CInt<u32>, sensor_ind:
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_sensor_ind, a_max_speed) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_max_speed)?])
 }
-/// Get the temperature metric value for the specified metric, from the
-/// specified temperature sensor on the specified device.
-///
-/// Given a device index dv_ind, a sensor type sensor_type, a
-/// ::rsmi_temperature_metric_t metric and a pointer to an int64_t @p
-/// temperature, this function will write the value of the metric indicated by
-/// metric and sensor_type to the memory location temperature.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///     sensor_type [in]: part of device from which temperature should be
-///         obtained. This should come from the enum ::rsmi_temperature_type_t
-///     metric [in]: enum indicated which temperature value should be
-///         retrieved
-///
-/// Returns: a tuple of 2 item(s):
-///     rsmi_status_t: status
-///     temperature: int
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-#[pyfunction]
-#[pyo3(signature = (dv_ind, sensor_type, metric))]
+/// `rsmi_dev_temp_metric_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_temp_metric_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_temp_metric_get",
+    "rsmi_dev_temp_metric_get",
+    &["dv_ind", "sensor_type", "metric"],
+    rt::fastcall_entry!(C_rsmi_dev_temp_metric_get),
+    c"rsmi_dev_temp_metric_get(dv_ind, sensor_type, metric)\n--\n\nGet the temperature metric value for the specified metric, from the\nspecified temperature sensor on the specified device.\n\nGiven a device index dv_ind, a sensor type sensor_type, a\n::rsmi_temperature_metric_t metric and a pointer to an int64_t @p\ntemperature, this function will write the value of the metric indicated by\nmetric and sensor_type to the memory location temperature.\n\nArgs:\n    dv_ind [in]: a device index\n    sensor_type [in]: part of device from which temperature should be\n        obtained. This should come from the enum ::rsmi_temperature_type_t\n    metric [in]: enum indicated which temperature value should be\n        retrieved\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    temperature: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
+);
+
+/// The arguments of a call of `rsmi_dev_temp_metric_get`, converted in order.
+unsafe fn C_rsmi_dev_temp_metric_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_rsmi_dev_temp_metric_get.args::<3>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_temp_metric_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "sensor_type")?, &x2)?.into_ptr())
+}
+
 fn rsmi_dev_temp_metric_get(py: Python<'_>, dv_ind: rt::CInt<u32>, sensor_type: rt::CInt<u32>, metric: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_temp_metric_get");
     let a_dv_ind = dv_ind.0;
@@ -1721,30 +1805,30 @@ fn rsmi_dev_temp_metric_get(py: Python<'_>, dv_ind: rt::CInt<u32>, sensor_type: 
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_sensor_type, a_metric, a_temperature) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_temperature)?])
 }
-/// Get the voltage metric value for the specified metric, from the
-/// specified voltage sensor on the specified device.
-///
-/// Given a device index dv_ind, a sensor type sensor_type, a
-/// ::rsmi_voltage_metric_t metric and a pointer to an int64_t @p
-/// voltage, this function will write the value of the metric indicated by
-/// metric and sensor_type to the memory location voltage.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///     sensor_type [in]: part of device from which voltage should be
-///         obtained. This should come from the enum ::rsmi_voltage_type_t
-///     metric [in]: enum indicated which voltage value should be
-///         retrieved
-///
-/// Returns: a tuple of 2 item(s):
-///     rsmi_status_t: status
-///     voltage: int
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-#[pyfunction]
-#[pyo3(signature = (dv_ind, sensor_type, metric))]
+/// `rsmi_dev_volt_metric_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_volt_metric_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_volt_metric_get",
+    "rsmi_dev_volt_metric_get",
+    &["dv_ind", "sensor_type", "metric"],
+    rt::fastcall_entry!(C_rsmi_dev_volt_metric_get),
+    c"rsmi_dev_volt_metric_get(dv_ind, sensor_type, metric)\n--\n\nGet the voltage metric value for the specified metric, from the\nspecified voltage sensor on the specified device.\n\nGiven a device index dv_ind, a sensor type sensor_type, a\n::rsmi_voltage_metric_t metric and a pointer to an int64_t @p\nvoltage, this function will write the value of the metric indicated by\nmetric and sensor_type to the memory location voltage.\n\nArgs:\n    dv_ind [in]: a device index\n    sensor_type [in]: part of device from which voltage should be\n        obtained. This should come from the enum ::rsmi_voltage_type_t\n    metric [in]: enum indicated which voltage value should be\n        retrieved\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    voltage: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
+);
+
+/// The arguments of a call of `rsmi_dev_volt_metric_get`, converted in order.
+unsafe fn C_rsmi_dev_volt_metric_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_rsmi_dev_volt_metric_get.args::<3>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_volt_metric_get(py, rt::call::extract(x0, "dv_ind")?, &x1, &x2)?.into_ptr())
+}
+
 fn rsmi_dev_volt_metric_get(py: Python<'_>, dv_ind: rt::CInt<u32>, sensor_type: &Bound<'_, PyAny>, metric: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_volt_metric_get");
     let a_dv_ind = dv_ind.0;
@@ -1761,24 +1845,30 @@ fn rsmi_dev_volt_metric_get(py: Python<'_>, dv_ind: rt::CInt<u32>, sensor_type: 
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_sensor_type, a_metric, a_voltage) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_voltage)?])
 }
-/// *************************************************************************
-///
-/// Reset the fan to automatic driver control
-///
-/// This function returns control of the fan to the system
-///
-/// Args:
-///     dv_ind [in]: a device index
-///     sensor_ind [in]: a 0-based sensor index. Normally, this will be 0.
-///         If a device has more than one sensor, it could be greater than 0.
-///
-/// Returns: a tuple of 1 item(s):
-///     rsmi_status_t: status
-///     ::RSMI_STATUS_SUCCESS is returned upon successful call.
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-#[pyfunction]
-#[pyo3(signature = (dv_ind, sensor_ind))]
+/// `rsmi_dev_fan_reset` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_fan_reset: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_fan_reset",
+    "rsmi_dev_fan_reset",
+    &["dv_ind", "sensor_ind"],
+    rt::fastcall_entry!(C_rsmi_dev_fan_reset),
+    c"rsmi_dev_fan_reset(dv_ind, sensor_ind)\n--\n\n*************************************************************************\n\nReset the fan to automatic driver control\n\nThis function returns control of the fan to the system\n\nArgs:\n    dv_ind [in]: a device index\n    sensor_ind [in]: a 0-based sensor index. Normally, this will be 0.\n        If a device has more than one sensor, it could be greater than 0.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments",
+);
+
+/// The arguments of a call of `rsmi_dev_fan_reset`, converted in order.
+unsafe fn C_rsmi_dev_fan_reset(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_rsmi_dev_fan_reset.args::<2>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_fan_reset(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "sensor_ind")?)?.into_ptr())
+}
+
 fn rsmi_dev_fan_reset(py: Python<'_>, dv_ind: rt::CInt<u32>, sensor_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_fan_reset");
     let a_dv_ind = dv_ind.0;
@@ -1792,28 +1882,30 @@ fn rsmi_dev_fan_reset(py: Python<'_>, dv_ind: rt::CInt<u32>, sensor_ind: rt::CIn
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_sensor_ind) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Set the fan speed for the specified device with the provided speed,
-/// in RPMs.
-///
-/// Given a device index dv_ind and a integer value indicating
-/// speed speed, this function will attempt to set the fan speed to speed.
-/// An error will be returned if the specified speed is outside the allowable
-/// range for the device. The maximum value is 255 and the minimum is 0.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///     sensor_ind [in]: a 0-based sensor index. Normally, this will be 0.
-///         If a device has more than one sensor, it could be greater than 0.
-///     speed [in]: the speed to which the function will attempt to set the fan
-///
-/// Returns: a tuple of 1 item(s):
-///     rsmi_status_t: status
-///     ::RSMI_STATUS_SUCCESS is returned upon successful call.
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_PERMISSION function requires root access
-#[pyfunction]
-#[pyo3(signature = (dv_ind, sensor_ind, speed))]
+/// `rsmi_dev_fan_speed_set` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_fan_speed_set: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_fan_speed_set",
+    "rsmi_dev_fan_speed_set",
+    &["dv_ind", "sensor_ind", "speed"],
+    rt::fastcall_entry!(C_rsmi_dev_fan_speed_set),
+    c"rsmi_dev_fan_speed_set(dv_ind, sensor_ind, speed)\n--\n\nSet the fan speed for the specified device with the provided speed,\nin RPMs.\n\nGiven a device index dv_ind and a integer value indicating\nspeed speed, this function will attempt to set the fan speed to speed.\nAn error will be returned if the specified speed is outside the allowable\nrange for the device. The maximum value is 255 and the minimum is 0.\n\nArgs:\n    dv_ind [in]: a device index\n    sensor_ind [in]: a 0-based sensor index. Normally, this will be 0.\n        If a device has more than one sensor, it could be greater than 0.\n    speed [in]: the speed to which the function will attempt to set the fan\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_PERMISSION function requires root access",
+);
+
+/// The arguments of a call of `rsmi_dev_fan_speed_set`, converted in order.
+unsafe fn C_rsmi_dev_fan_speed_set(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_rsmi_dev_fan_speed_set.args::<3>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_fan_speed_set(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "sensor_ind")?, rt::call::extract(x2, "speed")?)?.into_ptr())
+}
+
 fn rsmi_dev_fan_speed_set(py: Python<'_>, dv_ind: rt::CInt<u32>, sensor_ind: rt::CInt<u32>, speed: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_fan_speed_set");
     let a_dv_ind = dv_ind.0;
@@ -1828,25 +1920,30 @@ fn rsmi_dev_fan_speed_set(py: Python<'_>, dv_ind: rt::CInt<u32>, sensor_ind: rt:
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_sensor_ind, a_speed) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Get percentage of time device is busy doing any processing
-///
-/// Given a device index dv_ind, this function returns the
-/// percentage of time that the specified device is busy. The device is
-/// considered busy if any one or more of its sub-blocks are working, and idle
-/// if none of the sub-blocks are working.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///
-/// Returns: a tuple of 2 item(s):
-///     rsmi_status_t: status
-///     busy_percent: int
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-#[pyfunction]
-#[pyo3(signature = (dv_ind))]
+/// `rsmi_dev_busy_percent_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_busy_percent_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_busy_percent_get",
+    "rsmi_dev_busy_percent_get",
+    &["dv_ind"],
+    rt::fastcall_entry!(C_rsmi_dev_busy_percent_get),
+    c"rsmi_dev_busy_percent_get(dv_ind)\n--\n\nGet percentage of time device is busy doing any processing\n\nGiven a device index dv_ind, this function returns the\npercentage of time that the specified device is busy. The device is\nconsidered busy if any one or more of its sub-blocks are working, and idle\nif none of the sub-blocks are working.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    busy_percent: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
+);
+
+/// The arguments of a call of `rsmi_dev_busy_percent_get`, converted in order.
+unsafe fn C_rsmi_dev_busy_percent_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_rsmi_dev_busy_percent_get.args::<1>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_busy_percent_get(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
+}
+
 fn rsmi_dev_busy_percent_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_busy_percent_get");
     let a_dv_ind = dv_ind.0;
@@ -1861,35 +1958,30 @@ fn rsmi_dev_busy_percent_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_busy_percent) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_busy_percent)?])
 }
-/// Get coarse grain utilization counter of the specified device
-///
-/// Given a device index dv_ind, the array of the utilization counters,
-/// the size of the array, this function returns the coarse grain utilization counters
-/// and timestamp.
-/// The counter is the accumulated percentages. Every milliseconds the firmware calculates
-/// % busy count and then accumulates that value in the counter. This provides minimally
-/// invasive coarse grain GPU usage information.
-///
-/// If the function reutrns RSMI_STATUS_SUCCESS, the counter will be set in the value field of
-/// the rsmi_utilization_counter_t.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///     utilization_counters [inout]: Multiple utilization counters can be retreived with a single
-///         call. The caller must allocate enough space to the utilization_counters array. The caller also
-///         needs to set valid RSMI_UTILIZATION_COUNTER_TYPE type for each element of the array.
-///         ::RSMI_STATUS_NOT_SUPPORTED if it is not supported with the provided arguments.
-///     count [in]: The size of utilization_counters array.
-///
-/// Returns: a tuple of 2 item(s):
-///     rsmi_status_t: status
-///     timestamp: int
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-#[pyfunction]
-#[pyo3(signature = (dv_ind, utilization_counters, count))]
+/// `rsmi_utilization_count_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_utilization_count_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_utilization_count_get",
+    "rsmi_utilization_count_get",
+    &["dv_ind", "utilization_counters", "count"],
+    rt::fastcall_entry!(C_rsmi_utilization_count_get),
+    c"rsmi_utilization_count_get(dv_ind, utilization_counters, count)\n--\n\nGet coarse grain utilization counter of the specified device\n\nGiven a device index dv_ind, the array of the utilization counters,\nthe size of the array, this function returns the coarse grain utilization counters\nand timestamp.\nThe counter is the accumulated percentages. Every milliseconds the firmware calculates\n% busy count and then accumulates that value in the counter. This provides minimally\ninvasive coarse grain GPU usage information.\n\nIf the function reutrns RSMI_STATUS_SUCCESS, the counter will be set in the value field of\nthe rsmi_utilization_counter_t.\n\nArgs:\n    dv_ind [in]: a device index\n    utilization_counters [inout]: Multiple utilization counters can be retreived with a single\n        call. The caller must allocate enough space to the utilization_counters array. The caller also\n        needs to set valid RSMI_UTILIZATION_COUNTER_TYPE type for each element of the array.\n        ::RSMI_STATUS_NOT_SUPPORTED if it is not supported with the provided arguments.\n    count [in]: The size of utilization_counters array.\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    timestamp: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
+);
+
+/// The arguments of a call of `rsmi_utilization_count_get`, converted in order.
+unsafe fn C_rsmi_utilization_count_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_rsmi_utilization_count_get.args::<3>(py, args, nargs, kwnames)? };
+    Ok(rsmi_utilization_count_get(py, rt::call::extract(x0, "dv_ind")?, &x1, rt::call::extract(x2, "count")?)?.into_ptr())
+}
+
 fn rsmi_utilization_count_get(py: Python<'_>, dv_ind: rt::CInt<u32>, utilization_counters: &Bound<'_, PyAny>, count: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_utilization_count_get");
     let a_dv_ind = dv_ind.0;
@@ -1907,29 +1999,30 @@ fn rsmi_utilization_count_get(py: Python<'_>, dv_ind: rt::CInt<u32>, utilization
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_utilization_counters, a_count, a_timestamp) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_timestamp)?])
 }
-/// Get activity metric average utilization counter of the specified device
-///
-/// Given a device index dv_ind, the activity metric type,
-/// this function returns the requested utilization counters
-///
-/// If the function returns RSMI_STATUS_SUCCESS, the requested type will be set in the corresponding
-/// field of the counter will be set in the value field of
-/// the activity_metric_counter_t.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///     activity_metric_type [in]: a metric type
-///     activity_metric_counter [inout]: Multiple utilization counters can be retrieved with a single
-///         call. The caller must allocate enough space to the rsmi_activity_metric_counter_t structure.
-///
-/// Returns: a tuple of 1 item(s):
-///     rsmi_status_t: status
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-#[pyfunction]
-#[pyo3(signature = (dv_ind, activity_metric_type, activity_metric_counter))]
+/// `rsmi_dev_activity_metric_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_activity_metric_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_activity_metric_get",
+    "rsmi_dev_activity_metric_get",
+    &["dv_ind", "activity_metric_type", "activity_metric_counter"],
+    rt::fastcall_entry!(C_rsmi_dev_activity_metric_get),
+    c"rsmi_dev_activity_metric_get(dv_ind, activity_metric_type, activity_metric_counter)\n--\n\nGet activity metric average utilization counter of the specified device\n\nGiven a device index dv_ind, the activity metric type,\nthis function returns the requested utilization counters\n\nIf the function returns RSMI_STATUS_SUCCESS, the requested type will be set in the corresponding\nfield of the counter will be set in the value field of\nthe activity_metric_counter_t.\n\nArgs:\n    dv_ind [in]: a device index\n    activity_metric_type [in]: a metric type\n    activity_metric_counter [inout]: Multiple utilization counters can be retrieved with a single\n        call. The caller must allocate enough space to the rsmi_activity_metric_counter_t structure.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
+);
+
+/// The arguments of a call of `rsmi_dev_activity_metric_get`, converted in order.
+unsafe fn C_rsmi_dev_activity_metric_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_rsmi_dev_activity_metric_get.args::<3>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_activity_metric_get(py, rt::call::extract(x0, "dv_ind")?, &x1, &x2)?.into_ptr())
+}
+
 fn rsmi_dev_activity_metric_get(py: Python<'_>, dv_ind: rt::CInt<u32>, activity_metric_type: &Bound<'_, PyAny>, activity_metric_counter: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_activity_metric_get");
     let a_dv_ind = dv_ind.0;
@@ -1945,27 +2038,30 @@ fn rsmi_dev_activity_metric_get(py: Python<'_>, dv_ind: rt::CInt<u32>, activity_
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_activity_metric_type, a_activity_metric_counter) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Get activity metric bandwidth average utilization counter of the specified device
-///
-/// Given a device index dv_ind, the activity metric type,
-/// this function returns the requested utilization counters
-///
-/// If the function returns RSMI_STATUS_SUCCESS, the requested type will be set in the corresponding
-/// field of the counter will be set in the value field of
-/// the activity_metric_counter_t.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///
-/// Returns: a tuple of 2 item(s):
-///     rsmi_status_t: status
-///     avg_activity: int
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-#[pyfunction]
-#[pyo3(signature = (dv_ind))]
+/// `rsmi_dev_activity_avg_mm_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_activity_avg_mm_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_activity_avg_mm_get",
+    "rsmi_dev_activity_avg_mm_get",
+    &["dv_ind"],
+    rt::fastcall_entry!(C_rsmi_dev_activity_avg_mm_get),
+    c"rsmi_dev_activity_avg_mm_get(dv_ind)\n--\n\nGet activity metric bandwidth average utilization counter of the specified device\n\nGiven a device index dv_ind, the activity metric type,\nthis function returns the requested utilization counters\n\nIf the function returns RSMI_STATUS_SUCCESS, the requested type will be set in the corresponding\nfield of the counter will be set in the value field of\nthe activity_metric_counter_t.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    avg_activity: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
+);
+
+/// The arguments of a call of `rsmi_dev_activity_avg_mm_get`, converted in order.
+unsafe fn C_rsmi_dev_activity_avg_mm_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_rsmi_dev_activity_avg_mm_get.args::<1>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_activity_avg_mm_get(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
+}
+
 fn rsmi_dev_activity_avg_mm_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_activity_avg_mm_get");
     let a_dv_ind = dv_ind.0;
@@ -1980,25 +2076,30 @@ fn rsmi_dev_activity_avg_mm_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResu
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_avg_activity) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_avg_activity)?])
 }
-/// Get the performance level of the device with provided
-/// device index.
-///
-/// Given a device index dv_ind and a pointer to a uint32_t @p
-/// perf, this function will write the ::rsmi_dev_perf_level_t to the uint32_t
-/// pointed to by perf
-///
-/// Args:
-///     dv_ind [in]: a device index
-///
-/// Returns: a tuple of 2 item(s):
-///     rsmi_status_t: status
-///     perf: rsmi_dev_perf_level_t
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-#[pyfunction]
-#[pyo3(signature = (dv_ind))]
+/// `rsmi_dev_perf_level_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_perf_level_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_perf_level_get",
+    "rsmi_dev_perf_level_get",
+    &["dv_ind"],
+    rt::fastcall_entry!(C_rsmi_dev_perf_level_get),
+    c"rsmi_dev_perf_level_get(dv_ind)\n--\n\nGet the performance level of the device with provided\ndevice index.\n\nGiven a device index dv_ind and a pointer to a uint32_t @p\nperf, this function will write the ::rsmi_dev_perf_level_t to the uint32_t\npointed to by perf\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    perf: rsmi_dev_perf_level_t\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
+);
+
+/// The arguments of a call of `rsmi_dev_perf_level_get`, converted in order.
+unsafe fn C_rsmi_dev_perf_level_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_rsmi_dev_perf_level_get.args::<1>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_perf_level_get(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
+}
+
 fn rsmi_dev_perf_level_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_perf_level_get");
     let a_dv_ind = dv_ind.0;
@@ -2013,28 +2114,30 @@ fn rsmi_dev_perf_level_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<Py
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_perf) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.enum_member(py, 2, o_perf as i64)?])
 }
-/// Enter performance determinism mode with provided device index.
-///
-/// Given a device index dv_ind and clkvalue this function
-/// will enable performance determinism mode, which enforces a GFXCLK frequency
-/// SoftMax limit per GPU set by the user. This prevents the GFXCLK PLL from
-/// stretching when running the same workload on different GPUS, making
-/// performance variation minimal. This call will result in the performance
-/// level ::rsmi_dev_perf_level_t of the device being
-/// ::RSMI_DEV_PERF_LEVEL_DETERMINISM.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///     clkvalue [in]: Softmax value for GFXCLK in MHz.
-///
-/// Returns: a tuple of 1 item(s):
-///     rsmi_status_t: status
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-#[pyfunction]
-#[pyo3(signature = (dv_ind, clkvalue))]
+/// `rsmi_perf_determinism_mode_set` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_perf_determinism_mode_set: rt::call::Function = rt::call::Function::new(
+    c"rsmi_perf_determinism_mode_set",
+    "rsmi_perf_determinism_mode_set",
+    &["dv_ind", "clkvalue"],
+    rt::fastcall_entry!(C_rsmi_perf_determinism_mode_set),
+    c"rsmi_perf_determinism_mode_set(dv_ind, clkvalue)\n--\n\nEnter performance determinism mode with provided device index.\n\nGiven a device index dv_ind and clkvalue this function\nwill enable performance determinism mode, which enforces a GFXCLK frequency\nSoftMax limit per GPU set by the user. This prevents the GFXCLK PLL from\nstretching when running the same workload on different GPUS, making\nperformance variation minimal. This call will result in the performance\nlevel ::rsmi_dev_perf_level_t of the device being\n::RSMI_DEV_PERF_LEVEL_DETERMINISM.\n\nArgs:\n    dv_ind [in]: a device index\n    clkvalue [in]: Softmax value for GFXCLK in MHz.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
+);
+
+/// The arguments of a call of `rsmi_perf_determinism_mode_set`, converted in order.
+unsafe fn C_rsmi_perf_determinism_mode_set(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_rsmi_perf_determinism_mode_set.args::<2>(py, args, nargs, kwnames)? };
+    Ok(rsmi_perf_determinism_mode_set(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "clkvalue")?)?.into_ptr())
+}
+
 fn rsmi_perf_determinism_mode_set(py: Python<'_>, dv_ind: rt::CInt<u32>, clkvalue: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_perf_determinism_mode_set");
     let a_dv_ind = dv_ind.0;
@@ -2048,25 +2151,30 @@ fn rsmi_perf_determinism_mode_set(py: Python<'_>, dv_ind: rt::CInt<u32>, clkvalu
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_clkvalue) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Get the overdrive percent associated with the device with provided
-/// device index.
-///
-/// Given a device index dv_ind and a pointer to a uint32_t od,
-/// this function will write the overdrive percentage to the uint32_t pointed
-/// to by od
-///
-/// Args:
-///     dv_ind [in]: a device index
-///
-/// Returns: a tuple of 2 item(s):
-///     rsmi_status_t: status
-///     od: int
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-#[pyfunction]
-#[pyo3(signature = (dv_ind))]
+/// `rsmi_dev_overdrive_level_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_overdrive_level_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_overdrive_level_get",
+    "rsmi_dev_overdrive_level_get",
+    &["dv_ind"],
+    rt::fastcall_entry!(C_rsmi_dev_overdrive_level_get),
+    c"rsmi_dev_overdrive_level_get(dv_ind)\n--\n\nGet the overdrive percent associated with the device with provided\ndevice index.\n\nGiven a device index dv_ind and a pointer to a uint32_t od,\nthis function will write the overdrive percentage to the uint32_t pointed\nto by od\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    od: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
+);
+
+/// The arguments of a call of `rsmi_dev_overdrive_level_get`, converted in order.
+unsafe fn C_rsmi_dev_overdrive_level_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_rsmi_dev_overdrive_level_get.args::<1>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_overdrive_level_get(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
+}
+
 fn rsmi_dev_overdrive_level_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_overdrive_level_get");
     let a_dv_ind = dv_ind.0;
@@ -2081,25 +2189,30 @@ fn rsmi_dev_overdrive_level_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResu
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_od) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_od)?])
 }
-/// Get the memory clock overdrive percent associated with the device
-/// with provided device index.
-///
-/// Given a device index dv_ind and a pointer to a uint32_t od,
-/// this function will write the memory overdrive percentage to the uint32_t
-/// pointed to by od
-///
-/// Args:
-///     dv_ind [in]: a device index
-///
-/// Returns: a tuple of 2 item(s):
-///     rsmi_status_t: status
-///     od: int
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-#[pyfunction]
-#[pyo3(signature = (dv_ind))]
+/// `rsmi_dev_mem_overdrive_level_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_mem_overdrive_level_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_mem_overdrive_level_get",
+    "rsmi_dev_mem_overdrive_level_get",
+    &["dv_ind"],
+    rt::fastcall_entry!(C_rsmi_dev_mem_overdrive_level_get),
+    c"rsmi_dev_mem_overdrive_level_get(dv_ind)\n--\n\nGet the memory clock overdrive percent associated with the device\nwith provided device index.\n\nGiven a device index dv_ind and a pointer to a uint32_t od,\nthis function will write the memory overdrive percentage to the uint32_t\npointed to by od\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    od: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
+);
+
+/// The arguments of a call of `rsmi_dev_mem_overdrive_level_get`, converted in order.
+unsafe fn C_rsmi_dev_mem_overdrive_level_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_rsmi_dev_mem_overdrive_level_get.args::<1>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_mem_overdrive_level_get(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
+}
+
 fn rsmi_dev_mem_overdrive_level_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_mem_overdrive_level_get");
     let a_dv_ind = dv_ind.0;
@@ -2114,38 +2227,30 @@ fn rsmi_dev_mem_overdrive_level_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> Py
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_od) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_od)?])
 }
-/// Get the list of possible system clock speeds of device for a
-/// specified clock type.
-///
-/// Given a device index dv_ind, a clock type clk_type, and a
-/// pointer to a to an ::rsmi_frequencies_t structure f, this function will
-/// fill in f with the possible clock speeds, and indication of the current
-/// clock speed selection.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///     clk_type [in]: the type of clock for which the frequency is desired
-///     f [inout]: a pointer to a caller provided ::rsmi_frequencies_t structure
-///         to which the frequency information will be written. Frequency values are in
-///         Hz.
-///         If this parameter is nullptr, this function will return
-///         ::RSMI_STATUS_INVALID_ARGS if the function is supported with the provided,
-///         arguments and ::RSMI_STATUS_NOT_SUPPORTED if it is not supported with the
-///         provided arguments.
-///         If multiple current frequencies are found, a warning is shown. If no
-///         current frequency is found, it is reflected as -1. If frequencies are not
-///         read from low to high a warning is shown as well.
-///
-/// Returns: a tuple of 1 item(s):
-///     rsmi_status_t: status
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-///     ::RSMI_STATUS_UNEXPECTED_DATA Data read or provided was not as
-///     expected
-#[pyfunction]
-#[pyo3(signature = (dv_ind, clk_type, f))]
+/// `rsmi_dev_gpu_clk_freq_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_gpu_clk_freq_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_gpu_clk_freq_get",
+    "rsmi_dev_gpu_clk_freq_get",
+    &["dv_ind", "clk_type", "f"],
+    rt::fastcall_entry!(C_rsmi_dev_gpu_clk_freq_get),
+    c"rsmi_dev_gpu_clk_freq_get(dv_ind, clk_type, f)\n--\n\nGet the list of possible system clock speeds of device for a\nspecified clock type.\n\nGiven a device index dv_ind, a clock type clk_type, and a\npointer to a to an ::rsmi_frequencies_t structure f, this function will\nfill in f with the possible clock speeds, and indication of the current\nclock speed selection.\n\nArgs:\n    dv_ind [in]: a device index\n    clk_type [in]: the type of clock for which the frequency is desired\n    f [inout]: a pointer to a caller provided ::rsmi_frequencies_t structure\n        to which the frequency information will be written. Frequency values are in\n        Hz.\n        If this parameter is nullptr, this function will return\n        ::RSMI_STATUS_INVALID_ARGS if the function is supported with the provided,\n        arguments and ::RSMI_STATUS_NOT_SUPPORTED if it is not supported with the\n        provided arguments.\n        If multiple current frequencies are found, a warning is shown. If no\n        current frequency is found, it is reflected as -1. If frequencies are not\n        read from low to high a warning is shown as well.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_UNEXPECTED_DATA Data read or provided was not as\n    expected",
+);
+
+/// The arguments of a call of `rsmi_dev_gpu_clk_freq_get`, converted in order.
+unsafe fn C_rsmi_dev_gpu_clk_freq_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_rsmi_dev_gpu_clk_freq_get.args::<3>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_gpu_clk_freq_get(py, rt::call::extract(x0, "dv_ind")?, &x1, &x2)?.into_ptr())
+}
+
 fn rsmi_dev_gpu_clk_freq_get(py: Python<'_>, dv_ind: rt::CInt<u32>, clk_type: &Bound<'_, PyAny>, f: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_gpu_clk_freq_get");
     let a_dv_ind = dv_ind.0;
@@ -2161,21 +2266,30 @@ fn rsmi_dev_gpu_clk_freq_get(py: Python<'_>, dv_ind: rt::CInt<u32>, clk_type: &B
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_clk_type, a_f) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Reset the gpu associated with the device with provided device index
-///
-/// Given a device index dv_ind, this function will reset the GPU
-///
-/// Args:
-///     dv_ind [in]: a device index
-///
-/// Returns: a tuple of 1 item(s):
-///     rsmi_status_t: status
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-#[pyfunction]
-#[pyo3(signature = (dv_ind))]
+/// `rsmi_dev_gpu_reset` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_gpu_reset: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_gpu_reset",
+    "rsmi_dev_gpu_reset",
+    &["dv_ind"],
+    rt::fastcall_entry!(C_rsmi_dev_gpu_reset),
+    c"rsmi_dev_gpu_reset(dv_ind)\n--\n\nReset the gpu associated with the device with provided device index\n\nGiven a device index dv_ind, this function will reset the GPU\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
+);
+
+/// The arguments of a call of `rsmi_dev_gpu_reset`, converted in order.
+unsafe fn C_rsmi_dev_gpu_reset(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_rsmi_dev_gpu_reset.args::<1>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_gpu_reset(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
+}
+
 fn rsmi_dev_gpu_reset(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_gpu_reset");
     let a_dv_ind = dv_ind.0;
@@ -2188,30 +2302,30 @@ fn rsmi_dev_gpu_reset(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObjec
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// This function retrieves the voltage/frequency curve information
-///
-/// Given a device index dv_ind and a pointer to a
-/// ::rsmi_od_volt_freq_data_t structure odv, this function will populate @p
-/// odv. See ::rsmi_od_volt_freq_data_t for more details.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///     odv [inout]: a pointer to an ::rsmi_od_volt_freq_data_t structure
-///         If this parameter is nullptr, this function will return
-///         ::RSMI_STATUS_INVALID_ARGS if the function is supported with the provided,
-///         arguments and ::RSMI_STATUS_NOT_SUPPORTED if it is not supported with the
-///         provided arguments. In the event where there are some values are missing from
-///         or not available on the device, the respective values will be set to
-///         UINT64_MAX.
-///
-/// Returns: a tuple of 1 item(s):
-///     rsmi_status_t: status
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-#[pyfunction]
-#[pyo3(signature = (dv_ind, odv))]
+/// `rsmi_dev_od_volt_info_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_od_volt_info_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_od_volt_info_get",
+    "rsmi_dev_od_volt_info_get",
+    &["dv_ind", "odv"],
+    rt::fastcall_entry!(C_rsmi_dev_od_volt_info_get),
+    c"rsmi_dev_od_volt_info_get(dv_ind, odv)\n--\n\nThis function retrieves the voltage/frequency curve information\n\nGiven a device index dv_ind and a pointer to a\n::rsmi_od_volt_freq_data_t structure odv, this function will populate @p\nodv. See ::rsmi_od_volt_freq_data_t for more details.\n\nArgs:\n    dv_ind [in]: a device index\n    odv [inout]: a pointer to an ::rsmi_od_volt_freq_data_t structure\n        If this parameter is nullptr, this function will return\n        ::RSMI_STATUS_INVALID_ARGS if the function is supported with the provided,\n        arguments and ::RSMI_STATUS_NOT_SUPPORTED if it is not supported with the\n        provided arguments. In the event where there are some values are missing from\n        or not available on the device, the respective values will be set to\n        UINT64_MAX.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
+);
+
+/// The arguments of a call of `rsmi_dev_od_volt_info_get`, converted in order.
+unsafe fn C_rsmi_dev_od_volt_info_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_rsmi_dev_od_volt_info_get.args::<2>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_od_volt_info_get(py, rt::call::extract(x0, "dv_ind")?, &x1)?.into_ptr())
+}
+
 fn rsmi_dev_od_volt_info_get(py: Python<'_>, dv_ind: rt::CInt<u32>, odv: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_od_volt_info_get");
     let a_dv_ind = dv_ind.0;
@@ -2226,28 +2340,30 @@ fn rsmi_dev_od_volt_info_get(py: Python<'_>, dv_ind: rt::CInt<u32>, odv: &Bound<
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_odv) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// This function retrieves the gpu metrics information
-///
-/// Given a device index dv_ind and a pointer to a
-/// ::rsmi_gpu_metrics_t structure pgpu_metrics, this function will populate
-/// pgpu_metrics. See ::rsmi_gpu_metrics_t for more details.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///     pgpu_metrics [inout]: a pointer to an ::rsmi_gpu_metrics_t structure
-///         If this parameter is nullptr, this function will return
-///         ::RSMI_STATUS_INVALID_ARGS if the function is supported with the provided,
-///         arguments and ::RSMI_STATUS_NOT_SUPPORTED if it is not supported with the
-///         provided arguments.
-///
-/// Returns: a tuple of 1 item(s):
-///     rsmi_status_t: status
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-#[pyfunction]
-#[pyo3(signature = (dv_ind, pgpu_metrics))]
+/// `rsmi_dev_gpu_metrics_info_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_gpu_metrics_info_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_gpu_metrics_info_get",
+    "rsmi_dev_gpu_metrics_info_get",
+    &["dv_ind", "pgpu_metrics"],
+    rt::fastcall_entry!(C_rsmi_dev_gpu_metrics_info_get),
+    c"rsmi_dev_gpu_metrics_info_get(dv_ind, pgpu_metrics)\n--\n\nThis function retrieves the gpu metrics information\n\nGiven a device index dv_ind and a pointer to a\n::rsmi_gpu_metrics_t structure pgpu_metrics, this function will populate\npgpu_metrics. See ::rsmi_gpu_metrics_t for more details.\n\nArgs:\n    dv_ind [in]: a device index\n    pgpu_metrics [inout]: a pointer to an ::rsmi_gpu_metrics_t structure\n        If this parameter is nullptr, this function will return\n        ::RSMI_STATUS_INVALID_ARGS if the function is supported with the provided,\n        arguments and ::RSMI_STATUS_NOT_SUPPORTED if it is not supported with the\n        provided arguments.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
+);
+
+/// The arguments of a call of `rsmi_dev_gpu_metrics_info_get`, converted in order.
+unsafe fn C_rsmi_dev_gpu_metrics_info_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_rsmi_dev_gpu_metrics_info_get.args::<2>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_gpu_metrics_info_get(py, rt::call::extract(x0, "dv_ind")?, &x1)?.into_ptr())
+}
+
 fn rsmi_dev_gpu_metrics_info_get(py: Python<'_>, dv_ind: rt::CInt<u32>, pgpu_metrics: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_gpu_metrics_info_get");
     let a_dv_ind = dv_ind.0;
@@ -2262,28 +2378,30 @@ fn rsmi_dev_gpu_metrics_info_get(py: Python<'_>, dv_ind: rt::CInt<u32>, pgpu_met
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_pgpu_metrics) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// This function sets the clock range information
-///
-/// Given a device index dv_ind, a minimum clock value minclkvalue,
-/// a maximum clock value maxclkvalue and a clock type clkType this function
-/// will set the sclk|mclk range
-///
-/// Args:
-///     dv_ind [in]: a device index
-///     minclkvalue [in]: value to apply to the clock range. Frequency values
-///         are in MHz.
-///     maxclkvalue [in]: value to apply to the clock range. Frequency values
-///         are in MHz.
-///     clkType [in]: RSMI_CLK_TYPE_SYS | RSMI_CLK_TYPE_MEM range type
-///
-/// Returns: a tuple of 1 item(s):
-///     rsmi_status_t: status
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-#[pyfunction]
-#[pyo3(signature = (dv_ind, minclkvalue, maxclkvalue, clkType))]
+/// `rsmi_dev_clk_range_set` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_clk_range_set: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_clk_range_set",
+    "rsmi_dev_clk_range_set",
+    &["dv_ind", "minclkvalue", "maxclkvalue", "clkType"],
+    rt::fastcall_entry!(C_rsmi_dev_clk_range_set),
+    c"rsmi_dev_clk_range_set(dv_ind, minclkvalue, maxclkvalue, clkType)\n--\n\nThis function sets the clock range information\n\nGiven a device index dv_ind, a minimum clock value minclkvalue,\na maximum clock value maxclkvalue and a clock type clkType this function\nwill set the sclk|mclk range\n\nArgs:\n    dv_ind [in]: a device index\n    minclkvalue [in]: value to apply to the clock range. Frequency values\n        are in MHz.\n    maxclkvalue [in]: value to apply to the clock range. Frequency values\n        are in MHz.\n    clkType [in]: RSMI_CLK_TYPE_SYS | RSMI_CLK_TYPE_MEM range type\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
+);
+
+/// The arguments of a call of `rsmi_dev_clk_range_set`, converted in order.
+unsafe fn C_rsmi_dev_clk_range_set(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_rsmi_dev_clk_range_set.args::<4>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_clk_range_set(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "minclkvalue")?, rt::call::extract(x2, "maxclkvalue")?, &x3)?.into_ptr())
+}
+
 fn rsmi_dev_clk_range_set(py: Python<'_>, dv_ind: rt::CInt<u32>, minclkvalue: rt::CInt<u64>, maxclkvalue: rt::CInt<u64>, clkType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_clk_range_set");
     let a_dv_ind = dv_ind.0;
@@ -2299,27 +2417,30 @@ fn rsmi_dev_clk_range_set(py: Python<'_>, dv_ind: rt::CInt<u32>, minclkvalue: rt
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_minclkvalue, a_maxclkvalue, a_clkType) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// This function sets the clock min/max level
-///
-/// Given a device index dv_ind, a clock value minclkvalue,
-/// a maximum clock value maxclkvalue and a clock type clkType this function
-/// will set the sclk|mclk range
-///
-/// Args:
-///     dv_ind [in]: a device index
-///     level [in]: RSMI_FREQ_IND_MIN|RSMI_FREQ_IND_MAX
-///     clkvalue [in]: value to apply to the clock level. Frequency values
-///         are in MHz.
-///     clkType [in]: RSMI_CLK_TYPE_SYS | RSMI_CLK_TYPE_MEM level type
-///
-/// Returns: a tuple of 1 item(s):
-///     rsmi_status_t: status
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-#[pyfunction]
-#[pyo3(signature = (dv_ind, level, clkvalue, clkType))]
+/// `rsmi_dev_clk_extremum_set` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_clk_extremum_set: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_clk_extremum_set",
+    "rsmi_dev_clk_extremum_set",
+    &["dv_ind", "level", "clkvalue", "clkType"],
+    rt::fastcall_entry!(C_rsmi_dev_clk_extremum_set),
+    c"rsmi_dev_clk_extremum_set(dv_ind, level, clkvalue, clkType)\n--\n\nThis function sets the clock min/max level\n\nGiven a device index dv_ind, a clock value minclkvalue,\na maximum clock value maxclkvalue and a clock type clkType this function\nwill set the sclk|mclk range\n\nArgs:\n    dv_ind [in]: a device index\n    level [in]: RSMI_FREQ_IND_MIN|RSMI_FREQ_IND_MAX\n    clkvalue [in]: value to apply to the clock level. Frequency values\n        are in MHz.\n    clkType [in]: RSMI_CLK_TYPE_SYS | RSMI_CLK_TYPE_MEM level type\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
+);
+
+/// The arguments of a call of `rsmi_dev_clk_extremum_set`, converted in order.
+unsafe fn C_rsmi_dev_clk_extremum_set(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_rsmi_dev_clk_extremum_set.args::<4>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_clk_extremum_set(py, rt::call::extract(x0, "dv_ind")?, &x1, rt::call::extract(x2, "clkvalue")?, &x3)?.into_ptr())
+}
+
 fn rsmi_dev_clk_extremum_set(py: Python<'_>, dv_ind: rt::CInt<u32>, level: &Bound<'_, PyAny>, clkvalue: rt::CInt<u64>, clkType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_clk_extremum_set");
     let a_dv_ind = dv_ind.0;
@@ -2335,28 +2456,30 @@ fn rsmi_dev_clk_extremum_set(py: Python<'_>, dv_ind: rt::CInt<u32>, level: &Boun
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_level, a_clkvalue, a_clkType) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// This function sets the clock frequency information
-///
-/// Given a device index dv_ind, a frequency level level,
-/// a clock value clkvalue and a clock type clkType this function
-/// will set the sclk|mclk range
-///
-/// Args:
-///     dv_ind [in]: a device index
-///     level [in]: RSMI_FREQ_IND_MIN|RSMI_FREQ_IND_MAX to set the
-///         minimum (0) or maximum (1) speed.
-///     clkvalue [in]: value to apply to the clock range. Frequency values
-///         are in MHz.
-///     clkType [in]: RSMI_CLK_TYPE_SYS | RSMI_CLK_TYPE_MEM range type
-///
-/// Returns: a tuple of 1 item(s):
-///     rsmi_status_t: status
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-#[pyfunction]
-#[pyo3(signature = (dv_ind, level, clkvalue, clkType))]
+/// `rsmi_dev_od_clk_info_set` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_od_clk_info_set: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_od_clk_info_set",
+    "rsmi_dev_od_clk_info_set",
+    &["dv_ind", "level", "clkvalue", "clkType"],
+    rt::fastcall_entry!(C_rsmi_dev_od_clk_info_set),
+    c"rsmi_dev_od_clk_info_set(dv_ind, level, clkvalue, clkType)\n--\n\nThis function sets the clock frequency information\n\nGiven a device index dv_ind, a frequency level level,\na clock value clkvalue and a clock type clkType this function\nwill set the sclk|mclk range\n\nArgs:\n    dv_ind [in]: a device index\n    level [in]: RSMI_FREQ_IND_MIN|RSMI_FREQ_IND_MAX to set the\n        minimum (0) or maximum (1) speed.\n    clkvalue [in]: value to apply to the clock range. Frequency values\n        are in MHz.\n    clkType [in]: RSMI_CLK_TYPE_SYS | RSMI_CLK_TYPE_MEM range type\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
+);
+
+/// The arguments of a call of `rsmi_dev_od_clk_info_set`, converted in order.
+unsafe fn C_rsmi_dev_od_clk_info_set(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_rsmi_dev_od_clk_info_set.args::<4>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_od_clk_info_set(py, rt::call::extract(x0, "dv_ind")?, &x1, rt::call::extract(x2, "clkvalue")?, &x3)?.into_ptr())
+}
+
 fn rsmi_dev_od_clk_info_set(py: Python<'_>, dv_ind: rt::CInt<u32>, level: &Bound<'_, PyAny>, clkvalue: rt::CInt<u64>, clkType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_od_clk_info_set");
     let a_dv_ind = dv_ind.0;
@@ -2372,27 +2495,30 @@ fn rsmi_dev_od_clk_info_set(py: Python<'_>, dv_ind: rt::CInt<u32>, level: &Bound
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_level, a_clkvalue, a_clkType) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// This function sets  1 of the 3 voltage curve points.
-///
-/// Given a device index dv_ind, a voltage point vpoint
-/// and a voltage value voltvalue this function will set voltage curve point
-///
-/// Args:
-///     dv_ind [in]: a device index
-///     vpoint [in]: voltage point [0|1|2] on the voltage curve
-///     clkvalue [in]: clock value component of voltage curve point.
-///         Frequency values are in MHz.
-///     voltvalue [in]: voltage value component of voltage curve point.
-///         Voltage is in mV.
-///
-/// Returns: a tuple of 1 item(s):
-///     rsmi_status_t: status
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-#[pyfunction]
-#[pyo3(signature = (dv_ind, vpoint, clkvalue, voltvalue))]
+/// `rsmi_dev_od_volt_info_set` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_od_volt_info_set: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_od_volt_info_set",
+    "rsmi_dev_od_volt_info_set",
+    &["dv_ind", "vpoint", "clkvalue", "voltvalue"],
+    rt::fastcall_entry!(C_rsmi_dev_od_volt_info_set),
+    c"rsmi_dev_od_volt_info_set(dv_ind, vpoint, clkvalue, voltvalue)\n--\n\nThis function sets  1 of the 3 voltage curve points.\n\nGiven a device index dv_ind, a voltage point vpoint\nand a voltage value voltvalue this function will set voltage curve point\n\nArgs:\n    dv_ind [in]: a device index\n    vpoint [in]: voltage point [0|1|2] on the voltage curve\n    clkvalue [in]: clock value component of voltage curve point.\n        Frequency values are in MHz.\n    voltvalue [in]: voltage value component of voltage curve point.\n        Voltage is in mV.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
+);
+
+/// The arguments of a call of `rsmi_dev_od_volt_info_set`, converted in order.
+unsafe fn C_rsmi_dev_od_volt_info_set(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3] =
+        unsafe { F_rsmi_dev_od_volt_info_set.args::<4>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_od_volt_info_set(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "vpoint")?, rt::call::extract(x2, "clkvalue")?, rt::call::extract(x3, "voltvalue")?)?.into_ptr())
+}
+
 fn rsmi_dev_od_volt_info_set(py: Python<'_>, dv_ind: rt::CInt<u32>, vpoint: rt::CInt<u32>, clkvalue: rt::CInt<u64>, voltvalue: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_od_volt_info_set");
     let a_dv_ind = dv_ind.0;
@@ -2408,38 +2534,30 @@ fn rsmi_dev_od_volt_info_set(py: Python<'_>, dv_ind: rt::CInt<u32>, vpoint: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_vpoint, a_clkvalue, a_voltvalue) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// This function will retrieve the current valid regions in the
-/// frequency/voltage space.
-///
-/// Given a device index dv_ind, a pointer to an unsigned integer
-/// num_regions and a buffer of ::rsmi_freq_volt_region_t structures, @p
-/// buffer, this function will populate buffer with the current
-/// frequency-volt space regions. The caller should assign buffer to memory
-/// that can be written to by this function. The caller should also
-/// indicate the number of ::rsmi_freq_volt_region_t structures that can safely
-/// be written to buffer in num_regions.
-///
-/// The number of regions to expect this function provide (num_regions) can
-/// be obtained by calling ::rsmi_dev_od_volt_info_get().
-///
-/// Args:
-///     dv_ind [in]: a device index
-///     buffer [inout]: a caller provided buffer to which
-///         ::rsmi_freq_volt_region_t structures will be written
-///         If this parameter is nullptr, this function will return
-///         ::RSMI_STATUS_INVALID_ARGS if the function is supported with the provided,
-///         arguments and ::RSMI_STATUS_NOT_SUPPORTED if it is not supported with the
-///         provided arguments.
-///
-/// Returns: a tuple of 2 item(s):
-///     rsmi_status_t: status
-///     num_regions: int
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-#[pyfunction]
-#[pyo3(signature = (dv_ind, buffer))]
+/// `rsmi_dev_od_volt_curve_regions_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_od_volt_curve_regions_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_od_volt_curve_regions_get",
+    "rsmi_dev_od_volt_curve_regions_get",
+    &["dv_ind", "buffer"],
+    rt::fastcall_entry!(C_rsmi_dev_od_volt_curve_regions_get),
+    c"rsmi_dev_od_volt_curve_regions_get(dv_ind, buffer)\n--\n\nThis function will retrieve the current valid regions in the\nfrequency/voltage space.\n\nGiven a device index dv_ind, a pointer to an unsigned integer\nnum_regions and a buffer of ::rsmi_freq_volt_region_t structures, @p\nbuffer, this function will populate buffer with the current\nfrequency-volt space regions. The caller should assign buffer to memory\nthat can be written to by this function. The caller should also\nindicate the number of ::rsmi_freq_volt_region_t structures that can safely\nbe written to buffer in num_regions.\n\nThe number of regions to expect this function provide (num_regions) can\nbe obtained by calling ::rsmi_dev_od_volt_info_get().\n\nArgs:\n    dv_ind [in]: a device index\n    buffer [inout]: a caller provided buffer to which\n        ::rsmi_freq_volt_region_t structures will be written\n        If this parameter is nullptr, this function will return\n        ::RSMI_STATUS_INVALID_ARGS if the function is supported with the provided,\n        arguments and ::RSMI_STATUS_NOT_SUPPORTED if it is not supported with the\n        provided arguments.\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    num_regions: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
+);
+
+/// The arguments of a call of `rsmi_dev_od_volt_curve_regions_get`, converted in order.
+unsafe fn C_rsmi_dev_od_volt_curve_regions_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_rsmi_dev_od_volt_curve_regions_get.args::<2>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_od_volt_curve_regions_get(py, rt::call::extract(x0, "dv_ind")?, &x1)?.into_ptr())
+}
+
 fn rsmi_dev_od_volt_curve_regions_get(py: Python<'_>, dv_ind: rt::CInt<u32>, buffer: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_od_volt_curve_regions_get");
     let a_dv_ind = dv_ind.0;
@@ -2456,41 +2574,30 @@ fn rsmi_dev_od_volt_curve_regions_get(py: Python<'_>, dv_ind: rt::CInt<u32>, buf
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_num_regions, a_buffer) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_num_regions)?])
 }
-/// Get the list of available preset power profiles and an indication of
-/// which profile is currently active.
-///
-/// Given a device index dv_ind and a pointer to a
-/// ::rsmi_power_profile_status_t status, this function will set the bits of
-/// the ::rsmi_power_profile_status_t.available_profiles bit field of status to
-/// 1 if the profile corresponding to the respective
-/// ::rsmi_power_profile_preset_masks_t profiles are enabled. For example, if both
-/// the VIDEO and VR power profiles are available selections, then
-/// ::RSMI_PWR_PROF_PRST_VIDEO_MASK AND'ed with
-/// ::rsmi_power_profile_status_t.available_profiles will be non-zero as will
-/// ::RSMI_PWR_PROF_PRST_VR_MASK AND'ed with
-/// ::rsmi_power_profile_status_t.available_profiles. Additionally,
-/// ::rsmi_power_profile_status_t.current will be set to the
-/// ::rsmi_power_profile_preset_masks_t of the profile that is currently active.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///     sensor_ind [in]: a 0-based sensor index. Normally, this will be 0.
-///         If a device has more than one sensor, it could be greater than 0.
-///     status [inout]: a pointer to ::rsmi_power_profile_status_t that will be
-///         populated by a call to this function
-///         If this parameter is nullptr, this function will return
-///         ::RSMI_STATUS_INVALID_ARGS if the function is supported with the provided,
-///         arguments and ::RSMI_STATUS_NOT_SUPPORTED if it is not supported with the
-///         provided arguments.
-///
-/// Returns: a tuple of 1 item(s):
-///     rsmi_status_t: status
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-#[pyfunction]
-#[pyo3(signature = (dv_ind, sensor_ind, status))]
+/// `rsmi_dev_power_profile_presets_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_power_profile_presets_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_power_profile_presets_get",
+    "rsmi_dev_power_profile_presets_get",
+    &["dv_ind", "sensor_ind", "status"],
+    rt::fastcall_entry!(C_rsmi_dev_power_profile_presets_get),
+    c"rsmi_dev_power_profile_presets_get(dv_ind, sensor_ind, status)\n--\n\nGet the list of available preset power profiles and an indication of\nwhich profile is currently active.\n\nGiven a device index dv_ind and a pointer to a\n::rsmi_power_profile_status_t status, this function will set the bits of\nthe ::rsmi_power_profile_status_t.available_profiles bit field of status to\n1 if the profile corresponding to the respective\n::rsmi_power_profile_preset_masks_t profiles are enabled. For example, if both\nthe VIDEO and VR power profiles are available selections, then\n::RSMI_PWR_PROF_PRST_VIDEO_MASK AND'ed with\n::rsmi_power_profile_status_t.available_profiles will be non-zero as will\n::RSMI_PWR_PROF_PRST_VR_MASK AND'ed with\n::rsmi_power_profile_status_t.available_profiles. Additionally,\n::rsmi_power_profile_status_t.current will be set to the\n::rsmi_power_profile_preset_masks_t of the profile that is currently active.\n\nArgs:\n    dv_ind [in]: a device index\n    sensor_ind [in]: a 0-based sensor index. Normally, this will be 0.\n        If a device has more than one sensor, it could be greater than 0.\n    status [inout]: a pointer to ::rsmi_power_profile_status_t that will be\n        populated by a call to this function\n        If this parameter is nullptr, this function will return\n        ::RSMI_STATUS_INVALID_ARGS if the function is supported with the provided,\n        arguments and ::RSMI_STATUS_NOT_SUPPORTED if it is not supported with the\n        provided arguments.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
+);
+
+/// The arguments of a call of `rsmi_dev_power_profile_presets_get`, converted in order.
+unsafe fn C_rsmi_dev_power_profile_presets_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_rsmi_dev_power_profile_presets_get.args::<3>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_power_profile_presets_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "sensor_ind")?, &x2)?.into_ptr())
+}
+
 fn rsmi_dev_power_profile_presets_get(py: Python<'_>, dv_ind: rt::CInt<u32>, sensor_ind: rt::CInt<u32>, status: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_power_profile_presets_get");
     let a_dv_ind = dv_ind.0;
@@ -2506,28 +2613,30 @@ fn rsmi_dev_power_profile_presets_get(py: Python<'_>, dv_ind: rt::CInt<u32>, sen
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_sensor_ind, a_status) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Set the PowerPlay performance level associated with the device with
-/// provided device index with the provided value.
-///
-/// Deprecated: ::rsmi_dev_perf_level_set_v1() is preferred, with an
-/// interface that more closely  matches the rest of the rocm_smi API.
-///
-/// Given a device index dv_ind and an ::rsmi_dev_perf_level_t @p
-/// perf_level, this function will set the PowerPlay performance level for the
-/// device to the value perf_lvl.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///     perf_lvl [in]: the value to which the performance level should be set
-///
-/// Returns: a tuple of 1 item(s):
-///     rsmi_status_t: status
-///     ::RSMI_STATUS_SUCCESS is returned upon successful call.
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_PERMISSION function requires root access
-#[pyfunction]
-#[pyo3(signature = (dv_ind, perf_lvl))]
+/// `rsmi_dev_perf_level_set` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_perf_level_set: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_perf_level_set",
+    "rsmi_dev_perf_level_set",
+    &["dv_ind", "perf_lvl"],
+    rt::fastcall_entry!(C_rsmi_dev_perf_level_set),
+    c"rsmi_dev_perf_level_set(dv_ind, perf_lvl)\n--\n\nSet the PowerPlay performance level associated with the device with\nprovided device index with the provided value.\n\nDeprecated: ::rsmi_dev_perf_level_set_v1() is preferred, with an\ninterface that more closely  matches the rest of the rocm_smi API.\n\nGiven a device index dv_ind and an ::rsmi_dev_perf_level_t @p\nperf_level, this function will set the PowerPlay performance level for the\ndevice to the value perf_lvl.\n\nArgs:\n    dv_ind [in]: a device index\n    perf_lvl [in]: the value to which the performance level should be set\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_PERMISSION function requires root access",
+);
+
+/// The arguments of a call of `rsmi_dev_perf_level_set`, converted in order.
+unsafe fn C_rsmi_dev_perf_level_set(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_rsmi_dev_perf_level_set.args::<2>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_perf_level_set(py, rt::call::extract(x0, "dv_ind")?, &x1)?.into_ptr())
+}
+
 fn rsmi_dev_perf_level_set(py: Python<'_>, dv_ind: rt::CInt<u32>, perf_lvl: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_perf_level_set");
     let a_dv_ind = dv_ind.0;
@@ -2541,25 +2650,30 @@ fn rsmi_dev_perf_level_set(py: Python<'_>, dv_ind: rt::CInt<u32>, perf_lvl: &Bou
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_perf_lvl) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Set the PowerPlay performance level associated with the device with
-/// provided device index with the provided value.
-///
-/// Given a device index dv_ind and an ::rsmi_dev_perf_level_t @p
-/// perf_level, this function will set the PowerPlay performance level for the
-/// device to the value perf_lvl.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///     perf_lvl [in]: the value to which the performance level should be set
-///
-/// Returns: a tuple of 1 item(s):
-///     rsmi_status_t: status
-///     ::RSMI_STATUS_SUCCESS is returned upon successful call.
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_PERMISSION function requires root access
-#[pyfunction]
-#[pyo3(signature = (dv_ind, perf_lvl))]
+/// `rsmi_dev_perf_level_set_v1` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_perf_level_set_v1: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_perf_level_set_v1",
+    "rsmi_dev_perf_level_set_v1",
+    &["dv_ind", "perf_lvl"],
+    rt::fastcall_entry!(C_rsmi_dev_perf_level_set_v1),
+    c"rsmi_dev_perf_level_set_v1(dv_ind, perf_lvl)\n--\n\nSet the PowerPlay performance level associated with the device with\nprovided device index with the provided value.\n\nGiven a device index dv_ind and an ::rsmi_dev_perf_level_t @p\nperf_level, this function will set the PowerPlay performance level for the\ndevice to the value perf_lvl.\n\nArgs:\n    dv_ind [in]: a device index\n    perf_lvl [in]: the value to which the performance level should be set\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_PERMISSION function requires root access",
+);
+
+/// The arguments of a call of `rsmi_dev_perf_level_set_v1`, converted in order.
+unsafe fn C_rsmi_dev_perf_level_set_v1(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_rsmi_dev_perf_level_set_v1.args::<2>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_perf_level_set_v1(py, rt::call::extract(x0, "dv_ind")?, &x1)?.into_ptr())
+}
+
 fn rsmi_dev_perf_level_set_v1(py: Python<'_>, dv_ind: rt::CInt<u32>, perf_lvl: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_perf_level_set_v1");
     let a_dv_ind = dv_ind.0;
@@ -2573,50 +2687,30 @@ fn rsmi_dev_perf_level_set_v1(py: Python<'_>, dv_ind: rt::CInt<u32>, perf_lvl: &
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_perf_lvl) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Set the overdrive percent associated with the device with provided
-/// device index with the provided value. See details for WARNING.
-///
-/// Deprecated: This function is deprecated. ::rsmi_dev_overdrive_level_set_v1
-/// has the same functionaltiy, with an interface that more closely
-/// matches the rest of the rocm_smi API.
-///
-/// Given a device index dv_ind and an overdrive level od,
-/// this function will set the overdrive level for the device to the value
-/// od. The overdrive level is an integer value between 0 and 20, inclusive,
-/// which represents the overdrive percentage; e.g., a value of 5 specifies
-/// an overclocking of 5%.
-///
-/// The overdrive level is specific to the gpu system clock.
-///
-/// The overdrive level is the percentage above the maximum Performance Level
-/// to which overclocking will be limited. The overclocking percentage does
-/// not apply to clock speeds other than the maximum. This percentage is
-/// limited to 20%.
-///
-/// ******WARNING******
-/// Operating your AMD GPU outside of official AMD specifications or outside of
-/// factory settings, including but not limited to the conducting of
-/// overclocking (including use of this overclocking software, even if such
-/// software has been directly or indirectly provided by AMD or otherwise
-/// affiliated in any way with AMD), may cause damage to your AMD GPU, system
-/// components and/or result in system failure, as well as cause other problems.
-/// DAMAGES CAUSED BY USE OF YOUR AMD GPU OUTSIDE OF OFFICIAL AMD SPECIFICATIONS
-/// OR OUTSIDE OF FACTORY SETTINGS ARE NOT COVERED UNDER ANY AMD PRODUCT
-/// WARRANTY AND MAY NOT BE COVERED BY YOUR BOARD OR SYSTEM MANUFACTURER'S
-/// WARRANTY. Please use this utility with caution.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///     od [in]: the value to which the overdrive level should be set
-///
-/// Returns: a tuple of 1 item(s):
-///     rsmi_status_t: status
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_PERMISSION function requires root access
-#[pyfunction]
-#[pyo3(signature = (dv_ind, od))]
+/// `rsmi_dev_overdrive_level_set` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_overdrive_level_set: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_overdrive_level_set",
+    "rsmi_dev_overdrive_level_set",
+    &["dv_ind", "od"],
+    rt::fastcall_entry!(C_rsmi_dev_overdrive_level_set),
+    c"rsmi_dev_overdrive_level_set(dv_ind, od)\n--\n\nSet the overdrive percent associated with the device with provided\ndevice index with the provided value. See details for WARNING.\n\nDeprecated: This function is deprecated. ::rsmi_dev_overdrive_level_set_v1\nhas the same functionaltiy, with an interface that more closely\nmatches the rest of the rocm_smi API.\n\nGiven a device index dv_ind and an overdrive level od,\nthis function will set the overdrive level for the device to the value\nod. The overdrive level is an integer value between 0 and 20, inclusive,\nwhich represents the overdrive percentage; e.g., a value of 5 specifies\nan overclocking of 5%.\n\nThe overdrive level is specific to the gpu system clock.\n\nThe overdrive level is the percentage above the maximum Performance Level\nto which overclocking will be limited. The overclocking percentage does\nnot apply to clock speeds other than the maximum. This percentage is\nlimited to 20%.\n\n******WARNING******\nOperating your AMD GPU outside of official AMD specifications or outside of\nfactory settings, including but not limited to the conducting of\noverclocking (including use of this overclocking software, even if such\nsoftware has been directly or indirectly provided by AMD or otherwise\naffiliated in any way with AMD), may cause damage to your AMD GPU, system\ncomponents and/or result in system failure, as well as cause other problems.\nDAMAGES CAUSED BY USE OF YOUR AMD GPU OUTSIDE OF OFFICIAL AMD SPECIFICATIONS\nOR OUTSIDE OF FACTORY SETTINGS ARE NOT COVERED UNDER ANY AMD PRODUCT\nWARRANTY AND MAY NOT BE COVERED BY YOUR BOARD OR SYSTEM MANUFACTURER'S\nWARRANTY. Please use this utility with caution.\n\nArgs:\n    dv_ind [in]: a device index\n    od [in]: the value to which the overdrive level should be set\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_PERMISSION function requires root access",
+);
+
+/// The arguments of a call of `rsmi_dev_overdrive_level_set`, converted in order.
+unsafe fn C_rsmi_dev_overdrive_level_set(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_rsmi_dev_overdrive_level_set.args::<2>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_overdrive_level_set(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "od")?)?.into_ptr())
+}
+
 fn rsmi_dev_overdrive_level_set(py: Python<'_>, dv_ind: rt::CInt<u32>, od: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_overdrive_level_set");
     let a_dv_ind = dv_ind.0;
@@ -2630,46 +2724,30 @@ fn rsmi_dev_overdrive_level_set(py: Python<'_>, dv_ind: rt::CInt<u32>, od: rt::C
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_od) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Set the overdrive percent associated with the device with provided
-/// device index with the provided value. See details for WARNING.
-///
-/// Given a device index dv_ind and an overdrive level od,
-/// this function will set the overdrive level for the device to the value
-/// od. The overdrive level is an integer value between 0 and 20, inclusive,
-/// which represents the overdrive percentage; e.g., a value of 5 specifies
-/// an overclocking of 5%.
-///
-/// The overdrive level is specific to the gpu system clock.
-///
-/// The overdrive level is the percentage above the maximum Performance Level
-/// to which overclocking will be limited. The overclocking percentage does
-/// not apply to clock speeds other than the maximum. This percentage is
-/// limited to 20%.
-///
-/// ******WARNING******
-/// Operating your AMD GPU outside of official AMD specifications or outside of
-/// factory settings, including but not limited to the conducting of
-/// overclocking (including use of this overclocking software, even if such
-/// software has been directly or indirectly provided by AMD or otherwise
-/// affiliated in any way with AMD), may cause damage to your AMD GPU, system
-/// components and/or result in system failure, as well as cause other problems.
-/// DAMAGES CAUSED BY USE OF YOUR AMD GPU OUTSIDE OF OFFICIAL AMD SPECIFICATIONS
-/// OR OUTSIDE OF FACTORY SETTINGS ARE NOT COVERED UNDER ANY AMD PRODUCT
-/// WARRANTY AND MAY NOT BE COVERED BY YOUR BOARD OR SYSTEM MANUFACTURER'S
-/// WARRANTY. Please use this utility with caution.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///     od [in]: the value to which the overdrive level should be set
-///
-/// Returns: a tuple of 1 item(s):
-///     rsmi_status_t: status
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_PERMISSION function requires root access
-#[pyfunction]
-#[pyo3(signature = (dv_ind, od))]
+/// `rsmi_dev_overdrive_level_set_v1` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_overdrive_level_set_v1: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_overdrive_level_set_v1",
+    "rsmi_dev_overdrive_level_set_v1",
+    &["dv_ind", "od"],
+    rt::fastcall_entry!(C_rsmi_dev_overdrive_level_set_v1),
+    c"rsmi_dev_overdrive_level_set_v1(dv_ind, od)\n--\n\nSet the overdrive percent associated with the device with provided\ndevice index with the provided value. See details for WARNING.\n\nGiven a device index dv_ind and an overdrive level od,\nthis function will set the overdrive level for the device to the value\nod. The overdrive level is an integer value between 0 and 20, inclusive,\nwhich represents the overdrive percentage; e.g., a value of 5 specifies\nan overclocking of 5%.\n\nThe overdrive level is specific to the gpu system clock.\n\nThe overdrive level is the percentage above the maximum Performance Level\nto which overclocking will be limited. The overclocking percentage does\nnot apply to clock speeds other than the maximum. This percentage is\nlimited to 20%.\n\n******WARNING******\nOperating your AMD GPU outside of official AMD specifications or outside of\nfactory settings, including but not limited to the conducting of\noverclocking (including use of this overclocking software, even if such\nsoftware has been directly or indirectly provided by AMD or otherwise\naffiliated in any way with AMD), may cause damage to your AMD GPU, system\ncomponents and/or result in system failure, as well as cause other problems.\nDAMAGES CAUSED BY USE OF YOUR AMD GPU OUTSIDE OF OFFICIAL AMD SPECIFICATIONS\nOR OUTSIDE OF FACTORY SETTINGS ARE NOT COVERED UNDER ANY AMD PRODUCT\nWARRANTY AND MAY NOT BE COVERED BY YOUR BOARD OR SYSTEM MANUFACTURER'S\nWARRANTY. Please use this utility with caution.\n\nArgs:\n    dv_ind [in]: a device index\n    od [in]: the value to which the overdrive level should be set\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_PERMISSION function requires root access",
+);
+
+/// The arguments of a call of `rsmi_dev_overdrive_level_set_v1`, converted in order.
+unsafe fn C_rsmi_dev_overdrive_level_set_v1(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_rsmi_dev_overdrive_level_set_v1.args::<2>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_overdrive_level_set_v1(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "od")?)?.into_ptr())
+}
+
 fn rsmi_dev_overdrive_level_set_v1(py: Python<'_>, dv_ind: rt::CInt<u32>, od: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_overdrive_level_set_v1");
     let a_dv_ind = dv_ind.0;
@@ -2683,40 +2761,30 @@ fn rsmi_dev_overdrive_level_set_v1(py: Python<'_>, dv_ind: rt::CInt<u32>, od: rt
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_od) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Control the set of allowed frequencies that can be used for the
-/// specified clock.
-///
-/// Given a device index dv_ind, a clock type clk_type, and a
-/// 64 bit bitmask freq_bitmask, this function will limit the set of
-/// allowable frequencies. If a bit in freq_bitmask has a value of 1, then
-/// the frequency (as ordered in an ::rsmi_frequencies_t returned by
-/// rsmi_dev_gpu_clk_freq_get()) corresponding to that bit index will be
-/// allowed.
-///
-/// This function will change the performance level to
-/// ::RSMI_DEV_PERF_LEVEL_MANUAL in order to modify the set of allowable
-/// frequencies. Caller will need to set to ::RSMI_DEV_PERF_LEVEL_AUTO in order
-/// to get back to default state.
-///
-/// All bits with indices greater than or equal to
-/// ::rsmi_frequencies_t::num_supported will be ignored.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///     clk_type [in]: the type of clock for which the set of frequencies
-///         will be modified
-///     freq_bitmask [in]: A bitmask indicating the indices of the
-///         frequencies that are to be enabled (1) and disabled (0). Only the lowest
-///         ::rsmi_frequencies_t.num_supported bits of this mask are relevant.
-///
-/// Returns: a tuple of 1 item(s):
-///     rsmi_status_t: status
-///     ::RSMI_STATUS_SUCCESS is returned upon successful call.
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_PERMISSION function requires root access
-#[pyfunction]
-#[pyo3(signature = (dv_ind, clk_type, freq_bitmask))]
+/// `rsmi_dev_gpu_clk_freq_set` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_gpu_clk_freq_set: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_gpu_clk_freq_set",
+    "rsmi_dev_gpu_clk_freq_set",
+    &["dv_ind", "clk_type", "freq_bitmask"],
+    rt::fastcall_entry!(C_rsmi_dev_gpu_clk_freq_set),
+    c"rsmi_dev_gpu_clk_freq_set(dv_ind, clk_type, freq_bitmask)\n--\n\nControl the set of allowed frequencies that can be used for the\nspecified clock.\n\nGiven a device index dv_ind, a clock type clk_type, and a\n64 bit bitmask freq_bitmask, this function will limit the set of\nallowable frequencies. If a bit in freq_bitmask has a value of 1, then\nthe frequency (as ordered in an ::rsmi_frequencies_t returned by\nrsmi_dev_gpu_clk_freq_get()) corresponding to that bit index will be\nallowed.\n\nThis function will change the performance level to\n::RSMI_DEV_PERF_LEVEL_MANUAL in order to modify the set of allowable\nfrequencies. Caller will need to set to ::RSMI_DEV_PERF_LEVEL_AUTO in order\nto get back to default state.\n\nAll bits with indices greater than or equal to\n::rsmi_frequencies_t::num_supported will be ignored.\n\nArgs:\n    dv_ind [in]: a device index\n    clk_type [in]: the type of clock for which the set of frequencies\n        will be modified\n    freq_bitmask [in]: A bitmask indicating the indices of the\n        frequencies that are to be enabled (1) and disabled (0). Only the lowest\n        ::rsmi_frequencies_t.num_supported bits of this mask are relevant.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_PERMISSION function requires root access",
+);
+
+/// The arguments of a call of `rsmi_dev_gpu_clk_freq_set`, converted in order.
+unsafe fn C_rsmi_dev_gpu_clk_freq_set(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_rsmi_dev_gpu_clk_freq_set.args::<3>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_gpu_clk_freq_set(py, rt::call::extract(x0, "dv_ind")?, &x1, rt::call::extract(x2, "freq_bitmask")?)?.into_ptr())
+}
+
 fn rsmi_dev_gpu_clk_freq_set(py: Python<'_>, dv_ind: rt::CInt<u32>, clk_type: &Bound<'_, PyAny>, freq_bitmask: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_gpu_clk_freq_set");
     let a_dv_ind = dv_ind.0;
@@ -2731,21 +2799,30 @@ fn rsmi_dev_gpu_clk_freq_set(py: Python<'_>, dv_ind: rt::CInt<u32>, clk_type: &B
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_clk_type, a_freq_bitmask) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Get the build version information for the currently running build of
-/// RSMI.
-///
-/// Get the major, minor, patch and build string for RSMI build
-/// currently in use through version
-///
-/// Args:
-///     version [inout]: A pointer to an ::rsmi_version_t structure that will
-///         be updated with the version information upon return.
-///
-/// Returns: a tuple of 1 item(s):
-///     rsmi_status_t: status
-///     ::RSMI_STATUS_SUCCESS is returned upon successful call
-#[pyfunction]
-#[pyo3(signature = (version))]
+/// `rsmi_version_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_version_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_version_get",
+    "rsmi_version_get",
+    &["version"],
+    rt::fastcall_entry!(C_rsmi_version_get),
+    c"rsmi_version_get(version)\n--\n\nGet the build version information for the currently running build of\nRSMI.\n\nGet the major, minor, patch and build string for RSMI build\ncurrently in use through version\n\nArgs:\n    version [inout]: A pointer to an ::rsmi_version_t structure that will\n        be updated with the version information upon return.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call",
+);
+
+/// The arguments of a call of `rsmi_version_get`, converted in order.
+unsafe fn C_rsmi_version_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_rsmi_version_get.args::<1>(py, args, nargs, kwnames)? };
+    Ok(rsmi_version_get(py, &x0)?.into_ptr())
+}
+
 fn rsmi_version_get(py: Python<'_>, version: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_version_get");
     let p_version = TYPES.record_ptr_arg(35, version, true)?;
@@ -2759,32 +2836,30 @@ fn rsmi_version_get(py: Python<'_>, version: &Bound<'_, PyAny>) -> PyResult<PyOb
     let __r = py.allow_threads(move || unsafe { __f(a_version) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Get the driver version string for the current system.
-///
-/// Given a software component component, a pointer to a char
-/// buffer, ver_str, this function will write the driver version string
-/// (up to len characters) for the current system to ver_str. The caller
-/// must ensure that it is safe to write at least len characters to @p
-/// ver_str.
-///
-/// Args:
-///     component [in]: The component for which the version string is being
-///         requested
-///     ver_str [inout]: A pointer to a buffer of char's to which the version
-///         of component will be written
-///     len [in]: the length of the caller provided buffer name.
-///
-/// Returns: a tuple of 1 item(s):
-///     rsmi_status_t: status
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-///     ::RSMI_STATUS_INSUFFICIENT_SIZE is returned if len bytes is not
-///     large enough to hold the entire name. In this case, only len bytes will
-///     be written.
-#[pyfunction]
-#[pyo3(signature = (component, ver_str, len))]
+/// `rsmi_version_str_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_version_str_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_version_str_get",
+    "rsmi_version_str_get",
+    &["component", "ver_str", "len"],
+    rt::fastcall_entry!(C_rsmi_version_str_get),
+    c"rsmi_version_str_get(component, ver_str, len)\n--\n\nGet the driver version string for the current system.\n\nGiven a software component component, a pointer to a char\nbuffer, ver_str, this function will write the driver version string\n(up to len characters) for the current system to ver_str. The caller\nmust ensure that it is safe to write at least len characters to @p\nver_str.\n\nArgs:\n    component [in]: The component for which the version string is being\n        requested\n    ver_str [inout]: A pointer to a buffer of char's to which the version\n        of component will be written\n    len [in]: the length of the caller provided buffer name.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_INSUFFICIENT_SIZE is returned if len bytes is not\n    large enough to hold the entire name. In this case, only len bytes will\n    be written.",
+);
+
+/// The arguments of a call of `rsmi_version_str_get`, converted in order.
+unsafe fn C_rsmi_version_str_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_rsmi_version_str_get.args::<3>(py, args, nargs, kwnames)? };
+    Ok(rsmi_version_str_get(py, &x0, rt::call::extract(x1, "ver_str")?, rt::call::extract(x2, "len")?)?.into_ptr())
+}
+
 fn rsmi_version_str_get(py: Python<'_>, component: &Bound<'_, PyAny>, ver_str: rt::PtrArgMut, len: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_version_str_get");
     let a_component = rt::narrow::<u32>(TYPES.enum_arg(3, component)?)?;
@@ -2799,32 +2874,30 @@ fn rsmi_version_str_get(py: Python<'_>, component: &Bound<'_, PyAny>, ver_str: r
     let __r = py.allow_threads(move || unsafe { __f(a_component, a_ver_str, a_len) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Get the VBIOS identifer string
-///
-/// Given a device ID dv_ind, and a pointer to a char buffer,
-/// vbios, this function will write the VBIOS string (up to len
-/// characters) for device dv_ind to vbios. The caller must ensure that
-/// it is safe to write at least len characters to vbios.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///     vbios [inout]: A pointer to a buffer of char's to which the VBIOS name
-///         will be written
-///         If this parameter is nullptr, this function will return
-///         ::RSMI_STATUS_INVALID_ARGS if the function is supported with the provided,
-///         arguments and ::RSMI_STATUS_NOT_SUPPORTED if it is not supported with the
-///         provided arguments.
-///     len [in]: The number of char's pointed to by vbios which can safely
-///         be written to by this function.
-///
-/// Returns: a tuple of 1 item(s):
-///     rsmi_status_t: status
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-#[pyfunction]
-#[pyo3(signature = (dv_ind, vbios, len))]
+/// `rsmi_dev_vbios_version_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_vbios_version_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_vbios_version_get",
+    "rsmi_dev_vbios_version_get",
+    &["dv_ind", "vbios", "len"],
+    rt::fastcall_entry!(C_rsmi_dev_vbios_version_get),
+    c"rsmi_dev_vbios_version_get(dv_ind, vbios, len)\n--\n\nGet the VBIOS identifer string\n\nGiven a device ID dv_ind, and a pointer to a char buffer,\nvbios, this function will write the VBIOS string (up to len\ncharacters) for device dv_ind to vbios. The caller must ensure that\nit is safe to write at least len characters to vbios.\n\nArgs:\n    dv_ind [in]: a device index\n    vbios [inout]: A pointer to a buffer of char's to which the VBIOS name\n        will be written\n        If this parameter is nullptr, this function will return\n        ::RSMI_STATUS_INVALID_ARGS if the function is supported with the provided,\n        arguments and ::RSMI_STATUS_NOT_SUPPORTED if it is not supported with the\n        provided arguments.\n    len [in]: The number of char's pointed to by vbios which can safely\n        be written to by this function.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
+);
+
+/// The arguments of a call of `rsmi_dev_vbios_version_get`, converted in order.
+unsafe fn C_rsmi_dev_vbios_version_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_rsmi_dev_vbios_version_get.args::<3>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_vbios_version_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "vbios")?, rt::call::extract(x2, "len")?)?.into_ptr())
+}
+
 fn rsmi_dev_vbios_version_get(py: Python<'_>, dv_ind: rt::CInt<u32>, vbios: rt::PtrArgMut, len: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_vbios_version_get");
     let a_dv_ind = dv_ind.0;
@@ -2839,26 +2912,30 @@ fn rsmi_dev_vbios_version_get(py: Python<'_>, dv_ind: rt::CInt<u32>, vbios: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_vbios, a_len) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Get the firmware versions for a device
-///
-/// Given a device ID dv_ind, and a pointer to a uint64_t,
-/// fw_version, this function will write the FW Versions as a string (up to len
-/// characters) for device dv_ind to vbios. The caller must ensure that
-/// it is safe to write at least len characters to vbios.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///     block [in]: The firmware block for which the version is being requested
-///
-/// Returns: a tuple of 2 item(s):
-///     rsmi_status_t: status
-///     fw_version: int
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-#[pyfunction]
-#[pyo3(signature = (dv_ind, block))]
+/// `rsmi_dev_firmware_version_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_firmware_version_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_firmware_version_get",
+    "rsmi_dev_firmware_version_get",
+    &["dv_ind", "block"],
+    rt::fastcall_entry!(C_rsmi_dev_firmware_version_get),
+    c"rsmi_dev_firmware_version_get(dv_ind, block)\n--\n\nGet the firmware versions for a device\n\nGiven a device ID dv_ind, and a pointer to a uint64_t,\nfw_version, this function will write the FW Versions as a string (up to len\ncharacters) for device dv_ind to vbios. The caller must ensure that\nit is safe to write at least len characters to vbios.\n\nArgs:\n    dv_ind [in]: a device index\n    block [in]: The firmware block for which the version is being requested\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    fw_version: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
+);
+
+/// The arguments of a call of `rsmi_dev_firmware_version_get`, converted in order.
+unsafe fn C_rsmi_dev_firmware_version_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_rsmi_dev_firmware_version_get.args::<2>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_firmware_version_get(py, rt::call::extract(x0, "dv_ind")?, &x1)?.into_ptr())
+}
+
 fn rsmi_dev_firmware_version_get(py: Python<'_>, dv_ind: rt::CInt<u32>, block: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_firmware_version_get");
     let a_dv_ind = dv_ind.0;
@@ -2874,23 +2951,30 @@ fn rsmi_dev_firmware_version_get(py: Python<'_>, dv_ind: rt::CInt<u32>, block: &
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_block, a_fw_version) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_fw_version)?])
 }
-/// Get the target graphics version for a GPU device
-///
-/// Given a device ID dv_ind and a uint64_t pointer
-/// gfx_version, this function will write the graphics version.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///
-/// Returns: a tuple of 2 item(s):
-///     rsmi_status_t: status
-///     gfx_version: int
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-#[pyfunction]
-#[pyo3(signature = (dv_ind))]
+/// `rsmi_dev_target_graphics_version_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_target_graphics_version_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_target_graphics_version_get",
+    "rsmi_dev_target_graphics_version_get",
+    &["dv_ind"],
+    rt::fastcall_entry!(C_rsmi_dev_target_graphics_version_get),
+    c"rsmi_dev_target_graphics_version_get(dv_ind)\n--\n\nGet the target graphics version for a GPU device\n\nGiven a device ID dv_ind and a uint64_t pointer\ngfx_version, this function will write the graphics version.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    gfx_version: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
+);
+
+/// The arguments of a call of `rsmi_dev_target_graphics_version_get`, converted in order.
+unsafe fn C_rsmi_dev_target_graphics_version_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_rsmi_dev_target_graphics_version_get.args::<1>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_target_graphics_version_get(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
+}
+
 fn rsmi_dev_target_graphics_version_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_target_graphics_version_get");
     let a_dv_ind = dv_ind.0;
@@ -2905,31 +2989,30 @@ fn rsmi_dev_target_graphics_version_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_gfx_version) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_gfx_version)?])
 }
-/// Retrieve the error counts for a GPU block
-///
-/// Given a device index dv_ind, an ::rsmi_gpu_block_t block and a
-/// pointer to an ::rsmi_error_count_t ec, this function will write the error
-/// count values for the GPU block indicated by block to memory pointed to by
-/// ec.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///     block [in]: The block for which error counts should be retrieved
-///     ec [inout]: A pointer to an ::rsmi_error_count_t to which the error
-///         counts should be written
-///         If this parameter is nullptr, this function will return
-///         ::RSMI_STATUS_INVALID_ARGS if the function is supported with the provided,
-///         arguments and ::RSMI_STATUS_NOT_SUPPORTED if it is not supported with the
-///         provided arguments.
-///
-/// Returns: a tuple of 1 item(s):
-///     rsmi_status_t: status
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-#[pyfunction]
-#[pyo3(signature = (dv_ind, block, ec))]
+/// `rsmi_dev_ecc_count_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_ecc_count_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_ecc_count_get",
+    "rsmi_dev_ecc_count_get",
+    &["dv_ind", "block", "ec"],
+    rt::fastcall_entry!(C_rsmi_dev_ecc_count_get),
+    c"rsmi_dev_ecc_count_get(dv_ind, block, ec)\n--\n\nRetrieve the error counts for a GPU block\n\nGiven a device index dv_ind, an ::rsmi_gpu_block_t block and a\npointer to an ::rsmi_error_count_t ec, this function will write the error\ncount values for the GPU block indicated by block to memory pointed to by\nec.\n\nArgs:\n    dv_ind [in]: a device index\n    block [in]: The block for which error counts should be retrieved\n    ec [inout]: A pointer to an ::rsmi_error_count_t to which the error\n        counts should be written\n        If this parameter is nullptr, this function will return\n        ::RSMI_STATUS_INVALID_ARGS if the function is supported with the provided,\n        arguments and ::RSMI_STATUS_NOT_SUPPORTED if it is not supported with the\n        provided arguments.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
+);
+
+/// The arguments of a call of `rsmi_dev_ecc_count_get`, converted in order.
+unsafe fn C_rsmi_dev_ecc_count_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_rsmi_dev_ecc_count_get.args::<3>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_ecc_count_get(py, rt::call::extract(x0, "dv_ind")?, &x1, &x2)?.into_ptr())
+}
+
 fn rsmi_dev_ecc_count_get(py: Python<'_>, dv_ind: rt::CInt<u32>, block: &Bound<'_, PyAny>, ec: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_ecc_count_get");
     let a_dv_ind = dv_ind.0;
@@ -2945,30 +3028,30 @@ fn rsmi_dev_ecc_count_get(py: Python<'_>, dv_ind: rt::CInt<u32>, block: &Bound<'
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_block, a_ec) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Retrieve the enabled ECC bit-mask
-///
-/// Given a device index dv_ind, and a pointer to a uint64_t @p
-/// enabled_mask, this function will write bits to memory pointed to by
-/// enabled_blocks. Upon a successful call, enabled_blocks can then be
-/// AND'd with elements of the ::rsmi_gpu_block_t ennumeration to determine if
-/// the corresponding block has ECC enabled. Note that whether a block has ECC
-/// enabled or not in the device is independent of whether there is kernel
-/// support for error counting for that block. Although a block may be enabled,
-/// but there may not be kernel support for reading error counters for that
-/// block.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///
-/// Returns: a tuple of 2 item(s):
-///     rsmi_status_t: status
-///     enabled_blocks: int
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-#[pyfunction]
-#[pyo3(signature = (dv_ind))]
+/// `rsmi_dev_ecc_enabled_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_ecc_enabled_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_ecc_enabled_get",
+    "rsmi_dev_ecc_enabled_get",
+    &["dv_ind"],
+    rt::fastcall_entry!(C_rsmi_dev_ecc_enabled_get),
+    c"rsmi_dev_ecc_enabled_get(dv_ind)\n--\n\nRetrieve the enabled ECC bit-mask\n\nGiven a device index dv_ind, and a pointer to a uint64_t @p\nenabled_mask, this function will write bits to memory pointed to by\nenabled_blocks. Upon a successful call, enabled_blocks can then be\nAND'd with elements of the ::rsmi_gpu_block_t ennumeration to determine if\nthe corresponding block has ECC enabled. Note that whether a block has ECC\nenabled or not in the device is independent of whether there is kernel\nsupport for error counting for that block. Although a block may be enabled,\nbut there may not be kernel support for reading error counters for that\nblock.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    enabled_blocks: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
+);
+
+/// The arguments of a call of `rsmi_dev_ecc_enabled_get`, converted in order.
+unsafe fn C_rsmi_dev_ecc_enabled_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_rsmi_dev_ecc_enabled_get.args::<1>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_ecc_enabled_get(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
+}
+
 fn rsmi_dev_ecc_enabled_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_ecc_enabled_get");
     let a_dv_ind = dv_ind.0;
@@ -2983,26 +3066,30 @@ fn rsmi_dev_ecc_enabled_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<P
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_enabled_blocks) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_enabled_blocks)?])
 }
-/// Retrieve the ECC status for a GPU block
-///
-/// Given a device index dv_ind, an ::rsmi_gpu_block_t block and
-/// a pointer to an ::rsmi_ras_err_state_t state, this function will write
-/// the current state for the GPU block indicated by block to memory pointed
-/// to by state.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///     block [in]: The block for which error counts should be retrieved
-///
-/// Returns: a tuple of 2 item(s):
-///     rsmi_status_t: status
-///     state: rsmi_ras_err_state_t
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-#[pyfunction]
-#[pyo3(signature = (dv_ind, block))]
+/// `rsmi_dev_ecc_status_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_ecc_status_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_ecc_status_get",
+    "rsmi_dev_ecc_status_get",
+    &["dv_ind", "block"],
+    rt::fastcall_entry!(C_rsmi_dev_ecc_status_get),
+    c"rsmi_dev_ecc_status_get(dv_ind, block)\n--\n\nRetrieve the ECC status for a GPU block\n\nGiven a device index dv_ind, an ::rsmi_gpu_block_t block and\na pointer to an ::rsmi_ras_err_state_t state, this function will write\nthe current state for the GPU block indicated by block to memory pointed\nto by state.\n\nArgs:\n    dv_ind [in]: a device index\n    block [in]: The block for which error counts should be retrieved\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    state: rsmi_ras_err_state_t\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
+);
+
+/// The arguments of a call of `rsmi_dev_ecc_status_get`, converted in order.
+unsafe fn C_rsmi_dev_ecc_status_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_rsmi_dev_ecc_status_get.args::<2>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_ecc_status_get(py, rt::call::extract(x0, "dv_ind")?, &x1)?.into_ptr())
+}
+
 fn rsmi_dev_ecc_status_get(py: Python<'_>, dv_ind: rt::CInt<u32>, block: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_ecc_status_get");
     let a_dv_ind = dv_ind.0;
@@ -3018,21 +3105,30 @@ fn rsmi_dev_ecc_status_get(py: Python<'_>, dv_ind: rt::CInt<u32>, block: &Bound<
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_block, a_state) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.enum_member(py, 18, o_state as i64)?])
 }
-/// Get a description of a provided RSMI error status
-///
-/// Set the provided pointer to a const char *, status_string, to
-/// a string containing a description of the provided error code status.
-///
-/// Args:
-///     status [in]: The error status for which a description is desired
-///     status_string [inout]: A pointer to a const char * which will be made
-///         to point to a description of the provided error code
-///
-/// Returns: a tuple of 1 item(s):
-///     rsmi_status_t: status
-///     ::RSMI_STATUS_SUCCESS is returned upon successful call
-#[pyfunction]
-#[pyo3(signature = (status, status_string))]
+/// `rsmi_status_string` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_status_string: rt::call::Function = rt::call::Function::new(
+    c"rsmi_status_string",
+    "rsmi_status_string",
+    &["status", "status_string"],
+    rt::fastcall_entry!(C_rsmi_status_string),
+    c"rsmi_status_string(status, status_string)\n--\n\nGet a description of a provided RSMI error status\n\nSet the provided pointer to a const char *, status_string, to\na string containing a description of the provided error code status.\n\nArgs:\n    status [in]: The error status for which a description is desired\n    status_string [inout]: A pointer to a const char * which will be made\n        to point to a description of the provided error code\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call",
+);
+
+/// The arguments of a call of `rsmi_status_string`, converted in order.
+unsafe fn C_rsmi_status_string(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_rsmi_status_string.args::<2>(py, args, nargs, kwnames)? };
+    Ok(rsmi_status_string(py, &x0, rt::call::extract(x1, "status_string")?)?.into_ptr())
+}
+
 fn rsmi_status_string(py: Python<'_>, status: &Bound<'_, PyAny>, status_string: rt::CStrArrayArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_status_string");
     let a_status = rt::narrow::<u32>(TYPES.enum_arg(0, status)?)?;
@@ -3046,26 +3142,30 @@ fn rsmi_status_string(py: Python<'_>, status: &Bound<'_, PyAny>, status_string: 
     let __r = py.allow_threads(move || unsafe { __f(a_status, a_status_string) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Tell if an event group is supported by a given device
-///
-/// Given a device index dv_ind and an event group specifier @p
-/// group, tell if group type events are supported by the device associated
-/// with dv_ind
-///
-/// Args:
-///     dv_ind [in]: device index of device being queried
-///     group [in]: ::rsmi_event_group_t identifier of group for which support
-///         is being queried
-///
-/// Returns: a tuple of 1 item(s):
-///     rsmi_status_t: status
-///     ::RSMI_STATUS_SUCCESS if the device associatee with dv_ind
-///     support counting events of the type indicated by group.
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     group
-#[pyfunction]
-#[pyo3(signature = (dv_ind, group))]
+/// `rsmi_dev_counter_group_supported` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_counter_group_supported: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_counter_group_supported",
+    "rsmi_dev_counter_group_supported",
+    &["dv_ind", "group"],
+    rt::fastcall_entry!(C_rsmi_dev_counter_group_supported),
+    c"rsmi_dev_counter_group_supported(dv_ind, group)\n--\n\nTell if an event group is supported by a given device\n\nGiven a device index dv_ind and an event group specifier @p\ngroup, tell if group type events are supported by the device associated\nwith dv_ind\n\nArgs:\n    dv_ind [in]: device index of device being queried\n    group [in]: ::rsmi_event_group_t identifier of group for which support\n        is being queried\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS if the device associatee with dv_ind\n    support counting events of the type indicated by group.\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    group",
+);
+
+/// The arguments of a call of `rsmi_dev_counter_group_supported`, converted in order.
+unsafe fn C_rsmi_dev_counter_group_supported(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_rsmi_dev_counter_group_supported.args::<2>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_counter_group_supported(py, rt::call::extract(x0, "dv_ind")?, &x1)?.into_ptr())
+}
+
 fn rsmi_dev_counter_group_supported(py: Python<'_>, dv_ind: rt::CInt<u32>, group: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_counter_group_supported");
     let a_dv_ind = dv_ind.0;
@@ -3079,29 +3179,30 @@ fn rsmi_dev_counter_group_supported(py: Python<'_>, dv_ind: rt::CInt<u32>, group
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_group) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Create a performance counter object
-///
-/// Create a performance counter object of type type for the device
-/// with a device index of dv_ind, and write a handle to the object to the
-/// memory location pointed to by evnt_handle. evnt_handle can be used
-/// with other performance event operations. The handle should be deallocated
-/// with ::rsmi_dev_counter_destroy() when no longer needed.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///     type [in]: the ::rsmi_event_type_t of performance event to create
-///
-/// Returns: a tuple of 2 item(s):
-///     rsmi_status_t: status
-///     evnt_handle: int
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-///     ::RSMI_STATUS_OUT_OF_RESOURCES unable to allocate memory for counter
-///     ::RSMI_STATUS_PERMISSION function requires root access
-#[pyfunction]
-#[pyo3(signature = (dv_ind, r#type))]
+/// `rsmi_dev_counter_create` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_counter_create: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_counter_create",
+    "rsmi_dev_counter_create",
+    &["dv_ind", "type"],
+    rt::fastcall_entry!(C_rsmi_dev_counter_create),
+    c"rsmi_dev_counter_create(dv_ind, type)\n--\n\nCreate a performance counter object\n\nCreate a performance counter object of type type for the device\nwith a device index of dv_ind, and write a handle to the object to the\nmemory location pointed to by evnt_handle. evnt_handle can be used\nwith other performance event operations. The handle should be deallocated\nwith ::rsmi_dev_counter_destroy() when no longer needed.\n\nArgs:\n    dv_ind [in]: a device index\n    type [in]: the ::rsmi_event_type_t of performance event to create\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    evnt_handle: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_OUT_OF_RESOURCES unable to allocate memory for counter\n    ::RSMI_STATUS_PERMISSION function requires root access",
+);
+
+/// The arguments of a call of `rsmi_dev_counter_create`, converted in order.
+unsafe fn C_rsmi_dev_counter_create(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_rsmi_dev_counter_create.args::<2>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_counter_create(py, rt::call::extract(x0, "dv_ind")?, &x1)?.into_ptr())
+}
+
 fn rsmi_dev_counter_create(py: Python<'_>, dv_ind: rt::CInt<u32>, r#type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_counter_create");
     let a_dv_ind = dv_ind.0;
@@ -3117,21 +3218,30 @@ fn rsmi_dev_counter_create(py: Python<'_>, dv_ind: rt::CInt<u32>, r#type: &Bound
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_type, a_evnt_handle) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_evnt_handle)?])
 }
-/// Deallocate a performance counter object
-///
-/// Deallocate the performance counter object with the provided
-/// ::rsmi_event_handle_t evnt_handle
-///
-/// Args:
-///     evnt_handle [in]: handle to event object to be deallocated
-///
-/// Returns: a tuple of 1 item(s):
-///     rsmi_status_t: status
-///     ::RSMI_STATUS_SUCCESS is returned upon successful call
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-///     ::RSMI_STATUS_PERMISSION function requires root access
-#[pyfunction]
-#[pyo3(signature = (evnt_handle))]
+/// `rsmi_dev_counter_destroy` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_counter_destroy: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_counter_destroy",
+    "rsmi_dev_counter_destroy",
+    &["evnt_handle"],
+    rt::fastcall_entry!(C_rsmi_dev_counter_destroy),
+    c"rsmi_dev_counter_destroy(evnt_handle)\n--\n\nDeallocate a performance counter object\n\nDeallocate the performance counter object with the provided\n::rsmi_event_handle_t evnt_handle\n\nArgs:\n    evnt_handle [in]: handle to event object to be deallocated\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_PERMISSION function requires root access",
+);
+
+/// The arguments of a call of `rsmi_dev_counter_destroy`, converted in order.
+unsafe fn C_rsmi_dev_counter_destroy(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_rsmi_dev_counter_destroy.args::<1>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_counter_destroy(py, rt::call::extract(x0, "evnt_handle")?)?.into_ptr())
+}
+
 fn rsmi_dev_counter_destroy(py: Python<'_>, evnt_handle: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_counter_destroy");
     let a_evnt_handle = evnt_handle.0;
@@ -3144,23 +3254,30 @@ fn rsmi_dev_counter_destroy(py: Python<'_>, evnt_handle: rt::CInt<u64>) -> PyRes
     let __r = py.allow_threads(move || unsafe { __f(a_evnt_handle) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Issue performance counter control commands
-///
-/// Issue a command cmd on the event counter associated with the
-/// provided handle evt_handle.
-///
-/// Args:
-///     evt_handle [in]: an event handle
-///     cmd [in]: The event counter command to be issued
-///     cmd_args [inout]: Currently not used. Should be set to NULL.
-///
-/// Returns: a tuple of 1 item(s):
-///     rsmi_status_t: status
-///     ::RSMI_STATUS_SUCCESS is returned upon successful call
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-///     ::RSMI_STATUS_PERMISSION function requires root access
-#[pyfunction]
-#[pyo3(signature = (evt_handle, cmd, cmd_args))]
+/// `rsmi_counter_control` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_counter_control: rt::call::Function = rt::call::Function::new(
+    c"rsmi_counter_control",
+    "rsmi_counter_control",
+    &["evt_handle", "cmd", "cmd_args"],
+    rt::fastcall_entry!(C_rsmi_counter_control),
+    c"rsmi_counter_control(evt_handle, cmd, cmd_args)\n--\n\nIssue performance counter control commands\n\nIssue a command cmd on the event counter associated with the\nprovided handle evt_handle.\n\nArgs:\n    evt_handle [in]: an event handle\n    cmd [in]: The event counter command to be issued\n    cmd_args [inout]: Currently not used. Should be set to NULL.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_PERMISSION function requires root access",
+);
+
+/// The arguments of a call of `rsmi_counter_control`, converted in order.
+unsafe fn C_rsmi_counter_control(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_rsmi_counter_control.args::<3>(py, args, nargs, kwnames)? };
+    Ok(rsmi_counter_control(py, rt::call::extract(x0, "evt_handle")?, &x1, rt::call::extract(x2, "cmd_args")?)?.into_ptr())
+}
+
 fn rsmi_counter_control(py: Python<'_>, evt_handle: rt::CInt<u64>, cmd: &Bound<'_, PyAny>, cmd_args: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_counter_control");
     let a_evt_handle = evt_handle.0;
@@ -3175,24 +3292,30 @@ fn rsmi_counter_control(py: Python<'_>, evt_handle: rt::CInt<u64>, cmd: &Bound<'
     let __r = py.allow_threads(move || unsafe { __f(a_evt_handle, a_cmd, a_cmd_args) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Read the current value of a performance counter
-///
-/// Read the current counter value of the counter associated with the
-/// provided handle evt_handle and write the value to the location pointed
-/// to by value.
-///
-/// Args:
-///     evt_handle [in]: an event handle
-///     value [inout]: pointer to memory of size of ::rsmi_counter_value_t to
-///         which the counter value will be written
-///
-/// Returns: a tuple of 1 item(s):
-///     rsmi_status_t: status
-///     ::RSMI_STATUS_SUCCESS is returned upon successful call
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-///     ::RSMI_STATUS_PERMISSION function requires root access
-#[pyfunction]
-#[pyo3(signature = (evt_handle, value))]
+/// `rsmi_counter_read` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_counter_read: rt::call::Function = rt::call::Function::new(
+    c"rsmi_counter_read",
+    "rsmi_counter_read",
+    &["evt_handle", "value"],
+    rt::fastcall_entry!(C_rsmi_counter_read),
+    c"rsmi_counter_read(evt_handle, value)\n--\n\nRead the current value of a performance counter\n\nRead the current counter value of the counter associated with the\nprovided handle evt_handle and write the value to the location pointed\nto by value.\n\nArgs:\n    evt_handle [in]: an event handle\n    value [inout]: pointer to memory of size of ::rsmi_counter_value_t to\n        which the counter value will be written\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_PERMISSION function requires root access",
+);
+
+/// The arguments of a call of `rsmi_counter_read`, converted in order.
+unsafe fn C_rsmi_counter_read(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_rsmi_counter_read.args::<2>(py, args, nargs, kwnames)? };
+    Ok(rsmi_counter_read(py, rt::call::extract(x0, "evt_handle")?, &x1)?.into_ptr())
+}
+
 fn rsmi_counter_read(py: Python<'_>, evt_handle: rt::CInt<u64>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_counter_read");
     let a_evt_handle = evt_handle.0;
@@ -3207,24 +3330,30 @@ fn rsmi_counter_read(py: Python<'_>, evt_handle: rt::CInt<u64>, value: &Bound<'_
     let __r = py.allow_threads(move || unsafe { __f(a_evt_handle, a_value) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Get the number of currently available counters
-///
-/// Given a device index dv_ind, a performance event group grp,
-/// and a pointer to a uint32_t available, this function will write the
-/// number of grp type counters that are available on the device with index
-/// dv_ind to the memory that available points to.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///     grp [in]: an event device group
-///
-/// Returns: a tuple of 2 item(s):
-///     rsmi_status_t: status
-///     available: int
-///     ::RSMI_STATUS_SUCCESS is returned upon successful call
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-#[pyfunction]
-#[pyo3(signature = (dv_ind, grp))]
+/// `rsmi_counter_available_counters_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_counter_available_counters_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_counter_available_counters_get",
+    "rsmi_counter_available_counters_get",
+    &["dv_ind", "grp"],
+    rt::fastcall_entry!(C_rsmi_counter_available_counters_get),
+    c"rsmi_counter_available_counters_get(dv_ind, grp)\n--\n\nGet the number of currently available counters\n\nGiven a device index dv_ind, a performance event group grp,\nand a pointer to a uint32_t available, this function will write the\nnumber of grp type counters that are available on the device with index\ndv_ind to the memory that available points to.\n\nArgs:\n    dv_ind [in]: a device index\n    grp [in]: an event device group\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    available: int\n    ::RSMI_STATUS_SUCCESS is returned upon successful call\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
+);
+
+/// The arguments of a call of `rsmi_counter_available_counters_get`, converted in order.
+unsafe fn C_rsmi_counter_available_counters_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_rsmi_counter_available_counters_get.args::<2>(py, args, nargs, kwnames)? };
+    Ok(rsmi_counter_available_counters_get(py, rt::call::extract(x0, "dv_ind")?, &x1)?.into_ptr())
+}
+
 fn rsmi_counter_available_counters_get(py: Python<'_>, dv_ind: rt::CInt<u32>, grp: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_counter_available_counters_get");
     let a_dv_ind = dv_ind.0;
@@ -3240,36 +3369,30 @@ fn rsmi_counter_available_counters_get(py: Python<'_>, dv_ind: rt::CInt<u32>, gr
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_grp, a_available) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_available)?])
 }
-/// Get process information about processes currently using GPU
-///
-/// Given a non-NULL pointer to an array procs of
-/// ::rsmi_process_info_t's, of length *num_items, this function will write
-/// up to *num_items instances of ::rsmi_process_info_t to the memory pointed
-/// to by procs. These instances contain information about each GPU compute
-/// process and their PASID for further analysis or monitoring via
-/// ::rsmi_compute_process_info_by_pid_get().
-/// If procs is not NULL, num_items will be updated with
-/// the number of processes actually written. If procs is NULL, num_items
-/// will be updated with the number of processes for which there is current
-/// process information. Calling this function with procs being NULL is a way
-/// to determine how much memory should be allocated for when procs is not
-/// NULL.
-///
-/// Args:
-///     procs [inout]: a pointer to memory provided by the caller to which
-///         process information will be written. This may be NULL in which case only @p
-///         num_items will be updated with the number of processes found.
-///
-/// Returns: a tuple of 2 item(s):
-///     rsmi_status_t: status
-///     num_items: int
-///     ::RSMI_STATUS_SUCCESS is returned upon successful call
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-///     ::RSMI_STATUS_INSUFFICIENT_SIZE is returned if there were more
-///     processes for which information was available, but not enough space was
-///     provided as indicated by procs and num_items, on input.
-#[pyfunction]
-#[pyo3(signature = (procs))]
+/// `rsmi_compute_process_info_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_compute_process_info_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_compute_process_info_get",
+    "rsmi_compute_process_info_get",
+    &["procs"],
+    rt::fastcall_entry!(C_rsmi_compute_process_info_get),
+    c"rsmi_compute_process_info_get(procs)\n--\n\nGet process information about processes currently using GPU\n\nGiven a non-NULL pointer to an array procs of\n::rsmi_process_info_t's, of length *num_items, this function will write\nup to *num_items instances of ::rsmi_process_info_t to the memory pointed\nto by procs. These instances contain information about each GPU compute\nprocess and their PASID for further analysis or monitoring via\n::rsmi_compute_process_info_by_pid_get().\nIf procs is not NULL, num_items will be updated with\nthe number of processes actually written. If procs is NULL, num_items\nwill be updated with the number of processes for which there is current\nprocess information. Calling this function with procs being NULL is a way\nto determine how much memory should be allocated for when procs is not\nNULL.\n\nArgs:\n    procs [inout]: a pointer to memory provided by the caller to which\n        process information will be written. This may be NULL in which case only @p\n        num_items will be updated with the number of processes found.\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    num_items: int\n    ::RSMI_STATUS_SUCCESS is returned upon successful call\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_INSUFFICIENT_SIZE is returned if there were more\n    processes for which information was available, but not enough space was\n    provided as indicated by procs and num_items, on input.",
+);
+
+/// The arguments of a call of `rsmi_compute_process_info_get`, converted in order.
+unsafe fn C_rsmi_compute_process_info_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_rsmi_compute_process_info_get.args::<1>(py, args, nargs, kwnames)? };
+    Ok(rsmi_compute_process_info_get(py, &x0)?.into_ptr())
+}
+
 fn rsmi_compute_process_info_get(py: Python<'_>, procs: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_compute_process_info_get");
     let p_procs = TYPES.record_ptr_arg(45, procs, true)?;
@@ -3285,28 +3408,30 @@ fn rsmi_compute_process_info_get(py: Python<'_>, procs: &Bound<'_, PyAny>) -> Py
     let __r = py.allow_threads(move || unsafe { __f(a_procs, a_num_items) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_num_items)?])
 }
-/// Get process information about a specific process
-///
-/// Given a pointer to an ::rsmi_process_info_t proc and a process
-/// id
-/// pid, this function will write the process information for pid, if
-/// available, to the memory pointed to by proc.
-///
-/// Args:
-///     pid [in]: The process ID for which process information is being
-///         requested
-///     proc [inout]: a pointer to a ::rsmi_process_info_t to which
-///         process information for pid will be written if it is found.
-///
-/// Returns: a tuple of 1 item(s):
-///     rsmi_status_t: status
-///     ::RSMI_STATUS_SUCCESS is returned upon successful call
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-///     ::RSMI_STATUS_NOT_FOUND is returned if there was no process
-///     information
-///     found for the provided pid
-#[pyfunction]
-#[pyo3(signature = (pid, proc))]
+/// `rsmi_compute_process_info_by_pid_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_compute_process_info_by_pid_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_compute_process_info_by_pid_get",
+    "rsmi_compute_process_info_by_pid_get",
+    &["pid", "proc"],
+    rt::fastcall_entry!(C_rsmi_compute_process_info_by_pid_get),
+    c"rsmi_compute_process_info_by_pid_get(pid, proc)\n--\n\nGet process information about a specific process\n\nGiven a pointer to an ::rsmi_process_info_t proc and a process\nid\npid, this function will write the process information for pid, if\navailable, to the memory pointed to by proc.\n\nArgs:\n    pid [in]: The process ID for which process information is being\n        requested\n    proc [inout]: a pointer to a ::rsmi_process_info_t to which\n        process information for pid will be written if it is found.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_NOT_FOUND is returned if there was no process\n    information\n    found for the provided pid",
+);
+
+/// The arguments of a call of `rsmi_compute_process_info_by_pid_get`, converted in order.
+unsafe fn C_rsmi_compute_process_info_by_pid_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_rsmi_compute_process_info_by_pid_get.args::<2>(py, args, nargs, kwnames)? };
+    Ok(rsmi_compute_process_info_by_pid_get(py, rt::call::extract(x0, "pid")?, &x1)?.into_ptr())
+}
+
 fn rsmi_compute_process_info_by_pid_get(py: Python<'_>, pid: rt::CInt<u32>, proc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_compute_process_info_by_pid_get");
     let a_pid = pid.0;
@@ -3321,33 +3446,30 @@ fn rsmi_compute_process_info_by_pid_get(py: Python<'_>, pid: rt::CInt<u32>, proc
     let __r = py.allow_threads(move || unsafe { __f(a_pid, a_proc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Get the device indices currently being used by a process
-///
-/// Given a process id pid, a non-NULL pointer to an array of
-/// uint32_t's dv_indices of length *num_devices, this function will
-/// write up to num_devices device indices to the memory pointed to by
-/// dv_indices. If dv_indices is not NULL, num_devices will be
-/// updated with the number of gpu's currently being used by process pid.
-/// If dv_indices is NULL, dv_indices will be updated with the number of
-/// gpus currently being used by pid. Calling this function with @p
-/// dv_indices being NULL is a way to determine how much memory is required
-/// for when dv_indices is not NULL.
-///
-/// Args:
-///     pid [in]: The process id of the process for which the number of gpus
-///         currently being used is requested
-///
-/// Returns: a tuple of 3 item(s):
-///     rsmi_status_t: status
-///     dv_indices: int
-///     num_devices: int
-///     ::RSMI_STATUS_SUCCESS is returned upon successful call
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-///     ::RSMI_STATUS_INSUFFICIENT_SIZE is returned if there were more
-///     gpu indices that could have been written, but not enough space was
-///     provided as indicated by dv_indices and num_devices, on input.
-#[pyfunction]
-#[pyo3(signature = (pid))]
+/// `rsmi_compute_process_gpus_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_compute_process_gpus_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_compute_process_gpus_get",
+    "rsmi_compute_process_gpus_get",
+    &["pid"],
+    rt::fastcall_entry!(C_rsmi_compute_process_gpus_get),
+    c"rsmi_compute_process_gpus_get(pid)\n--\n\nGet the device indices currently being used by a process\n\nGiven a process id pid, a non-NULL pointer to an array of\nuint32_t's dv_indices of length *num_devices, this function will\nwrite up to num_devices device indices to the memory pointed to by\ndv_indices. If dv_indices is not NULL, num_devices will be\nupdated with the number of gpu's currently being used by process pid.\nIf dv_indices is NULL, dv_indices will be updated with the number of\ngpus currently being used by pid. Calling this function with @p\ndv_indices being NULL is a way to determine how much memory is required\nfor when dv_indices is not NULL.\n\nArgs:\n    pid [in]: The process id of the process for which the number of gpus\n        currently being used is requested\n\nReturns: a tuple of 3 item(s):\n    rsmi_status_t: status\n    dv_indices: int\n    num_devices: int\n    ::RSMI_STATUS_SUCCESS is returned upon successful call\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_INSUFFICIENT_SIZE is returned if there were more\n    gpu indices that could have been written, but not enough space was\n    provided as indicated by dv_indices and num_devices, on input.",
+);
+
+/// The arguments of a call of `rsmi_compute_process_gpus_get`, converted in order.
+unsafe fn C_rsmi_compute_process_gpus_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_rsmi_compute_process_gpus_get.args::<1>(py, args, nargs, kwnames)? };
+    Ok(rsmi_compute_process_gpus_get(py, rt::call::extract(x0, "pid")?)?.into_ptr())
+}
+
 fn rsmi_compute_process_gpus_get(py: Python<'_>, pid: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_compute_process_gpus_get");
     let a_pid = pid.0;
@@ -3364,25 +3486,30 @@ fn rsmi_compute_process_gpus_get(py: Python<'_>, pid: rt::CInt<u32>) -> PyResult
     let __r = py.allow_threads(move || unsafe { __f(a_pid, a_dv_indices, a_num_devices) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_dv_indices)?, rt::obj(py, o_num_devices)?])
 }
-/// Get the info of a process on a specific device.
-///
-/// Given a process id pid, a dv_ind, this function will
-/// write the process information for pid on the device, if available, to
-/// the memory pointed to by proc.
-///
-/// Args:
-///     pid [in]: The process id of the process for which the gpu
-///         currently being used is requested.
-///     dv_ind [in]: a device index where the process running on.
-///     proc [inout]: a pointer to memory provided by the caller to which
-///         process information will be written.
-///
-/// Returns: a tuple of 1 item(s):
-///     rsmi_status_t: status
-///     ::RSMI_STATUS_SUCCESS is returned upon successful call
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-#[pyfunction]
-#[pyo3(signature = (pid, dv_ind, proc))]
+/// `rsmi_compute_process_info_by_device_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_compute_process_info_by_device_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_compute_process_info_by_device_get",
+    "rsmi_compute_process_info_by_device_get",
+    &["pid", "dv_ind", "proc"],
+    rt::fastcall_entry!(C_rsmi_compute_process_info_by_device_get),
+    c"rsmi_compute_process_info_by_device_get(pid, dv_ind, proc)\n--\n\nGet the info of a process on a specific device.\n\nGiven a process id pid, a dv_ind, this function will\nwrite the process information for pid on the device, if available, to\nthe memory pointed to by proc.\n\nArgs:\n    pid [in]: The process id of the process for which the gpu\n        currently being used is requested.\n    dv_ind [in]: a device index where the process running on.\n    proc [inout]: a pointer to memory provided by the caller to which\n        process information will be written.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
+);
+
+/// The arguments of a call of `rsmi_compute_process_info_by_device_get`, converted in order.
+unsafe fn C_rsmi_compute_process_info_by_device_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_rsmi_compute_process_info_by_device_get.args::<3>(py, args, nargs, kwnames)? };
+    Ok(rsmi_compute_process_info_by_device_get(py, rt::call::extract(x0, "pid")?, rt::call::extract(x1, "dv_ind")?, &x2)?.into_ptr())
+}
+
 fn rsmi_compute_process_info_by_device_get(py: Python<'_>, pid: rt::CInt<u32>, dv_ind: rt::CInt<u32>, proc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_compute_process_info_by_device_get");
     let a_pid = pid.0;
@@ -3398,25 +3525,30 @@ fn rsmi_compute_process_info_by_device_get(py: Python<'_>, pid: rt::CInt<u32>, d
     let __r = py.allow_threads(move || unsafe { __f(a_pid, a_dv_ind, a_proc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Retrieve the XGMI error status for a device
-///
-/// Given a device index dv_ind, and a pointer to an
-/// ::rsmi_xgmi_status_t status, this function will write the current XGMI
-/// error state ::rsmi_xgmi_status_t for the device dv_ind to the memory
-/// pointed to by status.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///
-/// Returns: a tuple of 2 item(s):
-///     rsmi_status_t: status
-///     status: rsmi_xgmi_status_t
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-#[pyfunction]
-#[pyo3(signature = (dv_ind))]
+/// `rsmi_dev_xgmi_error_status` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_xgmi_error_status: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_xgmi_error_status",
+    "rsmi_dev_xgmi_error_status",
+    &["dv_ind"],
+    rt::fastcall_entry!(C_rsmi_dev_xgmi_error_status),
+    c"rsmi_dev_xgmi_error_status(dv_ind)\n--\n\nRetrieve the XGMI error status for a device\n\nGiven a device index dv_ind, and a pointer to an\n::rsmi_xgmi_status_t status, this function will write the current XGMI\nerror state ::rsmi_xgmi_status_t for the device dv_ind to the memory\npointed to by status.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    status: rsmi_xgmi_status_t\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
+);
+
+/// The arguments of a call of `rsmi_dev_xgmi_error_status`, converted in order.
+unsafe fn C_rsmi_dev_xgmi_error_status(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_rsmi_dev_xgmi_error_status.args::<1>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_xgmi_error_status(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
+}
+
 fn rsmi_dev_xgmi_error_status(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_xgmi_error_status");
     let a_dv_ind = dv_ind.0;
@@ -3431,20 +3563,30 @@ fn rsmi_dev_xgmi_error_status(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_status) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.enum_member(py, 22, o_status as i64)?])
 }
-/// Reset the XGMI error status for a device
-///
-/// Given a device index dv_ind, this function will reset the
-/// current XGMI error state ::rsmi_xgmi_status_t for the device dv_ind to
-/// rsmi_xgmi_status_t::RSMI_XGMI_STATUS_NO_ERRORS
-///
-/// Args:
-///     dv_ind [in]: a device index
-///
-/// Returns: a tuple of 1 item(s):
-///     rsmi_status_t: status
-///     ::RSMI_STATUS_SUCCESS is returned upon successful call.
-#[pyfunction]
-#[pyo3(signature = (dv_ind))]
+/// `rsmi_dev_xgmi_error_reset` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_xgmi_error_reset: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_xgmi_error_reset",
+    "rsmi_dev_xgmi_error_reset",
+    &["dv_ind"],
+    rt::fastcall_entry!(C_rsmi_dev_xgmi_error_reset),
+    c"rsmi_dev_xgmi_error_reset(dv_ind)\n--\n\nReset the XGMI error status for a device\n\nGiven a device index dv_ind, this function will reset the\ncurrent XGMI error state ::rsmi_xgmi_status_t for the device dv_ind to\nrsmi_xgmi_status_t::RSMI_XGMI_STATUS_NO_ERRORS\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.",
+);
+
+/// The arguments of a call of `rsmi_dev_xgmi_error_reset`, converted in order.
+unsafe fn C_rsmi_dev_xgmi_error_reset(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_rsmi_dev_xgmi_error_reset.args::<1>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_xgmi_error_reset(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
+}
+
 fn rsmi_dev_xgmi_error_reset(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_xgmi_error_reset");
     let a_dv_ind = dv_ind.0;
@@ -3457,24 +3599,30 @@ fn rsmi_dev_xgmi_error_reset(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Retrieve the XGMI hive id for a device
-///
-/// Given a device index dv_ind, and a pointer to an
-/// uint64_t hive_id, this function will write the current XGMI
-/// hive id for the device dv_ind to the memory pointed to by hive_id.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///
-/// Returns: a tuple of 2 item(s):
-///     rsmi_status_t: status
-///     hive_id: int
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function with the given arguments
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-#[pyfunction]
-#[pyo3(signature = (dv_ind))]
+/// `rsmi_dev_xgmi_hive_id_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_xgmi_hive_id_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_xgmi_hive_id_get",
+    "rsmi_dev_xgmi_hive_id_get",
+    &["dv_ind"],
+    rt::fastcall_entry!(C_rsmi_dev_xgmi_hive_id_get),
+    c"rsmi_dev_xgmi_hive_id_get(dv_ind)\n--\n\nRetrieve the XGMI hive id for a device\n\nGiven a device index dv_ind, and a pointer to an\nuint64_t hive_id, this function will write the current XGMI\nhive id for the device dv_ind to the memory pointed to by hive_id.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    hive_id: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
+);
+
+/// The arguments of a call of `rsmi_dev_xgmi_hive_id_get`, converted in order.
+unsafe fn C_rsmi_dev_xgmi_hive_id_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_rsmi_dev_xgmi_hive_id_get.args::<1>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_xgmi_hive_id_get(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
+}
+
 fn rsmi_dev_xgmi_hive_id_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_xgmi_hive_id_get");
     let a_dv_ind = dv_ind.0;
@@ -3489,23 +3637,30 @@ fn rsmi_dev_xgmi_hive_id_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_hive_id) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_hive_id)?])
 }
-/// Retrieve the NUMA CPU node number for a device
-///
-/// Given a device index dv_ind, and a pointer to an
-/// uint32_t numa_node, this function will write the
-/// node number of NUMA CPU for the device dv_ind to the memory
-/// pointed to by numa_node.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///
-/// Returns: a tuple of 2 item(s):
-///     rsmi_status_t: status
-///     numa_node: int
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-#[pyfunction]
-#[pyo3(signature = (dv_ind))]
+/// `rsmi_topo_get_numa_node_number` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_topo_get_numa_node_number: rt::call::Function = rt::call::Function::new(
+    c"rsmi_topo_get_numa_node_number",
+    "rsmi_topo_get_numa_node_number",
+    &["dv_ind"],
+    rt::fastcall_entry!(C_rsmi_topo_get_numa_node_number),
+    c"rsmi_topo_get_numa_node_number(dv_ind)\n--\n\nRetrieve the NUMA CPU node number for a device\n\nGiven a device index dv_ind, and a pointer to an\nuint32_t numa_node, this function will write the\nnode number of NUMA CPU for the device dv_ind to the memory\npointed to by numa_node.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    numa_node: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
+);
+
+/// The arguments of a call of `rsmi_topo_get_numa_node_number`, converted in order.
+unsafe fn C_rsmi_topo_get_numa_node_number(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_rsmi_topo_get_numa_node_number.args::<1>(py, args, nargs, kwnames)? };
+    Ok(rsmi_topo_get_numa_node_number(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
+}
+
 fn rsmi_topo_get_numa_node_number(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_topo_get_numa_node_number");
     let a_dv_ind = dv_ind.0;
@@ -3520,25 +3675,30 @@ fn rsmi_topo_get_numa_node_number(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyRe
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_numa_node) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_numa_node)?])
 }
-/// Retrieve the weight for a connection between 2 GPUs
-///
-/// Given a source device index dv_ind_src and
-/// a destination device index dv_ind_dst, and a pointer to an
-/// uint64_t weight, this function will write the
-/// weight for the connection between the device dv_ind_src
-/// and dv_ind_dst to the memory pointed to by weight.
-///
-/// Args:
-///     dv_ind_src [in]: the source device index
-///     dv_ind_dst [in]: the destination device index
-///
-/// Returns: a tuple of 2 item(s):
-///     rsmi_status_t: status
-///     weight: int
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-#[pyfunction]
-#[pyo3(signature = (dv_ind_src, dv_ind_dst))]
+/// `rsmi_topo_get_link_weight` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_topo_get_link_weight: rt::call::Function = rt::call::Function::new(
+    c"rsmi_topo_get_link_weight",
+    "rsmi_topo_get_link_weight",
+    &["dv_ind_src", "dv_ind_dst"],
+    rt::fastcall_entry!(C_rsmi_topo_get_link_weight),
+    c"rsmi_topo_get_link_weight(dv_ind_src, dv_ind_dst)\n--\n\nRetrieve the weight for a connection between 2 GPUs\n\nGiven a source device index dv_ind_src and\na destination device index dv_ind_dst, and a pointer to an\nuint64_t weight, this function will write the\nweight for the connection between the device dv_ind_src\nand dv_ind_dst to the memory pointed to by weight.\n\nArgs:\n    dv_ind_src [in]: the source device index\n    dv_ind_dst [in]: the destination device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    weight: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
+);
+
+/// The arguments of a call of `rsmi_topo_get_link_weight`, converted in order.
+unsafe fn C_rsmi_topo_get_link_weight(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_rsmi_topo_get_link_weight.args::<2>(py, args, nargs, kwnames)? };
+    Ok(rsmi_topo_get_link_weight(py, rt::call::extract(x0, "dv_ind_src")?, rt::call::extract(x1, "dv_ind_dst")?)?.into_ptr())
+}
+
 fn rsmi_topo_get_link_weight(py: Python<'_>, dv_ind_src: rt::CInt<u32>, dv_ind_dst: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_topo_get_link_weight");
     let a_dv_ind_src = dv_ind_src.0;
@@ -3554,26 +3714,30 @@ fn rsmi_topo_get_link_weight(py: Python<'_>, dv_ind_src: rt::CInt<u32>, dv_ind_d
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind_src, a_dv_ind_dst, a_weight) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_weight)?])
 }
-/// Retreive minimal and maximal io link bandwidth between 2 GPUs
-///
-/// Given a source device index dv_ind_src and
-/// a destination device index dv_ind_dst,  pointer to an
-/// uint64_t min_bandwidth, and a pointer to uint64_t max_bandiwidth,
-/// this function will write theoretical minimal and maximal bandwidth limits.
-/// API works if src and dst are connected via xgmi and have 1 hop distance.
-///
-/// Args:
-///     dv_ind_src [in]: the source device index
-///     dv_ind_dst [in]: the destination device index
-///
-/// Returns: a tuple of 3 item(s):
-///     rsmi_status_t: status
-///     min_bandwidth: int
-///     max_bandwidth: int
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-#[pyfunction]
-#[pyo3(signature = (dv_ind_src, dv_ind_dst))]
+/// `rsmi_minmax_bandwidth_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_minmax_bandwidth_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_minmax_bandwidth_get",
+    "rsmi_minmax_bandwidth_get",
+    &["dv_ind_src", "dv_ind_dst"],
+    rt::fastcall_entry!(C_rsmi_minmax_bandwidth_get),
+    c"rsmi_minmax_bandwidth_get(dv_ind_src, dv_ind_dst)\n--\n\nRetreive minimal and maximal io link bandwidth between 2 GPUs\n\nGiven a source device index dv_ind_src and\na destination device index dv_ind_dst,  pointer to an\nuint64_t min_bandwidth, and a pointer to uint64_t max_bandiwidth,\nthis function will write theoretical minimal and maximal bandwidth limits.\nAPI works if src and dst are connected via xgmi and have 1 hop distance.\n\nArgs:\n    dv_ind_src [in]: the source device index\n    dv_ind_dst [in]: the destination device index\n\nReturns: a tuple of 3 item(s):\n    rsmi_status_t: status\n    min_bandwidth: int\n    max_bandwidth: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
+);
+
+/// The arguments of a call of `rsmi_minmax_bandwidth_get`, converted in order.
+unsafe fn C_rsmi_minmax_bandwidth_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_rsmi_minmax_bandwidth_get.args::<2>(py, args, nargs, kwnames)? };
+    Ok(rsmi_minmax_bandwidth_get(py, rt::call::extract(x0, "dv_ind_src")?, rt::call::extract(x1, "dv_ind_dst")?)?.into_ptr())
+}
+
 fn rsmi_minmax_bandwidth_get(py: Python<'_>, dv_ind_src: rt::CInt<u32>, dv_ind_dst: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_minmax_bandwidth_get");
     let a_dv_ind_src = dv_ind_src.0;
@@ -3591,35 +3755,30 @@ fn rsmi_minmax_bandwidth_get(py: Python<'_>, dv_ind_src: rt::CInt<u32>, dv_ind_d
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind_src, a_dv_ind_dst, a_min_bandwidth, a_max_bandwidth) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_min_bandwidth)?, rt::obj(py, o_max_bandwidth)?])
 }
-/// Retrieve the hops and the connection type between GPU to GPU/CPU
-///
-/// Given a source device index dv_ind_src and
-/// a destination device index dv_ind_dst, and a pointer to an
-/// uint64_t hops and a pointer to an RSMI_IO_LINK_TYPE type,
-/// this function will write the number of hops and the connection type
-/// between the device dv_ind_src and dv_ind_dst to the memory
-/// pointed to by hops and type.
-///
-/// To query the link type between GPU and CPU, given a source GPU index
-/// dev_ind_srcc and a destination device index dv_ind_dst
-/// CPU_NODE_INDEX(0xFFFFFFFF), a pointer to an
-/// uint64_t hops and a pointer to an RSMI_IO_LINK_TYPE type,
-/// this function will write the number of hops and the connection type
-/// between the device dv_ind_src and CPU to the memory
-/// pointed to by hops and type.
-///
-/// Args:
-///     dv_ind_src [in]: the source device index
-///     dv_ind_dst [in]: the destination device index
-///
-/// Returns: a tuple of 3 item(s):
-///     rsmi_status_t: status
-///     hops: int
-///     type: _RSMI_IO_LINK_TYPE
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-#[pyfunction]
-#[pyo3(signature = (dv_ind_src, dv_ind_dst))]
+/// `rsmi_topo_get_link_type` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_topo_get_link_type: rt::call::Function = rt::call::Function::new(
+    c"rsmi_topo_get_link_type",
+    "rsmi_topo_get_link_type",
+    &["dv_ind_src", "dv_ind_dst"],
+    rt::fastcall_entry!(C_rsmi_topo_get_link_type),
+    c"rsmi_topo_get_link_type(dv_ind_src, dv_ind_dst)\n--\n\nRetrieve the hops and the connection type between GPU to GPU/CPU\n\nGiven a source device index dv_ind_src and\na destination device index dv_ind_dst, and a pointer to an\nuint64_t hops and a pointer to an RSMI_IO_LINK_TYPE type,\nthis function will write the number of hops and the connection type\nbetween the device dv_ind_src and dv_ind_dst to the memory\npointed to by hops and type.\n\nTo query the link type between GPU and CPU, given a source GPU index\ndev_ind_srcc and a destination device index dv_ind_dst\nCPU_NODE_INDEX(0xFFFFFFFF), a pointer to an\nuint64_t hops and a pointer to an RSMI_IO_LINK_TYPE type,\nthis function will write the number of hops and the connection type\nbetween the device dv_ind_src and CPU to the memory\npointed to by hops and type.\n\nArgs:\n    dv_ind_src [in]: the source device index\n    dv_ind_dst [in]: the destination device index\n\nReturns: a tuple of 3 item(s):\n    rsmi_status_t: status\n    hops: int\n    type: _RSMI_IO_LINK_TYPE\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
+);
+
+/// The arguments of a call of `rsmi_topo_get_link_type`, converted in order.
+unsafe fn C_rsmi_topo_get_link_type(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_rsmi_topo_get_link_type.args::<2>(py, args, nargs, kwnames)? };
+    Ok(rsmi_topo_get_link_type(py, rt::call::extract(x0, "dv_ind_src")?, rt::call::extract(x1, "dv_ind_dst")?)?.into_ptr())
+}
+
 fn rsmi_topo_get_link_type(py: Python<'_>, dv_ind_src: rt::CInt<u32>, dv_ind_dst: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_topo_get_link_type");
     let a_dv_ind_src = dv_ind_src.0;
@@ -3637,25 +3796,30 @@ fn rsmi_topo_get_link_type(py: Python<'_>, dv_ind_src: rt::CInt<u32>, dv_ind_dst
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind_src, a_dv_ind_dst, a_hops, a_type) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_hops)?, TYPES.enum_member(py, 24, o_type as i64)?])
 }
-/// Return P2P availability status between 2 GPUs
-///
-/// Given a source device index dv_ind_src and
-/// a destination device index dv_ind_dst, and a pointer to a
-/// bool accessible, this function will write the P2P connection status
-/// between the device dv_ind_src and dv_ind_dst to the memory
-/// pointed to by accessible.
-///
-/// Args:
-///     dv_ind_src [in]: the source device index
-///     dv_ind_dst [in]: the destination device index
-///
-/// Returns: a tuple of 2 item(s):
-///     rsmi_status_t: status
-///     accessible: bool
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-#[pyfunction]
-#[pyo3(signature = (dv_ind_src, dv_ind_dst))]
+/// `rsmi_is_P2P_accessible` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_is_P2P_accessible: rt::call::Function = rt::call::Function::new(
+    c"rsmi_is_P2P_accessible",
+    "rsmi_is_P2P_accessible",
+    &["dv_ind_src", "dv_ind_dst"],
+    rt::fastcall_entry!(C_rsmi_is_P2P_accessible),
+    c"rsmi_is_P2P_accessible(dv_ind_src, dv_ind_dst)\n--\n\nReturn P2P availability status between 2 GPUs\n\nGiven a source device index dv_ind_src and\na destination device index dv_ind_dst, and a pointer to a\nbool accessible, this function will write the P2P connection status\nbetween the device dv_ind_src and dv_ind_dst to the memory\npointed to by accessible.\n\nArgs:\n    dv_ind_src [in]: the source device index\n    dv_ind_dst [in]: the destination device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    accessible: bool\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
+);
+
+/// The arguments of a call of `rsmi_is_P2P_accessible`, converted in order.
+unsafe fn C_rsmi_is_P2P_accessible(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_rsmi_is_P2P_accessible.args::<2>(py, args, nargs, kwnames)? };
+    Ok(rsmi_is_P2P_accessible(py, rt::call::extract(x0, "dv_ind_src")?, rt::call::extract(x1, "dv_ind_dst")?)?.into_ptr())
+}
+
 fn rsmi_is_P2P_accessible(py: Python<'_>, dv_ind_src: rt::CInt<u32>, dv_ind_dst: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_is_P2P_accessible");
     let a_dv_ind_src = dv_ind_src.0;
@@ -3671,33 +3835,30 @@ fn rsmi_is_P2P_accessible(py: Python<'_>, dv_ind_src: rt::CInt<u32>, dv_ind_dst:
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind_src, a_dv_ind_dst, a_accessible) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, (o_accessible as u8) != 0)?])
 }
-/// Retrieves the current compute partitioning for a desired device
-///
-/// Given a device index dv_ind and a string compute_partition ,
-/// and uint32 len , this function will attempt to obtain the device's
-/// current compute partition setting string. Upon successful retreival,
-/// the obtained device's compute partition settings string shall be stored in
-/// the passed compute_partition char string variable.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///     compute_partition [inout]: a pointer to a char string variable,
-///         which the device's current compute partition will be written to.
-///     len [in]: the length of the caller provided buffer compute_partition
-///         , suggested length is 4 or greater.
-///
-/// Returns: a tuple of 1 item(s):
-///     rsmi_status_t: status
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-///     ::RSMI_STATUS_UNEXPECTED_DATA data provided to function is not valid
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function
-///     ::RSMI_STATUS_INSUFFICIENT_SIZE is returned if len bytes is not
-///     large enough to hold the entire compute partition value. In this case,
-///     only len bytes will be written.
-#[pyfunction]
-#[pyo3(signature = (dv_ind, compute_partition, len))]
+/// `rsmi_dev_compute_partition_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_compute_partition_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_compute_partition_get",
+    "rsmi_dev_compute_partition_get",
+    &["dv_ind", "compute_partition", "len"],
+    rt::fastcall_entry!(C_rsmi_dev_compute_partition_get),
+    c"rsmi_dev_compute_partition_get(dv_ind, compute_partition, len)\n--\n\nRetrieves the current compute partitioning for a desired device\n\nGiven a device index dv_ind and a string compute_partition ,\nand uint32 len , this function will attempt to obtain the device's\ncurrent compute partition setting string. Upon successful retreival,\nthe obtained device's compute partition settings string shall be stored in\nthe passed compute_partition char string variable.\n\nArgs:\n    dv_ind [in]: a device index\n    compute_partition [inout]: a pointer to a char string variable,\n        which the device's current compute partition will be written to.\n    len [in]: the length of the caller provided buffer compute_partition\n        , suggested length is 4 or greater.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_UNEXPECTED_DATA data provided to function is not valid\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function\n    ::RSMI_STATUS_INSUFFICIENT_SIZE is returned if len bytes is not\n    large enough to hold the entire compute partition value. In this case,\n    only len bytes will be written.",
+);
+
+/// The arguments of a call of `rsmi_dev_compute_partition_get`, converted in order.
+unsafe fn C_rsmi_dev_compute_partition_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_rsmi_dev_compute_partition_get.args::<3>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_compute_partition_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "compute_partition")?, rt::call::extract(x2, "len")?)?.into_ptr())
+}
+
 fn rsmi_dev_compute_partition_get(py: Python<'_>, dv_ind: rt::CInt<u32>, compute_partition: rt::PtrArgMut, len: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_compute_partition_get");
     let a_dv_ind = dv_ind.0;
@@ -3712,31 +3873,30 @@ fn rsmi_dev_compute_partition_get(py: Python<'_>, dv_ind: rt::CInt<u32>, compute
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_compute_partition, a_len) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Modifies a selected device's compute partition setting.
-///
-/// Given a device index dv_ind, a type of compute partition
-/// compute_partition, this function will attempt to update the selected
-/// device's compute partition setting.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///     compute_partition [in]: using enum ::rsmi_compute_partition_type_t,
-///         define what the selected device's compute partition setting should be
-///         updated to.
-///
-/// Returns: a tuple of 1 item(s):
-///     rsmi_status_t: status
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_PERMISSION function requires root access
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-///     ::RSMI_STATUS_SETTING_UNAVAILABLE the provided setting is
-///     unavailable for current device
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function
-///     ::RSMI_STATUS_BUSY A resource or mutex could not be acquired
-///     because it is already being used - device is busy
-#[pyfunction]
-#[pyo3(signature = (dv_ind, compute_partition))]
+/// `rsmi_dev_compute_partition_set` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_compute_partition_set: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_compute_partition_set",
+    "rsmi_dev_compute_partition_set",
+    &["dv_ind", "compute_partition"],
+    rt::fastcall_entry!(C_rsmi_dev_compute_partition_set),
+    c"rsmi_dev_compute_partition_set(dv_ind, compute_partition)\n--\n\nModifies a selected device's compute partition setting.\n\nGiven a device index dv_ind, a type of compute partition\ncompute_partition, this function will attempt to update the selected\ndevice's compute partition setting.\n\nArgs:\n    dv_ind [in]: a device index\n    compute_partition [in]: using enum ::rsmi_compute_partition_type_t,\n        define what the selected device's compute partition setting should be\n        updated to.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_PERMISSION function requires root access\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_SETTING_UNAVAILABLE the provided setting is\n    unavailable for current device\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function\n    ::RSMI_STATUS_BUSY A resource or mutex could not be acquired\n    because it is already being used - device is busy",
+);
+
+/// The arguments of a call of `rsmi_dev_compute_partition_set`, converted in order.
+unsafe fn C_rsmi_dev_compute_partition_set(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_rsmi_dev_compute_partition_set.args::<2>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_compute_partition_set(py, rt::call::extract(x0, "dv_ind")?, &x1)?.into_ptr())
+}
+
 fn rsmi_dev_compute_partition_set(py: Python<'_>, dv_ind: rt::CInt<u32>, compute_partition: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_compute_partition_set");
     let a_dv_ind = dv_ind.0;
@@ -3750,25 +3910,30 @@ fn rsmi_dev_compute_partition_set(py: Python<'_>, dv_ind: rt::CInt<u32>, compute
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_compute_partition) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Reverts a selected device's compute partition setting back to its
-/// boot state.
-///
-/// Given a device index dv_ind , this function will attempt to
-/// revert its compute partition setting back to its boot state.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///
-/// Returns: a tuple of 1 item(s):
-///     rsmi_status_t: status
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_PERMISSION function requires root access
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function
-///     ::RSMI_STATUS_BUSY A resource or mutex could not be acquired
-///     because it is already being used - device is busy
-#[pyfunction]
-#[pyo3(signature = (dv_ind))]
+/// `rsmi_dev_compute_partition_reset` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_compute_partition_reset: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_compute_partition_reset",
+    "rsmi_dev_compute_partition_reset",
+    &["dv_ind"],
+    rt::fastcall_entry!(C_rsmi_dev_compute_partition_reset),
+    c"rsmi_dev_compute_partition_reset(dv_ind)\n--\n\nReverts a selected device's compute partition setting back to its\nboot state.\n\nGiven a device index dv_ind , this function will attempt to\nrevert its compute partition setting back to its boot state.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_PERMISSION function requires root access\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function\n    ::RSMI_STATUS_BUSY A resource or mutex could not be acquired\n    because it is already being used - device is busy",
+);
+
+/// The arguments of a call of `rsmi_dev_compute_partition_reset`, converted in order.
+unsafe fn C_rsmi_dev_compute_partition_reset(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_rsmi_dev_compute_partition_reset.args::<1>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_compute_partition_reset(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
+}
+
 fn rsmi_dev_compute_partition_reset(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_compute_partition_reset");
     let a_dv_ind = dv_ind.0;
@@ -3781,27 +3946,30 @@ fn rsmi_dev_compute_partition_reset(py: Python<'_>, dv_ind: rt::CInt<u32>) -> Py
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Retrieves the partition_id for a desired device
-///
-/// Given a device index dv_ind and a uint32_t pointer partition_id ,
-/// this function will attempt to obtain the device's partition ID.
-/// Upon successful retreival, the obtained device's partition will be stored
-/// in the passed partition_id uint32_t variable. If device does
-/// not support partitions or is in SPX, a partition_id ID of 0 shall
-/// be returned.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///
-/// Returns: a tuple of 2 item(s):
-///     rsmi_status_t: status
-///     partition_id: int
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function
-#[pyfunction]
-#[pyo3(signature = (dv_ind))]
+/// `rsmi_dev_partition_id_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_partition_id_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_partition_id_get",
+    "rsmi_dev_partition_id_get",
+    &["dv_ind"],
+    rt::fastcall_entry!(C_rsmi_dev_partition_id_get),
+    c"rsmi_dev_partition_id_get(dv_ind)\n--\n\nRetrieves the partition_id for a desired device\n\nGiven a device index dv_ind and a uint32_t pointer partition_id ,\nthis function will attempt to obtain the device's partition ID.\nUpon successful retreival, the obtained device's partition will be stored\nin the passed partition_id uint32_t variable. If device does\nnot support partitions or is in SPX, a partition_id ID of 0 shall\nbe returned.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    partition_id: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function",
+);
+
+/// The arguments of a call of `rsmi_dev_partition_id_get`, converted in order.
+unsafe fn C_rsmi_dev_partition_id_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_rsmi_dev_partition_id_get.args::<1>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_partition_id_get(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
+}
+
 fn rsmi_dev_partition_id_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_partition_id_get");
     let a_dv_ind = dv_ind.0;
@@ -3816,33 +3984,30 @@ fn rsmi_dev_partition_id_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_partition_id) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_partition_id)?])
 }
-/// Retrieves the current memory partition for a desired device
-///
-/// Given a device index dv_ind and a string memory_partition ,
-/// and uint32 len , this function will attempt to obtain the device's
-/// memory partition string. Upon successful retreival, the obtained device's
-/// memory partition string shall be stored in the passed memory_partition
-/// char string variable.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///     memory_partition [inout]: a pointer to a char string variable,
-///         which the device's memory partition will be written to.
-///     len [in]: the length of the caller provided buffer memory_partition ,
-///         suggested length is 5 or greater.
-///
-/// Returns: a tuple of 1 item(s):
-///     rsmi_status_t: status
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-///     ::RSMI_STATUS_UNEXPECTED_DATA data provided to function is not valid
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function
-///     ::RSMI_STATUS_INSUFFICIENT_SIZE is returned if len bytes is not
-///     large enough to hold the entire memory partition value. In this case,
-///     only len bytes will be written.
-#[pyfunction]
-#[pyo3(signature = (dv_ind, memory_partition, len))]
+/// `rsmi_dev_memory_partition_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_memory_partition_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_memory_partition_get",
+    "rsmi_dev_memory_partition_get",
+    &["dv_ind", "memory_partition", "len"],
+    rt::fastcall_entry!(C_rsmi_dev_memory_partition_get),
+    c"rsmi_dev_memory_partition_get(dv_ind, memory_partition, len)\n--\n\nRetrieves the current memory partition for a desired device\n\nGiven a device index dv_ind and a string memory_partition ,\nand uint32 len , this function will attempt to obtain the device's\nmemory partition string. Upon successful retreival, the obtained device's\nmemory partition string shall be stored in the passed memory_partition\nchar string variable.\n\nArgs:\n    dv_ind [in]: a device index\n    memory_partition [inout]: a pointer to a char string variable,\n        which the device's memory partition will be written to.\n    len [in]: the length of the caller provided buffer memory_partition ,\n        suggested length is 5 or greater.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_UNEXPECTED_DATA data provided to function is not valid\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function\n    ::RSMI_STATUS_INSUFFICIENT_SIZE is returned if len bytes is not\n    large enough to hold the entire memory partition value. In this case,\n    only len bytes will be written.",
+);
+
+/// The arguments of a call of `rsmi_dev_memory_partition_get`, converted in order.
+unsafe fn C_rsmi_dev_memory_partition_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_rsmi_dev_memory_partition_get.args::<3>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_memory_partition_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "memory_partition")?, rt::call::extract(x2, "len")?)?.into_ptr())
+}
+
 fn rsmi_dev_memory_partition_get(py: Python<'_>, dv_ind: rt::CInt<u32>, memory_partition: rt::PtrArgMut, len: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_memory_partition_get");
     let a_dv_ind = dv_ind.0;
@@ -3857,35 +4022,30 @@ fn rsmi_dev_memory_partition_get(py: Python<'_>, dv_ind: rt::CInt<u32>, memory_p
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_memory_partition, a_len) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Retrieves the available memory partition capabilities
-/// for a desired device
-///
-/// Given a device index dv_ind and a string memory_partition_caps ,
-/// and uint32 len , this function will attempt to obtain the device's
-/// available memory partition capabilities string. Upon successful
-/// retreival, the obtained device's available memory partition capablilities
-/// string shall be stored in the passed memory_partition_caps
-/// char string variable.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///     memory_partition_caps [inout]: a pointer to a char string variable,
-///         which the device's available memory partition capabilities will be written to.
-///     len [in]: the length of the caller provided buffer len ,
-///         suggested length is 30 or greater.
-///
-/// Returns: a tuple of 1 item(s):
-///     rsmi_status_t: status
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-///     ::RSMI_STATUS_UNEXPECTED_DATA data provided to function is not valid
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function
-///     ::RSMI_STATUS_INSUFFICIENT_SIZE is returned if len bytes is not
-///     large enough to hold the entire memory partition value. In this case,
-///     only len bytes will be written.
-#[pyfunction]
-#[pyo3(signature = (dv_ind, memory_partition_caps, len))]
+/// `rsmi_dev_memory_partition_capabilities_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_memory_partition_capabilities_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_memory_partition_capabilities_get",
+    "rsmi_dev_memory_partition_capabilities_get",
+    &["dv_ind", "memory_partition_caps", "len"],
+    rt::fastcall_entry!(C_rsmi_dev_memory_partition_capabilities_get),
+    c"rsmi_dev_memory_partition_capabilities_get(dv_ind, memory_partition_caps, len)\n--\n\nRetrieves the available memory partition capabilities\nfor a desired device\n\nGiven a device index dv_ind and a string memory_partition_caps ,\nand uint32 len , this function will attempt to obtain the device's\navailable memory partition capabilities string. Upon successful\nretreival, the obtained device's available memory partition capablilities\nstring shall be stored in the passed memory_partition_caps\nchar string variable.\n\nArgs:\n    dv_ind [in]: a device index\n    memory_partition_caps [inout]: a pointer to a char string variable,\n        which the device's available memory partition capabilities will be written to.\n    len [in]: the length of the caller provided buffer len ,\n        suggested length is 30 or greater.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_UNEXPECTED_DATA data provided to function is not valid\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function\n    ::RSMI_STATUS_INSUFFICIENT_SIZE is returned if len bytes is not\n    large enough to hold the entire memory partition value. In this case,\n    only len bytes will be written.",
+);
+
+/// The arguments of a call of `rsmi_dev_memory_partition_capabilities_get`, converted in order.
+unsafe fn C_rsmi_dev_memory_partition_capabilities_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_rsmi_dev_memory_partition_capabilities_get.args::<3>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_memory_partition_capabilities_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "memory_partition_caps")?, rt::call::extract(x2, "len")?)?.into_ptr())
+}
+
 fn rsmi_dev_memory_partition_capabilities_get(py: Python<'_>, dv_ind: rt::CInt<u32>, memory_partition_caps: rt::PtrArgMut, len: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_memory_partition_capabilities_get");
     let a_dv_ind = dv_ind.0;
@@ -3900,30 +4060,30 @@ fn rsmi_dev_memory_partition_capabilities_get(py: Python<'_>, dv_ind: rt::CInt<u
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_memory_partition_caps, a_len) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Modifies a selected device's current memory partition setting.
-///
-/// Given a device index dv_ind and a type of memory partition
-/// memory_partition, this function will attempt to update the selected
-/// device's memory partition setting.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///     memory_partition [in]: using enum ::rsmi_memory_partition_type_t,
-///         define what the selected device's current mode setting should be updated to.
-///
-/// Returns: a tuple of 1 item(s):
-///     rsmi_status_t: status
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_PERMISSION function requires root access
-///     ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function
-///     ::RSMI_STATUS_AMDGPU_RESTART_ERR could not successfully restart
-///     the amdgpu driver
-///     ::RSMI_STATUS_BUSY A resource or mutex could not be acquired
-///     because it is already being used - device is busy
-#[pyfunction]
-#[pyo3(signature = (dv_ind, memory_partition))]
+/// `rsmi_dev_memory_partition_set` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_memory_partition_set: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_memory_partition_set",
+    "rsmi_dev_memory_partition_set",
+    &["dv_ind", "memory_partition"],
+    rt::fastcall_entry!(C_rsmi_dev_memory_partition_set),
+    c"rsmi_dev_memory_partition_set(dv_ind, memory_partition)\n--\n\nModifies a selected device's current memory partition setting.\n\nGiven a device index dv_ind and a type of memory partition\nmemory_partition, this function will attempt to update the selected\ndevice's memory partition setting.\n\nArgs:\n    dv_ind [in]: a device index\n    memory_partition [in]: using enum ::rsmi_memory_partition_type_t,\n        define what the selected device's current mode setting should be updated to.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_PERMISSION function requires root access\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function\n    ::RSMI_STATUS_AMDGPU_RESTART_ERR could not successfully restart\n    the amdgpu driver\n    ::RSMI_STATUS_BUSY A resource or mutex could not be acquired\n    because it is already being used - device is busy",
+);
+
+/// The arguments of a call of `rsmi_dev_memory_partition_set`, converted in order.
+unsafe fn C_rsmi_dev_memory_partition_set(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_rsmi_dev_memory_partition_set.args::<2>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_memory_partition_set(py, rt::call::extract(x0, "dv_ind")?, &x1)?.into_ptr())
+}
+
 fn rsmi_dev_memory_partition_set(py: Python<'_>, dv_ind: rt::CInt<u32>, memory_partition: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_memory_partition_set");
     let a_dv_ind = dv_ind.0;
@@ -3937,27 +4097,30 @@ fn rsmi_dev_memory_partition_set(py: Python<'_>, dv_ind: rt::CInt<u32>, memory_p
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_memory_partition) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Reverts a selected device's memory partition setting back to its
-/// boot state.
-///
-/// Given a device index dv_ind , this function will attempt to
-/// revert its current memory partition setting back to its boot state.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///
-/// Returns: a tuple of 1 item(s):
-///     rsmi_status_t: status
-///     ::RSMI_STATUS_SUCCESS call was successful
-///     ::RSMI_STATUS_PERMISSION function requires root access
-///     ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not
-///     support this function
-///     ::RSMI_STATUS_AMDGPU_RESTART_ERR could not successfully restart
-///     the amdgpu driver
-///     ::RSMI_STATUS_BUSY A resource or mutex could not be acquired
-///     because it is already being used - device is busy
-#[pyfunction]
-#[pyo3(signature = (dv_ind))]
+/// `rsmi_dev_memory_partition_reset` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_memory_partition_reset: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_memory_partition_reset",
+    "rsmi_dev_memory_partition_reset",
+    &["dv_ind"],
+    rt::fastcall_entry!(C_rsmi_dev_memory_partition_reset),
+    c"rsmi_dev_memory_partition_reset(dv_ind)\n--\n\nReverts a selected device's memory partition setting back to its\nboot state.\n\nGiven a device index dv_ind , this function will attempt to\nrevert its current memory partition setting back to its boot state.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_PERMISSION function requires root access\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function\n    ::RSMI_STATUS_AMDGPU_RESTART_ERR could not successfully restart\n    the amdgpu driver\n    ::RSMI_STATUS_BUSY A resource or mutex could not be acquired\n    because it is already being used - device is busy",
+);
+
+/// The arguments of a call of `rsmi_dev_memory_partition_reset`, converted in order.
+unsafe fn C_rsmi_dev_memory_partition_reset(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_rsmi_dev_memory_partition_reset.args::<1>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_memory_partition_reset(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
+}
+
 fn rsmi_dev_memory_partition_reset(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_memory_partition_reset");
     let a_dv_ind = dv_ind.0;
@@ -3970,28 +4133,30 @@ fn rsmi_dev_memory_partition_reset(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyR
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Get a function name iterator of supported RSMI functions for a device
-///
-/// Given a device index dv_ind, this function will write a function
-/// iterator handle to the caller-provided memory pointed to by handle. This
-/// handle can be used to iterate through all the supported functions.
-///
-/// Note that although this function takes in dv_ind as an argument,
-/// ::rsmi_dev_supported_func_iterator_open itself will not be among the
-/// functions listed as supported. This is because
-/// ::rsmi_dev_supported_func_iterator_open does not depend on hardware or
-/// driver support and should always be supported.
-///
-/// Args:
-///     dv_ind [in]: a device index of device for which support information is
-///         requested
-///
-/// Returns: a tuple of 2 item(s):
-///     rsmi_status_t: status
-///     handle: rsmi_func_id_iter_handle
-///     ::RSMI_STATUS_SUCCESS is returned upon successful call.
-#[pyfunction]
-#[pyo3(signature = (dv_ind))]
+/// `rsmi_dev_supported_func_iterator_open` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_supported_func_iterator_open: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_supported_func_iterator_open",
+    "rsmi_dev_supported_func_iterator_open",
+    &["dv_ind"],
+    rt::fastcall_entry!(C_rsmi_dev_supported_func_iterator_open),
+    c"rsmi_dev_supported_func_iterator_open(dv_ind)\n--\n\nGet a function name iterator of supported RSMI functions for a device\n\nGiven a device index dv_ind, this function will write a function\niterator handle to the caller-provided memory pointed to by handle. This\nhandle can be used to iterate through all the supported functions.\n\nNote that although this function takes in dv_ind as an argument,\n::rsmi_dev_supported_func_iterator_open itself will not be among the\nfunctions listed as supported. This is because\n::rsmi_dev_supported_func_iterator_open does not depend on hardware or\ndriver support and should always be supported.\n\nArgs:\n    dv_ind [in]: a device index of device for which support information is\n        requested\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    handle: rsmi_func_id_iter_handle\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.",
+);
+
+/// The arguments of a call of `rsmi_dev_supported_func_iterator_open`, converted in order.
+unsafe fn C_rsmi_dev_supported_func_iterator_open(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_rsmi_dev_supported_func_iterator_open.args::<1>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_supported_func_iterator_open(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
+}
+
 fn rsmi_dev_supported_func_iterator_open(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_supported_func_iterator_open");
     let a_dv_ind = dv_ind.0;
@@ -4006,30 +4171,30 @@ fn rsmi_dev_supported_func_iterator_open(py: Python<'_>, dv_ind: rt::CInt<u32>) 
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_handle) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 49, o_handle, None)?])
 }
-/// Get a variant iterator for a given handle
-///
-/// Given a ::rsmi_func_id_iter_handle_t obj_h, this function will
-/// write a function iterator handle to the caller-provided memory pointed to
-/// by var_iter. This handle can be used to iterate through all the supported
-/// variants of the provided handle. obj_h may be a handle to a function
-/// object, as provided by a call to ::rsmi_dev_supported_func_iterator_open, or
-/// it may be a variant itself (from a call to
-/// ::rsmi_dev_supported_variant_iterator_open), it which case var_iter will
-/// be an iterator of the sub-variants of obj_h (e.g., monitors).
-///
-/// This call allocates a small amount of memory to var_iter. To free this memory
-/// ::rsmi_dev_supported_func_iterator_close should be called on the returned
-/// iterator handle var_iter when it is no longer needed.
-///
-/// Args:
-///     obj_h [in]: an iterator handle for which the variants are being requested
-///
-/// Returns: a tuple of 2 item(s):
-///     rsmi_status_t: status
-///     var_iter: rsmi_func_id_iter_handle
-///     ::RSMI_STATUS_SUCCESS is returned upon successful call.
-#[pyfunction]
-#[pyo3(signature = (obj_h))]
+/// `rsmi_dev_supported_variant_iterator_open` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_supported_variant_iterator_open: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_supported_variant_iterator_open",
+    "rsmi_dev_supported_variant_iterator_open",
+    &["obj_h"],
+    rt::fastcall_entry!(C_rsmi_dev_supported_variant_iterator_open),
+    c"rsmi_dev_supported_variant_iterator_open(obj_h)\n--\n\nGet a variant iterator for a given handle\n\nGiven a ::rsmi_func_id_iter_handle_t obj_h, this function will\nwrite a function iterator handle to the caller-provided memory pointed to\nby var_iter. This handle can be used to iterate through all the supported\nvariants of the provided handle. obj_h may be a handle to a function\nobject, as provided by a call to ::rsmi_dev_supported_func_iterator_open, or\nit may be a variant itself (from a call to\n::rsmi_dev_supported_variant_iterator_open), it which case var_iter will\nbe an iterator of the sub-variants of obj_h (e.g., monitors).\n\nThis call allocates a small amount of memory to var_iter. To free this memory\n::rsmi_dev_supported_func_iterator_close should be called on the returned\niterator handle var_iter when it is no longer needed.\n\nArgs:\n    obj_h [in]: an iterator handle for which the variants are being requested\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    var_iter: rsmi_func_id_iter_handle\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.",
+);
+
+/// The arguments of a call of `rsmi_dev_supported_variant_iterator_open`, converted in order.
+unsafe fn C_rsmi_dev_supported_variant_iterator_open(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_rsmi_dev_supported_variant_iterator_open.args::<1>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_supported_variant_iterator_open(py, rt::call::extract(x0, "obj_h")?)?.into_ptr())
+}
+
 fn rsmi_dev_supported_variant_iterator_open(py: Python<'_>, obj_h: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_supported_variant_iterator_open");
     let a_obj_h = obj_h.addr();
@@ -4044,26 +4209,30 @@ fn rsmi_dev_supported_variant_iterator_open(py: Python<'_>, obj_h: rt::PtrArg) -
     let __r = py.allow_threads(move || unsafe { __f(a_obj_h, a_var_iter) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 49, o_var_iter, None)?])
 }
-/// Advance a function identifer iterator
-///
-/// Given a function id iterator handle (::rsmi_func_id_iter_handle_t)
-/// handle, this function will increment the iterator to point to the next
-/// identifier. After a successful call to this function, obtaining the value
-/// of the iterator handle will provide the value of the next item in the
-/// list of functions/variants.
-///
-/// If there are no more items in the list, ::RSMI_STATUS_NO_DATA is returned.
-///
-/// Args:
-///     handle [in]: A pointer to an iterator handle to be incremented
-///
-/// Returns: a tuple of 1 item(s):
-///     rsmi_status_t: status
-///     ::RSMI_STATUS_SUCCESS is returned upon successful call.
-///     ::RSMI_STATUS_NO_DATA is returned when list of identifiers has been
-///     exhausted
-#[pyfunction]
-#[pyo3(signature = (handle))]
+/// `rsmi_func_iter_next` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_func_iter_next: rt::call::Function = rt::call::Function::new(
+    c"rsmi_func_iter_next",
+    "rsmi_func_iter_next",
+    &["handle"],
+    rt::fastcall_entry!(C_rsmi_func_iter_next),
+    c"rsmi_func_iter_next(handle)\n--\n\nAdvance a function identifer iterator\n\nGiven a function id iterator handle (::rsmi_func_id_iter_handle_t)\nhandle, this function will increment the iterator to point to the next\nidentifier. After a successful call to this function, obtaining the value\nof the iterator handle will provide the value of the next item in the\nlist of functions/variants.\n\nIf there are no more items in the list, ::RSMI_STATUS_NO_DATA is returned.\n\nArgs:\n    handle [in]: A pointer to an iterator handle to be incremented\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.\n    ::RSMI_STATUS_NO_DATA is returned when list of identifiers has been\n    exhausted",
+);
+
+/// The arguments of a call of `rsmi_func_iter_next`, converted in order.
+unsafe fn C_rsmi_func_iter_next(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_rsmi_func_iter_next.args::<1>(py, args, nargs, kwnames)? };
+    Ok(rsmi_func_iter_next(py, rt::call::extract(x0, "handle")?)?.into_ptr())
+}
+
 fn rsmi_func_iter_next(py: Python<'_>, handle: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_func_iter_next");
     let a_handle = handle.addr();
@@ -4076,17 +4245,30 @@ fn rsmi_func_iter_next(py: Python<'_>, handle: rt::PtrArg) -> PyResult<PyObject>
     let __r = py.allow_threads(move || unsafe { __f(a_handle) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Close a variant iterator handle
-///
-/// Given a pointer to an ::rsmi_func_id_iter_handle_t handle, this
-/// function will free the resources being used by the handle
-///
-/// Returns: a tuple of 2 item(s):
-///     rsmi_status_t: status
-///     handle: rsmi_func_id_iter_handle
-///     ::RSMI_STATUS_SUCCESS is returned upon successful call.
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `rsmi_dev_supported_func_iterator_close` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_supported_func_iterator_close: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_supported_func_iterator_close",
+    "rsmi_dev_supported_func_iterator_close",
+    &[],
+    rt::fastcall_entry!(C_rsmi_dev_supported_func_iterator_close),
+    c"rsmi_dev_supported_func_iterator_close()\n--\n\nClose a variant iterator handle\n\nGiven a pointer to an ::rsmi_func_id_iter_handle_t handle, this\nfunction will free the resources being used by the handle\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    handle: rsmi_func_id_iter_handle\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.",
+);
+
+/// The arguments of a call of `rsmi_dev_supported_func_iterator_close`, converted in order.
+unsafe fn C_rsmi_dev_supported_func_iterator_close(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_rsmi_dev_supported_func_iterator_close.args::<0>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_supported_func_iterator_close(py)?.into_ptr())
+}
+
 fn rsmi_dev_supported_func_iterator_close(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_supported_func_iterator_close");
     let mut o_handle: usize = Default::default();
@@ -4100,25 +4282,30 @@ fn rsmi_dev_supported_func_iterator_close(py: Python<'_>) -> PyResult<PyObject> 
     let __r = py.allow_threads(move || unsafe { __f(a_handle) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 49, o_handle, None)?])
 }
-/// Get the value associated with a function/variant iterator
-///
-/// Given an ::rsmi_func_id_iter_handle_t handle, this function
-/// will write the identifier of the function/variant to the user provided
-/// memory pointed to by value.
-///
-/// value may point to a function name, a variant id, or a monitor/sensor
-/// index, depending on what kind of iterator handle is
-///
-/// Args:
-///     handle [in]: An iterator for which the value is being requested
-///     value [inout]: A pointer to an ::rsmi_func_id_value_t provided by the
-///         caller to which this function will write the value assocaited with handle
-///
-/// Returns: a tuple of 1 item(s):
-///     rsmi_status_t: status
-///     ::RSMI_STATUS_SUCCESS is returned upon successful call.
-#[pyfunction]
-#[pyo3(signature = (handle, value))]
+/// `rsmi_func_iter_value_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_func_iter_value_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_func_iter_value_get",
+    "rsmi_func_iter_value_get",
+    &["handle", "value"],
+    rt::fastcall_entry!(C_rsmi_func_iter_value_get),
+    c"rsmi_func_iter_value_get(handle, value)\n--\n\nGet the value associated with a function/variant iterator\n\nGiven an ::rsmi_func_id_iter_handle_t handle, this function\nwill write the identifier of the function/variant to the user provided\nmemory pointed to by value.\n\nvalue may point to a function name, a variant id, or a monitor/sensor\nindex, depending on what kind of iterator handle is\n\nArgs:\n    handle [in]: An iterator for which the value is being requested\n    value [inout]: A pointer to an ::rsmi_func_id_value_t provided by the\n        caller to which this function will write the value assocaited with handle\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.",
+);
+
+/// The arguments of a call of `rsmi_func_iter_value_get`, converted in order.
+unsafe fn C_rsmi_func_iter_value_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_rsmi_func_iter_value_get.args::<2>(py, args, nargs, kwnames)? };
+    Ok(rsmi_func_iter_value_get(py, rt::call::extract(x0, "handle")?, &x1)?.into_ptr())
+}
+
 fn rsmi_func_iter_value_get(py: Python<'_>, handle: rt::PtrArg, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_func_iter_value_get");
     let a_handle = handle.addr();
@@ -4133,22 +4320,30 @@ fn rsmi_func_iter_value_get(py: Python<'_>, handle: rt::PtrArg, value: &Bound<'_
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_value) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Prepare to collect event notifications for a GPU
-///
-/// This function prepares to collect events for the GPU with device
-/// ID dv_ind, by initializing any required system parameters. This call
-/// may open files which will remain open until ::rsmi_event_notification_stop()
-/// is called.
-///
-/// Args:
-///     dv_ind: a device index corresponding to the device on which to
-///         listen for events
-///
-/// Returns: a tuple of 1 item(s):
-///     rsmi_status_t: status
-///     ::RSMI_STATUS_SUCCESS is returned upon successful call.
-#[pyfunction]
-#[pyo3(signature = (dv_ind))]
+/// `rsmi_event_notification_init` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_event_notification_init: rt::call::Function = rt::call::Function::new(
+    c"rsmi_event_notification_init",
+    "rsmi_event_notification_init",
+    &["dv_ind"],
+    rt::fastcall_entry!(C_rsmi_event_notification_init),
+    c"rsmi_event_notification_init(dv_ind)\n--\n\nPrepare to collect event notifications for a GPU\n\nThis function prepares to collect events for the GPU with device\nID dv_ind, by initializing any required system parameters. This call\nmay open files which will remain open until ::rsmi_event_notification_stop()\nis called.\n\nArgs:\n    dv_ind: a device index corresponding to the device on which to\n        listen for events\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.",
+);
+
+/// The arguments of a call of `rsmi_event_notification_init`, converted in order.
+unsafe fn C_rsmi_event_notification_init(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_rsmi_event_notification_init.args::<1>(py, args, nargs, kwnames)? };
+    Ok(rsmi_event_notification_init(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
+}
+
 fn rsmi_event_notification_init(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_event_notification_init");
     let a_dv_ind = dv_ind.0;
@@ -4161,33 +4356,30 @@ fn rsmi_event_notification_init(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResu
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Specify which events to collect for a device
-///
-/// Given a device index dv_ind and a mask consisting of
-/// elements of ::rsmi_evt_notification_type_t OR'd together, this function
-/// will listen for the events specified in mask on the device
-/// corresponding to dv_ind.
-///
-/// Args:
-///     dv_ind: a device index corresponding to the device on which to
-///         listen for events
-///     mask: Bitmask generated by OR'ing 1 or more elements of
-///         ::rsmi_evt_notification_type_t indicating which event types to listen for,
-///         where the rsmi_evt_notification_type_t value indicates the bit field, with
-///         bit position starting from 1.
-///         For example, if the mask field is 0x0000000000000003, which means first bit,
-///         bit 1 (bit position start from 1) and bit 2 are set, which indicate interest
-///         in receiving RSMI_EVT_NOTIF_VMFAULT (which has a value of 1) and
-///         RSMI_EVT_NOTIF_THERMAL_THROTTLE event (which has a value of 2).
-///
-/// Returns: a tuple of 1 item(s):
-///     rsmi_status_t: status
-///     ::RSMI_STATUS_INIT_ERROR is returned if
-///     ::rsmi_event_notification_init() has not been called before a call to this
-///     function
-///     ::RSMI_STATUS_SUCCESS is returned upon successful call
-#[pyfunction]
-#[pyo3(signature = (dv_ind, mask))]
+/// `rsmi_event_notification_mask_set` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_event_notification_mask_set: rt::call::Function = rt::call::Function::new(
+    c"rsmi_event_notification_mask_set",
+    "rsmi_event_notification_mask_set",
+    &["dv_ind", "mask"],
+    rt::fastcall_entry!(C_rsmi_event_notification_mask_set),
+    c"rsmi_event_notification_mask_set(dv_ind, mask)\n--\n\nSpecify which events to collect for a device\n\nGiven a device index dv_ind and a mask consisting of\nelements of ::rsmi_evt_notification_type_t OR'd together, this function\nwill listen for the events specified in mask on the device\ncorresponding to dv_ind.\n\nArgs:\n    dv_ind: a device index corresponding to the device on which to\n        listen for events\n    mask: Bitmask generated by OR'ing 1 or more elements of\n        ::rsmi_evt_notification_type_t indicating which event types to listen for,\n        where the rsmi_evt_notification_type_t value indicates the bit field, with\n        bit position starting from 1.\n        For example, if the mask field is 0x0000000000000003, which means first bit,\n        bit 1 (bit position start from 1) and bit 2 are set, which indicate interest\n        in receiving RSMI_EVT_NOTIF_VMFAULT (which has a value of 1) and\n        RSMI_EVT_NOTIF_THERMAL_THROTTLE event (which has a value of 2).\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_INIT_ERROR is returned if\n    ::rsmi_event_notification_init() has not been called before a call to this\n    function\n    ::RSMI_STATUS_SUCCESS is returned upon successful call",
+);
+
+/// The arguments of a call of `rsmi_event_notification_mask_set`, converted in order.
+unsafe fn C_rsmi_event_notification_mask_set(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_rsmi_event_notification_mask_set.args::<2>(py, args, nargs, kwnames)? };
+    Ok(rsmi_event_notification_mask_set(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "mask")?)?.into_ptr())
+}
+
 fn rsmi_event_notification_mask_set(py: Python<'_>, dv_ind: rt::CInt<u32>, mask: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_event_notification_mask_set");
     let a_dv_ind = dv_ind.0;
@@ -4201,41 +4393,30 @@ fn rsmi_event_notification_mask_set(py: Python<'_>, dv_ind: rt::CInt<u32>, mask:
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_mask) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Collect event notifications, waiting a specified amount of time
-///
-/// Given a time period timeout_ms in milliseconds and a caller-
-/// provided buffer of ::rsmi_evt_notification_data_t's data with a length
-/// (in ::rsmi_evt_notification_data_t's, also specified by the caller) in the
-/// memory location pointed to by num_elem, this function will collect
-/// ::rsmi_evt_notification_type_t events for up to timeout_ms milliseconds,
-/// and write up to *num_elem event items to data. Upon return num_elem
-/// is updated with the number of events that were actually written. If events
-/// are already present when this function is called, it will write the events
-/// to the buffer then poll for new events if there is still caller-provided
-/// buffer available to write any new events that would be found.
-///
-/// This function requires prior calls to ::rsmi_event_notification_init() and
-/// ::rsmi_event_notification_mask_set(). This function polls for the
-/// occurrance of the events on the respective devices that were previously
-/// specified by ::rsmi_event_notification_mask_set().
-///
-/// Args:
-///     timeout_ms [in]: number of milliseconds to wait for an event
-///         to occur
-///     data [out]: pointer to a caller-provided memory buffer of size
-///         num_elem ::rsmi_evt_notification_data_t to which this function may safely
-///         write. If there are events found, up to num_elem event items will be
-///         written to data.
-///
-/// Returns: a tuple of 2 item(s):
-///     rsmi_status_t: status
-///     num_elem: int
-///     ::RSMI_STATUS_SUCCESS The function ran successfully. The events
-///     that were found are written to data and num_elems is updated
-///     with the number of elements that were written.
-///     ::RSMI_STATUS_NO_DATA No events were found to collect.
-#[pyfunction]
-#[pyo3(signature = (timeout_ms, data))]
+/// `rsmi_event_notification_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_event_notification_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_event_notification_get",
+    "rsmi_event_notification_get",
+    &["timeout_ms", "data"],
+    rt::fastcall_entry!(C_rsmi_event_notification_get),
+    c"rsmi_event_notification_get(timeout_ms, data)\n--\n\nCollect event notifications, waiting a specified amount of time\n\nGiven a time period timeout_ms in milliseconds and a caller-\nprovided buffer of ::rsmi_evt_notification_data_t's data with a length\n(in ::rsmi_evt_notification_data_t's, also specified by the caller) in the\nmemory location pointed to by num_elem, this function will collect\n::rsmi_evt_notification_type_t events for up to timeout_ms milliseconds,\nand write up to *num_elem event items to data. Upon return num_elem\nis updated with the number of events that were actually written. If events\nare already present when this function is called, it will write the events\nto the buffer then poll for new events if there is still caller-provided\nbuffer available to write any new events that would be found.\n\nThis function requires prior calls to ::rsmi_event_notification_init() and\n::rsmi_event_notification_mask_set(). This function polls for the\noccurrance of the events on the respective devices that were previously\nspecified by ::rsmi_event_notification_mask_set().\n\nArgs:\n    timeout_ms [in]: number of milliseconds to wait for an event\n        to occur\n    data [out]: pointer to a caller-provided memory buffer of size\n        num_elem ::rsmi_evt_notification_data_t to which this function may safely\n        write. If there are events found, up to num_elem event items will be\n        written to data.\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    num_elem: int\n    ::RSMI_STATUS_SUCCESS The function ran successfully. The events\n    that were found are written to data and num_elems is updated\n    with the number of elements that were written.\n    ::RSMI_STATUS_NO_DATA No events were found to collect.",
+);
+
+/// The arguments of a call of `rsmi_event_notification_get`, converted in order.
+unsafe fn C_rsmi_event_notification_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_rsmi_event_notification_get.args::<2>(py, args, nargs, kwnames)? };
+    Ok(rsmi_event_notification_get(py, rt::call::extract(x0, "timeout_ms")?, &x1)?.into_ptr())
+}
+
 fn rsmi_event_notification_get(py: Python<'_>, timeout_ms: rt::CInt<i32>, data: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_event_notification_get");
     let a_timeout_ms = timeout_ms.0;
@@ -4252,26 +4433,30 @@ fn rsmi_event_notification_get(py: Python<'_>, timeout_ms: rt::CInt<i32>, data: 
     let __r = py.allow_threads(move || unsafe { __f(a_timeout_ms, a_num_elem, a_data) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_num_elem)?])
 }
-/// Close any file handles and free any resources used by event
-/// notification for a GPU
-///
-/// Any resources used by event notification for the GPU with
-/// device index dv_ind will be free with this
-/// function. This includes freeing any memory and closing file handles. This
-/// should be called for every call to ::rsmi_event_notification_init()
-///
-/// Args:
-///     dv_ind [in]: The device index of the GPU for which event
-///         notification resources will be free
-///
-/// Returns: a tuple of 1 item(s):
-///     rsmi_status_t: status
-///     ::RSMI_STATUS_INVALID_ARGS resources for the given device have
-///     either already been freed, or were never allocated by
-///     ::rsmi_event_notification_init()
-///     ::RSMI_STATUS_SUCCESS is returned upon successful call
-#[pyfunction]
-#[pyo3(signature = (dv_ind))]
+/// `rsmi_event_notification_stop` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_event_notification_stop: rt::call::Function = rt::call::Function::new(
+    c"rsmi_event_notification_stop",
+    "rsmi_event_notification_stop",
+    &["dv_ind"],
+    rt::fastcall_entry!(C_rsmi_event_notification_stop),
+    c"rsmi_event_notification_stop(dv_ind)\n--\n\nClose any file handles and free any resources used by event\nnotification for a GPU\n\nAny resources used by event notification for the GPU with\ndevice index dv_ind will be free with this\nfunction. This includes freeing any memory and closing file handles. This\nshould be called for every call to ::rsmi_event_notification_init()\n\nArgs:\n    dv_ind [in]: The device index of the GPU for which event\n        notification resources will be free\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_INVALID_ARGS resources for the given device have\n    either already been freed, or were never allocated by\n    ::rsmi_event_notification_init()\n    ::RSMI_STATUS_SUCCESS is returned upon successful call",
+);
+
+/// The arguments of a call of `rsmi_event_notification_stop`, converted in order.
+unsafe fn C_rsmi_event_notification_stop(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_rsmi_event_notification_stop.args::<1>(py, args, nargs, kwnames)? };
+    Ok(rsmi_event_notification_stop(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
+}
+
 fn rsmi_event_notification_stop(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_event_notification_stop");
     let a_dv_ind = dv_ind.0;
@@ -4284,23 +4469,30 @@ fn rsmi_event_notification_stop(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResu
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Get the 'metrics_header_info' from the GPU metrics associated with the device
-///
-/// Given a device index dv_ind and a pointer to a metrics_table_header_t in which
-/// the 'metrics_header_info' will stored
-///
-/// Args:
-///     dv_ind [in]: a device index
-///     header_value [inout]: a pointer to metrics_table_header_t to which the device gpu
-///         metric unit will be stored
-///
-/// Returns: a tuple of 1 item(s):
-///     rsmi_status_t: status
-///     ::RSMI_STATUS_SUCCESS is returned upon successful call.
-///     ::RSMI_STATUS_NOT_SUPPORTED is returned in case the metric unit
-///     does not exist for the given device
-#[pyfunction]
-#[pyo3(signature = (dv_ind, header_value))]
+/// `rsmi_dev_metrics_header_info_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_metrics_header_info_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_metrics_header_info_get",
+    "rsmi_dev_metrics_header_info_get",
+    &["dv_ind", "header_value"],
+    rt::fastcall_entry!(C_rsmi_dev_metrics_header_info_get),
+    c"rsmi_dev_metrics_header_info_get(dv_ind, header_value)\n--\n\nGet the 'metrics_header_info' from the GPU metrics associated with the device\n\nGiven a device index dv_ind and a pointer to a metrics_table_header_t in which\nthe 'metrics_header_info' will stored\n\nArgs:\n    dv_ind [in]: a device index\n    header_value [inout]: a pointer to metrics_table_header_t to which the device gpu\n        metric unit will be stored\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.\n    ::RSMI_STATUS_NOT_SUPPORTED is returned in case the metric unit\n    does not exist for the given device",
+);
+
+/// The arguments of a call of `rsmi_dev_metrics_header_info_get`, converted in order.
+unsafe fn C_rsmi_dev_metrics_header_info_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_rsmi_dev_metrics_header_info_get.args::<2>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_metrics_header_info_get(py, rt::call::extract(x0, "dv_ind")?, &x1)?.into_ptr())
+}
+
 fn rsmi_dev_metrics_header_info_get(py: Python<'_>, dv_ind: rt::CInt<u32>, header_value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_metrics_header_info_get");
     let a_dv_ind = dv_ind.0;
@@ -4315,22 +4507,30 @@ fn rsmi_dev_metrics_header_info_get(py: Python<'_>, dv_ind: rt::CInt<u32>, heade
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_header_value) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Get the 'xcd_counter' from the GPU metrics associated with the device
-///
-/// Given a device index dv_ind and a pointer to a uint16_t in which
-/// the 'xcd_counter' will stored
-///
-/// Args:
-///     dv_ind [in]: a device index
-///
-/// Returns: a tuple of 2 item(s):
-///     rsmi_status_t: status
-///     xcd_counter_value: int
-///     ::RSMI_STATUS_SUCCESS is returned upon successful call.
-///     ::RSMI_STATUS_NOT_SUPPORTED is returned in case the metric unit
-///     does not exist for the given device
-#[pyfunction]
-#[pyo3(signature = (dv_ind))]
+/// `rsmi_dev_metrics_xcd_counter_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_metrics_xcd_counter_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_metrics_xcd_counter_get",
+    "rsmi_dev_metrics_xcd_counter_get",
+    &["dv_ind"],
+    rt::fastcall_entry!(C_rsmi_dev_metrics_xcd_counter_get),
+    c"rsmi_dev_metrics_xcd_counter_get(dv_ind)\n--\n\nGet the 'xcd_counter' from the GPU metrics associated with the device\n\nGiven a device index dv_ind and a pointer to a uint16_t in which\nthe 'xcd_counter' will stored\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    xcd_counter_value: int\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.\n    ::RSMI_STATUS_NOT_SUPPORTED is returned in case the metric unit\n    does not exist for the given device",
+);
+
+/// The arguments of a call of `rsmi_dev_metrics_xcd_counter_get`, converted in order.
+unsafe fn C_rsmi_dev_metrics_xcd_counter_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_rsmi_dev_metrics_xcd_counter_get.args::<1>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_metrics_xcd_counter_get(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
+}
+
 fn rsmi_dev_metrics_xcd_counter_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_metrics_xcd_counter_get");
     let a_dv_ind = dv_ind.0;
@@ -4345,19 +4545,30 @@ fn rsmi_dev_metrics_xcd_counter_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> Py
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_xcd_counter_value) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_xcd_counter_value)?])
 }
-/// Get the log from the GPU metrics associated with the device
-///
-/// Given a device index dv_ind it will log all the gpu metric info
-/// related to the device. The 'logging' feature must be on.
-///
-/// Args:
-///     dv_ind [in]: a device index
-///
-/// Returns: a tuple of 1 item(s):
-///     rsmi_status_t: status
-///     ::RSMI_STATUS_SUCCESS is returned upon successful call.
-#[pyfunction]
-#[pyo3(signature = (dv_ind))]
+/// `rsmi_dev_metrics_log_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_rsmi_dev_metrics_log_get: rt::call::Function = rt::call::Function::new(
+    c"rsmi_dev_metrics_log_get",
+    "rsmi_dev_metrics_log_get",
+    &["dv_ind"],
+    rt::fastcall_entry!(C_rsmi_dev_metrics_log_get),
+    c"rsmi_dev_metrics_log_get(dv_ind)\n--\n\nGet the log from the GPU metrics associated with the device\n\nGiven a device index dv_ind it will log all the gpu metric info\nrelated to the device. The 'logging' feature must be on.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.",
+);
+
+/// The arguments of a call of `rsmi_dev_metrics_log_get`, converted in order.
+unsafe fn C_rsmi_dev_metrics_log_get(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_rsmi_dev_metrics_log_get.args::<1>(py, args, nargs, kwnames)? };
+    Ok(rsmi_dev_metrics_log_get(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
+}
+
 fn rsmi_dev_metrics_log_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_metrics_log_get");
     let a_dv_ind = dv_ind.0;
@@ -4390,124 +4601,124 @@ fn _symbol_address(py: Python<'_>, name: &str) -> PyResult<usize> {
 
 /// Adds this module's functions, constants and lazily created types to `m`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_init, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_shut_down, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_num_monitor_devices, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_id_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_revision_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_sku_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_vendor_id_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_name_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_brand_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_vendor_name_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_market_name_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_vram_vendor_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_serial_number_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_subsystem_id_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_subsystem_name_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_drm_render_minor_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_subsystem_vendor_id_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_unique_id_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_xgmi_physical_id_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_guid_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_node_id_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_device_identifiers_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_pci_bandwidth_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_pci_id_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_topo_numa_affinity_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_pci_throughput_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_pci_replay_counter_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_pci_bandwidth_set, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_power_ave_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_current_socket_power_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_power_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_energy_count_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_power_cap_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_power_cap_default_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_power_cap_range_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_power_cap_set, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_power_profile_set, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_memory_total_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_memory_usage_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_memory_busy_percent_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_memory_reserved_pages_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_fan_rpms_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_fan_speed_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_fan_speed_max_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_temp_metric_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_volt_metric_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_fan_reset, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_fan_speed_set, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_busy_percent_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_utilization_count_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_activity_metric_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_activity_avg_mm_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_perf_level_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_perf_determinism_mode_set, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_overdrive_level_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_mem_overdrive_level_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_gpu_clk_freq_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_gpu_reset, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_od_volt_info_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_gpu_metrics_info_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_clk_range_set, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_clk_extremum_set, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_od_clk_info_set, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_od_volt_info_set, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_od_volt_curve_regions_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_power_profile_presets_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_perf_level_set, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_perf_level_set_v1, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_overdrive_level_set, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_overdrive_level_set_v1, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_gpu_clk_freq_set, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_version_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_version_str_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_vbios_version_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_firmware_version_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_target_graphics_version_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_ecc_count_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_ecc_enabled_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_ecc_status_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_status_string, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_counter_group_supported, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_counter_create, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_counter_destroy, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_counter_control, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_counter_read, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_counter_available_counters_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_compute_process_info_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_compute_process_info_by_pid_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_compute_process_gpus_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_compute_process_info_by_device_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_xgmi_error_status, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_xgmi_error_reset, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_xgmi_hive_id_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_topo_get_numa_node_number, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_topo_get_link_weight, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_minmax_bandwidth_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_topo_get_link_type, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_is_P2P_accessible, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_compute_partition_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_compute_partition_set, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_compute_partition_reset, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_partition_id_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_memory_partition_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_memory_partition_capabilities_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_memory_partition_set, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_memory_partition_reset, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_supported_func_iterator_open, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_supported_variant_iterator_open, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_func_iter_next, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_supported_func_iterator_close, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_func_iter_value_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_event_notification_init, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_event_notification_mask_set, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_event_notification_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_event_notification_stop, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_metrics_header_info_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_metrics_xcd_counter_get, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(rsmi_dev_metrics_log_get, m)?)?;
+    F_rsmi_init.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_shut_down.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_num_monitor_devices.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_id_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_revision_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_sku_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_vendor_id_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_name_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_brand_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_vendor_name_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_market_name_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_vram_vendor_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_serial_number_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_subsystem_id_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_subsystem_name_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_drm_render_minor_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_subsystem_vendor_id_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_unique_id_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_xgmi_physical_id_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_guid_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_node_id_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_device_identifiers_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_pci_bandwidth_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_pci_id_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_topo_numa_affinity_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_pci_throughput_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_pci_replay_counter_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_pci_bandwidth_set.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_power_ave_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_current_socket_power_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_power_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_energy_count_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_power_cap_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_power_cap_default_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_power_cap_range_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_power_cap_set.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_power_profile_set.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_memory_total_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_memory_usage_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_memory_busy_percent_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_memory_reserved_pages_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_fan_rpms_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_fan_speed_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_fan_speed_max_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_temp_metric_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_volt_metric_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_fan_reset.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_fan_speed_set.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_busy_percent_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_utilization_count_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_activity_metric_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_activity_avg_mm_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_perf_level_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_perf_determinism_mode_set.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_overdrive_level_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_mem_overdrive_level_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_gpu_clk_freq_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_gpu_reset.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_od_volt_info_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_gpu_metrics_info_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_clk_range_set.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_clk_extremum_set.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_od_clk_info_set.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_od_volt_info_set.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_od_volt_curve_regions_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_power_profile_presets_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_perf_level_set.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_perf_level_set_v1.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_overdrive_level_set.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_overdrive_level_set_v1.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_gpu_clk_freq_set.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_version_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_version_str_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_vbios_version_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_firmware_version_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_target_graphics_version_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_ecc_count_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_ecc_enabled_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_ecc_status_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_status_string.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_counter_group_supported.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_counter_create.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_counter_destroy.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_counter_control.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_counter_read.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_counter_available_counters_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_compute_process_info_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_compute_process_info_by_pid_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_compute_process_gpus_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_compute_process_info_by_device_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_xgmi_error_status.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_xgmi_error_reset.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_xgmi_hive_id_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_topo_get_numa_node_number.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_topo_get_link_weight.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_minmax_bandwidth_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_topo_get_link_type.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_is_P2P_accessible.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_compute_partition_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_compute_partition_set.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_compute_partition_reset.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_partition_id_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_memory_partition_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_memory_partition_capabilities_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_memory_partition_set.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_memory_partition_reset.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_supported_func_iterator_open.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_supported_variant_iterator_open.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_func_iter_next.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_supported_func_iterator_close.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_func_iter_value_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_event_notification_init.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_event_notification_mask_set.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_event_notification_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_event_notification_stop.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_metrics_header_info_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_metrics_xcd_counter_get.add_to(m, PYTHON_MODULE)?;
+    F_rsmi_dev_metrics_log_get.add_to(m, PYTHON_MODULE)?;
     m.add_function(pyo3::wrap_pyfunction!(has_symbol, m)?)?;
     m.add_function(pyo3::wrap_pyfunction!(_symbol_address, m)?)?;
     m.add("RSMI_MAX_NUM_FREQUENCIES", 33i64)?;

@@ -13,6 +13,7 @@ pub mod tables;
 pub mod types;
 
 // The paths generated code and the packages use.
+pub use convert::call;
 pub use convert::cstr::{cstr_class, cstr_result, owned_cstr_result};
 pub use convert::extra::KernelExtra;
 pub use convert::kernel_params;

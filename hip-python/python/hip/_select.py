@@ -246,6 +246,16 @@ class Placeholder(types.ModuleType):
                 return value
 
             mine["__getattr__"] = __getattr__
+        own_dir = real.__dict__.get("__dir__")
+
+        def __dir__(_own=own_dir, _mine=mine):
+            # The module's own list (its lazy classes) and what was set on it since (hiprtc.ext).
+            return sorted(set(_own() if _own is not None else ()) | set(_mine))
+
+        mine["__dir__"] = __dir__
+        # Filled, it is a plain module again: CPython looks attributes of a ModuleType subclass
+        # up through the class's `__getattr__` hook, ~100 ns on every `hip.hipX` access.
+        self.__class__ = types.ModuleType
 
     def _missing(self, release: str) -> None:
         self.__dict__["__rocm_release__"] = release

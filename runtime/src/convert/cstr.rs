@@ -11,18 +11,31 @@
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyBytes, PyType};
-use std::collections::HashMap;
 use std::ffi::c_char;
 use std::sync::Mutex;
 
 /// The `CStr` class and `bytes.__new__`, made on first use.
 static CLASS: GILOnceCell<(Py<PyType>, PyObject)> = GILOnceCell::new();
 
-/// Results already made, by the address the library returned.
-static RESULTS: GILOnceCell<Mutex<HashMap<usize, PyObject>>> = GILOnceCell::new();
+/// Results already made, by the address the library returned: a direct-mapped table (the
+/// addresses of static strings are few; two that meet in a slot take turns). Each slot keeps
+/// the text it was made from, compared without calling into Python.
+static RESULTS: GILOnceCell<Mutex<Vec<Option<Cached>>>> = GILOnceCell::new();
 
-/// How many results the cache keeps at most (addresses of static strings are few).
-const CACHED_RESULTS: usize = 4096;
+/// Slots of the table.
+const CACHED_RESULTS: usize = 512;
+
+/// One cached result: the address, the text it held, the object made from it.
+struct Cached {
+    addr: usize,
+    text: Box<[u8]>,
+    result: PyObject,
+}
+
+/// The slot of `addr` (Fibonacci hashing: neighbouring strings land apart).
+fn slot(addr: usize) -> usize {
+    ((addr as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 55) as usize % CACHED_RESULTS
+}
 
 /// The `CStr` class and `bytes.__new__`.
 fn class(py: Python<'_>) -> PyResult<&(Py<PyType>, PyObject)> {
@@ -62,17 +75,23 @@ pub fn cstr_result(py: Python<'_>, addr: usize) -> PyResult<PyObject> {
     }
     // SAFETY: the library returned a NUL-terminated string; it is read at once.
     let text = unsafe { c_bytes(addr) };
-    let cache = RESULTS.get_or_init(py, || Mutex::new(HashMap::new()));
+    let cache = RESULTS.get_or_init(py, || {
+        Mutex::new((0..CACHED_RESULTS).map(|_| None).collect())
+    });
     let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(hit) = cache.get(&addr) {
-        if hit.bind(py).downcast::<PyBytes>()?.as_bytes() == text {
-            return Ok(hit.clone_ref(py));
+    let entry = &mut cache[slot(addr)];
+    if let Some(hit) = entry {
+        // The same address can hold other text later (a buffer reused): compare it.
+        if hit.addr == addr && *hit.text == *text {
+            return Ok(hit.result.clone_ref(py));
         }
     }
     let made = make(py, text)?;
-    if cache.len() < CACHED_RESULTS || cache.contains_key(&addr) {
-        cache.insert(addr, made.clone_ref(py));
-    }
+    *entry = Some(Cached {
+        addr,
+        text: text.into(),
+        result: made.clone_ref(py),
+    });
     Ok(made)
 }
 

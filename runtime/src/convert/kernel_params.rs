@@ -67,21 +67,11 @@ fn scalars(py: Python<'_>) -> PyResult<&Vec<(Py<PyType>, Scalar)>> {
     })
 }
 
-/// Where one argument's value is.
-enum At {
-    /// In `KernelParams::slots` at this index.
-    Slot(usize),
-    /// At an address something else keeps alive.
-    Addr(usize),
-}
-
 /// `kernelParams` made into C's `void *[]`, alive until the call returns.
 pub struct KernelParams {
     addr: usize,
-    /// The values packed here, one 8-byte slot each.
-    _slots: Vec<u64>,
-    /// The array of argument addresses C reads.
-    _pointers: Vec<usize>,
+    /// The values packed here (one 8-byte slot each), then the argument addresses C reads.
+    _buf: Vec<u64>,
     /// What the Python fallback made (ctypes objects), kept alive.
     _keep: Option<Py<PyList>>,
     /// A pointer-like argument's conversion (a buffer export).
@@ -98,8 +88,7 @@ impl KernelParams {
     fn at(addr: usize) -> Self {
         KernelParams {
             addr,
-            _slots: Vec::new(),
-            _pointers: Vec::new(),
+            _buf: Vec::new(),
             _keep: None,
             _ptr: None,
         }
@@ -145,37 +134,32 @@ impl KernelParams {
             ));
         }
         let table = scalars(py)?;
-        let mut slots: Vec<u64> = vec![0; n];
-        let mut at: Vec<At> = Vec::with_capacity(n);
+        // One allocation for both arrays C reads: the packed values (`buf[..n]`) and the
+        // argument addresses (`buf[n..]`, C's `void *[]`). It never grows, so the address of a
+        // value slot is final when it is written.
+        let half = n.max(1);
+        let mut buf: Vec<u64> = vec![0; 2 * half];
+        // Written through this pointer only, so that it stays valid.
+        let base = buf.as_mut_ptr();
         let mut keep: Option<Bound<'py, PyList>> = None;
         for (i, (value, ty)) in values.iter().zip(types.iter()).enumerate() {
-            if let Some(bits) = packed(&value, &ty, table)? {
-                slots[i] = bits;
-                at.push(At::Slot(i));
-                continue;
-            }
-            let keep = match &keep {
-                Some(k) => k,
-                None => keep.insert(PyList::empty(py)),
+            let addr = if let Some(bits) = packed(&value, &ty, table)? {
+                // SAFETY: `i < n` is in the value half of `buf`.
+                unsafe { base.add(i).write(bits) };
+                base.wrapping_add(i) as usize
+            } else {
+                let keep = match &keep {
+                    Some(k) => k,
+                    None => keep.insert(PyList::empty(py)),
+                };
+                fallback()?.call1((&value, &ty, keep))?.extract()?
             };
-            let addr: usize = fallback()?.call1((&value, &ty, keep))?.extract()?;
-            at.push(At::Addr(addr));
-        }
-        // Addresses are taken once every slot is written: `slots` no longer moves.
-        let mut pointers: Vec<usize> = at
-            .iter()
-            .map(|a| match a {
-                At::Slot(i) => &slots[*i] as *const u64 as usize,
-                At::Addr(addr) => *addr,
-            })
-            .collect();
-        if pointers.is_empty() {
-            pointers.push(0);
+            // SAFETY: `half + i < 2 * half` is in the address half of `buf`.
+            unsafe { base.add(half + i).write(addr as u64) };
         }
         Ok(KernelParams {
-            addr: pointers.as_ptr() as usize,
-            _slots: slots,
-            _pointers: pointers,
+            addr: base.wrapping_add(half) as usize,
+            _buf: buf,
             _keep: keep.map(Bound::unbind),
             _ptr: None,
         })

@@ -2,6 +2,7 @@
 
 pub mod attr;
 pub mod buffer;
+pub mod call;
 pub mod cstr;
 pub mod extra;
 pub mod kernel_params;

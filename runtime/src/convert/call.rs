@@ -1,0 +1,174 @@
+//! Generated functions as METH_FASTCALL | METH_KEYWORDS C functions with a static
+//! `PyMethodDef`, instead of `#[pyfunction]`: a call with every argument given by position
+//! (nearly all calls) takes its arguments straight from the vector CPython passes, without
+//! PyO3's general argument matcher (about 20 ns per call); calls with keywords, or the wrong
+//! number of arguments, go through that matcher and get its messages.
+//!
+//! The C entry point runs the body inside PyO3's own trampoline
+//! (`pyo3::impl_::trampoline::fastcall_with_keywords`: panics become PanicException, the GIL
+//! count and reference pool are kept), as `#[pyfunction]` does. PyO3's `impl_` items are
+//! public but not covered by semver: Cargo.lock pins the PyO3 release they are written for.
+
+use pyo3::exceptions::PyTypeError;
+pub use pyo3::ffi;
+use pyo3::impl_::extract_argument::{FunctionDescription, NoVarargs, NoVarkeywords};
+use pyo3::prelude::*;
+use pyo3::Borrowed;
+use std::ffi::CStr;
+
+/// A generated function's C entry point.
+pub type FastCall = ffi::PyCFunctionFastWithKeywords;
+
+/// One argument of a call, borrowed from CPython's argument vector.
+pub type Arg<'a, 'py> = Borrowed<'a, 'py, PyAny>;
+
+/// A generated function: its `PyMethodDef` (static: CPython keeps a pointer to it) and the
+/// description PyO3's argument matcher reads on the slow path.
+pub struct Function {
+    def: ffi::PyMethodDef,
+    /// Name and parameter names, for keyword calls and error messages.
+    pub description: FunctionDescription,
+}
+
+// SAFETY: never mutated after construction; its pointers are to static strings and functions.
+unsafe impl Sync for Function {}
+
+impl Function {
+    /// `doc` starts with `name(params)\n--\n\n` so that `inspect.signature` reads it.
+    pub const fn new(
+        name: &'static CStr,
+        func_name: &'static str,
+        params: &'static [&'static str],
+        meth: FastCall,
+        doc: &'static CStr,
+    ) -> Self {
+        Function {
+            def: ffi::PyMethodDef {
+                ml_name: name.as_ptr(),
+                ml_meth: ffi::PyMethodDefPointer {
+                    PyCFunctionFastWithKeywords: meth,
+                },
+                ml_flags: ffi::METH_FASTCALL | ffi::METH_KEYWORDS,
+                ml_doc: doc.as_ptr(),
+            },
+            description: FunctionDescription {
+                cls_name: None,
+                func_name,
+                positional_parameter_names: params,
+                positional_only_parameters: 0,
+                required_positional_parameters: params.len(),
+                keyword_only_parameters: &[],
+            },
+        }
+    }
+
+    /// Adds the function to `m`; `module` (`hip.hip`) is its `__module__`, where pickle finds it.
+    pub fn add_to(&'static self, m: &Bound<'_, PyModule>, module: &str) -> PyResult<()> {
+        let py = m.py();
+        let module_name = pyo3::types::PyString::new(py, module);
+        // SAFETY: `def` lives forever; CPython only reads it. The module and its name are live.
+        let f = unsafe {
+            let ptr = ffi::PyCFunction_NewEx(
+                &self.def as *const ffi::PyMethodDef as *mut ffi::PyMethodDef,
+                m.as_ptr(),
+                module_name.as_ptr(),
+            );
+            Bound::from_owned_ptr_or_err(py, ptr)?
+        };
+        m.add(self.description.func_name, f)
+    }
+
+    /// The `N` arguments of a call, in parameter order.
+    ///
+    /// # Safety
+    /// `args`, `nargs` and `kwnames` are what CPython passed to the function's entry point.
+    #[inline]
+    pub unsafe fn args<'py, const N: usize>(
+        &self,
+        py: Python<'py>,
+        args: *const *mut ffi::PyObject,
+        nargs: ffi::Py_ssize_t,
+        kwnames: *mut ffi::PyObject,
+    ) -> PyResult<[Arg<'py, 'py>; N]> {
+        if nargs == N as ffi::Py_ssize_t && kwnames.is_null() {
+            // SAFETY: CPython passes `nargs` live objects at `args`, borrowed for the call.
+            return Ok(std::array::from_fn(|i| unsafe {
+                Borrowed::from_ptr(py, *args.add(i))
+            }));
+        }
+        let mut found: [Option<Arg<'py, 'py>>; N] = [None; N];
+        // SAFETY: as above; the matcher reads the same vector and the keyword names tuple.
+        unsafe {
+            self.description
+                .extract_arguments_fastcall::<NoVarargs, NoVarkeywords>(
+                    py, args, nargs, kwnames, &mut found,
+                )?;
+        }
+        // Every parameter is required: the matcher has raised for any missing one.
+        Ok(found.map(|a| a.expect("required argument")))
+    }
+}
+
+/// Converts argument `name`, as `#[pyfunction]` does: a TypeError names the argument.
+#[inline]
+pub fn extract<'a, 'py, T: FromPyObject<'py>>(arg: Arg<'a, 'py>, name: &str) -> PyResult<T> {
+    arg.extract().map_err(|e| argument_error(arg.py(), name, e))
+}
+
+/// `argument 'name': <message>` for a TypeError (its cause kept); other errors unchanged.
+#[cold]
+fn argument_error(py: Python<'_>, name: &str, error: PyErr) -> PyErr {
+    if error.get_type(py).is(py.get_type::<PyTypeError>()) {
+        let remapped = PyTypeError::new_err(format!("argument '{name}': {}", error.value(py)));
+        remapped.set_cause(py, error.cause(py));
+        remapped
+    } else {
+        error
+    }
+}
+
+/// `None` as `None`, anything else as itself: an optional `object` parameter.
+#[inline]
+pub fn optional<'a, 'py>(arg: &'a Bound<'py, PyAny>) -> Option<&'a Bound<'py, PyAny>> {
+    (!arg.is_none()).then_some(arg)
+}
+
+/// A generated function's body: the call's arguments in, a new reference out.
+pub type Body = for<'py> unsafe fn(
+    Python<'py>,
+    *mut ffi::PyObject,
+    *const *mut ffi::PyObject,
+    ffi::Py_ssize_t,
+    *mut ffi::PyObject,
+) -> PyResult<*mut ffi::PyObject>;
+
+/// Runs `body` inside PyO3's trampoline (what `fastcall_entry!` expands to).
+///
+/// # Safety
+/// The arguments are those CPython passed to a METH_FASTCALL | METH_KEYWORDS function.
+#[inline]
+pub unsafe fn trampoline(
+    slf: *mut ffi::PyObject,
+    args: *const *mut ffi::PyObject,
+    nargs: ffi::Py_ssize_t,
+    kwnames: *mut ffi::PyObject,
+    body: Body,
+) -> *mut ffi::PyObject {
+    unsafe { pyo3::impl_::trampoline::fastcall_with_keywords(slf, args, nargs, kwnames, body) }
+}
+
+/// The C entry point of a generated function whose body is `$body` (a [`Body`]).
+#[macro_export]
+macro_rules! fastcall_entry {
+    ($body:path) => {{
+        unsafe extern "C" fn entry(
+            slf: *mut $crate::convert::call::ffi::PyObject,
+            args: *const *mut $crate::convert::call::ffi::PyObject,
+            nargs: $crate::convert::call::ffi::Py_ssize_t,
+            kwnames: *mut $crate::convert::call::ffi::PyObject,
+        ) -> *mut $crate::convert::call::ffi::PyObject {
+            unsafe { $crate::convert::call::trampoline(slf, args, nargs, kwnames, $body) }
+        }
+        entry
+    }};
+}
