@@ -79,17 +79,30 @@ pub(crate) struct R_demoVariant {
     pub u0: U_demoVariant_0,
 }
 const _: () = assert!(std::mem::size_of::<R_demoVariant>() == 16);
-/// Reads properties.
-///
-/// Args:
-///     props [out]: Filled in.
-///     device [in]: Which device.
-///
-/// Returns: a tuple of 1 item(s):
-///     demoStatus_t: status
-///     #demoSuccess
-#[pyfunction]
-#[pyo3(signature = (props, device))]
+/// `demoGetProps` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_demoGetProps: rt::call::Function = rt::call::Function::new(
+    c"demoGetProps",
+    "demoGetProps",
+    &["props", "device"],
+    rt::fastcall_entry!(C_demoGetProps),
+    c"demoGetProps(props, device)\n--\n\nReads properties.\n\nArgs:\n    props [out]: Filled in.\n    device [in]: Which device.\n\nReturns: a tuple of 1 item(s):\n    demoStatus_t: status\n    #demoSuccess",
+);
+
+/// The arguments of a call of `demoGetProps`, converted in order.
+unsafe fn C_demoGetProps(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_demoGetProps.args::<2>(py, args, nargs, kwnames)? };
+    Ok(demoGetProps(py, &x0, rt::call::extract(x1, "device")?)?.into_ptr())
+}
+
 fn demoGetProps(py: Python<'_>, props: &Bound<'_, PyAny>, device: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoGetPropsR0600");
     let p_props = TYPES.record_ptr_arg(2, props, true)?;
@@ -104,11 +117,30 @@ fn demoGetProps(py: Python<'_>, props: &Bound<'_, PyAny>, device: rt::CInt<i32>)
     let __r = py.allow_threads(move || unsafe { __f(a_props, a_device) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Returns: a tuple of 2 item(s):
-///     demoStatus_t: status
-///     count: int
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `demoCount` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_demoCount: rt::call::Function = rt::call::Function::new(
+    c"demoCount",
+    "demoCount",
+    &[],
+    rt::fastcall_entry!(C_demoCount),
+    c"demoCount()\n--\n\nReturns: a tuple of 2 item(s):\n    demoStatus_t: status\n    count: int",
+);
+
+/// The arguments of a call of `demoCount`, converted in order.
+unsafe fn C_demoCount(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_demoCount.args::<0>(py, args, nargs, kwnames)? };
+    Ok(demoCount(py)?.into_ptr())
+}
+
 fn demoCount(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoCount");
     let mut o_count: i32 = Default::default();
@@ -122,11 +154,30 @@ fn demoCount(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_count)?])
 }
-/// Returns: a tuple of 2 item(s):
-///     demoStatus_t: status
-///     stream: ihipStream_t
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `demoStreamCreate` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_demoStreamCreate: rt::call::Function = rt::call::Function::new(
+    c"demoStreamCreate",
+    "demoStreamCreate",
+    &[],
+    rt::fastcall_entry!(C_demoStreamCreate),
+    c"demoStreamCreate()\n--\n\nReturns: a tuple of 2 item(s):\n    demoStatus_t: status\n    stream: ihipStream_t",
+);
+
+/// The arguments of a call of `demoStreamCreate`, converted in order.
+unsafe fn C_demoStreamCreate(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_demoStreamCreate.args::<0>(py, args, nargs, kwnames)? };
+    Ok(demoStreamCreate(py)?.into_ptr())
+}
+
 fn demoStreamCreate(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoStreamCreate");
     let mut o_stream: usize = Default::default();
@@ -140,14 +191,30 @@ fn demoStreamCreate(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 10, o_stream, None)?])
 }
-/// Args:
-///     size
-///
-/// Returns: a tuple of 2 item(s):
-///     demoStatus_t: status
-///     ptr: Pointer
-#[pyfunction]
-#[pyo3(signature = (size))]
+/// `demoMalloc` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_demoMalloc: rt::call::Function = rt::call::Function::new(
+    c"demoMalloc",
+    "demoMalloc",
+    &["size"],
+    rt::fastcall_entry!(C_demoMalloc),
+    c"demoMalloc(size)\n--\n\nArgs:\n    size\n\nReturns: a tuple of 2 item(s):\n    demoStatus_t: status\n    ptr: Pointer",
+);
+
+/// The arguments of a call of `demoMalloc`, converted in order.
+unsafe fn C_demoMalloc(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_demoMalloc.args::<1>(py, args, nargs, kwnames)? };
+    Ok(demoMalloc(py, rt::call::extract(x0, "size")?)?.into_ptr())
+}
+
 fn demoMalloc(py: Python<'_>, size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoMalloc");
     let mut o_ptr: usize = Default::default();
@@ -162,15 +229,30 @@ fn demoMalloc(py: Python<'_>, size: rt::CInt<u64>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_size) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::pointer_result(py, o_ptr)?])
 }
-/// Args:
-///     src
-///     n
-///     options
-///
-/// Returns: a tuple of 1 item(s):
-///     demoStatus_t: status
-#[pyfunction]
-#[pyo3(signature = (src, n, options))]
+/// `demoCompile` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_demoCompile: rt::call::Function = rt::call::Function::new(
+    c"demoCompile",
+    "demoCompile",
+    &["src", "n", "options"],
+    rt::fastcall_entry!(C_demoCompile),
+    c"demoCompile(src, n, options)\n--\n\nArgs:\n    src\n    n\n    options\n\nReturns: a tuple of 1 item(s):\n    demoStatus_t: status",
+);
+
+/// The arguments of a call of `demoCompile`, converted in order.
+unsafe fn C_demoCompile(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_demoCompile.args::<3>(py, args, nargs, kwnames)? };
+    Ok(demoCompile(py, rt::call::extract(x0, "src")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "options")?)?.into_ptr())
+}
+
 fn demoCompile(py: Python<'_>, src: rt::CStrArg, n: rt::CInt<i32>, options: rt::CStrArrayArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoCompile");
     let a_src = src.addr();
@@ -185,14 +267,30 @@ fn demoCompile(py: Python<'_>, src: rt::CStrArg, n: rt::CInt<i32>, options: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_src, a_n, a_options) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Args:
-///     status
-///
-/// Returns: a tuple of 2 item(s):
-///     demoStatus_t: always success
-///     bytes
-#[pyfunction]
-#[pyo3(signature = (status))]
+/// `demoErrorName` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_demoErrorName: rt::call::Function = rt::call::Function::new(
+    c"demoErrorName",
+    "demoErrorName",
+    &["status"],
+    rt::fastcall_entry!(C_demoErrorName),
+    c"demoErrorName(status)\n--\n\nArgs:\n    status\n\nReturns: a tuple of 2 item(s):\n    demoStatus_t: always success\n    bytes",
+);
+
+/// The arguments of a call of `demoErrorName`, converted in order.
+unsafe fn C_demoErrorName(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_demoErrorName.args::<1>(py, args, nargs, kwnames)? };
+    Ok(demoErrorName(py, &x0)?.into_ptr())
+}
+
 fn demoErrorName(py: Python<'_>, status: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoErrorName");
     let a_status = rt::narrow::<u32>(TYPES.enum_arg(0, status)?)?;
@@ -205,19 +303,30 @@ fn demoErrorName(py: Python<'_>, status: &Bound<'_, PyAny>) -> PyResult<PyObject
     let __r = py.allow_threads(move || unsafe { __f(a_status) });
     rt::tuple(py, [TYPES.enum_member(py, 0, 0)?, rt::cstr_result(py, __r)?])
 }
-/// Args:
-///     grid
-///     scale
-///     factor
-///     flag
-///     mode
-///     stream
-///     tiny
-///
-/// Returns: a tuple of 1 item(s):
-///     demoStatus_t: status
-#[pyfunction]
-#[pyo3(signature = (grid, scale, factor, flag, mode, stream, tiny))]
+/// `demoLaunch` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_demoLaunch: rt::call::Function = rt::call::Function::new(
+    c"demoLaunch",
+    "demoLaunch",
+    &["grid", "scale", "factor", "flag", "mode", "stream", "tiny"],
+    rt::fastcall_entry!(C_demoLaunch),
+    c"demoLaunch(grid, scale, factor, flag, mode, stream, tiny)\n--\n\nArgs:\n    grid\n    scale\n    factor\n    flag\n    mode\n    stream\n    tiny\n\nReturns: a tuple of 1 item(s):\n    demoStatus_t: status",
+);
+
+/// The arguments of a call of `demoLaunch`, converted in order.
+unsafe fn C_demoLaunch(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2, x3, x4, x5, x6] =
+        unsafe { F_demoLaunch.args::<7>(py, args, nargs, kwnames)? };
+    Ok(demoLaunch(py, &x0, rt::call::extract(x1, "scale")?, rt::call::extract(x2, "factor")?, rt::call::extract(x3, "flag")?, &x4, rt::call::extract(x5, "stream")?, rt::call::extract(x6, "tiny")?)?.into_ptr())
+}
+
 fn demoLaunch(py: Python<'_>, grid: &Bound<'_, PyAny>, scale: f32, factor: f64, flag: bool, mode: &Bound<'_, PyAny>, stream: rt::PtrArg, tiny: rt::CInt<i8>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoLaunch");
     let a_grid = TYPES.record_arg::<R_demoDim3>(5, grid)?;
@@ -236,11 +345,30 @@ fn demoLaunch(py: Python<'_>, grid: &Bound<'_, PyAny>, scale: f32, factor: f64, 
     let __r = py.allow_threads(move || unsafe { __f(a_grid, a_scale, a_factor, a_flag, a_mode, a_stream, a_tiny) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Returns: a tuple of 2 item(s):
-///     demoStatus_t: always success
-///     demoDim3
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `demoDefaultDim` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_demoDefaultDim: rt::call::Function = rt::call::Function::new(
+    c"demoDefaultDim",
+    "demoDefaultDim",
+    &[],
+    rt::fastcall_entry!(C_demoDefaultDim),
+    c"demoDefaultDim()\n--\n\nReturns: a tuple of 2 item(s):\n    demoStatus_t: always success\n    demoDim3",
+);
+
+/// The arguments of a call of `demoDefaultDim`, converted in order.
+unsafe fn C_demoDefaultDim(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_demoDefaultDim.args::<0>(py, args, nargs, kwnames)? };
+    Ok(demoDefaultDim(py)?.into_ptr())
+}
+
 fn demoDefaultDim(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoDefaultDim");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -252,14 +380,30 @@ fn demoDefaultDim(py: Python<'_>) -> PyResult<PyObject> {
     let __r = unsafe { __f() };
     rt::tuple(py, [TYPES.enum_member(py, 0, 0)?, TYPES.record_copy(py, 5, &__r as *const _ as usize)?])
 }
-/// Args:
-///     len
-///
-/// Returns: a tuple of 2 item(s):
-///     demoStatus_t: status
-///     buf: bytes
-#[pyfunction]
-#[pyo3(signature = (len))]
+/// `demoGetName` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_demoGetName: rt::call::Function = rt::call::Function::new(
+    c"demoGetName",
+    "demoGetName",
+    &["len"],
+    rt::fastcall_entry!(C_demoGetName),
+    c"demoGetName(len)\n--\n\nArgs:\n    len\n\nReturns: a tuple of 2 item(s):\n    demoStatus_t: status\n    buf: bytes",
+);
+
+/// The arguments of a call of `demoGetName`, converted in order.
+unsafe fn C_demoGetName(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_demoGetName.args::<1>(py, args, nargs, kwnames)? };
+    Ok(demoGetName(py, rt::call::extract(x0, "len")?)?.into_ptr())
+}
+
 fn demoGetName(py: Python<'_>, len: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoGetName");
     let mut o_buf = rt::out_string_buffer(len.0 as i64)?;
@@ -274,13 +418,30 @@ fn demoGetName(py: Python<'_>, len: rt::CInt<i32>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_buf, a_len) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::bytes_until_nul(py, &o_buf)])
 }
-/// Args:
-///     prog
-///
-/// Returns: a tuple of 1 item(s):
-///     demoStatus_t: status
-#[pyfunction]
-#[pyo3(signature = (prog))]
+/// `demoProgramDestroy` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_demoProgramDestroy: rt::call::Function = rt::call::Function::new(
+    c"demoProgramDestroy",
+    "demoProgramDestroy",
+    &["prog"],
+    rt::fastcall_entry!(C_demoProgramDestroy),
+    c"demoProgramDestroy(prog)\n--\n\nArgs:\n    prog\n\nReturns: a tuple of 1 item(s):\n    demoStatus_t: status",
+);
+
+/// The arguments of a call of `demoProgramDestroy`, converted in order.
+unsafe fn C_demoProgramDestroy(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_demoProgramDestroy.args::<1>(py, args, nargs, kwnames)? };
+    Ok(demoProgramDestroy(py, &x0)?.into_ptr())
+}
+
 fn demoProgramDestroy(py: Python<'_>, prog: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoProgramDestroy");
     let mut h_prog = TYPES.handle_ref(12, prog, true)?;
@@ -294,14 +455,30 @@ fn demoProgramDestroy(py: Python<'_>, prog: &Bound<'_, PyAny>) -> PyResult<PyObj
     let __r = py.allow_threads(move || unsafe { __f(a_prog) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Args:
-///     values
-///     n
-///
-/// Returns: a tuple of 1 item(s):
-///     demoStatus_t: status
-#[pyfunction]
-#[pyo3(signature = (values, n))]
+/// `demoFill` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_demoFill: rt::call::Function = rt::call::Function::new(
+    c"demoFill",
+    "demoFill",
+    &["values", "n"],
+    rt::fastcall_entry!(C_demoFill),
+    c"demoFill(values, n)\n--\n\nArgs:\n    values\n    n\n\nReturns: a tuple of 1 item(s):\n    demoStatus_t: status",
+);
+
+/// The arguments of a call of `demoFill`, converted in order.
+unsafe fn C_demoFill(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1] =
+        unsafe { F_demoFill.args::<2>(py, args, nargs, kwnames)? };
+    Ok(demoFill(py, &x0, rt::call::extract(x1, "n")?)?.into_ptr())
+}
+
 fn demoFill(py: Python<'_>, values: &Bound<'_, PyAny>, n: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoFill");
     let p_values = rt::typed_ptr_arg(values, None, 4, true)?;
@@ -316,13 +493,30 @@ fn demoFill(py: Python<'_>, values: &Bound<'_, PyAny>, n: rt::CInt<u64>) -> PyRe
     let __r = py.allow_threads(move || unsafe { __f(a_values, a_n) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Args:
-///     table
-///
-/// Returns: a tuple of 1 item(s):
-///     demoStatus_t: status
-#[pyfunction]
-#[pyo3(signature = (table))]
+/// `demoSetTable` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_demoSetTable: rt::call::Function = rt::call::Function::new(
+    c"demoSetTable",
+    "demoSetTable",
+    &["table"],
+    rt::fastcall_entry!(C_demoSetTable),
+    c"demoSetTable(table)\n--\n\nArgs:\n    table\n\nReturns: a tuple of 1 item(s):\n    demoStatus_t: status",
+);
+
+/// The arguments of a call of `demoSetTable`, converted in order.
+unsafe fn C_demoSetTable(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_demoSetTable.args::<1>(py, args, nargs, kwnames)? };
+    Ok(demoSetTable(py, &x0)?.into_ptr())
+}
+
 fn demoSetTable(py: Python<'_>, table: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoSetTable");
     let p_table = TYPES.record_ptr_arg(6, table, false)?;
@@ -336,11 +530,30 @@ fn demoSetTable(py: Python<'_>, table: &Bound<'_, PyAny>) -> PyResult<PyObject> 
     let __r = py.allow_threads(move || unsafe { __f(a_table) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Returns: a tuple of 2 item(s):
-///     demoStatus_t: status
-///     table: demoTable
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `demoGetTable` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_demoGetTable: rt::call::Function = rt::call::Function::new(
+    c"demoGetTable",
+    "demoGetTable",
+    &[],
+    rt::fastcall_entry!(C_demoGetTable),
+    c"demoGetTable()\n--\n\nReturns: a tuple of 2 item(s):\n    demoStatus_t: status\n    table: demoTable",
+);
+
+/// The arguments of a call of `demoGetTable`, converted in order.
+unsafe fn C_demoGetTable(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_demoGetTable.args::<0>(py, args, nargs, kwnames)? };
+    Ok(demoGetTable(py)?.into_ptr())
+}
+
 fn demoGetTable(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoGetTable");
     let o_table = TYPES.class(py, 6)?.call0()?;
@@ -354,13 +567,30 @@ fn demoGetTable(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_table) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, o_table.unbind()])
 }
-/// Returns: a tuple of 4 item(s):
-///     demoStatus_t: status
-///     on: bool
-///     mode: demoMode_t
-///     scale: float
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `demoQuery` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_demoQuery: rt::call::Function = rt::call::Function::new(
+    c"demoQuery",
+    "demoQuery",
+    &[],
+    rt::fastcall_entry!(C_demoQuery),
+    c"demoQuery()\n--\n\nReturns: a tuple of 4 item(s):\n    demoStatus_t: status\n    on: bool\n    mode: demoMode_t\n    scale: float",
+);
+
+/// The arguments of a call of `demoQuery`, converted in order.
+unsafe fn C_demoQuery(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_demoQuery.args::<0>(py, args, nargs, kwnames)? };
+    Ok(demoQuery(py)?.into_ptr())
+}
+
 fn demoQuery(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoQuery");
     let mut o_on: u8 = Default::default();
@@ -378,13 +608,30 @@ fn demoQuery(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_on, a_mode, a_scale) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, (o_on as u8) != 0)?, TYPES.enum_member(py, 1, o_mode as i64)?, rt::obj(py, o_scale)?])
 }
-/// Args:
-///     v
-///
-/// Returns: a tuple of 1 item(s):
-///     demoStatus_t: status
-#[pyfunction]
-#[pyo3(signature = (v))]
+/// `demoUseVariant` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_demoUseVariant: rt::call::Function = rt::call::Function::new(
+    c"demoUseVariant",
+    "demoUseVariant",
+    &["v"],
+    rt::fastcall_entry!(C_demoUseVariant),
+    c"demoUseVariant(v)\n--\n\nArgs:\n    v\n\nReturns: a tuple of 1 item(s):\n    demoStatus_t: status",
+);
+
+/// The arguments of a call of `demoUseVariant`, converted in order.
+unsafe fn C_demoUseVariant(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_demoUseVariant.args::<1>(py, args, nargs, kwnames)? };
+    Ok(demoUseVariant(py, &x0)?.into_ptr())
+}
+
 fn demoUseVariant(py: Python<'_>, v: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoUseVariant");
     let a_v = TYPES.record_arg::<R_demoVariant>(7, v)?;
@@ -397,13 +644,30 @@ fn demoUseVariant(py: Python<'_>, v: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_v) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Args:
-///     packet
-///
-/// Returns: a tuple of 1 item(s):
-///     demoStatus_t: status
-#[pyfunction]
-#[pyo3(signature = (packet))]
+/// `demoSend` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_demoSend: rt::call::Function = rt::call::Function::new(
+    c"demoSend",
+    "demoSend",
+    &["packet"],
+    rt::fastcall_entry!(C_demoSend),
+    c"demoSend(packet)\n--\n\nArgs:\n    packet\n\nReturns: a tuple of 1 item(s):\n    demoStatus_t: status",
+);
+
+/// The arguments of a call of `demoSend`, converted in order.
+unsafe fn C_demoSend(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_demoSend.args::<1>(py, args, nargs, kwnames)? };
+    Ok(demoSend(py, &x0)?.into_ptr())
+}
+
 fn demoSend(py: Python<'_>, packet: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoSend");
     let p_packet = TYPES.record_ptr_arg(9, packet, true)?;
@@ -417,14 +681,30 @@ fn demoSend(py: Python<'_>, packet: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_packet) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Args:
-///     code
-///
-/// Returns: a tuple of 2 item(s):
-///     demoStatus_t: always success
-///     bytes
-#[pyfunction]
-#[pyo3(signature = (code))]
+/// `demoDescribe` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_demoDescribe: rt::call::Function = rt::call::Function::new(
+    c"demoDescribe",
+    "demoDescribe",
+    &["code"],
+    rt::fastcall_entry!(C_demoDescribe),
+    c"demoDescribe(code)\n--\n\nArgs:\n    code\n\nReturns: a tuple of 2 item(s):\n    demoStatus_t: always success\n    bytes",
+);
+
+/// The arguments of a call of `demoDescribe`, converted in order.
+unsafe fn C_demoDescribe(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_demoDescribe.args::<1>(py, args, nargs, kwnames)? };
+    Ok(demoDescribe(py, rt::call::extract(x0, "code")?)?.into_ptr())
+}
+
 fn demoDescribe(py: Python<'_>, code: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoDescribe");
     let a_code = code.0;
@@ -437,10 +717,30 @@ fn demoDescribe(py: Python<'_>, code: rt::CInt<i32>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_code) });
     rt::tuple(py, [TYPES.enum_member(py, 0, 0)?, rt::owned_cstr_result(py, __r, &FREE_demoFree)?])
 }
-/// Args:
-///     s
-#[pyfunction]
-#[pyo3(signature = (s))]
+/// `demoFree` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_demoFree: rt::call::Function = rt::call::Function::new(
+    c"demoFree",
+    "demoFree",
+    &["s"],
+    rt::fastcall_entry!(C_demoFree),
+    c"demoFree(s)\n--\n\nArgs:\n    s",
+);
+
+/// The arguments of a call of `demoFree`, converted in order.
+unsafe fn C_demoFree(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_demoFree.args::<1>(py, args, nargs, kwnames)? };
+    Ok(demoFree(py, rt::call::extract(x0, "s")?)?.into_ptr())
+}
+
 fn demoFree(py: Python<'_>, s: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoFree");
     let a_s = s.addr();
@@ -453,14 +753,30 @@ fn demoFree(py: Python<'_>, s: rt::PtrArgMut) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_s) });
     rt::tuple(py, [])
 }
-/// Args:
-///     size
-///
-/// Returns: a tuple of 2 item(s):
-///     demoStatus_t: status
-///     ptr: Pointer
-#[pyfunction]
-#[pyo3(signature = (size))]
+/// `demoAlloc` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_demoAlloc: rt::call::Function = rt::call::Function::new(
+    c"demoAlloc",
+    "demoAlloc",
+    &["size"],
+    rt::fastcall_entry!(C_demoAlloc),
+    c"demoAlloc(size)\n--\n\nArgs:\n    size\n\nReturns: a tuple of 2 item(s):\n    demoStatus_t: status\n    ptr: Pointer",
+);
+
+/// The arguments of a call of `demoAlloc`, converted in order.
+unsafe fn C_demoAlloc(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_demoAlloc.args::<1>(py, args, nargs, kwnames)? };
+    Ok(demoAlloc(py, rt::call::extract(x0, "size")?)?.into_ptr())
+}
+
 fn demoAlloc(py: Python<'_>, size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoAlloc");
     let mut o_ptr: usize = Default::default();
@@ -475,15 +791,30 @@ fn demoAlloc(py: Python<'_>, size: rt::CInt<u64>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_size) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::device_array_result(py, o_ptr, size.0 as u64)?])
 }
-/// Args:
-///     extra
-///     args
-///     out
-///
-/// Returns: a tuple of 1 item(s):
-///     demoStatus_t: status
-#[pyfunction]
-#[pyo3(signature = (extra, args, out))]
+/// `demoLaunchExtra` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_demoLaunchExtra: rt::call::Function = rt::call::Function::new(
+    c"demoLaunchExtra",
+    "demoLaunchExtra",
+    &["extra", "args", "out"],
+    rt::fastcall_entry!(C_demoLaunchExtra),
+    c"demoLaunchExtra(extra, args, out)\n--\n\nArgs:\n    extra\n    args\n    out\n\nReturns: a tuple of 1 item(s):\n    demoStatus_t: status",
+);
+
+/// The arguments of a call of `demoLaunchExtra`, converted in order.
+unsafe fn C_demoLaunchExtra(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0, x1, x2] =
+        unsafe { F_demoLaunchExtra.args::<3>(py, args, nargs, kwnames)? };
+    Ok(demoLaunchExtra(py, rt::call::extract(x0, "extra")?, rt::call::extract(x1, "args")?, rt::call::extract(x2, "out")?)?.into_ptr())
+}
+
 fn demoLaunchExtra(py: Python<'_>, extra: rt::KernelExtra, args: rt::PtrArg, out: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoLaunchExtra");
     let a_extra = extra.addr();
@@ -498,10 +829,30 @@ fn demoLaunchExtra(py: Python<'_>, extra: rt::KernelExtra, args: rt::PtrArg, out
     let __r = py.allow_threads(move || unsafe { __f(a_extra, a_args, a_out) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Returns: a tuple of 1 item(s):
-///     demoStatus_t: status
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `demoSync` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_demoSync: rt::call::Function = rt::call::Function::new(
+    c"demoSync",
+    "demoSync",
+    &[],
+    rt::fastcall_entry!(C_demoSync),
+    c"demoSync()\n--\n\nReturns: a tuple of 1 item(s):\n    demoStatus_t: status",
+);
+
+/// The arguments of a call of `demoSync`, converted in order.
+unsafe fn C_demoSync(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_demoSync.args::<0>(py, args, nargs, kwnames)? };
+    Ok(demoSync(py)?.into_ptr())
+}
+
 fn demoSync(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoSync");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -516,13 +867,30 @@ fn demoSync(py: Python<'_>) -> PyResult<PyObject> {
     });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Args:
-///     table
-///
-/// Returns: a tuple of 1 item(s):
-///     demoStatus_t: status
-#[pyfunction]
-#[pyo3(signature = (table))]
+/// `demoApply` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_demoApply: rt::call::Function = rt::call::Function::new(
+    c"demoApply",
+    "demoApply",
+    &["table"],
+    rt::fastcall_entry!(C_demoApply),
+    c"demoApply(table)\n--\n\nArgs:\n    table\n\nReturns: a tuple of 1 item(s):\n    demoStatus_t: status",
+);
+
+/// The arguments of a call of `demoApply`, converted in order.
+unsafe fn C_demoApply(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [x0] =
+        unsafe { F_demoApply.args::<1>(py, args, nargs, kwnames)? };
+    Ok(demoApply(py, &x0)?.into_ptr())
+}
+
 fn demoApply(py: Python<'_>, table: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoApply");
     let a_table = TYPES.record_arg::<R_demoTable>(6, table)?;
@@ -535,11 +903,30 @@ fn demoApply(py: Python<'_>, table: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_table) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// Returns: a tuple of 2 item(s):
-///     demoStatus_t: always success
-///     int
-#[pyfunction]
-#[pyo3(signature = ())]
+/// `demoVersion` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
+/// the signature line `inspect.signature` reads.
+static F_demoVersion: rt::call::Function = rt::call::Function::new(
+    c"demoVersion",
+    "demoVersion",
+    &[],
+    rt::fastcall_entry!(C_demoVersion),
+    c"demoVersion()\n--\n\nReturns: a tuple of 2 item(s):\n    demoStatus_t: always success\n    int",
+);
+
+/// The arguments of a call of `demoVersion`, converted in order.
+unsafe fn C_demoVersion(
+    py: Python<'_>,
+    _module: *mut rt::call::ffi::PyObject,
+    args: *const *mut rt::call::ffi::PyObject,
+    nargs: rt::call::ffi::Py_ssize_t,
+    kwnames: *mut rt::call::ffi::PyObject,
+) -> PyResult<*mut rt::call::ffi::PyObject> {
+    // SAFETY: what CPython passed to the entry point.
+    let [] =
+        unsafe { F_demoVersion.args::<0>(py, args, nargs, kwnames)? };
+    Ok(demoVersion(py)?.into_ptr())
+}
+
 fn demoVersion(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoVersion");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -571,29 +958,29 @@ fn _symbol_address(py: Python<'_>, name: &str) -> PyResult<usize> {
 
 /// Adds this module's functions, constants and lazily created types to `m`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(pyo3::wrap_pyfunction!(demoGetProps, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(demoCount, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(demoStreamCreate, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(demoMalloc, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(demoCompile, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(demoErrorName, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(demoLaunch, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(demoDefaultDim, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(demoGetName, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(demoProgramDestroy, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(demoFill, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(demoSetTable, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(demoGetTable, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(demoQuery, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(demoUseVariant, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(demoSend, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(demoDescribe, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(demoFree, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(demoAlloc, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(demoLaunchExtra, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(demoSync, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(demoApply, m)?)?;
-    m.add_function(pyo3::wrap_pyfunction!(demoVersion, m)?)?;
+    F_demoGetProps.add_to(m, PYTHON_MODULE)?;
+    F_demoCount.add_to(m, PYTHON_MODULE)?;
+    F_demoStreamCreate.add_to(m, PYTHON_MODULE)?;
+    F_demoMalloc.add_to(m, PYTHON_MODULE)?;
+    F_demoCompile.add_to(m, PYTHON_MODULE)?;
+    F_demoErrorName.add_to(m, PYTHON_MODULE)?;
+    F_demoLaunch.add_to(m, PYTHON_MODULE)?;
+    F_demoDefaultDim.add_to(m, PYTHON_MODULE)?;
+    F_demoGetName.add_to(m, PYTHON_MODULE)?;
+    F_demoProgramDestroy.add_to(m, PYTHON_MODULE)?;
+    F_demoFill.add_to(m, PYTHON_MODULE)?;
+    F_demoSetTable.add_to(m, PYTHON_MODULE)?;
+    F_demoGetTable.add_to(m, PYTHON_MODULE)?;
+    F_demoQuery.add_to(m, PYTHON_MODULE)?;
+    F_demoUseVariant.add_to(m, PYTHON_MODULE)?;
+    F_demoSend.add_to(m, PYTHON_MODULE)?;
+    F_demoDescribe.add_to(m, PYTHON_MODULE)?;
+    F_demoFree.add_to(m, PYTHON_MODULE)?;
+    F_demoAlloc.add_to(m, PYTHON_MODULE)?;
+    F_demoLaunchExtra.add_to(m, PYTHON_MODULE)?;
+    F_demoSync.add_to(m, PYTHON_MODULE)?;
+    F_demoApply.add_to(m, PYTHON_MODULE)?;
+    F_demoVersion.add_to(m, PYTHON_MODULE)?;
     m.add_function(pyo3::wrap_pyfunction!(has_symbol, m)?)?;
     m.add_function(pyo3::wrap_pyfunction!(_symbol_address, m)?)?;
     m.add("DEMO_ANON_A", 3i64)?;
