@@ -19,8 +19,8 @@ import timeit
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-# benches/nvidia.py would shadow NVIDIA's `nvidia` namespace package (where the CUDA runtime
-# wheel is found) for a script run from this folder.
+# A module of this folder named like one of NVIDIA's packages (`nvidia`, where the CUDA runtime
+# wheel is found) would shadow it for a script run from here: the folder leaves the path.
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 KERNEL = b'extern "C" __global__ void empty(int *x) { }'
 

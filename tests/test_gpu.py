@@ -4,6 +4,7 @@ device machines with `pytest -m gpu tests/test_gpu.py` (see docs/nvidia.md).
 """
 
 import ctypes
+import inspect
 import os
 import subprocess
 import sys
@@ -300,6 +301,17 @@ def lib_ok(result):
     return result[1] if isinstance(result, tuple) and len(result) == 2 else None
 
 
+def created(fn, *args):
+    """A descriptor a hipSPARSE create function makes, under either release's convention: ROCm
+    6's takes the address to write it to (as hip-python 6.4.3 does), ROCm 7's returns it (as
+    rocm-bindings 10.0 does)."""
+    if len(inspect.signature(fn).parameters) == len(args) + 1:
+        out = ctypes.c_void_p()
+        lib_ok(fn(ctypes.addressof(out), *args))
+        return out.value
+    return lib_ok(fn(*args))
+
+
 def test_hipblas_sgemm_both_transposes_match_numpy():
     from hip import hipblas
 
@@ -390,42 +402,26 @@ def test_hipsparse_spmv_csr_matches_numpy():
     d_ptr, d_col, d_val, d_x = to_device(row_ptr), to_device(col_ind), to_device(values), to_device(x)
     d_y = to_device(np.zeros(rows, np.float32))
     handle = lib_ok(hipsparse.hipsparseCreate())
-    mat, vx, vy = ctypes.c_void_p(), ctypes.c_void_p(), ctypes.c_void_p()
     i32 = hipsparse.hipsparseIndexType_t.HIPSPARSE_INDEX_32I
     r32 = h.hipDataType.HIP_R_32F
-    lib_ok(
-        hipsparse.hipsparseCreateCsr(
-            ctypes.addressof(mat),
-            rows,
-            cols,
-            len(values),
-            d_ptr,
-            d_col,
-            d_val,
-            i32,
-            i32,
-            hipsparse.hipsparseIndexBase_t.HIPSPARSE_INDEX_BASE_ZERO,
-            r32,
-        )
+    zero = hipsparse.hipsparseIndexBase_t.HIPSPARSE_INDEX_BASE_ZERO
+    mat = created(
+        hipsparse.hipsparseCreateCsr, rows, cols, len(values), d_ptr, d_col, d_val, i32, i32, zero, r32
     )
-    lib_ok(hipsparse.hipsparseCreateDnVec(ctypes.addressof(vx), cols, d_x, r32))
-    lib_ok(hipsparse.hipsparseCreateDnVec(ctypes.addressof(vy), rows, d_y, r32))
+    vx = created(hipsparse.hipsparseCreateDnVec, cols, d_x, r32)
+    vy = created(hipsparse.hipsparseCreateDnVec, rows, d_y, r32)
     alpha, beta = np.array([1.5], np.float32), np.array([0.0], np.float32)
     op = hipsparse.hipsparseOperation_t.HIPSPARSE_OPERATION_NON_TRANSPOSE
     alg = hipsparse.hipsparseSpMVAlg_t.HIPSPARSE_SPMV_ALG_DEFAULT
     size = np.zeros(1, np.uint64)
-    lib_ok(
-        hipsparse.hipsparseSpMV_bufferSize(
-            handle, op, alpha, mat.value, vx.value, beta, vy.value, r32, alg, size
-        )
-    )
+    lib_ok(hipsparse.hipsparseSpMV_bufferSize(handle, op, alpha, mat, vx, beta, vy, r32, alg, size))
     buf = ok(h.hipMalloc(max(int(size[0]), 1)))
-    lib_ok(hipsparse.hipsparseSpMV(handle, op, alpha, mat.value, vx.value, beta, vy.value, r32, alg, buf))
+    lib_ok(hipsparse.hipsparseSpMV(handle, op, alpha, mat, vx, beta, vy, r32, alg, buf))
     ok(h.hipDeviceSynchronize())
     np.testing.assert_allclose(from_device(d_y, np.zeros(rows, np.float32)), 1.5 * dense @ x, rtol=1e-4)
-    lib_ok(hipsparse.hipsparseDestroySpMat(mat.value))
-    lib_ok(hipsparse.hipsparseDestroyDnVec(vx.value))
-    lib_ok(hipsparse.hipsparseDestroyDnVec(vy.value))
+    lib_ok(hipsparse.hipsparseDestroySpMat(mat))
+    lib_ok(hipsparse.hipsparseDestroyDnVec(vx))
+    lib_ok(hipsparse.hipsparseDestroyDnVec(vy))
     lib_ok(hipsparse.hipsparseDestroy(handle))
     for d in (d_ptr, d_col, d_val, d_x, d_y, buf):
         ok(h.hipFree(d))

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Our bindings on NVIDIA against NVIDIA's cuda-bindings, side by side on one GPU, in one run.
 
-    python3 benches/nvidia.py            # on a machine with an NVIDIA GPU and cuda-bindings
+    python3 benches/vs_cuda_bindings.py            # on a machine with an NVIDIA GPU and cuda-bindings
 
 Ours is hip-python built with `./build_pkgs.sh --platform nvidia` (importable as `hip`);
 theirs is `cuda.bindings` of the same Python. Each side runs in its own process (our
@@ -158,7 +158,7 @@ def main():
     text = "\n".join(lines) + "\n"
     print(text)
     (REPO / "benches" / "RESULTS-nvidia.md").write_text(
-        "Written by `python3 benches/nvidia.py` on a device machine; per-call figures are the "
+        "Written by `python3 benches/vs_cuda_bindings.py` on a device machine; per-call figures are the "
         f"fastest of 7 runs of 200,000 calls; enqueue cost the best of 40 batches of {LAUNCHES} "
         "launches; launch + synchronize the median of 2,000.\n\n" + text
     )
